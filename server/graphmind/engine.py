@@ -1,0 +1,438 @@
+"""The engine: edit -> parse -> extract -> store -> resolve. The LSP server and the CLI sit on it.
+
+Invariant (tested by a property test): any sequence of edits leaves exactly the graph that a
+fresh index of the final texts gives. It holds because resolving a file reads nothing but its
+own facts and lookups through :class:`~graphmind.store.StoreView`, every lookup is recorded as a
+dependency, and a change to a file's interface re-resolves every file that looked up what changed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import tree_sitter as ts
+
+from . import languages
+from .model import Facts
+from .store import IndexUnavailable, Store, StoreView, pack_facts, symbol_ids
+from .workspace import DEFAULT_MAX_FILE_SIZE, check_text, discover, read_source, within
+
+log = logging.getLogger(__name__)
+
+Progress = Callable[[int, int, str], None]
+BATCH = 200  # files per transaction while indexing: requests get the lock between batches
+
+
+@dataclass(slots=True)
+class Document:
+    """An open document: the editor's text (which wins over the disk) and its syntax tree."""
+
+    path: str
+    text: bytes
+    tree: ts.Tree | None
+    lang: languages.Language
+
+
+@dataclass
+class IndexReport:
+    files: int = 0
+    indexed: int = 0
+    unchanged: int = 0
+    removed: int = 0
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    seconds: float = 0.0
+    cancelled: bool = False
+
+
+@dataclass(slots=True)
+class _Change:
+    path: str
+    lang: languages.Language | None = None
+    text: bytes | None = None
+    tree: ts.Tree | None = None
+    sha256: str | None = None
+    size: int = 0
+    mtime_ns: int = 0
+    skip_reason: str | None = None
+    delete: bool = False
+
+
+def point_at(text: bytes, offset: int) -> tuple[int, int]:
+    """Tree-sitter point (row, byte column) of a byte offset."""
+    row = text.count(b"\n", 0, offset)
+    return row, offset - (text.rfind(b"\n", 0, offset) + 1)
+
+
+class Engine:
+    def __init__(
+        self,
+        root: str | os.PathLike[str],
+        *,
+        db_path: Path | None = None,
+        max_file_size: int = DEFAULT_MAX_FILE_SIZE,
+        exclude: list[str] | None = None,
+    ) -> None:
+        self.root = Path(root).resolve()
+        self.db_path = db_path or self.root / ".graphmind" / "index.db"
+        self.max_file_size = max_file_size
+        self.exclude = list(exclude or [])
+        self.store = Store(self.db_path)
+        self.docs: dict[str, Document] = {}
+        self.lock = threading.RLock()
+        self._parsers: dict[str, ts.Parser] = {}
+
+    # ------------------------------------------------------------------ paths
+    def relpath(self, path: str | os.PathLike[str]) -> str:
+        """Workspace-relative '/'-path of ``path`` (absolute or relative); ValueError outside."""
+        p = Path(path)
+        if not p.is_absolute():
+            p = self.root / p
+        p = Path(os.path.normpath(p))
+        try:
+            rel = p.relative_to(self.root)
+        except ValueError:
+            raise ValueError(f"{path} is outside the workspace {self.root}") from None
+        if str(rel) == ".":
+            raise ValueError(f"{path} is the workspace folder, not a file")
+        return rel.as_posix()
+
+    def abspath(self, rel: str) -> Path:
+        return self.root / rel
+
+    def _is_file(self, rel: str) -> bool:
+        return rel in self.docs or os.path.isfile(self.root / rel)
+
+    def _parser(self, lang: languages.Language) -> ts.Parser:
+        p = self._parsers.get(lang.name)
+        if p is None:
+            p = self._parsers[lang.name] = lang.parser()
+        return p
+
+    def close(self) -> None:
+        with self.lock:
+            self.store.close()
+
+    @property
+    def db(self) -> sqlite3.Connection:
+        return self.store.db
+
+    # ------------------------------------------------------------------ transactions
+    @contextlib.contextmanager
+    def _tx(self) -> Iterator[None]:
+        db = self.store.db
+        try:
+            db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise IndexUnavailable(f"index {self.db_path} is locked: {exc}") from exc
+        try:
+            yield
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        else:
+            db.execute("COMMIT")
+
+    # ------------------------------------------------------------------ whole-workspace refresh
+    def index(self, progress: Progress | None = None, cancel: threading.Event | None = None) -> IndexReport:
+        """Bring the index up to date with the files (and open documents). Unchanged files
+        (same size and mtime, or same SHA-256) are skipped; a corrupt index is rebuilt."""
+        try:
+            return self._index(progress, cancel)
+        except sqlite3.DatabaseError as exc:
+            if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc).lower():
+                raise IndexUnavailable(str(exc)) from exc
+            log.warning("index database failed (%s): rebuilding from the files", exc)
+            with self.lock:
+                self.store.close()
+                self.store._remove()
+                self.store = Store(self.db_path)
+            return self._index(progress, cancel)
+
+    def _index(self, progress: Progress | None, cancel: threading.Event | None) -> IndexReport:
+        t0 = time.perf_counter()
+        report = IndexReport()
+        with self.lock:
+            known = self.store.file_rows()
+        seen: set[str] = set()
+        todo: list[str] = []
+        stat: dict[str, tuple[int, int]] = {}
+        for sf in discover(self.root, self.exclude):
+            seen.add(sf.path)
+            stat[sf.path] = (sf.size, sf.mtime_ns)
+            row = known.get(sf.path)
+            if sf.path in self.docs:
+                continue  # the editor's text wins; it is kept current by edits
+            if row is not None and row[2] == sf.size and row[3] == sf.mtime_ns:
+                continue
+            todo.append(sf.path)
+        report.files = len(seen)
+        removed = [p for p in known if p not in seen and p not in self.docs]
+        report.removed = len(removed)
+        total = len(todo)
+        if progress:
+            progress(0, total, f"{total} files to index")
+        changes: list[_Change] = [_Change(p, delete=True) for p in removed]
+        done = 0
+        pending_resolve: set[int] = set()
+        for i in range(0, max(total, 1), BATCH):
+            if cancel is not None and cancel.is_set():
+                report.cancelled = True
+                break
+            batch = todo[i : i + BATCH]
+            for rel in batch:
+                ch = self._read_change(rel, known.get(rel), stat.get(rel))
+                if ch is None:
+                    report.unchanged += 1
+                else:
+                    changes.append(ch)
+                    if ch.skip_reason:
+                        report.skipped.append((rel, ch.skip_reason))
+                    elif not ch.delete:
+                        report.indexed += 1
+            # extract this batch now; resolve once every file's definitions are stored
+            with self.lock, self._tx():
+                pending_resolve |= self._apply(changes, resolve=False)
+            changes = []
+            done += len(batch)
+            if progress:
+                progress(done, total, f"parsed {done}/{total} files")
+        if changes:
+            with self.lock, self._tx():
+                pending_resolve |= self._apply(changes, resolve=False)
+        if pending_resolve and not report.cancelled:
+            ids = sorted(pending_resolve)
+            view: StoreView | None = None
+            for i in range(0, len(ids), BATCH * 2):
+                with self.lock, self._tx():
+                    view = StoreView(self.store.db) if view is None else view
+                    self._resolve_files(ids[i : i + BATCH * 2], view)
+                if progress:
+                    progress(total, total, f"resolved {min(i + BATCH * 2, len(ids))}/{len(ids)} files")
+            with self.lock, self._tx():
+                self.store.bump_epoch()
+        report.skipped.extend(
+            (p, r) for p, r in self.skipped_files() if p not in {s for s, _ in report.skipped} and p in seen
+        )
+        report.seconds = time.perf_counter() - t0
+        return report
+
+    def _read_change(self, rel: str, row: tuple | None, st: tuple[int, int] | None) -> _Change | None:
+        lang = languages.for_path(rel)
+        res = read_source(self.root / rel, self.max_file_size)
+        size, mtime = st if st else (0, 0)
+        if res.reason is not None:
+            return _Change(rel, lang, sha256=res.sha256, size=size, mtime_ns=mtime, skip_reason=res.reason)
+        if row is not None and row[1] == res.sha256 and row[4] == "indexed":
+            with self.lock, self._tx():
+                self.store.upsert_file(rel, size=size, mtime_ns=mtime)
+            return None
+        return _Change(rel, lang, res.text, None, res.sha256, size, mtime)
+
+    def skipped_files(self) -> list[tuple[str, str]]:
+        with self.lock:
+            return list(self.store.db.execute("SELECT path, reason FROM files WHERE status='skipped' ORDER BY path"))
+
+    # ------------------------------------------------------------------ the core update
+    def _apply(self, changes: Iterable[_Change], resolve: bool = True) -> set[int]:
+        """Write the facts of changed files (inside the caller's transaction); resolve them and
+        every file whose lookups the change touched. Returns the ids of files left to resolve."""
+        store = self.store
+        changed_keys: set[str] = set()
+        touched: dict[int, Facts | None] = {}
+        for ch in changes:
+            fid = store.file_id(ch.path)
+            old = store.interface(fid) if fid is not None else ({}, {})
+            if ch.delete:
+                if fid is not None:
+                    store.delete_file(fid)
+                    touched.pop(fid, None)
+                changed_keys |= _diff(old, ({}, {}))
+                continue
+            if ch.skip_reason is not None or ch.lang is None:
+                fid = store.upsert_file(
+                    ch.path, lang=ch.lang.name if ch.lang else None, sha256=ch.sha256, size=ch.size,
+                    mtime_ns=ch.mtime_ns, status="skipped", reason=ch.skip_reason or "unsupported", facts=None,
+                )
+                store.clear_file(fid)
+                changed_keys |= _diff(old, ({}, {}))
+                continue
+            assert ch.text is not None
+            lang = ch.lang
+            tree = ch.tree if ch.tree is not None else self._parser(lang).parse(ch.text)
+            module = lang.module_name(ch.path, self._is_file)
+            facts = lang.extract(tree, ch.text, ch.path, module)
+            fid = store.upsert_file(
+                ch.path, lang=lang.name, module=module, sha256=ch.sha256, size=ch.size, mtime_ns=ch.mtime_ns,
+                status="indexed", reason=None, facts=pack_facts(facts),
+            )
+            store.replace_file_facts(fid, ch.path, lang.name, facts)
+            changed_keys |= _diff(old, store.interface(fid))
+            touched[fid] = facts
+        pending = set(touched)
+        if changed_keys:
+            pending |= store.dependents(changed_keys)
+        if not resolve:
+            return pending
+        self._resolve_files(sorted(pending), StoreView(store.db), touched)
+        store.bump_epoch()
+        return set()
+
+    def _resolve_files(self, file_ids: list[int], view: StoreView, known: dict[int, Facts | None] | None = None) -> None:
+        store = self.store
+        rows = {}
+        if file_ids:
+            for fid, path, lang in store.db.execute(
+                f"SELECT id, path, lang FROM files WHERE status='indexed' AND id IN ({','.join(map(str, file_ids))})"
+            ):
+                rows[fid] = (path, lang)
+        for fid in file_ids:
+            if fid not in rows:
+                continue
+            path, lang_name = rows[fid]
+            facts = (known or {}).get(fid) or store.facts(fid)
+            lang = languages.all_languages().get(lang_name)
+            if facts is None or lang is None:
+                continue
+            ids = symbol_ids(path, facts)
+            statuses = ["unresolved"] * len(facts.sites)
+            edges: list[tuple[int, int, int, int, str]] = []
+            view.deps = set()
+            for res in lang.resolve(facts, view):
+                statuses[res.site] = res.status
+                site = facts.sites[res.site]
+                caller = ids[site.caller]
+                for target, conf in res.targets:
+                    edges.append((res.site, caller, target, conf, site.kind))
+            store.reset_statuses(fid)
+            store.write_resolution(fid, ids, statuses, edges, view.deps)
+
+    # ------------------------------------------------------------------ documents (the editor's view)
+    def open_document(self, path: str, text: str | bytes) -> Document | None:
+        """Start tracking an editor buffer; its text wins over the file on disk."""
+        rel = self.relpath(path)
+        lang = languages.for_path(rel)
+        if lang is None:
+            return None
+        data = text.encode("utf-8") if isinstance(text, str) else text
+        with self.lock:
+            doc = Document(rel, data, None, lang)
+            self.docs[rel] = doc
+            self._update_document(doc)
+        return doc
+
+    def set_document_text(self, path: str, text: str | bytes) -> Document | None:
+        rel = self.relpath(path)
+        with self.lock:
+            doc = self.docs.get(rel)
+            if doc is None:
+                return self.open_document(path, text)
+            doc.text = text.encode("utf-8") if isinstance(text, str) else text
+            doc.tree = None
+            self._update_document(doc)
+            return doc
+
+    def edit_document(self, path: str, edits: list[tuple[int, int, bytes]]) -> Document:
+        """Apply ``(start_byte, old_end_byte, new_bytes)`` edits in order: each one to the text and,
+        with ``Tree.edit()``, to the tree; then one incremental re-parse and the graph update."""
+        rel = self.relpath(path)
+        with self.lock:
+            doc = self.docs.get(rel)
+            if doc is None:
+                raise KeyError(f"{rel} is not open")
+            text = doc.text
+            tree = doc.tree
+            for start, old_end, new in edits:
+                if not (0 <= start <= old_end <= len(text)):
+                    raise ValueError(f"edit range {start}..{old_end} outside {rel} ({len(text)} bytes)")
+                new_text = text[:start] + new + text[old_end:]
+                if tree is not None:
+                    new_end = start + len(new)
+                    tree.edit(
+                        start_byte=start,
+                        old_end_byte=old_end,
+                        new_end_byte=new_end,
+                        start_point=point_at(text, start),
+                        old_end_point=point_at(text, old_end),
+                        new_end_point=point_at(new_text, new_end),
+                    )
+                text = new_text
+            doc.text = text
+            doc.tree = tree
+            self._update_document(doc)
+            return doc
+
+    def close_document(self, path: str) -> None:
+        """Stop tracking a buffer: the file on disk is the truth again."""
+        rel = self.relpath(path)
+        with self.lock:
+            if self.docs.pop(rel, None) is not None:
+                self.refresh_paths([rel])
+
+    def _update_document(self, doc: Document) -> None:
+        import hashlib
+
+        reason = check_text(doc.text, self.max_file_size)
+        if reason is None:
+            doc.tree = self._parser(doc.lang).parse(doc.text, doc.tree) if doc.tree else self._parser(doc.lang).parse(doc.text)
+            ch = _Change(doc.path, doc.lang, doc.text, doc.tree, hashlib.sha256(doc.text).hexdigest(), len(doc.text), 0)
+        else:
+            doc.tree = None
+            ch = _Change(doc.path, doc.lang, size=len(doc.text), skip_reason=reason)
+        with self._tx():
+            self._apply([ch])
+
+    def refresh_paths(self, paths: Iterable[str]) -> None:
+        """Re-read specific files from disk (created, changed or deleted outside the editor)."""
+        changes: list[_Change] = []
+        for p in paths:
+            try:
+                rel = self.relpath(p)
+            except ValueError:
+                continue
+            if rel in self.docs:
+                continue
+            full = self.root / rel
+            if not full.is_file():
+                changes.append(_Change(rel, delete=True))
+                continue
+            if languages.for_path(rel) is None or not within(self.root, full):
+                continue
+            st = full.stat()
+            with self.lock:
+                row = self._file_row(rel)
+            ch = self._read_change(rel, row, (st.st_size, st.st_mtime_ns))
+            if ch is not None:
+                changes.append(ch)
+        if changes:
+            with self.lock, self._tx():
+                self._apply(changes)
+
+    def _file_row(self, rel: str) -> tuple | None:
+        return self.store.db.execute(
+            "SELECT id, sha256, size, mtime_ns, status FROM files WHERE path=?", (rel,)
+        ).fetchone()
+
+    def epoch(self) -> int:
+        with self.lock:
+            return self.store.epoch()
+
+
+def _diff(old: tuple[dict, dict], new: tuple[dict, dict]) -> set[str]:
+    """Keys (qualified names, '#short names', 'module.binding') whose lookups now answer differently."""
+    keys: set[str] = set()
+    for is_symbols, o, n in ((True, old[0], new[0]), (False, old[1], new[1])):
+        for k in o.keys() | n.keys():
+            ov, nv = o.get(k), n.get(k)
+            if ov != nv:
+                keys.add(k)
+                if is_symbols:  # by_name() lookups of the short name see the change too
+                    keys.update("#" + rec[1] for rec in (ov or set()) | (nv or set()))
+    return keys

@@ -1,0 +1,126 @@
+"""Language plugins: what each language means lives here and in ``queries/<lang>/``.
+
+The core (store, engine, graph) knows no language. A plugin turns a syntax tree into
+:class:`~graphmind.model.Facts` and resolves a file's call sites against a
+:class:`~graphmind.model.WorkspaceView`. Plugins register themselves in ``REGISTRY``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+import tree_sitter as ts
+import tree_sitter_language_pack as tslp
+
+from ..model import Facts, Resolution, WorkspaceView
+
+
+class Language:
+    """Base class of a language plugin."""
+
+    name: str = ""
+    grammar: str = ""
+    extensions: tuple[str, ...] = ()
+    lsp_ids: tuple[str, ...] = ()
+
+    @property
+    def ts_language(self) -> ts.Language:
+        return _ts_language(self.grammar)
+
+    def parser(self) -> ts.Parser:
+        return ts.Parser(self.ts_language)
+
+    def query(self) -> ts.Query:
+        return _query(self.name, self.grammar)
+
+    def module_name(self, relpath: str, is_file: callable) -> str:  # type: ignore[valid-type]
+        """Module path of a file (dotted), from its path relative to the workspace root."""
+        stem = os.path.splitext(relpath)[0]
+        return stem.replace("/", ".")
+
+    def extract(self, tree: ts.Tree, src: bytes, relpath: str, module: str) -> Facts:
+        raise NotImplementedError
+
+    def resolve(self, facts: Facts, ws: WorkspaceView) -> Iterable[Resolution]:
+        raise NotImplementedError
+
+
+@cache
+def _ts_language(grammar: str) -> ts.Language:
+    return tslp.get_language(grammar)  # type: ignore[arg-type]
+
+
+def query_text(lang: str) -> str:
+    """All ``.scm`` files of ``queries/<lang>/`` (shipped inside the package as ``graphmind.queries``)."""
+    texts: list[str] = []
+    try:
+        folder = resources.files("graphmind.queries").joinpath(lang)
+        entries = sorted((e for e in folder.iterdir() if e.name.endswith(".scm")), key=lambda e: e.name)
+        texts = [e.read_text(encoding="utf-8") for e in entries]
+    except (ModuleNotFoundError, FileNotFoundError, NotADirectoryError):
+        pass
+    if not texts:  # running from a source checkout without an install
+        folder_path = Path(__file__).resolve().parents[3] / "queries" / lang
+        texts = [p.read_text(encoding="utf-8") for p in sorted(folder_path.glob("*.scm"))]
+    if not texts:
+        raise FileNotFoundError(f"no tree-sitter queries for language {lang!r}")
+    return "\n".join(texts)
+
+
+@cache
+def _query(lang: str, grammar: str) -> ts.Query:
+    return ts.Query(_ts_language(grammar), query_text(lang))
+
+
+REGISTRY: dict[str, Language] = {}
+_BY_EXT: dict[str, Language] = {}
+LOAD_ERRORS: dict[str, str] = {}
+
+
+def register(lang: Language) -> None:
+    REGISTRY[lang.name] = lang
+    for ext in lang.extensions:
+        _BY_EXT[ext] = lang
+
+
+def for_path(path: str) -> Language | None:
+    _load_all()
+    return _BY_EXT.get(os.path.splitext(path)[1].lower())
+
+
+def for_lsp_id(language_id: str) -> Language | None:
+    _load_all()
+    for lang in REGISTRY.values():
+        if language_id in lang.lsp_ids or language_id == lang.name:
+            return lang
+    return None
+
+
+_loaded = False
+
+
+def _load_all() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    import importlib
+
+    for mod in PLUGIN_MODULES:
+        try:
+            importlib.import_module(f"{__name__}.{mod}")
+        except Exception as exc:  # a broken grammar must not take the others down
+            LOAD_ERRORS[mod] = f"{type(exc).__name__}: {exc}"
+
+
+def all_languages() -> dict[str, Language]:
+    _load_all()
+    return REGISTRY
+
+
+# Modules in this package that define plugins (each calls ``register``).
+PLUGIN_MODULES: list[str] = ["python"]

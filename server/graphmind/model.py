@@ -1,0 +1,111 @@
+"""The language-neutral data model shared by extractors, resolvers, the store and the queries.
+
+Positions are 0-based lines and 0-based *byte* columns (UTF-8), as tree-sitter gives them;
+the language server converts them to the client's position encoding.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+# Confidence of an edge: higher is stronger. A path's confidence is its weakest edge.
+EXTRACTED, INFERRED, AMBIGUOUS = 3, 2, 1
+CONFIDENCE_NAMES = {EXTRACTED: "extracted", INFERRED: "inferred", AMBIGUOUS: "ambiguous"}
+CONFIDENCE_LEVELS = {v: k for k, v in CONFIDENCE_NAMES.items()}
+
+# Status of a call site after resolution.
+RESOLVED, UNRESOLVED, EXTERNAL = "resolved", "unresolved", "external"
+
+# Site kinds: a call, or a non-call use (callback, decorator, import).
+CALL, REF = "call", "ref"
+
+Range = tuple[int, int, int, int]  # start line, start col, end line, end col
+
+
+@dataclass(slots=True)
+class SymbolFact:
+    qname: str
+    name: str
+    kind: str  # module, class, function, method, interface, struct, ...
+    parent: int | None  # index of the enclosing symbol in Facts.symbols
+    range: Range
+    selection: Range
+    start_byte: int
+    end_byte: int
+    signature: str
+    # What resolvers in *other* files may read about this symbol (bases, return type, attribute
+    # types). Part of the symbol's interface: a change here re-resolves dependent files.
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class SiteFact:
+    caller: int  # index of the enclosing symbol in Facts.symbols
+    name: str  # the last identifier of the callee expression (``save`` in ``self.repo.save()``)
+    kind: str  # CALL or REF
+    range: Range
+    start_byte: int
+    end_byte: int
+    expr: Any  # language-private description of the callee expression, for the resolver
+
+
+@dataclass(slots=True)
+class BindingFact:
+    """A module-level name bound by something other than a definition (an import, a variable)."""
+
+    name: str
+    kind: str  # 'import', 'from', 'star', 'var', ...
+    target: str
+    extra: Any = None
+
+
+@dataclass(slots=True)
+class Facts:
+    """Everything extracted from one file."""
+
+    module: str
+    symbols: list[SymbolFact]
+    sites: list[SiteFact]
+    bindings: list[BindingFact]
+    local: Any = None  # language-private data the resolver needs (scopes, local types)
+
+
+@dataclass(slots=True)
+class Resolution:
+    """The outcome for one site: edges to symbols, or why there are none."""
+
+    site: int  # index in Facts.sites
+    targets: list[tuple[int, int]]  # (symbol id, confidence)
+    status: str  # RESOLVED / UNRESOLVED / EXTERNAL
+
+
+@dataclass(slots=True, frozen=True)
+class SymbolRow:
+    """What a resolver sees of a symbol stored anywhere in the workspace."""
+
+    id: int
+    qname: str
+    name: str
+    kind: str
+    module: str
+    lang: str
+    extra: dict[str, Any]
+
+
+class WorkspaceView(Protocol):
+    """Read access to the workspace for resolvers. Every lookup is recorded as a dependency of the
+    file being resolved, so that a change to what it returned re-resolves that file."""
+
+    def symbols(self, qname: str) -> list[SymbolRow]: ...
+
+    def by_name(self, name: str) -> list[SymbolRow]: ...
+
+    def bindings(self, module: str, name: str) -> list[tuple[str, str, Any]]: ...
+
+
+def symbol_id(path: str, qname: str, ordinal: int) -> int:
+    """A stable id: the same definition keeps its id across edits and fresh re-indexes."""
+    h = hashlib.blake2b(f"{path}\0{qname}\0{ordinal}".encode(), digest_size=8).digest()
+    return int.from_bytes(h, "big", signed=True)

@@ -1,0 +1,340 @@
+"""SQLite storage: the single source of truth for the graph.
+
+One database per workspace root at ``<root>/.graphmind/index.db`` in WAL mode. A file's rows
+(symbols, sites, bindings, edges, deps) are always replaced together. A schema version mismatch
+or a corrupt file means the index is rebuilt from the files, never a crash.
+"""
+
+from __future__ import annotations
+
+import logging
+import marshal
+import os
+import sqlite3
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from .model import BindingFact, Facts, SiteFact, SymbolFact, SymbolRow, symbol_id
+
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION = "3"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE IF NOT EXISTS files(
+    id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, lang TEXT, module TEXT,
+    sha256 TEXT, size INTEGER, mtime_ns INTEGER, status TEXT NOT NULL, reason TEXT, facts BLOB);
+CREATE TABLE IF NOT EXISTS symbols(
+    id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, qname TEXT NOT NULL, name TEXT NOT NULL,
+    kind TEXT NOT NULL, parent_id INTEGER, module TEXT NOT NULL, lang TEXT NOT NULL,
+    sl INTEGER, sc INTEGER, el INTEGER, ec INTEGER, nsl INTEGER, nsc INTEGER, nel INTEGER, nec INTEGER,
+    start_byte INTEGER, end_byte INTEGER, signature TEXT, extra BLOB);
+CREATE INDEX IF NOT EXISTS symbols_qname ON symbols(qname);
+CREATE INDEX IF NOT EXISTS symbols_name ON symbols(name);
+CREATE INDEX IF NOT EXISTS symbols_file ON symbols(file_id, sl);
+CREATE TABLE IF NOT EXISTS sites(
+    file_id INTEGER NOT NULL, idx INTEGER NOT NULL, caller_id INTEGER NOT NULL, name TEXT NOT NULL,
+    kind TEXT NOT NULL, status TEXT NOT NULL, sl INTEGER, sc INTEGER, el INTEGER, ec INTEGER,
+    PRIMARY KEY(file_id, idx)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS sites_unresolved ON sites(name) WHERE status = 'unresolved';
+CREATE INDEX IF NOT EXISTS sites_pos ON sites(file_id, sl);
+CREATE TABLE IF NOT EXISTS edges(
+    file_id INTEGER NOT NULL, site_idx INTEGER NOT NULL, caller_id INTEGER NOT NULL,
+    callee_id INTEGER NOT NULL, confidence INTEGER NOT NULL, kind TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS edges_callee ON edges(callee_id, kind, confidence);
+CREATE INDEX IF NOT EXISTS edges_caller ON edges(caller_id, kind);
+CREATE INDEX IF NOT EXISTS edges_file ON edges(file_id);
+CREATE TABLE IF NOT EXISTS bindings(
+    file_id INTEGER NOT NULL, module TEXT NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL,
+    target TEXT NOT NULL, extra BLOB);
+CREATE INDEX IF NOT EXISTS bindings_key ON bindings(module, name);
+CREATE INDEX IF NOT EXISTS bindings_file ON bindings(file_id);
+CREATE TABLE IF NOT EXISTS deps(key TEXT NOT NULL, file_id INTEGER NOT NULL, PRIMARY KEY(key, file_id)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS deps_file ON deps(file_id);
+"""
+
+
+class IndexUnavailable(RuntimeError):
+    """The index database cannot be opened or written (locked, read-only, full disk)."""
+
+
+def pack_facts(f: Facts) -> bytes:
+    return marshal.dumps(
+        (
+            f.module,
+            [
+                (s.qname, s.name, s.kind, s.parent, s.range, s.selection, s.start_byte, s.end_byte, s.signature, s.extra)
+                for s in f.symbols
+            ],
+            [(s.caller, s.name, s.kind, s.range, s.start_byte, s.end_byte, s.expr) for s in f.sites],
+            [(b.name, b.kind, b.target, b.extra) for b in f.bindings],
+            f.local,
+        )
+    )
+
+
+def unpack_facts(blob: bytes) -> Facts:
+    module, syms, sites, binds, local = marshal.loads(blob)
+    return Facts(
+        module,
+        [SymbolFact(*s) for s in syms],
+        [SiteFact(*s) for s in sites],
+        [BindingFact(*b) for b in binds],
+        local,
+    )
+
+
+def symbol_ids(path: str, facts: Facts) -> list[int]:
+    seen: dict[str, int] = {}
+    ids = []
+    for s in facts.symbols:
+        n = seen.get(s.qname, 0)
+        seen[s.qname] = n + 1
+        ids.append(symbol_id(path, s.qname, n))
+    return ids
+
+
+class Store:
+    def __init__(self, db_path: Path) -> None:
+        self.path = db_path
+        self.db = self._open()
+
+    # ------------------------------------------------------------------ lifecycle
+    def _open(self) -> sqlite3.Connection:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            db = self._connect()
+            version = self._version(db)
+            if version != SCHEMA_VERSION:
+                if version is not None:
+                    log.warning("index schema %s != %s: rebuilding %s", version, SCHEMA_VERSION, self.path)
+                db.close()
+                self._remove()
+                db = self._connect()
+                self._create(db)
+            return db
+        except sqlite3.DatabaseError as exc:
+            if _is_locked(exc):
+                raise IndexUnavailable(f"index {self.path} is locked by another process: {exc}") from exc
+            log.warning("index %s is unreadable (%s): rebuilding", self.path, exc)
+            self._remove()
+            db = self._connect()
+            self._create(db)
+            return db
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=5.0)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute("PRAGMA temp_store=MEMORY")
+        db.execute("PRAGMA cache_size=-65536")
+        return db
+
+    @staticmethod
+    def _version(db: sqlite3.Connection) -> str | None:
+        has_meta = db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta'").fetchone()
+        if not has_meta:
+            tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+            return None if tables == 0 else "unknown"
+        row = db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+        db.execute("SELECT count(*) FROM files").fetchone()  # touches the pages: corrupt files fail here
+        return row[0] if row else "unknown"
+
+    def _create(self, db: sqlite3.Connection) -> None:
+        db.executescript(SCHEMA)
+        db.execute("INSERT OR REPLACE INTO meta VALUES('schema_version', ?)", (SCHEMA_VERSION,))
+        db.execute("INSERT OR REPLACE INTO meta VALUES('epoch', '0')")
+
+    def _remove(self) -> None:
+        for suffix in ("", "-wal", "-shm"):
+            try:
+                os.remove(str(self.path) + suffix)
+            except FileNotFoundError:
+                pass
+
+    def close(self) -> None:
+        try:
+            self.db.close()
+        except sqlite3.Error:
+            pass
+
+    # ------------------------------------------------------------------ meta
+    def epoch(self) -> int:
+        row = self.db.execute("SELECT value FROM meta WHERE key='epoch'").fetchone()
+        return int(row[0]) if row else 0
+
+    def bump_epoch(self) -> int:
+        e = self.epoch() + 1
+        self.db.execute("INSERT OR REPLACE INTO meta VALUES('epoch', ?)", (str(e),))
+        return e
+
+    # ------------------------------------------------------------------ files
+    def file_rows(self) -> dict[str, tuple[int, str | None, int | None, int | None, str]]:
+        """path -> (id, sha256, size, mtime_ns, status)"""
+        return {r[0]: r[1:] for r in self.db.execute("SELECT path, id, sha256, size, mtime_ns, status FROM files")}
+
+    def file_id(self, path: str) -> int | None:
+        row = self.db.execute("SELECT id FROM files WHERE path=?", (path,)).fetchone()
+        return row[0] if row else None
+
+    def upsert_file(self, path: str, **cols: Any) -> int:
+        fid = self.file_id(path)
+        if fid is None:
+            cur = self.db.execute("INSERT INTO files(path, status) VALUES(?, 'new')", (path,))
+            fid = int(cur.lastrowid or 0)
+        if cols:
+            sets = ", ".join(f"{k}=?" for k in cols)
+            self.db.execute(f"UPDATE files SET {sets} WHERE id=?", (*cols.values(), fid))
+        return fid
+
+    def facts(self, file_id: int) -> Facts | None:
+        row = self.db.execute("SELECT facts FROM files WHERE id=?", (file_id,)).fetchone()
+        if not row or row[0] is None:
+            return None
+        try:
+            return unpack_facts(row[0])
+        except (ValueError, EOFError, TypeError):
+            return None
+
+    # ------------------------------------------------------------------ interface (for change detection)
+    def interface(self, file_id: int) -> tuple[dict[str, set[tuple]], dict[str, set[tuple]]]:
+        """What resolvers elsewhere can see of a file: symbols by qname, bindings by 'module.name'."""
+        syms: dict[str, set[tuple]] = {}
+        for q, i, name, kind, extra in self.db.execute(
+            "SELECT qname, id, name, kind, extra FROM symbols WHERE file_id=?", (file_id,)
+        ):
+            syms.setdefault(q, set()).add((i, name, kind, extra))
+        binds: dict[str, set[tuple]] = {}
+        for m, n, k, t, e in self.db.execute("SELECT module, name, kind, target, extra FROM bindings WHERE file_id=?", (file_id,)):
+            binds.setdefault(f"{m}.{n}", set()).add((k, t, e))
+        return syms, binds
+
+    def replace_file_facts(self, file_id: int, path: str, lang: str, facts: Facts) -> None:
+        """Replace the symbols, sites and bindings of one file (edges/deps are replaced by resolution)."""
+        db = self.db
+        self.clear_file(file_id)
+        ids = symbol_ids(path, facts)
+        db.executemany(
+            "INSERT OR REPLACE INTO symbols VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            [
+                (
+                    ids[i], file_id, s.qname, s.name, s.kind,
+                    ids[s.parent] if s.parent is not None else None, facts.module, lang,
+                    *s.range, *s.selection, s.start_byte, s.end_byte, s.signature,
+                    marshal.dumps(s.extra) if s.extra else None,
+                )
+                for i, s in enumerate(facts.symbols)
+            ],
+        )
+        db.executemany(
+            "INSERT INTO sites VALUES(?,?,?,?,?,'unresolved',?,?,?,?)",
+            [(file_id, i, ids[s.caller], s.name, s.kind, *s.range) for i, s in enumerate(facts.sites)],
+        )
+        db.executemany(
+            "INSERT INTO bindings VALUES(?,?,?,?,?,?)",
+            [
+                (file_id, facts.module, b.name, b.kind, b.target, marshal.dumps(b.extra) if b.extra is not None else None)
+                for b in facts.bindings
+            ],
+        )
+
+    def clear_file(self, file_id: int) -> None:
+        for table in ("symbols", "sites", "bindings", "edges", "deps"):
+            self.db.execute(f"DELETE FROM {table} WHERE file_id=?", (file_id,))
+
+    def delete_file(self, file_id: int) -> None:
+        self.clear_file(file_id)
+        self.db.execute("DELETE FROM files WHERE id=?", (file_id,))
+
+    def dependents(self, keys: Iterable[str]) -> set[int]:
+        keys = list(keys)
+        out: set[int] = set()
+        for i in range(0, len(keys), 500):
+            chunk = keys[i : i + 500]
+            q = f"SELECT DISTINCT file_id FROM deps WHERE key IN ({','.join('?' * len(chunk))})"
+            out.update(r[0] for r in self.db.execute(q, chunk))
+        return out
+
+    def write_resolution(
+        self,
+        file_id: int,
+        caller_ids: list[int],
+        statuses: list[str],
+        edges: list[tuple[int, int, int, int, str]],
+        deps: Iterable[str],
+    ) -> None:
+        db = self.db
+        db.execute("DELETE FROM edges WHERE file_id=?", (file_id,))
+        db.execute("DELETE FROM deps WHERE file_id=?", (file_id,))
+        db.executemany(
+            "UPDATE sites SET status=? WHERE file_id=? AND idx=?",
+            [(st, file_id, i) for i, st in enumerate(statuses) if st != "unresolved"],
+        )
+        db.executemany("INSERT INTO edges VALUES(?,?,?,?,?,?)", [(file_id, *e) for e in edges])
+        db.executemany("INSERT OR IGNORE INTO deps VALUES(?,?)", [(k, file_id) for k in deps])
+
+    def reset_statuses(self, file_id: int) -> None:
+        self.db.execute("UPDATE sites SET status='unresolved' WHERE file_id=? AND status!='unresolved'", (file_id,))
+
+
+def _is_locked(exc: Exception) -> bool:
+    msg = str(exc).lower()
+    return "locked" in msg or "busy" in msg
+
+
+class StoreView:
+    """The :class:`~graphmind.model.WorkspaceView` over the store, with a per-batch cache and
+    dependency recording (``deps``: the keys the current file's resolution looked up)."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+        self.deps: set[str] = set()
+        self._sym: dict[str, list[SymbolRow]] = {}
+        self._name: dict[str, list[SymbolRow]] = {}
+        self._bind: dict[tuple[str, str], list[tuple[str, str, Any]]] = {}
+
+    @staticmethod
+    def _row(r: tuple) -> SymbolRow:
+        return SymbolRow(r[0], r[1], r[2], r[3], r[4], r[5], marshal.loads(r[6]) if r[6] else {})
+
+    def symbols(self, qname: str) -> list[SymbolRow]:
+        self.deps.add(qname)
+        rows = self._sym.get(qname)
+        if rows is None:
+            rows = [
+                self._row(r)
+                for r in self.db.execute(
+                    "SELECT id, qname, name, kind, module, lang, extra FROM symbols WHERE qname=? ORDER BY id", (qname,)
+                )
+            ]
+            self._sym[qname] = rows
+        return rows
+
+    def by_name(self, name: str) -> list[SymbolRow]:
+        self.deps.add("#" + name)
+        rows = self._name.get(name)
+        if rows is None:
+            rows = [
+                self._row(r)
+                for r in self.db.execute(
+                    "SELECT id, qname, name, kind, module, lang, extra FROM symbols WHERE name=? ORDER BY id", (name,)
+                )
+            ]
+            self._name[name] = rows
+        return rows
+
+    def bindings(self, module: str, name: str) -> list[tuple[str, str, Any]]:
+        self.deps.add(f"{module}.{name}")
+        key = (module, name)
+        rows = self._bind.get(key)
+        if rows is None:
+            rows = [
+                (k, t, marshal.loads(e) if e is not None else None)
+                for k, t, e in self.db.execute(
+                    "SELECT kind, target, extra FROM bindings WHERE module=? AND name=? ORDER BY rowid", (module, name)
+                )
+            ]
+            self._bind[key] = rows
+        return rows
