@@ -305,6 +305,7 @@ class Engine:
             statuses = ["unresolved"] * len(facts.sites)
             edges: list[tuple[int, int, int, int, str]] = []
             view.deps = set()
+            view.lang = lang.name
             for res in lang.resolve(facts, view):
                 statuses[res.site] = res.status
                 site = facts.sites[res.site]

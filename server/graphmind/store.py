@@ -19,7 +19,7 @@ from .model import BindingFact, Facts, SiteFact, SymbolFact, SymbolRow, symbol_i
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = "4"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
@@ -47,7 +47,7 @@ CREATE INDEX IF NOT EXISTS edges_callee ON edges(callee_id, kind, confidence);
 CREATE INDEX IF NOT EXISTS edges_caller ON edges(caller_id, kind);
 CREATE INDEX IF NOT EXISTS edges_file ON edges(file_id);
 CREATE TABLE IF NOT EXISTS bindings(
-    file_id INTEGER NOT NULL, module TEXT NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL,
+    file_id INTEGER NOT NULL, lang TEXT NOT NULL, module TEXT NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL,
     target TEXT NOT NULL, extra BLOB);
 CREATE INDEX IF NOT EXISTS bindings_key ON bindings(module, name);
 CREATE INDEX IF NOT EXISTS bindings_file ON bindings(file_id);
@@ -233,9 +233,9 @@ class Store:
             [(file_id, i, ids[s.caller], s.name, s.kind, *s.range) for i, s in enumerate(facts.sites)],
         )
         db.executemany(
-            "INSERT INTO bindings VALUES(?,?,?,?,?,?)",
+            "INSERT INTO bindings VALUES(?,?,?,?,?,?,?)",
             [
-                (file_id, facts.module, b.name, b.kind, b.target, marshal.dumps(b.extra) if b.extra is not None else None)
+                (file_id, lang, facts.module, b.name, b.kind, b.target, marshal.dumps(b.extra) if b.extra is not None else None)
                 for b in facts.bindings
             ],
         )
@@ -286,14 +286,17 @@ def _is_locked(exc: Exception) -> bool:
 
 class StoreView:
     """The :class:`~graphmind.model.WorkspaceView` over the store, with a per-batch cache and
-    dependency recording (``deps``: the keys the current file's resolution looked up)."""
+    dependency recording (``deps``: the keys the current file's resolution looked up).
+    Lookups see the symbols of one language (``lang``): qualified names of different languages
+    may coincide and never bind to each other."""
 
     def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db
+        self.lang = ""
         self.deps: set[str] = set()
-        self._sym: dict[str, list[SymbolRow]] = {}
-        self._name: dict[str, list[SymbolRow]] = {}
-        self._bind: dict[tuple[str, str], list[tuple[str, str, Any]]] = {}
+        self._sym: dict[tuple[str, str], list[SymbolRow]] = {}
+        self._name: dict[tuple[str, str], list[SymbolRow]] = {}
+        self._bind: dict[tuple[str, str, str], list[tuple[str, str, Any]]] = {}
 
     @staticmethod
     def _row(r: tuple) -> SymbolRow:
@@ -301,39 +304,44 @@ class StoreView:
 
     def symbols(self, qname: str) -> list[SymbolRow]:
         self.deps.add(qname)
-        rows = self._sym.get(qname)
+        key = (self.lang, qname)
+        rows = self._sym.get(key)
         if rows is None:
             rows = [
                 self._row(r)
                 for r in self.db.execute(
-                    "SELECT id, qname, name, kind, module, lang, extra FROM symbols WHERE qname=? ORDER BY id", (qname,)
+                    "SELECT id, qname, name, kind, module, lang, extra FROM symbols WHERE qname=? AND lang=? ORDER BY id",
+                    key[::-1],
                 )
             ]
-            self._sym[qname] = rows
+            self._sym[key] = rows
         return rows
 
     def by_name(self, name: str) -> list[SymbolRow]:
         self.deps.add("#" + name)
-        rows = self._name.get(name)
+        key = (self.lang, name)
+        rows = self._name.get(key)
         if rows is None:
             rows = [
                 self._row(r)
                 for r in self.db.execute(
-                    "SELECT id, qname, name, kind, module, lang, extra FROM symbols WHERE name=? ORDER BY id", (name,)
+                    "SELECT id, qname, name, kind, module, lang, extra FROM symbols WHERE name=? AND lang=? ORDER BY id",
+                    key[::-1],
                 )
             ]
-            self._name[name] = rows
+            self._name[key] = rows
         return rows
 
     def bindings(self, module: str, name: str) -> list[tuple[str, str, Any]]:
         self.deps.add(f"{module}.{name}")
-        key = (module, name)
+        key = (self.lang, module, name)
         rows = self._bind.get(key)
         if rows is None:
             rows = [
                 (k, t, marshal.loads(e) if e is not None else None)
                 for k, t, e in self.db.execute(
-                    "SELECT kind, target, extra FROM bindings WHERE module=? AND name=? ORDER BY rowid", (module, name)
+                    "SELECT kind, target, extra FROM bindings WHERE module=? AND name=? AND lang=? ORDER BY rowid",
+                    (module, name, self.lang),
                 )
             ]
             self._bind[key] = rows

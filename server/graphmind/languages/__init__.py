@@ -109,8 +109,9 @@ def _load_all() -> None:
         return
     _loaded = True
     import importlib
+    import pkgutil
 
-    for mod in PLUGIN_MODULES:
+    for mod in sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_")):
         try:
             importlib.import_module(f"{__name__}.{mod}")
         except Exception as exc:  # a broken grammar must not take the others down
@@ -121,6 +122,3 @@ def all_languages() -> dict[str, Language]:
     _load_all()
     return REGISTRY
 
-
-# Modules in this package that define plugins (each calls ``register``).
-PLUGIN_MODULES: list[str] = ["python"]

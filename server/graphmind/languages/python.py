@@ -874,7 +874,7 @@ class _Resolver:
     def by_name(self, i: int, site: SiteFact) -> Resolution:
         """Unknown receiver: a method name with one definition in the workspace is inferred; a few
         are ambiguous (an edge to each); none or too many leave the site unresolved."""
-        cands = [r for r in self.ws.by_name(site.name) if r.kind == "method" and r.lang == "python"]
+        cands = [r for r in self.ws.by_name(site.name) if r.kind == "method"]
         if not cands or len(cands) > MAX_AMBIGUOUS:
             return Resolution(i, [], UNRESOLVED)
         if len(cands) == 1 and site.name not in BUILTIN_METHODS:
