@@ -1,0 +1,81 @@
+/** The real language client (vscode-languageclient, stdio). Kept apart so unit tests don't load it. */
+import type * as vscode from 'vscode';
+import {
+  CloseAction,
+  ErrorAction,
+  LanguageClient,
+  RevealOutputChannelOn,
+  type CloseHandlerResult,
+  type ErrorHandlerResult,
+  type LanguageClientOptions,
+  type ServerOptions,
+} from 'vscode-languageclient/node';
+import { LANGUAGES } from './languages';
+import type { ClientFactory } from './server';
+
+const MAX_RESTARTS = 3;
+const RESTART_WINDOW_MS = 3 * 60 * 1000;
+
+/** Our own notifications replace the client's generic ones while starting. */
+class GraphMindLanguageClient extends LanguageClient {
+  quiet = true;
+
+  override error(message: string, data?: unknown, showNotification: boolean | 'force' = true): void {
+    super.error(message, data, this.quiet ? false : showNotification);
+  }
+}
+
+export function createClientFactory(output: vscode.OutputChannel): ClientFactory {
+  return (resolved, cwd, hooks) => {
+    const serverOptions: ServerOptions = {
+      command: resolved.command,
+      args: resolved.args,
+      options: { cwd, env: { ...process.env, PYTHONUNBUFFERED: '1' } },
+    };
+    let started = false;
+    const restarts: number[] = [];
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: LANGUAGES.map((language) => ({ scheme: 'file', language })),
+      outputChannel: output,
+      traceOutputChannel: output,
+      revealOutputChannelOn: RevealOutputChannelOn.Never,
+      initializationFailedHandler: () => false,
+      errorHandler: {
+        error: (_error, _message, count): ErrorHandlerResult =>
+          count !== undefined && count <= 3 ? { action: ErrorAction.Continue } : { action: ErrorAction.Shutdown },
+        closed: (): CloseHandlerResult => {
+          if (!started) {
+            // Failed while starting: ServerManager explains it.
+            return { action: CloseAction.DoNotRestart, handled: true };
+          }
+          const now = Date.now();
+          restarts.push(now);
+          while (restarts.length && now - restarts[0] > RESTART_WINDOW_MS) {
+            restarts.shift();
+          }
+          if (restarts.length <= MAX_RESTARTS) {
+            return { action: CloseAction.Restart, message: 'The GraphMind server stopped; restarting it.', handled: true };
+          }
+          hooks.onGaveUp(
+            `the server crashed ${restarts.length} times in 3 minutes and was not restarted. ` +
+              'The GraphMind output channel has its log; fix the cause, then run "GraphMind: Restart Server".',
+          );
+          return { action: CloseAction.DoNotRestart, handled: true };
+        },
+      },
+    };
+    const client = new GraphMindLanguageClient('graphmind', 'GraphMind', serverOptions, clientOptions);
+    return {
+      start: async () => {
+        client.quiet = true;
+        await client.start();
+        started = true;
+        client.quiet = false;
+      },
+      stop: (timeout) => client.stop(timeout),
+      isRunning: () => client.isRunning(),
+      sendRequest: <R>(method: string, params: unknown, token?: vscode.CancellationToken) =>
+        token ? client.sendRequest<R>(method, params, token) : client.sendRequest<R>(method, params),
+    };
+  };
+}
