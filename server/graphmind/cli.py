@@ -78,6 +78,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .server import serve
 
         logging.basicConfig(stream=sys.stderr, level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+        logging.getLogger("pygls").setLevel(logging.WARNING)  # it logs every message body at INFO
         serve(tcp=args.tcp, host=args.host)
         return 0
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="graphmind: %(message)s")

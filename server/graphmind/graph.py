@@ -245,6 +245,18 @@ class Graph:
     def callees(self, sid: int, min_conf: int = INFERRED) -> list[Call]:
         return self._neighbours(sid, False, ("call",), min_conf)
 
+    def caller_counts(self, ids: list[int], min_conf: int = INFERRED) -> dict[int, int]:
+        """Number of distinct callers of each symbol (for code lenses)."""
+        if not ids:
+            return {}
+        return dict(
+            self._q(
+                "SELECT callee_id, count(DISTINCT caller_id) FROM edges WHERE kind = 'call' AND confidence >= ? "
+                "AND callee_id IN (SELECT value FROM json_each(?)) GROUP BY callee_id",
+                (min_conf, json.dumps(ids)),
+            )
+        )
+
     def references(self, sid: int, min_conf: int = INFERRED) -> list[Call]:
         """Calls plus non-call uses (callbacks, decorators, imports) of a symbol."""
         return self._neighbours(sid, True, ("call", "ref"), min_conf)
@@ -351,7 +363,8 @@ class Graph:
         if incoming:
             names = json.dumps(sorted({s.name for s in syms.values() if s.kind != "module"}))
             unresolved = self._q(
-                "SELECT count(*) FROM sites WHERE status = 'unresolved' AND name IN (SELECT value FROM json_each(?))",
+                "SELECT count(*) FROM sites WHERE status = 'unresolved' AND kind = 'call' "
+                "AND name IN (SELECT value FROM json_each(?))",
                 (names,),
             )[0][0]
             weak = self._q(

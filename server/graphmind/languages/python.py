@@ -165,7 +165,7 @@ def _decorators(node: ts.Node) -> list[str]:
 
 
 class _Scope:
-    __slots__ = ("locals", "types", "imports", "globals", "self_name", "class_idx")
+    __slots__ = ("locals", "types", "imports", "globals", "self_name", "class_idx", "is_cls")
 
     def __init__(self) -> None:
         self.locals: set[str] = set()
@@ -174,9 +174,12 @@ class _Scope:
         self.globals: set[str] = set()
         self.self_name: str | None = None
         self.class_idx: int | None = None
+        self.is_cls = False  # the first parameter is the class itself (a classmethod's ``cls``)
 
     def pack(self) -> tuple:
-        return (sorted(self.locals), self.types, self.imports, sorted(self.globals), self.self_name, self.class_idx)
+        return (
+            sorted(self.locals), self.types, self.imports, sorted(self.globals), self.self_name, self.class_idx, self.is_cls
+        )
 
 
 def _package_of(module: str, relpath: str) -> str:
@@ -291,6 +294,7 @@ class Python(Language):
             self._bind_params(scope_node, sc, kind, extra)
             if kind == "method" and not extra.get("static"):
                 sc.class_idx = parent
+                sc.is_cls = bool(extra.get("classmethod")) or name == "__new__"
             stack.append((scope_node.start_byte, scope_node.end_byte, idx))
             scope_nodes.append((scope_node.start_byte, scope_node.end_byte, idx))
 
@@ -575,12 +579,15 @@ class _Resolver:
     def binding_value(self, mod: str, kind: str, target: str, extra: Any, depth: int) -> tuple[Value | None, int]:
         if kind == "import":
             full = extra or target
-            if self.module_exists(full) or self.module_exists(target):
-                return ("mod", target), EXTRACTED
-            # ``import a.b`` where ``a`` is a namespace package in the workspace
-            if full != target and self.module_exists(full):
-                return ("mod", target), EXTRACTED
-            return ("ext", target), EXTRACTED
+            found = self.find_module(full, mod)
+            if found is None and full != target:
+                found = self.find_module(target, mod)
+                full = target
+            if found is None:
+                return ("ext", target), EXTRACTED
+            # ``import a.b`` binds ``a``: the found module minus the tail that was not bound
+            prefix = found[: len(found) - len(full)]
+            return ("mod", prefix + target), EXTRACTED
         if kind == "from":
             return self.from_value(mod, target, extra, depth)
         if kind == "var":
@@ -755,7 +762,7 @@ class _Resolver:
             if packed is None or (sym.kind == "class" and s != scope):
                 s = sym.parent
                 continue
-            locals_, types, imports, globals_, self_name, class_idx = packed
+            locals_, types, imports, globals_, self_name, class_idx, is_cls = packed
             if name in globals_:
                 break
             if name in imports:
@@ -765,7 +772,7 @@ class _Resolver:
             if name == self_name and class_idx is not None:
                 cls = self.own_symbol(class_idx)
                 if cls is not None:
-                    return ("inst", [cls]), EXTRACTED, False
+                    return ("syms" if is_cls else "inst", [cls]), EXTRACTED, False
             if name in locals_:
                 nested = [i for i, x in enumerate(syms) if x.parent == s and x.name == name and x.kind != "module"]
                 if nested:

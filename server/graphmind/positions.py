@@ -1,0 +1,91 @@
+"""Exact conversion between LSP positions (utf-8 / utf-16 / utf-32 code units) and the byte
+offsets and (row, byte column) points tree-sitter and the store use."""
+
+from __future__ import annotations
+
+UTF8, UTF16, UTF32 = "utf-8", "utf-16", "utf-32"
+
+
+def line_span(text: bytes, line: int) -> tuple[int, int]:
+    """Start and end byte offsets of a line (the end excludes the newline); past the end: (len, len)."""
+    start = 0
+    for _ in range(line):
+        i = text.find(b"\n", start)
+        if i < 0:
+            return len(text), len(text)
+        start = i + 1
+    end = text.find(b"\n", start)
+    if end < 0:
+        end = len(text)
+    if end > start and text[end - 1 : end] == b"\r":
+        end -= 1
+    return start, end
+
+
+def units_to_bytes(line: bytes, character: int, encoding: str) -> int:
+    """Byte column of an LSP character offset on one line (clamped to the line, never mid-character)."""
+    if character <= 0:
+        return 0
+    if encoding == UTF8:
+        col = min(character, len(line))
+        while col < len(line) and (line[col] & 0xC0) == 0x80:  # not on a continuation byte
+            col += 1
+        return col
+    text = line.decode("utf-8", "replace")
+    units = 0
+    col = 0
+    for ch in text:
+        if units >= character:
+            break
+        units += 2 if (encoding == UTF16 and ord(ch) > 0xFFFF) else 1
+        col += len(ch.encode("utf-8"))
+    return min(col, len(line))
+
+
+def bytes_to_units(line: bytes, byte_col: int, encoding: str) -> int:
+    """LSP character offset of a byte column on one line."""
+    byte_col = max(0, min(byte_col, len(line)))
+    if encoding == UTF8:
+        return byte_col
+    prefix = line[:byte_col].decode("utf-8", "replace")
+    if encoding == UTF32:
+        return len(prefix)
+    return sum(2 if ord(c) > 0xFFFF else 1 for c in prefix)
+
+
+def offset_of(text: bytes, line: int, character: int, encoding: str) -> int:
+    """Byte offset in ``text`` of an LSP position (clamped to the document)."""
+    if line < 0:
+        return 0
+    start, end = line_span(text, line)
+    return start + units_to_bytes(text[start:end], character, encoding)
+
+
+def point_of(text: bytes, line: int, character: int, encoding: str) -> tuple[int, int]:
+    """(row, byte column) of an LSP position."""
+    start, end = line_span(text, line)
+    if start == len(text) and line > text.count(b"\n"):
+        return line, 0
+    return line, units_to_bytes(text[start:end], character, encoding)
+
+
+class LineCache:
+    """Lines of files, for converting stored byte columns to the client's encoding."""
+
+    def __init__(self, read: callable) -> None:  # type: ignore[valid-type]
+        self._read = read
+        self._lines: dict[str, list[bytes]] = {}
+
+    def line(self, path: str, row: int) -> bytes:
+        lines = self._lines.get(path)
+        if lines is None:
+            data = self._read(path) or b""
+            lines = self._lines[path] = data.split(b"\n")
+        if 0 <= row < len(lines):
+            return lines[row].rstrip(b"\r")
+        return b""
+
+    def column(self, path: str, row: int, byte_col: int, encoding: str) -> int:
+        if encoding == UTF8:
+            return byte_col
+        return bytes_to_units(self.line(path, row), byte_col, encoding)
