@@ -835,7 +835,10 @@ def emit_module(mod: Module, seed: int, edges: list[tuple[str, str]]) -> list[st
     """Render one module; appends its call edges to *edges*; returns its lines."""
     ctx = _ModuleCtx(mod)
     lines = [f'"""Generated module {mod.qname}."""']
-    imports = (["import os"] if mod.has_os else []) + mod.abs_imports + mod.rel_imports
+    # annotations may name classes defined further down the module
+    future = any(f.typed is not None for f in all_functions([mod]))
+    imports = (["from __future__ import annotations"] if future else []) + (["import os"] if mod.has_os else [])
+    imports += mod.abs_imports + mod.rel_imports
     if imports:
         lines.append("")
         lines.extend(imports)
