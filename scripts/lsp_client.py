@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import math
 import os
 import signal
 import subprocess
@@ -517,7 +518,7 @@ def percentile(values: Iterable[float], pct: float) -> float:
     data = sorted(values)
     if not data:
         return float("nan")
-    k = max(0, min(len(data) - 1, int(round(pct / 100.0 * len(data) + 0.5)) - 1))
+    k = max(0, min(len(data) - 1, math.ceil(pct / 100.0 * len(data)) - 1))
     return data[k]
 
 

@@ -206,3 +206,110 @@ def test_corpus_features_present(corpus: tuple[Path, dict]) -> None:
     assert len(save_targets) >= 3
     # module-level callers and constructor/__init__ pairs
     assert any(c.endswith(".__init__") for _, c in edges)
+
+
+# --------------------------------------------------------------------------------------------
+# scripts/lsp_client.py against a tiny fake stdio server
+# --------------------------------------------------------------------------------------------
+
+_FAKE_SERVER = r'''
+import json, sys
+inp, out = sys.stdin.buffer, sys.stdout.buffer
+def send(msg):
+    body = json.dumps(msg).encode()
+    out.write(b"Content-Length: %d\r\n\r\n" % len(body) + body); out.flush()
+def recv():
+    length = None
+    while True:
+        line = inp.readline()
+        if not line:
+            sys.exit(0)
+        line = line.strip()
+        if not line:
+            break
+        k, _, v = line.partition(b":")
+        if k.lower() == b"content-length":
+            length = int(v)
+    return json.loads(inp.read(length))
+while True:
+    msg = recv()
+    m = msg.get("method")
+    if m == "initialize":
+        send({"jsonrpc": "2.0", "id": "srv1", "method": "workspace/configuration",
+              "params": {"items": [{"section": "fake.analysis"}, {"section": "missing"}]}})
+        conf = recv()
+        send({"jsonrpc": "2.0", "method": "$/progress", "params": {"token": 1, "value": {"kind": "begin"}}})
+        send({"jsonrpc": "2.0", "id": msg["id"], "result": {"capabilities": {}, "echo": conf["result"]}})
+    elif m == "echo":
+        send({"jsonrpc": "2.0", "id": msg["id"], "result": msg["params"]})
+    elif m == "fail":
+        send({"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32601, "message": "nope"}})
+    elif m == "shutdown":
+        send({"jsonrpc": "2.0", "id": msg["id"], "result": None})
+    elif m == "exit":
+        sys.exit(0)
+'''
+
+
+def test_lsp_client_roundtrip(tmp_path: Path) -> None:
+    from scripts.lsp_client import LspClient, LspError
+
+    with LspClient([sys.executable, "-c", _FAKE_SERVER], settings={"fake": {"analysis": {"x": 1}}}) as c:
+        init = c.initialize(tmp_path)
+        assert init["echo"] == [{"x": 1}, None]
+        result, secs = c.timed_request("echo", {"a": [1, "é"]})
+        assert result == {"a": [1, "é"]} and secs >= 0
+        with pytest.raises(LspError):
+            c.request("fail", {})
+        c.wait_notification("$/progress", timeout=5)
+        assert c.progress() and c.server_requests[0][1] == "workspace/configuration"
+        mem = c.memory()
+        assert mem["rss_kb"] > 0 and mem["processes"] >= 1
+    assert c.proc is not None and c.proc.returncode == 0
+
+
+def test_percentile_and_uris(tmp_path: Path) -> None:
+    from scripts.lsp_client import path_to_uri, percentile, uri_to_path
+
+    assert percentile([5, 1, 3, 2, 4], 50) == 3
+    assert percentile(range(1, 101), 95) == 95
+    p = tmp_path / "a b" / "ü.py"
+    assert uri_to_path(path_to_uri(p)) == p.resolve()
+
+
+# --------------------------------------------------------------------------------------------
+# scripts/peer_basedpyright.py source mapping (no basedpyright needed)
+# --------------------------------------------------------------------------------------------
+
+
+def test_peer_qnames_and_enclosing(tmp_path: Path) -> None:
+    from scripts.peer_basedpyright import index_file, module_qname
+
+    pkg = tmp_path / "src" / "top" / "sub"
+    pkg.mkdir(parents=True)
+    (tmp_path / "src" / "top" / "__init__.py").write_text("")
+    (pkg / "__init__.py").write_text("")
+    mod = pkg / "m.py"
+    mod.write_text(
+        "X = f()\n"
+        "class K:\n"
+        "    y = g()\n"
+        "    def meth(self):\n"
+        "        def inner():\n"
+        "            return h()\n"
+        "        return inner()\n"
+        "def outer(): return k()\n"
+    )
+    assert module_qname(mod) == "top.sub.m"
+    assert module_qname(pkg / "__init__.py") == "top.sub"
+    idx = index_file(mod)
+    assert idx is not None
+    assert [d.qname for d in idx.defs] == ["top.sub.m.K", "top.sub.m.K.meth", "top.sub.m.K.meth.inner",
+                                           "top.sub.m.outer"]
+    assert [d.kind for d in idx.defs] == ["class", "method", "function", "function"]
+    assert (idx.defs[1].line, idx.defs[1].char) == (3, 8)
+    assert idx.enclosing_function(0, 4) == "top.sub.m"  # module level
+    assert idx.enclosing_function(2, 8) == "top.sub.m"  # class body
+    assert idx.enclosing_function(5, 19) == "top.sub.m.K.meth.inner"
+    assert idx.enclosing_function(6, 15) == "top.sub.m.K.meth"
+    assert idx.enclosing_function(7, 21) == "top.sub.m.outer"
