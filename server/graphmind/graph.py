@@ -214,7 +214,7 @@ class Graph:
             best = max(c for _, c in hit[1])
             return [s for s, c in hit[1] if c == best]
         e = self.enclosing(rel, line, col)
-        return [e] if e is not None else []
+        return [e] if e is not None and e.kind != "module" else []
 
     # ------------------------------------------------------------------ neighbours
     def _neighbours(self, sid: int, incoming: bool, kinds: tuple[str, ...], min_conf: int) -> list[Call]:
