@@ -8,10 +8,9 @@ import tempfile
 from pathlib import Path
 
 from graph_util import snapshot
+from graphmind.engine import Engine
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from graphmind.engine import Engine
 
 INITIAL = {
     "a.py": "from b import helper\nimport c\n\n\ndef run():\n    helper()\n    c.tool()\n",

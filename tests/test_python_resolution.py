@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 from graph_util import edges
-
 from graphmind.engine import Engine
 from graphmind.graph import Graph
 
