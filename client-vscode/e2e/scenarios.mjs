@@ -1,0 +1,298 @@
+// Drives code-server (started by run.sh) with playwright-core + Debian Chromium.
+// Scenarios: Show Call Hierarchy, Go to Definition, Find All References (VS Code's
+// standard providers), and "GraphMind: Blast radius of symbol" with its peek action.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+
+const env = (name) => {
+  const v = process.env[name];
+  if (!v) throw new Error(`${name} is not set (run e2e/run.sh)`);
+  return v;
+};
+const CACHE = env('E2E_CACHE');
+const URL = env('E2E_URL');
+const ARTIFACTS = env('E2E_ARTIFACTS');
+const DEADLINE = Number(process.env.E2E_DEADLINE_MS || Date.now() + 300_000);
+const { chromium } = createRequire(join(CACHE, 'package.json'))('playwright-core');
+
+mkdirSync(ARTIFACTS, { recursive: true });
+const t0 = Date.now();
+const log = (msg) => console.error(`[scenarios +${((Date.now() - t0) / 1000).toFixed(1)}s] ${msg}`);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Retries `fn` until it returns a truthy value or `ms` pass (never past the deadline). */
+async function until(what, fn, { ms = 30_000, every = 500 } = {}) {
+  const end = Math.min(Date.now() + ms, DEADLINE - 10_000);
+  let last;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v) return v;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > end) {
+      throw new Error(`timed out waiting for ${what}${last ? ` (last error: ${last.message.split('\n')[0]})` : ''}`);
+    }
+    await sleep(every);
+  }
+}
+
+function assert(cond, message) {
+  if (!cond) throw new Error(`assertion failed: ${message}`);
+}
+
+const browser = await chromium.launchPersistentContext(env('E2E_PROFILE'), {
+  executablePath: env('E2E_CHROMIUM'),
+  headless: true,
+  viewport: { width: 1280, height: 720 },
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+});
+const page = browser.pages()[0] ?? (await browser.newPage());
+page.setDefaultTimeout(15_000);
+
+async function shot(name) {
+  const file = join(ARTIFACTS, `${name}.png`);
+  await page.screenshot({ path: file });
+  log(`screenshot ${file}`);
+}
+
+/** Rows of the side bar's tree(s): [{label (aria-label), level, text}]. */
+async function sidebarRows() {
+  return page.$$eval('.part.sidebar .monaco-list-row', (els) =>
+    els.map((e) => ({
+      label: (e.getAttribute('aria-label') ?? '').trim(),
+      level: Number(e.getAttribute('aria-level') ?? 0),
+      text: (e.textContent ?? '').trim(),
+    })),
+  );
+}
+
+async function sidebarTitle() {
+  return (await page.locator('.part.sidebar .composite.title').first().textContent().catch(() => ''))?.trim() ?? '';
+}
+
+async function logRows(label) {
+  const rows = await sidebarRows();
+  log(`${label} [${await sidebarTitle()}]:\n    ${rows.map((r) => `L${r.level} ${r.label || r.text}`).join('\n    ')}`);
+  return rows;
+}
+
+/**
+ * Runs a palette command by its exact title. The palette snapshots the command list when it
+ * opens and extension commands can arrive a moment later: close and reopen until it shows.
+ */
+async function runCommand(title, { attempts = 10 } = {}) {
+  for (let i = 1; i <= attempts; i++) {
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(`>${title}`);
+    const row = page.locator('.quick-input-list .monaco-list-row').filter({
+      has: page.locator('.label-name', { hasText: new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }),
+    });
+    try {
+      await row.first().waitFor({ state: 'visible', timeout: 2_500 });
+      await row.first().click();
+      await input.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => {});
+      return;
+    } catch {
+      log(`palette: "${title}" not listed yet (attempt ${i})`);
+      await page.keyboard.press('Escape');
+      await sleep(1_000);
+    }
+  }
+  throw new Error(`command "${title}" never showed in the palette`);
+}
+
+/** Opens a workspace file from the Explorer and puts the cursor at line:col (1-based). */
+async function openAt(file, line, col) {
+  await page.keyboard.press('Control+Shift+e');
+  const row = page.locator(`.explorer-folders-view .monaco-list-row[aria-label="${file}"]`);
+  await row.waitFor({ state: 'visible' });
+  await row.dblclick();
+  await until(`${file} to be the active editor`, async () =>
+    (await page.locator('.tabs-container .tab.active').getAttribute('aria-label'))?.startsWith(file),
+  );
+  await goTo(line, col);
+}
+
+async function goTo(line, col) {
+  await page.keyboard.press('Control+g');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`:${line}:${col}`);
+  // Enter before the quick input has parsed the text is ignored: wait for it first.
+  await until('go-to-line to parse', async () => (await input.getAttribute('aria-label'))?.includes(`Go to line ${line} and character ${col}`), {
+    ms: 5_000,
+    every: 100,
+  });
+  await page.keyboard.press('Enter');
+  await input.waitFor({ state: 'hidden', timeout: 5_000 });
+  await until(`cursor at ${line}:${col}`, async () => (await cursorText()) === `Ln ${line}, Col ${col}`, { ms: 5_000 });
+}
+
+async function cursorText() {
+  return ((await page.locator('.statusbar-item[id="status.editor.selection"]').textContent().catch(() => '')) ?? '').trim();
+}
+
+async function activeTab() {
+  return (await page.locator('.tabs-container .tab.active').getAttribute('aria-label').catch(() => '')) ?? '';
+}
+
+const results = [];
+async function scenario(name, fn) {
+  const start = Date.now();
+  log(`--- ${name}`);
+  try {
+    await fn();
+    results.push({ name, ok: true, s: (Date.now() - start) / 1000 });
+    log(`ok: ${name} (${((Date.now() - start) / 1000).toFixed(1)}s)`);
+  } catch (err) {
+    results.push({ name, ok: false, s: (Date.now() - start) / 1000, error: err.message });
+    log(`FAILED: ${name}: ${err.stack ?? err}`);
+    await logRows('side bar at failure').catch(() => {});
+    await shot(`failure-${name.replace(/\W+/g, '-')}`).catch(() => {});
+    writeFileSync(join(ARTIFACTS, `failure-${name.replace(/\W+/g, '-')}.html`), await page.content().catch(() => ''));
+    await page.keyboard.press('Escape').catch(() => {});
+  }
+}
+
+try {
+  await page.goto(URL);
+  await page.waitForSelector('.monaco-workbench', { timeout: 30_000 });
+  await page.waitForSelector('.explorer-folders-view .monaco-list-row', { timeout: 30_000 });
+  log('workbench ready');
+
+  await scenario('Show Call Hierarchy lists the callers', async () => {
+    await openAt('a.py', 1, 6);
+    // Retried until the server has indexed the workspace and answers.
+    await until(
+      'caller1 in the Callers view',
+      async () => {
+        await goTo(1, 6);
+        await runCommand('Calls: Show Call Hierarchy');
+        return until(
+          'call hierarchy rows',
+          async () => {
+            const rows = await sidebarRows();
+            if (rows.some((r) => /No results/i.test(r.text))) return 'none';
+            return rows.find((r) => r.label.startsWith('caller1')) ? 'found' : undefined;
+          },
+          { ms: 5_000 },
+        ).then((v) => v === 'found', () => false);
+      },
+      { ms: 90_000, every: 2_000 },
+    );
+    const title = await sidebarTitle();
+    let rows = await logRows('call hierarchy');
+    assert(/references|call/i.test(title), `side bar shows the call hierarchy (title "${title}")`);
+    assert(/Callers Of/i.test(await page.locator('.part.sidebar').textContent()), 'the view says "Callers Of"');
+    const root = rows.find((r) => /^target\b/.test(r.label));
+    const caller1 = rows.find((r) => r.label.startsWith('caller1'));
+    assert(root && root.level === 1, 'the hierarchy is rooted at target');
+    assert(caller1.level === root.level + 1, 'caller1 is a direct caller of target');
+    // Expand caller1: its caller caller2 appears one level deeper.
+    await page.locator('.part.sidebar .monaco-list-row', { hasText: 'caller1' }).first().click();
+    await page.keyboard.press('ArrowRight');
+    rows = await until('caller2 under caller1', async () => {
+      const r = await sidebarRows();
+      return r.find((x) => x.label.startsWith('caller2')) ? r : undefined;
+    });
+    await logRows('call hierarchy expanded');
+    const c2 = rows.find((r) => r.label.startsWith('caller2'));
+    assert(c2.level === caller1.level + 1, 'caller2 is a caller of caller1');
+    await shot('call-hierarchy');
+  });
+
+  await scenario('Go to Definition jumps to the definition', async () => {
+    await openAt('b.py', 5, 13);
+    await until(
+      'a.py to open at target',
+      async () => {
+        if (!(await activeTab()).startsWith('b.py')) await openAt('b.py', 5, 13);
+        await runCommand('Go to Definition');
+        return until('definition', async () => (await activeTab()).startsWith('a.py') && (await cursorText()).startsWith('Ln 1,'), {
+          ms: 3_000,
+        }).catch(() => false);
+      },
+      { ms: 30_000, every: 1_000 },
+    );
+  });
+
+  await scenario('Find All References lists the call site', async () => {
+    await openAt('a.py', 1, 6);
+    await runCommand('References: Find All References');
+    const rows = await until('b.py in the references view', async () => {
+      const r = await sidebarRows();
+      return r.some((x) => /^b\.py/.test(x.text)) && r.some((x) => /return target\(\) \+ 1/.test(x.label)) ? r : undefined;
+    });
+    await logRows('references');
+    assert(!rows.some((x) => /c\.py/.test(x.text)), 'c.py does not reference target');
+  });
+
+  await scenario('GraphMind: Blast radius of symbol', async () => {
+    await openAt('a.py', 1, 6);
+    await runCommand('GraphMind: Blast radius of symbol');
+    const rows = await until('the Blast Radius tree', async () => {
+      const r = await sidebarRows();
+      return r.some((x) => x.label.startsWith('caller2,')) ? r : undefined;
+    });
+    await logRows('blast radius');
+    const title = await sidebarTitle();
+    assert(/blast radius/i.test(title), `side bar shows the Blast Radius view (title "${title}")`);
+    const labels = rows.map((r) => r.label);
+    const idx = (re) => labels.findIndex((l) => re.test(l));
+    const iTarget = idx(/^Target target, 2 callers, a\.py:1$/);
+    const iD1 = idx(/^Depth 1, 1 caller$/);
+    const iC1 = idx(/^caller1, depth 1, b\.py:5, /);
+    const iD2 = idx(/^Depth 2, 1 caller$/);
+    const iC2 = idx(/^caller2, depth 2, c\.py:5, /);
+    assert(iTarget === 0, 'the target with the total is the first row');
+    assert(0 < iD1 && iD1 < iC1 && iC1 < iD2 && iD2 < iC2, `rows in order target, Depth 1, caller1, Depth 2, caller2: ${labels.join(' | ')}`);
+    assert(rows[iC1].level === rows[iD1].level + 1 && rows[iC2].level === rows[iD2].level + 1, 'callers nest under their depth');
+    assert(!labels.some((l) => /^Warning/.test(l)), 'no truncation/incompleteness warning for the fixture');
+    await shot('blast-radius');
+
+    // Clicking a caller opens its call site.
+    await page.locator('.part.sidebar .monaco-list-row[aria-label^="caller2, depth 2"]').click();
+    await until('c.py at the call site', async () => (await activeTab()).startsWith('c.py') && (await cursorText()).startsWith('Ln 5,'));
+  });
+
+  await scenario('Blast radius peek shows the call sites', async () => {
+    await runCommand('GraphMind: Peek Blast Radius Call Sites');
+    const peek = page.locator('.peekview-widget');
+    await peek.first().waitFor({ state: 'visible' });
+    await until('b.py and c.py in the peek', async () => {
+      const text = (await peek.first().textContent()) ?? '';
+      return /b\.py/.test(text) && /c\.py/.test(text);
+    });
+    assert((await activeTab()).startsWith('a.py'), 'the peek is anchored at the target in a.py');
+    await shot('blast-radius-peek');
+    await page.keyboard.press('Escape');
+  });
+} catch (err) {
+  results.push({ name: 'setup', ok: false, error: err.message });
+  log(`FAILED: ${err.stack ?? err}`);
+  await shot('failure').catch(() => {});
+} finally {
+  await browser.close().catch(() => {});
+}
+
+const failed = results.filter((r) => !r.ok);
+writeFileSync(join(ARTIFACTS, 'results.json'), JSON.stringify(results, null, 2) + '\n');
+for (const r of results) {
+  console.log(`${r.ok ? 'ok' : 'not ok'} - ${r.name} (${r.s?.toFixed(1) ?? '?'}s)${r.ok ? '' : `: ${r.error}`}`);
+}
+console.log(`e2e: ${results.length - failed.length} passed, ${failed.length} failed`);
+process.exit(failed.length || results.length === 0 ? 1 : 0);
