@@ -68,6 +68,10 @@ PRELUDE = frozenset(
      "debug_assert", "write", "writeln", "eprintln", "eprint", "todo", "unimplemented", "unreachable",
      "matches", "dbg", "include_str", "concat", "env", "line", "file", "stringify", "cfg"}
 )
+PRIMITIVES = frozenset(
+    {"str", "char", "bool", "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize",
+     "f32", "f64", "String", "Vec", "Option", "Result", "Box"}
+)
 # Method names of std types and traits: an unknown receiver calling one is no evidence for the one
 # workspace type that happens to define it.
 STD_METHODS = frozenset(
@@ -409,8 +413,9 @@ class Rust(Language):
             extra: dict[str, Any] = {}
             sig = _signature(node, src)
             if kind == "impl":
-                ty = ctx.abs(type_chain(node.child_by_field_name("type"), gen))
-                tr = ctx.abs(type_chain(node.child_by_field_name("trait"), gen))
+                ty_node, tr_node = node.child_by_field_name("type"), node.child_by_field_name("trait")
+                ty = ctx.abs(path_segs(ty_node) or type_chain(ty_node, gen))
+                tr = ctx.abs(path_segs(tr_node) or type_chain(tr_node, gen)) if tr_node is not None else None
                 tname = ty[-1] if ty else "?"
                 name = f"impl {tname}"
                 qname = f"{here_mod}.<impl {tr[-1] + ' for ' if tr else ''}{tname}>"
@@ -433,7 +438,7 @@ class Rust(Language):
                     else:
                         qname = f"{symbols[parent].qname}.{name}"
                 else:
-                    qname = f"{symbols[parent].qname if pk != 'impl' else here_mod}.{name}"
+                    qname = f"{symbols[parent].qname if pk != 'impl' else symbols[parent].extra.get('mq', here_mod)}.{name}"
                 if kind in ("function", "method"):
                     ctx = _Ctx(crate_root, here_mod, self._self_of(parent, symbols, self_chain))
                     params = node.child_by_field_name("parameters")
@@ -508,7 +513,6 @@ class Rust(Language):
             fn = owner
             while fn and symbols[fn].kind not in ("function", "method", "module"):
                 fn = symbols[fn].parent or 0
-            osym = symbols[owner]
             here_mod = mod_of[owner]
             ctx = _Ctx(crate_root, here_mod, self._self_of(owner, symbols, self_chain))
             gen = generics.get(owner, {})
@@ -575,7 +579,6 @@ class Rust(Language):
             elif key == "bind.pattern" and sc is not None:
                 pat = caps["bind.pattern"][0]
                 sc.locals.update(_pattern_names(pat))
-            del osym
 
         # a function passed as an argument is a reference; a local variable passed is not
         kept = []
@@ -968,9 +971,8 @@ class _Resolver:
         """The instance a type path names."""
         if not chain:
             return None, EXTRACTED
-        if len(chain) == 1 and not chain[0].startswith("@"):
-            if chain[0] == "()" or chain[0] in PRELUDE:
-                return ("ext", chain[0]), EXTRACTED
+        if len(chain) == 1 and (chain[0] == "()" or chain[0] in PRIMITIVES):
+            return ("ext", chain[0]), EXTRACTED
         v, c = self.path_value(chain, scope, modq, depth + 1)
         if v is None:
             if len(chain) == 1:  # a type no workspace scope binds: std or an external glob
