@@ -1,0 +1,215 @@
+"""TypeScript / TSX / JavaScript resolution on the `typescript/shop` fixture: exact edges with
+their confidence, and a mixed Python + TypeScript workspace."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES
+from graph_util import edges, snapshot
+from graphmind.engine import Engine
+from graphmind.graph import Graph
+
+G = "src.payments.gateway"
+R = "src.payments.repo"
+B = "src.payments.base"
+F = "src.lib.format"
+
+# Every call edge of the fixture: anything missing or extra is a regression.
+CALLS = {
+    # local scope: module functions, an unexported helper, mutual recursion
+    (f"{F}.format", f"{F}.helper", "extracted"),
+    (f"{F}.formatDefault", f"{F}.format", "extracted"),
+    (f"{G}.ping", f"{G}.pong", "extracted"),
+    (f"{G}.pong", f"{G}.ping", "extracted"),
+    # module-level code is a caller
+    (G, f"{G}.refund", "extracted"),
+    # this.m(), an inherited this.m(), super.m(), super() -> the base class (it has no constructor)
+    (f"{G}.Gateway.charge", f"{G}.Gateway.validate", "extracted"),
+    (f"{G}.Gateway.charge", f"{B}.Base.log", "extracted"),
+    (f"{G}.Gateway.charge", f"{B}.Base.audit", "extracted"),
+    (f"{B}.Base.audit", f"{B}.Base.log", "extracted"),
+    (f"{G}.Gateway.constructor", f"{B}.Base", "extracted"),
+    # new Foo() -> the class and its constructor; a static call; a class-field initializer
+    (f"{G}.Gateway.create", f"{G}.Gateway", "extracted"),
+    (f"{G}.Gateway.create", f"{G}.Gateway.constructor", "extracted"),
+    (f"{G}.Gateway.create", f"{R}.Repo", "extracted"),
+    (f"{G}.Gateway", f"{R}.Cache", "extracted"),
+    ("src.lib.money.Money.add", "src.lib.money.Money", "extracted"),
+    ("src.lib.money.Money.add", "src.lib.money.Money.constructor", "extracted"),
+    (f"{G}.refund", f"{G}.Gateway.create", "extracted"),
+    # aliased import through a re-export (`export { format as fmt } from`), `export * from`,
+    # a namespace import, a default import with an explicit `.js` extension
+    (f"{G}.Gateway.charge", f"{F}.format", "extracted"),
+    (f"{G}.refund", "src.lib.money.Money", "extracted"),
+    (f"{G}.refund", "src.lib.money.Money.constructor", "extracted"),
+    (f"{G}.refund", "src.lib.money.cents", "extracted"),
+    (f"{G}.refund", f"{F}.formatDefault", "extracted"),
+    # inferred: a field's annotation, a field's initializer, a constructor parameter property,
+    # a declared return type, `new` evidence in JavaScript, a method name defined once
+    (f"{G}.Gateway.charge", f"{R}.Repo.save", "inferred"),
+    (f"{G}.Gateway.charge", f"{R}.Cache.save", "inferred"),
+    (f"{G}.Gateway.charge", f"{R}.Repo.find", "inferred"),
+    (f"{G}.refund", f"{G}.Gateway.charge", "inferred"),
+    ("src.orders.cancel", f"{G}.Gateway.charge", "inferred"),
+    ("src.orders.unknown", f"{B}.Base.audit", "inferred"),
+    # CommonJS: destructured require, require of a module, exports.x / module.exports.x
+    ("src.orders.cancel", f"{G}.Gateway", "extracted"),
+    ("src.orders.cancel", f"{G}.Gateway.constructor", "extracted"),
+    ("src.orders.cancel", "src.util.notify", "extracted"),
+    ("src.util.notify", "src.util.send", "extracted"),
+    ("src.util.shout", "src.util.notify", "extracted"),
+    # ambiguous: an unknown receiver, three methods named `save` -> an edge to each
+    ("src.orders.cancel", f"{R}.Cache.save", "ambiguous"),
+    ("src.orders.cancel", f"{R}.Repo.save", "ambiguous"),
+    ("src.orders.cancel", f"{R}.Store.save", "ambiguous"),
+    # object-literal methods and `this` in them; prototype methods and `new` of a function
+    ("src.legacy.api.get", "src.legacy.api.request", "extracted"),
+    ("src.legacy.api.post", "src.legacy.api.request", "extracted"),
+    ("src.legacy.Widget.render", "src.legacy.Widget.paint", "extracted"),
+    ("src.legacy.Widget.paint", "src.legacy.api.get", "extracted"),
+    ("src.legacy.main", "src.legacy.Widget", "extracted"),
+    ("src.legacy.main", "src.legacy.Widget.render", "inferred"),
+    # same-name methods in unrelated classes: each to its own
+    ("src.shapes.Circle.draw", "src.shapes.Circle.area", "extracted"),
+    ("src.shapes.Square.draw", "src.shapes.Square.area", "extracted"),
+    # TSX: a component rendered in JSX, a default import of `module.exports = Widget`, an arrow
+    # function bound to a name calling through a CommonJS default import (ESM interop)
+    ("src.app.App.App", "src.app.Button.Button", "extracted"),
+    ("src.app.App.App", "src.legacy.Widget", "extracted"),
+    ("src.app.App.App.onClick", "src.orders.cancel", "extracted"),
+    # a file with a syntax error keeps what tree-sitter recovered
+    ("src.broken.ok", f"{F}.format", "extracted"),
+}
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory: pytest.TempPathFactory):
+    tmp = tmp_path_factory.mktemp("ts")
+    root = tmp / "shop"
+    shutil.copytree(FIXTURES / "typescript" / "shop", root)
+    eng = Engine(root, db_path=tmp / "index.db")
+    eng.index()
+    yield eng
+    eng.close()
+
+
+def test_languages_and_module_names(engine: Engine) -> None:
+    rows = {p: (lang, mod) for p, lang, mod in engine.db.execute("SELECT path, lang, module FROM files")}
+    assert rows["src/payments/gateway.ts"] == ("typescript", G)
+    assert rows["src/app/App.tsx"] == ("tsx", "src.app.App")
+    assert rows["src/orders.js"] == ("javascript", "src.orders")
+    assert rows["src/lib/index.ts"] == ("typescript", "src.lib.index")
+
+
+def test_call_edges_are_exactly_the_expected_ones(engine: Engine) -> None:
+    got = edges(engine)
+    assert got - CALLS == set(), "unexpected edges"
+    assert CALLS - got == set(), "missing edges"
+
+
+def test_same_name_methods_in_unrelated_classes_are_not_linked(engine: Engine) -> None:
+    e = edges(engine)
+    assert ("src.shapes.Circle.draw", "src.shapes.Square.area", "extracted") not in e
+    assert not any(a == "src.shapes.Circle.draw" and b.startswith("src.shapes.Square") for a, b, _ in e)
+    # charge's receivers are typed: Repo.save and Cache.save, never the interface's Store.save
+    assert not any(a == f"{G}.Gateway.charge" and b == f"{R}.Store.save" for a, b, _ in e)
+
+
+def test_external_calls_are_sites_not_edges(engine: Engine) -> None:
+    rows = set(
+        engine.db.execute(
+            "SELECT f.path, s.name, s.sl + 1 FROM sites s JOIN files f ON f.id = s.file_id "
+            "WHERE s.kind = 'call' AND s.status = 'external'"
+        )
+    )
+    assert ("src/payments/gateway.ts", "get", 49) in rows  # axios.get
+    assert ("src/payments/gateway.ts", "map", 51) in rows  # [1, 2].map
+    assert ("src/payments/gateway.ts", "Error", 28) in rows  # new Error
+    assert ("src/payments/base.ts", "log", 3) in rows  # console.log
+    assert ("src/legacy.js", "fetch", 6) in rows
+    assert Graph(engine).stats()["externalSites"] >= 5
+
+
+def test_references_include_imports_reexports_jsx_props_and_callbacks(engine: Engine) -> None:
+    refs = edges(engine, "ref")
+    assert ("src.lib.index", f"{F}.format", "extracted") in refs  # export { format as fmt } from
+    assert (G, f"{B}.Base", "extracted") in refs
+    assert (G, f"{R}.Cache", "extracted") in refs  # import { Cache as Memo }
+    assert ("src.app.App.App", "src.app.App.App.onClick", "extracted") in refs  # onClick={onClick}
+    assert ("src.broken", f"{F}.format", "extracted") in refs
+
+
+def test_symbols_kinds_and_signatures(engine: Engine) -> None:
+    g = Graph(engine)
+    kinds = {s.qname: s.kind for s in g.search("", limit=500)}
+    assert kinds[f"{R}.Store"] == "interface"
+    assert kinds[f"{R}.Store.save"] == "method"
+    assert kinds["src.legacy.api"] == "object"
+    assert kinds["src.legacy.Widget.render"] == "method"
+    assert kinds[f"{G}.refund"] == "function"
+    [ping] = g.symbols_by_qname(f"{G}.ping")
+    assert ping.signature == "function ping(n: number): number"
+    [refund] = g.symbols_by_qname(f"{G}.refund")
+    assert refund.signature == "const refund = async (id: string)"
+    [gw] = g.symbols_by_qname(f"{G}.Gateway")
+    assert gw.signature == "class Gateway extends Base"
+    assert gw.selection[0] == 7  # 0-based line of the name
+
+
+def test_incremental_edit_equals_fresh_index(engine: Engine, tmp_path: Path) -> None:
+    """Rename a function other files import: the importers re-resolve; the graph equals a fresh
+    index of the edited texts."""
+    root = tmp_path / "shop"
+    shutil.copytree(FIXTURES / "typescript" / "shop", root)
+    eng = Engine(root, db_path=tmp_path / "inc.db")
+    eng.index()
+    path = root / "src/lib/format.ts"
+    text = path.read_text().replace("export function format(", "export function format2(")
+    eng.open_document(str(path), text)
+    assert (f"{G}.Gateway.charge", f"{F}.format", "extracted") not in edges(eng)
+    eng.set_document_text(str(path), text.replace("format2(", "format("))
+    fresh = Engine(root, db_path=tmp_path / "fresh.db")
+    fresh.index()
+    assert snapshot(eng) == snapshot(fresh)
+    assert (f"{G}.Gateway.charge", f"{F}.format", "extracted") in edges(eng)
+    eng.close()
+    fresh.close()
+
+
+def test_mixed_python_and_typescript_workspace(tmp_path: Path) -> None:
+    root = tmp_path / "mixed"
+    (root / "backend").mkdir(parents=True)
+    (root / "frontend" / "src").mkdir(parents=True)
+    (root / "backend" / "api.py").write_text("def handler():\n    return helper()\n\n\ndef helper():\n    return 1\n")
+    (root / "frontend" / "src" / "api.ts").write_text(
+        "export function handler(): number {\n  return helper();\n}\n\nfunction helper(): number {\n  return 1;\n}\n"
+    )
+    (root / "frontend" / "src" / "view.tsx").write_text(
+        "import { handler } from './api';\n\nexport const View = () => <div onClick={() => handler()} />;\n"
+    )
+    (root / "frontend" / "src" / "legacy.js").write_text("const { handler } = require('./api');\nhandler();\n")
+    eng = Engine(root, db_path=tmp_path / "index.db")
+    eng.index()
+    langs = dict(eng.db.execute("SELECT path, lang FROM files"))
+    assert langs == {
+        "backend/api.py": "python",
+        "frontend/src/api.ts": "typescript",
+        "frontend/src/view.tsx": "tsx",
+        "frontend/src/legacy.js": "javascript",
+    }
+    e = edges(eng)
+    assert ("backend.api.handler", "backend.api.helper", "extracted") in e
+    assert ("frontend.src.api.handler", "frontend.src.api.helper", "extracted") in e
+    assert ("frontend.src.view.View", "frontend.src.api.handler", "extracted") in e
+    assert ("frontend.src.legacy", "frontend.src.api.handler", "extracted") in e
+    # no edge crosses from one language family to the other
+    assert not any(a.startswith("backend") != b.startswith("backend") for a, b, _ in e)
+    stats = Graph(eng).stats()["languages"]
+    assert set(stats) == {"python", "typescript", "tsx", "javascript"}
+    assert stats["python"]["files"] == 1 and stats["python"]["callEdges"] == 1
+    assert stats["typescript"]["files"] == 1 and stats["typescript"]["symbols"] == 2
+    assert stats["tsx"]["callEdges"] == 1 and stats["javascript"]["callEdges"] == 1
+    eng.close()
