@@ -511,6 +511,12 @@ class _Resolver:
         self.f = facts
         self.ws = ws
         self.scopes: dict[int, tuple] = facts.local or {}
+        self.children: dict[tuple[int | None, str], list[int]] = {}
+        for i, sym in enumerate(facts.symbols):
+            if sym.kind != "module":
+                self.children.setdefault((sym.parent, sym.name), []).append(i)
+        # (name, scope) -> value: a file's names are evaluated once; a cycle (x = f(x)) is unknown
+        self.memo: dict[tuple[str, int], tuple[Value | None, int, bool]] = {}
 
     # --- modules and globals (through the workspace view: recorded as dependencies)
     def module_exists(self, name: str) -> bool:
@@ -754,6 +760,14 @@ class _Resolver:
     def lookup(self, name: str, scope: int, depth: int) -> tuple[Value | None, int, bool]:
         """Value of a bare name seen from ``scope``; the bool says the name is a local whose value
         is unknown (so it must not be looked up further out)."""
+        key = (name, scope)
+        got = self.memo.get(key)
+        if got is None:
+            self.memo[key] = (None, EXTRACTED, True)  # in progress: a cyclic definition is unknown
+            got = self.memo[key] = self._lookup(name, scope, depth)
+        return got
+
+    def _lookup(self, name: str, scope: int, depth: int) -> tuple[Value | None, int, bool]:
         s: int | None = scope
         syms = self.f.symbols
         while s is not None and s != 0:
@@ -774,7 +788,7 @@ class _Resolver:
                 if cls is not None:
                     return ("syms" if is_cls else "inst", [cls]), EXTRACTED, False
             if name in locals_:
-                nested = [i for i, x in enumerate(syms) if x.parent == s and x.name == name and x.kind != "module"]
+                nested = self.children.get((s, name))
                 if nested:
                     rows = [r for i in nested if (r := self.own_symbol(i)) is not None]
                     if rows:
