@@ -427,7 +427,8 @@ class Engine:
 
 
 def _diff(old: tuple[dict, dict], new: tuple[dict, dict]) -> set[str]:
-    """Keys (qualified names, '#short names', 'module.binding') whose lookups now answer differently."""
+    """Keys ('lang:qualified.name', 'lang:#short_name', 'lang:module.binding') whose lookups now
+    answer differently."""
     keys: set[str] = set()
     for is_symbols, o, n in ((True, old[0], new[0]), (False, old[1], new[1])):
         for k in o.keys() | n.keys():
@@ -435,5 +436,6 @@ def _diff(old: tuple[dict, dict], new: tuple[dict, dict]) -> set[str]:
             if ov != nv:
                 keys.add(k)
                 if is_symbols:  # by_name() lookups of the short name see the change too
-                    keys.update("#" + rec[1] for rec in (ov or set()) | (nv or set()))
+                    lang = k.split(":", 1)[0]
+                    keys.update(f"{lang}:#{rec[1]}" for rec in (ov or set()) | (nv or set()))
     return keys

@@ -19,7 +19,7 @@ from .model import BindingFact, Facts, SiteFact, SymbolFact, SymbolRow, symbol_i
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = "4"
+SCHEMA_VERSION = "5"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
@@ -200,15 +200,18 @@ class Store:
 
     # ------------------------------------------------------------------ interface (for change detection)
     def interface(self, file_id: int) -> tuple[dict[str, set[tuple]], dict[str, set[tuple]]]:
-        """What resolvers elsewhere can see of a file: symbols by qname, bindings by 'module.name'."""
+        """What resolvers elsewhere can see of a file, keyed like :class:`StoreView` dependencies:
+        symbols by 'lang:qname', bindings by 'lang:module.name'."""
         syms: dict[str, set[tuple]] = {}
-        for q, i, name, kind, extra in self.db.execute(
-            "SELECT qname, id, name, kind, extra FROM symbols WHERE file_id=?", (file_id,)
+        for lang, q, i, name, kind, extra in self.db.execute(
+            "SELECT lang, qname, id, name, kind, extra FROM symbols WHERE file_id=?", (file_id,)
         ):
-            syms.setdefault(q, set()).add((i, name, kind, extra))
+            syms.setdefault(f"{lang}:{q}", set()).add((i, name, kind, extra))
         binds: dict[str, set[tuple]] = {}
-        for m, n, k, t, e in self.db.execute("SELECT module, name, kind, target, extra FROM bindings WHERE file_id=?", (file_id,)):
-            binds.setdefault(f"{m}.{n}", set()).add((k, t, e))
+        for lang, m, n, k, t, e in self.db.execute(
+            "SELECT lang, module, name, kind, target, extra FROM bindings WHERE file_id=?", (file_id,)
+        ):
+            binds.setdefault(f"{lang}:{m}.{n}", set()).add((k, t, e))
         return syms, binds
 
     def replace_file_facts(self, file_id: int, path: str, lang: str, facts: Facts) -> None:
@@ -303,7 +306,7 @@ class StoreView:
         return SymbolRow(r[0], r[1], r[2], r[3], r[4], r[5], marshal.loads(r[6]) if r[6] else {})
 
     def symbols(self, qname: str) -> list[SymbolRow]:
-        self.deps.add(qname)
+        self.deps.add(f"{self.lang}:{qname}")
         key = (self.lang, qname)
         rows = self._sym.get(key)
         if rows is None:
@@ -318,7 +321,7 @@ class StoreView:
         return rows
 
     def by_name(self, name: str) -> list[SymbolRow]:
-        self.deps.add("#" + name)
+        self.deps.add(f"{self.lang}:#{name}")
         key = (self.lang, name)
         rows = self._name.get(key)
         if rows is None:
@@ -333,7 +336,7 @@ class StoreView:
         return rows
 
     def bindings(self, module: str, name: str) -> list[tuple[str, str, Any]]:
-        self.deps.add(f"{module}.{name}")
+        self.deps.add(f"{self.lang}:{module}.{name}")
         key = (self.lang, module, name)
         rows = self._bind.get(key)
         if rows is None:
