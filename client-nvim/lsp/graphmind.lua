@@ -1,0 +1,28 @@
+-- GraphMind for Neovim 0.11+ (nvim-lspconfig's `lsp/` form).
+-- Put this folder on 'runtimepath' (or copy the file to ~/.config/nvim/lsp/graphmind.lua), then:
+--   vim.lsp.enable('graphmind')
+---@type vim.lsp.Config
+return {
+  cmd = { 'graphmind', 'serve' },
+  filetypes = {
+    'python', 'typescript', 'typescriptreact', 'javascript', 'javascriptreact', 'go', 'rust', 'java',
+    'c', 'cpp', 'cs', 'ruby', 'php', 'kotlin', 'swift', 'scala', 'lua', 'sh', 'bash', 'elixir',
+  },
+  root_markers = {
+    '.graphmind', 'pyproject.toml', 'setup.py', 'setup.cfg', 'package.json', 'tsconfig.json', 'go.mod',
+    'Cargo.toml', 'pom.xml', 'build.gradle', '.git',
+  },
+  -- Sent as initializationOptions and answered to workspace/configuration (section "graphmind").
+  init_options = {
+    exclude = {},
+    maxFileSize = 1048576,
+    blastRadius = { depth = 3 },
+  },
+  settings = {
+    graphmind = {
+      exclude = {},
+      maxFileSize = 1048576,
+      blastRadius = { depth = 3 },
+    },
+  },
+}

@@ -1,0 +1,67 @@
+-- :GraphmindBlastRadius [depth] [direction] [minConfidence]
+-- Asks the GraphMind server for the blast radius of the symbol under the cursor and puts every
+-- affected caller (at its call site) in the quickfix list, nearest first.
+local M = {}
+
+local function client_for(buf)
+  return vim.lsp.get_clients({ bufnr = buf, name = 'graphmind' })[1]
+end
+
+--- Turn a graphmind/blastRadius result into quickfix entries.
+---@param result table
+---@param encoding string the client's offset encoding
+---@return table[]
+function M.to_qf(result, encoding)
+  local items = {}
+  for _, item in ipairs(result.items or {}) do
+    local loc = (item.callSites and item.callSites[1]) or { uri = item.uri, range = item.selectionRange }
+    local fname = vim.uri_to_fname(loc.uri)
+    local bufnr = vim.fn.bufadd(fname)
+    vim.fn.bufload(bufnr)
+    local line = loc.range.start.line
+    local ok, col = pcall(vim.lsp.util._get_line_byte_from_position, bufnr, loc.range.start, encoding)
+    table.insert(items, {
+      filename = fname,
+      lnum = line + 1,
+      col = (ok and col or loc.range.start.character) + 1,
+      text = string.format('[%d %s] %s  %s', item.depth, item.confidence, item.qualifiedName, item.signature or ''),
+    })
+  end
+  return items
+end
+
+function M.blast_radius(opts)
+  opts = opts or {}
+  local buf = vim.api.nvim_get_current_buf()
+  local client = client_for(buf)
+  if not client then
+    vim.notify('GraphMind is not attached to this buffer', vim.log.levels.WARN)
+    return
+  end
+  local params = vim.lsp.util.make_position_params(0, client.offset_encoding)
+  params.maxDepth = tonumber(opts.depth) or 3
+  params.direction = opts.direction or 'incoming'
+  params.minConfidence = opts.minConfidence or 'inferred'
+  client:request('graphmind/blastRadius', params, function(err, result)
+    if err then
+      vim.notify('GraphMind: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+      return
+    end
+    if result == vim.NIL or result == nil then
+      vim.notify('GraphMind: no symbol at the cursor', vim.log.levels.INFO)
+      return
+    end
+    local target = result.targets[1] and result.targets[1].qualifiedName or '?'
+    local title = string.format('Blast radius of %s: %d%s%s', target, result.total,
+      result.truncated and ' (truncated)' or '', result.complete and '' or ' (incomplete)')
+    vim.fn.setqflist({}, ' ', { title = title, items = M.to_qf(result, client.offset_encoding) })
+    vim.cmd('copen')
+  end, buf)
+end
+
+vim.api.nvim_create_user_command('GraphmindBlastRadius', function(cmd)
+  M.blast_radius({ depth = cmd.fargs[1], direction = cmd.fargs[2], minConfidence = cmd.fargs[3] })
+end, { nargs = '*', desc = 'GraphMind: blast radius of the symbol under the cursor (quickfix)' })
+
+package.loaded['graphmind'] = M
+return M

