@@ -1,0 +1,93 @@
+"""The index is a cache: a corrupt file, another schema version or a lock never loses data or crashes."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from graph_util import snapshot
+
+from graphmind.engine import Engine
+from graphmind.store import IndexUnavailable
+
+
+def _fresh(shop: Path, db: Path) -> dict:
+    eng = Engine(shop, db_path=db)
+    eng.index()
+    snap = snapshot(eng)
+    eng.close()
+    return snap
+
+
+def test_wal_mode_and_rebuild_after_corruption(shop: Path, tmp_path: Path) -> None:
+    db = tmp_path / "index.db"
+    expected = _fresh(shop, db)
+    assert sqlite3.connect(db).execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    db.write_bytes(b"this is not a database" * 100)
+    for suffix in ("-wal", "-shm"):
+        Path(str(db) + suffix).unlink(missing_ok=True)
+    eng = Engine(shop, db_path=db)
+    eng.index()
+    assert snapshot(eng) == expected
+    eng.close()
+
+
+def test_other_schema_version_rebuilds(shop: Path, tmp_path: Path) -> None:
+    db = tmp_path / "index.db"
+    expected = _fresh(shop, db)
+    con = sqlite3.connect(db)
+    con.execute("UPDATE meta SET value = '0' WHERE key = 'schema_version'")
+    con.commit()
+    con.close()
+    eng = Engine(shop, db_path=db)
+    assert eng.db.execute("SELECT count(*) FROM files").fetchone()[0] == 0  # rebuilt empty
+    eng.index()
+    assert snapshot(eng) == expected
+    eng.close()
+
+
+def test_unchanged_files_are_skipped_by_hash(shop: Path, tmp_path: Path) -> None:
+    eng = Engine(shop, db_path=tmp_path / "index.db")
+    first = eng.index()
+    assert first.indexed == 9
+    epoch = eng.epoch()
+    assert eng.index().indexed == 0 and eng.epoch() == epoch
+    p = shop / "src/shop/orders.py"
+    p.write_text(p.read_text())  # new mtime, same content: re-hashed, not re-parsed
+    assert eng.index().indexed == 0
+    p.write_text(p.read_text() + "\n\ndef extra():\n    pass\n")
+    assert eng.index().indexed == 1 and eng.epoch() > epoch
+    eng.close()
+
+
+def test_locked_index_is_a_clear_error(shop: Path, tmp_path: Path) -> None:
+    db = tmp_path / "index.db"
+    _fresh(shop, db)
+    holder = sqlite3.connect(db, timeout=0.1)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        eng = Engine(shop, db_path=db)
+        (shop / "src/shop/new.py").write_text("def new():\n    pass\n")
+        with pytest.raises(IndexUnavailable):
+            eng.index()
+    finally:
+        holder.rollback()
+        holder.close()
+    eng.index()  # usable again once released
+    assert eng.db.execute("SELECT count(*) FROM files WHERE path = 'src/shop/new.py'").fetchone()[0] == 1
+    eng.close()
+
+
+def test_paths_outside_the_workspace_are_refused(shop: Path, tmp_path: Path) -> None:
+    eng = Engine(shop, db_path=tmp_path / "index.db")
+    with pytest.raises(ValueError):
+        eng.relpath("/etc/passwd")
+    with pytest.raises(ValueError):
+        eng.open_document("../outside.py", "x = 1")
+    outside = tmp_path / "secret.py"
+    outside.write_text("def secret():\n    pass\n")
+    (shop / "link.py").symlink_to(outside)
+    eng.index()
+    assert eng.db.execute("SELECT count(*) FROM files WHERE path = 'link.py'").fetchone()[0] == 0
+    eng.close()
