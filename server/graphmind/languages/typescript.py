@@ -588,7 +588,7 @@ class _Extractor:
             name = _member_name(name_node)
             if ptype == "class_body" and psc.this[0] == "cls":
                 cls = psc.this[1]
-                kind = "method"
+                kind = "constructor" if name == "constructor" else "method"
                 if _is_static(node):
                     extra["static"] = True
                     this = ("static", cls)
@@ -1398,7 +1398,7 @@ class _Resolver:
     def constructor(self, cls: SymbolRow, depth: int) -> tuple[list[SymbolRow], int]:
         m, c = self.member(cls, "constructor", depth, set())
         if m is not None and m[0] == "syms":
-            return [r for r in m[1] if r.kind == "method"], c
+            return [r for r in m[1] if r.kind == "constructor"], c
         return [], c
 
     def call_result(self, v: Value | None, c: int, depth: int) -> tuple[Value | None, int]:
