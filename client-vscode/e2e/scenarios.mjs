@@ -233,12 +233,17 @@ try {
   await scenario('Find All References lists the call site', async () => {
     await openAt('a.py', 1, 6);
     await runCommand('References: Find All References');
-    const rows = await until('b.py in the references view', async () => {
+    await until('b.py in the references view', async () => (await sidebarRows()).some((x) => /^b\.py/.test(x.text)));
+    // The view expands only the first file: expand b.py to see the call site.
+    const rows = await until('the call in b.py', async () => {
       const r = await sidebarRows();
-      return r.some((x) => /^b\.py/.test(x.text)) && r.some((x) => /return target\(\) \+ 1/.test(x.label)) ? r : undefined;
+      if (r.some((x) => /return target\(\) \+ 1/.test(x.label))) return r;
+      await page.locator('.part.sidebar .monaco-list-row', { hasText: /^b\.py/ }).first().click();
+      await page.keyboard.press('ArrowRight');
+      return undefined;
     });
     await logRows('references');
-    assert(!rows.some((x) => /c\.py/.test(x.text)), 'c.py does not reference target');
+    assert(!rows.some((x) => /^c\.py/.test(x.text)), 'c.py does not reference target');
   });
 
   await scenario('GraphMind: Blast radius of symbol', async () => {

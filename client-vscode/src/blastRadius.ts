@@ -8,6 +8,7 @@ import {
   type BlastRadiusResult,
   type BlastRadiusSettings,
   type LspLocation,
+  type LspPosition,
   type LspRange,
 } from './protocol';
 import type { ManagedClient } from './server';
@@ -47,6 +48,22 @@ function isCancellation(err: unknown): boolean {
   return !!err && typeof err === 'object' && (err as { code?: number }).code === REQUEST_CANCELLED;
 }
 
+/**
+ * The server's code lenses ("N callers") call `graphmind.blastRadius` with `[uri, position]`.
+ * Returns those, or undefined for a plain invocation (palette, keybinding, context menu).
+ */
+export function lensArguments(args: readonly unknown[]): { uri: string; position: LspPosition } | undefined {
+  const [uri, pos] = args;
+  if (typeof uri !== 'string' || !pos || typeof pos !== 'object') {
+    return undefined;
+  }
+  const { line, character } = pos as { line?: unknown; character?: unknown };
+  if (typeof line !== 'number' || typeof character !== 'number') {
+    return undefined;
+  }
+  return { uri, position: { line, character } };
+}
+
 export class BlastRadiusController {
   constructor(private readonly deps: BlastRadiusDeps) {}
 
@@ -72,6 +89,11 @@ export class BlastRadiusController {
       word: wordRange ? doc.getText(wordRange) : undefined,
     };
     return this.execute(query);
+  }
+
+  /** Runs the command for a position given by URI (from a code lens). */
+  async runAt(uri: string, position: LspPosition): Promise<BlastRadiusResult | null | undefined> {
+    return this.execute({ uri, position, settings: this.deps.settings() });
   }
 
   /** Runs the last query again (with the current settings). */

@@ -13,12 +13,45 @@ import {
 import { LANGUAGES } from './languages';
 import type { ClientFactory } from './server';
 
+/**
+ * Commands the extension implements itself. The server advertises `graphmind.blastRadius`
+ * (its code lenses use it, for clients that run commands on the server); VS Code would refuse
+ * a second registration of the same id, so the client must not proxy it: our command accepts
+ * the lens's arguments and shows the result in the Blast Radius view instead.
+ */
+export const CLIENT_COMMANDS: ReadonlySet<string> = new Set(['graphmind.blastRadius']);
+
+interface CommandRegistration {
+  id: string;
+  registerOptions: { commands?: string[] };
+}
+
+type AnyFeature = Parameters<LanguageClient['registerFeature']>[0];
+
 const MAX_RESTARTS = 3;
 const RESTART_WINDOW_MS = 3 * 60 * 1000;
 
 /** Our own notifications replace the client's generic ones while starting. */
 class GraphMindLanguageClient extends LanguageClient {
   quiet = true;
+
+  /** Keeps the executeCommand feature from registering commands the extension owns. */
+  override registerFeature(feature: AnyFeature): void {
+    const method = (feature as { registrationType?: { method?: string } }).registrationType?.method;
+    const withRegister = feature as unknown as { register?: (data: CommandRegistration) => void };
+    if (method === 'workspace/executeCommand' && typeof withRegister.register === 'function') {
+      const register = withRegister.register.bind(feature);
+      withRegister.register = (data: CommandRegistration) =>
+        register({
+          ...data,
+          registerOptions: {
+            ...data.registerOptions,
+            commands: (data.registerOptions.commands ?? []).filter((c) => !CLIENT_COMMANDS.has(c)),
+          },
+        });
+    }
+    super.registerFeature(feature);
+  }
 
   override error(message: string, data?: unknown, showNotification: boolean | 'force' = true): void {
     super.error(message, data, this.quiet ? false : showNotification);

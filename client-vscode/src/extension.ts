@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as vscode from 'vscode';
-import { BlastRadiusController, VIEW_ID } from './blastRadius';
+import { BlastRadiusController, lensArguments, VIEW_ID } from './blastRadius';
 import { BlastRadiusTreeProvider, type BlastNode } from './blastTree';
 import { createClientFactory } from './client';
 import { RecordingOutputChannel } from './outputChannel';
@@ -76,7 +76,10 @@ export function activate(context: vscode.ExtensionContext): void {
       }
     }),
     vscode.commands.registerCommand('graphmind.showLog', () => output.show(true)),
-    vscode.commands.registerCommand('graphmind.blastRadius', () => controller.run()),
+    vscode.commands.registerCommand('graphmind.blastRadius', (...args: unknown[]) => {
+      const lens = lensArguments(args);
+      return lens ? controller.runAt(lens.uri, lens.position) : controller.run();
+    }),
     vscode.commands.registerCommand('graphmind.blastRadius.refresh', () => controller.refresh()),
     vscode.commands.registerCommand('graphmind.blastRadius.clear', () => controller.clear()),
     vscode.commands.registerCommand('graphmind.blastRadius.peek', () => controller.peek()),

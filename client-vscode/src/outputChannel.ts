@@ -1,8 +1,9 @@
 import type * as vscode from 'vscode';
 
 /**
- * An output channel that also remembers the last lines written to it, so an
- * error notification can quote what the server printed before it died.
+ * An output channel that also remembers the last lines the server printed on stderr, so an
+ * error notification can quote them. vscode-languageclient writes the server's stderr with
+ * `append()` and its own log and trace lines with `appendLine()`: only the former are kept.
  */
 export class RecordingOutputChannel implements vscode.OutputChannel {
   private buffer = '';
@@ -43,7 +44,6 @@ export class RecordingOutputChannel implements vscode.OutputChannel {
   }
 
   appendLine(value: string): void {
-    this.record(value + '\n');
     this.inner.appendLine(value);
   }
 

@@ -262,14 +262,17 @@ export interface StartFailure {
  * exited before answering `initialize`). `stderrTail` is the end of its log.
  */
 export function describeStartFailure(resolved: ResolvedCommand, error: unknown, stderrTail: string[]): StartFailure {
-  const detail = lastMeaningfulLine(stderrTail) ?? errorMessage(error);
+  const err = errorMessage(error);
+  const generic = !err || /connection got disposed|connection to server got closed|pending response rejected|connection is closed|stream was destroyed/i.test(err);
+  const stderr = lastMeaningfulLine(stderrTail);
+  const detail = generic ? (stderr ?? err) : err;
   const message = `The GraphMind server failed to start (${resolved.display})${detail ? `: ${detail}` : '.'}`;
   let fix: string;
-  if (/No module named '?graphmind/i.test(stderrTail.join('\n') + ' ' + errorMessage(error))) {
+  if (/No module named '?graphmind/i.test(stderrTail.join('\n') + ' ' + err)) {
     fix = `GraphMind is not installed in ${resolved.interpreter ?? resolved.command}: run "${
       resolved.interpreter ?? 'python'
     } -m pip install graphmind", or change "${resolved.setting}".`;
-  } else if (/ENOENT|EACCES/.test(errorMessage(error))) {
+  } else if (/ENOENT|EACCES/.test(err)) {
     fix = `Check the path in "${resolved.setting}".`;
   } else {
     fix = `Run "${resolved.display}" in a terminal to see why, then fix "${resolved.setting}" or reinstall GraphMind. The server's log is in the GraphMind output channel.`;
@@ -285,11 +288,12 @@ function errorMessage(error: unknown): string {
 }
 
 function lastMeaningfulLine(lines: string[]): string | undefined {
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const line = lines[i].trim();
-    if (line && !/^\[(Info|Error|Warn|Trace)\s*-/.test(line)) {
-      return line.length > 300 ? line.slice(0, 297) + '...' : line;
-    }
+  const meaningful = lines.map((l) => l.trim()).filter(Boolean);
+  // The exception at the end of a traceback beats log lines printed after it.
+  const found =
+    [...meaningful].reverse().find((l) => /(Error|Exception|No module named)\b|error:/.test(l)) ?? meaningful.at(-1);
+  if (!found) {
+    return undefined;
   }
-  return undefined;
+  return found.length > 300 ? found.slice(0, 297) + '...' : found;
 }

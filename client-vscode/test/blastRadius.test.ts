@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
-import { BlastRadiusController, HAS_RESULT_CONTEXT, VIEW_ID } from '../src/blastRadius';
+import { BlastRadiusController, HAS_RESULT_CONTEXT, lensArguments, VIEW_ID } from '../src/blastRadius';
 import { BlastRadiusTreeProvider } from '../src/blastTree';
 import { normalizeBlastRadiusSettings } from '../src/protocol';
 import type { ManagedClient } from '../src/server';
@@ -188,5 +188,28 @@ describe('GraphMind: Blast radius of symbol', () => {
     assert.deepEqual(normalizeBlastRadiusSettings(undefined, undefined), { depth: 3, minConfidence: 'inferred' });
     assert.deepEqual(normalizeBlastRadiusSettings(0, 'bogus'), { depth: 1, minConfidence: 'inferred' });
     assert.deepEqual(normalizeBlastRadiusSettings(4.7, 'ambiguous'), { depth: 4, minConfidence: 'ambiguous' });
+  });
+});
+
+describe('code lens arguments', () => {
+  beforeEach(() => vscode.reset());
+
+  it('recognises [uri, position] from the server\'s "N callers" lens, nothing else', async () => {
+    assert.deepEqual(lensArguments(['file:///ws/a.py', { line: 0, character: 4 }]), {
+      uri: 'file:///ws/a.py',
+      position: { line: 0, character: 4 },
+    });
+    assert.equal(lensArguments([]), undefined);
+    assert.equal(lensArguments([vscode.Uri.parse('file:///ws/a.py')]), undefined);
+    assert.equal(lensArguments(['file:///ws/a.py', { line: '0' }]), undefined);
+  });
+
+  it('runAt queries the lens position', async () => {
+    const { client, requests } = fakeClient(async () => sampleResult());
+    const { controller, provider } = setup(client);
+    await controller.runAt('file:///ws/a.py', { line: 0, character: 4 });
+    assert.deepEqual(requests[0].params.textDocument, { uri: 'file:///ws/a.py' });
+    assert.deepEqual(requests[0].params.position, { line: 0, character: 4 });
+    assert.equal(provider.getChildren().length, 3);
   });
 });

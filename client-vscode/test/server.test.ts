@@ -142,10 +142,10 @@ describe('ServerManager', () => {
   it('the output channel remembers its last lines', () => {
     const { output, inner } = newOutput();
     output.append('one\ntw');
-    output.append('o\n');
-    output.appendLine('three');
-    assert.deepEqual(output.tail(2), ['two', 'three']);
-    assert.equal(inner.text, 'one\ntwo\nthree\n');
+    output.appendLine('[Trace] not from the server');
+    output.append('o\nthree\n');
+    assert.deepEqual(output.tail(2), ['two', 'three'], 'only stderr (append) is remembered');
+    assert.equal(inner.text, 'one\ntw[Trace] not from the server\no\nthree\n');
     output.mark();
     assert.deepEqual(output.tail(), []);
   });

@@ -201,15 +201,20 @@ describe('start failures', () => {
     assert.match(f.fix, /run "\/usr\/bin\/python3 -m pip install graphmind"/);
   });
 
-  it('crash on start: quotes the last stderr line and says how to reproduce', () => {
+  it('crash on start: quotes the exception from stderr and says how to reproduce', () => {
     const f = describeStartFailure(viaCommand, new Error('Pending response rejected since connection got disposed'), [
       'Traceback (most recent call last):',
       'ImportError: cannot import name x',
       '',
-      '[Error - 10:00:01] Server initialization failed.',
+      '2025-01-01 10:00:01 INFO graphmind: shutting down',
     ]);
     assert.match(f.message, /: ImportError: cannot import name x$/);
     assert.match(f.fix, /Run "\/usr\/bin\/graphmind serve" in a terminal/);
+  });
+
+  it('a specific client error wins over the server log', () => {
+    const f = describeStartFailure(viaCommand, new Error("command 'x' already exists"), ['INFO started']);
+    assert.match(f.message, /: command 'x' already exists$/);
   });
 
   it('spawn error without output: uses the error', () => {
