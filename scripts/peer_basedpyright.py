@@ -379,6 +379,8 @@ def measure(workspace: Path, samples: int = 200, seed: int = 0, symbol: str | No
             time.sleep(0.1)
         first_incoming_s = client.elapsed()
         mem_after_first = client.memory()
+        _log(f"first non-empty incomingCalls for {target.qname} at {first_incoming_s:.1f}s "
+             f"({len(first_incoming)} callers, {attempts} attempts)")
 
         rng = random.Random(seed)
         chosen = rng.sample(funcs, min(samples, len(funcs)))
@@ -386,7 +388,9 @@ def measure(workspace: Path, samples: int = 200, seed: int = 0, symbol: str | No
         empty_prepare = empty_incoming = errors = 0
         incoming_counts: list[int] = []
         t_samples = time.perf_counter()
-        for d in chosen:
+        for n, d in enumerate(chosen):
+            if n and n % 25 == 0:
+                _log(f"{n}/{len(chosen)} samples, {time.perf_counter() - t_samples:.1f}s")
             t = time.perf_counter()
             try:
                 items = _prepare(client, d, timeout)
@@ -440,6 +444,11 @@ def measure(workspace: Path, samples: int = 200, seed: int = 0, symbol: str | No
         "hwm_mb": round(mem["hwm_kb"] / 1024, 1),
         "processes": mem["processes"],
     }
+
+
+def _log(msg: str) -> None:
+    sys.stderr.write(f"[peer_basedpyright] {msg}\n")
+    sys.stderr.flush()
 
 
 def _capabilities() -> dict[str, Any]:
@@ -499,7 +508,9 @@ def collect_call_edges(workspace: Path, files: Iterable[Path] | None = None, mod
     try:
         client.initialize(workspace, capabilities=_capabilities(), timeout=timeout)
         _wait_ready(client, next((d for d in defs if d.kind != "class"), defs[0]), timeout=120.0)
-        for d in defs:
+        for n, d in enumerate(defs):
+            if n and n % 500 == 0:
+                _log(f"{n}/{len(defs)} defs, {len(edges)} edges, {time.perf_counter() - t0:.1f}s")
             try:
                 items = _prepare(client, d, timeout)
             except (LspError, TimeoutError):
