@@ -1,0 +1,993 @@
+#!/usr/bin/env python3
+"""GraphMind benchmark: index, warm start, memory, keystroke latency, query latency, and a peer.
+
+Usage::
+
+    python scripts/bench.py [--corpora django,synth-10k,synth-100k,synth-1m] [--samples 200]
+                            [--keystrokes 300] [--seed 1] [--peer/--no-peer]
+                            [--out bench-results/latest.json] [--smoke] [--keep]
+
+Corpora (each one is copied or generated into a fresh temporary directory outside the repo):
+
+* ``django``: the ``django/`` package of the Django 5.1 sdist (~155K lines of Python), fetched
+  once into ``${GRAPHMIND_CACHE:-~/.cache/graphmind}/corpora`` by ``scripts/fetch_corpus.py``;
+* ``synth-10k``, ``synth-100k``, ``synth-1m``: ``scripts/gen_corpus.py`` workspaces (seeded,
+  deterministic), cached under ``${GRAPHMIND_CACHE:-~/.cache/graphmind}/bench/``;
+* ``synth-2k``: the tiny corpus of ``--smoke``.
+
+Per corpus, in this order:
+
+1. **server, cold**: ``graphmind serve`` over stdio on the fresh copy: time from spawn to the
+   first non-empty ``incomingCalls`` of a popular function (the one the basedpyright peer waits
+   on), time to ``graphmind/status`` ready, server RSS after indexing and its sampled peak;
+2. **cold index**: a fresh ``Engine(root).index()`` in its own process (wall time of the index,
+   lines/s, the process's VmHWM as peak RSS, ``.graphmind/index.db`` + WAL size); again with
+   the parallel mode when ``Engine.index`` has one (a ``jobs``/``workers``/``processes`` argument);
+3. **warm start**: the same process with nothing changed (median of 3), and the server's spawn
+   -> ``graphmind/status`` ready on the indexed workspace;
+4. **in-process** (one process): ``Graph.callers/callees/references/blast_radius(1, 3, 5)`` for
+   ``--samples`` random Python functions/methods (seeded), then ``--keystrokes`` single-character
+   inserts via ``Engine.edit_document`` inside a function body of a ~3,000-line file;
+5. **over stdio** (warm server): the same symbols as ``prepareCallHierarchy`` then
+   ``incomingCalls``, ``outgoingCalls``, ``references`` and ``graphmind/blastRadius`` at depth
+   1/3/5, each timed from send to response; then the same keystrokes as incremental
+   ``didChange`` (utf-16 positions) each immediately followed by ``incomingCalls`` on the
+   enclosing function, timed from the ``didChange`` to the ``incomingCalls`` response;
+6. **peer** (django only, ``--peer``): ``scripts/peer_basedpyright.py`` ``measure`` on the same
+   copy (needs the optional ``basedpyright`` package), and ratios basedpyright / ours.
+
+The keystroke file: Django's ``db/models/fields/__init__.py`` (2,885 lines). Generated modules
+are a few hundred lines, so for a synthetic corpus the file is an unsaved editor buffer in the
+biggest package: its modules concatenated up to >= 3,000 lines (nothing is written to disk).
+
+Output: a markdown table (figure | target | ours | basedpyright | ratio | met?), the machine and
+the exact command on stdout; everything measured in ``--out`` (JSON). Exit status is 1 only when
+a stage crashed (a missed target never fails the run). ``--smoke`` runs the tiny corpus with few
+samples and no peer in well under a minute; ``.ci/run`` uses it so the benchmark keeps working.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import contextlib
+import datetime as _dt
+import inspect
+import json
+import os
+import platform
+import random
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from scripts.lsp_client import LspClient, default_capabilities, percentile  # noqa: E402
+
+SCHEMA = 1
+DJANGO_VERSION = "5.1"
+SYNTH = {"synth-2k": 2_000, "synth-10k": 10_000, "synth-100k": 100_000, "synth-1m": 1_000_000}
+ALL_CORPORA = ["django", "synth-10k", "synth-100k", "synth-1m"]
+DJANGO_KEYSTROKE_FILE = "db/models/fields/__init__.py"
+KEYSTROKE_FILE_LINES = 3_000
+BUFFER_NAME = "bench_keystroke_buffer.py"
+TYPED_STATEMENT = "total = max(total, len(items))"
+PARALLEL_PARAMS = ("jobs", "workers", "processes", "parallel")
+QUERY_KINDS = ["incoming_calls", "outgoing_calls", "references", "blast_radius_d1", "blast_radius_d3", "blast_radius_d5"]
+
+# Every corpus's "figures" holds these keys (None when not measured or not applicable).
+FIGURE_KEYS = [
+    "python_files", "python_lines", "files_indexed", "indexed_lines", "symbols", "call_edges",
+    "cold_index_s", "cold_index_lines_per_s", "cold_index_process_s",
+    "cold_index_parallel_s", "cold_index_parallel_lines_per_s",
+    "index_peak_rss_mb", "db_size_mb",
+    "warm_start_s", "warm_start_process_s", "warm_start_server_s",
+    "server_first_incoming_s", "server_ready_s", "server_rss_after_index_mb", "server_peak_rss_mb",
+    "server_rss_after_queries_mb",
+    "keystroke_file_lines", "keystroke_inprocess_ms", "keystroke_stdio_ms",
+    "prepare_ms", "prepare_incoming_ms",
+    *(f"{k}_ms" for k in QUERY_KINDS),
+    *(f"inproc_{k}_ms" for k in QUERY_KINDS),
+]
+PEER_KEYS = ["status", "first_incoming_s", "prepare_incoming_ms", "rss_mb", "peak_rss_mb", "symbol"]
+
+
+# ----------------------------------------------------------------------------------------------
+# small helpers
+# ----------------------------------------------------------------------------------------------
+
+
+def log(msg: str) -> None:
+    sys.stderr.write(f"[bench {time.strftime('%H:%M:%S')}] {msg}\n")
+    sys.stderr.flush()
+
+
+def dist(values: list[float], pcts: tuple[int, ...] = (50, 95, 99)) -> dict[str, Any] | None:
+    """Percentiles (nearest rank) of millisecond samples, plus n/mean/max."""
+    if not values:
+        return None
+    out: dict[str, Any] = {f"p{p}": round(percentile(values, p), 3) for p in pcts}
+    out.update(n=len(values), mean=round(statistics.fmean(values), 3), max=round(max(values), 3))
+    return out
+
+
+def vm_hwm_kb() -> int:
+    """This process's peak RSS (VmHWM). Unlike ru_maxrss it is not inherited across fork+exec."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+def cache_base() -> Path:
+    return Path(os.environ.get("GRAPHMIND_CACHE") or Path.home() / ".cache" / "graphmind").expanduser()
+
+
+def count_lines(root: Path, suffix: str = ".py") -> tuple[int, int]:
+    files = lines = 0
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = [d for d in dirnames if not d.startswith(".") and d != "__pycache__"]
+        for f in filenames:
+            if f.endswith(suffix):
+                files += 1
+                with open(os.path.join(dirpath, f), "rb") as fh:
+                    lines += fh.read().count(b"\n")
+    return files, lines
+
+
+def utf16_col(line: bytes, byte_col: int) -> int:
+    return len(line[:byte_col].decode("utf-8", "replace").encode("utf-16-le")) // 2
+
+
+def dir_size(paths: list[Path]) -> int:
+    return sum(p.stat().st_size for p in paths if p.exists())
+
+
+def parallel_param() -> str | None:
+    """The name of Engine.index's parallelism argument, if this build has one."""
+    from graphmind.engine import Engine
+
+    params = inspect.signature(Engine.index).parameters
+    return next((p for p in PARALLEL_PARAMS if p in params), None)
+
+
+def git_info() -> dict[str, Any]:
+    def run(*args: str) -> str:
+        try:
+            return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, timeout=10).stdout.strip()
+        except (OSError, subprocess.TimeoutExpired):
+            return ""
+
+    status = run("status", "--porcelain", "--", "server", "queries")
+    return {"commit": run("rev-parse", "HEAD"), "engine_dirty": bool(status), "dirty_files": status.splitlines()[:20]}
+
+
+def machine_info() -> dict[str, Any]:
+    cpu = platform.processor() or platform.machine()
+    mem_kb = 0
+    with contextlib.suppress(OSError):
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    with contextlib.suppress(OSError, ValueError):
+        with open("/proc/meminfo", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("MemTotal:"):
+                    mem_kb = int(line.split()[1])
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:
+        cores = os.cpu_count() or 0
+    try:
+        import sqlite3
+
+        sqlite_version = sqlite3.sqlite_version
+    except ImportError:
+        sqlite_version = "?"
+    return {
+        "cpu": cpu, "cores": cores, "ram_gb": round(mem_kb / 1024 / 1024, 1),
+        "python": f"{platform.python_implementation()} {platform.python_version()}",
+        "os": platform.platform(), "sqlite": sqlite_version,
+    }
+
+
+# ----------------------------------------------------------------------------------------------
+# corpora
+# ----------------------------------------------------------------------------------------------
+
+
+def _ignore(_dir: str, names: list[str]) -> list[str]:
+    return [n for n in names if n in (".graphmind", "__pycache__")]
+
+
+def prepare_corpus(name: str, workdir: Path, seed: int) -> tuple[Path, dict[str, Any]]:
+    """Copy (django) or generate+copy (synth-*) the corpus into ``workdir/name``."""
+    dest = workdir / name
+    info: dict[str, Any] = {"name": name}
+    if name == "django":
+        from scripts.fetch_corpus import fetch_sdist
+
+        src = fetch_sdist("django", DJANGO_VERSION) / "django"
+        info["source"] = f"Django {DJANGO_VERSION} sdist: django/ ({src})"
+    elif name in SYNTH:
+        from scripts.gen_corpus import generate
+
+        lines = SYNTH[name]
+        src = cache_base() / "bench" / f"synth-{lines}-seed{seed}"
+        marker = src.parent / (src.name + ".complete")
+        if not marker.exists():
+            log(f"generating {name} ({lines} lines, seed {seed}) into {src}")
+            src.mkdir(parents=True, exist_ok=True)
+            stats = generate(src, lines, seed, force=True)
+            marker.write_text(json.dumps(stats) + "\n")
+        info["source"] = f"scripts/gen_corpus.py lines={lines} seed={seed} ({src})"
+        info["generator"] = json.loads(marker.read_text())
+    else:
+        raise SystemExit(f"unknown corpus {name!r} (known: django, {', '.join(SYNTH)})")
+    if dest.exists():
+        shutil.rmtree(dest)
+    shutil.copytree(src, dest, ignore=_ignore)
+    files, lines = count_lines(dest)
+    info.update(workspace=str(dest), python_files=files, python_lines=lines)
+    return dest, info
+
+
+def _single_line_stmts(tree: ast.AST) -> list[tuple[int, int, ast.AST]]:
+    """(0-based line, indentation, function) of one-line statements directly in function bodies."""
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            for stmt in node.body:
+                compound = isinstance(stmt, ast.If | ast.For | ast.While | ast.With | ast.Try | ast.FunctionDef |
+                                      ast.AsyncFunctionDef | ast.ClassDef | ast.AsyncFor | ast.AsyncWith | ast.Match)
+                if not compound and stmt.lineno == stmt.end_lineno:
+                    out.append((stmt.lineno - 1, stmt.col_offset, node))
+    return out
+
+
+def keystroke_plan(name: str, ws: Path) -> dict[str, Any]:
+    """Which file to type in, where (end of a one-line statement in a function body near the
+    middle of the file), and the enclosing function's name position for incomingCalls."""
+    text: str | None = None
+    if name == "django":
+        rel = DJANGO_KEYSTROKE_FILE
+        source = (ws / rel).read_text(encoding="utf-8")
+        unsaved = False
+    else:
+        # an unsaved buffer: the biggest package's modules concatenated to >= 3,000 lines
+        by_dir: dict[Path, list[tuple[int, Path]]] = {}
+        for p in sorted(ws.rglob("*.py")):
+            n = p.read_bytes().count(b"\n")
+            by_dir.setdefault(p.parent, []).append((n, p))
+        ranked = sorted(by_dir.items(), key=lambda kv: (-sum(n for n, _ in kv[1]), str(kv[0])))
+        chosen: list[str] = []
+        total = 0
+        home = ranked[0][0]
+        for _dir, files in ranked:
+            for _n, p in sorted(files, key=lambda np: (-np[0], str(np[1]))):
+                if total >= KEYSTROKE_FILE_LINES:
+                    break
+                body = [ln for ln in p.read_text(encoding="utf-8").splitlines() if not ln.startswith("from __future__")]
+                chosen.append(f"# --- {p.relative_to(ws).as_posix()}\n" + "\n".join(body) + "\n")
+                total += len(body) + 1
+            if total >= KEYSTROKE_FILE_LINES:
+                break
+        source = "\n".join(chosen)
+        rel = (home / BUFFER_NAME).relative_to(ws).as_posix()
+        text = source
+        unsaved = True
+    lines = source.split("\n")
+    tree = ast.parse(source)
+    cands = _single_line_stmts(tree)
+    if not cands:
+        raise RuntimeError(f"no function body with a one-line statement in {rel}")
+    middle = len(lines) // 2
+    line, indent, fn = min(cands, key=lambda c: (abs(c[0] - middle), c[0]))
+    def_line = fn.lineno - 1  # type: ignore[attr-defined]
+    def_src = lines[def_line].encode("utf-8")
+    name_at = def_src.find(fn.name.encode(), def_src.find(b"def ") + 4)  # type: ignore[attr-defined]
+    line_b = lines[line].encode("utf-8")
+    return {
+        "path": rel, "unsaved": unsaved, "text": text, "lines": source.count("\n") + (0 if source.endswith("\n") else 1),
+        "line": line, "indent": indent, "end_char": utf16_col(line_b, len(line_b)),
+        "end_offset": sum(len(ln.encode("utf-8")) + 1 for ln in lines[:line]) + len(line_b),
+        "function": fn.name, "function_line": def_line, "function_char": utf16_col(def_src, name_at),  # type: ignore[attr-defined]
+    }
+
+
+def keystrokes(n: int, indent: int) -> list[str]:
+    """Typing new statements: Enter (newline + auto-indent, one change), then one character each."""
+    out: list[str] = []
+    while len(out) < n:
+        out.append("\n" + " " * indent)
+        out.extend(TYPED_STATEMENT)
+    return out[:n]
+
+
+# ----------------------------------------------------------------------------------------------
+# drivers: run in a child process (`bench.py _index ...`, `bench.py _inproc ...`)
+# ----------------------------------------------------------------------------------------------
+
+
+def driver_index(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(prog="bench.py _index")
+    ap.add_argument("root", type=Path)
+    ap.add_argument("--jobs", type=int, default=0)
+    ap.add_argument("--stats", action="store_true")
+    args = ap.parse_args(argv)
+    t0 = time.perf_counter()
+    from graphmind.engine import Engine
+    from graphmind.graph import Graph
+
+    t_import = time.perf_counter() - t0
+    kwargs: dict[str, Any] = {}
+    if args.jobs:
+        param = parallel_param()
+        if param is None:
+            raise SystemExit("this build has no parallel index mode")
+        kwargs[param] = args.jobs
+    t1 = time.perf_counter()
+    eng = Engine(args.root)
+    report = eng.index(**kwargs)
+    seconds = time.perf_counter() - t1
+    hwm = vm_hwm_kb()
+    out: dict[str, Any] = {
+        "seconds": round(seconds, 4), "engine_seconds": round(report.seconds, 4), "import_s": round(t_import, 4),
+        "files": report.files, "indexed": report.indexed, "unchanged": report.unchanged,
+        "skipped": len(report.skipped), "peak_rss_mb": round(hwm / 1024, 1), "kwargs": kwargs,
+    }
+    if args.stats:
+        st = Graph(eng).stats()
+        out["stats"] = {k: st[k] for k in ("files", "symbols", "callSites", "edges", "referenceEdges",
+                                           "unresolvedSites", "externalSites") if k in st}
+        lines = 0
+        for (path,) in eng.db.execute("SELECT path FROM files WHERE status = 'indexed'"):
+            with contextlib.suppress(OSError), open(eng.root / path, "rb") as fh:
+                lines += fh.read().count(b"\n")
+        out["indexed_lines"] = lines
+    eng.close()
+    print(json.dumps(out))
+    return 0
+
+
+def driver_inproc(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(prog="bench.py _inproc")
+    ap.add_argument("root", type=Path)
+    ap.add_argument("--plan", type=Path, required=True)
+    ap.add_argument("--samples", type=int, default=200)
+    ap.add_argument("--keystrokes", type=int, default=300)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+    from graphmind.engine import Engine
+    from graphmind.graph import Graph
+
+    plan = json.loads(args.plan.read_text())
+    eng = Engine(args.root)
+    rep = eng.index()  # nothing should change; it is the warm state the queries run in
+    graph = Graph(eng)
+    perf = time.perf_counter
+    ids = [r[0] for r in eng.db.execute(
+        "SELECT id FROM symbols WHERE lang = 'python' AND kind IN ('function', 'method') ORDER BY id")]
+    rng = random.Random(args.seed)
+    chosen = rng.sample(ids, min(args.samples, len(ids)))
+    times: dict[str, list[float]] = {k: [] for k in QUERY_KINDS}
+    sizes: dict[str, list[int]] = {k: [] for k in QUERY_KINDS}
+    symbols = []
+    for sid in chosen:
+        sym = graph.symbol(sid)
+        if sym is None:
+            continue
+        symbols.append({"id": sid, "qname": sym.qname, "path": sym.path, "line": sym.selection[0], "col": sym.selection[1]})
+        for kind, fn in (
+            ("incoming_calls", lambda s=sym: graph.callers(s.id)),
+            ("outgoing_calls", lambda s=sym: graph.callees(s.id)),
+            ("references", lambda s=sym: graph.references(s.id)),
+            ("blast_radius_d1", lambda s=sym: graph.blast_radius([s], 1).items),
+            ("blast_radius_d3", lambda s=sym: graph.blast_radius([s], 3).items),
+            ("blast_radius_d5", lambda s=sym: graph.blast_radius([s], 5).items),
+        ):
+            t = perf()
+            res = fn()
+            times[kind].append((perf() - t) * 1000)
+            sizes[kind].append(len(res))
+    # keystrokes in a function body
+    rel = plan["path"]
+    text = plan["text"] if plan["text"] is not None else (eng.root / rel).read_bytes()
+    t = perf()
+    eng.open_document(rel, text)
+    open_ms = (perf() - t) * 1000
+    offset = plan["end_offset"]
+    ks: list[float] = []
+    for s in keystrokes(args.keystrokes, plan["indent"]):
+        data = s.encode("utf-8")
+        t = perf()
+        eng.edit_document(rel, [(offset, offset, data)])
+        ks.append((perf() - t) * 1000)
+        offset += len(data)
+    eng.close_document(rel)
+    eng.close()
+    print(json.dumps({
+        "warm_refresh_indexed": rep.indexed,
+        "symbols": symbols,
+        "queries": {k: dist(v, (50, 95, 99)) for k, v in times.items()},
+        "result_sizes": {k: {"median": statistics.median(v) if v else None, "max": max(v, default=None)} for k, v in sizes.items()},
+        "keystroke": {"open_ms": round(open_ms, 3), "ms": dist(ks), "samples_ms": [round(x, 3) for x in ks]},
+    }))
+    return 0
+
+
+# ----------------------------------------------------------------------------------------------
+# the benchmark
+# ----------------------------------------------------------------------------------------------
+
+
+class Bench:
+    def __init__(self, args: argparse.Namespace, workdir: Path) -> None:
+        self.args = args
+        self.workdir = workdir
+        self.errors: list[dict[str, str]] = []
+        self.py = sys.executable
+
+    @contextlib.contextmanager
+    def stage(self, corpus: str, name: str, res: dict[str, Any]) -> Iterator[None]:
+        t = time.perf_counter()
+        log(f"{corpus}: {name} ...")
+        try:
+            yield
+        except Exception as exc:  # noqa: BLE001 - record, keep going, exit 1 at the end
+            tb = traceback.format_exc()
+            log(f"{corpus}: {name} FAILED: {exc}\n{tb}")
+            self.errors.append({"corpus": corpus, "stage": name, "error": f"{type(exc).__name__}: {exc}", "traceback": tb})
+            res.setdefault("errors", []).append(name)
+        finally:
+            res.setdefault("stage_seconds", {})[name] = round(time.perf_counter() - t, 2)
+
+    def child(self, args: list[str], timeout: float) -> tuple[dict[str, Any], float]:
+        """Run ``bench.py <driver> ...`` in a fresh process; returns (its JSON, wall seconds)."""
+        t = time.perf_counter()
+        proc = subprocess.run([self.py, str(Path(__file__).resolve()), *args], capture_output=True, text=True,
+                              timeout=timeout, cwd=self.workdir)
+        wall = time.perf_counter() - t
+        if proc.returncode != 0:
+            raise RuntimeError(f"{args[0]} exited {proc.returncode}: {proc.stderr.strip()[-3000:]}")
+        return json.loads(proc.stdout.strip().splitlines()[-1]), wall
+
+    def server(self, ws: Path, logname: str, sample_memory: bool) -> LspClient:
+        client = LspClient([self.py, "-m", "graphmind", "serve"], cwd=ws, stderr=self.workdir / logname,
+                           sample_memory_every=0.1 if sample_memory else None)
+        client.start()
+        client.initialize(ws, capabilities=default_capabilities(), timeout=300)
+        return client
+
+    @staticmethod
+    def wait_ready(client: LspClient, timeout: float, poll: float) -> float:
+        deadline = time.perf_counter() + timeout
+        while True:
+            st = client.request("graphmind/status", {}, timeout=timeout)
+            if st and st.get("ready"):
+                return client.elapsed()
+            if time.perf_counter() > deadline:
+                raise TimeoutError(f"graphmind/status not ready after {timeout}s")
+            time.sleep(poll)
+
+    # ------------------------------------------------------------------ one corpus
+    def run_corpus(self, name: str) -> dict[str, Any]:
+        args = self.args
+        res: dict[str, Any] = {"figures": dict.fromkeys(FIGURE_KEYS)}
+        fig = res["figures"]
+        ws: Path | None = None
+        with self.stage(name, "prepare", res):
+            ws, info = prepare_corpus(name, self.workdir, args.seed)
+            res["corpus"] = info
+            fig["python_files"], fig["python_lines"] = info["python_files"], info["python_lines"]
+        if ws is None:
+            return res
+        db = ws / ".graphmind" / "index.db"
+        db_files = [db, db.with_name("index.db-wal"), db.with_name("index.db-shm")]
+        timeout = max(600.0, fig["python_lines"] / 1000.0 * 3)
+        popular = None
+        with self.stage(name, "popular symbol", res):
+            popular = self.popular_symbol(ws)
+            res["popular_symbol"] = {k: popular[k] for k in ("qname", "path", "line", "char")}
+
+        # 1. the server on the fresh copy: first non-empty incomingCalls, ready, RSS after indexing
+        if popular is not None:
+            with self.stage(name, "server cold", res):
+                res["server_cold"] = self.server_cold(ws, popular, timeout)
+                sc = res["server_cold"]
+                fig["server_first_incoming_s"] = sc["first_incoming_s"]
+                fig["server_ready_s"] = sc["ready_s"]
+                fig["server_rss_after_index_mb"] = sc["rss_after_index_mb"]
+                fig["server_peak_rss_mb"] = sc["peak_rss_mb"]
+
+        # 2. cold index in a fresh process (one process, then the parallel mode if any)
+        with self.stage(name, "cold index", res):
+            shutil.rmtree(ws / ".graphmind", ignore_errors=True)
+            out, wall = self.child(["_index", str(ws), "--stats"], timeout)
+            out["process_wall_s"] = round(wall, 3)
+            out["db_bytes"] = dir_size(db_files)
+            res["cold_index"] = out
+            lines = out.get("indexed_lines") or fig["python_lines"]
+            fig["cold_index_s"] = out["seconds"]
+            fig["cold_index_process_s"] = out["process_wall_s"]
+            fig["cold_index_lines_per_s"] = round(lines / out["seconds"]) if out["seconds"] else None
+            fig["index_peak_rss_mb"] = out["peak_rss_mb"]
+            fig["db_size_mb"] = round(out["db_bytes"] / 1e6, 1)
+            fig["files_indexed"] = out["indexed"]
+            fig["indexed_lines"] = out.get("indexed_lines")
+            st = out.get("stats", {})
+            fig["symbols"] = st.get("symbols")
+            fig["call_edges"] = sum(st.get("edges", {}).values()) if st.get("edges") else None
+        param = parallel_param()
+        res["parallel_mode"] = param
+        if param is not None:
+            with self.stage(name, "cold index (parallel)", res):
+                shutil.rmtree(ws / ".graphmind", ignore_errors=True)
+                jobs = machine_info()["cores"] or 2
+                out, wall = self.child(["_index", str(ws), "--jobs", str(jobs)], timeout)
+                out["process_wall_s"] = round(wall, 3)
+                out["db_bytes"] = dir_size(db_files)
+                res["cold_index_parallel"] = out
+                lines = fig["indexed_lines"] or fig["python_lines"]
+                fig["cold_index_parallel_s"] = out["seconds"]
+                fig["cold_index_parallel_lines_per_s"] = round(lines / out["seconds"]) if out["seconds"] else None
+                fig["index_peak_rss_mb"] = max(fig["index_peak_rss_mb"] or 0, out["peak_rss_mb"])
+
+        # 3. warm start: nothing changed
+        with self.stage(name, "warm start", res):
+            runs = []
+            for _ in range(3):
+                out, wall = self.child(["_index", str(ws)], timeout)
+                out["process_wall_s"] = round(wall, 3)
+                runs.append(out)
+            res["warm_start"] = runs
+            fig["warm_start_s"] = statistics.median(r["seconds"] for r in runs)
+            fig["warm_start_process_s"] = statistics.median(r["process_wall_s"] for r in runs)
+            if any(r["indexed"] for r in runs):
+                res["warm_start_note"] = "a warm run re-indexed files"
+
+        # 4. in-process queries and keystrokes
+        plan = None
+        with self.stage(name, "keystroke plan", res):
+            plan = keystroke_plan(name, ws)
+            res["keystroke_plan"] = {k: v for k, v in plan.items() if k != "text"}
+            fig["keystroke_file_lines"] = plan["lines"]
+        symbols: list[dict[str, Any]] = []
+        if plan is not None:
+            with self.stage(name, "in-process", res):
+                plan_file = self.workdir / f"{name}-plan.json"
+                plan_file.write_text(json.dumps(plan))
+                out, _ = self.child(["_inproc", str(ws), "--plan", str(plan_file), "--samples", str(args.samples),
+                                     "--keystrokes", str(args.keystrokes), "--seed", str(args.seed)], timeout)
+                symbols = out.pop("symbols")
+                res["inprocess"] = out
+                for k in QUERY_KINDS:
+                    fig[f"inproc_{k}_ms"] = out["queries"][k]
+                fig["keystroke_inprocess_ms"] = out["keystroke"]["ms"]
+
+        # 5. over stdio, warm server
+        with self.stage(name, "server warm", res):
+            res["server_warm"] = self.server_warm(ws, symbols, plan, timeout)
+            sw = res["server_warm"]
+            fig["warm_start_server_s"] = sw["ready_s"]
+            fig["server_rss_after_queries_mb"] = sw["rss_mb"]
+            for k in ("prepare_ms", "prepare_incoming_ms", *(f"{q}_ms" for q in QUERY_KINDS)):
+                fig[k] = sw["queries"].get(k)
+            fig["keystroke_stdio_ms"] = sw.get("keystroke", {}).get("ms")
+
+        # 6. the peer
+        if name == "django" and args.peer:
+            res["peer"] = self.peer(ws, popular, res)
+        return res
+
+    # ------------------------------------------------------------------ stages
+    def popular_symbol(self, ws: Path) -> dict[str, Any]:
+        """The function basedpyright's measure() waits on (its pick_popular), as an LSP position."""
+        from scripts import peer_basedpyright as peer
+
+        files = peer.python_files(ws)
+        defs = []
+        for p in files:
+            idx = peer.index_file(p)
+            if idx is not None:
+                defs.extend(idx.defs)
+        funcs = [d for d in defs if d.kind != "class"]
+        d = peer.pick_popular(ws, funcs, files)
+        return {"qname": d.qname, "path": d.path.relative_to(ws).as_posix(), "line": d.line, "char": d.char}
+
+    def server_cold(self, ws: Path, popular: dict[str, Any], timeout: float) -> dict[str, Any]:
+        shutil.rmtree(ws / ".graphmind", ignore_errors=True)
+        with self.server(ws, "server-cold-" + ws.name + ".log", sample_memory=True) as c:
+            path = ws / popular["path"]
+            uri = c.did_open(path)
+            pos = {"textDocument": {"uri": uri}, "position": {"line": popular["line"], "character": popular["char"]}}
+            attempts = 0
+            callers = 0
+            while True:
+                attempts += 1
+                items = c.request("textDocument/prepareCallHierarchy", pos, timeout=timeout)
+                if items:
+                    inc = c.request("callHierarchy/incomingCalls", {"item": items[0]}, timeout=timeout)
+                    if inc:
+                        callers = len(inc)
+                        break
+                if c.elapsed() > timeout:
+                    raise TimeoutError(f"no non-empty incomingCalls for {popular['qname']} within {timeout}s")
+                time.sleep(0.05)
+            first = c.elapsed()
+            ready = self.wait_ready(c, timeout, 0.02)
+            mem = c.memory()
+            c.did_close(path)
+        return {
+            "first_incoming_s": round(first, 3), "first_incoming_callers": callers, "attempts": attempts,
+            "ready_s": round(ready, 3), "rss_after_index_mb": round(mem["rss_kb"] / 1024, 1),
+            "peak_rss_mb": round(mem["peak_sampled_rss_kb"] / 1024, 1), "hwm_sum_mb": round(mem["hwm_kb"] / 1024, 1),
+        }
+
+    def server_warm(self, ws: Path, symbols: list[dict[str, Any]], plan: dict[str, Any] | None,
+                    timeout: float) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        with self.server(ws, "server-warm-" + ws.name + ".log", sample_memory=False) as c:
+            out["ready_s"] = round(self.wait_ready(c, timeout, 0.005), 4)
+            out["rss_at_ready_mb"] = round(c.memory()["rss_kb"] / 1024, 1)
+            lines_cache: dict[str, list[bytes]] = {}
+            times: dict[str, list[float]] = {k: [] for k in ("prepare", "prepare_incoming", *QUERY_KINDS)}
+            empty_prepare = 0
+            for s in symbols:
+                if s["path"] not in lines_cache:
+                    lines_cache[s["path"]] = (ws / s["path"]).read_bytes().split(b"\n")
+                line_b = lines_cache[s["path"]][s["line"]]
+                uri = (ws / s["path"]).resolve().as_uri()
+                pos = {"textDocument": {"uri": uri}, "position": {"line": s["line"], "character": utf16_col(line_b, s["col"])}}
+                items, t_prep = c.timed_request("textDocument/prepareCallHierarchy", pos, timeout=timeout)
+                times["prepare"].append(t_prep * 1000)
+                if not items:
+                    empty_prepare += 1
+                    continue
+                item = items[0]
+                _, t = c.timed_request("callHierarchy/incomingCalls", {"item": item}, timeout=timeout)
+                times["incoming_calls"].append(t * 1000)
+                times["prepare_incoming"].append((t_prep + t) * 1000)
+                _, t = c.timed_request("callHierarchy/outgoingCalls", {"item": item}, timeout=timeout)
+                times["outgoing_calls"].append(t * 1000)
+                _, t = c.timed_request("textDocument/references", {**pos, "context": {"includeDeclaration": False}},
+                                       timeout=timeout)
+                times["references"].append(t * 1000)
+                for depth in (1, 3, 5):
+                    _, t = c.timed_request("graphmind/blastRadius", {**pos, "maxDepth": depth}, timeout=timeout)
+                    times[f"blast_radius_d{depth}"].append(t * 1000)
+            out["queries"] = {f"{k}_ms": dist(v, (50, 95, 99)) for k, v in times.items()}
+            out["empty_prepare"] = empty_prepare
+            if plan is not None:
+                out["keystroke"] = self.stdio_keystrokes(c, ws, plan, timeout)
+            out["rss_mb"] = round(c.memory()["rss_kb"] / 1024, 1)
+        return out
+
+    def stdio_keystrokes(self, c: LspClient, ws: Path, plan: dict[str, Any], timeout: float) -> dict[str, Any]:
+        path = ws / plan["path"]
+        text = plan["text"] if plan["text"] is not None else path.read_text(encoding="utf-8")
+        uri = c.did_open(path, text)
+        fpos = {"textDocument": {"uri": uri}, "position": {"line": plan["function_line"], "character": plan["function_char"]}}
+        items = c.request("textDocument/prepareCallHierarchy", fpos, timeout=timeout)
+        if not items:
+            raise RuntimeError(f"no call hierarchy item for {plan['function']} in {plan['path']}")
+        item = items[0]
+        line, char = plan["line"], plan["end_char"]
+        version = 1
+        totals: list[float] = []
+        responses: list[float] = []
+        for s in keystrokes(self.args.keystrokes, plan["indent"]):
+            version += 1
+            start = {"line": line, "character": char}
+            change = {"textDocument": {"uri": uri, "version": version},
+                      "contentChanges": [{"range": {"start": start, "end": start}, "text": s}]}
+            t0 = time.perf_counter()
+            c.notify("textDocument/didChange", change)
+            rid = c.send_request("callHierarchy/incomingCalls", {"item": item})
+            t1 = time.perf_counter()
+            _, dt = c.wait(rid, timeout)
+            totals.append((t1 - t0 + dt) * 1000)
+            responses.append(dt * 1000)
+            if s.startswith("\n"):
+                line, char = line + 1, len(s) - 1
+            else:
+                char += len(s.encode("utf-16-le")) // 2
+        c.did_close(path)
+        return {"ms": dist(totals), "incoming_after_change_ms": dist(responses), "samples_ms": [round(x, 3) for x in totals]}
+
+    def peer(self, ws: Path, popular: dict[str, Any] | None, res: dict[str, Any]) -> dict[str, Any]:
+        out: dict[str, Any] = dict.fromkeys(PEER_KEYS)
+        try:
+            from scripts import peer_basedpyright as peer
+
+            peer.server_command()
+        except (SystemExit, ImportError) as exc:
+            out["status"] = "not installed"
+            out["detail"] = str(exc)
+            return out
+        t = time.perf_counter()
+        log("django: peer basedpyright ...")
+        try:
+            m = peer.measure(ws, samples=self.args.samples, seed=self.args.seed,
+                             symbol=popular["qname"] if popular else None, stderr=self.workdir / "basedpyright.log")
+        except Exception as exc:  # noqa: BLE001 - a failing peer is reported, not our crash
+            out["status"] = "error"
+            out["detail"] = f"{type(exc).__name__}: {exc}"
+            log(f"peer failed: {out['detail']}")
+            return out
+        finally:
+            res.setdefault("stage_seconds", {})["peer"] = round(time.perf_counter() - t, 2)
+        out.update(status="ok", first_incoming_s=m["first_incoming_s"], rss_mb=m["rss_mb"], peak_rss_mb=m["peak_rss_mb"],
+                   symbol=m["symbol"], prepare_incoming_ms={"p50": m["p50_ms"], "p95": m["p95_ms"]}, measure=m)
+        return out
+
+
+# ----------------------------------------------------------------------------------------------
+# the table
+# ----------------------------------------------------------------------------------------------
+
+Target = tuple[str, Callable[[Any], bool | None]]
+
+
+def _pct(v: Any, key: str) -> float | None:
+    return v.get(key) if isinstance(v, dict) else None
+
+
+def _le(limit: float, key: str | None = None) -> Callable[[Any], bool | None]:
+    def check(v: Any) -> bool | None:
+        x = _pct(v, key) if key else v
+        return None if x is None else x <= limit
+    return check
+
+
+def _both(*checks: Callable[[Any], bool | None]) -> Callable[[Any], bool | None]:
+    def check(v: Any) -> bool | None:
+        got = [c(v) for c in checks]
+        return None if any(g is None for g in got) else all(got)
+    return check
+
+
+def targets_for(corpus: str) -> dict[str, Target]:
+    t: dict[str, Target] = {}
+    if corpus == "django":
+        t["cold_index_s"] = ("≤ 5 s", _le(5))
+        t["cold_index_parallel_s"] = ("≤ 5 s", _le(5))
+        t["warm_start_s"] = ("≤ 0.5 s", _le(0.5))
+        t["warm_start_server_s"] = ("≤ 0.5 s", _le(0.5))
+        t["keystroke_inprocess_ms"] = ("p50 ≤ 3, p95 ≤ 10", _both(_le(3, "p50"), _le(10, "p95")))
+        t["keystroke_stdio_ms"] = ("p50 ≤ 10", _le(10, "p50"))
+        t["incoming_calls_ms"] = ("p50 ≤ 1", _le(1, "p50"))
+        t["inproc_incoming_calls_ms"] = ("p50 ≤ 1", _le(1, "p50"))
+        t["blast_radius_d3_ms"] = ("p50 ≤ 2, p95 ≤ 20", _both(_le(2, "p50"), _le(20, "p95")))
+        t["inproc_blast_radius_d3_ms"] = ("p50 ≤ 2, p95 ≤ 20", _both(_le(2, "p50"), _le(20, "p95")))
+        t["server_rss_after_index_mb"] = ("≤ 250 MB", _le(250))
+    if corpus == "synth-1m":
+        t["index_peak_rss_mb"] = ("< 1024 MB", lambda v: None if v is None else v < 1024)
+        t["server_peak_rss_mb"] = ("< 1024 MB", lambda v: None if v is None else v < 1024)
+        t["blast_radius_d3_ms"] = ("p50 ≤ 5", _le(5, "p50"))
+        t["inproc_blast_radius_d3_ms"] = ("p50 ≤ 5", _le(5, "p50"))
+    return t
+
+
+ROWS: list[tuple[str, str]] = [
+    ("python_lines", "Python lines (files)"),
+    ("cold_index_s", "cold index, 1 process (s)"),
+    ("cold_index_lines_per_s", "cold index, 1 process (lines/s)"),
+    ("cold_index_parallel_s", "cold index, parallel mode (s)"),
+    ("warm_start_s", "warm start, nothing changed: Engine + index() (s)"),
+    ("warm_start_server_s", "warm start, server spawn → status ready (s)"),
+    ("index_peak_rss_mb", "peak RSS of the index process (MB)"),
+    ("db_size_mb", "database size, index.db + WAL (MB)"),
+    ("server_first_incoming_s", "server: spawn → first non-empty incomingCalls, cold (s)"),
+    ("server_ready_s", "server: spawn → status ready, cold (s)"),
+    ("server_rss_after_index_mb", "server RSS after indexing (MB)"),
+    ("server_peak_rss_mb", "server peak RSS while indexing (MB)"),
+    ("keystroke_inprocess_ms", "keystroke, in-process (ms p50/p95/p99)"),
+    ("keystroke_stdio_ms", "keystroke, stdio didChange → incomingCalls (ms p50/p95/p99)"),
+    ("prepare_incoming_ms", "prepareCallHierarchy + incomingCalls, stdio (ms p50/p95)"),
+    ("incoming_calls_ms", "incomingCalls, stdio (ms p50/p95)"),
+    ("outgoing_calls_ms", "outgoingCalls, stdio (ms p50/p95)"),
+    ("references_ms", "references, stdio (ms p50/p95)"),
+    ("blast_radius_d1_ms", "graphmind/blastRadius depth 1, stdio (ms p50/p95)"),
+    ("blast_radius_d3_ms", "graphmind/blastRadius depth 3, stdio (ms p50/p95)"),
+    ("blast_radius_d5_ms", "graphmind/blastRadius depth 5, stdio (ms p50/p95)"),
+    ("inproc_incoming_calls_ms", "callers, in-process (ms p50/p95)"),
+    ("inproc_outgoing_calls_ms", "callees, in-process (ms p50/p95)"),
+    ("inproc_references_ms", "references, in-process (ms p50/p95)"),
+    ("inproc_blast_radius_d1_ms", "blast_radius depth 1, in-process (ms p50/p95)"),
+    ("inproc_blast_radius_d3_ms", "blast_radius depth 3, in-process (ms p50/p95)"),
+    ("inproc_blast_radius_d5_ms", "blast_radius depth 5, in-process (ms p50/p95)"),
+]
+PEER_ROWS = {  # our figure key -> (peer key, how the ratio reads)
+    "server_first_incoming_s": "first_incoming_s",
+    "prepare_incoming_ms": "prepare_incoming_ms",
+    "server_rss_after_index_mb": "rss_mb",
+    "server_peak_rss_mb": "peak_rss_mb",
+}
+
+
+def _num(x: float) -> str:
+    if x >= 1000:
+        return f"{x:,.0f}"
+    if x >= 100:
+        return f"{x:.0f}"
+    if x >= 10:
+        return f"{x:.1f}"
+    if x >= 1:
+        return f"{x:.2f}"
+    return f"{x:.3f}"
+
+
+def fmt(v: Any, key: str) -> str:
+    if v is None:
+        return "—"
+    if isinstance(v, dict):
+        keys = ("p50", "p95", "p99") if "keystroke" in key else ("p50", "p95")
+        return " / ".join(_num(v[k]) if v.get(k) is not None else "—" for k in keys)
+    if isinstance(v, float | int):
+        return _num(float(v))
+    return str(v)
+
+
+def _scalar(v: Any) -> float | None:
+    if isinstance(v, dict):
+        return v.get("p50")
+    return float(v) if isinstance(v, int | float) else None
+
+
+def table(results: dict[str, Any]) -> str:
+    out = ["| figure | target | ours | basedpyright | ratio | met? |", "|---|---|---|---|---|---|"]
+    for corpus, res in results["corpora"].items():
+        fig = res.get("figures", {})
+        tg = targets_for(corpus)
+        peer = res.get("peer")
+        for key, label in ROWS:
+            v = fig.get(key)
+            ours = fmt(v, key)
+            if key == "python_lines":
+                ours = f"{fmt(v, key)} ({fig.get('python_files') or '—'})"
+            elif key == "cold_index_parallel_s" and res.get("parallel_mode") is None:
+                ours = "n/a (no parallel mode)"
+            elif key == "keystroke_inprocess_ms" and fig.get("keystroke_file_lines"):
+                label = f"{label}, {fig['keystroke_file_lines']}-line file"
+            target, check = tg.get(key, ("", lambda _v: None))
+            met = check(v)
+            bp = ratio = ""
+            if peer is not None and key in PEER_ROWS:
+                if peer.get("status") == "ok":
+                    pv = peer.get(PEER_ROWS[key])
+                    bp = fmt(pv, key)
+                    a, b = _scalar(pv), _scalar(v)
+                    ratio = f"{a / b:.1f}×" if a is not None and b else "—"
+                else:
+                    bp = str(peer.get("status"))
+            out.append(f"| {corpus}: {label} | {target} | {ours} | {bp} | {ratio} | "
+                       f"{'' if not target else ('yes' if met else ('**NO**' if met is False else '—'))} |")
+    return "\n".join(out)
+
+
+def report_text(results: dict[str, Any]) -> str:
+    m = results["machine"]
+    lines = [
+        f"## GraphMind benchmark — {results['finished']}",
+        "",
+        f"Machine: {m['cpu']}, {m['cores']} cores, {m['ram_gb']} GB RAM; {m['python']}; {m['os']}; SQLite {m['sqlite']}",
+        f"GraphMind: {results['git']['commit'][:12]}{' (engine has uncommitted changes)' if results['git']['engine_dirty'] else ''}",
+        f"Command: `{results['command']}`",
+        "",
+        table(results),
+        "",
+        "ratio = basedpyright ÷ ours (p50 for latencies; > 1: GraphMind is faster / smaller). "
+        "Latencies are p50 / p95 (keystrokes p50 / p95 / p99) in ms over "
+        f"{results['options']['samples']} random Python functions/methods and {results['options']['keystrokes']} keystrokes.",
+    ]
+    if results["errors"]:
+        lines += ["", f"**{len(results['errors'])} stage(s) failed:** " +
+                  "; ".join(f"{e['corpus']}/{e['stage']}: {e['error']}" for e in results["errors"])]
+    return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------------------------------
+# main
+# ----------------------------------------------------------------------------------------------
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(description="GraphMind benchmark (see the module docstring).")
+    ap.add_argument("--corpora", default=",".join(ALL_CORPORA),
+                    help=f"comma-separated: django, {', '.join(SYNTH)} (default: {','.join(ALL_CORPORA)})")
+    ap.add_argument("--samples", type=int, default=200, help="random symbols for the query latencies")
+    ap.add_argument("--keystrokes", type=int, default=300, help="single-character edits per keystroke figure")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--peer", action=argparse.BooleanOptionalAction, default=None,
+                    help="run basedpyright on the django corpus (default: on, off with --smoke)")
+    ap.add_argument("--out", type=Path, default=Path("bench-results/latest.json"))
+    ap.add_argument("--workdir", type=Path, default=None, help="where corpora are copied (default: a new temp dir)")
+    ap.add_argument("--keep", action="store_true", help="keep the work directory")
+    ap.add_argument("--smoke", action="store_true", help="tiny corpus, few samples, no peer: checks that it runs")
+    args = ap.parse_args(argv)
+    if args.smoke:
+        if args.corpora == ",".join(ALL_CORPORA):
+            args.corpora = "synth-2k"
+        args.samples = min(args.samples, 10)
+        args.keystrokes = min(args.keystrokes, 20)
+    if args.peer is None:
+        args.peer = not args.smoke
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "_index":
+        return driver_index(argv[1:])
+    if argv and argv[0] == "_inproc":
+        return driver_inproc(argv[1:])
+    args = parse_args(argv)
+    corpora = [c.strip() for c in args.corpora.split(",") if c.strip()]
+    import graphmind
+
+    started = _dt.datetime.now(_dt.UTC).astimezone()
+    results: dict[str, Any] = {
+        "schema": SCHEMA,
+        "started": started.isoformat(timespec="seconds"),
+        "command": " ".join(shlex.quote(a) for a in ["python", "scripts/bench.py", *argv]),
+        "machine": machine_info(),
+        "git": git_info(),
+        "graphmind": {"module": graphmind.__file__, "from_checkout": str(ROOT / "server") in str(graphmind.__file__)},
+        "options": {"corpora": corpora, "samples": args.samples, "keystrokes": args.keystrokes, "seed": args.seed,
+                    "peer": args.peer, "smoke": args.smoke},
+        "figure_keys": FIGURE_KEYS,
+        "corpora": {},
+    }
+    workdir = args.workdir or Path(tempfile.mkdtemp(prefix="graphmind-bench-"))
+    workdir.mkdir(parents=True, exist_ok=True)
+    if workdir.resolve().is_relative_to(ROOT):
+        raise SystemExit(f"--workdir {workdir} is inside the repository; use a directory outside it")
+    log(f"work dir {workdir}")
+    bench = Bench(args, workdir)
+    try:
+        for name in corpora:
+            if name != "django" and name not in SYNTH:
+                raise SystemExit(f"unknown corpus {name!r}")
+            t = time.perf_counter()
+            results["corpora"][name] = bench.run_corpus(name)
+            results["corpora"][name]["seconds"] = round(time.perf_counter() - t, 1)
+            if not args.keep:
+                shutil.rmtree(workdir / name, ignore_errors=True)
+    finally:
+        results["errors"] = bench.errors
+        results["finished"] = _dt.datetime.now(_dt.UTC).astimezone().isoformat(timespec="seconds")
+        results["workdir"] = str(workdir)
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(results, indent=2) + "\n")
+        if not args.keep and args.workdir is None:
+            shutil.rmtree(workdir, ignore_errors=True)
+    text = report_text(results)
+    results["table"] = text
+    args.out.write_text(json.dumps(results, indent=2) + "\n")
+    print(text)
+    print(f"\nJSON: {args.out}")
+    return 1 if bench.errors else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
