@@ -139,3 +139,27 @@ def test_incremental_equals_fresh(tmp_path: Path) -> None:
     assert (f"{S}.run/0", f"{A}.util.Util.log/1", "extracted") in labelled_edges(eng)
     eng.close()
     fresh.close()
+
+
+JAVA_INITIAL = {
+    "p/A.java": "package p;\n\nimport q.B;\n\npublic class A extends Base {\n    private B b;\n\n    void run() {\n        b.go(1);\n        new B().go();\n        helper();\n    }\n}\n",
+    "p/Base.java": "package p;\n\npublic class Base {\n    void helper() {}\n}\n",
+    "q/B.java": "package q;\n\npublic class B {\n    public B() {}\n    public void go() {}\n    public void go(int n) { go(); }\n}\n",
+}
+JAVA_FRAGMENTS = [
+    "\n    void helper() {}\n", "\n    public void go(String s) {}\n", "\nclass Base { void helper(int x) {} }\n",
+    "\nimport q.*;\n", "\npackage q;\n", " extends A", "\n    B make() { return new B(); }\n", "\n    void x() { make().go(); }\n",
+    "go", "helper", "B", "(", ")", "{", "}", ";", "\n", "",
+]
+
+
+def test_java_incremental_equals_fresh_property() -> None:
+    from hypothesis import HealthCheck, given, settings
+    from test_lang_rust import _edit_sequences, check_incremental
+
+    @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(_edit_sequences(JAVA_INITIAL, JAVA_FRAGMENTS))
+    def run(edits: list[tuple[str, int, int, str]]) -> None:
+        check_incremental(JAVA_INITIAL, (), edits)  # on disk: see RUST_OPEN
+
+    run()
