@@ -401,7 +401,7 @@ class Java(Language):
                     names = [decl.child_by_field_name("name")] if decl is not None else []
                 elif key == "param" and node.type == "catch_formal_parameter":
                     ct = next((c for c in node.named_children if c.type == "catch_type"), None)
-                    tnode = ct.named_children[0] if ct is not None and len(ct.named_children) == 1 else None
+                    tnode = ct.named_children[0] if ct is not None and ct.named_children else None  # A | B: A
                     names = [node.child_by_field_name("name")]
                 elif key == "local":
                     names = [d.child_by_field_name("name") for d in node.children_by_field_name("declarator")]
@@ -528,9 +528,8 @@ class Java(Language):
             inner = self.recv_of(obj, types, enclosing, gen) if obj is not None else None
             return ("c", (inner, _text(node.child_by_field_name("name")), _arity(node.child_by_field_name("arguments"))), [])
         if t == "object_creation_expression":
+            # (an anonymous class body: its methods override the named type's)
             parts = _type_parts(node.child_by_field_name("type"))
-            if node.named_children and any(c.type == "class_body" for c in node.named_children):
-                return ("u", None, [])  # an anonymous class
             return ("new", types.cands(parts, enclosing, gen), []) if parts else None
         if t == "parenthesized_expression":
             inner = next((c for c in node.named_children if c.type not in _COMMENTS), None)
@@ -720,8 +719,8 @@ class _Resolver:
             cls = self.enclosing_classes(scope)
             if not cls:
                 return None, c
-            sup, ext = self.superclass(cls[0])
-            v = ("inst", sup) if sup else (("ext", "super") if ext else None)
+            sup, _ext = self.superclass(cls[0])
+            v = ("inst", sup) if sup else ("ext", "super")  # a library class, or java.lang.Object
         elif base in ("new", "cast"):
             v, c = self.type_value(arg)
             if base == "cast":

@@ -1228,8 +1228,12 @@ class _Resolver:
                 if is_local:  # a closure or function pointer in a variable
                     return Resolution(i, [], UNRESOLVED)
             v, c = self.path_value(arg, scope, self.module_of(scope), 0)
-            if v is None and len(arg) == 1 and site.kind == CALL and arg[0][:1].islower():
-                return Resolution(i, [], UNRESOLVED)
+            if v is None and len(arg) > 1 and site.kind == CALL:
+                # Type::f where the workspace type has no f: a derived or std trait's (Default::default)
+                pv, _ = self.path_value(arg[:-1], scope, self.module_of(scope), 0)
+                if pv is not None and pv[0] == "syms" and any(r.kind in _TYPE_KINDS for r in pv[1]):
+                    if not any(r.kind == "method" for r in self.ws.by_name(site.name)):
+                        return Resolution(i, [], EXTERNAL)
             return self.outcome(i, site, v, c, base == "s")
         if base == "u" and len(chain) == 1:
             return self.by_name(i, site)
