@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,8 @@ from conftest import FIXTURES
 from graph_util import edges, snapshot
 from graphmind.engine import Engine
 from graphmind.graph import Graph
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 S = "internal.server"
 ST = "internal.store"
@@ -165,3 +168,70 @@ def test_incremental_edits_equal_a_fresh_index(tmp_path: Path) -> None:
     assert snapshot(eng) == snapshot(fresh)
     eng.close()
     fresh.close()
+
+
+# ---------------------------------------------------------------------------- incremental = fresh
+INITIAL = {
+    "go.mod": "module example.com/m\n",
+    "main.go": 'package main\n\nimport (\n\t"example.com/m/a"\n\tbb "example.com/m/b"\n)\n\nfunc main() {\n\ts := a.New()\n\ts.Run()\n\tbb.Help()\n}\n',
+    "a/a.go": "package a\n\ntype Server struct {\n\t*Base\n}\n\nfunc New() *Server {\n\treturn &Server{}\n}\n\nfunc (s *Server) Run() {\n\ts.Log()\n\tstep()\n}\n",
+    "a/b.go": "package a\n\ntype Base struct{}\n\nfunc (b *Base) Log() {}\n\nfunc step() {\n\tstep()\n}\n",
+    "b/b.go": 'package b\n\nimport "example.com/m/a"\n\nfunc Help() {\n\tvar s a.Server\n\ts.Run()\n}\n',
+}
+FRAGMENTS = [
+    "\nfunc step() {}\n",
+    "\nfunc (s *Server) Log() {}\n",
+    "\nfunc (b *Base) Run() {}\n",
+    "\ntype Server struct{}\n",
+    "\nfunc Help() {\n\tNew().Run()\n}\n",
+    '\nimport "example.com/m/a"\n',
+    "\nfunc x() {\n\tvar b Base\n\tb.Log()\n}\n",
+    "module example.com/other\n",
+    "Run", "Log", "step", "func ", "type ", "(", ")", "{", "}", "\n", "*", "é",
+]
+FILES = sorted(INITIAL)
+OPEN = ("main.go", "a/a.go", "go.mod")
+
+edit_st = st.tuples(
+    st.sampled_from(FILES),
+    st.integers(min_value=0, max_value=10_000),
+    st.integers(min_value=0, max_value=30),
+    st.sampled_from(FRAGMENTS),
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(edit_st, min_size=1, max_size=10))
+def test_incremental_equals_fresh(edits: list[tuple[str, int, int, str]]) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        root, fresh_root = Path(tmp) / "ws", Path(tmp) / "fresh"
+        for rel, text in INITIAL.items():
+            (root / rel).parent.mkdir(parents=True, exist_ok=True)
+            (root / rel).write_text(text, encoding="utf-8")
+        eng = Engine(root, db_path=Path(tmp) / "inc.db")
+        eng.index()
+        texts = {rel: t.encode() for rel, t in INITIAL.items()}
+        for rel in OPEN:
+            eng.open_document(rel, texts[rel])
+        for rel, pos, length, frag in edits:
+            text = texts[rel]
+            start = pos % (len(text) + 1)
+            end = min(len(text), start + length)
+            new = text[:start] + frag.encode() + text[end:]
+            texts[rel] = new
+            if rel in OPEN:  # whole-text updates: tree-sitter's incremental re-parse may recover
+                eng.set_document_text(rel, new)  # from errors differently than a fresh parse
+            else:
+                (root / rel).write_bytes(new)
+                eng.refresh_paths([rel])
+        incremental = snapshot(eng)
+        eng.close()
+        for rel, t in texts.items():
+            (fresh_root / rel).parent.mkdir(parents=True, exist_ok=True)
+            (fresh_root / rel).write_bytes(t)
+        fresh = Engine(fresh_root, db_path=Path(tmp) / "fresh.db")
+        fresh.index()
+        expected = snapshot(fresh)
+        fresh.close()
+        for table in expected:
+            assert incremental[table] == expected[table], table

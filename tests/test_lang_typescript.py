@@ -4,6 +4,7 @@ their confidence, and a mixed Python + TypeScript workspace."""
 from __future__ import annotations
 
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,8 @@ from conftest import FIXTURES
 from graph_util import edges, snapshot
 from graphmind.engine import Engine
 from graphmind.graph import Graph
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 G = "src.payments.gateway"
 R = "src.payments.repo"
@@ -213,3 +216,74 @@ def test_mixed_python_and_typescript_workspace(tmp_path: Path) -> None:
     assert stats["typescript"]["files"] == 1 and stats["typescript"]["symbols"] == 2
     assert stats["tsx"]["callEdges"] == 1 and stats["javascript"]["callEdges"] == 1
     eng.close()
+
+
+# ---------------------------------------------------------------------------- incremental = fresh
+INITIAL = {
+    "a.ts": "import { helper, Repo } from './b';\nimport * as c from './c';\n\nexport function run() {\n  helper();\n  c.tool();\n}\n",
+    "b.ts": "export function helper() {\n  return 1;\n}\n\nexport class Repo {\n  save() {\n    return this.load();\n  }\n  load() {}\n}\n",
+    "c.js": "const { Repo } = require('./b');\n\nfunction tool() {\n  const r = new Repo();\n  r.save();\n}\n\nmodule.exports = { tool };\n",
+    "pkg/index.ts": "export { work as job } from './impl';\nexport * from './more';\n",
+    "pkg/impl.tsx": "export const work = () => <Repo />;\n",
+    "pkg/more.ts": "export default class More {}\n",
+}
+FRAGMENTS = [
+    "\nexport function helper() {\n  return 3;\n}\n",
+    "\nexport function tool() {\n  return helper();\n}\n",
+    "\nfunction run2() {\n  run();\n  tool();\n}\n",
+    "\nexport class Repo {\n  save() {}\n}\n",
+    "\nclass Sub extends Repo {\n  go() {\n    this.save();\n    super.load();\n  }\n}\n",
+    "\nimport { helper as h } from './b';\nh();\n",
+    "\nimport { job } from './pkg';\njob();\n",
+    "\nexport * from './a';\n",
+    "\nconst x = new Repo();\nx.save();\n",
+    "\nmodule.exports = Repo;\n",
+    "\nexports.helper = function () {};\n",
+    "helper()", "save", "load", "work", "function ", "class ", "export ", "(", ")", "{", "}", "\n", "é",
+]
+FILES = sorted(INITIAL)
+OPEN = ("a.ts", "b.ts", "pkg/impl.tsx")
+
+edit_st = st.tuples(
+    st.sampled_from(FILES),
+    st.integers(min_value=0, max_value=10_000),
+    st.integers(min_value=0, max_value=30),
+    st.sampled_from(FRAGMENTS),
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(edit_st, min_size=1, max_size=10))
+def test_incremental_equals_fresh(edits: list[tuple[str, int, int, str]]) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        root, fresh_root = Path(tmp) / "ws", Path(tmp) / "fresh"
+        for rel, text in INITIAL.items():
+            (root / rel).parent.mkdir(parents=True, exist_ok=True)
+            (root / rel).write_text(text, encoding="utf-8")
+        eng = Engine(root, db_path=Path(tmp) / "inc.db")
+        eng.index()
+        texts = {rel: t.encode() for rel, t in INITIAL.items()}
+        for rel in OPEN:
+            eng.open_document(rel, texts[rel])
+        for rel, pos, length, frag in edits:
+            text = texts[rel]
+            start = pos % (len(text) + 1)
+            end = min(len(text), start + length)
+            new = text[:start] + frag.encode() + text[end:]
+            texts[rel] = new
+            if rel in OPEN:  # whole-text updates: tree-sitter's incremental re-parse may recover
+                eng.set_document_text(rel, new)  # from errors differently than a fresh parse
+            else:
+                (root / rel).write_bytes(new)
+                eng.refresh_paths([rel])
+        incremental = snapshot(eng)
+        eng.close()
+        for rel, t in texts.items():
+            (fresh_root / rel).parent.mkdir(parents=True, exist_ok=True)
+            (fresh_root / rel).write_bytes(t)
+        fresh = Engine(fresh_root, db_path=Path(tmp) / "fresh.db")
+        fresh.index()
+        expected = snapshot(fresh)
+        fresh.close()
+        for table in expected:
+            assert incremental[table] == expected[table], table
