@@ -28,13 +28,13 @@ def snapshot(engine: Engine) -> dict[str, set[tuple]]:
         ),
         "sites": set(
             db.execute(
-                "SELECT f.path, st.idx, st.caller_id, st.name, st.kind, st.status, st.sl, st.sc, st.el, st.ec "
+                "SELECT f.path, st.sid, st.caller_id, st.name, st.kind, st.status, st.sl, st.sc, st.el, st.ec "
                 "FROM sites st JOIN files f ON f.id = st.file_id"
             )
         ),
         "edges": set(
             db.execute(
-                "SELECT f.path, e.site_idx, e.caller_id, e.callee_id, e.confidence, e.kind FROM edges e "
+                "SELECT f.path, e.sid, e.caller_id, e.callee_id, e.confidence, e.kind FROM edges e "
                 "JOIN files f ON f.id = e.file_id"
             )
         ),

@@ -9,7 +9,9 @@ dependency, and a change to a file's interface re-resolves every file that looke
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import logging
+import marshal
 import os
 import sqlite3
 import threading
@@ -20,7 +22,7 @@ from pathlib import Path
 
 import tree_sitter as ts
 
-from . import languages
+from . import chunks, languages
 from .model import Facts
 from .store import IndexUnavailable, Store, StoreView, pack_facts, symbol_ids
 from .workspace import DEFAULT_MAX_FILE_SIZE, check_text, discover, read_source, within
@@ -39,6 +41,7 @@ class Document:
     text: bytes
     tree: ts.Tree | None
     lang: languages.Language
+    extraction: chunks.Extraction | None = None  # the facts last stored for this buffer
 
 
 @dataclass
@@ -63,6 +66,7 @@ class _Change:
     mtime_ns: int = 0
     skip_reason: str | None = None
     delete: bool = False
+    prepared: chunks.Extraction | None = None
 
 
 def point_at(text: bytes, offset: int) -> tuple[int, int]:
@@ -246,7 +250,7 @@ class Engine:
         every file whose lookups the change touched. Returns the ids of files left to resolve."""
         store = self.store
         changed_keys: set[str] = set()
-        touched: dict[int, Facts | None] = {}
+        touched: dict[int, tuple[Facts, list[int]]] = {}
         for ch in changes:
             fid = store.file_id(ch.path)
             old = store.interface(fid) if fid is not None else ({}, {})
@@ -266,16 +270,18 @@ class Engine:
                 continue
             assert ch.text is not None
             lang = ch.lang
-            tree = ch.tree if ch.tree is not None else self._parser(lang).parse(ch.text)
-            module = lang.module_name(ch.path, self._is_file)
-            facts = lang.extract(tree, ch.text, ch.path, module)
+            ext = ch.prepared
+            if ext is None:
+                tree = ch.tree if ch.tree is not None else self._parser(lang).parse(ch.text)
+                ext = chunks.extract(lang, tree, ch.text, ch.path, lang.module_name(ch.path, self._is_file))
+            facts = ext.facts
             fid = store.upsert_file(
-                ch.path, lang=lang.name, module=module, sha256=ch.sha256, size=ch.size, mtime_ns=ch.mtime_ns,
-                status="indexed", reason=None, facts=pack_facts(facts),
+                ch.path, lang=lang.name, module=facts.module, sha256=ch.sha256, size=ch.size, mtime_ns=ch.mtime_ns,
+                status="indexed", reason=None, facts=pack_facts(facts), sids=marshal.dumps(ext.sids),
             )
-            store.replace_file_facts(fid, ch.path, lang.name, facts)
+            store.replace_file_facts(fid, ch.path, lang.name, facts, ext.sids)
             changed_keys |= _diff(old, store.interface(fid))
-            touched[fid] = facts
+            touched[fid] = (facts, ext.sids)
         pending = set(touched)
         if changed_keys:
             pending |= store.dependents(changed_keys)
@@ -285,7 +291,9 @@ class Engine:
         store.bump_epoch()
         return set()
 
-    def _resolve_files(self, file_ids: list[int], view: StoreView, known: dict[int, Facts | None] | None = None) -> None:
+    def _resolve_files(
+        self, file_ids: list[int], view: StoreView, known: dict[int, tuple[Facts, list[int]]] | None = None
+    ) -> None:
         store = self.store
         rows = {}
         if file_ids:
@@ -297,23 +305,38 @@ class Engine:
             if fid not in rows:
                 continue
             path, lang_name = rows[fid]
-            facts = (known or {}).get(fid) or store.facts(fid)
+            got = (known or {}).get(fid) or store.facts(fid)
             lang = languages.all_languages().get(lang_name)
-            if facts is None or lang is None:
+            if got is None or lang is None:
                 continue
-            ids = symbol_ids(path, facts)
-            statuses = ["unresolved"] * len(facts.sites)
-            edges: list[tuple[int, int, int, int, str]] = []
-            view.deps = set()
-            view.lang = lang.name
-            for res in lang.resolve(facts, view):
-                statuses[res.site] = res.status
-                site = facts.sites[res.site]
-                caller = ids[site.caller]
-                for target, conf in res.targets:
-                    edges.append((res.site, caller, target, conf, site.kind))
-            store.reset_statuses(fid)
-            store.write_resolution(fid, ids, statuses, edges, view.deps)
+            facts, sids = got
+            self._resolve(fid, path, lang, facts, sids, view)
+
+    def _resolve(
+        self,
+        fid: int,
+        path: str,
+        lang: languages.Language,
+        facts: Facts,
+        sids: list[int],
+        view: StoreView,
+        only: list[int] | None = None,
+    ) -> list[str]:
+        """Resolve a file's sites (or the ``only`` ones) and store edges, statuses and deps."""
+        ids = symbol_ids(path, facts)
+        statuses = ["unresolved"] * len(facts.sites)
+        edges: list[tuple[int, int, int, int, str]] = []
+        view.deps = set()
+        view.lang = lang.name
+        results = lang.resolve(facts, view) if only is None else lang.resolve(facts, view, only=only)  # type: ignore[call-arg]
+        for res in results:
+            statuses[res.site] = res.status
+            site = facts.sites[res.site]
+            caller = ids[site.caller]
+            for target, conf in res.targets:
+                edges.append((sids[res.site], caller, target, conf, site.kind))
+        self.store.write_resolution(fid, sids, statuses, edges, view.deps, only)
+        return statuses
 
     # ------------------------------------------------------------------ documents (the editor's view)
     def open_document(self, path: str, text: str | bytes) -> Document | None:
@@ -378,17 +401,64 @@ class Engine:
                 self.refresh_paths([rel])
 
     def _update_document(self, doc: Document) -> None:
-        import hashlib
-
         reason = check_text(doc.text, self.max_file_size)
-        if reason is None:
-            doc.tree = self._parser(doc.lang).parse(doc.text, doc.tree) if doc.tree else self._parser(doc.lang).parse(doc.text)
-            ch = _Change(doc.path, doc.lang, doc.text, doc.tree, hashlib.sha256(doc.text).hexdigest(), len(doc.text), 0)
-        else:
+        if reason is not None:
             doc.tree = None
-            ch = _Change(doc.path, doc.lang, size=len(doc.text), skip_reason=reason)
+            doc.extraction = None
+            with self._tx():
+                self._apply([_Change(doc.path, doc.lang, size=len(doc.text), skip_reason=reason)])
+            return
+        parser = self._parser(doc.lang)
+        doc.tree = parser.parse(doc.text, doc.tree) if doc.tree is not None else parser.parse(doc.text)
+        module = doc.lang.module_name(doc.path, self._is_file)
+        prev = doc.extraction
+        ext = chunks.extract(doc.lang, doc.tree, doc.text, doc.path, module, prev.chunks if prev is not None else None)
+        sha = hashlib.sha256(doc.text).hexdigest()
         with self._tx():
-            self._apply([ch])
+            if prev is None or not ext.reused or not self._patch(doc, prev, ext, sha):
+                self._apply([_Change(doc.path, doc.lang, doc.text, doc.tree, sha, len(doc.text), 0, prepared=ext)])
+        doc.extraction = ext
+
+    def _patch(self, doc: Document, prev: chunks.Extraction, ext: chunks.Extraction, sha: str) -> bool:
+        """The keystroke path: when an edit leaves the file's interface (its symbols' ids, kinds and
+        ``extra``, its module bindings) as it was, no other file can resolve differently. Then only
+        the changed chunks' rows are replaced and re-resolved, and the rows below them move.
+        Returns False when that does not hold (the caller takes the full path)."""
+        store, lang, path = self.store, doc.lang, doc.path
+        fid = store.file_id(path)
+        if fid is None:
+            return False
+        old_ids, new_ids = symbol_ids(path, prev.facts), symbol_ids(path, ext.facts)
+        osym, osites = _offsets(prev.chunks)
+        nsym, nsites = _offsets(ext.chunks)
+        p, sfx = ext.prefix, ext.suffix
+        o_mid = (p, len(prev.chunks) - sfx)
+        n_mid = (p, len(ext.chunks) - sfx)
+        # the rows kept must keep their ids (an added same-name definition renumbers ordinals)
+        if old_ids[: osym[o_mid[0]]] != new_ids[: nsym[n_mid[0]]] or old_ids[osym[o_mid[1]] :] != new_ids[nsym[n_mid[1]] :]:
+            return False
+        if prev.sids[: osites[o_mid[0]]] != ext.sids[: nsites[n_mid[0]]] or prev.sids[osites[o_mid[1]] :] != ext.sids[nsites[n_mid[1]] :]:
+            return False
+        if store.interface_of(lang.name, prev.facts, old_ids) != store.interface_of(lang.name, ext.facts, new_ids):
+            return False
+        if sfx and p and prev.chunks[p - 1].end_row >= prev.chunks[len(prev.chunks) - sfx].start_row:
+            return False  # a kept chunk shares a line with a moved one
+        shift_from = prev.chunks[len(prev.chunks) - sfx].start_row if sfx else 1 << 40
+        store.patch_file(
+            fid, old_ids[osym[o_mid[0]] : osym[o_mid[1]]], prev.sids[osites[o_mid[0]] : osites[o_mid[1]]],
+            shift_from, ext.drow, new_ids[0],
+        )
+        # symbols that contain the edit (the module, a class) keep their rows but change extent
+        for i in [0, *range(1, nsym[n_mid[0]])]:
+            if prev.facts.symbols[i].range != ext.facts.symbols[i].range:
+                store.update_symbol_range(new_ids[i], ext.facts.symbols[i].range)
+        store.insert_symbols(fid, lang.name, ext.facts, new_ids, range(nsym[n_mid[0]], nsym[n_mid[1]]))
+        mid_sites = list(range(nsites[n_mid[0]], nsites[n_mid[1]]))
+        store.insert_sites(fid, ext.facts, new_ids, ext.sids, mid_sites)
+        self._resolve(fid, path, lang, ext.facts, ext.sids, StoreView(store.db), only=mid_sites)
+        store.upsert_file(path, sha256=sha, size=len(doc.text), facts=pack_facts(ext.facts), sids=marshal.dumps(ext.sids))
+        store.bump_epoch()
+        return True
 
     def refresh_paths(self, paths: Iterable[str]) -> None:
         """Re-read specific files from disk (created, changed or deleted outside the editor)."""
@@ -424,6 +494,15 @@ class Engine:
     def epoch(self) -> int:
         with self.lock:
             return self.store.epoch()
+
+
+def _offsets(cs: list[chunks.Chunk]) -> tuple[list[int], list[int]]:
+    """Index of each chunk's first symbol and first site in the merged facts (plus the ends)."""
+    syms, sites = [1], [0]
+    for c in cs:  # a member chunk's symbol 1 is its container's copy, not a symbol of its own
+        syms.append(syms[-1] + len(c.facts.symbols) - (2 if c.parent is not None else 1))
+        sites.append(sites[-1] + len(c.facts.sites))
+    return syms, sites
 
 
 def _diff(old: tuple[dict, dict], new: tuple[dict, dict]) -> set[str]:

@@ -173,11 +173,11 @@ class Graph:
         return rows
 
     def file_symbols(self, rel: str) -> list[Sym]:
-        return self._syms("f.path = ? ORDER BY s.start_byte", (rel,))
+        return self._syms("f.path = ? ORDER BY s.sl, s.sc", (rel,))
 
     def enclosing(self, rel: str, line: int, col: int | None = None) -> Sym | None:
         """The innermost definition containing the position (the module when nothing else does)."""
-        rows = self._syms("f.path = ? AND s.sl <= ? AND s.el >= ? ORDER BY (s.end_byte - s.start_byte) ASC", (rel, line, line))
+        rows = self._syms("f.path = ? AND s.sl <= ? AND s.el >= ? ORDER BY s.sl DESC, s.sc DESC", (rel, line, line))
         for s in rows:
             if col is None or _contains(s.range, line, col):
                 return s
@@ -193,13 +193,13 @@ class Graph:
     def site_at(self, rel: str, line: int, col: int) -> tuple[Site, list[tuple[Sym, int]]] | None:
         """The call site or reference at the position and the symbols it resolves to."""
         rows = self._q(
-            "SELECT st.file_id, st.idx, st.caller_id, st.name, st.kind, st.sl, st.sc, st.el, st.ec FROM sites st "
+            "SELECT st.file_id, st.sid, st.caller_id, st.name, st.kind, st.sl, st.sc, st.el, st.ec FROM sites st "
             "JOIN files f ON f.id = st.file_id WHERE f.path = ? AND st.sl <= ? AND st.el >= ?",
             (rel, line, line),
         )
         for fid, idx, caller, name, kind, *rng in rows:
             if _contains(tuple(rng), line, col, inclusive_end=True):  # type: ignore[arg-type]
-                targets = self._q("SELECT callee_id, confidence FROM edges WHERE file_id = ? AND site_idx = ?", (fid, idx))
+                targets = self._q("SELECT callee_id, confidence FROM edges WHERE file_id = ? AND sid = ?", (fid, idx))
                 out = [(s, c) for t, c in targets if (s := self.symbol(t)) is not None]
                 return Site(rel, tuple(rng), caller, name, kind), out  # type: ignore[arg-type]
         return None
@@ -221,7 +221,7 @@ class Graph:
         mine, other = ("callee_id", "caller_id") if incoming else ("caller_id", "callee_id")
         rows = self._q(
             f"SELECT e.{other}, e.confidence, f.path, st.sl, st.sc, st.el, st.ec, st.caller_id, st.name, st.kind "
-            f"FROM edges e JOIN sites st ON st.file_id = e.file_id AND st.idx = e.site_idx "
+            f"FROM edges e JOIN sites st ON st.file_id = e.file_id AND st.sid = e.sid "
             f"JOIN files f ON f.id = e.file_id "
             f"WHERE e.{mine} = ? AND e.kind IN ({','.join('?' * len(kinds))}) AND e.confidence >= ? "
             f"ORDER BY f.path, st.sl, st.sc",
@@ -300,7 +300,7 @@ class Graph:
             # the edges between consecutive levels decide each node's best path
             edges = db.execute(
                 f"""
-                SELECT e.{far}, e.{near}, e.confidence, e.file_id, e.site_idx FROM edges e
+                SELECT e.{far}, e.{near}, e.confidence, e.file_id, e.sid FROM edges e
                 WHERE e.{far} IN (SELECT value FROM json_each(?)) AND e.kind = 'call' AND e.confidence >= ?
                 """,
                 (json.dumps(nodes), min_conf),
@@ -349,7 +349,7 @@ class Graph:
             for fid, idx in sorted(set(keys.get(item.symbol.id, []))):
                 rows = self._q(
                     "SELECT f.path, st.sl, st.sc, st.el, st.ec, st.caller_id, st.name, st.kind FROM sites st "
-                    "JOIN files f ON f.id = st.file_id WHERE st.file_id = ? AND st.idx = ?",
+                    "JOIN files f ON f.id = st.file_id WHERE st.file_id = ? AND st.sid = ?",
                     (fid, idx),
                 )
                 for path, sl, sc, el, ec, caller, name, kind in rows:

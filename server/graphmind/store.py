@@ -19,33 +19,33 @@ from .model import BindingFact, Facts, SiteFact, SymbolFact, SymbolRow, symbol_i
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = "5"
+SCHEMA_VERSION = "6"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS files(
     id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, lang TEXT, module TEXT,
-    sha256 TEXT, size INTEGER, mtime_ns INTEGER, status TEXT NOT NULL, reason TEXT, facts BLOB);
+    sha256 TEXT, size INTEGER, mtime_ns INTEGER, status TEXT NOT NULL, reason TEXT, facts BLOB, sids BLOB);
 CREATE TABLE IF NOT EXISTS symbols(
     id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, qname TEXT NOT NULL, name TEXT NOT NULL,
     kind TEXT NOT NULL, parent_id INTEGER, module TEXT NOT NULL, lang TEXT NOT NULL,
     sl INTEGER, sc INTEGER, el INTEGER, ec INTEGER, nsl INTEGER, nsc INTEGER, nel INTEGER, nec INTEGER,
-    start_byte INTEGER, end_byte INTEGER, signature TEXT, extra BLOB);
+    signature TEXT, extra BLOB);
 CREATE INDEX IF NOT EXISTS symbols_qname ON symbols(qname);
 CREATE INDEX IF NOT EXISTS symbols_name ON symbols(name);
 CREATE INDEX IF NOT EXISTS symbols_file ON symbols(file_id, sl);
 CREATE TABLE IF NOT EXISTS sites(
-    file_id INTEGER NOT NULL, idx INTEGER NOT NULL, caller_id INTEGER NOT NULL, name TEXT NOT NULL,
+    file_id INTEGER NOT NULL, sid INTEGER NOT NULL, caller_id INTEGER NOT NULL, name TEXT NOT NULL,
     kind TEXT NOT NULL, status TEXT NOT NULL, sl INTEGER, sc INTEGER, el INTEGER, ec INTEGER,
-    PRIMARY KEY(file_id, idx)) WITHOUT ROWID;
+    PRIMARY KEY(file_id, sid)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS sites_unresolved ON sites(name) WHERE status = 'unresolved';
 CREATE INDEX IF NOT EXISTS sites_pos ON sites(file_id, sl);
 CREATE TABLE IF NOT EXISTS edges(
-    file_id INTEGER NOT NULL, site_idx INTEGER NOT NULL, caller_id INTEGER NOT NULL,
+    file_id INTEGER NOT NULL, sid INTEGER NOT NULL, caller_id INTEGER NOT NULL,
     callee_id INTEGER NOT NULL, confidence INTEGER NOT NULL, kind TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS edges_callee ON edges(callee_id, kind, confidence);
 CREATE INDEX IF NOT EXISTS edges_caller ON edges(caller_id, kind);
-CREATE INDEX IF NOT EXISTS edges_file ON edges(file_id);
+CREATE INDEX IF NOT EXISTS edges_file ON edges(file_id, sid);
 CREATE TABLE IF NOT EXISTS bindings(
     file_id INTEGER NOT NULL, lang TEXT NOT NULL, module TEXT NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL,
     target TEXT NOT NULL, extra BLOB);
@@ -58,6 +58,12 @@ CREATE INDEX IF NOT EXISTS deps_file ON deps(file_id);
 
 class IndexUnavailable(RuntimeError):
     """The index database cannot be opened or written (locked, read-only, full disk)."""
+
+
+def _dump(value: Any) -> bytes:
+    """Deterministic bytes: marshal version 2 writes no back-references, whose presence would
+    depend on object sharing, so equal values always give equal bytes (they are compared)."""
+    return marshal.dumps(value, 2)
 
 
 def pack_facts(f: Facts) -> bytes:
@@ -189,12 +195,13 @@ class Store:
             self.db.execute(f"UPDATE files SET {sets} WHERE id=?", (*cols.values(), fid))
         return fid
 
-    def facts(self, file_id: int) -> Facts | None:
-        row = self.db.execute("SELECT facts FROM files WHERE id=?", (file_id,)).fetchone()
-        if not row or row[0] is None:
+    def facts(self, file_id: int) -> tuple[Facts, list[int]] | None:
+        """A file's stored facts and site ids (for re-resolving it without re-parsing)."""
+        row = self.db.execute("SELECT facts, sids FROM files WHERE id=?", (file_id,)).fetchone()
+        if not row or row[0] is None or row[1] is None:
             return None
         try:
-            return unpack_facts(row[0])
+            return unpack_facts(row[0]), marshal.loads(row[1])
         except (ValueError, EOFError, TypeError):
             return None
 
@@ -214,34 +221,91 @@ class Store:
             binds.setdefault(f"{lang}:{m}.{n}", set()).add((k, t, e))
         return syms, binds
 
-    def replace_file_facts(self, file_id: int, path: str, lang: str, facts: Facts) -> None:
+    @staticmethod
+    def interface_of(lang: str, facts: Facts, ids: list[int]) -> tuple[dict[str, set[tuple]], dict[str, set[tuple]]]:
+        """:meth:`interface` computed from facts in memory (same shape, same values)."""
+        syms: dict[str, set[tuple]] = {}
+        for i, sf in enumerate(facts.symbols):
+            syms.setdefault(f"{lang}:{sf.qname}", set()).add(
+                (ids[i], sf.name, sf.kind, _dump(sf.extra) if sf.extra else None)
+            )
+        binds: dict[str, set[tuple]] = {}
+        for b in facts.bindings:
+            binds.setdefault(f"{lang}:{facts.module}.{b.name}", set()).add(
+                (b.kind, b.target, _dump(b.extra) if b.extra is not None else None)
+            )
+        return syms, binds
+
+    def replace_file_facts(self, file_id: int, path: str, lang: str, facts: Facts, sids: list[int]) -> None:
         """Replace the symbols, sites and bindings of one file (edges/deps are replaced by resolution)."""
         db = self.db
         self.clear_file(file_id)
         ids = symbol_ids(path, facts)
-        db.executemany(
-            "INSERT OR REPLACE INTO symbols VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            [
-                (
-                    ids[i], file_id, s.qname, s.name, s.kind,
-                    ids[s.parent] if s.parent is not None else None, facts.module, lang,
-                    *s.range, *s.selection, s.start_byte, s.end_byte, s.signature,
-                    marshal.dumps(s.extra) if s.extra else None,
-                )
-                for i, s in enumerate(facts.symbols)
-            ],
-        )
-        db.executemany(
-            "INSERT INTO sites VALUES(?,?,?,?,?,'unresolved',?,?,?,?)",
-            [(file_id, i, ids[s.caller], s.name, s.kind, *s.range) for i, s in enumerate(facts.sites)],
-        )
+        self.insert_symbols(file_id, lang, facts, ids, range(len(facts.symbols)))
+        self.insert_sites(file_id, facts, ids, sids, range(len(facts.sites)))
         db.executemany(
             "INSERT INTO bindings VALUES(?,?,?,?,?,?,?)",
             [
-                (file_id, lang, facts.module, b.name, b.kind, b.target, marshal.dumps(b.extra) if b.extra is not None else None)
+                (file_id, lang, facts.module, b.name, b.kind, b.target, _dump(b.extra) if b.extra is not None else None)
                 for b in facts.bindings
             ],
         )
+
+    def insert_symbols(self, file_id: int, lang: str, facts: Facts, ids: list[int], which: Iterable[int]) -> None:
+        syms = facts.symbols
+        self.db.executemany(
+            "INSERT OR REPLACE INTO symbols VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            [
+                (
+                    ids[i], file_id, syms[i].qname, syms[i].name, syms[i].kind,
+                    ids[syms[i].parent] if syms[i].parent is not None else None, facts.module, lang,
+                    *syms[i].range, *syms[i].selection, syms[i].signature,
+                    _dump(syms[i].extra) if syms[i].extra else None,
+                )
+                for i in which
+            ],
+        )
+
+    def insert_sites(
+        self, file_id: int, facts: Facts, ids: list[int], sids: list[int], which: Iterable[int], statuses: list[str] | None = None
+    ) -> None:
+        sites = facts.sites
+        self.db.executemany(
+            "INSERT OR REPLACE INTO sites VALUES(?,?,?,?,?,?,?,?,?,?)",
+            [
+                (file_id, sids[i], ids[sites[i].caller], sites[i].name, sites[i].kind,
+                 statuses[i] if statuses is not None else "unresolved", *sites[i].range)
+                for i in which
+            ],
+        )
+
+    def patch_file(
+        self,
+        file_id: int,
+        removed_ids: list[int],
+        removed_sids: list[int],
+        shift_from_row: int,
+        drow: int,
+        keep_id: int,
+    ) -> None:
+        """The cheap path for an edit that left the file's interface alone: drop the rows of the
+        changed chunks, and move the rows after them by ``drow`` lines (their text is unchanged)."""
+        db = self.db
+        if removed_ids:
+            db.execute(f"DELETE FROM symbols WHERE id IN ({','.join(map(str, removed_ids))})")
+        if removed_sids:
+            sids = ",".join(map(str, removed_sids))
+            db.execute(f"DELETE FROM sites WHERE file_id=? AND sid IN ({sids})", (file_id,))
+            db.execute(f"DELETE FROM edges WHERE file_id=? AND sid IN ({sids})", (file_id,))
+        if drow:
+            db.execute(
+                "UPDATE symbols SET sl=sl+?1, el=el+?1, nsl=nsl+?1, nel=nel+?1 WHERE file_id=?2 AND sl>=?3 AND id!=?4",
+                (drow, file_id, shift_from_row, keep_id),
+            )
+            db.execute("UPDATE sites SET sl=sl+?1, el=el+?1 WHERE file_id=?2 AND sl>=?3", (drow, file_id, shift_from_row))
+
+    def update_symbol_range(self, sid: int, r: tuple[int, int, int, int]) -> None:
+        self.db.execute("UPDATE symbols SET sl=?, sc=?, el=?, ec=? WHERE id=?", (*r, sid))
 
     def clear_file(self, file_id: int) -> None:
         for table in ("symbols", "sites", "bindings", "edges", "deps"):
@@ -263,23 +327,29 @@ class Store:
     def write_resolution(
         self,
         file_id: int,
-        caller_ids: list[int],
+        sids: list[int],
         statuses: list[str],
         edges: list[tuple[int, int, int, int, str]],
         deps: Iterable[str],
+        only: Iterable[int] | None = None,
     ) -> None:
+        """Store the outcome of resolving a file's sites (all of them, or the ``only`` ones)."""
         db = self.db
-        db.execute("DELETE FROM edges WHERE file_id=?", (file_id,))
-        db.execute("DELETE FROM deps WHERE file_id=?", (file_id,))
+        if only is None:
+            db.execute("DELETE FROM edges WHERE file_id=?", (file_id,))
+            db.execute("DELETE FROM deps WHERE file_id=?", (file_id,))
+            db.execute("UPDATE sites SET status='unresolved' WHERE file_id=? AND status!='unresolved'", (file_id,))
+            which: Iterable[int] = range(len(sids))
+        else:
+            which = list(only)
+            if which:
+                db.execute(f"DELETE FROM edges WHERE file_id=? AND sid IN ({','.join(str(sids[i]) for i in which)})", (file_id,))
         db.executemany(
-            "UPDATE sites SET status=? WHERE file_id=? AND idx=?",
-            [(st, file_id, i) for i, st in enumerate(statuses) if st != "unresolved"],
+            "UPDATE sites SET status=? WHERE file_id=? AND sid=?",
+            [(statuses[i], file_id, sids[i]) for i in which if statuses[i] != "unresolved"],
         )
         db.executemany("INSERT INTO edges VALUES(?,?,?,?,?,?)", [(file_id, *e) for e in edges])
         db.executemany("INSERT OR IGNORE INTO deps VALUES(?,?)", [(k, file_id) for k in deps])
-
-    def reset_statuses(self, file_id: int) -> None:
-        self.db.execute("UPDATE sites SET status='unresolved' WHERE file_id=? AND status!='unresolved'", (file_id,))
 
 
 def _is_locked(exc: Exception) -> bool:

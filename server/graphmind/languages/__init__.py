@@ -9,14 +9,29 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import tree_sitter as ts
 import tree_sitter_language_pack as tslp
 
 from ..model import Facts, Resolution, WorkspaceView
+
+
+@dataclass(slots=True)
+class Span:
+    """A chunk of a file for chunked extraction: the query runs on ``node`` within [start, end)."""
+
+    node: ts.Node
+    start: int
+    end: int
+    start_point: tuple[int, int]
+    end_point: tuple[int, int]
+    parent: int | None  # index of the header span this one is a member of
+    container: ts.Node | None  # a header: the container whose full range is its symbol's range
 
 
 class Language:
@@ -26,6 +41,9 @@ class Language:
     grammar: str = ""
     extensions: tuple[str, ...] = ()
     lsp_ids: tuple[str, ...] = ()
+    # Chunked plugins extract one top-level statement at a time (``extract(..., node=...)``) and
+    # merge their private data with ``merge_local``: edits then re-extract only what changed.
+    chunked: bool = False
 
     @property
     def ts_language(self) -> ts.Language:
@@ -47,6 +65,18 @@ class Language:
 
     def resolve(self, facts: Facts, ws: WorkspaceView) -> Iterable[Resolution]:
         raise NotImplementedError
+
+    def merge_local(self, parts: list[tuple[Facts, list[int]]]) -> Any:
+        """Join chunks' ``Facts.local``; ``mapping[i]`` is chunk symbol i's index in the file."""
+        return None
+
+    def chunk_spans(self, root: ts.Node) -> list[Span]:
+        """How a chunked plugin's files split: by default one chunk per top-level statement."""
+        return [Span(c, c.start_byte, c.end_byte, c.start_point, c.end_point, None, None) for c in root.children]
+
+    def merge_member_extra(self, container: dict[str, Any], member: dict[str, Any]) -> dict[str, Any]:
+        """Fold what a member chunk says about its container (e.g. attribute types) into it."""
+        return container
 
 
 @cache

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import builtins
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import tree_sitter as ts
@@ -32,7 +32,7 @@ from ..model import (
     SymbolRow,
     WorkspaceView,
 )
-from . import Language, register
+from . import Language, Span, register
 
 BUILTINS = frozenset(dir(builtins))
 # Method names of builtin types: an unknown receiver calling one of these is as likely a list,
@@ -193,6 +193,7 @@ class Python(Language):
     grammar = "python"
     extensions = (".py", ".pyi")
     lsp_ids = ("python",)
+    chunked = True
 
     def module_name(self, relpath: str, is_file: Callable[[str], bool]) -> str:
         """Dotted module path: packages are found by walking up ``__init__.py`` files; a file
@@ -213,10 +214,49 @@ class Python(Language):
         return ".".join(names) or stem
 
     # ---------------------------------------------------------------- extraction
-    def extract(self, tree: ts.Tree, src: bytes, relpath: str, module: str) -> Facts:
+    def chunk_spans(self, root: ts.Node) -> list[Span]:
+        """Top-level statements; a top-level class splits into its header and one chunk per body
+        statement, so an edit in one method re-extracts that method only."""
+        spans: list[Span] = []
+        for child in root.children:
+            cls = child.child_by_field_name("definition") if child.type == "decorated_definition" else child
+            body = cls.child_by_field_name("body") if cls is not None and cls.type == "class_definition" else None
+            if body is None or not body.children:
+                spans.append(Span(child, child.start_byte, child.end_byte, child.start_point, child.end_point, None, None))
+                continue
+            header = len(spans)
+            spans.append(Span(child, child.start_byte, body.start_byte, child.start_point, body.start_point, None, child))
+            for member in body.children:
+                spans.append(Span(child, member.start_byte, member.end_byte, member.start_point, member.end_point, header, None))
+        return spans
+
+    def merge_member_extra(self, container: dict[str, Any], member: dict[str, Any]) -> dict[str, Any]:
+        attrs = member.get("attrs")
+        if not attrs:
+            return container
+        merged = dict(container)
+        mine = {k: list(v) for k, v in merged.get("attrs", {}).items()}
+        for name, evs in attrs.items():
+            mine.setdefault(name, []).extend(evs)
+        merged["attrs"] = mine
+        return merged
+
+    def extract(
+        self,
+        tree: ts.Tree,
+        src: bytes,
+        relpath: str,
+        module: str,
+        node: ts.Node | None = None,
+        byte_range: tuple[int, int] | None = None,
+    ) -> Facts:
+        """Facts of the file, or of the part of ``node`` within ``byte_range`` (a chunk). Symbol 0
+        is the module; in a class member's chunk, symbol 1 is the class (its pseudo container)."""
         root = tree.root_node
         cursor = ts.QueryCursor(self.query())
-        matches = cursor.matches(root)
+        if byte_range is not None:
+            cursor.set_byte_range(*byte_range)
+        matches = cursor.matches(node if node is not None else root)
 
         symbols: list[SymbolFact] = [
             SymbolFact(module, "<module>", "module", None, _rng(root), (0, 0, 0, 0), 0, len(src), f"module {module}")
@@ -493,11 +533,31 @@ class Python(Language):
         else:
             sc.locals.update(_pattern_names(left))
 
+    def merge_local(self, parts: list[tuple[Facts, list[int]]]) -> dict[int, tuple]:
+        """Scopes by file symbol index. A scope several chunks add to (the module's, a class's)
+        is their union, in chunk order."""
+        scopes: dict[int, _Scope] = {}
+        for facts, mapping in parts:
+            for idx, pack in sorted((facts.local or {}).items()):
+                locals_, types, imports, globals_, self_name, class_idx, is_cls = pack
+                sc = scopes.setdefault(mapping[idx], _Scope())
+                sc.locals.update(locals_)
+                for k, v in types.items():
+                    sc.types.setdefault(k, []).extend(v)
+                sc.imports.update(imports)
+                sc.globals.update(globals_)
+                if self_name is not None:
+                    sc.self_name = self_name
+                if class_idx is not None:
+                    sc.class_idx = mapping[class_idx]
+                sc.is_cls = sc.is_cls or is_cls
+        return {i: sc.pack() for i, sc in sorted(scopes.items())}
+
     # ---------------------------------------------------------------- resolution
-    def resolve(self, facts: Facts, ws: WorkspaceView) -> Iterator[Resolution]:
+    def resolve(self, facts: Facts, ws: WorkspaceView, only: Iterable[int] | None = None) -> Iterator[Resolution]:
         r = _Resolver(facts, ws)
-        for i, site in enumerate(facts.sites):
-            yield r.site(i, site)
+        for i in range(len(facts.sites)) if only is None else only:
+            yield r.site(i, facts.sites[i])
 
 
 # Values an expression can evaluate to.

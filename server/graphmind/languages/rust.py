@@ -762,10 +762,15 @@ class _Resolver:
         self.ws = ws
         local = facts.local or {}
         self.crate: str = local.get("crate", facts.module.split(".")[0])
-        self.scopes: dict[int, tuple] = local.get("scopes", {})
+        self.scopes: dict[int, tuple] = {
+            i: (frozenset(p[0]), p[1], p[2], p[3]) for i, p in local.get("scopes", {}).items()
+        }
         self.mods: dict[int, str] = local.get("mods", {0: facts.module})
         self.selfs: dict[int, list[str]] = local.get("self", {})
+        # items declared inside function bodies: (function index, name)
+        self.nested = {(s.parent, s.name) for s in facts.symbols if s.parent in self.scopes}
         self._impls: dict[int, list[SymbolRow]] = {}
+        self._paths: dict[tuple, tuple[Value | None, int]] = {}  # per-file memo of path lookups
 
     # --- rows
     def rows(self, qname: str) -> list[SymbolRow]:
@@ -862,7 +867,12 @@ class _Resolver:
         """Value of a path seen from a function scope of this file (``scope``) or a module."""
         if not segs or depth > MAX_DEPTH:
             return None, EXTRACTED
-        seen = seen if seen is not None else set()
+        if seen is None:
+            key = (tuple(segs), scope, modq)
+            hit = self._paths.get(key)
+            if hit is None:
+                hit = self._paths[key] = self.path_value(segs, scope, modq, depth, set())
+            return hit
         first = segs[0]
         c = EXTRACTED
         if first.startswith("@"):
@@ -897,9 +907,10 @@ class _Resolver:
                 locals_, _types, uses, globs = packed
                 if name in locals_:
                     return None, EXTRACTED
-                v = self.abs_value(f"{sym.qname}.{name}")
-                if v is not None:
-                    return v, EXTRACTED
+                if (s, name) in self.nested:
+                    v = self.abs_value(f"{sym.qname}.{name}")
+                    if v is not None:
+                        return v, EXTRACTED
                 if name in uses:
                     found = [x for segs in uses[name] if (x := self.path_value(segs, None, modq, depth + 1))[0] is not None]
                     if found:

@@ -817,7 +817,7 @@ class _Extractor:
         sc = self.scopes[scope]
         owner = sc.owner
         if key in ("call", "new", "jsx"):
-            self.call_site(key, caps["callee"][0], owner, scope)
+            self.call_site(key, node, caps["callee"][0], owner, scope)
         elif key == "ref.arg":
             e = expr_of(node, self.folder)
             if e[0] not in ("n", "t") or not e[2]:
@@ -842,7 +842,7 @@ class _Extractor:
         elif key == "def.signature":
             self.signature_member(node, scope)
 
-    def call_site(self, key: str, callee: ts.Node, owner: int, scope: int) -> None:
+    def call_site(self, key: str, node: ts.Node, callee: ts.Node, owner: int, scope: int) -> None:
         if key == "jsx":
             if callee.type == "identifier" and not _text(callee)[:1].isupper():
                 return  # an intrinsic element: <div>
@@ -851,8 +851,7 @@ class _Extractor:
         if key == "call":
             if callee.type == "import":
                 return
-            parent = callee.parent
-            if parent is not None and _require_spec(parent) is not None:
+            if callee.type == "identifier" and callee.text == b"require" and _require_spec(node) is not None:
                 return  # require(): an import, not a call
         if callee.type == "super":
             self.sites.append(SiteFact(owner, "constructor", CALL, _rng(callee), callee.start_byte, callee.end_byte,

@@ -1,0 +1,188 @@
+"""Chunked extraction: a file's facts are the merge of its chunks' facts.
+
+A chunk is a top-level statement; a plugin may split a container (a Python class) into a header
+chunk and one chunk per member statement. A fresh index and an edit take the same path, so they
+agree by construction; an edit re-extracts only the chunks whose text changed and reuses the
+others (moved down or up when lines were added or removed above them). Site ids derive from a
+chunk's text, so unchanged chunks keep their rows in the store.
+
+A member chunk's facts hold a copy of its container's symbol at index 1 (its "pseudo" container);
+the merge maps it onto the header's symbol and folds its ``extra`` in through the plugin.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field, replace
+
+import tree_sitter as ts
+
+from .languages import Language, Span
+from .model import Facts, SiteFact, SymbolFact
+
+Point = tuple[int, int]
+
+
+@dataclass(slots=True)
+class Chunk:
+    key: bytes  # hash of the chunk's text, start column and container header
+    start_byte: int
+    start_row: int
+    end_row: int
+    parent: int | None  # index of the header chunk this chunk is a member of
+    facts: Facts  # symbols[0] is the module; a member's symbols[1] is its container
+    container: tuple[int, int, int, int] | None = None  # a header: its container's current range
+    # the merged (rebased) symbols and sites of the last merge, reused while the base is the same
+    cache: tuple[tuple[int, int], list[SymbolFact], list[SiteFact]] | None = field(default=None, repr=False)
+
+
+@dataclass(slots=True)
+class Extraction:
+    facts: Facts
+    chunks: list[Chunk]
+    sids: list[int]  # one stable id per site
+    # what an edit changed: chunks [prefix, len - suffix) are new; the previous list had the same
+    # prefix and suffix; the suffix moved by drow lines
+    prefix: int = 0
+    suffix: int = 0
+    drow: int = 0
+    reused: bool = False
+
+
+def _key(src: bytes, span: Span, parent_key: bytes) -> bytes:
+    h = hashlib.blake2b(src[span.start : span.end], digest_size=16)
+    h.update(span.start_point[1].to_bytes(4, "little"))
+    h.update(parent_key)
+    return h.digest()
+
+
+def _moved(facts: Facts, drow: int) -> Facts:
+    """A chunk's facts ``drow`` lines lower. Byte offsets are the extraction's own and are not
+    stored, so only line numbers move."""
+    if not drow:
+        return facts
+
+    def r(x: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+        return (x[0] + drow, x[1], x[2] + drow, x[3])
+
+    syms = [facts.symbols[0]] + [
+        SymbolFact(s.qname, s.name, s.kind, s.parent, r(s.range), r(s.selection), s.start_byte, s.end_byte, s.signature, s.extra)
+        for s in facts.symbols[1:]
+    ]
+    sites = [SiteFact(s.caller, s.name, s.kind, r(s.range), s.start_byte, s.end_byte, s.expr) for s in facts.sites]
+    return Facts(facts.module, syms, sites, facts.bindings, facts.local)
+
+
+def extract(
+    lang: Language, tree: ts.Tree, src: bytes, relpath: str, module: str, previous: list[Chunk] | None = None
+) -> Extraction:
+    root = tree.root_node
+    if not lang.chunked:
+        facts = lang.extract(tree, src, relpath, module)
+        whole = Span(root, 0, len(src), root.start_point, root.end_point, None, None)
+        chunk = Chunk(_key(src, whole, b""), 0, 0, root.end_point[0], None, facts)
+        return Extraction(facts, [chunk], _site_ids([chunk]))
+    spans = lang.chunk_spans(root)
+    keys: list[bytes] = []
+    for sp in spans:
+        keys.append(_key(src, sp, keys[sp.parent] if sp.parent is not None else b""))
+    chunks: list[Chunk | None] = [None] * len(spans)
+    prefix = suffix = drow = 0
+    reused = previous is not None and bool(previous) and previous[0].facts.module == module
+    if reused:
+        old = previous or []
+        n = min(len(old), len(spans))
+        while prefix < n and old[prefix].key == keys[prefix] and old[prefix].start_byte == spans[prefix].start:
+            chunks[prefix] = old[prefix]
+            prefix += 1
+        if prefix < len(old) and prefix < len(spans):
+            dbyte = spans[-1].start - old[-1].start_byte
+            drow = spans[-1].start_point[0] - old[-1].start_row
+            while (
+                suffix < n - prefix
+                and old[-1 - suffix].key == keys[-1 - suffix]
+                and spans[-1 - suffix].start - old[-1 - suffix].start_byte == dbyte
+                and spans[-1 - suffix].start_point[0] - old[-1 - suffix].start_row == drow
+            ):
+                o = old[-1 - suffix]
+                i = len(spans) - 1 - suffix
+                chunks[i] = o if not dbyte and not drow else Chunk(
+                    o.key, o.start_byte + dbyte, o.start_row + drow, o.end_row + drow, spans[i].parent,
+                    _moved(o.facts, drow), o.container,
+                )
+                suffix += 1
+    for i, sp in enumerate(spans):
+        if chunks[i] is None:
+            facts = lang.extract(tree, src, relpath, module, node=sp.node, byte_range=(sp.start, sp.end))
+            chunks[i] = Chunk(keys[i], sp.start, sp.start_point[0], sp.end_point[0], sp.parent, facts)
+        if sp.container is not None:  # a header's container grows and shrinks with its members
+            c = sp.container
+            rng = (c.start_point[0], c.start_point[1], c.end_point[0], c.end_point[1])
+            ch = chunks[i]
+            assert ch is not None
+            if ch.container != rng:
+                chunks[i] = replace(ch, container=rng, cache=None)
+    done: list[Chunk] = chunks  # type: ignore[assignment]
+    facts = merge(lang, tree, src, module, done)
+    return Extraction(facts, done, _site_ids(done), prefix, suffix, drow, reused)
+
+
+def merge(lang: Language, tree: ts.Tree, src: bytes, module: str, chunks: list[Chunk]) -> Facts:
+    """One file's facts from its chunks': the module symbol once, indices rebased, each member's
+    pseudo container folded into its header's symbol."""
+    root = tree.root_node
+    s, e = root.start_point, root.end_point
+    if not chunks:
+        return Facts(module, [SymbolFact(module, "<module>", "module", None, (s[0], s[1], e[0], e[1]), (0, 0, 0, 0), 0,
+                                         len(src), f"module {module}")], [], [], lang.merge_local([]))
+    first = chunks[0].facts.symbols[0]
+    symbols: list[SymbolFact] = [replace(first, range=(s[0], s[1], e[0], e[1]), end_byte=len(src))]
+    sites: list[SiteFact] = []
+    bindings = []
+    locals_: list[tuple[Facts, list[int]]] = []
+    header_index: dict[int, int] = {}  # header chunk -> its container symbol's index in the file
+    extras: dict[int, dict] = {}
+    for ci, c in enumerate(chunks):
+        part = c.facts
+        base = len(symbols)
+        ctx = header_index.get(c.parent, 0) if c.parent is not None else -1
+        own = part.symbols[2:] if c.parent is not None else part.symbols[1:]
+        if c.parent is not None:
+            mapping = [0, ctx] + [base + i for i in range(len(own))]
+        else:
+            mapping = [0] + [base + i for i in range(len(own))]
+        if c.cache is not None and c.cache[0] == (base, ctx):
+            msyms, msites = c.cache[1], c.cache[2]
+        else:
+            msyms = [
+                sym if (p := (mapping[sym.parent] if sym.parent is not None else None)) == sym.parent else replace(sym, parent=p)
+                for sym in own
+            ]
+            msites = [site if mapping[site.caller] == site.caller else replace(site, caller=mapping[site.caller]) for site in part.sites]
+            c.cache = ((base, ctx), msyms, msites)
+        if c.container is not None and len(part.symbols) > 1:
+            header_index[ci] = base
+            extras[base] = dict(part.symbols[1].extra)
+        elif c.parent is not None and len(part.symbols) > 1 and ctx in extras:
+            extras[ctx] = lang.merge_member_extra(extras[ctx], part.symbols[1].extra)
+        symbols.extend(msyms)
+        sites.extend(msites)
+        bindings.extend(part.bindings)
+        locals_.append((part, mapping))
+    for ci, idx in header_index.items():
+        sym = symbols[idx]
+        rng = chunks[ci].container or sym.range
+        if rng != sym.range or extras[idx] != sym.extra:
+            symbols[idx] = replace(sym, range=rng, extra=extras[idx])
+    return Facts(module, symbols, sites, bindings, lang.merge_local(locals_))
+
+
+def _site_ids(chunks: list[Chunk]) -> list[int]:
+    seen: dict[bytes, int] = {}
+    out: list[int] = []
+    for c in chunks:
+        n = seen.get(c.key, 0)
+        seen[c.key] = n + 1
+        base = int.from_bytes(hashlib.blake2b(c.key + n.to_bytes(4, "little"), digest_size=8).digest(), "big") >> 12
+        out.extend(base + j for j in range(len(c.facts.sites)))
+    return out
