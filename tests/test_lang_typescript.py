@@ -75,6 +75,13 @@ CALLS = {
     ("src.legacy.Widget.paint", "src.legacy.api.get", "extracted"),
     ("src.legacy.main", "src.legacy.Widget", "extracted"),
     ("src.legacy.main", "src.legacy.Widget.render", "inferred"),
+    # a JavaScript factory: `return new Widget()` / `() => new Widget()` says what a call returns
+    ("src.legacy.makeWidget", "src.legacy.Widget", "extracted"),
+    ("src.legacy.build", "src.legacy.Widget", "extracted"),
+    ("src.legacy.assemble", "src.legacy.makeWidget", "extracted"),
+    ("src.legacy.assemble", "src.legacy.build", "extracted"),
+    ("src.legacy.assemble", "src.legacy.Widget.render", "inferred"),
+    ("src.legacy.assemble", "src.legacy.Widget.paint", "inferred"),
     # same-name methods in unrelated classes: each to its own
     ("src.shapes.Circle.draw", "src.shapes.Circle.area", "extracted"),
     ("src.shapes.Square.draw", "src.shapes.Square.area", "extracted"),

@@ -34,3 +34,6 @@
 (public_field_definition) @field
 (for_in_statement left: (_) @bind.pattern)
 (catch_clause parameter: (_) @bind.pattern)
+; what a function returns when nothing declares it: `return new Foo()`, `() => new Foo()`
+(return_statement (new_expression) @ret.new)
+(arrow_function body: (new_expression) @ret.new)

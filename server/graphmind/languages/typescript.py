@@ -392,7 +392,7 @@ def _is_static(node: ts.Node) -> bool:
 
 # ---------------------------------------------------------------------------- extraction
 class _Scope:
-    __slots__ = ("parent", "owner", "this", "start", "end", "locals", "types", "imports", "defs", "exports", "obj")
+    __slots__ = ("parent", "owner", "this", "start", "end", "locals", "types", "imports", "defs", "exports", "obj", "fn")
 
     def __init__(self, parent: int, owner: int, this: tuple, start: int, end: int) -> None:
         self.parent = parent
@@ -409,6 +409,7 @@ class _Scope:
         self.defs: dict[str, int] = {}
         self.exports = False  # an object literal assigned to module.exports: members are module-level
         self.obj: int | None = None  # an object literal that is a symbol: its members are methods
+        self.fn: int | None = None  # the function symbol whose body this scope is
 
     def pack(self) -> tuple:
         return (self.parent, self.owner, self.this, sorted(self.locals), self.types, self.imports, self.defs)
@@ -468,7 +469,7 @@ class _Extractor:
                     break
             else:
                 for key in ("call", "new", "jsx", "ref.arg", "import", "export", "assign", "declarator",
-                            "field", "bind.pattern", "def.signature"):
+                            "field", "bind.pattern", "def.signature", "ret.new"):
                     if key in caps:
                         n = caps[key][0]
                         if (n.id, key) not in seen:
@@ -656,6 +657,7 @@ class _Extractor:
         if binds_in is not None:
             self.bind_def(binds_in, name, idx)
         sid = self.new_scope(ps, idx, this, node)
+        self.scopes[sid].fn = idx
         self.bind_params(params, sid, node)
         return sid
 
@@ -841,6 +843,8 @@ class _Extractor:
             (self.mlocals if scope == 0 else sc.locals).update(names)
         elif key == "def.signature":
             self.signature_member(node, scope)
+        elif key == "ret.new":
+            self.returns_new(node, scope)
 
     def call_site(self, key: str, node: ts.Node, callee: ts.Node, owner: int, scope: int) -> None:
         if key == "jsx":
@@ -1100,6 +1104,19 @@ class _Extractor:
                 ev = None
         if ev is not None:
             self.symbols[this[1]].extra.setdefault("attrs", {}).setdefault(name, []).append(ev)
+
+    def returns_new(self, node: ts.Node, scope: int) -> None:
+        """``return new Foo()`` (or ``() => new Foo()``) in a function without a declared return
+        type: what a call of it returns, for files that call it."""
+        fn = self.scopes[scope].fn
+        if fn is None or "returns" in self.symbols[fn].extra:
+            return
+        e = expr_of(node.child_by_field_name("constructor"), self.folder)
+        if e[0] != "n" or self.is_local(scope, e[2][0]):
+            return  # a class local to the function: not evaluable from other files
+        got = self.symbols[fn].extra.setdefault("returns_new", [])
+        if e not in got and len(got) < 4:
+            got.append(e)
 
     def signature_member(self, node: ts.Node, scope: int) -> None:
         """An interface method or an abstract method: a symbol without a body."""
@@ -1418,6 +1435,11 @@ class _Resolver:
                 ret = r.extra.get("returns")
                 if ret:
                     rv, rc = self.type_value(ret, lambda e, d, _m=r.module: self.eval_global_expr(_m, e, d), depth + 1)
+                    if rv is not None:
+                        found.append((rv, min(c, rc, INFERRED)))
+                for e in r.extra.get("returns_new", ()):
+                    rv, rc = self.eval_global_expr(r.module, e, depth + 1)
+                    rv, rc = self.new_result(rv, rc)
                     if rv is not None:
                         found.append((rv, min(c, rc, INFERRED)))
             if found:
