@@ -14,11 +14,14 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from typing import Any
 
 import tree_sitter as ts
 
 from .languages import Language, Span
 from .model import Facts, SiteFact, SymbolFact
+from .store import symbol_ids
 
 Point = tuple[int, int]
 
@@ -33,7 +36,7 @@ class Chunk:
     facts: Facts  # symbols[0] is the module; a member's symbols[1] is its container
     container: tuple[int, int, int, int] | None = None  # a header: its container's current range
     # the merged (rebased) symbols and sites of the last merge, reused while the base is the same
-    cache: tuple[tuple[int, int], list[SymbolFact], list[SiteFact]] | None = field(default=None, repr=False)
+    cache: tuple[tuple[int, int], list[SymbolFact], list[SiteFact], Any] | None = field(default=None, repr=False)
 
 
 @dataclass(slots=True)
@@ -41,6 +44,10 @@ class Extraction:
     facts: Facts
     chunks: list[Chunk]
     sids: list[int]  # one stable id per site
+    ids: list[int]  # one stable id per symbol
+    # index of each chunk's first symbol / first site in the merged facts, and the ends
+    sym_at: list[int] = field(default_factory=list)
+    site_at: list[int] = field(default_factory=list)
     # what an edit changed: chunks [prefix, len - suffix) are new; the previous list had the same
     # prefix and suffix; the suffix moved by drow lines
     prefix: int = 0
@@ -81,7 +88,7 @@ def extract(
         facts = lang.extract(tree, src, relpath, module)
         whole = Span(root, 0, len(src), root.start_point, root.end_point, None, None)
         chunk = Chunk(_key(src, whole, b""), 0, 0, root.end_point[0], None, facts)
-        return Extraction(facts, [chunk], _site_ids([chunk]))
+        return Extraction(facts, [chunk], _site_ids([chunk]), symbol_ids(relpath, facts), [1, len(facts.symbols)], [0, len(facts.sites)])
     spans = lang.chunk_spans(root)
     keys: list[bytes] = []
     for sp in spans:
@@ -106,10 +113,15 @@ def extract(
             ):
                 o = old[-1 - suffix]
                 i = len(spans) - 1 - suffix
-                chunks[i] = o if not dbyte and not drow else Chunk(
-                    o.key, o.start_byte + dbyte, o.start_row + drow, o.end_row + drow, spans[i].parent,
-                    _moved(o.facts, drow), o.container,
-                )
+                if drow:
+                    chunks[i] = Chunk(
+                        o.key, o.start_byte + dbyte, o.start_row + drow, o.end_row + drow, spans[i].parent,
+                        _moved(o.facts, drow), o.container,
+                    )
+                else:  # same lines: the chunk (and its merge cache) carries over, one byte offset moves
+                    o.start_byte += dbyte
+                    o.parent = spans[i].parent
+                    chunks[i] = o
                 suffix += 1
     for i, sp in enumerate(spans):
         if chunks[i] is None:
@@ -124,7 +136,21 @@ def extract(
                 chunks[i] = replace(ch, container=rng, cache=None)
     done: list[Chunk] = chunks  # type: ignore[assignment]
     facts = merge(lang, tree, src, module, done)
-    return Extraction(facts, done, _site_ids(done), prefix, suffix, drow, reused)
+    sym_at, site_at = [1], [0]
+    for c in done:  # a member's symbol 1 is its container's copy, not a symbol of its own
+        sym_at.append(sym_at[-1] + len(c.facts.symbols) - (2 if c.parent is not None else 1))
+        site_at.append(site_at[-1] + len(c.facts.sites))
+    return Extraction(facts, done, _site_ids(done), symbol_ids(relpath, facts), sym_at, site_at, prefix, suffix, drow, reused)
+
+
+def interface_part(chunks: list[Chunk]) -> list[tuple]:
+    """What some chunks contribute to their file's interface (symbols with their kinds and
+    ``extra``, module bindings), in order."""
+    out: list[tuple] = []
+    for c in chunks:
+        out.extend((s.qname, s.name, s.kind, s.extra) for s in c.facts.symbols[1:])
+        out.extend((b.name, b.kind, b.target, b.extra) for b in c.facts.bindings)
+    return out
 
 
 def merge(lang: Language, tree: ts.Tree, src: bytes, module: str, chunks: list[Chunk]) -> Facts:
@@ -139,7 +165,7 @@ def merge(lang: Language, tree: ts.Tree, src: bytes, module: str, chunks: list[C
     symbols: list[SymbolFact] = [replace(first, range=(s[0], s[1], e[0], e[1]), end_byte=len(src))]
     sites: list[SiteFact] = []
     bindings = []
-    locals_: list[tuple[Facts, list[int]]] = []
+    locals_: list[Any] = []
     header_index: dict[int, int] = {}  # header chunk -> its container symbol's index in the file
     extras: dict[int, dict] = {}
     for ci, c in enumerate(chunks):
@@ -152,14 +178,15 @@ def merge(lang: Language, tree: ts.Tree, src: bytes, module: str, chunks: list[C
         else:
             mapping = [0] + [base + i for i in range(len(own))]
         if c.cache is not None and c.cache[0] == (base, ctx):
-            msyms, msites = c.cache[1], c.cache[2]
+            msyms, msites, mlocal = c.cache[1], c.cache[2], c.cache[3]
         else:
             msyms = [
                 sym if (p := (mapping[sym.parent] if sym.parent is not None else None)) == sym.parent else replace(sym, parent=p)
                 for sym in own
             ]
             msites = [site if mapping[site.caller] == site.caller else replace(site, caller=mapping[site.caller]) for site in part.sites]
-            c.cache = ((base, ctx), msyms, msites)
+            mlocal = lang.rebase_local(part.local, mapping)
+            c.cache = ((base, ctx), msyms, msites, mlocal)
         if c.container is not None and len(part.symbols) > 1:
             header_index[ci] = base
             extras[base] = dict(part.symbols[1].extra)
@@ -168,7 +195,7 @@ def merge(lang: Language, tree: ts.Tree, src: bytes, module: str, chunks: list[C
         symbols.extend(msyms)
         sites.extend(msites)
         bindings.extend(part.bindings)
-        locals_.append((part, mapping))
+        locals_.append(mlocal)
     for ci, idx in header_index.items():
         sym = symbols[idx]
         rng = chunks[ci].container or sym.range
@@ -183,6 +210,11 @@ def _site_ids(chunks: list[Chunk]) -> list[int]:
     for c in chunks:
         n = seen.get(c.key, 0)
         seen[c.key] = n + 1
-        base = int.from_bytes(hashlib.blake2b(c.key + n.to_bytes(4, "little"), digest_size=8).digest(), "big") >> 12
-        out.extend(base + j for j in range(len(c.facts.sites)))
+        base = _site_base(c.key, n)
+        out.extend(range(base, base + len(c.facts.sites)))
     return out
+
+
+@lru_cache(maxsize=1 << 16)
+def _site_base(key: bytes, occurrence: int) -> int:
+    return int.from_bytes(hashlib.blake2b(key + occurrence.to_bytes(4, "little"), digest_size=8).digest(), "big") >> 12

@@ -305,7 +305,11 @@ class Engine:
             if fid not in rows:
                 continue
             path, lang_name = rows[fid]
-            got = (known or {}).get(fid) or store.facts(fid)
+            doc = self.docs.get(path)
+            got = (known or {}).get(fid)
+            if got is None and doc is not None and doc.extraction is not None:
+                got = (doc.extraction.facts, doc.extraction.sids)
+            got = got or store.facts(fid)
             lang = languages.all_languages().get(lang_name)
             if got is None or lang is None:
                 continue
@@ -321,9 +325,10 @@ class Engine:
         sids: list[int],
         view: StoreView,
         only: list[int] | None = None,
+        ids: list[int] | None = None,
     ) -> list[str]:
         """Resolve a file's sites (or the ``only`` ones) and store edges, statuses and deps."""
-        ids = symbol_ids(path, facts)
+        ids = ids if ids is not None else symbol_ids(path, facts)
         statuses = ["unresolved"] * len(facts.sites)
         edges: list[tuple[int, int, int, int, str]] = []
         view.deps = set()
@@ -398,7 +403,13 @@ class Engine:
         rel = self.relpath(path)
         with self.lock:
             if self.docs.pop(rel, None) is not None:
+                self._file_row_reset(rel)
                 self.refresh_paths([rel])
+
+    def _file_row_reset(self, rel: str) -> None:
+        """Forget the buffer's version so the disk's is read again, whatever its size and mtime."""
+        with self._tx():
+            self.store.db.execute("UPDATE files SET sha256=NULL, size=-1 WHERE path=?", (rel,))
 
     def _update_document(self, doc: Document) -> None:
         reason = check_text(doc.text, self.max_file_size)
@@ -428,9 +439,9 @@ class Engine:
         fid = store.file_id(path)
         if fid is None:
             return False
-        old_ids, new_ids = symbol_ids(path, prev.facts), symbol_ids(path, ext.facts)
-        osym, osites = _offsets(prev.chunks)
-        nsym, nsites = _offsets(ext.chunks)
+        old_ids, new_ids = prev.ids, ext.ids
+        osym, osites = prev.sym_at, prev.site_at
+        nsym, nsites = ext.sym_at, ext.site_at
         p, sfx = ext.prefix, ext.suffix
         o_mid = (p, len(prev.chunks) - sfx)
         n_mid = (p, len(ext.chunks) - sfx)
@@ -439,7 +450,10 @@ class Engine:
             return False
         if prev.sids[: osites[o_mid[0]]] != ext.sids[: nsites[n_mid[0]]] or prev.sids[osites[o_mid[1]] :] != ext.sids[nsites[n_mid[1]] :]:
             return False
-        if store.interface_of(lang.name, prev.facts, old_ids) != store.interface_of(lang.name, ext.facts, new_ids):
+        # kept chunks are the same text, so the interface changed iff the changed chunks' part did
+        if old_ids[osym[o_mid[0]] : osym[o_mid[1]]] != new_ids[nsym[n_mid[0]] : nsym[n_mid[1]]]:
+            return False
+        if chunks.interface_part(prev.chunks[o_mid[0] : o_mid[1]]) != chunks.interface_part(ext.chunks[n_mid[0] : n_mid[1]]):
             return False
         if sfx and p and prev.chunks[p - 1].end_row >= prev.chunks[len(prev.chunks) - sfx].start_row:
             return False  # a kept chunk shares a line with a moved one
@@ -455,8 +469,9 @@ class Engine:
         store.insert_symbols(fid, lang.name, ext.facts, new_ids, range(nsym[n_mid[0]], nsym[n_mid[1]]))
         mid_sites = list(range(nsites[n_mid[0]], nsites[n_mid[1]]))
         store.insert_sites(fid, ext.facts, new_ids, ext.sids, mid_sites)
-        self._resolve(fid, path, lang, ext.facts, ext.sids, StoreView(store.db), only=mid_sites)
-        store.upsert_file(path, sha256=sha, size=len(doc.text), facts=pack_facts(ext.facts), sids=marshal.dumps(ext.sids))
+        self._resolve(fid, path, lang, ext.facts, ext.sids, StoreView(store.db), only=mid_sites, ids=new_ids)
+        # the packed facts are written when the buffer closes; until then re-resolution reads the buffer's
+        store.upsert_file(path, sha256=sha, size=len(doc.text), facts=None, sids=None)
         store.bump_epoch()
         return True
 
@@ -494,15 +509,6 @@ class Engine:
     def epoch(self) -> int:
         with self.lock:
             return self.store.epoch()
-
-
-def _offsets(cs: list[chunks.Chunk]) -> tuple[list[int], list[int]]:
-    """Index of each chunk's first symbol and first site in the merged facts (plus the ends)."""
-    syms, sites = [1], [0]
-    for c in cs:  # a member chunk's symbol 1 is its container's copy, not a symbol of its own
-        syms.append(syms[-1] + len(c.facts.symbols) - (2 if c.parent is not None else 1))
-        sites.append(sites[-1] + len(c.facts.sites))
-    return syms, sites
 
 
 def _diff(old: tuple[dict, dict], new: tuple[dict, dict]) -> set[str]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Protocol
 
 # Confidence of an edge: higher is stronger. A path's confidence is its weakest edge.
@@ -105,6 +106,7 @@ class WorkspaceView(Protocol):
     def bindings(self, module: str, name: str) -> list[tuple[str, str, Any]]: ...
 
 
+@lru_cache(maxsize=1 << 18)
 def symbol_id(path: str, qname: str, ordinal: int) -> int:
     """A stable id: the same definition keeps its id across edits and fresh re-indexes."""
     h = hashlib.blake2b(f"{path}\0{qname}\0{ordinal}".encode(), digest_size=8).digest()

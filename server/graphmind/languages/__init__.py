@@ -66,8 +66,12 @@ class Language:
     def resolve(self, facts: Facts, ws: WorkspaceView) -> Iterable[Resolution]:
         raise NotImplementedError
 
-    def merge_local(self, parts: list[tuple[Facts, list[int]]]) -> Any:
-        """Join chunks' ``Facts.local``; ``mapping[i]`` is chunk symbol i's index in the file."""
+    def rebase_local(self, local: Any, mapping: list[int]) -> Any:
+        """A chunk's ``Facts.local`` with symbol indices mapped to the file's (``mapping[i]``)."""
+        return None
+
+    def merge_local(self, parts: list[Any]) -> Any:
+        """Join the chunks' rebased ``Facts.local`` into the file's."""
         return None
 
     def chunk_spans(self, root: ts.Node) -> list[Span]:

@@ -549,7 +549,8 @@ class Java(Language):
 
 
 # Values: ('inst', rows) an instance of classes; ('cls', rows) the classes themselves (static
-# access); ('pkg', name) a package prefix; ('ext', name) outside the workspace.
+# access); ('ext', name) of a type outside the workspace; ('extd', name) derived from one (a library
+# method's result, a field of a library object): of an unknown type.
 Value = tuple[str, Any]
 
 
@@ -733,7 +734,7 @@ class _Resolver:
             if ms is None:
                 v = None
             elif ms[0] == "ext":
-                v = ms
+                v = ("extd", ms[1])  # what a library method returns: its type is unknown
             elif ms[0] == "implicit":
                 v, c = self.field(("inst", ms[1][0]), mc, ms[1][1])
             else:
@@ -805,13 +806,13 @@ class _Resolver:
         if first[:1].isupper():
             return ("ext", first), EXTRACTED, []
         if classes and self.hierarchy(classes)[1]:
-            return ("ext", first), EXTRACTED, []  # an inherited field of a library superclass
+            return ("extd", first), EXTRACTED, []  # an inherited field of a library superclass
         return None, EXTRACTED, chain[1:]
 
     def field(self, v: Value, c: int, name: str) -> tuple[Value | None, int]:
         kind, payload = v
-        if kind == "ext":
-            return ("ext", f"{payload}.{name}"), c
+        if kind in ("ext", "extd"):
+            return ("extd", f"{payload}.{name}"), c
         if kind in ("inst", "cls"):
             ft = self.field_type(payload, name)
             if ft is not None:
@@ -822,7 +823,7 @@ class _Resolver:
                 if nested:
                     return ("cls", nested), c
             if self.hierarchy(payload)[1]:
-                return ("ext", name), c
+                return ("extd", name), c
         return None, c
 
     # --- calls
@@ -874,6 +875,12 @@ class _Resolver:
             return None, c, True
         kind, payload = v
         if kind == "ext":
+            return ("ext", f"{payload}.{name}"), c, False
+        if kind == "extd":
+            # a library call's result or field (List<Repo>.get(0)): its type is unknown, so a
+            # workspace method of that name may be the target; none: the library's own
+            if any(self.arity_ok(r, arity) for r in self.ws.by_name(name) if r.kind == "method"):
+                return None, c, True
             return ("ext", f"{payload}.{name}"), c, False
         if kind in ("inst", "cls"):
             ms, ext = self.methods(payload, name, arity)

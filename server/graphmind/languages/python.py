@@ -176,10 +176,32 @@ class _Scope:
         self.class_idx: int | None = None
         self.is_cls = False  # the first parameter is the class itself (a classmethod's ``cls``)
 
+    @staticmethod
+    def unpack(pack: tuple) -> _Scope:
+        sc = _Scope()
+        sc.add(pack)
+        return sc
+
+    def add(self, pack: tuple) -> None:
+        locals_, types, imports, globals_, self_name, class_idx, is_cls = pack
+        self.locals.update(locals_)
+        for k, v in types.items():
+            self.types.setdefault(k, []).extend(v)
+        self.imports.update(imports)
+        self.globals.update(globals_)
+        if self_name is not None:
+            self.self_name = self_name
+        if class_idx is not None:
+            self.class_idx = class_idx
+        self.is_cls = self.is_cls or is_cls
+
     def pack(self) -> tuple:
         return (
             sorted(self.locals), self.types, self.imports, sorted(self.globals), self.self_name, self.class_idx, self.is_cls
         )
+
+
+_EMPTY_SCOPE = _Scope().pack()
 
 
 def _package_of(module: str, relpath: str) -> str:
@@ -533,25 +555,34 @@ class Python(Language):
         else:
             sc.locals.update(_pattern_names(left))
 
-    def merge_local(self, parts: list[tuple[Facts, list[int]]]) -> dict[int, tuple]:
+    def rebase_local(self, local: Any, mapping: list[int]) -> dict[int, tuple]:
+        out: dict[int, tuple] = {}
+        for idx, pack in (local or {}).items():
+            if pack == _EMPTY_SCOPE and idx in (0, 1):
+                continue  # a chunk's empty share of the module's or its class's scope adds nothing
+            class_idx = pack[5]
+            if class_idx is not None and mapping[class_idx] != class_idx:
+                pack = (*pack[:5], mapping[class_idx], pack[6])
+            out[mapping[idx]] = pack
+        return out
+
+    def merge_local(self, parts: list[Any]) -> dict[int, tuple]:
         """Scopes by file symbol index. A scope several chunks add to (the module's, a class's)
         is their union, in chunk order."""
-        scopes: dict[int, _Scope] = {}
-        for facts, mapping in parts:
-            for idx, pack in sorted((facts.local or {}).items()):
-                locals_, types, imports, globals_, self_name, class_idx, is_cls = pack
-                sc = scopes.setdefault(mapping[idx], _Scope())
-                sc.locals.update(locals_)
-                for k, v in types.items():
-                    sc.types.setdefault(k, []).extend(v)
-                sc.imports.update(imports)
-                sc.globals.update(globals_)
-                if self_name is not None:
-                    sc.self_name = self_name
-                if class_idx is not None:
-                    sc.class_idx = mapping[class_idx]
-                sc.is_cls = sc.is_cls or is_cls
-        return {i: sc.pack() for i, sc in sorted(scopes.items())}
+        merged: dict[int, tuple] = {}
+        shared: dict[int, _Scope] = {}
+        for part in parts:
+            for idx, pack in part.items():
+                if idx not in merged and idx not in shared:
+                    merged[idx] = pack
+                    continue
+                sc = shared.get(idx)
+                if sc is None:
+                    sc = shared[idx] = _Scope.unpack(merged.pop(idx))
+                sc.add(pack)
+        for idx, sc in shared.items():
+            merged[idx] = sc.pack()
+        return dict(sorted(merged.items()))
 
     # ---------------------------------------------------------------- resolution
     def resolve(self, facts: Facts, ws: WorkspaceView, only: Iterable[int] | None = None) -> Iterator[Resolution]:

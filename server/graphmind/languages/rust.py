@@ -1079,8 +1079,8 @@ class _Resolver:
         if v is None:
             return None, c
         kind, payload = v
-        if kind == "ext":
-            return ("ext", f"{payload}.{name}"), c
+        if kind in ("ext", "extd"):
+            return ("extd", f"{payload}.{name}"), c
         if kind == "inst":
             found = []
             for t in payload:
@@ -1099,8 +1099,8 @@ class _Resolver:
         if v is None:
             return None, c
         kind, payload = v
-        if kind == "ext":
-            return ("ext", f"{payload}()"), c
+        if kind in ("ext", "extd"):
+            return ("extd", f"{payload}()"), c
         if kind == "variant":
             return ("inst", [payload]), c
         if kind == "syms":
@@ -1196,8 +1196,8 @@ class _Resolver:
                     v, c = self.call_result(m, mc, depth + 1)
                 elif recv is not None and recv[0] == "inst" and inner_chain[-1] in IDENTITY_METHODS:
                     v, c = recv, rc
-                elif recv is not None and recv[0] == "ext":
-                    v, c = ("ext", f"{recv[1]}.{inner_chain[-1]}()"), rc
+                elif recv is not None and recv[0] in ("ext", "extd"):
+                    v, c = ("extd", f"{recv[1]}.{inner_chain[-1]}()"), rc
                 else:
                     v, c = None, rc
             else:
@@ -1213,7 +1213,7 @@ class _Resolver:
         if recv is None:
             return None, c
         kind, payload = recv
-        if kind == "ext":
+        if kind in ("ext", "extd"):
             return ("ext", f"{payload}.{name}"), c
         if kind == "inst":
             found: dict[int, SymbolRow] = {}
@@ -1250,6 +1250,10 @@ class _Resolver:
             return self.by_name(i, site)
         recv, rc = self.eval((base, arg, chain[:-1]), scope, 0)
         if recv is None:
+            return self.by_name(i, site)
+        if recv[0] == "extd" and any(r.kind == "method" and r.extra.get("self") for r in self.ws.by_name(site.name)):
+            # a std call's result or field (map.get(k).unwrap()): its type is unknown, so a workspace
+            # method of that name may be the target
             return self.by_name(i, site)
         v, c = self.method(recv, rc, chain[-1], 0)
         if v is None:

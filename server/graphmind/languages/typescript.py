@@ -96,6 +96,8 @@ _LITERALS = {
     "string": "String", "template_string": "String", "number": "Number", "array": "Array", "object": "Object",
     "regex": "RegExp", "true": "Boolean", "false": "Boolean", "arrow_function": "Function",
     "function_expression": "Function",
+    # operators only yield primitives (no operator overloading in JavaScript)
+    "binary_expression": "Primitive", "unary_expression": "Primitive", "update_expression": "Number",
 }
 _WRAPPERS = ("parenthesized_expression", "non_null_expression", "await_expression", "satisfies_expression")
 _UNWRAP_TYPES = ("Promise", "PromiseLike", "Awaited", "Readonly")
