@@ -1,7 +1,7 @@
 // Drives code-server (started by run.sh) with playwright-core + Debian Chromium.
 // Scenarios: Show Call Hierarchy, Go to Definition, Find All References (VS Code's
 // standard providers), and "GraphMind: Blast radius of symbol" with its peek action.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
@@ -13,6 +13,7 @@ const env = (name) => {
 const CACHE = env('E2E_CACHE');
 const URL = env('E2E_URL');
 const ARTIFACTS = env('E2E_ARTIFACTS');
+const WORKSPACE = env('E2E_WORKSPACE');
 const DEADLINE = Number(process.env.E2E_DEADLINE_MS || Date.now() + 300_000);
 const { chromium } = createRequire(join(CACHE, 'package.json'))('playwright-core');
 
@@ -63,6 +64,8 @@ page.setDefaultTimeout(15_000);
 
 async function shot(name) {
   const file = join(ARTIFACTS, `${name}.png`);
+  await page.mouse.move(1000, 600); // away from anything with a hover
+  await sleep(300);
   await page.screenshot({ path: file });
   log(`screenshot ${file}`);
 }
@@ -150,6 +153,17 @@ async function activeTab() {
   return (await page.locator('.tabs-container .tab.active').getAttribute('aria-label').catch(() => '')) ?? '';
 }
 
+/** Drags the side bar's edge so tree rows (signatures) aren't cut off in the screenshots. */
+async function widenSidebar(width = 520) {
+  const sb = await page.locator('.part.sidebar').boundingBox();
+  if (!sb || sb.width >= width) return;
+  const y = sb.y + sb.height / 2;
+  await page.mouse.move(sb.x + sb.width - 1, y);
+  await page.mouse.down();
+  await page.mouse.move(sb.x + width, y, { steps: 5 });
+  await page.mouse.up();
+}
+
 const results = [];
 async function scenario(name, fn) {
   const start = Date.now();
@@ -173,6 +187,7 @@ try {
   await page.waitForSelector('.monaco-workbench', { timeout: 30_000 });
   await page.waitForSelector('.explorer-folders-view .monaco-list-row', { timeout: 30_000 });
   log('workbench ready');
+  await widenSidebar().catch((err) => log(`could not widen the side bar: ${err.message}`));
 
   await scenario('Show Call Hierarchy lists the callers', async () => {
     await openAt('a.py', 1, 6);
@@ -285,6 +300,53 @@ try {
     assert((await activeTab()).startsWith('a.py'), 'the peek is anchored at the target in a.py');
     await shot('blast-radius-peek');
     await page.keyboard.press('Escape');
+  });
+
+  await scenario('The "N callers" code lens opens the blast radius', async () => {
+    await runCommand('GraphMind: Clear Blast Radius');
+    await openAt('a.py', 1, 6);
+    const lens = page.locator('.monaco-editor .codelens-decoration a', { hasText: /^1 caller$/ });
+    await until('the code lens on target', async () => (await lens.count()) > 0, { ms: 20_000 });
+    await lens.first().click();
+    await until('the Blast Radius tree from the lens', async () =>
+      (await sidebarRows()).some((x) => /^Target target, 2 callers, a\.py:1$/.test(x.label)),
+    );
+  });
+
+  await scenario('GraphMind: Restart Server, then it answers again', async () => {
+    await runCommand('GraphMind: Restart Server');
+    await runCommand('GraphMind: Clear Blast Radius');
+    await openAt('c.py', 4, 6);
+    await until(
+      'a blast radius from the restarted server',
+      async () => {
+        await runCommand('GraphMind: Blast radius of symbol');
+        return until('caller2 as the target', async () => (await sidebarRows()).some((x) => /^Target caller2, 0 callers, c\.py:4$/.test(x.label)), {
+          ms: 5_000,
+        }).catch(() => false);
+      },
+      { ms: 60_000, every: 1_000 },
+    );
+    await until('"No callers found" for caller2', async () => (await sidebarRows()).some((x) => /^No callers found/.test(x.label)));
+    await logRows('blast radius of caller2');
+  });
+
+  // Last: breaks the server setting on purpose.
+  await scenario('A server that cannot start gives an error with the fix', async () => {
+    const file = join(WORKSPACE, '.vscode', 'settings.json');
+    const settings = JSON.parse(readFileSync(file, 'utf8'));
+    settings['graphmind.server.command'] = '/nonexistent/bin/graphmind serve';
+    writeFileSync(file, JSON.stringify(settings, null, 2));
+    const toast = page.locator('.notifications-toasts .notification-toast', { hasText: '/nonexistent/bin/graphmind' });
+    await toast.first().waitFor({ state: 'visible', timeout: 30_000 });
+    const text = (await toast.first().textContent()) ?? '';
+    log(`notification: ${text}`);
+    assert(/does not exist or is not executable/.test(text), 'says what is wrong');
+    assert(/Fix the path in "graphmind\.server\.command"/.test(text), 'says how to fix it');
+    for (const action of ['Open Settings', 'Show Log', 'Restart Server']) {
+      assert((await toast.first().locator('.monaco-button', { hasText: action }).count()) === 1, `offers "${action}"`);
+    }
+    await shot('server-error');
   });
 } catch (err) {
   results.push({ name: 'setup', ok: false, error: err.message });

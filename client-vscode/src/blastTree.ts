@@ -238,6 +238,7 @@ export function toTreeItem(node: BlastNode, rel: RelativePath): vscode.TreeItem 
       t.tooltip = node.detail;
       t.description = node.detail;
       t.contextValue = 'graphmind.message';
+      t.accessibilityInformation = { label: node.detail ? `${node.text} ${node.detail}` : node.text };
       return t;
     }
     case 'depth': {

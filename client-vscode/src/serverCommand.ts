@@ -196,7 +196,9 @@ function resolveProgram(
   if (!ctx.isExecutable(full)) {
     throw new ServerCommandError(
       `"${full}" (from ${setting}) does not exist or is not executable.`,
-      `Fix the path in "${setting}". ${notFoundFix}`,
+      setting === 'graphmind.server.command'
+        ? `Fix the path in "${setting}", or reset it to "${DEFAULT_SERVER_COMMAND}" to use graphmind from the workspace's .venv or PATH.`
+        : `Fix the path in "${setting}", or clear it to use "graphmind.server.command".`,
       setting,
     );
   }
