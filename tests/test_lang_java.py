@@ -73,6 +73,9 @@ EXPECTED = {
     (f"{A}.app.App.main/1", f"{A}.repo.Repo", "extracted"),
     (f"{A}.app.App.main/1", f"{S}.run/0", "inferred"),
     (f"{A}.app.App.main/1", f"{A}.util.Util.fmt/1", "extracted"),
+    # a library call's result (List<Repo>.get(0)) has an unknown type: the one two-argument `save`
+    # in the workspace (a common method name: ambiguous, never inferred)
+    (f"{A}.app.App.main/1", f"{A}.repo.Repo.save/2", "ambiguous"),
     # a file with a syntax error keeps what tree-sitter recovered
     (f"{A}.Broken.ok/0", f"{A}.Broken.fine/0", "extracted"),
 }
