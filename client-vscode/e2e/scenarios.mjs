@@ -339,7 +339,7 @@ try {
     writeFileSync(file, JSON.stringify(settings, null, 2));
     const toast = page.locator('.notifications-toasts .notification-toast', { hasText: '/nonexistent/bin/graphmind' });
     await toast.first().waitFor({ state: 'visible', timeout: 30_000 });
-    const text = (await toast.first().textContent()) ?? '';
+    const text = ((await toast.first().locator('.notification-list-item-message').textContent()) ?? '').trim();
     log(`notification: ${text}`);
     assert(/does not exist or is not executable/.test(text), 'says what is wrong');
     assert(/Fix the path in "graphmind\.server\.command"/.test(text), 'says how to fix it');
