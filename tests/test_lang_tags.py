@@ -11,7 +11,9 @@ from graphmind import languages
 from graphmind.engine import Engine
 
 FIXTURE = Path(__file__).parent / "fixtures" / "tags"
-TAG_LANGS = ("c", "cpp", "csharp", "ruby", "php", "kotlin", "swift", "scala", "lua", "bash", "elixir")
+TAG_LANGS = (
+    "c", "cpp", "csharp", "ruby", "php", "kotlin", "swift", "scala", "lua", "bash", "elixir", "perl", "r", "julia", "zig",
+)
 
 
 def _oo(lang: str, mod: str, util: str, cls: str = "Greeter", greet: str = "greet", fmt: str = "format",
@@ -73,6 +75,32 @@ EXPECTED: dict[str, set[tuple[str, str, str]]] = {
         ("elixir.main.Demo.Greeter.run", "elixir.main.Demo.Greeter.greet", "extracted"),
         ("elixir.main.Demo.Greeter.run", "elixir.util.Demo.Util.shared_util", "inferred"),
     },
+    "perl": {
+        ("perl.main.Greeter.greet", "perl.main.Greeter.format", "extracted"),  # $self->format()
+        ("perl.main.Greeter.greet", "perl.main.helper", "extracted"),
+        ("perl.main.run", "perl.main.Greeter.new", "extracted"),  # Greeter->new(): the file's package
+        ("perl.main.run", "perl.main.Greeter.greet", "inferred"),
+        ("perl.main.run", "perl.Util.shared_util", "inferred"),
+    },
+    "r": {
+        ("r.main.run", "r.main.helper", "extracted"),
+        ("r.main.run", "r.util.shared_util", "inferred"),
+    },
+    "julia": {
+        ("julia.main.Demo.greet", "julia.main.Demo.format", "extracted"),
+        ("julia.main.Demo.greet", "julia.main.Demo.helper", "extracted"),
+        ("julia.main.Demo.run", "julia.main.Demo.Greeter", "extracted"),  # a struct's constructor
+        ("julia.main.Demo.run", "julia.main.Demo.greet", "extracted"),
+        ("julia.main.Demo.run", "julia.util.shared_util", "inferred"),
+    },
+    "zig": {
+        ("zig.main.Greeter.greet", "zig.main.Greeter.format", "extracted"),  # self.format()
+        ("zig.main.Greeter.greet", "zig.main.helper", "extracted"),
+        ("zig.main.run", "zig.main.Greeter.init", "extracted"),  # Greeter.init(): the file's struct
+        ("zig.main.run", "zig.main.Greeter.greet", "inferred"),
+        ("zig.main.run", "zig.main.helper", "extracted"),
+        ("zig.main.run", "zig.util.sharedUtil", "inferred"),
+    },
 }
 
 
@@ -98,7 +126,7 @@ def test_edges_per_language(engine: Engine, lang: str) -> None:
     assert got == EXPECTED[lang]
 
 
-@pytest.mark.parametrize("lang", [lng for lng in TAG_LANGS if lng not in ("c", "bash", "elixir", "lua", "csharp")])
+@pytest.mark.parametrize("lang", [lng for lng in TAG_LANGS if lng not in ("c", "bash", "elixir", "lua", "csharp", "r", "julia")])
 def test_same_name_method_of_another_class_not_linked(engine: Engine, lang: str) -> None:
     # util's Other.format has the same name as Greeter.format: self.format() is Greeter's alone
     assert not any(b.endswith("Other.format") for _, b, _ in edges(engine) if b.startswith(lang + "."))

@@ -79,6 +79,10 @@ TABLE: tuple[Spec, ...] = (
     Spec("lua", "lua", (".lua",), ("lua",), frozenset({"self"})),
     Spec("bash", "bash", (".sh", ".bash"), ("shellscript", "bash", "sh")),
     Spec("elixir", "elixir", (".ex", ".exs"), ("elixir",), frozenset({"__MODULE__"}), (), _ELIXIR_FORMS),
+    Spec("perl", "perl", (".pl", ".pm"), ("perl",), frozenset({"$self", "$class", "__PACKAGE__"}), ("new",)),
+    Spec("r", "r", (".r",), ("r",)),
+    Spec("julia", "julia", (".jl",), ("julia",)),
+    Spec("zig", "zig", (".zig",), ("zig",), frozenset({"self", "@This()"})),
 )
 
 
@@ -172,7 +176,7 @@ class TagLanguage(Language):
         for node, callee, recv, ctor in sorted(calls.values(), key=lambda c: c[0].start_byte):
             if _key(callee) in name_nodes:
                 continue  # a definition's head (Elixir `def f(x)`), not a call
-            name = [p for p in _SPLIT.split(_text(callee)) if p]
+            name = [p for p in _SPLIT.split(_text(callee).lstrip("&$@%*")) if p]
             if not name or name[-1] in self.spec.ignore:
                 continue
             pos = node.start_byte
