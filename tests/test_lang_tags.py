@@ -153,3 +153,27 @@ def test_unknown_names_stay_unresolved(engine: Engine) -> None:
         )
     )
     assert rows["printf"] == rows["ls"] == rows["strlen"] == "unresolved"
+
+
+TAGS_INITIAL = {
+    "a.rb": "class Greeter\n  def greet\n    self.format + helper(1)\n  end\n\n  def format\n    1\n  end\nend\n\ndef helper(x)\n  shared(x)\nend\n",
+    "b.rb": "def shared(x)\n  x\nend\n\nclass Other\n  def format\n    2\n  end\nend\n",
+    "m.c": "int helper(int x) { return shared(x); }\nint run(void) { return helper(1) + dup(); }\n",
+    "n.c": "int shared(int x) { return x; }\nint dup(void) { return 0; }\n",
+}
+TAGS_FRAGMENTS = [
+    "\ndef shared(y)\n  y\nend\n", "\nclass Greeter\n  def helper(x)\n    x\n  end\nend\n", "\nint dup(void) { return 1; }\n",
+    "\nint shared(int x) { return helper(x); }\n", "helper(2)", "format", "def ", "end", "(", ")", "{", "}", "\n", "",
+]
+
+
+def test_tags_incremental_equals_fresh_property() -> None:
+    from hypothesis import HealthCheck, given, settings
+    from test_lang_rust import _edit_sequences, check_incremental
+
+    @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(_edit_sequences(TAGS_INITIAL, TAGS_FRAGMENTS))
+    def run(edits: list[tuple[str, int, int, str]]) -> None:
+        check_incremental(TAGS_INITIAL, (), edits)  # on disk: see test_lang_rust.RUST_OPEN
+
+    run()
