@@ -160,7 +160,7 @@ def test_java_incremental_equals_fresh_property() -> None:
     from hypothesis import HealthCheck, given, settings
     from test_lang_rust import _edit_sequences, check_incremental
 
-    @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(_edit_sequences(JAVA_INITIAL, JAVA_FRAGMENTS))
     def run(edits: list[tuple[str, int, int, str]]) -> None:
         check_incremental(JAVA_INITIAL, (), edits)  # on disk: see RUST_OPEN

@@ -206,7 +206,7 @@ def check_incremental(initial: dict[str, str], open_files: tuple[str, ...], edit
 def test_rust_incremental_equals_fresh_property() -> None:
     from hypothesis import HealthCheck, given, settings
 
-    @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(_edit_sequences(RUST_INITIAL, RUST_FRAGMENTS))
     def run(edits: list[tuple[str, int, int, str]]) -> None:
         check_incremental(RUST_INITIAL, RUST_OPEN, edits)
