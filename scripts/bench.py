@@ -10,19 +10,23 @@ Usage::
 Corpora (each one is copied or generated into a fresh temporary directory outside the repo):
 
 * ``django``: the ``django/`` package of the Django 5.1 sdist (~155K lines of Python), fetched
-  once into ``${GRAPHMIND_CACHE:-~/.cache/graphmind}/corpora`` by ``scripts/fetch_corpus.py``;
+  once into ``${GRAPHMIND_CACHE:-~/.cache/graphmind}/corpora`` by ``scripts/fetch_corpus.py``; the
+  workspace folder holds ``django/`` (like a checkout), so ``import django.x`` is in the workspace;
 * ``synth-10k``, ``synth-100k``, ``synth-1m``: ``scripts/gen_corpus.py`` workspaces (seeded,
   deterministic), cached under ``${GRAPHMIND_CACHE:-~/.cache/graphmind}/bench/``;
 * ``synth-2k``: the tiny corpus of ``--smoke``.
 
 Per corpus, in this order:
 
-1. **server, cold**: ``graphmind serve`` over stdio on the fresh copy: time from spawn to the
-   first non-empty ``incomingCalls`` of a popular function (the one the basedpyright peer waits
-   on), time to ``graphmind/status`` ready, server RSS after indexing and its sampled peak;
-2. **cold index**: a fresh ``Engine(root).index()`` in its own process (wall time of the index,
+1. **cold index**: a fresh ``Engine(root).index()`` in its own process (wall time of the index,
    lines/s, the process's VmHWM as peak RSS, ``.graphmind/index.db`` + WAL size); again with
-   the parallel mode when ``Engine.index`` has one (a ``jobs``/``workers``/``processes`` argument);
+   the parallel mode when ``Engine.index`` has one (a ``jobs``/``workers``/``processes`` argument).
+   From this index: the "popular" symbol, the Python function/method called from the most other
+   files through certain (extracted) edges;
+2. **server, cold**: ``graphmind serve`` over stdio on the workspace without an index: time from
+   spawn to the first non-empty ``incomingCalls`` of the popular symbol (the basedpyright peer
+   waits on the same one), time to ``graphmind/status`` ready, server RSS after indexing and its
+   sampled peak;
 3. **warm start**: the same process with nothing changed (median of 3), and the server's spawn
    -> ``graphmind/status`` ready on the indexed workspace;
 4. **in-process** (one process): ``Graph.callers/callees/references/blast_radius(1, 3, 5)`` for
@@ -36,7 +40,7 @@ Per corpus, in this order:
 6. **peer** (django only, ``--peer``): ``scripts/peer_basedpyright.py`` ``measure`` on the same
    copy (needs the optional ``basedpyright`` package), and ratios basedpyright / ours.
 
-The keystroke file: Django's ``db/models/fields/__init__.py`` (2,885 lines). Generated modules
+The keystroke file: Django's ``django/db/models/fields/__init__.py`` (2,885 lines). Generated modules
 are a few hundred lines, so for a synthetic corpus the file is an unsaved editor buffer in the
 biggest package: its modules concatenated up to >= 3,000 lines (nothing is written to disk).
 
@@ -79,7 +83,7 @@ SCHEMA = 1
 DJANGO_VERSION = "5.1"
 SYNTH = {"synth-2k": 2_000, "synth-10k": 10_000, "synth-100k": 100_000, "synth-1m": 1_000_000}
 ALL_CORPORA = ["django", "synth-10k", "synth-100k", "synth-1m"]
-DJANGO_KEYSTROKE_FILE = "db/models/fields/__init__.py"
+DJANGO_KEYSTROKE_FILE = "django/db/models/fields/__init__.py"
 KEYSTROKE_FILE_LINES = 3_000
 BUFFER_NAME = "bench_keystroke_buffer.py"
 TYPED_STATEMENT = "total = max(total, len(items))"
@@ -245,7 +249,9 @@ def prepare_corpus(name: str, workdir: Path, seed: int) -> tuple[Path, dict[str,
         raise SystemExit(f"unknown corpus {name!r} (known: django, {', '.join(SYNTH)})")
     if dest.exists():
         shutil.rmtree(dest)
-    shutil.copytree(src, dest, ignore=_ignore)
+    # Django: the workspace folder holds the django/ package (as a checkout of the repo does), so
+    # that its absolute imports (`from django.db import models`) name modules of the workspace.
+    shutil.copytree(src, dest / "django" if name == "django" else dest, ignore=_ignore)
     files, lines = count_lines(dest)
     info.update(workspace=str(dest), python_files=files, python_lines=lines)
     return dest, info
@@ -328,6 +334,26 @@ def keystrokes(n: int, indent: int) -> list[str]:
 # ----------------------------------------------------------------------------------------------
 
 
+def popular_symbol(eng: Any) -> dict[str, Any] | None:
+    """The Python function/method called (through certain, extracted edges) from the most *other*
+    files: the symbol whose first non-empty incomingCalls is timed, for us and for the peer. Callers
+    in other files make it a question about the workspace, not about the file just opened."""
+    from graphmind.graph import Graph
+    from graphmind.model import EXTRACTED
+
+    row = eng.db.execute(
+        "SELECT e.callee_id, count(DISTINCT e.file_id) AS nf, count(DISTINCT e.caller_id) AS n "
+        "FROM edges e JOIN symbols s ON s.id = e.callee_id "
+        "WHERE e.kind = 'call' AND e.confidence >= ? AND s.lang = 'python' AND s.kind IN ('function', 'method') "
+        "AND s.name NOT LIKE '\\_\\_%' ESCAPE '\\' AND e.file_id != s.file_id GROUP BY e.callee_id ORDER BY nf DESC, n DESC, e.callee_id LIMIT 1",
+        (EXTRACTED,)).fetchone()
+    sym = Graph(eng).symbol(row[0]) if row else None
+    if sym is None:
+        return None
+    return {"qname": sym.qname, "path": sym.path, "line": sym.selection[0], "col": sym.selection[1],
+            "caller_files": row[1], "callers": row[2]}
+
+
 def driver_index(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="bench.py _index")
     ap.add_argument("root", type=Path)
@@ -364,6 +390,7 @@ def driver_index(argv: list[str]) -> int:
             with contextlib.suppress(OSError), open(eng.root / path, "rb") as fh:
                 lines += fh.read().count(b"\n")
         out["indexed_lines"] = lines
+        out["popular"] = popular_symbol(eng)
     eng.close()
     print(json.dumps(out))
     return 0
@@ -504,22 +531,9 @@ class Bench:
         db = ws / ".graphmind" / "index.db"
         db_files = [db, db.with_name("index.db-wal"), db.with_name("index.db-shm")]
         timeout = max(600.0, fig["python_lines"] / 1000.0 * 3)
-        popular = None
-        with self.stage(name, "popular symbol", res):
-            popular = self.popular_symbol(ws)
-            res["popular_symbol"] = {k: popular[k] for k in ("qname", "path", "line", "char")}
 
-        # 1. the server on the fresh copy: first non-empty incomingCalls, ready, RSS after indexing
-        if popular is not None:
-            with self.stage(name, "server cold", res):
-                res["server_cold"] = self.server_cold(ws, popular, timeout)
-                sc = res["server_cold"]
-                fig["server_first_incoming_s"] = sc["first_incoming_s"]
-                fig["server_ready_s"] = sc["ready_s"]
-                fig["server_rss_after_index_mb"] = sc["rss_after_index_mb"]
-                fig["server_peak_rss_mb"] = sc["peak_rss_mb"]
-
-        # 2. cold index in a fresh process (one process, then the parallel mode if any)
+        # 1. cold index in a fresh process (one process, then the parallel mode if any)
+        popular: dict[str, Any] | None = None
         with self.stage(name, "cold index", res):
             shutil.rmtree(ws / ".graphmind", ignore_errors=True)
             out, wall = self.child(["_index", str(ws), "--stats"], timeout)
@@ -537,6 +551,11 @@ class Bench:
             st = out.get("stats", {})
             fig["symbols"] = st.get("symbols")
             fig["call_edges"] = sum(st.get("edges", {}).values()) if st.get("edges") else None
+            popular = out.get("popular")
+            if popular is not None:
+                line_b = (ws / popular["path"]).read_bytes().split(b"\n")[popular["line"]]
+                popular["char"] = utf16_col(line_b, popular["col"])
+            res["popular_symbol"] = popular
         param = parallel_param()
         res["parallel_mode"] = param
         if param is not None:
@@ -551,6 +570,15 @@ class Bench:
                 fig["cold_index_parallel_s"] = out["seconds"]
                 fig["cold_index_parallel_lines_per_s"] = round(lines / out["seconds"]) if out["seconds"] else None
                 fig["index_peak_rss_mb"] = max(fig["index_peak_rss_mb"] or 0, out["peak_rss_mb"])
+
+        # 2. the server on an unindexed workspace: first non-empty incomingCalls, ready, RSS after indexing
+        with self.stage(name, "server cold", res):
+            res["server_cold"] = self.server_cold(ws, popular, timeout)
+            sc = res["server_cold"]
+            fig["server_first_incoming_s"] = sc["first_incoming_s"]
+            fig["server_ready_s"] = sc["ready_s"]
+            fig["server_rss_after_index_mb"] = sc["rss_after_index_mb"]
+            fig["server_peak_rss_mb"] = sc["peak_rss_mb"]
 
         # 3. warm start: nothing changed
         with self.stage(name, "warm start", res):
@@ -600,48 +628,41 @@ class Bench:
         return res
 
     # ------------------------------------------------------------------ stages
-    def popular_symbol(self, ws: Path) -> dict[str, Any]:
-        """The function basedpyright's measure() waits on (its pick_popular), as an LSP position."""
-        from scripts import peer_basedpyright as peer
-
-        files = peer.python_files(ws)
-        defs = []
-        for p in files:
-            idx = peer.index_file(p)
-            if idx is not None:
-                defs.extend(idx.defs)
-        funcs = [d for d in defs if d.kind != "class"]
-        d = peer.pick_popular(ws, funcs, files)
-        return {"qname": d.qname, "path": d.path.relative_to(ws).as_posix(), "line": d.line, "char": d.char}
-
-    def server_cold(self, ws: Path, popular: dict[str, Any], timeout: float) -> dict[str, Any]:
+    def server_cold(self, ws: Path, popular: dict[str, Any] | None, timeout: float) -> dict[str, Any]:
+        """Spawn the server on a workspace without an index; poll prepareCallHierarchy + incomingCalls
+        on *popular* until the answer is non-empty (or the index is ready and it is still empty)."""
         shutil.rmtree(ws / ".graphmind", ignore_errors=True)
+        out: dict[str, Any] = {"first_incoming_s": None}
         with self.server(ws, "server-cold-" + ws.name + ".log", sample_memory=True) as c:
-            path = ws / popular["path"]
-            uri = c.did_open(path)
-            pos = {"textDocument": {"uri": uri}, "position": {"line": popular["line"], "character": popular["char"]}}
-            attempts = 0
-            callers = 0
-            while True:
-                attempts += 1
-                items = c.request("textDocument/prepareCallHierarchy", pos, timeout=timeout)
-                if items:
-                    inc = c.request("callHierarchy/incomingCalls", {"item": items[0]}, timeout=timeout)
+            path = ws / popular["path"] if popular else None
+            if path is not None and popular is not None:
+                uri = c.did_open(path)
+                pos = {"textDocument": {"uri": uri}, "position": {"line": popular["line"], "character": popular["char"]}}
+                attempts = 0
+                while True:
+                    attempts += 1
+                    ready = bool((c.request("graphmind/status", {}, timeout=timeout) or {}).get("ready"))
+                    items = c.request("textDocument/prepareCallHierarchy", pos, timeout=timeout)
+                    inc = c.request("callHierarchy/incomingCalls", {"item": items[0]}, timeout=timeout) if items else None
                     if inc:
-                        callers = len(inc)
+                        out.update(first_incoming_s=round(c.elapsed(), 3), first_incoming_callers=len(inc))
                         break
-                if c.elapsed() > timeout:
-                    raise TimeoutError(f"no non-empty incomingCalls for {popular['qname']} within {timeout}s")
-                time.sleep(0.05)
-            first = c.elapsed()
-            ready = self.wait_ready(c, timeout, 0.02)
+                    if ready:  # indexed, and still no callers: report it, do not wait for ever
+                        out["first_incoming_note"] = f"incomingCalls of {popular['qname']} empty after indexing"
+                        break
+                    if c.elapsed() > timeout:
+                        raise TimeoutError(f"no non-empty incomingCalls for {popular['qname']} within {timeout}s")
+                    time.sleep(0.05)
+                out["attempts"] = attempts
+            ready_s = self.wait_ready(c, timeout, 0.02)
             mem = c.memory()
-            c.did_close(path)
-        return {
-            "first_incoming_s": round(first, 3), "first_incoming_callers": callers, "attempts": attempts,
-            "ready_s": round(ready, 3), "rss_after_index_mb": round(mem["rss_kb"] / 1024, 1),
-            "peak_rss_mb": round(mem["peak_sampled_rss_kb"] / 1024, 1), "hwm_sum_mb": round(mem["hwm_kb"] / 1024, 1),
-        }
+            if path is not None:
+                c.did_close(path)
+        out.update(
+            ready_s=round(ready_s, 3), rss_after_index_mb=round(mem["rss_kb"] / 1024, 1),
+            peak_rss_mb=round(mem["peak_sampled_rss_kb"] / 1024, 1), hwm_sum_mb=round(mem["hwm_kb"] / 1024, 1),
+        )
+        return out
 
     def server_warm(self, ws: Path, symbols: list[dict[str, Any]], plan: dict[str, Any] | None,
                     timeout: float) -> dict[str, Any]:
@@ -728,7 +749,7 @@ class Bench:
         log("django: peer basedpyright ...")
         try:
             m = peer.measure(ws, samples=self.args.samples, seed=self.args.seed,
-                             symbol=popular["qname"] if popular else None, stderr=self.workdir / "basedpyright.log")
+                             symbol=f"{popular['path']}:{popular['line'] + 1}" if popular else None, stderr=self.workdir / "basedpyright.log")
         except Exception as exc:  # noqa: BLE001 - a failing peer is reported, not our crash
             out["status"] = "error"
             out["detail"] = f"{type(exc).__name__}: {exc}"
