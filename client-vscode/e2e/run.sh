@@ -49,7 +49,7 @@ CODE_SERVER="$CACHE/node_modules/.bin/code-server"
 cache_ok() {
   [[ -x "$CODE_SERVER" && -f "$CACHE/node_modules/playwright-core/package.json" ]] || return 1
   grep -q "\"version\": \"$PLAYWRIGHT_VERSION\"" "$CACHE/node_modules/playwright-core/package.json" || return 1
-  XDG_CONFIG_HOME="$(mktemp -d)" "$CODE_SERVER" --version 2>/dev/null | grep -q "^$CODE_SERVER_VERSION "
+  XDG_CONFIG_HOME="$CACHE/tmp/xdg" "$CODE_SERVER" --version 2>/dev/null | grep -q "^$CODE_SERVER_VERSION "
 }
 if ! cache_ok; then
   log "installing code-server@$CODE_SERVER_VERSION and playwright-core@$PLAYWRIGHT_VERSION into $CACHE (takes 1-3 min)"
@@ -61,7 +61,7 @@ if ! cache_ok; then
   mkdir -p "$rgcache"
   tar -C "$(dirname "$(command -v rg)")" -czf "$rgcache/ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz" rg
   (cd "$CACHE" && TMPDIR="$CACHE/tmp" npm_config_yes=true XDG_CONFIG_HOME="$CACHE/tmp/xdg" \
-    timeout 900 npm install --no-audit --no-fund --foreground-scripts \
+    timeout 900 npm install --unsafe-perm --no-audit --no-fund --foreground-scripts \
     "code-server@$CODE_SERVER_VERSION" "playwright-core@$PLAYWRIGHT_VERSION") >"$CACHE/install.log" 2>&1 ||
     { tail -40 "$CACHE/install.log" >&2; die "installing code-server failed (log: $CACHE/install.log)"; }
   cache_ok || die "code-server installed but does not run (log: $CACHE/install.log)"

@@ -313,6 +313,19 @@ try {
     );
   });
 
+  await scenario('The editor context menu has Blast radius of symbol', async () => {
+    await runCommand('GraphMind: Clear Blast Radius');
+    await openAt('b.py', 1, 1);
+    await page.locator('.monaco-editor .view-line span span', { hasText: /^caller1$/ }).first().click({ button: 'right' });
+    const item = page.getByRole('menuitem', { name: /^Blast radius of symbol/ });
+    await item.first().waitFor({ state: 'visible' });
+    await item.first().click();
+    await until('the Blast Radius tree for caller1', async () =>
+      (await sidebarRows()).some((x) => /^Target caller1, 1 caller, b\.py:4$/.test(x.label)),
+    );
+    await logRows('blast radius of caller1 (context menu)');
+  });
+
   await scenario('GraphMind: Restart Server, then it answers again', async () => {
     await runCommand('GraphMind: Restart Server');
     await runCommand('GraphMind: Clear Blast Radius');

@@ -1,5 +1,5 @@
 /** The real language client (vscode-languageclient, stdio). Kept apart so unit tests don't load it. */
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import {
   CloseAction,
   ErrorAction,
@@ -58,6 +58,16 @@ class GraphMindLanguageClient extends LanguageClient {
   }
 }
 
+/** The settings the server itself uses, as it expects them in initializationOptions. */
+export function serverSettings(): Record<string, unknown> {
+  const c = vscode.workspace.getConfiguration('graphmind');
+  return {
+    exclude: c.get<string[]>('exclude', []),
+    maxFileSize: c.get<number>('maxFileSize', 1048576),
+    blastRadius: { depth: c.get<number>('blastRadius.depth', 3) },
+  };
+}
+
 export function createClientFactory(output: vscode.OutputChannel): ClientFactory {
   return (resolved, cwd, hooks) => {
     const serverOptions: ServerOptions = {
@@ -73,6 +83,10 @@ export function createClientFactory(output: vscode.OutputChannel): ClientFactory
       traceOutputChannel: output,
       revealOutputChannelOn: RevealOutputChannelOn.Never,
       initializationFailedHandler: () => false,
+      // The server reads the `graphmind` section (exclude, maxFileSize, blastRadius.depth) at
+      // start and on workspace/didChangeConfiguration.
+      initializationOptions: serverSettings(),
+      synchronize: { configurationSection: 'graphmind' },
       errorHandler: {
         error: (_error, _message, count): ErrorHandlerResult =>
           count !== undefined && count <= 3 ? { action: ErrorAction.Continue } : { action: ErrorAction.Shutdown },
