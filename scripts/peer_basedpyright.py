@@ -271,7 +271,8 @@ def _read_truth(workspace: Path) -> list[list[str]] | None:
 
 
 def pick_popular(workspace: Path, defs: Sequence[Def], files: Iterable[Path]) -> Def:
-    """A function with many callers: the truth file's top callee, else the most-called unique name."""
+    """A function with many callers: the truth file's top callee, else the module-level function
+    with a workspace-unique name that is called most often by bare name (``force_str(...)``)."""
     by_qname = {d.qname: d for d in defs}
     truth = _read_truth(workspace)
     if truth:
@@ -285,13 +286,10 @@ def pick_popular(workspace: Path, defs: Sequence[Def], files: Iterable[Path]) ->
             tree = ast.parse(path.read_text(encoding="utf-8", errors="replace"))
         except (SyntaxError, ValueError):
             continue
+        # bare-name calls only: `x.lower()` would credit every str.lower() call to a `lower` def
         for node in ast.walk(tree):
-            if isinstance(node, ast.Call):
-                f = node.func
-                if isinstance(f, ast.Name):
-                    calls[f.id] += 1
-                elif isinstance(f, ast.Attribute):
-                    calls[f.attr] += 1
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                calls[node.func.id] += 1
     candidates = [d for d in defs if d.kind == "function" and name_count[d.name] == 1 and not d.name.startswith("_")]
     if not candidates:
         candidates = [d for d in defs if d.kind != "class"]

@@ -155,6 +155,7 @@ def test_truth_edges_name_existing_code(corpus: tuple[Path, dict]) -> None:
     defs, modules, _ = _collect(out)
     truth = json.loads((out / TRUTH_FILE).read_text())
     callers_seen: set[str] = set()
+    names_cache: dict[str, set[str]] = {}
     for caller, callee in truth:
         assert caller in defs or caller in modules, f"unknown caller {caller}"
         assert callee in defs, f"unknown callee {callee}"
@@ -162,8 +163,9 @@ def test_truth_edges_name_existing_code(corpus: tuple[Path, dict]) -> None:
         assert isinstance(callee_node, ast.FunctionDef | ast.ClassDef)
         # The callee's own name (a class for constructor calls, `super` for super().__init__)
         # must at least appear in the caller's body.
-        body = defs.get(caller) or modules[caller]
-        names = _names_in(body)
+        names = names_cache.get(caller)
+        if names is None:
+            names = names_cache[caller] = _names_in(defs.get(caller) or modules[caller])
         short = callee.rsplit(".", 1)[-1]
         if short == "__init__":
             cls_name = callee.rsplit(".", 2)[-2]
@@ -176,14 +178,17 @@ def test_truth_edges_name_existing_code(corpus: tuple[Path, dict]) -> None:
     assert len(callers_seen) > 50
 
 
+_ALIASED: dict[int, set[str]] = {}
+
+
 def _aliased_somewhere(modules: dict[str, ast.Module], qname: str) -> bool:
     """True when *qname*'s last component is imported under an alias by some module."""
-    short = qname.rsplit(".", 1)[-1]
-    for tree in modules.values():
-        for node in tree.body:
-            if isinstance(node, ast.ImportFrom) and any(a.name == short and a.asname for a in node.names):
-                return True
-    return False
+    aliased = _ALIASED.get(id(modules))
+    if aliased is None:
+        aliased = {a.name for tree in modules.values() for node in tree.body
+                   if isinstance(node, ast.ImportFrom) for a in node.names if a.asname}
+        _ALIASED[id(modules)] = aliased
+    return qname.rsplit(".", 1)[-1] in aliased
 
 
 def test_corpus_features_present(corpus: tuple[Path, dict]) -> None:
