@@ -26,7 +26,9 @@ Edges are normalized so they compare with gen_corpus truth:
 * basedpyright reports ``Foo()`` as a call of the class ``Foo``; when ``Foo`` itself defines
   ``__init__`` the edge to ``Foo.__init__`` is added too;
 * only callees defined inside the workspace are kept (builtins, stdlib and site-packages
-  targets are dropped).
+  targets are dropped);
+* basedpyright counts reads of ``@property`` / ``@cached_property`` attributes as calls of the
+  getter; ``--no-properties`` (``include_properties=False``) drops those edges.
 """
 
 from __future__ import annotations
@@ -123,6 +125,7 @@ class Def:
     start: tuple[int, int]  # (0-based line, byte col) of the def statement
     end: tuple[int, int]
     has_init: bool = False  # classes: defines __init__ directly
+    is_property: bool = False  # @property / @cached_property / @x.setter ...: accesses count as calls
 
 
 @dataclass
@@ -175,6 +178,7 @@ def index_file(path: Path) -> FileIndex | None:
                     has_init=is_class and any(
                         isinstance(b, ast.FunctionDef | ast.AsyncFunctionDef) and b.name == "__init__"
                         for b in child.body),
+                    is_property=not is_class and any(_is_property_decorator(x) for x in child.decorator_list),
                 )
                 idx.defs.append(d)
                 idx.by_pos[(d.line, d.char)] = d
@@ -186,6 +190,19 @@ def index_file(path: Path) -> FileIndex | None:
 
     visit(tree, idx.module, False)
     return idx
+
+
+PROPERTY_DECORATORS = {"property", "cached_property", "classproperty", "abstractproperty"}
+
+
+def _is_property_decorator(node: ast.expr) -> bool:
+    if isinstance(node, ast.Call):
+        node = node.func
+    if isinstance(node, ast.Name):
+        return node.id in PROPERTY_DECORATORS
+    if isinstance(node, ast.Attribute):
+        return node.attr in PROPERTY_DECORATORS or node.attr in ("setter", "getter", "deleter")
+    return False
 
 
 class _Indexes:
@@ -478,12 +495,15 @@ def _callee_qnames(d: Def) -> list[str]:
 
 
 def collect_call_edges(workspace: Path, files: Iterable[Path] | None = None, mode: str = "both",
-                       timeout: float = 600.0, stderr: Path | None = None) -> EdgeReport:
+                       timeout: float = 600.0, stderr: Path | None = None,
+                       include_properties: bool = True) -> EdgeReport:
     """Ask basedpyright for the call edges of every def in *files* (default: the whole workspace).
 
     ``mode="outgoing"`` asks outgoingCalls of each function/method; ``"incoming"`` asks
     incomingCalls of each function/method/class (this also finds module-level callers and
-    constructor calls); ``"both"`` takes the union.
+    constructor calls); ``"both"`` takes the union. basedpyright reports reads of
+    ``@property``/``@cached_property`` attributes as calls of the getter; with
+    ``include_properties=False`` those edges are dropped.
     """
     if mode not in ("both", "outgoing", "incoming"):
         raise ValueError(f"bad mode {mode!r}")
@@ -536,11 +556,13 @@ def collect_call_edges(workspace: Path, files: Iterable[Path] | None = None, mod
                     if callee is None:
                         unmapped += 1
                         continue
+                    if callee.is_property and not include_properties:
+                        continue
                     for r in call.get("fromRanges") or []:
                         caller = own_idx.enclosing_function(r["start"]["line"], r["start"]["character"])
                         for q in _callee_qnames(callee):
                             edges.add((caller, q))
-            if mode in ("both", "incoming"):
+            if mode in ("both", "incoming") and (include_properties or not d.is_property):
                 try:
                     calls = client.request("callHierarchy/incomingCalls", {"item": item}, timeout=timeout) or []
                 except (LspError, TimeoutError):
@@ -561,9 +583,10 @@ def collect_call_edges(workspace: Path, files: Iterable[Path] | None = None, mod
     return EdgeReport(edges, len(defs), queried, unmapped, external, errors, time.perf_counter() - t0)
 
 
-def call_edges(workspace: Path, files: Iterable[Path] | None = None, mode: str = "both") -> set[tuple[str, str]]:
+def call_edges(workspace: Path, files: Iterable[Path] | None = None, mode: str = "both",
+               include_properties: bool = True) -> set[tuple[str, str]]:
     """Reference call edges (caller_qname, callee_qname) for the defs in *files*, per basedpyright."""
-    return collect_call_edges(workspace, files, mode=mode).edges
+    return collect_call_edges(workspace, files, mode=mode, include_properties=include_properties).edges
 
 
 # ------------------------------------------------------------------------------------------
@@ -586,6 +609,8 @@ def main(argv: list[str] | None = None) -> int:
     e.add_argument("files", nargs="*", type=Path, help="files to query (default: whole workspace)")
     e.add_argument("--mode", choices=["both", "outgoing", "incoming"], default="both")
     e.add_argument("-o", "--output", type=Path, help="write edges here instead of stdout")
+    e.add_argument("--no-properties", action="store_true",
+                   help="drop edges to @property/@cached_property getters (attribute reads)")
     e.add_argument("--compare-truth", action="store_true",
                    help=f"compare with WORKSPACE/{TRUTH_FILE} and print precision/recall")
     e.add_argument("--stderr", type=Path, help="write the server's stderr here")
@@ -597,7 +622,8 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.write("\n")
         return 0
 
-    rep = collect_call_edges(args.workspace, args.files or None, mode=args.mode, stderr=args.stderr)
+    rep = collect_call_edges(args.workspace, args.files or None, mode=args.mode, stderr=args.stderr,
+                             include_properties=not args.no_properties)
     edges = sorted(rep.edges)
     summary: dict[str, Any] = {
         "edges": len(edges), "defs": rep.defs, "queried": rep.queried, "unmapped": rep.unmapped,

@@ -304,14 +304,20 @@ def test_peer_qnames_and_enclosing(tmp_path: Path) -> None:
         "            return h()\n"
         "        return inner()\n"
         "def outer(): return k()\n"
+        "class P:\n"
+        "    @property\n"
+        "    def a(self): return 1\n"
+        "    @functools.cached_property\n"
+        "    def b(self): return 2\n"
     )
     assert module_qname(mod) == "top.sub.m"
     assert module_qname(pkg / "__init__.py") == "top.sub"
     idx = index_file(mod)
     assert idx is not None
     assert [d.qname for d in idx.defs] == ["top.sub.m.K", "top.sub.m.K.meth", "top.sub.m.K.meth.inner",
-                                           "top.sub.m.outer"]
-    assert [d.kind for d in idx.defs] == ["class", "method", "function", "function"]
+                                           "top.sub.m.outer", "top.sub.m.P", "top.sub.m.P.a", "top.sub.m.P.b"]
+    assert [d.kind for d in idx.defs] == ["class", "method", "function", "function", "class", "method", "method"]
+    assert [d.is_property for d in idx.defs] == [False] * 5 + [True, True]
     assert (idx.defs[1].line, idx.defs[1].char) == (3, 8)
     assert idx.enclosing_function(0, 4) == "top.sub.m"  # module level
     assert idx.enclosing_function(2, 8) == "top.sub.m"  # class body
