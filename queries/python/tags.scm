@@ -8,6 +8,9 @@
 
 ; call sites: the callee expression of every call
 (call function: (_) @callee) @call
+; `raise Error` instantiates the class: a call of it
+(raise_statement . (identifier) @callee) @call
+(raise_statement . (attribute) @callee) @call
 
 ; non-call references: decorators, callbacks passed as arguments, returned/stored functions
 (decorator (identifier) @ref.decorator)

@@ -420,7 +420,12 @@ class Engine:
                 self._apply([_Change(doc.path, doc.lang, size=len(doc.text), skip_reason=reason)])
             return
         parser = self._parser(doc.lang)
-        doc.tree = parser.parse(doc.text, doc.tree) if doc.tree is not None else parser.parse(doc.text)
+        tree = parser.parse(doc.text, doc.tree) if doc.tree is not None else parser.parse(doc.text)
+        if doc.tree is not None and tree.root_node.has_error:
+            # error recovery may differ between an incremental and a fresh parse; the graph must
+            # be the one a fresh index gives, so broken text is parsed afresh
+            tree = parser.parse(doc.text)
+        doc.tree = tree
         module = doc.lang.module_name(doc.path, self._is_file)
         prev = doc.extraction
         ext = chunks.extract(doc.lang, doc.tree, doc.text, doc.path, module, prev.chunks if prev is not None else None)

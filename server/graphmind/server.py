@@ -41,7 +41,7 @@ SYMBOL_KINDS: dict[str, T.SymbolKind] = {
     "method": T.SymbolKind.Method, "interface": T.SymbolKind.Interface, "struct": T.SymbolKind.Struct,
     "enum": T.SymbolKind.Enum, "trait": T.SymbolKind.Interface, "constructor": T.SymbolKind.Constructor,
     "namespace": T.SymbolKind.Namespace, "type": T.SymbolKind.Class, "impl": T.SymbolKind.Class,
-    "variable": T.SymbolKind.Variable, "field": T.SymbolKind.Field, "property": T.SymbolKind.Property,
+    "variable": T.SymbolKind.Variable, "object": T.SymbolKind.Object, "field": T.SymbolKind.Field, "property": T.SymbolKind.Property,
 }
 
 

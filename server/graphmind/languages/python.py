@@ -331,8 +331,12 @@ class Python(Language):
                         extra["static"] = True
                     if "classmethod" in decos:
                         extra["classmethod"] = True
-                    if "property" in decos or any(d.endswith(".setter") for d in decos):
+                    if "property" in decos or any(d.endswith((".setter", ".deleter", ".getter")) for d in decos):
                         extra["property"] = True
+                    if any(d.endswith((".setter", ".deleter")) for d in decos):
+                        extra["accessor"] = True  # the property's setter: calls go to the getter's name
+                if any(d in ("overload", "typing.overload", "t.overload") for d in decos):
+                    extra["overload"] = True  # a typing stub: calls bind to the implementation
                 ret = annotation_chain(node.child_by_field_name("return_type"))
                 if ret:
                     extra["returns"] = ret
@@ -342,6 +346,8 @@ class Python(Language):
                 lam = scope_node
                 params = lam.child_by_field_name("parameters")
                 sig = f"{name} = lambda{(' ' + _text(params)) if params is not None else ''}"
+            if relpath.endswith(".pyi"):
+                extra["stub"] = True  # a type stub: the .py beside it (if any) is what runs
             parent_sym = symbols[parent]
             qname = f"{parent_sym.qname}.{name}"
             idx = len(symbols)
@@ -591,6 +597,15 @@ class Python(Language):
             yield r.site(i, facts.sites[i])
 
 
+def _bound(rows: list[SymbolRow]) -> list[SymbolRow]:
+    """The definitions a name is bound to: ``@overload`` stubs, ``.pyi`` stubs and property setters
+    yield to the implementation (the definition that really runs) when there is one."""
+    if len(rows) < 2:
+        return rows
+    real = [r for r in rows if not (r.extra.get("overload") or r.extra.get("accessor") or r.extra.get("stub"))]
+    return real or rows
+
+
 # Values an expression can evaluate to.
 # ('mod', name) a workspace module; ('ext', name) something outside the workspace;
 # ('syms', rows) definitions; ('inst', class rows) an instance; ('super', class row).
@@ -631,7 +646,7 @@ class _Resolver:
         rows = self.ws.symbols(f"{mod}.{name}")
         if rows:
             mods = [r for r in rows if r.kind == "module"]
-            defs = [r for r in rows if r.kind != "module"]
+            defs = _bound([r for r in rows if r.kind != "module"])
             if defs:
                 return ("syms", defs), EXTRACTED
             return ("mod", mods[0].qname), EXTRACTED
@@ -779,7 +794,7 @@ class _Resolver:
         if cls.id in seen or depth > MAX_DEPTH:
             return None, EXTRACTED
         seen.add(cls.id)
-        rows = [r for r in self.ws.symbols(f"{cls.qname}.{name}") if r.kind != "module"]
+        rows = _bound([r for r in self.ws.symbols(f"{cls.qname}.{name}") if r.kind != "module"])
         if rows:
             return ("syms", rows), (AMBIGUOUS if len({r.id for r in rows}) > 1 else EXTRACTED)
         evs = cls.extra.get("attrs", {}).get(name)
@@ -986,7 +1001,11 @@ class _Resolver:
     def by_name(self, i: int, site: SiteFact) -> Resolution:
         """Unknown receiver: a method name with one definition in the workspace is inferred; a few
         are ambiguous (an edge to each); none or too many leave the site unresolved."""
-        cands = [r for r in self.ws.by_name(site.name) if r.kind == "method"]
+        by_qname: dict[str, list[SymbolRow]] = {}
+        for r in self.ws.by_name(site.name):
+            if r.kind == "method":
+                by_qname.setdefault(r.qname, []).append(r)
+        cands = [r for rows in by_qname.values() for r in _bound(rows)]
         if not cands or len(cands) > MAX_AMBIGUOUS:
             return Resolution(i, [], UNRESOLVED)
         if len(cands) == 1 and site.name not in BUILTIN_METHODS:

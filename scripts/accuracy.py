@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""Accuracy of GraphMind's call edges against basedpyright, on real packages from PyPI.
+
+For each package: fetch its sdist into the cache (outside the repo), copy the package into a
+scratch workspace, index it with GraphMind, ask basedpyright (``basedpyright-langserver --stdio``,
+the optional ``[accuracy]`` extra) for the incoming and outgoing calls of every function, and
+compare the two edge sets: precision, recall and F1 of GraphMind against basedpyright, by
+confidence level, next to a naive "same short name" graph. Disagreements are written out for
+inspection.
+
+    python scripts/accuracy.py [--packages requests==2.32.3:requests,click==8.1.7:click] [--out FILE]
+
+Edges are (caller, callee) pairs of qualified names: a function or method of the package calling
+a function, method or class of the package (a call of a class counts for the class and its
+``__init__``). Calls from module-level code and class bodies are left out (basedpyright's call
+hierarchy has no item for them), and so are properties (read, not called).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import marshal
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from fetch_corpus import fetch_sdist  # noqa: E402
+from graphmind.engine import Engine  # noqa: E402
+from graphmind.model import AMBIGUOUS, CONFIDENCE_NAMES, EXTRACTED, INFERRED  # noqa: E402
+from peer_basedpyright import collect_call_edges  # noqa: E402
+
+DEFAULT = "requests==2.32.3:requests,click==8.1.7:click,attrs==24.2.0:attr"
+Edge = tuple[str, str]
+
+
+def locate_package(sdist: Path, package: str) -> Path:
+    for cand in (sdist / "src" / package, sdist / package):
+        if (cand / "__init__.py").exists():
+            return cand
+    found = sorted(p.parent for p in sdist.rglob("__init__.py") if p.parent.name == package)
+    if not found:
+        raise SystemExit(f"no package {package!r} in {sdist}")
+    return found[0]
+
+
+def ours(workspace: Path, db: Path) -> tuple[dict[Edge, int], set[str], set[str], list[tuple[str, str]]]:
+    """GraphMind's call edges (with their confidence), the package's callables, and every call
+    site as (caller, name) for the naive baseline."""
+    eng = Engine(workspace, db_path=db)
+    t0 = time.perf_counter()
+    eng.index()
+    seconds = time.perf_counter() - t0
+    db_ = eng.db
+    # properties are read, not called: no syntactic call reaches them
+    callables = {
+        q for q, extra in db_.execute("SELECT qname, extra FROM symbols WHERE kind IN ('function', 'method', 'class')")
+        if not (extra and marshal.loads(extra).get("property"))
+    }
+    # code in a class body runs at import like module-level code: no call-hierarchy item has it
+    functions = {q for (q,) in db_.execute("SELECT qname FROM symbols WHERE kind IN ('function', 'method')")}
+    edges: dict[Edge, int] = {}
+    for a, b, c in db_.execute(
+        "SELECT x.qname, y.qname, e.confidence FROM edges e JOIN symbols x ON x.id = e.caller_id "
+        "JOIN symbols y ON y.id = e.callee_id WHERE e.kind = 'call'"
+    ):
+        edges[(a, b)] = max(edges.get((a, b), 0), c)
+    sites = list(db_.execute(
+        "SELECT x.qname, st.name FROM sites st JOIN symbols x ON x.id = st.caller_id WHERE st.kind = 'call'"
+    ))
+    eng.close()
+    print(f"  graphmind indexed {workspace.name} in {seconds:.2f}s: {len(edges)} call edges", file=sys.stderr)
+    return edges, callables, functions, sites
+
+
+def naive(sites: list[tuple[str, str]], callables: set[str]) -> set[Edge]:
+    """Every call site linked to every callable with the same short name."""
+    by_name: dict[str, list[str]] = {}
+    for q in callables:
+        by_name.setdefault(q.rsplit(".", 1)[-1], []).append(q)
+    return {(caller, q) for caller, name in sites for q in by_name.get(name, [])}
+
+
+def scores(found: set[Edge], ref: set[Edge]) -> dict[str, Any]:
+    tp = len(found & ref)
+    p = tp / len(found) if found else 0.0
+    r = tp / len(ref) if ref else 0.0
+    f = 2 * p * r / (p + r) if p + r else 0.0
+    return {"edges": len(found), "truePositives": tp, "precision": round(p, 4), "recall": round(r, 4), "f1": round(f, 4)}
+
+
+def evaluate(spec: str, keep: Path | None) -> dict[str, Any]:
+    name_ver, _, package = spec.partition(":")
+    name, _, version = name_ver.partition("==")
+    package = package or name
+    sdist = fetch_sdist(name, version)
+    src = locate_package(sdist, package)
+    with tempfile.TemporaryDirectory(prefix="graphmind-acc-") as tmp:
+        ws = Path(tmp) / "ws"
+        shutil.copytree(src, ws / package, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        lines = sum(len(p.read_bytes().splitlines()) for p in ws.rglob("*.py"))
+        print(f"{name} {version}: {lines} lines of Python in {package}/", file=sys.stderr)
+        found, callables, functions, sites = ours(ws, Path(tmp) / "index.db")
+        t0 = time.perf_counter()
+        rep = collect_call_edges(ws, mode="both", stderr=Path(tmp) / "basedpyright.log")
+        print(f"  basedpyright: {len(rep.edges)} edges in {time.perf_counter() - t0:.1f}s "
+              f"({rep.queried}/{rep.defs} defs answered, {rep.errors} errors)", file=sys.stderr)
+
+    def keep_edge(e: Edge) -> bool:  # a function of the package calling a callable of the package
+        return e[0] in functions and e[1] in callables
+
+    ref = {e for e in rep.edges if keep_edge(e)}
+    ours_by_level = {
+        level: {e for e, c in found.items() if c >= level and keep_edge(e)} for level in (EXTRACTED, INFERRED, AMBIGUOUS)
+    }
+    base = {e for e in naive(sites, callables) if keep_edge(e)}
+    default = ours_by_level[INFERRED]
+
+    def no_ctor_init(edges: set[Edge]) -> set[Edge]:
+        # a constructor call is the edge to its class in both tools; basedpyright adds __init__
+        # only when the class defines one itself, GraphMind also when it inherits one
+        return {e for e in edges if not e[1].endswith(".__init__") or e[0].endswith(".__init__")}
+
+    result = {
+        "package": f"{name} {version}",
+        "lines": lines,
+        "referenceEdges": len(ref),
+        "graphmind": {CONFIDENCE_NAMES[lv]: scores(s, ref) for lv, s in ours_by_level.items()},
+        "naiveSameName": scores(base, ref),
+        "normalized": scores(no_ctor_init(default), no_ctor_init(ref)),
+        "onlyGraphmind": sorted(default - ref),
+        "onlyBasedpyright": sorted(ref - default),
+    }
+    if keep is not None:
+        keep.mkdir(parents=True, exist_ok=True)
+        (keep / f"{name}-disagreements.json").write_text(
+            json.dumps({k: result[k] for k in ("onlyGraphmind", "onlyBasedpyright")}, indent=1)
+        )
+    return result
+
+
+def table(results: list[dict[str, Any]]) -> str:
+    rows = [
+        "| package | lines | basedpyright edges | GraphMind (≥inferred) P / R / F1 | same, constructor __init__ "
+        "edges aside | extracted only P / R | with ambiguous P / R | naive same-name P / R |",
+        "|---|---:|---:|---|---|---|---|---|",
+    ]
+    for r in results:
+        g = r["graphmind"]
+        d, x, a, n, z = g["inferred"], g["extracted"], g["ambiguous"], r["naiveSameName"], r["normalized"]
+        rows.append(
+            f"| {r['package']} | {r['lines']} | {r['referenceEdges']} | "
+            f"{d['precision']:.3f} / {d['recall']:.3f} / {d['f1']:.3f} | "
+            f"{z['precision']:.3f} / {z['recall']:.3f} / {z['f1']:.3f} | {x['precision']:.3f} / {x['recall']:.3f} | "
+            f"{a['precision']:.3f} / {a['recall']:.3f} | {n['precision']:.3f} / {n['recall']:.3f} |"
+        )
+    return "\n".join(rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--packages", default=DEFAULT, help="comma-separated NAME==VERSION:PACKAGE_DIR")
+    ap.add_argument("--out", type=Path, default=Path("bench-results/accuracy.json"))
+    ap.add_argument("--disagreements", type=Path, default=Path("bench-results/accuracy"))
+    args = ap.parse_args(argv)
+    results = [evaluate(spec, args.disagreements) for spec in args.packages.split(",") if spec]
+    print(table(results))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(
+        [{k: v for k, v in r.items() if k not in ("onlyGraphmind", "onlyBasedpyright")} for r in results], indent=2
+    ))
+    for r in results:
+        print(f"\n{r['package']}: {len(r['onlyGraphmind'])} edges only GraphMind has, "
+              f"{len(r['onlyBasedpyright'])} only basedpyright has (see {args.disagreements}/)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
