@@ -29,6 +29,15 @@ Edges are normalized so they compare with gen_corpus truth:
   targets are dropped);
 * basedpyright counts reads of ``@property`` / ``@cached_property`` attributes as calls of the
   getter; ``--no-properties`` (``include_properties=False``) drops those edges.
+
+Known basedpyright blind spot (seen on gen_corpus output): incomingCalls does not follow
+``from m import f as g`` aliases, so a *module-level* call ``g()`` (only discoverable through
+incomingCalls) is missing from the reference; calls through the alias inside functions are
+still found through outgoingCalls. On generated corpora the reference otherwise matches the
+truth file exactly (10K lines: 4450/4450 edges; 30K lines, seed 2: 12132/12133).
+
+For Django pass ``--symbol django.utils.safestring.mark_safe``: the automatic pick is the most
+called (by bare name) module-level function with a unique name.
 """
 
 from __future__ import annotations
