@@ -91,3 +91,19 @@ def test_paths_outside_the_workspace_are_refused(shop: Path, tmp_path: Path) -> 
     eng.index()
     assert eng.db.execute("SELECT count(*) FROM files WHERE path = 'link.py'").fetchone()[0] == 0
     eng.close()
+
+
+def test_parallel_index_equals_serial(shop: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from graphmind import parallel
+
+    serial = Engine(shop, db_path=tmp_path / "serial.db", jobs=1)
+    serial.index()
+    expected = snapshot(serial)
+    serial.close()
+    monkeypatch.setattr(parallel, "MIN_FILES", 0)
+    monkeypatch.setattr(parallel, "GROUP", 2)
+    par = Engine(shop, db_path=tmp_path / "parallel.db", jobs=2)
+    report = par.index()
+    assert report.indexed == 9
+    assert snapshot(par) == expected
+    par.close()

@@ -32,6 +32,7 @@ def _add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="gitignore-style pattern to skip")
     p.add_argument("--max-file-size", type=int, default=DEFAULT_MAX_FILE_SIZE, help="skip larger files (bytes)")
+    p.add_argument("--jobs", type=int, default=None, help="worker processes for a large index (default: up to 4; 1 = none)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -87,7 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"graphmind: {root} is not a directory", file=sys.stderr)
         return 2
     try:
-        engine = Engine(root, max_file_size=args.max_file_size, exclude=args.exclude)
+        engine = Engine(root, max_file_size=args.max_file_size, exclude=args.exclude, jobs=args.jobs)
     except IndexUnavailable as exc:
         print(f"graphmind: {exc}", file=sys.stderr)
         return 1

@@ -19,12 +19,13 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import tree_sitter as ts
 
-from . import chunks, languages
+from . import chunks, languages, parallel
 from .model import Facts
-from .store import IndexUnavailable, Store, StoreView, pack_facts, symbol_ids
+from .store import IndexUnavailable, Store, StoreView, pack_facts
 from .workspace import DEFAULT_MAX_FILE_SIZE, check_text, discover, read_source, within
 
 log = logging.getLogger(__name__)
@@ -83,8 +84,11 @@ class Engine:
         db_path: Path | None = None,
         max_file_size: int = DEFAULT_MAX_FILE_SIZE,
         exclude: list[str] | None = None,
+        jobs: int | None = None,
     ) -> None:
         self.root = Path(root).resolve()
+        # worker processes for a large (re)index; 1 = everything in this process
+        self.jobs = parallel.default_jobs() if jobs is None else max(1, jobs)
         self.db_path = db_path or self.root / ".graphmind" / "index.db"
         self.max_file_size = max_file_size
         self.exclude = list(exclude or [])
@@ -186,47 +190,102 @@ class Engine:
         changes: list[_Change] = [_Change(p, delete=True) for p in removed]
         done = 0
         pending_resolve: set[int] = set()
-        for i in range(0, max(total, 1), BATCH):
-            if cancel is not None and cancel.is_set():
-                report.cancelled = True
-                break
-            batch = todo[i : i + BATCH]
-            for rel in batch:
-                ch = self._read_change(rel, known.get(rel), stat.get(rel))
+        ex = parallel.pool(self.jobs) if self.jobs > 1 and total >= parallel.MIN_FILES else None
+        try:
+            produced = (
+                parallel.extract_all(ex, self.root, todo, self.max_file_size) if ex is not None
+                else (parallel.extract_file(self.root, rel, self.max_file_size) for rel in todo)
+            )
+            for rel, sha, reason, got in produced:
+                if cancel is not None and cancel.is_set():
+                    report.cancelled = True
+                    break
+                ch = self._change_of(rel, known.get(rel), stat.get(rel), sha, reason, got)
                 if ch is None:
                     report.unchanged += 1
                 else:
                     changes.append(ch)
                     if ch.skip_reason:
                         report.skipped.append((rel, ch.skip_reason))
-                    elif not ch.delete:
+                    else:
                         report.indexed += 1
-            # extract this batch now; resolve once every file's definitions are stored
-            with self.lock, self._tx():
-                pending_resolve |= self._apply(changes, resolve=False)
-            changes = []
-            done += len(batch)
-            if progress:
-                progress(done, total, f"parsed {done}/{total} files")
-        if changes:
-            with self.lock, self._tx():
-                pending_resolve |= self._apply(changes, resolve=False)
-        if pending_resolve and not report.cancelled:
-            ids = sorted(pending_resolve)
-            view: StoreView | None = None
-            for i in range(0, len(ids), BATCH * 2):
+                done += 1
+                if len(changes) >= BATCH:
+                    # store this batch's facts now; resolve once every file's definitions are stored
+                    with self.lock, self._tx():
+                        pending_resolve |= self._apply(changes, resolve=False)
+                    changes = []
+                    if progress:
+                        progress(done, total, f"parsed {done}/{total} files")
+            if changes:
                 with self.lock, self._tx():
-                    view = StoreView(self.store.db) if view is None else view
-                    self._resolve_files(ids[i : i + BATCH * 2], view)
-                if progress:
-                    progress(total, total, f"resolved {min(i + BATCH * 2, len(ids))}/{len(ids)} files")
-            with self.lock, self._tx():
-                self.store.bump_epoch()
+                    pending_resolve |= self._apply(changes, resolve=False)
+            if pending_resolve and not report.cancelled:
+                self._resolve_pending(sorted(pending_resolve), ex, progress, total)
+        finally:
+            if ex is not None:
+                ex.shutdown(cancel_futures=True)
         report.skipped.extend(
             (p, r) for p, r in self.skipped_files() if p not in {s for s, _ in report.skipped} and p in seen
         )
         report.seconds = time.perf_counter() - t0
         return report
+
+    def _resolve_pending(
+        self, ids: list[int], ex: parallel.ProcessPoolExecutor | None, progress: Progress | None, total: int
+    ) -> None:
+        """Resolve files after a batch of changes: in worker processes when there is a pool
+        (except open buffers, whose facts live here), else in small transactions here."""
+        done = 0
+        if ex is not None:
+            with self.lock:
+                rows = self.store.db.execute(
+                    f"SELECT id, path, lang FROM files WHERE status='indexed' AND id IN ({','.join(map(str, ids))})"
+                ).fetchall()
+            remote = [r for r in rows if r[1] not in self.docs]
+            local = sorted({r[0] for r in rows} - {r[0] for r in remote})
+            batch: list[tuple] = []
+            for fid, result in parallel.resolve_all(ex, self.db_path, remote):
+                if result is not None:
+                    batch.append((fid, result))
+                if len(batch) >= BATCH * 2:
+                    done += self._write_resolutions(batch)
+                    batch = []
+                    if progress:
+                        progress(total, total, f"resolved {done}/{len(ids)} files")
+            done += self._write_resolutions(batch)
+            ids = local
+        view: StoreView | None = None
+        for i in range(0, len(ids), BATCH * 2):
+            with self.lock, self._tx():
+                view = StoreView(self.store.db) if view is None else view
+                self._resolve_files(ids[i : i + BATCH * 2], view)
+            if progress:
+                progress(total, total, f"resolved {done + min(i + BATCH * 2, len(ids))} files")
+        with self.lock, self._tx():
+            self.store.bump_epoch()
+
+    def _write_resolutions(self, batch: list[tuple]) -> int:
+        with self.lock, self._tx():
+            for fid, (sids, statuses, edges, deps) in batch:
+                self.store.write_resolution(fid, sids, statuses, edges, deps)
+        return len(batch)
+
+    def _change_of(
+        self, rel: str, row: tuple | None, st: tuple[int, int] | None, sha: str | None, reason: str | None, got: Any
+    ) -> _Change | None:
+        """The change a freshly read file makes (None: same content as indexed, only its mtime moved)."""
+        lang = languages.for_path(rel)
+        size, mtime = st if st else (0, 0)
+        if reason is not None or got is None:
+            return _Change(rel, lang, sha256=sha, size=size, mtime_ns=mtime, skip_reason=reason or "unsupported")
+        if row is not None and row[1] == sha and row[4] == "indexed":
+            with self.lock, self._tx():
+                self.store.upsert_file(rel, size=size, mtime_ns=mtime)
+            return None
+        facts, sids = got
+        ext = chunks.Extraction(facts, [], sids, [])
+        return _Change(rel, lang, b"", None, sha, size, mtime, prepared=ext)
 
     def _read_change(self, rel: str, row: tuple | None, st: tuple[int, int] | None) -> _Change | None:
         lang = languages.for_path(rel)
@@ -328,19 +387,8 @@ class Engine:
         ids: list[int] | None = None,
     ) -> list[str]:
         """Resolve a file's sites (or the ``only`` ones) and store edges, statuses and deps."""
-        ids = ids if ids is not None else symbol_ids(path, facts)
-        statuses = ["unresolved"] * len(facts.sites)
-        edges: list[tuple[int, int, int, int, str]] = []
-        view.deps = set()
-        view.lang = lang.name
-        results = lang.resolve(facts, view) if only is None else lang.resolve(facts, view, only=only)  # type: ignore[call-arg]
-        for res in results:
-            statuses[res.site] = res.status
-            site = facts.sites[res.site]
-            caller = ids[site.caller]
-            for target, conf in res.targets:
-                edges.append((sids[res.site], caller, target, conf, site.kind))
-        self.store.write_resolution(fid, sids, statuses, edges, view.deps, only)
+        statuses, edges, deps = parallel.resolve_facts(lang, path, facts, sids, view, only, ids)
+        self.store.write_resolution(fid, sids, statuses, edges, deps, only)
         return statuses
 
     # ------------------------------------------------------------------ documents (the editor's view)
