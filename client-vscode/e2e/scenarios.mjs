@@ -118,6 +118,16 @@ async function runCommand(title, { attempts = 10 } = {}) {
   throw new Error(`command "${title}" never showed in the palette`);
 }
 
+/** Clears the Blast Radius view, and checks that it is empty (so later checks can't pass on old rows). */
+async function clearBlastRadius() {
+  await runCommand('GraphMind: Focus on Blast Radius View');
+  const targets = () => page.locator('.part.sidebar .monaco-list-row[aria-label^="Target "]').count();
+  if (await until('the Blast Radius view', async () => /blast radius/i.test(await sidebarTitle()), { ms: 5_000 }).then(targets)) {
+    await runCommand('GraphMind: Clear Blast Radius');
+  }
+  await until('an empty Blast Radius view', async () => (await targets()) === 0, { ms: 5_000 });
+}
+
 /** Opens a workspace file from the Explorer and puts the cursor at line:col (1-based). */
 async function openAt(file, line, col) {
   await page.keyboard.press('Control+Shift+e');
@@ -167,6 +177,10 @@ async function widenSidebar(width = 520) {
 const results = [];
 async function scenario(name, fn) {
   const start = Date.now();
+  if (page.isClosed() || Date.now() > DEADLINE - 15_000) {
+    results.push({ name, ok: false, s: 0, error: 'not run: out of time (GRAPHMIND_E2E_TIMEOUT)' });
+    return;
+  }
   log(`--- ${name}`);
   try {
     await fn();
@@ -303,7 +317,7 @@ try {
   });
 
   await scenario('The "N callers" code lens opens the blast radius', async () => {
-    await runCommand('GraphMind: Clear Blast Radius');
+    await clearBlastRadius();
     await openAt('a.py', 1, 6);
     const lens = page.locator('.monaco-editor .codelens-decoration a', { hasText: /^1 caller$/ });
     await until('the code lens on target', async () => (await lens.count()) > 0, { ms: 20_000 });
@@ -314,21 +328,30 @@ try {
   });
 
   await scenario('The editor context menu has Blast radius of symbol', async () => {
-    await runCommand('GraphMind: Clear Blast Radius');
+    await clearBlastRadius();
     await openAt('b.py', 1, 1);
-    await page.locator('.monaco-editor .view-line span span', { hasText: /^caller1$/ }).first().click({ button: 'right' });
-    const item = page.getByRole('menuitem', { name: /^Blast radius of symbol/ });
-    await item.first().waitFor({ state: 'visible' });
-    await item.first().click();
-    await until('the Blast Radius tree for caller1', async () =>
-      (await sidebarRows()).some((x) => /^Target caller1, 1 caller, b\.py:4$/.test(x.label)),
+    const word = page.locator('.monaco-editor .view-line span span', { hasText: /^caller1$/ }).first();
+    const item = page.getByRole('menuitem', { name: /^Blast radius of symbol/ }).first();
+    await until(
+      'the Blast Radius tree for caller1 (from the context menu)',
+      async () => {
+        await page.keyboard.press('Escape');
+        await word.click({ button: 'right' });
+        await item.waitFor({ state: 'visible' });
+        await sleep(300); // the menu ignores clicks while it is still opening
+        await item.click();
+        return until('the tree', async () => (await sidebarRows()).some((x) => /^Target caller1, 1 caller, b\.py:4$/.test(x.label)), {
+          ms: 4_000,
+        }).catch(() => false);
+      },
+      { ms: 40_000, every: 500 },
     );
     await logRows('blast radius of caller1 (context menu)');
   });
 
   await scenario('GraphMind: Restart Server, then it answers again', async () => {
     await runCommand('GraphMind: Restart Server');
-    await runCommand('GraphMind: Clear Blast Radius');
+    await clearBlastRadius();
     await openAt('c.py', 4, 6);
     await until(
       'a blast radius from the restarted server',
@@ -344,21 +367,37 @@ try {
     await logRows('blast radius of caller2');
   });
 
-  // Last: breaks the server setting on purpose.
-  await scenario('A server that cannot start gives an error with the fix', async () => {
+  // Last: breaks the server setting on purpose (the extension restarts the server on change).
+  const setServerCommand = (command) => {
     const file = join(WORKSPACE, '.vscode', 'settings.json');
     const settings = JSON.parse(readFileSync(file, 'utf8'));
-    settings['graphmind.server.command'] = '/nonexistent/bin/graphmind serve';
+    settings['graphmind.server.command'] = command;
     writeFileSync(file, JSON.stringify(settings, null, 2));
-    const toast = page.locator('.notifications-toasts .notification-toast', { hasText: '/nonexistent/bin/graphmind' });
-    await toast.first().waitFor({ state: 'visible', timeout: 30_000 });
-    const text = ((await toast.first().locator('.notification-list-item-message').textContent()) ?? '').trim();
-    log(`notification: ${text}`);
-    assert(/does not exist or is not executable/.test(text), 'says what is wrong');
-    assert(/Fix the path in "graphmind\.server\.command"/.test(text), 'says how to fix it');
+  };
+  const toastWith = async (text) => {
+    const toast = page.locator('.notifications-toasts .notification-toast', { hasText: text }).first();
+    await toast.waitFor({ state: 'visible', timeout: 30_000 });
+    const message = ((await toast.locator('.notification-list-item-message').textContent()) ?? '').trim();
+    log(`notification: ${message}`);
     for (const action of ['Open Settings', 'Show Log', 'Restart Server']) {
-      assert((await toast.first().locator('.monaco-button', { hasText: action }).count()) === 1, `offers "${action}"`);
+      assert((await toast.locator('.monaco-button', { hasText: action }).count()) === 1, `offers "${action}"`);
     }
+    return { toast, message };
+  };
+
+  await scenario('A server that exits while starting gives an error quoting it', async () => {
+    setServerCommand(`/bin/sh -c "echo 'graphmind: simulated start failure' >&2; exit 3"`);
+    const { toast, message } = await toastWith('simulated start failure');
+    assert(/^The GraphMind server failed to start \(\/bin\/sh -c .*\): graphmind: simulated start failure/.test(message), 'quotes stderr');
+    assert(/Run ".*" in a terminal to see why/.test(message), 'says how to investigate');
+    await toast.locator('.codicon-notifications-clear, .codicon-close').first().click().catch(() => {});
+  });
+
+  await scenario('A server that cannot be found gives an error with the fix', async () => {
+    setServerCommand('/nonexistent/bin/graphmind serve');
+    const { message } = await toastWith('/nonexistent/bin/graphmind');
+    assert(/does not exist or is not executable/.test(message), 'says what is wrong');
+    assert(/Fix the path in "graphmind\.server\.command"/.test(message), 'says how to fix it');
     await shot('server-error');
   });
 } catch (err) {

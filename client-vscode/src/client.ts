@@ -116,8 +116,8 @@ export function createClientFactory(output: vscode.OutputChannel): ClientFactory
       start: async () => {
         client.quiet = true;
         await client.start();
-        started = true;
-        client.quiet = false;
+        started = client.isRunning();
+        client.quiet = !started;
       },
       stop: (timeout) => client.stop(timeout),
       isRunning: () => client.isRunning(),

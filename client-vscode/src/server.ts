@@ -101,6 +101,11 @@ export class ServerManager implements vscode.Disposable {
     this.client = client;
     try {
       await client.start();
+      // vscode-languageclient resolves start() without error when the process exits during
+      // initialize and the connection closes first: check that it really runs.
+      if (!client.isRunning()) {
+        throw new Error('the server exited while starting');
+      }
       return true;
     } catch (err) {
       // Give the process a moment to flush what it printed on stderr before quoting it.

@@ -265,15 +265,17 @@ export interface StartFailure {
  */
 export function describeStartFailure(resolved: ResolvedCommand, error: unknown, stderrTail: string[]): StartFailure {
   const err = errorMessage(error);
-  const generic = !err || /connection got disposed|connection to server got closed|pending response rejected|connection is closed|stream was destroyed/i.test(err);
+  const generic = !err || /connection got disposed|connection to server got closed|pending response rejected|connection is closed|stream was destroyed|exited while starting/i.test(err);
   const stderr = lastMeaningfulLine(stderrTail);
   const detail = generic ? (stderr ?? err) : err;
   const message = `The GraphMind server failed to start (${resolved.display})${detail ? `: ${detail}` : '.'}`;
   let fix: string;
   if (/No module named '?graphmind/i.test(stderrTail.join('\n') + ' ' + err)) {
-    fix = `GraphMind is not installed in ${resolved.interpreter ?? resolved.command}: run "${
-      resolved.interpreter ?? 'python'
-    } -m pip install graphmind", or change "${resolved.setting}".`;
+    const python =
+      resolved.interpreter ?? (/^python[\d.]*(\.exe)?$/i.test(path.basename(resolved.command)) ? resolved.command : undefined);
+    fix = python
+      ? `GraphMind is not installed in ${python}: run "${python} -m pip install graphmind", or change "${resolved.setting}".`
+      : `GraphMind is not installed where "${resolved.display}" looks for it: install it ("pip install graphmind"), or change "${resolved.setting}".`;
   } else if (/ENOENT|EACCES/.test(err)) {
     fix = `Check the path in "${resolved.setting}".`;
   } else {

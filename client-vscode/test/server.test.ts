@@ -106,6 +106,26 @@ describe('ServerManager', () => {
     assert.equal(await m.whenReady(), undefined);
   });
 
+  it('a server that exits during initialize (start resolves, not running) is reported too', async () => {
+    const { output } = newOutput();
+    const m = new ServerManager(
+      () => ({
+        start: async () => {
+          output.append('/usr/bin/python3: No module named graphmind\n');
+        },
+        stop: async () => {},
+        isRunning: () => false,
+        sendRequest: async () => undefined as never,
+      }),
+      output,
+      env(['/usr/bin/python3'], 'python3 -m graphmind serve'),
+    );
+    assert.equal(await m.start(), false);
+    const [msg] = vscode.recorded.messages;
+    assert.match(msg.text, /failed to start \(\/usr\/bin\/python3 -m graphmind serve\): \/usr\/bin\/python3: No module named graphmind/);
+    assert.match(msg.text, /run "\/usr\/bin\/python3 -m pip install graphmind"/);
+  });
+
   it('Restart Server from a notification restarts, and restart stops then starts', async () => {
     const { output } = newOutput();
     let fail = true;

@@ -223,3 +223,11 @@ describe('start failures', () => {
     assert.match(f.fix, /Check the path in "graphmind\.server\.command"/);
   });
 });
+
+describe('start failures: python given as the server command', () => {
+  it('suggests installing into that python', () => {
+    const r = resolveServerCommand({ command: 'python3 -m graphmind serve', interpreter: '' }, ctx(['/usr/bin/python3']));
+    const f = describeStartFailure(r, new Error('Connection got disposed.'), ['/usr/bin/python3: No module named graphmind']);
+    assert.match(f.fix, /GraphMind is not installed in \/usr\/bin\/python3: run "\/usr\/bin\/python3 -m pip install graphmind"/);
+  });
+});
