@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 from graph_util import snapshot
-
 from graphmind.engine import Engine
 from graphmind.store import IndexUnavailable
 
