@@ -115,8 +115,9 @@ class Engine:
     def abspath(self, rel: str) -> Path:
         return self.root / rel
 
-    def _is_file(self, rel: str) -> bool:
-        return rel in self.docs or os.path.isfile(self.root / rel)
+    @property
+    def _is_file(self) -> languages.FileProbe:
+        return languages.FileProbe(self.root, self.docs)
 
     def _parser(self, lang: languages.Language) -> ts.Parser:
         p = self._parsers.get(lang.name)

@@ -38,7 +38,7 @@ def extract_file(root: Path, rel: str, max_size: int) -> tuple[str, str | None, 
     if res.reason is not None or lang is None or res.text is None:
         return rel, res.sha256, res.reason or "unsupported", None
     tree = lang.parser().parse(res.text)
-    module = lang.module_name(rel, lambda p: os.path.isfile(root / p))
+    module = lang.module_name(rel, languages.FileProbe(root))
     ext = chunks.extract(lang, tree, res.text, rel, module)
     return rel, res.sha256, None, (ext.facts, ext.sids)
 

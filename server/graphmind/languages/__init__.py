@@ -21,6 +21,18 @@ import tree_sitter_language_pack as tslp
 from ..model import Facts, Resolution, WorkspaceView
 
 
+class FileProbe:
+    """What a plugin may ask of the workspace while it names a module: whether a file exists
+    (relative path), and ``root``, the workspace folder (for manifests such as Cargo.toml)."""
+
+    def __init__(self, root: Path, also: Iterable[str] = ()) -> None:
+        self.root = root
+        self.also = also  # files that exist only as editor buffers
+
+    def __call__(self, rel: str) -> bool:
+        return rel in self.also or os.path.isfile(self.root / rel)
+
+
 @dataclass(slots=True)
 class Span:
     """A chunk of a file for chunked extraction: the query runs on ``node`` within [start, end)."""

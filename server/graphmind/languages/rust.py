@@ -355,7 +355,7 @@ class Rust(Language):
             if is_file("/".join([*parts[:i], "Cargo.toml"])):
                 crate_dir = parts[:i]
                 break
-        root = getattr(getattr(is_file, "__self__", None), "root", None)
+        root = getattr(is_file, "root", None)  # a languages.FileProbe
         if crate_dir is None:
             crate, rest = "crate", parts
         else:
