@@ -1,7 +1,7 @@
 // Drives code-server (started by run.sh) with playwright-core + Debian Chromium.
 // Scenarios: Show Call Hierarchy, Go to Definition, Find All References (VS Code's
 // standard providers), and "GraphMind: Blast radius of symbol" with its peek action.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
@@ -14,6 +14,7 @@ const CACHE = env('E2E_CACHE');
 const URL = env('E2E_URL');
 const ARTIFACTS = env('E2E_ARTIFACTS');
 const WORKSPACE = env('E2E_WORKSPACE');
+const CODE_SERVER_PID = Number(env('E2E_CODE_SERVER_PID'));
 const DEADLINE = Number(process.env.E2E_DEADLINE_MS || Date.now() + 300_000);
 const { chromium } = createRequire(join(CACHE, 'package.json'))('playwright-core');
 
@@ -116,6 +117,27 @@ async function runCommand(title, { attempts = 10 } = {}) {
     }
   }
   throw new Error(`command "${title}" never showed in the palette`);
+}
+
+/** The GraphMind server processes started under our code-server (from /proc). */
+function serverProcesses() {
+  const parent = new Map();
+  const cmd = new Map();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      parent.set(Number(d), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+      cmd.set(Number(d), readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0').join(' '));
+    } catch {
+      // gone
+    }
+  }
+  const under = (pid) => {
+    for (let p = parent.get(pid); p && p > 1; p = parent.get(p)) if (p === CODE_SERVER_PID) return true;
+    return false;
+  };
+  return [...cmd.entries()].filter(([pid, c]) => /graphmind/.test(c) && /\bserve\b/.test(c) && under(pid)).map(([pid]) => pid);
 }
 
 /** Clears the Blast Radius view, and checks that it is empty (so later checks can't pass on old rows). */
@@ -347,6 +369,26 @@ try {
       { ms: 40_000, every: 500 },
     );
     await logRows('blast radius of caller1 (context menu)');
+  });
+
+  await scenario('A crashed server is restarted and answers again', async () => {
+    const pids = serverProcesses();
+    assert(pids.length === 1, `one server process under code-server (found ${pids.join(', ') || 'none'})`);
+    process.kill(pids[0], 'SIGKILL');
+    log(`killed the server (pid ${pids[0]})`);
+    await until('a new server process', async () => serverProcesses().some((p) => p !== pids[0]), { ms: 20_000 });
+    await clearBlastRadius();
+    await openAt('a.py', 1, 6);
+    await until(
+      'a blast radius from the new server',
+      async () => {
+        await runCommand('GraphMind: Blast radius of symbol');
+        return until('the tree', async () => (await sidebarRows()).some((x) => /^caller2, depth 2/.test(x.label)), { ms: 4_000 }).catch(
+          () => false,
+        );
+      },
+      { ms: 40_000, every: 1_000 },
+    );
   });
 
   await scenario('GraphMind: Restart Server, then it answers again', async () => {

@@ -11,6 +11,7 @@ import {
   type ServerOptions,
 } from 'vscode-languageclient/node';
 import { LANGUAGES } from './languages';
+import { RestartPolicy } from './restartPolicy';
 import type { ClientFactory } from './server';
 
 /**
@@ -28,8 +29,6 @@ interface CommandRegistration {
 
 type AnyFeature = Parameters<LanguageClient['registerFeature']>[0];
 
-const MAX_RESTARTS = 3;
-const RESTART_WINDOW_MS = 3 * 60 * 1000;
 
 /** Our own notifications replace the client's generic ones while starting. */
 class GraphMindLanguageClient extends LanguageClient {
@@ -76,7 +75,7 @@ export function createClientFactory(output: vscode.OutputChannel): ClientFactory
       options: { cwd, env: { ...process.env, PYTHONUNBUFFERED: '1' } },
     };
     let started = false;
-    const restarts: number[] = [];
+    const policy = new RestartPolicy();
     const clientOptions: LanguageClientOptions = {
       documentSelector: LANGUAGES.map((language) => ({ scheme: 'file', language })),
       outputChannel: output,
@@ -95,16 +94,11 @@ export function createClientFactory(output: vscode.OutputChannel): ClientFactory
             // Failed while starting: ServerManager explains it.
             return { action: CloseAction.DoNotRestart, handled: true };
           }
-          const now = Date.now();
-          restarts.push(now);
-          while (restarts.length && now - restarts[0] > RESTART_WINDOW_MS) {
-            restarts.shift();
-          }
-          if (restarts.length <= MAX_RESTARTS) {
+          if (policy.shouldRestart(Date.now())) {
             return { action: CloseAction.Restart, message: 'The GraphMind server stopped; restarting it.', handled: true };
           }
           hooks.onGaveUp(
-            `the server crashed ${restarts.length} times in 3 minutes and was not restarted. ` +
+            `the server crashed ${policy.count} times in 3 minutes and was not restarted. ` +
               'The GraphMind output channel has its log; fix the cause, then run "GraphMind: Restart Server".',
           );
           return { action: CloseAction.DoNotRestart, handled: true };
