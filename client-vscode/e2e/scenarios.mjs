@@ -15,6 +15,7 @@ const URL = env('E2E_URL');
 const ARTIFACTS = env('E2E_ARTIFACTS');
 const WORKSPACE = env('E2E_WORKSPACE');
 const CODE_SERVER_PID = Number(env('E2E_CODE_SERVER_PID'));
+const LOGS = env('E2E_LOGS');
 const DEADLINE = Number(process.env.E2E_DEADLINE_MS || Date.now() + 300_000);
 const { chromium } = createRequire(join(CACHE, 'package.json'))('playwright-core');
 
@@ -138,6 +139,19 @@ function serverProcesses() {
     return false;
   };
   return [...cmd.entries()].filter(([pid, c]) => /graphmind/.test(c) && /\bserve\b/.test(c) && under(pid)).map(([pid]) => pid);
+}
+
+/** The text of the GraphMind output channel, as VS Code saves it under the user data logs. */
+function graphmindLog() {
+  const found = [];
+  const walk = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(dir, e.name));
+      else if (/-GraphMind\.log$/.test(e.name)) found.push(join(dir, e.name));
+    }
+  };
+  walk(LOGS);
+  return found.map((f) => readFileSync(f, 'utf8')).join('\n');
 }
 
 /** Clears the Blast Radius view, and checks that it is empty (so later checks can't pass on old rows). */
@@ -264,6 +278,17 @@ try {
     const c2 = rows.find((r) => r.label.startsWith('caller2'));
     assert(c2.level === caller1.level + 1, 'caller2 is a caller of caller1');
     await shot('call-hierarchy');
+  });
+
+  await scenario('Indexing progress comes through work-done progress', async () => {
+    // The fixture indexes in milliseconds, too fast to catch on screen: check the trace.
+    const text = await until('the progress in the GraphMind log', async () => {
+      const t = graphmindLog();
+      return /"kind": "end"/.test(t) ? t : undefined;
+    });
+    assert(/Received request 'window\/workDoneProgress\/create/.test(text), 'the server asked for a progress token');
+    assert(/Sending response 'window\/workDoneProgress\/create/.test(text), 'the client accepted it');
+    assert(/"title": "GraphMind: indexing"/.test(text) && /"kind": "begin"/.test(text), 'an indexing progress began');
   });
 
   await scenario('Go to Definition jumps to the definition', async () => {

@@ -265,7 +265,7 @@ export interface StartFailure {
  */
 export function describeStartFailure(resolved: ResolvedCommand, error: unknown, stderrTail: string[]): StartFailure {
   const err = errorMessage(error);
-  const generic = !err || /connection got disposed|connection to server got closed|pending response rejected|connection is closed|stream was destroyed|exited while starting/i.test(err);
+  const generic = !err || /connection got disposed|connection to server got closed|pending response rejected|connection is closed|stream was destroyed|exited while starting|EPIPE|ECONNRESET|write after end/i.test(err);
   const stderr = lastMeaningfulLine(stderrTail);
   const detail = generic ? (stderr ?? err) : err;
   const message = `The GraphMind server failed to start (${resolved.display})${detail ? `: ${detail}` : '.'}`;

@@ -212,6 +212,11 @@ describe('start failures', () => {
     assert.match(f.fix, /Run "\/usr\/bin\/graphmind serve" in a terminal/);
   });
 
+  it('a broken pipe (the server died before reading) defers to its stderr', () => {
+    const f = describeStartFailure(viaCommand, new Error('write EPIPE'), ['graphmind: cannot start']);
+    assert.match(f.message, /: graphmind: cannot start$/);
+  });
+
   it('a specific client error wins over the server log', () => {
     const f = describeStartFailure(viaCommand, new Error("command 'x' already exists"), ['INFO started']);
     assert.match(f.message, /: command 'x' already exists$/);
