@@ -19,16 +19,25 @@ CLIENTS = (VSCODE, NEOVIM)
 
 
 @contextlib.asynccontextmanager
-async def lsp_session(root: Path, client: str = VSCODE, init_options: dict | None = None) -> AsyncIterator[LanguageClient]:
-    """A running server on workspace ``root`` whose initial index is complete."""
+async def lsp_session(
+    root: Path,
+    client: str = VSCODE,
+    init_options: dict | None = None,
+    folders: list[Path] | None = None,
+    caps: T.ClientCapabilities | None = None,
+    settings: dict | None = None,
+) -> AsyncIterator[LanguageClient]:
+    """A running server on workspace ``root`` (or several ``folders``) whose initial index is complete."""
     config = ClientServerConfig(server_command=[sys.executable, "-m", "graphmind", "serve", "--log-level", "WARNING"])
     lc = await config.start()
-    caps = client_capabilities(client)
+    if settings is not None:
+        lc.set_configuration(settings, section="graphmind")
+    caps = caps or client_capabilities(client)
     await lc.initialize_session(
         T.InitializeParams(
             capabilities=caps,
             root_uri=root.as_uri(),
-            workspace_folders=[T.WorkspaceFolder(uri=root.as_uri(), name=root.name)],
+            workspace_folders=[T.WorkspaceFolder(uri=f.as_uri(), name=f.name) for f in (folders or [root])],
             initialization_options=init_options,
         )
     )

@@ -354,10 +354,9 @@ def initialized(ls: GraphMindServer, params: T.InitializedParams) -> None:
     caps = ls.client_capabilities
     ws = caps.workspace
     if ws is not None and ws.configuration:
-        def on_config(fut: Any) -> None:
+        def on_config(res: Any) -> None:  # pygls calls back with the result
             try:
-                res = fut.result()
-                if res and ls.settings.update(res[0]):
+                if isinstance(res, list | tuple) and res and ls.settings.update(res[0]):
                     _apply_file_settings(ls)
             except Exception as exc:
                 log.info("workspace/configuration failed: %s", exc)
