@@ -18,16 +18,18 @@ Corpora (each one is copied or generated into a fresh temporary directory outsid
 
 Per corpus, in this order:
 
-1. **cold index**: a fresh ``Engine(root).index()`` in its own process (wall time of the index,
-   lines/s, the process's VmHWM as peak RSS, ``.graphmind/index.db`` + WAL size); again with
-   the parallel mode when ``Engine.index`` has one (a ``jobs``/``workers``/``processes`` argument).
+1. **cold index**: a fresh index in its own process, single-process (``Engine(root, jobs=1)``):
+   wall time of ``Engine()`` + ``index()``, lines/s, peak RSS (max of the process's VmHWM and the
+   sampled RSS of its process tree), ``.graphmind/index.db`` + WAL size; then the parallel mode
+   (the engine's default worker count) when this build has one (``Engine(jobs=)``, or a
+   ``jobs``/``workers``/``processes`` argument of ``Engine.index``).
    From this index: the "popular" symbol, the Python function/method called from the most other
    files through certain (extracted) edges;
 2. **server, cold**: ``graphmind serve`` over stdio on the workspace without an index: time from
    spawn to the first non-empty ``incomingCalls`` of the popular symbol (the basedpyright peer
    waits on the same one), time to ``graphmind/status`` ready, server RSS after indexing and its
    sampled peak;
-3. **warm start**: the same process with nothing changed (median of 3), and the server's spawn
+3. **warm start**: the same with nothing changed (engine defaults, median of 3), and the server's spawn
    -> ``graphmind/status`` ready on the indexed workspace;
 4. **in-process** (one process): ``Graph.callers/callees/references/blast_radius(1, 3, 5)`` for
    ``--samples`` random Python functions/methods (seeded), then ``--keystrokes`` single-character
@@ -95,7 +97,7 @@ FIGURE_KEYS = [
     "python_files", "python_lines", "files_indexed", "indexed_lines", "symbols", "call_edges",
     "cold_index_s", "cold_index_lines_per_s", "cold_index_process_s",
     "cold_index_parallel_s", "cold_index_parallel_lines_per_s",
-    "index_peak_rss_mb", "db_size_mb",
+    "index_peak_rss_mb", "index_parallel_peak_rss_mb", "db_size_mb",
     "warm_start_s", "warm_start_process_s", "warm_start_server_s",
     "server_first_incoming_s", "server_ready_s", "server_rss_after_index_mb", "server_peak_rss_mb",
     "server_rss_after_queries_mb",
@@ -164,12 +166,47 @@ def dir_size(paths: list[Path]) -> int:
     return sum(p.stat().st_size for p in paths if p.exists())
 
 
-def parallel_param() -> str | None:
-    """The name of Engine.index's parallelism argument, if this build has one."""
+def parallel_param() -> tuple[str, str] | None:
+    """Where this build takes the index's worker count: ("init", "jobs") for ``Engine(root, jobs=N)``,
+    ("index", name) for ``Engine.index(name=N)``; None without a parallel mode."""
     from graphmind.engine import Engine
 
-    params = inspect.signature(Engine.index).parameters
-    return next((p for p in PARALLEL_PARAMS if p in params), None)
+    for where, fn in (("init", Engine.__init__), ("index", Engine.index)):
+        params = inspect.signature(fn).parameters
+        name = next((p for p in PARALLEL_PARAMS if p in params), None)
+        if name is not None:
+            return where, name
+    return None
+
+
+class TreeRss:
+    """Samples the summed RSS of this process and its children (the index's worker processes)."""
+
+    def __init__(self, every: float = 0.05) -> None:
+        import threading
+
+        from scripts.lsp_client import tree_memory
+
+        self.peak_kb = 0
+        self._mem = tree_memory
+        self._stop = threading.Event()
+        self._every = every
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        while True:
+            m = self._mem(os.getpid())
+            self.peak_kb = max(self.peak_kb, m["rss_kb"])
+            if self._stop.wait(self._every):
+                return
+
+    def __enter__(self) -> TreeRss:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
 
 
 def git_info() -> dict[str, Any]:
@@ -365,21 +402,31 @@ def driver_index(argv: list[str]) -> int:
     from graphmind.graph import Graph
 
     t_import = time.perf_counter() - t0
-    kwargs: dict[str, Any] = {}
-    if args.jobs:
-        param = parallel_param()
-        if param is None:
-            raise SystemExit("this build has no parallel index mode")
-        kwargs[param] = args.jobs
-    t1 = time.perf_counter()
-    eng = Engine(args.root)
-    report = eng.index(**kwargs)
-    seconds = time.perf_counter() - t1
+    init_kw: dict[str, Any] = {}
+    index_kw: dict[str, Any] = {}
+    param = parallel_param()
+    if args.jobs and param is None:
+        raise SystemExit("this build has no parallel index mode")
+    if param is not None and args.jobs >= 0:  # -1: the engine's default
+        (init_kw if param[0] == "init" else index_kw)[param[1]] = args.jobs or 1
+    with TreeRss() as rss:
+        t1 = time.perf_counter()
+        eng = Engine(args.root, **init_kw)
+        report = eng.index(**index_kw)
+        seconds = time.perf_counter() - t1
     hwm = vm_hwm_kb()
+    import graphmind.engine as engine_mod
+
+    par = getattr(engine_mod, "parallel", None)
+    jobs = getattr(eng, "jobs", 1)
     out: dict[str, Any] = {
         "seconds": round(seconds, 4), "engine_seconds": round(report.seconds, 4), "import_s": round(t_import, 4),
         "files": report.files, "indexed": report.indexed, "unchanged": report.unchanged,
-        "skipped": len(report.skipped), "peak_rss_mb": round(hwm / 1024, 1), "kwargs": kwargs,
+        "skipped": len(report.skipped), "main_hwm_mb": round(hwm / 1024, 1),
+        "tree_peak_rss_mb": round(rss.peak_kb / 1024, 1), "peak_rss_mb": round(max(hwm, rss.peak_kb) / 1024, 1),
+        "jobs": jobs, "pool_min_files": getattr(par, "MIN_FILES", None),
+        "pool_used": bool(jobs > 1 and report.indexed >= getattr(par, "MIN_FILES", 0)),
+        "kwargs": {**init_kw, **index_kw},
     }
     if args.stats:
         st = Graph(eng).stats()
@@ -536,7 +583,7 @@ class Bench:
         popular: dict[str, Any] | None = None
         with self.stage(name, "cold index", res):
             shutil.rmtree(ws / ".graphmind", ignore_errors=True)
-            out, wall = self.child(["_index", str(ws), "--stats"], timeout)
+            out, wall = self.child(["_index", str(ws), "--stats", "--jobs", "1"], timeout)
             out["process_wall_s"] = round(wall, 3)
             out["db_bytes"] = dir_size(db_files)
             res["cold_index"] = out
@@ -557,19 +604,18 @@ class Bench:
                 popular["char"] = utf16_col(line_b, popular["col"])
             res["popular_symbol"] = popular
         param = parallel_param()
-        res["parallel_mode"] = param
+        res["parallel_mode"] = list(param) if param else None
         if param is not None:
             with self.stage(name, "cold index (parallel)", res):
                 shutil.rmtree(ws / ".graphmind", ignore_errors=True)
-                jobs = machine_info()["cores"] or 2
-                out, wall = self.child(["_index", str(ws), "--jobs", str(jobs)], timeout)
+                out, wall = self.child(["_index", str(ws), "--jobs", "-1"], timeout)  # the engine's default
                 out["process_wall_s"] = round(wall, 3)
                 out["db_bytes"] = dir_size(db_files)
                 res["cold_index_parallel"] = out
                 lines = fig["indexed_lines"] or fig["python_lines"]
                 fig["cold_index_parallel_s"] = out["seconds"]
                 fig["cold_index_parallel_lines_per_s"] = round(lines / out["seconds"]) if out["seconds"] else None
-                fig["index_peak_rss_mb"] = max(fig["index_peak_rss_mb"] or 0, out["peak_rss_mb"])
+                fig["index_parallel_peak_rss_mb"] = out["peak_rss_mb"]
 
         # 2. the server on an unindexed workspace: first non-empty incomingCalls, ready, RSS after indexing
         with self.stage(name, "server cold", res):
@@ -584,7 +630,7 @@ class Bench:
         with self.stage(name, "warm start", res):
             runs = []
             for _ in range(3):
-                out, wall = self.child(["_index", str(ws)], timeout)
+                out, wall = self.child(["_index", str(ws), "--jobs", "-1"], timeout)
                 out["process_wall_s"] = round(wall, 3)
                 runs.append(out)
             res["warm_start"] = runs
@@ -803,6 +849,7 @@ def targets_for(corpus: str) -> dict[str, Target]:
         t["server_rss_after_index_mb"] = ("≤ 250 MB", _le(250))
     if corpus == "synth-1m":
         t["index_peak_rss_mb"] = ("< 1024 MB", lambda v: None if v is None else v < 1024)
+        t["index_parallel_peak_rss_mb"] = ("< 1024 MB", lambda v: None if v is None else v < 1024)
         t["server_peak_rss_mb"] = ("< 1024 MB", lambda v: None if v is None else v < 1024)
         t["blast_radius_d3_ms"] = ("p50 ≤ 5", _le(5, "p50"))
         t["inproc_blast_radius_d3_ms"] = ("p50 ≤ 5", _le(5, "p50"))
@@ -814,9 +861,11 @@ ROWS: list[tuple[str, str]] = [
     ("cold_index_s", "cold index, 1 process (s)"),
     ("cold_index_lines_per_s", "cold index, 1 process (lines/s)"),
     ("cold_index_parallel_s", "cold index, parallel mode (s)"),
+    ("cold_index_parallel_lines_per_s", "cold index, parallel mode (lines/s)"),
     ("warm_start_s", "warm start, nothing changed: Engine + index() (s)"),
     ("warm_start_server_s", "warm start, server spawn → status ready (s)"),
-    ("index_peak_rss_mb", "peak RSS of the index process (MB)"),
+    ("index_peak_rss_mb", "peak RSS of the index, 1 process (MB)"),
+    ("index_parallel_peak_rss_mb", "peak RSS of the index, parallel: process tree (MB)"),
     ("db_size_mb", "database size, index.db + WAL (MB)"),
     ("server_first_incoming_s", "server: spawn → first non-empty incomingCalls, cold (s)"),
     ("server_ready_s", "server: spawn → status ready, cold (s)"),
@@ -886,8 +935,13 @@ def table(results: dict[str, Any]) -> str:
             ours = fmt(v, key)
             if key == "python_lines":
                 ours = f"{fmt(v, key)} ({fig.get('python_files') or '—'})"
-            elif key == "cold_index_parallel_s" and res.get("parallel_mode") is None:
+            elif key.startswith(("cold_index_parallel", "index_parallel")) and res.get("parallel_mode") is None:
                 ours = "n/a (no parallel mode)"
+            elif key == "cold_index_parallel_s" and res.get("cold_index_parallel"):
+                cp = res["cold_index_parallel"]
+                how = f"{cp.get('jobs')} workers" if cp.get("pool_used") else \
+                    f"no pool: < {cp.get('pool_min_files')} files"
+                ours = f"{ours} ({how})"
             elif key == "keystroke_inprocess_ms" and fig.get("keystroke_file_lines"):
                 label = f"{label}, {fig['keystroke_file_lines']}-line file"
             target, check = tg.get(key, ("", lambda _v: None))

@@ -17,7 +17,7 @@ EXPECTED = [
     "python_files", "python_lines", "files_indexed", "indexed_lines", "symbols", "call_edges",
     "cold_index_s", "cold_index_lines_per_s", "cold_index_process_s",
     "cold_index_parallel_s", "cold_index_parallel_lines_per_s",
-    "index_peak_rss_mb", "db_size_mb",
+    "index_peak_rss_mb", "index_parallel_peak_rss_mb", "db_size_mb",
     "warm_start_s", "warm_start_process_s", "warm_start_server_s",
     "server_first_incoming_s", "server_ready_s", "server_rss_after_index_mb", "server_peak_rss_mb",
     "server_rss_after_queries_mb",
@@ -29,7 +29,7 @@ EXPECTED = [
     "inproc_blast_radius_d1_ms", "inproc_blast_radius_d3_ms", "inproc_blast_radius_d5_ms",
 ]
 # Present but null when the engine has no parallel index mode.
-OPTIONAL = {"cold_index_parallel_s", "cold_index_parallel_lines_per_s"}
+OPTIONAL = {"cold_index_parallel_s", "cold_index_parallel_lines_per_s", "index_parallel_peak_rss_mb"}
 
 
 def test_bench_smoke(tmp_path: Path) -> None:
