@@ -106,3 +106,22 @@ def test_parallel_index_equals_serial(shop: Path, tmp_path: Path, monkeypatch: p
     assert report.indexed == 9
     assert snapshot(par) == expected
     par.close()
+
+
+def test_an_index_stopped_between_phases_is_finished_by_the_next(shop: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "index.db"
+    expected = _fresh(shop, tmp_path / "fresh.db")
+
+    def stop(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt  # the process dies after storing facts, before resolving them
+
+    eng = Engine(shop, db_path=db)
+    monkeypatch.setattr(Engine, "_resolve_pending", stop)
+    with pytest.raises(KeyboardInterrupt):
+        eng.index()
+    eng.close()
+    monkeypatch.undo()
+    eng = Engine(shop, db_path=db)
+    assert eng.index().indexed == 0  # nothing changed on disk...
+    assert snapshot(eng) == expected  # ...yet every file is resolved
+    eng.close()

@@ -221,7 +221,11 @@ class Engine:
             if changes:
                 with self.lock, self._tx():
                     pending_resolve |= self._apply(changes, resolve=False)
-            if pending_resolve and not report.cancelled:
+            # what was stored is resolved even when cancelled, and so is what an earlier, stopped
+            # index left unresolved
+            with self.lock:
+                pending_resolve |= self.store.unresolved_files()
+            if pending_resolve:
                 self._resolve_pending(sorted(pending_resolve), ex, progress, total)
         finally:
             if ex is not None:
@@ -337,7 +341,7 @@ class Engine:
             facts = ext.facts
             fid = store.upsert_file(
                 ch.path, lang=lang.name, module=facts.module, sha256=ch.sha256, size=ch.size, mtime_ns=ch.mtime_ns,
-                status="indexed", reason=None, facts=pack_facts(facts), sids=marshal.dumps(ext.sids),
+                status="indexed", reason=None, facts=pack_facts(facts), sids=marshal.dumps(ext.sids), resolved=0,
             )
             store.replace_file_facts(fid, ch.path, lang.name, facts, ext.sids)
             changed_keys |= _diff(old, store.interface(fid))

@@ -19,13 +19,14 @@ from .model import BindingFact, Facts, SiteFact, SymbolFact, SymbolRow, symbol_i
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = "6"
+SCHEMA_VERSION = "7"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS files(
     id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, lang TEXT, module TEXT,
-    sha256 TEXT, size INTEGER, mtime_ns INTEGER, status TEXT NOT NULL, reason TEXT, facts BLOB, sids BLOB);
+    sha256 TEXT, size INTEGER, mtime_ns INTEGER, status TEXT NOT NULL, reason TEXT, facts BLOB, sids BLOB,
+    resolved INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS symbols(
     id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, qname TEXT NOT NULL, name TEXT NOT NULL,
     kind TEXT NOT NULL, parent_id INTEGER, module TEXT NOT NULL, lang TEXT NOT NULL,
@@ -315,6 +316,11 @@ class Store:
         self.clear_file(file_id)
         self.db.execute("DELETE FROM files WHERE id=?", (file_id,))
 
+    def unresolved_files(self) -> set[int]:
+        """Files whose facts are stored but whose sites were never resolved (an index that was
+        stopped between its two phases)."""
+        return {r[0] for r in self.db.execute("SELECT id FROM files WHERE status='indexed' AND resolved=0")}
+
     def dependents(self, keys: Iterable[str]) -> set[int]:
         keys = list(keys)
         out: set[int] = set()
@@ -336,6 +342,7 @@ class Store:
         """Store the outcome of resolving a file's sites (all of them, or the ``only`` ones)."""
         db = self.db
         if only is None:
+            db.execute("UPDATE files SET resolved=1 WHERE id=?", (file_id,))
             db.execute("DELETE FROM edges WHERE file_id=?", (file_id,))
             db.execute("DELETE FROM deps WHERE file_id=?", (file_id,))
             db.execute("UPDATE sites SET status='unresolved' WHERE file_id=? AND status!='unresolved'", (file_id,))
