@@ -181,10 +181,16 @@ def merge(lang: Language, tree: ts.Tree, src: bytes, module: str, chunks: list[C
             msyms, msites, mlocal = c.cache[1], c.cache[2], c.cache[3]
         else:
             msyms = [
-                sym if (p := (mapping[sym.parent] if sym.parent is not None else None)) == sym.parent else replace(sym, parent=p)
+                sym if (p := (mapping[sym.parent] if sym.parent is not None else None)) == sym.parent
+                else SymbolFact(sym.qname, sym.name, sym.kind, p, sym.range, sym.selection, sym.start_byte, sym.end_byte,
+                                sym.signature, sym.extra)
                 for sym in own
             ]
-            msites = [site if mapping[site.caller] == site.caller else replace(site, caller=mapping[site.caller]) for site in part.sites]
+            msites = [
+                site if (c_ := mapping[site.caller]) == site.caller
+                else SiteFact(c_, site.name, site.kind, site.range, site.start_byte, site.end_byte, site.expr)
+                for site in part.sites
+            ]
             mlocal = lang.rebase_local(part.local, mapping)
             c.cache = ((base, ctx), msyms, msites, mlocal)
         if c.container is not None and len(part.symbols) > 1:

@@ -19,7 +19,7 @@ from .model import BindingFact, Facts, SiteFact, SymbolFact, SymbolRow, symbol_i
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = "7"
+SCHEMA_VERSION = "8"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
@@ -34,27 +34,33 @@ CREATE TABLE IF NOT EXISTS symbols(
     signature TEXT, extra BLOB);
 CREATE INDEX IF NOT EXISTS symbols_qname ON symbols(qname);
 CREATE INDEX IF NOT EXISTS symbols_name ON symbols(name);
-CREATE INDEX IF NOT EXISTS symbols_file ON symbols(file_id, sl);
 CREATE TABLE IF NOT EXISTS sites(
     file_id INTEGER NOT NULL, sid INTEGER NOT NULL, caller_id INTEGER NOT NULL, name TEXT NOT NULL,
     kind TEXT NOT NULL, status TEXT NOT NULL, sl INTEGER, sc INTEGER, el INTEGER, ec INTEGER,
     PRIMARY KEY(file_id, sid)) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS sites_unresolved ON sites(name) WHERE status = 'unresolved';
-CREATE INDEX IF NOT EXISTS sites_pos ON sites(file_id, sl);
 CREATE TABLE IF NOT EXISTS edges(
     file_id INTEGER NOT NULL, sid INTEGER NOT NULL, caller_id INTEGER NOT NULL,
     callee_id INTEGER NOT NULL, confidence INTEGER NOT NULL, kind TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS edges_callee ON edges(callee_id, kind, confidence);
-CREATE INDEX IF NOT EXISTS edges_caller ON edges(caller_id, kind);
 CREATE INDEX IF NOT EXISTS edges_file ON edges(file_id, sid);
 CREATE TABLE IF NOT EXISTS bindings(
     file_id INTEGER NOT NULL, lang TEXT NOT NULL, module TEXT NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL,
     target TEXT NOT NULL, extra BLOB);
 CREATE INDEX IF NOT EXISTS bindings_key ON bindings(module, name);
-CREATE INDEX IF NOT EXISTS bindings_file ON bindings(file_id);
 CREATE TABLE IF NOT EXISTS deps(key TEXT NOT NULL, file_id INTEGER NOT NULL, PRIMARY KEY(key, file_id)) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS deps_file ON deps(file_id);
 """
+
+
+# Indexes that serve queries and per-file replacement, not a first bulk load: a cold index
+# builds them once at the end (cheaper than keeping them current row by row).
+QUERY_INDEXES = {
+    "symbols_file": "symbols(file_id, sl)",
+    "sites_unresolved": "sites(name) WHERE status = 'unresolved'",
+    "sites_pos": "sites(file_id, sl)",
+    "edges_callee": "edges(callee_id, kind, confidence)",
+    "edges_caller": "edges(caller_id, kind)",
+    "bindings_file": "bindings(file_id)",
+    "deps_file": "deps(file_id)",
+}
 
 
 class IndexUnavailable(RuntimeError):
@@ -151,8 +157,21 @@ class Store:
 
     def _create(self, db: sqlite3.Connection) -> None:
         db.executescript(SCHEMA)
+        self.create_query_indexes(db)
         db.execute("INSERT OR REPLACE INTO meta VALUES('schema_version', ?)", (SCHEMA_VERSION,))
         db.execute("INSERT OR REPLACE INTO meta VALUES('epoch', '0')")
+
+    def create_query_indexes(self, db: sqlite3.Connection | None = None) -> None:
+        db = db or self.db
+        for name, spec in QUERY_INDEXES.items():
+            db.execute(f"CREATE INDEX IF NOT EXISTS {name} ON {spec}")
+
+    def drop_query_indexes(self) -> None:
+        for name in QUERY_INDEXES:
+            self.db.execute(f"DROP INDEX IF EXISTS {name}")
+
+    def is_empty(self) -> bool:
+        return self.db.execute("SELECT 1 FROM files LIMIT 1").fetchone() is None
 
     def _remove(self) -> None:
         for suffix in ("", "-wal", "-shm"):
@@ -237,10 +256,14 @@ class Store:
             )
         return syms, binds
 
-    def replace_file_facts(self, file_id: int, path: str, lang: str, facts: Facts, sids: list[int]) -> None:
-        """Replace the symbols, sites and bindings of one file (edges/deps are replaced by resolution)."""
+    def replace_file_facts(
+        self, file_id: int, path: str, lang: str, facts: Facts, sids: list[int], fresh: bool = False
+    ) -> None:
+        """Replace the symbols, sites and bindings of one file (edges/deps are replaced by
+        resolution). ``fresh``: the file has no rows yet."""
         db = self.db
-        self.clear_file(file_id)
+        if not fresh:
+            self.clear_file(file_id)
         ids = symbol_ids(path, facts)
         self.insert_symbols(file_id, lang, facts, ids, range(len(facts.symbols)))
         self.insert_sites(file_id, facts, ids, sids, range(len(facts.sites)))
