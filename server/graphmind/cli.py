@@ -101,6 +101,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except IndexUnavailable as exc:
         print(f"graphmind: {exc}", file=sys.stderr)
         return 1
+    except BrokenPipeError:  # `graphmind ... | head`: the reader left; not an error
+        sys.stderr.close()
+        return 0
     finally:
         engine.close()
 
