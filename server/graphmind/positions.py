@@ -70,17 +70,17 @@ def point_of(text: bytes, line: int, character: int, encoding: str) -> tuple[int
 
 
 class LineCache:
-    """Lines of files, for converting stored byte columns to the client's encoding."""
+    """Lines of files, for converting stored byte columns to the client's encoding. ``lines``
+    gives a file's lines (the server keeps them across requests while the file is unchanged)."""
 
-    def __init__(self, read: callable) -> None:  # type: ignore[valid-type]
-        self._read = read
+    def __init__(self, lines: callable) -> None:  # type: ignore[valid-type]
+        self._get = lines
         self._lines: dict[str, list[bytes]] = {}
 
     def line(self, path: str, row: int) -> bytes:
         lines = self._lines.get(path)
         if lines is None:
-            data = self._read(path) or b""
-            lines = self._lines[path] = data.split(b"\n")
+            lines = self._lines[path] = self._get(path)
         if 0 <= row < len(lines):
             return lines[row].rstrip(b"\r")
         return b""
@@ -88,4 +88,7 @@ class LineCache:
     def column(self, path: str, row: int, byte_col: int, encoding: str) -> int:
         if encoding == UTF8:
             return byte_col
-        return bytes_to_units(self.line(path, row), byte_col, encoding)
+        line = self.line(path, row)
+        if line.isascii():  # the usual case: one byte, one unit
+            return min(byte_col, len(line))
+        return bytes_to_units(line, byte_col, encoding)

@@ -14,6 +14,7 @@ import os
 import threading
 import time
 import uuid
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -92,6 +93,7 @@ class GraphMindServer(LanguageServer):
         self.poller: threading.Thread | None = None
         self.ready = threading.Event()
         self.loop: asyncio.AbstractEventLoop | None = None
+        self.line_cache: OrderedDict[tuple[str, str], tuple[Any, list[bytes]]] = OrderedDict()
 
     def from_thread(self, fn: Any, *args: Any) -> None:
         """Send from a worker thread: messages are written by the event loop's thread only."""
@@ -165,7 +167,28 @@ class GraphMindServer(LanguageServer):
         return point_of(text, pos.line, pos.character, enc)
 
     def lines(self, eng: Engine) -> LineCache:
-        return LineCache(lambda rel: self.read_file(eng, rel))
+        return LineCache(lambda rel: self.file_lines(eng, rel))
+
+    def file_lines(self, eng: Engine, rel: str) -> list[bytes]:
+        """A file's lines; a file on disk's are kept while its size and mtime stay the same."""
+        doc = eng.docs.get(rel)
+        if doc is not None:  # a buffer changes with every keystroke: split it afresh
+            return doc.text.split(b"\n")
+        try:
+            st = os.stat(eng.root / rel)
+        except OSError:
+            return []
+        key = (st.st_size, st.st_mtime_ns)
+        cache_key = (str(eng.root), rel)
+        hit = self.line_cache.get(cache_key)
+        if hit is not None and hit[0] == key:
+            self.line_cache.move_to_end(cache_key)
+            return hit[1]
+        lines = (self.read_file(eng, rel) or b"").split(b"\n")
+        self.line_cache[cache_key] = (key, lines)
+        if len(self.line_cache) > 512:
+            self.line_cache.popitem(last=False)
+        return lines
 
     def lsp_range(self, lines: LineCache, path: str, r: tuple[int, int, int, int]) -> T.Range:
         enc = self.encoding

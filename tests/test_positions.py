@@ -1,0 +1,40 @@
+"""LSP positions <-> bytes, in every encoding, on lines with non-ASCII text."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphmind.positions import UTF8, UTF16, UTF32, LineCache, bytes_to_units, offset_of, point_of, units_to_bytes
+
+LINE = 's = "é😀中"; f()'.encode()
+
+
+@pytest.mark.parametrize(
+    ("encoding", "units"),
+    [(UTF8, len('s = "é😀中"; '.encode())), (UTF16, len('s = "é😀中"; '.encode("utf-16-le")) // 2), (UTF32, len('s = "é😀中"; '))],
+)
+def test_round_trip_after_non_ascii(encoding: str, units: int) -> None:
+    byte_col = LINE.index(b"f()")
+    assert bytes_to_units(LINE, byte_col, encoding) == units
+    assert units_to_bytes(LINE, units, encoding) == byte_col
+
+
+def test_clamping_and_mid_character() -> None:
+    assert units_to_bytes(LINE, 10_000, UTF16) == len(LINE)
+    # utf-8 offsets inside a multi-byte character move to its end, never split it
+    e_start = LINE.index("é".encode())
+    assert units_to_bytes(LINE, e_start + 1, UTF8) == e_start + 2
+    # inside a surrogate pair (utf-16): after the emoji
+    emoji = len('s = "é'.encode("utf-16-le")) // 2
+    assert units_to_bytes(LINE, emoji + 1, UTF16) == LINE.index("中".encode())
+
+
+def test_offsets_in_a_document() -> None:
+    text = b"line one\n" + LINE + b"\r\nlast"
+    assert offset_of(text, 1, bytes_to_units(LINE, LINE.index(b"f"), UTF16), UTF16) == text.index(b"f()")
+    assert offset_of(text, 99, 0, UTF16) == len(text)
+    assert point_of(text, 2, 2, UTF16) == (2, 2)
+    lines = LineCache(lambda path: text.split(b"\n"))
+    assert lines.line("x", 1) == LINE  # \r dropped
+    assert lines.column("x", 1, LINE.index(b"f"), UTF16) == bytes_to_units(LINE, LINE.index(b"f"), UTF16)
+    assert lines.column("x", 0, 4, UTF16) == 4
