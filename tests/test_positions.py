@@ -3,8 +3,16 @@
 from __future__ import annotations
 
 import pytest
-
-from graphmind.positions import UTF8, UTF16, UTF32, LineCache, bytes_to_units, offset_of, point_of, units_to_bytes
+from graphmind.positions import (
+    UTF8,
+    UTF16,
+    UTF32,
+    LineCache,
+    bytes_to_units,
+    offset_of,
+    point_of,
+    units_to_bytes,
+)
 
 LINE = 's = "é😀中"; f()'.encode()
 
