@@ -228,10 +228,11 @@ class Graph:
             (sid, *kinds, min_conf),
         )
         calls: dict[int, Call] = {}
+        syms = {x.id: x for x in self._syms_by_ids(sorted({r[0] for r in rows}))}
         for other_id, conf, path, sl, sc, el, ec, caller, name, kind in rows:
             c = calls.get(other_id)
             if c is None:
-                sym = self.symbol(other_id)
+                sym = syms.get(other_id)
                 if sym is None:
                     continue
                 c = calls[other_id] = Call(sym, conf)
@@ -345,16 +346,21 @@ class Graph:
         return self._syms("s.id IN (SELECT value FROM json_each(?))", (json.dumps(ids),))
 
     def _fill_sites(self, items: list[BlastItem], keys: dict[int, list[tuple[int, int]]]) -> None:
+        wanted = sorted({k for item in items for k in keys.get(item.symbol.id, [])})
+        if not wanted:
+            return
+        found: dict[tuple[int, int], Site] = {}
+        for fid, sid, path, sl, sc, el, ec, caller, name, kind in self._q(
+            "SELECT st.file_id, st.sid, f.path, st.sl, st.sc, st.el, st.ec, st.caller_id, st.name, st.kind "
+            "FROM json_each(?) w JOIN sites st ON st.file_id = json_extract(w.value, '$[0]') "
+            "AND st.sid = json_extract(w.value, '$[1]') JOIN files f ON f.id = st.file_id",
+            (json.dumps(wanted),),
+        ):
+            found[(fid, sid)] = Site(path, (sl, sc, el, ec), caller, name, kind)
         for item in items:
-            for fid, idx in sorted(set(keys.get(item.symbol.id, []))):
-                rows = self._q(
-                    "SELECT f.path, st.sl, st.sc, st.el, st.ec, st.caller_id, st.name, st.kind FROM sites st "
-                    "JOIN files f ON f.id = st.file_id WHERE st.file_id = ? AND st.sid = ?",
-                    (fid, idx),
-                )
-                for path, sl, sc, el, ec, caller, name, kind in rows:
-                    item.sites.append(Site(path, (sl, sc, el, ec), caller, name, kind))
-            item.sites.sort(key=lambda s: (s.path, s.range))
+            item.sites = sorted(
+                (found[k] for k in set(keys.get(item.symbol.id, [])) if k in found), key=lambda x: (x.path, x.range)
+            )
 
     def _completeness(self, level: dict[int, int], incoming: bool, min_conf: int, syms: dict[int, Sym]) -> tuple[bool, int]:
         """Could a call the graph does not hold reach these nodes? Unresolved sites that name one
