@@ -73,6 +73,7 @@ def test_incremental_equals_fresh(edits: list[tuple[str, int, int, str]]) -> Non
             else:
                 (root / rel).write_bytes(new)
                 eng.refresh_paths([rel])
+        eng.settle()  # what the server does once typing pauses: broken text parsed afresh
         incremental = snapshot(eng)
         eng.close()
 
@@ -96,4 +97,18 @@ def test_edit_sequence_through_tree_edit_matches_fresh_parse(tmp_path: Path) -> 
     eng.edit_document("m.py", [(14, 15, b"h()\n    g"), (0, 0, b"# \xc3\xa9\n")])
     fresh = doc.lang.parser().parse(doc.text)
     assert doc.tree is not None and str(doc.tree.root_node) == str(fresh.root_node)
+    eng.close()
+
+
+def test_broken_text_is_settled_by_a_fresh_parse(tmp_path: Path) -> None:
+    _write(tmp_path, {"m.py": "def f():\n    g()\n\n\ndef g():\n    pass\n"})
+    eng = Engine(tmp_path, db_path=tmp_path / "i.db")
+    doc = eng.open_document("m.py", (tmp_path / "m.py").read_text())
+    assert doc is not None and not doc.unsettled
+    eng.edit_document("m.py", [(13, 13, b"(")])  # g(() : broken
+    assert doc.unsettled
+    assert eng.settle() is True and not doc.unsettled
+    assert eng.settle() is False
+    eng.edit_document("m.py", [(13, 14, b"")])  # fixed again: nothing to settle
+    assert not doc.unsettled
     eng.close()

@@ -46,6 +46,7 @@ class Document:
     tree: ts.Tree | None
     lang: languages.Language
     extraction: chunks.Extraction | None = None  # the facts last stored for this buffer
+    unsettled: bool = False  # updated from an incremental parse of broken text: settle() it
 
 
 @dataclass
@@ -502,7 +503,16 @@ class Engine:
         with self._tx():
             self.store.db.execute("UPDATE files SET sha256=NULL, size=-1 WHERE path=?", (rel,))
 
-    def _update_document(self, doc: Document) -> None:
+    def settle(self, path: str | None = None) -> bool:
+        """Parse afresh the open documents (or one) last updated from an incremental parse of
+        text with syntax errors. Returns whether anything was re-parsed."""
+        with self.lock:
+            docs = [d for d in self.docs.values() if d.unsettled and (path is None or d.path == self.relpath(path))]
+            for doc in docs:
+                self._update_document(doc, fresh=True)
+            return bool(docs)
+
+    def _update_document(self, doc: Document, fresh: bool = False) -> None:
         reason = check_text(doc.text, self.max_file_size)
         if reason is not None:
             doc.tree = None
@@ -511,11 +521,11 @@ class Engine:
                 self._apply([_Change(doc.path, doc.lang, size=len(doc.text), skip_reason=reason)])
             return
         parser = self._parser(doc.lang)
-        tree = parser.parse(doc.text, doc.tree) if doc.tree is not None else parser.parse(doc.text)
-        if doc.tree is not None and tree.root_node.has_error:
-            # error recovery may differ between an incremental and a fresh parse; the graph must
-            # be the one a fresh index gives, so broken text is parsed afresh
-            tree = parser.parse(doc.text)
+        tree = parser.parse(doc.text, doc.tree) if doc.tree is not None and not fresh else parser.parse(doc.text)
+        # Error recovery may differ between an incremental and a fresh parse. Text with syntax
+        # errors is updated from the incremental tree now (the same tick) and parsed afresh by
+        # settle() once typing pauses, so the graph ends up the one a fresh index gives.
+        doc.unsettled = tree.root_node.has_error and doc.tree is not None and not fresh
         doc.tree = tree
         module = doc.lang.module_name(doc.path, self._is_file)
         prev = doc.extraction

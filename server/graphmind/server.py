@@ -36,6 +36,7 @@ log = logging.getLogger("graphmind.server")
 
 BLAST_RADIUS = "graphmind/blastRadius"
 POLL_SECONDS = 2.0
+SETTLE_SECONDS = 0.3  # typing pause after which broken text is parsed afresh
 
 SYMBOL_KINDS: dict[str, T.SymbolKind] = {
     "module": T.SymbolKind.Module, "class": T.SymbolKind.Class, "function": T.SymbolKind.Function,
@@ -93,7 +94,27 @@ class GraphMindServer(LanguageServer):
         self.poller: threading.Thread | None = None
         self.ready = threading.Event()
         self.loop: asyncio.AbstractEventLoop | None = None
+        self.settle_timers: dict[tuple[str, str], asyncio.TimerHandle] = {}
         self.line_cache: OrderedDict[tuple[str, str], tuple[Any, list[bytes]]] = OrderedDict()
+
+    def schedule_settle(self, eng: Engine, rel: str) -> None:
+        """Once typing pauses, parse afresh a buffer whose broken text was updated incrementally."""
+        doc = eng.docs.get(rel)
+        key = (str(eng.root), rel)
+        old = self.settle_timers.pop(key, None)
+        if old is not None:
+            old.cancel()
+        if doc is None or not doc.unsettled or self.loop is None:
+            return
+
+        def settle() -> None:
+            self.settle_timers.pop(key, None)
+            try:
+                eng.settle(rel)
+            except Exception:
+                log.exception("settling %s failed", rel)
+
+        self.settle_timers[key] = self.loop.call_later(SETTLE_SECONDS, settle)
 
     def from_thread(self, fn: Any, *args: Any) -> None:
         """Send from a worker thread: messages are written by the event loop's thread only."""
@@ -498,6 +519,7 @@ def did_change(ls: GraphMindServer, params: T.DidChangeTextDocumentParams) -> No
         text = text[:start] + new + text[end:]  # later changes are relative to this text
     if edits:
         eng.edit_document(rel, edits)
+    ls.schedule_settle(eng, rel)
 
 
 @server.feature(T.TEXT_DOCUMENT_DID_SAVE)
