@@ -112,3 +112,38 @@ def test_broken_text_is_settled_by_a_fresh_parse(tmp_path: Path) -> None:
     eng.edit_document("m.py", [(13, 14, b"")])  # fixed again: nothing to settle
     assert not doc.unsettled
     eng.close()
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(edit, min_size=1, max_size=10))
+def test_closing_buffers_mid_typing_equals_fresh(edits: list[tuple[str, int, int, str]]) -> None:
+    """Buffers saved or not, then closed while their text may be broken: the files on disk are
+    the truth again, and what changed meanwhile reaches the files that depend on it."""
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "ws"
+        _write(root, INITIAL)
+        eng = Engine(root, db_path=Path(tmp) / "inc.db")
+        eng.index()
+        texts = {rel: t.encode() for rel, t in INITIAL.items()}
+        for rel in OPEN:
+            eng.open_document(rel, texts[rel])
+        for rel, pos, length, frag in edits:
+            if rel not in OPEN:
+                continue
+            text = texts[rel]
+            start = pos % (len(text) + 1)
+            end = min(len(text), start + length)
+            texts[rel] = text[:start] + frag.encode() + text[end:]
+            eng.edit_document(rel, [(start, end, frag.encode())])
+        for i, rel in enumerate(OPEN):
+            if i % 2 == 0:
+                (root / rel).write_bytes(texts[rel])  # saved; the others' edits are dropped
+            eng.close_document(rel)
+        incremental = snapshot(eng)
+        eng.close()
+        fresh = Engine(root, db_path=Path(tmp) / "fresh.db")
+        fresh.index()
+        expected = snapshot(fresh)
+        fresh.close()
+        for table in expected:
+            assert incremental[table] == expected[table], table

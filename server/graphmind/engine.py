@@ -47,6 +47,9 @@ class Document:
     lang: languages.Language
     extraction: chunks.Extraction | None = None  # the facts last stored for this buffer
     unsettled: bool = False  # updated from an incremental parse of broken text: settle() it
+    # lookups whose answers changed while the text was broken: other files that made them are
+    # re-resolved once the text is whole again or settled (not on every broken keystroke)
+    deferred: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -343,9 +346,11 @@ class Engine:
             return list(self.store.db.execute("SELECT path, reason FROM files WHERE status='skipped' ORDER BY path"))
 
     # ------------------------------------------------------------------ the core update
-    def _apply(self, changes: Iterable[_Change], resolve: bool = True) -> set[int]:
+    def _apply(self, changes: Iterable[_Change], resolve: bool = True, deferred: set[str] | None = None) -> set[int]:
         """Write the facts of changed files (inside the caller's transaction); resolve them and
-        every file whose lookups the change touched. Returns the ids of files left to resolve."""
+        every file whose lookups the change touched. Returns the ids of files left to resolve.
+        With ``deferred``, the touched lookups are added to it instead of re-resolving the files
+        that made them (a buffer mid-typing; see ``Document.deferred``)."""
         store = self.store
         changed_keys: set[str] = set()
         touched: dict[int, tuple[Facts, list[int]]] = {}
@@ -382,7 +387,9 @@ class Engine:
             changed_keys |= _diff(old, store.interface_of(lang.name, facts, symbol_ids(ch.path, facts)))
             touched[fid] = (facts, ext.sids)
         pending = set(touched)
-        if changed_keys:
+        if deferred is not None:
+            deferred |= changed_keys
+        elif changed_keys:
             pending |= store.dependents(changed_keys)
         if not resolve:
             return pending
@@ -494,9 +501,15 @@ class Engine:
         """Stop tracking a buffer: the file on disk is the truth again."""
         rel = self.relpath(path)
         with self.lock:
-            if self.docs.pop(rel, None) is not None:
+            doc = self.docs.pop(rel, None)
+            if doc is not None:
                 self._file_row_reset(rel)
                 self.refresh_paths([rel])
+                if doc.deferred:  # what changed while the buffer was broken reaches other files now
+                    with self._tx():
+                        fid = self.store.file_id(rel)
+                        self._resolve_files(sorted(self.store.dependents(doc.deferred) - {fid}), StoreView(self.store.db))
+                        self.store.bump_epoch()
 
     def _file_row_reset(self, rel: str) -> None:
         """Forget the buffer's version so the disk's is read again, whatever its size and mtime."""
@@ -533,7 +546,17 @@ class Engine:
         sha = hashlib.sha256(doc.text).hexdigest()
         with self._tx():
             if prev is None or not ext.reused or not self._patch(doc, prev, ext, sha):
-                self._apply([_Change(doc.path, doc.lang, doc.text, doc.tree, sha, len(doc.text), 0, prepared=ext)])
+                change = _Change(doc.path, doc.lang, doc.text, doc.tree, sha, len(doc.text), 0, prepared=ext)
+                if doc.unsettled:
+                    self._apply([change], deferred=doc.deferred)
+                else:
+                    self._apply([change])
+            if not doc.unsettled and doc.deferred:
+                keys, doc.deferred = doc.deferred, set()
+                fid = self.store.file_id(doc.path)
+                others = sorted(self.store.dependents(keys) - {fid})
+                self._resolve_files(others, StoreView(self.store.db))
+                self.store.bump_epoch()
         doc.extraction = ext
 
     def _patch(self, doc: Document, prev: chunks.Extraction, ext: chunks.Extraction, sha: str) -> bool:
