@@ -47,9 +47,9 @@ class Document:
     lang: languages.Language
     extraction: chunks.Extraction | None = None  # the facts last stored for this buffer
     unsettled: bool = False  # updated from an incremental parse of broken text: settle() it
-    # lookups whose answers changed while the text was broken: other files that made them are
-    # re-resolved once the text is whole again or settled (not on every broken keystroke)
-    deferred: set[str] = field(default_factory=set)
+    # while the text is broken, other files are not re-resolved on every keystroke: ``base`` is
+    # the interface they were last resolved against, until the text is whole, settled or closed
+    base: tuple[dict, dict] | None = None
 
 
 @dataclass
@@ -505,11 +505,8 @@ class Engine:
             if doc is not None:
                 self._file_row_reset(rel)
                 self.refresh_paths([rel])
-                if doc.deferred:  # what changed while the buffer was broken reaches other files now
-                    with self._tx():
-                        fid = self.store.file_id(rel)
-                        self._resolve_files(sorted(self.store.dependents(doc.deferred) - {fid}), StoreView(self.store.db))
-                        self.store.bump_epoch()
+                with self._tx():  # what changed while the buffer was broken reaches other files now
+                    self._propagate(doc)
 
     def _file_row_reset(self, rel: str) -> None:
         """Forget the buffer's version so the disk's is read again, whatever its size and mtime."""
@@ -548,16 +545,27 @@ class Engine:
             if prev is None or not ext.reused or not self._patch(doc, prev, ext, sha):
                 change = _Change(doc.path, doc.lang, doc.text, doc.tree, sha, len(doc.text), 0, prepared=ext)
                 if doc.unsettled:
-                    self._apply([change], deferred=doc.deferred)
+                    if doc.base is None:  # the interface other files were last resolved against
+                        fid = self.store.file_id(doc.path)
+                        doc.base = self.store.interface(fid) if fid is not None else ({}, {})
+                    self._apply([change], deferred=set())
                 else:
                     self._apply([change])
-            if not doc.unsettled and doc.deferred:
-                keys, doc.deferred = doc.deferred, set()
-                fid = self.store.file_id(doc.path)
-                others = sorted(self.store.dependents(keys) - {fid})
-                self._resolve_files(others, StoreView(self.store.db))
-                self.store.bump_epoch()
+            if not doc.unsettled:
+                self._propagate(doc)
         doc.extraction = ext
+
+    def _propagate(self, doc: Document) -> None:
+        """Re-resolve the files whose lookups the buffer's net change (since it broke) touched:
+        typing through a broken state and back costs nothing elsewhere."""
+        if doc.base is None:
+            return
+        fid = self.store.file_id(doc.path)
+        now = self.store.interface(fid) if fid is not None else ({}, {})
+        keys, doc.base = _diff(doc.base, now), None
+        if keys:
+            self._resolve_files(sorted(self.store.dependents(keys) - {fid}), StoreView(self.store.db))
+            self.store.bump_epoch()
 
     def _patch(self, doc: Document, prev: chunks.Extraction, ext: chunks.Extraction, sha: str) -> bool:
         """The keystroke path: when an edit leaves the file's interface (its symbols' ids, kinds and
