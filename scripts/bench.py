@@ -217,7 +217,8 @@ def git_info() -> dict[str, Any]:
             return ""
 
     status = run("status", "--porcelain", "--", "server", "queries")
-    return {"commit": run("rev-parse", "HEAD"), "engine_dirty": bool(status), "dirty_files": status.splitlines()[:20]}
+    return {"commit": run("rev-parse", "HEAD"), "engine_dirty": bool(status), "dirty_files": status.splitlines()[:20],
+            "engine_log": run("log", "-5", "--format=%h", "--", "server", "queries").splitlines()}
 
 
 def machine_info() -> dict[str, Any]:
@@ -942,6 +943,8 @@ def table(results: dict[str, Any]) -> str:
                 how = f"{cp.get('jobs')} workers" if cp.get("pool_used") else \
                     f"no pool: < {cp.get('pool_min_files')} files"
                 ours = f"{ours} ({how})"
+            elif key == "server_first_incoming_s" and res.get("server_cold", {}).get("first_incoming_callers"):
+                ours = f"{ours} ({res['server_cold']['first_incoming_callers']} callers)"
             elif key == "keystroke_inprocess_ms" and fig.get("keystroke_file_lines"):
                 label = f"{label}, {fig['keystroke_file_lines']}-line file"
             target, check = tg.get(key, ("", lambda _v: None))
@@ -951,6 +954,8 @@ def table(results: dict[str, Any]) -> str:
                 if peer.get("status") == "ok":
                     pv = peer.get(PEER_ROWS[key])
                     bp = fmt(pv, key)
+                    if key == "server_first_incoming_s" and peer.get("measure", {}).get("first_incoming_callers"):
+                        bp = f"{bp} ({peer['measure']['first_incoming_callers']} callers)"
                     a, b = _scalar(pv), _scalar(v)
                     ratio = f"{a / b:.1f}×" if a is not None and b else "—"
                 else:
@@ -960,13 +965,24 @@ def table(results: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
+def _version(g: dict[str, Any]) -> str:
+    return g["commit"][:12] + (" + uncommitted engine changes" if g["engine_dirty"] else "")
+
+
+def _changed(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    return a["commit"] != b["commit"] and bool(set(a.get("engine_log", [])) ^ set(b.get("engine_log", []))) \
+        or a["dirty_files"] != b["dirty_files"]
+
+
 def report_text(results: dict[str, Any]) -> str:
     m = results["machine"]
     lines = [
         f"## GraphMind benchmark — {results['finished']}",
         "",
         f"Machine: {m['cpu']}, {m['cores']} cores, {m['ram_gb']} GB RAM; {m['python']}; {m['os']}; SQLite {m['sqlite']}",
-        f"GraphMind: {results['git']['commit'][:12]}{' (engine has uncommitted changes)' if results['git']['engine_dirty'] else ''}",
+        f"GraphMind: {_version(results['git'])}" + (
+            f" at the start, {_version(results['git_end'])} at the end (the engine changed during the run)"
+            if results.get("git_end") and _changed(results["git"], results["git_end"]) else ""),
         f"Command: `{results['command']}`",
         "",
         table(results),
@@ -1050,6 +1066,7 @@ def main(argv: list[str] | None = None) -> int:
                 shutil.rmtree(workdir / name, ignore_errors=True)
     finally:
         results["errors"] = bench.errors
+        results["git_end"] = git_info()
         results["finished"] = _dt.datetime.now(_dt.UTC).astimezone().isoformat(timespec="seconds")
         results["workdir"] = str(workdir)
         args.out.parent.mkdir(parents=True, exist_ok=True)
