@@ -57,8 +57,11 @@ class Extraction:
 
 
 def _key(src: bytes, span: Span, parent_key: bytes) -> bytes:
+    """Same key, same facts: the chunk's text, its start column, the type of node it parsed as
+    (the same text can parse differently around syntax errors) and its container's key."""
     h = hashlib.blake2b(src[span.start : span.end], digest_size=16)
     h.update(span.start_point[1].to_bytes(4, "little"))
+    h.update(span.node.type.encode())
     h.update(parent_key)
     return h.digest()
 

@@ -50,6 +50,9 @@ class Document:
     # while the text is broken, other files are not re-resolved on every keystroke: ``base`` is
     # the interface they were last resolved against, until the text is whole, settled or closed
     base: tuple[dict, dict] | None = None
+    stale_own: bool = False  # broken-text patches skipped re-resolving the file's other sites
+    deferred: set[str] = field(default_factory=set)  # lookup keys that changed while broken
+    broken: bool = False  # the last extraction came from a tree with syntax errors
 
 
 @dataclass
@@ -101,6 +104,7 @@ class Engine:
         self.exclude = list(exclude or [])
         self.store = Store(self.db_path)
         self.docs: dict[str, Document] = {}
+        self._resolved_meanwhile: set[int] = set()  # files resolved while a buffer was broken
         self.lock = threading.RLock()
         self._parsers: dict[str, ts.Parser] = {}
 
@@ -438,6 +442,8 @@ class Engine:
         ids: list[int] | None = None,
     ) -> list[str]:
         """Resolve a file's sites (or the ``only`` ones) and store edges, statuses and deps."""
+        if any(d.base is not None for d in self.docs.values()):
+            self._resolved_meanwhile.add(fid)
         statuses, edges, deps = parallel.resolve_facts(lang, path, facts, sids, view, only, ids)
         self.store.write_resolution(fid, sids, statuses, edges, deps, only)
         return statuses
@@ -539,21 +545,28 @@ class Engine:
         doc.tree = tree
         module = doc.lang.module_name(doc.path, self._is_file)
         prev = doc.extraction
-        ext = chunks.extract(doc.lang, doc.tree, doc.text, doc.path, module, prev.chunks if prev is not None else None)
+        # settling re-extracts every chunk: around syntax errors the same text may have parsed
+        # differently before, so nothing extracted from a broken tree is reused
+        # (and text made whole again by typing is extracted afresh for the same reason)
+        reuse = prev.chunks if prev is not None and not fresh and (doc.unsettled or not doc.broken) else None
+        ext = chunks.extract(doc.lang, doc.tree, doc.text, doc.path, module, reuse)
         sha = hashlib.sha256(doc.text).hexdigest()
         with self._tx():
-            if prev is None or not ext.reused or not self._patch(doc, prev, ext, sha):
+            patchable = prev is not None and ext.reused and (doc.unsettled or not doc.stale_own)
+            if not patchable or not self._patch(doc, prev, ext, sha):  # type: ignore[arg-type]
                 change = _Change(doc.path, doc.lang, doc.text, doc.tree, sha, len(doc.text), 0, prepared=ext)
                 if doc.unsettled:
                     if doc.base is None:  # the interface other files were last resolved against
                         fid = self.store.file_id(doc.path)
                         doc.base = self.store.interface(fid) if fid is not None else ({}, {})
-                    self._apply([change], deferred=set())
+                    self._apply([change], deferred=doc.deferred)
                 else:
                     self._apply([change])
             if not doc.unsettled:
+                doc.stale_own = False  # the full path above re-resolved every site of the file
                 self._propagate(doc)
         doc.extraction = ext
+        doc.broken = tree.root_node.has_error
 
     def _propagate(self, doc: Document) -> None:
         """Re-resolve the files whose lookups the buffer's net change (since it broke) touched:
@@ -562,9 +575,17 @@ class Engine:
             return
         fid = self.store.file_id(doc.path)
         now = self.store.interface(fid) if fid is not None else ({}, {})
-        keys, doc.base = _diff(doc.base, now), None
-        if keys:
-            self._resolve_files(sorted(self.store.dependents(keys) - {fid}), StoreView(self.store.db))
+        others = self.store.dependents(_diff(doc.base, now))
+        # files resolved meanwhile (their own edits) saw the broken interface: those that looked
+        # up any of what changed while it was broken are resolved again too
+        if self._resolved_meanwhile and doc.deferred:
+            others |= self.store.dependents(doc.deferred) & self._resolved_meanwhile
+        doc.base, doc.deferred = None, set()
+        if not any(d.base is not None for d in self.docs.values()):
+            self._resolved_meanwhile = set()
+        others.discard(fid)  # type: ignore[arg-type]
+        if others:
+            self._resolve_files(sorted(others), StoreView(self.store.db))
             self.store.bump_epoch()
 
     def _patch(self, doc: Document, prev: chunks.Extraction, ext: chunks.Extraction, sha: str) -> bool:
@@ -587,13 +608,21 @@ class Engine:
             return False
         if prev.sids[: osites[o_mid[0]]] != ext.sids[: nsites[n_mid[0]]] or prev.sids[osites[o_mid[1]] :] != ext.sids[nsites[n_mid[1]] :]:
             return False
-        # kept chunks are the same text, so the interface changed iff the changed chunks' part did
-        if old_ids[osym[o_mid[0]] : osym[o_mid[1]]] != new_ids[nsym[n_mid[0]] : nsym[n_mid[1]]]:
-            return False
-        if chunks.interface_part(prev.chunks[o_mid[0] : o_mid[1]]) != chunks.interface_part(ext.chunks[n_mid[0] : n_mid[1]]):
-            return False
         if sfx and p and prev.chunks[p - 1].end_row >= prev.chunks[len(prev.chunks) - sfx].start_row:
             return False  # a kept chunk shares a line with a moved one
+        # kept chunks are the same text, so the interface changed iff the changed chunks' part did
+        if old_ids[osym[o_mid[0]] : osym[o_mid[1]]] != new_ids[nsym[n_mid[0]] : nsym[n_mid[1]]] or chunks.interface_part(
+            prev.chunks[o_mid[0] : o_mid[1]]
+        ) != chunks.interface_part(ext.chunks[n_mid[0] : n_mid[1]]):
+            if not doc.unsettled:
+                return False
+            # Broken text mid-typing: patch anyway. The file's other sites and other files are
+            # re-resolved once the text is whole, settled or closed (stale_own, base).
+            if doc.base is None:
+                doc.base = store.interface(fid)
+            doc.stale_own = True
+            doc.deferred |= _part_keys(lang.name, ext.facts.module, prev.chunks[o_mid[0] : o_mid[1]])
+            doc.deferred |= _part_keys(lang.name, ext.facts.module, ext.chunks[n_mid[0] : n_mid[1]])
         shift_from = prev.chunks[len(prev.chunks) - sfx].start_row if sfx else 1 << 40
         store.patch_file(
             fid, old_ids[osym[o_mid[0]] : osym[o_mid[1]]], prev.sids[osites[o_mid[0]] : osites[o_mid[1]]],
@@ -646,6 +675,17 @@ class Engine:
     def epoch(self) -> int:
         with self.lock:
             return self.store.epoch()
+
+
+def _part_keys(lang: str, module: str, part: list[chunks.Chunk]) -> set[str]:
+    """The lookup keys a set of chunks' symbols and bindings answer."""
+    keys: set[str] = set()
+    for c in part:
+        for sym in c.facts.symbols[1:]:
+            keys.add(f"{lang}:{sym.qname}")
+            keys.add(f"{lang}:#{sym.name}")
+        keys.update(f"{lang}:{module}.{b.name}" for b in c.facts.bindings)
+    return keys
 
 
 def _diff(old: tuple[dict, dict], new: tuple[dict, dict]) -> set[str]:
