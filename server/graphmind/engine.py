@@ -555,13 +555,11 @@ class Engine:
             patchable = prev is not None and ext.reused and (doc.unsettled or not doc.stale_own)
             if not patchable or not self._patch(doc, prev, ext, sha):  # type: ignore[arg-type]
                 change = _Change(doc.path, doc.lang, doc.text, doc.tree, sha, len(doc.text), 0, prepared=ext)
-                if doc.unsettled:
-                    if doc.base is None:  # the interface other files were last resolved against
-                        fid = self.store.file_id(doc.path)
-                        doc.base = self.store.interface(fid) if fid is not None else ({}, {})
-                    self._apply([change], deferred=doc.deferred)
-                else:
-                    self._apply([change])
+                if doc.unsettled and doc.base is None:  # the interface other files were last resolved against
+                    fid = self.store.file_id(doc.path)
+                    doc.base = self.store.interface(fid) if fid is not None else ({}, {})
+                # while other files wait on ``base``, _propagate() decides which to re-resolve
+                self._apply([change], deferred=doc.deferred if doc.base is not None else None)
             if not doc.unsettled:
                 doc.stale_own = False  # the full path above re-resolved every site of the file
                 self._propagate(doc)
