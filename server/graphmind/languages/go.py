@@ -46,6 +46,7 @@ from ..model import (
     WorkspaceView,
 )
 from . import Language, register
+from ._values import merge_values
 from .typescript import FamilyView
 
 GOMOD = "<go.mod>"  # the module (binding namespace) every go.mod file's facts live in
@@ -778,20 +779,7 @@ class _Resolver:
         return self.merge(found)
 
     def merge(self, found: list[tuple[Value, int]]) -> tuple[Value | None, int]:
-        if len(found) == 1:
-            return found[0]
-        rows: dict[int, SymbolRow] = {}
-        conf = EXTRACTED
-        for (kind, payload), c in found:
-            if kind in ("syms", "inst"):
-                for r in payload:
-                    rows[r.id] = r
-                conf = min(conf, c)
-        if not rows:
-            return found[0]
-        kinds = {k for (k, _), _ in found if k in ("syms", "inst")}
-        kind = "inst" if kinds == {"inst"} else "syms"
-        return (kind, list(rows.values())), (AMBIGUOUS if len(rows) > 1 else conf)
+        return merge_values(found)
 
     def lookup(self, name: str, pkg: str, scope: int | None, depth: int) -> tuple[Value | None, int]:
         """A bare name: local scopes (this file only), then the package, the file's imports,

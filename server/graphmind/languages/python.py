@@ -33,6 +33,7 @@ from ..model import (
     WorkspaceView,
 )
 from . import Language, Span, register
+from ._values import merge_values
 
 BUILTINS = frozenset(dir(builtins))
 # Method names of builtin types: an unknown receiver calling one of these is as likely a list,
@@ -673,20 +674,7 @@ class _Resolver:
         return None, EXTRACTED
 
     def merge(self, found: list[tuple[Value, int]]) -> tuple[Value | None, int]:
-        if len(found) == 1:
-            return found[0]
-        rows: dict[int, SymbolRow] = {}
-        conf = EXTRACTED
-        for (kind, payload), c in found:
-            if kind in ("syms", "inst"):
-                for r in payload:
-                    rows[r.id] = r
-                conf = min(conf, c)
-        if not rows:
-            return found[0]
-        kinds = {k for (k, _), _ in found if k in ("syms", "inst")}
-        kind = "inst" if kinds == {"inst"} else "syms"
-        return (kind, list(rows.values())), (AMBIGUOUS if len(rows) > 1 else conf)
+        return merge_values(found)
 
     def binding_value(self, mod: str, kind: str, target: str, extra: Any, depth: int) -> tuple[Value | None, int]:
         if kind == "import":

@@ -42,6 +42,7 @@ from ..model import (
     WorkspaceView,
 )
 from . import Language, register
+from ._values import merge_values
 
 MAX_AMBIGUOUS = 8
 MAX_DEPTH = 16
@@ -844,21 +845,7 @@ class _Resolver:
         return any(m == modq or m.startswith(modq + ".") for m in self.mods.values())
 
     def merge(self, found: list[tuple[Value, int]]) -> tuple[Value | None, int]:
-        if len(found) == 1:
-            return found[0]
-        rows: dict[int, SymbolRow] = {}
-        conf = EXTRACTED
-        kinds = set()
-        for (kind, payload), c in found:
-            if kind in ("syms", "inst"):
-                kinds.add(kind)
-                for r in payload:
-                    rows[r.id] = r
-                conf = min(conf, c)
-        if not rows:
-            return found[0]
-        kind = "inst" if kinds == {"inst"} else "syms"
-        return (kind, list(rows.values())), (AMBIGUOUS if len(rows) > 1 else conf)
+        return merge_values(found)
 
     # --- paths
     def path_value(

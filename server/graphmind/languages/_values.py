@@ -1,0 +1,31 @@
+"""What the first-class resolvers share about values: an expression evaluates to
+``('syms', rows)`` (definitions), ``('inst', class rows)`` (an instance), or a plugin's own kinds
+(a module, a package, something external), each with the weakest confidence on its way."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..model import AMBIGUOUS, EXTRACTED, SymbolRow
+
+Value = tuple[str, Any]
+
+
+def merge_values(found: list[tuple[Value, int]]) -> tuple[Value | None, int]:
+    """One value from several candidates: their definitions together, ambiguous when more than
+    one definition remains (an edge to each, never a silent pick)."""
+    if len(found) == 1:
+        return found[0]
+    rows: dict[int, SymbolRow] = {}
+    conf = EXTRACTED
+    kinds: set[str] = set()
+    for (kind, payload), c in found:
+        if kind in ("syms", "inst"):
+            kinds.add(kind)
+            for r in payload:
+                rows[r.id] = r
+            conf = min(conf, c)
+    if not rows:
+        return found[0]
+    kind = "inst" if kinds == {"inst"} else "syms"
+    return (kind, list(rows.values())), (AMBIGUOUS if len(rows) > 1 else conf)
