@@ -21,7 +21,7 @@ Per corpus, in this order:
 1. **cold index**: a fresh index in its own process, single-process (``Engine(root, jobs=1)``):
    wall time of ``Engine()`` + ``index()``, lines/s, peak RSS (max of the process's VmHWM and the
    sampled RSS of its process tree), ``.graphmind/index.db`` + WAL size; then the parallel mode
-   (the engine's default worker count) when this build has one (``Engine(jobs=)``, or a
+   (one worker per core, at least 2) when this build has one (``Engine(jobs=)``, or a
    ``jobs``/``workers``/``processes`` argument of ``Engine.index``).
    From this index: the "popular" symbol, the Python function/method called from the most other
    files through certain (extracted) edges;
@@ -609,7 +609,8 @@ class Bench:
         if param is not None:
             with self.stage(name, "cold index (parallel)", res):
                 shutil.rmtree(ws / ".graphmind", ignore_errors=True)
-                out, wall = self.child(["_index", str(ws), "--jobs", "-1"], timeout)  # the engine's default
+                jobs = max(2, machine_info()["cores"])  # explicit: the engine's default may be serial
+                out, wall = self.child(["_index", str(ws), "--jobs", str(jobs)], timeout)
                 out["process_wall_s"] = round(wall, 3)
                 out["db_bytes"] = dir_size(db_files)
                 res["cold_index_parallel"] = out
@@ -984,6 +985,8 @@ def report_text(results: dict[str, Any]) -> str:
             f" at the start, {_version(results['git_end'])} at the end (the engine changed during the run)"
             if results.get("git_end") and _changed(results["git"], results["git_end"]) else ""),
         f"Command: `{results['command']}`",
+        "Load average (1 min) before/after each corpus: " + ", ".join(
+            f"{n} {c['loadavg_1m'][0]}/{c['loadavg_1m'][1]}" for n, c in results["corpora"].items() if "loadavg_1m" in c),
         "",
         table(results),
         "",
@@ -1060,8 +1063,11 @@ def main(argv: list[str] | None = None) -> int:
             if name != "django" and name not in SYNTH:
                 raise SystemExit(f"unknown corpus {name!r}")
             t = time.perf_counter()
+            load = os.getloadavg()
             results["corpora"][name] = bench.run_corpus(name)
             results["corpora"][name]["seconds"] = round(time.perf_counter() - t, 1)
+            # other work on the machine skews timings: the 1-minute load before and after
+            results["corpora"][name]["loadavg_1m"] = [round(load[0], 2), round(os.getloadavg()[0], 2)]
             if not args.keep:
                 shutil.rmtree(workdir / name, ignore_errors=True)
     finally:
