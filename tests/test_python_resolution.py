@@ -125,3 +125,20 @@ def test_signatures_and_ranges(engine: Engine) -> None:
     assert c.signature == "class Gateway(Base)"
     [m] = g.find(f"{G}.Gateway.charge")
     assert m.kind == "method"
+
+
+def test_a_workspace_that_is_itself_a_package(tmp_path: Path) -> None:
+    """Opening a checkout of a package's own folder (django/) as the workspace: modules keep the
+    package's name, so its absolute imports of itself resolve."""
+    ws = tmp_path / "mypkg"
+    (ws / "sub").mkdir(parents=True)
+    (ws / "__init__.py").write_text("")
+    (ws / "sub" / "__init__.py").write_text("")
+    (ws / "sub" / "util.py").write_text("def helper():\n    return 1\n")
+    (ws / "main.py").write_text("from mypkg.sub.util import helper\n\n\ndef run():\n    helper()\n")
+    eng = Engine(ws, db_path=tmp_path / "index.db")
+    eng.index()
+    mods = dict(eng.db.execute("SELECT path, module FROM files"))
+    assert mods["main.py"] == "mypkg.main" and mods["sub/util.py"] == "mypkg.sub.util" and mods["__init__.py"] == "mypkg"
+    assert ("mypkg.main.run", "mypkg.sub.util.helper", "extracted") in edges(eng)
+    eng.close()

@@ -35,6 +35,7 @@ class Chunk:
     parent: int | None  # index of the header chunk this chunk is a member of
     facts: Facts  # symbols[0] is the module; a member's symbols[1] is its container
     container: tuple[int, int, int, int] | None = None  # a header: its container's current range
+    broken: bool = False  # extracted from a tree with syntax errors: not reused in a whole one
     # the merged (rebased) symbols and sites of the last merge, reused while the base is the same
     cache: tuple[tuple[int, int], list[SymbolFact], list[SiteFact], Any] | None = field(default=None, repr=False)
 
@@ -98,11 +99,19 @@ def extract(
         keys.append(_key(src, sp, keys[sp.parent] if sp.parent is not None else b""))
     chunks: list[Chunk | None] = [None] * len(spans)
     prefix = suffix = drow = 0
+    broken = root.has_error
     reused = previous is not None and bool(previous) and previous[0].facts.module == module
     if reused:
         old = previous or []
         n = min(len(old), len(spans))
-        while prefix < n and old[prefix].key == keys[prefix] and old[prefix].start_byte == spans[prefix].start:
+        # around syntax errors the same text can parse differently: a whole tree reuses only
+        # chunks that came from whole trees
+        while (
+            prefix < n
+            and old[prefix].key == keys[prefix]
+            and old[prefix].start_byte == spans[prefix].start
+            and (broken or not old[prefix].broken)
+        ):
             chunks[prefix] = old[prefix]
             prefix += 1
         if prefix < len(old) and prefix < len(spans):
@@ -113,13 +122,14 @@ def extract(
                 and old[-1 - suffix].key == keys[-1 - suffix]
                 and spans[-1 - suffix].start - old[-1 - suffix].start_byte == dbyte
                 and spans[-1 - suffix].start_point[0] - old[-1 - suffix].start_row == drow
+                and (broken or not old[-1 - suffix].broken)
             ):
                 o = old[-1 - suffix]
                 i = len(spans) - 1 - suffix
                 if drow:
                     chunks[i] = Chunk(
                         o.key, o.start_byte + dbyte, o.start_row + drow, o.end_row + drow, spans[i].parent,
-                        _moved(o.facts, drow), o.container,
+                        _moved(o.facts, drow), o.container, broken=o.broken,
                     )
                 else:  # same lines: the chunk (and its merge cache) carries over, one byte offset moves
                     o.start_byte += dbyte
@@ -129,7 +139,7 @@ def extract(
     for i, sp in enumerate(spans):
         if chunks[i] is None:
             facts = lang.extract(tree, src, relpath, module, node=sp.node, byte_range=(sp.start, sp.end))
-            chunks[i] = Chunk(keys[i], sp.start, sp.start_point[0], sp.end_point[0], sp.parent, facts)
+            chunks[i] = Chunk(keys[i], sp.start, sp.start_point[0], sp.end_point[0], sp.parent, facts, broken=broken)
         if sp.container is not None:  # a header's container grows and shrinks with its members
             c = sp.container
             rng = (c.start_point[0], c.start_point[1], c.end_point[0], c.end_point[1])

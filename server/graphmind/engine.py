@@ -52,7 +52,6 @@ class Document:
     base: tuple[dict, dict] | None = None
     stale_own: bool = False  # broken-text patches skipped re-resolving the file's other sites
     deferred: set[str] = field(default_factory=set)  # lookup keys that changed while broken
-    broken: bool = False  # the last extraction came from a tree with syntax errors
 
 
 @dataclass
@@ -547,8 +546,8 @@ class Engine:
         prev = doc.extraction
         # settling re-extracts every chunk: around syntax errors the same text may have parsed
         # differently before, so nothing extracted from a broken tree is reused
-        # (and text made whole again by typing is extracted afresh for the same reason)
-        reuse = prev.chunks if prev is not None and not fresh and (doc.unsettled or not doc.broken) else None
+        # (and a whole tree reuses only chunks extracted from whole trees: see chunks.extract)
+        reuse = prev.chunks if prev is not None and not fresh else None
         ext = chunks.extract(doc.lang, doc.tree, doc.text, doc.path, module, reuse)
         sha = hashlib.sha256(doc.text).hexdigest()
         with self._tx():
@@ -564,7 +563,6 @@ class Engine:
                 doc.stale_own = False  # the full path above re-resolved every site of the file
                 self._propagate(doc)
         doc.extraction = ext
-        doc.broken = tree.root_node.has_error
 
     def _propagate(self, doc: Document) -> None:
         """Re-resolve the files whose lookups the buffer's net change (since it broke) touched:

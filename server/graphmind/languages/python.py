@@ -11,6 +11,7 @@ from __future__ import annotations
 import builtins
 import os
 from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
 from typing import Any
 
 import tree_sitter as ts
@@ -228,7 +229,12 @@ class Python(Language):
         i = len(dirs)
         while i > 0 and is_file("/".join([*dirs[:i], "__init__.py"])):
             i -= 1
-        if i < len(dirs):  # inside a package rooted at dirs[i]
+        root = getattr(is_file, "root", None)  # a languages.FileProbe
+        if i == 0 and root is not None and is_file("__init__.py"):
+            # the workspace folder is itself a package (a checkout of django/ opened as the
+            # workspace): its modules are named from the folder's name, as imports name them
+            names = [Path(root).name, *dirs, *names]
+        elif i < len(dirs):  # inside a package rooted at dirs[i]
             names = dirs[i:] + names
         else:
             names = dirs + names
