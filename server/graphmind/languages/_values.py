@@ -29,3 +29,23 @@ def merge_values(found: list[tuple[Value, int]]) -> tuple[Value | None, int]:
         return found[0]
     kind = "inst" if kinds == {"inst"} else "syms"
     return (kind, list(rows.values())), (AMBIGUOUS if len(rows) > 1 else conf)
+
+
+class ValueResolver:
+    """Shared by the resolvers that evaluate expressions to values: attribute chains and merges.
+    A subclass says what one attribute of a value is (``attr``)."""
+
+    def attr(self, v: Value, name: str, depth: int) -> tuple[Value | None, int]:
+        raise NotImplementedError
+
+    def attrs(self, v: Value | None, c: int, chain: list[str], depth: int) -> tuple[Value | None, int]:
+        """The value of ``v.a.b.c``; its confidence is the weakest step's."""
+        for a in chain:
+            if v is None:
+                return None, c
+            v, c2 = self.attr(v, a, depth)
+            c = min(c, c2)
+        return v, c
+
+    def merge(self, found: list[tuple[Value, int]]) -> tuple[Value | None, int]:
+        return merge_values(found)

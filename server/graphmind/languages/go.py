@@ -46,7 +46,7 @@ from ..model import (
     WorkspaceView,
 )
 from . import Language, register
-from ._values import merge_values
+from ._values import ValueResolver
 from .typescript import FamilyView
 
 GOMOD = "<go.mod>"  # the module (binding namespace) every go.mod file's facts live in
@@ -608,7 +608,7 @@ class GoMod(Language):
 Value = tuple[str, Any]
 
 
-class _Resolver:
+class _Resolver(ValueResolver):
     def __init__(self, facts: Facts, ws: FamilyView) -> None:
         self.f = facts
         self.ws = ws
@@ -778,9 +778,6 @@ class _Resolver:
             return None, EXTRACTED
         return self.merge(found)
 
-    def merge(self, found: list[tuple[Value, int]]) -> tuple[Value | None, int]:
-        return merge_values(found)
-
     def lookup(self, name: str, pkg: str, scope: int | None, depth: int) -> tuple[Value | None, int]:
         """A bare name: local scopes (this file only), then the package, the file's imports,
         dot-imports and the universe."""
@@ -829,14 +826,6 @@ class _Resolver:
             v, c = self.type_value(arg, pkg, depth + 1)
             return self.attrs(v, min(c, INFERRED), chain, depth)
         return None, EXTRACTED
-
-    def attrs(self, v: Value | None, c: int, chain: list[str], depth: int) -> tuple[Value | None, int]:
-        for a in chain:
-            if v is None:
-                return None, c
-            v, c2 = self.attr(v, a, depth)
-            c = min(c, c2)
-        return v, c
 
     def attr(self, v: Value, name: str, depth: int) -> tuple[Value | None, int]:
         kind, payload = v

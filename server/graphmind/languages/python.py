@@ -34,7 +34,7 @@ from ..model import (
     WorkspaceView,
 )
 from . import Language, Span, register
-from ._values import merge_values
+from ._values import ValueResolver
 
 BUILTINS = frozenset(dir(builtins))
 # Method names of builtin types: an unknown receiver calling one of these is as likely a list,
@@ -619,7 +619,7 @@ def _bound(rows: list[SymbolRow]) -> list[SymbolRow]:
 Value = tuple[str, Any]
 
 
-class _Resolver:
+class _Resolver(ValueResolver):
     def __init__(self, facts: Facts, ws: WorkspaceView) -> None:
         self.f = facts
         self.ws = ws
@@ -679,9 +679,6 @@ class _Resolver:
             return ("ext", name), EXTRACTED
         return None, EXTRACTED
 
-    def merge(self, found: list[tuple[Value, int]]) -> tuple[Value | None, int]:
-        return merge_values(found)
-
     def binding_value(self, mod: str, kind: str, target: str, extra: Any, depth: int) -> tuple[Value | None, int]:
         if kind == "import":
             full = extra or target
@@ -726,14 +723,6 @@ class _Resolver:
         return self.eval_global_expr(mod, ("n", None, chain), depth)
 
     # --- attributes, members, calls
-    def attrs(self, v: Value | None, c: int, chain: list[str], depth: int) -> tuple[Value | None, int]:
-        for a in chain:
-            if v is None:
-                return None, c
-            v, c2 = self.attr(v, a, depth)
-            c = min(c, c2)
-        return v, c
-
     def attr(self, v: Value, name: str, depth: int) -> tuple[Value | None, int]:
         kind, payload = v
         if kind == "mod":

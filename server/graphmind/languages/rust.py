@@ -42,7 +42,7 @@ from ..model import (
     WorkspaceView,
 )
 from . import Language, register
-from ._values import merge_values
+from ._values import ValueResolver
 
 MAX_AMBIGUOUS = 8
 MAX_DEPTH = 16
@@ -757,7 +757,7 @@ class _Ctx:
         return e
 
 
-class _Resolver:
+class _Resolver(ValueResolver):
     def __init__(self, facts: Facts, ws: WorkspaceView) -> None:
         self.f = facts
         self.ws = ws
@@ -843,9 +843,6 @@ class _Resolver:
     def _inside(self, modq: str) -> bool:
         """Private items and imports of ``modq`` are visible from this file's modules inside it."""
         return any(m == modq or m.startswith(modq + ".") for m in self.mods.values())
-
-    def merge(self, found: list[tuple[Value, int]]) -> tuple[Value | None, int]:
-        return merge_values(found)
 
     # --- paths
     def path_value(

@@ -49,7 +49,7 @@ from ..model import (
     WorkspaceView,
 )
 from . import Language, register
-from ._values import merge_values
+from ._values import ValueResolver
 
 FAMILY = ("typescript", "tsx", "javascript")
 SOURCE_EXTS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
@@ -1183,7 +1183,7 @@ class JavaScript(ECMAScript):
 Value = tuple[str, Any]
 
 
-class _Resolver:
+class _Resolver(ValueResolver):
     def __init__(self, facts: Facts, ws: FamilyView) -> None:
         self.f = facts
         self.ws = ws
@@ -1249,9 +1249,6 @@ class _Resolver:
                     found.append(v)
         return self.merge(found) if found else (None, EXTRACTED)
 
-    def merge(self, found: list[tuple[Value, int]]) -> tuple[Value | None, int]:
-        return merge_values(found)
-
     def binding_value(self, mod: str, kind: str, target: str, extra: Any, depth: int) -> tuple[Value | None, int]:
         if depth > MAX_DEPTH:
             return None, EXTRACTED
@@ -1316,14 +1313,6 @@ class _Resolver:
         return None, EXTRACTED
 
     # --- members
-    def attrs(self, v: Value | None, c: int, chain: list[str], depth: int) -> tuple[Value | None, int]:
-        for a in chain:
-            if v is None:
-                return None, c
-            v, c2 = self.attr(v, a, depth)
-            c = min(c, c2)
-        return v, c
-
     def attr(self, v: Value, name: str, depth: int) -> tuple[Value | None, int]:
         kind, payload = v
         if depth > MAX_DEPTH:
