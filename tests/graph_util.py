@@ -42,3 +42,52 @@ def snapshot(engine: Engine) -> dict[str, set[tuple]]:
             db.execute("SELECT f.path, b.module, b.name, b.kind, b.target, b.extra FROM bindings b JOIN files f ON f.id = b.file_id")
         ),
     }
+
+
+def check_incremental(
+    initial: dict[str, str],
+    open_files: tuple[str, ...],
+    edits: list[tuple[str, int, int, str]],
+    whole_text: bool = False,
+) -> None:
+    """Incremental must equal fresh: apply ``edits`` ((path, position, length, text); position
+    taken modulo the text's length) to open buffers (``open_files``: byte edits, or whole-text
+    updates with ``whole_text``) and to files on disk, settle, and compare the graph with a fresh
+    index of the final texts."""
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root, fresh_root = Path(tmp) / "ws", Path(tmp) / "fresh"
+        for rel, text in initial.items():
+            (root / rel).parent.mkdir(parents=True, exist_ok=True)
+            (root / rel).write_text(text, encoding="utf-8")
+        eng = Engine(root, db_path=Path(tmp) / "inc.db")
+        eng.index()
+        texts = {rel: t.encode() for rel, t in initial.items()}
+        for rel in open_files:
+            eng.open_document(rel, texts[rel])
+        for rel, pos, length, frag in edits:
+            text = texts[rel]
+            start = pos % (len(text) + 1)
+            end = min(len(text), start + length)
+            texts[rel] = text[:start] + frag.encode() + text[end:]
+            if rel in open_files and whole_text:
+                eng.set_document_text(rel, texts[rel])
+            elif rel in open_files:
+                eng.edit_document(rel, [(start, end, frag.encode())])
+            else:
+                (root / rel).write_bytes(texts[rel])
+                eng.refresh_paths([rel])
+        eng.settle()  # what the server does once typing pauses: broken text parsed afresh
+        incremental = snapshot(eng)
+        eng.close()
+        for rel, t in texts.items():
+            (fresh_root / rel).parent.mkdir(parents=True, exist_ok=True)
+            (fresh_root / rel).write_bytes(t)
+        fresh = Engine(fresh_root, db_path=Path(tmp) / "fresh.db")
+        fresh.index()
+        expected = snapshot(fresh)
+        fresh.close()
+        for table in expected:
+            assert incremental[table] == expected[table], table

@@ -7,7 +7,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from graph_util import snapshot
+from graph_util import check_incremental, snapshot
 from graphmind.engine import Engine
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -54,38 +54,7 @@ def _write(root: Path, texts: dict[str, str]) -> None:
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(edit, min_size=1, max_size=12))
 def test_incremental_equals_fresh(edits: list[tuple[str, int, int, str]]) -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        root, fresh_root = Path(tmp) / "ws", Path(tmp) / "fresh"
-        _write(root, INITIAL)
-        eng = Engine(root, db_path=Path(tmp) / "inc.db")
-        eng.index()
-        texts = {rel: t.encode() for rel, t in INITIAL.items()}
-        for rel in OPEN:
-            eng.open_document(rel, texts[rel])
-        for rel, pos, length, frag in edits:
-            text = texts[rel]
-            start = pos % (len(text) + 1)
-            end = min(len(text), start + length)
-            new = text[:start] + frag.encode() + text[end:]
-            texts[rel] = new
-            if rel in OPEN:
-                eng.edit_document(rel, [(start, end, frag.encode())])
-            else:
-                (root / rel).write_bytes(new)
-                eng.refresh_paths([rel])
-        eng.settle()  # what the server does once typing pauses: broken text parsed afresh
-        incremental = snapshot(eng)
-        eng.close()
-
-        for rel, t in texts.items():
-            (fresh_root / rel).parent.mkdir(parents=True, exist_ok=True)
-            (fresh_root / rel).write_bytes(t)
-        fresh = Engine(fresh_root, db_path=Path(tmp) / "fresh.db")
-        fresh.index()
-        expected = snapshot(fresh)
-        fresh.close()
-        for table in expected:
-            assert incremental[table] == expected[table], table
+    check_incremental(INITIAL, OPEN, edits)
 
 
 def test_edit_sequence_through_tree_edit_matches_fresh_parse(tmp_path: Path) -> None:

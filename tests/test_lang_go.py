@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import shutil
-import tempfile
 from pathlib import Path
 
 import pytest
 from conftest import FIXTURES
-from graph_util import edges, snapshot
+from graph_util import check_incremental, edges, snapshot
 from graphmind.engine import Engine
 from graphmind.graph import Graph
 from hypothesis import HealthCheck, given, settings
@@ -203,35 +202,5 @@ edit_st = st.tuples(
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(edit_st, min_size=1, max_size=10))
 def test_incremental_equals_fresh(edits: list[tuple[str, int, int, str]]) -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        root, fresh_root = Path(tmp) / "ws", Path(tmp) / "fresh"
-        for rel, text in INITIAL.items():
-            (root / rel).parent.mkdir(parents=True, exist_ok=True)
-            (root / rel).write_text(text, encoding="utf-8")
-        eng = Engine(root, db_path=Path(tmp) / "inc.db")
-        eng.index()
-        texts = {rel: t.encode() for rel, t in INITIAL.items()}
-        for rel in OPEN:
-            eng.open_document(rel, texts[rel])
-        for rel, pos, length, frag in edits:
-            text = texts[rel]
-            start = pos % (len(text) + 1)
-            end = min(len(text), start + length)
-            new = text[:start] + frag.encode() + text[end:]
-            texts[rel] = new
-            if rel in OPEN:  # whole-text updates: tree-sitter's incremental re-parse may recover
-                eng.set_document_text(rel, new)  # from errors differently than a fresh parse
-            else:
-                (root / rel).write_bytes(new)
-                eng.refresh_paths([rel])
-        incremental = snapshot(eng)
-        eng.close()
-        for rel, t in texts.items():
-            (fresh_root / rel).parent.mkdir(parents=True, exist_ok=True)
-            (fresh_root / rel).write_bytes(t)
-        fresh = Engine(fresh_root, db_path=Path(tmp) / "fresh.db")
-        fresh.index()
-        expected = snapshot(fresh)
-        fresh.close()
-        for table in expected:
-            assert incremental[table] == expected[table], table
+    # open buffers get whole-text updates; byte edits are covered by tests/test_incremental.py
+    check_incremental(INITIAL, OPEN, edits, whole_text=True)

@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from graph_util import snapshot
+from graph_util import check_incremental, snapshot
 from graphmind.engine import Engine
 from graphmind.graph import Graph
 from graphmind.model import CONFIDENCE_NAMES
@@ -158,7 +158,7 @@ JAVA_FRAGMENTS = [
 
 def test_java_incremental_equals_fresh_property() -> None:
     from hypothesis import HealthCheck, given, settings
-    from test_lang_rust import _edit_sequences, check_incremental
+    from test_lang_rust import _edit_sequences
 
     @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(_edit_sequences(JAVA_INITIAL, JAVA_FRAGMENTS))

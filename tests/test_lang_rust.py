@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from graph_util import edges
+from graph_util import check_incremental, edges
 from graphmind.engine import Engine
 from graphmind.graph import Graph
 
@@ -163,44 +163,6 @@ def _edit_sequences(initial: dict[str, str], fragments: list[str]):
     files = sorted(f for f in initial if not f.endswith(".toml"))
     edit = st.tuples(st.sampled_from(files), st.integers(0, 10_000), st.integers(0, 30), st.sampled_from(fragments))
     return st.lists(edit, min_size=1, max_size=10)
-
-
-def check_incremental(initial: dict[str, str], open_files: tuple[str, ...], edits: list[tuple[str, int, int, str]]) -> None:
-    import tempfile
-
-    from graph_util import snapshot
-
-    with tempfile.TemporaryDirectory() as tmp:
-        root, fresh_root = Path(tmp) / "ws", Path(tmp) / "fresh"
-        for base in (root, fresh_root):
-            for rel, text in initial.items():
-                (base / rel).parent.mkdir(parents=True, exist_ok=True)
-                (base / rel).write_text(text)
-        eng = Engine(root, db_path=Path(tmp) / "inc.db")
-        eng.index()
-        texts = {rel: t.encode() for rel, t in initial.items()}
-        for rel in open_files:
-            eng.open_document(rel, texts[rel])
-        for rel, pos, length, frag in edits:
-            text = texts[rel]
-            start = pos % (len(text) + 1)
-            end = min(len(text), start + length)
-            texts[rel] = text[:start] + frag.encode() + text[end:]
-            if rel in open_files:
-                eng.edit_document(rel, [(start, end, frag.encode())])
-            else:
-                (root / rel).write_bytes(texts[rel])
-                eng.refresh_paths([rel])
-        incremental = snapshot(eng)
-        eng.close()
-        for rel, t in texts.items():
-            (fresh_root / rel).write_bytes(t)
-        fresh = Engine(fresh_root, db_path=Path(tmp) / "fresh.db")
-        fresh.index()
-        expected = snapshot(fresh)
-        fresh.close()
-        for table in expected:
-            assert incremental[table] == expected[table], table
 
 
 def test_rust_incremental_equals_fresh_property() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from graph_util import edges
+from graph_util import check_incremental, edges
 from graphmind import languages
 from graphmind.engine import Engine
 
@@ -169,7 +169,7 @@ TAGS_FRAGMENTS = [
 
 def test_tags_incremental_equals_fresh_property() -> None:
     from hypothesis import HealthCheck, given, settings
-    from test_lang_rust import _edit_sequences, check_incremental
+    from test_lang_rust import _edit_sequences
 
     @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(_edit_sequences(TAGS_INITIAL, TAGS_FRAGMENTS))
