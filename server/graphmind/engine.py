@@ -27,7 +27,7 @@ import tree_sitter as ts
 from . import chunks, languages, parallel
 from .model import Facts
 from .store import IndexUnavailable, Store, StoreView, pack_facts, symbol_ids
-from .workspace import DEFAULT_MAX_FILE_SIZE, check_text, discover, read_source, within
+from .workspace import DEFAULT_MAX_FILE_SIZE, check_text, discover, within
 
 log = logging.getLogger(__name__)
 
@@ -209,6 +209,10 @@ class Engine:
         done = 0
         pending_resolve: set[int] = set()
         ex = parallel.pool(self.jobs) if self.jobs > 1 and total >= parallel.MIN_FILES else None
+        def indexed_sha(rel: str) -> str | None:  # unchanged content is not parsed again
+            row = known.get(rel)
+            return row[1] if row is not None and row[4] == "indexed" else None
+
         # the facts just extracted, for the resolution phase (no reload), while they fit in memory
         fresh: dict[str, tuple[Facts, list[int]]] = {}
 
@@ -224,8 +228,9 @@ class Engine:
                 self.store.drop_query_indexes()
         try:
             produced = (
-                parallel.extract_all(ex, self.root, todo, self.max_file_size) if ex is not None
-                else (parallel.extract_file(self.root, rel, self.max_file_size) for rel in todo)
+                parallel.extract_all(ex, self.root, [(rel, indexed_sha(rel)) for rel in todo], self.max_file_size)
+                if ex is not None
+                else (parallel.extract_file(self.root, rel, self.max_file_size, indexed_sha(rel), self._is_file) for rel in todo)
             )
             for rel, sha, reason, got in produced:
                 if cancel is not None and cancel.is_set():
@@ -322,8 +327,8 @@ class Engine:
         """The change a freshly read file makes (None: same content as indexed, only its mtime moved)."""
         lang = languages.for_path(rel)
         size, mtime = st if st else (0, 0)
-        if reason is not None or got is None:
-            return _Change(rel, lang, sha256=sha, size=size, mtime_ns=mtime, skip_reason=reason or "unsupported")
+        if reason is not None:
+            return _Change(rel, lang, sha256=sha, size=size, mtime_ns=mtime, skip_reason=reason)
         if row is not None and row[1] == sha and row[4] == "indexed":
             with self.lock, self._tx():
                 self.store.upsert_file(rel, size=size, mtime_ns=mtime)
@@ -331,18 +336,6 @@ class Engine:
         facts, sids = got
         ext = chunks.Extraction(facts, [], sids, [])
         return _Change(rel, lang, b"", None, sha, size, mtime, prepared=ext)
-
-    def _read_change(self, rel: str, row: tuple | None, st: tuple[int, int] | None) -> _Change | None:
-        lang = languages.for_path(rel)
-        res = read_source(self.root / rel, self.max_file_size)
-        size, mtime = st if st else (0, 0)
-        if res.reason is not None:
-            return _Change(rel, lang, sha256=res.sha256, size=size, mtime_ns=mtime, skip_reason=res.reason)
-        if row is not None and row[1] == res.sha256 and row[4] == "indexed":
-            with self.lock, self._tx():
-                self.store.upsert_file(rel, size=size, mtime_ns=mtime)
-            return None
-        return _Change(rel, lang, res.text, None, res.sha256, size, mtime)
 
     def skipped_files(self) -> list[tuple[str, str]]:
         with self.lock:
@@ -656,7 +649,9 @@ class Engine:
             st = full.stat()
             with self.lock:
                 row = self._file_row(rel)
-            ch = self._read_change(rel, row, (st.st_size, st.st_mtime_ns))
+            sha = row[1] if row is not None and row[4] == "indexed" else None
+            read = parallel.extract_file(self.root, rel, self.max_file_size, sha, self._is_file)
+            ch = self._change_of(rel, row, (st.st_size, st.st_mtime_ns), *read[1:])
             if ch is not None:
                 changes.append(ch)
         if changes:

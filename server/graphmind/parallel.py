@@ -33,20 +33,34 @@ def pool(jobs: int) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"))
 
 
-def extract_file(root: Path, rel: str, max_size: int) -> tuple[str, str | None, str | None, Any]:
-    """(path, sha256, skip reason, extraction) of one file; what the serial path computes too."""
+def extract_file(
+    root: Path, rel: str, max_size: int, indexed_sha: str | None = None, probe: languages.FileProbe | None = None
+) -> tuple[str, str | None, str | None, Any]:
+    """(path, sha256, skip reason, extraction) of one file; the serial path and the workers both
+    read files through this. A file whose content hashes to ``indexed_sha`` is not parsed
+    (extraction None, no reason): only its mtime moved."""
     lang = languages.for_path(rel)
     res = read_source(root / rel, max_size)
     if res.reason is not None or lang is None or res.text is None:
         return rel, res.sha256, res.reason or "unsupported", None
+    if indexed_sha is not None and res.sha256 == indexed_sha:
+        return rel, res.sha256, None, None
     tree = lang.parser().parse(res.text)
-    module = lang.module_name(rel, languages.FileProbe(root))
+    module = lang.module_name(rel, probe or languages.FileProbe(root))
     ext = chunks.extract(lang, tree, res.text, rel, module)
     return rel, res.sha256, None, (ext.facts, ext.sids)
 
 
-def _extract_group(root: str, max_size: int, rels: list[str]) -> list[tuple]:
-    return [extract_file(Path(root), rel, max_size) for rel in rels]
+def _extract_group(root: str, max_size: int, files: list[tuple[str, str | None]]) -> list[tuple]:
+    return [extract_file(Path(root), rel, max_size, sha) for rel, sha in files]
+
+
+def extract_all(
+    ex: ProcessPoolExecutor, root: Path, files: list[tuple[str, str | None]], max_size: int
+) -> Iterator[tuple]:
+    """``files``: (path, the SHA-256 it is indexed with, if any)."""
+    groups = [files[i : i + GROUP] for i in range(0, len(files), GROUP)]
+    yield from _windowed(ex, _extract_group, groups, str(root), max_size)
 
 
 def _windowed(ex: ProcessPoolExecutor, fn: Any, groups: list[Any], *args: Any) -> Iterator[Any]:
@@ -60,11 +74,6 @@ def _windowed(ex: ProcessPoolExecutor, fn: Any, groups: list[Any], *args: Any) -
             yield from futures.pop(0).result()
     for fut in futures:
         yield from fut.result()
-
-
-def extract_all(ex: ProcessPoolExecutor, root: Path, rels: list[str], max_size: int) -> Iterator[tuple]:
-    groups = [rels[i : i + GROUP] for i in range(0, len(rels), GROUP)]
-    yield from _windowed(ex, _extract_group, groups, str(root), max_size)
 
 
 def resolve_facts(
