@@ -1,0 +1,119 @@
+"""Tag-level languages: for each, a definition, a same-file call (extracted), a cross-file call to
+a name defined once in the workspace (inferred); same-name methods of other classes stay unlinked;
+a method name of the standard library on an unknown receiver is never inferred."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from graph_util import check_incremental, edges
+from graphmind import languages
+from graphmind.engine import Engine
+from languages.annotations import annotated_edges, read_annotations
+
+FIXTURE = Path(__file__).parent / "fixtures"
+TAG_LANGS = (
+    "c", "cpp", "csharp", "ruby", "php", "kotlin", "swift", "scala", "lua", "bash", "elixir", "perl", "r", "julia", "zig",
+)
+
+
+# The expected edges are written next to the fixture code (``# ^ calls: <qname> <label>``, read by
+# ``annotations.read_annotations``): per language, a definition, same-file calls (extracted), a
+# cross-file call to a name defined once in the workspace (inferred), and for C a name defined
+# twice (ambiguous, an edge to each).
+ANNOTATIONS = read_annotations(FIXTURE)
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory: pytest.TempPathFactory):
+    eng = Engine(FIXTURE, db_path=tmp_path_factory.mktemp("tags") / "index.db")
+    eng.index()
+    yield eng
+    eng.close()
+
+
+def test_every_tag_grammar_loads() -> None:
+    langs = languages.all_languages()
+    assert "tags" not in languages.LOAD_ERRORS
+    for name in TAG_LANGS:
+        assert name in langs, name
+        langs[name].query()  # the query compiles against the bundled grammar
+
+
+@pytest.mark.parametrize("lang", TAG_LANGS)
+def test_edges_per_language(engine: Engine, lang: str) -> None:
+    mine = [a for a in ANNOTATIONS if a.path.startswith(lang + "/")]
+    assert len(mine) >= 2, lang  # every fixture states its edges
+    got = {e for e in edges(engine) if e[0].split(".")[0] == lang}
+    assert got == annotated_edges(engine, mine)  # each annotated edge is there, and no other
+
+
+@pytest.mark.parametrize("lang", [lng for lng in TAG_LANGS if lng not in ("c", "bash", "elixir", "lua", "csharp", "r", "julia")])
+def test_same_name_method_of_another_class_not_linked(engine: Engine, lang: str) -> None:
+    # util's Other.format has the same name as Greeter.format: self.format() is Greeter's alone
+    assert not any(b.endswith("Other.format") for _, b, _ in edges(engine) if b.startswith(lang + "."))
+
+
+def test_definitions_and_kinds(engine: Engine) -> None:
+    kinds = dict(engine.db.execute("SELECT qname, kind FROM symbols"))
+    assert kinds["cpp.main.Greeter"] == "class"
+    assert kinds["cpp.main.Greeter.greet"] == "method"
+    assert kinds["cpp.main.helper"] == "function"
+    assert kinds["csharp.Main.Demo"] == "namespace"
+    assert kinds["ruby.main.Greeter.format"] == "method"
+    assert kinds["ruby.util.shared_util"] == "function"
+    assert kinds["elixir.main.Demo.Greeter"] == "namespace"
+    assert kinds["swift.main.Greeter.init"] == "constructor"
+    assert kinds["lua.main.Greeter.greet"] == "method"
+
+
+def test_unknown_names_stay_unresolved(engine: Engine) -> None:
+    rows = dict(
+        engine.db.execute(
+            "SELECT st.name, st.status FROM sites st JOIN files f ON f.id = st.file_id "
+            "WHERE f.path IN ('c/main.c', 'bash/main.sh', 'php/main.php')"
+        )
+    )
+    assert rows["printf"] == rows["ls"] == rows["strlen"] == "unresolved"
+
+
+TAGS_INITIAL = {
+    "a.rb": "class Greeter\n  def greet\n    self.format + helper(1)\n  end\n\n  def format\n    1\n  end\nend\n\ndef helper(x)\n  shared(x)\nend\n",
+    "b.rb": "def shared(x)\n  x\nend\n\nclass Other\n  def format\n    2\n  end\nend\n",
+    "m.c": "int helper(int x) { return shared(x); }\nint run(void) { return helper(1) + dup(); }\n",
+    "n.c": "int shared(int x) { return x; }\nint dup(void) { return 0; }\n",
+}
+TAGS_FRAGMENTS = [
+    "\ndef shared(y)\n  y\nend\n", "\nclass Greeter\n  def helper(x)\n    x\n  end\nend\n", "\nint dup(void) { return 1; }\n",
+    "\nint shared(int x) { return helper(x); }\n", "helper(2)", "format", "def ", "end", "(", ")", "{", "}", "\n", "",
+]
+
+
+def test_tags_incremental_equals_fresh_property() -> None:
+    from hypothesis import HealthCheck, given, settings
+    from test_lang_rust import _edit_sequences
+
+    @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(_edit_sequences(TAGS_INITIAL, TAGS_FRAGMENTS))
+    def run(edits: list[tuple[str, int, int, str]]) -> None:
+        check_incremental(TAGS_INITIAL, (), edits)  # on disk: see test_lang_rust.RUST_OPEN
+
+    run()
+
+
+def test_builtin_method_name_on_a_receiver_is_not_inferred(tmp_path: Path) -> None:
+    # one workspace method `get` is no evidence that `x.get` reaches it (x may be a Hash);
+    # a bare call and an uncommon method name keep the inferred label
+    (tmp_path / "a.rb").write_text("class Cache\n  def get\n    1\n  end\n\n  def fetch_all\n    2\n  end\nend\n")
+    (tmp_path / "b.rb").write_text("def run(x)\n  x.get\n  x.fetch_all()\n  get()\nend\n")
+    eng = Engine(tmp_path, db_path=tmp_path / "index.db")
+    try:
+        eng.index()
+        assert edges(eng) == {
+            ("b.run", "a.Cache.get", "ambiguous"),  # x.get
+            ("b.run", "a.Cache.fetch_all", "inferred"),  # x.fetch_all()
+            ("b.run", "a.Cache.get", "inferred"),  # get(): no receiver, the one definition
+        }
+    finally:
+        eng.close()

@@ -1,0 +1,97 @@
+"""The policy shared by languages (``graphmind.languages._toolkit``) and the plugin registry."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from graphmind import languages
+from graphmind.languages._toolkit import (
+    MAX_AMBIGUOUS,
+    FamilyView,
+    ScopeSweep,
+    in_scopes,
+    label_by_name,
+    label_known,
+    merge_values,
+)
+from graphmind.model import AMBIGUOUS, EXTRACTED, INFERRED, RESOLVED, UNRESOLVED, SymbolRow
+
+
+def row(i: int, name: str = "f", lang: str = "x") -> SymbolRow:
+    return SymbolRow(i, f"m{i}.{name}", name, "method", f"m{i}", lang, {})
+
+
+def test_label_by_name_one_few_many() -> None:
+    one = label_by_name(0, [row(1)], "fetch_all")
+    assert (one.targets, one.status) == ([(1, INFERRED)], RESOLVED)
+    builtin = label_by_name(0, [row(1)], "append", frozenset({"append"}))
+    assert (builtin.targets, builtin.status) == ([(1, AMBIGUOUS)], RESOLVED)  # never inferred
+    few = label_by_name(0, [row(1), row(2), row(1)], "fetch_all")  # duplicates count once
+    assert (few.targets, few.status) == ([(1, AMBIGUOUS), (2, AMBIGUOUS)], RESOLVED)
+    many = label_by_name(0, [row(i) for i in range(MAX_AMBIGUOUS + 1)], "fetch_all")
+    assert (many.targets, many.status) == ([], UNRESOLVED)
+    assert label_by_name(0, [], "fetch_all").status == UNRESOLVED
+
+
+def test_label_known_keeps_the_chain_confidence_for_one_definition() -> None:
+    assert label_known(3, [row(1), row(1)], INFERRED).targets == [(1, INFERRED)]
+    assert label_known(3, [row(1), row(2)], EXTRACTED).targets == [(1, AMBIGUOUS), (2, AMBIGUOUS)]
+
+
+def test_scope_sweep_attributes_to_the_innermost_scope() -> None:
+    # module [0, 100), f [10, 50) with g [20, 30) inside, h [60, 70); given out of order
+    scopes = [(60, 70, 3), (0, 100, 0), (20, 30, 2), (10, 50, 1)]
+    sweep = ScopeSweep(scopes)
+    assert [sweep.owner(p) for p in (0, 10, 20, 29, 30, 50, 65, 70, 99)] == [0, 1, 2, 2, 1, 0, 3, 0, 0]
+    items = [(65, "c"), (25, "a"), (25, "b"), (5, "z")]
+    assert [(it[1], o) for it, o in in_scopes(scopes, items, pos=lambda it: it[0])] == [
+        ("z", 0), ("a", 2), ("b", 2), ("c", 3)
+    ]
+
+
+def test_merge_values_is_ambiguous_when_definitions_differ() -> None:
+    v, c = merge_values([(("syms", [row(1)]), EXTRACTED), (("syms", [row(2)]), INFERRED)])
+    assert v is not None and v[0] == "syms" and {r.id for r in v[1]} == {1, 2} and c == AMBIGUOUS
+    v, c = merge_values([(("inst", [row(1)]), EXTRACTED), (("inst", [row(1)]), INFERRED)])
+    assert v is not None and v[0] == "inst" and c == INFERRED
+
+
+class _LangView:
+    """A view that filters by ``lang`` like the store's."""
+
+    def __init__(self, rows: list[SymbolRow], lang: str = "a") -> None:
+        self.rows, self.lang = rows, lang
+
+    def symbols(self, qname: str) -> list[SymbolRow]:
+        return [r for r in self.rows if r.qname == qname and r.lang == self.lang]
+
+    def by_name(self, name: str) -> list[SymbolRow]:
+        return [r for r in self.rows if r.name == name and r.lang == self.lang]
+
+    def bindings(self, module: str, name: str) -> list[tuple[str, str, Any]]:
+        return []
+
+
+class _SiblingView(_LangView):
+    def for_language(self, lang: str) -> _LangView:
+        return _LangView(self.rows, lang)
+
+
+def test_family_view_sees_every_member_language() -> None:
+    rows = [row(1, lang="a"), row(2, lang="b"), row(3, lang="c")]
+    switching = _LangView(rows)
+    assert {r.id for r in FamilyView(switching, ("a", "b")).by_name("f")} == {1, 2}
+    assert switching.lang == "a"  # restored
+    sibling = _SiblingView(rows)
+    assert {r.id for r in FamilyView(sibling, ("a", "b")).by_name("f")} == {1, 2}
+    assert sibling.lang == "a"
+
+
+def test_registry_and_module_name_hook() -> None:
+    langs = languages.all_languages()
+    assert not languages.LOAD_ERRORS
+    assert {"python", "typescript", "go", "rust", "java", "ruby", "c"} <= set(langs)
+    assert languages.changes_module_names("pkg/sub/__init__.py")
+    assert not languages.changes_module_names("pkg/sub/mod.py")
+    assert not languages.changes_module_names("src/index.ts")
+    assert not languages.changes_module_names("README.md")
