@@ -1,9 +1,10 @@
-; Tag-level queries for server/graphmind/languages/tags.py: @def.<kind> with @name, @call/@ctor with @callee (+ @receiver).
+; Tag-level queries for server/graphmind/languages/tags/ in tree-sitter's tags vocabulary: @definition.<kind> with @name;
+; @reference.call (a call) or @reference.class (an instantiation: new Foo, Foo.new) with the called @name (+ @receiver).
 ; Perl: subs and block packages; function calls (plain, qualified Pkg::f, &f) and method calls.
 
-(package_statement name: (package) @name (block)) @def.namespace
-(subroutine_declaration_statement name: (bareword) @name) @def.function
+(package_statement name: (package) @name (block)) @definition.namespace
+(subroutine_declaration_statement name: (bareword) @name) @definition.function
 
-(function_call_expression function: (function) @callee) @call
-(ambiguous_function_call_expression function: (function) @callee) @call
-(method_call_expression invocant: (_) @receiver method: (method) @callee) @call
+(function_call_expression function: (function) @name) @reference.call
+(ambiguous_function_call_expression function: (function) @name) @reference.call
+(method_call_expression invocant: (_) @receiver method: (method) @name) @reference.call

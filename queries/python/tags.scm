@@ -1,24 +1,26 @@
 ; Python: what the extractor needs from the syntax tree.
-; Captures are dispatched by name in server/graphmind/languages/python.py.
+; Captures follow tree-sitter's tags vocabulary where it has a name (@definition.*, @reference.call,
+; @name); the rest are this project's, dispatched by name in server/graphmind/languages/python/extract.py.
 
 ; definitions
-(function_definition name: (identifier) @name) @def.function
-(class_definition name: (identifier) @name) @def.class
-(assignment left: (identifier) @name right: (lambda)) @def.lambda
+(function_definition name: (identifier) @name) @definition.function
+(class_definition name: (identifier) @name) @definition.class
+; a lambda bound to a name is a function too (its node is the assignment)
+(assignment left: (identifier) @name right: (lambda)) @definition.function
 
 ; call sites: the callee expression of every call
-(call function: (_) @callee) @call
+(call function: (_) @callee) @reference.call
 ; `raise Error` instantiates the class: a call of it
-(raise_statement . (identifier) @callee) @call
-(raise_statement . (attribute) @callee) @call
+(raise_statement . (identifier) @callee) @reference.call
+(raise_statement . (attribute) @callee) @reference.call
 
 ; non-call references: decorators, callbacks passed as arguments, returned/stored functions
-(decorator (identifier) @ref.decorator)
-(decorator (attribute) @ref.decorator)
-(argument_list (identifier) @ref.arg)
-(argument_list (attribute) @ref.arg)
-(keyword_argument value: (identifier) @ref.arg)
-(keyword_argument value: (attribute) @ref.arg)
+(decorator (identifier) @reference.decorator)
+(decorator (attribute) @reference.decorator)
+(argument_list (identifier) @reference.argument)
+(argument_list (attribute) @reference.argument)
+(keyword_argument value: (identifier) @reference.argument)
+(keyword_argument value: (attribute) @reference.argument)
 
 ; imports in every form
 (import_statement) @import

@@ -49,6 +49,7 @@ from ..model import (
     WorkspaceView,
 )
 from . import Language, register
+from ._toolkit import FamilyView  # noqa: F401  (re-exported: go.py imports it from here)
 from ._values import ValueResolver
 
 FAMILY = ("typescript", "tsx", "javascript")
@@ -105,40 +106,6 @@ _UNWRAP_TYPES = ("Promise", "PromiseLike", "Awaited", "Readonly")
 _ARRAY_TYPES = ("Array", "ReadonlyArray")
 
 Expr = tuple[str, Any, list[str]]
-
-
-# ---------------------------------------------------------------------------- the family view
-class FamilyView:
-    """A :class:`~graphmind.model.WorkspaceView` that sees the symbols and bindings of several
-    languages of one family. The store's view filters by the ``lang`` of the file being resolved;
-    this asks it once per member language. Every lookup still goes through the wrapped view, so
-    each one is recorded as a dependency (the keys do not depend on the language)."""
-
-    def __init__(self, ws: WorkspaceView, langs: tuple[str, ...]) -> None:
-        self.ws = ws
-        self.langs = langs
-
-    def _each(self, fn: Callable[[], list]) -> list:
-        own = getattr(self.ws, "lang", None)
-        if not isinstance(own, str):
-            return fn()
-        out: list = []
-        try:
-            for lang in self.langs:
-                self.ws.lang = lang  # type: ignore[attr-defined]
-                out.extend(fn())
-        finally:
-            self.ws.lang = own  # type: ignore[attr-defined]
-        return out
-
-    def symbols(self, qname: str) -> list[SymbolRow]:
-        return self._each(lambda: self.ws.symbols(qname))
-
-    def by_name(self, name: str) -> list[SymbolRow]:
-        return self._each(lambda: self.ws.by_name(name))
-
-    def bindings(self, module: str, name: str) -> list[tuple[str, str, Any]]:
-        return self._each(lambda: self.ws.bindings(module, name))
 
 
 # ---------------------------------------------------------------------------- syntax helpers

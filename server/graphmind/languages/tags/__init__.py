@@ -1,0 +1,57 @@
+"""Tag-level languages: one generic plugin driven by :data:`.specs.TABLE` and ``queries/<lang>/tags.scm``.
+
+A query speaks tree-sitter's tags vocabulary: definitions (``@definition.function``,
+``@definition.method``, ``@definition.class``, ``@definition.struct``, ``@definition.interface``,
+``@definition.trait``, ``@definition.enum``, ``@definition.namespace``, ``@definition.constructor``,
+each with ``@name``) and calls (``@reference.call`` with the called ``@name`` and, for ``x.f()``,
+the receiver as ``@receiver``; ``@reference.class`` instead when ``@name`` names a class being
+instantiated: ``new Foo()``, ``Foo.new``). Extraction is :mod:`.extract`, resolution :mod:`.resolve`.
+
+Names: the module is the file's path without its extension, '/' -> '.'; a definition's qualified
+name is its enclosing definition's plus its own name; a qualified definition name (C++
+``Foo::go``, Lua ``M:run``, Ruby ``Shop::Repo``) contributes all its parts, and its owner
+(``Foo``) counts as an enclosing class.
+
+Resolution knows no types or imports, so every rule is stated with its label:
+  * ``extracted`` -- a definition in the caller's own file: for a bare or self/this call the one in
+    the innermost enclosing class that has it, else (bare calls) the file's top-level one; for
+    ``Foo.f()`` / ``Foo::f()`` / ``new Foo`` the one in the file's class ``Foo``;
+  * ``inferred`` -- otherwise, the workspace (same language) has exactly one definition of the name,
+    unless the call has a receiver and the name is a builtin method name (``Spec.builtin_methods``:
+    ``x.get()`` is as likely a map's): then ``ambiguous``;
+  * ``ambiguous`` -- it has 2..MAX_AMBIGUOUS (an edge to each); none or more -> unresolved.
+The labels come from the shared policy (:mod:`.._toolkit.labels`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import tree_sitter as ts
+
+from ...model import Facts, Resolution, WorkspaceView
+from .. import Language, register
+from .extract import extract
+from .resolve import resolve
+from .specs import TABLE, Spec
+
+
+class TagLanguage(Language):
+    """A language resolved by name only (see the module docstring for the rules)."""
+
+    def __init__(self, spec: Spec) -> None:
+        self.spec = spec
+        self.name = spec.name
+        self.grammar = spec.grammar
+        self.extensions = spec.extensions
+        self.lsp_ids = spec.lsp_ids
+
+    def extract(self, tree: ts.Tree, src: bytes, relpath: str, module: str) -> Facts:
+        return extract(self.spec, self.query(), tree, src, module)
+
+    def resolve(self, facts: Facts, ws: WorkspaceView) -> Iterator[Resolution]:
+        return resolve(self.spec, facts, ws)
+
+
+for _spec in TABLE:
+    register(TagLanguage(_spec))

@@ -1,0 +1,153 @@
+"""Tag-level extraction: definitions nested by byte range, and calls attributed to the innermost
+enclosing definition. The query (``queries/<lang>/tags.scm``) speaks tree-sitter's tags
+vocabulary: ``@definition.<kind>`` with ``@name``; ``@reference.call`` (a call) or
+``@reference.class`` (an instantiation) with the called ``@name`` and, for ``x.f()``, the receiver
+as ``@receiver``.
+
+A site's ``expr`` is a :class:`Callee`."""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+import tree_sitter as ts
+
+from ...model import CALL, Facts, SiteFact, SymbolFact
+from .._toolkit import Scope, in_scopes
+from .specs import Spec
+
+CLASS_KINDS = frozenset({"class", "struct", "interface", "trait", "enum", "namespace"})
+CALLABLE_KINDS = frozenset({"function", "method", "constructor", "class", "struct"})
+_SPLIT = re.compile(r"::|\.|:|\\|->")
+_DEF = "definition."
+
+# How a call names its receiver (``Callee.receiver``).
+NO_RECEIVER = None  # a bare call: f()
+SELF = "s"  # this/self/super: this.f()
+OTHER = "o"  # anything else, by its last name: Foo.f(), x.f()
+
+
+class Callee(NamedTuple):
+    """A call site's expression (marshalled as a plain tuple: field order is the format)."""
+
+    receiver: str | None  # NO_RECEIVER, SELF or OTHER
+    receiver_name: str | None  # OTHER's last name (``Foo`` of ``a::Foo.f()``), or SELF's text
+    instantiates: bool  # new Foo(), Foo.new: the name is a class
+
+
+class _Call(NamedTuple):
+    node: ts.Node
+    name: ts.Node
+    receiver: ts.Node | None
+    instantiates: bool
+
+
+def _text(node: ts.Node | None) -> str:
+    return node.text.decode("utf-8", "replace") if node is not None and node.text is not None else ""
+
+
+def _rng(node: ts.Node) -> tuple[int, int, int, int]:
+    s, e = node.start_point, node.end_point
+    return (s[0], s[1], e[0], e[1])
+
+
+def _signature(node: ts.Node, src: bytes) -> str:
+    first = src[node.start_byte : node.end_byte].split(b"\n", 1)[0]
+    text = " ".join(first.decode("utf-8", "replace").split()).rstrip("{ :")
+    return text if len(text) <= 240 else text[:237] + "..."
+
+
+def _key(node: ts.Node) -> tuple[int, int, str]:
+    return (node.start_byte, node.end_byte, node.type)
+
+
+def _container(idx: int | None, symbols: list[SymbolFact]) -> str | None:
+    """The kind of the nearest enclosing class-like definition ('function' if a function comes
+    first: a local definition), or None at the top level."""
+    while idx:
+        k = symbols[idx].kind
+        if k in CLASS_KINDS:
+            return k
+        if k in ("function", "method", "constructor"):
+            return "function"
+        idx = symbols[idx].parent
+    return None
+
+
+def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str) -> Facts:
+    root = tree.root_node
+    symbols: list[SymbolFact] = [
+        SymbolFact(module, "<module>", "module", None, _rng(root), (0, 0, 0, 0), 0, len(src), f"module {module}")
+    ]
+    defs: dict[tuple[int, int, str], tuple[ts.Node, ts.Node, str]] = {}
+    calls: dict[tuple[int, int, str], _Call] = {}
+    for _, caps in ts.QueryCursor(query).matches(root):
+        if "name" not in caps:
+            continue
+        dkey = next((k for k in caps if k.startswith(_DEF)), None)
+        if dkey is not None:
+            n = caps[dkey][0]
+            defs.setdefault(_key(caps["name"][0]), (n, caps["name"][0], dkey[len(_DEF):]))
+            continue
+        ck = "reference.class" if "reference.class" in caps else "reference.call" if "reference.call" in caps else None
+        if ck is None:
+            continue
+        n = caps[ck][0]
+        k = _key(n)
+        instantiates = ck == "reference.class"
+        if instantiates or k not in calls:  # a constructor pattern wins over the plain call one
+            recv = caps["receiver"][0] if "receiver" in caps and not instantiates else None
+            calls[k] = _Call(n, caps["name"][0], recv, instantiates)
+
+    # definitions, nested by byte range
+    order = sorted(defs.values(), key=lambda d: (d[0].start_byte, -d[0].end_byte))
+    stack: list[Scope] = [Scope(0, len(src) + 1, 0)]
+    spans: list[Scope] = [stack[0]]
+    for node, name_node, kind in order:
+        while stack[-1].end <= node.start_byte:
+            stack.pop()
+        parent = stack[-1].owner
+        parts = [p for p in _SPLIT.split(_text(name_node)) if p]
+        if not parts:
+            continue
+        name = parts[-1]
+        extra: dict[str, str] = {}
+        if len(parts) > 1:
+            extra["owner"] = parts[-2]
+        container = _container(parent, symbols)
+        if kind == "function" and ("owner" in extra or container in CLASS_KINDS - {"namespace"}):
+            kind = "method"
+        elif kind == "method" and "owner" not in extra and container not in CLASS_KINDS:
+            kind = "function"
+        qname = f"{symbols[parent].qname}.{'.'.join(parts)}"
+        idx = len(symbols)
+        symbols.append(
+            SymbolFact(qname, name, kind, parent, _rng(node), _rng(name_node), node.start_byte, node.end_byte,
+                       _signature(node, src), extra)
+        )
+        stack.append(Scope(node.start_byte, node.end_byte, idx))
+        spans.append(stack[-1])
+
+    # calls, attributed to the innermost enclosing definition
+    name_nodes = set(defs)
+    sites: list[SiteFact] = []
+    for call, owner in in_scopes(spans, calls.values(), pos=lambda c: c.node.start_byte):
+        if _key(call.name) in name_nodes:
+            continue  # a definition's head (Elixir `def f(x)`), not a call
+        name = [p for p in _SPLIT.split(_text(call.name).lstrip("&$@%*")) if p]
+        if not name or name[-1] in spec.ignore:
+            continue
+        if call.receiver is None:
+            callee = Callee(NO_RECEIVER, None, call.instantiates)
+        else:
+            rt = _text(call.receiver)
+            rparts = [p for p in _SPLIT.split(rt) if p]
+            if rt in spec.self_names:
+                callee = Callee(SELF, rt, call.instantiates)
+            else:
+                callee = Callee(OTHER, rparts[-1] if rparts else "", call.instantiates)
+        sites.append(
+            SiteFact(owner, name[-1], CALL, _rng(call.name), call.name.start_byte, call.name.end_byte, tuple(callee))
+        )
+    return Facts(module, symbols, sites, [], None)

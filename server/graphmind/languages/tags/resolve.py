@@ -1,0 +1,118 @@
+"""Tag-level resolution: by name only, every rule stated with its label (see :mod:`..tags`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ...model import EXTRACTED, RESOLVED, Facts, Resolution, SiteFact, SymbolRow, WorkspaceView
+from .._toolkit import by_name_confidence, known_confidence, unresolved
+from .extract import CALLABLE_KINDS, CLASS_KINDS, NO_RECEIVER, OTHER, SELF, Callee
+from .specs import Spec
+
+
+def resolve(spec: Spec, facts: Facts, ws: WorkspaceView) -> Iterator[Resolution]:
+    r = _Resolver(facts, ws, spec)
+    for i, site in enumerate(facts.sites):
+        yield r.site(i, site)
+
+
+class _Resolver:
+    def __init__(self, facts: Facts, ws: WorkspaceView, spec: Spec) -> None:
+        self.f = facts
+        self.ws = ws
+        self.spec = spec
+        self.by_name: dict[str, list[int]] = {}
+        for i, s in enumerate(facts.symbols):
+            if i and s.kind in CALLABLE_KINDS:
+                self.by_name.setdefault(s.name, []).append(i)
+
+    def class_of(self, i: int) -> str | None:
+        """The name of the class a definition belongs to (lexically, or by its qualified name)."""
+        s = self.f.symbols[i]
+        if "owner" in s.extra:
+            return s.extra["owner"]
+        p = s.parent
+        while p:
+            ps = self.f.symbols[p]
+            if ps.kind in CLASS_KINDS:
+                return ps.name
+            if ps.kind in ("function", "method", "constructor"):
+                return None  # a local function
+            p = ps.parent
+        return None
+
+    def enclosing_classes(self, i: int) -> list[str]:
+        out: list[str] = []
+        s: int | None = i
+        while s:
+            sym = self.f.symbols[s]
+            if sym.kind in CLASS_KINDS:
+                out.append(sym.name)
+            elif "owner" in sym.extra:
+                out.append(sym.extra["owner"])
+            s = sym.parent
+        return out
+
+    def rows(self, idxs: list[int]) -> list[SymbolRow]:
+        out: dict[int, SymbolRow] = {}
+        for i in idxs:
+            for r in self.ws.symbols(self.f.symbols[i].qname):
+                if r.module == self.f.module and r.kind != "module":
+                    out[r.id] = r
+        return list(out.values())
+
+    def with_ctors(self, classes: list[SymbolRow], conf: int) -> list[tuple[int, int]]:
+        targets: dict[int, int] = {r.id: conf for r in classes}
+        for cls in classes:
+            for cn in self.spec.ctor_names:
+                name = cls.name if cn == "<class>" else cn
+                for r in self.ws.symbols(f"{cls.qname}.{name}"):
+                    if r.kind in ("method", "constructor", "function"):
+                        targets.setdefault(r.id, conf)
+        return list(targets.items())
+
+    def edges(self, rows: list[SymbolRow], conf: int) -> list[tuple[int, int]]:
+        classes = [r for r in rows if r.kind in CLASS_KINDS]
+        if classes:
+            return self.with_ctors(classes, conf)
+        return [(r.id, conf) for r in rows]
+
+    def own(self, site: SiteFact, callee: Callee) -> list[int]:
+        """The caller's own file's definitions the call means (the ``extracted`` rules)."""
+        own = self.by_name.get(site.name, [])
+        if callee.instantiates:
+            return [j for j in own if self.f.symbols[j].kind in CLASS_KINDS]
+        picked: list[int] = []
+        if own and callee.receiver in (NO_RECEIVER, SELF):
+            for cls in self.enclosing_classes(site.caller):
+                picked = [j for j in own if self.class_of(j) == cls]
+                if picked:
+                    return picked
+            if callee.receiver is NO_RECEIVER:
+                picked = [j for j in own if self.class_of(j) is None]
+        elif own and callee.receiver == OTHER and callee.receiver_name:  # Foo.create(): the file's class Foo
+            picked = [j for j in own if self.class_of(j) == callee.receiver_name]
+        return picked
+
+    def site(self, i: int, site: SiteFact) -> Resolution:
+        callee = Callee(*site.expr)
+        name = site.name
+        picked = self.own(site, callee)
+        if picked:
+            rows = self.rows(picked)
+            if rows:
+                return Resolution(i, self.edges(rows, known_confidence(rows, EXTRACTED)), RESOLVED)
+        # the workspace rule: one definition of the name is inferred, a few are ambiguous
+        cands = [r for r in self.ws.by_name(name) if r.kind in CALLABLE_KINDS]
+        if callee.instantiates:
+            cands = [r for r in cands if r.kind in CLASS_KINDS]
+        classes = [r for r in cands if r.kind in CLASS_KINDS]
+        if len(classes) == 1 and all(r.kind in CLASS_KINDS or r.qname.startswith(classes[0].qname + ".") for r in cands):
+            cands = classes  # a class and its own constructors: the class
+        # a method name of the standard library on a receiver: one workspace method is no evidence
+        common = self.spec.builtin_methods if callee.receiver is not None and not callee.instantiates else frozenset()
+        conf = by_name_confidence(cands, name, common)
+        if conf is None:
+            return unresolved(i)
+        got = self.edges(cands, conf) if len(cands) == 1 else [(r.id, conf) for r in cands]
+        return Resolution(i, got, RESOLVED)

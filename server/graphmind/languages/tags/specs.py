@@ -1,0 +1,49 @@
+"""The tag-level languages: one :class:`Spec` each (grammar, file extensions, LSP ids, and the
+few words the generic rules need: receivers that mean "this object", constructor names, keywords
+that parse as calls, builtin method names)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .._toolkit import COMMON_METHOD_NAMES
+
+
+@dataclass(frozen=True)
+class Spec:
+    name: str
+    grammar: str
+    extensions: tuple[str, ...]
+    lsp_ids: tuple[str, ...]
+    self_names: frozenset[str] = frozenset()  # receivers meaning "this object/class"
+    ctor_names: tuple[str, ...] = ()  # constructor method names; "<class>": named like the class
+    ignore: frozenset[str] = frozenset()  # callee names that are keywords/special forms, not calls
+    # method names of the language's standard library: ``x.f()`` with one workspace ``f`` of such a
+    # name is ambiguous, not inferred (the receiver is as likely a string or a list)
+    builtin_methods: frozenset[str] = COMMON_METHOD_NAMES
+
+
+_ELIXIR_FORMS = frozenset(
+    {"def", "defp", "defmodule", "defmacro", "defmacrop", "defstruct", "defprotocol", "defimpl", "defguard",
+     "defguardp", "defdelegate", "defexception", "defoverridable", "if", "unless", "case", "cond", "with", "for",
+     "fn", "quote", "unquote", "import", "alias", "require", "use", "receive", "try", "raise", "super"}
+)
+
+TABLE: tuple[Spec, ...] = (
+    Spec("c", "c", (".c", ".h"), ("c",)),
+    Spec("cpp", "cpp", (".cpp", ".cc", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp"), ("cpp",),
+         frozenset({"this"}), ("<class>",)),
+    Spec("csharp", "csharp", (".cs",), ("csharp",), frozenset({"this", "base"}), ("<class>",)),
+    Spec("ruby", "ruby", (".rb", ".rake", ".gemspec"), ("ruby",), frozenset({"self", "super"}), ("initialize",)),
+    Spec("php", "php", (".php",), ("php",), frozenset({"$this", "self", "static", "parent"}), ("__construct",)),
+    Spec("kotlin", "kotlin", (".kt", ".kts"), ("kotlin",), frozenset({"this", "super"})),
+    Spec("swift", "swift", (".swift",), ("swift",), frozenset({"self", "super", "Self"}), ("init",)),
+    Spec("scala", "scala", (".scala", ".sc"), ("scala",), frozenset({"this", "super"})),
+    Spec("lua", "lua", (".lua",), ("lua",), frozenset({"self"})),
+    Spec("bash", "bash", (".sh", ".bash"), ("shellscript", "bash", "sh")),
+    Spec("elixir", "elixir", (".ex", ".exs"), ("elixir",), frozenset({"__MODULE__"}), (), _ELIXIR_FORMS),
+    Spec("perl", "perl", (".pl", ".pm"), ("perl",), frozenset({"$self", "$class", "__PACKAGE__"}), ("new",)),
+    Spec("r", "r", (".r",), ("r",)),
+    Spec("julia", "julia", (".jl",), ("julia",)),
+    Spec("zig", "zig", (".zig",), ("zig",), frozenset({"self", "@This()"})),
+)
