@@ -15,6 +15,7 @@ from typing import Any
 import tree_sitter as ts
 
 from ...model import CALL, REF, Facts, SiteFact, SymbolFact
+from .._toolkit import in_scopes
 from .syntax import (
     CLASS_KINDS,
     COMMENTS,
@@ -178,20 +179,8 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
         spans.append((node.start_byte, node.end_byte, idx))
 
     # members, sites and locals, attributed to the innermost enclosing declaration
-    spans.sort(key=lambda s: (s[0], -s[1]))
-    others.sort(key=lambda it: it[0])
     sites: list[SiteFact] = []
-    stack = [spans[0]]
-    si = 1
-    for pos, key, node, caps in others:
-        while si < len(spans) and spans[si][0] <= pos:
-            while stack[-1][1] <= spans[si][0]:
-                stack.pop()
-            stack.append(spans[si])
-            si += 1
-        while stack[-1][1] <= pos:
-            stack.pop()
-        owner = stack[-1][2]
+    for (_, key, node, caps), owner in in_scopes(spans, others, pos=lambda it: it[0]):
         osym = symbols[owner]
         enclosing = _enclosing_classes(owner, symbols)
         gen = generics.get(owner, {})

@@ -17,23 +17,19 @@ from collections.abc import Iterator
 from typing import Any
 
 from ...model import (
-    AMBIGUOUS,
     EXTERNAL,
     EXTRACTED,
     INFERRED,
     RESOLVED,
-    UNRESOLVED,
     Facts,
     Resolution,
     SiteFact,
     SymbolRow,
     WorkspaceView,
 )
+from .._toolkit import MAX_DEPTH, known_confidence, label_by_name, label_known, merge_values, unresolved
 from .builtins import COMMON_METHODS, ENUM_METHODS, OBJECT_METHODS
 from .syntax import CLASS_KINDS, Expr, ExprKind
-
-MAX_AMBIGUOUS = 8
-MAX_DEPTH = 16
 
 Value = tuple[str, Any]
 
@@ -244,20 +240,8 @@ class Resolver:
         for r in ms[1]:
             rv, _ = self.type_value(r.extra.get("ret"))
             if rv is not None:
-                rets.append(rv)
-        return self.merge(rets), min(mc, INFERRED)
-
-    def merge(self, vals: list[Value]) -> Value | None:
-        if not vals:
-            return None
-        rows: dict[int, SymbolRow] = {}
-        for kind, payload in vals:
-            if kind == "inst":
-                for r in payload:
-                    rows[r.id] = r
-        if rows:
-            return ("inst", list(rows.values()))
-        return vals[0]
+                rets.append((rv, min(mc, INFERRED)))
+        return merge_values(rets) if rets else (None, EXTRACTED)
 
     def name_chain(self, cands: list[str], chain: list[str], scope: int) -> tuple[Value | None, int, list[str]]:
         """``a.b.c`` as a receiver: a local, a field, a class (static access), a package prefix."""
@@ -330,13 +314,13 @@ class Resolver:
                 ms, ext = self.methods([classes[i]], name, arity)
                 external = external or ext
                 if ms:
-                    return ("syms", ms), self.conf(ms, EXTRACTED), False
+                    return ("syms", ms), known_confidence(ms, EXTRACTED), False
             for owner in self.static_single.get(name, []):
                 rows = self.classes(owner)
                 if rows:
                     ms, _ = self.methods(rows, name, arity)
                     if ms:
-                        return ("syms", ms), self.conf(ms, EXTRACTED), False
+                        return ("syms", ms), known_confidence(ms, EXTRACTED), False
                 else:
                     return ("ext", f"{owner}.{name}"), EXTRACTED, False
             for owner in self.static_od:
@@ -344,7 +328,7 @@ class Resolver:
                 if rows:
                     ms, _ = self.methods(rows, name, arity)
                     if ms:
-                        return ("syms", ms), self.conf(ms, EXTRACTED), False
+                        return ("syms", ms), known_confidence(ms, EXTRACTED), False
             if external or any(not self.classes(o) for o in self.static_od):
                 return ("ext", name), EXTRACTED, False
             return None, EXTRACTED, False
@@ -361,7 +345,7 @@ class Resolver:
             ctors = [x for t in target for x in self.constructors(t, arity)]
             if not ctors:
                 return None, EXTRACTED, False
-            return ("syms", ctors), self.conf(ctors, EXTRACTED), False
+            return ("syms", ctors), known_confidence(ctors, EXTRACTED), False
         v, c = self.eval(recv, scope, depth + 1)
         if v is None:
             return None, c, True
@@ -377,7 +361,7 @@ class Resolver:
         if kind in ("inst", "cls"):
             ms, ext = self.methods(payload, name, arity)
             if ms:
-                return ("syms", ms), self.conf(ms, c), False
+                return ("syms", ms), known_confidence(ms, c), False
             if any(r.kind == "record" and name in r.extra.get("record", ()) and arity <= 0 for r in payload):
                 return ("implicit", (payload, name)), c, False  # a record component's accessor
             if ext or name in OBJECT_METHODS or (name in ENUM_METHODS and any(r.kind == "enum" for r in payload)):
@@ -385,37 +369,32 @@ class Resolver:
             return None, c, False
         return None, c, True
 
-    @staticmethod
-    def conf(rows: list[SymbolRow], c: int) -> int:
-        return AMBIGUOUS if len({r.id for r in rows}) > 1 else c
-
     # --- one site
     def site(self, i: int, site: SiteFact) -> Resolution:
         recv, arity = site.expr
         if recv is not None and recv[0] == ExprKind.NEW:
             v, c = self.type_value(recv[1])
             if v is None:
-                return Resolution(i, [], UNRESOLVED)
+                return unresolved(i)
             if v[0] == "ext":
                 return Resolution(i, [], EXTERNAL)
             targets: dict[int, int] = {}
             for cls in v[1]:
-                targets[cls.id] = self.conf(v[1], c)
+                targets[cls.id] = known_confidence(v[1], c)
                 ctors = self.constructors(cls, arity)
                 for r in ctors:
-                    targets.setdefault(r.id, self.conf(ctors, c))
+                    targets.setdefault(r.id, known_confidence(ctors, c))
             return Resolution(i, list(targets.items()), RESOLVED)
         v, c, unknown = self.call_targets(recv, site.name, arity, site.caller)
         if v is None:
             if unknown:
                 return self.by_name(i, site, arity)
-            return Resolution(i, [], UNRESOLVED)
+            return unresolved(i)
         if v[0] == "ext":
             return Resolution(i, [], EXTERNAL)
         if v[0] == "implicit":
             return Resolution(i, [], RESOLVED)
-        rows: list[SymbolRow] = v[1]
-        return Resolution(i, [(r.id, c) for r in rows], RESOLVED)
+        return label_known(i, v[1], c)
 
     def by_name(self, i: int, site: SiteFact, arity: int) -> Resolution:
         """Unknown receiver: a method name with one definition (of that arity) in the workspace is
@@ -423,9 +402,5 @@ class Resolver:
         cands = [r for r in self.ws.by_name(site.name) if r.kind == "method"]
         if arity >= 0:
             cands = [r for r in cands if self.arity_ok(r, arity)]
-        if not cands or len(cands) > MAX_AMBIGUOUS:
-            return Resolution(i, [], UNRESOLVED)
-        if len(cands) == 1 and site.name not in COMMON_METHODS:
-            return Resolution(i, [(cands[0].id, INFERRED)], RESOLVED)
-        return Resolution(i, [(r.id, AMBIGUOUS) for r in cands], RESOLVED)
+        return label_by_name(i, cands, site.name, COMMON_METHODS)
 

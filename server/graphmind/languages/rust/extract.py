@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 import tree_sitter as ts
 
 from ...model import CALL, REF, BindingFact, Facts, SiteFact, SymbolFact
+from .._toolkit import in_scopes
 from .builtins import PRELUDE
 from .crates import is_crate_root
 from .syntax import (
@@ -183,21 +184,9 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
         spans.append((node.start_byte, node.end_byte, idx))
 
     # everything else, attributed to the innermost enclosing definition
-    spans.sort(key=lambda s: (s[0], -s[1]))
-    others.sort(key=lambda it: it[0])
     sites: list[SiteFact] = []
     bindings: list[BindingFact] = []
-    stack = [spans[0]]
-    si = 1
-    for pos, key, node, caps in others:
-        while si < len(spans) and spans[si][0] <= pos:
-            while stack[-1][1] <= spans[si][0]:
-                stack.pop()
-            stack.append(spans[si])
-            si += 1
-        while stack[-1][1] <= pos:
-            stack.pop()
-        owner = stack[-1][2]
+    for (_, key, node, caps), owner in in_scopes(spans, others, pos=lambda it: it[0]):
         fn = _function_of(owner, symbols)
         ctx = Paths(crate_root, mod_of[owner], _self_of(owner, symbols, self_chain))
         gen = generics.get(owner, {})

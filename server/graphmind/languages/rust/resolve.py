@@ -14,7 +14,6 @@ from collections.abc import Iterator
 from typing import Any
 
 from ...model import (
-    AMBIGUOUS,
     CALL,
     EXTERNAL,
     EXTRACTED,
@@ -27,13 +26,11 @@ from ...model import (
     SymbolRow,
     WorkspaceView,
 )
-from .._values import ValueResolver
+from .._toolkit import MAX_DEPTH, ValueResolver, known_confidence, label_by_name, label_known, unresolved
 from .builtins import IDENTITY_METHODS, PRELUDE, PRIMITIVES, STD_METHODS
 from .extract import FnScope
 from .syntax import Evidence, Expr, ExprKind
 
-MAX_AMBIGUOUS = 8
-MAX_DEPTH = 16
 _TYPE_KINDS = frozenset({"struct", "enum", "union", "trait", "type"})
 
 Value = tuple[str, Any]
@@ -489,14 +486,14 @@ class Resolver(ValueResolver):
                     found[r.id] = r
                 conf = min(conf, mc)
             if found:
-                return ("syms", list(found.values())), (AMBIGUOUS if len(found) > 1 else conf)
+                return ("syms", list(found.values())), known_confidence(found.values(), conf)
         return None, c
 
     # --- one site
     def site(self, i: int, site: SiteFact) -> Resolution:
         scope = site.caller
         if not site.name:
-            return Resolution(i, [], UNRESOLVED)
+            return unresolved(i)
         match site.expr:
             case (ExprKind.PATH | ExprKind.STRUCT as kind, segs, []):  # an item named by its path
                 return self.path_site(i, site, segs, kind == ExprKind.STRUCT)
@@ -505,7 +502,7 @@ class Resolver(ValueResolver):
             case (kind, arg, [*recv_chain, method]):
                 recv, rc = self.eval((kind, arg, recv_chain), scope, 0)
             case _:
-                return Resolution(i, [], UNRESOLVED)
+                return unresolved(i)
         if recv is None:
             return self.by_name(i, site)
         if recv[0] == "extd" and any(r.kind == "method" and r.extra.get("self") for r in self.ws.by_name(site.name)):
@@ -517,9 +514,9 @@ class Resolver(ValueResolver):
             if recv[0] == "inst":
                 # the type has no such method in the workspace: a derived or std trait method
                 if any(r.kind == "method" for r in self.ws.by_name(site.name)):
-                    return Resolution(i, [], UNRESOLVED)
+                    return unresolved(i)
                 return Resolution(i, [], EXTERNAL)
-            return Resolution(i, [], UNRESOLVED)
+            return unresolved(i)
         return self.outcome(i, site, v, c, False)
 
     def path_site(self, i: int, site: SiteFact, segs: list[str], literal: bool) -> Resolution:
@@ -528,7 +525,7 @@ class Resolver(ValueResolver):
         if len(segs) == 1:
             _, _, is_local = self.local_value(segs[0], scope, 0)
             if is_local:  # a closure or function pointer in a variable
-                return Resolution(i, [], UNRESOLVED)
+                return unresolved(i)
         v, c = self.path_value(segs, scope, self.module_of(scope), 0)
         if v is None and len(segs) > 1 and site.kind == CALL:
             # Type::f where the workspace type has no f: a derived or std trait's (Default::default)
@@ -540,7 +537,7 @@ class Resolver(ValueResolver):
 
     def outcome(self, i: int, site: SiteFact, v: Value | None, c: int, literal: bool) -> Resolution:
         if v is None:
-            return Resolution(i, [], UNRESOLVED)
+            return unresolved(i)
         kind, payload = v
         if kind == "ext":
             return Resolution(i, [], EXTERNAL)
@@ -551,33 +548,25 @@ class Resolver(ValueResolver):
         if kind in ("syms", "inst"):
             rows: list[SymbolRow] = payload
             if kind == "inst" and not literal:
-                return Resolution(i, [], UNRESOLVED)
+                return unresolved(i)
             if site.kind == CALL and not literal:
                 callable_ = [r for r in rows if r.kind in ("function", "method") or (r.kind == "struct" and r.extra.get("tuple"))]
-                if not callable_:
-                    if any(r.kind in ("constant", "macro") for r in rows):
-                        return Resolution(i, [], UNRESOLVED)
-                    return Resolution(i, [], UNRESOLVED)
+                if not callable_:  # a constant, a macro, a type: not something a call reaches
+                    return unresolved(i)
                 rows = callable_
             else:
                 non_mod = [r for r in rows if r.kind != "module"]
                 if not non_mod:
                     return Resolution(i, [], RESOLVED)
                 rows = non_mod
-            ids = {r.id for r in rows}
-            conf = AMBIGUOUS if len(ids) > 1 else c
-            return Resolution(i, [(r, conf) for r in sorted(ids)], RESOLVED)
-        return Resolution(i, [], UNRESOLVED)
+            return label_known(i, sorted(rows, key=lambda r: r.id), c)
+        return unresolved(i)
 
     def by_name(self, i: int, site: SiteFact) -> Resolution:
         """Unknown receiver: a method name with one definition in the workspace is inferred; a few
         are ambiguous (an edge to each); none or too many leave the site unresolved."""
         if site.kind != CALL:
-            return Resolution(i, [], UNRESOLVED)
+            return unresolved(i)
         cands = [r for r in self.ws.by_name(site.name) if r.kind == "method" and r.extra.get("self")]
-        if not cands or len(cands) > MAX_AMBIGUOUS:
-            return Resolution(i, [], UNRESOLVED)
-        if len(cands) == 1 and site.name not in STD_METHODS:
-            return Resolution(i, [(cands[0].id, INFERRED)], RESOLVED)
-        return Resolution(i, [(r.id, AMBIGUOUS) for r in cands], RESOLVED)
+        return label_by_name(i, cands, site.name, STD_METHODS)
 
