@@ -1,30 +1,31 @@
-; Java: what the extractor needs from the syntax tree.
-; Captures are dispatched by name in server/graphmind/languages/java.py.
+; Java: what the extractor needs from the syntax tree (server/graphmind/languages/java/extract.py).
+; Capture names follow tree-sitter's tags vocabulary where one exists; the symbol's kind comes from
+; the node's type (enum_declaration -> enum, constructor_declaration -> constructor, ...).
 
 (package_declaration) @package
 (import_declaration) @import
 
 ; type and member declarations
-(class_declaration name: (identifier) @name) @def.class
-(interface_declaration name: (identifier) @name) @def.interface
-(enum_declaration name: (identifier) @name) @def.enum
-(record_declaration name: (identifier) @name) @def.record
-(annotation_type_declaration name: (identifier) @name) @def.annotation
-(method_declaration name: (identifier) @name) @def.method
-(constructor_declaration name: (identifier) @name) @def.constructor
-(compact_constructor_declaration name: (identifier) @name) @def.constructor
+(class_declaration name: (identifier) @name) @definition.class
+(enum_declaration name: (identifier) @name) @definition.class
+(record_declaration name: (identifier) @name) @definition.class
+(interface_declaration name: (identifier) @name) @definition.interface
+(annotation_type_declaration name: (identifier) @name) @definition.interface
+(method_declaration name: (identifier) @name) @definition.method
+(constructor_declaration name: (identifier) @name) @definition.method
+(compact_constructor_declaration name: (identifier) @name) @definition.method
 (field_declaration) @field
 (enum_constant name: (identifier) @name) @enum.constant
 
-; call sites: method calls, constructor calls, this(...)/super(...)
-(method_invocation name: (identifier) @callee) @call
-(object_creation_expression type: (_) @type) @new
-(explicit_constructor_invocation) @ctor
+; call sites: method calls, this(...)/super(...), constructor calls (new C(...))
+(method_invocation name: (identifier) @name) @reference.call
+(explicit_constructor_invocation) @reference.call
+(object_creation_expression type: (_) @name) @reference.class
 
 ; non-call references: method references (Foo::bar, this::go)
 (method_reference) @ref.method
 
-; local names and their declared types
+; local names and their declared types (project captures: no tags equivalent)
 (local_variable_declaration) @local
 (resource type: (_) name: (identifier)) @resource
 (formal_parameter) @param

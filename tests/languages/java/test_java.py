@@ -7,12 +7,13 @@ import shutil
 from pathlib import Path
 
 import pytest
+from edit_sequences import edit_sequences
 from graph_util import check_incremental, snapshot
 from graphmind.engine import Engine
 from graphmind.graph import Graph
 from graphmind.model import CONFIDENCE_NAMES
 
-FIXTURE = Path(__file__).parent / "fixtures" / "java" / "shop"
+FIXTURE = Path(__file__).parents[2] / "fixtures" / "java" / "shop"
 A = "com.acme"
 
 
@@ -158,11 +159,10 @@ JAVA_FRAGMENTS = [
 
 def test_java_incremental_equals_fresh_property() -> None:
     from hypothesis import HealthCheck, given, settings
-    from test_lang_rust import _edit_sequences
 
     @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-    @given(_edit_sequences(JAVA_INITIAL, JAVA_FRAGMENTS))
+    @given(edit_sequences(JAVA_INITIAL, JAVA_FRAGMENTS))
     def run(edits: list[tuple[str, int, int, str]]) -> None:
-        check_incremental(JAVA_INITIAL, (), edits)  # on disk: see RUST_OPEN
+        check_incremental(JAVA_INITIAL, (), edits)  # on disk: see test_rust.RUST_OPEN
 
     run()

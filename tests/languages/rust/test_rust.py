@@ -6,11 +6,12 @@ import shutil
 from pathlib import Path
 
 import pytest
+from edit_sequences import edit_sequences
 from graph_util import check_incremental, edges
 from graphmind.engine import Engine
 from graphmind.graph import Graph
 
-FIXTURE = Path(__file__).parent / "fixtures" / "rust" / "shop"
+FIXTURE = Path(__file__).parents[2] / "fixtures" / "rust" / "shop"
 C = "shop_core"
 
 EXPECTED_CALLS = {
@@ -157,19 +158,11 @@ RUST_FRAGMENTS = [
 RUST_OPEN: tuple[str, ...] = ()
 
 
-def _edit_sequences(initial: dict[str, str], fragments: list[str]):
-    from hypothesis import strategies as st
-
-    files = sorted(f for f in initial if not f.endswith(".toml"))
-    edit = st.tuples(st.sampled_from(files), st.integers(0, 10_000), st.integers(0, 30), st.sampled_from(fragments))
-    return st.lists(edit, min_size=1, max_size=10)
-
-
 def test_rust_incremental_equals_fresh_property() -> None:
     from hypothesis import HealthCheck, given, settings
 
     @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-    @given(_edit_sequences(RUST_INITIAL, RUST_FRAGMENTS))
+    @given(edit_sequences(RUST_INITIAL, RUST_FRAGMENTS))
     def run(edits: list[tuple[str, int, int, str]]) -> None:
         check_incremental(RUST_INITIAL, RUST_OPEN, edits)
 

@@ -1,0 +1,33 @@
+"""Java: extraction from ``queries/java/tags.scm`` and resolution through Java's own scoping.
+
+* :mod:`.syntax` -- names, types, Java's lookup order for type names, receiver expressions;
+* :mod:`.extract` -- a file's types, members, call sites and the declared types of its locals;
+* :mod:`.resolve` -- binding each site (fields, supertypes, overloads by arity, static imports);
+* :mod:`.builtins` -- what every class inherits from the JDK, and everyday JDK method names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import tree_sitter as ts
+
+from ...model import Facts, Resolution, WorkspaceView
+from .. import Language, register
+from . import extract, resolve
+
+
+class Java(Language):
+    name = "java"
+    grammar = "java"
+    extensions = (".java",)
+    lsp_ids = ("java",)
+
+    def extract(self, tree: ts.Tree, src: bytes, relpath: str, module: str) -> Facts:
+        return extract.extract(self.query(), tree, src, relpath, module)
+
+    def resolve(self, facts: Facts, ws: WorkspaceView) -> Iterator[Resolution]:
+        return resolve.resolve(facts, ws)
+
+
+register(Java())

@@ -1,0 +1,406 @@
+"""Java resolution through Java's own scoping: locals and fields typed by their declarations,
+classes and their supertypes (nearest overload first), static imports, constructors.
+
+Receivers typed by a declaration (locals, parameters, fields) give ``inferred`` edges; ``this``,
+``super``, static calls, unqualified calls and ``new`` give ``extracted`` ones. Overloads: the
+argument count picks the overload; several overloads with that count are ``ambiguous`` (an edge to
+each). A type no candidate matches is outside the workspace (``java.lang``, a library).
+
+A value is ``('inst', rows)`` an instance of classes; ``('cls', rows)`` the classes themselves
+(static access); ``('ext', name)`` of a type outside the workspace; ``('extd', name)`` derived from
+one (a library method's result, a field of a library object): of an unknown type.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from ...model import (
+    EXTERNAL,
+    EXTRACTED,
+    INFERRED,
+    RESOLVED,
+    Facts,
+    Resolution,
+    SiteFact,
+    SymbolRow,
+    WorkspaceView,
+)
+from .._toolkit import MAX_DEPTH, known_confidence, label_by_name, label_known, merge_values, unresolved
+from .builtins import COMMON_METHODS, ENUM_METHODS, OBJECT_METHODS
+from .syntax import CLASS_KINDS, Expr, ExprKind
+
+Value = tuple[str, Any]
+
+
+def resolve(facts: Facts, ws: WorkspaceView) -> Iterator[Resolution]:
+    r = Resolver(facts, ws)
+    for i, site in enumerate(facts.sites):
+        yield r.site(i, site)
+
+
+
+class Resolver:
+    def __init__(self, facts: Facts, ws: WorkspaceView) -> None:
+        self.f = facts
+        self.ws = ws
+        local = facts.local or {}
+        self.scopes: dict[int, dict[str, Any]] = local.get("scopes", {})
+        self.static_single: dict[str, list[str]] = local.get("static", {})
+        self.static_od: list[str] = local.get("static_od", [])
+
+    # --- classes
+    def classes(self, qname: str) -> list[SymbolRow]:
+        return [r for r in self.ws.symbols(qname) if r.kind in CLASS_KINDS]
+
+    def type_value(self, cands: list[str] | None) -> tuple[Value | None, int]:
+        """The first candidate the workspace defines; none: a class outside the workspace."""
+        if not cands:
+            return None, EXTRACTED
+        if cands[0] in ("[]", "<prim>"):
+            return ("ext", cands[0]), EXTRACTED
+        for c in cands:
+            rows = self.classes(c)
+            if rows:
+                return ("inst", rows), EXTRACTED
+        return ("ext", cands[-1]), EXTRACTED
+
+    def own_class(self, idx: int) -> SymbolRow | None:
+        rows = [r for r in self.ws.symbols(self.f.symbols[idx].qname) if r.kind in CLASS_KINDS]
+        return rows[0] if rows else None
+
+    def enclosing_classes(self, scope: int) -> list[SymbolRow]:
+        out = []
+        s: int | None = scope
+        while s:
+            if self.f.symbols[s].kind in CLASS_KINDS:
+                r = self.own_class(s)
+                if r is not None:
+                    out.append(r)
+            s = self.f.symbols[s].parent
+        return out
+
+    def supers(self, cls: SymbolRow) -> tuple[list[SymbolRow], bool]:
+        """Direct supertypes in the workspace, and whether one is outside it."""
+        out: list[SymbolRow] = []
+        external = False
+        chains = []
+        if cls.extra.get("extends"):
+            chains.append(cls.extra["extends"])
+        chains.extend(cls.extra.get("implements", ()))
+        for cands in chains:
+            v, _ = self.type_value(cands)
+            if v is not None and v[0] == "inst":
+                out.extend(r for r in v[1] if r.id != cls.id)
+            else:
+                external = True
+        return out, external
+
+    def superclass(self, cls: SymbolRow) -> tuple[list[SymbolRow], bool]:
+        cands = cls.extra.get("extends")
+        if not cands:
+            return [], False
+        v, _ = self.type_value(cands)
+        if v is not None and v[0] == "inst":
+            return [r for r in v[1] if r.id != cls.id], False
+        return [], True
+
+    def hierarchy(self, start: list[SymbolRow]) -> tuple[list[list[SymbolRow]], bool]:
+        """Classes by distance (the start, their supertypes, ...), and whether any supertype is
+        outside the workspace."""
+        levels: list[list[SymbolRow]] = []
+        seen: set[int] = set()
+        external = False
+        cur = [r for r in start if r.id not in seen]
+        depth = 0
+        while cur and depth < MAX_DEPTH:
+            level = []
+            for r in cur:
+                if r.id not in seen:
+                    seen.add(r.id)
+                    level.append(r)
+            if not level:
+                break
+            levels.append(level)
+            nxt = []
+            for r in level:
+                sup, ext = self.supers(r)
+                external = external or ext
+                nxt.extend(sup)
+            cur = nxt
+            depth += 1
+        return levels, external
+
+    def methods(self, start: list[SymbolRow], name: str, arity: int) -> tuple[list[SymbolRow], bool]:
+        """Methods ``name`` of classes and their supertypes that take ``arity`` arguments (-1: any);
+        a nearer class's overload hides a farther one with the same arity. The bool: a supertype
+        lies outside the workspace."""
+        levels, external = self.hierarchy(start)
+        found: list[SymbolRow] = []
+        arities: set[tuple[int, bool]] = set()
+        all_named: list[SymbolRow] = []
+        for level in levels:
+            here: list[SymbolRow] = []
+            for cls in level:
+                for r in self.ws.symbols(f"{cls.qname}.{name}"):
+                    if r.kind == "method":
+                        here.append(r)
+            all_named.extend(here)
+            for r in here:
+                key = (r.extra.get("arity", 0), bool(r.extra.get("varargs")))
+                if key in arities:
+                    continue  # overridden by a nearer class
+                if arity < 0 or self.arity_ok(r, arity):
+                    found.append(r)
+            arities.update((r.extra.get("arity", 0), bool(r.extra.get("varargs"))) for r in here)
+        if not found and all_named and arity >= 0 and not external:
+            found = all_named  # the argument count matches none: every overload, ambiguous
+        return found, external
+
+    @staticmethod
+    def arity_ok(r: SymbolRow, n: int) -> bool:
+        a = r.extra.get("arity", 0)
+        if r.extra.get("varargs"):
+            return n >= a - 1
+        return n == a
+
+    def constructors(self, cls: SymbolRow, arity: int) -> list[SymbolRow]:
+        rows = [r for r in self.ws.symbols(f"{cls.qname}.{cls.name}") if r.kind == "constructor"]
+        if not rows:
+            return []
+        fit = [r for r in rows if self.arity_ok(r, arity)]
+        return fit or rows
+
+    # --- names
+    def local_type(self, name: str, scope: int) -> tuple[bool, Any]:
+        s: int | None = scope
+        while s:
+            locs = self.scopes.get(s)
+            if locs is not None and name in locs:
+                return True, locs[name]
+            s = self.f.symbols[s].parent
+        return False, None
+
+    def field_type(self, classes: list[SymbolRow], name: str) -> list[str] | None:
+        levels, _ = self.hierarchy(classes)
+        for level in levels:
+            for cls in level:
+                f = cls.extra.get("fields", {})
+                if name in f:
+                    return f[name]
+        return None
+
+    def eval(self, e: Expr | None, scope: int, depth: int = 0) -> tuple[Value | None, int]:
+        if e is None or depth > MAX_DEPTH:
+            return None, EXTRACTED
+        c = EXTRACTED
+        v: Value | None
+        kind, arg, rest = e
+        match kind:
+            case ExprKind.THIS:
+                cls = self.enclosing_classes(scope)
+                v = ("inst", cls[:1]) if cls else None
+            case ExprKind.OUTER | ExprKind.NEW:
+                v, c = self.type_value(arg)
+            case ExprKind.CAST:
+                v, _ = self.type_value(arg)
+                c = INFERRED
+            case ExprKind.SUPER:
+                cls = self.enclosing_classes(scope)
+                if not cls:
+                    return None, c
+                sup, _ext = self.superclass(cls[0])
+                v = ("inst", sup) if sup else ("ext", "super")  # a library class, or java.lang.Object
+            case ExprKind.EXTERNAL:
+                v = ("ext", arg)
+            case ExprKind.RESULT:
+                v, c = self.call_result(arg, scope, depth)
+            case ExprKind.NAME:
+                v, c, rest = self.name_chain(arg, rest, scope)
+            case _:
+                return None, c
+        for f in rest:
+            if v is None:
+                return None, c
+            v, c = self.field(v, c, f)
+        return v, c
+
+    def call_result(self, call: tuple[Expr | None, str, int], scope: int, depth: int) -> tuple[Value | None, int]:
+        """What a call ``(receiver, name, arity)`` returns: the declared return types of its targets."""
+        recv, name, n_args = call
+        ms, mc, _ = self.call_targets(recv, name, n_args, scope, depth + 1)
+        if ms is None:
+            return None, EXTRACTED
+        if ms[0] == "ext":
+            return ("extd", ms[1]), EXTRACTED  # what a library method returns: its type is unknown
+        if ms[0] == "implicit":
+            return self.field(("inst", ms[1][0]), mc, ms[1][1])
+        rets = []
+        for r in ms[1]:
+            rv, _ = self.type_value(r.extra.get("ret"))
+            if rv is not None:
+                rets.append((rv, min(mc, INFERRED)))
+        return merge_values(rets) if rets else (None, EXTRACTED)
+
+    def name_chain(self, cands: list[str], chain: list[str], scope: int) -> tuple[Value | None, int, list[str]]:
+        """``a.b.c`` as a receiver: a local, a field, a class (static access), a package prefix."""
+        first = chain[0]
+        is_local, lt = self.local_type(first, scope)
+        if is_local:
+            if lt is None:
+                return None, INFERRED, chain[1:]
+            if isinstance(lt, tuple):  # (LOCAL_VALUE, expr): var x = <expr>
+                v, c = self.eval(lt[1], scope, 1)
+                return v, min(c, INFERRED), chain[1:]
+            v, c = self.type_value(lt)
+            return v, INFERRED, chain[1:]
+        classes = self.enclosing_classes(scope)
+        ft = self.field_type(classes, first) if classes else None
+        if ft is not None:
+            v, _ = self.type_value(ft)
+            return v, INFERRED, chain[1:]
+        # a class: the longest dotted prefix that names one (a.b.C.D -> nested classes too)
+        for c in cands:
+            rows = self.classes(c)
+            if rows:
+                v: Value | None = ("cls", rows)
+                i = 1
+                while i < len(chain):
+                    nested = self.classes(f"{rows[0].qname}.{chain[i]}")
+                    if not nested:
+                        break
+                    rows = nested
+                    v = ("cls", rows)
+                    i += 1
+                return v, EXTRACTED, chain[i:]
+        if first[:1].islower() and len(chain) > 1:  # a package prefix: com.acme.util.Util
+            for i in range(2, len(chain) + 1):
+                rows = self.classes(".".join(chain[:i]))
+                if rows:
+                    return ("cls", rows), EXTRACTED, chain[i:]
+        if first[:1].isupper():
+            return ("ext", first), EXTRACTED, []
+        if classes and self.hierarchy(classes)[1]:
+            return ("extd", first), EXTRACTED, []  # an inherited field of a library superclass
+        return None, EXTRACTED, chain[1:]
+
+    def field(self, v: Value, c: int, name: str) -> tuple[Value | None, int]:
+        kind, payload = v
+        if kind in ("ext", "extd"):
+            return ("extd", f"{payload}.{name}"), c
+        if kind in ("inst", "cls"):
+            ft = self.field_type(payload, name)
+            if ft is not None:
+                fv, _ = self.type_value(ft)
+                return fv, INFERRED
+            if kind == "cls":
+                nested = [r for p in payload for r in self.classes(f"{p.qname}.{name}")]
+                if nested:
+                    return ("cls", nested), c
+            if self.hierarchy(payload)[1]:
+                return ("extd", name), c
+        return None, c
+
+    # --- calls
+    def call_targets(
+        self, recv: Expr | None, name: str, arity: int, scope: int, depth: int = 0
+    ) -> tuple[Value | None, int, bool]:
+        """(('syms', methods) | ('ext', _) | None, confidence, receiver_unknown)."""
+        if recv is None:
+            classes = self.enclosing_classes(scope)
+            external = False
+            for i in range(len(classes)):  # the innermost class that has the name wins
+                ms, ext = self.methods([classes[i]], name, arity)
+                external = external or ext
+                if ms:
+                    return ("syms", ms), known_confidence(ms, EXTRACTED), False
+            for owner in self.static_single.get(name, []):
+                rows = self.classes(owner)
+                if rows:
+                    ms, _ = self.methods(rows, name, arity)
+                    if ms:
+                        return ("syms", ms), known_confidence(ms, EXTRACTED), False
+                else:
+                    return ("ext", f"{owner}.{name}"), EXTRACTED, False
+            for owner in self.static_od:
+                rows = self.classes(owner)
+                if rows:
+                    ms, _ = self.methods(rows, name, arity)
+                    if ms:
+                        return ("syms", ms), known_confidence(ms, EXTRACTED), False
+            if external or any(not self.classes(o) for o in self.static_od):
+                return ("ext", name), EXTRACTED, False
+            return None, EXTRACTED, False
+        if recv[0] == ExprKind.CONSTRUCTOR:
+            classes = self.enclosing_classes(scope)
+            if not classes:
+                return None, EXTRACTED, False
+            if recv[1] == "this":
+                target = classes[:1]
+            else:
+                target, ext = self.superclass(classes[0])
+                if not target:
+                    return (("ext", "super") if ext else None), EXTRACTED, False
+            ctors = [x for t in target for x in self.constructors(t, arity)]
+            if not ctors:
+                return None, EXTRACTED, False
+            return ("syms", ctors), known_confidence(ctors, EXTRACTED), False
+        v, c = self.eval(recv, scope, depth + 1)
+        if v is None:
+            return None, c, True
+        kind, payload = v
+        if kind == "ext":
+            return ("ext", f"{payload}.{name}"), c, False
+        if kind == "extd":
+            # a library call's result or field (List<Repo>.get(0)): its type is unknown, so a
+            # workspace method of that name may be the target; none: the library's own
+            if any(self.arity_ok(r, arity) for r in self.ws.by_name(name) if r.kind == "method"):
+                return None, c, True
+            return ("ext", f"{payload}.{name}"), c, False
+        if kind in ("inst", "cls"):
+            ms, ext = self.methods(payload, name, arity)
+            if ms:
+                return ("syms", ms), known_confidence(ms, c), False
+            if any(r.kind == "record" and name in r.extra.get("record", ()) and arity <= 0 for r in payload):
+                return ("implicit", (payload, name)), c, False  # a record component's accessor
+            if ext or name in OBJECT_METHODS or (name in ENUM_METHODS and any(r.kind == "enum" for r in payload)):
+                return ("ext", name), c, False
+            return None, c, False
+        return None, c, True
+
+    # --- one site
+    def site(self, i: int, site: SiteFact) -> Resolution:
+        recv, arity = site.expr
+        if recv is not None and recv[0] == ExprKind.NEW:
+            v, c = self.type_value(recv[1])
+            if v is None:
+                return unresolved(i)
+            if v[0] == "ext":
+                return Resolution(i, [], EXTERNAL)
+            targets: dict[int, int] = {}
+            for cls in v[1]:
+                targets[cls.id] = known_confidence(v[1], c)
+                ctors = self.constructors(cls, arity)
+                for r in ctors:
+                    targets.setdefault(r.id, known_confidence(ctors, c))
+            return Resolution(i, list(targets.items()), RESOLVED)
+        v, c, unknown = self.call_targets(recv, site.name, arity, site.caller)
+        if v is None:
+            if unknown:
+                return self.by_name(i, site, arity)
+            return unresolved(i)
+        if v[0] == "ext":
+            return Resolution(i, [], EXTERNAL)
+        if v[0] == "implicit":
+            return Resolution(i, [], RESOLVED)
+        return label_known(i, v[1], c)
+
+    def by_name(self, i: int, site: SiteFact, arity: int) -> Resolution:
+        """Unknown receiver: a method name with one definition (of that arity) in the workspace is
+        inferred; a few are ambiguous (an edge to each); none or too many leave it unresolved."""
+        cands = [r for r in self.ws.by_name(site.name) if r.kind == "method"]
+        if arity >= 0:
+            cands = [r for r in cands if self.arity_ok(r, arity)]
+        return label_by_name(i, cands, site.name, COMMON_METHODS)
+

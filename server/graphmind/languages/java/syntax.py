@@ -1,0 +1,201 @@
+"""Java syntax as the extractor reads it: names, types, argument counts, Java's lookup order
+for type names (:class:`Types`) and receiver expressions (:data:`Expr`, :func:`receiver`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import tree_sitter as ts
+
+CLASS_KINDS = frozenset({"class", "interface", "enum", "record", "annotation"})
+COMMENTS = ("line_comment", "block_comment")
+
+
+class ExprKind:
+    """Where a receiver :data:`Expr` starts. The values are short because sites are stored
+    (marshalled) with the file's facts; code names them through this class and reads exprs with
+    ``match``."""
+
+    NAME = "n"  # arg: type candidates of the chain's first name; chain: the names (``a.b.c``)
+    THIS = "this"
+    SUPER = "super"
+    OUTER = "outer"  # ``Outer.this``; arg: the outer class's candidates
+    RESULT = "c"  # arg: the call ``(receiver Expr | None, method name, arity)``
+    NEW = "new"  # arg: the created class's candidates
+    CAST = "cast"  # arg: the cast-to class's candidates
+    EXTERNAL = "ext"  # arg: a JDK type's name (a string literal is a ``String``)
+    UNKNOWN = "u"
+    CONSTRUCTOR = "ctor"  # ``this(...)`` / ``super(...)``; arg: "this" or "super"
+
+
+Expr = tuple[str, Any, list[str]]
+"""``(kind, arg, chain)``: where a receiver starts and the field names after it; a plain tuple
+because it is marshalled with the facts. A call site's expr is ``(receiver Expr | None, arity)``
+(arity -1: a method reference)."""
+
+LOCAL_VALUE = "v"
+"""A local's type is a type-candidate list, ``None`` (unknown), or ``(LOCAL_VALUE, Expr)``: the
+value a ``var`` was initialised with."""
+
+
+def text(node: ts.Node | None) -> str:
+    return node.text.decode("utf-8", "replace") if node is not None and node.text is not None else ""
+
+
+def rng(node: ts.Node) -> tuple[int, int, int, int]:
+    s, e = node.start_point, node.end_point
+    return (s[0], s[1], e[0], e[1])
+
+
+def signature(node: ts.Node, src: bytes) -> str:
+    body = node.child_by_field_name("body")
+    start = node.start_byte
+    mods = next((c for c in node.children if c.type == "modifiers"), None)
+    if mods is not None:  # leave annotations out
+        kept = [c for c in mods.children if c.type not in ("marker_annotation", "annotation")]
+        start = kept[0].start_byte if kept else mods.end_byte
+    end = body.start_byte if body is not None else node.end_byte
+    text = " ".join(src[start:end].decode("utf-8", "replace").split()).rstrip(";{ ")
+    return text if len(text) <= 240 else text[:237] + "..."
+
+
+def dotted(node: ts.Node | None) -> list[str]:
+    if node is None:
+        return []
+    if node.type in ("identifier", "type_identifier"):
+        return [text(node)]
+    if node.type in ("scoped_identifier", "scoped_type_identifier"):
+        out: list[str] = []
+        for c in node.named_children:
+            if c.type in ("identifier", "type_identifier", "scoped_identifier", "scoped_type_identifier"):
+                out.extend(dotted(c))
+        return out
+    return []
+
+
+def type_parts(node: ts.Node | None) -> list[str] | None:
+    """The class a type expression names (``Foo``, ``a.b.Foo``, ``Foo<T>``, ``Foo[]`` -> None)."""
+    if node is None:
+        return None
+    t = node.type
+    if t in ("type_identifier", "scoped_type_identifier", "identifier", "scoped_identifier"):
+        return dotted(node) or None
+    if t == "generic_type":
+        head = next((c for c in node.named_children if c.type in ("type_identifier", "scoped_type_identifier")), None)
+        return type_parts(head)
+    if t == "annotated_type":
+        inner = next((c for c in node.named_children if c.type not in ("marker_annotation", "annotation")), None)
+        return type_parts(inner)
+    return None
+
+
+def type_name_node(node: ts.Node) -> ts.Node:
+    """The simple name of a type expression (``Inner`` of ``a.Outer.Inner<T>``)."""
+    t = node.type
+    kids = [c for c in node.named_children if c.type in ("type_identifier", "scoped_type_identifier", "generic_type")]
+    if t == "scoped_type_identifier" and kids:
+        return type_name_node(kids[-1])
+    if t in ("generic_type", "annotated_type") and kids:
+        return type_name_node(kids[0])
+    return node
+
+
+def arity(args: ts.Node | None) -> int:
+    if args is None:
+        return 0
+    return sum(1 for c in args.named_children if c.type not in COMMENTS)
+
+
+def param_count(node: ts.Node) -> tuple[int, bool]:
+    """A declaration's parameter count and whether its last parameter is varargs."""
+    plist = node.child_by_field_name("parameters")
+    if plist is None:
+        return 0, False
+    n, varargs = 0, False
+    for c in plist.named_children:
+        if c.type == "formal_parameter":
+            n += 1
+        elif c.type == "spread_parameter":
+            n += 1
+            varargs = True
+    return n, varargs
+
+
+class Types:
+    """Turns a type name into candidate qualified names, in Java's lookup order."""
+
+    def __init__(self, pkg: str) -> None:
+        self.pkg = pkg
+        self.single: dict[str, str] = {}
+        self.ondemand: list[str] = []
+        self.static_single: dict[str, list[str]] = {}  # member name -> classes
+        self.static_ondemand: list[str] = []
+
+    def cands(self, parts: list[str] | None, enclosing: list[str], generics: dict[str, list[str] | None]) -> list[str]:
+        if not parts:
+            return []
+        first, rest = parts[0], parts[1:]
+        if first in generics and not rest:
+            return list(generics[first] or [])
+        out: list[str] = []
+        for q in enclosing:  # innermost first: the class itself, then its member classes
+            if q.rpartition(".")[2] == first:
+                out.append(q)
+            out.append(f"{q}.{first}")
+        if first in self.single:
+            out.append(self.single[first])
+        out.append(f"{self.pkg}.{first}" if self.pkg else first)
+        out.extend(f"{od}.{first}" for od in self.ondemand)
+        if rest:
+            out = [f"{c}.{'.'.join(rest)}" for c in out]
+            out.append(".".join(parts))
+        seen: set[str] = set()
+        return [c for c in out if not (c in seen or seen.add(c))]  # type: ignore[func-returns-value]
+
+
+Generics = dict[str, list[str] | None]  # a type parameter -> its bound's candidates
+
+
+def receiver(node: ts.Node | None, types: Types, enclosing: list[str], gen: Generics) -> Expr | None:
+    """The :data:`Expr` of a receiver expression (``None``: there is no node)."""
+    if node is None:
+        return None
+    t = node.type
+    if t == "this":
+        return (ExprKind.THIS, None, [])
+    if t == "super":
+        return (ExprKind.SUPER, None, [])
+    if t == "identifier":
+        return (ExprKind.NAME, types.cands([text(node)], enclosing, gen), [text(node)])
+    if t == "field_access":
+        obj = node.child_by_field_name("object")
+        fld = node.child_by_field_name("field")
+        if fld is not None and fld.type == "this":  # Outer.this
+            parts = type_parts(obj) if obj is not None else None
+            if parts:
+                return (ExprKind.OUTER, types.cands(parts, enclosing, gen), [])
+            return None
+        base = receiver(obj, types, enclosing, gen)
+        if base is None:
+            return (ExprKind.UNKNOWN, None, [text(fld)])
+        kind, arg, chain = base
+        # a.b (a NAME): a could be a package; the type candidates of the dotted prefix are kept too
+        return (kind, arg, [*chain, text(fld)])
+    if t == "method_invocation":
+        obj = node.child_by_field_name("object")
+        inner = receiver(obj, types, enclosing, gen) if obj is not None else None
+        call = (inner, text(node.child_by_field_name("name")), arity(node.child_by_field_name("arguments")))
+        return (ExprKind.RESULT, call, [])
+    if t == "object_creation_expression":
+        # (an anonymous class body: its methods override the named type's)
+        parts = type_parts(node.child_by_field_name("type"))
+        return (ExprKind.NEW, types.cands(parts, enclosing, gen), []) if parts else None
+    if t == "parenthesized_expression":
+        inner = next((c for c in node.named_children if c.type not in COMMENTS), None)
+        return receiver(inner, types, enclosing, gen)
+    if t == "cast_expression":
+        parts = type_parts(node.child_by_field_name("type"))
+        return (ExprKind.CAST, types.cands(parts, enclosing, gen), []) if parts else (ExprKind.UNKNOWN, None, [])
+    if t in ("string_literal", "text_block"):
+        return (ExprKind.EXTERNAL, "String", [])
+    return (ExprKind.UNKNOWN, None, [])

@@ -1,0 +1,37 @@
+"""Rust: extraction from ``queries/rust/tags.scm`` and resolution through Rust's module tree.
+
+* :mod:`.crates` -- files to modules (the crate from ``Cargo.toml``, ``mod.rs``, ``lib.rs``);
+* :mod:`.syntax` -- paths, types and callee expressions (:data:`~.syntax.Expr`);
+* :mod:`.extract` -- a file's definitions, sites, ``use`` bindings and type evidence;
+* :mod:`.resolve` -- binding each site the way Rust does;
+* :mod:`.builtins` -- the prelude, primitives and std method names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import tree_sitter as ts
+
+from ...model import Facts, Resolution, WorkspaceView
+from .. import Language, register
+from . import crates, extract, resolve
+
+
+class Rust(Language):
+    name = "rust"
+    grammar = "rust"
+    extensions = (".rs",)
+    lsp_ids = ("rust",)
+
+    def module_name(self, relpath: str, is_file: Callable[[str], bool]) -> str:
+        return crates.module_name(relpath, is_file)
+
+    def extract(self, tree: ts.Tree, src: bytes, relpath: str, module: str) -> Facts:
+        return extract.extract(self.query(), tree, src, relpath, module)
+
+    def resolve(self, facts: Facts, ws: WorkspaceView) -> Iterator[Resolution]:
+        return resolve.resolve(facts, ws)
+
+
+register(Rust())
