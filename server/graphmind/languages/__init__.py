@@ -2,7 +2,9 @@
 
 The core (store, engine, graph) knows no language. A plugin turns a syntax tree into
 :class:`~graphmind.model.Facts` and resolves a file's call sites against a
-:class:`~graphmind.model.WorkspaceView`. Plugins register themselves in ``REGISTRY``.
+:class:`~graphmind.model.WorkspaceView`. The packages listed in ``PLUGINS`` are imported on first
+use and register their languages in ``REGISTRY``; what they share (the labelling policy, the
+scope sweep, values) is in :mod:`._toolkit`.
 """
 
 from __future__ import annotations
@@ -72,6 +74,11 @@ class Language:
         stem = os.path.splitext(relpath)[0]
         return stem.replace("/", ".")
 
+    def changes_module_names(self, relpath: str) -> bool:
+        """Whether adding or deleting this file renames other files' modules (Python's
+        ``__init__.py`` makes its folder a package): then every module name is recomputed."""
+        return False
+
     def extract(self, tree: ts.Tree, src: bytes, relpath: str, module: str) -> Facts:
         raise NotImplementedError
 
@@ -138,6 +145,12 @@ def for_path(path: str) -> Language | None:
     return _BY_EXT.get(os.path.splitext(path)[1].lower())
 
 
+def changes_module_names(relpath: str) -> bool:
+    """Whether creating or deleting ``relpath`` renames modules of other files (asks its plugin)."""
+    lang = for_path(relpath)
+    return lang is not None and lang.changes_module_names(relpath)
+
+
 def for_lsp_id(language_id: str) -> Language | None:
     _load_all()
     for lang in REGISTRY.values():
@@ -145,6 +158,10 @@ def for_lsp_id(language_id: str) -> Language | None:
             return lang
     return None
 
+
+# The plugin packages, in one place. Each registers its languages when imported; one that fails
+# to import (a missing grammar) is recorded in LOAD_ERRORS and does not take the others down.
+PLUGINS: tuple[str, ...] = ("python", "ecmascript", "go", "rust", "java", "tags")
 
 _loaded = False
 
@@ -155,9 +172,8 @@ def _load_all() -> None:
         return
     _loaded = True
     import importlib
-    import pkgutil
 
-    for mod in sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_")):
+    for mod in PLUGINS:
         try:
             importlib.import_module(f"{__name__}.{mod}")
         except Exception as exc:  # a broken grammar must not take the others down

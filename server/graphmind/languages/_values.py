@@ -1,51 +1,5 @@
-"""What the first-class resolvers share about values: an expression evaluates to
-``('syms', rows)`` (definitions), ``('inst', class rows)`` (an instance), or a plugin's own kinds
-(a module, a package, something external), each with the weakest confidence on its way."""
+"""Moved to :mod:`graphmind.languages._toolkit.values`; kept until every plugin imports the toolkit."""
 
-from __future__ import annotations
+from ._toolkit.values import Value, ValueResolver, merge_values
 
-from typing import Any
-
-from ..model import AMBIGUOUS, EXTRACTED, SymbolRow
-
-Value = tuple[str, Any]
-
-
-def merge_values(found: list[tuple[Value, int]]) -> tuple[Value | None, int]:
-    """One value from several candidates: their definitions together, ambiguous when more than
-    one definition remains (an edge to each, never a silent pick)."""
-    if len(found) == 1:
-        return found[0]
-    rows: dict[int, SymbolRow] = {}
-    conf = EXTRACTED
-    kinds: set[str] = set()
-    for (kind, payload), c in found:
-        if kind in ("syms", "inst"):
-            kinds.add(kind)
-            for r in payload:
-                rows[r.id] = r
-            conf = min(conf, c)
-    if not rows:
-        return found[0]
-    kind = "inst" if kinds == {"inst"} else "syms"
-    return (kind, list(rows.values())), (AMBIGUOUS if len(rows) > 1 else conf)
-
-
-class ValueResolver:
-    """Shared by the resolvers that evaluate expressions to values: attribute chains and merges.
-    A subclass says what one attribute of a value is (``attr``)."""
-
-    def attr(self, v: Value, name: str, depth: int) -> tuple[Value | None, int]:
-        raise NotImplementedError
-
-    def attrs(self, v: Value | None, c: int, chain: list[str], depth: int) -> tuple[Value | None, int]:
-        """The value of ``v.a.b.c``; its confidence is the weakest step's."""
-        for a in chain:
-            if v is None:
-                return None, c
-            v, c2 = self.attr(v, a, depth)
-            c = min(c, c2)
-        return v, c
-
-    def merge(self, found: list[tuple[Value, int]]) -> tuple[Value | None, int]:
-        return merge_values(found)
+__all__ = ["Value", "ValueResolver", "merge_values"]

@@ -242,6 +242,10 @@ class Python(Language):
                 names = names[1:]
         return ".".join(names) or stem
 
+    def changes_module_names(self, relpath: str) -> bool:
+        """An ``__init__.py`` makes its folder a package: the modules below it change names."""
+        return os.path.basename(relpath) == "__init__.py"
+
     # ---------------------------------------------------------------- extraction
     def chunk_spans(self, root: ts.Node) -> list[Span]:
         """Top-level statements; a top-level class splits into its header and one chunk per body
