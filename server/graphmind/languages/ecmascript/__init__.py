@@ -32,8 +32,8 @@ import tree_sitter as ts
 
 from ...model import Facts, Resolution, WorkspaceView
 from .. import Language, query_text, register
+from .._toolkit import FamilyView
 from .extract import Extractor
-from .family import FamilyView
 from .resolve import Resolver
 from .syntax import module_of_path
 

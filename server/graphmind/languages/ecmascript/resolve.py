@@ -4,22 +4,18 @@
 from __future__ import annotations
 
 from ...model import (
-    AMBIGUOUS,
     CALL,
     EXTERNAL,
     EXTRACTED,
-    INFERRED,
     RESOLVED,
-    UNRESOLVED,
     Resolution,
     SiteFact,
     SymbolRow,
 )
+from .._toolkit import MAX_DEPTH, known_confidence, label_by_name, unresolved
 from .builtins import BUILTIN_METHODS, GLOBALS
 from .syntax import Expr
-from .values import MAX_DEPTH, Value, Values
-
-MAX_AMBIGUOUS = 8
+from .values import Value, Values
 
 
 class Resolver(Values):
@@ -126,7 +122,7 @@ class Resolver(Values):
         if flag == "super":
             cls = self.enclosing_class(scope)
             if cls is None:
-                return Resolution(i, [], UNRESOLVED)
+                return unresolved(i)
             bases = self.bases(cls, 0)
             targets: dict[int, int] = {}
             for b in bases:
@@ -134,18 +130,17 @@ class Resolver(Values):
                 for r in ctors or [b]:
                     targets[r.id] = cc if ctors else EXTRACTED
             if targets:
-                conf = AMBIGUOUS if len(bases) > 1 else None
-                return Resolution(i, [(t, conf or c) for t, c in targets.items()], RESOLVED)
+                return Resolution(i, [(t, known_confidence(bases, c)) for t, c in targets.items()], RESOLVED)
             if self.has_external_base(cls, 0):
                 return Resolution(i, [], EXTERNAL)
-            return Resolution(i, [], UNRESOLVED)
+            return unresolved(i)
         if not chain:
             if base in ("r", "c", "w", "y", "x", "t"):
                 v, c = self.eval_expr((base, arg, []), scope, 0)
                 if v is not None and v[0] == "mod":
                     v, c = self.cjs_value(v[1], 0)
                 return self.outcome(i, site, v, c, False, flag)
-            return Resolution(i, [], UNRESOLVED)
+            return unresolved(i)
         if base == "n" and len(chain) == 1:
             v, c = self.lookup(chain[0], scope, 0)
             return self.outcome(i, site, v, c, False, flag)
@@ -166,7 +161,7 @@ class Resolver(Values):
         if v is None:
             if receiver_unknown and site.kind == CALL and site.name and flag == "":
                 return self.by_name(i, site)
-            return Resolution(i, [], UNRESOLVED)
+            return unresolved(i)
         kind, payload = v
         if kind == "ext":
             return Resolution(i, [], EXTERNAL)
@@ -175,13 +170,13 @@ class Resolver(Values):
                 cv, cc = self.cjs_value(payload, 0)
                 if cv is not None and cv[0] == "syms":
                     return self.outcome(i, site, cv, min(c, cc), False, flag)
-                return Resolution(i, [], UNRESOLVED)
+                return unresolved(i)
             return Resolution(i, [], RESOLVED)
         if kind == "syms":
             rows: list[SymbolRow] = payload
             if site.kind == CALL:
                 rows = [r for r in rows if r.kind not in ("interface", "namespace")] or rows
-            conf = AMBIGUOUS if len({r.id for r in rows}) > 1 else c
+            conf = known_confidence(rows, c)
             targets: dict[int, int] = {}
             for r in rows:
                 targets[r.id] = conf
@@ -190,14 +185,9 @@ class Resolver(Values):
                     for x in ctors:
                         targets.setdefault(x.id, min(conf, cc))
             return Resolution(i, list(targets.items()), RESOLVED)
-        return Resolution(i, [], UNRESOLVED)
+        return unresolved(i)
 
     def by_name(self, i: int, site: SiteFact) -> Resolution:
         """Unknown receiver: a method name with one definition in the workspace is inferred; a few
         are ambiguous (an edge to each); none or too many leave the site unresolved."""
-        cands = {r.id: r for r in self.ws.by_name(site.name) if r.kind == "method"}
-        if not cands or len(cands) > MAX_AMBIGUOUS:
-            return Resolution(i, [], UNRESOLVED)
-        if len(cands) == 1 and site.name not in BUILTIN_METHODS:
-            return Resolution(i, [(next(iter(cands)), INFERRED)], RESOLVED)
-        return Resolution(i, [(r, AMBIGUOUS) for r in cands], RESOLVED)
+        return label_by_name(i, (r for r in self.ws.by_name(site.name) if r.kind == "method"), site.name, BUILTIN_METHODS)

@@ -6,13 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ...model import AMBIGUOUS, EXTRACTED, INFERRED, Facts, SymbolRow
-from .._values import ValueResolver
+from ...model import EXTRACTED, INFERRED, Facts, SymbolRow
+from .._toolkit import MAX_DEPTH, FamilyView, ValueResolver, known_confidence
 from .builtins import GLOBALS
-from .family import FamilyView
 from .syntax import Expr
-
-MAX_DEPTH = 12
 
 # Values: ('mod', qname) a workspace module; ('ext', name) outside the workspace; ('syms', rows)
 # definitions; ('inst', rows) an instance of classes/interfaces/constructor functions;
@@ -215,7 +212,7 @@ class Values(ValueResolver):
         seen.add(cls.id)
         rows = [r for r in self.ws.symbols(f"{cls.qname}.{name}") if r.kind != "module"]
         if rows:
-            return ("syms", rows), (AMBIGUOUS if len({r.id for r in rows}) > 1 else EXTRACTED)
+            return ("syms", rows), known_confidence(rows, EXTRACTED)
         evs = cls.extra.get("attrs", {}).get(name)
         if evs:
             v, c = self.evidence_value(evs, lambda e, d: self.eval_global_expr(cls.module, e, d), depth + 1)

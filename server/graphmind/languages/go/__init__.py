@@ -28,7 +28,7 @@ import tree_sitter as ts
 
 from ...model import BindingFact, Facts, Resolution, SymbolFact, WorkspaceView
 from .. import Language, register
-from ..ecmascript.family import FamilyView
+from .._toolkit import FamilyView
 from .extract import Extractor, rng, text
 from .packages import GOMOD, package_of_dir
 from .resolve import Resolver

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import tree_sitter as ts
 
 from ...model import CALL, REF, BindingFact, Facts, SiteFact, SymbolFact
+from .._toolkit import Scope, in_scopes
 from .builtins import BUILTIN_TYPES, BUILTINS
 from .packages import guess_name
 
@@ -188,19 +189,9 @@ class Extractor:
             sid = self.function(node, key, caps, stack[-1])
             if sid is not None:
                 stack.append(sid)
-        order = sorted(range(len(self.scopes)), key=lambda i: (self.scopes[i].start, -self.scopes[i].end))
-        items.sort(key=lambda it: it[0])
-        stack = [0]
-        si = 1
-        for pos, key, node, caps in items:
-            while si < len(order) and self.scopes[order[si]].start <= pos:
-                while self.scopes[stack[-1]].end <= self.scopes[order[si]].start:
-                    stack.pop()
-                stack.append(order[si])
-                si += 1
-            while self.scopes[stack[-1]].end <= pos:
-                stack.pop()
-            self.item(key, node, caps, stack[-1])
+        spans = [Scope(s.start, s.end, sid) for sid, s in enumerate(self.scopes)]
+        for (_, key, node, caps), sid in in_scopes(spans, items, lambda it: it[0]):
+            self.item(key, node, caps, sid)
         for name, evs in self.module_vars.items():
             self.bindings.append(BindingFact(name, "var", "", evs))
         local = {

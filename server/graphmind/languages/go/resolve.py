@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from ...model import (
-    AMBIGUOUS,
     CALL,
     EXTERNAL,
     EXTRACTED,
@@ -18,13 +17,17 @@ from ...model import (
     SiteFact,
     SymbolRow,
 )
-from .._values import ValueResolver
-from ..ecmascript.family import FamilyView
+from .._toolkit import (
+    MAX_DEPTH,
+    FamilyView,
+    ValueResolver,
+    known_confidence,
+    label_by_name,
+    label_known,
+    unresolved,
+)
 from .builtins import BUILTINS, COMMON_METHODS
 from .packages import GOMOD, package_of_dir
-
-MAX_AMBIGUOUS = 8
-MAX_DEPTH = 12
 
 # Values: ('pkg', qname) a workspace package; ('ext', name) outside the workspace; ('syms', rows)
 # definitions (functions, methods, types); ('inst', type rows) a value of a workspace type.
@@ -88,7 +91,7 @@ class Resolver(ValueResolver):
     def package_member(self, q: str, name: str, depth: int) -> tuple[Value | None, int]:
         rows = [r for r in self.ws.symbols(f"{q}.{name}") if r.kind != "module"]
         if rows:
-            return ("syms", rows), (EXTRACTED if len({r.id for r in rows}) == 1 else AMBIGUOUS)
+            return ("syms", rows), known_confidence(rows, EXTRACTED)
         evs: list[tuple] = []
         for kind, _, extra in self.ws.bindings(q, name):
             if kind == "var":
@@ -138,7 +141,7 @@ class Resolver(ValueResolver):
             out.append(r)
         if not out:
             return None, EXTRACTED
-        return ("inst", out), (EXTRACTED if len({r.id for r in out}) == 1 else AMBIGUOUS)
+        return ("inst", out), known_confidence(out, EXTRACTED)
 
     def member(self, t: SymbolRow, name: str, depth: int, seen: set[int]) -> tuple[Value | None, int]:
         """A method or field of a type, through embedded types (the shallowest wins)."""
@@ -147,7 +150,7 @@ class Resolver(ValueResolver):
         seen.add(t.id)
         rows = [r for r in self.ws.symbols(f"{t.qname}.{name}") if r.kind == "method"]
         if rows:
-            return ("syms", rows), (EXTRACTED if len({r.id for r in rows}) == 1 else AMBIGUOUS)
+            return ("syms", rows), known_confidence(rows, EXTRACTED)
         field = t.extra.get("fields", {}).get(name)
         if field is not None:
             v, c = self.type_value(field, t.module, depth + 1)
@@ -295,7 +298,7 @@ class Resolver(ValueResolver):
         scope, e = site.expr
         base, arg, chain = e
         if not chain:
-            return Resolution(i, [], UNRESOLVED)
+            return unresolved(i)
         if base == "n" and len(chain) == 1:
             v, c = self.lookup(chain[0], self.pkg, scope, 0)
             return self.outcome(i, site, v, c, False)
@@ -313,7 +316,7 @@ class Resolver(ValueResolver):
         if v is None:
             if receiver_unknown and site.kind == CALL and site.name:
                 return self.by_name(i, site)
-            return Resolution(i, [], UNRESOLVED)
+            return unresolved(i)
         kind, payload = v
         if kind == "ext":
             return Resolution(i, [], EXTERNAL)
@@ -325,14 +328,8 @@ class Resolver(ValueResolver):
                 rows = [r for r in rows if r.kind in ("function", "method")]
                 if not rows:  # a conversion T(x): not a call
                     return Resolution(i, [], RESOLVED)
-            conf = AMBIGUOUS if len({r.id for r in rows}) > 1 else c
-            return Resolution(i, [(r.id, conf) for r in rows], RESOLVED)
-        return Resolution(i, [], UNRESOLVED)
+            return label_known(i, rows, c)
+        return unresolved(i)
 
     def by_name(self, i: int, site: SiteFact) -> Resolution:
-        cands = {r.id: r for r in self.ws.by_name(site.name) if r.kind == "method"}
-        if not cands or len(cands) > MAX_AMBIGUOUS:
-            return Resolution(i, [], UNRESOLVED)
-        if len(cands) == 1 and site.name not in COMMON_METHODS:
-            return Resolution(i, [(next(iter(cands)), INFERRED)], RESOLVED)
-        return Resolution(i, [(r, AMBIGUOUS) for r in cands], RESOLVED)
+        return label_by_name(i, (r for r in self.ws.by_name(site.name) if r.kind == "method"), site.name, COMMON_METHODS)
