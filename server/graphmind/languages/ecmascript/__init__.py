@@ -12,12 +12,10 @@ Module names: the path from the workspace root without the extension, ``/`` -> `
 literal bound to a name with function members is a symbol of kind ``object`` whose members are
 its methods (``src.api.client.get``); a namespace is a symbol of kind ``namespace``.
 
-Callee expressions are encoded as ``(scope, base, arg, chain, flag)``: ``base`` is ``n`` (a name:
-``chain[0]``), ``t`` (``this``), ``s`` (``super``), ``c`` (the result of calling ``arg``), ``w``
-(the result of ``new arg``), ``r`` (``require(arg)``), ``y`` (a type assertion to the type
-``arg``), ``x`` (a literal of the builtin type ``arg``), ``u`` (unknown) or ``i`` (an imported
-name: ``arg`` is ``(module key, import form)``); ``chain`` the member names after it; ``flag``
-``new`` / ``jsx`` / ``super`` or ``""``.
+Callee expressions, scopes and their kinds are the named records of :mod:`.records`. The
+pipeline: :mod:`.syntax` (what a node says) -> :mod:`.extract` (one query pass over
+``queries/ecmascript/``) -> :mod:`.values` (values across files) and :mod:`.resolve` (one file's
+sites); :mod:`.builtins` holds the global names and builtin method names.
 
 Module keys: ``/src/app/util`` (a workspace path, extension dropped) or a bare specifier
 (``react``: outside the workspace).

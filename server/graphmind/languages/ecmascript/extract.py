@@ -11,6 +11,7 @@ import tree_sitter as ts
 
 from ...model import CALL, REF, BindingFact, Facts, SiteFact, SymbolFact
 from .._toolkit import Scope, in_scopes
+from .records import UNKNOWN, Base, Expr, ScopeRecord, SiteExpr, plain
 from .syntax import (
     CLASSES,
     FUNCTION_VALUES,
@@ -71,8 +72,8 @@ class _Scope:
         self.obj: int | None = None  # an object literal that is a symbol: its members are methods
         self.fn: int | None = None  # the function symbol whose body this scope is
 
-    def pack(self) -> tuple:
-        return (self.parent, self.owner, self.this, sorted(self.locals), self.types, self.imports, self.defs)
+    def record(self) -> ScopeRecord:
+        return ScopeRecord(self.parent, self.owner, self.this, sorted(self.locals), self.types, self.imports, self.defs)
 
 
 class Extractor:
@@ -151,10 +152,10 @@ class Extractor:
             self.bindings.append(BindingFact(name, "var", "", evs))
         local = {
             "folder": self.folder,
-            "scopes": [s.pack() for s in self.scopes],
+            "scopes": [s.record() for s in self.scopes],
             "mlocals": sorted(self.mlocals),
         }
-        return Facts(self.module, self.symbols, self.sites, self.bindings, local)
+        return plain_facts(Facts(self.module, self.symbols, self.sites, self.bindings, local))
 
     def this_of(self, scope: int) -> tuple:
         while True:
@@ -336,15 +337,15 @@ class Extractor:
         if left is None or left.type != "member_expression":
             return None
         e = expr_of(left, self.folder)
-        if e[0] != "n":
+        if e.base != Base.NAME:
             return None
-        chain = e[2]
+        chain = e.chain
         prop = left.child_by_field_name("property") or left
         if chain == ["module", "exports"]:
             if ps != 0:
                 return None
             name = text(own) if own is not None else "default"
-            self.bindings.append(BindingFact("module.exports", "cjs", "", [("val", ("n", None, [name]))]))
+            self.bindings.append(BindingFact("module.exports", "cjs", "", [("val", Expr(Base.NAME, None, [name]))]))
             return name, own if own is not None else left, None, "function", None
         if len(chain) == 2 and chain[0] == "exports" or len(chain) == 3 and chain[:2] == ["module", "exports"]:
             if ps != 0:
@@ -378,8 +379,8 @@ class Extractor:
         )
         if parent.type == "assignment_expression":
             left = parent.child_by_field_name("left")
-            e = expr_of(left, self.folder) if left is not None else ("u", None, [])
-            if e[0] == "n" and e[2] == ["module", "exports"] and ps == 0:
+            e = expr_of(left, self.folder) if left is not None else UNKNOWN
+            if e.base == Base.NAME and e.chain == ["module", "exports"] and ps == 0:
                 sid = self.new_scope(ps, 0, ("arrow",), node)
                 self.scopes[sid].exports = True
                 # require() of this module / its default import: the module's own namespace
@@ -472,12 +473,12 @@ class Extractor:
             self.call_site(kind, node, caps["callee"][0], owner, scope)
         elif key == "reference.value":
             e = expr_of(node, self.folder)
-            if e[0] not in ("n", "t") or not e[2]:
+            if e.base not in (Base.NAME, Base.THIS) or not e.chain:
                 return
             name_node = node.child_by_field_name("property") if node.type == "member_expression" else node
             name_node = name_node if name_node is not None else node
-            self.sites.append(SiteFact(owner, e[2][-1], REF, rng(name_node), name_node.start_byte, name_node.end_byte,
-                                       (scope, e[0], e[1], e[2], "")))
+            self.sites.append(SiteFact(owner, e.chain[-1], REF, rng(name_node), name_node.start_byte, name_node.end_byte,
+                                       SiteExpr(scope, *e, "")))
         elif key == "import":
             self.import_stmt(node, scope)
         elif key == "export":
@@ -509,7 +510,7 @@ class Extractor:
                 return  # require(): an import, not a call
         if callee.type == "super":
             self.sites.append(SiteFact(owner, "constructor", CALL, rng(callee), callee.start_byte, callee.end_byte,
-                                       (scope, "s", None, [], "super")))
+                                       SiteExpr(scope, Base.SUPER, None, [], "super")))
             return
         e = expr_of(callee, self.folder)
         if callee.type == "member_expression":
@@ -518,10 +519,10 @@ class Extractor:
             name_node = callee.child_by_field_name("index") or callee
         else:
             name_node = callee
-        name = e[2][-1] if e[2] else ""
+        name = e.chain[-1] if e.chain else ""
         flag = kind if kind in ("new", "jsx") else ""
         self.sites.append(SiteFact(owner, name, CALL, rng(name_node), name_node.start_byte, name_node.end_byte,
-                                   (scope, e[0], e[1], e[2], flag)))
+                                   SiteExpr(scope, *e, flag)))
 
     def bind(self, scope: int, name: str, kind: str, target: str, extra: Any) -> None:
         if scope == 0:
@@ -532,7 +533,7 @@ class Extractor:
 
     def import_ref(self, owner: int, scope: int, name_node: ts.Node, key: str, form: tuple) -> None:
         self.sites.append(SiteFact(owner, text(name_node), REF, rng(name_node), name_node.start_byte, name_node.end_byte,
-                                   (scope, "i", (key, form), [text(name_node)], "")))
+                                   SiteExpr(scope, Base.IMPORTED, (key, form), [text(name_node)], "")))
 
     def import_stmt(self, node: ts.Node, scope: int) -> None:
         owner = self.scopes[scope].owner
@@ -624,8 +625,8 @@ class Extractor:
         e = expr_of(left, self.folder)
         rtype = right.type
         defines = rtype in FUNCTION_VALUES or rtype in CLASSES
-        if e[0] == "n" and scope == 0:
-            chain = e[2]
+        if e.base == Base.NAME and scope == 0:
+            chain = e.chain
             if chain == ["module", "exports"]:
                 if defines or rtype == "object":
                     return  # a symbol (or the members of an exported object) already
@@ -645,7 +646,7 @@ class Extractor:
                 if ev is not None:
                     self.module_vars.setdefault(name, []).append(ev)
                 return
-        if e[0] == "t" and len(e[2]) == 1 and not defines:
+        if e.base == Base.THIS and len(e.chain) == 1 and not defines:
             this = self.this_of(scope)
             if this[0] != "cls":
                 return
@@ -653,15 +654,15 @@ class Extractor:
             if ev is None:
                 return
             sc = self.scopes[scope]
-            if ev[0] == "val" and ev[1][0] == "n" and len(ev[1][2]) == 1:
+            if ev[0] == "val" and ev[1].base == Base.NAME and len(ev[1].chain) == 1:
                 # this.x = param: the parameter's annotation
-                evs = self.types_of(scope, ev[1][2][0])
+                evs = self.types_of(scope, ev[1].chain[0])
                 ev = next((x for x in evs if x[0] == "ann"), None)
-            elif ev[0] in ("new", "call") and ev[1][0] == "n" and self.is_local(scope, ev[1][2][0]):
+            elif ev[0] in ("new", "call") and ev[1].base == Base.NAME and self.is_local(scope, ev[1].chain[0]):
                 ev = None  # built from a local: not evaluable outside the method
             del sc
             if ev is not None and ev[0] in ("new", "call", "ann"):
-                self.symbols[this[1]].extra.setdefault("attrs", {}).setdefault(e[2][0], []).append(ev)
+                self.symbols[this[1]].extra.setdefault("attrs", {}).setdefault(e.chain[0], []).append(ev)
 
     def types_of(self, scope: int, name: str) -> list[tuple]:
         while scope != 0:
@@ -762,7 +763,7 @@ class Extractor:
         if fn is None or "returns" in self.symbols[fn].extra:
             return
         e = expr_of(node.child_by_field_name("constructor"), self.folder)
-        if e[0] != "n" or self.is_local(scope, e[2][0]):
+        if e.base != Base.NAME or self.is_local(scope, e.chain[0]):
             return  # a class local to the function: not evaluable from other files
         got = self.symbols[fn].extra.setdefault("returns_new", [])
         if e not in got and len(got) < 4:
@@ -783,3 +784,15 @@ class Extractor:
             extra["returns"] = rev
         end = node.child_by_field_name("return_type") or node.child_by_field_name("parameters") or name_node
         self.add_symbol(scope, name, "method", node, name_node, signature(node, self.src, end), extra)
+
+
+def plain_facts(f: Facts) -> Facts:
+    """The facts with every record a plain tuple, as marshal stores them."""
+    for sym in f.symbols:
+        sym.extra = plain(sym.extra)
+    for site in f.sites:
+        site.expr = plain(site.expr)
+    for b in f.bindings:
+        b.extra = plain(b.extra)
+    f.local = plain(f.local)
+    return f

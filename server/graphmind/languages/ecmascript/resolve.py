@@ -14,7 +14,7 @@ from ...model import (
 )
 from .._toolkit import MAX_DEPTH, known_confidence, label_by_name, unresolved
 from .builtins import BUILTIN_METHODS, GLOBALS
-from .syntax import Expr
+from .records import Base, Expr, SiteExpr
 from .values import Value, Values
 
 
@@ -54,9 +54,9 @@ class Resolver(Values):
     def this_value(self, scope: int) -> tuple[Value | None, int]:
         s = scope
         while 0 < s < len(self.scopes):
-            this = self.scopes[s][2]
+            this = self.scopes[s].this
             if this[0] == "arrow":
-                s = self.scopes[s][0]
+                s = self.scopes[s].parent
                 continue
             if this[0] in ("cls", "fn"):
                 rows = self.own_symbol(this[1])
@@ -70,52 +70,50 @@ class Resolver(Values):
     def enclosing_class(self, scope: int) -> SymbolRow | None:
         s = scope
         while 0 < s < len(self.scopes):
-            this = self.scopes[s][2]
+            this = self.scopes[s].this
             if this[0] in ("cls", "static"):
                 rows = self.own_symbol(this[1])
                 return rows[0] if rows else None
             if this[0] != "arrow":
                 return None
-            s = self.scopes[s][0]
+            s = self.scopes[s].parent
         return None
 
     def eval_expr(self, e: Expr, scope: int, depth: int) -> tuple[Value | None, int]:
         if depth > MAX_DEPTH:
             return None, EXTRACTED
-        base, arg, chain = e[0], e[1], e[2]
-        if base == "n":
-            v, c = self.lookup(chain[0], scope, depth + 1)
-            return self.attrs(v, c, chain[1:], depth)
-        if base == "t":
-            v, c = self.this_value(scope)
-            return self.attrs(v, c, chain, depth)
-        if base == "s":
-            cls = self.enclosing_class(scope)
-            if cls is None:
+        base, arg, chain = e
+        match base:
+            case Base.NAME:
+                v, c = self.lookup(chain[0], scope, depth + 1)
+                return self.attrs(v, c, chain[1:], depth)
+            case Base.THIS:
+                v, c = self.this_value(scope)
+            case Base.SUPER:
+                cls = self.enclosing_class(scope)
+                if cls is None:
+                    return None, EXTRACTED
+                v, c = ("super", cls), EXTRACTED
+            case Base.CALL:
+                v, c = self.eval_expr(arg, scope, depth + 1)
+                v, c = self.call_result(v, c, depth)
+            case Base.NEW:
+                v, c = self.eval_expr(arg, scope, depth + 1)
+                v, c = self.new_result(v, c)
+            case Base.REQUIRE:
+                v, c = self.module_value(arg)
+            case Base.ASSERTED:
+                v, c = self.type_value(arg, lambda e2, d: self.eval_expr(e2, scope, d), depth)
+            case Base.LITERAL:
+                v, c = ("ext", arg), EXTRACTED
+            case _:
                 return None, EXTRACTED
-            return self.attrs(("super", cls), EXTRACTED, chain, depth)
-        if base == "c":
-            v, c = self.eval_expr(arg, scope, depth + 1)
-            v, c = self.call_result(v, c, depth)
-            return self.attrs(v, c, chain, depth)
-        if base == "w":
-            v, c = self.eval_expr(arg, scope, depth + 1)
-            v, c = self.new_result(v, c)
-            return self.attrs(v, c, chain, depth)
-        if base == "r":
-            v, c = self.module_value(arg)
-            return self.attrs(v, c, chain, depth)
-        if base == "y":
-            v, c = self.type_value(arg, lambda e2, d: self.eval_expr(e2, scope, d), depth)
-            return self.attrs(v, c, chain, depth)
-        if base == "x":
-            return self.attrs(("ext", arg), EXTRACTED, chain, depth)
-        return None, EXTRACTED
+        return self.attrs(v, c, chain, depth)
 
     # --- one site
     def site(self, i: int, site: SiteFact) -> Resolution:
-        scope, base, arg, chain, flag = site.expr
-        if base == "i":  # an imported name
+        scope, base, arg, chain, flag = SiteExpr(*site.expr)
+        if base == Base.IMPORTED:
             key, form = arg
             v, c = self.binding_value(self.M, "import", key, form, 0)
             return self.outcome(i, site, v, c, False, flag)
@@ -135,17 +133,17 @@ class Resolver(Values):
                 return Resolution(i, [], EXTERNAL)
             return unresolved(i)
         if not chain:
-            if base in ("r", "c", "w", "y", "x", "t"):
-                v, c = self.eval_expr((base, arg, []), scope, 0)
+            if base in (Base.REQUIRE, Base.CALL, Base.NEW, Base.ASSERTED, Base.LITERAL, Base.THIS):
+                v, c = self.eval_expr(Expr(base, arg, []), scope, 0)
                 if v is not None and v[0] == "mod":
                     v, c = self.cjs_value(v[1], 0)
                 return self.outcome(i, site, v, c, False, flag)
             return unresolved(i)
-        if base == "n" and len(chain) == 1:
+        if base == Base.NAME and len(chain) == 1:
             v, c = self.lookup(chain[0], scope, 0)
             return self.outcome(i, site, v, c, False, flag)
-        recv_expr: Expr = (base, arg, chain[:-1])
-        if base == "u" and len(chain) == 1:
+        recv_expr = Expr(base, arg, chain[:-1])
+        if base == Base.UNKNOWN and len(chain) == 1:
             recv, rc = None, EXTRACTED
         else:
             recv, rc = self.eval_expr(recv_expr, scope, 0)

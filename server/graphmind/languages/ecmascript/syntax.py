@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from typing import Any
 
 import tree_sitter as ts
 
 from .builtins import GLOBALS
+from .records import UNKNOWN, Base, Expr
 
 SOURCE_EXTS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 FUNCTIONS = ("function_declaration", "generator_function_declaration")
@@ -27,8 +27,6 @@ LITERALS = {
 WRAPPERS = ("parenthesized_expression", "non_null_expression", "await_expression", "satisfies_expression")
 UNWRAP_TYPES = ("Promise", "PromiseLike", "Awaited", "Readonly")
 ARRAY_TYPES = ("Array", "ReadonlyArray")
-
-Expr = tuple[str, Any, list[str]]
 
 
 def text(node: ts.Node | None) -> str:
@@ -113,36 +111,36 @@ def member_name(node: ts.Node | None) -> str | None:
 
 def expr_of(node: ts.Node | None, folder: str) -> Expr:
     if node is None:
-        return ("u", None, [])
+        return UNKNOWN
     t = node.type
     if t == "identifier":
         name = text(node)
-        return ("u", None, []) if name == "undefined" else ("n", None, [name])
+        return UNKNOWN if name == "undefined" else Expr(Base.NAME, None, [name])
     if t == "this":
-        return ("t", None, [])
+        return Expr(Base.THIS, None, [])
     if t == "super":
-        return ("s", None, [])
+        return Expr(Base.SUPER, None, [])
     if t == "member_expression":
         obj = node.child_by_field_name("object")
         name = member_name(node.child_by_field_name("property")) or ""
         base = expr_of(obj, folder)
-        return (base[0], base[1], [*base[2], name])
+        return base._replace(chain=[*base.chain, name])
     if t == "subscript_expression":
         idx = string_value(node.child_by_field_name("index"))
         if idx is None:
-            return ("u", None, [])
+            return UNKNOWN
         base = expr_of(node.child_by_field_name("object"), folder)
-        return (base[0], base[1], [*base[2], idx])
+        return base._replace(chain=[*base.chain, idx])
     if t == "call_expression":
         spec = require_spec(node)
         if spec is not None:
-            return ("r", module_key(spec, folder), [])
+            return Expr(Base.REQUIRE, module_key(spec, folder), [])
         fn = node.child_by_field_name("function")
         if fn is None or fn.type == "import":
-            return ("u", None, [])
-        return ("c", expr_of(fn, folder), [])
+            return UNKNOWN
+        return Expr(Base.CALL, expr_of(fn, folder), [])
     if t == "new_expression":
-        return ("w", expr_of(node.child_by_field_name("constructor"), folder), [])
+        return Expr(Base.NEW, expr_of(node.child_by_field_name("constructor"), folder), [])
     if t in WRAPPERS and node.named_child_count >= 1:
         return expr_of(node.named_children[0], folder)
     if t in ("as_expression", "type_assertion"):
@@ -152,13 +150,13 @@ def expr_of(node: ts.Node | None, folder: str) -> Expr:
         )
         ev = type_evidence(ty)
         if ev is not None and ev[0] == "ann":
-            return ("y", ev[1], [])
+            return Expr(Base.ASSERTED, ev[1], [])
         if ev is not None and ev[0] == "ext":
-            return ("x", ev[1], [])
-        return ("u", None, [])
+            return Expr(Base.LITERAL, ev[1], [])
+        return UNKNOWN
     if t in LITERALS:
-        return ("x", LITERALS[t], [])
-    return ("u", None, [])
+        return Expr(Base.LITERAL, LITERALS[t], [])
+    return UNKNOWN
 
 
 def type_evidence(node: ts.Node | None) -> tuple | None:
@@ -211,19 +209,19 @@ def value_evidence(value: ts.Node | None, folder: str) -> tuple | None:
     if t == "call_expression":
         spec = require_spec(value)
         if spec is not None:
-            return ("val", ("r", module_key(spec, folder), []))
+            return ("val", Expr(Base.REQUIRE, module_key(spec, folder), []))
         fn = value.child_by_field_name("function")
         if fn is None or fn.type == "import":
             return None
         return ("call", expr_of(fn, folder))
     if t in ("identifier", "member_expression", "this", "subscript_expression"):
         e = expr_of(value, folder)
-        return ("val", e) if e[0] != "u" else None
+        return ("val", e) if e.base != Base.UNKNOWN else None
     if t in ("as_expression", "type_assertion"):
         e = expr_of(value, folder)
-        if e[0] == "y":
-            return ("ann", e[1])
-        return ("ext", e[1]) if e[0] == "x" else None
+        if e.base == Base.ASSERTED:
+            return ("ann", e.arg)
+        return ("ext", e.arg) if e.base == Base.LITERAL else None
     if t in LITERALS:
         return ("ext", LITERALS[t])
     return None
@@ -268,8 +266,8 @@ def heritage(node: ts.Node) -> list[list[str]]:
                 )
                 for v in targets:
                     e = expr_of(v, "")
-                    if e[0] == "n":
-                        out.append(e[2])
+                    if e.base == Base.NAME:
+                        out.append(e.chain)
         elif c.type == "extends_type_clause":
             for v in c.children_by_field_name("type"):
                 ev = type_evidence(v)

@@ -9,7 +9,7 @@ from typing import Any
 from ...model import EXTRACTED, INFERRED, Facts, SymbolRow
 from .._toolkit import MAX_DEPTH, FamilyView, ValueResolver, known_confidence
 from .builtins import GLOBALS
-from .syntax import Expr
+from .records import Base, Expr, ScopeRecord
 
 # Values: ('mod', qname) a workspace module; ('ext', name) outside the workspace; ('syms', rows)
 # definitions; ('inst', rows) an instance of classes/interfaces/constructor functions;
@@ -22,7 +22,7 @@ class Values(ValueResolver):
         self.f = facts
         self.ws = ws
         local = facts.local or {}
-        self.scopes: list[tuple] = local.get("scopes", [(0, 0, ("none",), [], {}, {}, {})])
+        self.scopes = [ScopeRecord(*s) for s in local.get("scopes", [(0, 0, ("none",), [], {}, {}, {})])]
         self.mlocals: set[str] = set(local.get("mlocals", ()))
         self.M = facts.module
 
@@ -119,32 +119,31 @@ class Values(ValueResolver):
         """Evaluate an expression in the module scope of ``mod`` (possibly another file)."""
         if depth > MAX_DEPTH:
             return None, EXTRACTED
-        base, arg, chain = e[0], e[1], e[2]
-        if base == "n" and chain:
-            if mod == self.M:
-                v, c = self.module_lookup(chain[0], depth + 1)
-            else:
-                v, c = self.global_value(mod, chain[0], depth + 1)
-                if v is None and chain[0] in GLOBALS:
-                    v, c = ("ext", chain[0]), EXTRACTED
-            return self.attrs(v, c, chain[1:], depth)
-        if base == "c":
-            v, c = self.eval_global_expr(mod, arg, depth + 1)
-            v, c = self.call_result(v, c, depth)
-            return self.attrs(v, c, chain, depth)
-        if base == "w":
-            v, c = self.eval_global_expr(mod, arg, depth + 1)
-            v, c = self.new_result(v, c)
-            return self.attrs(v, c, chain, depth)
-        if base == "r":
-            v, c = self.module_value(arg)
-            return self.attrs(v, c, chain, depth)
-        if base == "y":
-            v, c = self.type_value(arg, lambda e2, d: self.eval_global_expr(mod, e2, d), depth)
-            return self.attrs(v, c, chain, depth)
-        if base == "x":
-            return self.attrs(("ext", arg), EXTRACTED, chain, depth)
-        return None, EXTRACTED
+        base, arg, chain = e
+        match base:
+            case Base.NAME if chain:
+                if mod == self.M:
+                    v, c = self.module_lookup(chain[0], depth + 1)
+                else:
+                    v, c = self.global_value(mod, chain[0], depth + 1)
+                    if v is None and chain[0] in GLOBALS:
+                        v, c = ("ext", chain[0]), EXTRACTED
+                return self.attrs(v, c, chain[1:], depth)
+            case Base.CALL:
+                v, c = self.eval_global_expr(mod, arg, depth + 1)
+                v, c = self.call_result(v, c, depth)
+            case Base.NEW:
+                v, c = self.eval_global_expr(mod, arg, depth + 1)
+                v, c = self.new_result(v, c)
+            case Base.REQUIRE:
+                v, c = self.module_value(arg)
+            case Base.ASSERTED:
+                v, c = self.type_value(arg, lambda e2, d: self.eval_global_expr(mod, e2, d), depth)
+            case Base.LITERAL:
+                v, c = ("ext", arg), EXTRACTED
+            case _:  # this, super, an import or unknown: not evaluable in another module's scope
+                return None, EXTRACTED
+        return self.attrs(v, c, chain, depth)
 
     # --- members
     def attr(self, v: Value, name: str, depth: int) -> tuple[Value | None, int]:
@@ -188,7 +187,7 @@ class Values(ValueResolver):
     def bases(self, cls: SymbolRow, depth: int) -> list[SymbolRow]:
         out: list[SymbolRow] = []
         for chain in cls.extra.get("bases", ()):
-            v, _ = self.eval_global_expr(cls.module, ("n", None, list(chain)), depth + 1)
+            v, _ = self.eval_global_expr(cls.module, Expr(Base.NAME, None, list(chain)), depth + 1)
             if v is not None and v[0] == "syms":
                 out.extend(r for r in v[1] if r.kind in ("class", "interface", "function") and r.id != cls.id)
         return out
@@ -199,7 +198,7 @@ class Values(ValueResolver):
             return False
         seen.add(cls.id)
         for chain in cls.extra.get("bases", ()):
-            v, _ = self.eval_global_expr(cls.module, ("n", None, list(chain)), depth + 1)
+            v, _ = self.eval_global_expr(cls.module, Expr(Base.NAME, None, list(chain)), depth + 1)
             if v is None or v[0] == "ext":
                 return True
             if v[0] == "syms" and any(self.has_external_base(r, depth + 1, seen) for r in v[1] if r.kind == "class"):
@@ -279,7 +278,7 @@ class Values(ValueResolver):
             return ("ext", ev[1]), INFERRED
         if ev[0] != "ann":
             return None, EXTRACTED
-        v, c = evaluate(("n", None, list(ev[1])), depth + 1)
+        v, c = evaluate(Expr(Base.NAME, None, list(ev[1])), depth + 1)
         if v is not None and v[0] == "syms":
             cls = [r for r in v[1] if r.kind in ("class", "interface")]
             if cls:
