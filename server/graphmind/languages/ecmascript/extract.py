@@ -11,7 +11,8 @@ import tree_sitter as ts
 
 from ...model import CALL, REF, BindingFact, Facts, SiteFact, SymbolFact
 from .._toolkit import Scope, in_scopes
-from .records import UNKNOWN, Base, Expr, ScopeRecord, SiteExpr, plain
+from .._toolkit.records import plain_facts
+from .records import UNKNOWN, Base, Expr, ScopeRecord, SiteExpr
 from .syntax import (
     CLASSES,
     FUNCTION_VALUES,
@@ -785,14 +786,3 @@ class Extractor:
         end = node.child_by_field_name("return_type") or node.child_by_field_name("parameters") or name_node
         self.add_symbol(scope, name, "method", node, name_node, signature(node, self.src, end), extra)
 
-
-def plain_facts(f: Facts) -> Facts:
-    """The facts with every record a plain tuple, as marshal stores them."""
-    for sym in f.symbols:
-        sym.extra = plain(sym.extra)
-    for site in f.sites:
-        site.expr = plain(site.expr)
-    for b in f.bindings:
-        b.extra = plain(b.extra)
-    f.local = plain(f.local)
-    return f

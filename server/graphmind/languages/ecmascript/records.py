@@ -1,8 +1,9 @@
 """The records the ECMAScript extractor hands the resolver, named in one place.
 
 They are stored with the file's facts, which marshal writes as plain tuples: the extractor builds
-these NamedTuples, :func:`plain` turns them into tuples once at the end of extraction, and the
-resolver reads them back by unpacking (``base, arg, chain = e``) or with ``Record(*t)``.
+these NamedTuples, :func:`~graphmind.languages._toolkit.records.plain_facts` turns them into tuples
+once at the end of extraction, and the resolver reads them back by unpacking
+(``base, arg, chain = e``) or with ``Record(*t)``.
 """
 
 from __future__ import annotations
@@ -63,13 +64,3 @@ class ScopeRecord(NamedTuple):
     imports: dict[str, tuple[str, str, Any]]  # a local name -> (kind, target, extra) as a binding's
     defs: dict[str, int]  # a local name -> the symbol it defines
 
-
-def plain(value: Any) -> Any:
-    """``value`` with every NamedTuple (nested in lists, dicts and tuples) a plain tuple."""
-    if isinstance(value, tuple):
-        return tuple(plain(v) for v in value)
-    if isinstance(value, list):
-        return [plain(v) for v in value]
-    if isinstance(value, dict):
-        return {k: plain(v) for k, v in value.items()}
-    return value

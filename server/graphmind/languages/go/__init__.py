@@ -12,11 +12,8 @@ each one binds its ``module`` path to its folder (``<go.mod>`` bindings), so ``e
 internal/server`` is the folder ``internal/server`` of the module ``example.com/svc``. Any other
 import path is outside the workspace (the standard library, a dependency).
 
-Expressions are ``(base, arg, chain)``: ``('n', None, ['s', 'db', 'Query'])``;
-``('c', inner, ['Run'])`` for ``<call>().Run``; ``('p', 'net/http', ['Get'])`` for a name of an
-imported package when the import was decided at extraction (package-level contexts, types);
-``('u', None, [...])`` unknown. Type references are ``('n', None, [T])`` (this package),
-``('p', path, [T])`` or ``('ext', name)`` (a builtin type).
+Expressions, type references, sites and scopes are the named records of :mod:`.records`;
+:mod:`.extract` produces them from ``queries/go/tags.scm``, :mod:`.resolve` evaluates them.
 """
 
 from __future__ import annotations

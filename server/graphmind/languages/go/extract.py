@@ -9,8 +9,10 @@ import tree_sitter as ts
 
 from ...model import CALL, REF, BindingFact, Facts, SiteFact, SymbolFact
 from .._toolkit import Scope, in_scopes
+from .._toolkit.records import plain_facts
 from .builtins import BUILTIN_TYPES, BUILTINS
 from .packages import guess_name
+from .records import UNKNOWN, Base, Expr, ScopeRecord, SiteExpr
 
 if TYPE_CHECKING:
     from . import Go
@@ -48,8 +50,8 @@ class _Scope:
         self.locals: set[str] = set()
         self.types: dict[str, list[tuple]] = {}
 
-    def pack(self) -> tuple:
-        return (self.parent, self.owner, sorted(self.locals), self.types)
+    def record(self) -> ScopeRecord:
+        return ScopeRecord(self.parent, self.owner, sorted(self.locals), self.types)
 
 
 class Extractor:
@@ -76,45 +78,45 @@ class Extractor:
         """``top``: a package-level context, where a name can only be a package-level one or an
         import (so imports are decided here, for files that evaluate it elsewhere)."""
         if node is None:
-            return ("u", None, [])
+            return UNKNOWN
         t = node.type
         if t == "identifier":
             name = text(node)
-            return ("n", None, [name])
+            return Expr(Base.NAME, None, [name])
         if t == "selector_expression":
             operand = node.child_by_field_name("operand")
             field = text(node.child_by_field_name("field"))
             if top and operand is not None and operand.type == "identifier":
                 path = self.imports.get(text(operand))
                 if path is not None:
-                    return ("p", path, [field])
+                    return Expr(Base.PACKAGE, path, [field])
             base = self.expr_of(operand, top)
-            return (base[0], base[1], [*base[2], field])
+            return base._replace(chain=[*base.chain, field])
         if t == "call_expression":
             fn = node.child_by_field_name("function")
             if fn is not None and fn.type == "identifier" and fn.text == b"new":
                 args = node.child_by_field_name("arguments")
                 ty = args.named_children[0] if args is not None and args.named_child_count else None
                 ref = self.type_ref(ty, top)
-                return ("t", ref, []) if ref is not None else ("u", None, [])
-            return ("c", self.expr_of(fn, top), [])
+                return Expr(Base.TYPED, ref, []) if ref is not None else UNKNOWN
+            return Expr(Base.CALL, self.expr_of(fn, top), [])
         if t == "parenthesized_expression" and node.named_child_count == 1:
             return self.expr_of(node.named_children[0], top)
         if t == "index_expression":  # a generic instantiation F[int] or an element
             operand = node.child_by_field_name("operand")
             if operand is not None and operand.type in ("identifier", "selector_expression"):
-                return ("u", None, [])
+                return UNKNOWN
         if t == "generic_type" or t == "instantiation_expression":
             return self.expr_of(node.named_children[0] if node.named_children else None, top)
         if t == "unary_expression" and text(node)[:1] == "&":
             return self.expr_of(node.child_by_field_name("operand"), top)
         if t == "composite_literal":
             ref = self.type_ref(node.child_by_field_name("type"), True)
-            return ("t", ref, []) if ref is not None else ("u", None, [])
+            return Expr(Base.TYPED, ref, []) if ref is not None else UNKNOWN
         if t == "type_assertion_expression":
             ref = self.type_ref(node.child_by_field_name("type"), True)
-            return ("t", ref, []) if ref is not None else ("u", None, [])
-        return ("u", None, [])
+            return Expr(Base.TYPED, ref, []) if ref is not None else UNKNOWN
+        return UNKNOWN
 
     def type_ref(self, node: ts.Node | None, top: bool = True) -> tuple | None:
         """The named type a type expression denotes (through pointers, generics, parentheses)."""
@@ -123,12 +125,12 @@ class Extractor:
         t = node.type
         if t == "type_identifier":
             name = text(node)
-            return ("ext", name) if name in BUILTIN_TYPES else ("n", None, [name])
+            return (Base.BUILTIN, name) if name in BUILTIN_TYPES else Expr(Base.NAME, None, [name])
         if t == "qualified_type":
             pkg = text(node.child_by_field_name("package"))
             name = text(node.child_by_field_name("name"))
             path = self.imports.get(pkg)
-            return ("p", path, [name]) if path is not None else None
+            return Expr(Base.PACKAGE, path, [name]) if path is not None else None
         if t in ("pointer_type", "parenthesized_type", "type_elem", "type_constraint") and node.named_child_count:
             return self.type_ref(node.named_children[0], top)
         if t == "generic_type":
@@ -139,11 +141,11 @@ class Extractor:
         if value is None:
             return None
         e = self.expr_of(value, top)
-        if e[0] == "t":
+        if e.base == Base.TYPED:
             return ("ann", e[1])
-        if e[0] == "c":
+        if e.base == Base.CALL:
             return ("call", e[1])
-        if e[0] in ("n", "p") and e[2]:
+        if e.base in (Base.NAME, Base.PACKAGE) and e.chain:
             return ("val", e)
         return None
 
@@ -198,9 +200,9 @@ class Extractor:
             "imports": self.imports,
             "dots": self.dots,
             "unnamed": self.unnamed,
-            "scopes": [s.pack() for s in self.scopes],
+            "scopes": [s.record() for s in self.scopes],
         }
-        return Facts(self.module, self.symbols, self.sites, self.bindings, local)
+        return plain_facts(Facts(self.module, self.symbols, self.sites, self.bindings, local))
 
     def import_spec(self, node: ts.Node) -> None:
         path = string_literal(node.child_by_field_name("path"))
@@ -345,7 +347,7 @@ class Extractor:
             recv = node.child_by_field_name("receiver")
             decl = next((c for c in recv.named_children if c.type == "parameter_declaration"), None) if recv is not None else None
             ref = self.type_ref(decl.child_by_field_name("type")) if decl is not None else None
-            if ref is None or ref[0] != "n":
+            if ref is None or ref[0] != Base.NAME:
                 return self.new_scope(ps, 0, node)
             tname = ref[2][0]
             parent = self.types_by_name.get(tname, 0)
@@ -395,17 +397,17 @@ class Extractor:
                 name_node = callee.child_by_field_name("field") or callee
             else:
                 name_node = callee
-            name = e[2][-1] if e[2] else ""
+            name = e.chain[-1] if e.chain else ""
             if callee.type == "func_literal":
                 name = ""
-            self.sites.append(SiteFact(owner, name, CALL, rng(name_node), name_node.start_byte, name_node.end_byte, (scope, e)))
+            self.sites.append(SiteFact(owner, name, CALL, rng(name_node), name_node.start_byte, name_node.end_byte, SiteExpr(scope, e)))
         elif key == "reference.value":
             e = self.expr_of(node, top=(scope == 0))
-            if e[0] not in ("n", "p") or not e[2] or (e[0] == "n" and e[2][0] in BUILTINS):
+            if e.base not in (Base.NAME, Base.PACKAGE) or not e.chain or (e.base == Base.NAME and e.chain[0] in BUILTINS):
                 return
             name_node = node.child_by_field_name("field") if node.type == "selector_expression" else node
             name_node = name_node if name_node is not None else node
-            self.sites.append(SiteFact(owner, e[2][-1], REF, rng(name_node), name_node.start_byte, name_node.end_byte, (scope, e)))
+            self.sites.append(SiteFact(owner, e.chain[-1], REF, rng(name_node), name_node.start_byte, name_node.end_byte, SiteExpr(scope, e)))
         elif key in ("assign.short", "assign.var", "assign.const", "assign.plain"):
             self.assign(key, node, scope)
         elif key == "bind.pattern":

@@ -28,6 +28,7 @@ from .._toolkit import (
 )
 from .builtins import BUILTINS, COMMON_METHODS
 from .packages import GOMOD, package_of_dir
+from .records import Base, Expr, ScopeRecord, SiteExpr
 
 # Values: ('pkg', qname) a workspace package; ('ext', name) outside the workspace; ('syms', rows)
 # definitions (functions, methods, types); ('inst', type rows) a value of a workspace type.
@@ -39,7 +40,7 @@ class Resolver(ValueResolver):
         self.f = facts
         self.ws = ws
         local = facts.local or {}
-        self.scopes: list[tuple] = local.get("scopes", [(0, 0, [], {})])
+        self.scopes = [ScopeRecord(*sc) for sc in local.get("scopes", [(0, 0, [], {})])]
         self.imports: dict[str, str] = dict(local.get("imports", {}))
         self.dots: list[str] = list(local.get("dots", []))
         self.unnamed: dict[str, str] = dict(local.get("unnamed", {}))
@@ -105,26 +106,27 @@ class Resolver(ValueResolver):
         """The value of a type reference made in package ``pkg``: an instance of the type."""
         if ref is None or depth > MAX_DEPTH:
             return None, EXTRACTED
-        if ref[0] == "ext":
-            return ("ext", ref[1]), EXTRACTED
-        if ref[0] == "n":
-            rows = [r for r in self.ws.symbols(f"{pkg}.{ref[2][0]}") if r.kind in ("struct", "interface", "type")]
-            if not rows and pkg == self.pkg:
-                for d in self.dots:
-                    q = self.package_of_path(d)
-                    if q:
-                        rows = [r for r in self.ws.symbols(f"{q}.{ref[2][0]}") if r.kind in ("struct", "interface", "type")]
-                        if rows:
-                            break
-            return self.instances(rows, depth)
-        if ref[0] == "p":
-            pv = self.path_value(ref[1])
-            if pv is None:
-                return None, EXTRACTED
-            if pv[0] == "ext":
-                return ("ext", f"{ref[1]}.{ref[2][0]}"), EXTRACTED
-            rows = [r for r in self.ws.symbols(f"{pv[1]}.{ref[2][0]}") if r.kind in ("struct", "interface", "type")]
-            return self.instances(rows, depth)
+        match ref:
+            case (Base.BUILTIN, name):
+                return ("ext", name), EXTRACTED
+            case (Base.NAME, _, [tname, *_]):
+                rows = [r for r in self.ws.symbols(f"{pkg}.{tname}") if r.kind in ("struct", "interface", "type")]
+                if not rows and pkg == self.pkg:
+                    for d in self.dots:
+                        q = self.package_of_path(d)
+                        if q:
+                            rows = [r for r in self.ws.symbols(f"{q}.{tname}") if r.kind in ("struct", "interface", "type")]
+                            if rows:
+                                break
+                return self.instances(rows, depth)
+            case (Base.PACKAGE, path, [tname, *_]):
+                pv = self.path_value(path)
+                if pv is None:
+                    return None, EXTRACTED
+                if pv[0] == "ext":
+                    return ("ext", f"{path}.{tname}"), EXTRACTED
+                rows = [r for r in self.ws.symbols(f"{pv[1]}.{tname}") if r.kind in ("struct", "interface", "type")]
+                return self.instances(rows, depth)
         return None, EXTRACTED
 
     def instances(self, rows: list[SymbolRow], depth: int) -> tuple[Value | None, int]:
@@ -157,7 +159,7 @@ class Resolver(ValueResolver):
             return v, min(c, INFERRED)
         ext = False
         for emb in t.extra.get("embeds", ()):
-            if emb[0] in ("n", "p") and emb[2][-1] == name:
+            if emb[0] in (Base.NAME, Base.PACKAGE) and emb[2][-1] == name:
                 v, c = self.type_value(emb, t.module, depth + 1)  # the embedded field itself
                 return v, min(c, INFERRED)
             ev, _ = self.type_value(emb, t.module, depth + 1)
@@ -210,12 +212,12 @@ class Resolver(ValueResolver):
         if pkg == self.pkg and scope is not None:
             s = scope
             while 0 < s < len(self.scopes):
-                parent, _, locals_, types = self.scopes[s]
-                if name in types:
-                    return self.evidence_value(types[name], pkg, s, depth + 1)
-                if name in locals_:
+                sc = self.scopes[s]
+                if name in sc.types:
+                    return self.evidence_value(sc.types[name], pkg, s, depth + 1)
+                if name in sc.locals:
                     return None, EXTRACTED
-                s = parent
+                s = sc.parent
         v, c = self.package_member(pkg, name, depth)
         if v is not None:
             return v, c
@@ -238,20 +240,21 @@ class Resolver(ValueResolver):
         if depth > MAX_DEPTH:
             return None, EXTRACTED
         base, arg, chain = e
-        if base == "n" and chain:
-            v, c = self.lookup(chain[0], pkg, scope, depth + 1)
-            return self.attrs(v, c, chain[1:], depth)
-        if base == "p":
-            v = self.path_value(arg)
-            return self.attrs(v, EXTRACTED, chain, depth)
-        if base == "c":
-            v, c = self.eval(arg, pkg, scope, depth + 1)
-            v, c = self.call_result(v, c, depth)
-            return self.attrs(v, c, chain, depth)
-        if base == "t":
-            v, c = self.type_value(arg, pkg, depth + 1)
-            return self.attrs(v, min(c, INFERRED), chain, depth)
-        return None, EXTRACTED
+        match base:
+            case Base.NAME if chain:
+                v, c = self.lookup(chain[0], pkg, scope, depth + 1)
+                return self.attrs(v, c, chain[1:], depth)
+            case Base.PACKAGE:
+                v, c = self.path_value(arg), EXTRACTED
+            case Base.CALL:
+                v, c = self.eval(arg, pkg, scope, depth + 1)
+                v, c = self.call_result(v, c, depth)
+            case Base.TYPED:
+                v, c = self.type_value(arg, pkg, depth + 1)
+                c = min(c, INFERRED)
+            case _:
+                return None, EXTRACTED
+        return self.attrs(v, c, chain, depth)
 
     def attr(self, v: Value, name: str, depth: int) -> tuple[Value | None, int]:
         kind, payload = v
@@ -295,16 +298,15 @@ class Resolver(ValueResolver):
 
     # --- one site
     def site(self, i: int, site: SiteFact) -> Resolution:
-        scope, e = site.expr
-        base, arg, chain = e
+        scope, (base, arg, chain) = SiteExpr(*site.expr)
         if not chain:
             return unresolved(i)
-        if base == "n" and len(chain) == 1:
+        if base == Base.NAME and len(chain) == 1:
             v, c = self.lookup(chain[0], self.pkg, scope, 0)
             return self.outcome(i, site, v, c, False)
-        if base == "u":  # a method of something unknown: x[0].m(), f()[i].m()
+        if base == Base.UNKNOWN:  # a method of something unknown: x[0].m(), f()[i].m()
             return self.outcome(i, site, None, EXTRACTED, True)
-        recv, rc = self.eval((base, arg, chain[:-1]), self.pkg, scope, 0)
+        recv, rc = self.eval(Expr(base, arg, chain[:-1]), self.pkg, scope, 0)
         if recv is None:
             return self.outcome(i, site, None, rc, True)
         v, c = self.attr(recv, chain[-1], 0)
