@@ -161,7 +161,7 @@ def for_lsp_id(language_id: str) -> Language | None:
 
 # The plugin packages, in one place. Each registers its languages when imported; one that fails
 # to import (a missing grammar) is recorded in LOAD_ERRORS and does not take the others down.
-PLUGINS: tuple[str, ...] = ("python", "typescript", "go", "rust", "java", "tags")
+PLUGINS: tuple[str, ...] = ("python", "ecmascript", "go", "rust", "java", "tags")
 
 _loaded = False
 

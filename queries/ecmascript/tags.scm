@@ -1,0 +1,38 @@
+; ECMAScript (TypeScript, TSX, JavaScript): what the extractor needs from the syntax tree, for all
+; three grammars. What one grammar adds is in the folder named for it (typescript/, jsx/,
+; javascript/); each plugin names the folders it loads (languages/ecmascript/__init__.py).
+; Captures are dispatched by name in server/graphmind/languages/ecmascript/extract.py; what a node
+; means (its name, its kind, where it binds) is decided there from its parent. Names follow
+; tree-sitter's tags vocabulary (@definition.*, @reference.*) where one exists.
+
+; definitions, each a scope: functions of every form, methods, classes
+[(function_declaration) (generator_function_declaration)] @definition.function
+(method_definition) @definition.method
+[(class_declaration) (class)] @definition.class
+; function values are scopes, named only by what they are bound to
+[(function_expression) (generator_function) (arrow_function)] @scope.function
+; object literals that may name their methods (`const api = {...}`, `module.exports = {...}`)
+(variable_declarator value: (object) @scope.object)
+(assignment_expression right: (object) @scope.object)
+(export_statement value: (object) @scope.object)
+
+; call sites: @callee is the callee expression
+(call_expression function: (_) @callee) @reference.call
+(new_expression constructor: (_) @callee) @reference.class
+
+; non-call references (a project name): callbacks passed as arguments, decorators
+(arguments [(identifier) (member_expression)] @reference.value)
+(decorator [(identifier) (member_expression)] @reference.value)
+
+; imports, exports, CommonJS
+(import_statement) @import
+(export_statement) @export
+(assignment_expression left: (member_expression) right: (_)) @assign
+
+; bindings and type evidence
+(variable_declarator) @declarator
+(for_in_statement left: (_) @bind.pattern)
+(catch_clause parameter: (_) @bind.pattern)
+; what a function returns when nothing declares it: `return new Foo()`, `() => new Foo()`
+(return_statement (new_expression) @ret.new)
+(arrow_function body: (new_expression) @ret.new)

@@ -1,0 +1,32 @@
+"""Plain tuples for marshal: a plugin names the records it hands its resolver as NamedTuples, and
+the facts are stored with marshal, which writes only plain tuples. :func:`plain_facts` converts
+once, at the end of extraction; the resolver reads records back by unpacking or ``Record(*t)``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...model import Facts
+
+
+def plain(value: Any) -> Any:
+    """``value`` with every NamedTuple (nested in lists, dicts and tuples) a plain tuple."""
+    if isinstance(value, tuple):
+        return tuple(plain(v) for v in value)
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    return value
+
+
+def plain_facts(f: Facts) -> Facts:
+    """The facts with every record a plain tuple, as marshal stores them."""
+    for sym in f.symbols:
+        sym.extra = plain(sym.extra)
+    for site in f.sites:
+        site.expr = plain(site.expr)
+    for b in f.bindings:
+        b.extra = plain(b.extra)
+    f.local = plain(f.local)
+    return f

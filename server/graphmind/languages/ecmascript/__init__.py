@@ -1,0 +1,93 @@
+"""TypeScript, TSX and JavaScript: extraction from one query set, ``queries/ecmascript/``, and
+resolution through the module system and scopes of ECMAScript.
+
+Three grammars, three plugins (``typescript``: .ts .mts .cts; ``tsx``: .tsx; ``javascript``: .js
+.jsx .mjs .cjs), one resolver. The three are one *family*: a TypeScript file may import a TSX or a
+JavaScript file and the other way round, so every lookup goes to all three (:class:`FamilyView`).
+Statistics stay per grammar.
+
+Module names: the path from the workspace root without the extension, ``/`` -> ``.``
+(``src/app/util.ts`` -> ``src.app.util``; ``types.d.ts`` -> ``types``; ``lib/index.js`` ->
+``lib.index``). Symbols: ``src.app.util.format``, ``src.app.util.Gateway.charge``; an object
+literal bound to a name with function members is a symbol of kind ``object`` whose members are
+its methods (``src.api.client.get``); a namespace is a symbol of kind ``namespace``.
+
+Callee expressions, scopes and their kinds are the named records of :mod:`.records`. The
+pipeline: :mod:`.syntax` (what a node says) -> :mod:`.extract` (one query pass over
+``queries/ecmascript/``) -> :mod:`.values` (values across files) and :mod:`.resolve` (one file's
+sites); :mod:`.builtins` holds the global names and builtin method names.
+
+Module keys: ``/src/app/util`` (a workspace path, extension dropped) or a bare specifier
+(``react``: outside the workspace).
+"""
+
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import tree_sitter as ts
+
+from ...model import Facts, Resolution, WorkspaceView
+from .. import Language, query_text, register
+from .._toolkit import FamilyView
+from .extract import Extractor
+from .resolve import Resolver
+from .syntax import module_of_path
+
+FAMILY = ("typescript", "tsx", "javascript")
+_QUERIES: dict[tuple[str, tuple[str, ...]], ts.Query] = {}
+
+
+class ECMAScript(Language):
+    """The base of the three plugins: everything but the grammar is shared."""
+
+    family = FAMILY
+    # One query set for the three grammars: ``queries/ecmascript/`` plus what a grammar adds.
+    query_folders: tuple[str, ...] = ("ecmascript",)
+
+    def query(self) -> ts.Query:
+        key = (self.grammar, self.query_folders)
+        if key not in _QUERIES:
+            _QUERIES[key] = ts.Query(self.ts_language, "\n".join(query_text(f) for f in self.query_folders))
+        return _QUERIES[key]
+
+    def module_name(self, relpath: str, is_file: Callable[[str], bool]) -> str:
+        return module_of_path(relpath)
+
+    def extract(self, tree: ts.Tree, src: bytes, relpath: str, module: str) -> Facts:
+        return Extractor(self, tree, src, relpath, module).run()
+
+    def resolve(self, facts: Facts, ws: WorkspaceView) -> Iterator[Resolution]:
+        r = Resolver(facts, FamilyView(ws, self.family))
+        for i, site in enumerate(facts.sites):
+            yield r.site(i, site)
+
+
+class TypeScript(ECMAScript):
+    name = "typescript"
+    grammar = "typescript"
+    extensions = (".ts", ".mts", ".cts")
+    query_folders = ("ecmascript", "ecmascript/typescript")
+    lsp_ids = ("typescript",)
+
+
+class TSX(ECMAScript):
+    name = "tsx"
+    grammar = "tsx"
+    extensions = (".tsx",)
+    query_folders = ("ecmascript", "ecmascript/typescript", "ecmascript/jsx")
+    lsp_ids = ("typescriptreact",)
+
+
+class JavaScript(ECMAScript):
+    name = "javascript"
+    grammar = "javascript"
+    extensions = (".js", ".jsx", ".mjs", ".cjs")
+    query_folders = ("ecmascript", "ecmascript/jsx", "ecmascript/javascript")
+    lsp_ids = ("javascript", "javascriptreact")
+
+
+register(TypeScript())
+register(TSX())
+register(JavaScript())

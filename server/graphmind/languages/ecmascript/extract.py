@@ -1,0 +1,524 @@
+"""ECMAScript extraction: one query pass, scopes made outermost first, then every other capture
+handled in the innermost scope around it. Produces symbols, sites (with their callee
+expressions), module bindings and the file's scopes for the resolver."""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+
+import tree_sitter as ts
+
+from ...model import CALL, REF, BindingFact, Facts, SiteFact, SymbolFact
+from .._toolkit import Scope, in_scopes
+from .._toolkit.records import plain_facts
+from .bindings import Bindings
+from .records import UNKNOWN, Base, Expr, ScopeRecord, SiteExpr
+from .syntax import (
+    FUNCTION_VALUES,
+    FUNCTIONS,
+    expr_of,
+    heritage,
+    is_static,
+    member_name,
+    pattern_names,
+    require_spec,
+    rng,
+    signature,
+    text,
+    type_evidence,
+)
+
+if TYPE_CHECKING:
+    from . import ECMAScript
+
+# The captures of queries/ecmascript/ that open a scope, and which kind of scope.
+SCOPE_CAPTURES = {
+    "definition.function": "function",
+    "definition.method": "function",
+    "scope.function": "function",
+    "definition.class": "class",
+    "definition.interface": "interface",
+    "definition.module": "namespace",
+    "scope.object": "object",
+}
+SIGNATURES = ("method_signature", "abstract_method_signature")  # @definition.method without a body
+# Every capture the extractor handles (besides @callee, read with its call).
+CAPTURES = (
+    *SCOPE_CAPTURES, "reference.call", "reference.class", "reference.value", "import", "export", "assign",
+    "declarator", "field", "bind.pattern", "ret.new",
+)
+
+
+class _Scope:
+    __slots__ = ("parent", "owner", "this", "start", "end", "locals", "types", "imports", "defs", "exports", "obj", "fn")
+
+    def __init__(self, parent: int, owner: int, this: tuple, start: int, end: int) -> None:
+        self.parent = parent
+        self.owner = owner  # the symbol that calls in this scope are attributed to
+        # ('cls', class idx) an instance; ('static', idx) the class itself; ('obj', idx) an object
+        # symbol; ('fn', idx) an instance of a constructor function; ('arrow',) the parent's this;
+        # ('none',) unknown
+        self.this = this
+        self.start = start
+        self.end = end
+        self.locals: set[str] = set()
+        self.types: dict[str, list[tuple]] = {}
+        self.imports: dict[str, tuple[str, str, Any]] = {}
+        self.defs: dict[str, int] = {}
+        self.exports = False  # an object literal assigned to module.exports: members are module-level
+        self.obj: int | None = None  # an object literal that is a symbol: its members are methods
+        self.fn: int | None = None  # the function symbol whose body this scope is
+
+    def record(self) -> ScopeRecord:
+        return ScopeRecord(self.parent, self.owner, self.this, sorted(self.locals), self.types, self.imports, self.defs)
+
+
+class Extractor(Bindings):
+    def __init__(self, lang: ECMAScript, tree: ts.Tree, src: bytes, relpath: str, module: str) -> None:
+        self.lang = lang
+        self.tree = tree
+        self.src = src
+        self.module = module
+        self.folder = os.path.dirname(relpath)
+        self.symbols: list[SymbolFact] = [
+            SymbolFact(module, "<module>", "module", None, rng(tree.root_node), (0, 0, 0, 0), 0, len(src), f"module {module}")
+        ]
+        self.scopes: list[_Scope] = [_Scope(0, 0, ("none",), 0, len(src) + 1)]
+        self.sites: list[SiteFact] = []
+        self.bindings: list[BindingFact] = []
+        self.module_vars: dict[str, list[tuple]] = {}
+        self.mlocals: set[str] = set()
+        self.scope_of_node: dict[int, int] = {}
+
+    # --- symbols and scopes
+    def add_symbol(self, parent_scope: int, name: str, kind: str, def_node: ts.Node, name_node: ts.Node,
+                   sig: str, extra: dict[str, Any], parent_sym: int | None = None) -> int:
+        sc = self.scopes[parent_scope]
+        parent = sc.owner if parent_sym is None else parent_sym
+        if parent_sym is None and parent_scope != 0 and sc.owner == 0 and not sc.exports:
+            extra["local"] = True  # defined inside an anonymous module-level function: not a global
+        qname = f"{self.symbols[parent].qname}.{name}"
+        idx = len(self.symbols)
+        self.symbols.append(
+            SymbolFact(qname, name, kind, parent, rng(def_node), rng(name_node), def_node.start_byte, def_node.end_byte, sig, extra)
+        )
+        return idx
+
+    def new_scope(self, parent: int, owner: int, this: tuple, node: ts.Node) -> int:
+        sid = len(self.scopes)
+        self.scopes.append(_Scope(parent, owner, this, node.start_byte, node.end_byte))
+        self.scope_of_node[node.id] = sid
+        return sid
+
+    def bind_def(self, scope: int, name: str, idx: int) -> None:
+        if scope != 0:
+            self.scopes[scope].defs[name] = idx
+
+    def run(self) -> Facts:
+        cursor = ts.QueryCursor(self.lang.query())
+        scope_nodes: dict[int, tuple[ts.Node, str]] = {}
+        items: list[tuple[int, int, str, ts.Node, dict[str, list[ts.Node]]]] = []
+        seen: set[tuple[int, str]] = set()
+        for _, caps in cursor.matches(self.tree.root_node):
+            key = next((k for k in CAPTURES if k in caps), None)
+            if key is None:
+                continue
+            n = caps[key][0]
+            if n.type in SIGNATURES:
+                key = "signature"  # a bodiless member: no scope of its own
+            elif key in SCOPE_CAPTURES:
+                scope_nodes.setdefault(n.id, (n, SCOPE_CAPTURES[key]))
+                continue
+            if (n.id, key) not in seen:
+                seen.add((n.id, key))
+                items.append((n.start_byte, -n.end_byte, key, n, caps))
+        # scopes, outermost first
+        stack = [0]
+        for node, key in sorted(scope_nodes.values(), key=lambda nk: (nk[0].start_byte, -nk[0].end_byte)):
+            while self.scopes[stack[-1]].end <= node.start_byte and len(stack) > 1:
+                stack.pop()
+            sid = self.open_scope(node, key, stack[-1])
+            if sid is not None:
+                stack.append(sid)
+        # everything else, in the innermost scope around it
+        items.sort(key=lambda it: (it[0], it[1]))  # at one position, the outer node first
+        spans = [Scope(s.start, s.end, sid) for sid, s in enumerate(self.scopes)]
+        for (_, _, key, node, caps), sid in in_scopes(spans, items, lambda it: it[0]):
+            self.item(key, node, caps, sid)
+        for name, evs in self.module_vars.items():
+            self.bindings.append(BindingFact(name, "var", "", evs))
+        local = {
+            "folder": self.folder,
+            "scopes": [s.record() for s in self.scopes],
+            "mlocals": sorted(self.mlocals),
+        }
+        return plain_facts(Facts(self.module, self.symbols, self.sites, self.bindings, local))
+
+    def this_of(self, scope: int) -> tuple:
+        while True:
+            t = self.scopes[scope].this
+            if t[0] != "arrow" or scope == 0:
+                return t
+            scope = self.scopes[scope].parent
+
+    def open_scope(self, node: ts.Node, key: str, ps: int) -> int | None:
+        """Make the scope of a function, class, interface, namespace or object node and, when
+        the node defines a named thing, its symbol."""
+        psc = self.scopes[ps]
+        t = node.type
+        parent = node.parent
+        ptype = parent.type if parent is not None else ""
+        src = self.src
+        if key == "object":
+            return self.open_object(node, ps)
+        if key == "class":
+            name_node = node.child_by_field_name("name")
+            name = text(name_node) if name_node is not None else None
+            def_node = node
+            if t == "class":
+                name, def_node, name_node = self.value_name(node, name_node, ps)
+            extra: dict[str, Any] = {}
+            bases = heritage(node)
+            if bases:
+                extra["bases"] = bases
+            if name is None:
+                return self.new_scope(ps, psc.owner, ("none",), node)
+            body = node.child_by_field_name("body")
+            sig = " ".join(src[node.start_byte : body.start_byte if body is not None else node.end_byte].decode("utf-8", "replace").split())
+            idx = self.add_symbol(ps, name, "class", def_node, name_node or node, sig, extra)
+            self.bind_def(ps, name, idx)
+            self.maybe_default_export(node, name)
+            return self.new_scope(ps, idx, ("cls", idx), node)
+        if key == "interface":
+            name_node = node.child_by_field_name("name")
+            if name_node is None:
+                return None
+            name = text(name_node)
+            extra = {}
+            bases = heritage(node)
+            if bases:
+                extra["bases"] = bases
+            body = node.child_by_field_name("body")
+            sig = " ".join(src[node.start_byte : body.start_byte if body is not None else node.end_byte].decode("utf-8", "replace").split())
+            idx = self.add_symbol(ps, name, "interface", node, name_node, sig, extra)
+            self.bind_def(ps, name, idx)
+            return self.new_scope(ps, idx, ("none",), node)
+        if key == "namespace":
+            name_node = node.child_by_field_name("name")
+            if name_node is None or name_node.type == "string":
+                return self.new_scope(ps, psc.owner, ("none",), node)
+            name = text(name_node).replace(" ", "")
+            idx = self.add_symbol(ps, name, "namespace", node, name_node, f"namespace {name}", {})
+            self.bind_def(ps, name.split(".")[0], idx)
+            return self.new_scope(ps, idx, ("none",), node)
+        # functions
+        params = node.child_by_field_name("parameters") or node.child_by_field_name("parameter")
+        ret = node.child_by_field_name("return_type")
+        extra = {}
+        rev = type_evidence(ret)
+        if rev is not None:
+            extra["returns"] = rev
+        arrow = t == "arrow_function"
+        this: tuple = ("arrow",) if arrow else ("none",)
+        kind = "function"
+        name: str | None = None
+        name_node: ts.Node | None = None
+        def_node = node
+        parent_sym: int | None = None
+        binds_in: int | None = None
+        if t in FUNCTIONS:
+            name_node = node.child_by_field_name("name")
+            name = text(name_node) if name_node is not None else None
+            binds_in = ps
+            self.maybe_default_export(node, name)
+        elif t == "method_definition":
+            name_node = node.child_by_field_name("name")
+            name = member_name(name_node)
+            if ptype == "class_body" and psc.this[0] == "cls":
+                cls = psc.this[1]
+                kind = "constructor" if name == "constructor" else "method"
+                if is_static(node):
+                    extra["static"] = True
+                    this = ("static", cls)
+                else:
+                    this = ("cls", cls)
+                if any(c.type in ("get", "set") for c in node.children):
+                    extra["property"] = True
+            elif ptype == "object" and self.scope_of_node.get(parent.id) == ps and psc.obj is not None:
+                kind = "method"
+                this = ("obj", psc.obj)
+            elif ptype == "object" and self.scope_of_node.get(parent.id) == ps and psc.exports:
+                kind = "function"
+            else:
+                name = None
+        else:  # a function value: named by what it is bound to
+            own = node.child_by_field_name("name")
+            if ptype == "variable_declarator" and parent.child_by_field_name("value") == node:
+                nn = parent.child_by_field_name("name")
+                if nn is not None and nn.type == "identifier":
+                    name, name_node, def_node, binds_in = text(nn), nn, parent, ps
+            elif ptype == "pair" and parent.parent is not None and self.scope_of_node.get(parent.parent.id) == ps:
+                key_node = parent.child_by_field_name("key")
+                mname = member_name(key_node)
+                if mname is not None and psc.obj is not None:
+                    name, name_node, def_node, kind = mname, key_node, parent, "method"
+                    if not arrow:
+                        this = ("obj", psc.obj)
+                elif mname is not None and psc.exports:
+                    name, name_node, def_node = mname, key_node, parent
+            elif ptype in ("public_field_definition", "field_definition") and psc.this[0] == "cls":
+                nn = parent.child_by_field_name("name") or parent.child_by_field_name("property")
+                mname = member_name(nn)
+                if mname is not None:
+                    name, name_node, def_node, kind = mname, nn, parent, "method"
+                    cls = psc.this[1]
+                    if is_static(parent):
+                        extra["static"] = True
+                        this = ("static", cls)
+                    else:
+                        this = ("cls", cls)
+            elif ptype == "assignment_expression" and parent.child_by_field_name("right") == node:
+                got = self.assigned_name(parent.child_by_field_name("left"), ps, own)
+                if got is not None:
+                    name, name_node, parent_sym, kind, this_over = got
+                    def_node = parent
+                    if this_over is not None and not arrow:
+                        this = this_over
+            elif ptype == "export_statement":
+                name = text(own) if own is not None else "default"
+                name_node = own if own is not None else node
+                binds_in = ps if own is not None else None
+                if own is not None:
+                    self.bindings.append(BindingFact("default", "alias", name))
+        if name is None or name_node is None:
+            sid = self.new_scope(ps, psc.owner, this, node)
+            self.bind_params(params, sid, node)
+            return sid
+        end = ret or params or name_node
+        sig = signature(def_node, src, end)
+        if def_node.type == "variable_declarator" and def_node.parent is not None:
+            kw = def_node.parent.children[0] if def_node.parent.children else None
+            if kw is not None and kw.type in ("const", "let", "var"):
+                sig = f"{text(kw)} {sig}"
+        idx = self.add_symbol(ps, name, kind, def_node, name_node, sig, extra, parent_sym)
+        if binds_in is not None:
+            self.bind_def(binds_in, name, idx)
+        sid = self.new_scope(ps, idx, this, node)
+        self.scopes[sid].fn = idx
+        self.bind_params(params, sid, node)
+        return sid
+
+    def value_name(self, node: ts.Node, own: ts.Node | None, ps: int) -> tuple[str | None, ts.Node, ts.Node | None]:
+        """The name a class expression is bound to."""
+        parent = node.parent
+        ptype = parent.type if parent is not None else ""
+        if ptype == "variable_declarator":
+            nn = parent.child_by_field_name("name")
+            if nn is not None and nn.type == "identifier":
+                self.bind_def(ps, text(nn), len(self.symbols))
+                return text(nn), parent, nn
+        if ptype == "export_statement":
+            if own is not None:
+                self.bindings.append(BindingFact("default", "alias", text(own)))
+                return text(own), node, own
+            return "default", node, node
+        if ptype == "assignment_expression":
+            got = self.assigned_name(parent.child_by_field_name("left"), ps, own)
+            if got is not None and got[2] is None:
+                return got[0], parent, got[1]
+        return None, node, own
+
+    def assigned_name(self, left: ts.Node | None, ps: int, own: ts.Node | None) -> tuple | None:
+        """``module.exports = f`` / ``exports.x = f`` / ``Foo.prototype.m = f`` / ``Foo.m = f``:
+        (name, name node, parent symbol, kind, this) of the function or class assigned."""
+        if left is None or left.type != "member_expression":
+            return None
+        e = expr_of(left, self.folder)
+        if e.base != Base.NAME:
+            return None
+        chain = e.chain
+        prop = left.child_by_field_name("property") or left
+        if chain == ["module", "exports"]:
+            if ps != 0:
+                return None
+            name = text(own) if own is not None else "default"
+            self.bindings.append(BindingFact("module.exports", "cjs", "", [("val", Expr(Base.NAME, None, [name]))]))
+            return name, own if own is not None else left, None, "function", None
+        if len(chain) == 2 and chain[0] == "exports" or len(chain) == 3 and chain[:2] == ["module", "exports"]:
+            if ps != 0:
+                return None
+            return chain[-1], prop, 0, "function", None
+        owner = self.def_in_scope(chain[0], ps)
+        if owner is None:
+            return None
+        if len(chain) == 3 and chain[1] == "prototype":
+            return chain[2], prop, owner, "method", ("fn", owner)
+        if len(chain) == 2:
+            return chain[1], prop, owner, "function", ("static", owner)
+        return None
+
+    def def_in_scope(self, name: str, scope: int) -> int | None:
+        if scope == 0:
+            for i, s in enumerate(self.symbols):
+                if s.parent == 0 and s.name == name and not s.extra.get("local"):
+                    return i
+            return None
+        return self.scopes[scope].defs.get(name)
+
+    def open_object(self, node: ts.Node, ps: int) -> int | None:
+        parent = node.parent
+        if parent is None:
+            return None
+        has_fns = any(
+            c.type == "method_definition"
+            or (c.type == "pair" and (v := c.child_by_field_name("value")) is not None and v.type in FUNCTION_VALUES)
+            for c in node.named_children
+        )
+        if parent.type == "assignment_expression":
+            left = parent.child_by_field_name("left")
+            e = expr_of(left, self.folder) if left is not None else UNKNOWN
+            if e.base == Base.NAME and e.chain == ["module", "exports"] and ps == 0:
+                sid = self.new_scope(ps, 0, ("arrow",), node)
+                self.scopes[sid].exports = True
+                # require() of this module / its default import: the module's own namespace
+                self.bindings.append(BindingFact("module.exports", "cjs", "", [("mod", self.module)]))
+                self.export_object_members(node)
+                return sid
+            if not has_fns:
+                return None
+            got = self.assigned_name(left, ps, None)
+            if got is None or got[0] == "default":
+                return None
+            name, name_node, parent_sym, _, _ = got
+            idx = self.add_symbol(ps, name, "object", parent, name_node, f"{text(left)} = {{...}}", {}, parent_sym)
+            return self.object_scope(ps, idx, node)
+        if not has_fns:
+            return None
+        if parent.type == "variable_declarator":
+            nn = parent.child_by_field_name("name")
+            if nn is None or nn.type != "identifier":
+                return None
+            name = text(nn)
+            idx = self.add_symbol(ps, name, "object", parent, nn, f"{name} = {{...}}", {})
+            self.bind_def(ps, name, idx)
+            return self.object_scope(ps, idx, node)
+        if parent.type == "export_statement":
+            idx = self.add_symbol(ps, "default", "object", node, node, "export default {...}", {})
+            return self.object_scope(ps, idx, node)
+        return None
+
+    def object_scope(self, ps: int, idx: int, node: ts.Node) -> int:
+        """Calls in the object's initializers belong to the object; ``this`` there is the outer one."""
+        sid = self.new_scope(ps, idx, ("arrow",), node)
+        self.scopes[sid].obj = idx
+        return sid
+
+    def maybe_default_export(self, node: ts.Node, name: str | None) -> None:
+        parent = node.parent
+        if name and parent is not None and parent.type == "export_statement" and any(c.type == "default" for c in parent.children):
+            self.bindings.append(BindingFact("default", "alias", name))
+
+    def bind_params(self, params: ts.Node | None, sid: int, fn: ts.Node) -> None:
+        if params is None:
+            return
+        sc = self.scopes[sid]
+        if params.type == "identifier":
+            sc.locals.add(text(params))
+            return
+        is_ctor = fn.type == "method_definition" and member_name(fn.child_by_field_name("name")) == "constructor"
+        cls = self.this_of(sid)
+        for p in params.named_children:
+            names = list(pattern_names(p))
+            sc.locals.update(names)
+            if p.type in ("required_parameter", "optional_parameter"):
+                pat = p.child_by_field_name("pattern")
+                if pat is None or pat.type != "identifier":
+                    continue
+                ev = type_evidence(p.child_by_field_name("type"))
+                if ev is None:
+                    continue
+                pname = text(pat)
+                sc.types.setdefault(pname, []).append(ev)
+                if is_ctor and cls[0] == "cls" and any(c.type in ("accessibility_modifier", "readonly") or c.type == "override_modifier" for c in p.children):
+                    self.symbols[cls[1]].extra.setdefault("attrs", {}).setdefault(pname, []).append(ev)
+            elif p.type in ("identifier", "assignment_pattern"):
+                if p.type == "identifier":
+                    sc.locals.add(text(p))
+
+    # --- everything else
+    def item(self, key: str, node: ts.Node, caps: dict[str, list[ts.Node]], scope: int) -> None:
+        sc = self.scopes[scope]
+        owner = sc.owner
+        if key in ("reference.call", "reference.class"):
+            kind = "new" if key == "reference.class" else ("jsx" if node.type.startswith("jsx_") else "call")
+            self.call_site(kind, node, caps["callee"][0], owner, scope)
+        elif key == "reference.value":
+            e = expr_of(node, self.folder)
+            if e.base not in (Base.NAME, Base.THIS) or not e.chain:
+                return
+            name_node = node.child_by_field_name("property") if node.type == "member_expression" else node
+            name_node = name_node if name_node is not None else node
+            self.sites.append(SiteFact(owner, e.chain[-1], REF, rng(name_node), name_node.start_byte, name_node.end_byte,
+                                       SiteExpr(scope, *e, "")))
+        elif key == "import":
+            self.import_stmt(node, scope)
+        elif key == "export":
+            self.export_stmt(node, scope)
+        elif key == "assign":
+            self.assignment(node, scope)
+        elif key == "declarator":
+            self.declarator(node, scope)
+        elif key == "field":
+            self.field(node, scope)
+        elif key == "bind.pattern":
+            names = list(pattern_names(node))
+            (self.mlocals if scope == 0 else sc.locals).update(names)
+        elif key == "signature":
+            self.signature_member(node, scope)
+        elif key == "ret.new":
+            self.returns_new(node, scope)
+
+    def call_site(self, kind: str, node: ts.Node, callee: ts.Node, owner: int, scope: int) -> None:
+        if kind == "jsx":
+            if callee.type == "identifier" and not text(callee)[:1].isupper():
+                return  # an intrinsic element: <div>
+            if callee.type not in ("identifier", "member_expression"):
+                return
+        if kind == "call":
+            if callee.type == "import":
+                return
+            if callee.type == "identifier" and callee.text == b"require" and require_spec(node) is not None:
+                return  # require(): an import, not a call
+        if callee.type == "super":
+            self.sites.append(SiteFact(owner, "constructor", CALL, rng(callee), callee.start_byte, callee.end_byte,
+                                       SiteExpr(scope, Base.SUPER, None, [], "super")))
+            return
+        e = expr_of(callee, self.folder)
+        if callee.type == "member_expression":
+            name_node = callee.child_by_field_name("property") or callee
+        elif callee.type == "subscript_expression":
+            name_node = callee.child_by_field_name("index") or callee
+        else:
+            name_node = callee
+        name = e.chain[-1] if e.chain else ""
+        flag = kind if kind in ("new", "jsx") else ""
+        self.sites.append(SiteFact(owner, name, CALL, rng(name_node), name_node.start_byte, name_node.end_byte,
+                                   SiteExpr(scope, *e, flag)))
+
+    def signature_member(self, node: ts.Node, scope: int) -> None:
+        """An interface method or an abstract method: a symbol without a body."""
+        sc = self.scopes[scope]
+        if sc.owner == 0 or self.symbols[sc.owner].kind not in ("interface", "class"):
+            return
+        name_node = node.child_by_field_name("name")
+        name = member_name(name_node)
+        if name is None or name_node is None:
+            return
+        extra: dict[str, Any] = {}
+        rev = type_evidence(node.child_by_field_name("return_type"))
+        if rev is not None:
+            extra["returns"] = rev
+        end = node.child_by_field_name("return_type") or node.child_by_field_name("parameters") or name_node
+        self.add_symbol(scope, name, "method", node, name_node, signature(node, self.src, end), extra)
+

@@ -1,0 +1,191 @@
+"""ECMAScript resolution of one file's sites: names through the file's own scopes, ``this`` and
+``super``, then the labelling of the outcome."""
+
+from __future__ import annotations
+
+from ...model import (
+    CALL,
+    EXTERNAL,
+    EXTRACTED,
+    RESOLVED,
+    Resolution,
+    SiteFact,
+    SymbolRow,
+)
+from .._toolkit import MAX_DEPTH, known_confidence, label_by_name, unresolved
+from .builtins import BUILTIN_METHODS, GLOBALS
+from .records import Base, Expr, SiteExpr
+from .values import Value, Values
+
+
+class Resolver(Values):
+    # --- names in the file's own scopes
+    def own_symbol(self, idx: int) -> list[SymbolRow]:
+        sym = self.f.symbols[idx]
+        return [r for r in self.ws.symbols(sym.qname) if r.module == self.M and r.kind == sym.kind]
+
+    def module_lookup(self, name: str, depth: int) -> tuple[Value | None, int]:
+        v, c = self.global_value(self.M, name, depth)
+        if v is not None:
+            return v, c
+        if name in self.mlocals:
+            return None, EXTRACTED
+        if name in GLOBALS:
+            return ("ext", name), EXTRACTED
+        return None, EXTRACTED
+
+    def lookup(self, name: str, scope: int, depth: int) -> tuple[Value | None, int]:
+        s = scope
+        while s != 0 and s < len(self.scopes):
+            parent, _, _, locals_, types, imports, defs = self.scopes[s]
+            if name in defs:
+                rows = self.own_symbol(defs[name])
+                return (("syms", rows), EXTRACTED) if rows else (None, EXTRACTED)
+            if name in imports:
+                kind, target, extra = imports[name]
+                return self.binding_value(self.M, kind, target, extra, depth + 1)
+            if name in types:
+                return self.evidence_value(types[name], lambda e, d, _s=s: self.eval_expr(e, _s, d), depth + 1)
+            if name in locals_:
+                return None, EXTRACTED
+            s = parent
+        return self.module_lookup(name, depth)
+
+    def this_value(self, scope: int) -> tuple[Value | None, int]:
+        s = scope
+        while 0 < s < len(self.scopes):
+            this = self.scopes[s].this
+            if this[0] == "arrow":
+                s = self.scopes[s].parent
+                continue
+            if this[0] in ("cls", "fn"):
+                rows = self.own_symbol(this[1])
+                return (("inst", rows), EXTRACTED) if rows else (None, EXTRACTED)
+            if this[0] in ("static", "obj"):
+                rows = self.own_symbol(this[1])
+                return (("syms", rows), EXTRACTED) if rows else (None, EXTRACTED)
+            return None, EXTRACTED
+        return None, EXTRACTED
+
+    def enclosing_class(self, scope: int) -> SymbolRow | None:
+        s = scope
+        while 0 < s < len(self.scopes):
+            this = self.scopes[s].this
+            if this[0] in ("cls", "static"):
+                rows = self.own_symbol(this[1])
+                return rows[0] if rows else None
+            if this[0] != "arrow":
+                return None
+            s = self.scopes[s].parent
+        return None
+
+    def eval_expr(self, e: Expr, scope: int, depth: int) -> tuple[Value | None, int]:
+        if depth > MAX_DEPTH:
+            return None, EXTRACTED
+        base, arg, chain = e
+        match base:
+            case Base.NAME:
+                v, c = self.lookup(chain[0], scope, depth + 1)
+                return self.attrs(v, c, chain[1:], depth)
+            case Base.THIS:
+                v, c = self.this_value(scope)
+            case Base.SUPER:
+                cls = self.enclosing_class(scope)
+                if cls is None:
+                    return None, EXTRACTED
+                v, c = ("super", cls), EXTRACTED
+            case Base.CALL:
+                v, c = self.eval_expr(arg, scope, depth + 1)
+                v, c = self.call_result(v, c, depth)
+            case Base.NEW:
+                v, c = self.eval_expr(arg, scope, depth + 1)
+                v, c = self.new_result(v, c)
+            case Base.REQUIRE:
+                v, c = self.module_value(arg)
+            case Base.ASSERTED:
+                v, c = self.type_value(arg, lambda e2, d: self.eval_expr(e2, scope, d), depth)
+            case Base.LITERAL:
+                v, c = ("ext", arg), EXTRACTED
+            case _:
+                return None, EXTRACTED
+        return self.attrs(v, c, chain, depth)
+
+    # --- one site
+    def site(self, i: int, site: SiteFact) -> Resolution:
+        scope, base, arg, chain, flag = SiteExpr(*site.expr)
+        if base == Base.IMPORTED:
+            key, form = arg
+            v, c = self.binding_value(self.M, "import", key, form, 0)
+            return self.outcome(i, site, v, c, False, flag)
+        if flag == "super":
+            cls = self.enclosing_class(scope)
+            if cls is None:
+                return unresolved(i)
+            bases = self.bases(cls, 0)
+            targets: dict[int, int] = {}
+            for b in bases:
+                ctors, cc = self.constructor(b, 0)
+                for r in ctors or [b]:
+                    targets[r.id] = cc if ctors else EXTRACTED
+            if targets:
+                return Resolution(i, [(t, known_confidence(bases, c)) for t, c in targets.items()], RESOLVED)
+            if self.has_external_base(cls, 0):
+                return Resolution(i, [], EXTERNAL)
+            return unresolved(i)
+        if not chain:
+            if base in (Base.REQUIRE, Base.CALL, Base.NEW, Base.ASSERTED, Base.LITERAL, Base.THIS):
+                v, c = self.eval_expr(Expr(base, arg, []), scope, 0)
+                if v is not None and v[0] == "mod":
+                    v, c = self.cjs_value(v[1], 0)
+                return self.outcome(i, site, v, c, False, flag)
+            return unresolved(i)
+        if base == Base.NAME and len(chain) == 1:
+            v, c = self.lookup(chain[0], scope, 0)
+            return self.outcome(i, site, v, c, False, flag)
+        recv_expr = Expr(base, arg, chain[:-1])
+        if base == Base.UNKNOWN and len(chain) == 1:
+            recv, rc = None, EXTRACTED
+        else:
+            recv, rc = self.eval_expr(recv_expr, scope, 0)
+        if recv is None:
+            return self.outcome(i, site, None, rc, True, flag)
+        v, c = self.attr(recv, chain[-1], 0)
+        if v is None and recv[0] in ("inst", "super"):
+            # the class (and its workspace bases) lack the member: maybe a subclass defines it
+            return self.outcome(i, site, None, rc, True, flag)
+        return self.outcome(i, site, v, min(rc, c), False, flag)
+
+    def outcome(self, i: int, site: SiteFact, v: Value | None, c: int, receiver_unknown: bool, flag: str) -> Resolution:
+        if v is None:
+            if receiver_unknown and site.kind == CALL and site.name and flag == "":
+                return self.by_name(i, site)
+            return unresolved(i)
+        kind, payload = v
+        if kind == "ext":
+            return Resolution(i, [], EXTERNAL)
+        if kind == "mod":
+            if site.kind == CALL:
+                cv, cc = self.cjs_value(payload, 0)
+                if cv is not None and cv[0] == "syms":
+                    return self.outcome(i, site, cv, min(c, cc), False, flag)
+                return unresolved(i)
+            return Resolution(i, [], RESOLVED)
+        if kind == "syms":
+            rows: list[SymbolRow] = payload
+            if site.kind == CALL:
+                rows = [r for r in rows if r.kind not in ("interface", "namespace")] or rows
+            conf = known_confidence(rows, c)
+            targets: dict[int, int] = {}
+            for r in rows:
+                targets[r.id] = conf
+                if r.kind == "class" and site.kind == CALL:
+                    ctors, cc = self.constructor(r, 0)
+                    for x in ctors:
+                        targets.setdefault(x.id, min(conf, cc))
+            return Resolution(i, list(targets.items()), RESOLVED)
+        return unresolved(i)
+
+    def by_name(self, i: int, site: SiteFact) -> Resolution:
+        """Unknown receiver: a method name with one definition in the workspace is inferred; a few
+        are ambiguous (an edge to each); none or too many leave the site unresolved."""
+        return label_by_name(i, (r for r in self.ws.by_name(site.name) if r.kind == "method"), site.name, BUILTIN_METHODS)

@@ -1,0 +1,280 @@
+"""What ECMAScript syntax says: callee expressions, type and value evidence, module keys.
+
+Pure functions of syntax nodes, shared by the extractor and (for the expression kinds) the resolver.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import tree_sitter as ts
+
+from .builtins import GLOBALS
+from .records import UNKNOWN, Base, Expr
+
+SOURCE_EXTS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
+FUNCTIONS = ("function_declaration", "generator_function_declaration")
+FUNCTION_VALUES = ("arrow_function", "function_expression", "generator_function", "function")
+CLASSES = ("class_declaration", "abstract_class_declaration", "class")
+LITERALS = {
+    "string": "String", "template_string": "String", "number": "Number", "array": "Array", "object": "Object",
+    "regex": "RegExp", "true": "Boolean", "false": "Boolean", "arrow_function": "Function",
+    "function_expression": "Function",
+    # operators only yield primitives (no operator overloading in JavaScript)
+    "binary_expression": "Primitive", "unary_expression": "Primitive", "update_expression": "Number",
+}
+WRAPPERS = ("parenthesized_expression", "non_null_expression", "await_expression", "satisfies_expression")
+UNWRAP_TYPES = ("Promise", "PromiseLike", "Awaited", "Readonly")
+ARRAY_TYPES = ("Array", "ReadonlyArray")
+
+
+def text(node: ts.Node | None) -> str:
+    if node is None or node.text is None:
+        return ""
+    return node.text.decode("utf-8", "replace")
+
+
+def rng(node: ts.Node) -> tuple[int, int, int, int]:
+    s, e = node.start_point, node.end_point
+    return (s[0], s[1], e[0], e[1])
+
+
+def string_value(node: ts.Node | None) -> str | None:
+    if node is None or node.type not in ("string", "template_string"):
+        return None
+    if node.type == "template_string" and any(c.type == "template_substitution" for c in node.named_children):
+        return None
+    return "".join(text(c) for c in node.named_children if c.type in ("string_fragment", "escape_sequence"))
+
+
+def module_of_path(relpath: str) -> str:
+    """``src/app/util.ts`` -> ``src.app.util``; ``types.d.ts`` -> ``types``."""
+    stem = relpath
+    for dts in (".d.ts", ".d.mts", ".d.cts"):
+        if stem.endswith(dts):
+            stem = stem[: -len(dts)]
+            break
+    else:
+        stem = os.path.splitext(stem)[0]
+    return stem.replace("/", ".")
+
+
+def module_key(spec: str, folder: str) -> str:
+    """The key of an import specifier seen from ``folder``: ``/path/from/root`` without extension
+    for a relative specifier, the specifier itself for a package, ``""`` outside the workspace."""
+    if not (spec == "." or spec == ".." or spec.startswith("./") or spec.startswith("../")):
+        return spec
+    parts = folder.split("/") if folder else []
+    for seg in spec.split("/"):
+        if seg in ("", "."):
+            continue
+        if seg == "..":
+            if not parts:
+                return ""
+            parts.pop()
+        else:
+            parts.append(seg)
+    path = "/".join(parts)
+    for ext in SOURCE_EXTS:
+        if path.endswith(ext):
+            path = path[: -len(ext)]
+            break
+    return "/" + path
+
+
+def require_spec(node: ts.Node | None) -> str | None:
+    """``require('x')`` -> ``x``."""
+    if node is None or node.type != "call_expression":
+        return None
+    fn = node.child_by_field_name("function")
+    if fn is None or fn.type != "identifier" or fn.text != b"require":
+        return None
+    args = node.child_by_field_name("arguments")
+    if args is None or args.named_child_count != 1:
+        return None
+    return string_value(args.named_children[0])
+
+
+def member_name(node: ts.Node | None) -> str | None:
+    """The name of a property, a method or an object key (None for computed names)."""
+    if node is None:
+        return None
+    if node.type in ("property_identifier", "private_property_identifier", "identifier", "type_identifier"):
+        return text(node)
+    if node.type == "string":
+        return string_value(node)
+    if node.type == "number":
+        return text(node)
+    return None
+
+
+def expr_of(node: ts.Node | None, folder: str) -> Expr:
+    if node is None:
+        return UNKNOWN
+    t = node.type
+    if t == "identifier":
+        name = text(node)
+        return UNKNOWN if name == "undefined" else Expr(Base.NAME, None, [name])
+    if t == "this":
+        return Expr(Base.THIS, None, [])
+    if t == "super":
+        return Expr(Base.SUPER, None, [])
+    if t == "member_expression":
+        obj = node.child_by_field_name("object")
+        name = member_name(node.child_by_field_name("property")) or ""
+        base = expr_of(obj, folder)
+        return base._replace(chain=[*base.chain, name])
+    if t == "subscript_expression":
+        idx = string_value(node.child_by_field_name("index"))
+        if idx is None:
+            return UNKNOWN
+        base = expr_of(node.child_by_field_name("object"), folder)
+        return base._replace(chain=[*base.chain, idx])
+    if t == "call_expression":
+        spec = require_spec(node)
+        if spec is not None:
+            return Expr(Base.REQUIRE, module_key(spec, folder), [])
+        fn = node.child_by_field_name("function")
+        if fn is None or fn.type == "import":
+            return UNKNOWN
+        return Expr(Base.CALL, expr_of(fn, folder), [])
+    if t == "new_expression":
+        return Expr(Base.NEW, expr_of(node.child_by_field_name("constructor"), folder), [])
+    if t in WRAPPERS and node.named_child_count >= 1:
+        return expr_of(node.named_children[0], folder)
+    if t in ("as_expression", "type_assertion"):
+        kids = node.named_children
+        ty = next((c for c in reversed(kids) if c.type != "type_arguments"), None) if t == "as_expression" else (
+            kids[0].named_children[0] if kids and kids[0].type == "type_arguments" and kids[0].named_children else None
+        )
+        ev = type_evidence(ty)
+        if ev is not None and ev[0] == "ann":
+            return Expr(Base.ASSERTED, ev[1], [])
+        if ev is not None and ev[0] == "ext":
+            return Expr(Base.LITERAL, ev[1], [])
+        return UNKNOWN
+    if t in LITERALS:
+        return Expr(Base.LITERAL, LITERALS[t], [])
+    return UNKNOWN
+
+
+def type_evidence(node: ts.Node | None) -> tuple | None:
+    """What a type annotation says: ``('ann', ['mod', 'Foo'])`` for a named type (``Foo | null``,
+    ``Promise<Foo>`` and ``mod.Foo<T>`` included), ``('ext', 'string')`` for a builtin type."""
+    if node is None:
+        return None
+    t = node.type
+    if t == "type_annotation":
+        return type_evidence(node.named_children[0]) if node.named_child_count else None
+    if t == "type_identifier":
+        name = text(node)
+        return ("ext", name) if name in GLOBALS or name in ARRAY_TYPES else ("ann", [name])
+    if t == "nested_type_identifier":
+        return ("ann", text(node).replace(" ", "").split("."))
+    if t == "predefined_type":
+        return ("ext", text(node))
+    if t in ("array_type", "tuple_type", "readonly_type"):
+        return ("ext", "Array")
+    if t == "parenthesized_type":
+        return type_evidence(node.named_children[0]) if node.named_child_count else None
+    if t == "generic_type":
+        head = node.child_by_field_name("name")
+        name = text(head)
+        args = node.child_by_field_name("type_arguments")
+        if name in UNWRAP_TYPES and args is not None and args.named_child_count == 1:
+            return type_evidence(args.named_children[0])
+        if name in ARRAY_TYPES:
+            return ("ext", "Array")
+        return type_evidence(head)
+    if t == "union_type":
+        kids = [
+            c for c in node.named_children
+            if not (c.type == "literal_type" and text(c) in ("null", "undefined"))
+            and not (c.type == "predefined_type" and text(c) in ("undefined", "void", "null", "never"))
+        ]
+        return type_evidence(kids[0]) if len(kids) == 1 else None
+    return None
+
+
+def value_evidence(value: ts.Node | None, folder: str) -> tuple | None:
+    """What an initializer says about the value of a name."""
+    if value is None:
+        return None
+    while value.type in WRAPPERS and value.named_child_count >= 1:
+        value = value.named_children[0]
+    t = value.type
+    if t == "new_expression":
+        return ("new", expr_of(value.child_by_field_name("constructor"), folder))
+    if t == "call_expression":
+        spec = require_spec(value)
+        if spec is not None:
+            return ("val", Expr(Base.REQUIRE, module_key(spec, folder), []))
+        fn = value.child_by_field_name("function")
+        if fn is None or fn.type == "import":
+            return None
+        return ("call", expr_of(fn, folder))
+    if t in ("identifier", "member_expression", "this", "subscript_expression"):
+        e = expr_of(value, folder)
+        return ("val", e) if e.base != Base.UNKNOWN else None
+    if t in ("as_expression", "type_assertion"):
+        e = expr_of(value, folder)
+        if e.base == Base.ASSERTED:
+            return ("ann", e.arg)
+        return ("ext", e.arg) if e.base == Base.LITERAL else None
+    if t in LITERALS:
+        return ("ext", LITERALS[t])
+    return None
+
+
+def pattern_names(node: ts.Node | None) -> Iterator[str]:
+    if node is None:
+        return
+    t = node.type
+    if t in ("identifier", "shorthand_property_identifier_pattern"):
+        yield text(node)
+    elif t == "pair_pattern":
+        yield from pattern_names(node.child_by_field_name("value"))
+    elif t in ("assignment_pattern", "object_assignment_pattern"):
+        yield from pattern_names(node.child_by_field_name("left"))
+    elif t in ("object_pattern", "array_pattern", "rest_pattern"):
+        for c in node.named_children:
+            yield from pattern_names(c)
+    elif t in ("required_parameter", "optional_parameter"):
+        yield from pattern_names(node.child_by_field_name("pattern"))
+    elif t in ("lexical_declaration", "variable_declaration"):
+        for c in node.named_children:
+            if c.type == "variable_declarator":
+                yield from pattern_names(c.child_by_field_name("name"))
+
+
+def signature(node: ts.Node, src: bytes, end_node: ts.Node | None, prefix: str = "") -> str:
+    end = end_node.end_byte if end_node is not None else node.end_byte
+    text = prefix + src[node.start_byte : end].decode("utf-8", "replace")
+    text = " ".join(text.split())
+    return text if len(text) <= 240 else text[:237] + "..."
+
+
+def heritage(node: ts.Node) -> list[list[str]]:
+    """The classes a class extends / the interfaces an interface extends, as name chains."""
+    out: list[list[str]] = []
+    for c in node.named_children:
+        if c.type == "class_heritage":
+            for h in c.named_children:
+                targets = [h.child_by_field_name("value")] if h.type == "extends_clause" else (
+                    [] if h.type == "implements_clause" else [h]
+                )
+                for v in targets:
+                    e = expr_of(v, "")
+                    if e.base == Base.NAME:
+                        out.append(e.chain)
+        elif c.type == "extends_type_clause":
+            for v in c.children_by_field_name("type"):
+                ev = type_evidence(v)
+                if ev is not None and ev[0] == "ann":
+                    out.append(ev[1])
+    return out
+
+
+def is_static(node: ts.Node) -> bool:
+    return any(c.type == "static" for c in node.children)

@@ -1,0 +1,320 @@
+"""ECMAScript values across files: modules (ES and CommonJS), module-scope names, members of
+classes and objects, what calls and ``new`` return, and what type evidence denotes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ...model import EXTRACTED, INFERRED, Facts, SymbolRow
+from .._toolkit import MAX_DEPTH, FamilyView, ValueResolver, known_confidence
+from .builtins import GLOBALS
+from .records import Base, Expr, ScopeRecord
+
+# Values: ('mod', qname) a workspace module; ('ext', name) outside the workspace; ('syms', rows)
+# definitions; ('inst', rows) an instance of classes/interfaces/constructor functions;
+# ('super', class row).
+Value = tuple[str, Any]
+
+
+class Values(ValueResolver):
+    def __init__(self, facts: Facts, ws: FamilyView) -> None:
+        self.f = facts
+        self.ws = ws
+        local = facts.local or {}
+        self.scopes = [ScopeRecord(*s) for s in local.get("scopes", [(0, 0, ("none",), [], {}, {}, {})])]
+        self.mlocals: set[str] = set(local.get("mlocals", ()))
+        self.M = facts.module
+
+    # --- modules
+    def module_exists(self, name: str) -> bool:
+        return any(r.kind == "module" for r in self.ws.symbols(name))
+
+    def module_value(self, key: str) -> tuple[Value | None, int]:
+        if not key:
+            return None, EXTRACTED
+        if not key.startswith("/"):
+            return ("ext", key), EXTRACTED
+        q = key[1:].replace("/", ".")
+        for cand in ((q, f"{q}.index") if q else ("index",)):
+            if self.module_exists(cand):
+                return ("mod", cand), EXTRACTED
+        return None, EXTRACTED
+
+    def global_value(self, mod: str, name: str, depth: int = 0) -> tuple[Value | None, int]:
+        """A name in the module scope of ``mod`` (possibly another file): a definition, an
+        import, an export alias, a variable with type evidence, or a name from ``export *``."""
+        if depth > MAX_DEPTH:
+            return None, EXTRACTED
+        rows = [r for r in self.ws.symbols(f"{mod}.{name}") if r.kind != "module" and not r.extra.get("local")]
+        if rows:
+            return ("syms", rows), EXTRACTED
+        found: list[tuple[Value, int]] = []
+        for kind, target, extra in self.ws.bindings(mod, name):
+            if kind == "star":
+                continue
+            v = self.binding_value(mod, kind, target, extra, depth + 1)
+            if v[0] is not None:
+                found.append(v)  # type: ignore[arg-type]
+        if found:
+            return self.merge(found)
+        if name != "default" and name != "module.exports":
+            for kind, target, _ in self.ws.bindings(mod, "*"):
+                if kind != "star":
+                    continue
+                smv, _ = self.module_value(target)
+                if smv is not None and smv[0] == "mod" and smv[1] != mod:
+                    v, c = self.global_value(smv[1], name, depth + 1)
+                    if v is not None:
+                        return v, c
+        if name == "default":  # a CommonJS module imported as an ES module
+            return self.cjs_value(mod, depth + 1)
+        return None, EXTRACTED
+
+    def cjs_value(self, mod: str, depth: int) -> tuple[Value | None, int]:
+        """What ``module.exports = ...`` set (None when the module never assigns it)."""
+        if depth > MAX_DEPTH:
+            return None, EXTRACTED
+        found = []
+        for kind, _, extra in self.ws.bindings(mod, "module.exports"):
+            if kind == "cjs":
+                v = self.evidence_value(extra, lambda e, d: self.eval_global_expr(mod, e, d), depth + 1, trust=EXTRACTED)
+                if v[0] is not None:
+                    found.append(v)
+        return self.merge(found) if found else (None, EXTRACTED)
+
+    def binding_value(self, mod: str, kind: str, target: str, extra: Any, depth: int) -> tuple[Value | None, int]:
+        if depth > MAX_DEPTH:
+            return None, EXTRACTED
+        if kind == "import":
+            mv, c = self.module_value(target)
+            if mv is None or mv[0] == "ext":
+                if mv is not None and extra and extra[0] == "named":
+                    return ("ext", f"{target}.{extra[1]}"), EXTRACTED
+                return mv, c
+            form = extra[0] if extra else "ns"
+            if form in ("ns",):
+                return mv, EXTRACTED
+            if form == "require":
+                return mv, EXTRACTED
+            if form == "default":
+                return self.global_value(mv[1], "default", depth + 1)
+            if form == "named":
+                v, c = self.global_value(mv[1], extra[1], depth + 1)
+                if v is None:  # require('./x').y of a module that exports an object or a class
+                    base, bc = self.cjs_value(mv[1], depth + 1)
+                    if base is not None:
+                        return self.attr(base, extra[1], depth + 1)
+                return v, c
+            return None, EXTRACTED
+        if kind == "alias":
+            if target == extra:
+                return None, EXTRACTED
+            return self.global_value(mod, target, depth + 1)
+        if kind in ("var", "cjs"):
+            return self.evidence_value(extra, lambda e, d: self.eval_global_expr(mod, e, d), depth + 1)
+        return None, EXTRACTED
+
+    def eval_global_expr(self, mod: str, e: Expr, depth: int) -> tuple[Value | None, int]:
+        """Evaluate an expression in the module scope of ``mod`` (possibly another file)."""
+        if depth > MAX_DEPTH:
+            return None, EXTRACTED
+        base, arg, chain = e
+        match base:
+            case Base.NAME if chain:
+                if mod == self.M:
+                    v, c = self.module_lookup(chain[0], depth + 1)
+                else:
+                    v, c = self.global_value(mod, chain[0], depth + 1)
+                    if v is None and chain[0] in GLOBALS:
+                        v, c = ("ext", chain[0]), EXTRACTED
+                return self.attrs(v, c, chain[1:], depth)
+            case Base.CALL:
+                v, c = self.eval_global_expr(mod, arg, depth + 1)
+                v, c = self.call_result(v, c, depth)
+            case Base.NEW:
+                v, c = self.eval_global_expr(mod, arg, depth + 1)
+                v, c = self.new_result(v, c)
+            case Base.REQUIRE:
+                v, c = self.module_value(arg)
+            case Base.ASSERTED:
+                v, c = self.type_value(arg, lambda e2, d: self.eval_global_expr(mod, e2, d), depth)
+            case Base.LITERAL:
+                v, c = ("ext", arg), EXTRACTED
+            case _:  # this, super, an import or unknown: not evaluable in another module's scope
+                return None, EXTRACTED
+        return self.attrs(v, c, chain, depth)
+
+    # --- members
+    def attr(self, v: Value, name: str, depth: int) -> tuple[Value | None, int]:
+        kind, payload = v
+        if depth > MAX_DEPTH:
+            return None, EXTRACTED
+        if kind == "mod":
+            got, c = self.global_value(payload, name, depth + 1)
+            if got is None:
+                base, bc = self.cjs_value(payload, depth + 1)
+                if base is not None and base[0] != "mod":
+                    return self.attr(base, name, depth + 1)
+            return got, c
+        if kind == "ext":
+            return ("ext", f"{payload}.{name}"), EXTRACTED
+        if kind in ("syms", "inst"):
+            found: list[tuple[Value, int]] = []
+            for r in payload:
+                if r.kind in ("class", "interface") or (kind == "inst" and r.kind == "function"):
+                    m = self.member(r, name, depth, set())
+                else:  # a namespace, an object, a function's own properties
+                    rows = [x for x in self.ws.symbols(f"{r.qname}.{name}") if x.kind != "module"]
+                    m = (("syms", rows), EXTRACTED) if rows else (None, EXTRACTED)
+                if m[0] is not None:
+                    found.append(m)  # type: ignore[arg-type]
+            if found:
+                return self.merge(found)
+            if any(r.kind == "class" and self.has_external_base(r, depth) for r in payload):
+                return ("ext", name), EXTRACTED
+            return None, EXTRACTED
+        if kind == "super":
+            cls: SymbolRow = payload
+            for base in self.bases(cls, depth):
+                m = self.member(base, name, depth, {cls.id})
+                if m[0] is not None:
+                    return m
+            if self.has_external_base(cls, depth):
+                return ("ext", name), EXTRACTED
+        return None, EXTRACTED
+
+    def bases(self, cls: SymbolRow, depth: int) -> list[SymbolRow]:
+        out: list[SymbolRow] = []
+        for chain in cls.extra.get("bases", ()):
+            v, _ = self.eval_global_expr(cls.module, Expr(Base.NAME, None, list(chain)), depth + 1)
+            if v is not None and v[0] == "syms":
+                out.extend(r for r in v[1] if r.kind in ("class", "interface", "function") and r.id != cls.id)
+        return out
+
+    def has_external_base(self, cls: SymbolRow, depth: int, seen: set[int] | None = None) -> bool:
+        seen = seen or set()
+        if cls.id in seen or depth > MAX_DEPTH:
+            return False
+        seen.add(cls.id)
+        for chain in cls.extra.get("bases", ()):
+            v, _ = self.eval_global_expr(cls.module, Expr(Base.NAME, None, list(chain)), depth + 1)
+            if v is None or v[0] == "ext":
+                return True
+            if v[0] == "syms" and any(self.has_external_base(r, depth + 1, seen) for r in v[1] if r.kind == "class"):
+                return True
+        return False
+
+    def member(self, cls: SymbolRow, name: str, depth: int, seen: set[int]) -> tuple[Value | None, int]:
+        if cls.id in seen or depth > MAX_DEPTH:
+            return None, EXTRACTED
+        seen.add(cls.id)
+        rows = [r for r in self.ws.symbols(f"{cls.qname}.{name}") if r.kind != "module"]
+        if rows:
+            return ("syms", rows), known_confidence(rows, EXTRACTED)
+        evs = cls.extra.get("attrs", {}).get(name)
+        if evs:
+            v, c = self.evidence_value(evs, lambda e, d: self.eval_global_expr(cls.module, e, d), depth + 1)
+            if v is not None:
+                return v, min(c, INFERRED)
+        for base in self.bases(cls, depth):
+            m = self.member(base, name, depth + 1, seen)
+            if m[0] is not None:
+                return m
+        return None, EXTRACTED
+
+    def constructor(self, cls: SymbolRow, depth: int) -> tuple[list[SymbolRow], int]:
+        m, c = self.member(cls, "constructor", depth, set())
+        if m is not None and m[0] == "syms":
+            return [r for r in m[1] if r.kind == "constructor"], c
+        return [], c
+
+    def call_result(self, v: Value | None, c: int, depth: int) -> tuple[Value | None, int]:
+        if v is None or depth > MAX_DEPTH:
+            return None, c
+        kind, payload = v
+        if kind == "ext":
+            return ("ext", payload + "()"), c
+        if kind == "mod":
+            base, bc = self.cjs_value(payload, depth + 1)
+            return self.call_result(base, min(c, bc), depth + 1) if base is not None and base[0] != "mod" else (None, c)
+        if kind == "syms":
+            classes = [r for r in payload if r.kind == "class"]
+            if classes:
+                return ("inst", classes), c
+            found = []
+            for r in payload:
+                ret = r.extra.get("returns")
+                if ret:
+                    rv, rc = self.type_value(ret, lambda e, d, _m=r.module: self.eval_global_expr(_m, e, d), depth + 1)
+                    if rv is not None:
+                        found.append((rv, min(c, rc, INFERRED)))
+                for e in r.extra.get("returns_new", ()):
+                    rv, rc = self.eval_global_expr(r.module, e, depth + 1)
+                    rv, rc = self.new_result(rv, rc)
+                    if rv is not None:
+                        found.append((rv, min(c, rc, INFERRED)))
+            if found:
+                return self.merge(found)
+        return None, c
+
+    def new_result(self, v: Value | None, c: int) -> tuple[Value | None, int]:
+        if v is None:
+            return None, c
+        kind, payload = v
+        if kind == "ext":
+            return ("ext", payload + "()"), c
+        if kind == "syms":
+            rows = [r for r in payload if r.kind in ("class", "function")]
+            if rows:
+                return ("inst", rows), c
+        return None, c
+
+    def type_value(self, ev: tuple | list, evaluate: Callable[[Expr, int], tuple[Value | None, int]], depth: int) -> tuple[Value | None, int]:
+        """The instance a type annotation (``('ann', chain)`` / ``('ext', name)``) describes."""
+        if isinstance(ev, list):  # a bare chain
+            ev = ("ann", ev)
+        if ev[0] == "ext":
+            return ("ext", ev[1]), INFERRED
+        if ev[0] != "ann":
+            return None, EXTRACTED
+        v, c = evaluate(Expr(Base.NAME, None, list(ev[1])), depth + 1)
+        if v is not None and v[0] == "syms":
+            cls = [r for r in v[1] if r.kind in ("class", "interface")]
+            if cls:
+                return ("inst", cls), INFERRED
+            return None, EXTRACTED
+        if v is not None and v[0] == "ext":
+            return v, INFERRED
+        return None, EXTRACTED
+
+    def evidence_value(self, evs: list[tuple], evaluate: Callable[[Expr, int], tuple[Value | None, int]], depth: int,
+                       trust: int = INFERRED) -> tuple[Value | None, int]:
+        if depth > MAX_DEPTH:
+            return None, EXTRACTED
+        found: list[tuple[Value, int]] = []
+        for ev in evs:
+            kind = ev[0]
+            if kind in ("ann", "ext"):
+                v, c = self.type_value(ev, evaluate, depth)
+                if v is not None:
+                    found.append((v, INFERRED))
+            elif kind == "new":
+                v, c = evaluate(ev[1], depth + 1)
+                v, c = self.new_result(v, c)
+                if v is not None:
+                    found.append((v, min(c, trust)))
+            elif kind == "call":
+                v, c = evaluate(ev[1], depth + 1)
+                v, c = self.call_result(v, c, depth + 1)
+                if v is not None:
+                    found.append((v, min(c, INFERRED)))
+            elif kind == "val":
+                v, c = evaluate(ev[1], depth + 1)
+                if v is not None:
+                    found.append((v, min(c, trust)))
+            elif kind == "mod":
+                found.append((("mod", ev[1]), EXTRACTED))
+        if not found:
+            return None, EXTRACTED
+        return self.merge(found)

@@ -1,0 +1,81 @@
+"""Go: extraction from ``queries/go/tags.scm`` and resolution through Go's packages and types.
+
+Packages are folders. A package's qualified name is its folder relative to the workspace root
+with ``/`` -> ``.`` (``internal/server`` -> ``internal.server``); the workspace root folder's own
+package is ``main`` (module names are not known when a file is named, and the root package of a
+workspace is most often a command). Every file of a package shares its name, so calls across
+the files of a package resolve like calls within one. Symbols: ``internal.server.NewServer``,
+methods under their receiver type: ``func (s *Server) Start()`` -> ``internal.server.Server.Start``.
+
+Import paths map to folders through ``go.mod`` files, indexed by the small ``gomod`` plugin here:
+each one binds its ``module`` path to its folder (``<go.mod>`` bindings), so ``example.com/svc/
+internal/server`` is the folder ``internal/server`` of the module ``example.com/svc``. Any other
+import path is outside the workspace (the standard library, a dependency).
+
+Expressions, type references, sites and scopes are the named records of :mod:`.records`;
+:mod:`.extract` produces them from ``queries/go/tags.scm``, :mod:`.resolve` evaluates them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+
+import tree_sitter as ts
+
+from ...model import BindingFact, Facts, Resolution, SymbolFact, WorkspaceView
+from .. import Language, register
+from .._toolkit import FamilyView
+from .extract import Extractor, rng, text
+from .packages import GOMOD, package_of_dir
+from .resolve import Resolver
+
+
+class Go(Language):
+    name = "go"
+    grammar = "go"
+    extensions = (".go",)
+    lsp_ids = ("go",)
+
+    def module_name(self, relpath: str, is_file: Callable[[str], bool]) -> str:
+        return package_of_dir(os.path.dirname(relpath))
+
+    def extract(self, tree: ts.Tree, src: bytes, relpath: str, module: str) -> Facts:
+        return Extractor(self, tree, src, relpath, module).run()
+
+    def resolve(self, facts: Facts, ws: WorkspaceView) -> Iterator[Resolution]:
+        r = Resolver(facts, FamilyView(ws, ("go", "gomod")))
+        for i, site in enumerate(facts.sites):
+            yield r.site(i, site)
+
+
+class GoMod(Language):
+    """``go.mod`` files: each binds its module path to its folder (no symbols, no calls)."""
+
+    name = "gomod"
+    grammar = "gomod"
+    extensions = (".mod",)
+    lsp_ids = ("go.mod",)
+
+    def module_name(self, relpath: str, is_file: Callable[[str], bool]) -> str:
+        return GOMOD
+
+    def extract(self, tree: ts.Tree, src: bytes, relpath: str, module: str) -> Facts:
+        root = tree.root_node
+        sym = SymbolFact(GOMOD, "<module>", "module", None, rng(root), (0, 0, 0, 0), 0, len(src), f"go.mod {relpath}")
+        bindings: list[BindingFact] = []
+        if os.path.basename(relpath) == "go.mod":
+            for _, caps in ts.QueryCursor(self.query()).matches(root):
+                if "definition.module" in caps:
+                    path = text(caps["name"][0]).strip('"`')
+                    if path:
+                        bindings.append(BindingFact(path, "gomod", os.path.dirname(relpath)))
+                    break
+        return Facts(GOMOD, [sym], [], bindings, None)
+
+    def resolve(self, facts: Facts, ws: WorkspaceView) -> Iterator[Resolution]:
+        return iter(())
+
+
+register(Go())
+register(GoMod())

@@ -1,0 +1,337 @@
+"""Go resolution: names through the file's scopes, its package, imports and dot-imports; members
+through types, fields and embedded types; then the labelling of the outcome."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...model import (
+    CALL,
+    EXTERNAL,
+    EXTRACTED,
+    INFERRED,
+    RESOLVED,
+    UNRESOLVED,
+    Facts,
+    Resolution,
+    SiteFact,
+    SymbolRow,
+)
+from .._toolkit import (
+    MAX_DEPTH,
+    FamilyView,
+    ValueResolver,
+    known_confidence,
+    label_by_name,
+    label_known,
+    unresolved,
+)
+from .builtins import BUILTINS, COMMON_METHODS
+from .packages import GOMOD, package_of_dir
+from .records import Base, Expr, ScopeRecord, SiteExpr
+
+# Values: ('pkg', qname) a workspace package; ('ext', name) outside the workspace; ('syms', rows)
+# definitions (functions, methods, types); ('inst', type rows) a value of a workspace type.
+Value = tuple[str, Any]
+
+
+class Resolver(ValueResolver):
+    def __init__(self, facts: Facts, ws: FamilyView) -> None:
+        self.f = facts
+        self.ws = ws
+        local = facts.local or {}
+        self.scopes = [ScopeRecord(*sc) for sc in local.get("scopes", [(0, 0, [], {})])]
+        self.imports: dict[str, str] = dict(local.get("imports", {}))
+        self.dots: list[str] = list(local.get("dots", []))
+        self.unnamed: dict[str, str] = dict(local.get("unnamed", {}))
+        self.pkg = facts.module
+        self._paths: dict[str, str | None] = {}
+        self._names: dict[str, str] | None = None
+
+    # --- packages
+    def package_of_path(self, path: str) -> str | None:
+        """The workspace package an import path names (None: outside the workspace)."""
+        if path in self._paths:
+            return self._paths[path]
+        parts = [p for p in path.split("/") if p]
+        found: str | None = None
+        for i in range(len(parts), 0, -1):
+            rows = sorted(t for k, t, _ in self.ws.bindings(GOMOD, "/".join(parts[:i])) if k == "gomod")
+            if rows:
+                folder = "/".join([rows[0], *parts[i:]]) if rows[0] else "/".join(parts[i:])
+                q = package_of_dir(folder)
+                found = q if any(r.kind == "module" for r in self.ws.symbols(q)) else None
+                if found is None:
+                    found = ""  # inside a workspace module, but no such package: unresolved
+                break
+        self._paths[path] = found
+        return found
+
+    def import_names(self) -> dict[str, str]:
+        """Local name -> import path. An unnamed import of a workspace package is known by that
+        package's own name (``package x``), which may differ from the guess from its path."""
+        if self._names is not None:
+            return self._names
+        names = {n: p for n, p in self.imports.items() if self.unnamed.get(p) != n}
+        for path, guess in sorted(self.unnamed.items()):
+            q = self.package_of_path(path)
+            declared = sorted({t for k, t, _ in self.ws.bindings(q, "<package>") if k == "package"}) if q else []
+            for n in declared or [guess]:
+                names.setdefault(n, path)
+        self._names = names
+        return names
+
+    def path_value(self, path: str) -> Value | None:
+        q = self.package_of_path(path)
+        if q is None:
+            return ("ext", path)
+        if q == "":
+            return None
+        return ("pkg", q)
+
+    def package_member(self, q: str, name: str, depth: int) -> tuple[Value | None, int]:
+        rows = [r for r in self.ws.symbols(f"{q}.{name}") if r.kind != "module"]
+        if rows:
+            return ("syms", rows), known_confidence(rows, EXTRACTED)
+        evs: list[tuple] = []
+        for kind, _, extra in self.ws.bindings(q, name):
+            if kind == "var":
+                evs.extend(extra or [])
+        if evs:
+            return self.evidence_value(evs, q, None, depth + 1)
+        return None, EXTRACTED
+
+    # --- types
+    def type_value(self, ref: tuple | None, pkg: str, depth: int) -> tuple[Value | None, int]:
+        """The value of a type reference made in package ``pkg``: an instance of the type."""
+        if ref is None or depth > MAX_DEPTH:
+            return None, EXTRACTED
+        match ref:
+            case (Base.BUILTIN, name):
+                return ("ext", name), EXTRACTED
+            case (Base.NAME, _, [tname, *_]):
+                rows = [r for r in self.ws.symbols(f"{pkg}.{tname}") if r.kind in ("struct", "interface", "type")]
+                if not rows and pkg == self.pkg:
+                    for d in self.dots:
+                        q = self.package_of_path(d)
+                        if q:
+                            rows = [r for r in self.ws.symbols(f"{q}.{tname}") if r.kind in ("struct", "interface", "type")]
+                            if rows:
+                                break
+                return self.instances(rows, depth)
+            case (Base.PACKAGE, path, [tname, *_]):
+                pv = self.path_value(path)
+                if pv is None:
+                    return None, EXTRACTED
+                if pv[0] == "ext":
+                    return ("ext", f"{path}.{tname}"), EXTRACTED
+                rows = [r for r in self.ws.symbols(f"{pv[1]}.{tname}") if r.kind in ("struct", "interface", "type")]
+                return self.instances(rows, depth)
+        return None, EXTRACTED
+
+    def instances(self, rows: list[SymbolRow], depth: int) -> tuple[Value | None, int]:
+        out: list[SymbolRow] = []
+        for r in rows:
+            alias = r.extra.get("alias")
+            if alias is not None:
+                v, _ = self.type_value(alias, r.module, depth + 1)
+                if v is not None and v[0] == "inst":
+                    out.extend(v[1])
+                elif v is not None and v[0] == "ext" and not out:
+                    return v, EXTRACTED
+                continue
+            out.append(r)
+        if not out:
+            return None, EXTRACTED
+        return ("inst", out), known_confidence(out, EXTRACTED)
+
+    def member(self, t: SymbolRow, name: str, depth: int, seen: set[int]) -> tuple[Value | None, int]:
+        """A method or field of a type, through embedded types (the shallowest wins)."""
+        if t.id in seen or depth > MAX_DEPTH:
+            return None, EXTRACTED
+        seen.add(t.id)
+        rows = [r for r in self.ws.symbols(f"{t.qname}.{name}") if r.kind == "method"]
+        if rows:
+            return ("syms", rows), known_confidence(rows, EXTRACTED)
+        field = t.extra.get("fields", {}).get(name)
+        if field is not None:
+            v, c = self.type_value(field, t.module, depth + 1)
+            return v, min(c, INFERRED)
+        ext = False
+        for emb in t.extra.get("embeds", ()):
+            if emb[0] in (Base.NAME, Base.PACKAGE) and emb[2][-1] == name:
+                v, c = self.type_value(emb, t.module, depth + 1)  # the embedded field itself
+                return v, min(c, INFERRED)
+            ev, _ = self.type_value(emb, t.module, depth + 1)
+            if ev is None or ev[0] == "ext":
+                ext = True
+                continue
+            for r in ev[1]:
+                m = self.member(r, name, depth + 1, seen)
+                if m[0] is not None:
+                    return m
+        under = t.extra.get("underlying")
+        if under is not None and t.kind == "type":
+            uv, _ = self.type_value(under, t.module, depth + 1)
+            if uv is not None and uv[0] == "ext":
+                ext = True
+        if ext:
+            return ("ext", name), EXTRACTED
+        return None, EXTRACTED
+
+    # --- evaluation
+    def evidence_value(self, evs: list[tuple], pkg: str, scope: int | None, depth: int) -> tuple[Value | None, int]:
+        if depth > MAX_DEPTH:
+            return None, EXTRACTED
+        found: list[tuple[Value, int]] = []
+        for ev in evs:
+            kind = ev[0]
+            if kind == "recv":
+                v, c = self.type_value(ev[1], pkg, depth + 1)
+                if v is not None:
+                    found.append((v, c))
+                continue
+            if kind == "ann":
+                v, c = self.type_value(ev[1], pkg, depth + 1)
+            elif kind == "call":
+                v, c = self.eval(ev[1], pkg, scope, depth + 1)
+                v, c = self.call_result(v, c, depth + 1)
+            elif kind == "val":
+                v, c = self.eval(ev[1], pkg, scope, depth + 1)
+            else:
+                continue
+            if v is not None:
+                found.append((v, min(c, INFERRED)))
+        if not found:
+            return None, EXTRACTED
+        return self.merge(found)
+
+    def lookup(self, name: str, pkg: str, scope: int | None, depth: int) -> tuple[Value | None, int]:
+        """A bare name: local scopes (this file only), then the package, the file's imports,
+        dot-imports and the universe."""
+        if pkg == self.pkg and scope is not None:
+            s = scope
+            while 0 < s < len(self.scopes):
+                sc = self.scopes[s]
+                if name in sc.types:
+                    return self.evidence_value(sc.types[name], pkg, s, depth + 1)
+                if name in sc.locals:
+                    return None, EXTRACTED
+                s = sc.parent
+        v, c = self.package_member(pkg, name, depth)
+        if v is not None:
+            return v, c
+        if pkg == self.pkg:
+            path = self.import_names().get(name)
+            if path is not None:
+                pv = self.path_value(path)
+                return pv, EXTRACTED
+            for d in self.dots:
+                q = self.package_of_path(d)
+                if q:
+                    v, c = self.package_member(q, name, depth)
+                    if v is not None:
+                        return v, c
+        if name in BUILTINS:
+            return ("ext", name), EXTRACTED
+        return None, EXTRACTED
+
+    def eval(self, e: tuple, pkg: str, scope: int | None, depth: int) -> tuple[Value | None, int]:
+        if depth > MAX_DEPTH:
+            return None, EXTRACTED
+        base, arg, chain = e
+        match base:
+            case Base.NAME if chain:
+                v, c = self.lookup(chain[0], pkg, scope, depth + 1)
+                return self.attrs(v, c, chain[1:], depth)
+            case Base.PACKAGE:
+                v, c = self.path_value(arg), EXTRACTED
+            case Base.CALL:
+                v, c = self.eval(arg, pkg, scope, depth + 1)
+                v, c = self.call_result(v, c, depth)
+            case Base.TYPED:
+                v, c = self.type_value(arg, pkg, depth + 1)
+                c = min(c, INFERRED)
+            case _:
+                return None, EXTRACTED
+        return self.attrs(v, c, chain, depth)
+
+    def attr(self, v: Value, name: str, depth: int) -> tuple[Value | None, int]:
+        kind, payload = v
+        if kind == "pkg":
+            return self.package_member(payload, name, depth + 1)
+        if kind == "ext":
+            return ("ext", f"{payload}.{name}"), EXTRACTED
+        if kind in ("inst", "syms"):
+            found: list[tuple[Value, int]] = []
+            for r in payload:
+                if r.kind in ("struct", "interface", "type"):
+                    m = self.member(r, name, depth + 1, set())
+                    if m[0] is not None:
+                        found.append(m)  # type: ignore[arg-type]
+            if found:
+                return self.merge(found)
+        return None, EXTRACTED
+
+    def call_result(self, v: Value | None, c: int, depth: int) -> tuple[Value | None, int]:
+        if v is None or depth > MAX_DEPTH:
+            return None, c
+        kind, payload = v
+        if kind == "ext":
+            return ("ext", f"{payload}()"), c
+        if kind == "syms":
+            found = []
+            for r in payload:
+                if r.kind in ("struct", "type", "interface"):  # a conversion T(x)
+                    iv, ic = self.instances([r], depth + 1)
+                    if iv is not None:
+                        found.append((iv, min(c, ic)))
+                    continue
+                ret = r.extra.get("returns")
+                if ret is not None:
+                    rv, rc = self.type_value(ret, r.module, depth + 1)
+                    if rv is not None:
+                        found.append((rv, min(c, rc, INFERRED)))
+            if found:
+                return self.merge(found)
+        return None, c
+
+    # --- one site
+    def site(self, i: int, site: SiteFact) -> Resolution:
+        scope, (base, arg, chain) = SiteExpr(*site.expr)
+        if not chain:
+            return unresolved(i)
+        if base == Base.NAME and len(chain) == 1:
+            v, c = self.lookup(chain[0], self.pkg, scope, 0)
+            return self.outcome(i, site, v, c, False)
+        if base == Base.UNKNOWN:  # a method of something unknown: x[0].m(), f()[i].m()
+            return self.outcome(i, site, None, EXTRACTED, True)
+        recv, rc = self.eval(Expr(base, arg, chain[:-1]), self.pkg, scope, 0)
+        if recv is None:
+            return self.outcome(i, site, None, rc, True)
+        v, c = self.attr(recv, chain[-1], 0)
+        if v is None and recv[0] == "inst":
+            return self.outcome(i, site, None, rc, True)
+        return self.outcome(i, site, v, min(rc, c), False)
+
+    def outcome(self, i: int, site: SiteFact, v: Value | None, c: int, receiver_unknown: bool) -> Resolution:
+        if v is None:
+            if receiver_unknown and site.kind == CALL and site.name:
+                return self.by_name(i, site)
+            return unresolved(i)
+        kind, payload = v
+        if kind == "ext":
+            return Resolution(i, [], EXTERNAL)
+        if kind == "pkg":
+            return Resolution(i, [], UNRESOLVED if site.kind == CALL else RESOLVED)
+        if kind == "syms":
+            rows = payload
+            if site.kind == CALL:
+                rows = [r for r in rows if r.kind in ("function", "method")]
+                if not rows:  # a conversion T(x): not a call
+                    return Resolution(i, [], RESOLVED)
+            return label_known(i, rows, c)
+        return unresolved(i)
+
+    def by_name(self, i: int, site: SiteFact) -> Resolution:
+        return label_by_name(i, (r for r in self.ws.by_name(site.name) if r.kind == "method"), site.name, COMMON_METHODS)
