@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
+from .answers import blast_json, call_json, symbol_json
 from .engine import Engine, IndexReport
-from .graph import Call, Graph, Sym, confidence_level
-from .model import CONFIDENCE_NAMES
+from .graph import Graph, confidence_level
 from .store import IndexUnavailable
 from .workspace import DEFAULT_MAX_FILE_SIZE
 
@@ -76,7 +76,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = build_parser()
     args = ap.parse_args(argv)
     if args.command == "serve":
-        from .server import serve
+        from .lsp.server import serve
 
         logging.basicConfig(stream=sys.stderr, level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
         logging.getLogger("pygls").setLevel(logging.WARNING)  # it logs every message body at INFO
@@ -149,16 +149,16 @@ def _run(args: argparse.Namespace, engine: Engine, report: IndexReport) -> int:
         except ValueError as exc:
             raise UsageError(str(exc)) from exc
         if args.json:
-            print(json.dumps(res.to_json(), indent=2))
+            print(json.dumps(blast_json(res), indent=2))
         else:
-            _print_blast(res.to_json())
+            _print_blast(blast_json(res))
         return 0
     min_conf = confidence_level(args.min_confidence)
     fn = {"callers": graph.callers, "callees": graph.callees, "refs": graph.references}[args.command]
     out: list[dict[str, Any]] = []
     for t in targets:
         calls = fn(t.id, min_conf)
-        out.append({"symbol": _sym_json(t), args.command: [_call_json(c) for c in calls]})
+        out.append({"symbol": symbol_json(t), args.command: [call_json(c) for c in calls]})
     if args.json:
         print(json.dumps({"results": out}, indent=2))
         return 0
@@ -171,21 +171,6 @@ def _run(args: argparse.Namespace, engine: Engine, report: IndexReport) -> int:
             lines = ", ".join(f"{s['path']}:{s['line']}" for s in c["sites"])
             print(f"  {c['confidence']:<9} {c['qualifiedName']}  ({c['path']}:{c['startLine']})  at {lines}")
     return 0
-
-
-def _sym_json(s: Sym) -> dict[str, Any]:
-    return {
-        "qualifiedName": s.qname, "name": s.name, "kind": s.kind, "path": s.path,
-        "startLine": s.range[0] + 1, "endLine": s.range[2] + 1, "signature": s.signature,
-    }
-
-
-def _call_json(c: Call) -> dict[str, Any]:
-    return {
-        **_sym_json(c.symbol),
-        "confidence": CONFIDENCE_NAMES[c.confidence],
-        "sites": [{"path": s.path, "line": s.range[0] + 1, "column": s.range[1] + 1, "kind": s.kind} for s in c.sites],
-    }
 
 
 def _index_summary(args: argparse.Namespace, graph: Graph, report: IndexReport) -> int:

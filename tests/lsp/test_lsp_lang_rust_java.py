@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from lsp_util import (
     CLIENTS,
+    FIXTURES,
     blast_radius,
     incoming_names,
     lsp_session,
@@ -19,7 +20,6 @@ from lsp_util import (
 )
 from lsprotocol import types as T
 
-FIXTURES = Path(__file__).parent / "fixtures"
 C = "shop_core"
 A = "com.acme"
 SERVICE = "src/main/java/com/acme/Service.java"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from graphmind.positions import (
+from graphmind.lsp.positions import (
     UTF8,
     UTF16,
     UTF32,

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from lsp_util import (
     CLIENTS,
+    FIXTURES,
     VSCODE,
     blast_radius,
     incoming_names,
@@ -20,7 +21,6 @@ from lsp_util import (
 )
 from lsprotocol import types as T
 
-FIXTURES = Path(__file__).parent / "fixtures"
 G = "src.payments.gateway"
 GW = "src/payments/gateway.ts"
 FMT = "src/lib/format.ts"

@@ -13,6 +13,13 @@ from typing import Any
 from lsprotocol import types as T
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+# the Python shop fixture (tests/fixtures/python/shop), as most LSP tests use it
+G = "shop.payments.gateway"
+GW = "src/shop/payments/gateway.py"
+ORD = "src/shop/orders.py"
+
 VSCODE = "visual-studio-code"
 NEOVIM = "neovim"
 CLIENTS = (VSCODE, NEOVIM)

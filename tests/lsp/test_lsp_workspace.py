@@ -8,11 +8,20 @@ import shutil
 from pathlib import Path
 
 import pytest
-from lsp_util import VSCODE, blast_radius, incoming_names, lsp_session, position_of, prepare, uri, wait_ready
+from lsp_util import (
+    FIXTURES,
+    VSCODE,
+    blast_radius,
+    incoming_names,
+    lsp_session,
+    position_of,
+    prepare,
+    uri,
+    wait_ready,
+)
 from lsprotocol import types as T
 from pytest_lsp import client_capabilities
 
-FIXTURES = Path(__file__).parent / "fixtures"
 G = "shop.payments.gateway"
 GW = "src/shop/payments/gateway.py"
 

@@ -1,0 +1,71 @@
+"""graphmind/blastRadius (the custom request) and the code lens's ``graphmind.blastRadius`` command."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lsprotocol import types as T
+from pygls.exceptions import JsonRpcInvalidParams
+
+from ...graph import Graph, Sym, confidence_level
+from ..protocol import BLAST_RADIUS, BLAST_RADIUS_COMMAND, BlastRadiusParams
+from ..server import GraphMindServer
+from ..to_proto import ToProto
+
+
+def _invalid(message: str) -> JsonRpcInvalidParams:
+    return JsonRpcInvalidParams(message=message)
+
+
+def _check(p: BlastRadiusParams, depth: int) -> None:
+    if depth < 0:
+        raise _invalid("maxDepth must be a non-negative integer")
+    if p.limit < 0:
+        raise _invalid("limit must be a non-negative integer")
+    if p.direction not in ("incoming", "outgoing"):
+        raise _invalid("direction must be 'incoming' or 'outgoing'")
+    try:
+        confidence_level(p.min_confidence)
+    except ValueError as exc:
+        raise _invalid(str(exc)) from None
+
+
+def _targets(ls: GraphMindServer, p: BlastRadiusParams) -> tuple[ToProto, Graph, list[Sym]] | None:
+    """The symbols at the position, or named ``symbol`` (in the first folder that has one)."""
+    if p.text_document is not None and p.position is not None:
+        pos = T.Position(line=max(p.position.line, 0), character=max(p.position.character, 0))
+        got = ls.symbols_at(p.text_document.uri, pos)
+        if got is None:
+            raise _invalid(f"{p.text_document.uri} is not in a workspace folder")
+        ctx, targets = got
+        return (ctx.proto, ctx.graph, targets) if targets else None
+    if p.symbol:
+        for root, graph in ls.graphs.items():
+            targets = graph.find(p.symbol)
+            if targets:
+                return ls.to_proto(ls.engines[root]), graph, targets
+        close = [m for g in ls.graphs.values() for m in g.close_matches(p.symbol)]
+        hint = f"; did you mean: {', '.join(close[:5])}" if close else ""
+        raise _invalid(f"no symbol named {p.symbol!r}{hint}")
+    raise _invalid("give textDocument + position, or symbol")
+
+
+def blast_radius(ls: GraphMindServer, params: BlastRadiusParams) -> dict[str, Any] | None:
+    depth = ls.settings.depth if params.max_depth is None else params.max_depth
+    _check(params, depth)
+    found = _targets(ls, params)
+    if found is None:
+        return None
+    proto, graph, targets = found
+    res = graph.blast_radius(targets, depth, params.direction, params.min_confidence, params.limit)
+    return proto.blast_json(res)
+
+
+def blast_radius_command(ls: GraphMindServer, uri: str, position: T.Position) -> dict[str, Any] | None:
+    """The code lens command, for clients that run commands on the server (e.g. Neovim)."""
+    return blast_radius(ls, BlastRadiusParams(text_document=T.TextDocumentIdentifier(uri=uri), position=position))
+
+
+def register(server: GraphMindServer) -> None:
+    server.feature(BLAST_RADIUS)(blast_radius)
+    server.command(BLAST_RADIUS_COMMAND)(blast_radius_command)

@@ -1,0 +1,19 @@
+"""graphmind/status: whether the initial index is done, and each folder's graph version."""
+
+from __future__ import annotations
+
+from ..protocol import STATUS, FolderStatus, StatusParams, StatusResult
+from ..server import GraphMindServer
+
+
+def status(ls: GraphMindServer, params: StatusParams | None = None) -> StatusResult:
+    return StatusResult(
+        ready=ls.ready.is_set(),
+        indexing=ls.indexing is not None and ls.indexing.is_alive(),
+        folders={str(root): FolderStatus(epoch=eng.epoch(), open_documents=len(eng.docs)) for root, eng in ls.engines.items()},
+        position_encoding=ls.encoding,
+    )
+
+
+def register(server: GraphMindServer) -> None:
+    server.feature(STATUS)(status)

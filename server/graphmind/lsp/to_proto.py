@@ -1,0 +1,146 @@
+"""Every conversion from the engine's records to LSP types.
+
+The store keeps (row, byte column) points; the client counts columns in the negotiated position
+encoding, so a range is converted through the file's lines (``LineCache``). One ``ToProto`` serves
+one request in one workspace folder.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Any
+
+import cattrs
+from lsprotocol import converters
+from lsprotocol import types as T
+from pygls.uris import from_fs_path
+
+from .. import answers
+from ..graph import BlastResult, Site, Sym
+from .positions import UTF8, LineCache
+from .protocol import BLAST_RADIUS_COMMAND
+
+Range = tuple[int, int, int, int]
+
+SYMBOL_KINDS: dict[str, T.SymbolKind] = {
+    "module": T.SymbolKind.Module, "class": T.SymbolKind.Class, "function": T.SymbolKind.Function,
+    "method": T.SymbolKind.Method, "interface": T.SymbolKind.Interface, "struct": T.SymbolKind.Struct,
+    "enum": T.SymbolKind.Enum, "trait": T.SymbolKind.Interface, "constructor": T.SymbolKind.Constructor,
+    "namespace": T.SymbolKind.Namespace, "type": T.SymbolKind.Class, "impl": T.SymbolKind.Class,
+    "variable": T.SymbolKind.Variable, "object": T.SymbolKind.Object, "field": T.SymbolKind.Field,
+    "property": T.SymbolKind.Property,
+}
+
+LENS_KINDS = frozenset({"function", "method", "class", "constructor"})  # symbols that get an "N callers" lens
+
+
+@functools.cache
+def converter() -> cattrs.Converter:
+    """lsprotocol's converter (camelCase JSON), for LSP values inside plain-JSON answers."""
+    return converters.get_converter()
+
+
+def unstructure(value: Any) -> Any:
+    return converter().unstructure(value)
+
+
+def symbol_kind(kind: str) -> T.SymbolKind:
+    return SYMBOL_KINDS.get(kind, T.SymbolKind.Function)
+
+
+def display_name(s: Sym) -> str:
+    """A module is shown by its qualified name, everything else by its own name."""
+    return s.qname if s.kind == "module" else s.name
+
+
+class ToProto:
+    def __init__(self, root: Path, lines: LineCache, encoding: str) -> None:
+        self.root = root
+        self.lines = lines
+        self.encoding = encoding
+
+    def uri(self, rel: str) -> str:
+        return from_fs_path(str(self.root / rel)) or ""
+
+    def position(self, path: str, row: int, byte_col: int) -> T.Position:
+        if self.encoding == UTF8:
+            return T.Position(line=row, character=byte_col)
+        return T.Position(line=row, character=self.lines.column(path, row, byte_col, self.encoding))
+
+    def range(self, path: str, r: Range) -> T.Range:
+        return T.Range(start=self.position(path, r[0], r[1]), end=self.position(path, r[2], r[3]))
+
+    # ------------------------------------------------------------------ symbols
+    def call_hierarchy_item(self, s: Sym) -> T.CallHierarchyItem:
+        return T.CallHierarchyItem(
+            name=display_name(s),
+            kind=symbol_kind(s.kind),
+            uri=self.uri(s.path),
+            range=self.range(s.path, s.range),
+            selection_range=self.range(s.path, s.selection),
+            detail=s.signature or s.qname,
+            # ids are stable across edits (path, qualified name, ordinal): the item survives them
+            data={"id": str(s.id), "qname": s.qname, "path": s.path, "root": str(self.root)},
+        )
+
+    def declaration(self, s: Sym) -> T.Location:
+        """Where a symbol is named (its selection range)."""
+        return T.Location(uri=self.uri(s.path), range=self.range(s.path, s.selection))
+
+    def symbol_information(self, s: Sym) -> T.SymbolInformation:
+        return T.SymbolInformation(
+            name=s.name, kind=symbol_kind(s.kind), location=self.declaration(s),
+            container_name=s.qname.rpartition(".")[0] or None,
+        )
+
+    def document_symbols(self, syms: list[Sym]) -> list[T.DocumentSymbol]:
+        """The outline of one file: symbols nested under their parents (modules left out)."""
+        nodes: dict[int, T.DocumentSymbol] = {}
+        roots: list[T.DocumentSymbol] = []
+        for s in syms:
+            if s.kind == "module":
+                continue
+            node = T.DocumentSymbol(
+                name=s.name, kind=symbol_kind(s.kind), detail=s.signature,
+                range=self.range(s.path, s.range), selection_range=self.range(s.path, s.selection), children=[],
+            )
+            nodes[s.id] = node
+            parent = nodes.get(s.parent_id) if s.parent_id is not None else None
+            (parent.children if parent is not None and parent.children is not None else roots).append(node)
+        return roots
+
+    def callers_lens(self, s: Sym, callers: int) -> T.CodeLens:
+        """"N callers" above a symbol; the command asks for its blast radius."""
+        rng = self.range(s.path, s.selection)
+        return T.CodeLens(
+            range=rng,
+            command=T.Command(
+                title=f"{callers} caller{'s' if callers != 1 else ''}",
+                command=BLAST_RADIUS_COMMAND,
+                arguments=[self.uri(s.path), unstructure(rng.start)],
+            ),
+        )
+
+    # ------------------------------------------------------------------ sites
+    def location(self, site: Site) -> T.Location:
+        return T.Location(uri=self.uri(site.path), range=self.range(site.path, site.range))
+
+    def site_ranges(self, sites: list[Site]) -> list[T.Range]:
+        return [self.range(s.path, s.range) for s in sites]
+
+    # ------------------------------------------------------------------ graphmind/blastRadius
+    def symbol_json(self, s: Sym) -> dict[str, Any]:
+        """A symbol in the blast radius's JSON (``BlastSymbol`` in client-vscode/src/protocol.ts)."""
+        return {
+            "name": display_name(s),
+            "qualifiedName": s.qname,
+            "kind": int(symbol_kind(s.kind)),
+            "uri": self.uri(s.path),
+            "range": unstructure(self.range(s.path, s.range)),
+            "selectionRange": unstructure(self.range(s.path, s.selection)),
+            "signature": s.signature,
+        }
+
+    def blast_json(self, result: BlastResult) -> dict[str, Any]:
+        return answers.blast_json(result, symbol=self.symbol_json, site=lambda s: unstructure(self.location(s)))
