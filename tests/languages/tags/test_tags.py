@@ -91,8 +91,8 @@ TAGS_FRAGMENTS = [
 
 
 def test_tags_incremental_equals_fresh_property() -> None:
-    from hypothesis import HealthCheck, given, settings
     from edit_sequences import edit_sequences
+    from hypothesis import HealthCheck, given, settings
 
     @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(edit_sequences(TAGS_INITIAL, TAGS_FRAGMENTS))
