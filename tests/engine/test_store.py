@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from graph_util import snapshot
 from graphmind.engine import Engine
+from graphmind.engine.indexer import Indexer
 from graphmind.store import IndexUnavailable
 
 
@@ -93,7 +94,7 @@ def test_paths_outside_the_workspace_are_refused(shop: Path, tmp_path: Path) -> 
 
 
 def test_parallel_index_equals_serial(shop: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from graphmind import parallel
+    from graphmind.engine import parallel
 
     serial = Engine(shop, db_path=tmp_path / "serial.db", jobs=1)
     serial.index()
@@ -116,7 +117,7 @@ def test_an_index_stopped_between_phases_is_finished_by_the_next(shop: Path, tmp
         raise KeyboardInterrupt  # the process dies after storing facts, before resolving them
 
     eng = Engine(shop, db_path=db)
-    monkeypatch.setattr(Engine, "_resolve_pending", stop)
+    monkeypatch.setattr(Indexer, "_resolve_pending", stop)
     with pytest.raises(KeyboardInterrupt):
         eng.index()
     eng.close()
