@@ -126,3 +126,19 @@ def test_an_index_stopped_between_phases_is_finished_by_the_next(shop: Path, tmp
     assert eng.index().indexed == 0  # nothing changed on disk...
     assert snapshot(eng) == expected  # ...yet every file is resolved
     eng.close()
+
+
+def test_paths_under_a_folder(shop: Path, tmp_path: Path) -> None:
+    (shop / "src" / "shop_extra").mkdir()
+    (shop / "src" / "shop_extra" / "x.py").write_text("def f():\n    pass\n")
+    eng = Engine(shop, db_path=tmp_path / "index.db")
+    eng.index()
+    assert eng.paths_under("src/shop/payments") == [
+        "src/shop/payments/__init__.py", "src/shop/payments/base.py",
+        "src/shop/payments/gateway.py", "src/shop/payments/repo.py",
+    ]
+    # a prefix of a folder's name is not the folder; '_' is not a wildcard
+    assert "src/shop_extra/x.py" not in eng.paths_under("src/shop")
+    assert eng.paths_under("src/shop") == [p for p in eng.paths_under("") if p.startswith("src/shop/")]
+    assert eng.paths_under("") == sorted(eng.paths_under("")) and "scripts/tool.py" in eng.paths_under("")
+    eng.close()

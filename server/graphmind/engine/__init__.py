@@ -27,7 +27,7 @@ from ..workspace import DEFAULT_MAX_FILE_SIZE
 from . import chunks, documents, parallel
 from .documents import point_at
 from .indexer import BATCH, BULK_MIN, KEEP_FACTS_MAX, Indexer, IndexReport, Progress
-from .update import Change, Document, Updater
+from .update import Change, Document, Options, Updater
 
 log = logging.getLogger(__name__)
 
@@ -42,18 +42,46 @@ class Engine:
         exclude: list[str] | None = None,
         jobs: int | None = None,
     ) -> None:
-        self.root = Path(root).resolve()
-        # worker processes for a large (re)index; 1 = everything in this process
-        self.jobs = parallel.default_jobs() if jobs is None else max(1, jobs)
-        self.db_path = db_path or self.root / ".graphmind" / "index.db"
-        self.max_file_size = max_file_size
-        self.exclude = list(exclude or [])
-        self.lock = threading.RLock()
-        self.updater = Updater(Store(self.db_path), self.root, max_file_size)
-        self.indexer = Indexer(
-            self.updater, self.lock, root=self.root, db_path=self.db_path, exclude=self.exclude,
-            max_file_size=max_file_size, jobs=self.jobs,
+        root = Path(root).resolve()
+        self.options = Options(
+            root=root,
+            db_path=db_path or root / ".graphmind" / "index.db",
+            max_file_size=max_file_size,
+            exclude=list(exclude or []),
+            jobs=parallel.default_jobs() if jobs is None else max(1, jobs),
         )
+        self.lock = threading.RLock()
+        self.updater = Updater(Store(self.options.db_path), self.options)
+        self.indexer = Indexer(self.updater, self.lock)
+
+    # the settings, read and set through the shared options
+    @property
+    def root(self) -> Path:
+        return self.options.root
+
+    @property
+    def db_path(self) -> Path:
+        return self.options.db_path
+
+    @property
+    def jobs(self) -> int:
+        return self.options.jobs
+
+    @property
+    def exclude(self) -> list[str]:
+        return self.options.exclude
+
+    @exclude.setter
+    def exclude(self, value: list[str]) -> None:
+        self.options.exclude = list(value)
+
+    @property
+    def max_file_size(self) -> int:
+        return self.options.max_file_size
+
+    @max_file_size.setter
+    def max_file_size(self, value: int) -> None:
+        self.options.max_file_size = value
 
     @property
     def store(self) -> Store:
@@ -187,6 +215,6 @@ class Engine:
 
 
 __all__ = [
-    "BATCH", "BULK_MIN", "KEEP_FACTS_MAX", "Change", "Document", "Engine", "IndexReport", "Progress",
+    "BATCH", "BULK_MIN", "KEEP_FACTS_MAX", "Change", "Document", "Engine", "IndexReport", "Options", "Progress",
     "chunks", "parallel", "point_at",
 ]

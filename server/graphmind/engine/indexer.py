@@ -9,7 +9,6 @@ import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from .. import languages
 from ..model import Facts, FileResolution
@@ -37,17 +36,10 @@ class IndexReport:
 
 
 class Indexer:
-    def __init__(
-        self, updater: Updater, lock: threading.RLock, *, root: Path, db_path: Path, exclude: list[str],
-        max_file_size: int, jobs: int,
-    ) -> None:
+    def __init__(self, updater: Updater, lock: threading.RLock) -> None:
         self.up = updater
         self.lock = lock
-        self.root = root
-        self.db_path = db_path
-        self.exclude = exclude
-        self.max_file_size = max_file_size
-        self.jobs = jobs
+        self.options = updater.options
 
     # ------------------------------------------------------------------ the whole workspace
     def index(self, progress: Progress | None, cancel: threading.Event | None) -> IndexReport:
@@ -60,7 +52,7 @@ class Indexer:
         seen: set[str] = set()
         todo: list[str] = []
         stat: dict[str, tuple[int, int]] = {}
-        for sf in discover(self.root, self.exclude):
+        for sf in discover(self.options.root, self.options.exclude):
             seen.add(sf.path)
             stat[sf.path] = (sf.size, sf.mtime_ns)
             row = known.get(sf.path)
@@ -78,7 +70,7 @@ class Indexer:
         changes: list[Change] = [Change(p, delete=True) for p in removed]
         done = 0
         pending_resolve: set[int] = set()
-        ex = parallel.pool(self.jobs) if self.jobs > 1 and total >= parallel.MIN_FILES else None
+        ex = parallel.pool(self.options.jobs) if self.options.jobs > 1 and total >= parallel.MIN_FILES else None
 
         def indexed_sha(rel: str) -> str | None:  # unchanged content is not parsed again
             row = known.get(rel)
@@ -99,9 +91,9 @@ class Indexer:
                 self.up.store.drop_query_indexes()
         try:
             produced = (
-                parallel.extract_all(ex, self.root, [(rel, indexed_sha(rel)) for rel in todo], self.max_file_size)
+                parallel.extract_all(ex, self.options.root, [(rel, indexed_sha(rel)) for rel in todo], self.options.max_file_size)
                 if ex is not None
-                else (extract_file(self.root, rel, self.max_file_size, indexed_sha(rel), self.up.probe) for rel in todo)
+                else (extract_file(self.options.root, rel, self.options.max_file_size, indexed_sha(rel), self.up.probe) for rel in todo)
             )
             for read in produced:
                 if cancel is not None and cancel.is_set():
@@ -166,7 +158,7 @@ class Indexer:
             remote = [r for r in rows if r.path not in self.up.docs]
             local = sorted({r.id for r in rows} - {r.id for r in remote})
             batch: list[tuple[int, FileResolution]] = []
-            for fid, result in parallel.resolve_all(ex, self.db_path, remote):
+            for fid, result in parallel.resolve_all(ex, self.options.db_path, remote):
                 if result is not None:
                     batch.append((fid, result))
                 if len(batch) >= BATCH * 2:
@@ -198,16 +190,16 @@ class Indexer:
         editor); ``paths`` are workspace-relative and not open in the editor."""
         changes: list[Change] = []
         for rel in paths:
-            full = self.root / rel
+            full = self.options.root / rel
             if not full.is_file():
                 changes.append(Change(rel, delete=True))
                 continue
-            if languages.for_path(rel) is None or not within(self.root, full):
+            if languages.for_path(rel) is None or not within(self.options.root, full):
                 continue
             st = full.stat()
             with self.lock:
                 row = self.up.store.file_row(rel)
-            read = extract_file(self.root, rel, self.max_file_size, row.indexed_sha if row else None, self.up.probe)
+            read = extract_file(self.options.root, rel, self.options.max_file_size, row.indexed_sha if row else None, self.up.probe)
             ch = self._change_of(read, row, (st.st_size, st.st_mtime_ns))
             if ch is not None:
                 changes.append(ch)

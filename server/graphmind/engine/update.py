@@ -67,6 +67,18 @@ class Change:
     prepared: chunks.Extraction | None = None
 
 
+@dataclass(slots=True)
+class Options:
+    """The workspace's settings, shared by the engine's parts (the language server changes
+    ``exclude`` and ``max_file_size`` on a live engine)."""
+
+    root: Path
+    db_path: Path
+    max_file_size: int
+    exclude: list[str]
+    jobs: int  # worker processes for a large (re)index; 1 = everything in this process
+
+
 class ChunkDiff(NamedTuple):
     """What an edit changed: the previous extraction's chunks ``old_chunks`` became the new one's
     ``new_chunks`` (the chunks before and after are the same text); likewise their symbols and
@@ -82,22 +94,21 @@ class ChunkDiff(NamedTuple):
 
 
 class Updater:
-    def __init__(self, store: Store, root: Path, max_file_size: int) -> None:
+    def __init__(self, store: Store, options: Options) -> None:
         self.store = store
-        self.root = root
-        self.max_file_size = max_file_size
+        self.options = options
         self.parsers = Parsers()
         self.docs: dict[str, Document] = {}
         self.resolved_meanwhile: set[int] = set()  # files resolved while a buffer was broken
 
     @property
     def probe(self) -> languages.FileProbe:
-        return languages.FileProbe(self.root, self.docs)
+        return languages.FileProbe(self.options.root, self.docs)
 
     # ------------------------------------------------------------------ a buffer's change
     def update_document(self, doc: Document, fresh: bool = False) -> None:
         """Bring the graph up to date with a buffer's text (``fresh``: parse it from scratch)."""
-        reason = check_text(doc.text, self.max_file_size)
+        reason = check_text(doc.text, self.options.max_file_size)
         if reason is not None:
             doc.tree = None
             doc.extraction = None
