@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 # Confidence of an edge: higher is stronger. A path's confidence is its weakest edge.
 EXTRACTED, INFERRED, AMBIGUOUS = 3, 2, 1
@@ -80,6 +80,26 @@ class Resolution:
     site: int  # index in Facts.sites
     targets: list[tuple[int, int]]  # (symbol id, confidence)
     status: str  # RESOLVED / UNRESOLVED / EXTERNAL
+
+
+class Edge(NamedTuple):
+    """An edge from a resolved site (``sid``) in ``caller`` to ``callee``."""
+
+    sid: int
+    caller: int
+    callee: int
+    confidence: int
+    kind: str  # the site's kind: CALL or REF
+
+
+class FileResolution(NamedTuple):
+    """The outcome of resolving one file's sites, as the store writes it: one status per site
+    (``sids`` gives each site's id), the edges, and the lookup keys it depended on."""
+
+    sids: list[int]
+    statuses: list[str]
+    edges: list[Edge]
+    deps: set[str]
 
 
 @dataclass(slots=True, frozen=True)

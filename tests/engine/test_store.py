@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from graph_util import snapshot
 from graphmind.engine import Engine
+from graphmind.engine.indexer import Indexer
 from graphmind.store import IndexUnavailable
 
 
@@ -93,7 +94,7 @@ def test_paths_outside_the_workspace_are_refused(shop: Path, tmp_path: Path) -> 
 
 
 def test_parallel_index_equals_serial(shop: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from graphmind import parallel
+    from graphmind.engine import parallel
 
     serial = Engine(shop, db_path=tmp_path / "serial.db", jobs=1)
     serial.index()
@@ -116,7 +117,7 @@ def test_an_index_stopped_between_phases_is_finished_by_the_next(shop: Path, tmp
         raise KeyboardInterrupt  # the process dies after storing facts, before resolving them
 
     eng = Engine(shop, db_path=db)
-    monkeypatch.setattr(Engine, "_resolve_pending", stop)
+    monkeypatch.setattr(Indexer, "_resolve_pending", stop)
     with pytest.raises(KeyboardInterrupt):
         eng.index()
     eng.close()
@@ -124,4 +125,20 @@ def test_an_index_stopped_between_phases_is_finished_by_the_next(shop: Path, tmp
     eng = Engine(shop, db_path=db)
     assert eng.index().indexed == 0  # nothing changed on disk...
     assert snapshot(eng) == expected  # ...yet every file is resolved
+    eng.close()
+
+
+def test_paths_under_a_folder(shop: Path, tmp_path: Path) -> None:
+    (shop / "src" / "shop_extra").mkdir()
+    (shop / "src" / "shop_extra" / "x.py").write_text("def f():\n    pass\n")
+    eng = Engine(shop, db_path=tmp_path / "index.db")
+    eng.index()
+    assert eng.paths_under("src/shop/payments") == [
+        "src/shop/payments/__init__.py", "src/shop/payments/base.py",
+        "src/shop/payments/gateway.py", "src/shop/payments/repo.py",
+    ]
+    # a prefix of a folder's name is not the folder; '_' is not a wildcard
+    assert "src/shop_extra/x.py" not in eng.paths_under("src/shop")
+    assert eng.paths_under("src/shop") == [p for p in eng.paths_under("") if p.startswith("src/shop/")]
+    assert eng.paths_under("") == sorted(eng.paths_under("")) and "scripts/tool.py" in eng.paths_under("")
     eng.close()

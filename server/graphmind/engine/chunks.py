@@ -19,9 +19,9 @@ from typing import Any
 
 import tree_sitter as ts
 
-from .languages import Language, Span
-from .model import Facts, SiteFact, SymbolFact
-from .store import symbol_ids
+from ..languages import Language, Span
+from ..model import Facts, SiteFact, SymbolFact
+from ..store import symbol_ids
 
 Point = tuple[int, int]
 

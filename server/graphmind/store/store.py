@@ -1,4 +1,5 @@
-"""SQLite storage: the single source of truth for the graph.
+"""SQLite storage: the single source of truth for the graph, and the only code that speaks SQL
+to it on the write side (the read side of queries is :mod:`.reads`, of resolvers :mod:`.view`).
 
 One database per workspace root at ``<root>/.graphmind/index.db`` in WAL mode. A file's rows
 (symbols, sites, bindings, edges, deps) are always replaced together. A schema version mismatch
@@ -7,112 +8,77 @@ or a corrupt file means the index is rebuilt from the files, never a crash.
 
 from __future__ import annotations
 
+import contextlib
 import logging
-import marshal
 import os
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-from .model import BindingFact, Facts, SiteFact, SymbolFact, SymbolRow, symbol_id
+from ..model import Facts, FileResolution
+from .codec import dump, pack_facts, pack_sids, symbol_ids, unpack_facts, unpack_sids
+from .reads import Reads
+from .schema import QUERY_INDEXES, SCHEMA, SCHEMA_VERSION
 
 log = logging.getLogger(__name__)
-
-SCHEMA_VERSION = "8"
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
-CREATE TABLE IF NOT EXISTS files(
-    id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, lang TEXT, module TEXT,
-    sha256 TEXT, size INTEGER, mtime_ns INTEGER, status TEXT NOT NULL, reason TEXT, facts BLOB, sids BLOB,
-    resolved INTEGER NOT NULL DEFAULT 0);
-CREATE TABLE IF NOT EXISTS symbols(
-    id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, qname TEXT NOT NULL, name TEXT NOT NULL,
-    kind TEXT NOT NULL, parent_id INTEGER, module TEXT NOT NULL, lang TEXT NOT NULL,
-    sl INTEGER, sc INTEGER, el INTEGER, ec INTEGER, nsl INTEGER, nsc INTEGER, nel INTEGER, nec INTEGER,
-    signature TEXT, extra BLOB);
-CREATE INDEX IF NOT EXISTS symbols_qname ON symbols(qname);
-CREATE INDEX IF NOT EXISTS symbols_name ON symbols(name);
-CREATE TABLE IF NOT EXISTS sites(
-    file_id INTEGER NOT NULL, sid INTEGER NOT NULL, caller_id INTEGER NOT NULL, name TEXT NOT NULL,
-    kind TEXT NOT NULL, status TEXT NOT NULL, sl INTEGER, sc INTEGER, el INTEGER, ec INTEGER,
-    PRIMARY KEY(file_id, sid)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS edges(
-    file_id INTEGER NOT NULL, sid INTEGER NOT NULL, caller_id INTEGER NOT NULL,
-    callee_id INTEGER NOT NULL, confidence INTEGER NOT NULL, kind TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS edges_file ON edges(file_id, sid);
-CREATE TABLE IF NOT EXISTS bindings(
-    file_id INTEGER NOT NULL, lang TEXT NOT NULL, module TEXT NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL,
-    target TEXT NOT NULL, extra BLOB);
-CREATE INDEX IF NOT EXISTS bindings_key ON bindings(module, name);
-CREATE TABLE IF NOT EXISTS deps(key TEXT NOT NULL, file_id INTEGER NOT NULL, PRIMARY KEY(key, file_id)) WITHOUT ROWID;
-"""
-
-
-# Indexes that serve queries and per-file replacement, not a first bulk load: a cold index
-# builds them once at the end (cheaper than keeping them current row by row).
-QUERY_INDEXES = {
-    "symbols_file": "symbols(file_id, sl)",
-    "sites_unresolved": "sites(name) WHERE status = 'unresolved'",
-    "sites_pos": "sites(file_id, sl)",
-    "edges_callee": "edges(callee_id, kind, confidence)",
-    "edges_caller": "edges(caller_id, kind)",
-    "bindings_file": "bindings(file_id)",
-    "deps_file": "deps(file_id)",
-}
 
 
 class IndexUnavailable(RuntimeError):
     """The index database cannot be opened or written (locked, read-only, full disk)."""
 
 
-def _dump(value: Any) -> bytes:
-    """Deterministic bytes: marshal version 2 writes no back-references, whose presence would
-    depend on object sharing, so equal values always give equal bytes (they are compared)."""
-    return marshal.dumps(value, 2)
+class FileRow(NamedTuple):
+    """What the index knows of a file's version on disk."""
+
+    id: int
+    sha256: str | None
+    size: int | None
+    mtime_ns: int | None
+    status: str  # 'indexed', 'skipped' or 'new'
+
+    @property
+    def indexed_sha(self) -> str | None:
+        """The SHA-256 of the content whose facts are stored (a file with that content is not
+        parsed again)."""
+        return self.sha256 if self.status == "indexed" else None
 
 
-def pack_facts(f: Facts) -> bytes:
-    return marshal.dumps(
-        (
-            f.module,
-            [
-                (s.qname, s.name, s.kind, s.parent, s.range, s.selection, s.start_byte, s.end_byte, s.signature, s.extra)
-                for s in f.symbols
-            ],
-            [(s.caller, s.name, s.kind, s.range, s.start_byte, s.end_byte, s.expr) for s in f.sites],
-            [(b.name, b.kind, b.target, b.extra) for b in f.bindings],
-            f.local,
-        )
-    )
+class IndexedFile(NamedTuple):
+    id: int
+    path: str
+    lang: str
 
 
-def unpack_facts(blob: bytes) -> Facts:
-    module, syms, sites, binds, local = marshal.loads(blob)
-    return Facts(
-        module,
-        [SymbolFact(*s) for s in syms],
-        [SiteFact(*s) for s in sites],
-        [BindingFact(*b) for b in binds],
-        local,
-    )
+class Interface(NamedTuple):
+    """What resolvers elsewhere can see of a file, keyed like :class:`StoreView` dependencies:
+    symbols by 'lang:qname' -> {(id, name, kind, extra)}, bindings by 'lang:module.name' ->
+    {(kind, target, extra)}."""
+
+    symbols: dict[str, set[tuple]]
+    bindings: dict[str, set[tuple]]
 
 
-def symbol_ids(path: str, facts: Facts) -> list[int]:
-    seen: dict[str, int] = {}
-    ids = []
-    for s in facts.symbols:
-        n = seen.get(s.qname, 0)
-        seen[s.qname] = n + 1
-        ids.append(symbol_id(path, s.qname, n))
-    return ids
+NO_INTERFACE = Interface({}, {})
+
+
+def read_facts(db: sqlite3.Connection, file_id: int) -> tuple[Facts, list[int]] | None:
+    """A file's stored facts and site ids (for re-resolving it without re-parsing); also read by
+    the worker processes through their own connections."""
+    row = db.execute("SELECT facts, sids FROM files WHERE id=?", (file_id,)).fetchone()
+    if not row or row[0] is None or row[1] is None:
+        return None
+    try:
+        return unpack_facts(row[0]), unpack_sids(row[1])
+    except (ValueError, EOFError, TypeError):
+        return None
 
 
 class Store:
     def __init__(self, db_path: Path) -> None:
         self.path = db_path
         self.db = self._open()
+        self.reads = Reads(self.db)  # the queries' side
 
     # ------------------------------------------------------------------ lifecycle
     def _open(self) -> sqlite3.Connection:
@@ -124,7 +90,7 @@ class Store:
                 if version is not None:
                     log.warning("index schema %s != %s: rebuilding %s", version, SCHEMA_VERSION, self.path)
                 db.close()
-                self._remove()
+                self.remove_files()
                 db = self._connect()
                 self._create(db)
             return db
@@ -132,7 +98,7 @@ class Store:
             if _is_locked(exc):
                 raise IndexUnavailable(f"index {self.path} is locked by another process: {exc}") from exc
             log.warning("index %s is unreadable (%s): rebuilding", self.path, exc)
-            self._remove()
+            self.remove_files()
             db = self._connect()
             self._create(db)
             return db
@@ -173,7 +139,7 @@ class Store:
     def is_empty(self) -> bool:
         return self.db.execute("SELECT 1 FROM files LIMIT 1").fetchone() is None
 
-    def _remove(self) -> None:
+    def remove_files(self) -> None:
         for suffix in ("", "-wal", "-shm"):
             try:
                 os.remove(str(self.path) + suffix)
@@ -186,10 +152,26 @@ class Store:
         except sqlite3.Error:
             pass
 
+    # ------------------------------------------------------------------ transactions
+    @contextlib.contextmanager
+    def tx(self) -> Iterator[None]:
+        """One write transaction (taken at once, so a second writer waits or fails here)."""
+        db = self.db
+        try:
+            db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise IndexUnavailable(f"index {self.path} is locked: {exc}") from exc
+        try:
+            yield
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        else:
+            db.execute("COMMIT")
+
     # ------------------------------------------------------------------ meta
     def epoch(self) -> int:
-        row = self.db.execute("SELECT value FROM meta WHERE key='epoch'").fetchone()
-        return int(row[0]) if row else 0
+        return self.reads.epoch()
 
     def bump_epoch(self) -> int:
         e = self.epoch() + 1
@@ -197,9 +179,44 @@ class Store:
         return e
 
     # ------------------------------------------------------------------ files
-    def file_rows(self) -> dict[str, tuple[int, str | None, int | None, int | None, str]]:
-        """path -> (id, sha256, size, mtime_ns, status)"""
-        return {r[0]: r[1:] for r in self.db.execute("SELECT path, id, sha256, size, mtime_ns, status FROM files")}
+    def file_rows(self) -> dict[str, FileRow]:
+        return {r[0]: FileRow(*r[1:]) for r in self.db.execute("SELECT path, id, sha256, size, mtime_ns, status FROM files")}
+
+    def file_row(self, path: str) -> FileRow | None:
+        row = self.db.execute("SELECT id, sha256, size, mtime_ns, status FROM files WHERE path=?", (path,)).fetchone()
+        return FileRow(*row) if row else None
+
+    def forget_version(self, path: str) -> None:
+        """Make the file's next read from disk count as a change, whatever its size and mtime
+        (a closed buffer's text may differ from the disk's)."""
+        self.db.execute("UPDATE files SET sha256=NULL, size=-1 WHERE path=?", (path,))
+
+    def skipped_files(self) -> list[tuple[str, str]]:
+        """(path, reason) of the files not indexed."""
+        return list(self.db.execute("SELECT path, reason FROM files WHERE status='skipped' ORDER BY path"))
+
+    def indexed_files(self, ids: Iterable[int]) -> list[IndexedFile]:
+        """The indexed ones among ``ids``."""
+        ids = list(ids)
+        if not ids:
+            return []
+        return [
+            IndexedFile(*r)
+            for r in self.db.execute(
+                f"SELECT id, path, lang FROM files WHERE status='indexed' AND id IN ({','.join(map(str, ids))})"
+            )
+        ]
+
+    def paths_under(self, folder: str) -> list[str]:
+        """The paths the index knows (indexed or skipped) below ``folder`` ('' = all), sorted."""
+        if not folder:
+            return [p for (p,) in self.db.execute("SELECT path FROM files ORDER BY path")]
+        prefix = folder.rstrip("/") + "/"
+        return [
+            p for (p,) in self.db.execute(
+                "SELECT path FROM files WHERE substr(path, 1, ?) = ? ORDER BY path", (len(prefix), prefix)
+            )
+        ]
 
     def file_id(self, path: str) -> int | None:
         row = self.db.execute("SELECT id FROM files WHERE path=?", (path,)).fetchone()
@@ -215,20 +232,38 @@ class Store:
             self.db.execute(f"UPDATE files SET {sets} WHERE id=?", (*cols.values(), fid))
         return fid
 
+    def write_indexed(
+        self, path: str, lang: str, facts: Facts, sids: list[int], *, sha256: str | None, size: int, mtime_ns: int
+    ) -> int:
+        """Store a parsed file: its version, its packed facts (read back to re-resolve it) and its
+        symbol, site and binding rows. Its sites wait for :meth:`write_resolution`."""
+        fresh = self.file_id(path) is None
+        fid = self.upsert_file(
+            path, lang=lang, module=facts.module, sha256=sha256, size=size, mtime_ns=mtime_ns,
+            status="indexed", reason=None, facts=pack_facts(facts), sids=pack_sids(sids), resolved=0,
+        )
+        self.replace_file_facts(fid, path, lang, facts, sids, fresh=fresh)
+        return fid
+
+    def write_skipped(
+        self, path: str, lang: str | None, reason: str, *, sha256: str | None, size: int, mtime_ns: int
+    ) -> int:
+        """Store a file that is not indexed (too large, binary, unsupported …): no rows, a reason."""
+        fid = self.upsert_file(
+            path, lang=lang, sha256=sha256, size=size, mtime_ns=mtime_ns, status="skipped", reason=reason, facts=None,
+        )
+        self.clear_file(fid)
+        return fid
+
     def facts(self, file_id: int) -> tuple[Facts, list[int]] | None:
         """A file's stored facts and site ids (for re-resolving it without re-parsing)."""
-        row = self.db.execute("SELECT facts, sids FROM files WHERE id=?", (file_id,)).fetchone()
-        if not row or row[0] is None or row[1] is None:
-            return None
-        try:
-            return unpack_facts(row[0]), marshal.loads(row[1])
-        except (ValueError, EOFError, TypeError):
-            return None
+        return read_facts(self.db, file_id)
 
     # ------------------------------------------------------------------ interface (for change detection)
-    def interface(self, file_id: int) -> tuple[dict[str, set[tuple]], dict[str, set[tuple]]]:
-        """What resolvers elsewhere can see of a file, keyed like :class:`StoreView` dependencies:
-        symbols by 'lang:qname', bindings by 'lang:module.name'."""
+    def interface(self, file_id: int | None) -> Interface:
+        """What resolvers elsewhere can see of a stored file (none for a file not stored)."""
+        if file_id is None:
+            return NO_INTERFACE
         syms: dict[str, set[tuple]] = {}
         for lang, q, i, name, kind, extra in self.db.execute(
             "SELECT lang, qname, id, name, kind, extra FROM symbols WHERE file_id=?", (file_id,)
@@ -239,22 +274,22 @@ class Store:
             "SELECT lang, module, name, kind, target, extra FROM bindings WHERE file_id=?", (file_id,)
         ):
             binds.setdefault(f"{lang}:{m}.{n}", set()).add((k, t, e))
-        return syms, binds
+        return Interface(syms, binds)
 
     @staticmethod
-    def interface_of(lang: str, facts: Facts, ids: list[int]) -> tuple[dict[str, set[tuple]], dict[str, set[tuple]]]:
+    def interface_of(lang: str, facts: Facts, ids: list[int]) -> Interface:
         """:meth:`interface` computed from facts in memory (same shape, same values)."""
         syms: dict[str, set[tuple]] = {}
         for i, sf in enumerate(facts.symbols):
             syms.setdefault(f"{lang}:{sf.qname}", set()).add(
-                (ids[i], sf.name, sf.kind, _dump(sf.extra) if sf.extra else None)
+                (ids[i], sf.name, sf.kind, dump(sf.extra) if sf.extra else None)
             )
         binds: dict[str, set[tuple]] = {}
         for b in facts.bindings:
             binds.setdefault(f"{lang}:{facts.module}.{b.name}", set()).add(
-                (b.kind, b.target, _dump(b.extra) if b.extra is not None else None)
+                (b.kind, b.target, dump(b.extra) if b.extra is not None else None)
             )
-        return syms, binds
+        return Interface(syms, binds)
 
     def replace_file_facts(
         self, file_id: int, path: str, lang: str, facts: Facts, sids: list[int], fresh: bool = False
@@ -270,7 +305,7 @@ class Store:
         db.executemany(
             "INSERT INTO bindings VALUES(?,?,?,?,?,?,?)",
             [
-                (file_id, lang, facts.module, b.name, b.kind, b.target, _dump(b.extra) if b.extra is not None else None)
+                (file_id, lang, facts.module, b.name, b.kind, b.target, dump(b.extra) if b.extra is not None else None)
                 for b in facts.bindings
             ],
         )
@@ -284,7 +319,7 @@ class Store:
                     ids[i], file_id, syms[i].qname, syms[i].name, syms[i].kind,
                     ids[syms[i].parent] if syms[i].parent is not None else None, facts.module, lang,
                     *syms[i].range, *syms[i].selection, syms[i].signature,
-                    _dump(syms[i].extra) if syms[i].extra else None,
+                    dump(syms[i].extra) if syms[i].extra else None,
                 )
                 for i in which
             ],
@@ -353,17 +388,10 @@ class Store:
             out.update(r[0] for r in self.db.execute(q, chunk))
         return out
 
-    def write_resolution(
-        self,
-        file_id: int,
-        sids: list[int],
-        statuses: list[str],
-        edges: list[tuple[int, int, int, int, str]],
-        deps: Iterable[str],
-        only: Iterable[int] | None = None,
-    ) -> None:
+    def write_resolution(self, file_id: int, res: FileResolution, only: Iterable[int] | None = None) -> None:
         """Store the outcome of resolving a file's sites (all of them, or the ``only`` ones)."""
         db = self.db
+        sids, statuses = res.sids, res.statuses
         if only is None:
             db.execute("UPDATE files SET resolved=1 WHERE id=?", (file_id,))
             db.execute("DELETE FROM edges WHERE file_id=?", (file_id,))
@@ -378,8 +406,8 @@ class Store:
             "UPDATE sites SET status=? WHERE file_id=? AND sid=?",
             [(statuses[i], file_id, sids[i]) for i in which if statuses[i] != "unresolved"],
         )
-        db.executemany("INSERT INTO edges VALUES(?,?,?,?,?,?)", [(file_id, *e) for e in edges])
-        db.executemany("INSERT OR IGNORE INTO deps VALUES(?,?)", [(k, file_id) for k in deps])
+        db.executemany("INSERT INTO edges VALUES(?,?,?,?,?,?)", [(file_id, *e) for e in res.edges])
+        db.executemany("INSERT OR IGNORE INTO deps VALUES(?,?)", [(k, file_id) for k in res.deps])
 
 
 def _is_locked(exc: Exception) -> bool:
@@ -387,65 +415,7 @@ def _is_locked(exc: Exception) -> bool:
     return "locked" in msg or "busy" in msg
 
 
-class StoreView:
-    """The :class:`~graphmind.model.WorkspaceView` over the store, with a per-batch cache and
-    dependency recording (``deps``: the keys the current file's resolution looked up).
-    Lookups see the symbols of one language (``lang``): qualified names of different languages
-    may coincide and never bind to each other."""
-
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self.db = db
-        self.lang = ""
-        self.deps: set[str] = set()
-        self._sym: dict[tuple[str, str], list[SymbolRow]] = {}
-        self._name: dict[tuple[str, str], list[SymbolRow]] = {}
-        self._bind: dict[tuple[str, str, str], list[tuple[str, str, Any]]] = {}
-
-    @staticmethod
-    def _row(r: tuple) -> SymbolRow:
-        return SymbolRow(r[0], r[1], r[2], r[3], r[4], r[5], marshal.loads(r[6]) if r[6] else {})
-
-    def symbols(self, qname: str) -> list[SymbolRow]:
-        self.deps.add(f"{self.lang}:{qname}")
-        key = (self.lang, qname)
-        rows = self._sym.get(key)
-        if rows is None:
-            rows = [
-                self._row(r)
-                for r in self.db.execute(
-                    "SELECT id, qname, name, kind, module, lang, extra FROM symbols WHERE qname=? AND lang=? ORDER BY id",
-                    key[::-1],
-                )
-            ]
-            self._sym[key] = rows
-        return rows
-
-    def by_name(self, name: str) -> list[SymbolRow]:
-        self.deps.add(f"{self.lang}:#{name}")
-        key = (self.lang, name)
-        rows = self._name.get(key)
-        if rows is None:
-            rows = [
-                self._row(r)
-                for r in self.db.execute(
-                    "SELECT id, qname, name, kind, module, lang, extra FROM symbols WHERE name=? AND lang=? ORDER BY id",
-                    key[::-1],
-                )
-            ]
-            self._name[key] = rows
-        return rows
-
-    def bindings(self, module: str, name: str) -> list[tuple[str, str, Any]]:
-        self.deps.add(f"{self.lang}:{module}.{name}")
-        key = (self.lang, module, name)
-        rows = self._bind.get(key)
-        if rows is None:
-            rows = [
-                (k, t, marshal.loads(e) if e is not None else None)
-                for k, t, e in self.db.execute(
-                    "SELECT kind, target, extra FROM bindings WHERE module=? AND name=? AND lang=? ORDER BY rowid",
-                    (module, name, self.lang),
-                )
-            ]
-            self._bind[key] = rows
-        return rows
+__all__ = [
+    "FileRow", "IndexUnavailable", "IndexedFile", "Interface", "NO_INTERFACE", "Store",
+    "pack_facts", "pack_sids", "read_facts", "symbol_ids",
+]

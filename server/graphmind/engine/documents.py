@@ -1,0 +1,70 @@
+"""Open buffers: the editor's text wins over the disk. Opening, replacing and editing a buffer
+(``Tree.edit()`` keeps the old tree usable for an incremental parse) each end in one
+:meth:`.update.Updater.update_document`. Closing one and re-reading the disk is the engine's."""
+
+from __future__ import annotations
+
+from .. import languages
+from .update import Document, Updater
+
+
+def point_at(text: bytes, offset: int) -> tuple[int, int]:
+    """Tree-sitter point (row, byte column) of a byte offset."""
+    row = text.count(b"\n", 0, offset)
+    return row, offset - (text.rfind(b"\n", 0, offset) + 1)
+
+
+def _bytes(text: str | bytes) -> bytes:
+    return text.encode("utf-8") if isinstance(text, str) else text
+
+
+def open_document(up: Updater, rel: str, text: str | bytes) -> Document | None:
+    """Start tracking a buffer (None: no language handles the file)."""
+    lang = languages.for_path(rel)
+    if lang is None:
+        return None
+    doc = Document(rel, _bytes(text), None, lang)
+    up.docs[rel] = doc
+    up.update_document(doc)
+    return doc
+
+
+def set_text(up: Updater, doc: Document, text: str | bytes) -> None:
+    """Replace a buffer's whole text (parsed afresh)."""
+    doc.text = _bytes(text)
+    doc.tree = None
+    up.update_document(doc)
+
+
+def edit(up: Updater, doc: Document, edits: list[tuple[int, int, bytes]]) -> None:
+    """Apply ``(start_byte, old_end_byte, new_bytes)`` edits in order: each one to the text and,
+    with ``Tree.edit()``, to the tree; then one incremental re-parse and the graph update."""
+    text = doc.text
+    tree = doc.tree
+    for start, old_end, new in edits:
+        if not (0 <= start <= old_end <= len(text)):
+            raise ValueError(f"edit range {start}..{old_end} outside {doc.path} ({len(text)} bytes)")
+        new_text = text[:start] + new + text[old_end:]
+        if tree is not None:
+            new_end = start + len(new)
+            tree.edit(
+                start_byte=start,
+                old_end_byte=old_end,
+                new_end_byte=new_end,
+                start_point=point_at(text, start),
+                old_end_point=point_at(text, old_end),
+                new_end_point=point_at(new_text, new_end),
+            )
+        text = new_text
+    doc.text = text
+    doc.tree = tree
+    up.update_document(doc)
+
+
+def settle(up: Updater, rel: str | None = None) -> bool:
+    """Parse afresh the buffers (or one) last updated from an incremental parse of text with
+    syntax errors. Returns whether anything was re-parsed."""
+    docs = [d for d in up.docs.values() if d.unsettled and (rel is None or d.path == rel)]
+    for doc in docs:
+        up.update_document(doc, fresh=True)
+    return bool(docs)

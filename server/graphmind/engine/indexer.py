@@ -1,0 +1,221 @@
+"""Disk → store: bring the index up to date with the workspace's files (a whole index, or some
+paths re-read). Reading, parsing and extracting happen here or in worker processes
+(:mod:`.parallel`); every write goes through :meth:`.update.Updater.apply`."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+from .. import languages
+from ..model import Facts, FileResolution
+from ..store import FileRow, StoreView
+from ..workspace import discover, within
+from . import chunks, parallel
+from .parse import Extracted, FileRead, extract_file
+from .update import Change, Updater
+
+Progress = Callable[[int, int, str], None]
+BATCH = 200  # files per transaction while indexing: requests get the lock between batches
+BULK_MIN = 200  # a first index of at least this many files builds the query indexes at the end
+KEEP_FACTS_MAX = 2_000  # files whose extracted facts an index keeps in memory until it resolves them
+
+
+@dataclass
+class IndexReport:
+    files: int = 0
+    indexed: int = 0
+    unchanged: int = 0
+    removed: int = 0
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    seconds: float = 0.0
+    cancelled: bool = False
+
+
+class Indexer:
+    def __init__(self, updater: Updater, lock: threading.RLock) -> None:
+        self.up = updater
+        self.lock = lock
+        self.options = updater.options
+
+    # ------------------------------------------------------------------ the whole workspace
+    def index(self, progress: Progress | None, cancel: threading.Event | None) -> IndexReport:
+        """Two phases: store every changed file's facts (in batches), then resolve them once every
+        file's definitions are stored."""
+        t0 = time.perf_counter()
+        report = IndexReport()
+        with self.lock:
+            known = self.up.store.file_rows()
+        seen: set[str] = set()
+        todo: list[str] = []
+        stat: dict[str, tuple[int, int]] = {}
+        for sf in discover(self.options.root, self.options.exclude):
+            seen.add(sf.path)
+            stat[sf.path] = (sf.size, sf.mtime_ns)
+            row = known.get(sf.path)
+            if sf.path in self.up.docs:
+                continue  # the editor's text wins; it is kept current by edits
+            if row is not None and row.size == sf.size and row.mtime_ns == sf.mtime_ns:
+                continue
+            todo.append(sf.path)
+        report.files = len(seen)
+        removed = [p for p in known if p not in seen and p not in self.up.docs]
+        report.removed = len(removed)
+        total = len(todo)
+        if progress:
+            progress(0, total, f"{total} files to index")
+        changes: list[Change] = [Change(p, delete=True) for p in removed]
+        done = 0
+        pending_resolve: set[int] = set()
+        ex = parallel.pool(self.options.jobs) if self.options.jobs > 1 and total >= parallel.MIN_FILES else None
+
+        def indexed_sha(rel: str) -> str | None:  # unchanged content is not parsed again
+            row = known.get(rel)
+            return row.indexed_sha if row is not None else None
+
+        # the facts just extracted, for the resolution phase (no reload), while they fit in memory
+        fresh: dict[str, tuple[Facts, list[int]]] = {}
+
+        def keep_facts(batch: list[Change]) -> None:
+            if total <= KEEP_FACTS_MAX:
+                for ch in batch:
+                    if ch.prepared is not None:
+                        fresh[ch.path] = (ch.prepared.facts, ch.prepared.sids)
+
+        with self.lock:
+            bulk = total >= BULK_MIN and self.up.store.is_empty()  # a first index of a large workspace
+            if bulk:
+                self.up.store.drop_query_indexes()
+        try:
+            produced = (
+                parallel.extract_all(ex, self.options.root, [(rel, indexed_sha(rel)) for rel in todo], self.options.max_file_size)
+                if ex is not None
+                else (extract_file(self.options.root, rel, self.options.max_file_size, indexed_sha(rel), self.up.probe) for rel in todo)
+            )
+            for read in produced:
+                if cancel is not None and cancel.is_set():
+                    report.cancelled = True
+                    break
+                ch = self._change_of(read, known.get(read.path), stat.get(read.path))
+                if ch is None:
+                    report.unchanged += 1
+                else:
+                    changes.append(ch)
+                    if ch.skip_reason:
+                        report.skipped.append((read.path, ch.skip_reason))
+                    else:
+                        report.indexed += 1
+                done += 1
+                if len(changes) >= BATCH:
+                    # store this batch's facts now; resolve once every file's definitions are stored
+                    keep_facts(changes)
+                    with self.lock, self.up.store.tx():
+                        pending_resolve |= self.up.apply(changes, resolve=False)
+                    changes = []
+                    if progress:
+                        progress(done, total, f"parsed {done}/{total} files")
+            if changes:
+                keep_facts(changes)
+                with self.lock, self.up.store.tx():
+                    pending_resolve |= self.up.apply(changes, resolve=False)
+            # what was stored is resolved even when cancelled, and so is what an earlier, stopped
+            # index left unresolved
+            with self.lock:
+                pending_resolve |= self.up.store.unresolved_files()
+            if pending_resolve:
+                self._resolve_pending(sorted(pending_resolve), ex, progress, total, fresh)
+        finally:
+            if ex is not None:
+                ex.shutdown(cancel_futures=True)
+            if bulk:
+                with self.lock:
+                    self.up.store.create_query_indexes()
+        with self.lock:
+            skipped = self.up.store.skipped_files()
+        reported = {s for s, _ in report.skipped}
+        report.skipped.extend((p, r) for p, r in skipped if p not in reported and p in seen)
+        report.seconds = time.perf_counter() - t0
+        return report
+
+    def _resolve_pending(
+        self,
+        ids: list[int],
+        ex: ProcessPoolExecutor | None,
+        progress: Progress | None,
+        total: int,
+        fresh: dict[str, tuple[Facts, list[int]]] | None = None,
+    ) -> None:
+        """Resolve files after a batch of changes: in worker processes when there is a pool
+        (except open buffers, whose facts live here), else in small transactions here."""
+        done = 0
+        store = self.up.store
+        if ex is not None:
+            with self.lock:
+                rows = store.indexed_files(ids)
+            remote = [r for r in rows if r.path not in self.up.docs]
+            local = sorted({r.id for r in rows} - {r.id for r in remote})
+            batch: list[tuple[int, FileResolution]] = []
+            for fid, result in parallel.resolve_all(ex, self.options.db_path, remote):
+                if result is not None:
+                    batch.append((fid, result))
+                if len(batch) >= BATCH * 2:
+                    done += self._write_resolutions(batch)
+                    batch = []
+                    if progress:
+                        progress(total, total, f"resolved {done}/{len(ids)} files")
+            done += self._write_resolutions(batch)
+            ids = local
+        view: StoreView | None = None
+        for i in range(0, len(ids), BATCH * 2):
+            with self.lock, store.tx():
+                view = StoreView(store.db) if view is None else view
+                self.up.resolve_files(ids[i : i + BATCH * 2], view, by_path=fresh)
+            if progress:
+                progress(total, total, f"resolved {done + min(i + BATCH * 2, len(ids))} files")
+        with self.lock, store.tx():
+            store.bump_epoch()
+
+    def _write_resolutions(self, batch: list[tuple[int, FileResolution]]) -> int:
+        with self.lock, self.up.store.tx():
+            for fid, res in batch:
+                self.up.store.write_resolution(fid, res)
+        return len(batch)
+
+    # ------------------------------------------------------------------ some paths
+    def read_changes(self, paths: Iterable[str]) -> list[Change]:
+        """The changes of files re-read from disk (created, changed or deleted outside the
+        editor); ``paths`` are workspace-relative and not open in the editor."""
+        changes: list[Change] = []
+        for rel in paths:
+            full = self.options.root / rel
+            if not full.is_file():
+                changes.append(Change(rel, delete=True))
+                continue
+            if languages.for_path(rel) is None or not within(self.options.root, full):
+                continue
+            st = full.stat()
+            with self.lock:
+                row = self.up.store.file_row(rel)
+            read = extract_file(self.options.root, rel, self.options.max_file_size, row.indexed_sha if row else None, self.up.probe)
+            ch = self._change_of(read, row, (st.st_size, st.st_mtime_ns))
+            if ch is not None:
+                changes.append(ch)
+        return changes
+
+    def _change_of(self, read: FileRead, row: FileRow | None, st: tuple[int, int] | None) -> Change | None:
+        """The change a freshly read file makes (None: same content as indexed, only its mtime moved)."""
+        rel = read.path
+        lang = languages.for_path(rel)
+        size, mtime = st if st else (0, 0)
+        if read.reason is not None:
+            return Change(rel, lang, sha256=read.sha256, size=size, mtime_ns=mtime, skip_reason=read.reason)
+        if row is not None and row.indexed_sha is not None and row.indexed_sha == read.sha256:
+            with self.lock, self.up.store.tx():
+                self.up.store.upsert_file(rel, size=size, mtime_ns=mtime)
+            return None
+        got: Extracted = read.extracted  # type: ignore[assignment]
+        ext = chunks.Extraction(got.facts, [], got.sids, [])
+        return Change(rel, lang, b"", None, read.sha256, size, mtime, prepared=ext)

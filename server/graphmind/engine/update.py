@@ -1,0 +1,373 @@
+"""One file's change, read top to bottom: extract → diff → store write → re-resolve.
+
+:meth:`Updater.update_document` is a keystroke's whole path: it parses the buffer incrementally
+and extracts the chunks whose text changed (**extract**), compares them with the previous
+extraction (**diff**), replaces their rows (**write**) and resolves their sites (**re-resolve**).
+When the edit changed what other files can see of this one (its interface), it takes the full
+path, :meth:`Updater.apply`, which does the same for whole files and re-resolves every file whose
+recorded lookups the change touched. Indexing a workspace and refreshing files from disk write
+through :meth:`Updater.apply` too.
+
+Invariant (tested by property tests): any sequence of edits leaves exactly the graph that a fresh
+index of the final texts gives. It holds because resolving a file reads nothing but its own facts
+and lookups through :class:`~graphmind.store.StoreView`, every lookup is recorded as a dependency,
+and a change to a file's interface re-resolves every file that looked up what changed.
+
+Every method here runs inside the caller's store transaction and under the engine's lock.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import NamedTuple
+
+import tree_sitter as ts
+
+from .. import languages
+from ..model import Edge, Facts, FileResolution
+from ..store import NO_INTERFACE, Interface, Store, StoreView, symbol_ids
+from ..workspace import check_text
+from . import chunks
+from .parse import Parsers
+
+
+@dataclass(slots=True)
+class Document:
+    """An open document: the editor's text (which wins over the disk) and its syntax tree."""
+
+    path: str
+    text: bytes
+    tree: ts.Tree | None
+    lang: languages.Language
+    extraction: chunks.Extraction | None = None  # the facts last stored for this buffer
+    unsettled: bool = False  # updated from an incremental parse of broken text: settle() it
+    # while the text is broken, other files are not re-resolved on every keystroke: ``base`` is
+    # the interface they were last resolved against, until the text is whole, settled or closed
+    base: Interface | None = None
+    stale_own: bool = False  # broken-text patches skipped re-resolving the file's other sites
+    deferred: set[str] = field(default_factory=set)  # lookup keys that changed while broken
+
+
+@dataclass(slots=True)
+class Change:
+    """A file to write: new text (``prepared``: already extracted), skipped, or deleted."""
+
+    path: str
+    lang: languages.Language | None = None
+    text: bytes | None = None
+    tree: ts.Tree | None = None
+    sha256: str | None = None
+    size: int = 0
+    mtime_ns: int = 0
+    skip_reason: str | None = None
+    delete: bool = False
+    prepared: chunks.Extraction | None = None
+
+
+@dataclass(slots=True)
+class Options:
+    """The workspace's settings, shared by the engine's parts (the language server changes
+    ``exclude`` and ``max_file_size`` on a live engine)."""
+
+    root: Path
+    db_path: Path
+    max_file_size: int
+    exclude: list[str]
+    jobs: int  # worker processes for a large (re)index; 1 = everything in this process
+
+
+class ChunkDiff(NamedTuple):
+    """What an edit changed: the previous extraction's chunks ``old_chunks`` became the new one's
+    ``new_chunks`` (the chunks before and after are the same text); likewise their symbols and
+    sites (slices into ``ids`` and ``sids``)."""
+
+    old_chunks: slice
+    new_chunks: slice
+    old_syms: slice
+    new_syms: slice
+    old_sites: slice
+    new_sites: slice
+    interface_changed: bool  # the changed chunks' symbols (ids, kinds, ``extra``) or bindings differ
+
+
+class Updater:
+    def __init__(self, store: Store, options: Options) -> None:
+        self.store = store
+        self.options = options
+        self.parsers = Parsers()
+        self.docs: dict[str, Document] = {}
+        self.resolved_meanwhile: set[int] = set()  # files resolved while a buffer was broken
+
+    @property
+    def probe(self) -> languages.FileProbe:
+        return languages.FileProbe(self.options.root, self.docs)
+
+    # ------------------------------------------------------------------ a buffer's change
+    def update_document(self, doc: Document, fresh: bool = False) -> None:
+        """Bring the graph up to date with a buffer's text (``fresh``: parse it from scratch)."""
+        reason = check_text(doc.text, self.options.max_file_size)
+        if reason is not None:
+            doc.tree = None
+            doc.extraction = None
+            with self.store.tx():
+                self.apply([Change(doc.path, doc.lang, size=len(doc.text), skip_reason=reason)])
+            return
+        prev = doc.extraction
+        ext = self._extract(doc, fresh)
+        sha = hashlib.sha256(doc.text).hexdigest()
+        with self.store.tx():
+            patchable = prev is not None and ext.reused and (doc.unsettled or not doc.stale_own)
+            if not patchable or not self._patch(doc, prev, ext, sha):  # type: ignore[arg-type]
+                self._replace(doc, ext, sha)
+            if not doc.unsettled:
+                doc.stale_own = False  # either path re-resolved every site of the file by now
+                self.propagate(doc)
+        doc.extraction = ext
+
+    def _extract(self, doc: Document, fresh: bool) -> chunks.Extraction:
+        """Extract: parse (incrementally from the edited tree, unless ``fresh``) and re-extract
+        the chunks whose text changed."""
+        tree = self.parsers.parse(doc.lang, doc.text, None if fresh else doc.tree)
+        # Error recovery may differ between an incremental and a fresh parse. Text with syntax
+        # errors is updated from the incremental tree now (the same tick) and parsed afresh by
+        # settle() once typing pauses, so the graph ends up the one a fresh index gives.
+        doc.unsettled = tree.root_node.has_error and doc.tree is not None and not fresh
+        doc.tree = tree
+        module = doc.lang.module_name(doc.path, self.probe)
+        prev = doc.extraction
+        # settling re-extracts every chunk: around syntax errors the same text may have parsed
+        # differently before, so nothing extracted from a broken tree is reused
+        # (and a whole tree reuses only chunks extracted from whole trees: see chunks.extract)
+        reuse = prev.chunks if prev is not None and not fresh else None
+        return chunks.extract(doc.lang, tree, doc.text, doc.path, module, reuse)
+
+    def _patch(self, doc: Document, prev: chunks.Extraction, ext: chunks.Extraction, sha: str) -> bool:
+        """The keystroke path: when an edit leaves the file's interface (its symbols' ids, kinds and
+        ``extra``, its module bindings) as it was, no other file can resolve differently. Then only
+        the changed chunks' rows are replaced and re-resolved, and the rows below them move.
+        Returns False when that does not hold (the caller takes the full path)."""
+        store, lang, path = self.store, doc.lang, doc.path
+        fid = store.file_id(path)
+        if fid is None:
+            return False
+        # diff
+        d = _chunk_diff(prev, ext)
+        if d is None:
+            return False
+        if d.interface_changed:
+            if not doc.unsettled:
+                return False
+            # Broken text mid-typing: patch anyway. The file's other sites and other files are
+            # re-resolved once the text is whole, settled or closed (stale_own, base).
+            if doc.base is None:
+                doc.base = store.interface(fid)
+            doc.stale_own = True
+            doc.deferred |= _part_keys(lang.name, ext.facts.module, prev.chunks[d.old_chunks])
+            doc.deferred |= _part_keys(lang.name, ext.facts.module, ext.chunks[d.new_chunks])
+        # write: drop the changed chunks' rows, move the rows below, insert the new ones
+        shift_from = prev.chunks[d.old_chunks.stop].start_row if ext.suffix else 1 << 40
+        store.patch_file(fid, prev.ids[d.old_syms], prev.sids[d.old_sites], shift_from, ext.drow, ext.ids[0])
+        # symbols that contain the edit (the module, a class) keep their rows but change extent
+        for i in range(max(1, d.new_syms.start)):
+            if prev.facts.symbols[i].range != ext.facts.symbols[i].range:
+                store.update_symbol_range(ext.ids[i], ext.facts.symbols[i].range)
+        store.insert_symbols(fid, lang.name, ext.facts, ext.ids, range(d.new_syms.start, d.new_syms.stop))
+        mid_sites = list(range(d.new_sites.start, d.new_sites.stop))
+        store.insert_sites(fid, ext.facts, ext.ids, ext.sids, mid_sites)
+        # the packed facts are written when the buffer closes; until then re-resolution reads the buffer's
+        store.upsert_file(path, sha256=sha, size=len(doc.text), facts=None, sids=None)
+        # re-resolve the changed chunks' sites
+        self._resolve(fid, path, lang, ext.facts, ext.sids, StoreView(store.db), only=mid_sites, ids=ext.ids)
+        store.bump_epoch()
+        return True
+
+    def _replace(self, doc: Document, ext: chunks.Extraction, sha: str) -> None:
+        """The full path for a buffer: all of its rows, and the files its interface change touches."""
+        if doc.unsettled and doc.base is None:  # the interface other files were last resolved against
+            doc.base = self.store.interface(self.store.file_id(doc.path))
+        change = Change(doc.path, doc.lang, doc.text, doc.tree, sha, len(doc.text), 0, prepared=ext)
+        # while other files wait on ``base``, propagate() decides which to re-resolve
+        self.apply([change], deferred=doc.deferred if doc.base is not None else None)
+
+    # ------------------------------------------------------------------ whole files
+    def apply(self, changes: Iterable[Change], resolve: bool = True, deferred: set[str] | None = None) -> set[int]:
+        """Write the facts of changed files; resolve them and every file whose lookups the change
+        touched. Returns the ids of files left to resolve (``resolve=False``: all of them).
+        With ``deferred``, the touched lookups are added to it instead of re-resolving the files
+        that made them (a buffer mid-typing; see ``Document.deferred``)."""
+        store = self.store
+        changed_keys: set[str] = set()
+        touched: dict[int, tuple[Facts, list[int]]] = {}
+        for ch in changes:
+            fid = store.file_id(ch.path)
+            old = store.interface(fid)
+            if ch.delete:
+                if fid is not None:
+                    store.delete_file(fid)
+                    touched.pop(fid, None)
+                changed_keys |= _diff(old, NO_INTERFACE)
+                continue
+            if ch.skip_reason is not None or ch.lang is None:
+                store.write_skipped(
+                    ch.path, ch.lang.name if ch.lang else None, ch.skip_reason or "unsupported",
+                    sha256=ch.sha256, size=ch.size, mtime_ns=ch.mtime_ns,
+                )
+                changed_keys |= _diff(old, NO_INTERFACE)
+                continue
+            assert ch.text is not None
+            lang = ch.lang
+            ext = ch.prepared
+            if ext is None:  # extract
+                tree = ch.tree if ch.tree is not None else self.parsers.parse(lang, ch.text)
+                ext = chunks.extract(lang, tree, ch.text, ch.path, lang.module_name(ch.path, self.probe))
+            facts = ext.facts
+            # write, then diff what other files can see of it
+            fid = store.write_indexed(
+                ch.path, lang.name, facts, ext.sids, sha256=ch.sha256, size=ch.size, mtime_ns=ch.mtime_ns
+            )
+            changed_keys |= _diff(old, store.interface_of(lang.name, facts, symbol_ids(ch.path, facts)))
+            touched[fid] = (facts, ext.sids)
+        # re-resolve the changed files and the files that looked up what changed
+        pending = set(touched)
+        if deferred is not None:
+            deferred |= changed_keys
+        elif changed_keys:
+            pending |= store.dependents(changed_keys)
+        if not resolve:
+            return pending
+        self.resolve_files(sorted(pending), StoreView(store.db), touched)
+        store.bump_epoch()
+        return set()
+
+    def propagate(self, doc: Document) -> None:
+        """Re-resolve the files whose lookups the buffer's net change (since it broke) touched:
+        typing through a broken state and back costs nothing elsewhere."""
+        if doc.base is None:
+            return
+        fid = self.store.file_id(doc.path)
+        others = self.store.dependents(_diff(doc.base, self.store.interface(fid)))
+        # files resolved meanwhile (their own edits) saw the broken interface: those that looked
+        # up any of what changed while it was broken are resolved again too
+        if self.resolved_meanwhile and doc.deferred:
+            others |= self.store.dependents(doc.deferred) & self.resolved_meanwhile
+        doc.base, doc.deferred = None, set()
+        if not any(d.base is not None for d in self.docs.values()):
+            self.resolved_meanwhile = set()
+        others.discard(fid)  # type: ignore[arg-type]
+        if others:
+            self.resolve_files(sorted(others), StoreView(self.store.db))
+            self.store.bump_epoch()
+
+    # ------------------------------------------------------------------ re-resolve
+    def resolve_files(
+        self,
+        file_ids: list[int],
+        view: StoreView,
+        known: dict[int, tuple[Facts, list[int]]] | None = None,
+        by_path: dict[str, tuple[Facts, list[int]]] | None = None,
+    ) -> None:
+        """Resolve whole files. Their facts come from ``known`` (by id) or ``by_path`` when given,
+        else from an open buffer, else from the store."""
+        for fid, path, lang_name in sorted(self.store.indexed_files(file_ids)):
+            doc = self.docs.get(path)
+            got = (known or {}).get(fid) or (by_path or {}).get(path)
+            if got is None and doc is not None and doc.extraction is not None:
+                got = (doc.extraction.facts, doc.extraction.sids)
+            got = got or self.store.facts(fid)
+            lang = languages.all_languages().get(lang_name)
+            if got is None or lang is None:
+                continue
+            facts, sids = got
+            self._resolve(fid, path, lang, facts, sids, view)
+
+    def _resolve(
+        self,
+        fid: int,
+        path: str,
+        lang: languages.Language,
+        facts: Facts,
+        sids: list[int],
+        view: StoreView,
+        only: list[int] | None = None,
+        ids: list[int] | None = None,
+    ) -> None:
+        """Resolve a file's sites (or the ``only`` ones) and store edges, statuses and deps."""
+        if any(d.base is not None for d in self.docs.values()):
+            self.resolved_meanwhile.add(fid)
+        self.store.write_resolution(fid, resolve_facts(lang, path, facts, sids, view, only, ids), only)
+
+
+def resolve_facts(
+    lang: languages.Language,
+    path: str,
+    facts: Facts,
+    sids: list[int],
+    view: StoreView,
+    only: list[int] | None = None,
+    ids: list[int] | None = None,
+) -> FileResolution:
+    """Resolve a file's sites (or the ``only`` ones): statuses, edges and the lookups it
+    depended on. The worker processes resolve through this too."""
+    ids = ids if ids is not None else symbol_ids(path, facts)
+    statuses = ["unresolved"] * len(facts.sites)
+    edges: list[Edge] = []
+    view.deps = set()
+    view.lang = lang.name
+    results = lang.resolve(facts, view) if only is None else lang.resolve(facts, view, only=only)  # type: ignore[call-arg]
+    for res in results:
+        statuses[res.site] = res.status
+        site = facts.sites[res.site]
+        caller = ids[site.caller]
+        for target, conf in res.targets:
+            edges.append(Edge(sids[res.site], caller, target, conf, site.kind))
+    return FileResolution(sids, statuses, edges, view.deps)
+
+
+# ---------------------------------------------------------------------- diffs
+def _chunk_diff(prev: chunks.Extraction, ext: chunks.Extraction) -> ChunkDiff | None:
+    """The chunks an edit changed, or None when the rows kept would not keep their ids (an added
+    same-name definition renumbers ordinals) or a kept chunk shares a line with a moved one."""
+    p, sfx = ext.prefix, ext.suffix
+    oc, nc = slice(p, len(prev.chunks) - sfx), slice(p, len(ext.chunks) - sfx)
+    osym, nsym = slice(prev.sym_at[oc.start], prev.sym_at[oc.stop]), slice(ext.sym_at[nc.start], ext.sym_at[nc.stop])
+    osite, nsite = slice(prev.site_at[oc.start], prev.site_at[oc.stop]), slice(ext.site_at[nc.start], ext.site_at[nc.stop])
+    if prev.ids[: osym.start] != ext.ids[: nsym.start] or prev.ids[osym.stop :] != ext.ids[nsym.stop :]:
+        return None
+    if prev.sids[: osite.start] != ext.sids[: nsite.start] or prev.sids[osite.stop :] != ext.sids[nsite.stop :]:
+        return None
+    if sfx and p and prev.chunks[p - 1].end_row >= prev.chunks[oc.stop].start_row:
+        return None
+    # kept chunks are the same text, so the interface changed iff the changed chunks' part did
+    changed = prev.ids[osym] != ext.ids[nsym] or chunks.interface_part(prev.chunks[oc]) != chunks.interface_part(
+        ext.chunks[nc]
+    )
+    return ChunkDiff(oc, nc, osym, nsym, osite, nsite, changed)
+
+
+def _part_keys(lang: str, module: str, part: list[chunks.Chunk]) -> set[str]:
+    """The lookup keys a set of chunks' symbols and bindings answer."""
+    keys: set[str] = set()
+    for c in part:
+        for sym in c.facts.symbols[1:]:
+            keys.add(f"{lang}:{sym.qname}")
+            keys.add(f"{lang}:#{sym.name}")
+        keys.update(f"{lang}:{module}.{b.name}" for b in c.facts.bindings)
+    return keys
+
+
+def _diff(old: Interface, new: Interface) -> set[str]:
+    """Keys ('lang:qualified.name', 'lang:#short_name', 'lang:module.binding') whose lookups now
+    answer differently."""
+    keys: set[str] = set()
+    for is_symbols, o, n in ((True, old.symbols, new.symbols), (False, old.bindings, new.bindings)):
+        for k in o.keys() | n.keys():
+            ov, nv = o.get(k), n.get(k)
+            if ov != nv:
+                keys.add(k)
+                if is_symbols:  # by_name() lookups of the short name see the change too
+                    lang = k.split(":", 1)[0]
+                    keys.update(f"{lang}:#{rec[1]}" for rec in (ov or set()) | (nv or set()))
+    return keys

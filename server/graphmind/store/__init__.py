@@ -1,0 +1,14 @@
+"""The store: SQLite, the single source of truth for the graph. All SQL of the core lives here:
+the schema (:mod:`.schema`), writes and transactions (:mod:`.store`), the resolvers' lookups
+(:mod:`.view`) and the queries' reads (:mod:`.reads`)."""
+
+from .codec import pack_facts, symbol_ids, unpack_facts
+from .reads import Reads
+from .schema import QUERY_INDEXES, SCHEMA, SCHEMA_VERSION
+from .store import NO_INTERFACE, FileRow, IndexedFile, IndexUnavailable, Interface, Store, read_facts
+from .view import StoreView
+
+__all__ = [
+    "NO_INTERFACE", "QUERY_INDEXES", "SCHEMA", "SCHEMA_VERSION", "FileRow", "IndexUnavailable", "IndexedFile",
+    "Interface", "Reads", "Store", "StoreView", "pack_facts", "read_facts", "symbol_ids", "unpack_facts",
+]

@@ -1,0 +1,201 @@
+"""The queries' reads: every SELECT that :mod:`graphmind.graph` needs, by name. Each returns
+materialised rows (lists), so the caller may release the engine's lock before using them.
+
+A symbol row is ``SYMBOL_COLUMNS``: id, qname, name, kind, path, range (4), selection (4),
+signature, lang, parent_id. A site row is ``SITE_COLUMNS``: path, range (4), caller_id, name, kind.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any
+
+SYMBOL_COLUMNS = (
+    "s.id, s.qname, s.name, s.kind, f.path, s.sl, s.sc, s.el, s.ec, s.nsl, s.nsc, s.nel, s.nec, "
+    "s.signature, s.lang, s.parent_id"
+)
+SITE_COLUMNS = "f.path, st.sl, st.sc, st.el, st.ec, st.caller_id, st.name, st.kind"
+
+
+def like_escape(s: str) -> str:
+    return s.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+class Reads:
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def _q(self, sql: str, params: tuple | list = ()) -> list[tuple]:
+        return self.db.execute(sql, params).fetchall()
+
+    def _symbols(self, where: str, params: tuple | list = ()) -> list[tuple]:
+        return self._q(f"SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE {where}", params)
+
+    def epoch(self) -> int:
+        row = self.db.execute("SELECT value FROM meta WHERE key='epoch'").fetchone()
+        return int(row[0]) if row else 0
+
+    # ------------------------------------------------------------------ symbols
+    def symbols_by_id(self, ids: list[int]) -> list[tuple]:
+        if not ids:
+            return []
+        return self._symbols("s.id IN (SELECT value FROM json_each(?))", (json.dumps(ids),))
+
+    def symbols_by_qname(self, qname: str) -> list[tuple]:
+        return self._symbols("s.qname = ? ORDER BY f.path, s.sl", (qname,))
+
+    def definitions_named(self, name: str) -> list[tuple]:
+        """Definitions (not modules) with this short name."""
+        return self._symbols("s.name = ? AND s.kind != 'module' ORDER BY s.qname, f.path", (name,))
+
+    def symbols_by_qname_suffix(self, suffix: str) -> list[tuple]:
+        """Symbols whose qualified name ends with ``.suffix``."""
+        return self._symbols("s.qname LIKE ? ESCAPE '\\' ORDER BY s.qname", ("%." + like_escape(suffix),))
+
+    def definition_names(self) -> list[str]:
+        return [r[0] for r in self._q("SELECT DISTINCT name FROM symbols WHERE kind != 'module'")]
+
+    def qnames_named(self, name: str, limit: int) -> list[str]:
+        return [r[0] for r in self._q("SELECT qname FROM symbols WHERE name = ? ORDER BY qname LIMIT ?", (name, limit))]
+
+    def search_symbols(self, query: str, limit: int) -> list[tuple]:
+        """Definitions whose name or qualified name contains ``query``: exact names first, then
+        prefixes, then shorter names ('' = the first ``limit`` by name)."""
+        if not query:
+            return self._symbols("s.kind != 'module' ORDER BY s.name LIMIT ?", (limit,))
+        esc = like_escape(query)
+        return self._symbols(
+            "s.kind != 'module' AND (s.name LIKE ? ESCAPE '\\' OR s.qname LIKE ? ESCAPE '\\') "
+            "ORDER BY (s.name = ?) DESC, (s.name LIKE ? ESCAPE '\\') DESC, length(s.name), s.qname LIMIT ?",
+            (f"%{esc}%", f"%{esc}%", query, f"{esc}%", limit),
+        )
+
+    def file_symbols(self, path: str) -> list[tuple]:
+        return self._symbols("f.path = ? ORDER BY s.sl, s.sc", (path,))
+
+    def symbols_spanning(self, path: str, line: int) -> list[tuple]:
+        """A file's symbols whose range covers ``line``, innermost (latest start) first."""
+        return self._symbols("f.path = ? AND s.sl <= ? AND s.el >= ? ORDER BY s.sl DESC, s.sc DESC", (path, line, line))
+
+    def symbols_named_on(self, path: str, line: int) -> list[tuple]:
+        """A file's symbols whose name starts on ``line``."""
+        return self._symbols("f.path = ? AND s.nsl = ?", (path, line))
+
+    # ------------------------------------------------------------------ sites and edges
+    def sites_spanning(self, path: str, line: int) -> list[tuple]:
+        """(file_id, sid, caller_id, name, kind, sl, sc, el, ec) of a file's sites covering ``line``."""
+        return self._q(
+            "SELECT st.file_id, st.sid, st.caller_id, st.name, st.kind, st.sl, st.sc, st.el, st.ec FROM sites st "
+            "JOIN files f ON f.id = st.file_id WHERE f.path = ? AND st.sl <= ? AND st.el >= ?",
+            (path, line, line),
+        )
+
+    def site_targets(self, file_id: int, sid: int) -> list[tuple[int, int]]:
+        """(callee id, confidence) of a site's edges."""
+        return self._q("SELECT callee_id, confidence FROM edges WHERE file_id = ? AND sid = ?", (file_id, sid))  # type: ignore[return-value]
+
+    def neighbours(self, sid: int, incoming: bool, kinds: tuple[str, ...], min_conf: int) -> list[tuple]:
+        """(other symbol id, confidence, *site row) of the edges into (or out of) a symbol."""
+        mine, other = ("callee_id", "caller_id") if incoming else ("caller_id", "callee_id")
+        return self._q(
+            f"SELECT e.{other}, e.confidence, {SITE_COLUMNS} "
+            f"FROM edges e JOIN sites st ON st.file_id = e.file_id AND st.sid = e.sid "
+            f"JOIN files f ON f.id = e.file_id "
+            f"WHERE e.{mine} = ? AND e.kind IN ({','.join('?' * len(kinds))}) AND e.confidence >= ? "
+            f"ORDER BY f.path, st.sl, st.sc",
+            (sid, *kinds, min_conf),
+        )
+
+    def caller_counts(self, ids: list[int], min_conf: int) -> dict[int, int]:
+        """Number of distinct callers of each symbol."""
+        return dict(
+            self._q(
+                "SELECT callee_id, count(DISTINCT caller_id) FROM edges WHERE kind = 'call' AND confidence >= ? "
+                "AND callee_id IN (SELECT value FROM json_each(?)) GROUP BY callee_id",
+                (min_conf, json.dumps(ids)),
+            )
+        )
+
+    def reach(self, targets: list[int], depth: int, min_conf: int, incoming: bool) -> list[tuple[int, int]]:
+        """(node, fewest hops) of every symbol within ``depth`` call edges of the targets: a
+        cycle-safe recursive CTE over the edges."""
+        near, far = ("callee_id", "caller_id") if incoming else ("caller_id", "callee_id")
+        return self._q(  # type: ignore[return-value]
+            f"""
+            WITH RECURSIVE reach(node, depth) AS (
+                SELECT value, 0 FROM json_each(?)
+                UNION
+                SELECT e.{far}, r.depth + 1 FROM reach r JOIN edges e ON e.{near} = r.node
+                WHERE r.depth < ? AND e.kind = 'call' AND e.confidence >= ?
+            )
+            SELECT node, MIN(depth) FROM reach GROUP BY node
+            """,
+            (json.dumps(targets), depth, min_conf),
+        )
+
+    def call_edges_from(self, nodes: list[int], min_conf: int, incoming: bool) -> list[tuple[int, int, int, int, int]]:
+        """(node, neighbour, confidence, file_id, sid) of the call edges that reach ``nodes`` from
+        the direction of travel (their callers' side when ``incoming``)."""
+        near, far = ("callee_id", "caller_id") if incoming else ("caller_id", "callee_id")
+        return self._q(  # type: ignore[return-value]
+            f"""
+            SELECT e.{far}, e.{near}, e.confidence, e.file_id, e.sid FROM edges e
+            WHERE e.{far} IN (SELECT value FROM json_each(?)) AND e.kind = 'call' AND e.confidence >= ?
+            """,
+            (json.dumps(nodes), min_conf),
+        )
+
+    def sites_by_key(self, keys: list[tuple[int, int]]) -> list[tuple]:
+        """(file_id, sid, *site row) of the sites with these (file_id, sid) keys."""
+        return self._q(
+            f"SELECT st.file_id, st.sid, {SITE_COLUMNS} "
+            "FROM json_each(?) w JOIN sites st ON st.file_id = json_extract(w.value, '$[0]') "
+            "AND st.sid = json_extract(w.value, '$[1]') JOIN files f ON f.id = st.file_id",
+            (json.dumps(keys),),
+        )
+
+    def unresolved_calls_named(self, names: list[str]) -> int:
+        return self._q(
+            "SELECT count(*) FROM sites WHERE status = 'unresolved' AND kind = 'call' "
+            "AND name IN (SELECT value FROM json_each(?))",
+            (json.dumps(names),),
+        )[0][0]
+
+    def unresolved_calls_in(self, callers: list[int]) -> int:
+        return self._q(
+            "SELECT count(*) FROM sites WHERE status = 'unresolved' AND kind = 'call' "
+            "AND caller_id IN (SELECT value FROM json_each(?))",
+            (json.dumps(callers),),
+        )[0][0]
+
+    def weak_calls(self, ids: list[int], min_conf: int, incoming: bool) -> int:
+        """Call edges into (or out of) ``ids`` below ``min_conf``."""
+        end = "callee_id" if incoming else "caller_id"
+        return self._q(
+            f"SELECT count(*) FROM edges WHERE {end} IN (SELECT value FROM json_each(?)) AND kind = 'call' AND confidence < ?",
+            (json.dumps(ids), min_conf),
+        )[0][0]
+
+    # ------------------------------------------------------------------ stats
+    def counts(self) -> dict[str, Any]:
+        """Raw counts for :meth:`graphmind.graph.Graph.stats`."""
+        q = self._q
+        return {
+            "files_by_lang": q("SELECT lang, count(*) FROM files WHERE status = 'indexed' GROUP BY lang"),
+            "symbols_by_lang": q("SELECT lang, count(*) FROM symbols WHERE kind != 'module' GROUP BY lang"),
+            "call_edges_by_lang": q(
+                "SELECT f.lang, count(*) FROM edges e JOIN files f ON f.id = e.file_id WHERE e.kind = 'call' GROUP BY f.lang"
+            ),
+            "unresolved_by_lang": q(
+                "SELECT f.lang, count(*) FROM sites st JOIN files f ON f.id = st.file_id "
+                "WHERE st.kind = 'call' AND st.status = 'unresolved' GROUP BY f.lang"
+            ),
+            "call_edges_by_confidence": q("SELECT confidence, count(*) FROM edges WHERE kind = 'call' GROUP BY confidence"),
+            "call_sites_by_status": q("SELECT status, count(*) FROM sites WHERE kind = 'call' GROUP BY status"),
+            "files": q("SELECT count(*) FROM files WHERE status = 'indexed'")[0][0],
+            "skipped": q("SELECT count(*) FROM files WHERE status = 'skipped'")[0][0],
+            "symbols": q("SELECT count(*) FROM symbols WHERE kind != 'module'")[0][0],
+            "reference_edges": q("SELECT count(*) FROM edges WHERE kind = 'ref'")[0][0],
+            "epoch": self.epoch(),
+        }

@@ -1,0 +1,47 @@
+"""The index's schema: tables, the version that invalidates an older index, and the indexes that
+serve queries. Only :mod:`graphmind.store` reads this."""
+
+from __future__ import annotations
+
+SCHEMA_VERSION = "8"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE IF NOT EXISTS files(
+    id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, lang TEXT, module TEXT,
+    sha256 TEXT, size INTEGER, mtime_ns INTEGER, status TEXT NOT NULL, reason TEXT, facts BLOB, sids BLOB,
+    resolved INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS symbols(
+    id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, qname TEXT NOT NULL, name TEXT NOT NULL,
+    kind TEXT NOT NULL, parent_id INTEGER, module TEXT NOT NULL, lang TEXT NOT NULL,
+    sl INTEGER, sc INTEGER, el INTEGER, ec INTEGER, nsl INTEGER, nsc INTEGER, nel INTEGER, nec INTEGER,
+    signature TEXT, extra BLOB);
+CREATE INDEX IF NOT EXISTS symbols_qname ON symbols(qname);
+CREATE INDEX IF NOT EXISTS symbols_name ON symbols(name);
+CREATE TABLE IF NOT EXISTS sites(
+    file_id INTEGER NOT NULL, sid INTEGER NOT NULL, caller_id INTEGER NOT NULL, name TEXT NOT NULL,
+    kind TEXT NOT NULL, status TEXT NOT NULL, sl INTEGER, sc INTEGER, el INTEGER, ec INTEGER,
+    PRIMARY KEY(file_id, sid)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS edges(
+    file_id INTEGER NOT NULL, sid INTEGER NOT NULL, caller_id INTEGER NOT NULL,
+    callee_id INTEGER NOT NULL, confidence INTEGER NOT NULL, kind TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS edges_file ON edges(file_id, sid);
+CREATE TABLE IF NOT EXISTS bindings(
+    file_id INTEGER NOT NULL, lang TEXT NOT NULL, module TEXT NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL,
+    target TEXT NOT NULL, extra BLOB);
+CREATE INDEX IF NOT EXISTS bindings_key ON bindings(module, name);
+CREATE TABLE IF NOT EXISTS deps(key TEXT NOT NULL, file_id INTEGER NOT NULL, PRIMARY KEY(key, file_id)) WITHOUT ROWID;
+"""
+
+
+# Indexes that serve queries and per-file replacement, not a first bulk load: a cold index
+# builds them once at the end (cheaper than keeping them current row by row).
+QUERY_INDEXES = {
+    "symbols_file": "symbols(file_id, sl)",
+    "sites_unresolved": "sites(name) WHERE status = 'unresolved'",
+    "sites_pos": "sites(file_id, sl)",
+    "edges_callee": "edges(callee_id, kind, confidence)",
+    "edges_caller": "edges(caller_id, kind)",
+    "bindings_file": "bindings(file_id)",
+    "deps_file": "deps(file_id)",
+}

@@ -1,0 +1,73 @@
+"""The resolvers' window on the store."""
+
+from __future__ import annotations
+
+import marshal
+import sqlite3
+from typing import Any
+
+from ..model import SymbolRow
+
+
+class StoreView:
+    """The :class:`~graphmind.model.WorkspaceView` over the store, with a per-batch cache and
+    dependency recording (``deps``: the keys the current file's resolution looked up).
+    Lookups see the symbols of one language (``lang``): qualified names of different languages
+    may coincide and never bind to each other."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+        self.lang = ""
+        self.deps: set[str] = set()
+        self._sym: dict[tuple[str, str], list[SymbolRow]] = {}
+        self._name: dict[tuple[str, str], list[SymbolRow]] = {}
+        self._bind: dict[tuple[str, str, str], list[tuple[str, str, Any]]] = {}
+
+    @staticmethod
+    def _row(r: tuple) -> SymbolRow:
+        return SymbolRow(r[0], r[1], r[2], r[3], r[4], r[5], marshal.loads(r[6]) if r[6] else {})
+
+    def symbols(self, qname: str) -> list[SymbolRow]:
+        self.deps.add(f"{self.lang}:{qname}")
+        key = (self.lang, qname)
+        rows = self._sym.get(key)
+        if rows is None:
+            rows = [
+                self._row(r)
+                for r in self.db.execute(
+                    "SELECT id, qname, name, kind, module, lang, extra FROM symbols WHERE qname=? AND lang=? ORDER BY id",
+                    key[::-1],
+                )
+            ]
+            self._sym[key] = rows
+        return rows
+
+    def by_name(self, name: str) -> list[SymbolRow]:
+        self.deps.add(f"{self.lang}:#{name}")
+        key = (self.lang, name)
+        rows = self._name.get(key)
+        if rows is None:
+            rows = [
+                self._row(r)
+                for r in self.db.execute(
+                    "SELECT id, qname, name, kind, module, lang, extra FROM symbols WHERE name=? AND lang=? ORDER BY id",
+                    key[::-1],
+                )
+            ]
+            self._name[key] = rows
+        return rows
+
+    def bindings(self, module: str, name: str) -> list[tuple[str, str, Any]]:
+        self.deps.add(f"{self.lang}:{module}.{name}")
+        key = (self.lang, module, name)
+        rows = self._bind.get(key)
+        if rows is None:
+            rows = [
+                (k, t, marshal.loads(e) if e is not None else None)
+                for k, t, e in self.db.execute(
+                    "SELECT kind, target, extra FROM bindings WHERE module=? AND name=? AND lang=? ORDER BY rowid",
+                    (module, name, self.lang),
+                )
+            ]
+            self._bind[key] = rows
+        return rows
