@@ -79,12 +79,23 @@ class _SiblingView(_LangView):
 
 def test_family_view_sees_every_member_language() -> None:
     rows = [row(1, lang="a"), row(2, lang="b"), row(3, lang="c")]
-    switching = _LangView(rows)
-    assert {r.id for r in FamilyView(switching, ("a", "b")).by_name("f")} == {1, 2}
-    assert switching.lang == "a"  # restored
     sibling = _SiblingView(rows)
     assert {r.id for r in FamilyView(sibling, ("a", "b")).by_name("f")} == {1, 2}
-    assert sibling.lang == "a"
+    assert sibling.lang == "a"  # the view itself is never switched
+
+
+def test_store_view_siblings_share_the_dependency_record(tmp_path) -> None:
+    from graphmind.store import Store, StoreView
+
+    store = Store(tmp_path / "index.db")
+    view = StoreView(store.db)
+    view.lang, view.deps = "typescript", set()
+    js = view.for_language("javascript")
+    FamilyView(view, ("typescript", "javascript")).by_name("f")
+    js.symbols("m.g")
+    assert view.lang == "typescript" and js.lang == "javascript"
+    assert view.deps == {"typescript:#f", "javascript:#f", "javascript:m.g"}
+    store.close()
 
 
 def test_registry_and_module_name_hook() -> None:

@@ -1,11 +1,10 @@
-"""What the graph's queries answer: plain records, no SQL, no JSON (but see ``to_json``)."""
+"""What the graph's queries answer: plain records, no SQL, no JSON (shapes live in ``answers.py``)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
-from ..model import CONFIDENCE_LEVELS, CONFIDENCE_NAMES
+from ..model import CONFIDENCE_LEVELS
 
 Range = tuple[int, int, int, int]
 
@@ -71,31 +70,6 @@ class BlastResult:
     complete: bool
     unresolved_sites: int
     epoch: int
-
-    def to_json(self) -> dict[str, Any]:
-        # TODO(integrator): moves to graphmind/answers.py (answers.blast_json, the faces helper's);
-        # kept here until server.py and cli.py call that instead.
-        def sym(s: Sym) -> dict[str, Any]:
-            return {
-                "qualifiedName": s.qname, "name": s.name, "kind": s.kind, "path": s.path,
-                "startLine": s.range[0] + 1, "endLine": s.range[2] + 1, "signature": s.signature,
-            }
-
-        return {
-            "targets": [sym(t) for t in self.targets],
-            "items": [
-                {
-                    **sym(i.symbol), "depth": i.depth, "confidence": CONFIDENCE_NAMES[i.confidence], "chain": i.chain,
-                    "callSites": [{"path": s.path, "line": s.range[0] + 1} for s in i.sites],
-                }
-                for i in self.items
-            ],
-            "total": self.total,
-            "truncated": self.truncated,
-            "complete": self.complete,
-            "unresolvedSites": self.unresolved_sites,
-            "epoch": self.epoch,
-        }
 
 
 def confidence_level(name: str | int) -> int:

@@ -19,16 +19,25 @@ class StoreView:
         self.db = db
         self.lang = ""
         self.deps: set[str] = set()
+        self._owner = self  # the view whose ``deps`` records this one's lookups
         self._sym: dict[tuple[str, str], list[SymbolRow]] = {}
         self._name: dict[tuple[str, str], list[SymbolRow]] = {}
         self._bind: dict[tuple[str, str, str], list[tuple[str, str, Any]]] = {}
+
+    def for_language(self, lang: str) -> StoreView:
+        """A view of another language's symbols (a family such as TypeScript + JavaScript) that
+        shares this view's caches and records its lookups in this view's ``deps``."""
+        sibling = StoreView.__new__(StoreView)
+        sibling.db, sibling.lang, sibling._owner = self.db, lang, self._owner
+        sibling._sym, sibling._name, sibling._bind = self._sym, self._name, self._bind
+        return sibling
 
     @staticmethod
     def _row(r: tuple) -> SymbolRow:
         return SymbolRow(r[0], r[1], r[2], r[3], r[4], r[5], marshal.loads(r[6]) if r[6] else {})
 
     def symbols(self, qname: str) -> list[SymbolRow]:
-        self.deps.add(f"{self.lang}:{qname}")
+        self._owner.deps.add(f"{self.lang}:{qname}")
         key = (self.lang, qname)
         rows = self._sym.get(key)
         if rows is None:
@@ -43,7 +52,7 @@ class StoreView:
         return rows
 
     def by_name(self, name: str) -> list[SymbolRow]:
-        self.deps.add(f"{self.lang}:#{name}")
+        self._owner.deps.add(f"{self.lang}:#{name}")
         key = (self.lang, name)
         rows = self._name.get(key)
         if rows is None:
@@ -58,7 +67,7 @@ class StoreView:
         return rows
 
     def bindings(self, module: str, name: str) -> list[tuple[str, str, Any]]:
-        self.deps.add(f"{self.lang}:{module}.{name}")
+        self._owner.deps.add(f"{self.lang}:{module}.{name}")
         key = (self.lang, module, name)
         rows = self._bind.get(key)
         if rows is None:

@@ -15,9 +15,8 @@ class FamilyView:
     once per member language. Every lookup still goes through the wrapped view, so each one is
     recorded as a dependency.
 
-    A view that offers ``for_language(lang)`` (a sibling view of another language sharing its
-    caches and dependency record) is asked through it; otherwise the view's ``lang`` is switched
-    for the duration of one lookup and restored."""
+    The store's view offers ``for_language(lang)``: a sibling view of another language sharing its
+    caches and dependency record. A view without it (a test's) answers every language at once."""
 
     def __init__(self, ws: WorkspaceView, langs: tuple[str, ...]) -> None:
         self.ws = ws
@@ -26,19 +25,9 @@ class FamilyView:
         self._views: list[WorkspaceView] | None = [sibling(lang) for lang in langs] if callable(sibling) else None
 
     def _each(self, fn: Callable[[WorkspaceView], list]) -> list:
-        if self._views is not None:
-            return [x for v in self._views for x in fn(v)]
-        own = getattr(self.ws, "lang", None)
-        if not isinstance(own, str):  # a view without languages (tests): one lookup sees all
+        if self._views is None:
             return fn(self.ws)
-        out: list = []
-        try:
-            for lang in self.langs:
-                self.ws.lang = lang  # type: ignore[attr-defined]
-                out.extend(fn(self.ws))
-        finally:
-            self.ws.lang = own  # type: ignore[attr-defined]
-        return out
+        return [x for v in self._views for x in fn(v)]
 
     def symbols(self, qname: str) -> list[SymbolRow]:
         return self._each(lambda v: v.symbols(qname))

@@ -9,7 +9,6 @@ from pathlib import Path
 from lsprotocol import types as T
 
 from ... import languages
-from ...engine import Engine
 from ..positions import offset_of
 from ..server import GraphMindServer
 
@@ -69,14 +68,6 @@ def did_close(ls: GraphMindServer, params: T.DidCloseTextDocumentParams) -> None
         ctx.engine.close_document(ctx.rel)
 
 
-def _paths_under(eng: Engine, folder: str) -> list[str]:
-    paths_under = getattr(eng, "paths_under", None)
-    if paths_under is not None:
-        return list(paths_under(folder))
-    # TODO(integrator): Engine.paths_under comes with s9-core; drop this fallback once it is merged.
-    return [p for p in eng.store.file_rows() if not folder or p.startswith(folder + "/")]
-
-
 def did_change_watched_files(ls: GraphMindServer, params: T.DidChangeWatchedFilesParams) -> None:
     by_root: dict[Path, list[str]] = {}
     for ev in params.changes:
@@ -86,7 +77,7 @@ def did_change_watched_files(ls: GraphMindServer, params: T.DidChangeWatchedFile
         paths = by_root.setdefault(ctx.engine.root, [])
         if ev.type != T.FileChangeType.Changed and languages.changes_module_names(ctx.rel):
             # e.g. a Python package appeared or vanished: the module names of the files below it change
-            paths.extend(_paths_under(ctx.engine, posixpath.dirname(ctx.rel)))
+            paths.extend(ctx.engine.paths_under(posixpath.dirname(ctx.rel)))
         paths.append(ctx.rel)
     for root, paths in by_root.items():
         try:
