@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from ..model import CONFIDENCE_NAMES, INFERRED
+from ..model import CONFIDENCE_NAMES, INFERRED, Via
 from ..store import Reads
 from .blast import blast_radius
 from .records import BlastResult, Call, Range, Site, Sym, confidence_level
@@ -123,13 +123,13 @@ class Graph:
             rows = r.neighbours(sid, incoming, kinds, min_conf)
         calls: dict[int, Call] = {}
         syms = {x.id: x for x in self._syms_by_ids(sorted({row[0] for row in rows}))}
-        for other_id, conf, *site in rows:
+        for other_id, conf, via, *site in rows:
             c = calls.get(other_id)
             if c is None:
                 sym = syms.get(other_id)
                 if sym is None:
                     continue
-                c = calls[other_id] = Call(sym, conf)
+                c = calls[other_id] = Call(sym, conf, via=Via.decode(via))
             c.confidence = max(c.confidence, conf)
             c.sites.append(Site.of(site))
         return sorted(calls.values(), key=lambda c: (c.symbol.path, c.symbol.range[0], c.symbol.qname))

@@ -96,10 +96,10 @@ class Reads:
         return self._q("SELECT callee_id, confidence FROM edges WHERE file_id = ? AND sid = ?", (file_id, sid))  # type: ignore[return-value]
 
     def neighbours(self, sid: int, incoming: bool, kinds: tuple[str, ...], min_conf: int) -> list[tuple]:
-        """(other symbol id, confidence, *site row) of the edges into (or out of) a symbol."""
+        """(other symbol id, confidence, via, *site row) of the edges into (or out of) a symbol."""
         mine, other = ("callee_id", "caller_id") if incoming else ("caller_id", "callee_id")
         return self._q(
-            f"SELECT e.{other}, e.confidence, {SITE_COLUMNS} "
+            f"SELECT e.{other}, e.confidence, e.via, {SITE_COLUMNS} "
             f"FROM edges e JOIN sites st ON st.file_id = e.file_id AND st.sid = e.sid "
             f"JOIN files f ON f.id = e.file_id "
             f"WHERE e.{mine} = ? AND e.kind IN ({','.join('?' * len(kinds))}) AND e.confidence >= ? "
