@@ -349,8 +349,11 @@ export function effectiveSetting<T>(
   trusted: boolean,
   fallback: T,
 ): { value: T; source: string } {
+  // A single-folder workspace reports its settings as both workspace and folder values.
+  const folderOnly =
+    inspected?.workspaceFolderValue !== undefined && inspected.workspaceFolderValue !== inspected.workspaceValue;
   const scopes: [T | undefined, string][] = [
-    [trusted ? inspected?.workspaceFolderValue : undefined, 'Folder settings'],
+    [trusted && folderOnly ? inspected?.workspaceFolderValue : undefined, 'Folder settings'],
     [trusted ? inspected?.workspaceValue : undefined, 'Workspace settings'],
     [inspected?.globalValue, 'User settings'],
   ];

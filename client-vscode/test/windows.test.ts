@@ -133,6 +133,8 @@ describe('one extension, several windows', () => {
     assert.deepEqual(effectiveSetting(all, false, 'x'), { value: '/u/gm serve', source: 'User settings' });
     assert.deepEqual(effectiveSetting({ defaultValue: 'graphmind serve' }, true, 'x'), { value: 'graphmind serve', source: 'default' });
     assert.deepEqual(effectiveSetting(undefined, true, 'x'), { value: 'x', source: 'default' });
+    // a single-folder workspace: the same value in both scopes is the workspace's
+    assert.deepEqual(effectiveSetting({ workspaceValue: 'a', workspaceFolderValue: 'a' }, true, 'x'), { value: 'a', source: 'Workspace settings' });
   });
 });
 
