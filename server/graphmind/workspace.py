@@ -73,23 +73,34 @@ class Ignore:
         return False
 
 
-def discover(root: Path, exclude: list[str] | None = None) -> Iterator[SourceFile]:
-    """Every file with a supported language below ``root``, in a stable order."""
+def _skipped_dir(root: Path, rel: str, ignore: Ignore) -> bool:
+    """A folder whose files are never indexed (nor anything below it)."""
+    name = rel.rsplit("/", 1)[-1]
+    full = os.path.join(root, rel)
+    return (
+        name in SKIP_DIRS or name.endswith(".egg-info") or os.path.islink(full)
+        or os.path.exists(os.path.join(full, "pyvenv.cfg")) or ignore.ignored(rel, True)
+    )
+
+
+def discover(root: Path, exclude: list[str] | None = None, under: str = "") -> Iterator[SourceFile]:
+    """Every file with a supported language below ``root`` (or below its folder ``under``, a
+    workspace-relative '/'-path), in a stable order."""
     ignore = Ignore(root, exclude)
     root_real = os.path.realpath(root)
-    for dirpath, dirnames, filenames in os.walk(root):
+    if under:
+        parts = under.strip("/").split("/")
+        if any(_skipped_dir(root, "/".join(parts[: i + 1]), ignore) for i in range(len(parts))):
+            return
+        top = os.path.join(root, *parts)
+        if not os.path.isdir(top):
+            return
+    else:
+        top = str(root)
+    for dirpath, dirnames, filenames in os.walk(top):
         reldir = os.path.relpath(dirpath, root).replace(os.sep, "/")
         reldir = "" if reldir == "." else reldir
-        keep = []
-        for d in sorted(dirnames):
-            rel = f"{reldir}/{d}" if reldir else d
-            full = os.path.join(dirpath, d)
-            if d in SKIP_DIRS or d.endswith(".egg-info") or os.path.islink(full):
-                continue
-            if os.path.exists(os.path.join(full, "pyvenv.cfg")) or ignore.ignored(rel, True):
-                continue
-            keep.append(d)
-        dirnames[:] = keep
+        dirnames[:] = [d for d in sorted(dirnames) if not _skipped_dir(root, f"{reldir}/{d}" if reldir else d, ignore)]
         for fn in sorted(filenames):
             if languages.for_path(fn) is None:
                 continue

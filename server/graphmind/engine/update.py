@@ -28,7 +28,7 @@ import tree_sitter as ts
 
 from .. import languages
 from ..model import Edge, Facts, FileResolution
-from ..store import NO_INTERFACE, Interface, Store, StoreView, symbol_ids
+from ..store import NO_INTERFACE, Interface, Store, StoredFile, StoreView, symbol_ids
 from ..workspace import check_text
 from . import chunks
 from .parse import Parsers
@@ -193,6 +193,19 @@ class Updater:
         self.apply([change], deferred=doc.deferred if doc.base is not None else None)
 
     # ------------------------------------------------------------------ whole files
+    def change_of_stored(self, path: str, row: StoredFile | None) -> Change | None:
+        """The change that makes ``path`` the version another store holds (``row``; None: that
+        store does not have it). None when there is nothing to write."""
+        if row is None:
+            return Change(path, delete=True)
+        lang = languages.all_languages().get(row.lang or "") or languages.for_path(path)
+        common = {"sha256": row.sha256, "size": row.size or 0, "mtime_ns": row.mtime_ns or 0}
+        if row.status == "skipped" or lang is None:
+            return Change(path, lang, skip_reason=row.reason or "unsupported", **common)
+        if row.status != "indexed" or row.facts is None or row.sids is None:
+            return None  # not written yet
+        return Change(path, lang, b"", None, prepared=chunks.Extraction(row.facts, [], row.sids, []), **common)
+
     def apply(self, changes: Iterable[Change], resolve: bool = True, deferred: set[str] | None = None) -> set[int]:
         """Write the facts of changed files; resolve them and every file whose lookups the change
         touched. Returns the ids of files left to resolve (``resolve=False``: all of them).
@@ -230,6 +243,7 @@ class Updater:
             )
             changed_keys |= _diff(old, store.interface_of(lang.name, facts, symbol_ids(ch.path, facts)))
             touched[fid] = (facts, ext.sids)
+        store.bump_epoch()  # what the files hold changed, resolved or not (readers wait on this)
         # re-resolve the changed files and the files that looked up what changed
         pending = set(touched)
         if deferred is not None:
@@ -239,7 +253,6 @@ class Updater:
         if not resolve:
             return pending
         self.resolve_files(sorted(pending), StoreView(store.db), touched)
-        store.bump_epoch()
         return set()
 
     def propagate(self, doc: Document) -> None:

@@ -44,6 +44,31 @@ class FileRow(NamedTuple):
         return self.sha256 if self.status == "indexed" else None
 
 
+class Version(NamedTuple):
+    """A file's content as the index knows it: two stores with equal versions of a path hold the
+    same facts for it (the overlay compares these with the base's)."""
+
+    status: str
+    sha256: str | None
+    reason: str | None
+    lang: str | None
+
+
+class StoredFile(NamedTuple):
+    """A file's row with its facts unpacked (``facts``/``sids`` None unless indexed): what another
+    store adopts without re-parsing."""
+
+    path: str
+    lang: str | None
+    status: str
+    reason: str | None
+    sha256: str | None
+    size: int | None
+    mtime_ns: int | None
+    facts: Facts | None
+    sids: list[int] | None
+
+
 class IndexedFile(NamedTuple):
     id: int
     path: str
@@ -75,9 +100,12 @@ def read_facts(db: sqlite3.Connection, file_id: int) -> tuple[Facts, list[int]] 
 
 
 class Store:
-    def __init__(self, db_path: Path) -> None:
+    def __init__(self, db_path: Path, *, read_only: bool = False) -> None:
+        """``read_only``: open an existing index without ever writing it (a reader of another
+        process's overlay); IndexUnavailable when it is missing, locked or not a current index."""
         self.path = db_path
-        self.db = self._open()
+        self.read_only = read_only
+        self.db = self._open_read_only() if read_only else self._open()
         self.reads = Reads(self.db)  # the queries' side
 
     # ------------------------------------------------------------------ lifecycle
@@ -102,6 +130,18 @@ class Store:
             db = self._connect()
             self._create(db)
             return db
+
+    def _open_read_only(self) -> sqlite3.Connection:
+        try:
+            db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, isolation_level=None, check_same_thread=False, timeout=5.0)
+            db.execute("PRAGMA query_only=1")
+            version = self._version(db)
+        except sqlite3.DatabaseError as exc:
+            raise IndexUnavailable(f"cannot read the index {self.path}: {exc}") from exc
+        if version != SCHEMA_VERSION:
+            db.close()
+            raise IndexUnavailable(f"{self.path} is not a current graphmind index (schema {version})")
+        return db
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=5.0)
@@ -169,9 +209,34 @@ class Store:
         else:
             db.execute("COMMIT")
 
+    @contextlib.contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """One read transaction: what is read inside sees a single commit of other writers."""
+        self.db.execute("BEGIN")
+        try:
+            yield
+        finally:
+            self.db.execute("COMMIT")
+
+    def data_version(self) -> int:
+        """Changes whenever another connection commits to this database."""
+        return self.db.execute("PRAGMA data_version").fetchone()[0]
+
+    def copy_to(self, other: Store) -> None:
+        """Replace ``other``'s whole content with a consistent copy of this store's (the
+        SQLite backup API: pages, no re-parsing, no re-resolving)."""
+        self.db.backup(other.db)
+
     # ------------------------------------------------------------------ meta
     def epoch(self) -> int:
         return self.reads.epoch()
+
+    def meta(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.db.execute("INSERT OR REPLACE INTO meta VALUES(?, ?)", (key, value))
 
     def bump_epoch(self) -> int:
         e = self.epoch() + 1
@@ -181,6 +246,30 @@ class Store:
     # ------------------------------------------------------------------ files
     def file_rows(self) -> dict[str, FileRow]:
         return {r[0]: FileRow(*r[1:]) for r in self.db.execute("SELECT path, id, sha256, size, mtime_ns, status FROM files")}
+
+    def versions(self) -> dict[str, Version]:
+        """Every known file's content version, by path."""
+        return {r[0]: Version(*r[1:]) for r in self.db.execute("SELECT path, status, sha256, reason, lang FROM files")}
+
+    def stored_files(self, paths: Iterable[str]) -> list[StoredFile]:
+        """The rows of these paths (those the store knows) with their facts unpacked."""
+        out: list[StoredFile] = []
+        paths = list(paths)
+        for i in range(0, len(paths), 500):
+            chunk = paths[i : i + 500]
+            for row in self.db.execute(
+                "SELECT path, lang, status, reason, sha256, size, mtime_ns, facts, sids FROM files "
+                f"WHERE path IN ({','.join('?' * len(chunk))})",
+                chunk,
+            ):
+                facts = sids = None
+                if row[2] == "indexed" and row[7] is not None and row[8] is not None:
+                    try:
+                        facts, sids = unpack_facts(row[7]), unpack_sids(row[8])
+                    except (ValueError, EOFError, TypeError):
+                        facts = sids = None
+                out.append(StoredFile(*row[:7], facts, sids))
+        return out
 
     def file_row(self, path: str) -> FileRow | None:
         row = self.db.execute("SELECT id, sha256, size, mtime_ns, status FROM files WHERE path=?", (path,)).fetchone()
@@ -416,6 +505,6 @@ def _is_locked(exc: Exception) -> bool:
 
 
 __all__ = [
-    "FileRow", "IndexUnavailable", "IndexedFile", "Interface", "NO_INTERFACE", "Store",
+    "FileRow", "IndexUnavailable", "IndexedFile", "Interface", "NO_INTERFACE", "Store", "StoredFile", "Version",
     "pack_facts", "pack_sids", "read_facts", "symbol_ids",
 ]
