@@ -31,7 +31,7 @@ from ..model import Edge, Facts, FileResolution
 from ..store import NO_INTERFACE, Interface, Store, StoredFile, StoreView, symbol_ids
 from ..workspace import check_text
 from . import chunks
-from .parse import Parsers
+from .parse import Parsers, as_parsed
 
 
 @dataclass(slots=True)
@@ -130,7 +130,8 @@ class Updater:
     def _extract(self, doc: Document, fresh: bool) -> chunks.Extraction:
         """Extract: parse (incrementally from the edited tree, unless ``fresh``) and re-extract
         the chunks whose text changed."""
-        tree = self.parsers.parse(doc.lang, doc.text, None if fresh else doc.tree)
+        text = as_parsed(doc.text)
+        tree = self.parsers.parse(doc.lang, text, None if fresh else doc.tree)
         # Error recovery may differ between an incremental and a fresh parse. Text with syntax
         # errors is updated from the incremental tree now (the same tick) and parsed afresh by
         # settle() once typing pauses, so the graph ends up the one a fresh index gives.
@@ -142,7 +143,7 @@ class Updater:
         # differently before, so nothing extracted from a broken tree is reused
         # (and a whole tree reuses only chunks extracted from whole trees: see chunks.extract)
         reuse = prev.chunks if prev is not None and not fresh else None
-        return chunks.extract(doc.lang, tree, doc.text, doc.path, module, reuse)
+        return chunks.extract(doc.lang, tree, text, doc.path, module, reuse)
 
     def _patch(self, doc: Document, prev: chunks.Extraction, ext: chunks.Extraction, sha: str) -> bool:
         """The keystroke path: when an edit leaves the file's interface (its symbols' ids, kinds and
@@ -234,8 +235,9 @@ class Updater:
             lang = ch.lang
             ext = ch.prepared
             if ext is None:  # extract
-                tree = ch.tree if ch.tree is not None else self.parsers.parse(lang, ch.text)
-                ext = chunks.extract(lang, tree, ch.text, ch.path, lang.module_name(ch.path, self.probe))
+                text = as_parsed(ch.text)
+                tree = ch.tree if ch.tree is not None else self.parsers.parse(lang, text)
+                ext = chunks.extract(lang, tree, text, ch.path, lang.module_name(ch.path, self.probe))
             facts = ext.facts
             # write, then diff what other files can see of it
             fid = store.write_indexed(

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 from ..model import Facts, FileResolution
 from .codec import dump, pack_facts, pack_sids, symbol_ids, unpack_facts, unpack_sids
 from .reads import Reads
-from .schema import QUERY_INDEXES, SCHEMA, SCHEMA_VERSION
+from .schema import QUERY_INDEXES, SCHEMA, SCHEMA_VERSION, table_columns
 
 log = logging.getLogger(__name__)
 
@@ -110,26 +110,52 @@ class Store:
 
     # ------------------------------------------------------------------ lifecycle
     def _open(self) -> sqlite3.Connection:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        """Open the index, or build a new one when it is missing, of another schema version,
+        damaged or not an index at all. Raises IndexUnavailable (one clear message) when it
+        cannot be: its folder or file is something else, it is locked, the disk refuses."""
+        self._make_folder()
+        if os.path.lexists(self.path) and not os.path.isfile(self.path):
+            raise IndexUnavailable(f"{self.path} is not a file: move it away so the index can be kept there")
         try:
-            db = self._connect()
-            version = self._version(db)
+            try:
+                if _truncated(self.path):
+                    raise sqlite3.DatabaseError("the file is shorter than its header says (truncated)")
+                db = self._connect()
+                version = self._version(db)
+            except sqlite3.DatabaseError as exc:
+                if _is_locked(exc):
+                    raise IndexUnavailable(f"index {self.path} is locked by another process: {exc}") from exc
+                log.warning("index %s is unreadable (%s): rebuilding", self.path, exc)
+                version = "unreadable"
+                db = None
             if version != SCHEMA_VERSION:
-                if version is not None:
-                    log.warning("index schema %s != %s: rebuilding %s", version, SCHEMA_VERSION, self.path)
-                db.close()
+                if version not in (None, "unreadable"):
+                    log.warning("index %s is %s, not schema %s: rebuilding", self.path, version, SCHEMA_VERSION)
+                if db is not None:
+                    db.close()
                 self.remove_files()
                 db = self._connect()
                 self._create(db)
             return db
         except sqlite3.DatabaseError as exc:
-            if _is_locked(exc):
-                raise IndexUnavailable(f"index {self.path} is locked by another process: {exc}") from exc
-            log.warning("index %s is unreadable (%s): rebuilding", self.path, exc)
-            self.remove_files()
-            db = self._connect()
-            self._create(db)
-            return db
+            raise IndexUnavailable(f"cannot build the index {self.path}: {exc}") from exc
+        except OSError as exc:
+            raise IndexUnavailable(f"cannot build the index {self.path}: {exc.strerror or exc}") from exc
+
+    def _make_folder(self) -> None:
+        """The index's folder; a new one gets a ``.gitignore`` of ``*`` (the index is never
+        committed), and so does a ``.graphmind`` folder without one."""
+        folder = self.path.parent
+        if os.path.lexists(folder) and not folder.is_dir():
+            raise IndexUnavailable(f"{folder} is not a folder: move it away so the index can be kept there")
+        created = not folder.exists()
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            ignore = folder / ".gitignore"
+            if (created or folder.name == ".graphmind") and not os.path.lexists(ignore):
+                ignore.write_text("# written by graphmind: its index is never committed\n*\n")
+        except OSError as exc:
+            raise IndexUnavailable(f"cannot create {folder}: {exc.strerror or exc}") from exc
 
     def _open_read_only(self) -> sqlite3.Connection:
         try:
@@ -153,13 +179,20 @@ class Store:
 
     @staticmethod
     def _version(db: sqlite3.Connection) -> str | None:
+        """The index's schema version; None for an empty database, "damaged" when its tables are
+        not the schema's, "unknown" for another program's database."""
         has_meta = db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta'").fetchone()
         if not has_meta:
             tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-            return None if tables == 0 else "unknown"
+            return None if tables == 0 else "another program's database"
         row = db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+        if not row:
+            return "unknown"
+        for table, columns in table_columns().items():
+            if [r[1] for r in db.execute(f"PRAGMA table_info({table})")] != columns:
+                return "damaged"
         db.execute("SELECT count(*) FROM files").fetchone()  # touches the pages: corrupt files fail here
-        return row[0] if row else "unknown"
+        return row[0]
 
     def _create(self, db: sqlite3.Connection) -> None:
         db.executescript(SCHEMA)
@@ -497,6 +530,21 @@ class Store:
         )
         db.executemany("INSERT INTO edges VALUES(?,?,?,?,?,?)", [(file_id, *e) for e in res.edges])
         db.executemany("INSERT OR IGNORE INTO deps VALUES(?,?)", [(k, file_id) for k in res.deps])
+
+
+def _truncated(path: Path) -> bool:
+    """An SQLite file shorter than the pages its header counts (cut off by a full disk or a copy)."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(100)
+        size = os.path.getsize(path)
+    except OSError:
+        return False
+    if len(head) < 100 or not head.startswith(b"SQLite format 3\0"):
+        return False
+    page_size = int.from_bytes(head[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    return size < page_size * int.from_bytes(head[28:32], "big")
 
 
 def _is_locked(exc: Exception) -> bool:
