@@ -149,27 +149,26 @@ class LiveGraph:
     overlay: base + open buffers; answers read this one)."""
 
     def __init__(self, root: str | os.PathLike[str], **engine_opts: Any) -> None:
-        self.base = Engine(root, **engine_opts)
-        root = self.base.root
-        self._claim: _Liveness | None = None
-        self._reader: Store | None = None
-        try:
-            self._claim = _Liveness(root)
-            opts = {k: v for k, v in engine_opts.items() if k != "db_path"}
-            self.live = Engine(root, db_path=self._claim.db, **opts)
-            self._reader = Store(self.base.db_path, read_only=True)  # a connection of its own: data_version
-        except BaseException:
-            self.close()
-            raise
         self._sync_lock = threading.RLock()  # one sync at a time (the watcher's and explicit ones)
         self._read_lock = threading.Lock()  # the reader connection, one thread at a time
         self._count_lock = threading.Lock()
         self._own_writes = 0  # refreshes of the base running in this process
-        self._seen_version = -1
-        self._base_inode = _inode(self.base.db_path)
+        self._seen_version = -1  # the base's data_version at the last sync
         self._stop = threading.Event()
         self._watcher: threading.Thread | None = None
-        self.rebase()
+        self._claim: _Liveness | None = None
+        self._reader: Store | None = None
+        self.base = Engine(root, **engine_opts)
+        self._base_inode = _inode(self.base.db_path)
+        try:
+            self._claim = _Liveness(self.base.root)
+            opts = {k: v for k, v in engine_opts.items() if k != "db_path"}
+            self.live = Engine(self.base.root, db_path=self._claim.db, **opts)
+            self._reader = Store(self.base.db_path, read_only=True)  # a connection of its own: data_version
+            self.rebase()
+        except BaseException:
+            self.close()
+            raise
 
     @property
     def root(self) -> Path:
@@ -370,12 +369,9 @@ class LiveGraph:
 
     def close(self) -> None:
         """Stop the watcher, delete the overlay and release its lock."""
-        stop: threading.Event | None = getattr(self, "_stop", None)
-        watcher: threading.Thread | None = getattr(self, "_watcher", None)
-        if stop is not None:
-            stop.set()
-        if watcher is not None:
-            watcher.join(timeout=5)
+        self._stop.set()
+        if self._watcher is not None:
+            self._watcher.join(timeout=5)
         live: Engine | None = getattr(self, "live", None)
         if live is not None:
             live.close()
