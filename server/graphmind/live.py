@@ -91,6 +91,8 @@ def live_overlays(root: Path) -> list[Path]:
             if not p.with_suffix(".lock.tmp").exists():  # a server between its two steps has that
                 _remove_overlay(p.with_suffix(".lock"))
             continue
+        if p.name.endswith(".lock.tmp") and _age(p) < 60:
+            continue  # a server is between creating and renaming it
         if not p.name.endswith(".lock") and not p.name.endswith(".lock.tmp"):
             continue
         fd = _take_lock(p)
@@ -110,6 +112,16 @@ def live_overlays(root: Path) -> list[Path]:
     return [db for _, db in sorted(found, key=lambda t: -t[0])]
 
 
+def _age(p: Path) -> float:
+    try:
+        return time.time() - p.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+_CLAIMING = threading.Lock()  # overlays of one process are named one at a time
+
+
 class _Liveness:
     """This process's claim on an overlay name: an exclusive flock held until released."""
 
@@ -117,6 +129,10 @@ class _Liveness:
         d = live_dir(root)
         d.mkdir(parents=True, exist_ok=True)
         live_overlays(root)  # clean up after dead servers
+        with _CLAIMING:
+            self._claim(d)
+
+    def _claim(self, d: Path) -> None:
         pid, n = os.getpid(), 1
         while True:
             name = str(pid) if n == 1 else f"{pid}-{n}"
