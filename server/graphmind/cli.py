@@ -18,7 +18,7 @@ from typing import Any
 from . import __version__
 from .answers import blast_json, call_json, symbol_json
 from .engine import Engine, IndexReport
-from .graph import Graph, confidence_level
+from .graph import MAX_DEPTH, MAX_LIMIT, Graph, confidence_level
 from .store import IndexUnavailable
 from .workspace import DEFAULT_MAX_FILE_SIZE
 
@@ -56,10 +56,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("blast-radius", help="every caller (or callee) of SYMBOL within N hops")
     p.add_argument("symbol", help="qualified name, short name, or path/to/file.py:LINE")
-    p.add_argument("--depth", type=int, default=3)
+    p.add_argument("--depth", type=int, default=3, help=f"hops (at most {MAX_DEPTH}: more is clamped)")
     p.add_argument("--direction", default="incoming", choices=["incoming", "outgoing"])
     p.add_argument("--min-confidence", default="inferred", choices=["extracted", "inferred", "ambiguous"])
-    p.add_argument("--limit", type=int, default=500)
+    p.add_argument("--limit", type=int, default=500, help=f"symbols shown (at most {MAX_LIMIT}: more is clamped)")
     _add_common(p)
 
     p = sub.add_parser("stats", help="counts by language and confidence")
@@ -80,8 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         logging.basicConfig(stream=sys.stderr, level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
         logging.getLogger("pygls").setLevel(logging.WARNING)  # it logs every message body at INFO
-        serve(tcp=args.tcp, host=args.host)
-        return 0
+        return serve(tcp=args.tcp, host=args.host)
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="graphmind: %(message)s")
     root = Path(getattr(args, "path", None) or args.root or os.getcwd())
     if not root.is_dir():
@@ -144,10 +143,9 @@ def _run(args: argparse.Namespace, engine: Engine, report: IndexReport) -> int:
         print(f"graphmind: {msg}", file=sys.stderr)
         return 1
     if args.command == "blast-radius":
-        try:
-            res = graph.blast_radius(targets, args.depth, args.direction, args.min_confidence, args.limit)
-        except ValueError as exc:
-            raise UsageError(str(exc)) from exc
+        if args.depth < 0 or args.limit < 0:
+            raise UsageError("--depth and --limit must not be negative")
+        res = graph.blast_radius(targets, args.depth, args.direction, args.min_confidence, args.limit)
         if args.json:
             print(json.dumps(blast_json(res), indent=2))
         else:
@@ -218,7 +216,7 @@ def _print_blast(r: dict[str, Any]) -> None:
         print(f"Blast radius of {t['qualifiedName']} ({t['kind']})  {t['path']}:{t['startLine']}  {t['signature']}")
     flags = []
     if r["truncated"]:
-        flags.append(f"truncated: showing {len(r['items'])} of {r['total']}")
+        flags.append(f"truncated by {', '.join(r['truncatedBy'])}: showing {len(r['items'])} of {r['total']}")
     if not r["complete"]:
         flags.append(f"incomplete: {r['unresolvedSites']} unresolved call sites or weaker edges could reach these")
     print(f"{r['total']} symbols affected" + (f" ({'; '.join(flags)})" if flags else ""))
