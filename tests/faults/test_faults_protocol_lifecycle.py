@@ -26,7 +26,7 @@ def test_requests_before_initialize_get_server_not_initialized(tmp_path: Path) -
         s.initialize(root)
         s.wait_ready()
         status = s.call("graphmind/status", {})["result"]
-        assert [f["open_documents"] if "open_documents" in f else f["openDocuments"] for f in status["folders"].values()] == [0]
+        assert [(f["openDocuments"], f["overlay"]) for f in status["folders"].values()] == [(0, [])]
         assert s.call("workspace/symbol", {"query": "early"})["result"] == []
     finally:
         s.stop()
@@ -56,6 +56,7 @@ def test_exit_codes_and_requests_after_shutdown(tmp_path: Path) -> None:
         s.initialize(root)
         s.notify("exit", None)
         assert s.wait_exit() == 1  # exit without shutdown
+        assert list((root / ".graphmind" / "live").iterdir()) == []  # the overlay is deleted all the same
     finally:
         s.stop()
     s = RawServer.start(root)
@@ -66,6 +67,7 @@ def test_exit_codes_and_requests_after_shutdown(tmp_path: Path) -> None:
         assert after["error"]["code"] == INVALID_REQUEST
         s.notify("exit", None)
         assert s.wait_exit() == 0
+        assert list((root / ".graphmind" / "live").iterdir()) == []
     finally:
         s.stop()
 
@@ -85,6 +87,6 @@ def test_buffers_under_graphmind_data_are_not_indexed(tmp_path: Path) -> None:
         callers = s.call("graphmind/blastRadius", {"symbol": "m.a", "maxDepth": 1})["result"]
         assert [i["qualifiedName"] for i in callers["items"]] == ["m.b"]
         status = s.call("graphmind/status", {})["result"]
-        assert all(f.get("open_documents", f.get("openDocuments")) == 0 for f in status["folders"].values())
+        assert [(f["openDocuments"], f["overlay"]) for f in status["folders"].values()] == [(0, [])]
     finally:
         s.stop()

@@ -15,7 +15,18 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from lsp_util import ORD, G, change, incoming_names, lsp_session, open_doc, position_of, prepare, uri
+from lsp_util import (
+    ORD,
+    G,
+    change,
+    incoming_names,
+    lsp_session,
+    open_doc,
+    position_of,
+    prepare,
+    uri,
+    wait_ready,
+)
 from lsprotocol import types as T
 from pytest_lsp import LanguageClient
 
@@ -64,6 +75,8 @@ async def test_unsaved_buffer_cli_and_disk_changes(ws: Path) -> None:
         added = "\n\ndef audit():\n    gw.process_refund(2)\n"
         change(lc, ws, ORD, 2, end, end, added)
         assert "shop.orders.audit" in await server_callers(lc, ws)
+        [folder] = (await wait_ready(lc))["folders"].values()
+        assert folder["overlay"] == [ORD] and folder["openDocuments"] == 1
 
         # the CLI meanwhile: the live answer has the caller and names the buffer; --disk does not
         live = await gm(ws, "callers", TARGET)

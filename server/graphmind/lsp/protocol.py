@@ -80,8 +80,8 @@ class StatusParams:
 class FolderStatus:
     epoch: int  # the overlay's graph version (every answer reads the overlay)
     open_documents: int
-    overlay: list[str] = attrs.Factory(list)  # the open buffers' paths
-    base_epoch: int = 0  # the base's version (the disk as last read by anyone)
+    overlay: list[str]  # the open buffers' paths
+    base_epoch: int  # the base's version (the disk as last read by anyone)
 
 
 @attrs.define
