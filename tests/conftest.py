@@ -13,7 +13,6 @@ from profiles import PROFILE, THOROUGH_EXAMPLES  # noqa: E402
 
 # GRAPHMIND_HYPOTHESIS=thorough: every property test runs with at least THOROUGH_EXAMPLES examples
 # (see tests/profiles.py); the default keeps each test's own count
-settings.register_profile("default", settings.get_profile("default"))
 settings.register_profile(
     "thorough", max_examples=THOROUGH_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck),
     print_blob=True,

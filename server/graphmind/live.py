@@ -91,6 +91,8 @@ def live_overlays(root: Path) -> list[Path]:
             if not p.with_suffix(".lock.tmp").exists():  # a server between its two steps has that
                 _remove_overlay(p.with_suffix(".lock"))
             continue
+        if p.name.endswith(".lock.tmp") and _age(p) < 60:
+            continue  # a server is between creating and renaming it
         if not p.name.endswith(".lock") and not p.name.endswith(".lock.tmp"):
             continue
         fd = _take_lock(p)
@@ -110,6 +112,16 @@ def live_overlays(root: Path) -> list[Path]:
     return [db for _, db in sorted(found, key=lambda t: -t[0])]
 
 
+def _age(p: Path) -> float:
+    try:
+        return time.time() - p.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+_CLAIMING = threading.Lock()  # overlays of one process are named one at a time
+
+
 class _Liveness:
     """This process's claim on an overlay name: an exclusive flock held until released."""
 
@@ -117,6 +129,10 @@ class _Liveness:
         d = live_dir(root)
         d.mkdir(parents=True, exist_ok=True)
         live_overlays(root)  # clean up after dead servers
+        with _CLAIMING:
+            self._claim(d)
+
+    def _claim(self, d: Path) -> None:
         pid, n = os.getpid(), 1
         while True:
             name = str(pid) if n == 1 else f"{pid}-{n}"
@@ -149,27 +165,26 @@ class LiveGraph:
     overlay: base + open buffers; answers read this one)."""
 
     def __init__(self, root: str | os.PathLike[str], **engine_opts: Any) -> None:
-        self.base = Engine(root, **engine_opts)
-        root = self.base.root
-        self._claim: _Liveness | None = None
-        self._reader: Store | None = None
-        try:
-            self._claim = _Liveness(root)
-            opts = {k: v for k, v in engine_opts.items() if k != "db_path"}
-            self.live = Engine(root, db_path=self._claim.db, **opts)
-            self._reader = Store(self.base.db_path, read_only=True)  # a connection of its own: data_version
-        except BaseException:
-            self.close()
-            raise
         self._sync_lock = threading.RLock()  # one sync at a time (the watcher's and explicit ones)
         self._read_lock = threading.Lock()  # the reader connection, one thread at a time
         self._count_lock = threading.Lock()
         self._own_writes = 0  # refreshes of the base running in this process
-        self._seen_version = -1
-        self._base_inode = _inode(self.base.db_path)
+        self._seen_version = -1  # the base's data_version at the last sync
         self._stop = threading.Event()
         self._watcher: threading.Thread | None = None
-        self.rebase()
+        self._claim: _Liveness | None = None
+        self._reader: Store | None = None
+        self.base = Engine(root, **engine_opts)
+        self._base_inode = _inode(self.base.db_path)
+        try:
+            self._claim = _Liveness(self.base.root)
+            opts = {k: v for k, v in engine_opts.items() if k != "db_path"}
+            self.live = Engine(self.base.root, db_path=self._claim.db, **opts)
+            self._reader = Store(self.base.db_path, read_only=True)  # a connection of its own: data_version
+            self.rebase()
+        except BaseException:
+            self.close()
+            raise
 
     @property
     def root(self) -> Path:
@@ -370,12 +385,9 @@ class LiveGraph:
 
     def close(self) -> None:
         """Stop the watcher, delete the overlay and release its lock."""
-        stop: threading.Event | None = getattr(self, "_stop", None)
-        watcher: threading.Thread | None = getattr(self, "_watcher", None)
-        if stop is not None:
-            stop.set()
-        if watcher is not None:
-            watcher.join(timeout=5)
+        self._stop.set()
+        if self._watcher is not None:
+            self._watcher.join(timeout=5)
         live: Engine | None = getattr(self, "live", None)
         if live is not None:
             live.close()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from graph_util import check_incremental, snapshot
+from graph_util import SCRATCH, check_incremental, snapshot
 from graphmind.engine import Engine
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -89,7 +89,7 @@ def test_broken_text_is_settled_by_a_fresh_parse(tmp_path: Path) -> None:
 def test_closing_buffers_mid_typing_equals_fresh(edits: list[tuple[str, int, int, str]]) -> None:
     """Buffers saved or not, then closed while their text may be broken: the files on disk are
     the truth again, and what changed meanwhile reaches the files that depend on it."""
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory(dir=SCRATCH) as tmp:
         root = Path(tmp) / "ws"
         _write(root, INITIAL)
         eng = Engine(root, db_path=Path(tmp) / "inc.db")

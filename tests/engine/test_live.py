@@ -170,3 +170,24 @@ def test_two_overlays_in_one_process(lg: LiveGraph) -> None:
         assert set(live_overlays(lg.root)) == {other.live.db_path, lg.live.db_path}
     finally:
         other.close()
+
+
+def test_rebase_keeps_the_overlay_epoch_moving(lg: LiveGraph) -> None:
+    lg.open_document("b.py", B_MORE)
+    before = lg.live.epoch()
+    lg.rebase()
+    assert lg.live.epoch() > before
+    assert ("b.h", "a.f", "extracted") in edges(lg.live)
+
+
+def test_a_read_only_store_never_writes(tmp_path: Path) -> None:
+    from graphmind.store import IndexUnavailable, Store
+
+    junk = tmp_path / "other.db"
+    junk.write_bytes(b"")
+    with pytest.raises(IndexUnavailable):
+        Store(junk, read_only=True)
+    assert junk.read_bytes() == b""
+    with pytest.raises(IndexUnavailable):
+        Store(tmp_path / "missing.db", read_only=True)
+    assert not (tmp_path / "missing.db").exists()

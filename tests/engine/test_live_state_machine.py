@@ -17,14 +17,13 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path
 
-from graph_util import snapshot
+from graph_util import SCRATCH, snapshot
+from graphmind.engine import Engine
+from graphmind.live import LiveGraph, open_view
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 from profiles import examples
-
-from graphmind.engine import Engine
-from graphmind.live import LiveGraph, open_view
 
 INITIAL = {
     "a.py": "from lib.m import helper, Box\n\ndef run():\n    helper()\n    Box().open()\n",
@@ -45,7 +44,7 @@ Texts = tuple[tuple[str, bytes], ...]
 @lru_cache(maxsize=512)
 def fresh(texts: Texts) -> dict[str, frozenset[tuple]]:
     """The graph a fresh index of these files gives (cached: states recur)."""
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory(dir=SCRATCH) as tmp:
         root = Path(tmp) / "fresh"
         root.mkdir()
         for rel, text in texts:
@@ -78,7 +77,7 @@ def splice(text: bytes, pos: int, length: int, frag: str) -> tuple[int, int, byt
 class LiveMachine(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
-        self.tmp = Path(tempfile.mkdtemp(prefix="gm-live-"))
+        self.tmp = Path(tempfile.mkdtemp(prefix="gm-live-", dir=SCRATCH))
         self.root = self.tmp / "ws"
         self.disk: dict[str, bytes] = {}  # the files on disk
         self.seen: dict[str, bytes] = {}  # the disk as the base last read it
@@ -268,6 +267,6 @@ class LiveMachine(RuleBasedStateMachine):
 
 TestLiveGraph = LiveMachine.TestCase
 TestLiveGraph.settings = settings(
-    max_examples=examples(12), stateful_step_count=20, deadline=None,
+    max_examples=examples(25), stateful_step_count=20, deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )

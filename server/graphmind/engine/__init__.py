@@ -168,10 +168,13 @@ class Engine:
         """A folder was created, deleted, renamed or changed (one event for the whole folder, as
         editors send it): re-read every file the index knows below it and every file now on disk
         below it. ``folder`` is workspace-relative ('' = the whole workspace)."""
-        try:
-            rel = self.relpath(folder) if folder not in ("", ".") else ""
-        except ValueError:
-            rel = ""  # the workspace folder itself
+        rel = ""
+        full = Path(os.path.normpath(self.root / folder))
+        if full != self.root:
+            try:
+                rel = self.relpath(full)
+            except ValueError:
+                return  # outside the workspace
         if not rel:
             self.index()
             return

@@ -27,11 +27,9 @@ def as_parsed(text: bytes) -> bytes:
 def point_at(text: bytes, offset: int) -> tuple[int, int]:
     """Tree-sitter point (row, byte column) of a byte offset of ``text`` as parsed (see
     :func:`as_parsed`: a lone ``\r`` ends a line)."""
-    prefix = text[:offset]
-    if b"\r" in prefix:  # whether the last byte is a lone CR depends on the next one
-        prefix = as_parsed(text[: offset + 1])[:offset]
-    row = prefix.count(b"\n")
-    return row, offset - (prefix.rfind(b"\n") + 1)
+    if text.find(b"\r", 0, offset) != -1:  # whether the last byte is a lone CR depends on the next one
+        text = as_parsed(text[: offset + 1])
+    return text.count(b"\n", 0, offset), offset - (text.rfind(b"\n", 0, offset) + 1)
 
 
 class Parsers:
