@@ -114,13 +114,22 @@ async def test_unsaved_buffer_cli_and_disk_changes(ws: Path) -> None:
         )
         assert "shop.extra.extra" in await server_callers(lc, ws)
 
-        # one NOT announced: another writer (a CLI refresh, as after `git checkout`) reads it into the base
+        # one NOT announced: another writer (a CLI refresh, as after `git checkout`) reads it into the base;
+        # an open buffer that calls into the new file is re-resolved too
+        intl = "src/shop/intl.py"
+        itext = await open_doc(lc, ws, intl)
+        tail = T.Position(line=len(itext.splitlines()), character=0)
+        change(lc, ws, intl, 2, tail, tail, "\n\ndef uses_later():\n    later_fn()\n")
+        change(lc, ws, intl, 3, T.Position(line=0, character=0), T.Position(line=0, character=0), "from shop.later import later_fn\n")
+        (ws / "src/shop/later.py").write_text("def later_fn():\n    pass\n")
         more = "src/shop/more.py"
         (ws / more).write_text("from shop.payments.gateway import process_refund\n\n\ndef more():\n    process_refund(4)\n")
         assert "shop.more.more" not in await server_callers(lc, ws)
         refreshed = await gm(ws, "callers", TARGET)
         assert "shop.more.more" in callers_of(refreshed) and refreshed["source"] == "live"
         assert "shop.more.more" in await eventually(lc, ws, "shop.more.more")
+        [later] = await prepare(lc, ws, "src/shop/later.py", T.Position(line=0, character=4))
+        assert await incoming_names(lc, later) == {"shop.intl.uses_later"}
         (ws / more).unlink()
         await gm(ws, "stats")
         assert "shop.more.more" not in await eventually(lc, ws, "shop.more.more", present=False)
