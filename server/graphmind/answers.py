@@ -66,6 +66,7 @@ def blast_json(
         ],
         "total": result.total,
         "truncated": result.truncated,
+        "truncatedBy": result.truncated_by,
         "complete": result.complete,
         "unresolvedSites": result.unresolved_sites,
         "epoch": result.epoch,

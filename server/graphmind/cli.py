@@ -1,24 +1,29 @@
 """The ``graphmind`` command line: a thin layer over the engine, like the language server.
 
-Every command refreshes changed files before it answers, so an answer is never stale.
+Every command refreshes changed files (the base, ``.graphmind/index.db``) before it answers, so
+an answer is never stale. When a language server runs on the workspace, the answer is the live
+view: what the editor shows, unsaved buffers included (``live.open_view``); every answer names the
+buffers it overlaid (``overlay``). ``--disk`` answers from the files alone.
 Exit codes: 0 success, 1 unknown symbol or an index that cannot be used, 2 usage error.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from . import __version__
 from .answers import blast_json, call_json, symbol_json
-from .engine import Engine, IndexReport
-from .graph import Graph, confidence_level
+from .engine import IndexReport, Progress
+from .graph import MAX_DEPTH, MAX_LIMIT, Graph, confidence_level
+from .live import View, open_view
 from .store import IndexUnavailable
 from .workspace import DEFAULT_MAX_FILE_SIZE
 
@@ -33,6 +38,7 @@ def _add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="gitignore-style pattern to skip")
     p.add_argument("--max-file-size", type=int, default=DEFAULT_MAX_FILE_SIZE, help="skip larger files (bytes)")
     p.add_argument("--jobs", type=int, default=None, help="worker processes for a large index (default: 2 where there are 2 cores; 1 = none)")
+    p.add_argument("--disk", action="store_true", help="answer from the files alone, ignoring a running editor's unsaved buffers")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -56,10 +62,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("blast-radius", help="every caller (or callee) of SYMBOL within N hops")
     p.add_argument("symbol", help="qualified name, short name, or path/to/file.py:LINE")
-    p.add_argument("--depth", type=int, default=3)
+    p.add_argument("--depth", type=int, default=3, help=f"hops (at most {MAX_DEPTH}: more is clamped)")
     p.add_argument("--direction", default="incoming", choices=["incoming", "outgoing"])
     p.add_argument("--min-confidence", default="inferred", choices=["extracted", "inferred", "ambiguous"])
-    p.add_argument("--limit", type=int, default=500)
+    p.add_argument("--limit", type=int, default=500, help=f"symbols shown (at most {MAX_LIMIT}: more is clamped)")
     _add_common(p)
 
     p = sub.add_parser("stats", help="counts by language and confidence")
@@ -80,21 +86,21 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         logging.basicConfig(stream=sys.stderr, level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
         logging.getLogger("pygls").setLevel(logging.WARNING)  # it logs every message body at INFO
-        serve(tcp=args.tcp, host=args.host)
-        return 0
+        return serve(tcp=args.tcp, host=args.host)
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="graphmind: %(message)s")
     root = Path(getattr(args, "path", None) or args.root or os.getcwd())
     if not root.is_dir():
         print(f"graphmind: {root} is not a directory", file=sys.stderr)
         return 2
     try:
-        engine = Engine(root, max_file_size=args.max_file_size, exclude=args.exclude, jobs=args.jobs)
+        with _progress_bar(args.command == "index" and not args.json) as progress:
+            view = open_view(root, disk=args.disk or args.command == "index", progress=progress,
+                             max_file_size=args.max_file_size, exclude=args.exclude, jobs=args.jobs)
     except IndexUnavailable as exc:
         print(f"graphmind: {exc}", file=sys.stderr)
         return 1
     try:
-        report = _refresh(engine, show_progress=args.command == "index" and not args.json)
-        return _run(args, engine, report)
+        return _run(args, view)
     except UsageError as exc:
         print(f"graphmind: {exc}", file=sys.stderr)
         return 2
@@ -105,12 +111,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.close()
         return 0
     finally:
-        engine.close()
+        view.close()
 
 
-def _refresh(engine: Engine, show_progress: bool) -> IndexReport:
-    if not (show_progress and sys.stderr.isatty()):
-        return engine.index()
+@contextlib.contextmanager
+def _progress_bar(show: bool) -> Iterator[Progress | None]:
+    if not (show and sys.stderr.isatty()):
+        yield None
+        return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), transient=True) as bar:
@@ -119,17 +127,33 @@ def _refresh(engine: Engine, show_progress: bool) -> IndexReport:
         def progress(done: int, total: int, message: str) -> None:
             bar.update(task, completed=done, total=max(total, 1), description=message)
 
-        return engine.index(progress=progress)
+        yield progress
 
 
-def _run(args: argparse.Namespace, engine: Engine, report: IndexReport) -> int:
-    graph = Graph(engine)
+def view_json(view: View) -> dict[str, Any]:
+    """Where an answer comes from: the live view (``overlay``: the unsaved buffers it includes) or
+    the disk; ``stale`` when the editor's server had not caught up with the disk in time."""
+    return {"source": view.source, "overlay": view.overlay, **({"stale": True} if view.stale else {})}
+
+
+def _print_view(view: View) -> None:
+    if view.overlay:
+        print(f"overlay: {', '.join(view.overlay)} (unsaved editor buffers; --disk ignores them)")
+    if view.stale:
+        print("stale: the editor's server had not caught up with the files on disk")
+
+
+def _run(args: argparse.Namespace, view: View) -> int:
+    graph = view.graph
     if args.command == "index":
-        return _index_summary(args, graph, report)
+        assert view.report is not None
+        return _index_summary(args, graph, view.report)
+    if not args.json:
+        _print_view(view)
     if args.command == "stats":
         st = graph.stats()
         if args.json:
-            print(json.dumps(st, indent=2))
+            print(json.dumps({**st, **view_json(view)}, indent=2))
         else:
             _print_stats(st)
         return 0
@@ -140,16 +164,15 @@ def _run(args: argparse.Namespace, engine: Engine, report: IndexReport) -> int:
         if close:
             msg += "; did you mean: " + ", ".join(close)
         if args.json:
-            print(json.dumps({"error": msg, "closeMatches": close}))
+            print(json.dumps({"error": msg, "closeMatches": close, **view_json(view)}))
         print(f"graphmind: {msg}", file=sys.stderr)
         return 1
     if args.command == "blast-radius":
-        try:
-            res = graph.blast_radius(targets, args.depth, args.direction, args.min_confidence, args.limit)
-        except ValueError as exc:
-            raise UsageError(str(exc)) from exc
+        if args.depth < 0 or args.limit < 0:
+            raise UsageError("--depth and --limit must not be negative")
+        res = graph.blast_radius(targets, args.depth, args.direction, args.min_confidence, args.limit)
         if args.json:
-            print(json.dumps(blast_json(res), indent=2))
+            print(json.dumps({**blast_json(res), **view_json(view)}, indent=2))
         else:
             _print_blast(blast_json(res))
         return 0
@@ -160,7 +183,7 @@ def _run(args: argparse.Namespace, engine: Engine, report: IndexReport) -> int:
         calls = fn(t.id, min_conf)
         out.append({"symbol": symbol_json(t), args.command: [call_json(c) for c in calls]})
     if args.json:
-        print(json.dumps({"results": out}, indent=2))
+        print(json.dumps({"results": out, **view_json(view)}, indent=2))
         return 0
     for t, entry in zip(targets, out, strict=True):
         print(f"{t.qname} ({t.kind})  {t.path}:{t.range[0] + 1}  {t.signature}")
@@ -183,6 +206,8 @@ def _index_summary(args: argparse.Namespace, graph: Graph, report: IndexReport) 
         "seconds": round(report.seconds, 3),
         **st,
         "skippedFiles": [{"path": p, "reason": r} for p, r in report.skipped],
+        "source": "disk",
+        "overlay": [],
     }
     if args.json:
         print(json.dumps(summary, indent=2))
@@ -218,7 +243,7 @@ def _print_blast(r: dict[str, Any]) -> None:
         print(f"Blast radius of {t['qualifiedName']} ({t['kind']})  {t['path']}:{t['startLine']}  {t['signature']}")
     flags = []
     if r["truncated"]:
-        flags.append(f"truncated: showing {len(r['items'])} of {r['total']}")
+        flags.append(f"truncated by {', '.join(r['truncatedBy'])}: showing {len(r['items'])} of {r['total']}")
     if not r["complete"]:
         flags.append(f"incomplete: {r['unresolvedSites']} unresolved call sites or weaker edges could reach these")
     print(f"{r['total']} symbols affected" + (f" ({'; '.join(flags)})" if flags else ""))

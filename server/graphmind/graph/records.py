@@ -71,6 +71,7 @@ class BlastResult:
     complete: bool
     unresolved_sites: int
     epoch: int
+    truncated_by: list[str] = field(default_factory=list)  # the bounds that cut it: limit, maxDepth, nodes, time
 
 
 def confidence_level(name: str | int) -> int:
