@@ -40,7 +40,7 @@ def call_json(c: Call, symbol: Callable[[Sym], Json] = symbol_json, site: Callab
 
 
 def blast_json(
-    result: BlastResult, symbol: Callable[[Sym], Json] = symbol_json, site: Callable[[Site], Json] = site_line_json
+    result: BlastResult, symbol: Callable[[Sym], Json] = symbol_json, site: Callable[[Site], Json] = site_json
 ) -> Json:
     """A blast radius: the targets, every affected symbol with its depth, confidence, chain from the
     target and the call sites into the previous hop, and whether the answer is whole."""
@@ -60,5 +60,6 @@ def blast_json(
         "truncated": result.truncated,
         "complete": result.complete,
         "unresolvedSites": result.unresolved_sites,
+        "weakEdges": result.weak_edges,
         "epoch": result.epoch,
     }

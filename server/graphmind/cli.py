@@ -19,6 +19,7 @@ from . import __version__
 from .answers import blast_json, call_json, symbol_json
 from .engine import Engine, IndexReport
 from .graph import Graph, confidence_level
+from .render import incompleteness
 from .store import IndexUnavailable
 from .workspace import DEFAULT_MAX_FILE_SIZE
 
@@ -220,7 +221,7 @@ def _print_blast(r: dict[str, Any]) -> None:
     if r["truncated"]:
         flags.append(f"truncated: showing {len(r['items'])} of {r['total']}")
     if not r["complete"]:
-        flags.append(f"incomplete: {r['unresolvedSites']} unresolved call sites or weaker edges could reach these")
+        flags.append("incomplete: " + incompleteness(r["unresolvedSites"], r.get("weakEdges", 0)) + " could reach these")
     print(f"{r['total']} symbols affected" + (f" ({'; '.join(flags)})" if flags else ""))
     depth = None
     for i in r["items"]:

@@ -48,8 +48,8 @@ def blast_radius(reads: Reads, targets: list[Sym], depth: int, incoming: bool, m
     total = len(items)
     shown = items[: max(0, limit)]
     _fill_sites(reads, shown, site_keys)
-    complete, unresolved = _completeness(reads, level, incoming, min_conf, syms)
-    return BlastResult(targets, shown, total, total > len(shown), complete, unresolved, epoch)
+    unresolved, weak = _completeness(reads, level, depth, incoming, min_conf, syms)
+    return BlastResult(targets, shown, total, total > len(shown), unresolved == 0 and weak == 0, unresolved, epoch, weak)
 
 
 def _fill_sites(reads: Reads, items: list[BlastItem], keys: dict[int, list[tuple[int, int]]]) -> None:
@@ -63,13 +63,18 @@ def _fill_sites(reads: Reads, items: list[BlastItem], keys: dict[int, list[tuple
         )
 
 
-def _completeness(reads: Reads, level: dict[int, int], incoming: bool, min_conf: int, syms: dict[int, Sym]) -> tuple[bool, int]:
-    """Could a call the graph does not hold reach these nodes? Unresolved sites that name one
-    of them (incoming) or sit inside one of them (outgoing), or edges below ``min_conf``."""
-    ids = list(level)
+def _completeness(
+    reads: Reads, level: dict[int, int], depth: int, incoming: bool, min_conf: int, syms: dict[int, Sym]
+) -> tuple[int, int]:
+    """Could a call the graph does not hold reach the answer within ``depth`` hops? Counts the
+    unresolved sites that name a node (incoming) or sit inside one (outgoing), and the edges below
+    ``min_conf``, of the nodes less than ``depth`` hops out: what is one hop beyond a node at the
+    last level would be beyond the answer anyway."""
+    ids = [n for n, d in level.items() if d < depth]
+    syms = {i: syms[i] for i in ids if i in syms}
     if incoming:
         unresolved = reads.unresolved_calls_named(sorted({s.name for s in syms.values() if s.kind != "module"}))
     else:
         unresolved = reads.unresolved_calls_in(ids)
-    weak = reads.weak_calls(ids, min_conf, incoming)
-    return unresolved == 0 and weak == 0, unresolved
+    weak = reads.weak_calls(ids, min_conf, incoming) if ids else 0
+    return unresolved, weak

@@ -70,6 +70,7 @@ class BlastResult:
     complete: bool
     unresolved_sites: int
     epoch: int
+    weak_edges: int = 0  # edges below the asked confidence that could reach the answer
 
 
 def confidence_level(name: str | int) -> int:
