@@ -18,6 +18,7 @@ from .. import languages
 from ..engine import chunks
 from ..gitrepo import Base, ChangedFile, GitRepo
 from ..model import Facts, SymbolFact
+from ..workspace import SKIP_DIRS
 from .policy import Classifier, analysis_reads
 from .queries import Graph
 from .records import BlastResult, Sym
@@ -178,7 +179,8 @@ def changes(
     ``buffers`` (open editors' texts by path), their blast radius and the tests in it."""
     eng = graph.engine
     buffers = dict(buffers or {})
-    files = repo.changed_files(base.commit, staged)
+    # the index's own folder and what the workspace never indexes (.git, node_modules, ...) are not news
+    files = [f for f in repo.changed_files(base.commit, staged) if not SKIP_DIRS.intersection(f.path.split("/")[:-1])]
     by_path = {f.path: f for f in files}
     if not staged:
         for rel in buffers:

@@ -115,6 +115,11 @@ class Language:
         method"``, ``"decorator @app.route"``, ...), or None. Dead code leaves these out."""
         return None
 
+    def script_block_line(self, lines: Sequence[str]) -> int | None:
+        """The 0-based line where code that runs only when the file is a script starts (Python's
+        ``if __name__ == "__main__":``), or None. Impact answers roll such callers up."""
+        return None
+
     def declared_entry_points(self, root: Path) -> dict[str, str]:
         """Qualified names a project's manifests declare as entry points (e.g. console scripts in
         ``pyproject.toml``) -> the reason. Read once per dead-code question."""

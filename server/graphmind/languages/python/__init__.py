@@ -4,7 +4,7 @@ own binding (:mod:`.resolve`)."""
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -85,6 +85,9 @@ class Python(Language):
 
     def declared_entry_points(self, root: Path) -> dict[str, str]:
         return policy.declared_entry_points(root)
+
+    def script_block_line(self, lines: Sequence[str]) -> int | None:
+        return policy.script_block_line(lines)
 
 
 register(Python())
