@@ -7,7 +7,8 @@ Exit codes: 0 success, 1 unknown symbol or an index that cannot be used, 2 usage
 from __future__ import annotations
 
 import argparse
-import json
+import contextlib
+import io
 import logging
 import os
 import sys
@@ -15,11 +16,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from . import __version__
+from . import __version__, cli_agent
 from .answers import blast_json, call_json, symbol_json
 from .engine import Engine, IndexReport
 from .graph import Graph, confidence_level
-from .render import incompleteness
+from .render import incompleteness, plural
 from .store import IndexUnavailable
 from .workspace import DEFAULT_MAX_FILE_SIZE
 
@@ -34,6 +35,7 @@ def _add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="gitignore-style pattern to skip")
     p.add_argument("--max-file-size", type=int, default=DEFAULT_MAX_FILE_SIZE, help="skip larger files (bytes)")
     p.add_argument("--jobs", type=int, default=None, help="worker processes for a large index (default: 2 where there are 2 cores; 1 = none)")
+    cli_agent.add_output_options(p)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -57,7 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("blast-radius", help="every caller (or callee) of SYMBOL within N hops")
     p.add_argument("symbol", help="qualified name, short name, or path/to/file.py:LINE")
-    p.add_argument("--depth", type=int, default=3)
+    p.add_argument("--depth", type=cli_agent.non_negative, default=3)
     p.add_argument("--direction", default="incoming", choices=["incoming", "outgoing"])
     p.add_argument("--min-confidence", default="inferred", choices=["extracted", "inferred", "ambiguous"])
     p.add_argument("--limit", type=int, default=500)
@@ -70,6 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tcp", type=int, default=None, metavar="PORT", help="listen on TCP instead of stdio")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--log-level", default="INFO")
+    cli_agent.add_commands(sub, _add_common)
     return ap
 
 
@@ -83,6 +86,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         logging.getLogger("pygls").setLevel(logging.WARNING)  # it logs every message body at INFO
         serve(tcp=args.tcp, host=args.host)
         return 0
+    if args.command in cli_agent.COMMANDS:
+        return cli_agent.run(args)
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="graphmind: %(message)s")
     root = Path(getattr(args, "path", None) or args.root or os.getcwd())
     if not root.is_dir():
@@ -130,38 +135,39 @@ def _run(args: argparse.Namespace, engine: Engine, report: IndexReport) -> int:
     if args.command == "stats":
         st = graph.stats()
         if args.json:
-            print(json.dumps(st, indent=2))
+            print(cli_agent.dump(st, args))
         else:
             _print_stats(st)
         return 0
-    targets = graph.find(args.symbol)
-    if not targets:
-        close = graph.close_matches(args.symbol)
-        msg = f"no symbol named {args.symbol!r}"
-        if close:
-            msg += "; did you mean: " + ", ".join(close)
+    try:
+        targets = cli_agent.find_symbols(graph, args.symbol)
+    except cli_agent.A.NotFound as exc:
         if args.json:
-            print(json.dumps({"error": msg, "closeMatches": close}))
-        print(f"graphmind: {msg}", file=sys.stderr)
+            print(cli_agent.dumps({"error": str(exc), "closeMatches": exc.close}))
+        print(f"graphmind: {exc}", file=sys.stderr)
         return 1
+    except cli_agent.A.ArgumentError as exc:
+        raise UsageError(str(exc)) from exc
     if args.command == "blast-radius":
         try:
             res = graph.blast_radius(targets, args.depth, args.direction, args.min_confidence, args.limit)
         except ValueError as exc:
             raise UsageError(str(exc)) from exc
+        out = cli_agent.fit_list(blast_json(res), "items", args, None if args.json else _blast_text)
         if args.json:
-            print(json.dumps(blast_json(res), indent=2))
+            print(cli_agent.dump(out, args))
         else:
-            _print_blast(blast_json(res))
+            _print_blast(out)
         return 0
     min_conf = confidence_level(args.min_confidence)
     fn = {"callers": graph.callers, "callees": graph.callees, "refs": graph.references}[args.command]
     out: list[dict[str, Any]] = []
     for t in targets:
         calls = fn(t.id, min_conf)
-        out.append({"symbol": symbol_json(t), args.command: [call_json(c) for c in calls]})
+        entry = {"symbol": symbol_json(t), args.command: [call_json(c) for c in calls]}
+        out.append(cli_agent.fit_list(entry, args.command, args))
     if args.json:
-        print(json.dumps({"results": out}, indent=2))
+        print(cli_agent.dump({"results": out}, args))
         return 0
     for t, entry in zip(targets, out, strict=True):
         print(f"{t.qname} ({t.kind})  {t.path}:{t.range[0] + 1}  {t.signature}")
@@ -186,7 +192,7 @@ def _index_summary(args: argparse.Namespace, graph: Graph, report: IndexReport) 
         "skippedFiles": [{"path": p, "reason": r} for p, r in report.skipped],
     }
     if args.json:
-        print(json.dumps(summary, indent=2))
+        print(cli_agent.dump(summary, args))
         return 0
     print(f"Indexed {graph.engine.root} in {report.seconds:.2f}s "
           f"({report.indexed} parsed, {report.files - report.indexed - len(report.skipped)} unchanged, {report.removed} removed)")
@@ -214,15 +220,24 @@ def _print_stats(st: dict[str, Any]) -> None:
                   f"call edges {c.get('callEdges', 0):>7}  unresolved {c.get('unresolvedSites', 0):>6}")
 
 
+def _blast_text(r: dict[str, Any]) -> str:
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        _print_blast(r)
+    return buf.getvalue()
+
+
 def _print_blast(r: dict[str, Any]) -> None:
     for t in r["targets"]:
         print(f"Blast radius of {t['qualifiedName']} ({t['kind']})  {t['path']}:{t['startLine']}  {t['signature']}")
     flags = []
     if r["truncated"]:
         flags.append(f"truncated: showing {len(r['items'])} of {r['total']}")
+    if r.get("omitted"):
+        flags.append(r["hint"])
     if not r["complete"]:
         flags.append("incomplete: " + incompleteness(r["unresolvedSites"], r.get("weakEdges", 0)) + " could reach these")
-    print(f"{r['total']} symbols affected" + (f" ({'; '.join(flags)})" if flags else ""))
+    print(f"{plural(r['total'], 'symbol')} affected" + (f" ({'; '.join(flags)})" if flags else ""))
     depth = None
     for i in r["items"]:
         if i["depth"] != depth:

@@ -25,6 +25,10 @@ class ArgumentError(ValueError):
         self.close = close or []
 
 
+class NotFound(ArgumentError):
+    """The argument is well formed but names nothing here (a symbol, a file, a line)."""
+
+
 def integer(name: str, value: Any, lo: int, hi: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise ArgumentError(f"{name} must be an integer")
@@ -86,18 +90,18 @@ def symbols(graph: Graph, name: str, spec: Any) -> list[Sym]:
         if not syms:
             full = root / rel
             if rel and full.is_file():
-                raise ArgumentError(f"{rel} is not indexed (unsupported language, ignored or skipped)")
-            raise ArgumentError(f"no file {m.group(1)!r} in the workspace")
+                raise NotFound(f"{rel} is not indexed (unsupported language, ignored or skipped)")
+            raise NotFound(f"no file {m.group(1)!r} in the workspace")
         n_lines = max(s.range[2] for s in syms) + 1
         if not 1 <= line <= n_lines:
-            raise ArgumentError(f"line {line} is out of range: {rel} has {n_lines} lines")
+            raise NotFound(f"line {line} is out of range: {rel} has {n_lines} lines")
         s = graph.enclosing(rel, line - 1)
         if s is None:
-            raise ArgumentError(f"nothing is defined at {rel}:{line}")
+            raise NotFound(f"nothing is defined at {rel}:{line}")
         return [s]
     found = graph.find(spec)
     if not found:
         close = graph.close_matches(spec)
         hint = f"; did you mean: {', '.join(close)}" if close else ""
-        raise ArgumentError(f"no symbol named {spec!r}{hint}", close)
+        raise NotFound(f"no symbol named {spec!r}{hint}", close)
     return found

@@ -162,7 +162,7 @@ def find_symbol(view: View, query: Any, *, limit: int = 20, budget: Budget) -> A
         found = g.search(q, limit + 1)
         how = "search"
         if not found:
-            raise A.ArgumentError(str(exc), exc.close) from None
+            raise A.NotFound(str(exc), exc.close) from None
     matches = [_sym(s) for s in found[:limit]]
     frame = {"query": q, "match": how, "complete": True, "unresolvedSites": 0, "freshness": freshness(view),
              "truncated": len(found) > limit}
@@ -394,10 +394,16 @@ def changes(
     offset = Cursor.decode(cursor) if cursor is not None else 0
     try:
         repo = GitRepo(g.engine.root)
+    except GitError as exc:
+        raise A.NotFound(str(exc)) from None
+    try:
         b = repo.base(base)
+    except GitError as exc:
+        raise A.ArgumentError(f"base: {exc}") from None
+    try:
         res = graph_changes(g, repo, b, staged=staged, depth=depth, min_confidence=min_conf, buffers=buffers)
     except GitError as exc:
-        raise A.ArgumentError(str(exc)) from None
+        raise A.NotFound(str(exc)) from None
     return changes_answer(view, res, depth, budget, offset)
 
 

@@ -79,7 +79,8 @@ def _facts(lang: languages.Language, rel: str, module: str, text: bytes) -> Fact
 
 
 def _own_texts(facts: Facts, text: bytes) -> list[str]:
-    """Each symbol's own text: its range with its direct members' ranges replaced by a marker."""
+    """Each symbol's own text: its range without its direct members' ranges (so adding, removing
+    or editing a member is that member's change, not its container's)."""
     lines = text.split(b"\n")
 
     def cut(r: tuple[int, int, int, int]) -> list[tuple[int, int]]:
@@ -110,10 +111,9 @@ def _own_texts(facts: Facts, text: bytes) -> list[str]:
         for c in sorted(children.get(i, []), key=lambda c: c.range):
             a, b = cut(c.range)
             pieces.append(slice_(pos, a))
-            pieces.append(b"\x00member\x00")
             pos = max(pos, b)
         pieces.append(slice_(pos, end))
-        own = b"".join(pieces).decode("utf-8", "replace")
+        own = b"\n".join(pieces).decode("utf-8", "replace")
         out.append("\n".join(line.rstrip() for line in own.split("\n") if line.strip()))
     return out
 
