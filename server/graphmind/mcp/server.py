@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import jsonschema
 import mcp.types as mt
 from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.server.stdio import stdio_server
@@ -166,9 +167,18 @@ def create_server(root: Path, *, disk: bool = False, **engine_opts: Any) -> Serv
     async def list_tools() -> list[mt.Tool]:
         return TOOLS
 
-    @server.call_tool()
+    schemas = {t.name: t.inputSchema for t in TOOLS}
+
+    @server.call_tool(validate_input=False)  # checked here, so that the error names the argument
     async def call_tool(name: str, arguments: dict[str, Any]) -> mt.CallToolResult:
         def run() -> mt.CallToolResult:
+            if name not in schemas:
+                return _error(f"no tool named {name!r}; the tools are {', '.join(schemas)}")
+            try:
+                jsonschema.validate(arguments or {}, schemas[name])
+            except jsonschema.ValidationError as exc:
+                where = ".".join(str(p) for p in exc.absolute_path)
+                return _error(f"{name}: {'argument ' + where + ': ' if where else ''}{exc.message}")
             with lock:
                 try:
                     ans = _call(tools, name, arguments or {})

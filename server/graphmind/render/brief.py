@@ -50,7 +50,7 @@ def group(entries: list[Json]) -> list[Json]:
         spans = [tuple(s["lines"]) for s in f["symbols"]]
         lines = [n for a, b in spans for n in range(a, b + 1)]
         lines += f.get("moduleLevel", {}).get("lines", [])
-        f["read"] = line_ranges(lines)
+        f["read"] = line_ranges(lines, gap=2)  # a blank line or two between definitions: one read
         if not f["symbols"]:
             del f["symbols"]
     return list(files.values())
