@@ -401,7 +401,8 @@ def changes(
     except GitError as exc:
         raise A.ArgumentError(f"base: {exc}") from None
     try:
-        res = graph_changes(g, repo, b, staged=staged, depth=depth, min_confidence=min_conf, buffers=buffers)
+        res = graph_changes(g, repo, b, staged=staged, depth=depth, min_confidence=min_conf, buffers=buffers,
+                            overlay=list(view.overlay) if buffers is None else None)
     except GitError as exc:
         raise A.NotFound(str(exc)) from None
     return changes_answer(view, res, depth, budget, offset)

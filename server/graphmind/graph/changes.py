@@ -128,14 +128,39 @@ def _keyed(facts: Facts) -> dict[tuple[str, int], int]:
     return out
 
 
-def symbol_changes(lang: languages.Language, rel: str, module: str, old: bytes | None, new: bytes | None) -> list[SymbolChange]:
-    """The definitions that differ between two texts of one file (either may be None: absent)."""
+def _shapes(facts: Facts) -> list[str]:
+    """Each symbol's shape, where its text is not at hand (an editor's buffer seen through the
+    live overlay): its line count and its own call sites (name, kind, place relative to it)."""
+    own: dict[int, list[tuple]] = {}
+    for site in facts.sites:
+        sym = facts.symbols[site.caller]
+        own.setdefault(site.caller, []).append(
+            (site.name, site.kind, site.range[0] - sym.range[0], site.range[1], site.range[2] - site.range[0])
+        )
+    return [
+        repr(sorted(c[:2] for c in own.get(i, [])))  # a module's own code moves with every definition
+        if s.kind == "module" else repr((s.range[2] - s.range[0], sorted(own.get(i, []))))
+        for i, s in enumerate(facts.symbols)
+    ]
+
+
+def symbol_changes(
+    lang: languages.Language, rel: str, module: str, old: bytes | None, new: bytes | None,
+    new_facts: Facts | None = None,
+) -> list[SymbolChange]:
+    """The definitions that differ between two texts of one file (either may be None: absent).
+    ``new_facts`` stands for a new text that is not at hand: definitions are then compared by
+    shape (lines, own calls), not by text."""
     old_f = _facts(lang, rel, module, old) if old is not None else None
-    new_f = _facts(lang, rel, module, new) if new is not None else None
+    new_f = new_facts if new_facts is not None else _facts(lang, rel, module, new) if new is not None else None
     old_k = _keyed(old_f) if old_f else {}
     new_k = _keyed(new_f) if new_f else {}
-    old_own = _own_texts(old_f, old) if old_f and old is not None else []
-    new_own = _own_texts(new_f, new) if new_f and new is not None else []
+    if new_facts is not None:
+        old_own = _shapes(old_f) if old_f else []
+        new_own = _shapes(new_f) if new_f else []
+    else:
+        old_own = _own_texts(old_f, old) if old_f and old is not None else []
+        new_own = _own_texts(new_f, new) if new_f and new is not None else []
     out: list[SymbolChange] = []
     for key, i in new_k.items():
         s = new_f.symbols[i]  # type: ignore[union-attr]
@@ -172,18 +197,25 @@ def changes(
     depth: int = 3,
     min_confidence: str | int = "inferred",
     buffers: dict[str, bytes] | None = None,
+    overlay: list[str] | None = None,
     limit: int = 100_000,
     probe: Callable[[str], bool] | None = None,
 ) -> ChangesResult:
     """Changed symbols between ``base`` and the working tree (or the index, ``staged``) plus
-    ``buffers`` (open editors' texts by path), their blast radius and the tests in it."""
+    ``buffers`` (open editors' texts by path), their blast radius and the tests in it.
+    ``overlay`` names buffers the graph holds (a live overlay) whose text is not at hand: their
+    stored facts are compared by shape."""
     eng = graph.engine
     buffers = dict(buffers or {})
+    overlaid = {}
+    if overlay and not staged:
+        with graph.engine.lock:
+            overlaid = {f.path: f.facts for f in eng.store.stored_files(sorted(set(overlay) - set(buffers))) if f.facts}
     # the index's own folder and what the workspace never indexes (.git, node_modules, ...) are not news
     files = [f for f in repo.changed_files(base.commit, staged) if not SKIP_DIRS.intersection(f.path.split("/")[:-1])]
     by_path = {f.path: f for f in files}
     if not staged:
-        for rel in buffers:
+        for rel in [*buffers, *overlaid]:
             by_path.setdefault(rel, ChangedFile(rel, "M"))
     is_file = probe or languages.FileProbe(eng.root, buffers.keys())
     changed: list[SymbolChange] = []
@@ -193,6 +225,11 @@ def changes(
         if lang is None:
             continue
         old = repo.text_at(base.commit, rel)
+        if rel in overlaid:
+            compared.append(rel)
+            module = lang.module_name(rel, is_file)
+            changed.extend(symbol_changes(lang, rel, module, old, None, overlaid[rel]))
+            continue
         if staged:
             new = repo.staged_text(rel)
         elif rel in buffers:
