@@ -43,26 +43,31 @@ def dead_code(graph: Graph, prefix: str = "") -> DeadResult:
         classes = [s.id for s in rows if s.kind == "class"]
         live_classes = r.children_with_callers(classes)
     rows = [s for s in rows if s.id not in live_classes]
-    dead_ids = {s.id for s in rows}
-    # a member of a dead class is reported with its class, not again on its own
-    rows = [s for s in rows if s.parent_id not in dead_ids or s.kind not in ("method", "constructor")]
     declared: dict[str, str] = {}
     for lang in {languages.for_path(s.path) for s in rows} - {None}:
         declared.update(lang.declared_entry_points(graph.engine.root))  # type: ignore[union-attr]
     cls = Classifier(graph)
     cls.prefetch_parents(rows)
-    excluded: Counter[str] = Counter()
-    candidates: list[Sym] = []
+    reasons: dict[int, str | None] = {}
     for s in rows:
         reason = declared.get(s.qname)
         if reason is None and cls.test_kind(s) is not None:
             reason = "test"
-        if reason is None:
-            reason = cls.entry_point_reason(s)
-        if reason is not None:
-            excluded[reason] += 1
-        else:
-            candidates.append(s)
+        reasons[s.id] = reason if reason is not None else cls.entry_point_reason(s)
+    # a class nothing instantiates runs all the same when a member does (a test class, a class
+    # with a dunder method or a decorated callback): it is left out with them
+    for s in rows:
+        if reasons[s.id] is None and s.kind == "class":
+            held = sorted({r for m in rows if m.parent_id == s.id and (r := reasons[m.id]) is not None})
+            if held:
+                reasons[s.id] = "class of " + ("tests" if held == ["test"] else "entry points")
+    excluded: Counter[str] = Counter(r for r in reasons.values() if r is not None)
+    dead_ids = {s.id for s in rows if reasons[s.id] is None}
+    # a member of a dead class is reported with its class, not again on its own
+    candidates = [
+        s for s in rows
+        if reasons[s.id] is None and not (s.parent_id in dead_ids and s.kind in ("method", "constructor"))
+    ]
     with analysis_reads(graph) as r:
         unresolved = r.unresolved_call_counts([s.name for s in candidates])
         dispatched = r.called_names([s.name for s in candidates if s.kind == "method"], ("method",))
