@@ -78,7 +78,12 @@ def fit_list(data: dict[str, Any], key: str, args: argparse.Namespace, text: Cal
             lo = mid
         else:
             hi = mid
-    out = {**data, key: rows[:lo], "truncated": True, "omitted": omitted_counts(rows[lo:])}
+    omitted = omitted_counts(rows[lo:])
+    beyond = data.get("total", len(rows)) - len(rows)
+    if beyond > 0:  # already left out by --limit: counted too
+        omitted["count"] += beyond
+        omitted["beyondLimit"] = beyond
+    out = {**data, key: rows[:lo], "truncated": True, "omitted": omitted}
     out["hint"] = "cut to the budget: raise --max-tokens, or narrow the question (--depth, --min-confidence)"
     return out
 
