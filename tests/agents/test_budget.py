@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from graphmind.agents import tools as T
 from graphmind.agents.args import ArgumentError
 from graphmind.render import Budget, dumps

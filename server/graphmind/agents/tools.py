@@ -136,6 +136,13 @@ def paged(
     return build(fit(len(rest), size, budget.chars))
 
 
+def _offset(cursor: Any) -> int:
+    try:
+        return Cursor.decode(cursor)
+    except ValueError as exc:
+        raise A.ArgumentError(f"cursor: {exc}") from None
+
+
 def _sym(s: Sym) -> Json:
     return answers.symbol_json(s)
 
@@ -178,7 +185,7 @@ def find_symbol(view: View, query: Any, *, limit: int = 20, budget: Budget) -> A
 def _neighbours(view: View, tool: str, symbol: Any, min_confidence: Any, budget: Budget, cursor: Any) -> Answer:
     g = view.graph
     min_conf = A.confidence("min_confidence", min_confidence)
-    offset = Cursor.decode(cursor) if cursor is not None else 0
+    offset = _offset(cursor)
     targets = A.symbols(g, "symbol", symbol)
     incoming = tool == "callers"
     calls: list[tuple[Sym, Call]] = []
@@ -300,7 +307,7 @@ def blast_radius(
     direction = A.choice("direction", direction, ("incoming", "outgoing"))
     min_conf = A.confidence("min_confidence", min_confidence)
     fmt = A.choice("format", format, FORMATS)
-    offset = Cursor.decode(cursor) if cursor is not None else 0
+    offset = _offset(cursor)
     targets = A.symbols(g, "symbol", symbol)
     res = g.blast_radius(targets, depth, direction, min_conf, 1_000_000)
     full = answers.blast_json(res)
@@ -391,7 +398,7 @@ def changes(
     min_conf = A.confidence("min_confidence", min_confidence)
     if base is not None:
         base = A.text("base", base)
-    offset = Cursor.decode(cursor) if cursor is not None else 0
+    offset = _offset(cursor)
     try:
         repo = GitRepo(g.engine.root)
     except GitError as exc:
@@ -492,7 +499,7 @@ def changes_answer(view: View, res: ChangesResult, depth: int, budget: Budget, o
 def dead_code(view: View, *, path: Any = "", budget: Budget, cursor: Any = None) -> Answer:
     g = view.graph
     prefix = A.inside(g.engine.root, "path", path if path is not None else "")
-    offset = Cursor.decode(cursor) if cursor is not None else 0
+    offset = _offset(cursor)
     res = graph_dead_code(g, prefix)
     entries = [{"section": "items", **_sym(s)} for s in res.items]
     entries += [{"section": "uncertain", **_sym(u.symbol), "reason": u.reason} for u in res.uncertain]
