@@ -116,7 +116,7 @@ def test_working_tree_against_head(repo: Path) -> None:
     assert d["files"] == ["lib.py"] and d["complete"] is False  # the removed gamma is still called
     # the text names what it compared with
     r = gm(repo, "changes")
-    assert r.returncode == 0 and r.stdout.startswith("Changes against HEAD (")
+    assert r.returncode == 0 and r.stdout.startswith("Changes against HEAD @ ")
     assert "signature lib.beta" in " ".join(r.stdout.split())
 
 

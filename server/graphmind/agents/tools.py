@@ -468,8 +468,8 @@ def changes_answer(view: View, res: ChangesResult, depth: int, budget: Budget, o
 
     def lines(d: Json) -> list[str]:
         s = d["sections"]
-        out = [f"Changes against {d['base']['ref']} ({d['base']['commit'][:12]}, {d['base']['how']})"
-               + (" staged" if d["staged"] else "")]
+        out = [f"Changes {'staged ' if d['staged'] else ''}against {d['base']['ref']} @ {d['base']['commit'][:12]}"
+               f" — {d['base']['how']}"]
         out.append(f"{plural(len([e for e in entries if e['section'] == 'changed']), 'changed symbol')}, "
                    f"{plural(len([e for e in entries if e['section'] == 'tests']), 'test')}, "
                    f"{plural(len([e for e in entries if e['section'] == 'affected']), 'affected caller')}; "
