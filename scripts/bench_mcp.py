@@ -9,7 +9,8 @@ The corpus is the ``django/`` package of the Django 5.1 sdist (``scripts/fetch_c
 into a fresh temporary folder (as a checkout: the folder holds ``django/``) and indexed once.
 Then ``graphmind mcp`` runs over stdio under the MCP SDK's own client, as an agent would use it:
 
-* the 10 most-called Django functions and methods (most distinct callers, from the index);
+* the 10 most-called Django functions and methods (most distinct callers through extracted or
+  inferred edges, from the index);
 * for each, ``blast_radius`` with the defaults (depth 3, incoming, inferred, brief, 2,000-token
   budget) ``--repeat`` times: the time from the request to the response (p50 and p90 over all
   calls; each call refreshes the index from disk first, as every MCP answer does);
@@ -55,6 +56,7 @@ def most_called(root: Path, n: int) -> list[tuple[str, int]]:
     from graphmind.engine import Engine
     from graphmind.graph import Graph
     from graphmind.graph.policy import analysis_reads
+    from graphmind.model import INFERRED
 
     eng = Engine(root)
     try:
@@ -62,7 +64,7 @@ def most_called(root: Path, n: int) -> list[tuple[str, int]]:
         report = eng.index()
         print(f"indexed {report.files} files in {time.perf_counter() - t0:.1f}s", file=sys.stderr)
         with analysis_reads(Graph(eng)) as r:
-            return [(row[1], row[-1]) for row in r.most_called(n)]
+            return [(row[1], row[-1]) for row in r.most_called(n, INFERRED)]
     finally:
         eng.close()
 
@@ -101,6 +103,29 @@ async def measure(root: Path, names: list[str], repeat: int) -> dict:
             "p90_ms": round(times[int(0.9 * (len(times) - 1))] * 1000, 1), "calls": len(times)}
 
 
+def in_process(root: Path, names: list[str], repeat: int) -> dict:
+    """The same answers on one open view: the query and its rendering without the refresh."""
+    from graphmind.agents import tools as T
+    from graphmind.live import open_view
+    from graphmind.render import MCP_DEFAULT_TOKENS, Budget
+
+    times: list[float] = []
+    t0 = time.perf_counter()
+    view = open_view(root)
+    refresh = time.perf_counter() - t0
+    try:
+        for name in names:
+            for _ in range(repeat):
+                t = time.perf_counter()
+                T.blast_radius(view, name, budget=Budget(MCP_DEFAULT_TOKENS))
+                times.append(time.perf_counter() - t)
+    finally:
+        view.close()
+    times.sort()
+    return {"refresh_s": round(refresh, 3), "p50_ms": round(statistics.median(times) * 1000, 1),
+            "p90_ms": round(times[int(0.9 * (len(times) - 1))] * 1000, 1)}
+
+
 def full_size(root: Path, name: str) -> int:
     r = subprocess.run([sys.executable, "-m", "graphmind", "blast-radius", name, "--json", "--pretty",
                         "--max-tokens", "1000000", "--limit", "1000000"], cwd=root, capture_output=True, text=True,
@@ -119,11 +144,15 @@ def main() -> int:
     root = prepare(args.corpus, args.root)
     top = most_called(root, args.top)
     res = asyncio.run(measure(root, [q for q, _ in top], args.repeat))
+    res["in_process"] = in_process(root, [q for q, _ in top], args.repeat)
     for row, (_, callers) in zip(res["rows"], top, strict=True):
         row["callers"] = callers
         row["full_pretty_json_chars"] = full_size(root, row["symbol"])
     print(f"MCP blast_radius (depth 3, defaults) on {args.corpus}: p50 {res['p50_ms']} ms, p90 {res['p90_ms']} ms "
-          f"over {res['calls']} calls; first call (status) {res['first_status_s']} s\n")
+          f"over {res['calls']} calls; first call (status) {res['first_status_s']} s")
+    ip = res["in_process"]
+    print(f"of which the answer itself (in process, on an open view): p50 {ip['p50_ms']} ms, p90 {ip['p90_ms']} ms; "
+          f"the refresh from disk before each answer (open_view): {ip['refresh_s']} s\n")
     print("| symbol | callers | affected (total) | shown | complete | text chars | JSON chars | uncut pretty JSON |")
     print("|---|---:|---:|---:|---|---:|---:|---:|")
     for r in res["rows"]:

@@ -86,12 +86,13 @@ class AnalysisReads(Reads):
         return self._symbols("f.path IN (SELECT value FROM json_each(?)) ORDER BY f.path, s.sl, s.sc",
                              (json.dumps(sorted(set(paths))),))
 
-    def most_called(self, limit: int, kinds: tuple[str, ...] = ("function", "method")) -> list[tuple]:
-        """(*symbol row, distinct callers) of the definitions with the most callers."""
+    def most_called(self, limit: int, min_conf: int, kinds: tuple[str, ...] = ("function", "method")) -> list[tuple]:
+        """(*symbol row, distinct callers) of the definitions with the most callers through call
+        edges at least ``min_conf`` sure."""
         return self._q(
             f"SELECT {SYMBOL_COLUMNS}, c.n FROM (SELECT callee_id, count(DISTINCT caller_id) AS n FROM edges "
-            "WHERE kind = 'call' GROUP BY callee_id) c JOIN symbols s ON s.id = c.callee_id "
+            "WHERE kind = 'call' AND confidence >= ? GROUP BY callee_id) c JOIN symbols s ON s.id = c.callee_id "
             f"JOIN files f ON f.id = s.file_id WHERE s.kind IN ({','.join('?' * len(kinds))}) "
             "ORDER BY c.n DESC, s.qname LIMIT ?",
-            (*kinds, limit),
+            (min_conf, *kinds, limit),
         )
