@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from .engine import BATCH, Document, Engine, IndexReport, Progress
+from .engine import Document, Engine, IndexReport, Progress
 from .graph import Graph
 from .store import IndexUnavailable, Store
 
@@ -46,8 +46,8 @@ log = logging.getLogger(__name__)
 
 LIVE_DIR = "live"  # below .graphmind/
 POLL_SECONDS = 0.15  # how often the watcher asks the base whether another connection wrote it
-REBASE_MIN = 500  # more differing files than this (and than a fifth of the workspace): rebase
-SYNC_BATCH = BATCH // 4  # files adopted per hold of the engine lock (a keystroke waits at most that)
+REBASE_MIN = 200  # more differing files than this (and than a tenth of the workspace): rebase
+SYNC_BATCH = 8  # files adopted per hold of the engine lock (~50 ms: a keystroke waits at most that)
 BASE_EPOCH, OVERLAY = "base_epoch", "overlay"  # the overlay's meta keys
 
 
@@ -163,6 +163,8 @@ class LiveGraph:
             raise
         self._sync_lock = threading.RLock()  # one sync at a time (the watcher's and explicit ones)
         self._read_lock = threading.Lock()  # the reader connection, one thread at a time
+        self._count_lock = threading.Lock()
+        self._own_writes = 0  # refreshes of the base running in this process
         self._seen_version = -1
         self._base_inode = _inode(self.base.db_path)
         self._stop = threading.Event()
@@ -193,7 +195,8 @@ class LiveGraph:
     # ------------------------------------------------------------------ the disk (→ base → sync)
     def index(self, progress: Progress | None = None, cancel: threading.Event | None = None) -> IndexReport:
         """Bring the base up to date with the files, then the overlay with the base."""
-        report = self.base.index(progress, cancel)
+        with self._writing():
+            report = self.base.index(progress, cancel)
         self._check_base()
         self.sync()
         return report
@@ -201,13 +204,27 @@ class LiveGraph:
     def refresh_paths(self, paths: Iterable[str]) -> None:
         """Re-read files from disk into the base (open buffers included: the base is the disk),
         then sync the overlay."""
-        self.base.refresh_paths(paths)
+        with self._writing():
+            self.base.refresh_paths(paths)
         self.sync()
 
     def refresh_folder(self, rel: str) -> None:
         """A folder was created, deleted, renamed or changed: rescan it (base), then sync."""
-        self.base.refresh_folder(rel)
+        with self._writing():
+            self.base.refresh_folder(rel)
         self.sync()
+
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[None]:
+        """This process writes the base and syncs right after: the watcher need not (a first
+        index would otherwise be adopted batch by batch, then copied again)."""
+        with self._count_lock:
+            self._own_writes += 1
+        try:
+            yield
+        finally:
+            with self._count_lock:
+                self._own_writes -= 1
 
     # ------------------------------------------------------------------ base → overlay
     def sync(self) -> bool:
@@ -226,7 +243,7 @@ class LiveGraph:
             if not differ:
                 self._record(epoch)
                 return False
-            if len(differ) > max(REBASE_MIN, len(theirs) // 5):
+            if len(differ) > max(REBASE_MIN, len(theirs) // 10):
                 self.rebase()
                 return True
             for i in range(0, len(differ), SYNC_BATCH):
@@ -341,6 +358,8 @@ class LiveGraph:
             while not self._stop.wait(POLL_SECONDS):
                 try:
                     self._check_base()
+                    if self._own_writes:
+                        continue
                     if self.changed_elsewhere() and self.sync() and on_change is not None:
                         on_change()
                 except Exception:
