@@ -58,6 +58,7 @@ def blast_json(
         ],
         "total": result.total,
         "truncated": result.truncated,
+        "truncatedBy": result.truncated_by,
         "complete": result.complete,
         "unresolvedSites": result.unresolved_sites,
         "weakEdges": result.weak_edges,

@@ -19,7 +19,7 @@ from typing import Any
 from . import __version__, cli_agent
 from .answers import blast_json, call_json, symbol_json
 from .engine import Engine, IndexReport
-from .graph import Graph, confidence_level
+from .graph import MAX_DEPTH, MAX_LIMIT, Graph, confidence_level
 from .render import incompleteness, plural
 from .store import IndexUnavailable
 from .workspace import DEFAULT_MAX_FILE_SIZE
@@ -59,10 +59,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("blast-radius", help="every caller (or callee) of SYMBOL within N hops")
     p.add_argument("symbol", help="qualified name, short name, or path/to/file.py:LINE")
-    p.add_argument("--depth", type=cli_agent.non_negative, default=3)
+    p.add_argument("--depth", type=cli_agent.non_negative, default=3, help=f"hops (at most {MAX_DEPTH}: more is clamped)")
     p.add_argument("--direction", default="incoming", choices=["incoming", "outgoing"])
     p.add_argument("--min-confidence", default="inferred", choices=["extracted", "inferred", "ambiguous"])
-    p.add_argument("--limit", type=int, default=500)
+    p.add_argument("--limit", type=int, default=500, help=f"symbols shown (at most {MAX_LIMIT}: more is clamped)")
     _add_common(p)
 
     p = sub.add_parser("stats", help="counts by language and confidence")
@@ -84,8 +84,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         logging.basicConfig(stream=sys.stderr, level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
         logging.getLogger("pygls").setLevel(logging.WARNING)  # it logs every message body at INFO
-        serve(tcp=args.tcp, host=args.host)
-        return 0
+        return serve(tcp=args.tcp, host=args.host)
     if args.command in cli_agent.COMMANDS:
         return cli_agent.run(args)
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="graphmind: %(message)s")
@@ -149,10 +148,9 @@ def _run(args: argparse.Namespace, engine: Engine, report: IndexReport) -> int:
     except cli_agent.A.ArgumentError as exc:
         raise UsageError(str(exc)) from exc
     if args.command == "blast-radius":
-        try:
-            res = graph.blast_radius(targets, args.depth, args.direction, args.min_confidence, args.limit)
-        except ValueError as exc:
-            raise UsageError(str(exc)) from exc
+        if args.limit < 0:
+            raise UsageError("--limit must not be negative")
+        res = graph.blast_radius(targets, args.depth, args.direction, args.min_confidence, args.limit)
         out = cli_agent.fit_list(blast_json(res), "items", args, None if args.json else _blast_text)
         if args.json:
             print(cli_agent.dump(out, args))
@@ -232,7 +230,8 @@ def _print_blast(r: dict[str, Any]) -> None:
         print(f"Blast radius of {t['qualifiedName']} ({t['kind']})  {t['path']}:{t['startLine']}  {t['signature']}")
     flags = []
     if r["truncated"]:
-        flags.append(f"truncated: showing {len(r['items'])} of {r['total']}")
+        by = r.get("truncatedBy") or []
+        flags.append(f"truncated{' by ' + ', '.join(by) if by else ''}: showing {len(r['items'])} of {r['total']}")
     if r.get("omitted"):
         flags.append(r["hint"])
     if not r["complete"]:

@@ -84,6 +84,8 @@ def fit_list(data: dict[str, Any], key: str, args: argparse.Namespace, text: Cal
         omitted["count"] += beyond
         omitted["beyondLimit"] = beyond
     out = {**data, key: rows[:lo], "truncated": True, "omitted": omitted}
+    if "truncatedBy" in data:
+        out["truncatedBy"] = [*data["truncatedBy"], "budget"]
     out["hint"] = "cut to the budget: raise --max-tokens, or narrow the question (--depth, --min-confidence)"
     return out
 

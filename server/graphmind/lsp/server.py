@@ -25,6 +25,12 @@ from pathlib import Path
 from typing import Any
 
 from lsprotocol import types as T
+from pygls.exceptions import (
+    FeatureRequestError,
+    JsonRpcException,
+    JsonRpcInvalidParams,
+    JsonRpcRequestCancelled,
+)
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
@@ -32,9 +38,9 @@ from .. import __version__
 from ..engine import Engine
 from ..graph import Graph, Sym
 from ..store import IndexUnavailable
-from ..workspace import within
+from ..workspace import SKIP_DIRS, within
 from .positions import UTF8, UTF16, LineCache, point_of
-from .protocol import GraphMindProtocol
+from .protocol import GraphMindProtocol, converter
 from .settings import Settings
 from .to_proto import ToProto
 
@@ -72,7 +78,7 @@ class GraphMindServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__(
             "graphmind", __version__, text_document_sync_kind=T.TextDocumentSyncKind.Incremental,
-            protocol_cls=GraphMindProtocol,
+            protocol_cls=GraphMindProtocol, converter_factory=converter,
         )
         self.engines: dict[Path, Engine] = {}
         self.graphs: dict[Path, Graph] = {}
@@ -85,6 +91,17 @@ class GraphMindServer(LanguageServer):
         self.loop: asyncio.AbstractEventLoop | None = None
         self.settle_timers: dict[tuple[str, str], asyncio.TimerHandle] = {}
         self.line_cache: OrderedDict[tuple[str, str], tuple[tuple[int, int], list[bytes]]] = OrderedDict()
+
+    @property
+    def rpc(self) -> GraphMindProtocol:
+        return self.protocol  # type: ignore[return-value]
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        """A failure outside a request's answer goes to the log (and so to the client's log, see
+        ``ClientLogHandler``), never to a ``window/showMessage`` popup. A request's failure is in
+        its answer already."""
+        if source is not FeatureRequestError:
+            log.error("%s: %s", getattr(source, "__name__", source), error)
 
     def from_thread(self, fn: Callable[..., Any], *args: Any) -> None:
         """Send from a worker thread: messages are written by the event loop's thread only."""
@@ -152,6 +169,8 @@ class GraphMindServer(LanguageServer):
         if not path:
             return None
         p = Path(os.path.normpath(path))
+        if any(part in SKIP_DIRS for part in p.parts):  # never indexed (e.g. .graphmind/): not ours
+            return None
         best: Path | None = None
         for root in self.engines:
             if (p == root or root in p.parents) and (best is None or len(str(root)) > len(str(best))):
@@ -169,24 +188,22 @@ class GraphMindServer(LanguageServer):
         return None if ctx is None else (ctx, ctx.symbols_at(pos))
 
     def item_symbol(self, item: T.CallHierarchyItem) -> tuple[ToProto, Graph, Sym] | None:
-        """The symbol of a call hierarchy item: by its stable id, its qualified name, or its position."""
+        """The symbol of a call hierarchy item: by its stable id, its qualified name, or its position.
+        ``data`` is what we put there, but a client may send anything back: wrong types are ignored."""
         data = item.data if isinstance(item.data, dict) else {}
-        root = data.get("root")
-        graph = self.graphs.get(Path(root)) if root is not None else next(iter(self.graphs.values()), None)
+        root, sid, qname, path = (data.get(k) for k in ("root", "id", "qname", "path"))
+        graph = self.graphs.get(Path(root)) if isinstance(root, str) else next(iter(self.graphs.values()), None)
         if graph is None:
             ctx = self.context(item.uri)
             if ctx is None:
                 return None
             graph = ctx.graph
         sym = None
-        if data.get("id") is not None:
-            try:
-                sym = graph.symbol(int(data["id"]))
-            except (TypeError, ValueError):
-                sym = None
-        if sym is None and data.get("qname"):
-            cands = graph.symbols_by_qname(str(data["qname"]))
-            cands = [c for c in cands if c.path == data.get("path")] or cands
+        if type(sid) is int and 0 <= sid < 1 << 63:  # an SQLite integer
+            sym = graph.symbol(sid)
+        if sym is None and isinstance(qname, str) and qname:
+            cands = graph.symbols_by_qname(qname)
+            cands = [c for c in cands if c.path == path] or cands
             sym = cands[0] if cands else None
         if sym is None:  # a client that dropped `data`: use the item's position
             ctx = self.context(item.uri)
@@ -323,6 +340,8 @@ class GraphMindServer(LanguageServer):
         self.poller.start()
 
     def shut_down(self) -> None:
+        if self.stop.is_set():
+            return
         self.stop.set()
         self.cancel.set()
         if self.indexing is not None:
@@ -347,18 +366,41 @@ class ClientLogHandler(logging.Handler):
             self.server.from_thread(self.server.window_log_message, msg)
 
 
+class ClientMistakes(logging.Filter):
+    """pygls logs an error answer's exception with its traceback at ERROR; a client's mistake
+    (InvalidParams) or a cancelled request is ordinary: one INFO line, no traceback."""
+
+    ORDINARY = (JsonRpcInvalidParams, JsonRpcRequestCancelled)
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if isinstance(exc, JsonRpcException) and isinstance(exc, self.ORDINARY):
+            record.msg, record.args = "%s: %s", (record.getMessage(), exc.message)
+            record.levelno, record.levelname = logging.INFO, "INFO"
+            record.exc_info = record.exc_text = None
+        return True
+
+
 def create_server() -> GraphMindServer:
     """A new server with every feature registered."""
     from .features import register_all  # the features import this module (for the server type)
 
+    rpc_log = logging.getLogger("pygls.protocol.json_rpc")
+    if not any(isinstance(f, ClientMistakes) for f in rpc_log.filters):
+        rpc_log.addFilter(ClientMistakes())
     server = GraphMindServer()
     register_all(server)
     return server
 
 
-def serve(tcp: int | None = None, host: str = "127.0.0.1") -> None:
+def serve(tcp: int | None = None, host: str = "127.0.0.1") -> int:
+    """Run a server until ``exit`` (or the client goes); the exit code: 0 after ``shutdown``, else 1."""
     server = create_server()
-    if tcp is not None:
-        server.start_tcp(host, tcp)
-    else:
-        server.start_io()
+    try:
+        if tcp is not None:
+            server.start_tcp(host, tcp)
+        else:
+            server.start_io()
+    finally:
+        server.shut_down()
+    return server.rpc.exit_code
