@@ -64,17 +64,20 @@ def budget_of(args: argparse.Namespace) -> Budget:
 
 
 def fit_list(data: dict[str, Any], key: str, args: argparse.Namespace, text: Callable[[dict[str, Any]], str] | None = None) -> dict[str, Any]:
-    """Cut ``data[key]`` (already ranked) to the budget, as JSON and (``text``) as text; what is
-    cut is counted in ``omitted`` and ``truncated`` says so."""
+    """Cut ``data[key]`` (already ranked) to the budget: what is printed counts, the text when
+    ``text`` renders it, else the JSON. What is cut is counted in ``omitted``; ``truncated`` says so."""
     budget = budget_of(args).chars
+
+    def size(d: dict[str, Any]) -> int:
+        return len(text(d)) if text is not None else len(dumps(d))
+
     rows = list(data[key])
-    if len(dumps(data)) <= budget and (text is None or len(text(data)) <= budget):
+    if size(data) <= budget:
         return data
     lo, hi = 0, len(rows)
     while hi - lo > 1:
         mid = (lo + hi) // 2
-        trial = {**data, key: rows[:mid]}
-        if len(dumps(trial)) <= budget - 200 and (text is None or len(text(trial)) <= budget - 200):
+        if size({**data, key: rows[:mid]}) <= budget - 300:  # room for the cut's own words
             lo = mid
         else:
             hi = mid

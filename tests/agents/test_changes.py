@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import git, make_repo
+from agent_repos import git, make_repo
 
 LIB = '''class Shape:
     def area(self):
