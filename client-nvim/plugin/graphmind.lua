@@ -52,8 +52,10 @@ function M.blast_radius(opts)
       return
     end
     local target = result.targets[1] and result.targets[1].qualifiedName or '?'
+    local cut = type(result.truncatedBy) == 'table' and #result.truncatedBy > 0
+      and (' by ' .. table.concat(result.truncatedBy, ', ')) or ''
     local title = string.format('Blast radius of %s: %d%s%s', target, result.total,
-      result.truncated and ' (truncated)' or '', result.complete and '' or ' (incomplete)')
+      result.truncated and (' (truncated' .. cut .. ')') or '', result.complete and '' or ' (incomplete)')
     vim.fn.setqflist({}, ' ', { title = title, items = M.to_qf(result, client.offset_encoding) })
     vim.cmd('copen')
   end, buf)

@@ -1,6 +1,9 @@
 """The ``graphmind`` command line: a thin layer over the engine, like the language server.
 
-Every command refreshes changed files before it answers, so an answer is never stale.
+Every command refreshes changed files (the base, ``.graphmind/index.db``) before it answers, so
+an answer is never stale. When a language server runs on the workspace, the answer is the live
+view: what the editor shows, unsaved buffers included (``live.open_view``); every answer names the
+buffers it overlaid (``overlay``). ``--disk`` answers from the files alone.
 Exit codes: 0 success, 1 unknown symbol or an index that cannot be used, 2 usage error.
 """
 
@@ -12,14 +15,15 @@ import io
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from . import __version__, cli_agent
 from .answers import blast_json, call_json, symbol_json
-from .engine import Engine, IndexReport
+from .engine import IndexReport, Progress
 from .graph import MAX_DEPTH, MAX_LIMIT, Graph, confidence_level
+from .live import View, open_view
 from .render import incompleteness, plural
 from .store import IndexUnavailable
 from .workspace import DEFAULT_MAX_FILE_SIZE
@@ -35,6 +39,7 @@ def _add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="gitignore-style pattern to skip")
     p.add_argument("--max-file-size", type=int, default=DEFAULT_MAX_FILE_SIZE, help="skip larger files (bytes)")
     p.add_argument("--jobs", type=int, default=None, help="worker processes for a large index (default: 2 where there are 2 cores; 1 = none)")
+    p.add_argument("--disk", action="store_true", help="answer from the files alone, ignoring a running editor's unsaved buffers")
     cli_agent.add_output_options(p)
 
 
@@ -93,13 +98,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"graphmind: {root} is not a directory", file=sys.stderr)
         return 2
     try:
-        engine = Engine(root, max_file_size=args.max_file_size, exclude=args.exclude, jobs=args.jobs)
+        with _progress_bar(args.command == "index" and not args.json) as progress:
+            view = open_view(root, disk=args.disk or args.command == "index", progress=progress,
+                             max_file_size=args.max_file_size, exclude=args.exclude, jobs=args.jobs)
     except IndexUnavailable as exc:
         print(f"graphmind: {exc}", file=sys.stderr)
         return 1
     try:
-        report = _refresh(engine, show_progress=args.command == "index" and not args.json)
-        return _run(args, engine, report)
+        return _run(args, view)
     except UsageError as exc:
         print(f"graphmind: {exc}", file=sys.stderr)
         return 2
@@ -110,12 +116,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.close()
         return 0
     finally:
-        engine.close()
+        view.close()
 
 
-def _refresh(engine: Engine, show_progress: bool) -> IndexReport:
-    if not (show_progress and sys.stderr.isatty()):
-        return engine.index()
+@contextlib.contextmanager
+def _progress_bar(show: bool) -> Iterator[Progress | None]:
+    if not (show and sys.stderr.isatty()):
+        yield None
+        return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), transient=True) as bar:
@@ -124,17 +132,33 @@ def _refresh(engine: Engine, show_progress: bool) -> IndexReport:
         def progress(done: int, total: int, message: str) -> None:
             bar.update(task, completed=done, total=max(total, 1), description=message)
 
-        return engine.index(progress=progress)
+        yield progress
 
 
-def _run(args: argparse.Namespace, engine: Engine, report: IndexReport) -> int:
-    graph = Graph(engine)
+def view_json(view: View) -> dict[str, Any]:
+    """Where an answer comes from: the live view (``overlay``: the unsaved buffers it includes) or
+    the disk; ``stale`` when the editor's server had not caught up with the disk in time."""
+    return {"source": view.source, "overlay": view.overlay, **({"stale": True} if view.stale else {})}
+
+
+def _print_view(view: View) -> None:
+    if view.overlay:
+        print(f"overlay: {', '.join(view.overlay)} (unsaved editor buffers; --disk ignores them)")
+    if view.stale:
+        print("stale: the editor's server had not caught up with the files on disk")
+
+
+def _run(args: argparse.Namespace, view: View) -> int:
+    graph = view.graph
     if args.command == "index":
-        return _index_summary(args, graph, report)
+        assert view.report is not None
+        return _index_summary(args, graph, view.report)
+    if not args.json:
+        _print_view(view)
     if args.command == "stats":
         st = graph.stats()
         if args.json:
-            print(cli_agent.dump(st, args))
+            print(cli_agent.dump({**st, **view_json(view)}, args))
         else:
             _print_stats(st)
         return 0
@@ -142,7 +166,7 @@ def _run(args: argparse.Namespace, engine: Engine, report: IndexReport) -> int:
         targets = cli_agent.find_symbols(graph, args.symbol)
     except cli_agent.A.NotFound as exc:
         if args.json:
-            print(cli_agent.dumps({"error": str(exc), "closeMatches": exc.close}))
+            print(cli_agent.dumps({"error": str(exc), "closeMatches": exc.close, **view_json(view)}))
         print(f"graphmind: {exc}", file=sys.stderr)
         return 1
     except cli_agent.A.ArgumentError as exc:
@@ -153,7 +177,7 @@ def _run(args: argparse.Namespace, engine: Engine, report: IndexReport) -> int:
         res = graph.blast_radius(targets, args.depth, args.direction, args.min_confidence, args.limit)
         out = cli_agent.fit_list(blast_json(res), "items", args, None if args.json else _blast_text)
         if args.json:
-            print(cli_agent.dump(out, args))
+            print(cli_agent.dump({**out, **view_json(view)}, args))
         else:
             _print_blast(out)
         return 0
@@ -165,7 +189,7 @@ def _run(args: argparse.Namespace, engine: Engine, report: IndexReport) -> int:
         entry = {"symbol": symbol_json(t), args.command: [call_json(c) for c in calls]}
         out.append(cli_agent.fit_list(entry, args.command, args))
     if args.json:
-        print(cli_agent.dump({"results": out}, args))
+        print(cli_agent.dump({"results": out, **view_json(view)}, args))
         return 0
     for t, entry in zip(targets, out, strict=True):
         print(f"{t.qname} ({t.kind})  {t.path}:{t.range[0] + 1}  {t.signature}")
@@ -188,6 +212,8 @@ def _index_summary(args: argparse.Namespace, graph: Graph, report: IndexReport) 
         "seconds": round(report.seconds, 3),
         **st,
         "skippedFiles": [{"path": p, "reason": r} for p, r in report.skipped],
+        "source": "disk",
+        "overlay": [],
     }
     if args.json:
         print(cli_agent.dump(summary, args))

@@ -78,8 +78,10 @@ class StatusParams:
 
 @attrs.define
 class FolderStatus:
-    epoch: int
+    epoch: int  # the overlay's graph version (every answer reads the overlay)
     open_documents: int
+    overlay: list[str] = attrs.Factory(list)  # the open buffers' paths
+    base_epoch: int = 0  # the base's version (the disk as last read by anyone)
 
 
 @attrs.define

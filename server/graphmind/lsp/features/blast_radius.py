@@ -48,10 +48,10 @@ def _targets(ls: GraphMindServer, p: BlastRadiusParams) -> tuple[ToProto, Graph,
         ctx, targets = got
         return (ctx.proto, ctx.graph, targets) if targets else None
     if p.symbol:
-        for root, graph in ls.graphs.items():
+        for graph in ls.graphs.values():
             targets = graph.find(p.symbol)
             if targets:
-                return ls.to_proto(ls.engines[root]), graph, targets
+                return ls.to_proto(graph.engine), graph, targets
         close = [m for g in ls.graphs.values() for m in g.close_matches(p.symbol)]
         hint = f"; did you mean: {', '.join(close[:5])}" if close else ""
         raise _invalid(f"no symbol named {p.symbol!r}{hint}")
