@@ -57,15 +57,15 @@ def _folder(ls: GraphMindServer, p: ChangesParams) -> Path:
         if ctx is None:
             raise JsonRpcInvalidParams(message=f"{p.text_document.uri} is not in a workspace folder")
         return ctx.engine.root
-    if not ls.engines:
+    if not ls.folders:
         raise JsonRpcInvalidParams(message="no workspace folder is open")
-    return next(iter(ls.engines))
+    return next(iter(ls.folders))
 
 
 def changes(ls: GraphMindServer, params: ChangesParams) -> dict[str, Any]:
     p = params if params is not None else ChangesParams()
     root = _folder(ls, p)
-    eng, graph = ls.engines[root], ls.graphs[root]
+    eng, graph = ls.folders[root].live, ls.graphs[root]  # the overlay: disk + open buffers
     with eng.lock:
         buffers = {rel: bytes(doc.text) for rel, doc in eng.docs.items()}
     view = View(graph=graph, engine=eng, source="live", overlay=sorted(buffers), stale=False)
