@@ -18,13 +18,12 @@ from functools import lru_cache
 from pathlib import Path
 
 from graph_util import snapshot
+from graphmind.engine import Engine
+from graphmind.live import LiveGraph, open_view
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 from profiles import examples
-
-from graphmind.engine import Engine
-from graphmind.live import LiveGraph, open_view
 
 INITIAL = {
     "a.py": "from lib.m import helper, Box\n\ndef run():\n    helper()\n    Box().open()\n",
