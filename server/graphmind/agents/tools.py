@@ -273,31 +273,6 @@ def _blast_frame(view: View, res: BlastResult, extra: Json) -> Json:
     }
 
 
-def _brief_shape(entries: list[Json]) -> list[Json]:
-    files = brief_render.group(entries)
-    for f in files:  # say so when every module-level call of a file is in its script block
-        ml = f.get("moduleLevel")
-        if ml is not None:
-            mods = [e for e in entries if e["path"] == f["path"] and e["kind"] == "module"]
-            if mods and all(e.get("inScriptBlock") for e in mods):
-                ml["in"] = "__main__"
-    return files
-
-
-def _brief_lines(d: Json, key: str = "files") -> list[str]:
-    out: list[str] = []
-    for line in brief_render.text(d[key]):
-        out.append(line)
-    for f in d[key]:  # the roll-up of script blocks, in the words the text uses
-        ml = f.get("moduleLevel")
-        if ml and ml.get("in"):
-            target = f"  {plural(ml['calls'], 'module-level call')}"
-            for i, line in enumerate(out):
-                if line.startswith(target) and f"in {ml['in']}" not in line:
-                    out[i] = line.replace(" at lines", f" in {ml['in']} at lines", 1)
-    return out
-
-
 def blast_radius(
     view: View, symbol: Any, *, depth: Any = 3, direction: Any = "incoming", min_confidence: Any = "inferred",
     budget: Budget, format: Any = "brief", cursor: Any = None,
@@ -329,9 +304,9 @@ def blast_radius(
     def brief_lines(d: Json) -> list[str]:
         files = len({e["path"] for e in entries})
         return [head, f"{plural(d['total'], 'symbol')} affected in {plural(files, 'file')}, {_completeness_text(d)}",
-                *_brief_lines(d)]
+                *brief_render.text(d["files"])]
 
-    return paged(frame, "files", entries, budget=budget, offset=offset, shape=_brief_shape, lines=brief_lines)
+    return paged(frame, "files", entries, budget=budget, offset=offset, shape=brief_render.group, lines=brief_lines)
 
 
 def call_path(

@@ -44,6 +44,8 @@ def group(entries: list[Json]) -> list[Json]:
             ml["lines"] = sorted({*ml["lines"], *(a[0] for a in e["at"])})
             if e["calls"] and e["calls"] not in ml["of"]:
                 ml["of"].append(e["calls"])
+            if e.get("inScriptBlock"):  # every one of them runs only as a script
+                ml["in"] = "__main__"
         else:
             f["symbols"].append({k: v for k, v in e.items() if k not in ("path", "kind")} | {"kind": e["kind"]})
     for f in files.values():
@@ -67,5 +69,6 @@ def text(files: list[Json]) -> list[str]:
         ml = f.get("moduleLevel")
         if ml:
             of = f" of {', '.join(ml['of'])}" if ml["of"] else ""
-            out.append(f"  {plural(ml['calls'], 'module-level call')}{of} at lines {line_ranges(ml['lines'])}")
+            where = f" in {ml['in']}" if ml.get("in") else ""
+            out.append(f"  {plural(ml['calls'], 'module-level call')}{of}{where} at lines {line_ranges(ml['lines'])}")
     return out
