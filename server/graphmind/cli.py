@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
+import io
 import logging
 import os
 import sys
@@ -19,11 +19,12 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import __version__
+from . import __version__, cli_agent
 from .answers import blast_json, call_json, symbol_json
 from .engine import IndexReport, Progress
 from .graph import MAX_DEPTH, MAX_LIMIT, Graph, confidence_level
 from .live import View, open_view
+from .render import incompleteness, plural
 from .store import IndexUnavailable
 from .workspace import DEFAULT_MAX_FILE_SIZE
 
@@ -39,6 +40,7 @@ def _add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-file-size", type=int, default=DEFAULT_MAX_FILE_SIZE, help="skip larger files (bytes)")
     p.add_argument("--jobs", type=int, default=None, help="worker processes for a large index (default: 2 where there are 2 cores; 1 = none)")
     p.add_argument("--disk", action="store_true", help="answer from the files alone, ignoring a running editor's unsaved buffers")
+    cli_agent.add_output_options(p)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -62,7 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("blast-radius", help="every caller (or callee) of SYMBOL within N hops")
     p.add_argument("symbol", help="qualified name, short name, or path/to/file.py:LINE")
-    p.add_argument("--depth", type=int, default=3, help=f"hops (at most {MAX_DEPTH}: more is clamped)")
+    p.add_argument("--depth", type=cli_agent.non_negative, default=3, help=f"hops (at most {MAX_DEPTH}: more is clamped)")
     p.add_argument("--direction", default="incoming", choices=["incoming", "outgoing"])
     p.add_argument("--min-confidence", default="inferred", choices=["extracted", "inferred", "ambiguous"])
     p.add_argument("--limit", type=int, default=500, help=f"symbols shown (at most {MAX_LIMIT}: more is clamped)")
@@ -75,6 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tcp", type=int, default=None, metavar="PORT", help="listen on TCP instead of stdio")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--log-level", default="INFO")
+    cli_agent.add_commands(sub, _add_common)
     return ap
 
 
@@ -87,6 +90,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         logging.basicConfig(stream=sys.stderr, level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
         logging.getLogger("pygls").setLevel(logging.WARNING)  # it logs every message body at INFO
         return serve(tcp=args.tcp, host=args.host)
+    if args.command in cli_agent.COMMANDS:
+        return cli_agent.run(args)
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="graphmind: %(message)s")
     root = Path(getattr(args, "path", None) or args.root or os.getcwd())
     if not root.is_dir():
@@ -153,37 +158,38 @@ def _run(args: argparse.Namespace, view: View) -> int:
     if args.command == "stats":
         st = graph.stats()
         if args.json:
-            print(json.dumps({**st, **view_json(view)}, indent=2))
+            print(cli_agent.dump({**st, **view_json(view)}, args))
         else:
             _print_stats(st)
         return 0
-    targets = graph.find(args.symbol)
-    if not targets:
-        close = graph.close_matches(args.symbol)
-        msg = f"no symbol named {args.symbol!r}"
-        if close:
-            msg += "; did you mean: " + ", ".join(close)
+    try:
+        targets = cli_agent.find_symbols(graph, args.symbol)
+    except cli_agent.A.NotFound as exc:
         if args.json:
-            print(json.dumps({"error": msg, "closeMatches": close, **view_json(view)}))
-        print(f"graphmind: {msg}", file=sys.stderr)
+            print(cli_agent.dumps({"error": str(exc), "closeMatches": exc.close, **view_json(view)}))
+        print(f"graphmind: {exc}", file=sys.stderr)
         return 1
+    except cli_agent.A.ArgumentError as exc:
+        raise UsageError(str(exc)) from exc
     if args.command == "blast-radius":
-        if args.depth < 0 or args.limit < 0:
-            raise UsageError("--depth and --limit must not be negative")
+        if args.limit < 0:
+            raise UsageError("--limit must not be negative")
         res = graph.blast_radius(targets, args.depth, args.direction, args.min_confidence, args.limit)
+        out = cli_agent.fit_list(blast_json(res), "items", args, None if args.json else _blast_text)
         if args.json:
-            print(json.dumps({**blast_json(res), **view_json(view)}, indent=2))
+            print(cli_agent.dump({**out, **view_json(view)}, args))
         else:
-            _print_blast(blast_json(res))
+            _print_blast(out)
         return 0
     min_conf = confidence_level(args.min_confidence)
     fn = {"callers": graph.callers, "callees": graph.callees, "refs": graph.references}[args.command]
     out: list[dict[str, Any]] = []
     for t in targets:
         calls = fn(t.id, min_conf)
-        out.append({"symbol": symbol_json(t), args.command: [call_json(c) for c in calls]})
+        entry = {"symbol": symbol_json(t), args.command: [call_json(c) for c in calls]}
+        out.append(cli_agent.fit_list(entry, args.command, args))
     if args.json:
-        print(json.dumps({"results": out, **view_json(view)}, indent=2))
+        print(cli_agent.dump({"results": out, **view_json(view)}, args))
         return 0
     for t, entry in zip(targets, out, strict=True):
         print(f"{t.qname} ({t.kind})  {t.path}:{t.range[0] + 1}  {t.signature}")
@@ -210,7 +216,7 @@ def _index_summary(args: argparse.Namespace, graph: Graph, report: IndexReport) 
         "overlay": [],
     }
     if args.json:
-        print(json.dumps(summary, indent=2))
+        print(cli_agent.dump(summary, args))
         return 0
     print(f"Indexed {graph.engine.root} in {report.seconds:.2f}s "
           f"({report.indexed} parsed, {report.files - report.indexed - len(report.skipped)} unchanged, {report.removed} removed)")
@@ -238,15 +244,25 @@ def _print_stats(st: dict[str, Any]) -> None:
                   f"call edges {c.get('callEdges', 0):>7}  unresolved {c.get('unresolvedSites', 0):>6}")
 
 
+def _blast_text(r: dict[str, Any]) -> str:
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        _print_blast(r)
+    return buf.getvalue()
+
+
 def _print_blast(r: dict[str, Any]) -> None:
     for t in r["targets"]:
         print(f"Blast radius of {t['qualifiedName']} ({t['kind']})  {t['path']}:{t['startLine']}  {t['signature']}")
     flags = []
     if r["truncated"]:
-        flags.append(f"truncated by {', '.join(r['truncatedBy'])}: showing {len(r['items'])} of {r['total']}")
+        by = r.get("truncatedBy") or []
+        flags.append(f"truncated{' by ' + ', '.join(by) if by else ''}: showing {len(r['items'])} of {r['total']}")
+    if r.get("omitted"):
+        flags.append(r["hint"])
     if not r["complete"]:
-        flags.append(f"incomplete: {r['unresolvedSites']} unresolved call sites or weaker edges could reach these")
-    print(f"{r['total']} symbols affected" + (f" ({'; '.join(flags)})" if flags else ""))
+        flags.append("incomplete: " + incompleteness(r["unresolvedSites"], r.get("weakEdges", 0)) + " could reach these")
+    print(f"{plural(r['total'], 'symbol')} affected" + (f" ({'; '.join(flags)})" if flags else ""))
     depth = None
     for i in r["items"]:
         if i["depth"] != depth:

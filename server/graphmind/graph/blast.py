@@ -78,7 +78,7 @@ def blast_steps(
             walk = _Walk()
             deadline = time.monotonic() + seconds
             yield from _walk(reads, walk, target_ids, depth, wanted, incoming, min_conf, max_nodes, deadline)
-            result = yield from _answer(reads, walk, targets, incoming, min_conf, limit)
+            result = yield from _answer(reads, walk, targets, depth, incoming, min_conf, limit)
             if result.epoch == epoch or restarts == RESTARTS:  # epochs only grow: one version throughout
                 return result
             restarts += 1
@@ -148,7 +148,7 @@ def _hop(reads: ReadsFactory, nodes: list[int], incoming: bool, min_conf: int, d
 
 
 def _answer(
-    reads: ReadsFactory, walk: _Walk, targets: list[Sym], incoming: bool, min_conf: int, limit: int,
+    reads: ReadsFactory, walk: _Walk, targets: list[Sym], depth: int, incoming: bool, min_conf: int, limit: int,
 ) -> Generator[None, None, BlastResult]:
     level = walk.level
     target_ids = [t.id for t in targets]
@@ -199,10 +199,14 @@ def _answer(
     if total > len(shown):
         walk.cut.insert(0, "limit")
     yield from _fill_sites(reads, shown, site_keys)
-    complete, unresolved = yield from _completeness(reads, nodes, incoming, min_conf, syms)
+    near = [n for n, d in level.items() if d < depth]  # what is beyond the last level is beyond the answer
+    unresolved, weak = yield from _completeness(reads, near, incoming, min_conf, {n: syms[n] for n in near if n in syms})
     with reads() as r:
         epoch = r.epoch()
-    return BlastResult(targets, shown, total, bool(walk.cut), complete, unresolved, epoch, list(walk.cut))
+    return BlastResult(
+        targets, shown, total, bool(walk.cut), unresolved == 0 and weak == 0, unresolved, epoch,
+        truncated_by=list(walk.cut), weak_edges=weak,
+    )
 
 
 def _fill_sites(reads: ReadsFactory, items: list[BlastItem], keys: dict[int, list[tuple[int, int]]]) -> Generator[None, None, None]:
@@ -223,10 +227,12 @@ def _fill_sites(reads: ReadsFactory, items: list[BlastItem], keys: dict[int, lis
 
 def _completeness(
     reads: ReadsFactory, ids: list[int], incoming: bool, min_conf: int, syms: dict[int, Sym],
-) -> Generator[None, None, tuple[bool, int]]:
-    """Could a call the graph does not hold reach these nodes? Unresolved sites that name one
-    of them (incoming) or sit inside one of them (outgoing), or edges below ``min_conf``. Counted
-    over disjoint batches (a site has one name and one caller, an edge one end), so they add up."""
+) -> Generator[None, None, tuple[int, int]]:
+    """Could a call the graph does not hold reach the answer? Counts the unresolved sites that name
+    one of ``ids`` (incoming) or sit inside one (outgoing), and the edges below ``min_conf``; the
+    caller passes the nodes less than the asked depth away (one hop beyond a node at the last
+    level is beyond the answer). Counted over disjoint batches (a site has one name and one
+    caller, an edge one end), so they add up."""
     unresolved = weak = 0
     names = sorted({s.name for s in syms.values() if s.kind != "module"})
     yield
@@ -238,4 +244,4 @@ def _completeness(
                 unresolved += r.unresolved_calls_in(ids[i : i + BATCH]) if i < len(ids) else 0
             weak += r.weak_calls(ids[i : i + BATCH], min_conf, incoming) if i < len(ids) else 0
         yield
-    return unresolved == 0 and weak == 0, unresolved
+    return unresolved, weak
