@@ -14,10 +14,17 @@ and keeps the protocol's rules, so that every request gets exactly one answer:
   dropped (except ``exit``); a second ``initialize`` and any request after ``shutdown`` get
   InvalidRequest;
 - ``exit`` ends the process with 0 after ``shutdown`` and 1 without (``exit_code``).
+
+The hot requests take the lean path (``lean.py``): plainly well-formed params are read straight
+from the JSON into a ``_LeanRequest`` for the method's lean handler, and an answer that is
+``Lean`` is written without cattrs. Everything else, malformed params included, is structured
+and checked as above.
 """
 
 from __future__ import annotations
 
+import contextvars
+import functools
 import logging
 import re
 from collections.abc import Callable, Generator
@@ -33,6 +40,8 @@ from pygls.exceptions import (
     JsonRpcServerNotInitialized,
 )
 from pygls.protocol import LanguageServerProtocol, default_converter, lsp_method
+
+from . import lean
 
 log = logging.getLogger(__name__)
 
@@ -221,6 +230,16 @@ class _Dropped:
     method: str
 
 
+@attrs.define
+class _LeanRequest:
+    """A hot request whose params the lean reader took (``lean.READERS``)."""
+
+    id: int | str
+    method: str
+    params: Any
+    handler: Callable[..., Any]
+
+
 def _is_request(message: Any) -> bool:
     return hasattr(message, "id") and hasattr(message, "method")
 
@@ -281,6 +300,11 @@ class GraphMindProtocol(LanguageServerProtocol):
         if "id" in data and (type(data["id"]) not in (int, str)):
             problem = f"id must be an integer or a string, not {_json_type(data['id'])}"
             return _Rejected(id=None, error=JsonRpcInvalidRequest(message=problem).to_response_error())
+        if "id" in data:
+            handler = getattr(self._server, "lean_handlers", {}).get(method)
+            params = lean.READERS[method](data.get("params")) if handler is not None else None
+            if params is not None:
+                return _LeanRequest(data["id"], method, params, handler)
         try:
             return self._converter.structure(data, msg_type)
         except (cattrs.BaseValidationError, ValueError, TypeError) as exc:
@@ -310,7 +334,33 @@ class GraphMindProtocol(LanguageServerProtocol):
                 return
             if method == T.INITIALIZE:
                 self.initialize_received = True
+        if isinstance(message, _LeanRequest):
+            contextvars.copy_context().run(self._handle_lean, message)
+            return
         super().handle_message(message)
+
+    def _handle_lean(self, message: _LeanRequest) -> None:
+        """As pygls handles a request, with the lean handler and its params."""
+        self._ctx_msg_id.set(message.id)
+        self._execute_handler(
+            message.id, functools.partial(message.handler, self._server),
+            callback=functools.partial(self._send_handler_result, msg_id=message.id), args=(message.params,),
+        )
+
+    def _send_response(self, msg_id: Any, result: Any = None, error: Any = None) -> None:
+        """A ``Lean`` answer is written as it is; anything else the way pygls writes it."""
+        if error is not None or not isinstance(result, lean.Lean):
+            super()._send_response(msg_id, result, error)
+            return
+        self._result_types.pop(msg_id, None)
+        body = b'{"jsonrpc":"2.0","id":' + lean.encode(msg_id) + b',"result":' + lean.encode(result.value) + b"}"
+        if self.writer is None:
+            log.error("Unable to send data, no available transport!")
+            return
+        if self._include_headers:
+            body = (f"Content-Length: {len(body)}\r\nContent-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}\r\n\r\n"
+                    .encode("ascii") + body)
+        self.writer.write(body)
 
     def _refusal(self, method: str, is_request: bool) -> JsonRpcException | None:
         """Why the session's state does not allow this message now (None: it does)."""

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import sys
 import threading
 import time
 import uuid
@@ -45,7 +46,8 @@ from ..graph import Graph, Sym
 from ..live import LiveGraph
 from ..store import IndexUnavailable
 from ..workspace import SKIP_DIRS, within
-from .positions import UTF8, UTF16, LineCache, point_of
+from .lean import ItemRef
+from .positions import UTF8, UTF16, LineCache, units_to_bytes
 from .protocol import GraphMindProtocol, converter
 from .settings import Settings
 from .to_proto import ToProto
@@ -55,6 +57,8 @@ log = logging.getLogger(__name__)
 POLL_SECONDS = 2.0
 SETTLE_SECONDS = 0.3  # typing pause after which broken text is parsed afresh
 LINE_CACHE_FILES = 512
+CONTEXT_CACHE = 4096  # uris mapped to (folder, relative path)
+URI_CACHE = 100_000  # relative paths mapped to uris, per folder
 
 
 @dataclass
@@ -77,12 +81,12 @@ class FileContext:
 
     def point(self, pos: T.Position) -> tuple[int, int]:
         """(row, byte column) of an LSP position in this file."""
-        return self.server.to_point(self.engine, self.rel, pos)
+        return self.server.to_point(self.engine, self.rel, pos.line, pos.character)
 
-    def symbols_at(self, pos: T.Position) -> list[Sym]:
+    def symbols_at(self, line: int, character: int) -> list[Sym]:
         """The symbols named at a position (a definition, or what a call there resolves to)."""
-        line, col = self.point(pos)
-        return self.graph.resolve_position(self.rel, line, col)
+        row, col = self.server.to_point(self.engine, self.rel, line, character)
+        return self.graph.resolve_position(self.rel, row, col)
 
 
 class GraphMindServer(LanguageServer):
@@ -102,6 +106,15 @@ class GraphMindServer(LanguageServer):
         self.loop: asyncio.AbstractEventLoop | None = None
         self.settle_timers: dict[tuple[str, str], asyncio.TimerHandle] = {}
         self.line_cache: OrderedDict[tuple[str, str], tuple[tuple[int, int], list[bytes]]] = OrderedDict()
+        # an open buffer's lines, split once per version of its text (the same bytes object)
+        self.doc_lines: dict[tuple[str, str], tuple[bytes, list[bytes]]] = {}
+        self.uris: dict[Path, dict[str, str]] = {}  # per folder: relative path -> uri
+        self.contexts: OrderedDict[str, tuple[Path, str] | None] = OrderedDict()  # uri -> (folder, rel)
+        self.lean_handlers: dict[str, Callable[..., Any]] = {}
+
+    def lean_feature(self, method: str, handler: Callable[..., Any]) -> None:
+        """The lean handler of a hot request (see ``lean.py``); ``feature`` registers its typed one."""
+        self.lean_handlers[method] = handler
 
     @property
     def rpc(self) -> GraphMindProtocol:
@@ -138,6 +151,12 @@ class GraphMindServer(LanguageServer):
 
         self.settle_timers[key] = self.loop.call_later(SETTLE_SECONDS, settle)
 
+    def start_io(self, stdin: Any = None, stdout: Any = None) -> None:
+        """Serve over stdio with our reader (``stdio.py``: one thread hand-off per message)."""
+        from . import stdio
+
+        stdio.serve(self, stdin or sys.stdin.buffer, stdout or sys.stdout.buffer)
+
     # ------------------------------------------------------------------ workspace folders
     @property
     def encoding(self) -> str:
@@ -156,12 +175,15 @@ class GraphMindServer(LanguageServer):
                 continue
             self.folders[root] = folder
             self.graphs[root] = Graph(folder.live)
+            self.contexts.clear()
             folder.start_watching(on_change=self._refresh_lenses)  # other writers of the base
 
     def close_root(self, folder: Path) -> None:
         root = folder.resolve()
         live = self.folders.pop(root, None)
         self.graphs.pop(root, None)
+        self.uris.pop(root, None)
+        self.contexts.clear()
         if live is not None:
             live.close()
 
@@ -174,6 +196,18 @@ class GraphMindServer(LanguageServer):
 
     def context(self, uri: str) -> FileContext | None:
         """The workspace folder holding ``uri`` (the innermost one), or None outside every folder."""
+        if uri in self.contexts:
+            hit = self.contexts[uri]
+        else:
+            hit = self.contexts[uri] = self._locate(uri)
+            if len(self.contexts) > CONTEXT_CACHE:
+                self.contexts.popitem(last=False)
+        if hit is None:
+            return None
+        root, rel = hit
+        return FileContext(self, self.folders[root], self.graphs[root], rel)
+
+    def _locate(self, uri: str) -> tuple[Path, str] | None:
         try:
             path = to_fs_path(uri)
         except Exception:
@@ -189,17 +223,16 @@ class GraphMindServer(LanguageServer):
                 best = root
         if best is None:
             return None
-        folder = self.folders[best]
         try:
-            return FileContext(self, folder, self.graphs[best], folder.live.relpath(p))
+            return best, self.folders[best].live.relpath(p)
         except ValueError:
             return None
 
-    def symbols_at(self, uri: str, pos: T.Position) -> tuple[FileContext, list[Sym]] | None:
+    def symbols_at(self, uri: str, line: int, character: int) -> tuple[FileContext, list[Sym]] | None:
         ctx = self.context(uri)
-        return None if ctx is None else (ctx, ctx.symbols_at(pos))
+        return None if ctx is None else (ctx, ctx.symbols_at(line, character))
 
-    def item_symbol(self, item: T.CallHierarchyItem) -> tuple[ToProto, Graph, Sym] | None:
+    def item_symbol(self, item: ItemRef) -> tuple[ToProto, Graph, Sym] | None:
         """The symbol of a call hierarchy item: by its stable id, its qualified name, or its position.
         ``data`` is what we put there, but a client may send anything back: wrong types are ignored."""
         data = item.data if isinstance(item.data, dict) else {}
@@ -219,7 +252,7 @@ class GraphMindServer(LanguageServer):
             sym = cands[0] if cands else None
         if sym is None:  # a client that dropped `data`: use the item's position
             ctx = self.context(item.uri)
-            found = ctx.symbols_at(item.selection_range.start) if ctx is not None else []
+            found = ctx.symbols_at(item.line, item.character) if ctx is not None else []
             sym = found[0] if found else None
         if sym is None:
             return None
@@ -241,8 +274,14 @@ class GraphMindServer(LanguageServer):
     def file_lines(self, eng: Engine, rel: str) -> list[bytes]:
         """A file's lines; a file on disk's are kept while its size and mtime stay the same."""
         doc = eng.docs.get(rel)
-        if doc is not None:  # a buffer changes with every keystroke: split it afresh
-            return doc.text.split(b"\n")
+        if doc is not None:  # a buffer: split once per version of its text
+            key = (str(eng.root), rel)
+            hit = self.doc_lines.get(key)
+            if hit is None or hit[0] is not doc.text:
+                hit = self.doc_lines[key] = (doc.text, doc.text.split(b"\n"))
+                if len(self.doc_lines) > LINE_CACHE_FILES:
+                    self.doc_lines.pop(next(iter(self.doc_lines)))
+            return hit[1]
         try:
             st = os.stat(eng.root / rel)
         except OSError:
@@ -260,13 +299,23 @@ class GraphMindServer(LanguageServer):
         return lines
 
     def to_proto(self, eng: Engine) -> ToProto:
-        return ToProto(eng.root, LineCache(lambda rel: self.file_lines(eng, rel)), self.encoding)
+        uris = self.uris.setdefault(eng.root, {})
+        if len(uris) > URI_CACHE:
+            uris.clear()
+        return ToProto(eng.root, LineCache(lambda rel: self.file_lines(eng, rel)), self.encoding, uris)
 
-    def to_point(self, eng: Engine, rel: str, pos: T.Position) -> tuple[int, int]:
+    def to_point(self, eng: Engine, rel: str, line: int, character: int) -> tuple[int, int]:
+        """(row, byte column) of an LSP position (as ``positions.point_of``, from the cached lines)."""
         enc = self.encoding
         if enc == UTF8:
-            return pos.line, pos.character
-        return point_of(self.read_file(eng, rel) or b"", pos.line, pos.character, enc)
+            return line, character
+        lines = self.file_lines(eng, rel)
+        if line >= len(lines):
+            return line, 0
+        text = lines[max(line, 0)]
+        if text.endswith(b"\r"):
+            text = text[:-1]
+        return line, units_to_bytes(text, character, enc)
 
     # ------------------------------------------------------------------ indexing
     def start_indexing(self) -> None:

@@ -3,6 +3,10 @@
 The store keeps (row, byte column) points; the client counts columns in the negotiated position
 encoding, so a range is converted through the file's lines (``LineCache``). One ``ToProto`` serves
 one request in one workspace folder.
+
+The hot requests (call hierarchy, references, blast radius: see ``lean.py``) get their answers as
+plain JSON (``*_json``), built directly rather than as lsprotocol objects unstructured by cattrs;
+the wire format is the same.
 """
 
 from __future__ import annotations
@@ -55,13 +59,18 @@ def display_name(s: Sym) -> str:
 
 
 class ToProto:
-    def __init__(self, root: Path, lines: LineCache, encoding: str) -> None:
+    def __init__(self, root: Path, lines: LineCache, encoding: str, uris: dict[str, str] | None = None) -> None:
         self.root = root
         self.lines = lines
         self.encoding = encoding
+        self.uris = {} if uris is None else uris  # rel -> uri, kept by the server across requests
+        self.root_str = str(root)
 
     def uri(self, rel: str) -> str:
-        return from_fs_path(str(self.root / rel)) or ""
+        uri = self.uris.get(rel)
+        if uri is None:
+            uri = self.uris[rel] = from_fs_path(str(self.root / rel)) or ""
+        return uri
 
     def position(self, path: str, row: int, byte_col: int) -> T.Position:
         if self.encoding == UTF8:
@@ -71,19 +80,38 @@ class ToProto:
     def range(self, path: str, r: Range) -> T.Range:
         return T.Range(start=self.position(path, r[0], r[1]), end=self.position(path, r[2], r[3]))
 
-    # ------------------------------------------------------------------ symbols
-    def call_hierarchy_item(self, s: Sym) -> T.CallHierarchyItem:
-        return T.CallHierarchyItem(
-            name=display_name(s),
-            kind=symbol_kind(s.kind),
-            uri=self.uri(s.path),
-            range=self.range(s.path, s.range),
-            selection_range=self.range(s.path, s.selection),
-            detail=s.signature or s.qname,
-            # ids are stable across edits (path, qualified name, ordinal): the item survives them
-            data={"id": str(s.id), "qname": s.qname, "path": s.path, "root": str(self.root)},
-        )
+    # ------------------------------------------------------------------ plain JSON (the lean path)
+    def position_json(self, path: str, row: int, byte_col: int) -> dict[str, int]:
+        if self.encoding == UTF8:
+            return {"line": row, "character": byte_col}
+        return {"line": row, "character": self.lines.column(path, row, byte_col, self.encoding)}
 
+    def range_json(self, path: str, r: Range) -> dict[str, dict[str, int]]:
+        return {"start": self.position_json(path, r[0], r[1]), "end": self.position_json(path, r[2], r[3])}
+
+    def item_json(self, s: Sym) -> dict[str, Any]:
+        """A ``CallHierarchyItem`` (as ``call_hierarchy_item`` on the wire)."""
+        return {
+            "name": display_name(s),
+            "kind": int(SYMBOL_KINDS.get(s.kind, T.SymbolKind.Function)),
+            "uri": self.uri(s.path),
+            "range": self.range_json(s.path, s.range),
+            "selectionRange": self.range_json(s.path, s.selection),
+            "detail": s.signature or s.qname,
+            # ids are stable across edits (path, qualified name, ordinal): the item survives them
+            "data": {"id": str(s.id), "qname": s.qname, "path": s.path, "root": self.root_str},
+        }
+
+    def declaration_json(self, s: Sym) -> dict[str, Any]:
+        return {"uri": self.uri(s.path), "range": self.range_json(s.path, s.selection)}
+
+    def location_json(self, site: Site) -> dict[str, Any]:
+        return {"uri": self.uri(site.path), "range": self.range_json(site.path, site.range)}
+
+    def site_ranges_json(self, sites: list[Site]) -> list[dict[str, Any]]:
+        return [self.range_json(s.path, s.range) for s in sites]
+
+    # ------------------------------------------------------------------ symbols
     def declaration(self, s: Sym) -> T.Location:
         """Where a symbol is named (its selection range)."""
         return T.Location(uri=self.uri(s.path), range=self.range(s.path, s.selection))
@@ -122,13 +150,6 @@ class ToProto:
             ),
         )
 
-    # ------------------------------------------------------------------ sites
-    def location(self, site: Site) -> T.Location:
-        return T.Location(uri=self.uri(site.path), range=self.range(site.path, site.range))
-
-    def site_ranges(self, sites: list[Site]) -> list[T.Range]:
-        return [self.range(s.path, s.range) for s in sites]
-
     # ------------------------------------------------------------------ graphmind/blastRadius
     def symbol_json(self, s: Sym) -> dict[str, Any]:
         """A symbol in the blast radius's JSON (``BlastSymbol`` in client-vscode/src/protocol.ts)."""
@@ -137,10 +158,10 @@ class ToProto:
             "qualifiedName": s.qname,
             "kind": int(symbol_kind(s.kind)),
             "uri": self.uri(s.path),
-            "range": unstructure(self.range(s.path, s.range)),
-            "selectionRange": unstructure(self.range(s.path, s.selection)),
+            "range": self.range_json(s.path, s.range),
+            "selectionRange": self.range_json(s.path, s.selection),
             "signature": s.signature,
         }
 
     def blast_json(self, result: BlastResult) -> dict[str, Any]:
-        return answers.blast_json(result, symbol=self.symbol_json, site=lambda s: unstructure(self.location(s)))
+        return answers.blast_json(result, symbol=self.symbol_json, site=self.location_json)

@@ -10,12 +10,12 @@ answer says ``truncated`` (and ``truncatedBy``) when that cut anything.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from lsprotocol import types as T
 from pygls.exceptions import JsonRpcInvalidParams
 
 from ...graph import MAX_DEPTH, MAX_LIMIT, Graph, Sym, confidence_level
+from ..lean import Lean
 from ..protocol import BLAST_RADIUS, BLAST_RADIUS_COMMAND, BlastRadiusParams
 from ..server import GraphMindServer
 from ..to_proto import ToProto
@@ -41,8 +41,7 @@ def _check(p: BlastRadiusParams, depth: int) -> None:
 def _targets(ls: GraphMindServer, p: BlastRadiusParams) -> tuple[ToProto, Graph, list[Sym]] | None:
     """The symbols at the position, or named ``symbol`` (in the first folder that has one)."""
     if p.text_document is not None and p.position is not None:
-        pos = T.Position(line=max(p.position.line, 0), character=max(p.position.character, 0))
-        got = ls.symbols_at(p.text_document.uri, pos)
+        got = ls.symbols_at(p.text_document.uri, max(p.position.line, 0), max(p.position.character, 0))
         if got is None:
             raise _invalid(f"{p.text_document.uri} is not in a workspace folder")
         ctx, targets = got
@@ -58,27 +57,30 @@ def _targets(ls: GraphMindServer, p: BlastRadiusParams) -> tuple[ToProto, Graph,
     raise _invalid("give textDocument + position, or symbol")
 
 
-async def blast_radius(ls: GraphMindServer, params: BlastRadiusParams) -> dict[str, Any] | None:
+async def blast_radius(ls: GraphMindServer, params: BlastRadiusParams) -> Lean:
+    """The answer is plain JSON (``lean.py``): params are read by ``lean.blast_radius`` when they
+    are plainly well-formed, by cattrs otherwise."""
     depth = ls.settings.depth if params.max_depth is None else params.max_depth
     _check(params, depth)
     found = _targets(ls, params)
     if found is None:
-        return None
+        return Lean(None)
     proto, graph, targets = found
     steps = graph.blast_radius_steps(targets, depth, params.direction, params.min_confidence, params.limit)
     while True:
         try:
             next(steps)
         except StopIteration as stop:
-            return proto.blast_json(stop.value)
+            return Lean(proto.blast_json(stop.value))
         await asyncio.sleep(0)  # other messages (edits, a cancellation) are handled between steps
 
 
-async def blast_radius_command(ls: GraphMindServer, uri: str, position: T.Position) -> dict[str, Any] | None:
+async def blast_radius_command(ls: GraphMindServer, uri: str, position: T.Position) -> Lean:
     """The code lens command, for clients that run commands on the server (e.g. Neovim)."""
     return await blast_radius(ls, BlastRadiusParams(text_document=T.TextDocumentIdentifier(uri=uri), position=position))
 
 
 def register(server: GraphMindServer) -> None:
     server.feature(BLAST_RADIUS)(blast_radius)
+    server.lean_feature(BLAST_RADIUS, blast_radius)
     server.command(BLAST_RADIUS_COMMAND)(blast_radius_command)

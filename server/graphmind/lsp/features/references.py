@@ -1,25 +1,36 @@
-"""textDocument/references: calls and other references (callbacks, decorators, imports)."""
+"""textDocument/references: calls and other references (callbacks, decorators, imports).
+
+A hot request: a lean handler (``lean.py``) and a typed one for params left to cattrs."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from lsprotocol import types as T
 
+from ..lean import REFERENCES, Lean, References, TextPosition
 from ..server import GraphMindServer
 
 
-def references(ls: GraphMindServer, params: T.ReferenceParams) -> list[T.Location] | None:
-    got = ls.symbols_at(params.text_document.uri, params.position)
+def references_lean(ls: GraphMindServer, req: References) -> Lean:
+    got = ls.symbols_at(req.at.uri, req.at.line, req.at.character)
     if got is None or not got[1]:
-        return None
+        return Lean(None)
     ctx, syms = got
-    out: list[T.Location] = []
+    out: list[dict[str, Any]] = []
     for s in syms:
-        if params.context.include_declaration:
-            out.append(ctx.proto.declaration(s))
+        if req.include_declaration:
+            out.append(ctx.proto.declaration_json(s))
         for c in ctx.graph.references(s.id):
-            out.extend(ctx.proto.location(site) for site in c.sites)
-    return out
+            out.extend(ctx.proto.location_json(site) for site in c.sites)
+    return Lean(out)
+
+
+def references(ls: GraphMindServer, params: T.ReferenceParams) -> Any:
+    at = TextPosition(params.text_document.uri, params.position.line, params.position.character)
+    return references_lean(ls, References(at, params.context.include_declaration))
 
 
 def register(server: GraphMindServer) -> None:
     server.feature(T.TEXT_DOCUMENT_REFERENCES)(references)
+    server.lean_feature(REFERENCES, references_lean)

@@ -1,0 +1,170 @@
+"""The lean path of the hot requests: params read straight from the JSON, answers written as JSON.
+
+prepareCallHierarchy, incomingCalls, outgoingCalls, references and graphmind/blastRadius are asked
+for on every cursor move and after every keystroke. Through pygls each would be structured into
+lsprotocol objects by cattrs and its answer unstructured again, which costs more than answering.
+Here:
+
+- ``read_params`` takes a message's params when they are plainly well-formed (the exact types and
+  ranges the typed path accepts) and returns small records; anything else (a field of a wrong
+  type, a value out of range, an option this path does not read) returns None and the message
+  takes the typed path, which answers a malformed one with InvalidParams naming the field. So the
+  lean path never accepts what the typed one rejects.
+- Handlers return :class:`Lean` (plain JSON values, built by ``to_proto``); the protocol writes
+  it without cattrs (``encode``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+try:  # an order of magnitude faster than json for answers; json when it is missing
+    import orjson
+
+    def encode(value: Any) -> bytes:
+        return orjson.dumps(value)
+except ImportError:  # pragma: no cover - orjson is a dependency
+    import json
+
+    def encode(value: Any) -> bytes:
+        return json.dumps(value, separators=(",", ":")).encode("utf-8")
+
+
+PREPARE = "textDocument/prepareCallHierarchy"
+INCOMING = "callHierarchy/incomingCalls"
+OUTGOING = "callHierarchy/outgoingCalls"
+REFERENCES = "textDocument/references"
+BLAST = "graphmind/blastRadius"
+
+UINTEGER_MAX = 2**31 - 1  # LSP's uinteger (lsprotocol checks the same range)
+SYMBOL_KINDS = range(1, 27)
+_TOKENS = ("workDoneToken", "partialResultToken")  # progress options: the typed path reads them
+
+
+class Lean:
+    """An answer that is already plain JSON (dicts, lists, str, int, bool, None)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+class TextPosition(NamedTuple):
+    uri: str
+    line: int
+    character: int
+
+
+class References(NamedTuple):
+    at: TextPosition
+    include_declaration: bool
+
+
+class ItemRef(NamedTuple):
+    """What a call hierarchy item tells us: its ``data`` (ours: id, qname, path, root), and its
+    uri and selection start for a client that dropped ``data``."""
+
+    uri: str
+    data: Any
+    line: int
+    character: int
+
+
+def _uint(v: Any) -> bool:
+    return type(v) is int and 0 <= v <= UINTEGER_MAX
+
+
+def _position(p: Any) -> tuple[int, int] | None:
+    if type(p) is dict:
+        line, char = p.get("line"), p.get("character")
+        if _uint(line) and _uint(char):
+            return line, char
+    return None
+
+
+def _range_start(r: Any) -> tuple[int, int] | None:
+    if type(r) is dict and _position(r.get("end")) is not None:
+        return _position(r.get("start"))
+    return None
+
+
+def _no_tokens(params: dict[str, Any]) -> bool:
+    return all(params.get(k) is None for k in _TOKENS)
+
+
+def text_position(params: Any) -> TextPosition | None:
+    if type(params) is not dict or not _no_tokens(params):
+        return None
+    doc = params.get("textDocument")
+    uri = doc.get("uri") if type(doc) is dict else None
+    pos = _position(params.get("position"))
+    if type(uri) is not str or pos is None:
+        return None
+    return TextPosition(uri, pos[0], pos[1])
+
+
+def references(params: Any) -> References | None:
+    at = text_position(params)
+    ctx = params.get("context") if at is not None else None
+    incl = ctx.get("includeDeclaration") if type(ctx) is dict else None
+    if type(incl) is not bool:
+        return None
+    return References(at, incl)  # type: ignore[arg-type]
+
+
+def item(params: Any) -> ItemRef | None:
+    if type(params) is not dict or not _no_tokens(params):
+        return None
+    it = params.get("item")
+    if type(it) is not dict:
+        return None
+    name, kind, uri, detail = it.get("name"), it.get("kind"), it.get("uri"), it.get("detail")
+    if type(name) is not str or type(uri) is not str or type(kind) is not int or kind not in SYMBOL_KINDS:
+        return None
+    if it.get("tags") is not None or not (detail is None or type(detail) is str):
+        return None
+    sel = _range_start(it.get("selectionRange"))
+    if sel is None or _range_start(it.get("range")) is None:
+        return None
+    return ItemRef(uri, it.get("data"), sel[0], sel[1])
+
+
+def blast_radius(params: Any) -> Any:
+    """``BlastRadiusParams`` built without cattrs (its own checks, with their messages, are the
+    handler's)."""
+    if type(params) is not dict:
+        return None
+    doc, pos = params.get("textDocument"), params.get("position")
+    symbol, depth = params.get("symbol"), params.get("maxDepth")
+    direction = params.get("direction", "incoming")
+    confidence = params.get("minConfidence", "inferred")
+    limit = params.get("limit", 500)
+    if doc is not None and not (type(doc) is dict and type(doc.get("uri")) is str):
+        return None
+    point = _position(pos) if pos is not None else None
+    if pos is not None and point is None:
+        return None
+    if not (symbol is None or type(symbol) is str) or not (depth is None or type(depth) is int):
+        return None
+    if type(direction) is not str or type(confidence) is not str or type(limit) is not int:
+        return None
+    from lsprotocol import types as T
+
+    from .protocol import BlastRadiusParams
+
+    return BlastRadiusParams(
+        text_document=None if doc is None else T.TextDocumentIdentifier(uri=doc["uri"]),
+        position=None if point is None else T.Position(line=point[0], character=point[1]),
+        symbol=symbol, max_depth=depth, direction=direction, min_confidence=confidence, limit=limit,
+    )
+
+
+READERS: dict[str, Callable[[Any], Any]] = {
+    PREPARE: text_position,
+    INCOMING: item,
+    OUTGOING: item,
+    REFERENCES: references,
+    BLAST: blast_radius,
+}
