@@ -5,6 +5,9 @@ an answer is never stale. When a language server runs on the workspace, the answ
 view: what the editor shows, unsaved buffers included (``live.open_view``); every answer names the
 buffers it overlaid (``overlay``). ``--disk`` answers from the files alone.
 Exit codes: 0 success, 1 unknown symbol or an index that cannot be used, 2 usage error.
+
+``graphmind serve`` starts the language server without importing the commands' modules (the
+engine and the rest are imported by the server, after it has answered ``initialize``).
 """
 
 from __future__ import annotations
@@ -17,16 +20,14 @@ import os
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from . import __version__, cli_agent
-from .answers import blast_json, call_json, symbol_json
-from .engine import IndexReport, Progress
-from .graph import MAX_DEPTH, MAX_LIMIT, Graph, confidence_level
-from .live import View, open_view
-from .render import incompleteness, plural
-from .store import IndexUnavailable
-from .workspace import DEFAULT_MAX_FILE_SIZE
+from . import __version__
+
+if TYPE_CHECKING:
+    from .engine import IndexReport, Progress
+    from .graph import Graph
+    from .live import View
 
 
 class UsageError(Exception):
@@ -34,6 +35,9 @@ class UsageError(Exception):
 
 
 def _add_common(p: argparse.ArgumentParser) -> None:
+    from . import cli_agent
+    from .workspace import DEFAULT_MAX_FILE_SIZE
+
     p.add_argument("--root", default=None, help="workspace root (default: the current directory)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="gitignore-style pattern to skip")
@@ -43,7 +47,28 @@ def _add_common(p: argparse.ArgumentParser) -> None:
     cli_agent.add_output_options(p)
 
 
+def _add_serve(sub: Any) -> None:
+    p = sub.add_parser("serve", help="run the language server (stdio by default)")
+    p.add_argument("--tcp", type=int, default=None, metavar="PORT", help="listen on TCP instead of stdio")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--log-level", default="INFO")
+
+
+def _serve(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(prog="graphmind")
+    _add_serve(ap.add_subparsers(dest="command", required=True))
+    args = ap.parse_args(argv)
+    from .lsp.server import serve
+
+    logging.basicConfig(stream=sys.stderr, level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("pygls").setLevel(logging.WARNING)  # it logs every message body at INFO
+    return serve(tcp=args.tcp, host=args.host)
+
+
 def build_parser() -> argparse.ArgumentParser:
+    from . import cli_agent
+    from .graph import MAX_DEPTH, MAX_LIMIT
+
     ap = argparse.ArgumentParser(prog="graphmind", description="Exact call graph, call hierarchy and blast radius.")
     ap.add_argument("--version", action="version", version=f"graphmind {__version__}")
     sub = ap.add_subparsers(dest="command", required=True)
@@ -73,23 +98,21 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("stats", help="counts by language and confidence")
     _add_common(p)
 
-    p = sub.add_parser("serve", help="run the language server (stdio by default)")
-    p.add_argument("--tcp", type=int, default=None, metavar="PORT", help="listen on TCP instead of stdio")
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--log-level", default="INFO")
+    _add_serve(sub)
     cli_agent.add_commands(sub, _add_common)
     return ap
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["serve"]:
+        return _serve(argv)
+    from . import cli_agent
+    from .live import open_view
+    from .store import IndexUnavailable
+
     ap = build_parser()
     args = ap.parse_args(argv)
-    if args.command == "serve":
-        from .lsp.server import serve
-
-        logging.basicConfig(stream=sys.stderr, level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-        logging.getLogger("pygls").setLevel(logging.WARNING)  # it logs every message body at INFO
-        return serve(tcp=args.tcp, host=args.host)
     if args.command in cli_agent.COMMANDS:
         return cli_agent.run(args)
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="graphmind: %(message)s")
@@ -149,6 +172,10 @@ def _print_view(view: View) -> None:
 
 
 def _run(args: argparse.Namespace, view: View) -> int:
+    from . import cli_agent
+    from .answers import blast_json, call_json, symbol_json
+    from .graph import confidence_level
+
     graph = view.graph
     if args.command == "index":
         assert view.report is not None
@@ -203,6 +230,8 @@ def _run(args: argparse.Namespace, view: View) -> int:
 
 
 def _index_summary(args: argparse.Namespace, graph: Graph, report: IndexReport) -> int:
+    from . import cli_agent
+
     st = graph.stats()
     summary = {
         "root": str(graph.engine.root),
@@ -252,6 +281,8 @@ def _blast_text(r: dict[str, Any]) -> str:
 
 
 def _print_blast(r: dict[str, Any]) -> None:
+    from .render import incompleteness, plural
+
     for t in r["targets"]:
         print(f"Blast radius of {t['qualifiedName']} ({t['kind']})  {t['path']}:{t['startLine']}  {t['signature']}")
     flags = []

@@ -12,6 +12,11 @@ source file and never reads outside its workspace folders.
 
 ``GraphMindServer`` holds the session (the folders' live graphs, settings, the indexing thread);
 the handlers live in ``features/`` and are registered by ``create_server``.
+
+Start-up: ``initialize`` is answered before the engine is imported or a folder opened. The
+folders it names are opened by whoever needs them first (``folders``): the indexing thread that
+``initialized`` starts, or a request that comes sooner (it waits). A warm index is answered from
+as soon as its overlay copy exists; the refresh from disk runs in the background with progress.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as T
 from pygls.exceptions import (
@@ -41,16 +46,16 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from .. import __version__
-from ..engine import Engine
-from ..graph import Graph, Sym
-from ..live import LiveGraph
-from ..store import IndexUnavailable
-from ..workspace import SKIP_DIRS, within
 from .lean import ItemRef
 from .positions import UTF8, UTF16, LineCache, units_to_bytes
 from .protocol import GraphMindProtocol, converter
 from .settings import Settings
 from .to_proto import ToProto
+
+if TYPE_CHECKING:  # imported when the first folder opens (after ``initialize`` is answered)
+    from ..engine import Engine
+    from ..graph import Graph, Sym
+    from ..live import LiveGraph
 
 log = logging.getLogger(__name__)
 
@@ -95,8 +100,10 @@ class GraphMindServer(LanguageServer):
             "graphmind", __version__, text_document_sync_kind=T.TextDocumentSyncKind.Incremental,
             protocol_cls=GraphMindProtocol, converter_factory=converter,
         )
-        self.folders: dict[Path, LiveGraph] = {}
-        self.graphs: dict[Path, Graph] = {}  # on each folder's overlay
+        self._folders: dict[Path, LiveGraph] = {}
+        self._graphs: dict[Path, Graph] = {}  # on each folder's overlay
+        self.pending_roots: list[Path] = []  # named by ``initialize``, not opened yet
+        self._opening = threading.RLock()
         self.settings = Settings()
         self.cancel = threading.Event()
         self.stop = threading.Event()
@@ -163,25 +170,52 @@ class GraphMindServer(LanguageServer):
         enc = self.workspace.position_encoding
         return str(enc.value if hasattr(enc, "value") else enc or UTF16)
 
+    @property
+    def folders(self) -> dict[Path, LiveGraph]:
+        """The workspace folders' live graphs (the ones ``initialize`` named are opened now)."""
+        if self.pending_roots:
+            self._open_pending()
+        return self._folders
+
+    @property
+    def graphs(self) -> dict[Path, Graph]:
+        if self.pending_roots:
+            self._open_pending()
+        return self._graphs
+
+    def _open_pending(self) -> None:
+        with self._opening:
+            roots, self.pending_roots = self.pending_roots, []
+            self._open(roots)
+
     def open_roots(self, folders: list[Path]) -> None:
+        with self._opening:
+            self._open([*self.pending_roots, *folders])
+            self.pending_roots = []
+
+    def _open(self, folders: list[Path]) -> None:
+        from ..graph import Graph
+        from ..live import LiveGraph
+        from ..store import IndexUnavailable
+
         for root in folders:
             root = root.resolve()
-            if root in self.folders or not root.is_dir():
+            if root in self._folders or not root.is_dir():
                 continue
             try:
                 folder = LiveGraph(root, max_file_size=self.settings.max_file_size, exclude=self.settings.exclude)
             except IndexUnavailable as exc:
                 log.error("cannot open the index for %s: %s", root, exc)
                 continue
-            self.folders[root] = folder
-            self.graphs[root] = Graph(folder.live)
+            self._folders[root] = folder
+            self._graphs[root] = Graph(folder.live)
             self.contexts.clear()
             folder.start_watching(on_change=self._refresh_lenses)  # other writers of the base
 
     def close_root(self, folder: Path) -> None:
         root = folder.resolve()
-        live = self.folders.pop(root, None)
-        self.graphs.pop(root, None)
+        live = self._folders.pop(root, None)
+        self._graphs.pop(root, None)
         self.uris.pop(root, None)
         self.contexts.clear()
         if live is not None:
@@ -196,6 +230,8 @@ class GraphMindServer(LanguageServer):
 
     def context(self, uri: str) -> FileContext | None:
         """The workspace folder holding ``uri`` (the innermost one), or None outside every folder."""
+        if self.pending_roots:
+            self._open_pending()
         if uri in self.contexts:
             hit = self.contexts[uri]
         else:
@@ -205,9 +241,11 @@ class GraphMindServer(LanguageServer):
         if hit is None:
             return None
         root, rel = hit
-        return FileContext(self, self.folders[root], self.graphs[root], rel)
+        return FileContext(self, self._folders[root], self._graphs[root], rel)
 
     def _locate(self, uri: str) -> tuple[Path, str] | None:
+        from ..workspace import SKIP_DIRS
+
         try:
             path = to_fs_path(uri)
         except Exception:
@@ -260,6 +298,8 @@ class GraphMindServer(LanguageServer):
 
     # ------------------------------------------------------------------ file text and positions
     def read_file(self, eng: Engine, rel: str) -> bytes | None:
+        from ..workspace import within
+
         doc = eng.docs.get(rel)
         if doc is not None:
             return doc.text
@@ -344,6 +384,8 @@ class GraphMindServer(LanguageServer):
             return False
 
     def _index_all(self) -> None:
+        from ..store import IndexUnavailable
+
         token = str(uuid.uuid4())
         use_progress = self._begin_progress(token)
         t0 = time.perf_counter()
@@ -408,7 +450,8 @@ class GraphMindServer(LanguageServer):
         for thread in (self.indexing, self.poller):
             if thread is not None:
                 thread.join(timeout=10)
-        for root in list(self.folders):
+        self.pending_roots = []
+        for root in list(self._folders):
             self.close_root(root)  # deletes this server's overlay
 
 

@@ -12,8 +12,6 @@ from typing import Any
 import attrs
 import cattrs
 
-from ..workspace import DEFAULT_MAX_FILE_SIZE
-
 log = logging.getLogger(__name__)
 
 
@@ -108,8 +106,20 @@ class Settings:
 
     def __init__(self) -> None:
         self.exclude: list[str] = []
-        self.max_file_size = DEFAULT_MAX_FILE_SIZE
+        self._max_file_size: int | None = None  # None: the workspace's default
         self.depth = 3
+
+    @property
+    def max_file_size(self) -> int:
+        if self._max_file_size is None:  # read when a folder opens: not on the start-up path
+            from ..workspace import DEFAULT_MAX_FILE_SIZE
+
+            return DEFAULT_MAX_FILE_SIZE
+        return self._max_file_size
+
+    @max_file_size.setter
+    def max_file_size(self, value: int) -> None:
+        self._max_file_size = value
 
     def update(self, options: Any) -> bool:
         """Apply client settings; True when the index must be refreshed (file selection changed)."""

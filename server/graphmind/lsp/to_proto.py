@@ -13,17 +13,18 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import cattrs
 from lsprotocol import converters
 from lsprotocol import types as T
 from pygls.uris import from_fs_path
 
-from .. import answers
-from ..graph import BlastResult, Site, Sym
 from .positions import UTF8, LineCache
 from .protocol import BLAST_RADIUS_COMMAND
+
+if TYPE_CHECKING:
+    from ..graph import BlastResult, Site, Sym
 
 Range = tuple[int, int, int, int]
 
@@ -164,4 +165,6 @@ class ToProto:
         }
 
     def blast_json(self, result: BlastResult) -> dict[str, Any]:
+        from .. import answers
+
         return answers.blast_json(result, symbol=self.symbol_json, site=self.location_json)

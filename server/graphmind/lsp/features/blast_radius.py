@@ -10,15 +10,18 @@ answer says ``truncated`` (and ``truncatedBy``) when that cut anything.
 from __future__ import annotations
 
 import asyncio
+from typing import TYPE_CHECKING
 
 from lsprotocol import types as T
 from pygls.exceptions import JsonRpcInvalidParams
 
-from ...graph import MAX_DEPTH, MAX_LIMIT, Graph, Sym, confidence_level
 from ..lean import Lean
 from ..protocol import BLAST_RADIUS, BLAST_RADIUS_COMMAND, BlastRadiusParams
 from ..server import GraphMindServer
-from ..to_proto import ToProto
+
+if TYPE_CHECKING:
+    from ...graph import Graph, Sym
+    from ..to_proto import ToProto
 
 
 def _invalid(message: str) -> JsonRpcInvalidParams:
@@ -26,6 +29,8 @@ def _invalid(message: str) -> JsonRpcInvalidParams:
 
 
 def _check(p: BlastRadiusParams, depth: int) -> None:
+    from ...graph import MAX_DEPTH, MAX_LIMIT, confidence_level
+
     if depth < 0:
         raise _invalid(f"maxDepth must be a non-negative integer (at most {MAX_DEPTH} is used)")
     if p.limit < 0:

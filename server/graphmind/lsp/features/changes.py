@@ -13,11 +13,6 @@ from lsprotocol import types as T
 from pygls.exceptions import JsonRpcInvalidParams
 from pygls.uris import from_fs_path
 
-from ...agents import args as A
-from ...agents import tools as Tools
-from ...agents.view import View
-from ...render import Budget
-from ...render.budget import MAX_TOKENS
 from ..protocol import METHOD_TYPES
 from ..server import GraphMindServer
 
@@ -63,6 +58,12 @@ def _folder(ls: GraphMindServer, p: ChangesParams) -> Path:
 
 
 def changes(ls: GraphMindServer, params: ChangesParams) -> dict[str, Any]:
+    from ...agents import args as A  # imported on first use: not on the server's start-up path
+    from ...agents import tools as Tools
+    from ...agents.view import View
+    from ...render import Budget
+    from ...render.budget import MAX_TOKENS
+
     p = params if params is not None else ChangesParams()
     root = _folder(ls, p)
     eng, graph = ls.folders[root].live, ls.graphs[root]  # the overlay: disk + open buffers

@@ -8,7 +8,6 @@ from pathlib import Path
 
 from lsprotocol import types as T
 
-from ... import languages
 from ..positions import offset_of
 from ..server import FileContext, GraphMindServer
 
@@ -84,6 +83,8 @@ def _is_folder(ctx: FileContext, ev: T.FileEvent) -> bool:
 
 def did_change_watched_files(ls: GraphMindServer, params: T.DidChangeWatchedFilesParams) -> None:
     """Files and folders changed on disk: the base re-reads them and the overlay syncs."""
+    from ... import languages
+
     work: dict[Path, tuple[set[str], set[str]]] = {}  # root -> (files, folders)
     for ev in params.changes:
         ctx = ls.context(ev.uri)

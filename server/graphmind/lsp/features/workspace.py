@@ -11,7 +11,7 @@ from typing import Any
 from lsprotocol import types as T
 from pygls.uris import to_fs_path
 
-from ... import __version__, languages
+from ... import __version__
 from ..server import ClientLogHandler, GraphMindServer
 
 log = logging.getLogger(__name__)
@@ -26,7 +26,7 @@ def initialize(ls: GraphMindServer, params: T.InitializeParams) -> None:
         root = params.root_uri and to_fs_path(params.root_uri) or params.root_path
         if root:
             folders.append(Path(root))
-    ls.open_roots(folders)
+    ls.pending_roots.extend(folders)  # opened once needed, after this answer (see server.py)
     log.info("graphmind %s: folders %s", __version__, [str(f) for f in folders])
 
 
@@ -48,6 +48,8 @@ def _watch_files(ls: GraphMindServer) -> None:
     """Ask the client to tell us about changes made outside the editor: to source files, and to
     folders (created, deleted, renamed: editors send one event for a whole folder, which a
     ``*.ext`` pattern does not match)."""
+    from ... import languages
+
     exts = sorted({e.lstrip(".") for lang in languages.all_languages().values() for e in lang.extensions})
     sources = T.FileSystemWatcher(glob_pattern="**/*.{" + ",".join(exts) + "}")
     folders = T.FileSystemWatcher(glob_pattern="**/*", kind=T.WatchKind.Create | T.WatchKind.Delete)
