@@ -184,9 +184,10 @@ class GraphMindServer(LanguageServer):
         return self._graphs
 
     def _open_pending(self) -> None:
-        with self._opening:
-            roots, self.pending_roots = self.pending_roots, []
-            self._open(roots)
+        with self._opening:  # a second thread waits here until the folders are open
+            if self.pending_roots:
+                self._open(self.pending_roots)
+                self.pending_roots = []
 
     def open_roots(self, folders: list[Path]) -> None:
         with self._opening:
