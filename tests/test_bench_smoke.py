@@ -20,8 +20,8 @@ EXPECTED = [
     "index_peak_rss_mb", "index_parallel_peak_rss_mb", "db_size_mb",
     "warm_start_s", "warm_start_process_s", "warm_start_server_s",
     "server_first_incoming_s", "server_ready_s", "server_rss_after_index_mb", "server_peak_rss_mb",
-    "server_rss_after_queries_mb",
-    "keystroke_file_lines", "keystroke_inprocess_ms", "keystroke_stdio_ms",
+    "server_rss_after_queries_mb", "server_initialize_s", "server_first_answer_s",
+    "keystroke_file_lines", "keystroke_inprocess_ms", "keystroke_stdio_ms", "typing_stall_ms",
     "prepare_ms", "prepare_incoming_ms",
     "incoming_calls_ms", "outgoing_calls_ms", "references_ms",
     "blast_radius_d1_ms", "blast_radius_d3_ms", "blast_radius_d5_ms",
@@ -35,11 +35,12 @@ OPTIONAL = {"cold_index_parallel_s", "cold_index_parallel_lines_per_s", "index_p
 def test_bench_smoke(tmp_path: Path) -> None:
     out = tmp_path / "bench.json"
     proc = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "bench.py"), "--smoke", "--out", str(out), "--workdir", str(tmp_path / "work")],
+        [sys.executable, str(ROOT / "scripts" / "bench.py"), "--smoke", "--out", str(out), "--workdir", str(tmp_path / "work"),
+         "--profile", str(tmp_path / "prof")],
         cwd=ROOT, capture_output=True, text=True, timeout=120,
     )
     assert proc.returncode == 0, proc.stderr[-4000:]
-    assert "| figure | target | ours | basedpyright | ratio | met? |" in proc.stdout
+    assert "| figure | goal | ours | met? | basedpyright | ours ÷ bp | bp ÷ ours | graphify | ours ÷ gfy | gfy ÷ ours |" in proc.stdout
     data = json.loads(out.read_text())
     assert data["errors"] == []
     assert {"cpu", "cores", "ram_gb", "python", "os"} <= set(data["machine"])
@@ -52,7 +53,10 @@ def test_bench_smoke(tmp_path: Path) -> None:
     assert not missing, missing
     if data["corpora"]["synth-2k"]["parallel_mode"] is not None:
         assert figures["cold_index_parallel_s"] is not None
-    for key in ("keystroke_inprocess_ms", "keystroke_stdio_ms"):
-        assert {"p50", "p95", "p99"} <= set(figures[key])
+    for key in ("keystroke_inprocess_ms", "keystroke_stdio_ms", "typing_stall_ms"):
+        assert {"p50", "p95", "p99", "max"} <= set(figures[key])
+    # --profile: one cProfile profile per phase
+    phases = {p.name.removeprefix("synth-2k-").removesuffix(".prof") for p in (tmp_path / "prof").iterdir()}
+    assert {"cold-index", "warm-start", "in-process", "server-cold", "server-warm"} <= phases, phases
     for key in ("incoming_calls_ms", "outgoing_calls_ms", "references_ms", "blast_radius_d3_ms", "inproc_blast_radius_d5_ms"):
         assert {"p50", "p95"} <= set(figures[key])

@@ -115,6 +115,7 @@ class GraphMindServer(LanguageServer):
         self.line_cache: OrderedDict[tuple[str, str], tuple[tuple[int, int], list[bytes]]] = OrderedDict()
         # an open buffer's lines, split once per version of its text (the same bytes object)
         self.doc_lines: dict[tuple[str, str], tuple[bytes, list[bytes]]] = {}
+        self.edit_anchors: dict[tuple[str, str], tuple[bytes, int, int]] = {}  # see sync.did_change
         self.uris: dict[Path, dict[str, str]] = {}  # per folder: relative path -> uri
         self.contexts: OrderedDict[str, tuple[Path, str] | None] = OrderedDict()  # uri -> (folder, rel)
         self.lean_handlers: dict[str, Callable[..., Any]] = {}

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from lsprotocol import types as T
 
-from ..positions import offset_of
+from ..positions import line_start, offset_of
 from ..server import FileContext, GraphMindServer
 
 log = logging.getLogger(__name__)
@@ -36,6 +36,11 @@ def did_change(ls: GraphMindServer, params: T.DidChangeTextDocumentParams) -> No
         return
     enc = ls.encoding
     text = doc.text
+    # where the line of the last edit starts, while the buffer is the text that edit left: the
+    # next keystroke is most likely on that line, so its offset is found without a scan
+    key = (str(folder.root), rel)
+    hint = ls.edit_anchors.get(key)
+    anchor = (hint[1], hint[2]) if hint is not None and hint[0] is text else (0, 0)
     edits: list[tuple[int, int, bytes]] = []
     for change in params.content_changes:
         if isinstance(change, T.TextDocumentContentChangeWholeDocument):
@@ -44,14 +49,25 @@ def did_change(ls: GraphMindServer, params: T.DidChangeTextDocumentParams) -> No
                 edits = []
             folder.set_document_text(rel, change.text)
             text = folder.live.docs[rel].text
+            anchor = (0, 0)
             continue
-        start = offset_of(text, change.range.start.line, change.range.start.character, enc)
-        end = max(start, offset_of(text, change.range.end.line, change.range.end.character, enc))
+        first, last = change.range.start, change.range.end
+        line0 = line_start(text, first.line, anchor)
+        if line0 is not None:
+            anchor = (first.line, line0)
+        start = offset_of(text, first.line, first.character, enc, anchor)
+        end = max(start, offset_of(text, last.line, last.character, enc, anchor))
         new = change.text.encode("utf-8")
         edits.append((start, end, new))
-        text = text[:start] + new + text[end:]  # later changes are relative to this text
+        text = text[:start] + new + text[end:]  # later changes are relative to this text (which
+        # is the same before ``start``: the anchor's line still starts where it did)
     if edits:
         folder.edit_document(rel, edits)
+    current = folder.live.docs.get(rel)
+    if current is not None and anchor != (0, 0):
+        ls.edit_anchors[key] = (current.text, *anchor)
+    else:
+        ls.edit_anchors.pop(key, None)
     ls.schedule_settle(folder, rel)
 
 
@@ -72,6 +88,8 @@ def did_close(ls: GraphMindServer, params: T.DidCloseTextDocumentParams) -> None
     ctx = ls.context(params.text_document.uri)
     if ctx is not None:
         ctx.folder.close_document(ctx.rel)
+        ls.edit_anchors.pop((str(ctx.folder.root), ctx.rel), None)
+        ls.doc_lines.pop((str(ctx.folder.root), ctx.rel), None)
 
 
 def _is_folder(ctx: FileContext, ev: T.FileEvent) -> bool:
