@@ -110,6 +110,7 @@ def extract(
             prefix < n
             and old[prefix].key == keys[prefix]
             and old[prefix].start_byte == spans[prefix].start
+            and old[prefix].start_row == spans[prefix].start_point[0]  # an edit of the same length may add lines
             and (broken or not old[prefix].broken)
         ):
             chunks[prefix] = old[prefix]
