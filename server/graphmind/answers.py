@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .graph import BlastResult, Call, Site, Sym
-from .model import CONFIDENCE_NAMES
+from .model import CONFIDENCE_NAMES, Via
 
 Json = dict[str, Any]
 
@@ -36,11 +36,19 @@ def site_line_json(s: Site) -> Json:
 
 def call_json(c: Call, symbol: Callable[[Sym], Json] = symbol_json, site: Callable[[Site], Json] = site_json) -> Json:
     """One neighbour (caller, callee or referrer), its confidence and the sites between the two."""
-    return {**symbol(c.symbol), "confidence": CONFIDENCE_NAMES[c.confidence], "sites": [site(s) for s in c.sites]}
+    out = {**symbol(c.symbol), "confidence": CONFIDENCE_NAMES[c.confidence], "sites": [site(s) for s in c.sites]}
+    if c.via is not None:
+        out["via"] = via_json(c.via)
+    return out
+
+
+def via_json(v: Via) -> Json:
+    """How an indirect edge reaches its target: ``{"kind": "dispatch", "key": "pkg.Base.run"}``."""
+    return {"kind": v.kind, "key": v.key}
 
 
 def blast_json(
-    result: BlastResult, symbol: Callable[[Sym], Json] = symbol_json, site: Callable[[Site], Json] = site_line_json
+    result: BlastResult, symbol: Callable[[Sym], Json] = symbol_json, site: Callable[[Site], Json] = site_json
 ) -> Json:
     """A blast radius: the targets, every affected symbol with its depth, confidence, chain from the
     target and the call sites into the previous hop, and whether the answer is whole."""
@@ -58,7 +66,9 @@ def blast_json(
         ],
         "total": result.total,
         "truncated": result.truncated,
+        "truncatedBy": result.truncated_by,
         "complete": result.complete,
         "unresolvedSites": result.unresolved_sites,
+        "weakEdges": result.weak_edges,
         "epoch": result.epoch,
     }

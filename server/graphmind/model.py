@@ -73,12 +73,39 @@ class Facts:
     local: Any = None  # language-private data the resolver needs (scopes, local types)
 
 
+class Via(NamedTuple):
+    """How an edge that is not a direct call reaches its target: ``kind`` is ``dispatch`` (an
+    override or implementation of the declared method ``key``), ``event`` (topic ``key``) or
+    ``http`` (route ``key``). Stored as ``kind:key``."""
+
+    kind: str
+    key: str
+
+    def encode(self) -> str:
+        return f"{self.kind}:{self.key}"
+
+    @staticmethod
+    def decode(text: str | None) -> Via | None:
+        if not text:
+            return None
+        kind, _, key = text.partition(":")
+        return Via(kind, key)
+
+
+class Target(NamedTuple):
+    """One edge a resolution gives: the symbol, the confidence and, for an indirect edge, how."""
+
+    symbol: int
+    confidence: int
+    via: Via | None = None
+
+
 @dataclass(slots=True)
 class Resolution:
     """The outcome for one site: edges to symbols, or why there are none."""
 
     site: int  # index in Facts.sites
-    targets: list[tuple[int, int]]  # (symbol id, confidence)
+    targets: list[tuple[int, int]] | list[Target]  # (symbol id, confidence[, via])
     status: str  # RESOLVED / UNRESOLVED / EXTERNAL
 
 
@@ -90,6 +117,7 @@ class Edge(NamedTuple):
     callee: int
     confidence: int
     kind: str  # the site's kind: CALL or REF
+    via: str | None = None  # Via.encode() of an indirect edge
 
 
 class FileResolution(NamedTuple):

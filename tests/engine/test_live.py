@@ -155,7 +155,7 @@ def test_dead_servers_overlays_are_ignored_and_deleted(lg: LiveGraph) -> None:
     (d / "999999999.db").write_bytes(b"junk")
     (d / "999999999.db-wal").write_bytes(b"junk")
     assert live_overlays(lg.root) == [lg.live.db_path]
-    assert sorted(p.name for p in d.iterdir() if p.name.startswith("999")) == []
+    assert sorted(p.name for p in d.iterdir() if p.name.startswith("999999999.")) == []
     own = lg.live.db_path
     lg.close()
     assert not own.exists() and live_overlays(lg.root) == []

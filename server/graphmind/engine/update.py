@@ -336,8 +336,9 @@ def resolve_facts(
         statuses[res.site] = res.status
         site = facts.sites[res.site]
         caller = ids[site.caller]
-        for target, conf in res.targets:
-            edges.append(Edge(sids[res.site], caller, target, conf, site.kind))
+        for t in res.targets:
+            via = t[2] if len(t) > 2 else None  # type: ignore[misc]
+            edges.append(Edge(sids[res.site], caller, t[0], t[1], site.kind, via.encode() if via else None))
     return FileResolution(sids, statuses, edges, view.deps)
 
 

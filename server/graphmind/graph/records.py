@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..model import CONFIDENCE_LEVELS
+from ..model import CONFIDENCE_LEVELS, Via
 
 Range = tuple[int, int, int, int]
 
@@ -50,6 +50,7 @@ class Call:
     symbol: Sym
     confidence: int
     sites: list[Site] = field(default_factory=list)
+    via: Via | None = None  # set when the edge is not a direct call (dispatch, event, http)
 
 
 @dataclass(slots=True)
@@ -70,6 +71,8 @@ class BlastResult:
     complete: bool
     unresolved_sites: int
     epoch: int
+    truncated_by: list[str] = field(default_factory=list)  # the bounds that cut it: limit, maxDepth, nodes, time
+    weak_edges: int = 0  # edges below the asked confidence that could reach the answer
 
 
 def confidence_level(name: str | int) -> int:

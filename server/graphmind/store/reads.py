@@ -75,8 +75,12 @@ class Reads:
         return self._symbols("f.path = ? ORDER BY s.sl, s.sc", (path,))
 
     def symbols_spanning(self, path: str, line: int) -> list[tuple]:
-        """A file's symbols whose range covers ``line``, innermost (latest start) first."""
-        return self._symbols("f.path = ? AND s.sl <= ? AND s.el >= ? ORDER BY s.sl DESC, s.sc DESC", (path, line, line))
+        """A file's symbols whose range covers ``line``, innermost (latest start, then the module
+        last, then the shortest) first: ``lib.js:1`` is the function that starts there."""
+        return self._symbols(
+            "f.path = ? AND s.sl <= ? AND s.el >= ? ORDER BY s.sl DESC, s.sc DESC, s.kind = 'module', s.el",
+            (path, line, line),
+        )
 
     def symbols_named_on(self, path: str, line: int) -> list[tuple]:
         """A file's symbols whose name starts on ``line``."""
@@ -96,10 +100,10 @@ class Reads:
         return self._q("SELECT callee_id, confidence FROM edges WHERE file_id = ? AND sid = ?", (file_id, sid))  # type: ignore[return-value]
 
     def neighbours(self, sid: int, incoming: bool, kinds: tuple[str, ...], min_conf: int) -> list[tuple]:
-        """(other symbol id, confidence, *site row) of the edges into (or out of) a symbol."""
+        """(other symbol id, confidence, via, *site row) of the edges into (or out of) a symbol."""
         mine, other = ("callee_id", "caller_id") if incoming else ("caller_id", "callee_id")
         return self._q(
-            f"SELECT e.{other}, e.confidence, {SITE_COLUMNS} "
+            f"SELECT e.{other}, e.confidence, e.via, {SITE_COLUMNS} "
             f"FROM edges e JOIN sites st ON st.file_id = e.file_id AND st.sid = e.sid "
             f"JOIN files f ON f.id = e.file_id "
             f"WHERE e.{mine} = ? AND e.kind IN ({','.join('?' * len(kinds))}) AND e.confidence >= ? "

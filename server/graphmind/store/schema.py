@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import sqlite3
 
-SCHEMA_VERSION = "8"
+SCHEMA_VERSION = "9"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
@@ -27,7 +27,7 @@ CREATE TABLE IF NOT EXISTS sites(
     PRIMARY KEY(file_id, sid)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS edges(
     file_id INTEGER NOT NULL, sid INTEGER NOT NULL, caller_id INTEGER NOT NULL,
-    callee_id INTEGER NOT NULL, confidence INTEGER NOT NULL, kind TEXT NOT NULL);
+    callee_id INTEGER NOT NULL, confidence INTEGER NOT NULL, kind TEXT NOT NULL, via TEXT);
 CREATE INDEX IF NOT EXISTS edges_file ON edges(file_id, sid);
 CREATE TABLE IF NOT EXISTS bindings(
     file_id INTEGER NOT NULL, lang TEXT NOT NULL, module TEXT NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL,

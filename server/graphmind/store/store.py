@@ -528,7 +528,7 @@ class Store:
             "UPDATE sites SET status=? WHERE file_id=? AND sid=?",
             [(statuses[i], file_id, sids[i]) for i in which if statuses[i] != "unresolved"],
         )
-        db.executemany("INSERT INTO edges VALUES(?,?,?,?,?,?)", [(file_id, *e) for e in res.edges])
+        db.executemany("INSERT INTO edges VALUES(?,?,?,?,?,?,?)", [(file_id, *e) for e in res.edges])
         db.executemany("INSERT OR IGNORE INTO deps VALUES(?,?)", [(k, file_id) for k in res.deps])
 
 
