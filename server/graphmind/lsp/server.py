@@ -216,6 +216,8 @@ class GraphMindServer(LanguageServer):
 
     def close_root(self, folder: Path) -> None:
         root = folder.resolve()
+        with self._opening:  # a folder removed before it was opened is not opened at all
+            self.pending_roots = [p for p in self.pending_roots if p.resolve() != root]
         live = self._folders.pop(root, None)
         self._graphs.pop(root, None)
         self.uris.pop(root, None)
