@@ -3,7 +3,11 @@ radius, as plain records (:mod:`.records`). The SQL behind them is :mod:`graphmi
 JSON shaping lives at the edges (LSP, CLI)."""
 
 from ..model import AMBIGUOUS
+from .counts import CallerCounts
 from .queries import Graph
-from .records import BlastItem, BlastResult, Call, Range, Site, Sym, confidence_level
+from .records import BlastItem, BlastResult, Call, Range, Site, Sym, UnresolvedCall, confidence_level
 
-__all__ = ["AMBIGUOUS", "BlastItem", "BlastResult", "Call", "Graph", "Range", "Site", "Sym", "confidence_level"]
+__all__ = [
+    "AMBIGUOUS", "BlastItem", "BlastResult", "Call", "CallerCounts", "Graph", "Range", "Site", "Sym", "UnresolvedCall",
+    "confidence_level",
+]

@@ -10,8 +10,12 @@ from typing import TYPE_CHECKING, Any
 
 from ..model import CONFIDENCE_NAMES, INFERRED, Via
 from ..store import Reads
+from . import counts, placement
 from .blast import blast_radius
+from .counts import CallerCounts
+from .placement import MainGuards
 from .records import BlastResult, Call, Range, Site, Sym, confidence_level
+from .source import Source
 
 if TYPE_CHECKING:
     from ..engine import Engine
@@ -159,13 +163,18 @@ class Graph:
         direction: str = "incoming",
         min_confidence: str | int = "inferred",
         limit: int = 500,
+        unresolved_limit: int = 200,
     ) -> BlastResult:
-        """Every caller (or callee) within ``depth`` hops (see :mod:`.blast`)."""
+        """Every caller (or callee) within ``depth`` hops (see :mod:`.blast`), with what it may
+        miss: possible callers, the unresolved calls (up to ``unresolved_limit``), script entry points."""
         if direction not in ("incoming", "outgoing"):
             raise ValueError(f"direction must be 'incoming' or 'outgoing', not {direction!r}")
         min_conf = confidence_level(min_confidence)
+        depth = max(0, int(depth))
         with self._reads() as r:
-            return blast_radius(r, targets, max(0, int(depth)), direction == "incoming", min_conf, limit)
+            res = blast_radius(r, targets, depth, direction == "incoming", min_conf, limit)
+        self._annotate_blast(res, depth, direction == "incoming", min_conf, unresolved_limit)
+        return res
 
     def _syms_by_ids(self, ids: list[int]) -> list[Sym]:
         with self._reads() as r:
@@ -196,6 +205,50 @@ class Graph:
             "languages": dict(sorted(by_lang.items())),
             "epoch": n["epoch"],
         }
+
+    # ------------------------------------------------------------------ honest counts and placement (issue 15)
+    def lens_counts(self, syms: list[Sym]) -> dict[int, CallerCounts]:
+        """Known and possible direct callers and unresolved same-name calls of each symbol."""
+        with self._reads() as r:
+            return counts.caller_counts(r, syms)
+
+    def containers(self, syms: list[Sym]) -> dict[int, str | None]:
+        """The container each symbol is shown under (its class, or its module's qualified name)."""
+        with self._reads() as r:
+            return placement.containers(r, syms)
+
+    def main_guards(self) -> MainGuards:
+        """Asks whether call sites lie in script entry points (files read once per instance)."""
+        return MainGuards(Source(self.engine))
+
+    def importers(self, module: Sym, min_conf: int = INFERRED) -> list[Call]:
+        """Module-level code of other files that references what ``module``'s file defines (its
+        importers: a module's code runs when it is imported)."""
+        with self._reads() as r:
+            rows = [row for row in r.importers(module.id) if row[1] >= min_conf]
+        calls: dict[int, Call] = {}
+        syms = {x.id: x for x in self._syms_by_ids(sorted({row[0] for row in rows}))}
+        for other_id, conf, _via, *site in rows:
+            sym = syms.get(other_id)
+            if sym is None:
+                continue
+            c = calls.setdefault(other_id, Call(sym, conf))
+            c.confidence = max(c.confidence, conf)
+            s = Site.of(site)
+            if s not in c.sites:
+                c.sites.append(s)
+        return sorted(calls.values(), key=lambda c: (c.symbol.path, c.symbol.qname))
+
+    def _annotate_blast(self, res: BlastResult, depth: int, incoming: bool, min_conf: int, unresolved_limit: int) -> None:
+        source = Source(self.engine)
+        res.depth, res.min_confidence = depth, min_conf
+        with self._reads() as r:
+            res.possible = counts.possible_more(r, res.targets, depth, incoming, min_conf, len(res.reached))
+            res.unresolved_calls = counts.unresolved_calls(r, source, res, incoming, unresolved_limit)
+            res.containers = placement.containers(r, [*res.targets, *(i.symbol for i in res.items)])
+        guards = MainGuards(source)
+        for item in res.items:
+            item.in_main_guard = item.symbol.kind == "module" and guards.all_inside(item.sites)
 
 
 def _contains(r: Range, line: int, col: int, inclusive_end: bool = False) -> bool:

@@ -35,6 +35,9 @@ class FileProbe:
         return rel in self.also or os.path.isfile(self.root / rel)
 
 
+Point = tuple[int, int]  # (row, byte column)
+
+
 @dataclass(slots=True)
 class Span:
     """A chunk of a file for chunked extraction: the query runs on ``node`` within [start, end)."""
@@ -100,6 +103,11 @@ class Language:
     def merge_member_extra(self, container: dict[str, Any], member: dict[str, Any]) -> dict[str, Any]:
         """Fold what a member chunk says about its container (e.g. attribute types) into it."""
         return container
+
+    def main_guards(self, root: ts.Node) -> list[tuple[Point, Point]]:
+        """(start, end) points of the top-level blocks that run only when the file is executed as
+        a program, never when it is imported (Python's ``if __name__ == "__main__":``)."""
+        return []
 
 
 @cache

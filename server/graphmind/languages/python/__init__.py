@@ -13,6 +13,7 @@ import tree_sitter as ts
 from ...model import Facts, Resolution, WorkspaceView
 from .. import Language, Span, register
 from . import extract as _extract
+from .guards import main_guards as _main_guards
 from .resolve import resolve as _resolve
 
 
@@ -66,6 +67,9 @@ class Python(Language):
         byte_range: tuple[int, int] | None = None,
     ) -> Facts:
         return _extract.extract(self.query(), tree, src, relpath, module, node, byte_range)
+
+    def main_guards(self, root: ts.Node) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+        return _main_guards(root)
 
     def rebase_local(self, local: Any, mapping: list[int]) -> dict[int, tuple]:
         return _extract.rebase_local(local, mapping)

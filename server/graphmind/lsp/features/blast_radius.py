@@ -22,6 +22,8 @@ def _check(p: BlastRadiusParams, depth: int) -> None:
         raise _invalid("maxDepth must be a non-negative integer")
     if p.limit < 0:
         raise _invalid("limit must be a non-negative integer")
+    if p.unresolved_limit < 0:
+        raise _invalid("unresolvedLimit must be a non-negative integer")
     if p.direction not in ("incoming", "outgoing"):
         raise _invalid("direction must be 'incoming' or 'outgoing'")
     try:
@@ -57,8 +59,8 @@ def blast_radius(ls: GraphMindServer, params: BlastRadiusParams) -> dict[str, An
     if found is None:
         return None
     proto, graph, targets = found
-    res = graph.blast_radius(targets, depth, params.direction, params.min_confidence, params.limit)
-    return proto.blast_json(res)
+    res = graph.blast_radius(targets, depth, params.direction, params.min_confidence, params.limit, params.unresolved_limit)
+    return {**proto.blast_json(res), "indexing": not ls.ready.is_set()}  # counts may be low while indexing
 
 
 def blast_radius_command(ls: GraphMindServer, uri: str, position: T.Position) -> dict[str, Any] | None:

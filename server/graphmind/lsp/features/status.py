@@ -12,6 +12,8 @@ def status(ls: GraphMindServer, params: StatusParams | None = None) -> StatusRes
         indexing=ls.indexing is not None and ls.indexing.is_alive(),
         folders={str(root): FolderStatus(epoch=eng.epoch(), open_documents=len(eng.docs)) for root, eng in ls.engines.items()},
         position_encoding=ls.encoding,
+        indexed=ls.index_status.indexed,
+        total_files=ls.index_status.total,
     )
 
 

@@ -1,0 +1,63 @@
+"""Counts that never read as safe: besides the callers the graph knows (edges at ``inferred`` or
+above), the callers it may have missed: callers over ``ambiguous`` edges only ("possible") and
+unresolved call sites with the symbol's name. A lens reads "0 callers" only when nothing in the
+graph could call the symbol."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ..model import AMBIGUOUS, INFERRED
+from ..store import Reads
+from .records import BlastResult, Site, Sym, UnresolvedCall
+from .source import Source
+
+
+class CallerCounts(NamedTuple):
+    known: int  # distinct callers over edges at ``inferred`` or above
+    possible: int  # distinct callers over ``ambiguous`` edges only
+    unresolved: int  # unresolved call sites named like the symbol
+
+    @property
+    def maybe(self) -> int:
+        """What may call the symbol besides the known callers (possible callers + unresolved sites)."""
+        return self.possible + self.unresolved
+
+
+def caller_counts(reads: Reads, syms: list[Sym]) -> dict[int, CallerCounts]:
+    """Direct caller counts of each symbol, for code lenses."""
+    if not syms:
+        return {}
+    ids = [s.id for s in syms]
+    known = reads.caller_counts(ids, INFERRED)
+    possible = reads.possible_caller_counts(ids, INFERRED)
+    by_name = reads.unresolved_call_counts(sorted({s.name for s in syms if s.kind != "module"}))
+    return {
+        s.id: CallerCounts(known.get(s.id, 0), possible.get(s.id, 0), 0 if s.kind == "module" else by_name.get(s.name, 0))
+        for s in syms
+    }
+
+
+def possible_more(reads: Reads, targets: list[Sym], depth: int, incoming: bool, min_conf: int, reached: int) -> int:
+    """How many more symbols a blast radius of the same depth reaches over ``ambiguous`` edges too
+    (``reached``: the symbols it reaches at ``min_conf``, targets included)."""
+    if min_conf <= AMBIGUOUS or depth <= 0:
+        return 0
+    nodes = {n for n, _ in reads.reach([t.id for t in targets], depth, AMBIGUOUS, incoming)} | {t.id for t in targets}
+    return max(0, len(nodes) - reached)
+
+
+def unresolved_calls(reads: Reads, source: Source, result: BlastResult, incoming: bool, limit: int) -> list[UnresolvedCall]:
+    """The unresolved call sites the answer's ``unresolved_sites`` counts: named like a symbol it
+    reaches (incoming), or inside one (outgoing); the first ``limit`` by path and position."""
+    if limit <= 0:
+        return []
+    if incoming:
+        rows = reads.unresolved_call_sites(sorted({s.name for s in result.reached if s.kind != "module"}), None, limit)
+    else:
+        rows = reads.unresolved_call_sites(None, [s.id for s in result.reached], limit)
+    out: list[UnresolvedCall] = []
+    for *site_row, caller in rows:
+        site = Site.of(tuple(site_row))
+        out.append(UnresolvedCall(site, caller, source.line(site.path, site.range[0])))
+    return out
