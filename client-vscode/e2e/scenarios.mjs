@@ -429,13 +429,84 @@ try {
     });
     await logRows('Cat.speak, possible callers included');
     assert(rows.some((x) => /^Target speak, 2 callers within 3 hops \(0 known, 2 possible\)/.test(x.label)), 'the target row counts them as possible');
-    assert(rows.some((x) => /^Module-level code/.test(x.label)), 'the module-level caller is grouped under its file');
+    // d.py calls chorus only inside `if __name__ == "__main__":` (the server says inMainGuard)
+    assert(rows.some((x) => /^if __name__ == "__main__" blocks, 1 file$/.test(x.label)), 'the script entry point is grouped under __main__ blocks');
+    assert(!rows.some((x) => /^Module-level code/.test(x.label)), 'not under ordinary module-level code');
     await until('the title bar offers to exclude them again', async () =>
       (await page.locator('.part.sidebar .action-label[aria-label^="Exclude Possible Callers"]').count()) > 0,
     );
     await shot('blast-radius-possible-callers');
     await runCommand('GraphMind: Exclude Possible Callers');
     await until('chorus gone again', async () => !(await sidebarRows()).some((x) => /^chorus, /.test(x.label)));
+  });
+
+  await scenario('Hide __main__ Blocks: the filter leaves script entry points out', async () => {
+    // Continues from the toggle scenario's view (Cat.speak, possible callers excluded again).
+    await runCommand('GraphMind: Include Possible Callers');
+    await until('the __main__ blocks group', async () => (await sidebarRows()).some((x) => /^if __name__ == "__main__" blocks/.test(x.label)));
+    await runCommand('GraphMind: Hide __main__ Blocks');
+    const rows = await until('the group hidden, and counted on its depth', async () => {
+      const r = await sidebarRows();
+      return !r.some((x) => /^if __name__ == "__main__" blocks/.test(x.label)) && r.some((x) => /^Depth 2, 0 callers \(\+1 in __main__ blocks, hidden\)$/.test(x.label))
+        ? r
+        : undefined;
+    });
+    await logRows('Cat.speak, __main__ blocks hidden');
+    assert(rows.some((x) => /^chorus, depth 1, /.test(x.label)), 'other callers stay');
+    await shot('blast-radius-main-blocks-hidden');
+    await runCommand('GraphMind: Show __main__ Blocks');
+    await until('the group back', async () => (await sidebarRows()).some((x) => /^if __name__ == "__main__" blocks/.test(x.label)));
+    await runCommand('GraphMind: Exclude Possible Callers');
+  });
+
+  await scenario('The lens counts possible callers, and opens a view that groups module-level code', async () => {
+    await clearBlastRadius();
+    await openAt('e.py', 2, 9);
+    const lenses = async () =>
+      (await page.locator('.monaco-editor .codelens-decoration a').allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim());
+    // Bird.sing: solo() calls it, concert's performer.sing() may; Whale.sing: only may; bow: an
+    // unresolved x.stage().bow() may; encore: nothing could ("0 callers" only then)
+    const titles = await until('the lenses of e.py', async () => {
+      const t = await lenses();
+      return t.includes('1 caller · 1 possible') && t.includes('0 callers') ? t : undefined;
+    }, { ms: 20_000 });
+    log(`lenses of e.py: ${titles.join(' | ')}`);
+    assert(titles.filter((t) => t === '0 known callers · 1 possible').length === 2, 'Whale.sing and bow read "0 known callers · 1 possible"');
+    assert(!titles.some((t) => /indexing/.test(t)), 'the index is complete');
+    await shot('lens-possible-callers');
+    await page.locator('.monaco-editor .codelens-decoration a', { hasText: /^1 caller · 1 possible$/ }).first().click();
+    const rows = await until('the Blast Radius tree from the lens', async () => {
+      const r = await sidebarRows();
+      return r.some((x) => /^Target sing, 2 callers within 3 hops · 1 more possible, e\.py:2$/.test(x.label)) && r.some((x) => /^Module-level code/.test(x.label))
+        ? r
+        : undefined;
+    });
+    await logRows('Bird.sing');
+    assert(rows.some((x) => /^Warning: 1 possible caller not shown$/.test(x.label)), 'a row says a possible caller is left out');
+    assert(rows.some((x) => /^Module-level code, 1 file$/.test(x.label)), "e.py's top-level solo() is module-level code");
+    assert(rows.some((x) => /^module level of e\.py, depth 2, e\.py:27, extracted$/.test(x.label)), 'one row per file, labelled with its path');
+    assert(!rows.some((x) => /__main__/.test(x.label)), 'no __main__ block here');
+    await shot('blast-radius-module-level');
+  });
+
+  await scenario('Unresolved calls: the warning row lists the call sites, a click opens one', async () => {
+    await clearBlastRadius();
+    await openAt('e.py', 23, 6);
+    await runCommand('GraphMind: Blast radius of symbol');
+    const warning = page.locator('.part.sidebar .monaco-list-row[aria-label^="Warning: 1 unresolved call named \\"bow\\""]');
+    await until('the unresolved warning row', async () => (await warning.count()) > 0);
+    assert((await sidebarRows()).some((x) => /^No known callers/.test(x.label)), 'no caller is known, and the view does not say "No callers found"');
+    await warning.first().click();
+    const call = page.locator('.part.sidebar .monaco-list-row[aria-label="Unresolved call bow, e.py:20"]');
+    await until('the unresolved call site listed', async () => (await call.count()) > 0);
+    const text = ((await call.first().textContent()) ?? '').trim();
+    assert(/in e\.encore/.test(text) && /return x\.stage\(\)\.bow\(\)/.test(text), `the row names the caller and quotes the line ("${text}")`);
+    await logRows('unresolved calls of bow');
+    await shot('blast-radius-unresolved-calls');
+    await openAt('a.py', 1, 1);
+    await runCommand('GraphMind: Focus on Blast Radius View');
+    await call.first().click();
+    await until('e.py at the unresolved call', async () => (await activeTab()).startsWith('e.py') && (await cursorText()).startsWith('Ln 20,'));
   });
 
   await scenario('The editor context menu has Blast radius of symbol', async () => {
