@@ -4,6 +4,7 @@ call the graph does not hold could reach them."""
 
 from __future__ import annotations
 
+from .. import languages
 from ..model import EXTRACTED
 from ..store import Reads
 from .records import BlastItem, BlastResult, Site, Sym
@@ -49,7 +50,7 @@ def blast_radius(reads: Reads, targets: list[Sym], depth: int, incoming: bool, m
     shown = items[: max(0, limit)]
     _fill_sites(reads, shown, site_keys)
     complete, unresolved = _completeness(reads, level, incoming, min_conf, syms)
-    return BlastResult(targets, shown, total, total > len(shown), complete, unresolved, epoch, list(syms.values()))
+    return BlastResult(targets, shown, total, total > len(shown), complete, unresolved, epoch, len(level), list(syms.values()))
 
 
 def _fill_sites(reads: Reads, items: list[BlastItem], keys: dict[int, list[tuple[int, int]]]) -> None:
@@ -67,8 +68,9 @@ def _completeness(reads: Reads, level: dict[int, int], incoming: bool, min_conf:
     """Could a call the graph does not hold reach these nodes? Unresolved sites that name one
     of them (incoming) or sit inside one of them (outgoing), or edges below ``min_conf``."""
     ids = list(level)
-    if incoming:
-        unresolved = reads.unresolved_calls_named(sorted({s.name for s in syms.values() if s.kind != "module"}))
+    if incoming:  # a call in another language's file can't reach them
+        langs = sorted({lang for s in syms.values() for lang in languages.family_of(s.lang)})
+        unresolved = reads.unresolved_calls_named(sorted({s.name for s in syms.values() if s.kind != "module"}), langs)
     else:
         unresolved = reads.unresolved_calls_in(ids)
     weak = reads.weak_calls(ids, min_conf, incoming)

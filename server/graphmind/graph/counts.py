@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from .. import languages
 from ..model import AMBIGUOUS, INFERRED
 from ..store import Reads
 from .records import BlastResult, Site, Sym, UnresolvedCall
@@ -31,16 +32,19 @@ def caller_counts(reads: Reads, syms: list[Sym]) -> dict[int, CallerCounts]:
     ids = [s.id for s in syms]
     known = reads.caller_counts(ids, INFERRED)
     possible = reads.possible_caller_counts(ids, INFERRED)
-    by_name = reads.unresolved_call_counts(sorted({s.name for s in syms if s.kind != "module"}))
-    return {
-        s.id: CallerCounts(known.get(s.id, 0), possible.get(s.id, 0), 0 if s.kind == "module" else by_name.get(s.name, 0))
-        for s in syms
-    }
+    out: dict[int, CallerCounts] = {}
+    for langs in {languages.family_of(s.lang) for s in syms}:  # calls from files of the symbol's family only
+        mine = [s for s in syms if languages.family_of(s.lang) == langs]
+        by_name = reads.unresolved_call_counts(sorted({s.name for s in mine if s.kind != "module"}), list(langs))
+        for s in mine:
+            unresolved = 0 if s.kind == "module" else by_name.get(s.name, 0)
+            out[s.id] = CallerCounts(known.get(s.id, 0), possible.get(s.id, 0), unresolved)
+    return out
 
 
 def possible_more(reads: Reads, targets: list[Sym], depth: int, incoming: bool, min_conf: int, reached: int) -> int:
     """How many more symbols a blast radius of the same depth reaches over ``ambiguous`` edges too
-    (``reached``: the symbols it reaches at ``min_conf``, targets included)."""
+    (``reached``: how many it reaches at ``min_conf``, targets included)."""
     if min_conf <= AMBIGUOUS or depth <= 0:
         return 0
     nodes = {n for n, _ in reads.reach([t.id for t in targets], depth, AMBIGUOUS, incoming)} | {t.id for t in targets}
@@ -49,13 +53,16 @@ def possible_more(reads: Reads, targets: list[Sym], depth: int, incoming: bool, 
 
 def unresolved_calls(reads: Reads, source: Source, result: BlastResult, incoming: bool, limit: int) -> list[UnresolvedCall]:
     """The unresolved call sites the answer's ``unresolved_sites`` counts: named like a symbol it
-    reaches (incoming), or inside one (outgoing); the first ``limit`` by path and position."""
+    reaches (incoming), or inside one (outgoing); the first ``limit``, those named like a target
+    (or inside one) first, then by path and position."""
     if limit <= 0:
         return []
     if incoming:
-        rows = reads.unresolved_call_sites(sorted({s.name for s in result.reached if s.kind != "module"}), None, limit)
+        names = sorted({s.name for s in result.scope if s.kind != "module"})
+        langs = sorted({lang for s in result.scope for lang in languages.family_of(s.lang)})
+        rows = reads.unresolved_call_sites(names, None, limit, langs, first=sorted({t.name for t in result.targets}))
     else:
-        rows = reads.unresolved_call_sites(None, [s.id for s in result.reached], limit)
+        rows = reads.unresolved_call_sites(None, [s.id for s in result.scope], limit)
     out: list[UnresolvedCall] = []
     for *site_row, caller in rows:
         site = Site.of(tuple(site_row))

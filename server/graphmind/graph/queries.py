@@ -243,7 +243,7 @@ class Graph:
         source = Source(self.engine)
         res.depth, res.min_confidence = depth, min_conf
         with self._reads() as r:
-            res.possible = counts.possible_more(r, res.targets, depth, incoming, min_conf, len(res.reached))
+            res.possible = counts.possible_more(r, res.targets, depth, incoming, min_conf, res.nodes)
             res.unresolved_calls = counts.unresolved_calls(r, source, res, incoming, unresolved_limit)
             res.containers = placement.containers(r, [*res.targets, *(i.symbol for i in res.items)])
         guards = MainGuards(source)

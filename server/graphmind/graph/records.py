@@ -81,7 +81,8 @@ class BlastResult:
     complete: bool
     unresolved_sites: int
     epoch: int
-    reached: list[Sym] = field(default_factory=list)  # every symbol reached, the targets included
+    nodes: int = 0  # symbols reached, the targets included
+    scope: list[Sym] = field(default_factory=list)  # the symbols whose unresolved calls ``unresolved_sites`` counts
     # what may be missing and how the answer was asked (see graph/counts.py)
     depth: int = 0
     min_confidence: int = INFERRED

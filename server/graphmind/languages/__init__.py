@@ -58,6 +58,9 @@ class Language:
     grammar: str = ""
     extensions: tuple[str, ...] = ()
     lsp_ids: tuple[str, ...] = ()
+    # Languages whose files may call this one's symbols (TypeScript, TSX and JavaScript are one
+    # family); empty: only its own.
+    family: tuple[str, ...] = ()
     # Chunked plugins extract one top-level statement at a time (``extract(..., node=...)``) and
     # merge their private data with ``merge_local``: edits then re-extract only what changed.
     chunked: bool = False
@@ -157,6 +160,12 @@ def changes_module_names(relpath: str) -> bool:
     """Whether creating or deleting ``relpath`` renames modules of other files (asks its plugin)."""
     lang = for_path(relpath)
     return lang is not None and lang.changes_module_names(relpath)
+
+
+def family_of(lang: str) -> tuple[str, ...]:
+    """The languages whose files may call symbols of language ``lang`` (its plugin's family)."""
+    plugin = all_languages().get(lang)
+    return tuple(plugin.family) if plugin is not None and plugin.family else (lang,)
 
 
 def for_lsp_id(language_id: str) -> Language | None:

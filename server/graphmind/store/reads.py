@@ -155,12 +155,15 @@ class Reads:
             (json.dumps(keys),),
         )
 
-    def unresolved_calls_named(self, names: list[str]) -> int:
-        return self._q(
-            "SELECT count(*) FROM sites WHERE status = 'unresolved' AND kind = 'call' "
-            "AND name IN (SELECT value FROM json_each(?))",
-            (json.dumps(names),),
-        )[0][0]
+    def unresolved_calls_named(self, names: list[str], langs: list[str] | None = None) -> int:
+        """Unresolved call sites with one of these names (in files of ``langs``: None = any)."""
+        if langs is None:
+            return self._q(
+                "SELECT count(*) FROM sites WHERE status = 'unresolved' AND kind = 'call' "
+                "AND name IN (SELECT value FROM json_each(?))",
+                (json.dumps(names),),
+            )[0][0]
+        return sum(self.unresolved_call_counts(names, langs).values())
 
     def unresolved_calls_in(self, callers: list[int]) -> int:
         return self._q(
@@ -214,26 +217,32 @@ class Reads:
             )
         )
 
-    def unresolved_call_counts(self, names: list[str]) -> dict[str, int]:
-        """Number of unresolved call sites by called name."""
+    def unresolved_call_counts(self, names: list[str], langs: list[str]) -> dict[str, int]:
+        """Number of unresolved call sites in files of ``langs``, by called name."""
         return dict(
             self._q(
-                "SELECT name, count(*) FROM sites WHERE status = 'unresolved' AND kind = 'call' "
-                "AND name IN (SELECT value FROM json_each(?)) GROUP BY name",
-                (json.dumps(names),),
+                "SELECT st.name, count(*) FROM sites st JOIN files f ON f.id = st.file_id "
+                "WHERE st.status = 'unresolved' AND st.kind = 'call' AND st.name IN (SELECT value FROM json_each(?)) "
+                "AND f.lang IN (SELECT value FROM json_each(?)) GROUP BY st.name",
+                (json.dumps(names), json.dumps(langs)),
             )
         )
 
-    def unresolved_call_sites(self, names: list[str] | None, callers: list[int] | None, limit: int) -> list[tuple]:
-        """(*site row, caller qname) of the unresolved call sites named ``names`` or inside
-        ``callers``, the first ``limit`` by path and position."""
+    def unresolved_call_sites(
+        self, names: list[str] | None, callers: list[int] | None, limit: int, langs: list[str] | None = None,
+        first: list[str] | None = None,
+    ) -> list[tuple]:
+        """(*site row, caller qname) of the unresolved call sites named ``names`` (in files of
+        ``langs``) or inside ``callers``, the first ``limit``: those named ``first`` before the
+        others, then by path and position."""
         where, arg = ("st.name", names) if names is not None else ("st.caller_id", callers or [])
+        in_langs = "" if langs is None else "AND f.lang IN (SELECT value FROM json_each(?)) "
         return self._q(
             f"SELECT {SITE_COLUMNS}, c.qname FROM sites st JOIN files f ON f.id = st.file_id "
             "LEFT JOIN symbols c ON c.id = st.caller_id "
-            f"WHERE st.status = 'unresolved' AND st.kind = 'call' AND {where} IN (SELECT value FROM json_each(?)) "
-            "ORDER BY f.path, st.sl, st.sc LIMIT ?",
-            (json.dumps(arg), limit),
+            f"WHERE st.status = 'unresolved' AND st.kind = 'call' AND {where} IN (SELECT value FROM json_each(?)) {in_langs}"
+            "ORDER BY st.name IN (SELECT value FROM json_each(?)) DESC, f.path, st.sl, st.sc LIMIT ?",
+            (json.dumps(arg), *([] if langs is None else [json.dumps(langs)]), json.dumps(first or []), limit),
         )
 
     def importers(self, module_id: int) -> list[tuple]:
