@@ -15,7 +15,7 @@ export type BlastNode =
   | { type: 'target'; id: string; symbol: BlastSymbol; total: number; showTotal: boolean; hops: number; possible: PossibleCount }
   | { type: 'total'; id: string; total: number; targets: number }
   | { type: 'warning'; id: string; text: string; detail: string; command?: { command: string; title: string } }
-  | { type: 'unresolved'; id: string; count: number; name: string; calls: UnresolvedCall[] }
+  | { type: 'unresolved'; id: string; count: number; names: string[]; direct: boolean; calls: UnresolvedCall[] }
   | { type: 'unresolvedCall'; id: string; call: UnresolvedCall }
   | { type: 'message'; id: string; text: string; detail?: string }
   | { type: 'depth'; id: string; depth: number; items: BlastItem[]; hiddenMain: number }
@@ -80,6 +80,15 @@ export function symbolKindIcon(kind: number): string {
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** `"a"`, `"a" or "b"`, `"a", "b" or "c"`, `"a", "b", "c", …` */
+export function quotedNames(names: readonly string[], most = 3): string {
+  const q = names.slice(0, most).map((n) => `"${n}"`);
+  if (names.length > most) {
+    return `${q.join(', ')}, …`;
+  }
+  return q.length > 1 ? `${q.slice(0, -1).join(', ')} or ${q[q.length - 1]}` : q.join('');
 }
 
 /** Groups items by depth, ascending, keeping the server's order inside a depth. */
@@ -179,11 +188,15 @@ export function rootNodes(
   const calls = result.unresolvedCalls ?? [];
   const unresolved = Math.max(result.unresolvedSites ?? 0, calls.length);
   if (unresolved > 0) {
+    // The server counts calls named like any symbol in the radius (a caller's caller too).
+    const targetNames = new Set(result.targets.map((t) => t.name));
+    const names = calls.length ? [...new Set(calls.map((c) => c.name))] : [...targetNames];
     nodes.push({
       type: 'unresolved',
       id: p + 'unresolved',
       count: unresolved,
-      name: calls[0]?.name ?? result.targets[0]?.name ?? '',
+      names,
+      direct: names.every((n) => targetNames.has(n)),
       calls,
     });
   } else if (!result.complete && !(possible && 'hidden' in possible)) {
@@ -373,8 +386,8 @@ export function toTreeItem(node: BlastNode, rel: RelativePath): vscode.TreeItem 
     }
     case 'unresolved': {
       const listed = node.calls.length > 0;
-      const what = node.name ? ` named "${node.name}"` : '';
-      const text = `${plural(node.count, 'unresolved call')}${what} may also call this`;
+      const what = node.names.length ? ` named ${quotedNames(node.names)}` : '';
+      const text = `${plural(node.count, 'unresolved call')}${what} may also ${node.direct ? 'call' : 'reach'} this`;
       const t = new vscode.TreeItem(text, listed ? vscode.TreeItemCollapsibleState.Collapsed : None);
       t.id = node.id;
       t.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));

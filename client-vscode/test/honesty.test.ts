@@ -8,7 +8,7 @@ import {
   shiftPosition,
   STALE_MESSAGE,
 } from '../src/blastRadius';
-import { BlastRadiusTreeProvider, childNodes, rootNodes, toTreeItem, type BlastNode, type BlastQuery } from '../src/blastTree';
+import { BlastRadiusTreeProvider, childNodes, quotedNames, rootNodes, toTreeItem, type BlastNode, type BlastQuery } from '../src/blastTree';
 import type { BlastRadiusResult } from '../src/protocol';
 import type { ManagedClient } from '../src/server';
 import * as vscode from './vscode-stub';
@@ -142,6 +142,20 @@ describe('honest counts in the Blast Radius view', () => {
     const open = toTreeItem(kids[0], rel).command!;
     assert.equal(open.command, 'vscode.open');
     assert.equal(open.arguments![1].selection.start.line, 9);
+  });
+
+  it('unresolved calls named like callers in the radius: the row names them and says they may reach it', () => {
+    const calls = [
+      { uri: 'file:///ws/x.py', range: range(9, 4, 10), name: 'target', caller: 'x.run', text: 'obj.target()' },
+      { uri: 'file:///ws/y.py', range: range(2, 0, 6), name: 'caller1', caller: null, text: null },
+      { uri: 'file:///ws/z.py', range: range(2, 0, 6), name: 'caller1', caller: null, text: null },
+    ];
+    const roots = rootNodes(sampleResult({ complete: false, unresolvedSites: 3, unresolvedCalls: calls }), query);
+    const row = roots.find((n) => n.type === 'unresolved')!;
+    assert.equal(toTreeItem(row, rel).label, '3 unresolved calls named "target" or "caller1" may also reach this');
+    assert.equal(quotedNames(['a', 'b', 'c', 'd']), '"a", "b", "c", …');
+    assert.equal(quotedNames(['a', 'b', 'c']), '"a", "b" or "c"');
+    assert.equal(quotedNames(['a']), '"a"');
   });
 
   it('an older server that sends only the count: the row shows it, without children', () => {
