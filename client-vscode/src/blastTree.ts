@@ -1,11 +1,20 @@
 /** The "Blast Radius" tree view: a `graphmind/blastRadius` result -> tree rows. */
 import * as vscode from 'vscode';
 import {
+  changesChildNodes,
+  changesRootNodes,
+  changesTreeItem,
+  isChangesNode,
+  type ChangesNode,
+  type ChangesQuery,
+} from './changesTree';
+import {
   isModuleLevel,
   type BlastItem,
   type BlastRadiusResult,
   type BlastRadiusSettings,
   type BlastSymbol,
+  type ChangesResult,
   type LspLocation,
   type LspRange,
   type UnresolvedCall,
@@ -21,7 +30,8 @@ export type BlastNode =
   | { type: 'depth'; id: string; depth: number; items: BlastItem[]; hiddenMain: number }
   | { type: 'modules'; id: string; depth: number; items: BlastItem[]; main: boolean }
   | { type: 'item'; id: string; item: BlastItem; moduleRow?: boolean }
-  | { type: 'callSite'; id: string; item: BlastItem; site: LspLocation; index: number };
+  | { type: 'callSite'; id: string; item: BlastItem; site: LspLocation; index: number }
+  | ChangesNode;
 
 /** Possible (ambiguous) callers: shown among the rows, or counted by the server but left out. */
 export type PossibleCount = { shown: number } | { hidden: number } | undefined;
@@ -244,6 +254,9 @@ function itemIds(parentId: string, items: readonly BlastItem[]): string[] {
 }
 
 export function childNodes(node: BlastNode): BlastNode[] {
+  if (isChangesNode(node)) {
+    return changesChildNodes(node);
+  }
   if (node.type === 'depth') {
     const { symbols, modules, main } = splitItems(node.items);
     const ids = itemIds(node.id, symbols);
@@ -346,6 +359,9 @@ export function targetCount(node: Extract<BlastNode, { type: 'target' }>): strin
 
 /** One tree row for a node. */
 export function toTreeItem(node: BlastNode, rel: RelativePath): vscode.TreeItem {
+  if (isChangesNode(node)) {
+    return changesTreeItem(node, rel);
+  }
   const None = vscode.TreeItemCollapsibleState.None;
   switch (node.type) {
     case 'target': {
@@ -523,6 +539,8 @@ export class BlastRadiusTreeProvider implements vscode.TreeDataProvider<BlastNod
   private readonly parents = new Map<string, BlastNode>();
   private _result: BlastRadiusResult | null = null;
   private _query: BlastQuery | undefined;
+  /** "Impact of my changes" shows instead of a blast radius. */
+  private _changes: { query: ChangesQuery; result: ChangesResult } | undefined;
   private _options: ViewOptions = { ...DEFAULT_VIEW_OPTIONS };
 
   constructor(private readonly rel: RelativePath) {}
@@ -535,6 +553,11 @@ export class BlastRadiusTreeProvider implements vscode.TreeDataProvider<BlastNod
     return this._query;
   }
 
+  /** The changes shown (and how they were asked), when the view shows the impact of changes. */
+  get changes(): { query: ChangesQuery; result: ChangesResult } | undefined {
+    return this._changes;
+  }
+
   get options(): ViewOptions {
     return this._options;
   }
@@ -543,9 +566,9 @@ export class BlastRadiusTreeProvider implements vscode.TreeDataProvider<BlastNod
     return this.roots.length > 0;
   }
 
-  /** The first target row (what a new result scrolls to). */
+  /** The first target row (what a new result scrolls to; the first row for changes). */
   get targetNode(): BlastNode | undefined {
-    return this.roots.find((n) => n.type === 'target');
+    return this._changes ? this.roots[0] : this.roots.find((n) => n.type === 'target');
   }
 
   /**
@@ -558,6 +581,18 @@ export class BlastRadiusTreeProvider implements vscode.TreeDataProvider<BlastNod
     }
     this._query = query;
     this._result = result;
+    this._changes = undefined;
+    this.render();
+  }
+
+  /** Shows the impact of changes (`sameRows`: an update of the one shown, rows keep their ids). */
+  setChanges(query: ChangesQuery, result: ChangesResult, sameRows = false): void {
+    if (!sameRows) {
+      this.generation++;
+    }
+    this._query = undefined;
+    this._result = null;
+    this._changes = { query, result };
     this.render();
   }
 
@@ -570,14 +605,16 @@ export class BlastRadiusTreeProvider implements vscode.TreeDataProvider<BlastNod
 
   setOptions(options: Partial<ViewOptions>): void {
     this._options = { ...this._options, ...options };
-    if (this._query) {
+    if (this._query || this._changes) {
       this.render();
     }
   }
 
   private render(): void {
     this.parents.clear();
-    this.roots = rootNodes(this._result, this._query, this.generation, this._options);
+    this.roots = this._changes
+      ? changesRootNodes(this._changes.result, this.generation)
+      : rootNodes(this._result, this._query, this.generation, this._options);
     this.changed.fire(undefined);
   }
 
@@ -585,6 +622,7 @@ export class BlastRadiusTreeProvider implements vscode.TreeDataProvider<BlastNod
     this.generation++;
     this._query = undefined;
     this._result = null;
+    this._changes = undefined;
     this.roots = [];
     this.parents.clear();
     this.changed.fire(undefined);

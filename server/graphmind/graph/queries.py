@@ -173,7 +173,7 @@ class Graph:
         depth = max(0, int(depth))
         with self._reads() as r:
             res = blast_radius(r, targets, depth, direction == "incoming", min_conf, limit)
-        self._annotate_blast(res, depth, direction == "incoming", min_conf, unresolved_limit)
+        self.annotate_blast(res, depth, direction, min_conf, unresolved_limit)
         return res
 
     def _syms_by_ids(self, ids: list[int]) -> list[Sym]:
@@ -239,7 +239,13 @@ class Graph:
                 c.sites.append(s)
         return sorted(calls.values(), key=lambda c: (c.symbol.path, c.symbol.qname))
 
-    def _annotate_blast(self, res: BlastResult, depth: int, incoming: bool, min_conf: int, unresolved_limit: int) -> None:
+    def annotate_blast(
+        self, res: BlastResult, depth: int, direction: str, min_confidence: str | int, unresolved_limit: int = 200
+    ) -> None:
+        """Adds to a blast radius what it may miss (possible callers, the unresolved calls, up to
+        ``unresolved_limit``), how it was asked, containers, and module code in script entry points."""
+        incoming, min_conf = direction == "incoming", confidence_level(min_confidence)
+        depth = max(0, int(depth))
         source = Source(self.engine)
         res.depth, res.min_confidence = depth, min_conf
         with self._reads() as r:
