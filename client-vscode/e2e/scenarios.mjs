@@ -1,7 +1,8 @@
 // Drives code-server (started by run.sh) with playwright-core + Debian Chromium.
 // Scenarios: Show Call Hierarchy, Go to Definition, Find All References (VS Code's
 // standard providers), and "GraphMind: Blast radius of symbol" with its peek action.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, execSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
@@ -567,6 +568,70 @@ try {
     );
     await until('"No callers found" for caller2', async () => (await sidebarRows()).some((x) => /^No callers found/.test(x.label)));
     await logRows('blast radius of caller2');
+  });
+
+  // graphmind/changes (issue 11) comes with `graphmind changes`: skipped for a server without it.
+  const serverHasChanges = (() => {
+    try {
+      const base = (process.env.E2E_SERVER_CMD ?? '').replace(/\s+serve\b.*$/, '');
+      return !!base && /\bchanges\b/.test(execSync(`${base} --help`, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+    } catch {
+      return false;
+    }
+  })();
+  await scenario('GraphMind: Impact of my changes lists the changed code, its callers and the tests to run', async () => {
+    if (!serverHasChanges) {
+      log('skipped: this server has no graphmind/changes');
+      return;
+    }
+    const git = (...args) => execFileSync('git', ['-c', 'user.name=e2e', '-c', 'user.email=e2e@example.com', ...args], { cwd: WORKSPACE, stdio: 'ignore' });
+    const testFile = join(WORKSPACE, 'tests', 'test_c.py');
+    mkdirSync(join(WORKSPACE, 'tests'), { recursive: true });
+    writeFileSync(testFile, 'from c import caller2\n\n\ndef test_caller2():\n    assert caller2() == 86\n');
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'base');
+    try {
+      await clearBlastRadius();
+      await openAt('a.py', 2, 5);
+      await page.keyboard.press('End');
+      await page.keyboard.type(' + 0'); // unsaved: the server compares the buffer
+      const rows = await until(
+        'the impact of the change',
+        async () => {
+          await runCommand('GraphMind: Impact of my changes');
+          return until('the rows', async () => {
+            const r = await sidebarRows();
+            return r.some((x) => /^Test test_caller2, pytest, tests\/test_c\.py:4, depth 3$/.test(x.label)) ? r : undefined;
+          }, { ms: 5_000 }).catch(() => undefined);
+        },
+        { ms: 40_000, every: 1_000 },
+      );
+      await logRows('impact of my changes');
+      const labels = rows.map((r) => r.label);
+      const idx = (re) => labels.findIndex((l) => re.test(l));
+      const iBase = idx(/^Changes against HEAD, [0-9a-f]{7} · 1 file changed/);
+      const iChanged = idx(/^Changed target, modified, a\.py:1$/);
+      const iC1 = idx(/^caller1, depth 1, b\.py:5, extracted$/);
+      const iC2 = idx(/^caller2, depth 2, c\.py:5, extracted$/);
+      const iTests = idx(/^Tests, 1 test$/);
+      const iTest = idx(/^Test test_caller2, /);
+      assert(iBase === 0, `the base is the first row: ${labels.join(' | ')}`);
+      assert(0 < iChanged && iChanged < iC1 && iC1 < iC2 && iC2 < iTests && iTests < iTest, `changed, then callers by depth, then tests: ${labels.join(' | ')}`);
+      assert(!labels.some((l) => /^test_caller2, depth/.test(l)), 'the test is listed under Tests, not among the callers');
+      await shot('impact-of-changes');
+      await page.locator('.part.sidebar .monaco-list-row[aria-label^="Test test_caller2"]').click();
+      await until('the test opened', async () => (await activeTab()).startsWith('test_c.py') && (await cursorText()).startsWith('Ln 4,'));
+    } finally {
+      // Leave a.py and the workspace as they were for the scenarios after this one.
+      await openAt('a.py', 2, 1);
+      await page.keyboard.press('Shift+End');
+      await page.keyboard.type('    return 42');
+      await page.keyboard.press('Control+s');
+      rmSync(join(WORKSPACE, 'tests'), { recursive: true, force: true });
+      rmSync(join(WORKSPACE, '.git'), { recursive: true, force: true });
+    }
+    await clearBlastRadius();
   });
 
   await scenario('A second window: the first keeps its server and answers', async () => {
