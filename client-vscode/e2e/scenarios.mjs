@@ -610,7 +610,7 @@ try {
       await logRows('impact of my changes');
       const labels = rows.map((r) => r.label);
       const idx = (re) => labels.findIndex((l) => re.test(l));
-      const iBase = idx(/^Changes against HEAD, [0-9a-f]{7} · 1 file changed/);
+      const iBase = idx(/^Changes against HEAD, [0-9a-f]{7} · 1 file changed \(unsaved text included\)$/);
       const iChanged = idx(/^Changed target, modified, a\.py:1$/);
       const iC1 = idx(/^caller1, depth 1, b\.py:5, extracted$/);
       const iC2 = idx(/^caller2, depth 2, c\.py:5, extracted$/);
@@ -628,9 +628,22 @@ try {
       await page.keyboard.press('Shift+End');
       await page.keyboard.type('    return 42');
       await page.keyboard.press('Control+s');
+      await runCommand('View: Close All Editors'); // an open buffer would keep test_c.py in the index
       rmSync(join(WORKSPACE, 'tests'), { recursive: true, force: true });
       rmSync(join(WORKSPACE, '.git'), { recursive: true, force: true });
     }
+    await clearBlastRadius();
+    await openAt('a.py', 1, 6);
+    await until(
+      'the deleted test gone from the blast radius',
+      async () => {
+        await runCommand('GraphMind: Blast radius of symbol');
+        return until('2 callers', async () => (await sidebarRows()).some((x) => /^Target target, 2 callers within 3 hops, a\.py:1$/.test(x.label)), {
+          ms: 3_000,
+        }).catch(() => false);
+      },
+      { ms: 30_000, every: 1_000 },
+    );
     await clearBlastRadius();
   });
 

@@ -155,9 +155,12 @@ export function changesTreeItem(node: ChangesNode, rel: RelativePath): vscode.Tr
       const label = `Changes against ${r.base.ref}${r.staged ? ' (staged)' : ''}`;
       const t = new vscode.TreeItem(label, None);
       t.id = node.id;
-      const unsaved = r.buffers?.length ? ` · ${plural(r.buffers.length, 'unsaved buffer')} compared` : '';
-      t.description = `${r.base.commit.slice(0, 7)} · ${plural(r.files.length, 'file')} changed${unsaved}`;
-      t.tooltip = [r.base.how ?? r.base.ref, ...r.files.map((f) => `• ${f}`)].join('\n');
+      // `files` are the files git sees changed; a changed definition may be in an unsaved buffer only
+      const files = [...new Set([...r.files, ...r.changed.map((c) => c.path)])].sort();
+      const unsaved = r.buffers?.length ? ' (unsaved text included)' : '';
+      t.description = `${r.base.commit.slice(0, 7)} · ${plural(files.length, 'file')} changed${unsaved}`;
+      const buffers = r.buffers?.length ? [`Open buffers compared: ${r.buffers.join(', ')}`] : [];
+      t.tooltip = [r.base.how ?? r.base.ref, ...files.map((f) => `• ${f}`), ...buffers].join('\n');
       t.iconPath = new vscode.ThemeIcon('git-compare');
       t.contextValue = 'graphmind.changesBase';
       t.accessibilityInformation = { label: `${label}, ${t.description}` };

@@ -65,7 +65,7 @@ function flatten(nodes: BlastNode[], indent = ''): string[] {
 describe('Impact of my changes: the rows', () => {
   it('changed definitions, then their callers by depth, then the tests in the radius', () => {
     assert.deepEqual(flatten(changesRootNodes(changesResult())), [
-      'Changes against HEAD | b2affa2 · 1 file changed · 1 unsaved buffer compared',
+      'Changes against HEAD | b2affa2 · 1 file changed (unsaved text included)',
       'Changed | 1 definition',
       '  target | modified · a.py:1',
       'Affected callers | 2 callers',
@@ -76,6 +76,11 @@ describe('Impact of my changes: the rows', () => {
       'Tests | 1 test',
       '  test_caller2 | pytest · tests/test_c.py:4 · depth 3',
     ]);
+  });
+
+  it('a definition changed in an unsaved buffer only counts as a changed file', () => {
+    const [base] = changesRootNodes(changesResult({ files: [] }));
+    assert.equal(toTreeItem(base, rel).description, 'b2affa2 · 1 file changed (unsaved text included)');
   });
 
   it('rows open what they name: a call site at its line and column, a definition, a test', () => {
@@ -218,7 +223,7 @@ describe('GraphMind: Impact of my changes', () => {
 
   it('edits ask again (unsaved text counts); rows keep their ids; Refresh asks again too', async () => {
     let n = 0;
-    const { client, requests } = fakeClient(async () => changesResult({ files: n++ ? ['a.py', 'b.py'] : ['a.py'] }));
+    const { client, requests } = fakeClient(async () => changesResult({ files: n++ ? ['a.py', 'b.py'] : ['a.py'], buffers: [] }));
     const { controller, provider, treeView } = setup(client);
     await controller.runChanges(undefined, editor());
     const before = provider.getChildren().map((r) => r.id);
