@@ -584,6 +584,9 @@ try {
       log('skipped: this server has no graphmind/changes');
       return;
     }
+    // After the restart scenarios: let the server finish its index before files appear.
+    const ready = page.locator('.statusbar-item', { hasText: /GraphMind/ }).first();
+    await until('a ready server', async () => (await ready.locator('.codicon-check').count()) > 0, { ms: 30_000 });
     const git = (...args) => execFileSync('git', ['-c', 'user.name=e2e', '-c', 'user.email=e2e@example.com', ...args], { cwd: WORKSPACE, stdio: 'ignore' });
     const testFile = join(WORKSPACE, 'tests', 'test_c.py');
     mkdirSync(join(WORKSPACE, 'tests'), { recursive: true });
@@ -655,7 +658,7 @@ try {
       await page2.goto(URL);
       await page2.waitForSelector('.monaco-workbench', { timeout: 30_000 });
       await page2.waitForSelector('.explorer-folders-view .monaco-list-row', { timeout: 30_000 });
-      await until("the second window's server", async () => serverProcesses().length >= 2, { ms: 30_000 });
+      await until("the second window's server", async () => serverProcesses().length >= 2, { ms: 60_000 });
       await sleep(3_000); // configuration events from the second window arrive in this time
       assert(serverProcesses().includes(before[0]), "the first window's server still runs (was not restarted)");
       assert(!/restarting the server/.test(graphmindLog()), 'no window restarted its server');
