@@ -100,9 +100,15 @@ async function logRows(label) {
  */
 async function runCommand(title, { attempts = 10 } = {}) {
   for (let i = 1; i <= attempts; i++) {
-    await page.keyboard.press('F1');
+    // A key press can be lost while focus moves (a view closing): then try the other key.
+    await page.keyboard.press(i % 2 ? 'F1' : 'Control+Shift+P');
     const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible' });
+    const opened = await input.waitFor({ state: 'visible', timeout: 4_000 }).then(() => true, () => false);
+    if (!opened) {
+      log(`palette: did not open for "${title}" (attempt ${i})`);
+      await page.keyboard.press('Escape');
+      continue;
+    }
     await input.fill(`>${title}`);
     const row = page.locator('.quick-input-list .monaco-list-row').filter({
       has: page.locator('.label-name', { hasText: new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }),
