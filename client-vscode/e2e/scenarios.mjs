@@ -638,7 +638,9 @@ try {
       await page.keyboard.type('    return 42');
       await page.keyboard.press('Control+s');
       await runCommand('View: Close All Editors'); // an open buffer would keep test_c.py in the index
-      rmSync(join(WORKSPACE, 'tests'), { recursive: true, force: true });
+      // The file itself, not its folder: the server watches source files, and a deleted
+      // folder is reported as the folder only.
+      rmSync(testFile, { force: true });
       rmSync(join(WORKSPACE, '.git'), { recursive: true, force: true });
     }
     await clearBlastRadius();
@@ -654,6 +656,7 @@ try {
       { ms: 30_000, every: 1_000 },
     );
     await clearBlastRadius();
+    rmSync(join(WORKSPACE, 'tests'), { recursive: true, force: true });
   });
 
   await scenario('A second window: the first keeps its server and answers', async () => {
