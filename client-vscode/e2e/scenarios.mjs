@@ -516,6 +516,48 @@ try {
     await until('e.py at the unresolved call', async () => (await activeTab()).startsWith('e.py') && (await cursorText()).startsWith('Ln 20,'));
   });
 
+  await scenario('Doc notes that name the target show at the top of the view', async () => {
+    const note = join(WORKSPACE, 'docs', 'why.md');
+    mkdirSync(join(WORKSPACE, 'docs'), { recursive: true });
+    writeFileSync(note, '# Why target returns 42\n\nSee `a.target`; `b.caller1` adds one.\n');
+    try {
+      await clearBlastRadius();
+      await openAt('a.py', 1, 6);
+      const found = await until(
+        'the Notes group',
+        async () => {
+          await runCommand('GraphMind: Blast radius of symbol');
+          return until('notes', async () => (await sidebarRows()).some((x) => /^Notes, 1 document names this code$/.test(x.label)), {
+            ms: 3_000,
+          }).catch(() => false);
+        },
+        { ms: 20_000, every: 1_000 },
+      ).catch((err) => {
+        if (/"notes":/.test(graphmindLog())) throw err;
+        return 'unsupported';
+      });
+      if (found === 'unsupported') {
+        log('skipped: this server sends no notes in graphmind/blastRadius');
+        return;
+      }
+      const rows = await logRows('blast radius with notes');
+      const labels = rows.map((r) => r.label);
+      const iTarget = labels.findIndex((l) => /^Target target, /.test(l));
+      const iNotes = labels.findIndex((l) => /^Notes, /.test(l));
+      const iNote = labels.findIndex((l) => /^Note Why target returns 42, docs\/why\.md:3$/.test(l));
+      const iD1 = labels.findIndex((l) => /^Depth 1/.test(l));
+      assert(iTarget === 0 && iNotes === 1 && iNote === 2 && iD1 > iNote, `the note right under the target, above the callers: ${labels.join(' | ')}`);
+      await shot('blast-radius-notes');
+      await page.locator('.part.sidebar .monaco-list-row[aria-label^="Note Why target returns 42"]').click();
+      await until('the note opened at its mention', async () => (await activeTab()).startsWith('why.md') && (await cursorText()).startsWith('Ln 3,'));
+    } finally {
+      await runCommand('View: Close All Editors');
+      rmSync(note, { force: true });
+    }
+    await clearBlastRadius();
+    rmSync(join(WORKSPACE, 'docs'), { recursive: true, force: true });
+  });
+
   await scenario('The editor context menu has Blast radius of symbol', async () => {
     await clearBlastRadius();
     await openAt('b.py', 1, 1);

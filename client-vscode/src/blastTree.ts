@@ -13,6 +13,7 @@ import {
   type BlastItem,
   type BlastRadiusResult,
   type BlastRadiusSettings,
+  type BlastNote,
   type BlastSymbol,
   type ChangesResult,
   type LspLocation,
@@ -31,6 +32,8 @@ export type BlastNode =
   | { type: 'modules'; id: string; depth: number; items: BlastItem[]; main: boolean }
   | { type: 'item'; id: string; item: BlastItem; moduleRow?: boolean }
   | { type: 'callSite'; id: string; item: BlastItem; site: LspLocation; index: number }
+  | { type: 'notes'; id: string; notes: BlastNote[] }
+  | { type: 'note'; id: string; note: BlastNote }
   | ChangesNode;
 
 /** Possible (ambiguous) callers: shown among the rows, or counted by the server but left out. */
@@ -164,6 +167,10 @@ export function rootNodes(
   if (!single) {
     nodes.push({ type: 'total', id: p + 'total', total: result.total, targets: result.targets.length });
   }
+  if (result.notes?.length) {
+    // Design notes and ADRs that name the target or a caller: read these before changing it.
+    nodes.push({ type: 'notes', id: p + 'notes', notes: result.notes });
+  }
   if (result.indexing) {
     nodes.push({
       type: 'warning',
@@ -256,6 +263,9 @@ function itemIds(parentId: string, items: readonly BlastItem[]): string[] {
 export function childNodes(node: BlastNode): BlastNode[] {
   if (isChangesNode(node)) {
     return changesChildNodes(node);
+  }
+  if (node.type === 'notes') {
+    return node.notes.map((note) => ({ type: 'note', id: `${node.id}/${note.path}`, note }));
   }
   if (node.type === 'depth') {
     const { symbols, modules, main } = splitItems(node.items);
@@ -495,6 +505,32 @@ export function toTreeItem(node: BlastNode, rel: RelativePath): vscode.TreeItem 
       t.accessibilityInformation = {
         label: `${name}, depth ${it.depth}, ${where}, ${possible ? 'possible' : it.confidence}${sig ? ', ' + sig : ''}`,
       };
+      return t;
+    }
+    case 'notes': {
+      const t = new vscode.TreeItem('Notes', vscode.TreeItemCollapsibleState.Expanded);
+      t.id = node.id;
+      t.description = `${plural(node.notes.length, 'document')} name${node.notes.length === 1 ? 's' : ''} this code`;
+      t.iconPath = new vscode.ThemeIcon('book');
+      t.contextValue = 'graphmind.notes';
+      t.tooltip = 'Markdown files (design notes, ADRs) that mention the target or one of its callers.';
+      t.accessibilityInformation = { label: `Notes, ${t.description}` };
+      return t;
+    }
+    case 'note': {
+      const n = node.note;
+      const where = `${n.path}:${n.line}`;
+      const names = n.symbols.map((q) => q.slice(q.lastIndexOf('.') + 1));
+      const t = new vscode.TreeItem(n.title, None);
+      t.id = node.id;
+      t.description = [where, names.slice(0, 3).join(', ') + (names.length > 3 ? ', …' : '')].filter(Boolean).join(' · ');
+      t.iconPath = new vscode.ThemeIcon('note');
+      t.contextValue = 'graphmind.note';
+      t.tooltip = [n.title, where, ...n.symbols.map((q) => `• ${q}`)].join('\n');
+      if (n.uri) {
+        t.command = openCommand({ uri: n.uri, range: { start: { line: n.line - 1, character: 0 }, end: { line: n.line - 1, character: 0 } } }, 'Open note');
+      }
+      t.accessibilityInformation = { label: `Note ${n.title}, ${where}` };
       return t;
     }
     case 'callSite': {

@@ -77,6 +77,20 @@ export interface UnresolvedCall extends LspLocation {
   text?: string | null;
 }
 
+/** A Markdown note (an ADR, a design doc) that names a target or a caller (issue 12). */
+export interface BlastNote {
+  /** Workspace-relative, '/'-separated. */
+  path: string;
+  /** LSP answers only. */
+  uri?: string;
+  /** The first heading, else the file name. */
+  title: string;
+  /** 1-based line of the note's first mention of one of `symbols`. */
+  line: number;
+  /** Qualified names of the targets and items it names. */
+  symbols: string[];
+}
+
 export interface BlastRadiusResult {
   targets: BlastSymbol[];
   items: BlastItem[];
@@ -98,6 +112,8 @@ export interface BlastRadiusResult {
   /** True while the workspace's first index is still being built: counts may be low (since issue 15). */
   indexing?: boolean;
   epoch?: number;
+  /** Doc notes that name a target or a shown item, sorted by path (since issue 12). */
+  notes?: BlastNote[];
 }
 
 /** `graphmind/status` (request) and `graphmind/statusChanged` (notification). */

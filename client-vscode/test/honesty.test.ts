@@ -348,3 +348,41 @@ describe('the view and the server state', () => {
     assert.ok(!labels(provider.getChildren()).includes('Still indexing: counts may be low'));
   });
 });
+
+describe('doc notes (issue 12) at the top of the view', () => {
+  const notes = [
+    {
+      path: 'docs/adr/0001-idempotent.md',
+      uri: 'file:///ws/docs/adr/0001-idempotent.md',
+      title: 'ADR 1: Charges must be idempotent',
+      line: 5,
+      symbols: ['a.target', 'b.caller1', 'c.caller2', 'd.more'],
+    },
+    { path: 'README.md', title: 'Shop', line: 12, symbols: ['a.target'] },
+  ];
+
+  it('a Notes group right after the target, one row per note that opens it at its mention', () => {
+    const roots = rootNodes(sampleResult({ notes }), query);
+    assert.deepEqual(labels(roots).slice(0, 2), [
+      'target | 3 callers within 3 hops · a.py:1',
+      'Notes | 2 documents name this code',
+    ]);
+    const rows = childNodes(roots[1]);
+    assert.deepEqual(labels(rows), [
+      'ADR 1: Charges must be idempotent | docs/adr/0001-idempotent.md:5 · target, caller1, caller2, …',
+      'Shop | README.md:12 · target',
+    ]);
+    const open = toTreeItem(rows[0], rel).command!;
+    assert.equal(open.command, 'vscode.open');
+    assert.equal(open.arguments![0].toString(), 'file:///ws/docs/adr/0001-idempotent.md');
+    assert.equal(open.arguments![1].selection.start.line, 4);
+    assert.equal(toTreeItem(rows[1], rel).command, undefined, 'no uri (not an LSP answer): nowhere to open');
+    assert.match(String(toTreeItem(rows[0], rel).tooltip), /• d\.more/);
+    assert.equal(toTreeItem(rows[0], rel).accessibilityInformation?.label, 'Note ADR 1: Charges must be idempotent, docs/adr/0001-idempotent.md:5');
+  });
+
+  it('no notes (or an older server): no group', () => {
+    assert.ok(!labels(rootNodes(sampleResult({ notes: [] }), query)).some((l) => l.startsWith('Notes')));
+    assert.ok(!labels(rootNodes(sampleResult(), query)).some((l) => l.startsWith('Notes')));
+  });
+});
