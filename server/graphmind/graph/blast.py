@@ -50,7 +50,7 @@ def blast_radius(reads: Reads, targets: list[Sym], depth: int, incoming: bool, m
     shown = items[: max(0, limit)]
     _fill_sites(reads, shown, site_keys)
     complete, unresolved = _completeness(reads, level, incoming, min_conf, syms)
-    return BlastResult(targets, shown, total, total > len(shown), complete, unresolved, epoch, len(level), list(syms.values()))
+    return BlastResult(targets, shown, total, total > len(shown), complete, unresolved, epoch, nodes=len(level), scope=list(syms.values()))
 
 
 def _fill_sites(reads: Reads, items: list[BlastItem], keys: dict[int, list[tuple[int, int]]]) -> None:
