@@ -187,6 +187,15 @@ async function openAt(file, line, col) {
   await goTo(line, col);
 }
 
+/** Deletes a top-level workspace file and waits until the Explorer's rows stop moving. */
+async function deleteFile(file) {
+  rmSync(join(WORKSPACE, file), { force: true });
+  await page.keyboard.press('Control+Shift+e');
+  await until(`${file} gone from the Explorer`, async () =>
+    (await page.locator(`.explorer-folders-view .monaco-list-row[aria-label="${file}"]`).count()) === 0,
+  );
+}
+
 async function goTo(line, col) {
   await page.keyboard.press('Control+g');
   const input = page.locator('.quick-input-widget input');
@@ -556,7 +565,7 @@ try {
       await until('the note opened at its mention', async () => (await activeTab()).startsWith('why.md') && (await cursorText()).startsWith('Ln 3,'));
     } finally {
       await runCommand('View: Close All Editors');
-      rmSync(note, { force: true });
+      await deleteFile('why.md');
     }
     await clearBlastRadius();
   });
@@ -682,7 +691,7 @@ try {
       await page.keyboard.type('    return 42');
       await page.keyboard.press('Control+s');
       await runCommand('View: Close All Editors'); // an open buffer would keep test_c.py in the index
-      rmSync(testFile, { force: true });
+      await deleteFile('test_c.py');
       rmSync(join(WORKSPACE, '.git'), { recursive: true, force: true });
     }
     await clearBlastRadius();
