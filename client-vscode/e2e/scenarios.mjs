@@ -187,6 +187,18 @@ async function openAt(file, line, col) {
   await goTo(line, col);
 }
 
+/**
+ * Writes a top-level workspace file and waits until the Explorer lists it: its rows move, and a
+ * double click on a file meanwhile would open the wrong one.
+ */
+async function createFile(file, text) {
+  writeFileSync(join(WORKSPACE, file), text);
+  await page.keyboard.press('Control+Shift+e');
+  await until(`${file} in the Explorer`, async () =>
+    (await page.locator(`.explorer-folders-view .monaco-list-row[aria-label="${file}"]`).count()) > 0,
+  );
+}
+
 /** Deletes a top-level workspace file and waits until the Explorer's rows stop moving. */
 async function deleteFile(file) {
   rmSync(join(WORKSPACE, file), { force: true });
@@ -531,8 +543,7 @@ try {
 
   await scenario('Doc notes that name the target show at the top of the view', async () => {
     // At the top level: a file created with its folder is not always reported by the file watcher.
-    const note = join(WORKSPACE, 'why.md');
-    writeFileSync(note, '# Why target returns 42\n\nSee `a.target`; `b.caller1` adds one.\n');
+    await createFile('why.md', '# Why target returns 42\n\nSee `a.target`; `b.caller1` adds one.\n');
     try {
       await clearBlastRadius();
       await openAt('a.py', 1, 6);
@@ -648,8 +659,8 @@ try {
     const ready = page.locator('.statusbar-item', { hasText: /GraphMind/ }).first();
     await until('a ready server', async () => (await ready.locator('.codicon-check').count()) > 0, { ms: 30_000 });
     const git = (...args) => execFileSync('git', ['-c', 'user.name=e2e', '-c', 'user.email=e2e@example.com', ...args], { cwd: WORKSPACE, stdio: 'ignore' });
-    const testFile = join(WORKSPACE, 'test_c.py'); // at the top level, as the note above
-    writeFileSync(testFile, 'from c import caller2\n\n\ndef test_caller2():\n    assert caller2() == 86\n');
+    // at the top level, as the note above
+    await createFile('test_c.py', 'from c import caller2\n\n\ndef test_caller2():\n    assert caller2() == 86\n');
     git('init', '-q');
     git('add', '-A');
     git('commit', '-q', '-m', 'base');
