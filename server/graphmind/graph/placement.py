@@ -32,7 +32,9 @@ class MainGuards:
     def blocks(self, rel: str) -> list[tuple[tuple[int, int], tuple[int, int]]]:
         if rel not in self._blocks:
             lang = languages.for_path(rel)
-            tree = self.source.tree(rel) if lang is not None else None
+            # parse only for a language that has entry points (its plugin overrides the hook)
+            has = lang is not None and type(lang).main_guards is not languages.Language.main_guards
+            tree = self.source.tree(rel) if has else None
             self._blocks[rel] = lang.main_guards(tree.root_node) if lang is not None and tree is not None else []
         return self._blocks[rel]
 
