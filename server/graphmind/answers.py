@@ -51,16 +51,19 @@ def blast_json(
     result: BlastResult, symbol: Callable[[Sym], Json] = symbol_json, site: Callable[[Site], Json] = site_json
 ) -> Json:
     """A blast radius: the targets, every affected symbol with its depth, confidence, chain from the
-    target and the call sites into the previous hop, and whether the answer is whole."""
+    target and the call sites into the previous hop, and whether the answer is whole (and if not,
+    what may be missing: ``possibleCallers``, ``unresolvedCalls``)."""
     return {
-        "targets": [symbol(t) for t in result.targets],
+        "targets": [{**symbol(t), "container": result.containers.get(t.id)} for t in result.targets],
         "items": [
             {
                 **symbol(i.symbol),
+                "container": result.containers.get(i.symbol.id),
                 "depth": i.depth,
                 "confidence": CONFIDENCE_NAMES[i.confidence],
                 "chain": i.chain,
                 "callSites": [site(s) for s in i.sites],
+                **({"inMainGuard": True} if i.in_main_guard else {}),
             }
             for i in result.items
         ],
@@ -71,4 +74,17 @@ def blast_json(
         "unresolvedSites": result.unresolved_sites,
         "weakEdges": result.weak_edges,
         "epoch": result.epoch,
+        **blast_extras_json(result, site),
+    }
+
+
+def blast_extras_json(result: BlastResult, site: Callable[[Site], Json]) -> Json:
+    """What a blast radius may miss, and how it was asked (the depth and confidence used)."""
+    return {
+        "unresolvedCalls": [
+            {**site(u.site), "name": u.site.name, "caller": u.caller, "text": u.text} for u in result.unresolved_calls
+        ],
+        "possibleCallers": result.possible,
+        "maxDepth": result.depth,
+        "minConfidence": CONFIDENCE_NAMES[result.min_confidence],
     }

@@ -19,14 +19,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .. import answers, languages
+from .. import answers
 from ..gitrepo import GitError, GitRepo
 from ..graph import BlastResult, Call, Graph, Sym
 from ..graph.changes import REMOVED, ChangesResult
 from ..graph.changes import changes as graph_changes
 from ..graph.dead import dead_code as graph_dead_code
 from ..graph.paths import call_paths
-from ..graph.policy import Classifier
 from ..model import CONFIDENCE_NAMES
 from ..render import (
     CLI_DEFAULT_TOKENS,
@@ -254,13 +253,12 @@ def _rank_items(g: Graph, items: list[Json], ids: list[int]) -> list[Json]:
 
 def _mark_script_blocks(view: View, entries: list[Json]) -> None:
     """Module-level entries whose calls all sit in a script-only block (``__main__``)."""
-    cls = Classifier(view.graph)
+    guards = view.graph.main_guards()  # the language's own entry points (Language.main_guards)
     for e in entries:
         if e["kind"] != "module" or not e.get("at"):
             continue
-        lang = languages.for_path(e["path"])
-        start = lang.script_block_line(cls.lines(e["path"])) if lang is not None else None
-        if start is not None and all(a[0] - 1 > start for a in e["at"]):
+        blocks = guards.blocks(e["path"])
+        if blocks and all(any(a <= (line - 1, column - 1) < b for a, b in blocks) for line, column in e["at"]):
             e["inScriptBlock"] = True
 
 

@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 
+from .. import languages
 from ..model import EXTRACTED
 from ..store import Reads
 from .records import BlastItem, BlastResult, Site, Sym
@@ -205,7 +206,7 @@ def _answer(
         epoch = r.epoch()
     return BlastResult(
         targets, shown, total, bool(walk.cut), unresolved == 0 and weak == 0, unresolved, epoch,
-        truncated_by=list(walk.cut), weak_edges=weak,
+        truncated_by=list(walk.cut), weak_edges=weak, nodes=len(level), scope=[syms[n] for n in near if n in syms],
     )
 
 
@@ -235,11 +236,12 @@ def _completeness(
     caller, an edge one end), so they add up."""
     unresolved = weak = 0
     names = sorted({s.name for s in syms.values() if s.kind != "module"})
+    langs = sorted({lang for s in syms.values() for lang in languages.family_of(s.lang)})  # a call in another language can't reach them
     yield
     for i in range(0, max(len(ids), len(names)), BATCH):
         with reads() as r:
             if incoming:
-                unresolved += r.unresolved_calls_named(names[i : i + BATCH]) if i < len(names) else 0
+                unresolved += r.unresolved_calls_named(names[i : i + BATCH], langs) if i < len(names) else 0
             else:
                 unresolved += r.unresolved_calls_in(ids[i : i + BATCH]) if i < len(ids) else 0
             weak += r.weak_calls(ids[i : i + BATCH], min_conf, incoming) if i < len(ids) else 0

@@ -8,10 +8,13 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from ..model import CONFIDENCE_NAMES, INFERRED, Via
+from ..model import AMBIGUOUS, CONFIDENCE_NAMES, INFERRED, Via
 from ..store import Reads
-from . import blast
+from . import blast, counts, placement
+from .counts import CallerCounts
+from .placement import MainGuards
 from .records import BlastResult, Call, Range, Site, Sym, confidence_level
+from .source import Source
 
 if TYPE_CHECKING:
     from ..engine import Engine
@@ -159,9 +162,12 @@ class Graph:
         direction: str = "incoming",
         min_confidence: str | int = "inferred",
         limit: int = 500,
+        unresolved_limit: int = 200,
     ) -> BlastResult:
         """Every caller (or callee) within ``depth`` hops (see :mod:`.blast` for the bounds)."""
-        return blast.run(self.blast_radius_steps(targets, depth, direction, min_confidence, limit))
+        res = blast.run(self.blast_radius_steps(targets, depth, direction, min_confidence, limit))
+        self.annotate_blast(res, depth, direction, min_confidence, unresolved_limit)
+        return res
 
     def blast_radius_steps(
         self,
@@ -207,6 +213,64 @@ class Graph:
             "languages": dict(sorted(by_lang.items())),
             "epoch": n["epoch"],
         }
+
+    # ------------------------------------------------------------------ honest counts and placement (issue 15)
+    def lens_counts(self, syms: list[Sym]) -> dict[int, CallerCounts]:
+        """Known and possible direct callers and unresolved same-name calls of each symbol."""
+        with self._reads() as r:
+            return counts.caller_counts(r, syms)
+
+    def containers(self, syms: list[Sym]) -> dict[int, str | None]:
+        """The container each symbol is shown under (its class, or its module's qualified name)."""
+        with self._reads() as r:
+            return placement.containers(r, syms)
+
+    def main_guards(self) -> MainGuards:
+        """Asks whether call sites lie in script entry points (files read once per instance)."""
+        return MainGuards(Source(self.engine))
+
+    def importers(self, module: Sym, min_conf: int = INFERRED) -> list[Call]:
+        """Module-level code of other files that references what ``module``'s file defines (its
+        importers: a module's code runs when it is imported)."""
+        with self._reads() as r:
+            rows = [row for row in r.importers(module.id) if row[1] >= min_conf]
+        calls: dict[int, Call] = {}
+        syms = {x.id: x for x in self._syms_by_ids(sorted({row[0] for row in rows}))}
+        for other_id, conf, _via, *site in rows:
+            sym = syms.get(other_id)
+            if sym is None:
+                continue
+            c = calls.setdefault(other_id, Call(sym, conf))
+            c.confidence = max(c.confidence, conf)
+            s = Site.of(site)
+            if s not in c.sites:
+                c.sites.append(s)
+        return sorted(calls.values(), key=lambda c: (c.symbol.path, c.symbol.qname))
+
+    def _possible_more(self, res: BlastResult, depth: int, direction: str, min_conf: int) -> int:
+        """How many more symbols the same blast radius reaches over ``ambiguous`` edges too. None
+        when no weaker edge reaches the answer; else a second walk, bounded like the first."""
+        if min_conf <= AMBIGUOUS or depth <= 0 or res.weak_edges == 0:
+            return 0
+        wider = blast.run(self.blast_radius_steps(res.targets, depth, direction, AMBIGUOUS, blast.MAX_LIMIT))
+        return max(0, wider.nodes - res.nodes)
+
+    def annotate_blast(
+        self, res: BlastResult, depth: int, direction: str, min_confidence: str | int, unresolved_limit: int = 200
+    ) -> None:
+        """Adds to a blast radius what it may miss (possible callers, the unresolved calls, up to
+        ``unresolved_limit``), how it was asked, containers, and module code in script entry points."""
+        incoming, min_conf = direction == "incoming", confidence_level(min_confidence)
+        depth = min(max(0, int(depth)), blast.MAX_DEPTH)
+        source = Source(self.engine)
+        res.depth, res.min_confidence = depth, min_conf
+        res.possible = self._possible_more(res, depth, direction, min_conf)
+        with self._reads() as r:
+            res.unresolved_calls = counts.unresolved_calls(r, source, res, incoming, unresolved_limit)
+            res.containers = placement.containers(r, [*res.targets, *(i.symbol for i in res.items)])
+        guards = MainGuards(source)
+        for item in res.items:
+            item.in_main_guard = item.symbol.kind == "module" and guards.all_inside(item.sites)
 
 
 def _contains(r: Range, line: int, col: int, inclusive_end: bool = False) -> bool:

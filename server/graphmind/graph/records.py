@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..model import CONFIDENCE_LEVELS, Via
+from ..model import CONFIDENCE_LEVELS, INFERRED, Via
 
 Range = tuple[int, int, int, int]
 
@@ -53,6 +53,15 @@ class Call:
     via: Via | None = None  # set when the edge is not a direct call (dispatch, event, http)
 
 
+@dataclass(frozen=True, slots=True)
+class UnresolvedCall:
+    """A call site no symbol could be bound to."""
+
+    site: Site
+    caller: str | None  # qualified name of the symbol the call sits in
+    text: str | None  # the source line, stripped and shortened
+
+
 @dataclass(slots=True)
 class BlastItem:
     symbol: Sym
@@ -60,6 +69,7 @@ class BlastItem:
     confidence: int
     chain: list[str]
     sites: list[Site]
+    in_main_guard: bool = False  # module-level code whose every call site here is in a script entry point
 
 
 @dataclass(slots=True)
@@ -73,6 +83,14 @@ class BlastResult:
     epoch: int
     truncated_by: list[str] = field(default_factory=list)  # the bounds that cut it: limit, maxDepth, nodes, time
     weak_edges: int = 0  # edges below the asked confidence that could reach the answer
+    nodes: int = 0  # symbols reached, the targets included
+    scope: list[Sym] = field(default_factory=list)  # the symbols whose unresolved calls ``unresolved_sites`` counts
+    # what may be missing and how the answer was asked (see graph/counts.py)
+    depth: int = 0
+    min_confidence: int = INFERRED
+    possible: int = 0  # more symbols within ``depth`` over ambiguous edges too
+    unresolved_calls: list[UnresolvedCall] = field(default_factory=list)
+    containers: dict[int, str | None] = field(default_factory=dict)  # symbol id -> container
 
 
 def confidence_level(name: str | int) -> int:

@@ -35,6 +35,9 @@ class FileProbe:
         return rel in self.also or os.path.isfile(self.root / rel)
 
 
+Point = tuple[int, int]  # (row, byte column)
+
+
 @dataclass(slots=True)
 class Span:
     """A chunk of a file for chunked extraction: the query runs on ``node`` within [start, end)."""
@@ -81,6 +84,9 @@ class Language:
     grammar: str = ""
     extensions: tuple[str, ...] = ()
     lsp_ids: tuple[str, ...] = ()
+    # Languages whose files may call this one's symbols (TypeScript, TSX and JavaScript are one
+    # family); empty: only its own.
+    family: tuple[str, ...] = ()
     # Chunked plugins extract one top-level statement at a time (``extract(..., node=...)``) and
     # merge their private data with ``merge_local``: edits then re-extract only what changed.
     chunked: bool = False
@@ -115,11 +121,6 @@ class Language:
         method"``, ``"decorator @app.route"``, ...), or None. Dead code leaves these out."""
         return None
 
-    def script_block_line(self, lines: Sequence[str]) -> int | None:
-        """The 0-based line where code that runs only when the file is a script starts (Python's
-        ``if __name__ == "__main__":``), or None. Impact answers roll such callers up."""
-        return None
-
     def declared_entry_points(self, root: Path) -> dict[str, str]:
         """Qualified names a project's manifests declare as entry points (e.g. console scripts in
         ``pyproject.toml``) -> the reason. Read once per dead-code question."""
@@ -146,6 +147,11 @@ class Language:
     def merge_member_extra(self, container: dict[str, Any], member: dict[str, Any]) -> dict[str, Any]:
         """Fold what a member chunk says about its container (e.g. attribute types) into it."""
         return container
+
+    def main_guards(self, root: ts.Node) -> list[tuple[Point, Point]]:
+        """(start, end) points of the top-level blocks that run only when the file is executed as
+        a program, never when it is imported (Python's ``if __name__ == "__main__":``)."""
+        return []
 
 
 @cache
@@ -195,6 +201,12 @@ def changes_module_names(relpath: str) -> bool:
     """Whether creating or deleting ``relpath`` renames modules of other files (asks its plugin)."""
     lang = for_path(relpath)
     return lang is not None and lang.changes_module_names(relpath)
+
+
+def family_of(lang: str) -> tuple[str, ...]:
+    """The languages whose files may call symbols of language ``lang`` (its plugin's family)."""
+    plugin = all_languages().get(lang)
+    return tuple(plugin.family) if plugin is not None and plugin.family else (lang,)
 
 
 def for_lsp_id(language_id: str) -> Language | None:

@@ -45,6 +45,7 @@ from ..graph import Graph, Sym
 from ..live import LiveGraph
 from ..store import IndexUnavailable
 from ..workspace import SKIP_DIRS, within
+from .index_status import IndexStatus
 from .positions import UTF8, UTF16, LineCache, point_of
 from .protocol import GraphMindProtocol, converter
 from .settings import Settings
@@ -99,6 +100,7 @@ class GraphMindServer(LanguageServer):
         self.indexing: threading.Thread | None = None
         self.poller: threading.Thread | None = None
         self.ready = threading.Event()
+        self.index_status = IndexStatus(self)
         self.loop: asyncio.AbstractEventLoop | None = None
         self.settle_timers: dict[tuple[str, str], asyncio.TimerHandle] = {}
         self.line_cache: OrderedDict[tuple[str, str], tuple[tuple[int, int], list[bytes]]] = OrderedDict()
@@ -297,6 +299,7 @@ class GraphMindServer(LanguageServer):
     def _index_all(self) -> None:
         token = str(uuid.uuid4())
         use_progress = self._begin_progress(token)
+        self.index_status.started()
         t0 = time.perf_counter()
         files = 0
         try:
@@ -304,6 +307,7 @@ class GraphMindServer(LanguageServer):
                 last = [0.0]
 
                 def progress(done: int, total: int, message: str, _root: Path = root, last: list[float] = last) -> None:
+                    self.index_status.progress(done, total)
                     now = time.perf_counter()
                     if use_progress and (now - last[0] > 0.2 or done == total):
                         last[0] = now
@@ -328,6 +332,7 @@ class GraphMindServer(LanguageServer):
                 msg = "cancelled" if self.cancel.is_set() else f"{files} files in {time.perf_counter() - t0:.1f}s"
                 self.from_thread(self.work_done_progress.end, token, T.WorkDoneProgressEnd(message=msg))
             self.ready.set()
+            self.index_status.finished()
             self._refresh_lenses()
 
     def _refresh_lenses(self) -> None:

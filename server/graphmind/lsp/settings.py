@@ -33,6 +33,11 @@ class BlastRadiusSettings:
 
 
 @attrs.define
+class CallHierarchySettings:
+    include_possible: bool | None = None  # incoming calls list callers over ambiguous edges too
+
+
+@attrs.define
 class ClientSettings:
     """As sent; ``None`` where a key is missing or its value was ignored."""
 
@@ -40,9 +45,11 @@ class ClientSettings:
     max_file_size: int | None = attrs.field(default=None, validator=_positive)
     blast_radius: BlastRadiusSettings | None = None
     blast_radius_depth: int | None = attrs.field(default=None, validator=_non_negative)  # older flat spelling
+    call_hierarchy: CallHierarchySettings | None = None
 
 
 attrs.resolve_types(BlastRadiusSettings)
+attrs.resolve_types(CallHierarchySettings)
 attrs.resolve_types(ClientSettings)
 
 
@@ -54,6 +61,12 @@ def _camel(name: str) -> str:
 def _strict_int(value: Any, _: type) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"expected an integer, got {value!r}")
+    return value
+
+
+def _strict_bool(value: Any, _: type) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"expected true or false, got {value!r}")
     return value
 
 
@@ -91,6 +104,7 @@ def _key_by_key(cls: type) -> Any:
 
 _converter = cattrs.Converter()
 _converter.register_structure_hook(int, _strict_int)
+_converter.register_structure_hook(bool, _strict_bool)
 _converter.register_structure_hook(str, lambda v, _: str(v))  # exclude patterns: anything, as text
 _converter.register_structure_hook_func(lambda t: getattr(t, "__origin__", None) is list, _strict_list)
 _converter.register_structure_hook_factory(attrs.has, _key_by_key)
@@ -110,6 +124,7 @@ class Settings:
         self.exclude: list[str] = []
         self.max_file_size = DEFAULT_MAX_FILE_SIZE
         self.depth = 3
+        self.include_possible = False  # callHierarchy.includePossible
 
     def update(self, options: Any) -> bool:
         """Apply client settings; True when the index must be refreshed (file selection changed)."""
@@ -124,6 +139,8 @@ class Settings:
         depth = sent.blast_radius.depth if sent.blast_radius is not None else sent.blast_radius_depth
         if depth is not None:
             self.depth = depth
+        if sent.call_hierarchy is not None and sent.call_hierarchy.include_possible is not None:
+            self.include_possible = sent.call_hierarchy.include_possible
         return before != (self.exclude, self.max_file_size)
 
     def update_from_change(self, settings: Any) -> bool:

@@ -54,6 +54,14 @@ def display_name(s: Sym) -> str:
     return s.qname if s.kind == "module" else s.name
 
 
+def hierarchy_detail(s: Sym, container: str | None, main_block: bool = False, possible: bool = False) -> str:
+    """A call hierarchy item's detail: "<container> · <path>" ("Console · rich/console.py"); module
+    code reads "module" or "__main__ block"; a caller over ambiguous edges only starts "possible · "."""
+    where = ("__main__ block" if main_block else "module") if s.kind == "module" else container
+    detail = f"{where} · {s.path}" if where else s.path
+    return f"possible · {detail}" if possible else detail
+
+
 class ToProto:
     def __init__(self, root: Path, lines: LineCache, encoding: str) -> None:
         self.root = root
@@ -72,16 +80,20 @@ class ToProto:
         return T.Range(start=self.position(path, r[0], r[1]), end=self.position(path, r[2], r[3]))
 
     # ------------------------------------------------------------------ symbols
-    def call_hierarchy_item(self, s: Sym) -> T.CallHierarchyItem:
+    def call_hierarchy_item(self, s: Sym, detail: str | None = None, main_block: bool = False) -> T.CallHierarchyItem:
+        """An item; ``main_block``: module-level code that is a script entry point (no callers)."""
+        # ids are stable across edits (path, qualified name, ordinal): the item survives them
+        data: dict[str, Any] = {"id": str(s.id), "qname": s.qname, "path": s.path, "root": str(self.root)}
+        if main_block:
+            data["mainBlock"] = True
         return T.CallHierarchyItem(
             name=display_name(s),
             kind=symbol_kind(s.kind),
             uri=self.uri(s.path),
             range=self.range(s.path, s.range),
             selection_range=self.range(s.path, s.selection),
-            detail=s.signature or s.qname,
-            # ids are stable across edits (path, qualified name, ordinal): the item survives them
-            data={"id": str(s.id), "qname": s.qname, "path": s.path, "root": str(self.root)},
+            detail=detail or s.signature or s.qname,
+            data=data,
         )
 
     def declaration(self, s: Sym) -> T.Location:
@@ -110,13 +122,13 @@ class ToProto:
             (parent.children if parent is not None and parent.children is not None else roots).append(node)
         return roots
 
-    def callers_lens(self, s: Sym, callers: int) -> T.CodeLens:
-        """"N callers" above a symbol; the command asks for its blast radius."""
+    def callers_lens(self, s: Sym, title: str) -> T.CodeLens:
+        """A lens above a symbol ("N callers"); the command asks for its blast radius."""
         rng = self.range(s.path, s.selection)
         return T.CodeLens(
             range=rng,
             command=T.Command(
-                title=f"{callers} caller{'s' if callers != 1 else ''}",
+                title=title,
                 command=BLAST_RADIUS_COMMAND,
                 arguments=[self.uri(s.path), unstructure(rng.start)],
             ),

@@ -4,7 +4,7 @@ own binding (:mod:`.resolve`)."""
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +14,7 @@ from ...model import Facts, Resolution, WorkspaceView
 from .. import Language, Span, SymbolInfo, register
 from . import extract as _extract
 from . import policy
+from .guards import main_guards as _main_guards
 from .resolve import resolve as _resolve
 
 
@@ -68,6 +69,9 @@ class Python(Language):
     ) -> Facts:
         return _extract.extract(self.query(), tree, src, relpath, module, node, byte_range)
 
+    def main_guards(self, root: ts.Node) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+        return _main_guards(root)
+
     def rebase_local(self, local: Any, mapping: list[int]) -> dict[int, tuple]:
         return _extract.rebase_local(local, mapping)
 
@@ -85,9 +89,6 @@ class Python(Language):
 
     def declared_entry_points(self, root: Path) -> dict[str, str]:
         return policy.declared_entry_points(root)
-
-    def script_block_line(self, lines: Sequence[str]) -> int | None:
-        return policy.script_block_line(lines)
 
 
 register(Python())
