@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from graphmind.engine import Engine
 from graphmind.model import CONFIDENCE_NAMES
 
@@ -49,6 +51,7 @@ def check_incremental(
     open_files: tuple[str, ...],
     edits: list[tuple[str, int, int, str]],
     whole_text: bool = False,
+    snap: Callable[[Engine], dict[str, set[tuple]]] = snapshot,
 ) -> None:
     """Incremental must equal fresh: apply ``edits`` ((path, position, length, text); position
     taken modulo the text's length) to open buffers (``open_files``: byte edits, or whole-text
@@ -80,14 +83,14 @@ def check_incremental(
                 (root / rel).write_bytes(texts[rel])
                 eng.refresh_paths([rel])
         eng.settle()  # what the server does once typing pauses: broken text parsed afresh
-        incremental = snapshot(eng)
+        incremental = snap(eng)
         eng.close()
         for rel, t in texts.items():
             (fresh_root / rel).parent.mkdir(parents=True, exist_ok=True)
             (fresh_root / rel).write_bytes(t)
         fresh = Engine(fresh_root, db_path=Path(tmp) / "fresh.db")
         fresh.index()
-        expected = snapshot(fresh)
+        expected = snap(fresh)
         fresh.close()
         for table in expected:
             assert incremental[table] == expected[table], table

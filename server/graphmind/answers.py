@@ -61,6 +61,7 @@ def blast_json(
                 "confidence": CONFIDENCE_NAMES[i.confidence],
                 "chain": i.chain,
                 "callSites": [site(s) for s in i.sites],
+                **({"via": via_json(i.via)} if i.via is not None else {}),
             }
             for i in result.items
         ],

@@ -169,7 +169,8 @@ def _run(args: argparse.Namespace, engine: Engine, report: IndexReport) -> int:
             print(f"  no {args.command}")
         for c in rows:
             lines = ", ".join(f"{s['path']}:{s['line']}" for s in c["sites"])
-            print(f"  {c['confidence']:<9} {c['qualifiedName']}  ({c['path']}:{c['startLine']})  at {lines}")
+            via = f"  via {c['via']['kind']} {c['via']['key']}" if "via" in c else ""
+            print(f"  {c['confidence']:<9} {c['qualifiedName']}  ({c['path']}:{c['startLine']})  at {lines}{via}")
     return 0
 
 
@@ -206,6 +207,11 @@ def _print_stats(st: dict[str, Any]) -> None:
     print(f"Call edges: {e['extracted']} extracted, {e['inferred']} inferred, {e['ambiguous']} ambiguous; "
           f"reference edges: {st['referenceEdges']}")
     print(f"Unresolved call sites: {st['unresolvedSites']} (plus {st['externalSites']} to code outside the workspace)")
+    links = st.get("links")
+    if links:
+        ev, ht = links["event"], links["http"]
+        print(f"Event edges: {ev['edges']} ({ev['emitters']} emitters, {ev['handlers']} handlers, "
+              f"{ev['unresolved']} computed topics); HTTP edges: {ht['edges']} ({ht['clients']} clients, {ht['routes']} routes)")
     if st["languages"]:
         print("By language:")
         for lang, c in st["languages"].items():
@@ -228,8 +234,9 @@ def _print_blast(r: dict[str, Any]) -> None:
             depth = i["depth"]
             print(f"depth {depth}:")
         sites = ", ".join(f"{s['path']}:{s['line']}" for s in i["callSites"])
+        via = f" via {i['via']['kind']} {i['via']['key']}" if "via" in i else ""
         print(f"  {i['confidence']:<9} {i['qualifiedName']}  {i['path']}:{i['startLine']}-{i['endLine']}  "
-              f"{i['signature']}  [calls at {sites}]")
+              f"{i['signature']}  [calls at {sites}{via}]")
 
 
 if __name__ == "__main__":

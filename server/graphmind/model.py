@@ -71,6 +71,9 @@ class Facts:
     sites: list[SiteFact]
     bindings: list[BindingFact]
     local: Any = None  # language-private data the resolver needs (scopes, local types)
+    # calls the link layer may match (string arguments, decorators, link verbs): plain tuples in
+    # :class:`graphmind.links.shapes.CallShape` order, language-neutral
+    links: list[tuple] = field(default_factory=list)
 
 
 class Via(NamedTuple):

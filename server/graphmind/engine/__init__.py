@@ -52,6 +52,7 @@ class Engine:
         )
         self.lock = threading.RLock()
         self.updater = Updater(Store(self.options.db_path), self.options)
+        self.updater.layers.check_config(self.updater.store)  # link patterns changed: rows re-matched from stored facts
         self.indexer = Indexer(self.updater, self.lock)
 
     # the settings, read and set through the shared options

@@ -20,6 +20,7 @@ from typing import Any
 import tree_sitter as ts
 
 from ..languages import Language, Span
+from ..links import shapes
 from ..model import Facts, SiteFact, SymbolFact
 from ..store import symbol_ids
 
@@ -81,7 +82,7 @@ def _moved(facts: Facts, drow: int) -> Facts:
         for s in facts.symbols[1:]
     ]
     sites = [SiteFact(s.caller, s.name, s.kind, r(s.range), s.start_byte, s.end_byte, s.expr) for s in facts.sites]
-    return Facts(facts.module, syms, sites, facts.bindings, facts.local)
+    return Facts(facts.module, syms, sites, facts.bindings, facts.local, facts.links)
 
 
 def extract(
@@ -178,6 +179,7 @@ def merge(lang: Language, tree: ts.Tree, src: bytes, module: str, chunks: list[C
     symbols: list[SymbolFact] = [replace(first, range=(s[0], s[1], e[0], e[1]), end_byte=len(src))]
     sites: list[SiteFact] = []
     bindings = []
+    links: list[tuple] = []
     locals_: list[Any] = []
     header_index: dict[int, int] = {}  # header chunk -> its container symbol's index in the file
     extras: dict[int, dict] = {}
@@ -211,6 +213,8 @@ def merge(lang: Language, tree: ts.Tree, src: bytes, module: str, chunks: list[C
             extras[base] = dict(part.symbols[1].extra)
         elif c.parent is not None and len(part.symbols) > 1 and ctx in extras:
             extras[ctx] = lang.merge_member_extra(extras[ctx], part.symbols[1].extra)
+        if part.links:  # the link layer's call shapes point at sites and symbols too
+            links.extend(shapes.rebase(t, len(sites), mapping) for t in part.links)
         symbols.extend(msyms)
         sites.extend(msites)
         bindings.extend(part.bindings)
@@ -220,7 +224,7 @@ def merge(lang: Language, tree: ts.Tree, src: bytes, module: str, chunks: list[C
         rng = chunks[ci].container or sym.range
         if rng != sym.range or extras[idx] != sym.extra:
             symbols[idx] = replace(sym, range=rng, extra=extras[idx])
-    return Facts(module, symbols, sites, bindings, lang.merge_local(locals_))
+    return Facts(module, symbols, sites, bindings, lang.merge_local(locals_), links)
 
 
 def _site_ids(chunks: list[Chunk]) -> list[int]:

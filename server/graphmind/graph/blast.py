@@ -4,7 +4,7 @@ call the graph does not hold could reach them."""
 
 from __future__ import annotations
 
-from ..model import EXTRACTED
+from ..model import EXTRACTED, Via
 from ..store import Reads
 from .records import BlastItem, BlastResult, Site, Sym
 
@@ -19,10 +19,10 @@ def blast_radius(reads: Reads, targets: list[Sym], depth: int, incoming: bool, m
     edges = reads.call_edges_from(nodes, min_conf, incoming)
     epoch = reads.epoch()
     best: dict[int, tuple[int, int]] = {t: (EXTRACTED + 1, 0) for t in target_ids}  # node -> (conf, parent)
-    by_node: dict[int, list[tuple[int, int, int, int]]] = {}
-    for node, parent, conf, fid, idx in edges:
+    by_node: dict[int, list[tuple[int, int, int, int, str | None]]] = {}
+    for node, parent, conf, fid, idx, via in edges:
         if level.get(parent) is not None and level.get(node, -1) == level[parent] + 1:
-            by_node.setdefault(node, []).append((parent, conf, fid, idx))
+            by_node.setdefault(node, []).append((parent, conf, fid, idx, via))
     order = sorted((d, n) for n, d in level.items() if d > 0)
     syms = {s.id: s for s in map(Sym.of, reads.symbols_by_id(nodes))}
     chains: dict[int, list[str]] = {t: [syms[t].qname] if t in syms else [] for t in target_ids}
@@ -34,7 +34,7 @@ def blast_radius(reads: Reads, targets: list[Sym], depth: int, incoming: bool, m
             continue
         # the strongest path; ties go to the parent that sorts first by qualified name
         ranked = sorted(
-            ((p, min(best[p][0], c)) for p, c, _, _ in cands if p in best),
+            ((p, min(best[p][0], c)) for p, c, _, _, _ in cands if p in best),
             key=lambda pc: (-pc[1], syms[pc[0]].qname if pc[0] in syms else ""),
         )
         parent, conf = ranked[0] if ranked else (None, 0)
@@ -42,8 +42,11 @@ def blast_radius(reads: Reads, targets: list[Sym], depth: int, incoming: bool, m
             continue
         best[n] = (min(conf, EXTRACTED), parent)
         chains[n] = [*chains.get(parent, []), syms[n].qname]
-        site_keys[n] = [(fid, idx) for p, _, fid, idx in cands if p == parent]
-        items.append(BlastItem(syms[n], d, best[n][0], chains[n], []))
+        site_keys[n] = [(fid, idx) for p, _, fid, idx, _ in cands if p == parent]
+        # an indirect hop (an event, an HTTP route) says how it links
+        vias = [v for p, _, _, _, v in cands if p == parent]
+        via = None if None in vias else min(vias)  # type: ignore[type-var]
+        items.append(BlastItem(syms[n], d, best[n][0], chains[n], [], Via.decode(via)))
     items.sort(key=lambda i: (i.depth, i.symbol.path, i.symbol.range[0], i.symbol.qname))
     total = len(items)
     shown = items[: max(0, limit)]

@@ -175,6 +175,8 @@ class Graph:
     def stats(self) -> dict[str, Any]:
         with self._reads() as r:
             n = r.counts()
+            links = self.engine.store.layers.link_counts()
+            via_edges = dict(self.engine.store.layers.edge_counts())
         by_lang: dict[str, dict[str, int]] = {}
         for key, field in (
             ("files_by_lang", "files"), ("symbols_by_lang", "symbols"),
@@ -194,8 +196,27 @@ class Graph:
             "unresolvedSites": sites.get("unresolved", 0),
             "externalSites": sites.get("external", 0),
             "languages": dict(sorted(by_lang.items())),
+            "links": _link_stats(links, via_edges),
             "epoch": n["epoch"],
         }
+
+
+def _link_stats(rows: list[tuple[str, str, int, int]], via_edges: dict[str, int]) -> dict[str, dict[str, int]]:
+    """Event and HTTP links: edges made, rows by role, and emitters whose topic is computed."""
+    got = {(kind, role): (keyed, unkeyed) for kind, role, keyed, unkeyed in rows}
+    return {
+        "event": {
+            "edges": via_edges.get("event", 0),
+            "emitters": got.get(("event", "emit"), (0, 0))[0],
+            "handlers": got.get(("event", "handle"), (0, 0))[0],
+            "unresolved": got.get(("event", "emit"), (0, 0))[1],
+        },
+        "http": {
+            "edges": via_edges.get("http", 0),
+            "clients": got.get(("http", "client"), (0, 0))[0],
+            "routes": got.get(("http", "route"), (0, 0))[0],
+        },
+    }
 
 
 def _contains(r: Range, line: int, col: int, inclusive_end: bool = False) -> bool:

@@ -60,6 +60,7 @@ class BlastItem:
     confidence: int
     chain: list[str]
     sites: list[Site]
+    via: Via | None = None  # how the hop into it links when it is not a direct call (event, http)
 
 
 @dataclass(slots=True)

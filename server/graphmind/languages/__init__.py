@@ -58,6 +58,8 @@ class Language:
     # Chunked plugins extract one top-level statement at a time (``extract(..., node=...)``) and
     # merge their private data with ``merge_local``: edits then re-extract only what changed.
     chunked: bool = False
+    # the link layer's default patterns for this language (graphmind.links.Patterns), if any
+    link_patterns: Any = None
 
     @property
     def ts_language(self) -> ts.Language:

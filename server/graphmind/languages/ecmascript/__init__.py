@@ -31,6 +31,7 @@ import tree_sitter as ts
 from ...model import Facts, Resolution, WorkspaceView
 from .. import Language, query_text, register
 from .._toolkit import FamilyView
+from . import links as _links
 from .extract import Extractor
 from .resolve import Resolver
 from .syntax import module_of_path
@@ -43,6 +44,7 @@ class ECMAScript(Language):
     """The base of the three plugins: everything but the grammar is shared."""
 
     family = FAMILY
+    link_patterns = _links.PATTERNS
     # One query set for the three grammars: ``queries/ecmascript/`` plus what a grammar adds.
     query_folders: tuple[str, ...] = ("ecmascript",)
 

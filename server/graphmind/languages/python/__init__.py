@@ -13,6 +13,7 @@ import tree_sitter as ts
 from ...model import Facts, Resolution, WorkspaceView
 from .. import Language, Span, register
 from . import extract as _extract
+from . import links as _links
 from .resolve import resolve as _resolve
 
 
@@ -22,6 +23,7 @@ class Python(Language):
     extensions = (".py", ".pyi")
     lsp_ids = ("python",)
     chunked = True
+    link_patterns = _links.PATTERNS
 
     def module_name(self, relpath: str, is_file: Callable[[str], bool]) -> str:
         """Dotted module path: packages are found by walking up ``__init__.py`` files; a file

@@ -1,0 +1,168 @@
+"""The layers beyond direct calls, in SQL: link rows (events, HTTP) and the edges made from them.
+
+Each file's rows are replaced with the file (:meth:`Layers.replace_links`); the edges they make
+join rows of many files, so they are remade per key at the end of every write transaction
+(:meth:`Layers.flush`, called by :meth:`Store.tx`) for the keys whose rows changed, or whose
+handler references were re-resolved. Edges from rows are plain ``edges`` rows on the emitter's
+call site, labelled at most ``inferred``, with ``via`` ``event:<topic>`` or ``http:<METHOD path>``:
+every query of calls sees them, and a fresh index and any sequence of edits make the same ones.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable
+
+from ..links import http
+from ..model import INFERRED
+
+LAYERS_SCHEMA = """
+CREATE TABLE IF NOT EXISTS links(
+    file_id INTEGER NOT NULL, kind TEXT NOT NULL, role TEXT NOT NULL, key TEXT,
+    sid INTEGER, caller_id INTEGER, symbol_id INTEGER);
+CREATE INDEX IF NOT EXISTS links_file ON links(file_id);
+CREATE INDEX IF NOT EXISTS links_key ON links(kind, key, role);
+CREATE INDEX IF NOT EXISTS edges_via ON edges(via) WHERE via IS NOT NULL;
+"""
+
+# the tables whose rows belong to one file (cleared with it)
+FILE_TABLES = ("links",)
+
+# handlers of a key: a decorated (or inline) symbol, or what a REF site passed by name resolves to
+_HANDLERS = f"""
+    SELECT l.symbol_id AS target, {INFERRED} AS conf FROM links l
+    WHERE l.kind = ?1 AND l.key = ?2 AND l.role = ?3 AND l.symbol_id IS NOT NULL
+    UNION
+    SELECT e.callee_id, min({INFERRED}, e.confidence) FROM links l
+    JOIN edges e ON e.file_id = l.file_id AND e.sid = l.sid AND e.via IS NULL
+    WHERE l.kind = ?1 AND l.key = ?2 AND l.role = ?3 AND l.sid IS NOT NULL
+"""
+
+
+class Layers:
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+        self.dirty_topics: set[str] = set()
+        self.dirty_http = False
+
+    # ------------------------------------------------------------------ per file
+    def _mark(self, rows: Iterable[tuple[str, str | None]]) -> None:
+        for kind, key in rows:
+            if kind == "http":
+                self.dirty_http = True
+            elif key is not None:
+                self.dirty_topics.add(key)
+
+    def replace_links(self, file_id: int, rows: list[tuple]) -> None:
+        """A file's link rows: (kind, role, key, sid, caller_id, symbol_id)."""
+        old = set(self.db.execute(
+            "SELECT kind, role, key, sid, caller_id, symbol_id FROM links WHERE file_id = ?", (file_id,)
+        ))
+        new = set(rows)
+        if old == new:
+            return
+        self._mark((r[0], r[2]) for r in old ^ new)
+        self.db.execute("DELETE FROM links WHERE file_id = ?", (file_id,))
+        self.db.executemany("INSERT INTO links VALUES(?,?,?,?,?,?,?)", [(file_id, *r) for r in rows])
+
+    def touched(self, file_id: int, sids: list[int] | None = None) -> None:
+        """The file's edges (of all sites, or of ``sids``) were rewritten: the keys whose edges
+        start or whose handlers are resolved there are remade."""
+        if sids is None:
+            self._mark(self.db.execute("SELECT kind, key FROM links WHERE file_id = ?", (file_id,)))
+        elif sids:
+            self._mark(self.db.execute(
+                "SELECT kind, key FROM links WHERE file_id = ? AND sid IN (SELECT value FROM json_each(?))",
+                (file_id, "[" + ",".join(map(str, sids)) + "]"),
+            ))
+
+    def clear(self, file_id: int) -> None:
+        self.touched(file_id)
+        for table in FILE_TABLES:
+            self.db.execute(f"DELETE FROM {table} WHERE file_id = ?", (file_id,))
+
+    # ------------------------------------------------------------------ edges from rows
+    def flush(self) -> None:
+        """Remake the edges of the keys whose rows changed (inside the write transaction)."""
+        topics, self.dirty_topics = self.dirty_topics, set()
+        for topic in sorted(topics):
+            self._remake_topic(topic)
+        if self.dirty_http:
+            self.dirty_http = False
+            self._remake_http()
+
+    def _remake_topic(self, topic: str) -> None:
+        via = f"event:{topic}"
+        db = self.db
+        db.execute("DELETE FROM edges WHERE via = ?", (via,))
+        db.execute(
+            f"""
+            INSERT INTO edges(file_id, sid, caller_id, callee_id, confidence, kind, via)
+            SELECT em.file_id, em.sid, em.caller_id, h.target, max(h.conf), 'call', ?4
+            FROM links em JOIN ({_HANDLERS}) h
+            WHERE em.kind = ?1 AND em.key = ?2 AND em.role = 'emit'
+            GROUP BY em.file_id, em.sid, em.caller_id, h.target
+            """,
+            ("event", topic, "handle", via),
+        )
+
+    def _remake_http(self) -> None:
+        db = self.db
+        db.execute("DELETE FROM edges WHERE via >= 'http:' AND via < 'http;'")
+        routes: dict[int, list[tuple[http.Route, int]]] = {}  # by number of segments
+        for key, target, conf in db.execute(
+            f"""
+            SELECT l.key, l.symbol_id, {INFERRED} FROM links l
+            WHERE l.kind = 'http' AND l.role = 'route' AND l.symbol_id IS NOT NULL
+            UNION
+            SELECT l.key, e.callee_id, min({INFERRED}, e.confidence) FROM links l
+            JOIN edges e ON e.file_id = l.file_id AND e.sid = l.sid AND e.via IS NULL
+            WHERE l.kind = 'http' AND l.role = 'route' AND l.sid IS NOT NULL
+            """
+        ):
+            method, _, path = key.partition(" ")
+            routes.setdefault(len(http.segments(path)), []).append((http.Route(method, path, target), conf))
+        if not routes:
+            return
+        out: dict[tuple[int, int, int, int], tuple[int, str]] = {}
+        for fid, sid, caller, key in db.execute(
+            "SELECT file_id, sid, caller_id, key FROM links WHERE kind = 'http' AND role = 'client'"
+        ):
+            method, _, path = key.partition(" ")
+            bucket = routes.get(len(http.segments(path)))
+            if not bucket:
+                continue
+            conf_of = {r: c for r, c in bucket}
+            for r in http.best_routes(method, path, conf_of):
+                via = f"http:{method} {r.path}"
+                k = (fid, sid, caller, r.target)
+                if k not in out or out[k][0] < conf_of[r]:
+                    out[k] = (conf_of[r], via)
+        db.executemany(
+            "INSERT INTO edges(file_id, sid, caller_id, callee_id, confidence, kind, via) VALUES(?,?,?,?,?,'call',?)",
+            [(*k, conf, via) for k, (conf, via) in sorted(out.items())],
+        )
+
+    # ------------------------------------------------------------------ meta
+    def meta(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (f"layers.{key}",)).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.db.execute("INSERT OR REPLACE INTO meta VALUES(?, ?)", (f"layers.{key}", value))
+
+    def indexed_files(self) -> list[tuple[int, str, str]]:
+        return self.db.execute("SELECT id, path, lang FROM files WHERE status = 'indexed' ORDER BY id").fetchall()
+
+    # ------------------------------------------------------------------ reads
+    def link_counts(self) -> list[tuple[str, str, int, int]]:
+        """(kind, role, rows with a key, rows without) of the link rows."""
+        return self.db.execute(
+            "SELECT kind, role, count(key), count(*) - count(key) FROM links GROUP BY kind, role ORDER BY kind, role"
+        ).fetchall()
+
+    def edge_counts(self) -> list[tuple[str, int]]:
+        """(via kind, edges) of the edges that carry a via."""
+        return self.db.execute(
+            "SELECT substr(via, 1, instr(via, ':') - 1), count(*) FROM edges WHERE via IS NOT NULL GROUP BY 1 ORDER BY 1"
+        ).fetchall()
