@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .graph import BlastResult, Call, Site, Sym
+from .graph.deps import Dependency, FileNode
 from .model import CONFIDENCE_NAMES, Via
 
 Json = dict[str, Any]
@@ -71,3 +72,22 @@ def blast_json(
         "unresolvedSites": result.unresolved_sites,
         "epoch": result.epoch,
     }
+
+
+def dependency_json(d: Dependency, path: Callable[[str], Json] | None = None) -> Json:
+    """A file reached through imports (``path`` adds a face's own location fields, e.g. a URI)."""
+    return {"path": d.file.path, **(path(d.file.path) if path else {}), "module": d.file.module,
+            "names": d.names, "depth": d.depth, "via": d.via}
+
+
+def deps_json(
+    node: FileNode, imports: list[Dependency] | None, imported_by: list[Dependency] | None,
+    path: Callable[[str], Json] | None = None,
+) -> Json:
+    """``{path, module, imports: [...], importedBy: [...]}``; a direction not asked for is left out."""
+    out: Json = {"path": node.path, **(path(node.path) if path else {}), "module": node.module}
+    if imports is not None:
+        out["imports"] = [dependency_json(d, path) for d in imports]
+    if imported_by is not None:
+        out["importedBy"] = [dependency_json(d, path) for d in imported_by]
+    return out

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from . import __version__
+from . import __version__, cli_layers
 from .answers import blast_json, call_json, symbol_json
 from .engine import Engine, IndexReport
 from .graph import Graph, confidence_level
@@ -64,6 +64,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("stats", help="counts by language and confidence")
     _add_common(p)
+
+    cli_layers.add_parsers(sub, _add_common)
 
     p = sub.add_parser("serve", help="run the language server (stdio by default)")
     p.add_argument("--tcp", type=int, default=None, metavar="PORT", help="listen on TCP instead of stdio")
@@ -126,6 +128,11 @@ def _run(args: argparse.Namespace, engine: Engine, report: IndexReport) -> int:
     graph = Graph(engine)
     if args.command == "index":
         return _index_summary(args, graph, report)
+    if args.command in cli_layers.COMMANDS:
+        try:
+            return cli_layers.run(args, engine, graph)
+        except cli_layers.UsageError as exc:
+            raise UsageError(str(exc)) from None
     if args.command == "stats":
         st = graph.stats()
         if args.json:

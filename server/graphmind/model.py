@@ -95,6 +95,16 @@ class Via(NamedTuple):
         return Via(kind, key)
 
 
+class Import(NamedTuple):
+    """One import of a file, for the import graph: ``spec`` as written (resolved to absolute
+    where the language makes it relative), the modules it may name best first as (module,
+    file stem or None for any file of that module), and the names it imports."""
+
+    spec: str
+    candidates: tuple[tuple[str, str | None], ...]
+    names: tuple[str, ...] = ()
+
+
 class Target(NamedTuple):
     """One edge a resolution gives: the symbol, the confidence and, for an indirect edge, how."""
 

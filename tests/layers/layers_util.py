@@ -8,6 +8,7 @@ from pathlib import Path
 
 from graph_util import snapshot
 from graphmind.engine import Engine
+from graphmind.graph.deps import ImportGraph
 from graphmind.model import CONFIDENCE_NAMES
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -51,4 +52,14 @@ def layer_snapshot(engine: Engine) -> dict[str, set[tuple]]:
             "SELECT f.path, l.kind, l.role, l.key, l.sid, l.caller_id, l.symbol_id FROM links l JOIN files f ON f.id = l.file_id"
         )
     )
+    snap["imports"] = set(
+        db.execute("SELECT f.path, i.spec, i.rank, i.module, i.stem, i.names FROM imports i JOIN files f ON f.id = i.file_id")
+    )
+    snap["import_graph"] = import_edges(engine)
     return snap
+
+
+def import_edges(engine: Engine) -> set[tuple[str, str]]:
+    """(importer, imported) paths of the whole import graph."""
+    nodes, adj = ImportGraph(engine.store.layers).edges()
+    return {(nodes[a].path, nodes[b].path) for a, targets in adj.items() for b in targets}

@@ -9,8 +9,17 @@ from pathlib import Path
 
 from .. import languages
 from ..links import NONE, Patterns, config, from_config, link_rows
-from ..model import Facts
+from ..model import Facts, Import
 from ..store import Store, symbol_ids
+from ..store.layers import ImportRow
+
+
+def import_rows(imports: list[Import]) -> list[ImportRow]:
+    return sorted(
+        (imp.spec, rank, module, stem, ",".join(imp.names))
+        for imp in imports
+        for rank, (module, stem) in enumerate(imp.candidates)
+    )
 
 
 class FileLayers:
@@ -33,6 +42,7 @@ class FileLayers:
         """Replace a file's layer rows (inside the caller's transaction)."""
         rows = link_rows(facts, ids, sids, self.patterns(lang)) if facts.links else []
         store.layers.replace_links(file_id, rows)
+        store.layers.replace_imports(file_id, import_rows(lang.imports(facts)))
 
     def check_config(self, store: Store) -> None:
         """When the configuration changed since the index was written, match every stored file's

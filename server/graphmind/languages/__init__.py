@@ -20,7 +20,7 @@ from typing import Any
 import tree_sitter as ts
 import tree_sitter_language_pack as tslp
 
-from ..model import Facts, Resolution, WorkspaceView
+from ..model import Facts, Import, Resolution, WorkspaceView
 
 
 class FileProbe:
@@ -86,6 +86,10 @@ class Language:
 
     def resolve(self, facts: Facts, ws: WorkspaceView) -> Iterable[Resolution]:
         raise NotImplementedError
+
+    def imports(self, facts: Facts) -> list[Import]:
+        """The file's imports for the import graph (see :class:`~graphmind.model.Import`)."""
+        return []
 
     def rebase_local(self, local: Any, mapping: list[int]) -> Any:
         """A chunk's ``Facts.local`` with symbol indices mapped to the file's (``mapping[i]``)."""

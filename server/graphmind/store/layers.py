@@ -10,6 +10,7 @@ every query of calls sees them, and a fresh index and any sequence of edits make
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Iterable
 
@@ -23,10 +24,19 @@ CREATE TABLE IF NOT EXISTS links(
 CREATE INDEX IF NOT EXISTS links_file ON links(file_id);
 CREATE INDEX IF NOT EXISTS links_key ON links(kind, key, role);
 CREATE INDEX IF NOT EXISTS edges_via ON edges(via) WHERE via IS NOT NULL;
+CREATE TABLE IF NOT EXISTS imports(
+    file_id INTEGER NOT NULL, spec TEXT NOT NULL, rank INTEGER NOT NULL, module TEXT NOT NULL, stem TEXT,
+    names TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS imports_file ON imports(file_id);
+CREATE INDEX IF NOT EXISTS imports_module ON imports(module);
+CREATE INDEX IF NOT EXISTS files_module ON files(module);
 """
 
 # the tables whose rows belong to one file (cleared with it)
-FILE_TABLES = ("links",)
+FILE_TABLES = ("links", "imports")
+
+# an import row: (spec, rank, module, stem, names joined by ",")
+ImportRow = tuple[str, int, str, str | None, str]
 
 # handlers of a key: a decorated (or inline) symbol, or what a REF site passed by name resolves to
 _HANDLERS = f"""
@@ -64,6 +74,16 @@ class Layers:
         self._mark((r[0], r[2]) for r in old ^ new)
         self.db.execute("DELETE FROM links WHERE file_id = ?", (file_id,))
         self.db.executemany("INSERT INTO links VALUES(?,?,?,?,?,?,?)", [(file_id, *r) for r in rows])
+
+    def replace_imports(self, file_id: int, rows: list[ImportRow]) -> None:
+        """A file's imports: one row per candidate module of each import, ``rank`` 0 first."""
+        old = self.db.execute(
+            "SELECT spec, rank, module, stem, names FROM imports WHERE file_id = ? ORDER BY spec, rank", (file_id,)
+        ).fetchall()
+        if old == sorted(rows):
+            return
+        self.db.execute("DELETE FROM imports WHERE file_id = ?", (file_id,))
+        self.db.executemany("INSERT INTO imports VALUES(?,?,?,?,?,?)", [(file_id, *r) for r in rows])
 
     def touched(self, file_id: int, sids: list[int] | None = None) -> None:
         """The file's edges (of all sites, or of ``sids``) were rewritten: the keys whose edges
@@ -153,6 +173,42 @@ class Layers:
 
     def indexed_files(self) -> list[tuple[int, str, str]]:
         return self.db.execute("SELECT id, path, lang FROM files WHERE status = 'indexed' ORDER BY id").fetchall()
+
+    # ------------------------------------------------------------------ reads: the import graph
+    def file_row(self, path: str) -> tuple[int, str, str] | None:
+        """(id, lang, module) of an indexed file."""
+        return self.db.execute(
+            "SELECT id, lang, module FROM files WHERE path = ? AND status = 'indexed'", (path,)
+        ).fetchone()
+
+    def import_rows(self, file_ids: list[int] | None = None) -> list[tuple[int, str, int, str, str | None, str]]:
+        """(file_id, spec, rank, module, stem, names) of some files' imports (None: every file's)."""
+        if file_ids is None:
+            return self.db.execute("SELECT file_id, spec, rank, module, stem, names FROM imports").fetchall()
+        return self.db.execute(
+            "SELECT file_id, spec, rank, module, stem, names FROM imports WHERE file_id IN (SELECT value FROM json_each(?))",
+            ("[" + ",".join(map(str, file_ids)) + "]",),
+        ).fetchall()
+
+    def importers_of(self, module: str) -> list[int]:
+        """Files with an import that may name ``module``."""
+        return [r[0] for r in self.db.execute("SELECT DISTINCT file_id FROM imports WHERE module = ?", (module,))]
+
+    def files_by_id(self, ids: list[int]) -> list[tuple[int, str, str, str]]:
+        """(id, path, lang, module) of indexed files by id."""
+        return self.db.execute(
+            "SELECT id, path, lang, module FROM files WHERE status = 'indexed' AND id IN (SELECT value FROM json_each(?))",
+            ("[" + ",".join(map(str, ids)) + "]",),
+        ).fetchall()
+
+    def files_by_module(self, modules: list[str] | None = None) -> list[tuple[int, str, str, str]]:
+        """(id, path, lang, module) of the indexed files of some modules (None: every file)."""
+        if modules is None:
+            return self.db.execute("SELECT id, path, lang, module FROM files WHERE status = 'indexed'").fetchall()
+        return self.db.execute(
+            "SELECT id, path, lang, module FROM files WHERE status = 'indexed' AND module IN (SELECT value FROM json_each(?))",
+            (json.dumps(sorted(set(modules))),),
+        ).fetchall()
 
     # ------------------------------------------------------------------ reads
     def link_counts(self) -> list[tuple[str, str, int, int]]:

@@ -28,9 +28,10 @@ from collections.abc import Callable, Iterator
 
 import tree_sitter as ts
 
-from ...model import Facts, Resolution, WorkspaceView
+from ...model import Facts, Import, Resolution, WorkspaceView
 from .. import Language, query_text, register
 from .._toolkit import FamilyView
+from . import imports as _imports
 from . import links as _links
 from .extract import Extractor
 from .resolve import Resolver
@@ -59,6 +60,9 @@ class ECMAScript(Language):
 
     def extract(self, tree: ts.Tree, src: bytes, relpath: str, module: str) -> Facts:
         return Extractor(self, tree, src, relpath, module).run()
+
+    def imports(self, facts: Facts) -> list[Import]:
+        return _imports.imports(facts)
 
     def resolve(self, facts: Facts, ws: WorkspaceView) -> Iterator[Resolution]:
         r = Resolver(facts, FamilyView(ws, self.family))

@@ -10,9 +10,10 @@ from typing import Any
 
 import tree_sitter as ts
 
-from ...model import Facts, Resolution, WorkspaceView
+from ...model import Facts, Import, Resolution, WorkspaceView
 from .. import Language, Span, register
 from . import extract as _extract
+from . import imports as _imports
 from . import links as _links
 from .resolve import resolve as _resolve
 
@@ -74,6 +75,9 @@ class Python(Language):
 
     def merge_local(self, parts: list[Any]) -> dict[int, tuple]:
         return _extract.merge_local(parts)
+
+    def imports(self, facts: Facts) -> list[Import]:
+        return _imports.imports(facts)
 
     def resolve(self, facts: Facts, ws: WorkspaceView, only: Iterable[int] | None = None) -> Iterator[Resolution]:
         return _resolve(facts, ws, only)

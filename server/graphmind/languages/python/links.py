@@ -121,6 +121,15 @@ def _args(call: ts.Node, refs: dict[tuple[int, int], int]) -> tuple[Arg, ...]:
     return tuple(out)
 
 
+_STRINGY = frozenset({"string", "concatenated_string", "binary_operator", "list", "tuple", "keyword_argument"})
+
+
+def _stringy(call: ts.Node) -> bool:
+    """Whether a call may have a string argument (a cheap test on the arguments' node types)."""
+    args = call.child_by_field_name("arguments")
+    return args is not None and any(a.type in _STRINGY for a in args.named_children)
+
+
 def _decorated(node: ts.Node, defs: dict[int, int]) -> int:
     """The symbol a decorator (or the call in it) decorates; -1 when ``node`` is not one."""
     deco = node.parent
@@ -140,15 +149,20 @@ def shapes(
         return []
     from ...model import REF
 
-    refs = {(s.start_byte, s.end_byte): i for i, s in enumerate(sites) if s.kind == REF}
+    refs: dict[tuple[int, int], int] | None = None
     defs = {s.start_byte: i for i, s in enumerate(symbols) if i > 0}
     out: list[tuple] = []
     for site, node in calls:
+        decorates = _decorated(node, defs)
+        if decorates < 0 and sites[site].name not in VERBS and not _stringy(node):
+            continue  # most calls: no link (checked before reading the arguments)
         fn = node.child_by_field_name("function")
         dotted = _dotted(fn) if fn is not None else None
         if dotted is None:
             continue
-        shape = CallShape(site, tuple(dotted.split(".")), _args(node, refs), _decorated(node, defs), sites[site].caller)
+        if refs is None:
+            refs = {(s.start_byte, s.end_byte): i for i, s in enumerate(sites) if s.kind == REF}
+        shape = CallShape(site, tuple(dotted.split(".")), _args(node, refs), decorates, sites[site].caller)
         if wanted(shape, VERBS):
             out.append(plain(shape))
     for site, node in bare:

@@ -9,6 +9,7 @@ from . import (
     call_hierarchy,
     code_lens,
     definition,
+    dependencies,
     references,
     status,
     symbols,
@@ -19,7 +20,9 @@ from . import (
 if TYPE_CHECKING:
     from ..server import GraphMindServer
 
-FEATURES = (workspace, sync, call_hierarchy, references, definition, symbols, code_lens, blast_radius, status)
+FEATURES = (
+    workspace, sync, call_hierarchy, references, definition, symbols, code_lens, blast_radius, status, dependencies,
+)
 
 
 def register_all(server: GraphMindServer) -> None:

@@ -1,0 +1,80 @@
+"""The command line's layer commands: ``deps``, ``cycles``, ``search``, ``related`` (registered by
+:mod:`graphmind.cli`; thin, like the rest of it: the answers come from :mod:`graphmind.graph`
+and are shaped by :mod:`graphmind.answers`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable
+from typing import Any
+
+from . import answers
+from .engine import Engine
+from .graph import Graph
+from .graph.deps import ImportGraph
+
+COMMANDS = ("deps", "cycles")
+
+
+class UsageError(Exception):
+    pass
+
+
+def add_parsers(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> None:
+    p = sub.add_parser("deps", help="the files PATH imports and the files that import it")
+    p.add_argument("file", metavar="PATH", help="a file of the workspace")
+    p.add_argument("--reverse", action="store_true", help="only the files that import PATH")
+    p.add_argument("--depth", type=int, default=1, help="follow imports this many hops (default 1)")
+    common(p)
+    p = sub.add_parser("cycles", help="import cycles, smallest first")
+    common(p)
+
+
+def run(args: argparse.Namespace, engine: Engine, graph: Graph) -> int:
+    if args.command == "deps":
+        return _deps(args, engine)
+    if args.command == "cycles":
+        return _cycles(args, engine)
+    raise AssertionError(args.command)
+
+
+def _deps(args: argparse.Namespace, engine: Engine) -> int:
+    try:
+        rel = engine.relpath(args.file)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if args.depth < 1:
+        raise UsageError("--depth must be at least 1")
+    imports = ImportGraph(engine.store.layers)
+    with engine.lock:
+        fwd = None if args.reverse else imports.dependencies(rel, args.depth)
+        back = imports.dependencies(rel, args.depth, reverse=True)
+    if back is None:
+        raise UsageError(f"{rel} is not an indexed file")
+    out = answers.deps_json(back[0], None if fwd is None else fwd[1], back[1])
+    if args.json:
+        print(json.dumps(out, indent=2))
+        return 0
+    print(f"{out['path']}  ({out['module']})")
+    for key, title in (("imports", "imports"), ("importedBy", "imported by")):
+        if key not in out:
+            continue
+        print(f"{title}:" if out[key] else f"{title}: nothing in the workspace")
+        for d in out[key]:
+            names = f"  [{', '.join(d['names'])}]" if d["names"] else ""
+            print(f"  {'  ' * (d['depth'] - 1)}{d['path']}{names}")
+    return 0
+
+
+def _cycles(args: argparse.Namespace, engine: Engine) -> int:
+    with engine.lock:
+        cycles = ImportGraph(engine.store.layers).cycles()
+    if args.json:
+        print(json.dumps({"cycles": [{"length": len(c) - 1, "files": c} for c in cycles]}, indent=2))
+        return 0
+    if not cycles:
+        print("No import cycles.")
+    for c in cycles:
+        print(f"{len(c) - 1} files: " + " -> ".join(c))
+    return 0
