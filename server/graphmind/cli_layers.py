@@ -14,7 +14,7 @@ from .engine import Engine
 from .graph import Graph
 from .graph.deps import ImportGraph
 
-COMMANDS = ("deps", "cycles")
+COMMANDS = ("deps", "cycles", "search")
 
 
 class UsageError(Exception):
@@ -29,6 +29,10 @@ def add_parsers(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> 
     common(p)
     p = sub.add_parser("cycles", help="import cycles, smallest first")
     common(p)
+    p = sub.add_parser("search", help="full-text search of definitions: names, qualified names, signatures, docstrings")
+    p.add_argument("query", help="words, a name or a prefix (createOrd, 'order repo')")
+    p.add_argument("--limit", type=int, default=20)
+    common(p)
 
 
 def run(args: argparse.Namespace, engine: Engine, graph: Graph) -> int:
@@ -36,6 +40,8 @@ def run(args: argparse.Namespace, engine: Engine, graph: Graph) -> int:
         return _deps(args, engine)
     if args.command == "cycles":
         return _cycles(args, engine)
+    if args.command == "search":
+        return _search(args, graph)
     raise AssertionError(args.command)
 
 
@@ -77,4 +83,18 @@ def _cycles(args: argparse.Namespace, engine: Engine) -> int:
         print("No import cycles.")
     for c in cycles:
         print(f"{len(c) - 1} files: " + " -> ".join(c))
+    return 0
+
+
+def _search(args: argparse.Namespace, graph: Graph) -> int:
+    if args.limit < 1:
+        raise UsageError("--limit must be at least 1")
+    found = graph.search(args.query, args.limit)
+    if args.json:
+        print(json.dumps({"items": [answers.symbol_json(s) for s in found]}, indent=2))
+        return 0
+    if not found:
+        print(f"nothing matches {args.query!r}")
+    for s in found:
+        print(f"{s.qname} ({s.kind})  {s.path}:{s.range[0] + 1}  {s.signature}")
     return 0

@@ -74,6 +74,8 @@ class Facts:
     # calls the link layer may match (string arguments, decorators, link verbs): plain tuples in
     # :class:`graphmind.links.shapes.CallShape` order, language-neutral
     links: list[tuple] = field(default_factory=list)
+    # what documents each symbol (a docstring, leading comments), by symbol index: for search
+    docs: dict[int, str] = field(default_factory=dict)
 
 
 class Via(NamedTuple):

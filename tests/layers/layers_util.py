@@ -56,6 +56,10 @@ def layer_snapshot(engine: Engine) -> dict[str, set[tuple]]:
         db.execute("SELECT f.path, i.spec, i.rank, i.module, i.stem, i.names FROM imports i JOIN files f ON f.id = i.file_id")
     )
     snap["import_graph"] = import_edges(engine)
+    snap["search"] = set(db.execute("SELECT rowid, name, words, signature, doc FROM search"))
+    snap["search_rows"] = set(
+        db.execute("SELECT r.symbol_id, f.path, r.digest FROM search_rows r JOIN files f ON f.id = r.file_id")
+    )
     return snap
 
 

@@ -82,7 +82,7 @@ def _moved(facts: Facts, drow: int) -> Facts:
         for s in facts.symbols[1:]
     ]
     sites = [SiteFact(s.caller, s.name, s.kind, r(s.range), s.start_byte, s.end_byte, s.expr) for s in facts.sites]
-    return Facts(facts.module, syms, sites, facts.bindings, facts.local, facts.links)
+    return Facts(facts.module, syms, sites, facts.bindings, facts.local, facts.links, facts.docs)
 
 
 def extract(
@@ -91,6 +91,7 @@ def extract(
     root = tree.root_node
     if not lang.chunked:
         facts = lang.extract(tree, src, relpath, module)
+        facts.docs = lang.docs(root, facts, 1)
         whole = Span(root, 0, len(src), root.start_point, root.end_point, None, None)
         chunk = Chunk(_key(src, whole, b""), 0, 0, root.end_point[0], None, facts)
         return Extraction(facts, [chunk], _site_ids([chunk]), symbol_ids(relpath, facts), [1, len(facts.symbols)], [0, len(facts.sites)])
@@ -140,6 +141,7 @@ def extract(
     for i, sp in enumerate(spans):
         if chunks[i] is None:
             facts = lang.extract(tree, src, relpath, module, node=sp.node, byte_range=(sp.start, sp.end))
+            facts.docs = lang.docs(root, facts, 2 if sp.parent is not None else 1)
             chunks[i] = Chunk(keys[i], sp.start, sp.start_point[0], sp.end_point[0], sp.parent, facts, broken=broken)
         if sp.container is not None:  # a header's container grows and shrinks with its members
             c = sp.container
@@ -180,6 +182,7 @@ def merge(lang: Language, tree: ts.Tree, src: bytes, module: str, chunks: list[C
     sites: list[SiteFact] = []
     bindings = []
     links: list[tuple] = []
+    docs: dict[int, str] = {}
     locals_: list[Any] = []
     header_index: dict[int, int] = {}  # header chunk -> its container symbol's index in the file
     extras: dict[int, dict] = {}
@@ -213,6 +216,7 @@ def merge(lang: Language, tree: ts.Tree, src: bytes, module: str, chunks: list[C
             extras[base] = dict(part.symbols[1].extra)
         elif c.parent is not None and len(part.symbols) > 1 and ctx in extras:
             extras[ctx] = lang.merge_member_extra(extras[ctx], part.symbols[1].extra)
+        docs.update((mapping[i], d) for i, d in part.docs.items())
         if part.links:  # the link layer's call shapes point at sites and symbols too
             links.extend(shapes.rebase(t, len(sites), mapping) for t in part.links)
         symbols.extend(msyms)
@@ -224,7 +228,7 @@ def merge(lang: Language, tree: ts.Tree, src: bytes, module: str, chunks: list[C
         rng = chunks[ci].container or sym.range
         if rng != sym.range or extras[idx] != sym.extra:
             symbols[idx] = replace(sym, range=rng, extra=extras[idx])
-    return Facts(module, symbols, sites, bindings, lang.merge_local(locals_), links)
+    return Facts(module, symbols, sites, bindings, lang.merge_local(locals_), links, docs)
 
 
 def _site_ids(chunks: list[Chunk]) -> list[int]:

@@ -11,7 +11,8 @@ from .. import languages
 from ..links import NONE, Patterns, config, from_config, link_rows
 from ..model import Facts, Import
 from ..store import Store, symbol_ids
-from ..store.layers import ImportRow
+from ..store.layers import ImportRow, SearchRow
+from ..text import indexed_words
 
 
 def import_rows(imports: list[Import]) -> list[ImportRow]:
@@ -20,6 +21,15 @@ def import_rows(imports: list[Import]) -> list[ImportRow]:
         for imp in imports
         for rank, (module, stem) in enumerate(imp.candidates)
     )
+
+
+def search_rows(facts: Facts, ids: list[int]) -> list[SearchRow]:
+    """One full-text row per definition (not the module): name, words, signature, doc."""
+    return [
+        (ids[i], s.name, indexed_words(s.qname), s.signature, facts.docs.get(i, ""))
+        for i, s in enumerate(facts.symbols)
+        if i > 0
+    ]
 
 
 class FileLayers:
@@ -43,6 +53,7 @@ class FileLayers:
         rows = link_rows(facts, ids, sids, self.patterns(lang)) if facts.links else []
         store.layers.replace_links(file_id, rows)
         store.layers.replace_imports(file_id, import_rows(lang.imports(facts)))
+        store.layers.replace_search(file_id, search_rows(facts, ids))
 
     def check_config(self, store: Store) -> None:
         """When the configuration changed since the index was written, match every stored file's

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..model import CONFIDENCE_NAMES, INFERRED, Via
 from ..store import Reads
+from . import search as fulltext
 from .blast import blast_radius
 from .records import BlastResult, Call, Range, Site, Sym, confidence_level
 
@@ -67,9 +68,14 @@ class Graph:
         return out[:n]
 
     def search(self, query: str, limit: int = 200) -> list[Sym]:
-        """Workspace symbol search: prefix and substring matches on names, best first."""
+        """Workspace symbol search (full text, see :mod:`.search`): exact and prefix name matches
+        first, then by relevance; an empty query lists definitions by name."""
         with self._reads() as r:
-            return [Sym.of(row) for row in r.search_symbols(query, limit)]
+            if not query.strip():
+                return [Sym.of(row) for row in r.search_symbols("", limit)]
+            ids = fulltext.search(self.engine.store.layers, query, limit)
+            found = {row[0]: Sym.of(row) for row in r.symbols_by_id(ids)}
+        return [found[i] for i in ids if i in found]
 
     def file_symbols(self, rel: str) -> list[Sym]:
         with self._reads() as r:

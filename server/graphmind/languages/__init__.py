@@ -21,6 +21,7 @@ import tree_sitter as ts
 import tree_sitter_language_pack as tslp
 
 from ..model import Facts, Import, Resolution, WorkspaceView
+from ._toolkit.docs import definition_node, leading_comments
 
 
 class FileProbe:
@@ -86,6 +87,18 @@ class Language:
 
     def resolve(self, facts: Facts, ws: WorkspaceView) -> Iterable[Resolution]:
         raise NotImplementedError
+
+    def docs(self, root: ts.Node, facts: Facts, first: int) -> dict[int, str]:
+        """What documents each of the facts' own symbols (index ``first`` on): by default the
+        comments right above its definition."""
+        out: dict[int, str] = {}
+        for i in range(first, len(facts.symbols)):
+            s = facts.symbols[i]
+            node = definition_node(root, s.start_byte, s.end_byte)
+            doc = leading_comments(node) if node is not None else ""
+            if doc:
+                out[i] = doc
+        return out
 
     def imports(self, facts: Facts) -> list[Import]:
         """The file's imports for the import graph (see :class:`~graphmind.model.Import`)."""

@@ -10,6 +10,7 @@ every query of calls sees them, and a fresh index and any sequence of edits make
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 from collections.abc import Iterable
@@ -30,6 +31,11 @@ CREATE TABLE IF NOT EXISTS imports(
 CREATE INDEX IF NOT EXISTS imports_file ON imports(file_id);
 CREATE INDEX IF NOT EXISTS imports_module ON imports(module);
 CREATE INDEX IF NOT EXISTS files_module ON files(module);
+CREATE INDEX IF NOT EXISTS symbols_name_nocase ON symbols(name COLLATE NOCASE);
+CREATE VIRTUAL TABLE IF NOT EXISTS search USING fts5(
+    name, words, signature, doc, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3');
+CREATE TABLE IF NOT EXISTS search_rows(symbol_id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, digest INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS search_rows_file ON search_rows(file_id);
 """
 
 # the tables whose rows belong to one file (cleared with it)
@@ -37,6 +43,15 @@ FILE_TABLES = ("links", "imports")
 
 # an import row: (spec, rank, module, stem, names joined by ",")
 ImportRow = tuple[str, int, str, str | None, str]
+# a search row: (symbol id, name, words, signature, doc)
+SearchRow = tuple[int, str, str, str, str]
+# column weights of the search ranking (bm25): a name counts most, then its words
+_WEIGHTS = "10.0, 4.0, 1.0, 0.5"
+
+
+def _digest(row: SearchRow) -> int:
+    h = hashlib.blake2b("\0".join(map(str, row)).encode(), digest_size=8).digest()
+    return int.from_bytes(h, "big", signed=True)
 
 # handlers of a key: a decorated (or inline) symbol, or what a REF site passed by name resolves to
 _HANDLERS = f"""
@@ -85,6 +100,20 @@ class Layers:
         self.db.execute("DELETE FROM imports WHERE file_id = ?", (file_id,))
         self.db.executemany("INSERT INTO imports VALUES(?,?,?,?,?,?)", [(file_id, *r) for r in rows])
 
+    def replace_search(self, file_id: int, rows: list[SearchRow]) -> None:
+        """A file's search rows: only the symbols whose row changed are rewritten."""
+        db = self.db
+        old = dict(db.execute("SELECT symbol_id, digest FROM search_rows WHERE file_id = ?", (file_id,)))
+        new = {r[0]: (_digest(r), r) for r in rows}
+        gone = [sid for sid, d in old.items() if sid not in new or new[sid][0] != d]
+        came = [(d, r) for sid, (d, r) in new.items() if old.get(sid) != d]
+        if gone:
+            db.executemany("DELETE FROM search WHERE rowid = ?", [(sid,) for sid in gone])
+            db.executemany("DELETE FROM search_rows WHERE symbol_id = ?", [(sid,) for sid in gone])
+        if came:
+            db.executemany("INSERT INTO search(rowid, name, words, signature, doc) VALUES(?,?,?,?,?)", [r for _, r in came])
+            db.executemany("INSERT OR REPLACE INTO search_rows VALUES(?,?,?)", [(r[0], file_id, d) for d, r in came])
+
     def touched(self, file_id: int, sids: list[int] | None = None) -> None:
         """The file's edges (of all sites, or of ``sids``) were rewritten: the keys whose edges
         start or whose handlers are resolved there are remade."""
@@ -98,6 +127,7 @@ class Layers:
 
     def clear(self, file_id: int) -> None:
         self.touched(file_id)
+        self.replace_search(file_id, [])
         for table in FILE_TABLES:
             self.db.execute(f"DELETE FROM {table} WHERE file_id = ?", (file_id,))
 
@@ -209,6 +239,33 @@ class Layers:
             "SELECT id, path, lang, module FROM files WHERE status = 'indexed' AND module IN (SELECT value FROM json_each(?))",
             (json.dumps(sorted(set(modules))),),
         ).fetchall()
+
+    # ------------------------------------------------------------------ reads: search
+    def search(self, match: str, limit: int, column: str | None = None) -> list[tuple[int, str, float]]:
+        """(symbol id, name, bm25 score: lower is better) of the best ``limit`` matches of an FTS5
+        query (``column``: in that column only)."""
+        target = f"{{{column}}} : ({match})" if column else match
+        try:
+            return self.db.execute(
+                f"SELECT rowid, name, bm25(search, {_WEIGHTS}) AS score FROM search WHERE search MATCH ? "
+                "ORDER BY score LIMIT ?",
+                (target, limit),
+            ).fetchall()
+        except sqlite3.OperationalError:  # a query FTS5 cannot parse matches nothing
+            return []
+
+    def names_starting(self, prefix: str, limit: int) -> list[tuple[int, str]]:
+        """(symbol id, name) of definitions whose name starts with ``prefix`` (any case): the
+        same name first (in the same case, then in any), then the shortest."""
+        hi = prefix + "\U0010ffff"
+        return self.db.execute(
+            "SELECT id, name FROM symbols WHERE name COLLATE NOCASE >= ? AND name COLLATE NOCASE < ? AND kind != 'module' "
+            "ORDER BY (name = ?) DESC, (name = ? COLLATE NOCASE) DESC, length(name), qname LIMIT ?",
+            (prefix, hi, prefix, prefix, limit),
+        ).fetchall()
+
+    def search_count(self) -> int:
+        return self.db.execute("SELECT count(*) FROM search_rows").fetchone()[0]
 
     # ------------------------------------------------------------------ reads
     def link_counts(self) -> list[tuple[str, str, int, int]]:
