@@ -12,6 +12,7 @@ from typing import Any
 
 from .graph import BlastResult, Call, Site, Sym
 from .graph.deps import Dependency, FileNode
+from .graph.notes import Note
 from .model import CONFIDENCE_NAMES, Via
 
 Json = dict[str, Any]
@@ -48,8 +49,17 @@ def via_json(v: Via) -> Json:
     return {"kind": v.kind, "key": v.key}
 
 
+def note_json(n: Note, path: Callable[[str], Json] | None = None) -> Json:
+    """A doc note: its path (and a face's location fields), title, 1-based line of its first
+    mention, and the qualified names it names."""
+    return {"path": n.path, **(path(n.path) if path else {}), "title": n.title, "line": n.line + 1, "symbols": n.symbols}
+
+
 def blast_json(
-    result: BlastResult, symbol: Callable[[Sym], Json] = symbol_json, site: Callable[[Site], Json] = site_line_json
+    result: BlastResult,
+    symbol: Callable[[Sym], Json] = symbol_json,
+    site: Callable[[Site], Json] = site_line_json,
+    note_path: Callable[[str], Json] | None = None,
 ) -> Json:
     """A blast radius: the targets, every affected symbol with its depth, confidence, chain from the
     target and the call sites into the previous hop, and whether the answer is whole."""
@@ -71,6 +81,7 @@ def blast_json(
         "complete": result.complete,
         "unresolvedSites": result.unresolved_sites,
         "epoch": result.epoch,
+        "notes": [note_json(n, note_path) for n in result.notes],
     }
 
 

@@ -235,6 +235,8 @@ def _print_blast(r: dict[str, Any]) -> None:
     if not r["complete"]:
         flags.append(f"incomplete: {r['unresolvedSites']} unresolved call sites or weaker edges could reach these")
     print(f"{r['total']} symbols affected" + (f" ({'; '.join(flags)})" if flags else ""))
+    for n in r.get("notes", []):
+        print(f"note: {n['title']}  {n['path']}:{n['line']}  (names {', '.join(n['symbols'])})")
     depth = None
     for i in r["items"]:
         if i["depth"] != depth:

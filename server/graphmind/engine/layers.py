@@ -54,6 +54,8 @@ class FileLayers:
         store.layers.replace_links(file_id, rows)
         store.layers.replace_imports(file_id, import_rows(lang.imports(facts)))
         store.layers.replace_search(file_id, search_rows(facts, ids))
+        note = lang.notes(facts)
+        store.layers.replace_note(file_id, note[0] if note else None, [tuple(m) for m in note[1]] if note else [])
 
     def check_config(self, store: Store) -> None:
         """When the configuration changed since the index was written, match every stored file's

@@ -12,6 +12,7 @@ from ..model import CONFIDENCE_NAMES, INFERRED, Via
 from ..store import Reads
 from . import search as fulltext
 from .blast import blast_radius
+from .notes import Note, notes_for
 from .records import BlastResult, Call, Range, Site, Sym, confidence_level
 
 if TYPE_CHECKING:
@@ -171,7 +172,14 @@ class Graph:
             raise ValueError(f"direction must be 'incoming' or 'outgoing', not {direction!r}")
         min_conf = confidence_level(min_confidence)
         with self._reads() as r:
-            return blast_radius(r, targets, max(0, int(depth)), direction == "incoming", min_conf, limit)
+            res = blast_radius(r, targets, max(0, int(depth)), direction == "incoming", min_conf, limit)
+            res.notes = notes_for(self.engine.store.layers, r, [*targets, *(i.symbol for i in res.items)])
+        return res
+
+    def notes(self, syms: list[Sym]) -> list[Note]:
+        """The doc notes that name any of ``syms`` (see :mod:`.notes`)."""
+        with self._reads() as r:
+            return notes_for(self.engine.store.layers, r, syms)
 
     def _syms_by_ids(self, ids: list[int]) -> list[Sym]:
         with self._reads() as r:

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..model import CONFIDENCE_LEVELS, Via
+
+if TYPE_CHECKING:
+    from .notes import Note
 
 Range = tuple[int, int, int, int]
 
@@ -72,6 +76,7 @@ class BlastResult:
     complete: bool
     unresolved_sites: int
     epoch: int
+    notes: list[Note] = field(default_factory=list)  # doc notes naming the targets or affected symbols
 
 
 def confidence_level(name: str | int) -> int:

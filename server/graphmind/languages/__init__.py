@@ -100,6 +100,11 @@ class Language:
                 out[i] = doc
         return out
 
+    def notes(self, facts: Facts) -> tuple[str, list[Any]] | None:
+        """A doc note's title and mentions (:class:`graphmind.languages.markdown.notes.Mention`),
+        or None: the file is code."""
+        return None
+
     def imports(self, facts: Facts) -> list[Import]:
         """The file's imports for the import graph (see :class:`~graphmind.model.Import`)."""
         return []
@@ -180,7 +185,7 @@ def for_lsp_id(language_id: str) -> Language | None:
 
 # The plugin packages, in one place. Each registers its languages when imported; one that fails
 # to import (a missing grammar) is recorded in LOAD_ERRORS and does not take the others down.
-PLUGINS: tuple[str, ...] = ("python", "ecmascript", "go", "rust", "java", "tags")
+PLUGINS: tuple[str, ...] = ("python", "ecmascript", "go", "rust", "java", "tags", "markdown")
 
 _loaded = False
 

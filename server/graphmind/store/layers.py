@@ -31,6 +31,11 @@ CREATE TABLE IF NOT EXISTS imports(
 CREATE INDEX IF NOT EXISTS imports_file ON imports(file_id);
 CREATE INDEX IF NOT EXISTS imports_module ON imports(module);
 CREATE INDEX IF NOT EXISTS files_module ON files(module);
+CREATE TABLE IF NOT EXISTS notes(file_id INTEGER PRIMARY KEY, title TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS mentions(
+    file_id INTEGER NOT NULL, kind TEXT NOT NULL, text TEXT NOT NULL, detail TEXT NOT NULL, line INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS mentions_text ON mentions(text);
+CREATE INDEX IF NOT EXISTS mentions_file ON mentions(file_id);
 CREATE INDEX IF NOT EXISTS symbols_name_nocase ON symbols(name COLLATE NOCASE);
 CREATE VIRTUAL TABLE IF NOT EXISTS search USING fts5(
     name, words, signature, doc, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3');
@@ -39,7 +44,7 @@ CREATE INDEX IF NOT EXISTS search_rows_file ON search_rows(file_id);
 """
 
 # the tables whose rows belong to one file (cleared with it)
-FILE_TABLES = ("links", "imports")
+FILE_TABLES = ("links", "imports", "notes", "mentions")
 
 # an import row: (spec, rank, module, stem, names joined by ",")
 ImportRow = tuple[str, int, str, str | None, str]
@@ -113,6 +118,15 @@ class Layers:
         if came:
             db.executemany("INSERT INTO search(rowid, name, words, signature, doc) VALUES(?,?,?,?,?)", [r for _, r in came])
             db.executemany("INSERT OR REPLACE INTO search_rows VALUES(?,?,?)", [(r[0], file_id, d) for d, r in came])
+
+    def replace_note(self, file_id: int, title: str | None, mentions: list[tuple[str, str, str, int]]) -> None:
+        """A doc note's title and mentions (kind, text, detail, line); ``title`` None: not a note."""
+        db = self.db
+        db.execute("DELETE FROM notes WHERE file_id = ?", (file_id,))
+        db.execute("DELETE FROM mentions WHERE file_id = ?", (file_id,))
+        if title is not None:
+            db.execute("INSERT INTO notes VALUES(?, ?)", (file_id, title))
+            db.executemany("INSERT INTO mentions VALUES(?,?,?,?,?)", [(file_id, *m) for m in mentions])
 
     def touched(self, file_id: int, sids: list[int] | None = None) -> None:
         """The file's edges (of all sites, or of ``sids``) were rewritten: the keys whose edges
@@ -239,6 +253,35 @@ class Layers:
             "SELECT id, path, lang, module FROM files WHERE status = 'indexed' AND module IN (SELECT value FROM json_each(?))",
             (json.dumps(sorted(set(modules))),),
         ).fetchall()
+
+    # ------------------------------------------------------------------ reads: notes
+    def mentions_of(self, texts: list[str]) -> list[tuple[str, str, str, str, str, int]]:
+        """(note path, title, kind, text, detail, line) of the mentions whose text is one of ``texts``."""
+        return self.db.execute(
+            "SELECT f.path, n.title, m.kind, m.text, m.detail, m.line FROM mentions m "
+            "JOIN notes n ON n.file_id = m.file_id JOIN files f ON f.id = m.file_id "
+            "WHERE m.text IN (SELECT value FROM json_each(?)) ORDER BY f.path, m.line",
+            (json.dumps(sorted(set(texts))),),
+        ).fetchall()
+
+    def topics_of(self, ids: list[int]) -> list[tuple[int, str]]:
+        """(symbol id, topic) of the event topics symbols handle or emit."""
+        return self.db.execute(
+            f"""
+            SELECT l.symbol_id, l.key FROM links l WHERE l.kind = 'event' AND l.key IS NOT NULL
+                AND l.symbol_id IN (SELECT value FROM json_each(?1))
+            UNION SELECT e.callee_id, l.key FROM links l JOIN edges e ON e.file_id = l.file_id AND e.sid = l.sid
+                AND e.via IS NULL WHERE l.kind = 'event' AND l.role = 'handle' AND l.key IS NOT NULL
+                AND e.callee_id IN (SELECT value FROM json_each(?1)) AND e.confidence >= {INFERRED}
+            UNION SELECT l.caller_id, l.key FROM links l WHERE l.kind = 'event' AND l.role = 'emit'
+                AND l.key IS NOT NULL AND l.caller_id IN (SELECT value FROM json_each(?1))
+            """,
+            ("[" + ",".join(map(str, ids)) + "]",),
+        ).fetchall()
+
+    def note_count(self) -> tuple[int, int]:
+        """(notes, mentions)."""
+        return self.db.execute("SELECT (SELECT count(*) FROM notes), (SELECT count(*) FROM mentions)").fetchone()
 
     # ------------------------------------------------------------------ reads: search
     def search(self, match: str, limit: int, column: str | None = None) -> list[tuple[int, str, float]]:
