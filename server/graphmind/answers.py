@@ -13,6 +13,7 @@ from typing import Any
 from .graph import BlastResult, Call, Site, Sym
 from .graph.deps import Dependency, FileNode
 from .graph.notes import Note
+from .graph.related import RelatedResult
 from .model import CONFIDENCE_NAMES, Via
 
 Json = dict[str, Any]
@@ -102,3 +103,17 @@ def deps_json(
     if imported_by is not None:
         out["importedBy"] = [dependency_json(d, path) for d in imported_by]
     return out
+
+
+def related_json(
+    result: RelatedResult, symbol: Callable[[Sym], Json] = symbol_json, path: Callable[[str], Json] | None = None
+) -> Json:
+    """Related code: ``items`` (seeds first, in their order), each a file or a symbol (``type``), whether it
+    is a seed, its score (seeds 1, neighbours below 1) and ``why`` (the strongest reason; all in
+    ``reasons``); ``total`` candidates before the ``budget``."""
+    items: list[Json] = []
+    for r in result.items:
+        where = {"type": "symbol", **symbol(r.symbol)} if r.symbol is not None else {
+            "type": "file", "path": r.path, **(path(r.path) if path else {})}
+        items.append({**where, "seed": r.seed, "score": r.score, "why": r.why[0], "reasons": r.why})
+    return {"items": items, "total": result.total, "truncated": result.truncated, "budget": result.budget}

@@ -13,8 +13,9 @@ from . import answers
 from .engine import Engine
 from .graph import Graph
 from .graph.deps import ImportGraph
+from .graph.related import DEFAULT_BUDGET
 
-COMMANDS = ("deps", "cycles", "search")
+COMMANDS = ("deps", "cycles", "search", "related")
 
 
 class UsageError(Exception):
@@ -29,6 +30,10 @@ def add_parsers(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> 
     common(p)
     p = sub.add_parser("cycles", help="import cycles, smallest first")
     common(p)
+    p = sub.add_parser("related", help="seeds (files or symbols) and the code around them, within a budget")
+    p.add_argument("seeds", nargs="+", metavar="PATH|SYMBOL", help="files and symbols to start from (kept first, in order)")
+    p.add_argument("--budget", type=int, default=DEFAULT_BUDGET, help="items in all, seeds included (default 20)")
+    common(p)
     p = sub.add_parser("search", help="full-text search of definitions: names, qualified names, signatures, docstrings")
     p.add_argument("query", help="words, a name or a prefix (createOrd, 'order repo')")
     p.add_argument("--limit", type=int, default=20)
@@ -42,6 +47,8 @@ def run(args: argparse.Namespace, engine: Engine, graph: Graph) -> int:
         return _cycles(args, engine)
     if args.command == "search":
         return _search(args, graph)
+    if args.command == "related":
+        return _related(args, graph)
     raise AssertionError(args.command)
 
 
@@ -97,4 +104,22 @@ def _search(args: argparse.Namespace, graph: Graph) -> int:
         print(f"nothing matches {args.query!r}")
     for s in found:
         print(f"{s.qname} ({s.kind})  {s.path}:{s.range[0] + 1}  {s.signature}")
+    return 0
+
+
+def _related(args: argparse.Namespace, graph: Graph) -> int:
+    if args.budget < 1:
+        raise UsageError("--budget must be at least 1")
+    seeds, unknown = graph.seeds(args.seeds)
+    if unknown:
+        raise UsageError("no file or symbol named " + ", ".join(repr(u) for u in unknown))
+    out = answers.related_json(graph.related(seeds, args.budget))
+    if args.json:
+        print(json.dumps(out, indent=2))
+        return 0
+    for i in out["items"]:
+        where = i["path"] if i["type"] == "file" else f"{i['qualifiedName']}  {i['path']}:{i['startLine']}"
+        print(f"{'seed' if i['seed'] else format(i['score'], '.2f'):>5}  {where}  ({i['why']})")
+    if out["truncated"]:
+        print(f"... {out['total'] - len(out['items'])} more beyond the budget of {out['budget']}")
     return 0

@@ -14,6 +14,7 @@ from . import search as fulltext
 from .blast import blast_radius
 from .notes import Note, notes_for
 from .records import BlastResult, Call, Range, Site, Sym, confidence_level
+from .related import DEFAULT_BUDGET, RelatedResult, Seed, related
 
 if TYPE_CHECKING:
     from ..engine import Engine
@@ -175,6 +176,32 @@ class Graph:
             res = blast_radius(r, targets, max(0, int(depth)), direction == "incoming", min_conf, limit)
             res.notes = notes_for(self.engine.store.layers, r, [*targets, *(i.symbol for i in res.items)])
         return res
+
+    def seeds(self, specs: list[str]) -> tuple[list[Seed], list[str]]:
+        """Seeds for :meth:`related`: each spec an indexed file path, else a symbol (every symbol
+        it finds). Returns the seeds and the specs that name nothing."""
+        out: list[Seed] = []
+        unknown: list[str] = []
+        for spec in specs:
+            rel = None
+            try:
+                rel = self.engine.relpath(spec)
+            except ValueError:
+                pass
+            with self.engine.lock:
+                is_file = rel is not None and self.engine.store.layers.file_row(rel) is not None
+            if is_file:
+                out.append(Seed(spec, path=rel))
+                continue
+            syms = self.find(spec)
+            if not syms:
+                unknown.append(spec)
+            out.extend(Seed(spec, symbol=s) for s in syms)
+        return out, unknown
+
+    def related(self, seeds: list[Seed], budget: int = DEFAULT_BUDGET) -> RelatedResult:
+        """The seeds and their neighbours within ``budget`` (see :mod:`.related`)."""
+        return related(self, seeds, budget)
 
     def notes(self, syms: list[Sym]) -> list[Note]:
         """The doc notes that name any of ``syms`` (see :mod:`.notes`)."""

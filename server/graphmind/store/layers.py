@@ -283,6 +283,25 @@ class Layers:
         """(notes, mentions)."""
         return self.db.execute("SELECT (SELECT count(*) FROM notes), (SELECT count(*) FROM mentions)").fetchone()
 
+    # ------------------------------------------------------------------ reads: related code
+    def file_neighbours(self, file_id: int, min_conf: int) -> list[tuple[str, int, str | None, int, int]]:
+        """(other file's path, 1 = the file calls it / 0 = it calls the file, via kind or None,
+        edges, best confidence) of the call edges between a file's symbols and other files'."""
+        return self.db.execute(
+            """
+            SELECT f.path, 1, substr(e.via, 1, instr(e.via, ':') - 1), count(*), max(e.confidence)
+            FROM edges e JOIN symbols a ON a.id = e.caller_id JOIN symbols b ON b.id = e.callee_id
+            JOIN files f ON f.id = b.file_id
+            WHERE a.file_id = ?1 AND b.file_id != ?1 AND e.kind = 'call' AND e.confidence >= ?2 GROUP BY f.path, 3
+            UNION ALL
+            SELECT f.path, 0, substr(e.via, 1, instr(e.via, ':') - 1), count(*), max(e.confidence)
+            FROM edges e JOIN symbols b ON b.id = e.callee_id JOIN symbols a ON a.id = e.caller_id
+            JOIN files f ON f.id = a.file_id
+            WHERE b.file_id = ?1 AND a.file_id != ?1 AND e.kind = 'call' AND e.confidence >= ?2 GROUP BY f.path, 3
+            """,
+            (file_id, min_conf),
+        ).fetchall()
+
     # ------------------------------------------------------------------ reads: search
     def search(self, match: str, limit: int, column: str | None = None) -> list[tuple[int, str, float]]:
         """(symbol id, name, bm25 score: lower is better) of the best ``limit`` matches of an FTS5

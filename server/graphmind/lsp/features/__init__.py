@@ -11,6 +11,7 @@ from . import (
     definition,
     dependencies,
     references,
+    related,
     status,
     symbols,
     sync,
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
     from ..server import GraphMindServer
 
 FEATURES = (
-    workspace, sync, call_hierarchy, references, definition, symbols, code_lens, blast_radius, status, dependencies,
+    workspace, sync, call_hierarchy, references, definition, symbols, code_lens, blast_radius, status, dependencies, related,
 )
 
 
