@@ -99,6 +99,10 @@ def test_matching_prefers_literal_segments_and_keeps_methods_apart() -> None:
     assert http.best_routes("GET", "/orders/{}", routes) == [routes[0], routes[2]]
     assert http.best_routes("POST", "/orders/7", routes) == [routes[2]]
     assert http.best_routes("GET", "/orders/7/items", routes) == []
+    assert http.best_routes("GET", "/{}", [http.Route("GET", "/{}", 1)]) == []  # nothing literal to go by
+    many = [http.Route("GET", "/", i) for i in range(http.MAX_ROUTES + 1)]
+    assert http.best_routes("GET", "/", many) == []  # too many equally good routes: no edge
+    assert http.best_routes("GET", "/", many[: http.MAX_ROUTES]) == many[: http.MAX_ROUTES]
 
 
 # ---------------------------------------------------------------------- incremental == fresh

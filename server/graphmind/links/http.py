@@ -90,8 +90,15 @@ class Route(NamedTuple):
     target: int  # the handler's symbol id
 
 
+MAX_ROUTES = 3  # more equally good routes than this: the path says too little to link
+
+
 def best_routes(method: str, path: str, routes: Iterable[Route]) -> list[Route]:
-    """The routes a client call reaches: same method (or any), matching path, the most specific."""
+    """The routes a client call reaches: same method (or any), matching path, the most specific.
+    None when the client's path has no literal segment (``/{}``) or too many routes match
+    equally well (``/`` in a workspace of many apps)."""
+    if path != "/" and all("{}" in seg for seg in segments(path)):
+        return []
     best: list[Route] = []
     top = -1
     for r in routes:
@@ -104,4 +111,4 @@ def best_routes(method: str, path: str, routes: Iterable[Route]) -> list[Route]:
             best, top = [r], score
         elif score == top:
             best.append(r)
-    return best
+    return best if len({r.target for r in best}) <= MAX_ROUTES else []

@@ -69,19 +69,30 @@ _HANDLERS = f"""
 """
 
 
+def _bucket(key: str) -> int:
+    """An HTTP row's bucket: its path's number of segments (only equal counts match)."""
+    return len(http.segments(key.partition(" ")[2]))
+
+
 class Layers:
     def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db
         self.dirty_topics: set[str] = set()
-        self.dirty_http = False
+        self.dirty_clients: set[tuple[int, int]] = set()  # (file_id, sid) of HTTP client calls
+        self.dirty_buckets: set[int] = set()  # route paths' segment counts whose routes changed
 
     # ------------------------------------------------------------------ per file
-    def _mark(self, rows: Iterable[tuple[str, str | None]]) -> None:
-        for kind, key in rows:
-            if kind == "http":
-                self.dirty_http = True
+    def _mark(self, file_id: int, rows: Iterable[tuple[str, str, str | None, int | None]]) -> None:
+        """Rows (kind, role, key, sid) changed, or their edges were rewritten."""
+        for kind, role, key, sid in rows:
+            if kind == "event":
+                if key is not None:
+                    self.dirty_topics.add(key)
+            elif role == "client":
+                if sid is not None:
+                    self.dirty_clients.add((file_id, sid))
             elif key is not None:
-                self.dirty_topics.add(key)
+                self.dirty_buckets.add(_bucket(key))
 
     def replace_links(self, file_id: int, rows: list[tuple]) -> None:
         """A file's link rows: (kind, role, key, sid, caller_id, symbol_id)."""
@@ -91,7 +102,7 @@ class Layers:
         new = set(rows)
         if old == new:
             return
-        self._mark((r[0], r[2]) for r in old ^ new)
+        self._mark(file_id, ((r[0], r[1], r[2], r[3]) for r in old ^ new))
         self.db.execute("DELETE FROM links WHERE file_id = ?", (file_id,))
         self.db.executemany("INSERT INTO links VALUES(?,?,?,?,?,?,?)", [(file_id, *r) for r in rows])
 
@@ -132,10 +143,10 @@ class Layers:
         """The file's edges (of all sites, or of ``sids``) were rewritten: the keys whose edges
         start or whose handlers are resolved there are remade."""
         if sids is None:
-            self._mark(self.db.execute("SELECT kind, key FROM links WHERE file_id = ?", (file_id,)))
+            self._mark(file_id, self.db.execute("SELECT kind, role, key, sid FROM links WHERE file_id = ?", (file_id,)))
         elif sids:
-            self._mark(self.db.execute(
-                "SELECT kind, key FROM links WHERE file_id = ? AND sid IN (SELECT value FROM json_each(?))",
+            self._mark(file_id, self.db.execute(
+                "SELECT kind, role, key, sid FROM links WHERE file_id = ? AND sid IN (SELECT value FROM json_each(?))",
                 (file_id, "[" + ",".join(map(str, sids)) + "]"),
             ))
 
@@ -151,9 +162,10 @@ class Layers:
         topics, self.dirty_topics = self.dirty_topics, set()
         for topic in sorted(topics):
             self._remake_topic(topic)
-        if self.dirty_http:
-            self.dirty_http = False
-            self._remake_http()
+        if self.dirty_clients or self.dirty_buckets:
+            clients, buckets = self.dirty_clients, self.dirty_buckets
+            self.dirty_clients, self.dirty_buckets = set(), set()
+            self._remake_http(clients, buckets)
 
     def _remake_topic(self, topic: str) -> None:
         via = f"event:{topic}"
@@ -170,10 +182,25 @@ class Layers:
             ("event", topic, "handle", via),
         )
 
-    def _remake_http(self) -> None:
+    def _remake_http(self, clients: set[tuple[int, int]], buckets: set[int]) -> None:
+        """Remake the HTTP edges of some client calls, and of every client whose path has as
+        many segments as a route that changed."""
         db = self.db
-        db.execute("DELETE FROM edges WHERE via >= 'http:' AND via < 'http;'")
-        routes: dict[int, list[tuple[http.Route, int]]] = {}  # by number of segments
+        calls = [
+            (fid, sid, caller, key)
+            for fid, sid, caller, key in db.execute(
+                "SELECT file_id, sid, caller_id, key FROM links WHERE kind = 'http' AND role = 'client'"
+            )
+            if (fid, sid) in clients or _bucket(key) in buckets
+        ]
+        redo = clients | {(fid, sid) for fid, sid, _, _ in calls}
+        db.executemany(
+            "DELETE FROM edges WHERE file_id = ? AND sid = ? AND via >= 'http:' AND via < 'http;'", sorted(redo)
+        )
+        if not calls:
+            return
+        wanted = {_bucket(key) for *_, key in calls}
+        routes: dict[int, dict[http.Route, int]] = {}  # by segment count: route -> confidence
         for key, target, conf in db.execute(
             f"""
             SELECT l.key, l.symbol_id, {INFERRED} FROM links l
@@ -184,24 +211,30 @@ class Layers:
             WHERE l.kind = 'http' AND l.role = 'route' AND l.sid IS NOT NULL
             """
         ):
-            method, _, path = key.partition(" ")
-            routes.setdefault(len(http.segments(path)), []).append((http.Route(method, path, target), conf))
-        if not routes:
-            return
+            b = _bucket(key)
+            if b in wanted:
+                method, _, path = key.partition(" ")
+                r = http.Route(method, path, target)
+                bucket = routes.setdefault(b, {})
+                bucket[r] = max(bucket.get(r, 0), conf)
+        # within a bucket, by first segment ("{}": a parameter), so a client meets only the
+        # routes that can match it
+        by_first: dict[tuple[int, str], list[http.Route]] = {}
+        for b, rs in routes.items():
+            for r in rs:
+                first = (http.segments(r.path) or [""])[0]
+                by_first.setdefault((b, "{}" if "{}" in first else first), []).append(r)
         out: dict[tuple[int, int, int, int], tuple[int, str]] = {}
-        for fid, sid, caller, key in db.execute(
-            "SELECT file_id, sid, caller_id, key FROM links WHERE kind = 'http' AND role = 'client'"
-        ):
+        for fid, sid, caller, key in calls:
             method, _, path = key.partition(" ")
-            bucket = routes.get(len(http.segments(path)))
-            if not bucket:
-                continue
-            conf_of = {r: c for r, c in bucket}
-            for r in http.best_routes(method, path, conf_of):
-                via = f"http:{method} {r.path}"
+            b = _bucket(key)
+            conf_of = routes.get(b, {})
+            first = (http.segments(path) or [""])[0]
+            near = conf_of if "{}" in first else [*by_first.get((b, first), ()), *by_first.get((b, "{}"), ())]
+            for r in http.best_routes(method, path, near):
                 k = (fid, sid, caller, r.target)
                 if k not in out or out[k][0] < conf_of[r]:
-                    out[k] = (conf_of[r], via)
+                    out[k] = (conf_of[r], f"http:{method} {r.path}")
         db.executemany(
             "INSERT INTO edges(file_id, sid, caller_id, callee_id, confidence, kind, via) VALUES(?,?,?,?,?,'call',?)",
             [(*k, conf, via) for k, (conf, via) in sorted(out.items())],
