@@ -59,7 +59,7 @@ def note_json(n: Note, path: Callable[[str], Json] | None = None) -> Json:
 def blast_json(
     result: BlastResult,
     symbol: Callable[[Sym], Json] = symbol_json,
-    site: Callable[[Site], Json] = site_line_json,
+    site: Callable[[Site], Json] = site_json,
     note_path: Callable[[str], Json] | None = None,
 ) -> Json:
     """A blast radius: the targets, every affected symbol with its depth, confidence, chain from the
@@ -79,8 +79,10 @@ def blast_json(
         ],
         "total": result.total,
         "truncated": result.truncated,
+        "truncatedBy": result.truncated_by,
         "complete": result.complete,
         "unresolvedSites": result.unresolved_sites,
+        "weakEdges": result.weak_edges,
         "epoch": result.epoch,
         "notes": [note_json(n, note_path) for n in result.notes],
     }

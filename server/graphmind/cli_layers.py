@@ -5,7 +5,6 @@ and are shaped by :mod:`graphmind.answers`)."""
 from __future__ import annotations
 
 import argparse
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -40,19 +39,22 @@ def add_parsers(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> 
     common(p)
 
 
-def run(args: argparse.Namespace, engine: Engine, graph: Graph) -> int:
+Emit = Callable[[dict[str, Any]], None]  # prints a JSON answer (the CLI adds where it comes from)
+
+
+def run(args: argparse.Namespace, engine: Engine, graph: Graph, emit: Emit) -> int:
     if args.command == "deps":
-        return _deps(args, engine)
+        return _deps(args, engine, emit)
     if args.command == "cycles":
-        return _cycles(args, engine)
+        return _cycles(args, engine, emit)
     if args.command == "search":
-        return _search(args, graph)
+        return _search(args, graph, emit)
     if args.command == "related":
-        return _related(args, graph)
+        return _related(args, graph, emit)
     raise AssertionError(args.command)
 
 
-def _deps(args: argparse.Namespace, engine: Engine) -> int:
+def _deps(args: argparse.Namespace, engine: Engine, emit: Emit) -> int:
     try:
         rel = engine.relpath(args.file)
     except ValueError as exc:
@@ -67,7 +69,7 @@ def _deps(args: argparse.Namespace, engine: Engine) -> int:
         raise UsageError(f"{rel} is not an indexed file")
     out = answers.deps_json(back[0], None if fwd is None else fwd[1], back[1])
     if args.json:
-        print(json.dumps(out, indent=2))
+        emit(out)
         return 0
     print(f"{out['path']}  ({out['module']})")
     for key, title in (("imports", "imports"), ("importedBy", "imported by")):
@@ -80,11 +82,11 @@ def _deps(args: argparse.Namespace, engine: Engine) -> int:
     return 0
 
 
-def _cycles(args: argparse.Namespace, engine: Engine) -> int:
+def _cycles(args: argparse.Namespace, engine: Engine, emit: Emit) -> int:
     with engine.lock:
         cycles = ImportGraph(engine.store.layers).cycles()
     if args.json:
-        print(json.dumps({"cycles": [{"length": len(c) - 1, "files": c} for c in cycles]}, indent=2))
+        emit({"cycles": [{"length": len(c) - 1, "files": c} for c in cycles]})
         return 0
     if not cycles:
         print("No import cycles.")
@@ -93,12 +95,12 @@ def _cycles(args: argparse.Namespace, engine: Engine) -> int:
     return 0
 
 
-def _search(args: argparse.Namespace, graph: Graph) -> int:
+def _search(args: argparse.Namespace, graph: Graph, emit: Emit) -> int:
     if args.limit < 1:
         raise UsageError("--limit must be at least 1")
     found = graph.search(args.query, args.limit)
     if args.json:
-        print(json.dumps({"items": [answers.symbol_json(s) for s in found]}, indent=2))
+        emit({"items": [answers.symbol_json(s) for s in found]})
         return 0
     if not found:
         print(f"nothing matches {args.query!r}")
@@ -107,7 +109,7 @@ def _search(args: argparse.Namespace, graph: Graph) -> int:
     return 0
 
 
-def _related(args: argparse.Namespace, graph: Graph) -> int:
+def _related(args: argparse.Namespace, graph: Graph, emit: Emit) -> int:
     if args.budget < 1:
         raise UsageError("--budget must be at least 1")
     seeds, unknown = graph.seeds(args.seeds)
@@ -115,7 +117,7 @@ def _related(args: argparse.Namespace, graph: Graph) -> int:
         raise UsageError("no file or symbol named " + ", ".join(repr(u) for u in unknown))
     out = answers.related_json(graph.related(seeds, args.budget))
     if args.json:
-        print(json.dumps(out, indent=2))
+        emit(out)
         return 0
     for i in out["items"]:
         where = i["path"] if i["type"] == "file" else f"{i['qualifiedName']}  {i['path']}:{i['startLine']}"

@@ -60,11 +60,17 @@ class Extraction:
 
 def _key(src: bytes, span: Span, parent_key: bytes) -> bytes:
     """Same key, same facts: the chunk's text, its start column, the type of node it parsed as
-    (the same text can parse differently around syntax errors) and its container's key."""
+    (the same text can parse differently around syntax errors), its container's key, and the
+    comments right above it (they document its definition, for search: see ``Language.docs``)."""
     h = hashlib.blake2b(src[span.start : span.end], digest_size=16)
     h.update(span.start_point[1].to_bytes(4, "little"))
     h.update(span.node.type.encode())
     h.update(parent_key)
+    cur, prev = span.node, span.node.prev_sibling
+    while prev is not None and "comment" in prev.type and cur.start_point[0] - prev.end_point[0] <= 1:
+        h.update(src[prev.start_byte : prev.end_byte])
+        h.update((cur.start_point[0] - prev.end_point[0]).to_bytes(4, "little"))
+        cur, prev = prev, prev.prev_sibling
     return h.digest()
 
 
@@ -112,6 +118,9 @@ def extract(
             prefix < n
             and old[prefix].key == keys[prefix]
             and old[prefix].start_byte == spans[prefix].start
+            # an edit between chunks can change the lines above one without moving its bytes
+            # (a space or a lone CR becoming a newline)
+            and old[prefix].start_row == spans[prefix].start_point[0]
             and (broken or not old[prefix].broken)
         ):
             chunks[prefix] = old[prefix]

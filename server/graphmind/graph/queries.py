@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..model import CONFIDENCE_NAMES, INFERRED, Via
 from ..store import Reads
+from . import blast
 from . import search as fulltext
-from .blast import blast_radius
 from .notes import Note, notes_for
 from .records import BlastResult, Call, Range, Site, Sym, confidence_level
 from .related import DEFAULT_BUDGET, RelatedResult, Seed, related
@@ -168,12 +168,29 @@ class Graph:
         min_confidence: str | int = "inferred",
         limit: int = 500,
     ) -> BlastResult:
-        """Every caller (or callee) within ``depth`` hops (see :mod:`.blast`)."""
+        """Every caller (or callee) within ``depth`` hops (see :mod:`.blast` for the bounds)."""
+        return blast.run(self.blast_radius_steps(targets, depth, direction, min_confidence, limit))
+
+    def blast_radius_steps(
+        self,
+        targets: list[Sym],
+        depth: int = 3,
+        direction: str = "incoming",
+        min_confidence: str | int = "inferred",
+        limit: int = 500,
+    ) -> blast.Steps:
+        """:meth:`blast_radius` as small steps, each holding the engine lock for one query: a
+        caller may do other work between them (the generator's return value is the result)."""
         if direction not in ("incoming", "outgoing"):
             raise ValueError(f"direction must be 'incoming' or 'outgoing', not {direction!r}")
         min_conf = confidence_level(min_confidence)
+        steps = blast.blast_steps(self._reads, targets, int(depth), direction == "incoming", min_conf, int(limit))
+        return self._with_notes(targets, steps)
+
+    def _with_notes(self, targets: list[Sym], steps: blast.Steps) -> blast.Steps:
+        """The blast radius's steps, then the doc notes that name its targets or what it shows."""
+        res = yield from steps
         with self._reads() as r:
-            res = blast_radius(r, targets, max(0, int(depth)), direction == "incoming", min_conf, limit)
             res.notes = notes_for(self.engine.store.layers, r, [*targets, *(i.symbol for i in res.items)])
         return res
 

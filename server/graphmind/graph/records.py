@@ -77,6 +77,8 @@ class BlastResult:
     unresolved_sites: int
     epoch: int
     notes: list[Note] = field(default_factory=list)  # doc notes naming the targets or affected symbols
+    truncated_by: list[str] = field(default_factory=list)  # the bounds that cut it: limit, maxDepth, nodes, time
+    weak_edges: int = 0  # edges below the asked confidence that could reach the answer
 
 
 def confidence_level(name: str | int) -> int:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from . import (
     blast_radius,
     call_hierarchy,
+    changes,
     code_lens,
     definition,
     dependencies,
@@ -22,7 +23,8 @@ if TYPE_CHECKING:
     from ..server import GraphMindServer
 
 FEATURES = (
-    workspace, sync, call_hierarchy, references, definition, symbols, code_lens, blast_radius, status, dependencies, related,
+    workspace, sync, call_hierarchy, references, definition, symbols, code_lens, blast_radius, status, changes,
+    dependencies, related,
 )
 
 

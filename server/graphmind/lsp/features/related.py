@@ -71,10 +71,10 @@ def related(ls: GraphMindServer, params: RelatedParams) -> dict[str, Any] | None
             ctx = ls.context(Path(spec).as_uri()) if spec.startswith("/") else None
             if ctx is not None:
                 break
-    engine = ctx.engine if ctx is not None else next(iter(ls.engines.values()), None)
-    if engine is None:
+    graph = ctx.graph if ctx is not None else next(iter(ls.graphs.values()), None)
+    if graph is None:
         return None
-    graph = ls.graphs[engine.root]
+    engine = graph.engine
     more, unknown = graph.seeds(specs)
     if unknown:
         raise _invalid("no file or symbol named " + ", ".join(repr(u) for u in unknown))
