@@ -88,3 +88,18 @@ def test_the_tool_is_listed_with_the_contracts_schema() -> None:
     assert tool.inputSchema["required"] == ["seeds"]
     assert props["seeds"]["type"] == "array" and props["seeds"]["minItems"] == 1
     assert props["budget"]["minimum"] == 1 and props["budget"]["default"] == 20
+
+
+def test_the_blast_radius_tool_carries_the_doc_notes(tmp_path: Path) -> None:
+    root = tmp_path / "ws"
+    shutil.copytree(EVENTS, root)
+    shutil.copytree(EVENTS.parents[1] / "notes", root, dirs_exist_ok=True)
+    tools = T.Tools(root, disk=True, jobs=1)
+    with tools.view() as v:
+        a = T.blast_radius(v, "shop.billing.charge", budget=tools.budget(None))
+    assert a.data["notes"] == [{
+        "path": "docs/adr/0001-idempotent-charges.md", "title": "ADR 1: Charges must be idempotent", "line": 5,
+        "symbols": ["shop.billing.charge", "shop.orders.create_order"],
+    }]
+    assert ("note: ADR 1: Charges must be idempotent  docs/adr/0001-idempotent-charges.md:5  "
+            "(names shop.billing.charge, shop.orders.create_order)") in a.text
