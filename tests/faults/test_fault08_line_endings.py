@@ -64,3 +64,11 @@ def test_mixed_line_endings_incremental_equals_fresh(edits: list[tuple[str, int,
         "b.py": "from a import f, g\r\n\r\ndef h():\r\n    g()\n    f()\n",
     }
     check_incremental(initial, ("a.py",), edits, whole_text=whole)
+
+
+def test_an_edit_of_the_same_length_that_changes_lines() -> None:
+    """Found by the thorough profile: ``\\r\\r`` typed over as ``\\r\\n`` keeps every byte offset but
+    removes a line; the chunk after it starts at the same byte, one line higher."""
+    initial = {"a.py": "def f():\r    pass\r\rdef g():\r    f()\r"}
+    check_incremental(initial, ("a.py",), [("a.py", 17, 2, "\r\n")])
+    check_incremental({"a.py": "def f():\n    pass\n\ndef g():\n    f()\n"}, ("a.py",), [("a.py", 17, 2, " \n")])
