@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..model import CONFIDENCE_LEVELS, INFERRED, Via
+
+if TYPE_CHECKING:
+    from .notes import Note
 
 Range = tuple[int, int, int, int]
 
@@ -69,6 +73,7 @@ class BlastItem:
     confidence: int
     chain: list[str]
     sites: list[Site]
+    via: Via | None = None  # how the hop into it links when it is not a direct call (event, http)
     in_main_guard: bool = False  # module-level code whose every call site here is in a script entry point
 
 
@@ -81,6 +86,7 @@ class BlastResult:
     complete: bool
     unresolved_sites: int
     epoch: int
+    notes: list[Note] = field(default_factory=list)  # doc notes naming the targets or affected symbols
     truncated_by: list[str] = field(default_factory=list)  # the bounds that cut it: limit, maxDepth, nodes, time
     weak_edges: int = 0  # edges below the asked confidence that could reach the answer
     nodes: int = 0  # symbols reached, the targets included

@@ -20,7 +20,8 @@ from typing import Any
 import tree_sitter as ts
 import tree_sitter_language_pack as tslp
 
-from ..model import Facts, Resolution, WorkspaceView
+from ..model import Facts, Import, Resolution, WorkspaceView
+from ._toolkit.docs import definition_node, leading_comments
 
 
 class FileProbe:
@@ -90,6 +91,8 @@ class Language:
     # Chunked plugins extract one top-level statement at a time (``extract(..., node=...)``) and
     # merge their private data with ``merge_local``: edits then re-extract only what changed.
     chunked: bool = False
+    # the link layer's default patterns for this language (graphmind.links.Patterns), if any
+    link_patterns: Any = None
 
     @property
     def ts_language(self) -> ts.Language:
@@ -131,6 +134,27 @@ class Language:
 
     def resolve(self, facts: Facts, ws: WorkspaceView) -> Iterable[Resolution]:
         raise NotImplementedError
+
+    def docs(self, root: ts.Node, facts: Facts, first: int) -> dict[int, str]:
+        """What documents each of the facts' own symbols (index ``first`` on): by default the
+        comments right above its definition."""
+        out: dict[int, str] = {}
+        for i in range(first, len(facts.symbols)):
+            s = facts.symbols[i]
+            node = definition_node(root, s.start_byte, s.end_byte)
+            doc = leading_comments(node) if node is not None else ""
+            if doc:
+                out[i] = doc
+        return out
+
+    def notes(self, facts: Facts) -> tuple[str, list[Any]] | None:
+        """A doc note's title and mentions (:class:`graphmind.languages.markdown.notes.Mention`),
+        or None: the file is code."""
+        return None
+
+    def imports(self, facts: Facts) -> list[Import]:
+        """The file's imports for the import graph (see :class:`~graphmind.model.Import`)."""
+        return []
 
     def rebase_local(self, local: Any, mapping: list[int]) -> Any:
         """A chunk's ``Facts.local`` with symbol indices mapped to the file's (``mapping[i]``)."""
@@ -219,7 +243,7 @@ def for_lsp_id(language_id: str) -> Language | None:
 
 # The plugin packages, in one place. Each registers its languages when imported; one that fails
 # to import (a missing grammar) is recorded in LOAD_ERRORS and does not take the others down.
-PLUGINS: tuple[str, ...] = ("python", "ecmascript", "go", "rust", "java", "tags")
+PLUGINS: tuple[str, ...] = ("python", "ecmascript", "go", "rust", "java", "tags", "markdown")
 
 _loaded = False
 

@@ -155,4 +155,6 @@ class ToProto:
         }
 
     def blast_json(self, result: BlastResult) -> dict[str, Any]:
-        return answers.blast_json(result, symbol=self.symbol_json, site=lambda s: unstructure(self.location(s)))
+        return answers.blast_json(
+            result, symbol=self.symbol_json, site=lambda s: unstructure(self.location(s)), note_path=lambda p: {"uri": self.uri(p)}
+        )

@@ -138,13 +138,13 @@ class Reads:
             (json.dumps(targets), depth, min_conf),
         )
 
-    def call_edges_from(self, nodes: list[int], min_conf: int, incoming: bool) -> list[tuple[int, int, int, int, int]]:
-        """(node, neighbour, confidence, file_id, sid) of the call edges that reach ``nodes`` from
-        the direction of travel (their callers' side when ``incoming``)."""
+    def call_edges_from(self, nodes: list[int], min_conf: int, incoming: bool) -> list[tuple[int, int, int, int, int, str | None]]:
+        """(node, neighbour, confidence, file_id, sid, via) of the call edges that reach ``nodes``
+        from the direction of travel (their callers' side when ``incoming``)."""
         near, far = ("callee_id", "caller_id") if incoming else ("caller_id", "callee_id")
         return self._q(  # type: ignore[return-value]
             f"""
-            SELECT e.{far}, e.{near}, e.confidence, e.file_id, e.sid FROM edges e
+            SELECT e.{far}, e.{near}, e.confidence, e.file_id, e.sid, e.via FROM edges e
             WHERE e.{far} IN (SELECT value FROM json_each(?)) AND e.kind = 'call' AND e.confidence >= ?
             """,
             (json.dumps(nodes), min_conf),

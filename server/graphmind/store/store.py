@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 
 from ..model import Facts, FileResolution
 from .codec import dump, pack_facts, pack_sids, symbol_ids, unpack_facts, unpack_sids
+from .layers import Layers
 from .reads import Reads
 from .schema import QUERY_INDEXES, SCHEMA, SCHEMA_VERSION, table_columns
 
@@ -107,6 +108,7 @@ class Store:
         self.read_only = read_only
         self.db = self._open_read_only() if read_only else self._open()
         self.reads = Reads(self.db)  # the queries' side
+        self.layers = Layers(self.db)  # links, imports, notes, search: rows per file, edges per key
 
     # ------------------------------------------------------------------ lifecycle
     def _open(self) -> sqlite3.Connection:
@@ -240,6 +242,7 @@ class Store:
             db.execute("ROLLBACK")
             raise
         else:
+            self.layers.flush()  # the edges the transaction's link rows make
             db.execute("COMMIT")
 
     @contextlib.contextmanager
@@ -489,6 +492,7 @@ class Store:
         self.db.execute("UPDATE symbols SET sl=?, sc=?, el=?, ec=? WHERE id=?", (*r, sid))
 
     def clear_file(self, file_id: int) -> None:
+        self.layers.clear(file_id)
         for table in ("symbols", "sites", "bindings", "edges", "deps"):
             self.db.execute(f"DELETE FROM {table} WHERE file_id=?", (file_id,))
 
@@ -514,6 +518,8 @@ class Store:
         """Store the outcome of resolving a file's sites (all of them, or the ``only`` ones)."""
         db = self.db
         sids, statuses = res.sids, res.statuses
+        only = None if only is None else list(only)
+        self.layers.touched(file_id, None if only is None else [sids[i] for i in only])
         if only is None:
             db.execute("UPDATE files SET resolved=1 WHERE id=?", (file_id,))
             db.execute("DELETE FROM edges WHERE file_id=?", (file_id,))

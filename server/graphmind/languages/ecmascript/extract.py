@@ -12,6 +12,7 @@ import tree_sitter as ts
 from ...model import CALL, REF, BindingFact, Facts, SiteFact, SymbolFact
 from .._toolkit import Scope, in_scopes
 from .._toolkit.records import plain_facts
+from . import links
 from .bindings import Bindings
 from .records import UNKNOWN, Base, Expr, ScopeRecord, SiteExpr
 from .syntax import (
@@ -90,6 +91,7 @@ class Extractor(Bindings):
         self.module_vars: dict[str, list[tuple]] = {}
         self.mlocals: set[str] = set()
         self.scope_of_node: dict[int, int] = {}
+        self.link_calls: list[tuple[int, ts.Node]] = []  # (site index, call) for the link layer
 
     # --- symbols and scopes
     def add_symbol(self, parent_scope: int, name: str, kind: str, def_node: ts.Node, name_node: ts.Node,
@@ -153,7 +155,8 @@ class Extractor(Bindings):
             "scopes": [s.record() for s in self.scopes],
             "mlocals": sorted(self.mlocals),
         }
-        return plain_facts(Facts(self.module, self.symbols, self.sites, self.bindings, local))
+        shapes = links.shapes(self.link_calls, self.sites, self.symbols)
+        return plain_facts(Facts(self.module, self.symbols, self.sites, self.bindings, local, shapes))
 
     def this_of(self, scope: int) -> tuple:
         while True:
@@ -452,7 +455,10 @@ class Extractor(Bindings):
         owner = sc.owner
         if key in ("reference.call", "reference.class"):
             kind = "new" if key == "reference.class" else ("jsx" if node.type.startswith("jsx_") else "call")
+            before = len(self.sites)
             self.call_site(kind, node, caps["callee"][0], owner, scope)
+            if kind == "call" and len(self.sites) > before:
+                self.link_calls.append((before, node))
         elif key == "reference.value":
             e = expr_of(node, self.folder)
             if e.base not in (Base.NAME, Base.THIS) or not e.chain:

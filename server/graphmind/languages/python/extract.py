@@ -20,6 +20,7 @@ import tree_sitter as ts
 from ...model import CALL, REF, BindingFact, Facts, SiteFact, SymbolFact
 from .. import Span
 from .._toolkit import in_scopes
+from . import links
 
 Expr = tuple[str, Any, list[str]]
 
@@ -326,6 +327,8 @@ def extract(
                 break
     sites: list[SiteFact] = []
     bindings: list[BindingFact] = []
+    link_calls: list[tuple[int, ts.Node]] = []  # (site index, call) for the link layer
+    link_bare: list[tuple[int, ts.Node]] = []  # (site index, decorator) of bare decorators
     module_vars: dict[str, list[tuple]] = {}
     package = _package_of(module, relpath)
     for (_, key, node, caps), owner in in_scopes(scope_nodes, items, pos=lambda it: it[0]):
@@ -338,6 +341,8 @@ def extract(
             name_node = name_node if name_node is not None else callee
             name = e[2][-1] if e[2] else ""
             sites.append(SiteFact(owner, name, CALL, _rng(name_node), name_node.start_byte, name_node.end_byte, e))
+            if node.type == "call":
+                link_calls.append((len(sites) - 1, node))
         elif key in ("reference.decorator", "reference.argument"):
             e = expr_of(node)
             if e[0] != "n":
@@ -345,6 +350,8 @@ def extract(
             name_node = node.child_by_field_name("attribute") if node.type == "attribute" else node
             name_node = name_node if name_node is not None else node
             sites.append(SiteFact(owner, e[2][-1], REF, _rng(name_node), name_node.start_byte, name_node.end_byte, e))
+            if key == "reference.decorator":
+                link_bare.append((len(sites) - 1, node))
         elif key == "import":
             _import(node, owner, sc, package, bindings, sites)
         elif key == "assign":
@@ -358,7 +365,7 @@ def extract(
     for name, evs in module_vars.items():
         bindings.append(BindingFact(name, "var", "", evs))
     local = {i: s.pack() for i, s in scopes.items()}
-    return Facts(module, symbols, sites, bindings, local)
+    return Facts(module, symbols, sites, bindings, local, links.shapes(link_calls, link_bare, sites, symbols))
 
 def _bind_params(scope_node: ts.Node, sc: _Scope, kind: str, extra: dict[str, Any]) -> None:
     params = scope_node.child_by_field_name("parameters")
