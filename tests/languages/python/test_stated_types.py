@@ -5,7 +5,6 @@ edges, no other)."""
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pytest
 from conftest import FIXTURES
