@@ -224,6 +224,12 @@ def _evidence(value: ts.Node | None, ann: ts.Node | None, narrow: Narrowing | No
         return None
     while value.type in ("parenthesized_expression", "await") and value.named_child_count == 1:
         value = value.named_children[0]
+    if value.type == "conditional_expression" or (value.type == "boolean_operator" and _op(value) == "or"):
+        # `a if c else b`, `a or b`: either (`x if x is not None else default()`)
+        kids = value.named_children
+        sides = [kids[0], kids[-1]] if value.type == "conditional_expression" and len(kids) == 3 else kids[:2]
+        evs = [e for k in sides if k.type != "none" and (e := _evidence(k, None, narrow)) is not None]
+        return ("any", evs) if len(evs) > 1 else (evs[0] if evs else None)
     if value.type == "call":
         fn = value.child_by_field_name("function")
         if fn is not None:
@@ -240,6 +246,11 @@ def _evidence(value: ts.Node | None, ann: ts.Node | None, narrow: Narrowing | No
     if value.type in _LITERALS:
         return ("ext", _LITERALS[value.type])
     return None
+
+
+def _op(node: ts.Node) -> str:
+    op = node.child_by_field_name("operator")
+    return op.type if op is not None else ""
 
 
 def _pattern_names(node: ts.Node) -> Iterator[str]:
@@ -290,14 +301,27 @@ class Narrowing:
         self.owner = 0
 
     def add_if(self, node: ts.Node, owner: int) -> None:
-        """Record the narrowings of an ``if`` statement and its ``elif`` clauses."""
-        clauses = [node, *(c for c in node.children_by_field_name("alternative") if c.type == "elif_clause")]
+        """Record the narrowings of an ``if`` statement and its ``elif`` clauses, and of a guard
+        ``if not isinstance(x, Foo): raise/return`` (the rest of the block sees a ``Foo``)."""
+        alternatives = node.children_by_field_name("alternative")
+        clauses = [node, *(c for c in alternatives if c.type == "elif_clause")]
         for clause in clauses:
             cond, body = clause.child_by_field_name("condition"), clause.child_by_field_name("consequence")
             if cond is None or body is None:
                 continue
             for chain, evs in _isinstance_checks(cond):
                 self.regions.append((body.start_byte, body.end_byte, owner, chain, evs))
+        cond, body = node.child_by_field_name("condition"), node.child_by_field_name("consequence")
+        block = node.parent
+        if cond is None or body is None or alternatives or block is None or cond.type != "not_operator":
+            return
+        last = body.named_children[-1] if body.named_children else None
+        if last is None or last.type not in ("raise_statement", "return_statement", "continue_statement", "break_statement"):
+            return
+        arg = cond.child_by_field_name("argument")
+        if arg is not None:
+            for chain, evs in _isinstance_checks(arg):
+                self.regions.append((node.end_byte, block.end_byte, owner, chain, evs))
 
     def expr(self, e: Expr, pos: int) -> Expr:
         if not self.regions:
@@ -696,7 +720,7 @@ def _import(node: ts.Node, owner: int, sc: _Scope, package: str, bindings: list[
             SiteFact(owner, orig.split(".")[-1], REF, _rng(name_node), name_node.start_byte, name_node.end_byte, ("i", base, [orig]))
         )
 
-_ATTR_EVIDENCE = ("call", "ann", "type", "dflt")
+_ATTR_EVIDENCE = ("call", "ann", "type", "dflt", "any")
 """Evidence about a class attribute that other files can evaluate (in the class's module)."""
 
 
@@ -738,19 +762,23 @@ def _assign(
         ev = _evidence(value, ann)
         if ev is None:
             return
-        evs = [ev]
-        if ev[0] == "val" and ev[1][0] == "n" and len(ev[1][2]) == 1:
-            # self.x = param (or local): what the code states about it -- its annotation, its
-            # default, or a constructor call it was assigned from
-            evs = [e for e in sc.types.get(ev[1][2][0], []) if e[0] in _ATTR_EVIDENCE and _global_evidence(e, sc)]
-        elif ev[0] == "call" and not _global_evidence(ev, sc):
-            evs = []  # built from a local: not evaluable outside the method
         cls = symbols[sc.class_idx]
-        for e in evs:
+        for e in _portable(ev, sc):
             if e[0] in _ATTR_EVIDENCE:
                 cls.extra.setdefault("attrs", {}).setdefault(_text(attr), []).append(e)
     else:
         sc.locals.update(_pattern_names(left))
+
+def _portable(ev: tuple, sc: _Scope) -> list[tuple]:
+    """``ev`` in terms another file can evaluate in the function's module: a local or parameter
+    stands for what the code states about it (its annotation, its default, the constructor call
+    it was assigned from); an expression built from a local is dropped."""
+    if ev[0] == "any":
+        return [e for sub in ev[1] for e in _portable(sub, sc)]
+    if ev[0] == "val" and ev[1][0] == "n" and len(ev[1][2]) == 1 and ev[1][2][0] in sc.locals:
+        return [e for e in sc.types.get(ev[1][2][0], []) if e[0] != "any" and _global_evidence(e, sc)]
+    return [ev] if _global_evidence(ev, sc) else []
+
 
 def _global_evidence(ev: tuple, sc: _Scope) -> bool:
     """Can ``ev`` be evaluated outside the function (in its module): it names no local?"""
@@ -764,6 +792,8 @@ def _global_evidence(ev: tuple, sc: _Scope) -> bool:
         return True  # a default is evaluated where the function is defined
     if kind in ("iter", "enter"):
         return _global_evidence(ev[1], sc)
+    if kind == "any":
+        return all(_global_evidence(sub, sc) for sub in ev[1])
     return kind in ("ann", "type", "ext")
 
 
@@ -855,9 +885,7 @@ def _return_evidence(node: ts.Node, sc: _Scope, narrow: Narrowing) -> list[tuple
     ev = _evidence(value, None, narrow)
     if ev is not None and ev[0] == "val" and ev[1][0] == "a" and not ev[1][2]:
         return list(ev[1][1])  # a name narrowed by isinstance
-    if value.type == "identifier" and _text(value) in sc.locals:
-        return [e for e in sc.types.get(_text(value), []) if _global_evidence(e, sc)]
-    return [ev] if ev is not None and _global_evidence(ev, sc) else []
+    return _portable(ev, sc) if ev is not None else []
 
 
 def rebase_local(local: Any, mapping: list[int]) -> dict[int, tuple]:

@@ -363,6 +363,11 @@ class _Resolver(ValueResolver):
         if v is not None and v[0] == "syms":
             cls = [r for r in v[1] if r.kind == "class"]
             return (("inst", cls), INFERRED) if cls else (None, EXTRACTED)
+        if last == "Callable" and args and (v is None or v[0] == "ext"):
+            if args[-1] is None:
+                return None, EXTRACTED
+            rv, rc = self.type_value(args[-1], evaluate, depth + 1)  # calling it gives its result type
+            return (("ret", rv), rc) if rv is not None else (None, EXTRACTED)
         if last in SEQUENCE_TYPES or last in MAPPING_TYPES or last in TUPLE_TYPES:
             if v is None or v[0] == "ext":
                 return ("coll", (ty, evaluate)), INFERRED
@@ -495,6 +500,8 @@ class _Resolver(ValueResolver):
             return evaluate(ev[1], depth + 1)
         if kind == "ext":
             return ("ext", ev[1]), INFERRED
+        if kind == "any":  # `a if c else b`, `a or b`
+            return self.evidence_value(list(ev[1]), evaluate, depth + 1, outer, owner)
         if kind == "dflt":  # a parameter default: evaluated in the scope around the function
             return self.one_evidence(ev[1], outer or evaluate, depth + 1, None, owner)
         if kind == "iter":
@@ -632,12 +639,14 @@ class _Resolver(ValueResolver):
             return self.outcome(i, site, None, rc, receiver_unknown=True)
         res = self.outcome(i, site, v, min(rc, c), receiver_unknown=False)
         if recv[0] == "inst" and site.kind == CALL and res.status == RESOLVED and chain[-1] not in _NO_DISPATCH:
-            res.targets = [*res.targets, *self.dispatch_targets(recv[1], chain[-1], res.targets)]  # type: ignore[list-item]
+            conf = min(rc, c, INFERRED)
+            res.targets = [*res.targets, *self.dispatch_targets(recv[1], chain[-1], res.targets, conf)]  # type: ignore[list-item]
         return res
 
-    def dispatch_targets(self, classes: list[SymbolRow], name: str, direct: list) -> list[Target]:
+    def dispatch_targets(self, classes: list[SymbolRow], name: str, direct: list, conf: int) -> list[Target]:
         """The overrides of the method called on an instance of ``classes`` in their workspace
-        subclasses: ``inferred``, through the method the receiver's class has."""
+        subclasses: ``inferred`` (or the receiver's weaker confidence), through the method the
+        receiver's class has."""
         out: list[Target] = []
         seen = {t[0] for t in direct}
         for cls in classes:
@@ -648,7 +657,7 @@ class _Resolver(ValueResolver):
                 continue
             for declared in m[1]:
                 if declared.kind == "method" and not _is_property(declared):
-                    out.extend(self.overrides(declared, cls, seen))
+                    out.extend(self.overrides(declared, cls, seen, conf))
         return out
 
     def subclass_members(self, classes: list[SymbolRow], name: str) -> list[Target]:
@@ -659,16 +668,16 @@ class _Resolver(ValueResolver):
         for cls in classes:
             if cls.kind == "class" and name not in _NO_DISPATCH:
                 declared = SymbolRow(0, f"{cls.qname}.{name}", name, "method", cls.module, cls.lang, {})
-                out.extend(self.overrides(declared, cls, seen))
+                out.extend(self.overrides(declared, cls, seen, INFERRED))
         return out
 
-    def overrides(self, declared: SymbolRow, cls: SymbolRow, seen: set[int]) -> list[Target]:
+    def overrides(self, declared: SymbolRow, cls: SymbolRow, seen: set[int], conf: int) -> list[Target]:
         via = dispatch_via(declared)
         out = []
         for r in _bound_each(self.dispatch.overrides(declared, within=cls)):
             if r.id not in seen and not _is_property(r):
                 seen.add(r.id)
-                out.append(Target(r.id, INFERRED, via))
+                out.append(Target(r.id, conf, via))
         return out
 
     def with_stubs(self, rows: list[SymbolRow]) -> list[SymbolRow]:
