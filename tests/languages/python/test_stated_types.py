@@ -88,3 +88,11 @@ def test_overload_stubs_answer_callers_like_the_implementation(engine: Engine) -
     assert len(loads) == 3  # two @overload stubs and the implementation
     for sym in loads:
         assert [c.symbol.qname for c in g.callers(sym.id)] == [f"{U}.overloaded"], sym.range
+
+
+def test_pyi_declarations_answer_callers_like_the_implementation(engine: Engine) -> None:
+    g = Graph(engine)
+    speeds = g.symbols_by_qname("kinds.fast.speed")
+    assert sorted(s.path for s in speeds) == ["kinds/fast.py", "kinds/fast.pyi"]
+    for sym in speeds:
+        assert [c.symbol.qname for c in g.callers(sym.id)] == [f"{U}.stubbed"], sym.path
