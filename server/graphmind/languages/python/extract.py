@@ -846,12 +846,12 @@ def _as_target(node: ts.Node, sc: _Scope, narrow: Narrowing) -> None:
         return
     parent = node.parent
     if parent is not None and parent.type == "except_clause":
+        # the name lives in its clause only (Python deletes it after): a narrowing of the block
         classes = value.named_children if value.type == "tuple" else [value]
-        for c in classes:
-            if c.type in ("identifier", "attribute"):
-                e = expr_of(c)
-                if e[0] == "n":
-                    sc.types.setdefault(_text(name), []).append(("ann", e[2]))
+        evs = [("ann", e[2]) for c in classes if c.type in ("identifier", "attribute") and (e := expr_of(c))[0] == "n"]
+        body = next((c for c in parent.named_children if c.type == "block"), None)
+        if evs and body is not None:
+            narrow.regions.append((body.start_byte, body.end_byte, narrow.owner, [_text(name)], evs))
         return
     if parent is None or parent.type != "with_item":
         return
