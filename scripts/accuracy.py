@@ -143,10 +143,10 @@ def blast_f1(found: set[Edge], ref: set[Edge], depth: int = 3) -> dict[str, Any]
     return {"precision": round(p, 4), "recall": round(r, 4), "f1": round(2 * p * r / (p + r) if p + r else 0.0, 4)}
 
 
-def reference_edges(ws: Path, name: str, version: str, cache: Path | None, log: Path) -> set[Edge]:
+def reference_edges(ws: Path, key: str, cache: Path | None, log: Path) -> set[Edge]:
     """basedpyright's edges for the package, from ``cache`` when an earlier run stored them (the
     reference is the slow half of a run; GraphMind is always indexed afresh)."""
-    slot = cache / f"{name}-{version}.json" if cache is not None else None
+    slot = cache / f"{key}.json" if cache is not None else None
     if slot is not None and slot.is_file():
         print(f"  basedpyright: edges from {slot}", file=sys.stderr)
         return {(a, b) for a, b in json.loads(slot.read_text())}
@@ -164,15 +164,21 @@ def evaluate(spec: str, keep: Path | None, cache: Path | None = None) -> dict[st
     name_ver, _, package = spec.partition(":")
     name, _, version = name_ver.partition("==")
     package = package or name
+    top, _, sub = package.partition("/")  # django/core: only that part of the package
     sdist = fetch_sdist(name, version)
-    src = locate_package(sdist, package)
+    src = locate_package(sdist, top)
     with tempfile.TemporaryDirectory(prefix="graphmind-acc-") as tmp:
         ws = Path(tmp) / "ws"
-        shutil.copytree(src, ws / package, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        shutil.copytree(src / sub if sub else src, ws / package, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        if sub:  # the enclosing packages, empty: modules keep their names (django.core.x)
+            for parent in (ws / package).relative_to(ws).parents:
+                if parent != Path("."):
+                    (ws / parent / "__init__.py").touch()
         lines = sum(len(p.read_bytes().splitlines()) for p in ws.rglob("*.py"))
         print(f"{name} {version}: {lines} lines of Python in {package}/", file=sys.stderr)
         found, callables, functions, sites, dispatch, seconds = ours(ws, Path(tmp) / "index.db")
-        ref_edges = reference_edges(ws, name, version, cache, Path(tmp) / "basedpyright.log")
+        key = f"{name}-{version}" + (f"-{sub.replace('/', '-')}" if sub else "")
+        ref_edges = reference_edges(ws, key, cache, Path(tmp) / "basedpyright.log")
 
     def keep_edge(e: Edge) -> bool:  # a function of the package calling a callable of the package
         return e[0] in functions and e[1] in callables
@@ -191,7 +197,7 @@ def evaluate(spec: str, keep: Path | None, cache: Path | None = None) -> dict[st
 
     dispatch_default = {e for e, c in dispatch.items() if c >= INFERRED and keep_edge(e)}
     result = {
-        "package": f"{name} {version}",
+        "package": f"{name} {version}" + (f" ({package}/)" if sub else ""),
         "lines": lines,
         "indexSeconds": round(seconds, 3),
         "referenceEdges": len(ref),
@@ -208,7 +214,7 @@ def evaluate(spec: str, keep: Path | None, cache: Path | None = None) -> dict[st
     }
     if keep is not None:
         keep.mkdir(parents=True, exist_ok=True)
-        (keep / f"{name}-disagreements.json").write_text(
+        (keep / f"{key}-disagreements.json").write_text(
             json.dumps({k: result[k] for k in ("onlyGraphmind", "onlyBasedpyright", "dispatchOnly")}, indent=1)
         )
     return result

@@ -34,8 +34,8 @@
 (as_pattern alias: (as_pattern_target (identifier) @bind))
 ; types the code states: `with X() as x`, `except E as e`, `if isinstance(x, C):`, return values
 (as_pattern alias: (as_pattern_target)) @as
-(if_statement) @narrow
-(return_statement) @return
+((call function: (identifier) @_fn) @narrow (#eq? @_fn "isinstance"))
+(return_statement (_)) @return
 (yield) @yield
 (named_expression name: (identifier) @bind)
 (global_statement (identifier) @global)

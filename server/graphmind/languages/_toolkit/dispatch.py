@@ -56,13 +56,16 @@ class Dispatch:
         self.method_kinds = method_kinds
         self.type_kinds = type_kinds
         self._memo: dict[tuple[str, int, int], list[SymbolRow]] = {}
+        self._owners: dict[str, SymbolRow | None] = {}
 
     def default_owner(self, method: SymbolRow) -> SymbolRow | None:
         """The type whose qualified name prefixes the method's (``pkg.Base`` of ``pkg.Base.save``)."""
         prefix = method.qname.rpartition(".")[0]
         if not prefix:
             return None
-        return next((r for r in self.ws.symbols(prefix) if r.kind in self.type_kinds), None)
+        if prefix not in self._owners:  # looked up (and recorded) once per resolution
+            self._owners[prefix] = next((r for r in self.ws.symbols(prefix) if r.kind in self.type_kinds), None)
+        return self._owners[prefix]
 
     def overrides(self, declared: SymbolRow, within: SymbolRow | None = None) -> list[SymbolRow]:
         """The workspace's methods named like ``declared`` whose owner is a proper subtype of

@@ -83,7 +83,13 @@ _CAST_HEADS = (["cast"], ["typing", "cast"], ["t", "cast"], ["typing_extensions"
 
 def _cast_evidence(call: ts.Node, fn: ts.Node | None) -> tuple | None:
     """``cast(Foo, x)``: the type it states, as evidence."""
-    if fn is None or fn.type not in ("identifier", "attribute"):
+    if fn is None:
+        return None
+    if fn.type == "attribute":
+        attr = fn.child_by_field_name("attribute")
+        if attr is None or attr.text != b"cast":
+            return None
+    elif fn.type != "identifier" or fn.text != b"cast":
         return None
     e = expr_of(fn)
     if e[0] != "n" or e[2] not in _CAST_HEADS:
@@ -299,6 +305,22 @@ class Narrowing:
     def __init__(self) -> None:
         self.regions: list[tuple[int, int, int, list[str], list[tuple]]] = []  # start, end, owner, chain, evidence
         self.owner = 0
+        self.seen: set[int] = set()  # the if statements recorded
+
+    def add_isinstance(self, call: ts.Node, owner: int) -> None:
+        """An ``isinstance()`` call: when it is (part of) the condition of an ``if`` or ``elif``,
+        record that statement's narrowings (once per statement)."""
+        node = call.parent
+        while node is not None and node.type in ("boolean_operator", "parenthesized_expression", "not_operator"):
+            node = node.parent
+        if node is None:
+            return
+        if node.type == "elif_clause":
+            node = node.parent
+        if node is None or node.type != "if_statement" or node.start_byte in self.seen:
+            return
+        self.seen.add(node.start_byte)
+        self.add_if(node, owner)
 
     def add_if(self, node: ts.Node, owner: int) -> None:
         """Record the narrowings of an ``if`` statement and its ``elif`` clauses, and of a guard
@@ -608,12 +630,12 @@ def extract(
         elif key == "global":
             sc.globals.add(_text(node))
         elif key == "narrow":
-            narrow.add_if(node, owner)
+            narrow.add_isinstance(node, owner)
         elif key == "as":
             if owner != 0:
                 _as_target(node, sc, narrow)
         elif key == "return":
-            if symbols[owner].kind in ("function", "method"):
+            if symbols[owner].kind in ("function", "method") and "returns" not in symbols[owner].extra:
                 returns.setdefault(owner, []).extend(_return_evidence(node, sc, narrow))
         elif key == "yield":
             returns[owner] = [("gen",)]
@@ -663,7 +685,9 @@ def _bind_params(scope_node: ts.Node, sc: _Scope, kind: str, extra: dict[str, An
             ev = annotation_evidence(ann) if ann is not None else None
             if ev is None and p.type == "default_parameter":
                 # an unannotated parameter is at least what its default is (evaluated outside)
-                dflt = _evidence(p.child_by_field_name("value"), None)
+                value = p.child_by_field_name("value")
+                plain = value is None or value.type == "none" or value.type in _LITERALS  # says nothing useful
+                dflt = None if plain else _evidence(value, None)
                 ev = ("dflt", dflt) if dflt is not None and dflt[0] != "ext" else None
             if ev is not None:
                 sc.types.setdefault(pname, []).append(ev)

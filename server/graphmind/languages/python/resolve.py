@@ -96,6 +96,8 @@ class _Resolver(ValueResolver):
         self.returns: dict[int, tuple[Value | None, int]] = {}
         self.inferring = False
         self.ancestors_memo: dict[int, frozenset[int]] = {}
+        self.bases_memo: dict[int, list[SymbolRow]] = {}
+        self.stubs: dict[int, list[SymbolRow]] = {}  # implementation id -> its declarations
         self.dispatch = Dispatch(ws, self.is_subclass)
 
     # --- modules and globals (through the workspace view: recorded as dependencies)
@@ -120,7 +122,7 @@ class _Resolver(ValueResolver):
         rows = self.ws.symbols(f"{mod}.{name}")
         if rows:
             mods = [r for r in rows if r.kind == "module"]
-            defs = _bound([r for r in rows if r.kind != "module"])
+            defs = self.bound([r for r in rows if r.kind != "module"])
             if defs:
                 return ("syms", defs), EXTRACTED
             return ("mod", mods[0].qname), EXTRACTED
@@ -239,12 +241,19 @@ class _Resolver(ValueResolver):
         return m
 
     def bases(self, cls: SymbolRow, depth: int) -> list[SymbolRow]:
-        out: list[SymbolRow] = []
-        for chain in cls.extra.get("bases", ()):
-            v, _ = self.eval_chain_global(cls.module, chain, depth + 1)
-            if v is not None and v[0] == "syms":
-                out.extend(r for r in v[1] if r.kind == "class" and r.id != cls.id)
-        return out
+        """The workspace classes ``cls`` names as its bases (memoised per file: they are
+        evaluated in the class's own module, whoever asks)."""
+        if not cls.extra.get("bases"):
+            return []
+        got = self.bases_memo.get(cls.id)
+        if got is None:
+            got = []
+            for chain in cls.extra["bases"]:
+                v, _ = self.eval_chain_global(cls.module, chain, depth + 1)
+                if v is not None and v[0] == "syms":
+                    got.extend(r for r in v[1] if r.kind == "class" and r.id != cls.id)
+            self.bases_memo[cls.id] = got
+        return got
 
     def has_external_base(self, cls: SymbolRow, depth: int, seen: set[int] | None = None) -> bool:
         seen = seen or set()
@@ -263,7 +272,7 @@ class _Resolver(ValueResolver):
         if cls.id in seen or depth > MAX_DEPTH:
             return None, EXTRACTED
         seen.add(cls.id)
-        rows = _bound([r for r in self.ws.symbols(f"{cls.qname}.{name}") if r.kind != "module"])
+        rows = self.bound([r for r in self.ws.symbols(f"{cls.qname}.{name}") if r.kind != "module"])
         if rows:
             return ("syms", rows), (AMBIGUOUS if len({r.id for r in rows}) > 1 else EXTRACTED)
         evs = cls.extra.get("attrs", {}).get(name)
@@ -640,10 +649,14 @@ class _Resolver(ValueResolver):
         res = self.outcome(i, site, v, min(rc, c), receiver_unknown=False)
         if recv[0] == "inst" and site.kind == CALL and res.status == RESOLVED and chain[-1] not in _NO_DISPATCH:
             conf = min(rc, c, INFERRED)
-            res.targets = [*res.targets, *self.dispatch_targets(recv[1], chain[-1], res.targets, conf)]  # type: ignore[list-item]
+            extra = self.dispatch_targets(recv[1], chain[-1], res.targets, conf, v)
+            if extra:
+                res.targets = [*res.targets, *extra]  # type: ignore[list-item]
         return res
 
-    def dispatch_targets(self, classes: list[SymbolRow], name: str, direct: list, conf: int) -> list[Target]:
+    def dispatch_targets(
+        self, classes: list[SymbolRow], name: str, direct: list, conf: int, found: Value | None = None
+    ) -> list[Target]:
         """The overrides of the method called on an instance of ``classes`` in their workspace
         subclasses: ``inferred`` (or the receiver's weaker confidence), through the method the
         receiver's class has."""
@@ -652,7 +665,10 @@ class _Resolver(ValueResolver):
         for cls in classes:
             if cls.kind != "class":
                 continue
-            m, _ = self.member(cls, name, 0, set())
+            if len(classes) == 1 and found is not None:
+                m: Value | None = found  # what the call resolved to is the class's member
+            else:
+                m, _ = self.member(cls, name, 0, set())
             if m is None or m[0] != "syms":
                 continue
             for declared in m[1]:
@@ -680,18 +696,27 @@ class _Resolver(ValueResolver):
                 out.append(Target(r.id, conf, via))
         return out
 
+    def bound(self, rows: list[SymbolRow]) -> list[SymbolRow]:
+        """:func:`_bound`, remembering the ``@overload`` / ``.pyi`` declarations each
+        implementation stands for (:meth:`with_stubs`)."""
+        if len(rows) < 2:
+            return rows
+        got = _bound(rows)
+        if len(got) < len(rows):
+            stubs = [r for r in rows if _is_stub(r)]
+            for r in got:
+                if r.kind in ("function", "method") and not _is_stub(r):
+                    self.stubs[r.id] = [d for d in stubs if d.kind == r.kind and d.qname == r.qname]
+        return got
+
     def with_stubs(self, rows: list[SymbolRow]) -> list[SymbolRow]:
         """The implementations and their ``@overload`` / ``.pyi`` declarations: a call reaches both,
-        so the declarations answer call hierarchy as the implementation does."""
-        out = list(rows)
-        ids = {r.id for r in rows}
-        for r in rows:
-            if r.kind in ("function", "method") and not _is_stub(r):
-                for d in self.ws.symbols(r.qname):
-                    if d.id not in ids and _is_stub(d) and d.kind == r.kind:
-                        ids.add(d.id)
-                        out.append(d)
-        return out
+        so the declarations answer call hierarchy as the implementation does. (Every lookup that
+        finds an implementation went through :meth:`bound`, which noted its declarations.)"""
+        if not self.stubs:
+            return rows
+        extra = [d for r in rows for d in self.stubs.get(r.id, ())]
+        return rows + extra if extra else rows
 
     def outcome(self, i: int, site: SiteFact, v: Value | None, c: int, receiver_unknown: bool) -> Resolution:
         if v is None:
@@ -705,7 +730,7 @@ class _Resolver(ValueResolver):
             return Resolution(i, [], UNRESOLVED if site.kind == CALL else RESOLVED)
         if kind == "syms":
             rows: list[SymbolRow] = payload
-            if site.kind == CALL:
+            if site.kind == CALL and any(r.extra.get("property") for r in rows):
                 rows = [r for r in rows if not _is_property(r)]  # a property is read, never called
                 if not rows:
                     return unresolved(i)
@@ -739,7 +764,7 @@ class _Resolver(ValueResolver):
         for r in self.ws.by_name(site.name):
             if r.kind == "method" and not _is_property(r):
                 by_qname.setdefault(r.qname, []).append(r)
-        return label_by_name(i, [r for rows in by_qname.values() for r in _bound(rows)], site.name, BUILTIN_METHODS)
+        return label_by_name(i, [r for rows in by_qname.values() for r in self.bound(rows)], site.name, BUILTIN_METHODS)
 
 
 
