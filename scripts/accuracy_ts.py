@@ -57,6 +57,7 @@ class Ours(NamedTuple):
     sites: list[tuple[Key, str]]  # every call site: (caller, called name), for the naive baseline
     seconds: float
     names: dict[Key, str]  # GraphMind's qualified name of a definition, for reading
+    where: dict[Edge, str]  # one call site of each edge, ``path:line``
 
 
 def fetch_npm(spec: str) -> Path:
@@ -105,6 +106,7 @@ def ours(ws: Path, db: Path, defs: Defs) -> Ours:
     edges: dict[Edge, int] = {}
     via_only: dict[Edge, bool] = {}
     names: dict[Key, str] = {}
+    where: dict[Edge, str] = {}
     for path, sl, sc, cpath, nsl, nsc, qname, conf, via in eng.db.execute(
         "SELECT f.path, st.sl, st.sc, cf.path, y.nsl, y.nsc, y.qname, e.confidence, e.via FROM edges e "
         "JOIN sites st ON st.file_id = e.file_id AND st.sid = e.sid JOIN files f ON f.id = e.file_id "
@@ -116,6 +118,7 @@ def ours(ws: Path, db: Path, defs: Defs) -> Ours:
         names[callee] = qname
         edge = (defs.caller(path, sl, sc), callee)
         edges[edge] = max(edges.get(edge, 0), conf)
+        where.setdefault(edge, f"{path}:{sl + 1}")
         dispatch = bool(via) and via.startswith("dispatch:")
         via_only[edge] = via_only.get(edge, True) and dispatch
     sites = [
@@ -127,7 +130,7 @@ def ours(ws: Path, db: Path, defs: Defs) -> Ours:
     ]
     eng.close()
     print(f"  graphmind indexed in {seconds:.2f}s: {len(edges)} call edges", file=sys.stderr)
-    return Ours(edges, {e for e, only in via_only.items() if only}, sites, seconds, names)
+    return Ours(edges, {e for e, only in via_only.items() if only}, sites, seconds, names, where)
 
 
 def evaluate(spec: str, tools: Path | None, keep: Path | None) -> dict[str, Any]:
@@ -175,8 +178,10 @@ def evaluate(spec: str, tools: Path | None, keep: Path | None) -> dict[str, Any]
         "dispatchEdges": len(default & found.dispatch),
         "dispatchFound": len(default & found.dispatch & ref),
         "naiveSameName": scores(naive, ref),
-        "onlyGraphmind": sorted([label(a), label(b), CONFIDENCE_NAMES[found.edges[(a, b)]]] for a, b in default - ref),
-        "onlyTsserver": sorted([label(a), label(b)] for a, b in ref - default),
+        "onlyGraphmind": sorted(
+            [label(a), label(b), CONFIDENCE_NAMES[found.edges[(a, b)]], found.where[(a, b)]] for a, b in default - ref
+        ),
+        "onlyTsserver": sorted([label(a), label(b), rep.where[(a, b)]] for a, b in ref - default),
     }
     if keep is not None:
         keep.mkdir(parents=True, exist_ok=True)

@@ -44,7 +44,7 @@ from typing import Any, NamedTuple
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scripts.lsp_client import LspClient, LspError, default_capabilities, path_to_uri  # noqa: E402
+from scripts.lsp_client import LspClient, LspError, default_capabilities, uri_to_path  # noqa: E402
 
 SOURCE_EXTS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 SKIP_DIRS = {".git", "node_modules", ".graphmind", "dist", "build", "coverage"}
@@ -130,6 +130,7 @@ class Defs:
 class EdgeReport:
     edges: set[tuple[Key, Key]]  # (caller, callee)
     defs: Defs
+    where: dict[tuple[Key, Key], str]  # one call site of each edge, ``path:line``, for reading
     candidates: int
     callables: int
     errors: int
@@ -178,8 +179,6 @@ def _walk(defs: Defs, rel: str, symbols: list[dict[str, Any]], out: list[Def]) -
 
 
 def _rel(root: Path, uri: str) -> str | None:
-    from scripts.lsp_client import uri_to_path
-
     try:
         return uri_to_path(uri).resolve().relative_to(root).as_posix()
     except ValueError:
@@ -201,6 +200,7 @@ def collect_call_edges(workspace: Path, tools: Path | None = None, files: Iterab
     client = LspClient(cmd, cwd=root, stderr=stderr)
     client.start()
     edges: set[tuple[Key, Key]] = set()
+    where: dict[tuple[Key, Key], str] = {}
     candidates = callables = errors = 0
     try:
         result = client.initialize(root, capabilities=default_capabilities(), initialization_options=init, timeout=timeout)
@@ -255,10 +255,12 @@ def collect_call_edges(workspace: Path, tools: Path | None = None, files: Iterab
                     continue
                 for r in call.get("fromRanges") or []:
                     line, col = _pos(defs, rel, r["start"])
-                    edges.add((defs.caller(rel, line, col), d.key))
+                    edge = (defs.caller(rel, line, col), d.key)
+                    edges.add(edge)
+                    where.setdefault(edge, f"{rel}:{line + 1}")
     finally:
         client.close()
-    return EdgeReport(edges, defs, candidates, callables, errors, time.perf_counter() - t0, server)
+    return EdgeReport(edges, defs, where, candidates, callables, errors, time.perf_counter() - t0, server)
 
 
 def main(argv: list[str] | None = None) -> int:
