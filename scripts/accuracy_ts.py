@@ -144,7 +144,8 @@ def evaluate(spec: str, tools: Path | None, keep: Path | None) -> dict[str, Any]
         t0 = time.perf_counter()
         rep = collect_call_edges(ws, tools, stderr=Path(tmp) / "tsserver.log")
         print(f"  {rep.server}: {len(rep.edges)} edges in {time.perf_counter() - t0:.1f}s "
-              f"({rep.callables}/{rep.candidates} definitions callable, {rep.errors} errors)", file=sys.stderr)
+              f"({rep.callables}/{rep.candidates} definitions callable, {rep.not_calls} references that are no call "
+              f"left out, {rep.errors} errors)", file=sys.stderr)
         (ws / "tsconfig.json").unlink()
         found = ours(ws, Path(tmp) / "index.db", rep.defs)
     defs = rep.defs
@@ -172,6 +173,7 @@ def evaluate(spec: str, tools: Path | None, keep: Path | None) -> dict[str, Any]
         "lines": lines,
         "server": rep.server,
         "referenceEdges": len(ref),
+        "referencesNotCalls": rep.not_calls,
         "indexSeconds": round(found.seconds, 3),
         "graphmind": {CONFIDENCE_NAMES[lv]: scores(s, ref) for lv, s in by_level.items()},
         "withoutDispatch": scores(default - found.dispatch, ref),

@@ -16,7 +16,10 @@ Edges are compared by *position*, so that neither side's naming convention decid
   ``textDocument/documentSymbol`` lists it; a definition is *callable* when
   ``prepareCallHierarchy`` at its name answers an item named there;
 * for every callable, ``callHierarchy/incomingCalls`` gives the call sites (``fromRanges``: the
-  callee's name at each call); each site is attributed to the innermost callable or class that
+  callee's name at each call). tsserver also lists a method's name read as a property (``x.m =
+  ...``, ``x.m.bind(x)``, ``{ callee: x.m }``): only syntactic calls are kept (:func:`is_call`:
+  the name is the callee of a call, ``new``, a JSX element, a decorator or a tagged template,
+  seen through parentheses, ``!`` and type assertions). Each site is attributed to the innermost callable or class that
   contains it (:meth:`Defs.caller`), the module when none does. tsserver names anonymous
   functions (``map() callback``); they own no calls here: their calls belong to the enclosing
   definition, as in GraphMind. The same attribution is applied to GraphMind's sites by
@@ -61,6 +64,46 @@ TSCONFIG = {
     },
     "include": ["**/*"],
 }
+
+
+WRAPPERS = ("parenthesized_expression", "non_null_expression", "as_expression", "satisfies_expression", "type_assertion")
+CALLEE_OF = {"call_expression": "function", "new_expression": "constructor", "jsx_opening_element": "name",
+             "jsx_self_closing_element": "name", "jsx_closing_element": "name"}
+
+
+class Syntax:
+    """Syntax trees of the workspace's files (tree-sitter, the grammars GraphMind ships), to tell
+    a call from a mere reference."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.trees: dict[str, Any] = {}
+
+    def tree(self, rel: str) -> Any:
+        if rel not in self.trees:
+            import tree_sitter as ts
+            from graphmind import languages
+
+            lang = languages.for_path(rel)
+            self.trees[rel] = ts.Parser(lang.ts_language).parse((self.root / rel).read_bytes()) if lang else None
+        return self.trees[rel]
+
+    def is_call(self, rel: str, line: int, col: int) -> bool:
+        tree = self.tree(rel)
+        if tree is None:
+            return True
+        node = tree.root_node.named_descendant_for_point_range((line, col), (line, col))
+        while node is not None and node.parent is not None:
+            parent = node.parent
+            is_property = parent.type == "member_expression" and parent.child_by_field_name("property") == node
+            if is_property or parent.type in WRAPPERS:
+                node = parent
+                continue
+            field = CALLEE_OF.get(parent.type)
+            if field is not None:
+                return parent.child_by_field_name(field) == node
+            return parent.type == "decorator"
+        return False
 
 
 class Key(NamedTuple):
@@ -133,6 +176,7 @@ class EdgeReport:
     where: dict[tuple[Key, Key], str]  # one call site of each edge, ``path:line``, for reading
     candidates: int
     callables: int
+    not_calls: int  # references tsserver listed as calls that are no call
     errors: int
     seconds: float
     server: str
@@ -201,6 +245,8 @@ def collect_call_edges(workspace: Path, tools: Path | None = None, files: Iterab
     client.start()
     edges: set[tuple[Key, Key]] = set()
     where: dict[tuple[Key, Key], str] = {}
+    syntax = Syntax(root)
+    not_calls = 0
     candidates = callables = errors = 0
     try:
         result = client.initialize(root, capabilities=default_capabilities(), initialization_options=init, timeout=timeout)
@@ -255,12 +301,15 @@ def collect_call_edges(workspace: Path, tools: Path | None = None, files: Iterab
                     continue
                 for r in call.get("fromRanges") or []:
                     line, col = _pos(defs, rel, r["start"])
+                    if not syntax.is_call(rel, line, col):
+                        not_calls += 1
+                        continue
                     edge = (defs.caller(rel, line, col), d.key)
                     edges.add(edge)
                     where.setdefault(edge, f"{rel}:{line + 1}")
     finally:
         client.close()
-    return EdgeReport(edges, defs, where, candidates, callables, errors, time.perf_counter() - t0, server)
+    return EdgeReport(edges, defs, where, candidates, callables, not_calls, errors, time.perf_counter() - t0, server)
 
 
 def main(argv: list[str] | None = None) -> int:
