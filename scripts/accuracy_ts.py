@@ -107,14 +107,31 @@ def ours(ws: Path, db: Path, defs: Defs) -> Ours:
     via_only: dict[Edge, bool] = {}
     names: dict[Key, str] = {}
     where: dict[Edge, str] = {}
-    for path, sl, sc, cpath, nsl, nsc, qname, conf, via in eng.db.execute(
-        "SELECT f.path, st.sl, st.sc, cf.path, y.nsl, y.nsc, y.qname, e.confidence, e.via FROM edges e "
+    callables: dict[tuple[str, str], list[Key]] = {}  # (path, name) -> the reference's callables
+    for rel, ds in defs.by_file.items():
+        for d in ds:
+            if d.callable:
+                callables.setdefault((rel, d.name), []).append(d.key)
+
+    def callee_key(path: str, name: str, nsl: int, nsc: int, rng: tuple[int, int, int, int]) -> Key:
+        """The reference's key of a GraphMind symbol: the position of its name, or (an overloaded
+        function: tsserver names it by its first signature, GraphMind by its implementation, whose
+        range covers the signatures) the reference's callable of that name inside its range."""
+        key = Key(path, nsl, nsc)
+        if key in defs.by_key_cache():
+            return key
+        inside = [k for k in callables.get((path, name), []) if rng[:2] <= (k.line, k.col) <= rng[2:]]
+        return min(inside) if inside else key
+
+    for path, sl, sc, cpath, nsl, nsc, qname, conf, via, name, *rng in eng.db.execute(
+        "SELECT f.path, st.sl, st.sc, cf.path, y.nsl, y.nsc, y.qname, e.confidence, e.via, y.name, "
+        "y.sl, y.sc, y.el, y.ec FROM edges e "
         "JOIN sites st ON st.file_id = e.file_id AND st.sid = e.sid JOIN files f ON f.id = e.file_id "
         "JOIN symbols y ON y.id = e.callee_id JOIN files cf ON cf.id = y.file_id WHERE e.kind = 'call'"
     ):
         if path not in defs.by_file:
             continue
-        callee = Key(cpath, nsl, nsc)
+        callee = callee_key(cpath, name, nsl, nsc, tuple(rng))  # type: ignore[arg-type]
         names[callee] = qname
         edge = (defs.caller(path, sl, sc), callee)
         edges[edge] = max(edges.get(edge, 0), conf)

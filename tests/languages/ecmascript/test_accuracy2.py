@@ -58,8 +58,9 @@ def test_unrelated_same_name_methods_stay_unlinked(engine: Engine) -> None:
     e = edges(engine)
     assert not any(b == "src.shapes.Room.area" for _, b, _ in e)
     assert not any(b == "src.shapes.area" and a.startswith("src.shapes") for a, b, _ in e)
-    # Circle's own call reaches no sibling's override
-    assert not any(a == "src.shapes.total" and b == "src.shapes.Square.area" and False for a, b, _ in e)
+    # a call on Circle reaches no sibling's override; a getter is no by-name target
+    assert ("src.shapes.total", "src.shapes.Square.area", "inferred") in e  # through s: Shape
+    assert not any(b == "src.checks.makeLogger.level" for _, b, _ in e)
 
 
 def test_returned_members_and_interface_members_are_symbols(engine: Engine) -> None:
@@ -70,6 +71,14 @@ def test_returned_members_and_interface_members_are_symbols(engine: Engine) -> N
     assert kinds["src.context.Ctx.emitLater"] == ("method", "emitLater: (name: string) => void")
     assert "src.context.Ctx.registry" not in kinds  # a typed field, not a symbol
     assert kinds["src.ky.createInstance.ky.create"][0] == "function"
+    assert kinds["src.checks.makeLogger.level"][0] == "method"  # a getter: a symbol, never called by name
+
+
+def test_overload_signatures_belong_to_the_implementation(engine: Engine) -> None:
+    [pick] = Graph(engine).symbols_by_qname("src.checks.pick")
+    text = (FIXTURE / "src" / "checks.ts").read_text().splitlines()
+    assert text[pick.range[0]].startswith("export function pick(a: string)")  # the range starts at the first
+    assert text[pick.selection[0]].startswith("export function pick(a: any)")  # the name is the implementation's
 
 
 # ---------------------------------------------------------------------------- incremental = fresh

@@ -57,6 +57,25 @@ CAPTURES = (
 )
 
 
+OVERLOADS = ("function_signature", "method_signature")
+
+
+def overloads_start(node: ts.Node, name: str) -> ts.Node | None:
+    """The first of the overload signatures right before an implementation (``function f(a:
+    string): number`` ... ``function f(a: any) {...}``), or None."""
+    if node.parent is not None and node.parent.type == "export_statement":
+        node = node.parent
+    first = None
+    prev = node.prev_named_sibling
+    while prev is not None:
+        sig = prev.child_by_field_name("declaration") if prev.type == "export_statement" else prev
+        if sig is None or sig.type not in OVERLOADS or member_name(sig.child_by_field_name("name")) != name:
+            break
+        first = prev
+        prev = prev.prev_named_sibling
+    return first
+
+
 class _Scope:
     __slots__ = ("parent", "owner", "this", "start", "end", "locals", "types", "imports", "defs", "exports", "obj", "fn",
                  "returned")
@@ -259,6 +278,8 @@ class Extractor(Bindings):
             elif ptype == "object" and self.scope_of_node.get(parent.id) == ps and psc.obj is not None:
                 kind = "method"
                 this = ("obj", psc.obj)
+                if any(c.type in ("get", "set") for c in node.children):
+                    extra["property"] = True  # read, not called
             elif ptype == "object" and self.scope_of_node.get(parent.id) == ps and psc.exports:
                 kind = "function"
             else:
@@ -317,6 +338,11 @@ class Extractor(Bindings):
             if kw is not None and kw.type in ("const", "let", "var"):
                 sig = f"{text(kw)} {sig}"
         idx = self.add_symbol(ps, name, kind, def_node, name_node, sig, extra, parent_sym)
+        first = overloads_start(def_node, name)
+        if first is not None:  # the overload signatures before the implementation are its declaration
+            sym = self.symbols[idx]
+            sym.range = (first.start_point[0], first.start_point[1], *sym.range[2:])
+            sym.start_byte = first.start_byte
         if binds_in is not None:
             self.bind_def(binds_in, name, idx)
         sid = self.new_scope(ps, idx, this, node)

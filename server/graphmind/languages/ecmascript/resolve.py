@@ -212,7 +212,10 @@ class Resolver(Values):
     def by_name(self, i: int, site: SiteFact) -> Resolution:
         """Unknown receiver: a method name with one definition in the workspace is inferred; a few
         are ambiguous (an edge to each); none or too many leave the site unresolved."""
-        cands = [r for r in self.ws.by_name(site.name) if r.kind == "method" or (r.kind == "function" and r.extra.get("prop"))]
+        cands = [
+            r for r in self.ws.by_name(site.name)
+            if (r.kind == "method" or (r.kind == "function" and r.extra.get("prop"))) and not r.extra.get("property")
+        ]
         # a function assigned to a property (`ky.create = ...`) wins over a same-named class member:
         # a class's static method is called through its class, which resolves without the name
         props = [r for r in cands if r.extra.get("prop")]
