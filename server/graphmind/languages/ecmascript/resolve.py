@@ -214,7 +214,9 @@ class Resolver(Values):
         are ambiguous (an edge to each); none or too many leave the site unresolved."""
         cands = [
             r for r in self.ws.by_name(site.name)
-            if (r.kind == "method" or (r.kind == "function" and r.extra.get("prop"))) and not r.extra.get("property")
+            if (r.kind == "method" or (r.kind == "function" and r.extra.get("prop")))
+            and not r.extra.get("property")  # a getter is read, not called
+            and not r.extra.get("member")  # reached through its function's result, not by a guess
         ]
         # a function assigned to a property (`ky.create = ...`) wins over a same-named class member:
         # a class's static method is called through its class, which resolves without the name
