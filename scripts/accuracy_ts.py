@@ -81,7 +81,7 @@ def corpus(spec: str, ws: Path) -> str:
     if kind == "npm":
         src, name = fetch_npm(where), where
     elif kind == "dir":
-        src, name = Path(where), Path(where).name
+        src, name = Path(where), f"{Path(where).name}/{subdirs}" if subdirs else Path(where).name
     else:
         raise SystemExit(f"bad corpus spec {spec!r}: npm:NAME@VER:SUBDIRS or dir:PATH:SUBDIRS")
 
@@ -204,7 +204,7 @@ def evaluate(spec: str, tools: Path | None, keep: Path | None) -> dict[str, Any]
     }
     if keep is not None:
         keep.mkdir(parents=True, exist_ok=True)
-        (keep / f"{name.replace('/', '+')}-disagreements.json").write_text(
+        (keep / f"{name.replace('/', '+').replace(':', '+')}-disagreements.json").write_text(
             json.dumps({k: result[k] for k in ("onlyGraphmind", "onlyTsserver")}, indent=1)
         )
     return result
