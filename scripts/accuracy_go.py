@@ -14,7 +14,8 @@ as found. Disagreements are written out for reading by hand.
 Both sides name definitions by position through the GraphMind index (:class:`GoIndex`): a callee
 is the function or method whose name gopls's item points at, a caller the innermost function
 or method around the call site (a function literal is charged to its enclosing function, as
-GraphMind does; a call outside any function to the package). gopls's edges are cached next to
+GraphMind does; a call outside any function to the package). Folders the go command ignores
+(``testdata``, ``_x``) are left out. gopls's edges are cached next to
 the corpus (``--fresh-reference`` asks again), so a run before and after a change of GraphMind
 (``PYTHONPATH=<other checkout>/server``) compares with the same reference.
 """
@@ -43,6 +44,12 @@ Edge = tuple[str, str]
 CALLABLE = ("function", "method")
 
 
+def ignored_by_go(path: str) -> bool:
+    """Files the go command (hence gopls) never loads: under ``testdata`` or a folder whose name
+    starts with ``_`` or ``.``. GraphMind indexes them; the comparison leaves them out."""
+    return any(p == "testdata" or p[:1] in "_." for p in path.split("/")[:-1])
+
+
 def _utf16(line: bytes, byte_col: int) -> int:
     return len(line[:byte_col].decode("utf-8", "replace").encode("utf-16-le")) // 2
 
@@ -64,6 +71,7 @@ class GoIndex:
         self.engine.index()
         self.seconds = time.perf_counter() - t0
         self._lines: dict[str, list[bytes]] = {}
+        self._names: dict[tuple[str, int, int], str] | None = None
         # per file: callables sorted by start, for the innermost one around a position
         self._spans: dict[str, list[tuple[tuple[int, int], tuple[int, int], str]]] = {}
         self.module_of: dict[str, str] = {}
@@ -74,6 +82,8 @@ class GoIndex:
             "JOIN files f ON f.id = s.file_id WHERE f.lang = 'go'"
         )
         for path, module, qname, kind, sl, sc, el, ec in rows:
+            if ignored_by_go(path):
+                continue
             self.module_of[path] = module
             self.modules.add(module)
             if kind in CALLABLE:
@@ -101,13 +111,29 @@ class GoIndex:
     def defs(self) -> list[Def]:
         """Every function and method, at its name (LSP position, UTF-16)."""
         out: list[Def] = []
-        for path, qname, nsl, nsc in self.engine.db.execute(
-            "SELECT f.path, s.qname, s.nsl, s.nsc FROM symbols s JOIN files f ON f.id = s.file_id "
+        for path, qname, nsl, nsc, owner in self.engine.db.execute(
+            "SELECT f.path, s.qname, s.nsl, s.nsc, p.kind FROM symbols s JOIN files f ON f.id = s.file_id "
+            "LEFT JOIN symbols p ON p.id = s.parent_id "
             "WHERE f.lang = 'go' AND s.kind IN ('function', 'method') ORDER BY f.path, s.nsl, s.nsc"
         ):
+            if ignored_by_go(path):
+                continue
             line = self.lines(path)[nsl] if nsl < len(self.lines(path)) else b""
-            out.append(Def(qname, self.workspace / path, nsl, _utf16(line, nsc)))
+            out.append(Def(qname, self.workspace / path, nsl, _utf16(line, nsc), owner == "interface"))
         return out
+
+    def named(self, path: Path, line: int, char: int) -> str | None:
+        """The function or method whose name is at an LSP position."""
+        rel = path.resolve().relative_to(self.workspace).as_posix()
+        if self._names is None:
+            self._names = {}
+            for p, q, nsl, nsc in self.engine.db.execute(
+                "SELECT f.path, s.qname, s.nsl, s.nsc FROM symbols s JOIN files f ON f.id = s.file_id "
+                "WHERE f.lang = 'go' AND s.kind IN ('function', 'method')"
+            ):
+                self._names[(p, nsl, nsc)] = q
+        lines = self.lines(rel) if rel in self.module_of else []
+        return self._names.get((rel, line, _byte(lines[line], char) if line < len(lines) else char))
 
     def enclosing(self, path: Path, line: int, char: int) -> str | None:
         """The innermost function or method around an LSP position, else the file's package."""
@@ -142,16 +168,19 @@ def corpus_dir(name: str) -> Path:
     return Path(os.environ.get("GRAPHMIND_GO_CORPORA") or cache_root() / "go") / name
 
 
-def reference(ws: Path, idx: GoIndex, fresh: bool) -> tuple[set[Edge], dict[str, Any]]:
+def reference(ws: Path, idx: GoIndex, fresh: bool) -> tuple[set[Edge], set[Edge], dict[str, Any]]:
+    """gopls's edges, those of them that are dispatch edges, and how the run went."""
     cached = ws.parent / f"{ws.name}.gopls.json"
     if cached.exists() and not fresh:
         data = json.loads(cached.read_text())
-        return {(a, b) for a, b in data["edges"]}, data["report"]
-    rep = collect_incoming(ws, idx.defs(), idx.enclosing, stderr=ws.parent / f"{ws.name}.gopls.log")
+        return {(a, b) for a, b in data["edges"]}, {(a, b) for a, b in data["dispatch"]}, data["report"]
+    rep = collect_incoming(ws, idx.defs(), idx.enclosing, idx.named, stderr=ws.parent / f"{ws.name}.gopls.log")
     report = {"server": rep.server, "defs": rep.defs, "answered": rep.queried, "unprepared": rep.unprepared,
-              "errors": rep.errors, "restarts": rep.restarts, "seconds": round(rep.seconds, 1)}
-    cached.write_text(json.dumps({"report": report, "edges": sorted(map(list, rep.edges))}))
-    return rep.edges, report
+              "errors": rep.errors, "restarts": rep.restarts, "seconds": round(rep.seconds, 1),
+              "dispatchEdges": len(rep.dispatch)}
+    cached.write_text(json.dumps({"report": report, "edges": sorted(map(list, rep.edges)),
+                                  "dispatch": sorted(map(list, rep.dispatch))}))
+    return rep.edges, rep.dispatch, report
 
 
 def evaluate(spec: str, fresh: bool, keep: Path | None) -> dict[str, Any]:
@@ -164,7 +193,7 @@ def evaluate(spec: str, fresh: bool, keep: Path | None) -> dict[str, Any]:
     lines = sum(len(p.read_bytes().splitlines()) for p in ws.rglob("*.go"))
     with tempfile.TemporaryDirectory(prefix="graphmind-acc-go-") as tmp, GoIndex(ws, Path(tmp) / "index.db") as idx:
         print(f"{name} ({module}): {lines} lines of Go; graphmind indexed in {idx.seconds:.2f}s", file=sys.stderr)
-        ref_all, report = reference(ws, idx, fresh)
+        ref_all, ref_dispatch, report = reference(ws, idx, fresh)
         found, dispatch = idx.edges()
 
         def keep_edge(e: Edge) -> bool:
@@ -181,7 +210,9 @@ def evaluate(spec: str, fresh: bool, keep: Path | None) -> dict[str, Any]:
             "referenceEdges": len(ref),
             "graphmind": {CONFIDENCE_NAMES[lv]: scores(s, ref) for lv, s in levels.items()},
             "dispatchEdges": len(default & dispatch),
-            "withoutDispatch": scores(default - dispatch, ref),
+            "referenceDispatchEdges": len(ref & ref_dispatch),
+            # direct calls only: GraphMind's edges without dispatch against gopls's without dispatch
+            "static": scores(default - dispatch, ref - ref_dispatch),
             "onlyGraphmind": sorted(default - ref),
             "onlyGopls": sorted(ref - default),
         }
@@ -195,15 +226,15 @@ def evaluate(spec: str, fresh: bool, keep: Path | None) -> dict[str, Any]:
 
 def table(results: list[dict[str, Any]]) -> str:
     rows = [
-        "| corpus | lines | gopls edges | GraphMind (≥inferred) P / R / F1 | dispatch edges | without dispatch P / R "
-        "| extracted only P / R | with ambiguous P / R | index time |",
+        "| corpus | lines | gopls edges (dispatch) | GraphMind (≥inferred) P / R / F1 | GraphMind dispatch edges "
+        "| static calls only P / R | extracted only P / R | with ambiguous P / R | index time |",
         "|---|---:|---:|---|---:|---|---|---|---:|",
     ]
     for r in results:
         g = r["graphmind"]
-        d, x, a, w = g["inferred"], g["extracted"], g["ambiguous"], r["withoutDispatch"]
+        d, x, a, w = g["inferred"], g["extracted"], g["ambiguous"], r["static"]
         rows.append(
-            f"| {r['corpus']} | {r['lines']} | {r['referenceEdges']} | "
+            f"| {r['corpus']} | {r['lines']} | {r['referenceEdges']} ({r['referenceDispatchEdges']}) | "
             f"{d['precision']:.3f} / {d['recall']:.3f} / {d['f1']:.3f} | {r['dispatchEdges']} | "
             f"{w['precision']:.3f} / {w['recall']:.3f} | {x['precision']:.3f} / {x['recall']:.3f} | "
             f"{a['precision']:.3f} / {a['recall']:.3f} | {r['indexSeconds']:.2f}s |"

@@ -12,7 +12,8 @@ which gopls tolerates). gopls runs with ``GOPROXY=off GOFLAGS=-mod=mod GOTOOLCHA
 definition it is given and names each caller by the position of its call site (``enclosing``):
 gopls names function literals ``TestX.func1`` where GraphMind charges the enclosing function, so
 both sides are named by the same positions. gopls 0.5 (Debian's) panics on some methods that
-implement standard-library interfaces; the server is restarted and that definition skipped.
+implement standard-library interfaces; the server is restarted and that definition skipped. Calls
+through interfaces are made deterministic (see :func:`collect_incoming`).
 
 CLI (names definitions through a GraphMind index of the workspace)::
 
@@ -37,7 +38,14 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scripts.lsp_client import LspClient, LspError, ServerExited, default_capabilities, path_to_uri, uri_to_path  # noqa: E402
+from scripts.lsp_client import (  # noqa: E402
+    LspClient,
+    LspError,
+    ServerExited,
+    default_capabilities,
+    path_to_uri,
+    uri_to_path,
+)
 
 GOCODE = Path("/usr/share/gocode/src")
 _REQUIRE_BLOCK = re.compile(r"^require\s*\((.*?)^\)", re.S | re.M)
@@ -120,17 +128,20 @@ def go_env() -> dict[str, str]:
 
 @dataclass(frozen=True)
 class Def:
-    """A definition to ask about: its qualified name and the LSP position (UTF-16) of its name."""
+    """A definition to ask about: its qualified name, the LSP position (UTF-16) of its name, and
+    whether it is a method of an interface."""
 
     qname: str
     path: Path
     line: int
     char: int
+    interface: bool = False
 
 
 @dataclass
 class EdgeReport:
-    edges: set[tuple[str, str]]
+    edges: set[tuple[str, str]]  # direct | dispatch
+    dispatch: set[tuple[str, str]]  # a call of an interface method -> an implementation of it
     defs: int
     queried: int
     unprepared: int
@@ -142,6 +153,33 @@ class EdgeReport:
 
 
 Enclosing = Callable[[Path, int, int], str | None]  # (file, line, UTF-16 char) -> caller qname
+Named = Callable[[Path, int, int], str | None]  # (file, line, UTF-16 char) -> the definition named there
+
+
+class _Sources:
+    """File texts, to tell a call from another reference: gopls's incoming calls are every
+    reference to the function (``Run: emptyRun`` too); a call is a name followed by ``(``,
+    possibly after type arguments (``New[int](...)``)."""
+
+    def __init__(self) -> None:
+        self._lines: dict[Path, list[str]] = {}
+
+    def is_call(self, path: Path, rng: dict[str, Any]) -> bool:
+        lines = self._lines.get(path)
+        if lines is None:
+            lines = self._lines[path] = path.read_text(encoding="utf-8", errors="replace").split("\n")
+        line, char = rng["end"]["line"], rng["end"]["character"]
+        rest = "\n".join(lines[line:line + 20])
+        i = len(lines[line].encode("utf-16-le")[: char * 2].decode("utf-16-le", "replace")) if line < len(lines) else 0
+        rest = rest[i:].lstrip()
+        if rest.startswith("["):  # type arguments
+            depth = 0
+            for j, ch in enumerate(rest):
+                depth += {"[": 1, "]": -1}.get(ch, 0)
+                if depth == 0:
+                    rest = rest[j + 1 :].lstrip()
+                    break
+        return rest.startswith("(")
 
 
 class _Gopls:
@@ -151,7 +189,8 @@ class _Gopls:
         self.client: LspClient | None = None
         self.server = "gopls"
 
-    def start(self, probe: Def | None, timeout: float) -> LspClient:
+    def start(self, timeout: float) -> LspClient:
+        """Start gopls and wait until it has loaded the workspace (its progress report ends)."""
         cmd = [os.environ.get("GRAPHMIND_GOPLS") or shutil.which("gopls") or "gopls", "serve"]
         self.client = LspClient(cmd, cwd=self.workspace, env=go_env(), stderr=self.stderr)
         self.client.start()
@@ -162,16 +201,16 @@ class _Gopls:
             self.server = f"gopls ({build.get('Path', '?')} {build.get('Version', '?')}, {build.get('GoVersion', '?')})"
         except ValueError:
             self.server = f"{si.get('name', 'gopls')} {si.get('version', '')}".strip()
-        if probe is not None:  # the first answer waits for the workspace load
-            t0 = time.perf_counter()
-            while not self.prepare(probe, timeout) and time.perf_counter() - t0 < timeout:
-                time.sleep(0.5)
+        try:
+            self.client.wait_notification("$/progress", lambda p: (p.get("value") or {}).get("kind") == "end", timeout)
+        except TimeoutError:
+            _log("no end of the workspace load reported; going on")
         return self.client
 
-    def prepare(self, d: Def, timeout: float) -> list[dict[str, Any]]:
+    def request(self, method: str, d: Def, timeout: float) -> list[dict[str, Any]]:
         assert self.client is not None
         pos = {"textDocument": {"uri": path_to_uri(d.path)}, "position": {"line": d.line, "character": d.char}}
-        return self.client.request("textDocument/prepareCallHierarchy", pos, timeout=timeout) or []
+        return self.client.request(method, pos, timeout=timeout) or []
 
     def incoming(self, item: dict[str, Any], timeout: float) -> list[dict[str, Any]]:
         assert self.client is not None
@@ -183,29 +222,96 @@ class _Gopls:
             self.client = None
 
 
-def collect_incoming(workspace: Path, defs: Iterable[Def], enclosing: Enclosing, timeout: float = 120.0,
-                     stderr: Path | None = None) -> EdgeReport:
+def _location(loc: dict[str, Any]) -> tuple[Path, int, int]:
+    """A Location's or LocationLink's file and start."""
+    uri = loc.get("uri") or loc.get("targetUri") or ""
+    start = (loc.get("range") or loc.get("targetSelectionRange") or {}).get("start", {})
+    return uri_to_path(uri).resolve(), start.get("line", -1), start.get("character", -1)
+
+
+def collect_incoming(workspace: Path, defs: Iterable[Def], enclosing: Enclosing, named: Named,
+                     timeout: float = 120.0, stderr: Path | None = None) -> EdgeReport:
     """(caller, callee) for every incoming call gopls reports on ``defs``; a caller is named by
-    ``enclosing`` at its call site (calls from outside the workspace are dropped)."""
+    ``enclosing`` at its call site (calls from outside the workspace and references that are not
+    calls are dropped).
+
+    Calls through an interface: gopls 0.5 lists such a call under the interface method, and under
+    an implementation only sometimes (it depends on which variant of a package its cache holds:
+    the same request answers differently within one session); it also lists a direct call of an
+    implementation under the interface method. So each call site is checked with
+    ``textDocument/definition``: a site whose callee is the definition asked about is a direct
+    call; a site whose callee is a method of a workspace interface is a call through it, which
+    reaches that method and every workspace implementation ``textDocument/implementation`` lists
+    (the dispatch edges); any other site (a call through an interface outside the workspace, such
+    as ``fmt.Stringer``) is dropped."""
     t0 = time.perf_counter()
     workspace = workspace.resolve()
     defs = list(defs)
-    edges: set[tuple[str, str]] = set()
+    interfaces = {d.qname: d for d in defs if d.interface}
+    direct: set[tuple[str, str]] = set()
+    dispatch: set[tuple[str, str]] = set()
+    impls: dict[str, list[str]] = {}
+    seen: set[tuple[Path, int, int]] = set()
     queried = unprepared = external = errors = restarts = 0
     peer = _Gopls(workspace, stderr)
+    sources = _Sources()
     if not defs:
-        return EdgeReport(edges, 0, 0, 0, 0, 0, 0, 0.0, peer.server)
-    peer.start(defs[0], timeout)
+        return EdgeReport(direct, dispatch, 0, 0, 0, 0, 0, 0, 0.0, peer.server)
+
+    def implementations(iface: Def) -> list[str]:
+        if iface.qname not in impls:
+            found = []
+            for loc in peer.request("textDocument/implementation", iface, timeout):
+                path, line, char = _location(loc)
+                q = named(path, line, char) if path.is_relative_to(workspace) else None
+                if q is not None and q != iface.qname:
+                    found.append(q)
+            impls[iface.qname] = found
+        return impls[iface.qname]
+
+    def callee_at(path: Path, line: int, char: int) -> str | None:
+        locs = peer.request("textDocument/definition", Def("", path, line, char), timeout)
+        for loc in [locs] if isinstance(locs, dict) else locs:
+            p, ln, ch = _location(loc)
+            if p.is_relative_to(workspace):
+                return named(p, ln, ch)
+        return None
+
+    peer.start(timeout)
     try:
         for n, d in enumerate(defs):
             if n and n % 250 == 0:
-                _log(f"{n}/{len(defs)} defs, {len(edges)} edges, {time.perf_counter() - t0:.0f}s")
+                _log(f"{n}/{len(defs)} defs, {len(direct)} + {len(dispatch)} edges, {time.perf_counter() - t0:.0f}s")
             try:
-                items = peer.prepare(d, timeout)
+                items = peer.request("textDocument/prepareCallHierarchy", d, timeout)
                 if not items:
                     unprepared += 1
                     continue
                 calls = peer.incoming(items[0], timeout)
+                queried += 1
+                for call in calls:
+                    try:
+                        path = uri_to_path(call["from"]["uri"]).resolve()
+                    except ValueError:
+                        external += 1
+                        continue
+                    if not path.is_relative_to(workspace):
+                        external += 1
+                        continue
+                    for r in call.get("fromRanges") or []:
+                        site = (path, r["start"]["line"], r["start"]["character"])
+                        if site in seen or not sources.is_call(path, r):
+                            continue
+                        caller = enclosing(*site)
+                        callee = d.qname if d.interface else callee_at(*site)
+                        if caller is None or callee is None:
+                            continue
+                        if d.interface and callee_at(*site) != d.qname:
+                            continue  # a direct call of an implementation: asked about with it
+                        seen.add(site)
+                        direct.add((caller, callee))
+                        if callee in interfaces:
+                            dispatch.update((caller, q) for q in implementations(interfaces[callee]))
             except LspError:
                 errors += 1
                 continue
@@ -213,25 +319,11 @@ def collect_incoming(workspace: Path, defs: Iterable[Def], enclosing: Enclosing,
                 errors += 1
                 restarts += 1
                 peer.close()
-                peer.start(None, timeout)
+                peer.start(timeout)
                 continue
-            queried += 1
-            for call in calls:
-                try:
-                    path = uri_to_path(call["from"]["uri"]).resolve()
-                except ValueError:
-                    external += 1
-                    continue
-                if not path.is_relative_to(workspace):
-                    external += 1
-                    continue
-                for r in call.get("fromRanges") or []:
-                    caller = enclosing(path, r["start"]["line"], r["start"]["character"])
-                    if caller is not None:
-                        edges.add((caller, d.qname))
     finally:
         peer.close()
-    return EdgeReport(edges, len(defs), queried, unprepared, external, errors, restarts,
+    return EdgeReport(direct | dispatch, dispatch - direct, len(defs), queried, unprepared, external, errors, restarts,
                       time.perf_counter() - t0, peer.server)
 
 
@@ -257,7 +349,7 @@ def main(argv: list[str] | None = None) -> int:
     from scripts.accuracy_go import GoIndex
 
     with GoIndex.build(args.workspace) as idx:
-        rep = collect_incoming(args.workspace, idx.defs(), idx.enclosing)
+        rep = collect_incoming(args.workspace, idx.defs(), idx.enclosing, idx.named)
     out = json.dumps(sorted(map(list, rep.edges)), indent=0) + "\n"
     if args.output:
         args.output.write_text(out)

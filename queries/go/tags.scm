@@ -25,5 +25,7 @@
 (var_spec) @assign.var
 (const_spec) @assign.const
 (assignment_statement) @assign.plain
-(range_clause left: (_) @bind.pattern)
+(range_clause left: (_)) @bind.range
 (type_switch_statement alias: (_) @bind.pattern)
+; a case of one type gives the alias that type (a scope per case)
+(type_switch_statement alias: (_)) @scope.typeswitch

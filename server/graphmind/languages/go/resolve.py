@@ -16,9 +16,11 @@ from ...model import (
     Resolution,
     SiteFact,
     SymbolRow,
+    Target,
 )
 from .._toolkit import (
     MAX_DEPTH,
+    Dispatch,
     FamilyView,
     ValueResolver,
     known_confidence,
@@ -31,8 +33,13 @@ from .packages import GOMOD, package_of_dir
 from .records import Base, Expr, ScopeRecord, SiteExpr
 
 # Values: ('pkg', qname) a workspace package; ('ext', name) outside the workspace; ('syms', rows)
-# definitions (functions, methods, types); ('inst', type rows) a value of a workspace type.
+# definitions (functions, methods, types); ('inst', type rows) a value of a workspace type;
+# ('coll', (key ref, element ref, package)) a slice, map or channel (a slice's key is an int, a
+# channel's is its element: what `range` gives first); ('fn', (result refs, package)) a function
+# value; ('anon', (fields, embeds, package)) a value of a struct type written in place.
 Value = tuple[str, Any]
+TYPES = ("struct", "interface", "type")
+INT = (Base.BUILTIN, "int")
 
 
 class Resolver(ValueResolver):
@@ -47,6 +54,9 @@ class Resolver(ValueResolver):
         self.pkg = facts.module
         self._paths: dict[str, str | None] = {}
         self._names: dict[str, str] | None = None
+        self.dispatch = Dispatch(ws, self.implements)
+        self._method_sets: dict[int, frozenset[str]] = {}
+        self._has: dict[tuple[int, str], bool] = {}
 
     # --- packages
     def package_of_path(self, path: str) -> str | None:
@@ -127,7 +137,42 @@ class Resolver(ValueResolver):
                     return ("ext", f"{path}.{tname}"), EXTRACTED
                 rows = [r for r in self.ws.symbols(f"{pv[1]}.{tname}") if r.kind in ("struct", "interface", "type")]
                 return self.instances(rows, depth)
+            case (Base.SLICE, elem):
+                return ("coll", (INT, elem, pkg)), EXTRACTED
+            case (Base.MAP, key, elem):
+                return ("coll", (key, elem, pkg)), EXTRACTED
+            case (Base.CHAN, elem):
+                return ("coll", (elem, elem, pkg)), EXTRACTED
+            case (Base.FUNC, results):
+                return ("fn", (results, pkg)), EXTRACTED
+            case (Base.STRUCT, fields, embeds):
+                return ("anon", (fields, embeds, pkg)), EXTRACTED
         return None, EXTRACTED
+
+    def element(self, v: Value | None, c: int, key: bool, depth: int) -> tuple[Value | None, int]:
+        """An element of ``v`` (``x[i]``, ``<-x``, or ``range x``'s second variable), or with
+        ``key`` what ``range x`` gives first. Of a generic function or type, ``F[T]`` is ``F``."""
+        if v is None or depth > MAX_DEPTH:
+            return None, c
+        kind, payload = v
+        if kind in ("ext", "syms"):
+            return v, c
+        if kind == "coll":
+            k, e, pkg = payload
+            ev, ec = self.type_value(k if key else e, pkg, depth + 1)
+            return ev, min(c, ec)
+        if kind == "inst":  # a named slice or map type: its underlying type's elements
+            found: list[tuple[Value, int]] = []
+            for r in payload:
+                under = r.extra.get("underlying") if r.kind == "type" else None
+                if under is not None:
+                    uv, uc = self.type_value(under, r.module, depth + 1)
+                    ev, ec = self.element(uv, min(c, uc), key, depth + 1)
+                    if ev is not None:
+                        found.append((ev, ec))
+            if found:
+                return self.merge(found)
+        return None, c
 
     def instances(self, rows: list[SymbolRow], depth: int) -> tuple[Value | None, int]:
         out: list[SymbolRow] = []
@@ -195,9 +240,12 @@ class Resolver(ValueResolver):
                 v, c = self.type_value(ev[1], pkg, depth + 1)
             elif kind == "call":
                 v, c = self.eval(ev[1], pkg, scope, depth + 1)
-                v, c = self.call_result(v, c, depth + 1)
+                v, c = self.call_result(v, c, depth + 1, ev[2])
             elif kind == "val":
                 v, c = self.eval(ev[1], pkg, scope, depth + 1)
+            elif kind == "range":
+                v, c = self.eval(ev[1], pkg, scope, depth + 1)
+                v, c = self.element(v, c, ev[2] == 0, depth + 1)
             else:
                 continue
             if v is not None:
@@ -252,6 +300,9 @@ class Resolver(ValueResolver):
             case Base.TYPED:
                 v, c = self.type_value(arg, pkg, depth + 1)
                 c = min(c, INFERRED)
+            case Base.INDEX | Base.RECV:
+                v, c = self.eval(arg, pkg, scope, depth + 1)
+                v, c = self.element(v, c, False, depth)
             case _:
                 return None, EXTRACTED
         return self.attrs(v, c, chain, depth)
@@ -262,6 +313,18 @@ class Resolver(ValueResolver):
             return self.package_member(payload, name, depth + 1)
         if kind == "ext":
             return ("ext", f"{payload}.{name}"), EXTRACTED
+        if kind == "anon":
+            fields, embeds, pkg = payload
+            if name in fields:
+                fv, fc = self.type_value(fields[name], pkg, depth + 1)
+                return fv, min(fc, INFERRED)
+            for emb in embeds:
+                ev, _ = self.type_value(emb, pkg, depth + 1)
+                if ev is not None and ev[0] == "inst":
+                    m = self.attr(ev, name, depth + 1)
+                    if m[0] is not None:
+                        return m
+            return None, EXTRACTED
         if kind in ("inst", "syms"):
             found: list[tuple[Value, int]] = []
             for r in payload:
@@ -273,27 +336,41 @@ class Resolver(ValueResolver):
                 return self.merge(found)
         return None, EXTRACTED
 
-    def call_result(self, v: Value | None, c: int, depth: int) -> tuple[Value | None, int]:
+    def call_result(self, v: Value | None, c: int, depth: int, index: int = 0) -> tuple[Value | None, int]:
+        """The ``index``-th result of calling ``v``."""
         if v is None or depth > MAX_DEPTH:
             return None, c
         kind, payload = v
         if kind == "ext":
             return ("ext", f"{payload}()"), c
+        if kind == "fn":
+            results, pkg = payload
+            if index < len(results):
+                rv, rc = self.type_value(results[index], pkg, depth + 1)
+                return rv, min(c, rc, INFERRED)
+            return None, c
+        found = []
         if kind == "syms":
-            found = []
             for r in payload:
-                if r.kind in ("struct", "type", "interface"):  # a conversion T(x)
-                    iv, ic = self.instances([r], depth + 1)
+                if r.kind in TYPES:  # a conversion T(x)
+                    iv, ic = self.instances([r], depth + 1) if index == 0 else (None, c)
                     if iv is not None:
                         found.append((iv, min(c, ic)))
                     continue
-                ret = r.extra.get("returns")
-                if ret is not None:
-                    rv, rc = self.type_value(ret, r.module, depth + 1)
+                rets = r.extra.get("returns") or []
+                if index < len(rets) and rets[index] is not None:
+                    rv, rc = self.type_value(rets[index], r.module, depth + 1)
                     if rv is not None:
                         found.append((rv, min(c, rc, INFERRED)))
-            if found:
-                return self.merge(found)
+        elif kind == "inst":  # a value of a named function type
+            for r in payload:
+                under = r.extra.get("underlying") if r.kind == "type" else None
+                if under is not None and under[0] == Base.FUNC:
+                    rv, rc = self.call_result(("fn", (under[1], r.module)), c, depth + 1, index)
+                    if rv is not None:
+                        found.append((rv, rc))
+        if found:
+            return self.merge(found)
         return None, c
 
     # --- one site
@@ -326,12 +403,53 @@ class Resolver(ValueResolver):
             return Resolution(i, [], UNRESOLVED if site.kind == CALL else RESOLVED)
         if kind == "syms":
             rows = payload
-            if site.kind == CALL:
-                rows = [r for r in rows if r.kind in ("function", "method")]
-                if not rows:  # a conversion T(x): not a call
-                    return Resolution(i, [], RESOLVED)
-            return label_known(i, rows, c)
+            if site.kind != CALL:
+                return label_known(i, rows, c)
+            rows = [r for r in rows if r.kind in ("function", "method")]
+            if not rows:  # a conversion T(x): not a call
+                return Resolution(i, [], RESOLVED)
+            res = label_known(i, rows, c)
+            direct = [Target(t[0], t[1]) for t in res.targets]
+            ids = [t.symbol for t in direct]
+            through = [t for r, d in zip(rows, direct, strict=True) for t in self.dispatch.targets(r, confidence=d.confidence, skip=ids)]
+            if through:  # a call through an interface method reaches its implementations too
+                seen = set(ids)
+                res.targets = direct + [t for t in through if not (t.symbol in seen or seen.add(t.symbol))]
+            return res
         return unresolved(i)
+
+    # --- dispatch: a type implements an interface when its method set covers the interface's
+    def implements(self, t: SymbolRow, iface: SymbolRow) -> bool:
+        if iface.kind != "interface" or t.kind not in ("struct", "type") or t.extra.get("alias") is not None:
+            return False
+        return all(self.has_method(t, name) for name in self.method_set(iface, 0))
+
+    def method_set(self, iface: SymbolRow, depth: int) -> frozenset[str]:
+        """The methods an implementation of ``iface`` has: its own and its embedded interfaces'
+        (``error``'s ``Error``; an interface outside the workspace adds what is not known)."""
+        got = self._method_sets.get(iface.id)
+        if got is not None:
+            return got
+        self._method_sets[iface.id] = frozenset()  # an embedding cycle ends here
+        names = set(iface.extra.get("methods", ()))
+        for emb in iface.extra.get("embeds", ()):
+            if tuple(emb) == (Base.BUILTIN, "error"):
+                names.add("Error")
+                continue
+            ev, _ = self.type_value(emb, iface.module, depth + 1) if depth < MAX_DEPTH else (None, 0)
+            for r in ev[1] if ev is not None and ev[0] == "inst" else ():
+                if r.kind == "interface":
+                    names |= self.method_set(r, depth + 1)
+        got = self._method_sets[iface.id] = frozenset(names)
+        return got
+
+    def has_method(self, t: SymbolRow, name: str) -> bool:
+        key = (t.id, name)
+        got = self._has.get(key)
+        if got is None:
+            v, _ = self.member(t, name, 0, set())
+            got = self._has[key] = v is not None and v[0] == "syms" and any(r.kind == "method" for r in v[1])
+        return got
 
     def by_name(self, i: int, site: SiteFact) -> Resolution:
         return label_by_name(i, (r for r in self.ws.by_name(site.name) if r.kind == "method"), site.name, COMMON_METHODS)
