@@ -109,7 +109,11 @@ def prepare_module(src: Path, workspace: Path, deps: Path) -> Path:
                 _log(f"{mod}: not in {GOCODE}, a stub module")
             if not (dest / "go.mod").exists():
                 (dest / "go.mod").write_text(f"module {mod}\n")
-        todo.extend(requirements((dest / "go.mod").read_text()))
+        dep_mod = (dest / "go.mod").read_text()
+        if main and main.group(1) in requirements(dep_mod):  # a cycle back (objx -> testify)
+            dep_mod = "\n".join(ln for ln in dep_mod.splitlines() if main.group(1) not in ln.split()[:2]) + "\n"
+            (dest / "go.mod").write_text(dep_mod)
+        todo.extend(requirements(dep_mod))
         replaces.append(f"replace {mod} => {dest}")
     gomod_path.write_text(gomod.rstrip("\n") + "\n\n" + "\n".join(sorted(replaces)) + "\n")
     return workspace

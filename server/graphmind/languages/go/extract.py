@@ -39,6 +39,20 @@ def string_literal(node: ts.Node | None) -> str | None:
     return None
 
 
+def arity(node: ts.Node) -> tuple[int, int]:
+    """How many parameters and results a function or method signature has."""
+
+    def count(plist: ts.Node | None) -> int:
+        if plist is None:
+            return 0
+        if plist.type != "parameter_list":
+            return 1
+        return sum(max(1, len(p.children_by_field_name("name"))) for p in plist.named_children
+                   if p.type in ("parameter_declaration", "variadic_parameter_declaration"))
+
+    return count(node.child_by_field_name("parameters")), count(node.child_by_field_name("result"))
+
+
 class _Scope:
     __slots__ = ("parent", "owner", "start", "end", "locals", "types", "tparams")
 
@@ -335,18 +349,18 @@ class Extractor:
         elif ty is not None and ty.type == "interface_type":
             kind = "interface"
             embeds = []
-            methods: list[str] = []
+            methods: dict[str, tuple[int, int]] = {}
             for c in ty.named_children:
                 if c.type == "type_elem" and c.named_child_count == 1:
                     ref = self.type_ref(c.named_children[0])
                     if ref is not None:
                         embeds.append(ref)
                 elif c.type == "method_elem":
-                    methods.append(text(c.child_by_field_name("name")))
+                    methods[text(c.child_by_field_name("name"))] = arity(c)
             if embeds:
                 extra["embeds"] = embeds
             if methods:  # its method set (with the embedded interfaces'): what an implementation has
-                extra["methods"] = sorted(set(methods))
+                extra["methods"] = methods
         else:
             ref = self.type_ref(ty)
             if ref is not None:
@@ -370,7 +384,7 @@ class Extractor:
         name = text(name_node)
         end = node.child_by_field_name("result") or node.child_by_field_name("parameters")
         self.add_symbol(owner, f"{self.symbols[owner].qname}.{name}", name, "method", node, name_node,
-                        self.signature_text(node, end), self.returns(node))
+                        self.signature_text(node, end), self.method_extra(node))
 
     def results(self, result: ts.Node | None) -> list[tuple | None]:
         """The types of a function's results, one per result (``(a, b int, err error)``: three)."""
@@ -388,6 +402,11 @@ class Extractor:
         """The ``extra`` of a function: its results' types, when any is known."""
         results = self.results(node.child_by_field_name("result"))
         return {"returns": results} if any(r is not None for r in results) else {}
+
+    def method_extra(self, node: ts.Node) -> dict[str, Any]:
+        """The ``extra`` of a method: its results' types and its arity, what an implementation of
+        an interface method must match (a ``String(name string)`` is no ``fmt.Stringer``)."""
+        return {**self.returns(node), "arity": arity(node)}
 
     def function(self, node: ts.Node, key: str, caps: dict[str, list[ts.Node]], ps: int) -> int | None:
         psc = self.scopes[ps]
@@ -429,7 +448,7 @@ class Extractor:
             self.tparams = tparams
             tname = ref[2][0]
             parent = self.types_by_name.get(tname, 0)
-            idx = self.add_symbol(parent, f"{self.module}.{tname}.{name}", name, "method", node, name_node, sig, self.returns(node))
+            idx = self.add_symbol(parent, f"{self.module}.{tname}.{name}", name, "method", node, name_node, sig, self.method_extra(node))
             sid = self.new_scope(ps, idx, node)
             rname = decl.child_by_field_name("name") if decl is not None else None
             if rname is not None:

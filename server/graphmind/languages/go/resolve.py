@@ -25,7 +25,6 @@ from .._toolkit import (
     ValueResolver,
     known_confidence,
     label_by_name,
-    label_known,
     unresolved,
 )
 from .builtins import BUILTINS, COMMON_METHODS
@@ -42,6 +41,22 @@ TYPES = ("struct", "interface", "type")
 INT = (Base.BUILTIN, "int")
 
 
+def confidence(rows: list[SymbolRow], c: int) -> int:
+    """The label of edges to ``rows`` found at confidence ``c``. Several definitions of ONE
+    qualified name are build variants (``f_unix.go`` and ``f_windows.go`` each define ``f``):
+    the call reaches the one the build picks, surely named so -- ``inferred``, not ambiguous."""
+    if len(rows) > 1 and len({r.qname for r in rows}) == 1:
+        return min(c, INFERRED)
+    return known_confidence(rows, c)
+
+
+def label(i: int, rows: list[SymbolRow], c: int) -> Resolution:
+    """An edge to each definition, labelled by :func:`confidence`."""
+    distinct = list({r.id: r for r in rows}.values())
+    conf = confidence(distinct, c)
+    return Resolution(i, [(r.id, conf) for r in distinct], RESOLVED)
+
+
 class Resolver(ValueResolver):
     def __init__(self, facts: Facts, ws: FamilyView) -> None:
         self.f = facts
@@ -55,8 +70,8 @@ class Resolver(ValueResolver):
         self._paths: dict[str, str | None] = {}
         self._names: dict[str, str] | None = None
         self.dispatch = Dispatch(ws, self.implements)
-        self._method_sets: dict[int, frozenset[str]] = {}
-        self._has: dict[tuple[int, str], bool] = {}
+        self._method_sets: dict[int, dict[str, tuple[int, int] | None]] = {}
+        self._has: dict[tuple[int, str, tuple[int, int] | None], bool] = {}
 
     # --- packages
     def package_of_path(self, path: str) -> str | None:
@@ -102,7 +117,7 @@ class Resolver(ValueResolver):
     def package_member(self, q: str, name: str, depth: int) -> tuple[Value | None, int]:
         rows = [r for r in self.ws.symbols(f"{q}.{name}") if r.kind != "module"]
         if rows:
-            return ("syms", rows), known_confidence(rows, EXTRACTED)
+            return ("syms", rows), confidence(rows, EXTRACTED)
         evs: list[tuple] = []
         for kind, _, extra in self.ws.bindings(q, name):
             if kind == "var":
@@ -188,7 +203,7 @@ class Resolver(ValueResolver):
             out.append(r)
         if not out:
             return None, EXTRACTED
-        return ("inst", out), known_confidence(out, EXTRACTED)
+        return ("inst", out), confidence(out, EXTRACTED)
 
     def member(self, t: SymbolRow, name: str, depth: int, seen: set[int]) -> tuple[Value | None, int]:
         """A method or field of a type, through embedded types (the shallowest wins)."""
@@ -197,7 +212,7 @@ class Resolver(ValueResolver):
         seen.add(t.id)
         rows = [r for r in self.ws.symbols(f"{t.qname}.{name}") if r.kind == "method"]
         if rows:
-            return ("syms", rows), known_confidence(rows, EXTRACTED)
+            return ("syms", rows), confidence(rows, EXTRACTED)
         field = t.extra.get("fields", {}).get(name)
         if field is not None:
             v, c = self.type_value(field, t.module, depth + 1)
@@ -404,11 +419,11 @@ class Resolver(ValueResolver):
         if kind == "syms":
             rows = payload
             if site.kind != CALL:
-                return label_known(i, rows, c)
+                return label(i, rows, c)
             rows = [r for r in rows if r.kind in ("function", "method")]
             if not rows:  # a conversion T(x): not a call
                 return Resolution(i, [], RESOLVED)
-            res = label_known(i, rows, c)
+            res = label(i, rows, c)
             direct = [Target(t[0], t[1]) for t in res.targets]
             ids = [t.symbol for t in direct]
             through = [t for r, d in zip(rows, direct, strict=True) for t in self.dispatch.targets(r, confidence=d.confidence, skip=ids)]
@@ -422,33 +437,40 @@ class Resolver(ValueResolver):
     def implements(self, t: SymbolRow, iface: SymbolRow) -> bool:
         if iface.kind != "interface" or t.kind not in ("struct", "type") or t.extra.get("alias") is not None:
             return False
-        return all(self.has_method(t, name) for name in self.method_set(iface, 0))
+        return all(self.has_method(t, name, ar) for name, ar in self.method_set(iface, 0).items())
 
-    def method_set(self, iface: SymbolRow, depth: int) -> frozenset[str]:
-        """The methods an implementation of ``iface`` has: its own and its embedded interfaces'
-        (``error``'s ``Error``; an interface outside the workspace adds what is not known)."""
+    def method_set(self, iface: SymbolRow, depth: int) -> dict[str, tuple[int, int] | None]:
+        """The methods (name -> arity) an implementation of ``iface`` has: its own and its
+        embedded interfaces' (``error``'s ``Error``; an interface outside the workspace adds what
+        is not known)."""
         got = self._method_sets.get(iface.id)
         if got is not None:
             return got
-        self._method_sets[iface.id] = frozenset()  # an embedding cycle ends here
-        names = set(iface.extra.get("methods", ()))
+        self._method_sets[iface.id] = {}  # an embedding cycle ends here
+        names: dict[str, tuple[int, int] | None] = {}
         for emb in iface.extra.get("embeds", ()):
             if tuple(emb) == (Base.BUILTIN, "error"):
-                names.add("Error")
+                names["Error"] = (0, 1)
                 continue
             ev, _ = self.type_value(emb, iface.module, depth + 1) if depth < MAX_DEPTH else (None, 0)
             for r in ev[1] if ev is not None and ev[0] == "inst" else ():
                 if r.kind == "interface":
-                    names |= self.method_set(r, depth + 1)
-        got = self._method_sets[iface.id] = frozenset(names)
-        return got
+                    names.update(self.method_set(r, depth + 1))
+        names.update((k, tuple(v) if v is not None else None) for k, v in iface.extra.get("methods", {}).items())
+        self._method_sets[iface.id] = names
+        return names
 
-    def has_method(self, t: SymbolRow, name: str) -> bool:
-        key = (t.id, name)
+    def has_method(self, t: SymbolRow, name: str, arity: tuple[int, int] | None) -> bool:
+        """Has ``t`` (its own or promoted) a method ``name`` of that arity?"""
+        key = (t.id, name, arity)
         got = self._has.get(key)
         if got is None:
             v, _ = self.member(t, name, 0, set())
-            got = self._has[key] = v is not None and v[0] == "syms" and any(r.kind == "method" for r in v[1])
+            rows = v[1] if v is not None and v[0] == "syms" else []
+            got = self._has[key] = any(
+                r.kind == "method" and (arity is None or r.extra.get("arity") in (None, arity, list(arity)))
+                for r in rows
+            )
         return got
 
     def by_name(self, i: int, site: SiteFact) -> Resolution:
