@@ -27,5 +27,10 @@
 (assignment_statement) @assign.plain
 (range_clause left: (_)) @bind.range
 (type_switch_statement alias: (_) @bind.pattern)
-; a case of one type gives the alias that type (a scope per case)
-(type_switch_statement alias: (_)) @scope.typeswitch
+
+; block scopes: blocks, statements that declare in their header, cases (a type switch's case of
+; one type gives the alias that type)
+(block) @scope.block
+[(if_statement) (for_statement) (expression_switch_statement) (type_switch_statement) (select_statement)] @scope.block
+[(expression_case) (default_case) (communication_case)] @scope.block
+(type_case) @scope.case

@@ -3,6 +3,7 @@ scopes), then call sites, references and type evidence in the innermost scope ar
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 import tree_sitter as ts
@@ -39,22 +40,47 @@ def string_literal(node: ts.Node | None) -> str | None:
     return None
 
 
-def arity(node: ts.Node) -> tuple[int, int]:
-    """How many parameters and results a function or method signature has."""
+_QUALIFIER = re.compile(r"\b[A-Za-z_]\w*\.")
 
-    def count(plist: ts.Node | None) -> int:
+
+def type_shape(node: ts.Node | None) -> str:
+    """A type as text that matches across packages: no spaces, no package qualifiers
+    (``*store.DB`` and ``*DB`` are alike), no parameter names in function types."""
+    if node is None:
+        return ""
+    if node.type == "function_type":
+        return "func" + signature_shape(node)
+    if node.type in ("pointer_type", "slice_type") and node.named_child_count == 1:
+        return text(node)[:1] + ("]" if node.type == "slice_type" else "") + type_shape(node.named_children[0])
+    return _QUALIFIER.sub("", "".join(text(node).split()))
+
+
+def signature_shape(node: ts.Node) -> str:
+    """A function's or method's parameter and result types, for matching an implementation to
+    an interface method: ``(string,func(*T))bool``."""
+
+    def types(plist: ts.Node | None) -> list[str]:
         if plist is None:
-            return 0
+            return []
         if plist.type != "parameter_list":
-            return 1
-        return sum(max(1, len(p.children_by_field_name("name"))) for p in plist.named_children
-                   if p.type in ("parameter_declaration", "variadic_parameter_declaration"))
+            return [type_shape(plist)]
+        out: list[str] = []
+        for p in plist.named_children:
+            if p.type in ("parameter_declaration", "variadic_parameter_declaration"):
+                dots = "..." if p.type == "variadic_parameter_declaration" else ""
+                out.extend([dots + type_shape(p.child_by_field_name("type"))] * max(1, len(p.children_by_field_name("name"))))
+        return out
 
-    return count(node.child_by_field_name("parameters")), count(node.child_by_field_name("result"))
+    results = types(node.child_by_field_name("result"))
+    res = results[0] if len(results) == 1 else f"({','.join(results)})" if results else ""
+    return f"({','.join(types(node.child_by_field_name('parameters')))}){res}"
+
+
+FUNCTIONS = ("function_declaration", "method_declaration", "func_literal")
 
 
 class _Scope:
-    __slots__ = ("parent", "owner", "start", "end", "locals", "types", "tparams")
+    __slots__ = ("parent", "owner", "start", "end", "locals", "types", "tparams", "after")
 
     def __init__(self, parent: int, owner: int, start: int, end: int) -> None:
         self.parent = parent
@@ -64,9 +90,16 @@ class _Scope:
         self.locals: set[str] = set()
         self.types: dict[str, list[tuple]] = {}
         self.tparams: dict[str, tuple | None] = {}  # type parameters -> their constraint's type
+        self.after: dict[str, int] = {}
+
+    def declare(self, name: str, after: int) -> None:
+        """``name`` is declared here by a statement ending at byte ``after``."""
+        if name not in self.locals:
+            self.after[name] = after
+        self.locals.add(name)
 
     def record(self) -> ScopeRecord:
-        return ScopeRecord(self.parent, self.owner, sorted(self.locals), self.types)
+        return ScopeRecord(self.parent, self.owner, sorted(self.locals), self.types, self.after)
 
 
 class Extractor:
@@ -211,7 +244,7 @@ class Extractor:
             elif "import" in caps:
                 self.import_spec(caps["import"][0])
             else:
-                for key in ("definition.function", "definition.method", "definition.type", "scope.function", "scope.typeswitch"):
+                for key in ("definition.function", "definition.method", "definition.type", "scope.function", "scope.block", "scope.case"):
                     if key in caps:
                         node = caps[key][0]
                         if node.type == "method_elem":
@@ -238,8 +271,10 @@ class Extractor:
                 continue
             while len(stack) > 1 and self.scopes[stack[-1]].end <= node.start_byte:
                 stack.pop()
-            if key == "scope.typeswitch":
-                self.type_switch(node, stack[-1])
+            if key in ("scope.block", "scope.case"):
+                if node.type == "block" and node.parent is not None and node.parent.type in FUNCTIONS:
+                    continue  # a function's body: the function's scope
+                stack.append(self.block(node, stack[-1]))
                 continue
             sid = self.function(node, key, caps, stack[-1])
             if sid is not None:
@@ -349,14 +384,14 @@ class Extractor:
         elif ty is not None and ty.type == "interface_type":
             kind = "interface"
             embeds = []
-            methods: dict[str, tuple[int, int]] = {}
+            methods: dict[str, str] = {}
             for c in ty.named_children:
                 if c.type == "type_elem" and c.named_child_count == 1:
                     ref = self.type_ref(c.named_children[0])
                     if ref is not None:
                         embeds.append(ref)
                 elif c.type == "method_elem":
-                    methods[text(c.child_by_field_name("name"))] = arity(c)
+                    methods[text(c.child_by_field_name("name"))] = signature_shape(c)
             if embeds:
                 extra["embeds"] = embeds
             if methods:  # its method set (with the embedded interfaces'): what an implementation has
@@ -404,9 +439,10 @@ class Extractor:
         return {"returns": results} if any(r is not None for r in results) else {}
 
     def method_extra(self, node: ts.Node) -> dict[str, Any]:
-        """The ``extra`` of a method: its results' types and its arity, what an implementation of
-        an interface method must match (a ``String(name string)`` is no ``fmt.Stringer``)."""
-        return {**self.returns(node), "arity": arity(node)}
+        """The ``extra`` of a method: its results' types and its signature's shape, what an
+        implementation of an interface method must match (a ``String(name string) string`` is no
+        ``fmt.Stringer``)."""
+        return {**self.returns(node), "shape": signature_shape(node)}
 
     def function(self, node: ts.Node, key: str, caps: dict[str, list[ts.Node]], ps: int) -> int | None:
         psc = self.scopes[ps]
@@ -482,25 +518,23 @@ class Extractor:
                 return out
             scope = sc.parent
 
-    def type_switch(self, node: ts.Node, ps: int) -> None:
-        """``switch v := x.(type) { case *T: ... }``: in a case of one type, ``v`` is a ``T``
-        (a scope of its own per case)."""
-        alias = node.child_by_field_name("alias")
+    def block(self, node: ts.Node, ps: int) -> int:
+        """A block, a statement that declares in its header (``if v, ok := ...; ok {``, ``for``,
+        ``switch``) or a case: a scope of its own. In a type switch's case of one type, the
+        alias is a value of that type (``switch v := x.(type) { case *T: v.M() }``)."""
+        sid = self.new_scope(ps, self.scopes[ps].owner, node)
+        alias = node.parent.child_by_field_name("alias") if node.type == "type_case" and node.parent is not None else None
         names = [c for c in alias.named_children if c.type == "identifier"] if alias is not None else []
-        if len(names) != 1 or text(names[0]) == "_":
-            return
-        name = text(names[0])
-        self.tparams = self.tparams_at(ps)
-        for case in node.named_children:
-            types = case.children_by_field_name("type") if case.type == "type_case" else []
-            if len(types) != 1:
-                continue
-            sid = self.new_scope(ps, self.scopes[ps].owner, case)
+        if len(names) == 1 and text(names[0]) != "_":
+            name = text(names[0])
             self.scopes[sid].locals.add(name)
-            ref = self.type_ref(types[0])
+            types = node.children_by_field_name("type")
+            self.tparams = self.tparams_at(ps)
+            ref = self.type_ref(types[0]) if len(types) == 1 else None
+            self.tparams = {}
             if ref is not None:
                 self.scopes[sid].types[name] = [("ann", ref)]
-        self.tparams = {}
+        return sid
 
     def new_scope(self, parent: int, owner: int, node: ts.Node) -> int:
         sid = len(self.scopes)
@@ -575,7 +609,7 @@ class Extractor:
                 if key == "assign.plain" and not self.is_local(scope, name):
                     continue
                 if key == "assign.short":
-                    sc.locals.add(name)
+                    sc.declare(name, node.end_byte)
                 value, index = self.value_for(rights, len(lefts), i)
                 ev = self.value_evidence(value, top, index)
                 if ev is not None:
@@ -606,7 +640,7 @@ class Extractor:
                 else:
                     self.module_vars.setdefault(name, [])
             else:
-                sc.locals.add(name)
+                sc.declare(name, node.end_byte)
                 if evs:
                     sc.types.setdefault(name, []).extend(evs)
 
@@ -631,7 +665,7 @@ class Extractor:
             if n.type != "identifier" or name == "_" or scope == 0:
                 continue
             if define:
-                sc.locals.add(name)
+                sc.declare(name, node.end_byte)
             elif not self.is_local(scope, name):
                 continue
             if right.base != Base.UNKNOWN and i < 2:

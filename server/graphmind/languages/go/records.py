@@ -51,3 +51,6 @@ class ScopeRecord(NamedTuple):
     # a local name -> its evidence: ('ann' | 'recv', type ref); ('val', expr); ('call', expr, i): the
     # i-th result of calling expr; ('range', expr, i): the i-th variable of `for ... := range expr`
     types: dict[str, list[tuple]]
+    # a local declared by a statement is in scope after it (``diff := diff(a, b)`` calls the
+    # package's diff): name -> the byte where its first declaration in this scope ends
+    after: dict[str, int]

@@ -62,7 +62,7 @@ class Resolver(ValueResolver):
         self.f = facts
         self.ws = ws
         local = facts.local or {}
-        self.scopes = [ScopeRecord(*sc) for sc in local.get("scopes", [(0, 0, [], {})])]
+        self.scopes = [ScopeRecord(*sc) for sc in local.get("scopes", [(0, 0, [], {}, {})])]
         self.imports: dict[str, str] = dict(local.get("imports", {}))
         self.dots: list[str] = list(local.get("dots", []))
         self.unnamed: dict[str, str] = dict(local.get("unnamed", {}))
@@ -70,8 +70,8 @@ class Resolver(ValueResolver):
         self._paths: dict[str, str | None] = {}
         self._names: dict[str, str] | None = None
         self.dispatch = Dispatch(ws, self.implements)
-        self._method_sets: dict[int, dict[str, tuple[int, int] | None]] = {}
-        self._has: dict[tuple[int, str, tuple[int, int] | None], bool] = {}
+        self._method_sets: dict[int, dict[str, str | None]] = {}
+        self._has: dict[tuple[int, str, str | None], bool] = {}
 
     # --- packages
     def package_of_path(self, path: str) -> str | None:
@@ -269,13 +269,17 @@ class Resolver(ValueResolver):
             return None, EXTRACTED
         return self.merge(found)
 
-    def lookup(self, name: str, pkg: str, scope: int | None, depth: int) -> tuple[Value | None, int]:
-        """A bare name: local scopes (this file only), then the package, the file's imports,
-        dot-imports and the universe."""
+    def lookup(self, name: str, pkg: str, scope: int | None, depth: int, at: int | None = None) -> tuple[Value | None, int]:
+        """A bare name: local scopes (this file only; at byte ``at``, a local declared by a later
+        statement is not yet in scope), then the package, the file's imports, dot-imports and the
+        universe."""
         if pkg == self.pkg and scope is not None:
             s = scope
             while 0 < s < len(self.scopes):
                 sc = self.scopes[s]
+                if at is not None and at < sc.after.get(name, 0):
+                    s = sc.parent
+                    continue
                 if name in sc.types:
                     return self.evidence_value(sc.types[name], pkg, s, depth + 1)
                 if name in sc.locals:
@@ -299,13 +303,13 @@ class Resolver(ValueResolver):
             return ("ext", name), EXTRACTED
         return None, EXTRACTED
 
-    def eval(self, e: tuple, pkg: str, scope: int | None, depth: int) -> tuple[Value | None, int]:
+    def eval(self, e: tuple, pkg: str, scope: int | None, depth: int, at: int | None = None) -> tuple[Value | None, int]:
         if depth > MAX_DEPTH:
             return None, EXTRACTED
         base, arg, chain = e
         match base:
             case Base.NAME if chain:
-                v, c = self.lookup(chain[0], pkg, scope, depth + 1)
+                v, c = self.lookup(chain[0], pkg, scope, depth + 1, at)
                 return self.attrs(v, c, chain[1:], depth)
             case Base.PACKAGE:
                 v, c = self.path_value(arg), EXTRACTED
@@ -394,11 +398,11 @@ class Resolver(ValueResolver):
         if not chain:
             return unresolved(i)
         if base == Base.NAME and len(chain) == 1:
-            v, c = self.lookup(chain[0], self.pkg, scope, 0)
+            v, c = self.lookup(chain[0], self.pkg, scope, 0, site.start_byte)
             return self.outcome(i, site, v, c, False)
         if base == Base.UNKNOWN:  # a method of something unknown: x[0].m(), f()[i].m()
             return self.outcome(i, site, None, EXTRACTED, True)
-        recv, rc = self.eval(Expr(base, arg, chain[:-1]), self.pkg, scope, 0)
+        recv, rc = self.eval(Expr(base, arg, chain[:-1]), self.pkg, scope, 0, site.start_byte)
         if recv is None:
             return self.outcome(i, site, None, rc, True)
         v, c = self.attr(recv, chain[-1], 0)
@@ -437,40 +441,37 @@ class Resolver(ValueResolver):
     def implements(self, t: SymbolRow, iface: SymbolRow) -> bool:
         if iface.kind != "interface" or t.kind not in ("struct", "type") or t.extra.get("alias") is not None:
             return False
-        return all(self.has_method(t, name, ar) for name, ar in self.method_set(iface, 0).items())
+        return all(self.has_method(t, name, shape) for name, shape in self.method_set(iface, 0).items())
 
-    def method_set(self, iface: SymbolRow, depth: int) -> dict[str, tuple[int, int] | None]:
-        """The methods (name -> arity) an implementation of ``iface`` has: its own and its
-        embedded interfaces' (``error``'s ``Error``; an interface outside the workspace adds what
-        is not known)."""
+    def method_set(self, iface: SymbolRow, depth: int) -> dict[str, str | None]:
+        """The methods (name -> signature shape) an implementation of ``iface`` has: its own and
+        its embedded interfaces' (``error``'s ``Error``; an interface outside the workspace adds
+        what is not known)."""
         got = self._method_sets.get(iface.id)
         if got is not None:
             return got
         self._method_sets[iface.id] = {}  # an embedding cycle ends here
-        names: dict[str, tuple[int, int] | None] = {}
+        names: dict[str, str | None] = {}
         for emb in iface.extra.get("embeds", ()):
             if tuple(emb) == (Base.BUILTIN, "error"):
-                names["Error"] = (0, 1)
+                names["Error"] = "()string"
                 continue
             ev, _ = self.type_value(emb, iface.module, depth + 1) if depth < MAX_DEPTH else (None, 0)
             for r in ev[1] if ev is not None and ev[0] == "inst" else ():
                 if r.kind == "interface":
                     names.update(self.method_set(r, depth + 1))
-        names.update((k, tuple(v) if v is not None else None) for k, v in iface.extra.get("methods", {}).items())
+        names.update(iface.extra.get("methods", {}))
         self._method_sets[iface.id] = names
         return names
 
-    def has_method(self, t: SymbolRow, name: str, arity: tuple[int, int] | None) -> bool:
-        """Has ``t`` (its own or promoted) a method ``name`` of that arity?"""
-        key = (t.id, name, arity)
+    def has_method(self, t: SymbolRow, name: str, shape: str | None) -> bool:
+        """Has ``t`` (its own or promoted) a method ``name`` of that signature?"""
+        key = (t.id, name, shape)
         got = self._has.get(key)
         if got is None:
             v, _ = self.member(t, name, 0, set())
             rows = v[1] if v is not None and v[0] == "syms" else []
-            got = self._has[key] = any(
-                r.kind == "method" and (arity is None or r.extra.get("arity") in (None, arity, list(arity)))
-                for r in rows
-            )
+            got = self._has[key] = any(r.kind == "method" and r.extra.get("shape") in (None, shape) for r in rows)
         return got
 
     def by_name(self, i: int, site: SiteFact) -> Resolution:
