@@ -34,7 +34,7 @@ def snapshot(engine: Engine) -> dict[str, set[tuple]]:
         ),
         "edges": set(
             db.execute(
-                "SELECT f.path, e.sid, e.caller_id, e.callee_id, e.confidence, e.kind FROM edges e "
+                "SELECT f.path, e.sid, e.caller_id, e.callee_id, e.confidence, e.kind, e.via FROM edges e "
                 "JOIN files f ON f.id = e.file_id"
             )
         ),

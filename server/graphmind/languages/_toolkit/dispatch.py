@@ -55,7 +55,7 @@ class Dispatch:
         self.owner_of = owner_of or self.default_owner
         self.method_kinds = method_kinds
         self.type_kinds = type_kinds
-        self._memo: dict[tuple[int, int], list[SymbolRow]] = {}
+        self._memo: dict[tuple[str, int, int], list[SymbolRow]] = {}
 
     def default_owner(self, method: SymbolRow) -> SymbolRow | None:
         """The type whose qualified name prefixes the method's (``pkg.Base`` of ``pkg.Base.save``)."""
@@ -67,12 +67,14 @@ class Dispatch:
     def overrides(self, declared: SymbolRow, within: SymbolRow | None = None) -> list[SymbolRow]:
         """The workspace's methods named like ``declared`` whose owner is a proper subtype of
         ``within`` (the receiver's static type; by default the type declaring ``declared``), in
-        a stable order (by qualified name, then id). ``declared`` itself is never among them."""
+        a stable order (by qualified name, then id). ``declared`` itself is never among them.
+        ``declared`` may be a row the language makes up for a method the receiver's type leaves to
+        its subtypes (id 0, the qualified name it would have)."""
         if within is None:
             within = self.owner_of(declared)
             if within is None:
                 return []
-        key = (declared.id, within.id)
+        key = (declared.qname, declared.id, within.id)
         got = self._memo.get(key)
         if got is None:
             got = []

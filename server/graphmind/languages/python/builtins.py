@@ -12,3 +12,16 @@ BUILTIN_METHODS = frozenset(
     for t in (list, dict, str, bytes, set, frozenset, tuple, int, float, object)
     for n in dir(t)
 ) | {"read", "write", "close", "flush", "readline", "readlines", "seek", "tell", "send", "recv"}
+
+# Builtin and typing generics whose type arguments say what iterating them yields: a sequence's
+# (or set's, iterator's) elements are its first argument, a mapping's keys its first and values
+# its second, a tuple's its positions (``tuple[Foo, ...]``: every position).
+SEQUENCE_TYPES = frozenset(
+    """list List Sequence MutableSequence Iterable Iterator Collection Container Reversible Generator
+    AsyncIterable AsyncIterator AsyncGenerator set Set frozenset FrozenSet AbstractSet MutableSet deque Deque
+    KeysView ValuesView""".split()
+)
+MAPPING_TYPES = frozenset(
+    "dict Dict Mapping MutableMapping defaultdict DefaultDict OrderedDict Counter ChainMap".split()
+)
+TUPLE_TYPES = frozenset({"tuple", "Tuple"})
