@@ -242,13 +242,57 @@ def table(results: list[dict[str, Any]]) -> str:
     return "\n".join(rows)
 
 
+_TIME_ONE = """
+import sys, tempfile, time
+from pathlib import Path
+from graphmind.engine import Engine
+with tempfile.TemporaryDirectory() as tmp:
+    eng = Engine(Path(sys.argv[1]), db_path=Path(tmp) / "index.db")
+    t0 = time.perf_counter()
+    eng.index()
+    print(time.perf_counter() - t0)
+    eng.close()
+"""
+
+
+def time_against(specs: list[str], other: Path, repeat: int) -> str:
+    """Index each corpus ``repeat`` times with this checkout and with the GraphMind at ``other``
+    (its ``server/`` folder on PYTHONPATH), alternating, each in a fresh process; the medians."""
+    import statistics
+    import subprocess
+
+    here = Path(__file__).resolve().parents[1] / "server"
+    rows = [f"| corpus | before (median of {repeat}) | after | change |", "|---|---:|---:|---:|"]
+    for spec in specs:
+        name, _, module = spec.partition("=")
+        ws = corpus_dir(name)
+        if not (ws / "go.mod").exists():
+            prepare_module(GOCODE / module, ws, ws.parent / "_deps")
+        times: dict[str, list[float]] = {"before": [], "after": []}
+        for _ in range(repeat):
+            for label, src in (("before", other), ("after", here)):
+                env = {**os.environ, "PYTHONPATH": str(src)}
+                out = subprocess.run([sys.executable, "-c", _TIME_ONE, str(ws)], env=env, capture_output=True,
+                                     text=True, check=True)
+                times[label].append(float(out.stdout.strip().splitlines()[-1]))
+        b, a = statistics.median(times["before"]), statistics.median(times["after"])
+        rows.append(f"| {name} | {b:.2f}s | {a:.2f}s | {100 * (a - b) / b:+.0f}% |")
+    return "\n".join(rows)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     ap.add_argument("--corpora", default=DEFAULT, help="comma-separated NAME=MODULE_PATH (under /usr/share/gocode/src)")
     ap.add_argument("--out", type=Path, default=Path("bench-results/accuracy-go.json"))
     ap.add_argument("--disagreements", type=Path, default=Path("bench-results/accuracy"))
     ap.add_argument("--fresh-reference", action="store_true", help="ask gopls again instead of the cached edges")
+    ap.add_argument("--time-against", type=Path, metavar="SERVER_DIR",
+                    help="instead: time indexing against another GraphMind's server/ folder (alternating runs)")
+    ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args(argv)
+    if args.time_against is not None:
+        print(time_against([c for c in args.corpora.split(",") if c], args.time_against, args.repeat))
+        return 0
     results = [evaluate(spec, args.fresh_reference, args.disagreements) for spec in args.corpora.split(",") if spec]
     print(table(results))
     args.out.parent.mkdir(parents=True, exist_ok=True)
