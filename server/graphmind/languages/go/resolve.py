@@ -226,6 +226,8 @@ class Resolver(ValueResolver):
             if ev is None or ev[0] == "ext":
                 ext = True
                 continue
+            if ev[0] != "inst":  # not a named type (broken code embeds anything): no methods
+                continue
             for r in ev[1]:
                 m = self.member(r, name, depth + 1, seen)
                 if m[0] is not None:
