@@ -48,6 +48,8 @@ def type_shape(node: ts.Node | None) -> str:
     (``*store.DB`` and ``*DB`` are alike), no parameter names in function types."""
     if node is None:
         return ""
+    if node.type in ("type_identifier", "identifier"):
+        return text(node)
     if node.type == "function_type":
         return "func" + signature_shape(node)
     if node.type in ("pointer_type", "slice_type") and node.named_child_count == 1:
@@ -76,9 +78,6 @@ def signature_shape(node: ts.Node) -> str:
     return f"({','.join(types(node.child_by_field_name('parameters')))}){res}"
 
 
-FUNCTIONS = ("function_declaration", "method_declaration", "func_literal")
-
-
 class _Scope:
     __slots__ = ("parent", "owner", "start", "end", "locals", "types", "tparams", "after")
 
@@ -92,14 +91,39 @@ class _Scope:
         self.tparams: dict[str, tuple | None] = {}  # type parameters -> their constraint's type
         self.after: dict[str, int] = {}
 
-    def declare(self, name: str, after: int) -> None:
-        """``name`` is declared here by a statement ending at byte ``after``."""
-        if name not in self.locals:
+    def declare(self, name: str, after: int | None = None) -> None:
+        """``name`` is declared here; ``after``: by a statement that ends at that byte and names
+        it before its end (``diff := diff(a, b)``, ``c := c.Parent()``), where the name is not yet
+        the local one. Only such statements record it: it changes nothing elsewhere, and stored
+        facts stay small."""
+        if after is not None and name not in self.locals:
             self.after[name] = after
         self.locals.add(name)
 
     def record(self) -> ScopeRecord:
         return ScopeRecord(self.parent, self.owner, sorted(self.locals), self.types, self.after)
+
+
+def _names(node: ts.Node | None, name: str) -> bool:
+    """Does the expression's text name ``name`` (as a whole word)? A function literal cannot name
+    what it is assigned to (not yet declared): its text is not read."""
+    if node is not None and node.type == "expression_list":
+        return any(_names(c, name) for c in node.named_children)
+    if node is None or node.type == "func_literal" or node.text is None:
+        return False
+    src = node.text
+    word = name.encode()
+    i = src.find(word)
+    while i >= 0:
+        end = i + len(word)
+        if (i == 0 or not _word(src[i - 1])) and (end == len(src) or not _word(src[end])):
+            return True
+        i = src.find(word, end)
+    return False
+
+
+def _word(b: int) -> bool:
+    return b == 95 or 48 <= b <= 57 or 65 <= b <= 90 or 97 <= b <= 122 or b >= 128
 
 
 class Extractor:
@@ -272,8 +296,6 @@ class Extractor:
             while len(stack) > 1 and self.scopes[stack[-1]].end <= node.start_byte:
                 stack.pop()
             if key in ("scope.block", "scope.case"):
-                if node.type == "block" and node.parent is not None and node.parent.type in FUNCTIONS:
-                    continue  # a function's body: the function's scope
                 stack.append(self.block(node, stack[-1]))
                 continue
             sid = self.function(node, key, caps, stack[-1])
@@ -419,7 +441,7 @@ class Extractor:
         name = text(name_node)
         end = node.child_by_field_name("result") or node.child_by_field_name("parameters")
         self.add_symbol(owner, f"{self.symbols[owner].qname}.{name}", name, "method", node, name_node,
-                        self.signature_text(node, end), self.method_extra(node))
+                        self.signature_text(node, end), {**self.returns(node), "abstract": True})
 
     def results(self, result: ts.Node | None) -> list[tuple | None]:
         """The types of a function's results, one per result (``(a, b int, err error)``: three)."""
@@ -519,9 +541,9 @@ class Extractor:
             scope = sc.parent
 
     def block(self, node: ts.Node, ps: int) -> int:
-        """A block, a statement that declares in its header (``if v, ok := ...; ok {``, ``for``,
-        ``switch``) or a case: a scope of its own. In a type switch's case of one type, the
-        alias is a value of that type (``switch v := x.(type) { case *T: v.M() }``)."""
+        """A statement that declares in its header (``if v, ok := ...; ok {``, ``for``, ``switch``)
+        or a case: a scope of its own. In a type switch's case of one type, the alias is a value
+        of that type (``switch v := x.(type) { case *T: v.M() }``)."""
         sid = self.new_scope(ps, self.scopes[ps].owner, node)
         alias = node.parent.child_by_field_name("alias") if node.type == "type_case" and node.parent is not None else None
         names = [c for c in alias.named_children if c.type == "identifier"] if alias is not None else []
@@ -576,6 +598,7 @@ class Extractor:
             if callee.type == "func_literal":
                 name = ""
             self.sites.append(SiteFact(owner, name, CALL, rng(name_node), name_node.start_byte, name_node.end_byte, SiteExpr(scope, e)))
+
         elif key == "reference.value":
             e = self.expr_of(node, top=(scope == 0))
             if e.base not in (Base.NAME, Base.PACKAGE) or not e.chain or (e.base == Base.NAME and e.chain[0] in BUILTINS):
@@ -583,6 +606,7 @@ class Extractor:
             name_node = node.child_by_field_name("field") if node.type == "selector_expression" else node
             name_node = name_node if name_node is not None else node
             self.sites.append(SiteFact(owner, e.chain[-1], REF, rng(name_node), name_node.start_byte, name_node.end_byte, SiteExpr(scope, e)))
+
         elif key in ("assign.short", "assign.var", "assign.const", "assign.plain"):
             self.assign(key, node, scope)
         elif key == "bind.range":
@@ -609,7 +633,7 @@ class Extractor:
                 if key == "assign.plain" and not self.is_local(scope, name):
                     continue
                 if key == "assign.short":
-                    sc.declare(name, node.end_byte)
+                    sc.declare(name, node.end_byte if right is not None and _names(right, name) else None)
                 value, index = self.value_for(rights, len(lefts), i)
                 ev = self.value_evidence(value, top, index)
                 if ev is not None:
@@ -640,7 +664,7 @@ class Extractor:
                 else:
                     self.module_vars.setdefault(name, [])
             else:
-                sc.declare(name, node.end_byte)
+                sc.declare(name, node.end_byte if value is not None and _names(value, name) else None)
                 if evs:
                     sc.types.setdefault(name, []).extend(evs)
 
@@ -665,7 +689,7 @@ class Extractor:
             if n.type != "identifier" or name == "_" or scope == 0:
                 continue
             if define:
-                sc.declare(name, node.end_byte)
+                sc.declare(name, node.end_byte if _names(node.child_by_field_name("right"), name) else None)
             elif not self.is_local(scope, name):
                 continue
             if right.base != Base.UNKNOWN and i < 2:

@@ -70,6 +70,9 @@ class Resolver(ValueResolver):
         self._paths: dict[str, str | None] = {}
         self._names: dict[str, str] | None = None
         self.dispatch = Dispatch(ws, self.implements)
+        self._local_memo: dict[tuple[int, str], tuple[Value | None, int]] = {}
+        self._busy: set[tuple[int, str]] = set()
+        self._cycle = False
         self._method_sets: dict[int, dict[str, str | None]] = {}
         self._has: dict[tuple[int, str, str | None], bool] = {}
 
@@ -283,7 +286,7 @@ class Resolver(ValueResolver):
                     s = sc.parent
                     continue
                 if name in sc.types:
-                    return self.evidence_value(sc.types[name], pkg, s, depth + 1)
+                    return self.local_value(s, name)
                 if name in sc.locals:
                     return None, EXTRACTED
                 s = sc.parent
@@ -304,6 +307,28 @@ class Resolver(ValueResolver):
         if name in BUILTINS:
             return ("ext", name), EXTRACTED
         return None, EXTRACTED
+
+    def local_value(self, s: int, name: str) -> tuple[Value | None, int]:
+        """The value of local ``name`` of scope ``s``: its evidence, evaluated once per file.
+        Locals defined through each other (``c = c.Parent()``) would otherwise be evaluated again
+        at every use, exponentially; a local met again while it is being evaluated has no value,
+        and what was found through such a cycle is not memoised (so it cannot depend on which
+        local was asked first)."""
+        key = (s, name)
+        got = self._local_memo.get(key)
+        if got is not None:
+            return got
+        if key in self._busy or len(self._busy) > MAX_DEPTH * 4:
+            self._cycle = True
+            return None, EXTRACTED
+        outer, self._cycle = self._cycle, False
+        self._busy.add(key)
+        got = self.evidence_value(self.scopes[s].types[name], self.pkg, s, 0)
+        self._busy.discard(key)
+        if not self._cycle:
+            self._local_memo[key] = got
+        self._cycle = self._cycle or outer
+        return got
 
     def eval(self, e: tuple, pkg: str, scope: int | None, depth: int, at: int | None = None) -> tuple[Value | None, int]:
         if depth > MAX_DEPTH:
@@ -430,14 +455,24 @@ class Resolver(ValueResolver):
             if not rows:  # a conversion T(x): not a call
                 return Resolution(i, [], RESOLVED)
             res = label(i, rows, c)
-            direct = [Target(t[0], t[1]) for t in res.targets]
-            ids = [t.symbol for t in direct]
-            through = [t for r, d in zip(rows, direct, strict=True) for t in self.dispatch.targets(r, confidence=d.confidence, skip=ids)]
+            through = self.implementations(rows, res.targets[0][1]) if res.targets else []
             if through:  # a call through an interface method reaches its implementations too
-                seen = set(ids)
-                res.targets = direct + [t for t in through if not (t.symbol in seen or seen.add(t.symbol))]
+                res.targets = [Target(t[0], t[1]) for t in res.targets] + through
             return res
         return unresolved(i)
+
+    def implementations(self, rows: list[SymbolRow], conf: int) -> list[Target]:
+        """Dispatch edges of a call reaching ``rows``: for each interface method among them,
+        every workspace method that implements it (once each, never one of ``rows``)."""
+        seen = {r.id for r in rows}
+        out: list[Target] = []
+        for r in rows:
+            if r.extra.get("abstract"):  # a method of an interface type
+                for t in self.dispatch.targets(r, confidence=conf):
+                    if t.symbol not in seen:
+                        seen.add(t.symbol)
+                        out.append(t)
+        return out
 
     # --- dispatch: a type implements an interface when its method set covers the interface's
     def implements(self, t: SymbolRow, iface: SymbolRow) -> bool:
