@@ -54,7 +54,7 @@ def engine(tmp_path_factory: pytest.TempPathFactory):
 
 
 def test_every_annotated_edge_and_no_other(engine: Engine) -> None:
-    assert len(ANNOTATIONS) >= 40
+    assert len(ANNOTATIONS) >= 42
     assert edges(engine) == annotated_edges(engine, ANNOTATIONS)
 
 
