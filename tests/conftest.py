@@ -5,8 +5,19 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 sys.path.insert(0, str(Path(__file__).parent))
+
+from profiles import PROFILE, THOROUGH_EXAMPLES  # noqa: E402
+
+# GRAPHMIND_HYPOTHESIS=thorough: every property test runs with at least THOROUGH_EXAMPLES examples
+# (see tests/profiles.py); the default keeps each test's own count
+settings.register_profile(
+    "thorough", max_examples=THOROUGH_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck),
+    print_blob=True,
+)
+settings.load_profile(PROFILE)
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

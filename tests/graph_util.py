@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import os
+
 from graphmind.engine import Engine
 from graphmind.model import CONFIDENCE_NAMES
+
+# Scratch workspaces of the property tests live in memory where there is such a folder: a run
+# opens hundreds of databases, and on a disk each one waits for fsync.
+SCRATCH = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
 
 
 def edges(engine: Engine, kind: str = "call") -> set[tuple[str, str, str]]:
@@ -57,7 +63,7 @@ def check_incremental(
     import tempfile
     from pathlib import Path
 
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory(dir=SCRATCH) as tmp:
         root, fresh_root = Path(tmp) / "ws", Path(tmp) / "fresh"
         for rel, text in initial.items():
             (root / rel).parent.mkdir(parents=True, exist_ok=True)

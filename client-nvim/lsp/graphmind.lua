@@ -1,6 +1,12 @@
 -- GraphMind for Neovim 0.11+ (nvim-lspconfig's `lsp/` form).
 -- Put this folder on 'runtimepath' (or copy the file to ~/.config/nvim/lsp/graphmind.lua), then:
 --   vim.lsp.enable('graphmind')
+if vim.fn.executable('graphmind') == 0 then
+  vim.schedule(function()
+    vim.notify('GraphMind: `graphmind` is not on PATH (pip install graphmind, or set cmd in vim.lsp.config)',
+      vim.log.levels.WARN)
+  end)
+end
 ---@type vim.lsp.Config
 return {
   cmd = { 'graphmind', 'serve' },

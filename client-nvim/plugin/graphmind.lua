@@ -52,8 +52,10 @@ function M.blast_radius(opts)
       return
     end
     local target = result.targets[1] and result.targets[1].qualifiedName or '?'
+    local cut = type(result.truncatedBy) == 'table' and #result.truncatedBy > 0
+      and (' by ' .. table.concat(result.truncatedBy, ', ')) or ''
     local title = string.format('Blast radius of %s: %d%s%s', target, result.total,
-      result.truncated and ' (truncated)' or '', result.complete and '' or ' (incomplete)')
+      result.truncated and (' (truncated' .. cut .. ')') or '', result.complete and '' or ' (incomplete)')
     vim.fn.setqflist({}, ' ', { title = title, items = M.to_qf(result, client.offset_encoding) })
     vim.cmd('copen')
   end, buf)
@@ -62,6 +64,63 @@ end
 vim.api.nvim_create_user_command('GraphmindBlastRadius', function(cmd)
   M.blast_radius({ depth = cmd.fargs[1], direction = cmd.fargs[2], minConfidence = cmd.fargs[3] })
 end, { nargs = '*', desc = 'GraphMind: blast radius of the symbol under the cursor (quickfix)' })
+
+--- Turn a graphmind/changes result into quickfix entries: changed symbols, then the tests to
+--- run, then the affected callers by depth (each at its first call site).
+---@param result table
+---@return table[]
+function M.changes_to_qf(result)
+  local items = {}
+  local function add(path, line, col, text)
+    table.insert(items, { filename = result.root .. '/' .. path, lnum = line, col = col or 1, text = text })
+  end
+  for _, c in ipairs(result.changed or {}) do
+    if c.change ~= 'removed' then
+      add(c.path, c.startLine, 1, string.format('[%s] %s', c.change, c.qualifiedName))
+    end
+  end
+  for _, t in ipairs(result.tests or {}) do
+    add(t.path, t.startLine, 1, string.format('[test %s] %s', t.kind, t.qualifiedName))
+  end
+  for _, a in ipairs(result.affected or {}) do
+    local site = a.callSites and a.callSites[1]
+    add(site and site.path or a.path, site and site.line or a.startLine, site and site.column or 1,
+      string.format('[%d %s] %s', a.depth, a.confidence, a.qualifiedName))
+  end
+  return items
+end
+
+--- :GraphmindChanges [base] — the impact of the working tree's changes (unsaved buffers included).
+function M.changes(opts)
+  opts = opts or {}
+  local buf = vim.api.nvim_get_current_buf()
+  local client = client_for(buf) or vim.lsp.get_clients({ name = 'graphmind' })[1]
+  if not client then
+    vim.notify('GraphMind is not running', vim.log.levels.WARN)
+    return
+  end
+  local params = { depth = tonumber(opts.depth) or 3 }
+  if vim.api.nvim_buf_get_name(buf) ~= '' then
+    params.textDocument = { uri = vim.uri_from_bufnr(buf) }
+  end
+  if opts.base and opts.base ~= '' then
+    params.base = opts.base
+  end
+  client:request('graphmind/changes', params, function(err, result)
+    if err then
+      vim.notify('GraphMind: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+      return
+    end
+    local title = string.format('Changes vs %s: %d changed, %d tests, %d affected%s', result.base.ref,
+      #(result.changed or {}), #(result.tests or {}), #(result.affected or {}), result.complete and '' or ' (incomplete)')
+    vim.fn.setqflist({}, ' ', { title = title, items = M.changes_to_qf(result) })
+    vim.cmd('copen')
+  end, buf)
+end
+
+vim.api.nvim_create_user_command('GraphmindChanges', function(cmd)
+  M.changes({ base = cmd.fargs[1], depth = cmd.fargs[2] })
+end, { nargs = '*', desc = 'GraphMind: changed symbols, tests and affected callers (quickfix)' })
 
 package.loaded['graphmind'] = M
 return M

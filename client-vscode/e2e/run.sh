@@ -119,31 +119,34 @@ timeout "$(remaining)" npx vsce package --no-dependencies -o "$WORK/graphmind.vs
 # --- 5. Throwaway VS Code profile, workspace copy, install the .vsix -----------------------
 export XDG_CONFIG_HOME="$WORK/xdg/config" XDG_DATA_HOME="$WORK/xdg/data" XDG_CACHE_HOME="$WORK/xdg/cache"
 mkdir -p "$XDG_CONFIG_HOME" "$XDG_DATA_HOME" "$XDG_CACHE_HOME" "$WORK/ud/User" "$WORK/ext"
-cat >"$WORK/ud/User/settings.json" <<'JSON'
-{
-  "telemetry.telemetryLevel": "off",
-  "update.mode": "none",
-  "extensions.autoUpdate": false,
-  "extensions.autoCheckUpdates": false,
-  "extensions.ignoreRecommendations": true,
-  "workbench.enableExperiments": false,
-  "workbench.startupEditor": "none",
-  "workbench.tips.enabled": false,
-  "security.workspace.trust.enabled": false,
-  "chat.disableAIFeatures": true,
-  "window.restoreWindows": "none",
-  "files.hotExit": "off",
-  "editor.minimap.enabled": false,
-  "git.enabled": false
-}
-JSON
+# The server command goes in the User settings (as a user would set it once for every project);
+# the workspace settings override it in the last scenarios.
+SERVER_CMD="$SERVER_CMD" node -e '
+  const fs = require("fs");
+  const user = {
+    "telemetry.telemetryLevel": "off",
+    "update.mode": "none",
+    "extensions.autoUpdate": false,
+    "extensions.autoCheckUpdates": false,
+    "extensions.ignoreRecommendations": true,
+    "workbench.enableExperiments": false,
+    "workbench.startupEditor": "none",
+    "workbench.tips.enabled": false,
+    "security.workspace.trust.enabled": false,
+    "chat.disableAIFeatures": true,
+    "window.restoreWindows": "none",
+    "files.hotExit": "off",
+    "editor.minimap.enabled": false,
+    "git.enabled": false,
+    "graphmind.server.command": process.env.SERVER_CMD,
+  };
+  fs.writeFileSync(process.argv[1], JSON.stringify(user, null, 2) + "\n");' "$WORK/ud/User/settings.json"
 WS="$WORK/workspace"
 cp -r "$HERE/fixture" "$WS"
 mkdir -p "$WS/.vscode"
-SERVER_CMD="$SERVER_CMD" node -e '
+node -e '
   const fs = require("fs");
   fs.writeFileSync(process.argv[1], JSON.stringify({
-    "graphmind.server.command": process.env.SERVER_CMD,
     "graphmind.trace.server": "verbose",
     "graphmind.blastRadius.depth": 3,
   }, null, 2) + "\n");' "$WS/.vscode/settings.json"

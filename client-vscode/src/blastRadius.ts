@@ -1,10 +1,11 @@
 /** "GraphMind: Blast radius of symbol" and the actions of its view. */
 import * as vscode from 'vscode';
-import { allCallSites, type BlastNode, type BlastQuery, type BlastRadiusTreeProvider } from './blastTree';
+import { allCallSites, targetCount, type BlastNode, type BlastQuery, type BlastRadiusTreeProvider } from './blastTree';
 import { isSupportedLanguage } from './languages';
 import {
   BLAST_RADIUS_METHOD,
   buildBlastRadiusParams,
+  withPossibleCallers,
   type BlastRadiusResult,
   type BlastRadiusSettings,
   type LspLocation,
@@ -12,18 +13,70 @@ import {
   type LspRange,
 } from './protocol';
 import type { ManagedClient } from './server';
+import type { StatusSnapshot } from './status';
 
 export const VIEW_ID = 'graphmind.blastRadiusView';
 export const HAS_RESULT_CONTEXT = 'graphmind.hasBlastRadius';
+export const INCLUDE_POSSIBLE_CONTEXT = 'graphmind.blastRadius.includePossible';
+export const HIDE_MAIN_CONTEXT = 'graphmind.blastRadius.hideMainBlocks';
+export const SERVER_DOWN_MESSAGE =
+  'The GraphMind server is not running, so this view can\'t follow edits. Run "GraphMind: Restart Server" (its log says why it stopped).';
+export const STALE_MESSAGE = 'Out of date: files changed since this was computed. Refresh to update.';
 
 export interface BlastRadiusDeps {
   provider: BlastRadiusTreeProvider;
   /** The running client, or undefined when the server isn't running. */
   client(): Promise<ManagedClient | undefined>;
   settings(): BlastRadiusSettings;
-  treeView?: Pick<vscode.TreeView<BlastNode>, 'description' | 'message'>;
+  treeView?: Partial<Pick<vscode.TreeView<BlastNode>, 'reveal' | 'visible'>> & Pick<vscode.TreeView<BlastNode>, 'description' | 'message'>;
   showLog(): void;
   restart(): void;
+  /** Where the view's toggles are remembered (per workspace). */
+  state?: Pick<vscode.Memento, 'get' | 'update'>;
+  /** How long edits settle before the view asks again (ms). */
+  liveDelayMs?: number;
+  /** Log lines (the GraphMind output channel). */
+  log?(line: string): void;
+}
+
+/** The parts of a TextDocumentChangeEvent the view follows. */
+export interface DocumentChange {
+  document: { uri: { scheme: string; toString(): string }; languageId: string };
+  contentChanges: readonly { range: LspRange; text: string }[];
+}
+
+/**
+ * Where `pos` is after `changes` (applied in order, as LSP and VS Code do): lines inserted or
+ * removed above move it; a change on its line before it moves it along the line; a change that
+ * covers it moves it to the change's start.
+ */
+export function shiftPosition(pos: LspPosition, changes: readonly { range: LspRange; text: string }[]): LspPosition {
+  let { line, character } = pos;
+  for (const { range, text } of changes) {
+    const { start, end } = range;
+    const before = (p: LspPosition) => p.line < line || (p.line === line && p.character <= character);
+    if (!before(start)) {
+      continue; // entirely after the position
+    }
+    if (!before(end)) {
+      // the change covers the position
+      line = start.line;
+      character = start.character;
+      continue;
+    }
+    const added = text.split('\n');
+    const lastLen = added[added.length - 1].length;
+    if (end.line === line) {
+      character = (added.length === 1 ? start.character + lastLen : lastLen) + (character - end.character);
+    }
+    line += added.length - 1 - (end.line - start.line);
+  }
+  return { line, character };
+}
+
+function sameTargets(a: BlastRadiusResult | null, b: BlastRadiusResult | null): boolean {
+  const key = (r: BlastRadiusResult | null) => (r ? r.targets.map((t) => t.qualifiedName).join('\n') : '');
+  return !!a && !!b && key(a) === key(b);
 }
 
 /** JSON-RPC error code for a request cancelled by the client. */
@@ -64,8 +117,58 @@ export function lensArguments(args: readonly unknown[]): { uri: string; position
   return { uri, position: { line, character } };
 }
 
-export class BlastRadiusController {
-  constructor(private readonly deps: BlastRadiusDeps) {}
+export class BlastRadiusController implements vscode.Disposable {
+  private includePossible: boolean;
+  private hideMainBlocks: boolean;
+  /** Files changed since the rows were computed and they were not asked for again yet. */
+  private stale = false;
+  private serverDown = false;
+  /** The index is still being built (from `graphmind/status`): counts may be low. */
+  private indexing = false;
+  private liveTimer: ReturnType<typeof setTimeout> | undefined;
+  private liveRequest: vscode.CancellationTokenSource | undefined;
+  /** Bumped by every request; only the newest answer is shown. */
+  private sequence = 0;
+
+  constructor(private readonly deps: BlastRadiusDeps) {
+    this.includePossible = deps.state?.get<boolean>(INCLUDE_POSSIBLE_CONTEXT, false) ?? false;
+    this.hideMainBlocks = deps.state?.get<boolean>(HIDE_MAIN_CONTEXT, false) ?? false;
+    deps.provider.setOptions({ includePossible: this.includePossible, hideMainBlocks: this.hideMainBlocks });
+    void vscode.commands.executeCommand('setContext', INCLUDE_POSSIBLE_CONTEXT, this.includePossible);
+    void vscode.commands.executeCommand('setContext', HIDE_MAIN_CONTEXT, this.hideMainBlocks);
+  }
+
+  /** The blast radius settings with the view's "include possible callers" toggle applied. */
+  private settings(): BlastRadiusSettings {
+    return withPossibleCallers(this.deps.settings(), this.includePossible);
+  }
+
+  get possibleIncluded(): boolean {
+    return this.includePossible;
+  }
+
+  get mainBlocksHidden(): boolean {
+    return this.hideMainBlocks;
+  }
+
+  /** The title-bar toggle: ask for possible (ambiguous) callers too, and ask again. */
+  async setIncludePossible(on: boolean): Promise<void> {
+    this.includePossible = on;
+    this.deps.provider.setOptions({ includePossible: on });
+    void this.deps.state?.update(INCLUDE_POSSIBLE_CONTEXT, on);
+    void vscode.commands.executeCommand('setContext', INCLUDE_POSSIBLE_CONTEXT, on);
+    if (this.deps.provider.query) {
+      await this.refresh();
+    }
+  }
+
+  /** The title-bar filter: leave out module-level callers in `if __name__ == "__main__":` blocks. */
+  setHideMainBlocks(on: boolean): void {
+    this.hideMainBlocks = on;
+    this.deps.provider.setOptions({ hideMainBlocks: on });
+    void this.deps.state?.update(HIDE_MAIN_CONTEXT, on);
+    void vscode.commands.executeCommand('setContext', HIDE_MAIN_CONTEXT, on);
+  }
 
   /** Runs the command for the cursor in `editor`. Resolves to the result shown (undefined if none). */
   async run(editor: vscode.TextEditor | undefined = vscode.window.activeTextEditor): Promise<BlastRadiusResult | null | undefined> {
@@ -85,7 +188,7 @@ export class BlastRadiusController {
     const query: BlastQuery = {
       uri: doc.uri.toString(),
       position: { line: pos.line, character: pos.character },
-      settings: this.deps.settings(),
+      settings: this.settings(),
       word: wordRange ? doc.getText(wordRange) : undefined,
     };
     return this.execute(query);
@@ -93,7 +196,7 @@ export class BlastRadiusController {
 
   /** Runs the command for a position given by URI (from a code lens). */
   async runAt(uri: string, position: LspPosition): Promise<BlastRadiusResult | null | undefined> {
-    return this.execute({ uri, position, settings: this.deps.settings() });
+    return this.execute({ uri, position, settings: this.settings() });
   }
 
   /** Runs the last query again (with the current settings). */
@@ -102,7 +205,130 @@ export class BlastRadiusController {
     if (!last) {
       return this.run();
     }
-    return this.execute({ ...last, settings: this.deps.settings() });
+    return this.execute({ ...last, settings: this.settings() });
+  }
+
+  // ------------------------------------------------------------------ following edits
+  /** A document changed: the rows' lines may be wrong now, so ask again once edits settle. */
+  documentChanged(e: DocumentChange): void {
+    const query = this.deps.provider.query;
+    if (!query || !this.deps.provider.result || e.contentChanges.length === 0) {
+      return;
+    }
+    if (e.document.uri.scheme !== 'file' || !isSupportedLanguage(e.document.languageId)) {
+      return;
+    }
+    if (e.document.uri.toString() === query.uri) {
+      this.deps.provider.setQueryPosition(shiftPosition(query.position, e.contentChanges));
+    }
+    this.markStale();
+  }
+
+  /** The rows are out of date: ask again now if the view is visible, else when it shows. */
+  private markStale(): void {
+    this.stale = true;
+    if (this.deps.treeView?.visible === false || this.serverDown) {
+      this.updateMessage();
+      return;
+    }
+    if (this.liveTimer) {
+      clearTimeout(this.liveTimer);
+    }
+    this.liveTimer = setTimeout(() => {
+      this.liveTimer = undefined;
+      void this.requery();
+    }, this.deps.liveDelayMs ?? 300);
+  }
+
+  /** The view was shown or hidden. */
+  visibilityChanged(visible: boolean): void {
+    if (visible && this.stale && !this.serverDown) {
+      void this.requery();
+    }
+  }
+
+  /** The server or its index changed state: say so in the view, and ask again when it's back or done. */
+  serverStatusChanged(s: StatusSnapshot): void {
+    const wasDown = this.serverDown;
+    this.serverDown = s.server !== 'running';
+    this.indexing = s.server === 'running' && s.index === 'indexing';
+    if (this.serverDown) {
+      this.updateMessage();
+      return;
+    }
+    const result = this.deps.provider.result;
+    const outdated = wasDown || this.stale || (s.index === 'ready' && !!result?.indexing);
+    if (this.deps.provider.query && result && outdated) {
+      this.stale = true;
+      this.markStale();
+    } else {
+      this.updateMessage();
+    }
+  }
+
+  /**
+   * Asks again for what the view shows, quietly (no focus, no notification): after edits, when
+   * the index is done, when the server is back. Resolves to true when the rows were updated.
+   */
+  async requery(): Promise<boolean> {
+    const query = this.deps.provider.query;
+    if (!query || this.serverDown) {
+      this.updateMessage();
+      return false;
+    }
+    const client = await this.deps.client();
+    if (!client) {
+      this.updateMessage();
+      return false;
+    }
+    this.liveRequest?.cancel();
+    const cts = new vscode.CancellationTokenSource();
+    this.liveRequest = cts;
+    const seq = ++this.sequence;
+    const settings = this.settings();
+    try {
+      const result =
+        (await client.sendRequest<BlastRadiusResult | null>(
+          BLAST_RADIUS_METHOD,
+          buildBlastRadiusParams(query.uri, query.position, settings),
+          cts.token,
+        )) ?? null;
+      if (seq !== this.sequence) {
+        return false;
+      }
+      this.stale = false;
+      const previous = this.deps.provider.result;
+      this.show({ ...query, settings }, result, sameTargets(previous, result));
+      return true;
+    } catch (err) {
+      if (!isCancellation(err)) {
+        this.deps.log?.(`[GraphMind] Updating the Blast Radius view failed: ${describeError(err)}`);
+      }
+      this.updateMessage();
+      return false;
+    } finally {
+      if (this.liveRequest === cts) {
+        this.liveRequest = undefined;
+      }
+    }
+  }
+
+  private updateMessage(): void {
+    if (!this.deps.treeView) {
+      return;
+    }
+    this.deps.treeView.message = this.serverDown
+      ? SERVER_DOWN_MESSAGE
+      : this.stale && this.deps.provider.result
+        ? STALE_MESSAGE
+        : undefined;
+  }
+
+  dispose(): void {
+    if (this.liveTimer) {
+      clearTimeout(this.liveTimer);
+    }
+    this.liveRequest?.cancel();
   }
 
   private async execute(query: BlastQuery): Promise<BlastRadiusResult | null | undefined> {
@@ -125,6 +351,8 @@ export class BlastRadiusController {
     }
     void vscode.commands.executeCommand(`${VIEW_ID}.focus`);
     const params = buildBlastRadiusParams(query.uri, query.position, query.settings);
+    this.liveRequest?.cancel();
+    const seq = ++this.sequence;
     let result: BlastRadiusResult | null;
     try {
       result = await vscode.window.withProgress(
@@ -137,24 +365,50 @@ export class BlastRadiusController {
       }
       return undefined;
     }
-    this.show(query, result ?? null);
+    if (seq === this.sequence) {
+      this.stale = false;
+      this.show(query, result ?? null);
+      this.revealTarget();
+    }
     return result ?? null;
   }
 
-  /** Puts a result in the view. */
-  show(query: BlastQuery, result: BlastRadiusResult | null): void {
-    this.deps.provider.setResult(query, result);
+  /** Scrolls the view to the target row (a new result may land below earlier scrolling). */
+  private revealTarget(): void {
+    const target = this.deps.provider.targetNode;
+    if (target && this.deps.treeView?.reveal) {
+      void Promise.resolve(this.deps.treeView.reveal(target, { select: false, focus: false })).catch(() => undefined);
+    }
+  }
+
+  /**
+   * Puts a result in the view. A single target becomes the query's anchor (its name's position),
+   * so asking again after edits finds the same symbol wherever the cursor was.
+   */
+  show(query: BlastQuery, result: BlastRadiusResult | null, sameRows = false): void {
+    if (result && result.indexing === undefined && this.indexing) {
+      // A server that doesn't say so itself: its status said it is still indexing.
+      result = { ...result, indexing: true };
+    }
+    const only = result?.targets.length === 1 ? result.targets[0] : undefined;
+    const anchored: BlastQuery = only
+      ? { ...query, uri: only.uri, position: { ...only.selectionRange.start }, word: only.name }
+      : query;
+    this.deps.provider.setResult(anchored, result, sameRows);
     void vscode.commands.executeCommand('setContext', HAS_RESULT_CONTEXT, true);
+    this.updateMessage();
     if (this.deps.treeView) {
-      const target = result?.targets[0];
-      this.deps.treeView.description = target
-        ? `${target.name} · ${result.total} caller${result.total === 1 ? '' : 's'}`
-        : undefined;
+      const target = this.deps.provider.targetNode;
+      this.deps.treeView.description =
+        target?.type === 'target' ? `${target.symbol.name} · ${targetCount(target)}` : undefined;
     }
   }
 
   clear(): void {
+    this.stale = false;
+    this.liveRequest?.cancel();
     this.deps.provider.clear();
+    this.updateMessage();
     if (this.deps.treeView) {
       this.deps.treeView.description = undefined;
     }
@@ -178,6 +432,22 @@ export class BlastRadiusController {
     const range = toRange(target.selectionRange);
     await vscode.window.showTextDocument(uri, { selection: range, preserveFocus: false });
     await vscode.commands.executeCommand('editor.action.peekLocations', uri, range.start, sites.map(toLocation), 'peek');
+    return true;
+  }
+
+  /** Shows the unresolved call sites of the current result in the references peek. */
+  async peekUnresolved(): Promise<boolean> {
+    const result = this.deps.provider.result;
+    const target = result?.targets[0];
+    const calls = result?.unresolvedCalls ?? [];
+    if (!target || calls.length === 0) {
+      void vscode.window.showInformationMessage('GraphMind: no unresolved calls to show.');
+      return false;
+    }
+    const uri = vscode.Uri.parse(target.uri);
+    const range = toRange(target.selectionRange);
+    await vscode.window.showTextDocument(uri, { selection: range, preserveFocus: false });
+    await vscode.commands.executeCommand('editor.action.peekLocations', uri, range.start, calls.map(toLocation), 'peek');
     return true;
   }
 

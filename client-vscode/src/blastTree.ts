@@ -1,15 +1,30 @@
 /** The "Blast Radius" tree view: a `graphmind/blastRadius` result -> tree rows. */
 import * as vscode from 'vscode';
-import type { BlastItem, BlastRadiusResult, BlastRadiusSettings, BlastSymbol, LspLocation, LspRange } from './protocol';
+import {
+  isModuleLevel,
+  type BlastItem,
+  type BlastRadiusResult,
+  type BlastRadiusSettings,
+  type BlastSymbol,
+  type LspLocation,
+  type LspRange,
+  type UnresolvedCall,
+} from './protocol';
 
 export type BlastNode =
-  | { type: 'target'; id: string; symbol: BlastSymbol; total: number; showTotal: boolean }
+  | { type: 'target'; id: string; symbol: BlastSymbol; total: number; showTotal: boolean; hops: number; possible: PossibleCount }
   | { type: 'total'; id: string; total: number; targets: number }
-  | { type: 'warning'; id: string; text: string; detail: string }
+  | { type: 'warning'; id: string; text: string; detail: string; command?: { command: string; title: string } }
+  | { type: 'unresolved'; id: string; count: number; name: string; calls: UnresolvedCall[] }
+  | { type: 'unresolvedCall'; id: string; call: UnresolvedCall }
   | { type: 'message'; id: string; text: string; detail?: string }
-  | { type: 'depth'; id: string; depth: number; items: BlastItem[] }
-  | { type: 'item'; id: string; item: BlastItem }
+  | { type: 'depth'; id: string; depth: number; items: BlastItem[]; hiddenMain: number }
+  | { type: 'modules'; id: string; depth: number; items: BlastItem[]; main: boolean }
+  | { type: 'item'; id: string; item: BlastItem; moduleRow?: boolean }
   | { type: 'callSite'; id: string; item: BlastItem; site: LspLocation; index: number };
+
+/** Possible (ambiguous) callers: shown among the rows, or counted by the server but left out. */
+export type PossibleCount = { shown: number } | { hidden: number } | undefined;
 
 /** What was asked, kept so the view can be refreshed and explained. */
 export interface BlastQuery {
@@ -19,6 +34,16 @@ export interface BlastQuery {
   /** Short name of the word at the cursor, for messages. */
   word?: string;
 }
+
+/** The view's own filters and toggles (title-bar actions). */
+export interface ViewOptions {
+  /** Possible (ambiguous) callers are asked for: `minConfidence: "ambiguous"`. */
+  includePossible: boolean;
+  /** Module-level callers inside `if __name__ == "__main__":` blocks are left out. */
+  hideMainBlocks: boolean;
+}
+
+export const DEFAULT_VIEW_OPTIONS: ViewOptions = { includePossible: false, hideMainBlocks: false };
 
 const SYMBOL_KIND_ICONS: Record<number, string> = {
   1: 'symbol-file',
@@ -71,8 +96,33 @@ export function groupByDepth(items: readonly BlastItem[]): Map<number, BlastItem
   return new Map([...groups.entries()].sort((a, b) => a[0] - b[0]));
 }
 
-/** The top level rows for a result: target(s) with the total, warnings, then one group per depth. */
-export function rootNodes(result: BlastRadiusResult | null, query?: BlastQuery, gen = 0): BlastNode[] {
+function possibleCount(result: BlastRadiusResult): PossibleCount {
+  const shown = result.items.filter((i) => i.confidence === 'ambiguous').length;
+  if (shown > 0) {
+    return { shown };
+  }
+  return result.possibleCallers ? { hidden: result.possibleCallers } : undefined;
+}
+
+/** Splits the module-level items of a depth into ordinary ones and `__main__` blocks. */
+function splitItems(items: readonly BlastItem[]): { symbols: BlastItem[]; modules: BlastItem[]; main: BlastItem[] } {
+  const out = { symbols: [] as BlastItem[], modules: [] as BlastItem[], main: [] as BlastItem[] };
+  for (const item of items) {
+    (isModuleLevel(item) ? (item.inMainGuard ? out.main : out.modules) : out.symbols).push(item);
+  }
+  return out;
+}
+
+/**
+ * The top level rows for a result: target(s) with what they count, warnings (truncated, still
+ * indexing, possible callers left out, unresolved calls), then one group per depth.
+ */
+export function rootNodes(
+  result: BlastRadiusResult | null,
+  query?: BlastQuery,
+  gen = 0,
+  options: ViewOptions = DEFAULT_VIEW_OPTIONS,
+): BlastNode[] {
   const p = `${gen}:`;
   if (!result) {
     const at = query?.word ? ` "${query.word}"` : '';
@@ -87,11 +137,21 @@ export function rootNodes(result: BlastRadiusResult | null, query?: BlastQuery, 
   }
   const nodes: BlastNode[] = [];
   const single = result.targets.length <= 1;
+  const hops = result.maxDepth ?? query?.settings.depth ?? 1;
+  const possible = possibleCount(result);
   result.targets.forEach((symbol, i) => {
-    nodes.push({ type: 'target', id: `${p}target:${i}`, symbol, total: result.total, showTotal: single });
+    nodes.push({ type: 'target', id: `${p}target:${i}`, symbol, total: result.total, showTotal: single, hops, possible });
   });
   if (!single) {
     nodes.push({ type: 'total', id: p + 'total', total: result.total, targets: result.targets.length });
+  }
+  if (result.indexing) {
+    nodes.push({
+      type: 'warning',
+      id: p + 'indexing',
+      text: 'Still indexing: counts may be low',
+      detail: 'The workspace index was not complete when this was computed. The view refreshes when indexing is done.',
+    });
   }
   if (result.truncated) {
     const shown = result.items.length;
@@ -105,14 +165,35 @@ export function rootNodes(result: BlastRadiusResult | null, query?: BlastQuery, 
       detail: 'The result hit the server\'s limit. Lower "graphmind.blastRadius.depth" to see a complete answer.',
     });
   }
-  if (!result.complete) {
+  if (possible && 'hidden' in possible && !options.includePossible) {
+    nodes.push({
+      type: 'warning',
+      id: p + 'possible',
+      text: `${plural(possible.hidden, 'possible caller')} not shown`,
+      detail:
+        'Calls whose target is ambiguous (several symbols share the name) could also reach this symbol. ' +
+        'Click to include them (the view\'s "Include Possible Callers" toggle).',
+      command: { command: 'graphmind.blastRadius.includePossible', title: 'Include Possible Callers' },
+    });
+  }
+  const calls = result.unresolvedCalls ?? [];
+  const unresolved = Math.max(result.unresolvedSites ?? 0, calls.length);
+  if (unresolved > 0) {
+    nodes.push({
+      type: 'unresolved',
+      id: p + 'unresolved',
+      count: unresolved,
+      name: calls[0]?.name ?? result.targets[0]?.name ?? '',
+      calls,
+    });
+  } else if (!result.complete && !(possible && 'hidden' in possible)) {
     nodes.push({
       type: 'warning',
       id: p + 'incomplete',
       text: 'May be incomplete: unresolved calls could also reach this symbol',
       detail:
         'Some call sites in the workspace could not be resolved and might call the target. ' +
-        'Setting "graphmind.blastRadius.minConfidence" to "ambiguous" includes more of them.',
+        'The view\'s "Include Possible Callers" toggle includes more of them.',
     });
   }
   if (result.items.length === 0) {
@@ -120,20 +201,63 @@ export function rootNodes(result: BlastRadiusResult | null, query?: BlastQuery, 
     nodes.push({
       type: 'message',
       id: p + 'nocallers',
-      text: 'No callers found',
-      detail: s ? `Searched ${plural(s.depth, 'level')} deep, confidence ≥ ${s.minConfidence}.` : undefined,
+      text: unresolved > 0 || possible ? 'No known callers' : 'No callers found',
+      detail: s ? `Searched ${plural(hops, 'level')} deep, confidence ≥ ${result.minConfidence ?? s.minConfidence}.` : undefined,
     });
     return nodes;
   }
   for (const [depth, items] of groupByDepth(result.items)) {
-    nodes.push({ type: 'depth', id: `${p}depth:${depth}`, depth, items });
+    const hiddenMain = options.hideMainBlocks ? items.filter((i) => isModuleLevel(i) && i.inMainGuard).length : 0;
+    nodes.push({
+      type: 'depth',
+      id: `${p}depth:${depth}`,
+      depth,
+      items: hiddenMain ? items.filter((i) => !(isModuleLevel(i) && i.inMainGuard)) : items,
+      hiddenMain,
+    });
   }
   return nodes;
 }
 
+/** Stable row ids within a result: the same caller keeps its row (and expansion) across refreshes. */
+function itemIds(parentId: string, items: readonly BlastItem[]): string[] {
+  const seen = new Map<string, number>();
+  return items.map((item) => {
+    const key = item.qualifiedName || item.name;
+    const n = seen.get(key) ?? 0;
+    seen.set(key, n + 1);
+    return `${parentId}/item:${key}${n ? `#${n}` : ''}`;
+  });
+}
+
 export function childNodes(node: BlastNode): BlastNode[] {
   if (node.type === 'depth') {
-    return node.items.map((item, i) => ({ type: 'item', id: `${node.id}/item:${i}`, item }));
+    const { symbols, modules, main } = splitItems(node.items);
+    const ids = itemIds(node.id, symbols);
+    const out: BlastNode[] = symbols.map((item, i) => ({ type: 'item', id: ids[i], item }));
+    if (modules.length) {
+      out.push({ type: 'modules', id: `${node.id}/modules`, depth: node.depth, items: modules, main: false });
+    }
+    if (main.length) {
+      out.push({ type: 'modules', id: `${node.id}/main`, depth: node.depth, items: main, main: true });
+    }
+    return out;
+  }
+  if (node.type === 'modules') {
+    const ids = itemIds(node.id, node.items);
+    return node.items.map((item, i) => ({ type: 'item', id: ids[i], item, moduleRow: true }));
+  }
+  if (node.type === 'unresolved') {
+    const out: BlastNode[] = node.calls.map((call, i) => ({ type: 'unresolvedCall', id: `${node.id}/${i}`, call }));
+    if (node.calls.length < node.count && node.calls.length > 0) {
+      out.push({
+        type: 'message',
+        id: `${node.id}/more`,
+        text: `…and ${node.count - node.calls.length} more`,
+        detail: 'The server lists the first ones only; "graphmind blast-radius --json" lists them all.',
+      });
+    }
+    return out;
   }
   if (node.type === 'item' && node.item.callSites.length > 1) {
     return node.item.callSites.map((site, index) => ({
@@ -195,6 +319,18 @@ function escapeMd(text: string): string {
   return text.replace(/([\\`*_{}[\]()#+!|<>])/g, '\\$1');
 }
 
+/** What a target row counts: "3 callers within 2 hops", "+ 65 possible" when some are ambiguous. */
+export function targetCount(node: Extract<BlastNode, { type: 'target' }>): string {
+  const within = `within ${plural(node.hops, 'hop')}`;
+  const p = node.possible;
+  if (p && 'shown' in p) {
+    const known = node.total - p.shown;
+    return `${plural(node.total, 'caller')} ${within} (${known} known, ${p.shown} possible)`;
+  }
+  const base = `${plural(node.total, 'caller')} ${within}`;
+  return p && 'hidden' in p ? `${base} · ${p.hidden} more possible` : base;
+}
+
 /** One tree row for a node. */
 export function toTreeItem(node: BlastNode, rel: RelativePath): vscode.TreeItem {
   const None = vscode.TreeItemCollapsibleState.None;
@@ -202,15 +338,16 @@ export function toTreeItem(node: BlastNode, rel: RelativePath): vscode.TreeItem 
     case 'target': {
       const s = node.symbol;
       const where = fileLine(s.uri, s.selectionRange, rel);
+      const counted = targetCount(node);
       const t = new vscode.TreeItem(s.name, None);
       t.id = node.id;
-      t.description = node.showTotal ? `${plural(node.total, 'caller')} · ${where}` : where;
+      t.description = node.showTotal ? `${counted} · ${where}` : where;
       t.iconPath = new vscode.ThemeIcon('target');
       t.contextValue = 'graphmind.target';
-      t.tooltip = tooltipFor(s, rel, node.showTotal ? [`${plural(node.total, 'caller')} in total`] : []);
+      t.tooltip = tooltipFor(s, rel, node.showTotal ? [`${counted} (callers of callers included, up to ${node.hops} levels)`] : []);
       t.command = openCommand({ uri: s.uri, range: s.selectionRange }, 'Open definition');
       t.accessibilityInformation = {
-        label: `Target ${s.name}, ${node.showTotal ? plural(node.total, 'caller') + ', ' : ''}${where}`,
+        label: `Target ${s.name}, ${node.showTotal ? counted + ', ' : ''}${where}`,
       };
       return t;
     }
@@ -228,7 +365,38 @@ export function toTreeItem(node: BlastNode, rel: RelativePath): vscode.TreeItem 
       t.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
       t.tooltip = node.detail;
       t.contextValue = 'graphmind.warning';
+      if (node.command) {
+        t.command = node.command;
+      }
       t.accessibilityInformation = { label: `Warning: ${node.text}` };
+      return t;
+    }
+    case 'unresolved': {
+      const listed = node.calls.length > 0;
+      const what = node.name ? ` named "${node.name}"` : '';
+      const text = `${plural(node.count, 'unresolved call')}${what} may also call this`;
+      const t = new vscode.TreeItem(text, listed ? vscode.TreeItemCollapsibleState.Collapsed : None);
+      t.id = node.id;
+      t.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
+      t.description = listed ? 'click to list them' : undefined;
+      t.tooltip =
+        `${plural(node.count, 'call site')}${what} could not be resolved to a definition, so the graph ` +
+        'cannot tell whether they call this symbol. They are not counted above.';
+      t.contextValue = listed ? 'graphmind.unresolved' : 'graphmind.warning';
+      t.accessibilityInformation = { label: `Warning: ${text}` };
+      return t;
+    }
+    case 'unresolvedCall': {
+      const c = node.call;
+      const where = fileLine(c.uri, c.range, rel);
+      const t = new vscode.TreeItem(where, None);
+      t.id = node.id;
+      t.description = [c.caller ? `in ${c.caller}` : '', c.text ?? ''].filter(Boolean).join(' · ');
+      t.iconPath = new vscode.ThemeIcon('question');
+      t.contextValue = 'graphmind.unresolvedCall';
+      t.tooltip = `Unresolved call to ${c.name} at ${where}${c.caller ? ` in ${c.caller}` : ''}`;
+      t.command = openCommand(c, 'Open call site');
+      t.accessibilityInformation = { label: `Unresolved call ${c.name}, ${where}` };
       return t;
     }
     case 'message': {
@@ -244,37 +412,59 @@ export function toTreeItem(node: BlastNode, rel: RelativePath): vscode.TreeItem 
     case 'depth': {
       const t = new vscode.TreeItem(`Depth ${node.depth}`, vscode.TreeItemCollapsibleState.Expanded);
       t.id = node.id;
-      t.description = node.depth === 1 ? `${plural(node.items.length, 'direct caller')}` : plural(node.items.length, 'caller');
+      const n = node.depth === 1 ? plural(node.items.length, 'direct caller') : plural(node.items.length, 'caller');
+      const hidden = node.hiddenMain ? ` (+${node.hiddenMain} in __main__ blocks, hidden)` : '';
+      t.description = n + hidden;
       t.iconPath = new vscode.ThemeIcon('list-tree');
       t.contextValue = 'graphmind.depth';
-      t.accessibilityInformation = { label: `Depth ${node.depth}, ${plural(node.items.length, 'caller')}` };
+      t.accessibilityInformation = { label: `Depth ${node.depth}, ${plural(node.items.length, 'caller')}${hidden}` };
+      return t;
+    }
+    case 'modules': {
+      const label = node.main ? 'if __name__ == "__main__" blocks' : 'Module-level code';
+      const t = new vscode.TreeItem(
+        label,
+        node.main ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded,
+      );
+      t.id = node.id;
+      t.description = plural(node.items.length, 'file');
+      t.iconPath = new vscode.ThemeIcon(node.main ? 'run' : 'symbol-module');
+      t.contextValue = node.main ? 'graphmind.mainBlocks' : 'graphmind.modules';
+      t.tooltip = node.main
+        ? 'Script entry points: calls at the top level of a file, inside `if __name__ == "__main__":`. Hide them with the view\'s filter.'
+        : 'Calls at the top level of a file (run on import), one row per file.';
+      t.accessibilityInformation = { label: `${label}, ${plural(node.items.length, 'file')}` };
       return t;
     }
     case 'item': {
       const it = node.item;
       const loc = itemLocation(it);
       const where = fileLine(loc.uri, loc.range, rel);
-      const sig = compactSignature(it.signature);
+      const sig = node.moduleRow ? '' : compactSignature(it.signature);
       const multi = it.callSites.length > 1;
+      const possible = it.confidence === 'ambiguous';
       const t = new vscode.TreeItem(
-        it.name,
+        node.moduleRow ? rel(it.uri) : it.name,
         multi ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
       );
       t.id = node.id;
-      t.description = [where + (multi ? ` (+${it.callSites.length - 1})` : ''), it.confidence, sig]
+      const at = node.moduleRow ? `line ${loc.range.start.line + 1}` : where;
+      const container = node.moduleRow ? '' : it.container ?? '';
+      t.description = [at + (multi ? ` (+${it.callSites.length - 1})` : ''), container, possible ? 'possible' : it.confidence, sig]
         .filter(Boolean)
         .join(' · ');
-      t.iconPath = new vscode.ThemeIcon(symbolKindIcon(it.kind));
+      t.iconPath = new vscode.ThemeIcon(possible ? 'question' : symbolKindIcon(it.kind));
       t.contextValue = 'graphmind.item';
       const chain = it.chain.length ? [`Path: ${escapeMd(it.chain.join(' ← '))}  `] : [];
       t.tooltip = tooltipFor(it, rel, [
-        `Depth ${it.depth} · confidence **${escapeMd(String(it.confidence))}**  `,
+        `Depth ${it.depth} · confidence **${escapeMd(String(it.confidence))}**${possible ? ' (a possible caller: the call is ambiguous)' : ''}  `,
         ...chain,
         `${plural(it.callSites.length, 'call site')}: ${it.callSites.map((c) => escapeMd(fileLine(c.uri, c.range, rel))).join(', ')}`,
       ]);
       t.command = openCommand(loc, 'Open call site');
+      const name = node.moduleRow ? `module level of ${rel(it.uri)}` : it.name;
       t.accessibilityInformation = {
-        label: `${it.name}, depth ${it.depth}, ${where}, ${it.confidence}${sig ? ', ' + sig : ''}`,
+        label: `${name}, depth ${it.depth}, ${where}, ${possible ? 'possible' : it.confidence}${sig ? ', ' + sig : ''}`,
       };
       return t;
     }
@@ -317,8 +507,10 @@ export class BlastRadiusTreeProvider implements vscode.TreeDataProvider<BlastNod
   readonly onDidChangeTreeData = this.changed.event;
   private generation = 0;
   private roots: BlastNode[] = [];
+  private readonly parents = new Map<string, BlastNode>();
   private _result: BlastRadiusResult | null = null;
   private _query: BlastQuery | undefined;
+  private _options: ViewOptions = { ...DEFAULT_VIEW_OPTIONS };
 
   constructor(private readonly rel: RelativePath) {}
 
@@ -330,15 +522,49 @@ export class BlastRadiusTreeProvider implements vscode.TreeDataProvider<BlastNod
     return this._query;
   }
 
+  get options(): ViewOptions {
+    return this._options;
+  }
+
   get hasContent(): boolean {
     return this.roots.length > 0;
   }
 
-  setResult(query: BlastQuery, result: BlastRadiusResult | null): void {
-    this.generation++;
+  /** The first target row (what a new result scrolls to). */
+  get targetNode(): BlastNode | undefined {
+    return this.roots.find((n) => n.type === 'target');
+  }
+
+  /**
+   * Shows a result. `sameRows`: an update of the result already shown (after an edit): rows keep
+   * their ids, so VS Code keeps what is expanded and selected; otherwise every row is new.
+   */
+  setResult(query: BlastQuery, result: BlastRadiusResult | null, sameRows = false): void {
+    if (!sameRows) {
+      this.generation++;
+    }
     this._query = query;
     this._result = result;
-    this.roots = rootNodes(result, query, this.generation);
+    this.render();
+  }
+
+  /** Moves the query's position (edits above it), without changing the rows. */
+  setQueryPosition(position: { line: number; character: number }): void {
+    if (this._query) {
+      this._query = { ...this._query, position };
+    }
+  }
+
+  setOptions(options: Partial<ViewOptions>): void {
+    this._options = { ...this._options, ...options };
+    if (this._query) {
+      this.render();
+    }
+  }
+
+  private render(): void {
+    this.parents.clear();
+    this.roots = rootNodes(this._result, this._query, this.generation, this._options);
     this.changed.fire(undefined);
   }
 
@@ -347,6 +573,7 @@ export class BlastRadiusTreeProvider implements vscode.TreeDataProvider<BlastNod
     this._query = undefined;
     this._result = null;
     this.roots = [];
+    this.parents.clear();
     this.changed.fire(undefined);
   }
 
@@ -355,7 +582,19 @@ export class BlastRadiusTreeProvider implements vscode.TreeDataProvider<BlastNod
   }
 
   getChildren(node?: BlastNode): BlastNode[] {
-    return node ? childNodes(node) : this.roots;
+    if (!node) {
+      return this.roots;
+    }
+    const children = childNodes(node);
+    for (const c of children) {
+      this.parents.set(c.id, node);
+    }
+    return children;
+  }
+
+  /** Needed by TreeView.reveal. */
+  getParent(node: BlastNode): BlastNode | undefined {
+    return this.parents.get(node.id);
   }
 
   dispose(): void {

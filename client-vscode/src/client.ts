@@ -5,6 +5,7 @@ import {
   ErrorAction,
   LanguageClient,
   RevealOutputChannelOn,
+  State,
   type CloseHandlerResult,
   type ErrorHandlerResult,
   type LanguageClientOptions,
@@ -106,6 +107,13 @@ export function createClientFactory(output: vscode.OutputChannel): ClientFactory
       },
     };
     const client = new GraphMindLanguageClient('graphmind', 'GraphMind', serverOptions, clientOptions);
+    client.onDidChangeState((e) => {
+      if (e.newState === State.Running) {
+        hooks.onRunningChanged?.(true);
+      } else if (e.oldState === State.Running) {
+        hooks.onRunningChanged?.(false);
+      }
+    });
     return {
       start: async () => {
         client.quiet = true;
@@ -117,6 +125,7 @@ export function createClientFactory(output: vscode.OutputChannel): ClientFactory
       isRunning: () => client.isRunning(),
       sendRequest: <R>(method: string, params: unknown, token?: vscode.CancellationToken) =>
         token ? client.sendRequest<R>(method, params, token) : client.sendRequest<R>(method, params),
+      onNotification: (method, handler) => client.onNotification(method, handler),
     };
   };
 }

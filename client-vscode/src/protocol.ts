@@ -1,6 +1,14 @@
-/** The `graphmind/blastRadius` request, as the server specifies it (plain JSON, LSP shapes). */
+/**
+ * What the client and the GraphMind server exchange beyond standard LSP (plain JSON, LSP shapes).
+ * The server side of this contract is written down in issue15-server-contract.md; every field
+ * marked "since issue 15" may be missing from an older server and the client copes without it.
+ */
 
 export const BLAST_RADIUS_METHOD = 'graphmind/blastRadius';
+/** Request: the server's state (`ServerStatus`). */
+export const STATUS_METHOD = 'graphmind/status';
+/** Notification from the server when `ServerStatus.state` changes (since issue 15). */
+export const STATUS_NOTIFICATION = 'graphmind/statusChanged';
 
 export type Confidence = 'extracted' | 'inferred' | 'ambiguous';
 export const CONFIDENCES: readonly Confidence[] = ['extracted', 'inferred', 'ambiguous'];
@@ -28,17 +36,21 @@ export interface BlastRadiusParams {
   direction?: 'incoming' | 'outgoing';
   minConfidence?: Confidence;
   limit?: number;
+  /** Most unresolved call sites to list in `unresolvedCalls` (since issue 15; server default 200). */
+  unresolvedLimit?: number;
 }
 
 export interface BlastSymbol {
   name: string;
   qualifiedName: string;
-  /** LSP SymbolKind (1-based). */
+  /** LSP SymbolKind (1-based); 2 (Module) for module-level code. */
   kind: number;
   uri: string;
   range: LspRange;
   selectionRange: LspRange;
   signature?: string | null;
+  /** Display name of the enclosing class/module, e.g. "Console" (since issue 15). */
+  container?: string | null;
 }
 
 export interface BlastItem extends BlastSymbol {
@@ -48,6 +60,21 @@ export interface BlastItem extends BlastSymbol {
   chain: string[];
   /** Where this item calls the previous hop. */
   callSites: LspLocation[];
+  /**
+   * Module-level code only: every call site of this item sits inside an
+   * `if __name__ == "__main__":` block (a script/demo entry point) (since issue 15).
+   */
+  inMainGuard?: boolean;
+}
+
+/** A call site whose callee the server could not resolve, but whose name is a target's name. */
+export interface UnresolvedCall extends LspLocation {
+  /** The called name as written, e.g. "filter". */
+  name: string;
+  /** Qualified name of the function/method/module the call sits in. */
+  caller?: string | null;
+  /** The source line of the call, trimmed (for the tree row). */
+  text?: string | null;
 }
 
 export interface BlastRadiusResult {
@@ -56,7 +83,30 @@ export interface BlastRadiusResult {
   total: number;
   truncated: boolean;
   complete: boolean;
+  /** Number of unresolved call sites that name a target (count; sent before issue 15 too). */
+  unresolvedSites?: number;
+  /** Those call sites, up to `unresolvedLimit` (since issue 15). */
+  unresolvedCalls?: UnresolvedCall[];
+  /**
+   * How many more symbols the answer would hold (within maxDepth) with minConfidence "ambiguous";
+   * 0 when minConfidence already is "ambiguous" (since issue 15).
+   */
+  possibleCallers?: number;
+  /** The depth and confidence the server actually used (since issue 15). */
+  maxDepth?: number;
+  minConfidence?: Confidence;
+  /** True while the workspace's first index is still being built: counts may be low (since issue 15). */
+  indexing?: boolean;
   epoch?: number;
+}
+
+/** `graphmind/status` (request) and `graphmind/statusChanged` (notification). */
+export interface ServerStatus {
+  ready: boolean;
+  indexing: boolean;
+  /** Files indexed so far and in total, while indexing (since issue 15, optional). */
+  indexed?: number;
+  totalFiles?: number;
 }
 
 export interface BlastRadiusSettings {
@@ -73,6 +123,11 @@ export function normalizeBlastRadiusSettings(depth: unknown, minConfidence: unkn
   return { depth: d, minConfidence: c };
 }
 
+/** The settings with the view's "include possible callers" toggle applied. */
+export function withPossibleCallers(settings: BlastRadiusSettings, includePossible: boolean): BlastRadiusSettings {
+  return includePossible ? { ...settings, minConfidence: 'ambiguous' } : settings;
+}
+
 export function buildBlastRadiusParams(
   uri: string,
   position: LspPosition,
@@ -85,4 +140,9 @@ export function buildBlastRadiusParams(
     direction: 'incoming',
     minConfidence: settings.minConfidence,
   };
+}
+
+/** A module-level item (SymbolKind.Module): code at the top level of a file. */
+export function isModuleLevel(sym: Pick<BlastSymbol, 'kind'>): boolean {
+  return sym.kind === 2;
 }

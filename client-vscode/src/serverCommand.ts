@@ -13,6 +13,14 @@ export interface ServerSettings {
   command: string;
   /** `graphmind.interpreter`: a Python that has graphmind installed. Wins over `command`. */
   interpreter: string;
+  /** Where each value came from ("User settings", "Workspace settings", "default"), for messages. */
+  commandSource?: string;
+  interpreterSource?: string;
+}
+
+/** `graphmind.server.command = "graphmind serve" (User settings)`: what was tried, for every error. */
+export function describeSetting(setting: string, value: string, source?: string): string {
+  return `${setting} = "${value}"${source ? ` (${source})` : ''}`;
 }
 
 export interface ResolveContext {
@@ -36,6 +44,15 @@ export interface ResolvedCommand {
   interpreter?: string;
   /** Human readable command line. */
   display: string;
+  /** The setting and value it came from, e.g. `graphmind.server.command = "graphmind serve" (User settings)`. */
+  origin?: string;
+  /** Where that setting's value came from ("User settings", "default", ...). */
+  source?: string;
+}
+
+/** `graphmind.server.command in User settings`: where a resolved command came from. */
+export function describeOrigin(resolved: Pick<ResolvedCommand, 'setting' | 'source'>): string {
+  return `${resolved.setting}${resolved.source ? ` in ${resolved.source}` : ''}`;
 }
 
 /** A server that can't be started; `fix` tells the user what to do about it. */
@@ -44,8 +61,10 @@ export class ServerCommandError extends Error {
     message: string,
     readonly fix: string,
     readonly setting: 'graphmind.server.command' | 'graphmind.interpreter',
+    /** The setting and value that was tried (see `describeSetting`). */
+    readonly tried?: string,
   ) {
-    super(message);
+    super(tried ? `${message.replace(/\.$/, '')} (tried ${tried}).` : message);
     this.name = 'ServerCommandError';
   }
 }
@@ -172,13 +191,14 @@ function resolveProgram(
   setting: ServerCommandError['setting'],
   ctx: ResolveContext,
   notFoundFix: string,
+  tried: string,
 ): string {
   const p = pathApi(ctx);
   if (isBareName(program)) {
     const found = findExecutable(program, ctx);
     if (!found) {
       const where = ctx.workspaceFolder && ctx.trusted ? "in this workspace's .venv or on PATH" : 'on PATH';
-      throw new ServerCommandError(`Could not find "${program}" ${where}.`, notFoundFix, setting);
+      throw new ServerCommandError(`Could not find "${program}" ${where}.`, notFoundFix, setting, tried);
     }
     return found;
   }
@@ -189,6 +209,7 @@ function resolveProgram(
         `"${program}" (from ${setting}) is a relative path but no folder is open.`,
         `Use an absolute path in "${setting}".`,
         setting,
+        tried,
       );
     }
     full = p.join(ctx.workspaceFolder, full);
@@ -200,6 +221,7 @@ function resolveProgram(
         ? `Fix the path in "${setting}", or reset it to "${DEFAULT_SERVER_COMMAND}" to use graphmind from the workspace's .venv or PATH.`
         : `Fix the path in "${setting}", or clear it to use "graphmind.server.command".`,
       setting,
+      tried,
     );
   }
   return full;
@@ -215,11 +237,13 @@ export function resolveServerCommand(settings: ServerSettings, ctx: ResolveConte
   const interpreter = settings.interpreter.trim();
   if (interpreter) {
     const program = expandVariables(interpreter, ctx);
+    const origin = describeSetting('graphmind.interpreter', interpreter, settings.interpreterSource);
     const command = resolveProgram(
       program,
       'graphmind.interpreter',
       ctx,
       'Set "graphmind.interpreter" to the path of a Python that has GraphMind installed, or clear it to use "graphmind.server.command".',
+      origin,
     );
     const args = ['-m', 'graphmind', 'serve'];
     return {
@@ -228,10 +252,13 @@ export function resolveServerCommand(settings: ServerSettings, ctx: ResolveConte
       setting: 'graphmind.interpreter',
       interpreter: command,
       display: displayCommandLine(command, args),
+      origin,
+      source: settings.interpreterSource,
     };
   }
 
   const line = settings.command.trim() || DEFAULT_SERVER_COMMAND;
+  const origin = describeSetting('graphmind.server.command', settings.command, settings.commandSource);
   let words: string[];
   try {
     words = splitCommandLine(line).map((w) => expandVariables(w, ctx));
@@ -240,6 +267,7 @@ export function resolveServerCommand(settings: ServerSettings, ctx: ResolveConte
       `"graphmind.server.command" can't be parsed: ${(err as Error).message}.`,
       'Fix the quoting in "graphmind.server.command", e.g. "/path with spaces/graphmind" serve.',
       'graphmind.server.command',
+      origin,
     );
   }
   if (words.length === 0 || !words[0]) {
@@ -247,11 +275,12 @@ export function resolveServerCommand(settings: ServerSettings, ctx: ResolveConte
       '"graphmind.server.command" is empty.',
       `Set it to "${DEFAULT_SERVER_COMMAND}" or clear it.`,
       'graphmind.server.command',
+      origin,
     );
   }
-  const command = resolveProgram(words[0], 'graphmind.server.command', ctx, INSTALL_FIX);
+  const command = resolveProgram(words[0], 'graphmind.server.command', ctx, INSTALL_FIX, origin);
   const args = words.slice(1);
-  return { command, args, setting: 'graphmind.server.command', display: displayCommandLine(command, args) };
+  return { command, args, setting: 'graphmind.server.command', display: displayCommandLine(command, args), origin, source: settings.commandSource };
 }
 
 export interface StartFailure {
@@ -268,7 +297,7 @@ export function describeStartFailure(resolved: ResolvedCommand, error: unknown, 
   const generic = !err || /connection got disposed|connection to server got closed|pending response rejected|connection is closed|stream was destroyed|exited while starting|EPIPE|ECONNRESET|write after end/i.test(err);
   const stderr = lastMeaningfulLine(stderrTail);
   const detail = generic ? (stderr ?? err) : err;
-  const message = `The GraphMind server failed to start (${resolved.display})${detail ? `: ${detail}` : '.'}`;
+  const message = `The GraphMind server failed to start (${resolved.display}, from ${describeOrigin(resolved)})${detail ? `: ${detail}` : '.'}`;
   let fix: string;
   if (/No module named '?graphmind/i.test(stderrTail.join('\n') + ' ' + err)) {
     const python =
@@ -300,4 +329,38 @@ function lastMeaningfulLine(lines: string[]): string | undefined {
     return undefined;
   }
   return found.length > 300 ? found.slice(0, 297) + '...' : found;
+}
+
+/** The scopes of a setting, as `WorkspaceConfiguration.inspect` returns them. */
+export interface InspectedSetting<T> {
+  defaultValue?: T;
+  globalValue?: T;
+  workspaceValue?: T;
+  workspaceFolderValue?: T;
+}
+
+/**
+ * A setting's value and where it came from, decided the same way on every (re)start: Folder,
+ * then Workspace, then User settings, then the default. An untrusted workspace's values are
+ * skipped (they could name any program), as VS Code does for restricted settings.
+ */
+export function effectiveSetting<T>(
+  inspected: InspectedSetting<T> | undefined,
+  trusted: boolean,
+  fallback: T,
+): { value: T; source: string } {
+  // A single-folder workspace reports its settings as both workspace and folder values.
+  const folderOnly =
+    inspected?.workspaceFolderValue !== undefined && inspected.workspaceFolderValue !== inspected.workspaceValue;
+  const scopes: [T | undefined, string][] = [
+    [trusted && folderOnly ? inspected?.workspaceFolderValue : undefined, 'Folder settings'],
+    [trusted ? inspected?.workspaceValue : undefined, 'Workspace settings'],
+    [inspected?.globalValue, 'User settings'],
+  ];
+  for (const [value, source] of scopes) {
+    if (value !== undefined && value !== null) {
+      return { value, source };
+    }
+  }
+  return { value: inspected?.defaultValue ?? fallback, source: 'default' };
 }

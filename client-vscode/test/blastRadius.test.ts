@@ -63,11 +63,11 @@ describe('GraphMind: Blast radius of symbol', () => {
       },
     ]);
     assert.equal(provider.getChildren().length, 3);
-    assert.equal(treeView.description, 'target · 3 callers');
+    assert.equal(treeView.description, 'target · 3 callers within 5 hops');
     const cmds = vscode.recorded.commands.map((c) => c.command);
     assert.ok(cmds.includes(`${VIEW_ID}.focus`));
     assert.deepEqual(
-      vscode.recorded.commands.find((c) => c.command === 'setContext')?.args,
+      vscode.recorded.commands.find((c) => c.command === 'setContext' && c.args[0] === HAS_RESULT_CONTEXT)?.args,
       [HAS_RESULT_CONTEXT, true],
     );
     assert.deepEqual(vscode.recorded.progress[0].location, { viewId: VIEW_ID });
@@ -132,7 +132,7 @@ describe('GraphMind: Blast radius of symbol', () => {
     assert.match(vscode.recorded.messages[1].text, /doesn't index "markdown"/);
   });
 
-  it('refresh re-runs the last query with the current settings', async () => {
+  it('refresh re-runs the last query with the current settings, at the target it found', async () => {
     const { client, requests } = fakeClient(async () => sampleResult());
     const settings = { depth: 3, minConfidence: 'inferred' as const };
     const { controller } = setup(client, settings);
@@ -141,7 +141,9 @@ describe('GraphMind: Blast radius of symbol', () => {
     await controller.refresh();
     assert.equal(requests.length, 2);
     assert.equal(requests[1].params.maxDepth, 1);
-    assert.deepEqual(requests[1].params.position, { line: 3, character: 6 });
+    // The single target anchors the query: asking at its name finds it wherever the cursor was.
+    assert.deepEqual(requests[1].params.textDocument, { uri: 'file:///ws/a.py' });
+    assert.deepEqual(requests[1].params.position, { line: 0, character: 4 });
   });
 
   it('peek shows all call sites in the references peek at the target', async () => {

@@ -33,7 +33,7 @@ describe('result -> tree', () => {
   it('puts the target with the total first, then callers grouped by depth', () => {
     const roots = rootNodes(sampleResult(), query);
     assert.deepEqual(labels(roots), [
-      'target | 3 callers · a.py:1',
+      'target | 3 callers within 3 hops · a.py:1',
       'Depth 1 | 2 direct callers',
       'Depth 2 | 1 caller',
     ]);
@@ -85,7 +85,7 @@ describe('result -> tree', () => {
   it('warns when truncated or incomplete', () => {
     const roots = rootNodes(sampleResult({ truncated: true, complete: false, total: 40 }), query);
     assert.deepEqual(labels(roots).slice(0, 3), [
-      'target | 40 callers · a.py:1',
+      'target | 40 callers within 3 hops · a.py:1',
       'Truncated: showing 3 of 40 callers',
       'May be incomplete: unresolved calls could also reach this symbol',
     ]);
@@ -108,7 +108,7 @@ describe('result -> tree', () => {
   it('no callers says so, with the search settings', () => {
     const roots = rootNodes(sampleResult({ items: [], total: 0 }), query);
     assert.deepEqual(labels(roots), [
-      'target | 0 callers · a.py:1',
+      'target | 0 callers within 3 hops · a.py:1',
       'No callers found | Searched 3 levels deep, confidence ≥ inferred.',
     ]);
   });

@@ -78,7 +78,7 @@ describe('ServerManager', () => {
     assert.equal(server.started.length, 0);
     const [msg] = vscode.recorded.messages;
     assert.equal(msg.level, 'error');
-    assert.match(msg.text, /^GraphMind: Could not find "graphmind" in this workspace's \.venv or on PATH\. Install GraphMind \("pip install graphmind"/);
+    assert.match(msg.text, /^GraphMind: Could not find "graphmind" in this workspace's \.venv or on PATH \(tried graphmind\.server\.command = "graphmind serve"\)\. Install GraphMind \("pip install graphmind"/);
     assert.deepEqual(msg.actions, ['Open Settings', 'Show Log', 'Restart Server']);
     assert.deepEqual(vscode.recorded.commands[0], {
       command: 'workbench.action.openSettings',
@@ -99,7 +99,7 @@ describe('ServerManager', () => {
     assert.equal(await m.start(), false);
     await tick();
     const [msg] = vscode.recorded.messages;
-    assert.match(msg.text, /^The GraphMind server failed to start \(\/usr\/bin\/python3 -m graphmind serve\): \/usr\/bin\/python3: No module named graphmind/);
+    assert.match(msg.text, /^The GraphMind server failed to start \(\/usr\/bin\/python3 -m graphmind serve, from graphmind\.interpreter\): \/usr\/bin\/python3: No module named graphmind/);
     assert.match(msg.text, /run "\/usr\/bin\/python3 -m pip install graphmind"/);
     assert.deepEqual(msg.actions, ['Open Settings', 'Show Log', 'Restart Server']);
     assert.equal(server.stops, 1, 'the failed client is stopped');
@@ -122,7 +122,7 @@ describe('ServerManager', () => {
     );
     assert.equal(await m.start(), false);
     const [msg] = vscode.recorded.messages;
-    assert.match(msg.text, /failed to start \(\/usr\/bin\/python3 -m graphmind serve\): \/usr\/bin\/python3: No module named graphmind/);
+    assert.match(msg.text, /failed to start \(\/usr\/bin\/python3 -m graphmind serve, from graphmind\.server\.command\): \/usr\/bin\/python3: No module named graphmind/);
     assert.match(msg.text, /run "\/usr\/bin\/python3 -m pip install graphmind"/);
   });
 

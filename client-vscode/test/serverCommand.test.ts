@@ -149,7 +149,7 @@ describe('settings -> server command: errors carry the fix', () => {
   it('no folder open: only PATH is mentioned', () => {
     expectError(
       () => resolveServerCommand({ command: 'graphmind serve', interpreter: '' }, ctx([], { workspaceFolder: undefined })),
-      /Could not find "graphmind" on PATH\./,
+      /Could not find "graphmind" on PATH \(tried graphmind\.server\.command = "graphmind serve"\)\./,
       /pip install graphmind/,
     );
   });
@@ -197,7 +197,7 @@ describe('start failures', () => {
       '[Info  - 10:00:00] Starting',
       '/usr/bin/python3: No module named graphmind',
     ]);
-    assert.equal(f.message, 'The GraphMind server failed to start (/usr/bin/python3 -m graphmind serve): /usr/bin/python3: No module named graphmind');
+    assert.equal(f.message, 'The GraphMind server failed to start (/usr/bin/python3 -m graphmind serve, from graphmind.interpreter): /usr/bin/python3: No module named graphmind');
     assert.match(f.fix, /run "\/usr\/bin\/python3 -m pip install graphmind"/);
   });
 

@@ -138,6 +138,10 @@ export class EventEmitter<T> {
 
 export class CancellationTokenSource {
   token = { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) };
+  cancel(): void {
+    this.token.isCancellationRequested = true;
+  }
+  dispose(): void {}
 }
 
 function message(level: 'error' | 'warning' | 'info') {

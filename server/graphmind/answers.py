@@ -48,7 +48,7 @@ def via_json(v: Via) -> Json:
 
 
 def blast_json(
-    result: BlastResult, symbol: Callable[[Sym], Json] = symbol_json, site: Callable[[Site], Json] = site_line_json
+    result: BlastResult, symbol: Callable[[Sym], Json] = symbol_json, site: Callable[[Site], Json] = site_json
 ) -> Json:
     """A blast radius: the targets, every affected symbol with its depth, confidence, chain from the
     target and the call sites into the previous hop, and whether the answer is whole."""
@@ -66,7 +66,9 @@ def blast_json(
         ],
         "total": result.total,
         "truncated": result.truncated,
+        "truncatedBy": result.truncated_by,
         "complete": result.complete,
         "unresolvedSites": result.unresolved_sites,
+        "weakEdges": result.weak_edges,
         "epoch": result.epoch,
     }

@@ -1,24 +1,30 @@
 """The ``graphmind`` command line: a thin layer over the engine, like the language server.
 
-Every command refreshes changed files before it answers, so an answer is never stale.
+Every command refreshes changed files (the base, ``.graphmind/index.db``) before it answers, so
+an answer is never stale. When a language server runs on the workspace, the answer is the live
+view: what the editor shows, unsaved buffers included (``live.open_view``); every answer names the
+buffers it overlaid (``overlay``). ``--disk`` answers from the files alone.
 Exit codes: 0 success, 1 unknown symbol or an index that cannot be used, 2 usage error.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import contextlib
+import io
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import __version__
+from . import __version__, cli_agent
 from .answers import blast_json, call_json, symbol_json
-from .engine import Engine, IndexReport
-from .graph import Graph, confidence_level
+from .engine import IndexReport, Progress
+from .graph import MAX_DEPTH, MAX_LIMIT, Graph, confidence_level
+from .live import View, open_view
+from .render import incompleteness, plural
 from .store import IndexUnavailable
 from .workspace import DEFAULT_MAX_FILE_SIZE
 
@@ -33,6 +39,8 @@ def _add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="gitignore-style pattern to skip")
     p.add_argument("--max-file-size", type=int, default=DEFAULT_MAX_FILE_SIZE, help="skip larger files (bytes)")
     p.add_argument("--jobs", type=int, default=None, help="worker processes for a large index (default: 2 where there are 2 cores; 1 = none)")
+    p.add_argument("--disk", action="store_true", help="answer from the files alone, ignoring a running editor's unsaved buffers")
+    cli_agent.add_output_options(p)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -56,10 +64,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("blast-radius", help="every caller (or callee) of SYMBOL within N hops")
     p.add_argument("symbol", help="qualified name, short name, or path/to/file.py:LINE")
-    p.add_argument("--depth", type=int, default=3)
+    p.add_argument("--depth", type=cli_agent.non_negative, default=3, help=f"hops (at most {MAX_DEPTH}: more is clamped)")
     p.add_argument("--direction", default="incoming", choices=["incoming", "outgoing"])
     p.add_argument("--min-confidence", default="inferred", choices=["extracted", "inferred", "ambiguous"])
-    p.add_argument("--limit", type=int, default=500)
+    p.add_argument("--limit", type=int, default=500, help=f"symbols shown (at most {MAX_LIMIT}: more is clamped)")
     _add_common(p)
 
     p = sub.add_parser("stats", help="counts by language and confidence")
@@ -69,6 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tcp", type=int, default=None, metavar="PORT", help="listen on TCP instead of stdio")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--log-level", default="INFO")
+    cli_agent.add_commands(sub, _add_common)
     return ap
 
 
@@ -80,21 +89,23 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         logging.basicConfig(stream=sys.stderr, level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
         logging.getLogger("pygls").setLevel(logging.WARNING)  # it logs every message body at INFO
-        serve(tcp=args.tcp, host=args.host)
-        return 0
+        return serve(tcp=args.tcp, host=args.host)
+    if args.command in cli_agent.COMMANDS:
+        return cli_agent.run(args)
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="graphmind: %(message)s")
     root = Path(getattr(args, "path", None) or args.root or os.getcwd())
     if not root.is_dir():
         print(f"graphmind: {root} is not a directory", file=sys.stderr)
         return 2
     try:
-        engine = Engine(root, max_file_size=args.max_file_size, exclude=args.exclude, jobs=args.jobs)
+        with _progress_bar(args.command == "index" and not args.json) as progress:
+            view = open_view(root, disk=args.disk or args.command == "index", progress=progress,
+                             max_file_size=args.max_file_size, exclude=args.exclude, jobs=args.jobs)
     except IndexUnavailable as exc:
         print(f"graphmind: {exc}", file=sys.stderr)
         return 1
     try:
-        report = _refresh(engine, show_progress=args.command == "index" and not args.json)
-        return _run(args, engine, report)
+        return _run(args, view)
     except UsageError as exc:
         print(f"graphmind: {exc}", file=sys.stderr)
         return 2
@@ -105,12 +116,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.close()
         return 0
     finally:
-        engine.close()
+        view.close()
 
 
-def _refresh(engine: Engine, show_progress: bool) -> IndexReport:
-    if not (show_progress and sys.stderr.isatty()):
-        return engine.index()
+@contextlib.contextmanager
+def _progress_bar(show: bool) -> Iterator[Progress | None]:
+    if not (show and sys.stderr.isatty()):
+        yield None
+        return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), transient=True) as bar:
@@ -119,48 +132,64 @@ def _refresh(engine: Engine, show_progress: bool) -> IndexReport:
         def progress(done: int, total: int, message: str) -> None:
             bar.update(task, completed=done, total=max(total, 1), description=message)
 
-        return engine.index(progress=progress)
+        yield progress
 
 
-def _run(args: argparse.Namespace, engine: Engine, report: IndexReport) -> int:
-    graph = Graph(engine)
+def view_json(view: View) -> dict[str, Any]:
+    """Where an answer comes from: the live view (``overlay``: the unsaved buffers it includes) or
+    the disk; ``stale`` when the editor's server had not caught up with the disk in time."""
+    return {"source": view.source, "overlay": view.overlay, **({"stale": True} if view.stale else {})}
+
+
+def _print_view(view: View) -> None:
+    if view.overlay:
+        print(f"overlay: {', '.join(view.overlay)} (unsaved editor buffers; --disk ignores them)")
+    if view.stale:
+        print("stale: the editor's server had not caught up with the files on disk")
+
+
+def _run(args: argparse.Namespace, view: View) -> int:
+    graph = view.graph
     if args.command == "index":
-        return _index_summary(args, graph, report)
+        assert view.report is not None
+        return _index_summary(args, graph, view.report)
+    if not args.json:
+        _print_view(view)
     if args.command == "stats":
         st = graph.stats()
         if args.json:
-            print(json.dumps(st, indent=2))
+            print(cli_agent.dump({**st, **view_json(view)}, args))
         else:
             _print_stats(st)
         return 0
-    targets = graph.find(args.symbol)
-    if not targets:
-        close = graph.close_matches(args.symbol)
-        msg = f"no symbol named {args.symbol!r}"
-        if close:
-            msg += "; did you mean: " + ", ".join(close)
+    try:
+        targets = cli_agent.find_symbols(graph, args.symbol)
+    except cli_agent.A.NotFound as exc:
         if args.json:
-            print(json.dumps({"error": msg, "closeMatches": close}))
-        print(f"graphmind: {msg}", file=sys.stderr)
+            print(cli_agent.dumps({"error": str(exc), "closeMatches": exc.close, **view_json(view)}))
+        print(f"graphmind: {exc}", file=sys.stderr)
         return 1
+    except cli_agent.A.ArgumentError as exc:
+        raise UsageError(str(exc)) from exc
     if args.command == "blast-radius":
-        try:
-            res = graph.blast_radius(targets, args.depth, args.direction, args.min_confidence, args.limit)
-        except ValueError as exc:
-            raise UsageError(str(exc)) from exc
+        if args.limit < 0:
+            raise UsageError("--limit must not be negative")
+        res = graph.blast_radius(targets, args.depth, args.direction, args.min_confidence, args.limit)
+        out = cli_agent.fit_list(blast_json(res), "items", args, None if args.json else _blast_text)
         if args.json:
-            print(json.dumps(blast_json(res), indent=2))
+            print(cli_agent.dump({**out, **view_json(view)}, args))
         else:
-            _print_blast(blast_json(res))
+            _print_blast(out)
         return 0
     min_conf = confidence_level(args.min_confidence)
     fn = {"callers": graph.callers, "callees": graph.callees, "refs": graph.references}[args.command]
     out: list[dict[str, Any]] = []
     for t in targets:
         calls = fn(t.id, min_conf)
-        out.append({"symbol": symbol_json(t), args.command: [call_json(c) for c in calls]})
+        entry = {"symbol": symbol_json(t), args.command: [call_json(c) for c in calls]}
+        out.append(cli_agent.fit_list(entry, args.command, args))
     if args.json:
-        print(json.dumps({"results": out}, indent=2))
+        print(cli_agent.dump({"results": out, **view_json(view)}, args))
         return 0
     for t, entry in zip(targets, out, strict=True):
         print(f"{t.qname} ({t.kind})  {t.path}:{t.range[0] + 1}  {t.signature}")
@@ -183,9 +212,11 @@ def _index_summary(args: argparse.Namespace, graph: Graph, report: IndexReport) 
         "seconds": round(report.seconds, 3),
         **st,
         "skippedFiles": [{"path": p, "reason": r} for p, r in report.skipped],
+        "source": "disk",
+        "overlay": [],
     }
     if args.json:
-        print(json.dumps(summary, indent=2))
+        print(cli_agent.dump(summary, args))
         return 0
     print(f"Indexed {graph.engine.root} in {report.seconds:.2f}s "
           f"({report.indexed} parsed, {report.files - report.indexed - len(report.skipped)} unchanged, {report.removed} removed)")
@@ -213,15 +244,25 @@ def _print_stats(st: dict[str, Any]) -> None:
                   f"call edges {c.get('callEdges', 0):>7}  unresolved {c.get('unresolvedSites', 0):>6}")
 
 
+def _blast_text(r: dict[str, Any]) -> str:
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        _print_blast(r)
+    return buf.getvalue()
+
+
 def _print_blast(r: dict[str, Any]) -> None:
     for t in r["targets"]:
         print(f"Blast radius of {t['qualifiedName']} ({t['kind']})  {t['path']}:{t['startLine']}  {t['signature']}")
     flags = []
     if r["truncated"]:
-        flags.append(f"truncated: showing {len(r['items'])} of {r['total']}")
+        by = r.get("truncatedBy") or []
+        flags.append(f"truncated{' by ' + ', '.join(by) if by else ''}: showing {len(r['items'])} of {r['total']}")
+    if r.get("omitted"):
+        flags.append(r["hint"])
     if not r["complete"]:
-        flags.append(f"incomplete: {r['unresolvedSites']} unresolved call sites or weaker edges could reach these")
-    print(f"{r['total']} symbols affected" + (f" ({'; '.join(flags)})" if flags else ""))
+        flags.append("incomplete: " + incompleteness(r["unresolvedSites"], r.get("weakEdges", 0)) + " could reach these")
+    print(f"{plural(r['total'], 'symbol')} affected" + (f" ({'; '.join(flags)})" if flags else ""))
     depth = None
     for i in r["items"]:
         if i["depth"] != depth:

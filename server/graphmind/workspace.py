@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +17,7 @@ import pathspec
 from . import languages
 
 DEFAULT_MAX_FILE_SIZE = 1 << 20  # 1 MiB
+GITIGNORE_MAX = 1 << 20
 # Folders that are never source: VCS data, dependencies, virtualenvs, caches, build output.
 SKIP_DIRS = frozenset(
     {
@@ -51,11 +53,11 @@ class Ignore:
     def _spec(self, reldir: str) -> pathspec.PathSpec | None:
         if reldir not in self.specs:
             gi = self.root / reldir / ".gitignore" if reldir else self.root / ".gitignore"
-            try:
-                lines = gi.read_text(encoding="utf-8", errors="replace").splitlines()
-                self.specs[reldir] = pathspec.GitIgnoreSpec.from_lines(lines)
-            except OSError:
-                self.specs[reldir] = None
+            # a .gitignore that links out of the workspace, or is not a regular file, is not read
+            data = read_regular(gi, GITIGNORE_MAX) if within(self.root, gi) else None
+            self.specs[reldir] = (
+                pathspec.GitIgnoreSpec.from_lines(data.decode("utf-8", "replace").splitlines()) if data is not None else None
+            )
         return self.specs[reldir]
 
     def ignored(self, rel: str, is_dir: bool) -> bool:
@@ -73,23 +75,34 @@ class Ignore:
         return False
 
 
-def discover(root: Path, exclude: list[str] | None = None) -> Iterator[SourceFile]:
-    """Every file with a supported language below ``root``, in a stable order."""
+def _skipped_dir(root: Path, rel: str, ignore: Ignore) -> bool:
+    """A folder whose files are never indexed (nor anything below it)."""
+    name = rel.rsplit("/", 1)[-1]
+    full = os.path.join(root, rel)
+    return (
+        name in SKIP_DIRS or name.endswith(".egg-info") or os.path.islink(full)
+        or os.path.exists(os.path.join(full, "pyvenv.cfg")) or ignore.ignored(rel, True)
+    )
+
+
+def discover(root: Path, exclude: list[str] | None = None, under: str = "") -> Iterator[SourceFile]:
+    """Every file with a supported language below ``root`` (or below its folder ``under``, a
+    workspace-relative '/'-path), in a stable order."""
     ignore = Ignore(root, exclude)
     root_real = os.path.realpath(root)
-    for dirpath, dirnames, filenames in os.walk(root):
+    if under:
+        parts = under.strip("/").split("/")
+        if any(_skipped_dir(root, "/".join(parts[: i + 1]), ignore) for i in range(len(parts))):
+            return
+        top = os.path.join(root, *parts)
+        if not os.path.isdir(top):
+            return
+    else:
+        top = str(root)
+    for dirpath, dirnames, filenames in os.walk(top):
         reldir = os.path.relpath(dirpath, root).replace(os.sep, "/")
         reldir = "" if reldir == "." else reldir
-        keep = []
-        for d in sorted(dirnames):
-            rel = f"{reldir}/{d}" if reldir else d
-            full = os.path.join(dirpath, d)
-            if d in SKIP_DIRS or d.endswith(".egg-info") or os.path.islink(full):
-                continue
-            if os.path.exists(os.path.join(full, "pyvenv.cfg")) or ignore.ignored(rel, True):
-                continue
-            keep.append(d)
-        dirnames[:] = keep
+        dirnames[:] = [d for d in sorted(dirnames) if not _skipped_dir(root, f"{reldir}/{d}" if reldir else d, ignore)]
         for fn in sorted(filenames):
             if languages.for_path(fn) is None:
                 continue
@@ -106,18 +119,70 @@ def discover(root: Path, exclude: list[str] | None = None) -> Iterator[SourceFil
             yield SourceFile(rel, st.st_size, st.st_mtime_ns)
 
 
-def read_source(full: Path, max_size: int = DEFAULT_MAX_FILE_SIZE) -> ReadResult:
-    """The file's bytes if it is indexable text, else the reason it is skipped."""
+class SkipFile(OSError):
+    """A file that is not read, and why (not a regular file: a FIFO, a device, a socket; too large)."""
+
+
+_KINDS = {stat.S_IFIFO: "a named pipe", stat.S_IFCHR: "a device", stat.S_IFBLK: "a device", stat.S_IFSOCK: "a socket",
+          stat.S_IFDIR: "a folder"}
+
+
+def _read_fd(full: Path, limit: int) -> bytes:
+    """The bytes of a regular file (at most ``limit`` + 1). Opened without blocking and checked on
+    the open descriptor, so a FIFO put in its place is never read (reading one waits forever)."""
+    fd = os.open(full, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     try:
-        size = full.stat().st_size
-        if size > max_size:
-            return ReadResult(None, None, f"too large ({size} bytes > {max_size})")
-        data = full.read_bytes()
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise SkipFile(f"not a regular file ({_KINDS.get(stat.S_IFMT(st.st_mode), 'special')})")
+        if st.st_size > limit:
+            raise SkipFile(f"too large ({st.st_size} bytes > {limit})")
+        chunks = []
+        left = limit + 1
+        while left > 0:
+            b = os.read(fd, min(left, 1 << 20))
+            if not b:
+                break
+            chunks.append(b)
+            left -= len(b)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def read_regular(full: Path, limit: int) -> bytes | None:
+    """The bytes of a regular file of at most ``limit`` bytes, else None."""
+    try:
+        data = _read_fd(full, limit)
+    except OSError:
+        return None
+    return data if len(data) <= limit else None
+
+
+def read_source(full: Path, max_size: int = DEFAULT_MAX_FILE_SIZE) -> ReadResult:
+    """The file's bytes if it is indexable text, else the reason it is skipped. Only regular
+    files are read: FIFOs, devices and sockets are skipped with a reason."""
+    try:
+        data = _read_fd(full, max_size)
+    except SkipFile as exc:
+        return ReadResult(None, None, str(exc))
     except OSError as exc:
         return ReadResult(None, None, f"unreadable ({exc.strerror or exc})")
     sha = hashlib.sha256(data).hexdigest()
     reason = check_text(data, max_size)
     return ReadResult(None if reason else data, sha, reason)
+
+
+def selected(root: Path, rel: str, ignore: Ignore) -> bool:
+    """Whether :func:`discover` would find the file ``rel`` (exists or not): a supported
+    language, not ignored, not below a skipped folder, not a link out of the workspace."""
+    parts = rel.split("/")
+    if languages.for_path(parts[-1]) is None or ignore.ignored(rel, False):
+        return False
+    if any(_skipped_dir(root, "/".join(parts[: i + 1]), ignore) for i in range(len(parts) - 1)):
+        return False
+    full = os.path.join(root, rel)
+    return not os.path.islink(full) or within(root, Path(full))
 
 
 def check_text(data: bytes, max_size: int = DEFAULT_MAX_FILE_SIZE) -> str | None:

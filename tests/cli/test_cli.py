@@ -53,7 +53,7 @@ def test_blast_radius_json_contract(shop: Path) -> None:
         "path": "src/shop/payments/gateway.py", "startLine": 16, "endLine": 21,
         "signature": "def charge(self, amount)", "depth": 1, "confidence": "inferred",
         "chain": ["shop.payments.repo.Repo.save", f"{G}.Gateway.charge"],
-        "callSites": [{"path": "src/shop/payments/gateway.py", "line": 18}],
+        "callSites": [{"path": "src/shop/payments/gateway.py", "line": 18, "column": 19, "kind": "call"}],
     }
     assert items["shop.orders.cancel"]["depth"] == 2
     deep = json.loads(gm("blast-radius", "shop.payments.repo.Repo.save", "--json", "--depth", "1", cwd=shop).stdout)

@@ -7,10 +7,11 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from graph_util import check_incremental, snapshot
+from graph_util import SCRATCH, check_incremental, snapshot
 from graphmind.engine import Engine
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from profiles import examples
 
 INITIAL = {
     "a.py": "from b import helper\nimport c\n\n\ndef run():\n    helper()\n    c.tool()\n",
@@ -51,7 +52,7 @@ def _write(root: Path, texts: dict[str, str]) -> None:
         p.write_text(text, encoding="utf-8")
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(edit, min_size=1, max_size=12))
 def test_incremental_equals_fresh(edits: list[tuple[str, int, int, str]]) -> None:
     check_incremental(INITIAL, OPEN, edits)
@@ -83,12 +84,12 @@ def test_broken_text_is_settled_by_a_fresh_parse(tmp_path: Path) -> None:
     eng.close()
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(edit, min_size=1, max_size=10))
 def test_closing_buffers_mid_typing_equals_fresh(edits: list[tuple[str, int, int, str]]) -> None:
     """Buffers saved or not, then closed while their text may be broken: the files on disk are
     the truth again, and what changed meanwhile reaches the files that depend on it."""
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory(dir=SCRATCH) as tmp:
         root = Path(tmp) / "ws"
         _write(root, INITIAL)
         eng = Engine(root, db_path=Path(tmp) / "inc.db")

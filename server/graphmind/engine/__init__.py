@@ -22,8 +22,8 @@ import threading
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..store import IndexUnavailable, Store
-from ..workspace import DEFAULT_MAX_FILE_SIZE
+from ..store import IndexUnavailable, Store, StoredFile
+from ..workspace import DEFAULT_MAX_FILE_SIZE, discover
 from . import chunks, documents, parallel
 from .documents import point_at
 from .indexer import BATCH, BULK_MIN, KEEP_FACTS_MAX, Indexer, IndexReport, Progress
@@ -41,7 +41,10 @@ class Engine:
         max_file_size: int = DEFAULT_MAX_FILE_SIZE,
         exclude: list[str] | None = None,
         jobs: int | None = None,
+        read_only: bool = False,
     ) -> None:
+        """``read_only``: answer from an existing index (another process's overlay) and never
+        write it; IndexUnavailable when it cannot be read."""
         root = Path(root).resolve()
         self.options = Options(
             root=root,
@@ -51,7 +54,7 @@ class Engine:
             jobs=parallel.default_jobs() if jobs is None else max(1, jobs),
         )
         self.lock = threading.RLock()
-        self.updater = Updater(Store(self.options.db_path), self.options)
+        self.updater = Updater(Store(self.options.db_path, read_only=read_only), self.options)
         self.indexer = Indexer(self.updater, self.lock)
 
     # the settings, read and set through the shared options
@@ -161,6 +164,36 @@ class Engine:
             with self.lock, self.store.tx():
                 self.updater.apply(changes)
 
+    def refresh_folder(self, folder: str) -> None:
+        """A folder was created, deleted, renamed or changed (one event for the whole folder, as
+        editors send it): re-read every file the index knows below it and every file now on disk
+        below it. ``folder`` is workspace-relative ('' = the whole workspace)."""
+        rel = ""
+        full = Path(os.path.normpath(self.root / folder))
+        if full != self.root:
+            try:
+                rel = self.relpath(full)
+            except ValueError:
+                return  # outside the workspace
+        if not rel:
+            self.index()
+            return
+        on_disk = [sf.path for sf in discover(self.root, self.exclude, under=rel)]
+        self.refresh_paths(sorted({rel, *self.paths_under(rel), *on_disk}))
+
+    def adopt(self, rows: list[StoredFile], paths: Iterable[str]) -> None:
+        """Make ``paths`` hold the versions another store has of them (``rows``: its stored
+        facts, adopted without re-parsing; a path without a row is deleted), and re-resolve what
+        depends on them, open documents included. Open documents themselves are left alone."""
+        by_path = {r.path: r for r in rows}
+        with self.lock:
+            changes = [
+                ch for p in paths if p not in self.docs and (ch := self.updater.change_of_stored(p, by_path.get(p))) is not None
+            ]
+            if changes:
+                with self.store.tx():
+                    self.updater.apply(changes)
+
     def skipped_files(self) -> list[tuple[str, str]]:
         with self.lock:
             return self.store.skipped_files()
@@ -195,17 +228,23 @@ class Engine:
             documents.edit(self.updater, doc, edits)
             return doc
 
-    def close_document(self, path: str) -> None:
-        """Stop tracking a buffer: the file on disk is the truth again."""
+    def close_document(self, path: str, fallback: list[StoredFile] | None = None) -> None:
+        """Stop tracking a buffer: the file's version becomes the one on disk, or with
+        ``fallback`` the one another store holds (an overlay's base: its row for the path, or
+        none when it has no such file; its facts are adopted, not re-parsed)."""
         rel = self.relpath(path)
         with self.lock:
             doc = self.docs.pop(rel, None)
-            if doc is not None:
+            if doc is None:
+                return
+            if fallback is not None:
+                self.adopt(fallback, [rel])
+            else:
                 with self.store.tx():  # the disk's version is read again, whatever its size and mtime
                     self.store.forget_version(rel)
                 self.refresh_paths([rel])
-                with self.store.tx():  # what changed while the buffer was broken reaches other files now
-                    self.updater.propagate(doc)
+            with self.store.tx():  # what changed while the buffer was broken reaches other files now
+                self.updater.propagate(doc)
 
     def settle(self, path: str | None = None) -> bool:
         """Parse afresh the open documents (or one) last updated from an incremental parse of

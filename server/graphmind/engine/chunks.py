@@ -110,6 +110,9 @@ def extract(
             prefix < n
             and old[prefix].key == keys[prefix]
             and old[prefix].start_byte == spans[prefix].start
+            # an edit between chunks can change the lines above one without moving its bytes
+            # (a space or a lone CR becoming a newline)
+            and old[prefix].start_row == spans[prefix].start_point[0]
             and (broken or not old[prefix].broken)
         ):
             chunks[prefix] = old[prefix]

@@ -5,13 +5,8 @@
 from __future__ import annotations
 
 from .. import languages
+from .parse import point_at
 from .update import Document, Updater
-
-
-def point_at(text: bytes, offset: int) -> tuple[int, int]:
-    """Tree-sitter point (row, byte column) of a byte offset."""
-    row = text.count(b"\n", 0, offset)
-    return row, offset - (text.rfind(b"\n", 0, offset) + 1)
 
 
 def _bytes(text: str | bytes) -> bytes:
@@ -47,6 +42,10 @@ def edit(up: Updater, doc: Document, edits: list[tuple[int, int, bytes]]) -> Non
         new_text = text[:start] + new + text[old_end:]
         if tree is not None:
             new_end = start + len(new)
+            # a lone \r before the edit is parsed as a line end; whether it stays lone depends on
+            # the edit's first byte, so the edit the tree sees starts at it
+            if start and text[start - 1] == 0x0D:
+                start -= 1
             tree.edit(
                 start_byte=start,
                 old_end_byte=old_end,

@@ -4,6 +4,7 @@ paths re-read). Reading, parsing and extracting happen here or in worker process
 
 from __future__ import annotations
 
+import stat
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -13,7 +14,7 @@ from dataclasses import dataclass, field
 from .. import languages
 from ..model import Facts, FileResolution
 from ..store import FileRow, StoreView
-from ..workspace import discover, within
+from ..workspace import Ignore, discover, selected
 from . import chunks, parallel
 from .parse import Extracted, FileRead, extract_file
 from .update import Change, Updater
@@ -187,16 +188,20 @@ class Indexer:
     # ------------------------------------------------------------------ some paths
     def read_changes(self, paths: Iterable[str]) -> list[Change]:
         """The changes of files re-read from disk (created, changed or deleted outside the
-        editor); ``paths`` are workspace-relative and not open in the editor."""
+        editor); ``paths`` are workspace-relative and not open in the editor. A path that a
+        whole index would not find (gone, ignored, a link out) is deleted, so that a refresh
+        ends where an index does."""
         changes: list[Change] = []
+        ignore = Ignore(self.options.root, self.options.exclude)
         for rel in paths:
             full = self.options.root / rel
-            if not full.is_file():
+            try:
+                st = full.stat()
+            except OSError:
+                st = None
+            if st is None or stat.S_ISDIR(st.st_mode) or not selected(self.options.root, rel, ignore):
                 changes.append(Change(rel, delete=True))
                 continue
-            if languages.for_path(rel) is None or not within(self.options.root, full):
-                continue
-            st = full.stat()
             with self.lock:
                 row = self.up.store.file_row(rel)
             read = extract_file(self.options.root, rel, self.options.max_file_size, row.indexed_sha if row else None, self.up.probe)

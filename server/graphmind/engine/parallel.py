@@ -4,9 +4,14 @@ writes every row. Results equal the serial path's: the same functions run on the
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import os
+import signal
 import sqlite3
+import sys
+import threading
+import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -31,7 +36,36 @@ def default_jobs() -> int:
 
 def pool(jobs: int) -> ProcessPoolExecutor:
     # spawn, not fork: the language server calls this from a thread, and fork copies locks
-    return ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"))
+    return ProcessPoolExecutor(
+        max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
+        initializer=die_with_parent, initargs=(os.getpid(),),
+    )
+
+
+PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(parent: int) -> None:
+    """A worker ends when the process that started it ends, however it ends (SIGKILL included):
+    on Linux the kernel sends it SIGKILL (``prctl(PR_SET_PDEATHSIG)``); elsewhere a thread
+    notices that it was re-parented. The pool's resource tracker then reads EOF and exits too."""
+    armed = False
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            armed = libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+        except (OSError, AttributeError):
+            armed = False
+    if os.getppid() != parent:  # the parent died before the signal was armed
+        os._exit(1)
+    if not armed:
+
+        def watch() -> None:
+            while os.getppid() == parent:
+                time.sleep(0.5)
+            os._exit(1)
+
+        threading.Thread(target=watch, name="graphmind-parent-watch", daemon=True).start()
 
 
 def _extract_group(root: str, max_size: int, files: list[tuple[str, str | None]]) -> list[FileRead]:

@@ -3,6 +3,7 @@ parsed and extracted (by the indexer here and by the worker processes)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import NamedTuple
 
@@ -13,6 +14,23 @@ from ..model import Facts
 from ..workspace import read_source
 from . import chunks
 
+_LONE_CR = re.compile(rb"\r(?!\n)")
+
+
+def as_parsed(text: bytes) -> bytes:
+    """The text as it is parsed and extracted: a lone ``\r`` (old Mac line ending) becomes ``\n``.
+    Tree-sitter counts lines at ``\n`` only; editors end a line at ``\r``, ``\r\n`` or ``\n``. One
+    byte for one byte, so every offset stays valid, and rows are the lines an editor shows."""
+    return _LONE_CR.sub(b"\n", text) if b"\r" in text else text
+
+
+def point_at(text: bytes, offset: int) -> tuple[int, int]:
+    """Tree-sitter point (row, byte column) of a byte offset of ``text`` as parsed (see
+    :func:`as_parsed`: a lone ``\r`` ends a line)."""
+    if text.find(b"\r", 0, offset) != -1:  # whether the last byte is a lone CR depends on the next one
+        text = as_parsed(text[: offset + 1])
+    return text.count(b"\n", 0, offset), offset - (text.rfind(b"\n", 0, offset) + 1)
+
 
 class Parsers:
     """A parser per language, made once (a parser keeps no state between parses)."""
@@ -21,7 +39,8 @@ class Parsers:
         self._by_lang: dict[str, ts.Parser] = {}
 
     def parse(self, lang: languages.Language, text: bytes, old_tree: ts.Tree | None = None) -> ts.Tree:
-        """A tree of ``text``; incremental when ``old_tree`` was edited (``Tree.edit()``) to match it."""
+        """A tree of ``text`` (as parsed: :func:`as_parsed`); incremental when ``old_tree`` was
+        edited (``Tree.edit()``) to match it."""
         p = self._by_lang.get(lang.name)
         if p is None:
             p = self._by_lang[lang.name] = lang.parser()
@@ -52,7 +71,8 @@ def extract_file(
         return FileRead(rel, res.sha256, res.reason or "unsupported", None)
     if indexed_sha is not None and res.sha256 == indexed_sha:
         return FileRead(rel, res.sha256, None, None)
-    tree = lang.parser().parse(res.text)
+    text = as_parsed(res.text)
+    tree = lang.parser().parse(text)
     module = lang.module_name(rel, probe or languages.FileProbe(root))
-    ext = chunks.extract(lang, tree, res.text, rel, module)
+    ext = chunks.extract(lang, tree, text, rel, module)
     return FileRead(rel, res.sha256, None, Extracted(ext.facts, ext.sids))

@@ -28,10 +28,10 @@ import tree_sitter as ts
 
 from .. import languages
 from ..model import Edge, Facts, FileResolution
-from ..store import NO_INTERFACE, Interface, Store, StoreView, symbol_ids
+from ..store import NO_INTERFACE, Interface, Store, StoredFile, StoreView, symbol_ids
 from ..workspace import check_text
 from . import chunks
-from .parse import Parsers
+from .parse import Parsers, as_parsed
 
 
 @dataclass(slots=True)
@@ -130,7 +130,8 @@ class Updater:
     def _extract(self, doc: Document, fresh: bool) -> chunks.Extraction:
         """Extract: parse (incrementally from the edited tree, unless ``fresh``) and re-extract
         the chunks whose text changed."""
-        tree = self.parsers.parse(doc.lang, doc.text, None if fresh else doc.tree)
+        text = as_parsed(doc.text)
+        tree = self.parsers.parse(doc.lang, text, None if fresh else doc.tree)
         # Error recovery may differ between an incremental and a fresh parse. Text with syntax
         # errors is updated from the incremental tree now (the same tick) and parsed afresh by
         # settle() once typing pauses, so the graph ends up the one a fresh index gives.
@@ -142,7 +143,7 @@ class Updater:
         # differently before, so nothing extracted from a broken tree is reused
         # (and a whole tree reuses only chunks extracted from whole trees: see chunks.extract)
         reuse = prev.chunks if prev is not None and not fresh else None
-        return chunks.extract(doc.lang, tree, doc.text, doc.path, module, reuse)
+        return chunks.extract(doc.lang, tree, text, doc.path, module, reuse)
 
     def _patch(self, doc: Document, prev: chunks.Extraction, ext: chunks.Extraction, sha: str) -> bool:
         """The keystroke path: when an edit leaves the file's interface (its symbols' ids, kinds and
@@ -193,6 +194,19 @@ class Updater:
         self.apply([change], deferred=doc.deferred if doc.base is not None else None)
 
     # ------------------------------------------------------------------ whole files
+    def change_of_stored(self, path: str, row: StoredFile | None) -> Change | None:
+        """The change that makes ``path`` the version another store holds (``row``; None: that
+        store does not have it). None when there is nothing to write."""
+        if row is None:
+            return Change(path, delete=True)
+        lang = languages.all_languages().get(row.lang or "") or languages.for_path(path)
+        common = {"sha256": row.sha256, "size": row.size or 0, "mtime_ns": row.mtime_ns or 0}
+        if row.status == "skipped" or lang is None:
+            return Change(path, lang, skip_reason=row.reason or "unsupported", **common)
+        if row.status != "indexed" or row.facts is None or row.sids is None:
+            return None  # not written yet
+        return Change(path, lang, b"", None, prepared=chunks.Extraction(row.facts, [], row.sids, []), **common)
+
     def apply(self, changes: Iterable[Change], resolve: bool = True, deferred: set[str] | None = None) -> set[int]:
         """Write the facts of changed files; resolve them and every file whose lookups the change
         touched. Returns the ids of files left to resolve (``resolve=False``: all of them).
@@ -221,8 +235,9 @@ class Updater:
             lang = ch.lang
             ext = ch.prepared
             if ext is None:  # extract
-                tree = ch.tree if ch.tree is not None else self.parsers.parse(lang, ch.text)
-                ext = chunks.extract(lang, tree, ch.text, ch.path, lang.module_name(ch.path, self.probe))
+                text = as_parsed(ch.text)
+                tree = ch.tree if ch.tree is not None else self.parsers.parse(lang, text)
+                ext = chunks.extract(lang, tree, text, ch.path, lang.module_name(ch.path, self.probe))
             facts = ext.facts
             # write, then diff what other files can see of it
             fid = store.write_indexed(
@@ -230,6 +245,7 @@ class Updater:
             )
             changed_keys |= _diff(old, store.interface_of(lang.name, facts, symbol_ids(ch.path, facts)))
             touched[fid] = (facts, ext.sids)
+        store.bump_epoch()  # what the files hold changed, resolved or not (readers wait on this)
         # re-resolve the changed files and the files that looked up what changed
         pending = set(touched)
         if deferred is not None:
@@ -239,7 +255,6 @@ class Updater:
         if not resolve:
             return pending
         self.resolve_files(sorted(pending), StoreView(store.db), touched)
-        store.bump_epoch()
         return set()
 
     def propagate(self, doc: Document) -> None:

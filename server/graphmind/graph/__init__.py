@@ -3,7 +3,11 @@ radius, as plain records (:mod:`.records`). The SQL behind them is :mod:`graphmi
 JSON shaping lives at the edges (LSP, CLI)."""
 
 from ..model import AMBIGUOUS
+from .blast import MAX_DEPTH, MAX_LIMIT, MAX_NODES, TIME_BUDGET
 from .queries import Graph
 from .records import BlastItem, BlastResult, Call, Range, Site, Sym, confidence_level
 
-__all__ = ["AMBIGUOUS", "BlastItem", "BlastResult", "Call", "Graph", "Range", "Site", "Sym", "confidence_level"]
+__all__ = [
+    "AMBIGUOUS", "MAX_DEPTH", "MAX_LIMIT", "MAX_NODES", "TIME_BUDGET",
+    "BlastItem", "BlastResult", "Call", "Graph", "Range", "Site", "Sym", "confidence_level",
+]

@@ -1,34 +1,177 @@
 """The blast radius: every caller (or callee) of some symbols within a number of hops, each with
 its best path (a path is as strong as its weakest edge), the sites of its calls, and whether a
-call the graph does not hold could reach them."""
+call the graph does not hold could reach them.
+
+Bounded whatever the graph's shape (the answer says ``truncated`` and why when a bound cuts it):
+
+- a breadth-first walk that visits each symbol once, so the work is the size of the radius, not
+  the depth asked for (a two-function recursion at depth 3,000,000 is two hops of work);
+- ``MAX_DEPTH`` hops and ``MAX_LIMIT`` items at most: larger requests are clamped;
+- ``MAX_NODES`` symbols visited at most, and ``TIME_BUDGET`` seconds of walking (an SQLite
+  progress handler interrupts a query that runs past it);
+- the work is a generator of small steps, each one query over at most ``BATCH`` ids under the
+  engine lock: a face runs the steps in a row (the CLI) or yields to other messages between them
+  (the language server: an edit is never held up by more than one step, and a cancelled request
+  stops at the next one). If the graph changes between steps the walk starts again (at most
+  ``RESTARTS`` times), so the answer is one version of the graph.
+"""
 
 from __future__ import annotations
+
+import contextlib
+import gc
+import itertools
+import sqlite3
+import time
+from collections.abc import Callable, Generator, Iterator
+from dataclasses import dataclass, field
 
 from ..model import EXTRACTED
 from ..store import Reads
 from .records import BlastItem, BlastResult, Site, Sym
 
+MAX_DEPTH = 1000  # hops; a deeper request is clamped
+MAX_LIMIT = 10_000  # items in one answer; a larger limit is clamped
+MAX_NODES = 100_000  # symbols visited; a larger radius is cut
+TIME_BUDGET = 5.0  # seconds of walking; a slower radius is cut
+BATCH = 250  # ids per query, or items per step of work in Python (one step under the engine lock)
+RESTARTS = 2  # walks started again when the graph changed underneath
+PROGRESS_OPS = 20_000  # SQLite VM steps between deadline checks
 
-def blast_radius(reads: Reads, targets: list[Sym], depth: int, incoming: bool, min_conf: int, limit: int) -> BlastResult:
+Steps = Generator[None, None, BlastResult]
+ReadsFactory = Callable[[], contextlib.AbstractContextManager[Reads]]
+
+
+@dataclass
+class _Walk:
+    level: dict[int, int] = field(default_factory=dict)  # node -> fewest hops
+    cut: list[str] = field(default_factory=list)  # which bounds cut the answer
+
+
+def run(steps: Steps) -> BlastResult:
+    """Run a blast radius's steps in a row (for a caller that has nothing else to do meanwhile)."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as stop:
+            return stop.value
+
+
+def blast_steps(
+    reads: ReadsFactory, targets: list[Sym], depth: int, incoming: bool, min_conf: int, limit: int,
+    *, max_nodes: int = MAX_NODES, seconds: float = TIME_BUDGET,
+) -> Steps:
+    """The blast radius as a generator of steps; its return value is the :class:`BlastResult`."""
+    wanted = max(0, depth)
+    depth = min(wanted, MAX_DEPTH)
+    limit = min(max(0, limit), MAX_LIMIT)
     target_ids = [t.id for t in targets]
-    level: dict[int, int] = dict(reads.reach(target_ids, depth, min_conf, incoming))
+    restarts = 0
+    # many small acyclic objects: the cyclic collector's full passes would stall a step for tens of
+    # milliseconds each; it runs again once the walk ends (or is closed, e.g. a cancelled request)
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        while True:
+            with reads() as r:
+                epoch = r.epoch()
+            walk = _Walk()
+            deadline = time.monotonic() + seconds
+            yield from _walk(reads, walk, target_ids, depth, wanted, incoming, min_conf, max_nodes, deadline)
+            result = yield from _answer(reads, walk, targets, depth, incoming, min_conf, limit)
+            if result.epoch == epoch or restarts == RESTARTS:  # epochs only grow: one version throughout
+                return result
+            restarts += 1
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+
+
+@contextlib.contextmanager
+def _deadline(r: Reads, deadline: float) -> Iterator[None]:
+    """Interrupt a query still running at ``deadline`` (sqlite3.OperationalError: interrupted)."""
+    r.db.set_progress_handler(lambda: int(time.monotonic() > deadline), PROGRESS_OPS)
+    try:
+        yield
+    finally:
+        r.db.set_progress_handler(None, 0)
+
+
+def _walk(
+    reads: ReadsFactory, walk: _Walk, target_ids: list[int], depth: int, wanted: int, incoming: bool,
+    min_conf: int, max_nodes: int, deadline: float,
+) -> Generator[None, None, None]:
+    """Breadth first, one hop at a time, each symbol once."""
+    level = walk.level
     for t in target_ids:
         level[t] = 0
+    frontier = list(dict.fromkeys(target_ids))
+    d = 0
+    while frontier and d < depth:
+        if time.monotonic() > deadline:
+            walk.cut.append("time")
+            return
+        nxt: list[int] = []
+        for i in range(0, len(frontier), BATCH):
+            found = yield from _hop(reads, frontier[i : i + BATCH], incoming, min_conf, deadline)
+            if found is None:
+                walk.cut.append("time")
+                return
+            for n in found:
+                if n not in level:
+                    level[n] = d + 1
+                    nxt.append(n)
+                    if len(level) >= max_nodes:
+                        walk.cut.append("nodes")
+                        return
+        frontier = nxt
+        d += 1
+    if frontier and d == depth < wanted:  # clamped: did the clamp cut anything?
+        for i in range(0, len(frontier), BATCH):
+            found = yield from _hop(reads, frontier[i : i + BATCH], incoming, min_conf, deadline)
+            if found is None or any(n not in level for n in found):
+                walk.cut.append("maxDepth" if found is not None else "time")
+                return
+
+
+def _hop(reads: ReadsFactory, nodes: list[int], incoming: bool, min_conf: int, deadline: float) -> Generator[None, None, list[int] | None]:
+    """The symbols one call edge away from ``nodes`` (one step); None when time ran out."""
+    try:
+        with reads() as r, _deadline(r, deadline):
+            rows = r.reach(nodes, 1, min_conf, incoming)
+    except sqlite3.OperationalError as exc:
+        if "interrupt" not in str(exc):
+            raise
+        return None
+    yield
+    return [n for n, hops in rows if hops == 1]
+
+
+def _answer(
+    reads: ReadsFactory, walk: _Walk, targets: list[Sym], depth: int, incoming: bool, min_conf: int, limit: int,
+) -> Generator[None, None, BlastResult]:
+    level = walk.level
+    target_ids = [t.id for t in targets]
     nodes = list(level)
     # the edges between consecutive levels decide each node's best path
-    edges = reads.call_edges_from(nodes, min_conf, incoming)
-    epoch = reads.epoch()
-    best: dict[int, tuple[int, int]] = {t: (EXTRACTED + 1, 0) for t in target_ids}  # node -> (conf, parent)
     by_node: dict[int, list[tuple[int, int, int, int]]] = {}
-    for node, parent, conf, fid, idx in edges:
-        if level.get(parent) is not None and level.get(node, -1) == level[parent] + 1:
-            by_node.setdefault(node, []).append((parent, conf, fid, idx))
-    order = sorted((d, n) for n, d in level.items() if d > 0)
-    syms = {s.id: s for s in map(Sym.of, reads.symbols_by_id(nodes))}
+    syms: dict[int, Sym] = {}
+    for i in range(0, len(nodes), BATCH):
+        with reads() as r:
+            edges = r.call_edges_from(nodes[i : i + BATCH], min_conf, incoming)
+            rows = r.symbols_by_id(nodes[i : i + BATCH])
+        for node, parent, conf, fid, idx in edges:
+            if level.get(parent) is not None and level.get(node, -1) == level[parent] + 1:
+                by_node.setdefault(node, []).append((parent, conf, fid, idx))
+        syms.update((s.id, s) for s in map(Sym.of, rows))
+        yield
+    best: dict[int, tuple[int, int]] = {t: (EXTRACTED + 1, 0) for t in target_ids}  # node -> (conf, parent)
     chains: dict[int, list[str]] = {t: [syms[t].qname] if t in syms else [] for t in target_ids}
     items: list[BlastItem] = []
     site_keys: dict[int, list[tuple[int, int]]] = {}
-    for d, n in order:
+    for k, (d, n) in enumerate(sorted((d, n) for n, d in level.items() if d > 0)):
+        if k % BATCH == BATCH - 1:
+            yield
         cands = by_node.get(n, [])
         if not cands or n not in syms:
             continue
@@ -37,39 +180,68 @@ def blast_radius(reads: Reads, targets: list[Sym], depth: int, incoming: bool, m
             ((p, min(best[p][0], c)) for p, c, _, _ in cands if p in best),
             key=lambda pc: (-pc[1], syms[pc[0]].qname if pc[0] in syms else ""),
         )
-        parent, conf = ranked[0] if ranked else (None, 0)
-        if parent is None:
+        if not ranked:
             continue
+        parent, conf = ranked[0]
         best[n] = (min(conf, EXTRACTED), parent)
         chains[n] = [*chains.get(parent, []), syms[n].qname]
         site_keys[n] = [(fid, idx) for p, _, fid, idx in cands if p == parent]
         items.append(BlastItem(syms[n], d, best[n][0], chains[n], []))
-    items.sort(key=lambda i: (i.depth, i.symbol.path, i.symbol.range[0], i.symbol.qname))
+    # items come depth by depth: sort each depth, and only as far as the answer shows
     total = len(items)
-    shown = items[: max(0, limit)]
-    _fill_sites(reads, shown, site_keys)
-    complete, unresolved = _completeness(reads, level, incoming, min_conf, syms)
-    return BlastResult(targets, shown, total, total > len(shown), complete, unresolved, epoch)
+    shown: list[BlastItem] = []
+    for _, group in itertools.groupby(items, key=lambda i: i.depth):
+        if len(shown) >= limit:
+            break
+        yield
+        shown.extend(sorted(group, key=lambda i: (i.symbol.path, i.symbol.range[0], i.symbol.qname)))
+    shown = shown[:limit]
+    if total > len(shown):
+        walk.cut.insert(0, "limit")
+    yield from _fill_sites(reads, shown, site_keys)
+    near = [n for n, d in level.items() if d < depth]  # what is beyond the last level is beyond the answer
+    unresolved, weak = yield from _completeness(reads, near, incoming, min_conf, {n: syms[n] for n in near if n in syms})
+    with reads() as r:
+        epoch = r.epoch()
+    return BlastResult(
+        targets, shown, total, bool(walk.cut), unresolved == 0 and weak == 0, unresolved, epoch,
+        truncated_by=list(walk.cut), weak_edges=weak,
+    )
 
 
-def _fill_sites(reads: Reads, items: list[BlastItem], keys: dict[int, list[tuple[int, int]]]) -> None:
+def _fill_sites(reads: ReadsFactory, items: list[BlastItem], keys: dict[int, list[tuple[int, int]]]) -> Generator[None, None, None]:
     wanted = sorted({k for item in items for k in keys.get(item.symbol.id, [])})
-    if not wanted:
-        return
-    found: dict[tuple[int, int], Site] = {(fid, sid): Site.of(rest) for fid, sid, *rest in reads.sites_by_key(wanted)}
-    for item in items:
+    found: dict[tuple[int, int], Site] = {}
+    for i in range(0, len(wanted), BATCH):
+        with reads() as r:
+            rows = r.sites_by_key(wanted[i : i + BATCH])
+        found.update(((fid, sid), Site.of(rest)) for fid, sid, *rest in rows)
+        yield
+    for j, item in enumerate(items):
+        if j % BATCH == BATCH - 1:
+            yield
         item.sites = sorted(
             (found[k] for k in set(keys.get(item.symbol.id, [])) if k in found), key=lambda x: (x.path, x.range)
         )
 
 
-def _completeness(reads: Reads, level: dict[int, int], incoming: bool, min_conf: int, syms: dict[int, Sym]) -> tuple[bool, int]:
-    """Could a call the graph does not hold reach these nodes? Unresolved sites that name one
-    of them (incoming) or sit inside one of them (outgoing), or edges below ``min_conf``."""
-    ids = list(level)
-    if incoming:
-        unresolved = reads.unresolved_calls_named(sorted({s.name for s in syms.values() if s.kind != "module"}))
-    else:
-        unresolved = reads.unresolved_calls_in(ids)
-    weak = reads.weak_calls(ids, min_conf, incoming)
-    return unresolved == 0 and weak == 0, unresolved
+def _completeness(
+    reads: ReadsFactory, ids: list[int], incoming: bool, min_conf: int, syms: dict[int, Sym],
+) -> Generator[None, None, tuple[int, int]]:
+    """Could a call the graph does not hold reach the answer? Counts the unresolved sites that name
+    one of ``ids`` (incoming) or sit inside one (outgoing), and the edges below ``min_conf``; the
+    caller passes the nodes less than the asked depth away (one hop beyond a node at the last
+    level is beyond the answer). Counted over disjoint batches (a site has one name and one
+    caller, an edge one end), so they add up."""
+    unresolved = weak = 0
+    names = sorted({s.name for s in syms.values() if s.kind != "module"})
+    yield
+    for i in range(0, max(len(ids), len(names)), BATCH):
+        with reads() as r:
+            if incoming:
+                unresolved += r.unresolved_calls_named(names[i : i + BATCH]) if i < len(names) else 0
+            else:
+                unresolved += r.unresolved_calls_in(ids[i : i + BATCH]) if i < len(ids) else 0
+            weak += r.weak_calls(ids[i : i + BATCH], min_conf, incoming) if i < len(ids) else 0
+        yield
+    return unresolved, weak

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..model import CONFIDENCE_NAMES, INFERRED, Via
 from ..store import Reads
-from .blast import blast_radius
+from . import blast
 from .records import BlastResult, Call, Range, Site, Sym, confidence_level
 
 if TYPE_CHECKING:
@@ -160,12 +160,23 @@ class Graph:
         min_confidence: str | int = "inferred",
         limit: int = 500,
     ) -> BlastResult:
-        """Every caller (or callee) within ``depth`` hops (see :mod:`.blast`)."""
+        """Every caller (or callee) within ``depth`` hops (see :mod:`.blast` for the bounds)."""
+        return blast.run(self.blast_radius_steps(targets, depth, direction, min_confidence, limit))
+
+    def blast_radius_steps(
+        self,
+        targets: list[Sym],
+        depth: int = 3,
+        direction: str = "incoming",
+        min_confidence: str | int = "inferred",
+        limit: int = 500,
+    ) -> blast.Steps:
+        """:meth:`blast_radius` as small steps, each holding the engine lock for one query: a
+        caller may do other work between them (the generator's return value is the result)."""
         if direction not in ("incoming", "outgoing"):
             raise ValueError(f"direction must be 'incoming' or 'outgoing', not {direction!r}")
         min_conf = confidence_level(min_confidence)
-        with self._reads() as r:
-            return blast_radius(r, targets, max(0, int(depth)), direction == "incoming", min_conf, limit)
+        return blast.blast_steps(self._reads, targets, int(depth), direction == "incoming", min_conf, int(limit))
 
     def _syms_by_ids(self, ids: list[int]) -> list[Sym]:
         with self._reads() as r:

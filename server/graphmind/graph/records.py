@@ -71,6 +71,8 @@ class BlastResult:
     complete: bool
     unresolved_sites: int
     epoch: int
+    truncated_by: list[str] = field(default_factory=list)  # the bounds that cut it: limit, maxDepth, nodes, time
+    weak_edges: int = 0  # edges below the asked confidence that could reach the answer
 
 
 def confidence_level(name: str | int) -> int:

@@ -10,7 +10,7 @@ scope sweep, values) is in :mod:`._toolkit`.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -48,6 +48,32 @@ class Span:
     container: ts.Node | None  # a header: the container whose full range is its symbol's range
 
 
+@dataclass(frozen=True, slots=True)
+class SymbolInfo:
+    """A stored symbol as a plugin's policy hooks (:meth:`Language.test_kind`,
+    :meth:`Language.entry_point_reason`) see it: its names, kind and place, its parent's, and its
+    file's lines, where the plugin reads what the index does not keep (decorators, attributes,
+    annotations, ``export``). Lines are 0-based; ``name_line`` is the line of its name."""
+
+    qname: str
+    name: str
+    kind: str
+    path: str
+    start_line: int
+    name_line: int
+    end_line: int
+    parent_name: str | None
+    parent_kind: str | None
+    lines: Sequence[str]
+
+    def line(self, n: int) -> str:
+        return self.lines[n] if 0 <= n < len(self.lines) else ""
+
+    def head(self) -> list[str]:
+        """The lines from the definition's start to its name (modifiers, annotations)."""
+        return [self.line(n) for n in range(self.start_line, max(self.start_line, self.name_line) + 1)]
+
+
 class Language:
     """Base class of a language plugin."""
 
@@ -78,6 +104,26 @@ class Language:
         """Whether adding or deleting this file renames other files' modules (Python's
         ``__init__.py`` makes its folder a package): then every module name is recomputed."""
         return False
+
+    def test_kind(self, sym: SymbolInfo) -> str | None:
+        """What kind of test ``sym`` is (``"pytest"``, ``"go test"``, ...), or None if it is not one.
+        ``graphmind changes`` lists the tests in a change's blast radius; dead code leaves them out."""
+        return None
+
+    def entry_point_reason(self, sym: SymbolInfo) -> str | None:
+        """Why ``sym`` runs although nothing in the workspace calls it (``"main"``, ``"dunder
+        method"``, ``"decorator @app.route"``, ...), or None. Dead code leaves these out."""
+        return None
+
+    def script_block_line(self, lines: Sequence[str]) -> int | None:
+        """The 0-based line where code that runs only when the file is a script starts (Python's
+        ``if __name__ == "__main__":``), or None. Impact answers roll such callers up."""
+        return None
+
+    def declared_entry_points(self, root: Path) -> dict[str, str]:
+        """Qualified names a project's manifests declare as entry points (e.g. console scripts in
+        ``pyproject.toml``) -> the reason. Read once per dead-code question."""
+        return {}
 
     def extract(self, tree: ts.Tree, src: bytes, relpath: str, module: str) -> Facts:
         raise NotImplementedError

@@ -4,18 +4,37 @@ The request types mirror ``client-vscode/src/protocol.ts`` (field names are snak
 camelCase on the wire: lsprotocol's converter renames every attrs class it handles). pygls looks up
 a method's message type on the protocol (``get_message_type``); ``GraphMindProtocol`` adds ours, so
 handlers get typed params. It also chooses the position encoding (utf-8 when the client offers it)
-and answers a request whose params do not fit its type with InvalidParams.
+and keeps the protocol's rules, so that every request gets exactly one answer:
+
+- params that do not fit the method's type (not an object, missing, a field of the wrong type or
+  out of range: ``line: -1``, ``line: "3"``) are answered with InvalidParams naming the field, and
+  logged at INFO; a malformed notification is dropped with an INFO line (no popup for a client's
+  mistake: ``window/showMessage`` is never sent for one);
+- a request before ``initialize`` gets ServerNotInitialized (-32002), a notification then is
+  dropped (except ``exit``); a second ``initialize`` and any request after ``shutdown`` get
+  InvalidRequest;
+- ``exit`` ends the process with 0 after ``shutdown`` and 1 without (``exit_code``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Generator
+import logging
+import re
+from collections.abc import Callable, Generator
 from typing import Any, Literal
 
 import attrs
+import cattrs
 from lsprotocol import types as T
-from pygls.exceptions import JsonRpcInvalidParams
-from pygls.protocol import LanguageServerProtocol, lsp_method
+from pygls.exceptions import (
+    JsonRpcException,
+    JsonRpcInvalidParams,
+    JsonRpcInvalidRequest,
+    JsonRpcServerNotInitialized,
+)
+from pygls.protocol import LanguageServerProtocol, default_converter, lsp_method
+
+log = logging.getLogger(__name__)
 
 BLAST_RADIUS = "graphmind/blastRadius"
 STATUS = "graphmind/status"
@@ -29,10 +48,10 @@ class BlastRadiusParams:
     text_document: T.TextDocumentIdentifier | None = None
     position: T.Position | None = None
     symbol: str | None = None
-    max_depth: int | None = None  # default: the ``blastRadius.depth`` setting
+    max_depth: int | None = None  # default: the ``blastRadius.depth`` setting; at most graph.MAX_DEPTH (clamped)
     direction: str = "incoming"  # or "outgoing"
     min_confidence: str = "inferred"
-    limit: int = 500
+    limit: int = 500  # at most graph.MAX_LIMIT (clamped; the answer says truncated)
 
 
 @attrs.define
@@ -59,8 +78,10 @@ class StatusParams:
 
 @attrs.define
 class FolderStatus:
-    epoch: int
+    epoch: int  # the overlay's graph version (every answer reads the overlay)
     open_documents: int
+    overlay: list[str]  # the open buffers' paths
+    base_epoch: int  # the base's version (the disk as last read by anyone)
 
 
 @attrs.define
@@ -102,15 +123,119 @@ def negotiate_encoding(capabilities: T.ClientCapabilities) -> T.PositionEncoding
     return T.PositionEncodingKind.Utf8 if T.PositionEncodingKind.Utf8 in offered else T.PositionEncodingKind.Utf16
 
 
+# ---------------------------------------------------------------------- params as the types say
+class WrongType(TypeError):
+    """A JSON value of the wrong type where the params' type wants a scalar."""
+
+
+def _strict(kind: type, *accepted: type, name: str) -> Callable[[Any, Any], Any]:
+    # cattrs' default hooks convert ("3" -> 3, 5 -> "5"); a client's wrong type is its mistake
+    def structure(value: Any, _: Any) -> Any:
+        if type(value) not in accepted:
+            raise WrongType(f"must be {name}, not {_json_type(value)}")
+        return kind(value)
+
+    return structure
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    return {bool: "a boolean", int: "a number", float: "a number", str: "a string", list: "an array", dict: "an object"}.get(
+        type(value), type(value).__name__
+    )
+
+
+def converter() -> cattrs.Converter:
+    """pygls' converter, strict about scalars: a string is not a number and a number not a string."""
+    conv = default_converter()
+    conv.register_structure_hook(int, _strict(int, int, name="an integer"))
+    conv.register_structure_hook(float, _strict(float, int, float, name="a number"))
+    conv.register_structure_hook(str, _strict(str, str, name="a string"))
+    conv.register_structure_hook(bool, _strict(bool, bool, name="a boolean"))
+    return conv
+
+
+_SUBSCRIPT = re.compile(r"indices must be integers|not subscriptable|has no attribute 'get'|argument of type")
+_RANGE = re.compile(r"^\w+\.(\w+) should be (.*?)\.?$")  # lsprotocol's validators: "Position.line should be in range ..."
+
+
+def _wire(path: str) -> str:
+    """cattrs' ``$.params.text_document`` as the field is spelled on the wire: ``params.textDocument``."""
+    parts = path.removeprefix("$").lstrip(".").split(".")
+    return ".".join(re.sub(r"_([a-z])", lambda m: m.group(1).upper(), p.rstrip("_")) for p in parts if p)
+
+
+def describe_invalid(exc: BaseException, whole: str = "value") -> str:
+    """What is wrong with params, naming each field as the client spells it (``whole``: the
+    name of the value itself, when it is the value that is wrong)."""
+    if not isinstance(exc, cattrs.BaseValidationError):
+        return f"{whole} {exc}" if isinstance(exc, WrongType) else str(exc)
+
+    def explain(e: BaseException, typ: Any) -> str:
+        if isinstance(e, KeyError):
+            return "\0required"
+        if isinstance(e, WrongType):
+            return str(e)
+        if isinstance(e, TypeError) and _SUBSCRIPT.search(str(e)):
+            return "\0object"  # reading this field failed: the value holding it is not an object
+        if isinstance(e, ValueError) and (m := _RANGE.match(str(e))):
+            return f"\0field {m.group(1)}\0must be {m.group(2)}"
+        return cattrs.v.format_exception(e, typ)
+
+    out: list[str] = []
+    for line in cattrs.transform_error(exc, format_exception=explain):
+        msg, _, path = line.rpartition(" @ ")
+        where = _wire(path) or whole
+        if msg == "\0required":
+            text = f"{where} is required"
+        elif msg == "\0object":
+            parent = where.rpartition(".")[0] or "params"
+            text = f"{parent} must be an object"
+        elif msg.startswith("\0field "):
+            field, _, rule = msg[len("\0field ") :].partition("\0")
+            text = f"{where}.{_wire(field)} {rule}" if where != whole else f"{_wire(field)} {rule}"
+        elif isinstance(msg, str) and msg.startswith("must be "):
+            text = f"{where} {msg}"
+        else:
+            text = f"{where}: {msg}"
+        if text not in out:
+            out.append(text)
+    return "; ".join(out)
+
+
+# ---------------------------------------------------------------------- the protocol
 @attrs.define
 class _Rejected:
-    """A request whose params did not fit its type: answered with ``error`` instead of handled."""
+    """A request answered with ``error`` instead of handled (its params did not fit, or the
+    session's state does not allow it)."""
 
-    id: int | str
+    id: int | str | None
     error: T.ResponseError
 
 
+@attrs.define
+class _Dropped:
+    """A notification that is not handled (malformed, or sent before ``initialize``)."""
+
+    method: str
+
+
+def _is_request(message: Any) -> bool:
+    return hasattr(message, "id") and hasattr(message, "method")
+
+
 class GraphMindProtocol(LanguageServerProtocol):
+    def __init__(self, server: Any, converter: cattrs.Converter) -> None:
+        self.initialize_received = False
+        self.shutdown_received = False
+        super().__init__(server, converter)
+
+    @property
+    def exit_code(self) -> int:
+        """The process's exit code: 0 once ``shutdown`` was asked for, else 1 (the spec's rule)."""
+        return 0 if self.shutdown_received else 1
+
     def get_message_type(self, method: str) -> type | None:
         custom = METHOD_TYPES.get(method)
         return custom[0] if custom else super().get_message_type(method)
@@ -128,19 +253,73 @@ class GraphMindProtocol(LanguageServerProtocol):
         self.client_capabilities = caps  # what the client really said
         return result
 
-    def structure_message(self, data: dict[str, Any]) -> Any:
+    @lsp_method(T.SHUTDOWN)
+    def lsp_shutdown(self, *args: Any) -> Generator[Any, Any, None]:
+        result = yield from super().lsp_shutdown(*args)
+        self.shutdown_received = True
+        return result
+
+    @lsp_method(T.WORKSPACE_EXECUTE_COMMAND)
+    def lsp_workspace__execute_command(self, params: T.ExecuteCommandParams) -> Generator[Any, Any, Any]:
         try:
-            return super().structure_message(data)
-        except JsonRpcInvalidParams as exc:
-            # pygls would drop the message and leave the client waiting for an answer
-            if isinstance(data, dict) and "id" in data and "method" in data:
-                cause = exc.__cause__
-                message = f"invalid params for {data['method']}" + (f": {cause}" if cause is not None else "")
-                return _Rejected(id=data["id"], error=JsonRpcInvalidParams(message=message).to_response_error())
-            raise
+            return (yield from super().lsp_workspace__execute_command(params))
+        except JsonRpcInvalidParams as exc:  # say which argument is wrong, as for params
+            cause = exc.__context__
+            if cause is None:
+                raise
+            raise JsonRpcInvalidParams(message=f"invalid arguments for {params.command}: {describe_invalid(cause, 'argument')}") from None
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        """A request or notification whose params do not fit its type becomes ``_Rejected`` (an
+        InvalidParams answer naming the fields) or ``_Dropped``, logged at INFO without a traceback."""
+        if not isinstance(data, dict) or "jsonrpc" not in data or "method" not in data or "error" in data:
+            return super().structure_message(data)  # nested objects and responses: as pygls does
+        method = data["method"]
+        msg_type = self.get_message_type(method) if isinstance(method, str) else None
+        if msg_type is None:
+            return super().structure_message(data)  # unknown methods: pygls answers MethodNotFound
+        if "id" in data and (type(data["id"]) not in (int, str)):
+            problem = f"id must be an integer or a string, not {_json_type(data['id'])}"
+            return _Rejected(id=None, error=JsonRpcInvalidRequest(message=problem).to_response_error())
+        try:
+            return self._converter.structure(data, msg_type)
+        except (cattrs.BaseValidationError, ValueError, TypeError) as exc:
+            problem = describe_invalid(exc)
+            if "id" not in data:
+                log.info("ignored %s: invalid params: %s", method, problem)
+                return _Dropped(method)
+            log.info("invalid params for %s (request %s): %s", method, data["id"], problem)
+            error = JsonRpcInvalidParams(message=f"invalid params for {method}: {problem}")
+            return _Rejected(id=data["id"], error=error.to_response_error())
 
     def handle_message(self, message: Any) -> None:
         if isinstance(message, _Rejected):
-            self._send_response(message.id, None, message.error)
+            self._send_response(message.id, None, message.error)  # type: ignore[arg-type]
             return
+        if isinstance(message, _Dropped):
+            return
+        method = getattr(message, "method", None)
+        if method is not None:
+            refusal = self._refusal(method, _is_request(message))
+            if refusal is not None:
+                if _is_request(message):
+                    log.info("%s (request %s): %s", method, message.id, refusal.message)
+                    self._send_response(message.id, None, refusal.to_response_error())
+                else:
+                    log.info("ignored %s: %s", method, refusal.message)
+                return
+            if method == T.INITIALIZE:
+                self.initialize_received = True
         super().handle_message(message)
+
+    def _refusal(self, method: str, is_request: bool) -> JsonRpcException | None:
+        """Why the session's state does not allow this message now (None: it does)."""
+        if method == T.EXIT:
+            return None
+        if not self.initialize_received and method != T.INITIALIZE:
+            return JsonRpcServerNotInitialized(message=f"{method} before initialize")
+        if self.initialize_received and method == T.INITIALIZE and is_request:
+            return JsonRpcInvalidRequest(message="initialize was already called")
+        if self.shutdown_received:
+            return JsonRpcInvalidRequest(message=f"{method} after shutdown")
+        return None

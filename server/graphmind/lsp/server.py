@@ -1,12 +1,17 @@
-"""The language server: pygls 2 over the engine.
+"""The language server: pygls 2 over one live graph per workspace folder.
 
-Every ``didChange`` is applied to the engine (text, ``Tree.edit()``, incremental re-parse, graph
-rows) inside the handler, so the next request already sees it. Indexing runs in a background
-thread with work-done progress; requests meanwhile are answered from what is indexed so far.
-The server never writes a source file and never reads outside its workspace folders.
+Each folder is a :class:`~graphmind.live.LiveGraph`: the base (``.graphmind/index.db``, the files
+on disk, shared with the CLI and other servers) and this server's overlay (base + open buffers),
+which every answer reads. Every ``didChange`` is applied to the overlay (text, ``Tree.edit()``,
+incremental re-parse, graph rows) inside the handler, so the next request already sees it. Disk
+changes go to the base and reach the overlay by a sync: the server's own refreshes (watched-file
+events, polling, didSave), and other writers' (a CLI refresh after ``git checkout``, ``graphmind
+index``) noticed by the live graph's watcher. Indexing runs in a background thread with work-done
+progress; requests meanwhile are answered from what is indexed so far. The server never writes a
+source file and never reads outside its workspace folders.
 
-``GraphMindServer`` holds the session (one engine and graph per workspace folder, settings, the
-indexing thread); the handlers live in ``features/`` and are registered by ``create_server``.
+``GraphMindServer`` holds the session (the folders' live graphs, settings, the indexing thread);
+the handlers live in ``features/`` and are registered by ``create_server``.
 """
 
 from __future__ import annotations
@@ -25,16 +30,23 @@ from pathlib import Path
 from typing import Any
 
 from lsprotocol import types as T
+from pygls.exceptions import (
+    FeatureRequestError,
+    JsonRpcException,
+    JsonRpcInvalidParams,
+    JsonRpcRequestCancelled,
+)
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from .. import __version__
 from ..engine import Engine
 from ..graph import Graph, Sym
+from ..live import LiveGraph
 from ..store import IndexUnavailable
-from ..workspace import within
+from ..workspace import SKIP_DIRS, within
 from .positions import UTF8, UTF16, LineCache, point_of
-from .protocol import GraphMindProtocol
+from .protocol import GraphMindProtocol, converter
 from .settings import Settings
 from .to_proto import ToProto
 
@@ -47,12 +59,17 @@ LINE_CACHE_FILES = 512
 
 @dataclass
 class FileContext:
-    """A request about one file: its folder's engine and graph, its relative path, and conversions."""
+    """A request about one file: its folder's live graph (``engine`` is its overlay, which answers
+    read), its relative path, and conversions."""
 
     server: GraphMindServer
-    engine: Engine
+    folder: LiveGraph
     graph: Graph
     rel: str
+
+    @property
+    def engine(self) -> Engine:
+        return self.folder.live
 
     @cached_property
     def proto(self) -> ToProto:
@@ -72,10 +89,10 @@ class GraphMindServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__(
             "graphmind", __version__, text_document_sync_kind=T.TextDocumentSyncKind.Incremental,
-            protocol_cls=GraphMindProtocol,
+            protocol_cls=GraphMindProtocol, converter_factory=converter,
         )
-        self.engines: dict[Path, Engine] = {}
-        self.graphs: dict[Path, Graph] = {}
+        self.folders: dict[Path, LiveGraph] = {}
+        self.graphs: dict[Path, Graph] = {}  # on each folder's overlay
         self.settings = Settings()
         self.cancel = threading.Event()
         self.stop = threading.Event()
@@ -86,15 +103,26 @@ class GraphMindServer(LanguageServer):
         self.settle_timers: dict[tuple[str, str], asyncio.TimerHandle] = {}
         self.line_cache: OrderedDict[tuple[str, str], tuple[tuple[int, int], list[bytes]]] = OrderedDict()
 
+    @property
+    def rpc(self) -> GraphMindProtocol:
+        return self.protocol  # type: ignore[return-value]
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        """A failure outside a request's answer goes to the log (and so to the client's log, see
+        ``ClientLogHandler``), never to a ``window/showMessage`` popup. A request's failure is in
+        its answer already."""
+        if source is not FeatureRequestError:
+            log.error("%s: %s", getattr(source, "__name__", source), error)
+
     def from_thread(self, fn: Callable[..., Any], *args: Any) -> None:
         """Send from a worker thread: messages are written by the event loop's thread only."""
         if self.loop is not None:
             self.loop.call_soon_threadsafe(fn, *args)
 
-    def schedule_settle(self, eng: Engine, rel: str) -> None:
+    def schedule_settle(self, folder: LiveGraph, rel: str) -> None:
         """Once typing pauses, parse afresh a buffer whose broken text was updated incrementally."""
-        doc = eng.docs.get(rel)
-        key = (str(eng.root), rel)
+        doc = folder.live.docs.get(rel)
+        key = (str(folder.root), rel)
         old = self.settle_timers.pop(key, None)
         if old is not None:
             old.cancel()
@@ -104,7 +132,7 @@ class GraphMindServer(LanguageServer):
         def settle() -> None:
             self.settle_timers.pop(key, None)
             try:
-                eng.settle(rel)
+                folder.settle(rel)
             except Exception:
                 log.exception("settling %s failed", rel)
 
@@ -119,28 +147,29 @@ class GraphMindServer(LanguageServer):
     def open_roots(self, folders: list[Path]) -> None:
         for root in folders:
             root = root.resolve()
-            if root in self.engines or not root.is_dir():
+            if root in self.folders or not root.is_dir():
                 continue
             try:
-                eng = Engine(root, max_file_size=self.settings.max_file_size, exclude=self.settings.exclude)
+                folder = LiveGraph(root, max_file_size=self.settings.max_file_size, exclude=self.settings.exclude)
             except IndexUnavailable as exc:
                 log.error("cannot open the index for %s: %s", root, exc)
                 continue
-            self.engines[root] = eng
-            self.graphs[root] = Graph(eng)
+            self.folders[root] = folder
+            self.graphs[root] = Graph(folder.live)
+            folder.start_watching(on_change=self._refresh_lenses)  # other writers of the base
 
     def close_root(self, folder: Path) -> None:
         root = folder.resolve()
-        eng = self.engines.pop(root, None)
+        live = self.folders.pop(root, None)
         self.graphs.pop(root, None)
-        if eng is not None:
-            eng.close()
+        if live is not None:
+            live.close()
 
     def apply_file_settings(self) -> None:
-        """The file selection changed: tell the engines and index again."""
-        for eng in self.engines.values():
-            eng.exclude = list(self.settings.exclude)
-            eng.max_file_size = self.settings.max_file_size
+        """The file selection changed: tell the live graphs and index again."""
+        for folder in self.folders.values():
+            folder.exclude = list(self.settings.exclude)
+            folder.max_file_size = self.settings.max_file_size
         self.start_indexing()
 
     def context(self, uri: str) -> FileContext | None:
@@ -152,15 +181,17 @@ class GraphMindServer(LanguageServer):
         if not path:
             return None
         p = Path(os.path.normpath(path))
+        if any(part in SKIP_DIRS for part in p.parts):  # never indexed (e.g. .graphmind/): not ours
+            return None
         best: Path | None = None
-        for root in self.engines:
+        for root in self.folders:
             if (p == root or root in p.parents) and (best is None or len(str(root)) > len(str(best))):
                 best = root
         if best is None:
             return None
-        eng = self.engines[best]
+        folder = self.folders[best]
         try:
-            return FileContext(self, eng, self.graphs[best], eng.relpath(p))
+            return FileContext(self, folder, self.graphs[best], folder.live.relpath(p))
         except ValueError:
             return None
 
@@ -169,24 +200,22 @@ class GraphMindServer(LanguageServer):
         return None if ctx is None else (ctx, ctx.symbols_at(pos))
 
     def item_symbol(self, item: T.CallHierarchyItem) -> tuple[ToProto, Graph, Sym] | None:
-        """The symbol of a call hierarchy item: by its stable id, its qualified name, or its position."""
+        """The symbol of a call hierarchy item: by its stable id, its qualified name, or its position.
+        ``data`` is what we put there, but a client may send anything back: wrong types are ignored."""
         data = item.data if isinstance(item.data, dict) else {}
-        root = data.get("root")
-        graph = self.graphs.get(Path(root)) if root is not None else next(iter(self.graphs.values()), None)
+        root, sid, qname, path = (data.get(k) for k in ("root", "id", "qname", "path"))
+        graph = self.graphs.get(Path(root)) if isinstance(root, str) else next(iter(self.graphs.values()), None)
         if graph is None:
             ctx = self.context(item.uri)
             if ctx is None:
                 return None
             graph = ctx.graph
         sym = None
-        if data.get("id") is not None:
-            try:
-                sym = graph.symbol(int(data["id"]))
-            except (TypeError, ValueError):
-                sym = None
-        if sym is None and data.get("qname"):
-            cands = graph.symbols_by_qname(str(data["qname"]))
-            cands = [c for c in cands if c.path == data.get("path")] or cands
+        if type(sid) is int and 0 <= sid < 1 << 63:  # an SQLite integer
+            sym = graph.symbol(sid)
+        if sym is None and isinstance(qname, str) and qname:
+            cands = graph.symbols_by_qname(qname)
+            cands = [c for c in cands if c.path == path] or cands
             sym = cands[0] if cands else None
         if sym is None:  # a client that dropped `data`: use the item's position
             ctx = self.context(item.uri)
@@ -271,7 +300,7 @@ class GraphMindServer(LanguageServer):
         t0 = time.perf_counter()
         files = 0
         try:
-            for root, eng in list(self.engines.items()):
+            for root, folder in list(self.folders.items()):
                 last = [0.0]
 
                 def progress(done: int, total: int, message: str, _root: Path = root, last: list[float] = last) -> None:
@@ -286,7 +315,7 @@ class GraphMindServer(LanguageServer):
                         )
 
                 try:
-                    report = eng.index(progress=progress, cancel=self.cancel)
+                    report = folder.index(progress=progress, cancel=self.cancel)
                     files += report.files
                     log.info("indexed %s: %d files (%d parsed) in %.2fs%s", root, report.files, report.indexed,
                              report.seconds, " (cancelled)" if report.cancelled else "")
@@ -313,22 +342,25 @@ class GraphMindServer(LanguageServer):
             while not self.stop.wait(POLL_SECONDS):
                 if self.indexing is not None and self.indexing.is_alive():
                     continue
-                for eng in list(self.engines.values()):
+                for folder in list(self.folders.values()):
                     try:
-                        eng.index()
+                        folder.index()
                     except Exception as exc:
-                        log.warning("refresh of %s failed: %s", eng.root, exc)
+                        log.warning("refresh of %s failed: %s", folder.root, exc)
 
         self.poller = threading.Thread(target=loop, name="graphmind-poll", daemon=True)
         self.poller.start()
 
     def shut_down(self) -> None:
+        if self.stop.is_set():
+            return
         self.stop.set()
         self.cancel.set()
-        if self.indexing is not None:
-            self.indexing.join(timeout=10)
-        for eng in self.engines.values():
-            eng.close()
+        for thread in (self.indexing, self.poller):
+            if thread is not None:
+                thread.join(timeout=10)
+        for root in list(self.folders):
+            self.close_root(root)  # deletes this server's overlay
 
 
 class ClientLogHandler(logging.Handler):
@@ -347,18 +379,41 @@ class ClientLogHandler(logging.Handler):
             self.server.from_thread(self.server.window_log_message, msg)
 
 
+class ClientMistakes(logging.Filter):
+    """pygls logs an error answer's exception with its traceback at ERROR; a client's mistake
+    (InvalidParams) or a cancelled request is ordinary: one INFO line, no traceback."""
+
+    ORDINARY = (JsonRpcInvalidParams, JsonRpcRequestCancelled)
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if isinstance(exc, JsonRpcException) and isinstance(exc, self.ORDINARY):
+            record.msg, record.args = "%s: %s", (record.getMessage(), exc.message)
+            record.levelno, record.levelname = logging.INFO, "INFO"
+            record.exc_info = record.exc_text = None
+        return True
+
+
 def create_server() -> GraphMindServer:
     """A new server with every feature registered."""
     from .features import register_all  # the features import this module (for the server type)
 
+    rpc_log = logging.getLogger("pygls.protocol.json_rpc")
+    if not any(isinstance(f, ClientMistakes) for f in rpc_log.filters):
+        rpc_log.addFilter(ClientMistakes())
     server = GraphMindServer()
     register_all(server)
     return server
 
 
-def serve(tcp: int | None = None, host: str = "127.0.0.1") -> None:
+def serve(tcp: int | None = None, host: str = "127.0.0.1") -> int:
+    """Run a server until ``exit`` (or the client goes); the exit code: 0 after ``shutdown``, else 1."""
     server = create_server()
-    if tcp is not None:
-        server.start_tcp(host, tcp)
-    else:
-        server.start_io()
+    try:
+        if tcp is not None:
+            server.start_tcp(host, tcp)
+        else:
+            server.start_io()
+    finally:
+        server.shut_down()
+    return server.rpc.exit_code

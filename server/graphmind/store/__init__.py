@@ -5,10 +5,20 @@ the schema (:mod:`.schema`), writes and transactions (:mod:`.store`), the resolv
 from .codec import pack_facts, symbol_ids, unpack_facts
 from .reads import Reads
 from .schema import QUERY_INDEXES, SCHEMA, SCHEMA_VERSION
-from .store import NO_INTERFACE, FileRow, IndexedFile, IndexUnavailable, Interface, Store, read_facts
+from .store import (
+    NO_INTERFACE,
+    FileRow,
+    IndexedFile,
+    IndexUnavailable,
+    Interface,
+    Store,
+    StoredFile,
+    Version,
+    read_facts,
+)
 from .view import StoreView
 
 __all__ = [
     "NO_INTERFACE", "QUERY_INDEXES", "SCHEMA", "SCHEMA_VERSION", "FileRow", "IndexUnavailable", "IndexedFile",
-    "Interface", "Reads", "Store", "StoreView", "pack_facts", "read_facts", "symbol_ids", "unpack_facts",
+    "Interface", "Reads", "Store", "StoreView", "StoredFile", "Version", "pack_facts", "read_facts", "symbol_ids", "unpack_facts",
 ]

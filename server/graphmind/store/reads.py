@@ -75,8 +75,12 @@ class Reads:
         return self._symbols("f.path = ? ORDER BY s.sl, s.sc", (path,))
 
     def symbols_spanning(self, path: str, line: int) -> list[tuple]:
-        """A file's symbols whose range covers ``line``, innermost (latest start) first."""
-        return self._symbols("f.path = ? AND s.sl <= ? AND s.el >= ? ORDER BY s.sl DESC, s.sc DESC", (path, line, line))
+        """A file's symbols whose range covers ``line``, innermost (latest start, then the module
+        last, then the shortest) first: ``lib.js:1`` is the function that starts there."""
+        return self._symbols(
+            "f.path = ? AND s.sl <= ? AND s.el >= ? ORDER BY s.sl DESC, s.sc DESC, s.kind = 'module', s.el",
+            (path, line, line),
+        )
 
     def symbols_named_on(self, path: str, line: int) -> list[tuple]:
         """A file's symbols whose name starts on ``line``."""

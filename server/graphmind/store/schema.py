@@ -3,6 +3,9 @@ serve queries. Only :mod:`graphmind.store` reads this."""
 
 from __future__ import annotations
 
+import functools
+import sqlite3
+
 SCHEMA_VERSION = "9"
 
 SCHEMA = """
@@ -45,3 +48,16 @@ QUERY_INDEXES = {
     "bindings_file": "bindings(file_id)",
     "deps_file": "deps(file_id)",
 }
+
+
+@functools.cache
+def table_columns() -> dict[str, list[str]]:
+    """Each table's columns as :data:`SCHEMA` creates them (an index whose tables differ, e.g. a
+    damaged copy with the right version, is rebuilt)."""
+    db = sqlite3.connect(":memory:")
+    try:
+        db.executescript(SCHEMA)
+        tables = [t for (t,) in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        return {t: [r[1] for r in db.execute(f"PRAGMA table_info({t})")] for t in tables}
+    finally:
+        db.close()

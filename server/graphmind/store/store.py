@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 from ..model import Facts, FileResolution
 from .codec import dump, pack_facts, pack_sids, symbol_ids, unpack_facts, unpack_sids
 from .reads import Reads
-from .schema import QUERY_INDEXES, SCHEMA, SCHEMA_VERSION
+from .schema import QUERY_INDEXES, SCHEMA, SCHEMA_VERSION, table_columns
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +42,31 @@ class FileRow(NamedTuple):
         """The SHA-256 of the content whose facts are stored (a file with that content is not
         parsed again)."""
         return self.sha256 if self.status == "indexed" else None
+
+
+class Version(NamedTuple):
+    """A file's content as the index knows it: two stores with equal versions of a path hold the
+    same facts for it (the overlay compares these with the base's)."""
+
+    status: str
+    sha256: str | None
+    reason: str | None
+    lang: str | None
+
+
+class StoredFile(NamedTuple):
+    """A file's row with its facts unpacked (``facts``/``sids`` None unless indexed): what another
+    store adopts without re-parsing."""
+
+    path: str
+    lang: str | None
+    status: str
+    reason: str | None
+    sha256: str | None
+    size: int | None
+    mtime_ns: int | None
+    facts: Facts | None
+    sids: list[int] | None
 
 
 class IndexedFile(NamedTuple):
@@ -75,33 +100,74 @@ def read_facts(db: sqlite3.Connection, file_id: int) -> tuple[Facts, list[int]] 
 
 
 class Store:
-    def __init__(self, db_path: Path) -> None:
+    def __init__(self, db_path: Path, *, read_only: bool = False) -> None:
+        """``read_only``: open an existing index without ever writing it (a reader of another
+        process's overlay); IndexUnavailable when it is missing, locked or not a current index."""
         self.path = db_path
-        self.db = self._open()
+        self.read_only = read_only
+        self.db = self._open_read_only() if read_only else self._open()
         self.reads = Reads(self.db)  # the queries' side
 
     # ------------------------------------------------------------------ lifecycle
     def _open(self) -> sqlite3.Connection:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        """Open the index, or build a new one when it is missing, of another schema version,
+        damaged or not an index at all. Raises IndexUnavailable (one clear message) when it
+        cannot be: its folder or file is something else, it is locked, the disk refuses."""
+        self._make_folder()
+        if os.path.lexists(self.path) and not os.path.isfile(self.path):
+            raise IndexUnavailable(f"{self.path} is not a file: move it away so the index can be kept there")
         try:
-            db = self._connect()
-            version = self._version(db)
+            try:
+                if _truncated(self.path):
+                    raise sqlite3.DatabaseError("the file is shorter than its header says (truncated)")
+                db = self._connect()
+                version = self._version(db)
+            except sqlite3.DatabaseError as exc:
+                if _is_locked(exc):
+                    raise IndexUnavailable(f"index {self.path} is locked by another process: {exc}") from exc
+                log.warning("index %s is unreadable (%s): rebuilding", self.path, exc)
+                version = "unreadable"
+                db = None
             if version != SCHEMA_VERSION:
-                if version is not None:
-                    log.warning("index schema %s != %s: rebuilding %s", version, SCHEMA_VERSION, self.path)
-                db.close()
+                if version not in (None, "unreadable"):
+                    log.warning("index %s is %s, not schema %s: rebuilding", self.path, version, SCHEMA_VERSION)
+                if db is not None:
+                    db.close()
                 self.remove_files()
                 db = self._connect()
                 self._create(db)
             return db
         except sqlite3.DatabaseError as exc:
-            if _is_locked(exc):
-                raise IndexUnavailable(f"index {self.path} is locked by another process: {exc}") from exc
-            log.warning("index %s is unreadable (%s): rebuilding", self.path, exc)
-            self.remove_files()
-            db = self._connect()
-            self._create(db)
-            return db
+            raise IndexUnavailable(f"cannot build the index {self.path}: {exc}") from exc
+        except OSError as exc:
+            raise IndexUnavailable(f"cannot build the index {self.path}: {exc.strerror or exc}") from exc
+
+    def _make_folder(self) -> None:
+        """The index's folder; a new one gets a ``.gitignore`` of ``*`` (the index is never
+        committed), and so does a ``.graphmind`` folder without one."""
+        folder = self.path.parent
+        if os.path.lexists(folder) and not folder.is_dir():
+            raise IndexUnavailable(f"{folder} is not a folder: move it away so the index can be kept there")
+        created = not folder.exists()
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            ignore = folder / ".gitignore"
+            if (created or folder.name == ".graphmind") and not os.path.lexists(ignore):
+                ignore.write_text("# written by graphmind: its index is never committed\n*\n")
+        except OSError as exc:
+            raise IndexUnavailable(f"cannot create {folder}: {exc.strerror or exc}") from exc
+
+    def _open_read_only(self) -> sqlite3.Connection:
+        try:
+            db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, isolation_level=None, check_same_thread=False, timeout=5.0)
+            db.execute("PRAGMA query_only=1")
+            version = self._version(db)
+        except sqlite3.DatabaseError as exc:
+            raise IndexUnavailable(f"cannot read the index {self.path}: {exc}") from exc
+        if version != SCHEMA_VERSION:
+            db.close()
+            raise IndexUnavailable(f"{self.path} is not a current graphmind index (schema {version})")
+        return db
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=5.0)
@@ -113,13 +179,20 @@ class Store:
 
     @staticmethod
     def _version(db: sqlite3.Connection) -> str | None:
+        """The index's schema version; None for an empty database, "damaged" when its tables are
+        not the schema's, "unknown" for another program's database."""
         has_meta = db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta'").fetchone()
         if not has_meta:
             tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-            return None if tables == 0 else "unknown"
+            return None if tables == 0 else "another program's database"
         row = db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+        if not row:
+            return "unknown"
+        for table, columns in table_columns().items():
+            if [r[1] for r in db.execute(f"PRAGMA table_info({table})")] != columns:
+                return "damaged"
         db.execute("SELECT count(*) FROM files").fetchone()  # touches the pages: corrupt files fail here
-        return row[0] if row else "unknown"
+        return row[0]
 
     def _create(self, db: sqlite3.Connection) -> None:
         db.executescript(SCHEMA)
@@ -169,9 +242,34 @@ class Store:
         else:
             db.execute("COMMIT")
 
+    @contextlib.contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """One read transaction: what is read inside sees a single commit of other writers."""
+        self.db.execute("BEGIN")
+        try:
+            yield
+        finally:
+            self.db.execute("COMMIT")
+
+    def data_version(self) -> int:
+        """Changes whenever another connection commits to this database."""
+        return self.db.execute("PRAGMA data_version").fetchone()[0]
+
+    def copy_to(self, other: Store) -> None:
+        """Replace ``other``'s whole content with a consistent copy of this store's (the
+        SQLite backup API: pages, no re-parsing, no re-resolving)."""
+        self.db.backup(other.db)
+
     # ------------------------------------------------------------------ meta
     def epoch(self) -> int:
         return self.reads.epoch()
+
+    def meta(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.db.execute("INSERT OR REPLACE INTO meta VALUES(?, ?)", (key, value))
 
     def bump_epoch(self) -> int:
         e = self.epoch() + 1
@@ -181,6 +279,30 @@ class Store:
     # ------------------------------------------------------------------ files
     def file_rows(self) -> dict[str, FileRow]:
         return {r[0]: FileRow(*r[1:]) for r in self.db.execute("SELECT path, id, sha256, size, mtime_ns, status FROM files")}
+
+    def versions(self) -> dict[str, Version]:
+        """Every known file's content version, by path."""
+        return {r[0]: Version(*r[1:]) for r in self.db.execute("SELECT path, status, sha256, reason, lang FROM files")}
+
+    def stored_files(self, paths: Iterable[str]) -> list[StoredFile]:
+        """The rows of these paths (those the store knows) with their facts unpacked."""
+        out: list[StoredFile] = []
+        paths = list(paths)
+        for i in range(0, len(paths), 500):
+            chunk = paths[i : i + 500]
+            for row in self.db.execute(
+                "SELECT path, lang, status, reason, sha256, size, mtime_ns, facts, sids FROM files "
+                f"WHERE path IN ({','.join('?' * len(chunk))})",
+                chunk,
+            ):
+                facts = sids = None
+                if row[2] == "indexed" and row[7] is not None and row[8] is not None:
+                    try:
+                        facts, sids = unpack_facts(row[7]), unpack_sids(row[8])
+                    except (ValueError, EOFError, TypeError):
+                        facts = sids = None
+                out.append(StoredFile(*row[:7], facts, sids))
+        return out
 
     def file_row(self, path: str) -> FileRow | None:
         row = self.db.execute("SELECT id, sha256, size, mtime_ns, status FROM files WHERE path=?", (path,)).fetchone()
@@ -410,12 +532,27 @@ class Store:
         db.executemany("INSERT OR IGNORE INTO deps VALUES(?,?)", [(k, file_id) for k in res.deps])
 
 
+def _truncated(path: Path) -> bool:
+    """An SQLite file shorter than the pages its header counts (cut off by a full disk or a copy)."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(100)
+        size = os.path.getsize(path)
+    except OSError:
+        return False
+    if len(head) < 100 or not head.startswith(b"SQLite format 3\0"):
+        return False
+    page_size = int.from_bytes(head[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    return size < page_size * int.from_bytes(head[28:32], "big")
+
+
 def _is_locked(exc: Exception) -> bool:
     msg = str(exc).lower()
     return "locked" in msg or "busy" in msg
 
 
 __all__ = [
-    "FileRow", "IndexUnavailable", "IndexedFile", "Interface", "NO_INTERFACE", "Store",
+    "FileRow", "IndexUnavailable", "IndexedFile", "Interface", "NO_INTERFACE", "Store", "StoredFile", "Version",
     "pack_facts", "pack_sids", "read_facts", "symbol_ids",
 ]

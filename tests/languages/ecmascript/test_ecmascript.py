@@ -13,6 +13,7 @@ from graphmind.engine import Engine
 from graphmind.graph import Graph
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from profiles import examples
 
 G = "src.payments.gateway"
 R = "src.payments.repo"
@@ -258,7 +259,7 @@ edit_st = st.tuples(
 )
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(edit_st, min_size=1, max_size=10))
 def test_incremental_equals_fresh(edits: list[tuple[str, int, int, str]]) -> None:
     # open buffers get whole-text updates; byte edits are covered by tests/test_incremental.py

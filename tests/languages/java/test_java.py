@@ -12,6 +12,7 @@ from graph_util import check_incremental, snapshot
 from graphmind.engine import Engine
 from graphmind.graph import Graph
 from graphmind.model import CONFIDENCE_NAMES
+from profiles import examples
 
 FIXTURE = Path(__file__).parents[2] / "fixtures" / "java" / "shop"
 A = "com.acme"
@@ -162,7 +163,7 @@ JAVA_FRAGMENTS = [
 def test_java_incremental_equals_fresh_property() -> None:
     from hypothesis import HealthCheck, given, settings
 
-    @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=examples(20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(edit_sequences(JAVA_INITIAL, JAVA_FRAGMENTS))
     def run(edits: list[tuple[str, int, int, str]]) -> None:
         check_incremental(JAVA_INITIAL, (), edits)  # on disk: see test_rust.RUST_OPEN

@@ -10,6 +10,7 @@ from edit_sequences import edit_sequences
 from graph_util import check_incremental, edges
 from graphmind.engine import Engine
 from graphmind.graph import Graph
+from profiles import examples
 
 FIXTURE = Path(__file__).parents[2] / "fixtures" / "rust" / "shop"
 C = "shop_core"
@@ -170,7 +171,7 @@ RUST_OPEN: tuple[str, ...] = ()
 def test_rust_incremental_equals_fresh_property() -> None:
     from hypothesis import HealthCheck, given, settings
 
-    @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=examples(20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(edit_sequences(RUST_INITIAL, RUST_FRAGMENTS))
     def run(edits: list[tuple[str, int, int, str]]) -> None:
         check_incremental(RUST_INITIAL, RUST_OPEN, edits)

@@ -11,6 +11,7 @@ from graph_util import check_incremental, edges
 from graphmind import languages
 from graphmind.engine import Engine
 from languages.annotations import annotated_edges, read_annotations
+from profiles import examples
 
 FIXTURE = Path(__file__).parent / "fixtures"
 TAG_LANGS = (
@@ -94,7 +95,7 @@ def test_tags_incremental_equals_fresh_property() -> None:
     from edit_sequences import edit_sequences
     from hypothesis import HealthCheck, given, settings
 
-    @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=examples(20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(edit_sequences(TAGS_INITIAL, TAGS_FRAGMENTS))
     def run(edits: list[tuple[str, int, int, str]]) -> None:
         check_incremental(TAGS_INITIAL, (), edits)  # on disk: see test_lang_rust.RUST_OPEN

@@ -29,8 +29,9 @@ from collections.abc import Callable, Iterator
 import tree_sitter as ts
 
 from ...model import Facts, Resolution, WorkspaceView
-from .. import Language, query_text, register
+from .. import Language, SymbolInfo, query_text, register
 from .._toolkit import FamilyView
+from . import policy
 from .extract import Extractor
 from .resolve import Resolver
 from .syntax import module_of_path
@@ -62,6 +63,12 @@ class ECMAScript(Language):
         r = Resolver(facts, FamilyView(ws, self.family))
         for i, site in enumerate(facts.sites):
             yield r.site(i, site)
+
+    def test_kind(self, sym: SymbolInfo) -> str | None:
+        return policy.test_kind(sym)
+
+    def entry_point_reason(self, sym: SymbolInfo) -> str | None:
+        return policy.entry_point_reason(sym)
 
 
 class TypeScript(ECMAScript):

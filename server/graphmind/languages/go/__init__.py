@@ -24,8 +24,9 @@ from collections.abc import Callable, Iterator
 import tree_sitter as ts
 
 from ...model import BindingFact, Facts, Resolution, SymbolFact, WorkspaceView
-from .. import Language, register
+from .. import Language, SymbolInfo, register
 from .._toolkit import FamilyView
+from . import policy
 from .extract import Extractor, rng, text
 from .packages import GOMOD, package_of_dir
 from .resolve import Resolver
@@ -47,6 +48,12 @@ class Go(Language):
         r = Resolver(facts, FamilyView(ws, ("go", "gomod")))
         for i, site in enumerate(facts.sites):
             yield r.site(i, site)
+
+    def test_kind(self, sym: SymbolInfo) -> str | None:
+        return policy.test_kind(sym)
+
+    def entry_point_reason(self, sym: SymbolInfo) -> str | None:
+        return policy.entry_point_reason(sym)
 
 
 class GoMod(Language):

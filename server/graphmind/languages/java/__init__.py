@@ -13,8 +13,8 @@ from collections.abc import Iterator
 import tree_sitter as ts
 
 from ...model import Facts, Resolution, WorkspaceView
-from .. import Language, register
-from . import extract, resolve
+from .. import Language, SymbolInfo, register
+from . import extract, policy, resolve
 
 
 class Java(Language):
@@ -28,6 +28,12 @@ class Java(Language):
 
     def resolve(self, facts: Facts, ws: WorkspaceView) -> Iterator[Resolution]:
         return resolve.resolve(facts, ws)
+
+    def test_kind(self, sym: SymbolInfo) -> str | None:
+        return policy.test_kind(sym)
+
+    def entry_point_reason(self, sym: SymbolInfo) -> str | None:
+        return policy.entry_point_reason(sym)
 
 
 register(Java())

@@ -4,15 +4,16 @@ own binding (:mod:`.resolve`)."""
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import tree_sitter as ts
 
 from ...model import Facts, Resolution, WorkspaceView
-from .. import Language, Span, register
+from .. import Language, Span, SymbolInfo, register
 from . import extract as _extract
+from . import policy
 from .resolve import resolve as _resolve
 
 
@@ -75,6 +76,18 @@ class Python(Language):
 
     def resolve(self, facts: Facts, ws: WorkspaceView, only: Iterable[int] | None = None) -> Iterator[Resolution]:
         return _resolve(facts, ws, only)
+
+    def test_kind(self, sym: SymbolInfo) -> str | None:
+        return policy.test_kind(sym)
+
+    def entry_point_reason(self, sym: SymbolInfo) -> str | None:
+        return policy.entry_point_reason(sym)
+
+    def declared_entry_points(self, root: Path) -> dict[str, str]:
+        return policy.declared_entry_points(root)
+
+    def script_block_line(self, lines: Sequence[str]) -> int | None:
+        return policy.script_block_line(lines)
 
 
 register(Python())

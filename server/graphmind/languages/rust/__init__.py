@@ -14,8 +14,8 @@ from collections.abc import Callable, Iterator
 import tree_sitter as ts
 
 from ...model import Facts, Resolution, WorkspaceView
-from .. import Language, register
-from . import crates, extract, resolve
+from .. import Language, SymbolInfo, register
+from . import crates, extract, policy, resolve
 
 
 class Rust(Language):
@@ -32,6 +32,12 @@ class Rust(Language):
 
     def resolve(self, facts: Facts, ws: WorkspaceView) -> Iterator[Resolution]:
         return resolve.resolve(facts, ws)
+
+    def test_kind(self, sym: SymbolInfo) -> str | None:
+        return policy.test_kind(sym)
+
+    def entry_point_reason(self, sym: SymbolInfo) -> str | None:
+        return policy.entry_point_reason(sym)
 
 
 register(Rust())

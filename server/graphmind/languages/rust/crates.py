@@ -6,6 +6,9 @@ from __future__ import annotations
 import os
 import tomllib
 from collections.abc import Callable
+from pathlib import Path
+
+from ...workspace import read_regular, within
 
 _CRATE_NAMES: dict[str, tuple[int, str]] = {}  # Cargo.toml path -> (mtime, crate name)
 
@@ -22,8 +25,10 @@ def crate_name(root: str | None, crate_dir: list[str]) -> str:
             hit = _CRATE_NAMES.get(path)
             if hit is not None and hit[0] == mtime:
                 return hit[1]
-            with open(path, "rb") as fh:
-                data = tomllib.load(fh)
+            raw = read_regular(Path(path), 1 << 20) if within(Path(root), Path(path)) else None  # never a FIFO or a link out
+            if raw is None:
+                raise OSError(path)
+            data = tomllib.loads(raw.decode("utf-8"))
             lib = data.get("lib") if isinstance(data.get("lib"), dict) else {}
             pkg = data.get("package") if isinstance(data.get("package"), dict) else {}
             name = str(lib.get("name") or pkg.get("name") or fallback)

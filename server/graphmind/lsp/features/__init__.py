@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from . import (
     blast_radius,
     call_hierarchy,
+    changes,
     code_lens,
     definition,
     references,
@@ -19,7 +20,7 @@ from . import (
 if TYPE_CHECKING:
     from ..server import GraphMindServer
 
-FEATURES = (workspace, sync, call_hierarchy, references, definition, symbols, code_lens, blast_radius, status)
+FEATURES = (workspace, sync, call_hierarchy, references, definition, symbols, code_lens, blast_radius, status, changes)
 
 
 def register_all(server: GraphMindServer) -> None:

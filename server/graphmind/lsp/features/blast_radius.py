@@ -1,13 +1,21 @@
-"""graphmind/blastRadius (the custom request) and the code lens's ``graphmind.blastRadius`` command."""
+"""graphmind/blastRadius (the custom request) and the code lens's ``graphmind.blastRadius`` command.
+
+A blast radius can be large, so it runs as the graph's small steps with the event loop free
+between them: edits (``didChange``) and other requests go on meanwhile, and ``$/cancelRequest``
+stops it at the next step (pygls cancels the task; the answer is RequestCancelled). ``maxDepth``
+and ``limit`` above their maxima (``graph.MAX_DEPTH``, ``graph.MAX_LIMIT``) are clamped and the
+answer says ``truncated`` (and ``truncatedBy``) when that cut anything.
+"""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from lsprotocol import types as T
 from pygls.exceptions import JsonRpcInvalidParams
 
-from ...graph import Graph, Sym, confidence_level
+from ...graph import MAX_DEPTH, MAX_LIMIT, Graph, Sym, confidence_level
 from ..protocol import BLAST_RADIUS, BLAST_RADIUS_COMMAND, BlastRadiusParams
 from ..server import GraphMindServer
 from ..to_proto import ToProto
@@ -19,9 +27,9 @@ def _invalid(message: str) -> JsonRpcInvalidParams:
 
 def _check(p: BlastRadiusParams, depth: int) -> None:
     if depth < 0:
-        raise _invalid("maxDepth must be a non-negative integer")
+        raise _invalid(f"maxDepth must be a non-negative integer (at most {MAX_DEPTH} is used)")
     if p.limit < 0:
-        raise _invalid("limit must be a non-negative integer")
+        raise _invalid(f"limit must be a non-negative integer (at most {MAX_LIMIT} is used)")
     if p.direction not in ("incoming", "outgoing"):
         raise _invalid("direction must be 'incoming' or 'outgoing'")
     try:
@@ -40,30 +48,35 @@ def _targets(ls: GraphMindServer, p: BlastRadiusParams) -> tuple[ToProto, Graph,
         ctx, targets = got
         return (ctx.proto, ctx.graph, targets) if targets else None
     if p.symbol:
-        for root, graph in ls.graphs.items():
+        for graph in ls.graphs.values():
             targets = graph.find(p.symbol)
             if targets:
-                return ls.to_proto(ls.engines[root]), graph, targets
+                return ls.to_proto(graph.engine), graph, targets
         close = [m for g in ls.graphs.values() for m in g.close_matches(p.symbol)]
         hint = f"; did you mean: {', '.join(close[:5])}" if close else ""
         raise _invalid(f"no symbol named {p.symbol!r}{hint}")
     raise _invalid("give textDocument + position, or symbol")
 
 
-def blast_radius(ls: GraphMindServer, params: BlastRadiusParams) -> dict[str, Any] | None:
+async def blast_radius(ls: GraphMindServer, params: BlastRadiusParams) -> dict[str, Any] | None:
     depth = ls.settings.depth if params.max_depth is None else params.max_depth
     _check(params, depth)
     found = _targets(ls, params)
     if found is None:
         return None
     proto, graph, targets = found
-    res = graph.blast_radius(targets, depth, params.direction, params.min_confidence, params.limit)
-    return proto.blast_json(res)
+    steps = graph.blast_radius_steps(targets, depth, params.direction, params.min_confidence, params.limit)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as stop:
+            return proto.blast_json(stop.value)
+        await asyncio.sleep(0)  # other messages (edits, a cancellation) are handled between steps
 
 
-def blast_radius_command(ls: GraphMindServer, uri: str, position: T.Position) -> dict[str, Any] | None:
+async def blast_radius_command(ls: GraphMindServer, uri: str, position: T.Position) -> dict[str, Any] | None:
     """The code lens command, for clients that run commands on the server (e.g. Neovim)."""
-    return blast_radius(ls, BlastRadiusParams(text_document=T.TextDocumentIdentifier(uri=uri), position=position))
+    return await blast_radius(ls, BlastRadiusParams(text_document=T.TextDocumentIdentifier(uri=uri), position=position))
 
 
 def register(server: GraphMindServer) -> None:

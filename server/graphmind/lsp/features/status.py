@@ -10,7 +10,12 @@ def status(ls: GraphMindServer, params: StatusParams | None = None) -> StatusRes
     return StatusResult(
         ready=ls.ready.is_set(),
         indexing=ls.indexing is not None and ls.indexing.is_alive(),
-        folders={str(root): FolderStatus(epoch=eng.epoch(), open_documents=len(eng.docs)) for root, eng in ls.engines.items()},
+        folders={
+            str(root): FolderStatus(
+                epoch=f.live.epoch(), open_documents=len(f.live.docs), overlay=f.overlay(), base_epoch=f.base.epoch(),
+            )
+            for root, f in ls.folders.items()
+        },
         position_encoding=ls.encoding,
     )
 

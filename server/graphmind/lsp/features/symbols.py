@@ -12,9 +12,9 @@ MAX_RESULTS = 500
 
 def workspace_symbol(ls: GraphMindServer, params: T.WorkspaceSymbolParams) -> list[T.SymbolInformation]:
     out: list[T.SymbolInformation] = []
-    for root, eng in ls.engines.items():
-        proto = ls.to_proto(eng)
-        out.extend(proto.symbol_information(s) for s in ls.graphs[root].search(params.query, limit=PER_FOLDER))
+    for graph in ls.graphs.values():
+        proto = ls.to_proto(graph.engine)
+        out.extend(proto.symbol_information(s) for s in graph.search(params.query, limit=PER_FOLDER))
     return out[:MAX_RESULTS]
 
 

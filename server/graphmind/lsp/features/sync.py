@@ -10,7 +10,7 @@ from lsprotocol import types as T
 
 from ... import languages
 from ..positions import offset_of
-from ..server import GraphMindServer
+from ..server import FileContext, GraphMindServer
 
 log = logging.getLogger(__name__)
 
@@ -20,7 +20,7 @@ def did_open(ls: GraphMindServer, params: T.DidOpenTextDocumentParams) -> None:
     if ctx is None:
         return
     try:
-        ctx.engine.open_document(ctx.rel, params.text_document.text)
+        ctx.folder.open_document(ctx.rel, params.text_document.text)
     except Exception:
         log.exception("didOpen %s failed", ctx.rel)
 
@@ -30,10 +30,10 @@ def did_change(ls: GraphMindServer, params: T.DidChangeTextDocumentParams) -> No
     ctx = ls.context(params.text_document.uri)
     if ctx is None:
         return
-    eng, rel = ctx.engine, ctx.rel
-    doc = eng.docs.get(rel)
+    folder, rel = ctx.folder, ctx.rel
+    doc = folder.live.docs.get(rel)
     if doc is None:
-        eng.open_document(rel, ls.workspace.get_text_document(params.text_document.uri).source)
+        folder.open_document(rel, ls.workspace.get_text_document(params.text_document.uri).source)
         return
     enc = ls.encoding
     text = doc.text
@@ -41,10 +41,10 @@ def did_change(ls: GraphMindServer, params: T.DidChangeTextDocumentParams) -> No
     for change in params.content_changes:
         if isinstance(change, T.TextDocumentContentChangeWholeDocument):
             if edits:
-                eng.edit_document(rel, edits)
+                folder.edit_document(rel, edits)
                 edits = []
-            eng.set_document_text(rel, change.text)
-            text = eng.docs[rel].text
+            folder.set_document_text(rel, change.text)
+            text = folder.live.docs[rel].text
             continue
         start = offset_of(text, change.range.start.line, change.range.start.character, enc)
         end = max(start, offset_of(text, change.range.end.line, change.range.end.character, enc))
@@ -52,36 +52,62 @@ def did_change(ls: GraphMindServer, params: T.DidChangeTextDocumentParams) -> No
         edits.append((start, end, new))
         text = text[:start] + new + text[end:]  # later changes are relative to this text
     if edits:
-        eng.edit_document(rel, edits)
-    ls.schedule_settle(eng, rel)
+        folder.edit_document(rel, edits)
+    ls.schedule_settle(folder, rel)
 
 
 def did_save(ls: GraphMindServer, params: T.DidSaveTextDocumentParams) -> None:
+    """The buffer's text is on disk now: the base reads it (the overlay keeps the buffer)."""
     ctx = ls.context(params.text_document.uri)
-    if ctx is not None and params.text is not None:
-        ctx.engine.set_document_text(ctx.rel, params.text)
+    if ctx is None:
+        return
+    if params.text is not None:
+        ctx.folder.set_document_text(ctx.rel, params.text)
+    try:
+        ctx.folder.refresh_paths([ctx.rel])
+    except Exception:
+        log.exception("refresh after saving %s failed", ctx.rel)
 
 
 def did_close(ls: GraphMindServer, params: T.DidCloseTextDocumentParams) -> None:
     ctx = ls.context(params.text_document.uri)
     if ctx is not None:
-        ctx.engine.close_document(ctx.rel)
+        ctx.folder.close_document(ctx.rel)
+
+
+def _is_folder(ctx: FileContext, ev: T.FileEvent) -> bool:
+    """Editors send one event for a whole folder (created, deleted, renamed: deleted + created)."""
+    if (ctx.engine.root / ctx.rel).is_dir():
+        return True
+    return ev.type == T.FileChangeType.Deleted and bool(ctx.engine.paths_under(ctx.rel))
 
 
 def did_change_watched_files(ls: GraphMindServer, params: T.DidChangeWatchedFilesParams) -> None:
-    by_root: dict[Path, list[str]] = {}
+    """Files and folders changed on disk: the base re-reads them and the overlay syncs."""
+    work: dict[Path, tuple[set[str], set[str]]] = {}  # root -> (files, folders)
     for ev in params.changes:
         ctx = ls.context(ev.uri)
         if ctx is None:
             continue
-        paths = by_root.setdefault(ctx.engine.root, [])
-        if ev.type != T.FileChangeType.Changed and languages.changes_module_names(ctx.rel):
+        files, folders = work.setdefault(ctx.folder.root, (set(), set()))
+        if _is_folder(ctx, ev):
+            folders.add(ctx.rel)
+        elif languages.for_path(ctx.rel) is None:
+            continue  # the folder watcher also reports files no language reads
+        elif ev.type != T.FileChangeType.Changed and languages.changes_module_names(ctx.rel):
             # e.g. a Python package appeared or vanished: the module names of the files below it change
-            paths.extend(ctx.engine.paths_under(posixpath.dirname(ctx.rel)))
-        paths.append(ctx.rel)
-    for root, paths in by_root.items():
+            folders.add(posixpath.dirname(ctx.rel))
+        else:
+            files.add(ctx.rel)
+    for root, (files, folders) in work.items():
+        folder = ls.folders.get(root)
+        if folder is None:
+            continue
         try:
-            ls.engines[root].refresh_paths(sorted(set(paths)))
+            for rel in sorted(folders):
+                folder.refresh_folder(rel)
+            if files:
+                folder.refresh_paths(sorted(files))
         except Exception:
             log.exception("refresh after file changes failed")
 

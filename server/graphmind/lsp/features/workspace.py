@@ -45,10 +45,13 @@ def _ask_configuration(ls: GraphMindServer) -> None:
 
 
 def _watch_files(ls: GraphMindServer) -> None:
-    """Ask the client to tell us about changes to source files made outside the editor."""
+    """Ask the client to tell us about changes made outside the editor: to source files, and to
+    folders (created, deleted, renamed: editors send one event for a whole folder, which a
+    ``*.ext`` pattern does not match)."""
     exts = sorted({e.lstrip(".") for lang in languages.all_languages().values() for e in lang.extensions})
-    watcher = T.FileSystemWatcher(glob_pattern="**/*.{" + ",".join(exts) + "}")
-    options = T.DidChangeWatchedFilesRegistrationOptions(watchers=[watcher])
+    sources = T.FileSystemWatcher(glob_pattern="**/*.{" + ",".join(exts) + "}")
+    folders = T.FileSystemWatcher(glob_pattern="**/*", kind=T.WatchKind.Create | T.WatchKind.Delete)
+    options = T.DidChangeWatchedFilesRegistrationOptions(watchers=[sources, folders])
     ls.client_register_capability(
         T.RegistrationParams(
             registrations=[T.Registration(id=WATCH_ID, method=T.WORKSPACE_DID_CHANGE_WATCHED_FILES, register_options=options)]

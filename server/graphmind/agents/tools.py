@@ -1,0 +1,555 @@
+"""The seven agent tools — ``find_symbol``, ``callers``, ``callees``, ``blast_radius``,
+``call_path``, ``changes``, ``dead_code``, ``status`` — answered from a :class:`~.view.View`.
+
+Every answer is an :class:`Answer`: structured data (what MCP sends as ``structuredContent`` and
+the CLI prints with ``--json``) and a compact text, both within the budget. Every answer states
+``complete`` (false when unresolved call sites or weaker edges could reach it, with
+``unresolvedSites``), ``truncated``, ``total``, and ``freshness`` (index epoch and time, where the
+answer came from, the overlaid editor buffers). A cut answer counts what it left out
+(``omitted``) and gives a ``nextCursor``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as _dt
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .. import answers, languages
+from ..gitrepo import GitError, GitRepo
+from ..graph import BlastResult, Call, Graph, Sym
+from ..graph.changes import REMOVED, ChangesResult
+from ..graph.changes import changes as graph_changes
+from ..graph.dead import dead_code as graph_dead_code
+from ..graph.paths import call_paths
+from ..graph.policy import Classifier
+from ..model import CONFIDENCE_NAMES
+from ..render import (
+    CLI_DEFAULT_TOKENS,
+    MCP_DEFAULT_TOKENS,
+    Budget,
+    Cursor,
+    dumps,
+    fit,
+    incompleteness,
+    omitted_counts,
+    plural,
+)
+from ..render import brief as brief_render
+from . import args as A
+from .view import View, close_view, open_view
+
+Json = dict[str, Any]
+CONFIDENCES = ("extracted", "inferred", "ambiguous")
+FORMATS = ("brief", "items")
+
+
+@dataclass(slots=True)
+class Answer:
+    data: Json
+    text: str
+
+
+# ---------------------------------------------------------------------- framing
+def freshness(view: View) -> Json:
+    db = view.engine.db_path
+    times = [os.stat(p).st_mtime for p in (db, Path(f"{db}-wal")) if p.exists()]
+    indexed = _dt.datetime.fromtimestamp(max(times), _dt.UTC).isoformat(timespec="seconds") if times else None
+    return {
+        "epoch": view.engine.epoch(), "indexedAt": indexed, "source": view.source,
+        "overlay": list(view.overlay), "stale": bool(view.stale),
+    }
+
+
+def _fresh_text(f: Json) -> str:
+    s = f"[{f['source']} graph, epoch {f['epoch']}"
+    if f["overlay"]:
+        s += f", unsaved buffers: {', '.join(f['overlay'][:5])}" + (" …" if len(f["overlay"]) > 5 else "")
+    if f["stale"]:
+        s += ", STALE: the editor's overlay had not caught up"
+    return s + "]"
+
+
+def _completeness_text(d: Json) -> str:
+    if d.get("complete", True):
+        return "complete"
+    return "INCOMPLETE: " + incompleteness(d.get("unresolvedSites", 0), d.get("weakEdges", 0)) + " could reach it"
+
+
+def _cut_text(d: Json) -> str:
+    om = d.get("omitted")
+    if not om:
+        return ""
+    parts = [f"{k[2:].lower()} {', '.join(f'{a}: {b}' for a, b in v.items())}" for k, v in om.items() if k != "count"]
+    detail = f" ({'; '.join(parts)})" if parts else ""
+    return f"cut {om['count']} of {d['total']}{detail}; next page: cursor={d['nextCursor']!r}, or raise max_tokens"
+
+
+def paged(
+    frame: Json,
+    key: str,
+    entries: list[Json],
+    *,
+    budget: Budget,
+    offset: int,
+    shape: Callable[[list[Json]], Any] = lambda e: e,
+    lines: Callable[[Json], list[str]],
+    omit_keys: tuple[str, ...] = ("depth", "confidence"),
+) -> Answer:
+    """An answer whose ``key`` holds the longest prefix of ``entries[offset:]`` (ranked) that
+    keeps both the JSON and the text within the budget; the rest counted and paged."""
+    total = len(entries)
+    if offset > total:
+        raise A.ArgumentError(f"cursor is past the end ({total} entries)")
+    rest = entries[offset:]
+    cache: dict[int, Answer] = {}
+
+    def build(k: int) -> Answer:
+        if k in cache:
+            return cache[k]
+        data = dict(frame)
+        data[key] = shape(rest[:k])
+        cut = rest[k:]
+        data["total"] = total
+        data["shown"] = k
+        if offset:
+            data["offset"] = offset
+        data["truncated"] = bool(cut) or offset > 0 or bool(frame.get("truncated"))
+        if cut:
+            data["omitted"] = omitted_counts(cut, omit_keys)
+            data["nextCursor"] = Cursor.encode(offset + k)
+        text_lines = lines(data)
+        if cut:
+            text_lines.append(_cut_text(data))
+        text_lines.append(_fresh_text(data["freshness"]))
+        cache[k] = Answer(data, "\n".join(text_lines))
+        return cache[k]
+
+    def size(k: int) -> int:
+        a = build(k)
+        return max(len(dumps(a.data)), len(a.text))
+
+    return build(fit(len(rest), size, budget.chars))
+
+
+def _offset(cursor: Any) -> int:
+    try:
+        return Cursor.decode(cursor)
+    except ValueError as exc:
+        raise A.ArgumentError(f"cursor: {exc}") from None
+
+
+def _sym(s: Sym) -> Json:
+    return answers.symbol_json(s)
+
+
+def _where(s: Json) -> str:
+    return f"{s['path']}:{s['startLine']}"
+
+
+def _head(s: Json) -> str:
+    return f"{s['qualifiedName']} ({s['kind']}) {s['path']}:{s['startLine']}-{s['endLine']}"
+
+
+# ---------------------------------------------------------------------- the tools
+def find_symbol(view: View, query: Any, *, limit: int = 20, budget: Budget) -> Answer:
+    q = A.text("query", query)
+    A.integer("limit", limit, 1, 200)
+    g = view.graph
+    how = "exact"
+    try:
+        found = A.symbols(g, "query", q)
+    except A.ArgumentError as exc:
+        if A._AT_LINE.fullmatch(q):
+            raise
+        found = g.search(q, limit + 1)
+        how = "search"
+        if not found:
+            raise A.NotFound(str(exc), exc.close) from None
+    matches = [_sym(s) for s in found[:limit]]
+    frame = {"query": q, "match": how, "complete": True, "unresolvedSites": 0, "freshness": freshness(view),
+             "truncated": len(found) > limit}
+
+    def lines(d: Json) -> list[str]:
+        out = [f"{plural(d['total'], 'symbol')} for {q!r} ({how} match)"]
+        out += [f"  {m['qualifiedName']} ({m['kind']}) {_where(m)}  {m['signature']}" for m in d["symbols"]]
+        return out
+
+    return paged(frame, "symbols", matches, budget=budget, offset=0, lines=lines, omit_keys=("kind",))
+
+
+def _neighbours(view: View, tool: str, symbol: Any, min_confidence: Any, budget: Budget, cursor: Any) -> Answer:
+    g = view.graph
+    min_conf = A.confidence("min_confidence", min_confidence)
+    offset = _offset(cursor)
+    targets = A.symbols(g, "symbol", symbol)
+    incoming = tool == "callers"
+    calls: list[tuple[Sym, Call]] = []
+    for t in targets:
+        got = g.callers(t.id, min_conf) if incoming else g.callees(t.id, min_conf)
+        calls += [(t, c) for c in got]
+    calls.sort(key=lambda tc: (-tc[1].confidence, tc[1].symbol.path, tc[1].symbol.range[0]))
+    entries = []
+    for t, c in calls:
+        e = answers.call_json(c)
+        if len(targets) > 1:
+            e["of"] = t.qname
+        entries.append(e)
+    unresolved, weak = _neighbour_gaps(g, targets, incoming, min_conf)
+    frame = {
+        "targets": [_sym(t) for t in targets], "direction": "incoming" if incoming else "outgoing",
+        "complete": unresolved == 0 and weak == 0, "unresolvedSites": unresolved, "weakEdges": weak,
+        "freshness": freshness(view),
+    }
+
+    def lines(d: Json) -> list[str]:
+        out = [f"{tool} of " + "; ".join(_head(t) for t in d["targets"])]
+        out.append(f"{plural(d['total'], tool[:-1])}, {_completeness_text(d)}")
+        for e in d[tool]:
+            at = ", ".join(f"{s['line']}:{s['column']}" for s in e["sites"])
+            of = f" → {e['of']}" if "of" in e else ""
+            out.append(f"  {e['confidence']:<9} {e['qualifiedName']} {_where(e)}{of} at {at}")
+        return out
+
+    return paged(frame, tool, entries, budget=budget, offset=offset, lines=lines, omit_keys=("confidence",))
+
+
+def _neighbour_gaps(g: Graph, targets: list[Sym], incoming: bool, min_conf: int) -> tuple[int, int]:
+    """Unresolved calls and weaker edges that could add a caller (callee) to a one-hop answer."""
+    from ..graph.policy import analysis_reads
+
+    ids = [t.id for t in targets]
+    with analysis_reads(g) as r:
+        if incoming:
+            unresolved = r.unresolved_calls_named(sorted({t.name for t in targets if t.kind != "module"}))
+        else:
+            unresolved = r.unresolved_calls_in(ids)
+        weak = r.weak_calls(ids, min_conf, incoming)
+    return unresolved, weak
+
+
+def callers(view: View, symbol: Any, *, min_confidence: Any = "inferred", budget: Budget, cursor: Any = None) -> Answer:
+    return _neighbours(view, "callers", symbol, min_confidence, budget, cursor)
+
+
+def callees(view: View, symbol: Any, *, min_confidence: Any = "inferred", budget: Budget, cursor: Any = None) -> Answer:
+    return _neighbours(view, "callees", symbol, min_confidence, budget, cursor)
+
+
+def _rank_items(g: Graph, items: list[Json], ids: list[int]) -> list[Json]:
+    """Depth first, then confidence, then how many callers an item has (the busiest first)."""
+    counts = g.caller_counts(ids, 1) if ids else {}
+    order = {n: i for i, n in enumerate(("extracted", "inferred", "ambiguous", "unresolved"))}
+    ranked = sorted(
+        zip(items, ids, strict=True),
+        key=lambda it: (it[0]["depth"], order.get(it[0]["confidence"], 9), -counts.get(it[1], 0),
+                        it[0]["path"], it[0]["startLine"]),
+    )
+    return [i for i, _ in ranked]
+
+
+def _mark_script_blocks(view: View, entries: list[Json]) -> None:
+    """Module-level entries whose calls all sit in a script-only block (``__main__``)."""
+    cls = Classifier(view.graph)
+    for e in entries:
+        if e["kind"] != "module" or not e.get("at"):
+            continue
+        lang = languages.for_path(e["path"])
+        start = lang.script_block_line(cls.lines(e["path"])) if lang is not None else None
+        if start is not None and all(a[0] - 1 > start for a in e["at"]):
+            e["inScriptBlock"] = True
+
+
+def _blast_frame(view: View, res: BlastResult, extra: Json) -> Json:
+    return {
+        **extra,
+        "targets": [_sym(t) for t in res.targets],
+        "complete": res.complete, "unresolvedSites": res.unresolved_sites, "weakEdges": res.weak_edges,
+        "freshness": freshness(view),
+    }
+
+
+def blast_radius(
+    view: View, symbol: Any, *, depth: Any = 3, direction: Any = "incoming", min_confidence: Any = "inferred",
+    budget: Budget, format: Any = "brief", cursor: Any = None,
+) -> Answer:
+    g = view.graph
+    depth = A.integer("depth", depth, 0, A.MAX_DEPTH)
+    direction = A.choice("direction", direction, ("incoming", "outgoing"))
+    min_conf = A.confidence("min_confidence", min_confidence)
+    fmt = A.choice("format", format, FORMATS)
+    offset = _offset(cursor)
+    targets = A.symbols(g, "symbol", symbol)
+    res = g.blast_radius(targets, depth, direction, min_conf, 1_000_000)
+    full = answers.blast_json(res)
+    ranked = _rank_items(g, full["items"], [i.symbol.id for i in res.items])
+    frame = _blast_frame(view, res, {"depth": depth, "direction": direction, "format": fmt})
+    head = "Blast radius of " + "; ".join(_head(t) for t in frame["targets"]) + f", depth {depth} {direction}"
+    if fmt == "items":
+        def lines(d: Json) -> list[str]:
+            out = [head, f"{plural(d['total'], 'symbol')} affected, {_completeness_text(d)}"]
+            for i in d["items"]:
+                sites = ", ".join(f"{s['path']}:{s['line']}:{s['column']}" for s in i["callSites"])
+                out.append(f"  d{i['depth']} {i['confidence']:<9} {i['qualifiedName']} {_where(i)} at {sites}")
+            return out
+
+        return paged(frame, "items", ranked, budget=budget, offset=offset, lines=lines)
+    entries = [brief_render.entry(i) for i in ranked]
+    _mark_script_blocks(view, entries)
+
+    def brief_lines(d: Json) -> list[str]:
+        files = len({e["path"] for e in entries})
+        return [head, f"{plural(d['total'], 'symbol')} affected in {plural(files, 'file')}, {_completeness_text(d)}",
+                *brief_render.text(d["files"])]
+
+    return paged(frame, "files", entries, budget=budget, offset=offset, shape=brief_render.group, lines=brief_lines)
+
+
+def call_path(
+    view: View, source: Any, target: Any, *, max_depth: Any = 6, min_confidence: Any = "inferred", budget: Budget,
+    limit: int = 20,
+) -> Answer:
+    g = view.graph
+    max_depth = A.integer("max_depth", max_depth, 1, A.MAX_PATH_DEPTH)
+    min_conf = A.confidence("min_confidence", min_confidence)
+    sources = A.symbols(g, "from", source)
+    targets = A.symbols(g, "to", target)
+    res = call_paths(g, sources, targets, max_depth, min_conf, limit)
+    entries = [
+        {
+            "path": [h.symbol.qname for h in p],
+            "confidence": CONFIDENCE_NAMES[min(h.confidence for h in p)],
+            "hops": [
+                {"qualifiedName": h.symbol.qname, "path": h.symbol.path, "startLine": h.symbol.range[0] + 1,
+                 "confidence": CONFIDENCE_NAMES[h.confidence],
+                 "sites": [{"path": s.path, "line": s.range[0] + 1, "column": s.range[1] + 1} for s in h.sites]}
+                for h in p
+            ],
+            "depth": len(p) - 1,
+        }
+        for p in res.paths
+    ]
+    frame = {
+        "from": [_sym(s) for s in sources], "to": [_sym(t) for t in targets], "maxDepth": max_depth,
+        "complete": res.complete, "unresolvedSites": res.unresolved_sites, "weakEdges": res.weak_edges,
+        "found": res.total, "truncated": res.truncated, "freshness": freshness(view),
+    }
+
+    def shape(es: list[Json]) -> Json:
+        return {"paths": [e["path"] for e in es], "details": es}
+
+    def lines(d: Json) -> list[str]:
+        src = ", ".join(s["qualifiedName"] for s in d["from"])
+        dst = ", ".join(s["qualifiedName"] for s in d["to"])
+        if not d["chains"]["paths"]:
+            out = [f"no call path from {src} to {dst} within {max_depth} hops, {_completeness_text(d)}"]
+        else:
+            out = [f"{plural(d['found'], 'shortest call path')} from {src} to {dst}, {_completeness_text(d)}"]
+        for e in d["chains"]["details"]:
+            hops = []
+            for h in e["hops"]:
+                at = f" (at {h['sites'][0]['path']}:{h['sites'][0]['line']})" if h["sites"] else ""
+                hops.append(f"{h['qualifiedName']}{at}")
+            out.append(f"  [{e['confidence']}] " + " → ".join(hops))
+        return out
+
+    ans = paged(frame, "chains", entries, budget=budget, offset=0, shape=shape, lines=lines, omit_keys=("depth",))
+    ans.data["paths"] = ans.data["chains"]["paths"]  # the short form: [[qualifiedName, ...]]
+    return ans
+
+
+def changes(
+    view: View, *, base: Any = None, depth: Any = 3, staged: Any = False, min_confidence: Any = "inferred",
+    budget: Budget, cursor: Any = None, buffers: dict[str, bytes] | None = None,
+) -> ChangesAnswer:
+    g = view.graph
+    depth = A.integer("depth", depth, 0, A.MAX_DEPTH)
+    if not isinstance(staged, bool):
+        raise A.ArgumentError("staged must be true or false")
+    min_conf = A.confidence("min_confidence", min_confidence)
+    if base is not None:
+        base = A.text("base", base)
+    offset = _offset(cursor)
+    try:
+        repo = GitRepo(g.engine.root)
+    except GitError as exc:
+        raise A.NotFound(str(exc)) from None
+    try:
+        b = repo.base(base)
+    except GitError as exc:
+        raise A.ArgumentError(f"base: {exc}") from None
+    try:
+        res = graph_changes(g, repo, b, staged=staged, depth=depth, min_confidence=min_conf, buffers=buffers,
+                            overlay=list(view.overlay) if buffers is None else None)
+    except GitError as exc:
+        raise A.NotFound(str(exc)) from None
+    return changes_answer(view, res, depth, budget, offset)
+
+
+@dataclass(slots=True)
+class ChangesAnswer(Answer):
+    result: ChangesResult | None = None  # for the CLI's --fail-on
+
+
+def changes_json(res: ChangesResult, ranked_affected: list[Json]) -> tuple[list[Json], list[Json], list[Json]]:
+    changed = [
+        {"qualifiedName": c.qname, "kind": c.kind, "path": c.path, "startLine": c.range[0] + 1,
+         "endLine": c.range[2] + 1, "change": c.change, "signature": c.signature}
+        for c in res.changed
+    ]
+    tests = [
+        {"qualifiedName": t.symbol.qname, "path": t.symbol.path, "startLine": t.symbol.range[0] + 1,
+         "kind": t.kind, "depth": t.depth, "chain": t.chain}
+        for t in res.tests
+    ]
+    broken = [
+        {**answers.symbol_json(b.caller), "depth": 1, "confidence": "unresolved", "chain": [b.removed, b.caller.qname],
+         "callSites": [{"path": b.caller.path, "line": b.line + 1, "column": b.column + 1, "kind": "call"}]}
+        for b in res.broken
+    ]
+    return changed, tests, ranked_affected + broken
+
+
+def changes_answer(view: View, res: ChangesResult, depth: int, budget: Budget, offset: int) -> ChangesAnswer:
+    g = view.graph
+    if res.blast is not None:
+        full = answers.blast_json(res.blast)
+        affected = _rank_items(g, full["items"], [i.symbol.id for i in res.blast.items])
+    else:
+        affected = []
+    changed, tests, affected = changes_json(res, affected)
+    # one ranked list: what changed, then the tests, then the affected callers
+    entries = [{"section": "changed", **c} for c in changed]
+    entries += [{"section": "tests", **t} for t in tests]
+    entries += [{"section": "affected", **a} for a in affected]
+    frame = {
+        "base": {"ref": res.base.ref, "commit": res.base.commit, "how": res.base.how},
+        "staged": res.staged, "depth": depth, "files": [f.path for f in res.files],
+        "complete": res.complete and not res.broken,
+        "unresolvedSites": res.blast.unresolved_sites if res.blast else 0,
+        "weakEdges": res.blast.weak_edges if res.blast else 0,
+        "buffers": res.buffers, "freshness": freshness(view),
+    }
+
+    def shape(es: list[Json]) -> Json:
+        out: Json = {"changed": [], "tests": [], "affected": []}
+        for e in es:
+            out[e["section"]].append({k: v for k, v in e.items() if k != "section"})
+        return out
+
+    def lines(d: Json) -> list[str]:
+        s = d["sections"]
+        out = [f"Changes {'staged ' if d['staged'] else ''}against {d['base']['ref']} @ {d['base']['commit'][:12]}"
+               f" — {d['base']['how']}"]
+        out.append(f"{plural(len([e for e in entries if e['section'] == 'changed']), 'changed symbol')}, "
+                   f"{plural(len([e for e in entries if e['section'] == 'tests']), 'test')}, "
+                   f"{plural(len([e for e in entries if e['section'] == 'affected']), 'affected caller')}; "
+                   f"{_completeness_text(d)}")
+        if s["changed"]:
+            out.append("changed:")
+            out += [f"  {c['change']:<9} {c['qualifiedName']} ({c['kind']}) {c['path']}:{c['startLine']}" for c in s["changed"]]
+        if s["tests"]:
+            out.append("tests:")
+            out += [f"  {t['qualifiedName']} {t['path']}:{t['startLine']} ({t['kind']}, via {' → '.join(t['chain'][:-1][-2:]) or 'itself'})"
+                    for t in s["tests"]]
+        if s["affected"]:
+            out.append("affected:")
+            for a in s["affected"]:
+                sites = ", ".join(f"{x['path']}:{x['line']}" for x in a["callSites"][:3])
+                out.append(f"  d{a['depth']} {a['confidence']:<9} {a['qualifiedName']} {_where(a)} at {sites}")
+        return out
+
+    ans = paged(frame, "sections", entries, budget=budget, offset=offset, shape=shape, lines=lines,
+                omit_keys=("section", "depth", "confidence"))
+    d = ans.data
+    sections = d.pop("sections")
+    d.update(sections)  # changed / tests / affected at the top, as the CLI documents them
+    return ChangesAnswer(d, ans.text, res)
+
+
+def dead_code(view: View, *, path: Any = "", budget: Budget, cursor: Any = None) -> Answer:
+    g = view.graph
+    prefix = A.inside(g.engine.root, "path", path if path is not None else "")
+    offset = _offset(cursor)
+    res = graph_dead_code(g, prefix)
+    entries = [{"section": "items", **_sym(s)} for s in res.items]
+    entries += [{"section": "uncertain", **_sym(u.symbol), "reason": u.reason} for u in res.uncertain]
+    frame = {
+        "path": prefix, "excluded": res.excluded, "complete": not res.uncertain,
+        "unresolvedSites": 0, "uncertainCount": len(res.uncertain), "deadCount": len(res.items),
+        "freshness": freshness(view),
+    }
+
+    def shape(es: list[Json]) -> Json:
+        out: Json = {"items": [], "uncertain": []}
+        for e in es:
+            out[e["section"]].append({k: v for k, v in e.items() if k != "section"})
+        return out
+
+    def lines(d: Json) -> list[str]:
+        s = d["sections"]
+        where = f" under {prefix}/" if prefix else ""
+        out = [f"Dead code{where}: {plural(d['deadCount'], 'definition')} nothing reaches, "
+               f"{d['uncertainCount']} uncertain"]
+        out += [f"  {e['qualifiedName']} ({e['kind']}) {_where(e)}" for e in s["items"]]
+        if s["uncertain"]:
+            out.append("uncertain:")
+            out += [f"  {e['qualifiedName']} {_where(e)}: {e['reason']}" for e in s["uncertain"]]
+        if d["excluded"]:
+            out.append("left out: " + ", ".join(f"{k} {v}" for k, v in d["excluded"].items()))
+        return out
+
+    ans = paged(frame, "sections", entries, budget=budget, offset=offset, shape=shape, lines=lines, omit_keys=("section",))
+    ans.data.update(ans.data.pop("sections"))
+    return ans
+
+
+def status(view: View, *, budget: Budget) -> Answer:
+    g = view.graph
+    st = g.stats()
+    data = {
+        "root": str(g.engine.root), "ready": True, **st, "complete": True, "unresolvedSites": st["unresolvedSites"],
+        "truncated": False, "total": st["symbols"], "freshness": freshness(view),
+        "skippedFiles": len(g.engine.skipped_files()),
+    }
+    e = st["edges"]
+    text = (f"GraphMind index of {data['root']}: {st['files']} files, {st['symbols']} symbols, "
+            f"{e['extracted']} extracted / {e['inferred']} inferred / {e['ambiguous']} ambiguous call edges, "
+            f"{st['unresolvedSites']} unresolved call sites, {data['skippedFiles']} files skipped\n"
+            + _fresh_text(data["freshness"]))
+    return Answer(data, text)
+
+
+# ---------------------------------------------------------------------- a session over a root (MCP)
+class Tools:
+    """The tools over one workspace root: each call refreshes the index and reads the live view."""
+
+    def __init__(self, root: Path, *, disk: bool = False, default_tokens: int = MCP_DEFAULT_TOKENS, **engine_opts: Any) -> None:
+        self.root = root.resolve()
+        self.disk = disk
+        self.default_tokens = default_tokens
+        self.engine_opts = engine_opts
+
+    @contextlib.contextmanager
+    def view(self) -> Iterator[View]:
+        v = open_view(self.root, disk=self.disk, **self.engine_opts)
+        try:
+            yield v
+        finally:
+            close_view(v)
+
+    def budget(self, max_tokens: Any) -> Budget:
+        try:
+            return Budget.of(max_tokens, self.default_tokens)
+        except ValueError as exc:
+            raise A.ArgumentError(str(exc)) from None
+
+
+__all__ = [
+    "CLI_DEFAULT_TOKENS", "MCP_DEFAULT_TOKENS", "Answer", "Tools", "blast_radius", "call_path", "callees", "callers",
+    "changes", "dead_code", "find_symbol", "freshness", "status", "REMOVED",
+]

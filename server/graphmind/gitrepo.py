@@ -1,0 +1,129 @@
+"""Git, asked read-only and safely: what changed since a base commit, and a file's text there.
+
+Arguments may come from an agent, so they are untrusted: a ref is resolved with
+``git rev-parse --verify --end-of-options REF^{commit}`` and only the commit id it gives is ever
+passed on (a ref such as ``--output=x`` is never read as an option); paths are passed after ``--``
+or inside ``<commit>:<path>`` names; ``GIT_OPTIONAL_LOCKS=0`` keeps ``git diff`` from rewriting
+``.git/index``; external diff drivers and text conversions are off. Nothing is written.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"  # the empty tree: a base before the first commit
+MAX_REF_LENGTH = 256
+
+
+class GitError(Exception):
+    """Git is missing, the folder is not in a repository, or a ref does not name a commit."""
+
+
+@dataclass(frozen=True, slots=True)
+class Base:
+    ref: str  # what was asked for, or chosen ("HEAD", "main", ...)
+    commit: str  # the commit id compared against (or the empty tree)
+    how: str  # "given", "merge-base with origin/main", "HEAD (no upstream or main branch)", ...
+
+
+@dataclass(frozen=True, slots=True)
+class ChangedFile:
+    path: str  # relative to the workspace root
+    status: str  # A (added), D (deleted), M (modified), ? (untracked)
+
+
+class GitRepo:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        try:
+            self.prefix = self._text("rev-parse", "--show-prefix").strip()  # the root, from the repo's top
+        except GitError as exc:
+            raise GitError(f"{root} is not in a git repository ({exc})") from None
+
+    def _run(self, *args: str) -> subprocess.CompletedProcess[bytes]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+        env.update(GIT_OPTIONAL_LOCKS="0", GIT_TERMINAL_PROMPT="0", GIT_PAGER="cat", LC_ALL="C")
+        cmd = ["git", "--no-pager", "-C", str(self.root), "-c", "core.quotepath=off", "-c", "core.fsmonitor=false", *args]
+        try:
+            return subprocess.run(cmd, capture_output=True, env=env, timeout=60, check=False, stdin=subprocess.DEVNULL)
+        except FileNotFoundError:
+            raise GitError("git is not installed") from None
+        except subprocess.TimeoutExpired:
+            raise GitError(f"git {args[0]} took too long") from None
+
+    def _text(self, *args: str) -> str:
+        p = self._run(*args)
+        if p.returncode != 0:
+            raise GitError(p.stderr.decode("utf-8", "replace").strip() or f"git {args[0]} failed")
+        return p.stdout.decode("utf-8", "replace")
+
+    # ------------------------------------------------------------------ refs
+    def commit_of(self, ref: str) -> str:
+        """The commit a ref names; GitError if it names none. The ref is never read as an option."""
+        if not ref or len(ref) > MAX_REF_LENGTH or any(c in ref for c in "\0\n\r"):
+            raise GitError(f"{ref[:80]!r} is not a valid git ref")
+        p = self._run("rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}")
+        sha = p.stdout.decode("ascii", "replace").strip()
+        if p.returncode != 0 or len(sha) not in (40, 64) or not all(c in "0123456789abcdef" for c in sha):
+            raise GitError(f"{ref!r} does not name a commit in this repository")
+        return sha
+
+    def _try(self, ref: str) -> str | None:
+        try:
+            return self.commit_of(ref)
+        except GitError:
+            return None
+
+    def _merge_base(self, sha: str) -> str | None:
+        p = self._run("merge-base", "HEAD", sha)
+        out = p.stdout.decode("ascii", "replace").strip()
+        return out if p.returncode == 0 and out else None
+
+    def base(self, ref: str | None = None) -> Base:
+        """The commit to compare with: ``ref`` when given; else the merge-base of HEAD with its
+        upstream, else with origin's default branch, main or master; else HEAD itself."""
+        if ref:
+            return Base(ref, self.commit_of(ref), "given")
+        head = self._try("HEAD")
+        if head is None:
+            return Base("(no commits)", EMPTY_TREE, "the empty tree: the repository has no commit yet")
+        for cand in ("@{upstream}", "origin/HEAD", "origin/main", "origin/master", "main", "master"):
+            sha = self._try(cand)
+            if sha is None or sha == head:
+                continue
+            mb = self._merge_base(sha)
+            if mb is not None:
+                return Base(cand, mb, f"merge-base of HEAD with {cand}")
+        return Base("HEAD", head, "HEAD (no upstream or main branch to compare with)")
+
+    # ------------------------------------------------------------------ changes
+    def changed_files(self, commit: str, staged: bool = False) -> list[ChangedFile]:
+        """Files under the root that differ between ``commit`` and the working tree (or the index,
+        ``staged``), plus untracked files (not with ``staged``). Renames are a delete + an add."""
+        args = ["diff", "--name-status", "-z", "--no-renames", "--no-ext-diff", "--no-textconv", "--relative"]
+        if staged:
+            args.append("--cached")
+        fields = self._text(*args, commit, "--").split("\0")
+        out: dict[str, ChangedFile] = {}
+        for status, path in zip(fields[0::2], fields[1::2], strict=False):
+            if path:
+                out[path] = ChangedFile(path, status[:1])
+        if not staged:
+            for path in self._text("ls-files", "--others", "--exclude-standard", "-z", "--", ".").split("\0"):
+                if path and path not in out:
+                    out[path] = ChangedFile(path, "?")
+        return sorted(out.values(), key=lambda c: c.path)
+
+    def text_at(self, commit: str, rel: str) -> bytes | None:
+        """A file's content in a commit (None if it has none there)."""
+        if commit == EMPTY_TREE:
+            return None
+        p = self._run("cat-file", "blob", f"{commit}:{self.prefix}{rel}")
+        return p.stdout if p.returncode == 0 else None
+
+    def staged_text(self, rel: str) -> bytes | None:
+        p = self._run("cat-file", "blob", f":{self.prefix}{rel}")
+        return p.stdout if p.returncode == 0 else None

@@ -1,0 +1,193 @@
+"""The live graph: a base of the files on disk and a server's overlay of its open buffers."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from graph_util import edges, snapshot
+from graphmind import live as live_mod
+from graphmind.engine import Engine
+from graphmind.live import LiveGraph, live_overlays, open_view
+
+A = "def f():\n    pass\n"
+B = "from a import f\n\ndef g():\n    f()\n"
+B_MORE = B + "\ndef h():\n    f()\n"
+C = "from a import f\n\ndef k():\n    f()\n"
+
+
+def _ws(tmp_path: Path, files: dict[str, str]) -> Path:
+    root = tmp_path / "ws"
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    return root
+
+
+def _fresh(tmp_path: Path, texts: dict[str, str]) -> dict[str, set[tuple]]:
+    root = tmp_path / f"fresh{time.perf_counter_ns()}"
+    for rel, text in texts.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    eng = Engine(root, db_path=root.parent / f"{root.name}.db")
+    eng.index()
+    try:
+        return snapshot(eng)
+    finally:
+        eng.close()
+
+
+@pytest.fixture
+def lg(tmp_path: Path):
+    g = LiveGraph(_ws(tmp_path, {"a.py": A, "b.py": B}), jobs=1)
+    g.index()
+    yield g
+    g.close()
+
+
+def test_buffers_reach_the_overlay_never_the_base(lg: LiveGraph, tmp_path: Path) -> None:
+    lg.open_document("b.py", B_MORE)
+    assert ("b.h", "a.f", "extracted") in edges(lg.live)
+    assert ("b.h", "a.f", "extracted") not in edges(lg.base)
+    assert snapshot(lg.live) == _fresh(tmp_path, {"a.py": A, "b.py": B_MORE})
+    assert snapshot(lg.base) == _fresh(tmp_path, {"a.py": A, "b.py": B})
+    assert lg.overlay() == ["b.py"]
+
+
+def test_a_refresh_by_another_process_keeps_the_buffer(lg: LiveGraph, tmp_path: Path) -> None:
+    """The worst fault of issue 10: a CLI refresh replaced the server's rows of an open buffer."""
+    lg.open_document("b.py", B_MORE)
+    (lg.root / "c.py").write_text(C)
+    (lg.root / "b.py").write_text(B)  # touched on disk: the CLI re-reads it
+    os.utime(lg.root / "b.py", ns=(1, 1))
+    cli = Engine(lg.root, jobs=1)
+    cli.index()
+    cli.close()
+    assert lg.changed_elsewhere()
+    assert lg.sync()
+    assert not lg.changed_elsewhere()
+    assert snapshot(lg.live) == _fresh(tmp_path, {"a.py": A, "b.py": B_MORE, "c.py": C})
+    # closing the buffer falls back to the base's version, not to the buffer's text
+    lg.close_document("b.py")
+    assert snapshot(lg.live) == _fresh(tmp_path, {"a.py": A, "b.py": B, "c.py": C})
+    assert lg.overlay() == []
+
+
+def test_close_falls_back_to_the_base_not_the_disk(lg: LiveGraph, tmp_path: Path) -> None:
+    lg.open_document("b.py", B_MORE)
+    (lg.root / "b.py").write_text(B_MORE)  # saved, but no refresh reached the base yet
+    lg.close_document("b.py")
+    assert snapshot(lg.live) == snapshot(lg.base) == _fresh(tmp_path, {"a.py": A, "b.py": B})
+    lg.refresh_paths(["b.py"])  # the watched-file event arrives
+    assert snapshot(lg.live) == snapshot(lg.base) == _fresh(tmp_path, {"a.py": A, "b.py": B_MORE})
+
+
+def test_many_changes_rebase_and_replay_the_buffers(lg: LiveGraph, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(live_mod, "REBASE_MIN", 2)
+    lg.open_document("b.py", B_MORE)
+    texts = {"a.py": A, "b.py": B_MORE}
+    for i in range(12):
+        texts[f"m{i}.py"] = f"from a import f\n\ndef m{i}():\n    f()\n"
+        (lg.root / f"m{i}.py").write_text(texts[f"m{i}.py"])
+    calls = []
+    orig = lg.rebase
+    monkeypatch.setattr(lg, "rebase", lambda: (calls.append(1), orig())[1])
+    lg.index()
+    assert calls
+    assert snapshot(lg.live) == _fresh(tmp_path, texts)
+    lg.edit_document("b.py", [(0, 0, b"# x\n")])
+    texts["b.py"] = "# x\n" + B_MORE
+    assert snapshot(lg.live) == _fresh(tmp_path, texts)
+
+
+def test_folder_events_rescan(lg: LiveGraph, tmp_path: Path) -> None:
+    (lg.root / "lib").mkdir()
+    (lg.root / "lib" / "m.py").write_text(C.replace("k", "lm"))
+    lg.refresh_folder("lib")
+    assert ("lib.m.lm", "a.f", "extracted") in edges(lg.live)
+    (lg.root / "lib").rename(lg.root / "lib2")
+    lg.refresh_folder("lib")
+    lg.refresh_folder("lib2")
+    assert snapshot(lg.live) == _fresh(tmp_path, {"a.py": A, "b.py": B, "lib2/m.py": C.replace("k", "lm")})
+
+
+def test_readers_answer_from_the_live_overlay(lg: LiveGraph) -> None:
+    lg.open_document("b.py", B_MORE)
+    with open_view(lg.root, jobs=1) as v:
+        assert (v.source, v.overlay, v.stale) == ("live", ["b.py"], False)
+        assert ("b.h", "a.f", "extracted") in edges(v.engine)
+        assert [s.qname for s in v.graph.find("h")] == ["b.h"]
+    with open_view(lg.root, disk=True, jobs=1) as v:
+        assert (v.source, v.overlay) == ("disk", [])
+        assert ("b.h", "a.f", "extracted") not in edges(v.engine)
+
+
+def test_a_reader_waits_for_the_sync_then_says_stale(lg: LiveGraph) -> None:
+    lg.open_document("b.py", B_MORE)
+    (lg.root / "c.py").write_text(C)  # the reader's refresh writes it; nobody syncs the overlay
+    with open_view(lg.root, wait=0.2, jobs=1) as v:
+        assert v.source == "live" and v.stale
+        assert ("c.k", "a.f", "extracted") not in edges(v.engine)
+    lg.start_watching()
+    (lg.root / "d.py").write_text(C.replace("k", "d"))
+    with open_view(lg.root, wait=10, jobs=1) as v:
+        assert v.source == "live" and not v.stale
+        assert {("c.k", "a.f", "extracted"), ("d.d", "a.f", "extracted"), ("b.h", "a.f", "extracted")} <= edges(v.engine)
+
+
+def test_the_watcher_notices_other_writers(lg: LiveGraph) -> None:
+    changed = threading.Event()
+    lg.start_watching(changed.set)
+    (lg.root / "c.py").write_text(C)
+    cli = Engine(lg.root, jobs=1)
+    cli.refresh_paths(["c.py"])
+    cli.close()
+    assert changed.wait(10)
+    assert ("c.k", "a.f", "extracted") in edges(lg.live)
+
+
+def test_dead_servers_overlays_are_ignored_and_deleted(lg: LiveGraph) -> None:
+    d = live_mod.live_dir(lg.root)
+    (d / "999999999.lock").write_text("")
+    (d / "999999999.db").write_bytes(b"junk")
+    (d / "999999999.db-wal").write_bytes(b"junk")
+    assert live_overlays(lg.root) == [lg.live.db_path]
+    assert sorted(p.name for p in d.iterdir() if p.name.startswith("999999999.")) == []
+    own = lg.live.db_path
+    lg.close()
+    assert not own.exists() and live_overlays(lg.root) == []
+    with open_view(lg.root, jobs=1) as v:
+        assert v.source == "disk"
+
+
+def test_two_overlays_in_one_process(lg: LiveGraph) -> None:
+    other = LiveGraph(lg.root, jobs=1)
+    try:
+        assert other.live.db_path != lg.live.db_path
+        assert set(live_overlays(lg.root)) == {other.live.db_path, lg.live.db_path}
+    finally:
+        other.close()
+
+
+def test_rebase_keeps_the_overlay_epoch_moving(lg: LiveGraph) -> None:
+    lg.open_document("b.py", B_MORE)
+    before = lg.live.epoch()
+    lg.rebase()
+    assert lg.live.epoch() > before
+    assert ("b.h", "a.f", "extracted") in edges(lg.live)
+
+
+def test_a_read_only_store_never_writes(tmp_path: Path) -> None:
+    from graphmind.store import IndexUnavailable, Store
+
+    junk = tmp_path / "other.db"
+    junk.write_bytes(b"")
+    with pytest.raises(IndexUnavailable):
+        Store(junk, read_only=True)
+    assert junk.read_bytes() == b""
+    with pytest.raises(IndexUnavailable):
+        Store(tmp_path / "missing.db", read_only=True)
+    assert not (tmp_path / "missing.db").exists()
