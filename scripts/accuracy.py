@@ -14,6 +14,19 @@ Edges are (caller, callee) pairs of qualified names: a function or method of the
 a function, method or class of the package (a call of a class counts for the class and its
 ``__init__``). Calls from module-level code and class bodies are left out (basedpyright's call
 hierarchy has no item for them), and so are properties (read, not called).
+
+    python scripts/accuracy.py --reference-cache ~/.cache/graphmind/accuracy-reference
+
+stores basedpyright's edges per package and reuses them (compare two builds of GraphMind on the
+same reference without waiting for it twice).
+
+Dispatch edges (a call through a base-class method reaching an override, ``via`` dispatch) are
+counted apart: basedpyright's call hierarchy lists a call under the method the receiver's static
+type declares, never under its overrides, so the scores compare the direct edges and the table
+says how many dispatch edges there were (and how many the reference also has, through another
+call). The blast radius at depth 3 follows dispatch edges, as GraphMind's default does: its F1 is
+the micro-average, over every callable with a caller in either graph, of the callers within three
+hops in GraphMind's graph against those in basedpyright's.
 """
 
 from __future__ import annotations
@@ -49,9 +62,11 @@ def locate_package(sdist: Path, package: str) -> Path:
     return found[0]
 
 
-def ours(workspace: Path, db: Path) -> tuple[dict[Edge, int], set[str], set[str], list[tuple[str, str]]]:
-    """GraphMind's call edges (with their confidence), the package's callables, and every call
-    site as (caller, name) for the naive baseline."""
+def ours(
+    workspace: Path, db: Path
+) -> tuple[dict[Edge, int], set[str], set[str], list[tuple[str, str]], dict[Edge, int], float]:
+    """GraphMind's direct call edges (with their confidence), the package's callables, every call
+    site as (caller, name) for the naive baseline, the dispatch-only edges, and the indexing time."""
     eng = Engine(workspace, db_path=db)
     t0 = time.perf_counter()
     eng.index()
@@ -65,17 +80,20 @@ def ours(workspace: Path, db: Path) -> tuple[dict[Edge, int], set[str], set[str]
     # code in a class body runs at import like module-level code: no call-hierarchy item has it
     functions = {q for (q,) in db_.execute("SELECT qname FROM symbols WHERE kind IN ('function', 'method')")}
     edges: dict[Edge, int] = {}
-    for a, b, c in db_.execute(
-        "SELECT x.qname, y.qname, e.confidence FROM edges e JOIN symbols x ON x.id = e.caller_id "
+    dispatch: dict[Edge, int] = {}
+    for a, b, c, via in db_.execute(
+        "SELECT x.qname, y.qname, e.confidence, e.via FROM edges e JOIN symbols x ON x.id = e.caller_id "
         "JOIN symbols y ON y.id = e.callee_id WHERE e.kind = 'call'"
     ):
-        edges[(a, b)] = max(edges.get((a, b), 0), c)
+        into = dispatch if via and via.startswith("dispatch:") else edges
+        into[(a, b)] = max(into.get((a, b), 0), c)
+    dispatch = {e: c for e, c in dispatch.items() if e not in edges}
     sites = list(db_.execute(
         "SELECT x.qname, st.name FROM sites st JOIN symbols x ON x.id = st.caller_id WHERE st.kind = 'call'"
     ))
     eng.close()
     print(f"  graphmind indexed {workspace.name} in {seconds:.2f}s: {len(edges)} call edges", file=sys.stderr)
-    return edges, callables, functions, sites
+    return edges, callables, functions, sites, dispatch, seconds
 
 
 def naive(sites: list[tuple[str, str]], callables: set[str]) -> set[Edge]:
@@ -94,27 +112,78 @@ def scores(found: set[Edge], ref: set[Edge]) -> dict[str, Any]:
     return {"edges": len(found), "truePositives": tp, "precision": round(p, 4), "recall": round(r, 4), "f1": round(f, 4)}
 
 
-def evaluate(spec: str, keep: Path | None) -> dict[str, Any]:
+def blast_f1(found: set[Edge], ref: set[Edge], depth: int = 3) -> dict[str, Any]:
+    """Callers within ``depth`` hops of every callable that has a caller in either graph:
+    micro-averaged precision, recall and F1 of GraphMind's sets against the reference's."""
+
+    def callers(edges: set[Edge]) -> dict[str, set[str]]:
+        into: dict[str, set[str]] = {}
+        for a, b in edges:
+            into.setdefault(b, set()).add(a)
+        return into
+
+    ours_in, ref_in = callers(found), callers(ref)
+
+    def reach(into: dict[str, set[str]], target: str) -> set[str]:
+        seen: set[str] = set()
+        frontier = {target}
+        for _ in range(depth):
+            frontier = {a for b in frontier for a in into.get(b, ())} - seen - {target}
+            seen |= frontier
+        return seen
+
+    tp = fp = fn = 0
+    for target in set(ours_in) | set(ref_in):
+        mine, theirs = reach(ours_in, target), reach(ref_in, target)
+        tp += len(mine & theirs)
+        fp += len(mine - theirs)
+        fn += len(theirs - mine)
+    p = tp / (tp + fp) if tp + fp else 0.0
+    r = tp / (tp + fn) if tp + fn else 0.0
+    return {"precision": round(p, 4), "recall": round(r, 4), "f1": round(2 * p * r / (p + r) if p + r else 0.0, 4)}
+
+
+def reference_edges(ws: Path, key: str, cache: Path | None, log: Path) -> set[Edge]:
+    """basedpyright's edges for the package, from ``cache`` when an earlier run stored them (the
+    reference is the slow half of a run; GraphMind is always indexed afresh)."""
+    slot = cache / f"{key}.json" if cache is not None else None
+    if slot is not None and slot.is_file():
+        print(f"  basedpyright: edges from {slot}", file=sys.stderr)
+        return {(a, b) for a, b in json.loads(slot.read_text())}
+    t0 = time.perf_counter()
+    rep = collect_call_edges(ws, mode="both", stderr=log)
+    print(f"  basedpyright: {len(rep.edges)} edges in {time.perf_counter() - t0:.1f}s "
+          f"({rep.queried}/{rep.defs} defs answered, {rep.errors} errors)", file=sys.stderr)
+    if slot is not None and not rep.errors:
+        slot.parent.mkdir(parents=True, exist_ok=True)
+        slot.write_text(json.dumps(sorted(rep.edges)))
+    return set(rep.edges)
+
+
+def evaluate(spec: str, keep: Path | None, cache: Path | None = None) -> dict[str, Any]:
     name_ver, _, package = spec.partition(":")
     name, _, version = name_ver.partition("==")
     package = package or name
+    top, _, sub = package.partition("/")  # django/core: only that part of the package
     sdist = fetch_sdist(name, version)
-    src = locate_package(sdist, package)
+    src = locate_package(sdist, top)
     with tempfile.TemporaryDirectory(prefix="graphmind-acc-") as tmp:
         ws = Path(tmp) / "ws"
-        shutil.copytree(src, ws / package, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        shutil.copytree(src / sub if sub else src, ws / package, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        if sub:  # the enclosing packages, empty: modules keep their names (django.core.x)
+            for parent in (ws / package).relative_to(ws).parents:
+                if parent != Path("."):
+                    (ws / parent / "__init__.py").touch()
         lines = sum(len(p.read_bytes().splitlines()) for p in ws.rglob("*.py"))
         print(f"{name} {version}: {lines} lines of Python in {package}/", file=sys.stderr)
-        found, callables, functions, sites = ours(ws, Path(tmp) / "index.db")
-        t0 = time.perf_counter()
-        rep = collect_call_edges(ws, mode="both", stderr=Path(tmp) / "basedpyright.log")
-        print(f"  basedpyright: {len(rep.edges)} edges in {time.perf_counter() - t0:.1f}s "
-              f"({rep.queried}/{rep.defs} defs answered, {rep.errors} errors)", file=sys.stderr)
+        found, callables, functions, sites, dispatch, seconds = ours(ws, Path(tmp) / "index.db")
+        key = f"{name}-{version}" + (f"-{sub.replace('/', '-')}" if sub else "")
+        ref_edges = reference_edges(ws, key, cache, Path(tmp) / "basedpyright.log")
 
     def keep_edge(e: Edge) -> bool:  # a function of the package calling a callable of the package
         return e[0] in functions and e[1] in callables
 
-    ref = {e for e in rep.edges if keep_edge(e)}
+    ref = {e for e in ref_edges if keep_edge(e)}
     ours_by_level = {
         level: {e for e, c in found.items() if c >= level and keep_edge(e)} for level in (EXTRACTED, INFERRED, AMBIGUOUS)
     }
@@ -126,20 +195,27 @@ def evaluate(spec: str, keep: Path | None) -> dict[str, Any]:
         # only when the class defines one itself, GraphMind also when it inherits one
         return {e for e in edges if not e[1].endswith(".__init__") or e[0].endswith(".__init__")}
 
+    dispatch_default = {e for e, c in dispatch.items() if c >= INFERRED and keep_edge(e)}
     result = {
-        "package": f"{name} {version}",
+        "package": f"{name} {version}" + (f" ({package}/)" if sub else ""),
         "lines": lines,
+        "indexSeconds": round(seconds, 3),
         "referenceEdges": len(ref),
+        "dispatchEdges": len(dispatch_default),
+        "dispatchInReference": len(dispatch_default & ref),
+        "blastDepth3": blast_f1(default | dispatch_default, ref),
+        "blastDepth3Direct": blast_f1(default, ref),
         "graphmind": {CONFIDENCE_NAMES[lv]: scores(s, ref) for lv, s in ours_by_level.items()},
         "naiveSameName": scores(base, ref),
         "normalized": scores(no_ctor_init(default), no_ctor_init(ref)),
         "onlyGraphmind": sorted(default - ref),
         "onlyBasedpyright": sorted(ref - default),
+        "dispatchOnly": sorted(dispatch_default),
     }
     if keep is not None:
         keep.mkdir(parents=True, exist_ok=True)
-        (keep / f"{name}-disagreements.json").write_text(
-            json.dumps({k: result[k] for k in ("onlyGraphmind", "onlyBasedpyright")}, indent=1)
+        (keep / f"{key}-disagreements.json").write_text(
+            json.dumps({k: result[k] for k in ("onlyGraphmind", "onlyBasedpyright", "dispatchOnly")}, indent=1)
         )
     return result
 
@@ -148,16 +224,21 @@ def table(results: list[dict[str, Any]]) -> str:
     rows = [
         "| package | lines | basedpyright edges | GraphMind (≥inferred) P / R / F1 | same, constructor __init__ "
         "edges aside | extracted only P / R | with ambiguous P / R | naive same-name P / R |",
-        "|---|---:|---:|---|---|---|---|---|",
+        "|---|---:|---:|---|---|---|---|---|---:|---|---|",
     ]
+    rows[0] += " dispatch edges (also in reference) | blast radius depth 3 P / R / F1 | same, dispatch edges aside |"
     for r in results:
         g = r["graphmind"]
         d, x, a, n, z = g["inferred"], g["extracted"], g["ambiguous"], r["naiveSameName"], r["normalized"]
+        b, bd = r["blastDepth3"], r["blastDepth3Direct"]
         rows.append(
             f"| {r['package']} | {r['lines']} | {r['referenceEdges']} | "
             f"{d['precision']:.3f} / {d['recall']:.3f} / {d['f1']:.3f} | "
             f"{z['precision']:.3f} / {z['recall']:.3f} / {z['f1']:.3f} | {x['precision']:.3f} / {x['recall']:.3f} | "
-            f"{a['precision']:.3f} / {a['recall']:.3f} | {n['precision']:.3f} / {n['recall']:.3f} |"
+            f"{a['precision']:.3f} / {a['recall']:.3f} | {n['precision']:.3f} / {n['recall']:.3f} | "
+            f"{r['dispatchEdges']} ({r['dispatchInReference']}) | "
+            f"{b['precision']:.3f} / {b['recall']:.3f} / {b['f1']:.3f} | "
+            f"{bd['precision']:.3f} / {bd['recall']:.3f} / {bd['f1']:.3f} |"
         )
     return "\n".join(rows)
 
@@ -167,12 +248,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--packages", default=DEFAULT, help="comma-separated NAME==VERSION:PACKAGE_DIR")
     ap.add_argument("--out", type=Path, default=Path("bench-results/accuracy.json"))
     ap.add_argument("--disagreements", type=Path, default=Path("bench-results/accuracy"))
+    ap.add_argument("--reference-cache", type=Path, default=None,
+                    help="keep basedpyright's edges here and reuse them on the next run")
     args = ap.parse_args(argv)
-    results = [evaluate(spec, args.disagreements) for spec in args.packages.split(",") if spec]
+    results = [evaluate(spec, args.disagreements, args.reference_cache) for spec in args.packages.split(",") if spec]
     print(table(results))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(
-        [{k: v for k, v in r.items() if k not in ("onlyGraphmind", "onlyBasedpyright")} for r in results], indent=2
+        [{k: v for k, v in r.items() if k not in ("onlyGraphmind", "onlyBasedpyright", "dispatchOnly")} for r in results],
+        indent=2,
     ))
     for r in results:
         print(f"\n{r['package']}: {len(r['onlyGraphmind'])} edges only GraphMind has, "

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 from graphmind.engine import Engine
+from graphmind.graph.deps import ImportGraph
 from graphmind.model import CONFIDENCE_NAMES
 
 # Scratch workspaces of the property tests live in memory where there is such a folder: a run
@@ -40,7 +42,7 @@ def snapshot(engine: Engine) -> dict[str, set[tuple]]:
         ),
         "edges": set(
             db.execute(
-                "SELECT f.path, e.sid, e.caller_id, e.callee_id, e.confidence, e.kind FROM edges e "
+                "SELECT f.path, e.sid, e.caller_id, e.callee_id, e.confidence, e.kind, e.via FROM edges e "
                 "JOIN files f ON f.id = e.file_id"
             )
         ),
@@ -50,11 +52,48 @@ def snapshot(engine: Engine) -> dict[str, set[tuple]]:
     }
 
 
+def layer_snapshot(engine: Engine) -> dict[str, set[tuple]]:
+    """:func:`graph_util.snapshot` plus every edge's via and every layer's rows, by path."""
+    db = engine.db
+    snap = snapshot(engine)
+    snap["edges"] = set(
+        db.execute(
+            "SELECT f.path, e.sid, e.caller_id, e.callee_id, e.confidence, e.kind, e.via FROM edges e "
+            "JOIN files f ON f.id = e.file_id"
+        )
+    )
+    snap["links"] = set(
+        db.execute(
+            "SELECT f.path, l.kind, l.role, l.key, l.sid, l.caller_id, l.symbol_id FROM links l JOIN files f ON f.id = l.file_id"
+        )
+    )
+    snap["imports"] = set(
+        db.execute("SELECT f.path, i.spec, i.rank, i.module, i.stem, i.names FROM imports i JOIN files f ON f.id = i.file_id")
+    )
+    snap["import_graph"] = import_edges(engine)
+    snap["search"] = set(db.execute("SELECT rowid, name, words, signature, doc FROM search"))
+    snap["search_rows"] = set(
+        db.execute("SELECT r.symbol_id, f.path, r.digest FROM search_rows r JOIN files f ON f.id = r.file_id")
+    )
+    snap["notes"] = set(db.execute("SELECT f.path, n.title FROM notes n JOIN files f ON f.id = n.file_id"))
+    snap["mentions"] = set(
+        db.execute("SELECT f.path, m.kind, m.text, m.detail, m.line FROM mentions m JOIN files f ON f.id = m.file_id")
+    )
+    return snap
+
+
+def import_edges(engine: Engine) -> set[tuple[str, str]]:
+    """(importer, imported) paths of the whole import graph."""
+    nodes, adj = ImportGraph(engine.store.layers).edges()
+    return {(nodes[a].path, nodes[b].path) for a, targets in adj.items() for b in targets}
+
+
 def check_incremental(
     initial: dict[str, str],
     open_files: tuple[str, ...],
     edits: list[tuple[str, int, int, str]],
     whole_text: bool = False,
+    snap: Callable[[Engine], dict[str, set[tuple]]] = snapshot,
 ) -> None:
     """Incremental must equal fresh: apply ``edits`` ((path, position, length, text); position
     taken modulo the text's length) to open buffers (``open_files``: byte edits, or whole-text
@@ -86,14 +125,14 @@ def check_incremental(
                 (root / rel).write_bytes(texts[rel])
                 eng.refresh_paths([rel])
         eng.settle()  # what the server does once typing pauses: broken text parsed afresh
-        incremental = snapshot(eng)
+        incremental = snap(eng)
         eng.close()
         for rel, t in texts.items():
             (fresh_root / rel).parent.mkdir(parents=True, exist_ok=True)
             (fresh_root / rel).write_bytes(t)
         fresh = Engine(fresh_root, db_path=Path(tmp) / "fresh.db")
         fresh.index()
-        expected = snapshot(fresh)
+        expected = snap(fresh)
         fresh.close()
         for table in expected:
             assert incremental[table] == expected[table], table

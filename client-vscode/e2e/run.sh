@@ -174,7 +174,7 @@ log "code-server up on 127.0.0.1:$PORT (pid $CS_PID)"
 
 # --- 7. The scenarios --------------------------------------------------------------------------
 log "running scenarios ($(remaining)s left)"
-E2E_CODE_SERVER_PID="$CS_PID" E2E_LOGS="$WORK/ud/logs" E2E_CACHE="$CACHE" E2E_URL="http://127.0.0.1:$PORT/?folder=$WS" E2E_WORKSPACE="$WS" \
+E2E_SERVER_CMD="$SERVER_CMD" E2E_CODE_SERVER_PID="$CS_PID" E2E_LOGS="$WORK/ud/logs" E2E_CACHE="$CACHE" E2E_URL="http://127.0.0.1:$PORT/?folder=$WS" E2E_WORKSPACE="$WS" \
   E2E_ARTIFACTS="$ARTIFACTS" E2E_CHROMIUM="$CHROMIUM" E2E_PROFILE="$WORK/chromium-profile" \
   E2E_DEADLINE_MS="$((DEADLINE * 1000))" \
   timeout --kill-after=10 "$(remaining)" node "$HERE/scenarios.mjs"

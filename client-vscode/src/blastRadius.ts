@@ -1,13 +1,17 @@
 /** "GraphMind: Blast radius of symbol" and the actions of its view. */
 import * as vscode from 'vscode';
 import { allCallSites, targetCount, type BlastNode, type BlastQuery, type BlastRadiusTreeProvider } from './blastTree';
+import { changesSummary, type ChangesQuery } from './changesTree';
 import { isSupportedLanguage } from './languages';
 import {
   BLAST_RADIUS_METHOD,
   buildBlastRadiusParams,
+  buildChangesParams,
+  CHANGES_METHOD,
   withPossibleCallers,
   type BlastRadiusResult,
   type BlastRadiusSettings,
+  type ChangesResult,
   type LspLocation,
   type LspPosition,
   type LspRange,
@@ -157,7 +161,7 @@ export class BlastRadiusController implements vscode.Disposable {
     this.deps.provider.setOptions({ includePossible: on });
     void this.deps.state?.update(INCLUDE_POSSIBLE_CONTEXT, on);
     void vscode.commands.executeCommand('setContext', INCLUDE_POSSIBLE_CONTEXT, on);
-    if (this.deps.provider.query) {
+    if (this.deps.provider.query || this.deps.provider.changes) {
       await this.refresh();
     }
   }
@@ -200,7 +204,11 @@ export class BlastRadiusController implements vscode.Disposable {
   }
 
   /** Runs the last query again (with the current settings). */
-  async refresh(): Promise<BlastRadiusResult | null | undefined> {
+  async refresh(): Promise<BlastRadiusResult | ChangesResult | null | undefined> {
+    const changes = this.deps.provider.changes;
+    if (changes) {
+      return this.runChanges(changes.query);
+    }
     const last = this.deps.provider.query;
     if (!last) {
       return this.run();
@@ -212,13 +220,14 @@ export class BlastRadiusController implements vscode.Disposable {
   /** A document changed: the rows' lines may be wrong now, so ask again once edits settle. */
   documentChanged(e: DocumentChange): void {
     const query = this.deps.provider.query;
-    if (!query || !this.deps.provider.result || e.contentChanges.length === 0) {
+    const changes = this.deps.provider.changes;
+    if ((!changes && (!query || !this.deps.provider.result)) || e.contentChanges.length === 0) {
       return;
     }
     if (e.document.uri.scheme !== 'file' || !isSupportedLanguage(e.document.languageId)) {
       return;
     }
-    if (e.document.uri.toString() === query.uri) {
+    if (query && e.document.uri.toString() === query.uri) {
       this.deps.provider.setQueryPosition(shiftPosition(query.position, e.contentChanges));
     }
     this.markStale();
@@ -258,7 +267,7 @@ export class BlastRadiusController implements vscode.Disposable {
     }
     const result = this.deps.provider.result;
     const outdated = wasDown || this.stale || (s.index === 'ready' && !!result?.indexing);
-    if (this.deps.provider.query && result && outdated) {
+    if (((this.deps.provider.query && result) || this.deps.provider.changes) && outdated) {
       this.stale = true;
       this.markStale();
     } else {
@@ -272,7 +281,8 @@ export class BlastRadiusController implements vscode.Disposable {
    */
   async requery(): Promise<boolean> {
     const query = this.deps.provider.query;
-    if (!query || this.serverDown) {
+    const changes = this.deps.provider.changes;
+    if ((!query && !changes) || this.serverDown) {
       this.updateMessage();
       return false;
     }
@@ -287,6 +297,18 @@ export class BlastRadiusController implements vscode.Disposable {
     const seq = ++this.sequence;
     const settings = this.settings();
     try {
+      if (changes) {
+        const fresh = await client.sendRequest<ChangesResult>(CHANGES_METHOD, buildChangesParams(changes.query.uri, settings), cts.token);
+        if (seq !== this.sequence) {
+          return false;
+        }
+        this.stale = false;
+        this.showChanges(changes.query, fresh, true);
+        return true;
+      }
+      if (!query) {
+        return false;
+      }
       const result =
         (await client.sendRequest<BlastRadiusResult | null>(
           BLAST_RADIUS_METHOD,
@@ -319,7 +341,7 @@ export class BlastRadiusController implements vscode.Disposable {
     }
     this.deps.treeView.message = this.serverDown
       ? SERVER_DOWN_MESSAGE
-      : this.stale && this.deps.provider.result
+      : this.stale && (this.deps.provider.result || this.deps.provider.changes)
         ? STALE_MESSAGE
         : undefined;
   }
@@ -331,22 +353,76 @@ export class BlastRadiusController implements vscode.Disposable {
     this.liveRequest?.cancel();
   }
 
+  /** The server is not running: say so, offering to restart it or to show its log. */
+  private serverNotRunning(what: string): void {
+    void Promise.resolve(
+      vscode.window.showErrorMessage(
+        `GraphMind: the server is not running, so ${what} can't be computed. Restart it, or see its log for why it stopped.`,
+        'Restart Server',
+        'Show Log',
+      ),
+    ).then((choice) => {
+      if (choice === 'Restart Server') {
+        this.deps.restart();
+      } else if (choice === 'Show Log') {
+        this.deps.showLog();
+      }
+    });
+  }
+
+  // ------------------------------------------------------------------ GraphMind: Impact of my changes
+  /**
+   * Asks `graphmind/changes` for the workspace folder of the active editor (or `query`'s) and
+   * shows the changed definitions, their callers by depth and the tests in the radius.
+   */
+  async runChanges(query?: ChangesQuery, editor: vscode.TextEditor | undefined = vscode.window.activeTextEditor): Promise<ChangesResult | undefined> {
+    const client = await this.deps.client();
+    if (!client) {
+      this.serverNotRunning('the impact of your changes');
+      return undefined;
+    }
+    const doc = editor?.document;
+    const q: ChangesQuery = query ?? { uri: doc && doc.uri.scheme === 'file' ? doc.uri.toString() : undefined };
+    void vscode.commands.executeCommand(`${VIEW_ID}.focus`);
+    this.liveRequest?.cancel();
+    const seq = ++this.sequence;
+    let result: ChangesResult | null;
+    try {
+      result = await vscode.window.withProgress(
+        { location: { viewId: VIEW_ID }, title: 'Comparing with git…' },
+        (_progress, token) => client.sendRequest<ChangesResult | null>(CHANGES_METHOD, buildChangesParams(q.uri, this.settings()), token),
+      );
+    } catch (err) {
+      if (!isCancellation(err)) {
+        void vscode.window.showErrorMessage(`GraphMind: impact of changes failed: ${describeError(err)}`);
+      }
+      return undefined;
+    }
+    if (!result) {
+      void vscode.window.showErrorMessage('GraphMind: this server does not answer "graphmind/changes" (update GraphMind).');
+      return undefined;
+    }
+    if (seq === this.sequence) {
+      this.stale = false;
+      this.showChanges(q, result);
+      this.revealTarget();
+    }
+    return result;
+  }
+
+  showChanges(query: ChangesQuery, result: ChangesResult, sameRows = false): void {
+    this.deps.provider.setChanges(query, result, sameRows);
+    void vscode.commands.executeCommand('setContext', HAS_RESULT_CONTEXT, true);
+    this.updateMessage();
+    if (this.deps.treeView) {
+      this.deps.treeView.description = changesSummary(result);
+    }
+  }
+
   private async execute(query: BlastQuery): Promise<BlastRadiusResult | null | undefined> {
     const client = await this.deps.client();
     if (!client) {
-      void Promise.resolve(
-        vscode.window.showErrorMessage(
-          'GraphMind: the server is not running, so the blast radius can\'t be computed. Restart it, or see its log for why it stopped.',
-          'Restart Server',
-          'Show Log',
-        ),
-      ).then((choice) => {
-        if (choice === 'Restart Server') {
-          this.deps.restart();
-        } else if (choice === 'Show Log') {
-          this.deps.showLog();
-        }
-      });
+      this.serverNotRunning('the blast radius');
       return undefined;
     }
     void vscode.commands.executeCommand(`${VIEW_ID}.focus`);

@@ -1,11 +1,21 @@
 /** The "Blast Radius" tree view: a `graphmind/blastRadius` result -> tree rows. */
 import * as vscode from 'vscode';
 import {
+  changesChildNodes,
+  changesRootNodes,
+  changesTreeItem,
+  isChangesNode,
+  type ChangesNode,
+  type ChangesQuery,
+} from './changesTree';
+import {
   isModuleLevel,
   type BlastItem,
   type BlastRadiusResult,
   type BlastRadiusSettings,
+  type BlastNote,
   type BlastSymbol,
+  type ChangesResult,
   type LspLocation,
   type LspRange,
   type UnresolvedCall,
@@ -15,13 +25,16 @@ export type BlastNode =
   | { type: 'target'; id: string; symbol: BlastSymbol; total: number; showTotal: boolean; hops: number; possible: PossibleCount }
   | { type: 'total'; id: string; total: number; targets: number }
   | { type: 'warning'; id: string; text: string; detail: string; command?: { command: string; title: string } }
-  | { type: 'unresolved'; id: string; count: number; name: string; calls: UnresolvedCall[] }
+  | { type: 'unresolved'; id: string; count: number; names: string[]; direct: boolean; calls: UnresolvedCall[] }
   | { type: 'unresolvedCall'; id: string; call: UnresolvedCall }
   | { type: 'message'; id: string; text: string; detail?: string }
   | { type: 'depth'; id: string; depth: number; items: BlastItem[]; hiddenMain: number }
   | { type: 'modules'; id: string; depth: number; items: BlastItem[]; main: boolean }
   | { type: 'item'; id: string; item: BlastItem; moduleRow?: boolean }
-  | { type: 'callSite'; id: string; item: BlastItem; site: LspLocation; index: number };
+  | { type: 'callSite'; id: string; item: BlastItem; site: LspLocation; index: number }
+  | { type: 'notes'; id: string; notes: BlastNote[] }
+  | { type: 'note'; id: string; note: BlastNote }
+  | ChangesNode;
 
 /** Possible (ambiguous) callers: shown among the rows, or counted by the server but left out. */
 export type PossibleCount = { shown: number } | { hidden: number } | undefined;
@@ -80,6 +93,15 @@ export function symbolKindIcon(kind: number): string {
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** `"a"`, `"a" or "b"`, `"a", "b" or "c"`, `"a", "b", "c", …` */
+export function quotedNames(names: readonly string[], most = 3): string {
+  const q = names.slice(0, most).map((n) => `"${n}"`);
+  if (names.length > most) {
+    return `${q.join(', ')}, …`;
+  }
+  return q.length > 1 ? `${q.slice(0, -1).join(', ')} or ${q[q.length - 1]}` : q.join('');
 }
 
 /** Groups items by depth, ascending, keeping the server's order inside a depth. */
@@ -145,6 +167,10 @@ export function rootNodes(
   if (!single) {
     nodes.push({ type: 'total', id: p + 'total', total: result.total, targets: result.targets.length });
   }
+  if (result.notes?.length) {
+    // Design notes and ADRs that name the target or a caller: read these before changing it.
+    nodes.push({ type: 'notes', id: p + 'notes', notes: result.notes });
+  }
   if (result.indexing) {
     nodes.push({
       type: 'warning',
@@ -179,11 +205,15 @@ export function rootNodes(
   const calls = result.unresolvedCalls ?? [];
   const unresolved = Math.max(result.unresolvedSites ?? 0, calls.length);
   if (unresolved > 0) {
+    // The server counts calls named like any symbol in the radius (a caller's caller too).
+    const targetNames = new Set(result.targets.map((t) => t.name));
+    const names = calls.length ? [...new Set(calls.map((c) => c.name))] : [...targetNames];
     nodes.push({
       type: 'unresolved',
       id: p + 'unresolved',
       count: unresolved,
-      name: calls[0]?.name ?? result.targets[0]?.name ?? '',
+      names,
+      direct: names.every((n) => targetNames.has(n)),
       calls,
     });
   } else if (!result.complete && !(possible && 'hidden' in possible)) {
@@ -231,6 +261,12 @@ function itemIds(parentId: string, items: readonly BlastItem[]): string[] {
 }
 
 export function childNodes(node: BlastNode): BlastNode[] {
+  if (isChangesNode(node)) {
+    return changesChildNodes(node);
+  }
+  if (node.type === 'notes') {
+    return node.notes.map((note) => ({ type: 'note', id: `${node.id}/${note.path}`, note }));
+  }
   if (node.type === 'depth') {
     const { symbols, modules, main } = splitItems(node.items);
     const ids = itemIds(node.id, symbols);
@@ -333,6 +369,9 @@ export function targetCount(node: Extract<BlastNode, { type: 'target' }>): strin
 
 /** One tree row for a node. */
 export function toTreeItem(node: BlastNode, rel: RelativePath): vscode.TreeItem {
+  if (isChangesNode(node)) {
+    return changesTreeItem(node, rel);
+  }
   const None = vscode.TreeItemCollapsibleState.None;
   switch (node.type) {
     case 'target': {
@@ -373,8 +412,8 @@ export function toTreeItem(node: BlastNode, rel: RelativePath): vscode.TreeItem 
     }
     case 'unresolved': {
       const listed = node.calls.length > 0;
-      const what = node.name ? ` named "${node.name}"` : '';
-      const text = `${plural(node.count, 'unresolved call')}${what} may also call this`;
+      const what = node.names.length ? ` named ${quotedNames(node.names)}` : '';
+      const text = `${plural(node.count, 'unresolved call')}${what} may also ${node.direct ? 'call' : 'reach'} this`;
       const t = new vscode.TreeItem(text, listed ? vscode.TreeItemCollapsibleState.Collapsed : None);
       t.id = node.id;
       t.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
@@ -468,6 +507,32 @@ export function toTreeItem(node: BlastNode, rel: RelativePath): vscode.TreeItem 
       };
       return t;
     }
+    case 'notes': {
+      const t = new vscode.TreeItem('Notes', vscode.TreeItemCollapsibleState.Expanded);
+      t.id = node.id;
+      t.description = `${plural(node.notes.length, 'document')} name${node.notes.length === 1 ? 's' : ''} this code`;
+      t.iconPath = new vscode.ThemeIcon('book');
+      t.contextValue = 'graphmind.notes';
+      t.tooltip = 'Markdown files (design notes, ADRs) that mention the target or one of its callers.';
+      t.accessibilityInformation = { label: `Notes, ${t.description}` };
+      return t;
+    }
+    case 'note': {
+      const n = node.note;
+      const where = `${n.path}:${n.line}`;
+      const names = n.symbols.map((q) => q.slice(q.lastIndexOf('.') + 1));
+      const t = new vscode.TreeItem(n.title, None);
+      t.id = node.id;
+      t.description = [where, names.slice(0, 3).join(', ') + (names.length > 3 ? ', …' : '')].filter(Boolean).join(' · ');
+      t.iconPath = new vscode.ThemeIcon('note');
+      t.contextValue = 'graphmind.note';
+      t.tooltip = [n.title, where, ...n.symbols.map((q) => `• ${q}`)].join('\n');
+      if (n.uri) {
+        t.command = openCommand({ uri: n.uri, range: { start: { line: n.line - 1, character: 0 }, end: { line: n.line - 1, character: 0 } } }, 'Open note');
+      }
+      t.accessibilityInformation = { label: `Note ${n.title}, ${where}` };
+      return t;
+    }
     case 'callSite': {
       const where = fileLine(node.site.uri, node.site.range, rel);
       const t = new vscode.TreeItem(where, None);
@@ -510,6 +575,8 @@ export class BlastRadiusTreeProvider implements vscode.TreeDataProvider<BlastNod
   private readonly parents = new Map<string, BlastNode>();
   private _result: BlastRadiusResult | null = null;
   private _query: BlastQuery | undefined;
+  /** "Impact of my changes" shows instead of a blast radius. */
+  private _changes: { query: ChangesQuery; result: ChangesResult } | undefined;
   private _options: ViewOptions = { ...DEFAULT_VIEW_OPTIONS };
 
   constructor(private readonly rel: RelativePath) {}
@@ -522,6 +589,11 @@ export class BlastRadiusTreeProvider implements vscode.TreeDataProvider<BlastNod
     return this._query;
   }
 
+  /** The changes shown (and how they were asked), when the view shows the impact of changes. */
+  get changes(): { query: ChangesQuery; result: ChangesResult } | undefined {
+    return this._changes;
+  }
+
   get options(): ViewOptions {
     return this._options;
   }
@@ -530,9 +602,9 @@ export class BlastRadiusTreeProvider implements vscode.TreeDataProvider<BlastNod
     return this.roots.length > 0;
   }
 
-  /** The first target row (what a new result scrolls to). */
+  /** The first target row (what a new result scrolls to; the first row for changes). */
   get targetNode(): BlastNode | undefined {
-    return this.roots.find((n) => n.type === 'target');
+    return this._changes ? this.roots[0] : this.roots.find((n) => n.type === 'target');
   }
 
   /**
@@ -545,6 +617,18 @@ export class BlastRadiusTreeProvider implements vscode.TreeDataProvider<BlastNod
     }
     this._query = query;
     this._result = result;
+    this._changes = undefined;
+    this.render();
+  }
+
+  /** Shows the impact of changes (`sameRows`: an update of the one shown, rows keep their ids). */
+  setChanges(query: ChangesQuery, result: ChangesResult, sameRows = false): void {
+    if (!sameRows) {
+      this.generation++;
+    }
+    this._query = undefined;
+    this._result = null;
+    this._changes = { query, result };
     this.render();
   }
 
@@ -557,14 +641,16 @@ export class BlastRadiusTreeProvider implements vscode.TreeDataProvider<BlastNod
 
   setOptions(options: Partial<ViewOptions>): void {
     this._options = { ...this._options, ...options };
-    if (this._query) {
+    if (this._query || this._changes) {
       this.render();
     }
   }
 
   private render(): void {
     this.parents.clear();
-    this.roots = rootNodes(this._result, this._query, this.generation, this._options);
+    this.roots = this._changes
+      ? changesRootNodes(this._changes.result, this.generation)
+      : rootNodes(this._result, this._query, this.generation, this._options);
     this.changed.fire(undefined);
   }
 
@@ -572,6 +658,7 @@ export class BlastRadiusTreeProvider implements vscode.TreeDataProvider<BlastNod
     this.generation++;
     this._query = undefined;
     this._result = null;
+    this._changes = undefined;
     this.roots = [];
     this.parents.clear();
     this.changed.fire(undefined);

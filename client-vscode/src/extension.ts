@@ -109,6 +109,7 @@ export function activate(context: vscode.ExtensionContext): void {
       return lens ? controller.runAt(lens.uri, lens.position) : controller.run();
     }),
     vscode.commands.registerCommand('graphmind.blastRadius.refresh', () => controller.refresh()),
+    vscode.commands.registerCommand('graphmind.changes', () => controller.runChanges()),
     vscode.commands.registerCommand('graphmind.blastRadius.clear', () => controller.clear()),
     vscode.commands.registerCommand('graphmind.blastRadius.peek', () => controller.peek()),
     vscode.commands.registerCommand('graphmind.blastRadius.peekUnresolved', () => controller.peekUnresolved()),

@@ -77,6 +77,20 @@ export interface UnresolvedCall extends LspLocation {
   text?: string | null;
 }
 
+/** A Markdown note (an ADR, a design doc) that names a target or a caller (issue 12). */
+export interface BlastNote {
+  /** Workspace-relative, '/'-separated. */
+  path: string;
+  /** LSP answers only. */
+  uri?: string;
+  /** The first heading, else the file name. */
+  title: string;
+  /** 1-based line of the note's first mention of one of `symbols`. */
+  line: number;
+  /** Qualified names of the targets and items it names. */
+  symbols: string[];
+}
+
 export interface BlastRadiusResult {
   targets: BlastSymbol[];
   items: BlastItem[];
@@ -98,6 +112,8 @@ export interface BlastRadiusResult {
   /** True while the workspace's first index is still being built: counts may be low (since issue 15). */
   indexing?: boolean;
   epoch?: number;
+  /** Doc notes that name a target or a shown item, sorted by path (since issue 12). */
+  notes?: BlastNote[];
 }
 
 /** `graphmind/status` (request) and `graphmind/statusChanged` (notification). */
@@ -145,4 +161,105 @@ export function buildBlastRadiusParams(
 /** A module-level item (SymbolKind.Module): code at the top level of a file. */
 export function isModuleLevel(sym: Pick<BlastSymbol, 'kind'>): boolean {
   return sym.kind === 2;
+}
+
+// ---------------------------------------------------------------------------------------------
+// graphmind/changes (issue 11): the symbols changed since a git base (unsaved buffers included),
+// their callers within the blast radius, and the tests in it. Lines are 1-based here, as in
+// `graphmind changes --json`; entries carry a `uri`, call sites only a workspace-relative path.
+
+export const CHANGES_METHOD = 'graphmind/changes';
+
+export interface ChangesParams {
+  /** Picks the workspace folder (the active editor's document). */
+  textDocument?: { uri: string };
+  /** A git ref; the server's default is the merge-base with the upstream or main branch, else HEAD. */
+  base?: string;
+  staged?: boolean;
+  depth?: number;
+  minConfidence?: Confidence;
+  maxTokens?: number;
+}
+
+export interface ChangesBase {
+  ref: string;
+  commit: string;
+  /** How the base was chosen, e.g. "HEAD (no upstream or main branch to compare with)". */
+  how?: string;
+}
+
+/** A changed definition: added | removed | modified | signature. */
+export interface ChangedSymbol {
+  qualifiedName: string;
+  kind: string;
+  path: string;
+  uri?: string;
+  startLine: number;
+  endLine?: number;
+  change: string;
+  signature?: string | null;
+}
+
+/** A test function within the radius (a changed test too, at depth 0). */
+export interface AffectedTest {
+  qualifiedName: string;
+  path: string;
+  uri?: string;
+  startLine: number;
+  /** pytest | unittest | go test | js test | rust test | junit … */
+  kind: string;
+  depth: number;
+  chain: string[];
+}
+
+export interface ChangeSite {
+  path: string;
+  line: number;
+  column?: number;
+  kind?: string;
+}
+
+/** A caller in the radius (`confidence` "unresolved": it calls a removed definition). */
+export interface AffectedSymbol {
+  qualifiedName: string;
+  name: string;
+  kind: string;
+  path: string;
+  uri?: string;
+  startLine: number;
+  endLine?: number;
+  signature?: string | null;
+  container?: string | null;
+  depth: number;
+  confidence: string;
+  chain: string[];
+  callSites: ChangeSite[];
+}
+
+export interface ChangesResult {
+  base: ChangesBase;
+  staged?: boolean;
+  depth?: number;
+  files: string[];
+  /** Open buffers whose unsaved text was compared. */
+  buffers?: string[];
+  root?: string;
+  rootUri?: string;
+  changed: ChangedSymbol[];
+  tests: AffectedTest[];
+  affected: AffectedSymbol[];
+  complete: boolean;
+  unresolvedSites?: number;
+  weakEdges?: number;
+  total?: number;
+  shown?: number;
+  truncated?: boolean;
+}
+
+export function buildChangesParams(uri: string | undefined, settings: BlastRadiusSettings): ChangesParams {
+  return {
+    ...(uri ? { textDocument: { uri } } : {}),
+    depth: settings.depth,
+    minConfidence: settings.minConfidence,
+  };
 }

@@ -8,7 +8,7 @@ import {
   shiftPosition,
   STALE_MESSAGE,
 } from '../src/blastRadius';
-import { BlastRadiusTreeProvider, childNodes, rootNodes, toTreeItem, type BlastNode, type BlastQuery } from '../src/blastTree';
+import { BlastRadiusTreeProvider, childNodes, quotedNames, rootNodes, toTreeItem, type BlastNode, type BlastQuery } from '../src/blastTree';
 import type { BlastRadiusResult } from '../src/protocol';
 import type { ManagedClient } from '../src/server';
 import * as vscode from './vscode-stub';
@@ -142,6 +142,20 @@ describe('honest counts in the Blast Radius view', () => {
     const open = toTreeItem(kids[0], rel).command!;
     assert.equal(open.command, 'vscode.open');
     assert.equal(open.arguments![1].selection.start.line, 9);
+  });
+
+  it('unresolved calls named like callers in the radius: the row names them and says they may reach it', () => {
+    const calls = [
+      { uri: 'file:///ws/x.py', range: range(9, 4, 10), name: 'target', caller: 'x.run', text: 'obj.target()' },
+      { uri: 'file:///ws/y.py', range: range(2, 0, 6), name: 'caller1', caller: null, text: null },
+      { uri: 'file:///ws/z.py', range: range(2, 0, 6), name: 'caller1', caller: null, text: null },
+    ];
+    const roots = rootNodes(sampleResult({ complete: false, unresolvedSites: 3, unresolvedCalls: calls }), query);
+    const row = roots.find((n) => n.type === 'unresolved')!;
+    assert.equal(toTreeItem(row, rel).label, '3 unresolved calls named "target" or "caller1" may also reach this');
+    assert.equal(quotedNames(['a', 'b', 'c', 'd']), '"a", "b", "c", …');
+    assert.equal(quotedNames(['a', 'b', 'c']), '"a", "b" or "c"');
+    assert.equal(quotedNames(['a']), '"a"');
   });
 
   it('an older server that sends only the count: the row shows it, without children', () => {
@@ -332,5 +346,43 @@ describe('the view and the server state', () => {
     await tick(20);
     assert.equal(requests.length, 2);
     assert.ok(!labels(provider.getChildren()).includes('Still indexing: counts may be low'));
+  });
+});
+
+describe('doc notes (issue 12) at the top of the view', () => {
+  const notes = [
+    {
+      path: 'docs/adr/0001-idempotent.md',
+      uri: 'file:///ws/docs/adr/0001-idempotent.md',
+      title: 'ADR 1: Charges must be idempotent',
+      line: 5,
+      symbols: ['a.target', 'b.caller1', 'c.caller2', 'd.more'],
+    },
+    { path: 'README.md', title: 'Shop', line: 12, symbols: ['a.target'] },
+  ];
+
+  it('a Notes group right after the target, one row per note that opens it at its mention', () => {
+    const roots = rootNodes(sampleResult({ notes }), query);
+    assert.deepEqual(labels(roots).slice(0, 2), [
+      'target | 3 callers within 3 hops · a.py:1',
+      'Notes | 2 documents name this code',
+    ]);
+    const rows = childNodes(roots[1]);
+    assert.deepEqual(labels(rows), [
+      'ADR 1: Charges must be idempotent | docs/adr/0001-idempotent.md:5 · target, caller1, caller2, …',
+      'Shop | README.md:12 · target',
+    ]);
+    const open = toTreeItem(rows[0], rel).command!;
+    assert.equal(open.command, 'vscode.open');
+    assert.equal(open.arguments![0].toString(), 'file:///ws/docs/adr/0001-idempotent.md');
+    assert.equal(open.arguments![1].selection.start.line, 4);
+    assert.equal(toTreeItem(rows[1], rel).command, undefined, 'no uri (not an LSP answer): nowhere to open');
+    assert.match(String(toTreeItem(rows[0], rel).tooltip), /• d\.more/);
+    assert.equal(toTreeItem(rows[0], rel).accessibilityInformation?.label, 'Note ADR 1: Charges must be idempotent, docs/adr/0001-idempotent.md:5');
+  });
+
+  it('no notes (or an older server): no group', () => {
+    assert.ok(!labels(rootNodes(sampleResult({ notes: [] }), query)).some((l) => l.startsWith('Notes')));
+    assert.ok(!labels(rootNodes(sampleResult(), query)).some((l) => l.startsWith('Notes')));
   });
 });

@@ -15,6 +15,11 @@
 (variable_declarator value: (object) @scope.object)
 (assignment_expression right: (object) @scope.object)
 (export_statement value: (object) @scope.object)
+; object literals a function returns (`return { check() {...} }`, `() => ({...})`): their members
+; are named by the function
+(return_statement (object) @scope.object)
+(return_statement (parenthesized_expression (object) @scope.object))
+(arrow_function body: (parenthesized_expression (object) @scope.object))
 
 ; call sites: @callee is the callee expression
 (call_expression function: (_) @callee) @reference.call

@@ -25,5 +25,17 @@
 (var_spec) @assign.var
 (const_spec) @assign.const
 (assignment_statement) @assign.plain
-(range_clause left: (_) @bind.pattern)
+(range_clause left: (_)) @bind.range
 (type_switch_statement alias: (_) @bind.pattern)
+
+; block scopes where Go code most often declares one name twice: statements that declare in their
+; header (`if v, ok := x.(T); ok {`, `for _, c := range xs {`, `switch x := f(); x {`), and the
+; clauses of switch and select statements (a type switch's case of one type gives the alias that
+; type). Other blocks share their function's scope: cheaper, and a name declared twice there is rare
+(if_statement initializer: (_)) @scope.block
+(for_statement (range_clause)) @scope.block
+(for_statement (for_clause initializer: (_))) @scope.block
+(expression_switch_statement initializer: (_)) @scope.block
+(type_switch_statement) @scope.block
+[(expression_case) (default_case) (communication_case)] @scope.block
+(type_case) @scope.case

@@ -29,9 +29,14 @@
 ; bindings and type evidence
 (assignment left: (_) @assign.left) @assign
 (augmented_assignment left: (identifier) @bind)
-(for_statement left: (_) @bind.pattern)
-(for_in_clause left: (_) @bind.pattern)
+(for_statement left: (_) @bind.pattern right: (_) @iter)
+(for_in_clause left: (_) @bind.pattern right: (_) @iter)
 (as_pattern alias: (as_pattern_target (identifier) @bind))
+; types the code states: `with X() as x`, `except E as e`, `if isinstance(x, C):`, return values
+(as_pattern alias: (as_pattern_target)) @as
+((call function: (identifier) @_fn) @narrow (#eq? @_fn "isinstance"))
+(return_statement (_)) @return
+(yield) @yield
 (named_expression name: (identifier) @bind)
 (global_statement (identifier) @global)
 (nonlocal_statement (identifier) @global)

@@ -11,6 +11,9 @@ from collections.abc import Callable
 from typing import Any
 
 from .graph import BlastResult, Call, Site, Sym
+from .graph.deps import Dependency, FileNode
+from .graph.notes import Note
+from .graph.related import RelatedResult
 from .model import CONFIDENCE_NAMES, Via
 
 Json = dict[str, Any]
@@ -47,20 +50,33 @@ def via_json(v: Via) -> Json:
     return {"kind": v.kind, "key": v.key}
 
 
+def note_json(n: Note, path: Callable[[str], Json] | None = None) -> Json:
+    """A doc note: its path (and a face's location fields), title, 1-based line of its first
+    mention, and the qualified names it names."""
+    return {"path": n.path, **(path(n.path) if path else {}), "title": n.title, "line": n.line + 1, "symbols": n.symbols}
+
+
 def blast_json(
-    result: BlastResult, symbol: Callable[[Sym], Json] = symbol_json, site: Callable[[Site], Json] = site_json
+    result: BlastResult,
+    symbol: Callable[[Sym], Json] = symbol_json,
+    site: Callable[[Site], Json] = site_json,
+    note_path: Callable[[str], Json] | None = None,
 ) -> Json:
     """A blast radius: the targets, every affected symbol with its depth, confidence, chain from the
-    target and the call sites into the previous hop, and whether the answer is whole."""
+    target and the call sites into the previous hop, and whether the answer is whole (and if not,
+    what may be missing: ``possibleCallers``, ``unresolvedCalls``)."""
     return {
-        "targets": [symbol(t) for t in result.targets],
+        "targets": [{**symbol(t), "container": result.containers.get(t.id)} for t in result.targets],
         "items": [
             {
                 **symbol(i.symbol),
+                "container": result.containers.get(i.symbol.id),
                 "depth": i.depth,
                 "confidence": CONFIDENCE_NAMES[i.confidence],
                 "chain": i.chain,
                 "callSites": [site(s) for s in i.sites],
+                **({"via": via_json(i.via)} if i.via is not None else {}),
+                **({"inMainGuard": True} if i.in_main_guard else {}),
             }
             for i in result.items
         ],
@@ -71,4 +87,51 @@ def blast_json(
         "unresolvedSites": result.unresolved_sites,
         "weakEdges": result.weak_edges,
         "epoch": result.epoch,
+        "notes": [note_json(n, note_path) for n in result.notes],
+        **blast_extras_json(result, site),
     }
+
+
+def blast_extras_json(result: BlastResult, site: Callable[[Site], Json]) -> Json:
+    """What a blast radius may miss, and how it was asked (the depth and confidence used)."""
+    return {
+        "unresolvedCalls": [
+            {**site(u.site), "name": u.site.name, "caller": u.caller, "text": u.text} for u in result.unresolved_calls
+        ],
+        "possibleCallers": result.possible,
+        "maxDepth": result.depth,
+        "minConfidence": CONFIDENCE_NAMES[result.min_confidence],
+    }
+
+
+def dependency_json(d: Dependency, path: Callable[[str], Json] | None = None) -> Json:
+    """A file reached through imports (``path`` adds a face's own location fields, e.g. a URI)."""
+    return {"path": d.file.path, **(path(d.file.path) if path else {}), "module": d.file.module,
+            "names": d.names, "depth": d.depth, "via": d.via}
+
+
+def deps_json(
+    node: FileNode, imports: list[Dependency] | None, imported_by: list[Dependency] | None,
+    path: Callable[[str], Json] | None = None,
+) -> Json:
+    """``{path, module, imports: [...], importedBy: [...]}``; a direction not asked for is left out."""
+    out: Json = {"path": node.path, **(path(node.path) if path else {}), "module": node.module}
+    if imports is not None:
+        out["imports"] = [dependency_json(d, path) for d in imports]
+    if imported_by is not None:
+        out["importedBy"] = [dependency_json(d, path) for d in imported_by]
+    return out
+
+
+def related_json(
+    result: RelatedResult, symbol: Callable[[Sym], Json] = symbol_json, path: Callable[[str], Json] | None = None
+) -> Json:
+    """Related code: ``items`` (seeds first, in their order), each a file or a symbol (``type``), whether it
+    is a seed, its score (seeds 1, neighbours below 1) and ``why`` (the strongest reason; all in
+    ``reasons``); ``total`` candidates before the ``budget``."""
+    items: list[Json] = []
+    for r in result.items:
+        where = {"type": "symbol", **symbol(r.symbol)} if r.symbol is not None else {
+            "type": "file", "path": r.path, **(path(r.path) if path else {})}
+        items.append({**where, "seed": r.seed, "score": r.score, "why": r.why[0], "reasons": r.why})
+    return {"items": items, "total": result.total, "truncated": result.truncated, "budget": result.budget}

@@ -66,7 +66,7 @@ def _serve(argv: list[str]) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from . import cli_agent
+    from . import cli_agent, cli_layers
     from .graph import MAX_DEPTH, MAX_LIMIT
 
     ap = argparse.ArgumentParser(prog="graphmind", description="Exact call graph, call hierarchy and blast radius.")
@@ -97,6 +97,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("stats", help="counts by language and confidence")
     _add_common(p)
+
+    cli_layers.add_parsers(sub, _add_common)
 
     _add_serve(sub)
     cli_agent.add_commands(sub, _add_common)
@@ -172,7 +174,7 @@ def _print_view(view: View) -> None:
 
 
 def _run(args: argparse.Namespace, view: View) -> int:
-    from . import cli_agent
+    from . import cli_agent, cli_layers
     from .answers import blast_json, call_json, symbol_json
     from .graph import confidence_level
 
@@ -182,6 +184,11 @@ def _run(args: argparse.Namespace, view: View) -> int:
         return _index_summary(args, graph, view.report)
     if not args.json:
         _print_view(view)
+    if args.command in cli_layers.COMMANDS:
+        try:
+            return cli_layers.run(args, view.engine, graph, lambda out: print(cli_agent.dump({**out, **view_json(view)}, args)))
+        except cli_layers.UsageError as exc:
+            raise UsageError(str(exc)) from None
     if args.command == "stats":
         st = graph.stats()
         if args.json:
@@ -225,7 +232,8 @@ def _run(args: argparse.Namespace, view: View) -> int:
             print(f"  no {args.command}")
         for c in rows:
             lines = ", ".join(f"{s['path']}:{s['line']}" for s in c["sites"])
-            print(f"  {c['confidence']:<9} {c['qualifiedName']}  ({c['path']}:{c['startLine']})  at {lines}")
+            via = f"  via {c['via']['kind']} {c['via']['key']}" if "via" in c else ""
+            print(f"  {c['confidence']:<9} {c['qualifiedName']}  ({c['path']}:{c['startLine']})  at {lines}{via}")
     return 0
 
 
@@ -260,12 +268,20 @@ def _index_summary(args: argparse.Namespace, graph: Graph, report: IndexReport) 
 
 
 def _print_stats(st: dict[str, Any]) -> None:
+    from .render import plural
+
     e = st["edges"]
     print(f"Files: {st['files']} indexed, {st['skipped']} skipped")
     print(f"Symbols: {st['symbols']}   Call sites: {st['callSites']}")
     print(f"Call edges: {e['extracted']} extracted, {e['inferred']} inferred, {e['ambiguous']} ambiguous; "
           f"reference edges: {st['referenceEdges']}")
     print(f"Unresolved call sites: {st['unresolvedSites']} (plus {st['externalSites']} to code outside the workspace)")
+    links = st.get("links")
+    if links:
+        ev, ht = links["event"], links["http"]
+        print(f"Event edges: {ev['edges']} ({plural(ev['emitters'], 'emitter')}, {plural(ev['handlers'], 'handler')}, "
+              f"{plural(ev['unresolved'], 'computed topic')}); "
+              f"HTTP edges: {ht['edges']} ({plural(ht['clients'], 'client')}, {plural(ht['routes'], 'route')})")
     if st["languages"]:
         print("By language:")
         for lang, c in st["languages"].items():
@@ -294,14 +310,17 @@ def _print_blast(r: dict[str, Any]) -> None:
     if not r["complete"]:
         flags.append("incomplete: " + incompleteness(r["unresolvedSites"], r.get("weakEdges", 0)) + " could reach these")
     print(f"{plural(r['total'], 'symbol')} affected" + (f" ({'; '.join(flags)})" if flags else ""))
+    for n in r.get("notes", []):
+        print(f"note: {n['title']}  {n['path']}:{n['line']}  (names {', '.join(n['symbols'])})")
     depth = None
     for i in r["items"]:
         if i["depth"] != depth:
             depth = i["depth"]
             print(f"depth {depth}:")
         sites = ", ".join(f"{s['path']}:{s['line']}" for s in i["callSites"])
+        via = f" via {i['via']['kind']} {i['via']['key']}" if "via" in i else ""
         print(f"  {i['confidence']:<9} {i['qualifiedName']}  {i['path']}:{i['startLine']}-{i['endLine']}  "
-              f"{i['signature']}  [calls at {sites}]")
+              f"{i['signature']}  [calls at {sites}{via}]")
 
 
 if __name__ == "__main__":

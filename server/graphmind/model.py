@@ -71,6 +71,11 @@ class Facts:
     sites: list[SiteFact]
     bindings: list[BindingFact]
     local: Any = None  # language-private data the resolver needs (scopes, local types)
+    # calls the link layer may match (string arguments, decorators, link verbs): plain tuples in
+    # :class:`graphmind.links.shapes.CallShape` order, language-neutral
+    links: list[tuple] = field(default_factory=list)
+    # what documents each symbol (a docstring, leading comments), by symbol index: for search
+    docs: dict[int, str] = field(default_factory=dict)
 
 
 class Via(NamedTuple):
@@ -90,6 +95,16 @@ class Via(NamedTuple):
             return None
         kind, _, key = text.partition(":")
         return Via(kind, key)
+
+
+class Import(NamedTuple):
+    """One import of a file, for the import graph: ``spec`` as written (resolved to absolute
+    where the language makes it relative), the modules it may name best first as (module,
+    file stem or None for any file of that module), and the names it imports."""
+
+    spec: str
+    candidates: tuple[tuple[str, str | None], ...]
+    names: tuple[str, ...] = ()
 
 
 class Target(NamedTuple):

@@ -60,6 +60,10 @@ class Ignore:
             )
         return self.specs[reldir]
 
+    def no_spec(self, reldir: str) -> None:
+        """Record that the folder ``reldir`` has no ``.gitignore`` (its listing has none)."""
+        self.specs.setdefault(reldir, None)
+
     def ignored(self, rel: str, is_dir: bool) -> bool:
         probe = rel + "/" if is_dir else rel
         if self.user.match_file(probe):
@@ -87,36 +91,86 @@ def _skipped_dir(root: Path, rel: str, ignore: Ignore) -> bool:
 
 def discover(root: Path, exclude: list[str] | None = None, under: str = "") -> Iterator[SourceFile]:
     """Every file with a supported language below ``root`` (or below its folder ``under``, a
-    workspace-relative '/'-path), in a stable order."""
+    workspace-relative '/'-path), in a stable order (``os.walk``'s, top-down, names sorted).
+
+    One ``scandir`` per folder and one ``stat`` per source file: a folder's ``.gitignore`` is
+    read only when its listing has one, and a path is matched only against the ignore files
+    above it that exist (a warm refresh of a workspace with thousands of folders walks it
+    without a ``realpath`` or a failed ``open`` per folder)."""
     ignore = Ignore(root, exclude)
     root_real = os.path.realpath(root)
+    top_rel = ""
     if under:
         parts = under.strip("/").split("/")
         if any(_skipped_dir(root, "/".join(parts[: i + 1]), ignore) for i in range(len(parts))):
             return
-        top = os.path.join(root, *parts)
-        if not os.path.isdir(top):
+        top_rel = "/".join(parts)
+        if not os.path.isdir(os.path.join(root, *parts)):
             return
-    else:
-        top = str(root)
-    for dirpath, dirnames, filenames in os.walk(top):
-        reldir = os.path.relpath(dirpath, root).replace(os.sep, "/")
-        reldir = "" if reldir == "." else reldir
-        dirnames[:] = [d for d in sorted(dirnames) if not _skipped_dir(root, f"{reldir}/{d}" if reldir else d, ignore)]
-        for fn in sorted(filenames):
-            if languages.for_path(fn) is None:
+    # the ignore files of the top folder's ancestors (its own is read from its listing below)
+    chain: tuple[tuple[str, pathspec.PathSpec], ...] = ()
+    if top_rel:
+        parts = top_rel.split("/")
+        for i in range(len(parts)):
+            reldir = "/".join(parts[:i])
+            spec = ignore._spec(reldir)
+            if spec is not None:
+                chain += ((reldir, spec),)
+    user = ignore.user if exclude else None
+    stack: list[tuple[str, str, tuple[tuple[str, pathspec.PathSpec], ...]]] = [
+        (top_rel, os.path.join(root, top_rel) if top_rel else str(root), chain)
+    ]
+    while stack:
+        reldir, full_dir, chain = stack.pop()
+        try:
+            with os.scandir(full_dir) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError:
+            continue
+        names = {e.name: e for e in entries}
+        if reldir and "pyvenv.cfg" in names and os.path.exists(names["pyvenv.cfg"].path):
+            continue  # a virtualenv (what _skipped_dir checks before a folder is entered)
+        spec = ignore._spec(reldir) if ".gitignore" in names else ignore.no_spec(reldir)
+        if spec is not None:
+            chain += ((reldir, spec),)
+        subdirs: list[tuple[str, str, tuple[tuple[str, pathspec.PathSpec], ...]]] = []
+        for e in entries:
+            name = e.name
+            rel = f"{reldir}/{name}" if reldir else name
+            try:
+                is_dir = e.is_dir()
+            except OSError:
+                is_dir = False
+            if is_dir:
+                if not (
+                    name in SKIP_DIRS or name.endswith(".egg-info") or e.is_symlink()
+                    or _matches(user, chain, rel, True)
+                ):
+                    subdirs.append((rel, e.path, chain))
                 continue
-            rel = f"{reldir}/{fn}" if reldir else fn
-            full = os.path.join(dirpath, fn)
-            if ignore.ignored(rel, False):
+            if languages.for_path(name) is None or _matches(user, chain, rel, False):
                 continue
-            if os.path.islink(full) and not os.path.realpath(full).startswith(root_real + os.sep):
+            if e.is_symlink() and not os.path.realpath(e.path).startswith(root_real + os.sep):
                 continue
             try:
-                st = os.stat(full)
+                st = e.stat()
             except OSError:
                 continue
             yield SourceFile(rel, st.st_size, st.st_mtime_ns)
+        stack.extend(reversed(subdirs))
+
+
+def _matches(
+    user: pathspec.PathSpec | None, chain: tuple[tuple[str, pathspec.PathSpec], ...], rel: str, is_dir: bool
+) -> bool:
+    """:meth:`Ignore.ignored`, given the ignore files that exist above ``rel`` (``chain``)."""
+    slash = "/" if is_dir else ""
+    if user is not None and user.match_file(rel + slash):
+        return True
+    for reldir, spec in chain:
+        if spec.match_file((rel[len(reldir) + 1 :] if reldir else rel) + slash):
+            return True
+    return False
 
 
 class SkipFile(OSError):

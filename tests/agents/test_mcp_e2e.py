@@ -11,7 +11,7 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 G = "shop.payments.gateway"
-TOOLS = {"find_symbol", "callers", "callees", "blast_radius", "call_path", "changes", "dead_code", "status"}
+TOOLS = {"find_symbol", "callers", "callees", "blast_radius", "call_path", "changes", "dead_code", "related", "status"}
 
 
 async def _session_run(root: Path, calls: list[tuple[str, dict[str, Any]]], before: Any = None) -> tuple[set[str], list[Any]]:
@@ -51,7 +51,7 @@ async def test_mcp_session(shop_repo: Path) -> None:
         if name == "changes":  # an edit to process_refund's body, not yet committed
             gateway.write_text(gateway.read_text().replace("    helper(tx_id)\n", "    helper(tx_id + 1)\n"))
 
-    names, (find, callers, blast, blast_items, path, dead, status, changes, bad) = await _session_run(
+    names, (find, callers, blast, blast_items, path, dead, status, changes, bad, related, no_seed) = await _session_run(
         shop_repo,
         [
             ("find_symbol", {"query": "save"}),
@@ -63,6 +63,8 @@ async def test_mcp_session(shop_repo: Path) -> None:
             ("status", {}),
             ("changes", {}),
             ("blast_radius", {"symbol": "shop.payments.repo.Repo.save", "depth": -1}),
+            ("related", {"seeds": ["src/shop/orders.py", "shop.payments.repo.Repo.save"], "budget": 4}),
+            ("related", {"seeds": ["nothing.here"]}),
         ],
         before=edit_before,
     )
@@ -122,3 +124,10 @@ async def test_mcp_session(shop_repo: Path) -> None:
     assert {a["qualifiedName"] for a in d["affected"]} >= {"shop.orders.cancel", f"{G}.outer.inner"}
 
     assert bad.isError and "depth" in bad.content[0].text
+
+    d = _check_frame(related)  # seeds first, in order; neighbours fill what is left of the budget
+    assert [(i.get("qualifiedName") or i["path"], i["seed"]) for i in d["items"][:2]] == [
+        ("src/shop/orders.py", True), ("shop.payments.repo.Repo.save", True),
+    ]
+    assert len(d["items"]) == 4 and all(not i["seed"] and i["why"] != "seed" for i in d["items"][2:])
+    assert no_seed.isError and "no file or symbol named 'nothing.here'" in no_seed.content[0].text

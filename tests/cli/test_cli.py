@@ -51,11 +51,16 @@ def test_blast_radius_json_contract(shop: Path) -> None:
     assert charge == {
         "qualifiedName": f"{G}.Gateway.charge", "name": "charge", "kind": "method",
         "path": "src/shop/payments/gateway.py", "startLine": 16, "endLine": 21,
-        "signature": "def charge(self, amount)", "depth": 1, "confidence": "inferred",
+        "signature": "def charge(self, amount)", "container": "Gateway", "depth": 1, "confidence": "inferred",
         "chain": ["shop.payments.repo.Repo.save", f"{G}.Gateway.charge"],
         "callSites": [{"path": "src/shop/payments/gateway.py", "line": 18, "column": 19, "kind": "call"}],
     }
     assert items["shop.orders.cancel"]["depth"] == 2
+    # what the answer may miss, and how it was asked (issue 15)
+    assert out["maxDepth"] == 3 and out["minConfidence"] == "inferred"
+    assert out["possibleCallers"] == 1  # shop.orders.unknown's obj.save(1) is ambiguous
+    assert out["unresolvedCalls"] == [] and out["unresolvedSites"] == 0
+    assert out["targets"][0]["container"] == "Repo"
     deep = json.loads(gm("blast-radius", "shop.payments.repo.Repo.save", "--json", "--depth", "1", cwd=shop).stdout)
     assert {i["depth"] for i in deep["items"]} == {1}
     strict = json.loads(gm("blast-radius", "Repo.save", "--json", "--min-confidence", "extracted", cwd=shop).stdout)

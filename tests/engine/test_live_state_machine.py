@@ -7,6 +7,9 @@ After each step (once no buffer awaits settling):
 - the overlay (what the server answers from) equals a fresh index of (the disk as the base last
   read it + the open buffers);
 - the base equals a fresh index of the disk as it last read it; after a CLI refresh, of the disk.
+Both compared table by table, the layers beyond direct calls included (event edges and link rows,
+imports, doc notes and their mentions, full-text rows): a file the overlay adopts from the base's
+stored facts brings its layer rows with it.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path
 
-from graph_util import SCRATCH, snapshot
+from graph_util import SCRATCH, layer_snapshot
 from graphmind.engine import Engine
 from graphmind.live import LiveGraph, open_view
 from hypothesis import HealthCheck, settings
@@ -29,13 +32,17 @@ INITIAL = {
     "a.py": "from lib.m import helper, Box\n\ndef run():\n    helper()\n    Box().open()\n",
     "b.py": "from a import run\nimport lib.n\n\ndef main():\n    run()\n    lib.n.tool()\n",
     "lib/m.py": "class Box:\n    def open(self):\n        return helper()\n\ndef helper():\n    pass\n",
-    "lib/n.py": "from lib.m import helper\n\ndef tool():\n    helper()\n",
+    "lib/n.py": "from lib.m import helper\n\ndef tool():\n    helper()\n    bus.emit(\"order.created\")\n",
+    "docs/adr.md": "# Charges once\n\n`lib.m.helper` must be idempotent; see `order.created`.\n",
 }
-PATHS = ["a.py", "b.py", "lib/m.py", "lib/n.py", "lib2/m.py", "c.py"]
+PATHS = ["a.py", "b.py", "lib/m.py", "lib/n.py", "lib2/m.py", "c.py", "docs/adr.md"]
 FRAGMENTS = [
     "", "x", "(", ")", ":", "\n", "    ", "def ", "class ", "helper()", "run()", "tool()", "Box().open()",
     "\ndef helper():\n    pass\n", "\ndef run():\n    tool()\n", "\nclass Box:\n    def open(self):\n        pass\n",
     "from lib2.m import helper\n", "import lib.m\n", "lib.m.helper()\n", "def broken(:\n", "\r\n",
+    # the layers: an event handler and an emitter, a docstring, a doc note's mention
+    "\n@bus.on(\"order.created\")\ndef charge():\n    pass\n", "bus.emit(\"order.created\")\n",
+    '    """Charge once."""\n', "`lib.n.tool`",
 ]
 
 Texts = tuple[tuple[str, bytes], ...]
@@ -53,7 +60,7 @@ def fresh(texts: Texts) -> dict[str, frozenset[tuple]]:
         eng = Engine(root, db_path=Path(tmp) / "fresh.db", jobs=1)
         try:
             eng.index()
-            return {k: frozenset(v) for k, v in snapshot(eng).items()}
+            return {k: frozenset(v) for k, v in layer_snapshot(eng).items()}
         finally:
             eng.close()
 
@@ -63,7 +70,7 @@ def frozen(texts: dict[str, bytes]) -> Texts:
 
 
 def same(eng: Engine, texts: dict[str, bytes], what: str) -> None:
-    got = snapshot(eng)
+    got = layer_snapshot(eng)
     want = fresh(frozen(texts))
     for table in want:
         assert frozenset(got[table]) == want[table], f"{what}: {table} differ from a fresh index"

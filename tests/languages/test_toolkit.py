@@ -106,3 +106,60 @@ def test_registry_and_module_name_hook() -> None:
     assert not languages.changes_module_names("pkg/sub/mod.py")
     assert not languages.changes_module_names("src/index.ts")
     assert not languages.changes_module_names("README.md")
+
+
+def test_common_names_are_one_shared_list_languages_extend() -> None:
+    from graphmind.languages._toolkit import COMMON_METHOD_NAMES, is_common_name
+
+    assert "get" in COMMON_METHOD_NAMES and is_common_name("get")
+    assert is_common_name("Close") and is_common_name("Get")  # Go's / C#'s capitalised forms
+    assert not is_common_name("fetch_all") and is_common_name("fetch_all", frozenset({"fetch_all"}))
+    # a language's extra names add to the shared list, they never replace it
+    assert label_by_name(0, [row(1)], "get", frozenset({"casefold"})).targets == [(1, AMBIGUOUS)]
+    assert label_by_name(0, [row(1)], "casefold", frozenset({"casefold"})).targets == [(1, AMBIGUOUS)]
+    # a bare call (no receiver) of a common name is no library type's method: the one definition
+    assert label_by_name(0, [row(1)], "get", receiver=False).targets == [(1, INFERRED)]
+
+
+def test_dispatch_finds_overrides_in_subtypes_through_recorded_lookups() -> None:
+    from graphmind.languages._toolkit import Dispatch
+    from graphmind.model import Target, Via
+
+    def cls(i: int, q: str) -> SymbolRow:
+        return SymbolRow(i, q, q.rpartition(".")[2], "class", "m", "a", {})
+
+    def meth(i: int, owner: str, name: str = "save") -> SymbolRow:
+        return SymbolRow(i, f"{owner}.{name}", name, "method", "m", "a", {})
+
+    parents = {"m.B": "m.A", "m.C": "m.B"}
+    rows = [cls(1, "m.A"), cls(2, "m.B"), cls(3, "m.C"), cls(4, "m.Z"),
+            meth(11, "m.A"), meth(12, "m.B"), meth(13, "m.C"), meth(14, "m.Z"), meth(15, "m.C", "load")]
+    asked: list[str] = []
+
+    class View(_LangView):
+        def symbols(self, qname: str) -> list[SymbolRow]:
+            asked.append(qname)
+            return super().symbols(qname)
+
+        def by_name(self, name: str) -> list[SymbolRow]:
+            asked.append(f"#{name}")
+            return super().by_name(name)
+
+    def is_subtype(sub: SymbolRow, sup: SymbolRow) -> bool:
+        q: str | None = sub.qname
+        while q is not None:
+            q = parents.get(q)
+            if q == sup.qname:
+                return True
+        return False
+
+    d = Dispatch(View(rows), is_subtype)
+    a_save, b_save = rows[4], rows[5]
+    assert [r.qname for r in d.overrides(a_save)] == ["m.B.save", "m.C.save"]  # not Z's: unrelated
+    assert [r.qname for r in d.overrides(b_save)] == ["m.C.save"]
+    # a receiver typed as B calling A's (inherited) save reaches the overrides below B only
+    assert [r.qname for r in d.overrides(a_save, within=rows[1])] == ["m.C.save"]
+    via = Via("dispatch", "m.A.save")
+    assert d.targets(a_save) == [Target(12, INFERRED, via), Target(13, INFERRED, via)]
+    assert d.targets(a_save, confidence=EXTRACTED, skip=[12]) == [Target(13, INFERRED, via)]
+    assert "#save" in asked and "m.B" in asked  # every lookup went through the (recording) view

@@ -27,7 +27,8 @@ VALID = {  # plainly well-formed params of each hot request
     lean.REFERENCES: {**POS, "context": {"includeDeclaration": False}},
     lean.INCOMING: {"item": ITEM},
     lean.OUTGOING: {"item": ITEM},
-    lean.BLAST: {**POS, "symbol": "m.f", "maxDepth": 3, "direction": "incoming", "minConfidence": "inferred", "limit": 9},
+    lean.BLAST: {**POS, "symbol": "m.f", "maxDepth": 3, "direction": "incoming", "minConfidence": "inferred", "limit": 9,
+                 "unresolvedLimit": 5},
 }
 
 

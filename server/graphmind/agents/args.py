@@ -15,6 +15,8 @@ from ..workspace import within
 MAX_DEPTH = 10  # blast radius / changes hops
 MAX_PATH_DEPTH = 12  # call_path hops
 MAX_SPEC = 1_000
+MAX_SEEDS = 100  # related: seeds in one call
+MAX_RELATED = 500  # related: items in one answer
 
 
 class ArgumentError(ValueError):

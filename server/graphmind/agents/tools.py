@@ -1,5 +1,5 @@
-"""The seven agent tools — ``find_symbol``, ``callers``, ``callees``, ``blast_radius``,
-``call_path``, ``changes``, ``dead_code``, ``status`` — answered from a :class:`~.view.View`.
+"""The agent tools — ``find_symbol``, ``callers``, ``callees``, ``blast_radius``, ``call_path``,
+``changes``, ``dead_code``, ``related``, ``status`` — answered from a :class:`~.view.View`.
 
 Every answer is an :class:`Answer`: structured data (what MCP sends as ``structuredContent`` and
 the CLI prints with ``--json``) and a compact text, both within the budget. Every answer states
@@ -19,14 +19,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .. import answers, languages
+from .. import answers
 from ..gitrepo import GitError, GitRepo
 from ..graph import BlastResult, Call, Graph, Sym
 from ..graph.changes import REMOVED, ChangesResult
 from ..graph.changes import changes as graph_changes
 from ..graph.dead import dead_code as graph_dead_code
 from ..graph.paths import call_paths
-from ..graph.policy import Classifier
+from ..graph.related import DEFAULT_BUDGET as RELATED_BUDGET
 from ..model import CONFIDENCE_NAMES
 from ..render import (
     CLI_DEFAULT_TOKENS,
@@ -254,13 +254,12 @@ def _rank_items(g: Graph, items: list[Json], ids: list[int]) -> list[Json]:
 
 def _mark_script_blocks(view: View, entries: list[Json]) -> None:
     """Module-level entries whose calls all sit in a script-only block (``__main__``)."""
-    cls = Classifier(view.graph)
+    guards = view.graph.main_guards()  # the language's own entry points (Language.main_guards)
     for e in entries:
         if e["kind"] != "module" or not e.get("at"):
             continue
-        lang = languages.for_path(e["path"])
-        start = lang.script_block_line(cls.lines(e["path"])) if lang is not None else None
-        if start is not None and all(a[0] - 1 > start for a in e["at"]):
+        blocks = guards.blocks(e["path"])
+        if blocks and all(any(a <= (line - 1, column - 1) < b for a, b in blocks) for line, column in e["at"]):
             e["inScriptBlock"] = True
 
 
@@ -269,8 +268,13 @@ def _blast_frame(view: View, res: BlastResult, extra: Json) -> Json:
         **extra,
         "targets": [_sym(t) for t in res.targets],
         "complete": res.complete, "unresolvedSites": res.unresolved_sites, "weakEdges": res.weak_edges,
+        "notes": [answers.note_json(n) for n in res.notes],  # doc notes naming the targets or what is shown
         "freshness": freshness(view),
     }
+
+
+def _notes_text(d: Json) -> list[str]:
+    return [f"note: {n['title']}  {n['path']}:{n['line']}  (names {', '.join(n['symbols'])})" for n in d.get("notes", [])]
 
 
 def blast_radius(
@@ -291,7 +295,7 @@ def blast_radius(
     head = "Blast radius of " + "; ".join(_head(t) for t in frame["targets"]) + f", depth {depth} {direction}"
     if fmt == "items":
         def lines(d: Json) -> list[str]:
-            out = [head, f"{plural(d['total'], 'symbol')} affected, {_completeness_text(d)}"]
+            out = [head, f"{plural(d['total'], 'symbol')} affected, {_completeness_text(d)}", *_notes_text(d)]
             for i in d["items"]:
                 sites = ", ".join(f"{s['path']}:{s['line']}:{s['column']}" for s in i["callSites"])
                 out.append(f"  d{i['depth']} {i['confidence']:<9} {i['qualifiedName']} {_where(i)} at {sites}")
@@ -304,7 +308,7 @@ def blast_radius(
     def brief_lines(d: Json) -> list[str]:
         files = len({e["path"] for e in entries})
         return [head, f"{plural(d['total'], 'symbol')} affected in {plural(files, 'file')}, {_completeness_text(d)}",
-                *brief_render.text(d["files"])]
+                *_notes_text(d), *brief_render.text(d["files"])]
 
     return paged(frame, "files", entries, budget=budget, offset=offset, shape=brief_render.group, lines=brief_lines)
 
@@ -508,6 +512,48 @@ def dead_code(view: View, *, path: Any = "", budget: Budget, cursor: Any = None)
     return ans
 
 
+def related(view: View, seeds: Any, *, items: Any = RELATED_BUDGET, budget: Budget) -> Answer:
+    """The seeds (files or symbols) and the code around them, ranked within ``items`` (seeds
+    included; the crowding guard keeps every seed first, in order). The token budget cuts from the
+    end: neighbours go before any seed."""
+    g = view.graph
+    if not isinstance(seeds, list) or not seeds:
+        raise A.ArgumentError("seeds must be a non-empty list of files or symbols")
+    if len(seeds) > A.MAX_SEEDS:
+        raise A.ArgumentError(f"seeds: at most {A.MAX_SEEDS}")
+    specs = [A.text("seeds", s) for s in seeds]
+    n = A.integer("budget", items, 1, A.MAX_RELATED)
+    found, unknown = g.seeds(specs)
+    if unknown:
+        raise A.NotFound(f"no file or symbol named {unknown[0]!r}")
+    full = answers.related_json(g.related(found, n))
+    frame = {
+        "seeds": specs, "budget": n, "found": full["total"], "complete": True, "unresolvedSites": 0,
+        "freshness": freshness(view),
+    }
+    rows = full["items"]
+
+    def build(k: int) -> Answer:
+        data = {**frame, "items": rows[:k], "total": len(rows), "shown": k,
+                "truncated": full["truncated"] or k < len(rows)}
+        if k < len(rows):
+            data["omitted"] = {"count": len(rows) - k}
+        out = [f"Related to {', '.join(specs)}: {plural(k, 'item')} of {full['total']} found (budget {n})"]
+        for i in data["items"]:
+            where = i["path"] if i["type"] == "file" else f"{i['qualifiedName']} ({i['kind']}) {_where(i)}"
+            out.append(f"  {'seed' if i['seed'] else format(i['score'], '.2f'):>5}  {where}  ({i['why']})")
+        if k < len(rows):
+            out.append(f"cut {len(rows) - k} of {len(rows)} for the token budget; raise max_tokens")
+        out.append(_fresh_text(data["freshness"]))
+        return Answer(data, "\n".join(out))
+
+    def size(k: int) -> int:
+        a = build(k)
+        return max(len(dumps(a.data)), len(a.text))
+
+    return build(fit(len(rows), size, budget.chars))
+
+
 def status(view: View, *, budget: Budget) -> Answer:
     g = view.graph
     st = g.stats()
@@ -551,5 +597,5 @@ class Tools:
 
 __all__ = [
     "CLI_DEFAULT_TOKENS", "MCP_DEFAULT_TOKENS", "Answer", "Tools", "blast_radius", "call_path", "callees", "callers",
-    "changes", "dead_code", "find_symbol", "freshness", "status", "REMOVED",
+    "changes", "dead_code", "find_symbol", "freshness", "related", "status", "REMOVED",
 ]

@@ -55,6 +55,8 @@ class Engine:
         )
         self.lock = threading.RLock()
         self.updater = Updater(Store(self.options.db_path, read_only=read_only), self.options)
+        if not read_only:  # link patterns changed: rows re-matched from stored facts (a write)
+            self.updater.layers.check_config(self.updater.store)
         self.indexer = Indexer(self.updater, self.lock)
 
     # the settings, read and set through the shared options

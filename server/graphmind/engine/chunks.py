@@ -20,6 +20,7 @@ from typing import Any
 import tree_sitter as ts
 
 from ..languages import Language, Span
+from ..links import shapes
 from ..model import Facts, SiteFact, SymbolFact
 from ..store import symbol_ids
 
@@ -59,11 +60,17 @@ class Extraction:
 
 def _key(src: bytes, span: Span, parent_key: bytes) -> bytes:
     """Same key, same facts: the chunk's text, its start column, the type of node it parsed as
-    (the same text can parse differently around syntax errors) and its container's key."""
+    (the same text can parse differently around syntax errors), its container's key, and the
+    comments right above it (they document its definition, for search: see ``Language.docs``)."""
     h = hashlib.blake2b(src[span.start : span.end], digest_size=16)
     h.update(span.start_point[1].to_bytes(4, "little"))
     h.update(span.node.type.encode())
     h.update(parent_key)
+    cur, prev = span.node, span.node.prev_sibling
+    while prev is not None and "comment" in prev.type and cur.start_point[0] - prev.end_point[0] <= 1:
+        h.update(src[prev.start_byte : prev.end_byte])
+        h.update((cur.start_point[0] - prev.end_point[0]).to_bytes(4, "little"))
+        cur, prev = prev, prev.prev_sibling
     return h.digest()
 
 
@@ -81,7 +88,7 @@ def _moved(facts: Facts, drow: int) -> Facts:
         for s in facts.symbols[1:]
     ]
     sites = [SiteFact(s.caller, s.name, s.kind, r(s.range), s.start_byte, s.end_byte, s.expr) for s in facts.sites]
-    return Facts(facts.module, syms, sites, facts.bindings, facts.local)
+    return Facts(facts.module, syms, sites, facts.bindings, facts.local, facts.links, facts.docs)
 
 
 def extract(
@@ -90,6 +97,7 @@ def extract(
     root = tree.root_node
     if not lang.chunked:
         facts = lang.extract(tree, src, relpath, module)
+        facts.docs = lang.docs(root, facts, 1)
         whole = Span(root, 0, len(src), root.start_point, root.end_point, None, None)
         chunk = Chunk(_key(src, whole, b""), 0, 0, root.end_point[0], None, facts)
         return Extraction(facts, [chunk], _site_ids([chunk]), symbol_ids(relpath, facts), [1, len(facts.symbols)], [0, len(facts.sites)])
@@ -142,6 +150,7 @@ def extract(
     for i, sp in enumerate(spans):
         if chunks[i] is None:
             facts = lang.extract(tree, src, relpath, module, node=sp.node, byte_range=(sp.start, sp.end))
+            facts.docs = lang.docs(root, facts, 2 if sp.parent is not None else 1)
             chunks[i] = Chunk(keys[i], sp.start, sp.start_point[0], sp.end_point[0], sp.parent, facts, broken=broken)
         if sp.container is not None:  # a header's container grows and shrinks with its members
             c = sp.container
@@ -181,6 +190,8 @@ def merge(lang: Language, tree: ts.Tree, src: bytes, module: str, chunks: list[C
     symbols: list[SymbolFact] = [replace(first, range=(s[0], s[1], e[0], e[1]), end_byte=len(src))]
     sites: list[SiteFact] = []
     bindings = []
+    links: list[tuple] = []
+    docs: dict[int, str] = {}
     locals_: list[Any] = []
     header_index: dict[int, int] = {}  # header chunk -> its container symbol's index in the file
     extras: dict[int, dict] = {}
@@ -214,6 +225,9 @@ def merge(lang: Language, tree: ts.Tree, src: bytes, module: str, chunks: list[C
             extras[base] = dict(part.symbols[1].extra)
         elif c.parent is not None and len(part.symbols) > 1 and ctx in extras:
             extras[ctx] = lang.merge_member_extra(extras[ctx], part.symbols[1].extra)
+        docs.update((mapping[i], d) for i, d in part.docs.items())
+        if part.links:  # the link layer's call shapes point at sites and symbols too
+            links.extend(shapes.rebase(t, len(sites), mapping) for t in part.links)
         symbols.extend(msyms)
         sites.extend(msites)
         bindings.extend(part.bindings)
@@ -223,7 +237,7 @@ def merge(lang: Language, tree: ts.Tree, src: bytes, module: str, chunks: list[C
         rng = chunks[ci].container or sym.range
         if rng != sym.range or extras[idx] != sym.extra:
             symbols[idx] = replace(sym, range=rng, extra=extras[idx])
-    return Facts(module, symbols, sites, bindings, lang.merge_local(locals_))
+    return Facts(module, symbols, sites, bindings, lang.merge_local(locals_), links, docs)
 
 
 def _site_ids(chunks: list[Chunk]) -> list[int]:

@@ -31,6 +31,7 @@ from ..model import Edge, Facts, FileResolution
 from ..store import NO_INTERFACE, Interface, Store, StoredFile, StoreView, symbol_ids
 from ..workspace import check_text
 from . import chunks
+from .layers import FileLayers
 from .parse import Parsers, as_parsed
 
 
@@ -97,6 +98,7 @@ class Updater:
     def __init__(self, store: Store, options: Options) -> None:
         self.store = store
         self.options = options
+        self.layers = FileLayers(options.root)  # links, imports, search rows of a written file
         self.parsers = Parsers()
         self.docs: dict[str, Document] = {}
         self.resolved_meanwhile: set[int] = set()  # files resolved while a buffer was broken
@@ -178,6 +180,7 @@ class Updater:
         store.insert_symbols(fid, lang.name, ext.facts, ext.ids, range(d.new_syms.start, d.new_syms.stop))
         mid_sites = list(range(d.new_sites.start, d.new_sites.stop))
         store.insert_sites(fid, ext.facts, ext.ids, ext.sids, mid_sites)
+        self.layers.write(store, fid, lang, ext.facts, ext.ids, ext.sids)
         # the packed facts are written when the buffer closes; until then re-resolution reads the buffer's
         store.upsert_file(path, sha256=sha, size=len(doc.text), facts=None, sids=None)
         # re-resolve the changed chunks' sites
@@ -243,7 +246,9 @@ class Updater:
             fid = store.write_indexed(
                 ch.path, lang.name, facts, ext.sids, sha256=ch.sha256, size=ch.size, mtime_ns=ch.mtime_ns
             )
-            changed_keys |= _diff(old, store.interface_of(lang.name, facts, symbol_ids(ch.path, facts)))
+            ids = symbol_ids(ch.path, facts)
+            self.layers.write(store, fid, lang, facts, ids, ext.sids)
+            changed_keys |= _diff(old, store.interface_of(lang.name, facts, ids))
             touched[fid] = (facts, ext.sids)
         store.bump_epoch()  # what the files hold changed, resolved or not (readers wait on this)
         # re-resolve the changed files and the files that looked up what changed

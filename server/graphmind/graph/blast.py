@@ -26,7 +26,8 @@ import time
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 
-from ..model import EXTRACTED
+from .. import languages
+from ..model import EXTRACTED, Via
 from ..store import Reads
 from .records import BlastItem, BlastResult, Site, Sym
 
@@ -154,15 +155,15 @@ def _answer(
     target_ids = [t.id for t in targets]
     nodes = list(level)
     # the edges between consecutive levels decide each node's best path
-    by_node: dict[int, list[tuple[int, int, int, int]]] = {}
+    by_node: dict[int, list[tuple[int, int, int, int, str | None]]] = {}
     syms: dict[int, Sym] = {}
     for i in range(0, len(nodes), BATCH):
         with reads() as r:
             edges = r.call_edges_from(nodes[i : i + BATCH], min_conf, incoming)
             rows = r.symbols_by_id(nodes[i : i + BATCH])
-        for node, parent, conf, fid, idx in edges:
+        for node, parent, conf, fid, idx, via in edges:
             if level.get(parent) is not None and level.get(node, -1) == level[parent] + 1:
-                by_node.setdefault(node, []).append((parent, conf, fid, idx))
+                by_node.setdefault(node, []).append((parent, conf, fid, idx, via))
         syms.update((s.id, s) for s in map(Sym.of, rows))
         yield
     best: dict[int, tuple[int, int]] = {t: (EXTRACTED + 1, 0) for t in target_ids}  # node -> (conf, parent)
@@ -177,7 +178,7 @@ def _answer(
             continue
         # the strongest path; ties go to the parent that sorts first by qualified name
         ranked = sorted(
-            ((p, min(best[p][0], c)) for p, c, _, _ in cands if p in best),
+            ((p, min(best[p][0], c)) for p, c, _, _, _ in cands if p in best),
             key=lambda pc: (-pc[1], syms[pc[0]].qname if pc[0] in syms else ""),
         )
         if not ranked:
@@ -185,8 +186,11 @@ def _answer(
         parent, conf = ranked[0]
         best[n] = (min(conf, EXTRACTED), parent)
         chains[n] = [*chains.get(parent, []), syms[n].qname]
-        site_keys[n] = [(fid, idx) for p, _, fid, idx in cands if p == parent]
-        items.append(BlastItem(syms[n], d, best[n][0], chains[n], []))
+        site_keys[n] = [(fid, idx) for p, _, fid, idx, _ in cands if p == parent]
+        # an indirect hop (an event, an HTTP route) says how it links
+        vias = [v for p, _, _, _, v in cands if p == parent]
+        via = None if None in vias else min(vias)  # type: ignore[type-var]
+        items.append(BlastItem(syms[n], d, best[n][0], chains[n], [], Via.decode(via)))
     # items come depth by depth: sort each depth, and only as far as the answer shows
     total = len(items)
     shown: list[BlastItem] = []
@@ -205,7 +209,7 @@ def _answer(
         epoch = r.epoch()
     return BlastResult(
         targets, shown, total, bool(walk.cut), unresolved == 0 and weak == 0, unresolved, epoch,
-        truncated_by=list(walk.cut), weak_edges=weak,
+        truncated_by=list(walk.cut), weak_edges=weak, nodes=len(level), scope=[syms[n] for n in near if n in syms],
     )
 
 
@@ -235,11 +239,12 @@ def _completeness(
     caller, an edge one end), so they add up."""
     unresolved = weak = 0
     names = sorted({s.name for s in syms.values() if s.kind != "module"})
+    langs = sorted({lang for s in syms.values() for lang in languages.family_of(s.lang)})  # a call in another language can't reach them
     yield
     for i in range(0, max(len(ids), len(names)), BATCH):
         with reads() as r:
             if incoming:
-                unresolved += r.unresolved_calls_named(names[i : i + BATCH]) if i < len(names) else 0
+                unresolved += r.unresolved_calls_named(names[i : i + BATCH], langs) if i < len(names) else 0
             else:
                 unresolved += r.unresolved_calls_in(ids[i : i + BATCH]) if i < len(ids) else 0
             weak += r.weak_calls(ids[i : i + BATCH], min_conf, incoming) if i < len(ids) else 0

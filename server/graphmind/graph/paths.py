@@ -56,7 +56,7 @@ def call_paths(
             depth += 1
             expanded.extend(frontier)
             nxt: set[int] = set()
-            for caller, callee, conf, fid, sid in r.call_edges_from(frontier, min_conf, True):
+            for caller, callee, conf, fid, sid, _via in r.call_edges_from(frontier, min_conf, True):
                 if callee in seen and callee not in nxt:
                     continue
                 preds.setdefault(callee, []).append((caller, conf, fid, sid))

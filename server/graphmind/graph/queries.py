@@ -8,10 +8,16 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from ..model import CONFIDENCE_NAMES, INFERRED, Via
+from ..model import AMBIGUOUS, CONFIDENCE_NAMES, INFERRED, Via
 from ..store import Reads
-from . import blast
+from . import blast, counts, placement
+from . import search as fulltext
+from .counts import CallerCounts
+from .notes import Note, notes_for
+from .placement import MainGuards
 from .records import BlastResult, Call, Range, Site, Sym, confidence_level
+from .related import DEFAULT_BUDGET, RelatedResult, Seed, related
+from .source import Source
 
 if TYPE_CHECKING:
     from ..engine import Engine
@@ -67,9 +73,14 @@ class Graph:
         return out[:n]
 
     def search(self, query: str, limit: int = 200) -> list[Sym]:
-        """Workspace symbol search: prefix and substring matches on names, best first."""
+        """Workspace symbol search (full text, see :mod:`.search`): exact and prefix name matches
+        first, then by relevance; an empty query lists definitions by name."""
         with self._reads() as r:
-            return [Sym.of(row) for row in r.search_symbols(query, limit)]
+            if not query.strip():
+                return [Sym.of(row) for row in r.search_symbols("", limit)]
+            ids = fulltext.search(self.engine.store.layers, query, limit)
+            found = {row[0]: Sym.of(row) for row in r.symbols_by_id(ids)}
+        return [found[i] for i in ids if i in found]
 
     def file_symbols(self, rel: str) -> list[Sym]:
         with self._reads() as r:
@@ -159,9 +170,12 @@ class Graph:
         direction: str = "incoming",
         min_confidence: str | int = "inferred",
         limit: int = 500,
+        unresolved_limit: int = 200,
     ) -> BlastResult:
         """Every caller (or callee) within ``depth`` hops (see :mod:`.blast` for the bounds)."""
-        return blast.run(self.blast_radius_steps(targets, depth, direction, min_confidence, limit))
+        res = blast.run(self.blast_radius_steps(targets, depth, direction, min_confidence, limit))
+        self.annotate_blast(res, depth, direction, min_confidence, unresolved_limit)
+        return res
 
     def blast_radius_steps(
         self,
@@ -176,7 +190,46 @@ class Graph:
         if direction not in ("incoming", "outgoing"):
             raise ValueError(f"direction must be 'incoming' or 'outgoing', not {direction!r}")
         min_conf = confidence_level(min_confidence)
-        return blast.blast_steps(self._reads, targets, int(depth), direction == "incoming", min_conf, int(limit))
+        steps = blast.blast_steps(self._reads, targets, int(depth), direction == "incoming", min_conf, int(limit))
+        return self._with_notes(targets, steps)
+
+    def _with_notes(self, targets: list[Sym], steps: blast.Steps) -> blast.Steps:
+        """The blast radius's steps, then the doc notes that name its targets or what it shows."""
+        res = yield from steps
+        with self._reads() as r:
+            res.notes = notes_for(self.engine.store.layers, r, [*targets, *(i.symbol for i in res.items)])
+        return res
+
+    def seeds(self, specs: list[str]) -> tuple[list[Seed], list[str]]:
+        """Seeds for :meth:`related`: each spec an indexed file path, else a symbol (every symbol
+        it finds). Returns the seeds and the specs that name nothing."""
+        out: list[Seed] = []
+        unknown: list[str] = []
+        for spec in specs:
+            rel = None
+            try:
+                rel = self.engine.relpath(spec)
+            except ValueError:
+                pass
+            with self.engine.lock:
+                is_file = rel is not None and self.engine.store.layers.file_row(rel) is not None
+            if is_file:
+                out.append(Seed(spec, path=rel))
+                continue
+            syms = self.find(spec)
+            if not syms:
+                unknown.append(spec)
+            out.extend(Seed(spec, symbol=s) for s in syms)
+        return out, unknown
+
+    def related(self, seeds: list[Seed], budget: int = DEFAULT_BUDGET) -> RelatedResult:
+        """The seeds and their neighbours within ``budget`` (see :mod:`.related`)."""
+        return related(self, seeds, budget)
+
+    def notes(self, syms: list[Sym]) -> list[Note]:
+        """The doc notes that name any of ``syms`` (see :mod:`.notes`)."""
+        with self._reads() as r:
+            return notes_for(self.engine.store.layers, r, syms)
 
     def _syms_by_ids(self, ids: list[int]) -> list[Sym]:
         with self._reads() as r:
@@ -186,6 +239,8 @@ class Graph:
     def stats(self) -> dict[str, Any]:
         with self._reads() as r:
             n = r.counts()
+            links = self.engine.store.layers.link_counts()
+            via_edges = dict(self.engine.store.layers.edge_counts())
         by_lang: dict[str, dict[str, int]] = {}
         for key, field in (
             ("files_by_lang", "files"), ("symbols_by_lang", "symbols"),
@@ -205,8 +260,85 @@ class Graph:
             "unresolvedSites": sites.get("unresolved", 0),
             "externalSites": sites.get("external", 0),
             "languages": dict(sorted(by_lang.items())),
+            "links": _link_stats(links, via_edges),
             "epoch": n["epoch"],
         }
+
+    # ------------------------------------------------------------------ honest counts and placement (issue 15)
+    def lens_counts(self, syms: list[Sym]) -> dict[int, CallerCounts]:
+        """Known and possible direct callers and unresolved same-name calls of each symbol."""
+        with self._reads() as r:
+            return counts.caller_counts(r, syms)
+
+    def containers(self, syms: list[Sym]) -> dict[int, str | None]:
+        """The container each symbol is shown under (its class, or its module's qualified name)."""
+        with self._reads() as r:
+            return placement.containers(r, syms)
+
+    def main_guards(self) -> MainGuards:
+        """Asks whether call sites lie in script entry points (files read once per instance)."""
+        return MainGuards(Source(self.engine))
+
+    def importers(self, module: Sym, min_conf: int = INFERRED) -> list[Call]:
+        """Module-level code of other files that references what ``module``'s file defines (its
+        importers: a module's code runs when it is imported)."""
+        with self._reads() as r:
+            rows = [row for row in r.importers(module.id) if row[1] >= min_conf]
+        calls: dict[int, Call] = {}
+        syms = {x.id: x for x in self._syms_by_ids(sorted({row[0] for row in rows}))}
+        for other_id, conf, _via, *site in rows:
+            sym = syms.get(other_id)
+            if sym is None:
+                continue
+            c = calls.setdefault(other_id, Call(sym, conf))
+            c.confidence = max(c.confidence, conf)
+            s = Site.of(site)
+            if s not in c.sites:
+                c.sites.append(s)
+        return sorted(calls.values(), key=lambda c: (c.symbol.path, c.symbol.qname))
+
+    def _possible_more(self, res: BlastResult, depth: int, direction: str, min_conf: int) -> int:
+        """How many more symbols the same blast radius reaches over ``ambiguous`` edges too. None
+        when no weaker edge reaches the answer; else a second walk, bounded like the first."""
+        if min_conf <= AMBIGUOUS or depth <= 0 or res.weak_edges == 0:
+            return 0
+        wider = blast.run(self.blast_radius_steps(res.targets, depth, direction, AMBIGUOUS, blast.MAX_LIMIT))
+        return max(0, wider.nodes - res.nodes)
+
+    def annotate_blast(
+        self, res: BlastResult, depth: int, direction: str, min_confidence: str | int, unresolved_limit: int = 200
+    ) -> None:
+        """Adds to a blast radius what it may miss (possible callers, the unresolved calls, up to
+        ``unresolved_limit``), how it was asked, containers, and module code in script entry points."""
+        incoming, min_conf = direction == "incoming", confidence_level(min_confidence)
+        depth = min(max(0, int(depth)), blast.MAX_DEPTH)
+        source = Source(self.engine)
+        res.depth, res.min_confidence = depth, min_conf
+        res.possible = self._possible_more(res, depth, direction, min_conf)
+        with self._reads() as r:
+            res.unresolved_calls = counts.unresolved_calls(r, source, res, incoming, unresolved_limit)
+            res.containers = placement.containers(r, [*res.targets, *(i.symbol for i in res.items)])
+        guards = MainGuards(source)
+        for item in res.items:
+            item.in_main_guard = item.symbol.kind == "module" and guards.all_inside(item.sites)
+
+
+def _link_stats(rows: list[tuple[str, str, int, int]], via_edges: dict[str, int]) -> dict[str, dict[str, int]]:
+    """Event and HTTP links: edges made, rows by role, and emitters whose topic is computed."""
+    got = {(kind, role): (keyed, unkeyed) for kind, role, keyed, unkeyed in rows}
+    return {
+        "event": {
+            "edges": via_edges.get("event", 0),
+            "emitters": got.get(("event", "emit"), (0, 0))[0],
+            "handlers": got.get(("event", "handle"), (0, 0))[0],
+            "unresolved": got.get(("event", "emit"), (0, 0))[1],
+        },
+        "http": {
+            "edges": via_edges.get("http", 0),
+            "clients": got.get(("http", "client"), (0, 0))[0],
+            "routes": got.get(("http", "route"), (0, 0))[0],
+        },
+    }
 
 
 def _contains(r: Range, line: int, col: int, inclusive_end: bool = False) -> bool:

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from ..model import CONFIDENCE_LEVELS, Via
+from ..model import CONFIDENCE_LEVELS, INFERRED, Via
+
+if TYPE_CHECKING:
+    from .notes import Note
 
 Range = tuple[int, int, int, int]
 
@@ -53,6 +57,15 @@ class Call:
     via: Via | None = None  # set when the edge is not a direct call (dispatch, event, http)
 
 
+@dataclass(frozen=True, slots=True)
+class UnresolvedCall:
+    """A call site no symbol could be bound to."""
+
+    site: Site
+    caller: str | None  # qualified name of the symbol the call sits in
+    text: str | None  # the source line, stripped and shortened
+
+
 @dataclass(slots=True)
 class BlastItem:
     symbol: Sym
@@ -60,6 +73,8 @@ class BlastItem:
     confidence: int
     chain: list[str]
     sites: list[Site]
+    via: Via | None = None  # how the hop into it links when it is not a direct call (event, http)
+    in_main_guard: bool = False  # module-level code whose every call site here is in a script entry point
 
 
 @dataclass(slots=True)
@@ -71,8 +86,17 @@ class BlastResult:
     complete: bool
     unresolved_sites: int
     epoch: int
+    notes: list[Note] = field(default_factory=list)  # doc notes naming the targets or affected symbols
     truncated_by: list[str] = field(default_factory=list)  # the bounds that cut it: limit, maxDepth, nodes, time
     weak_edges: int = 0  # edges below the asked confidence that could reach the answer
+    nodes: int = 0  # symbols reached, the targets included
+    scope: list[Sym] = field(default_factory=list)  # the symbols whose unresolved calls ``unresolved_sites`` counts
+    # what may be missing and how the answer was asked (see graph/counts.py)
+    depth: int = 0
+    min_confidence: int = INFERRED
+    possible: int = 0  # more symbols within ``depth`` over ambiguous edges too
+    unresolved_calls: list[UnresolvedCall] = field(default_factory=list)
+    containers: dict[int, str | None] = field(default_factory=dict)  # symbol id -> container
 
 
 def confidence_level(name: str | int) -> int:

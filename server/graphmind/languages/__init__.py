@@ -20,7 +20,8 @@ from typing import Any
 import tree_sitter as ts
 import tree_sitter_language_pack as tslp
 
-from ..model import Facts, Resolution, WorkspaceView
+from ..model import Facts, Import, Resolution, WorkspaceView
+from ._toolkit.docs import definition_node, leading_comments
 
 
 class FileProbe:
@@ -33,6 +34,9 @@ class FileProbe:
 
     def __call__(self, rel: str) -> bool:
         return rel in self.also or os.path.isfile(self.root / rel)
+
+
+Point = tuple[int, int]  # (row, byte column)
 
 
 @dataclass(slots=True)
@@ -81,9 +85,14 @@ class Language:
     grammar: str = ""
     extensions: tuple[str, ...] = ()
     lsp_ids: tuple[str, ...] = ()
+    # Languages whose files may call this one's symbols (TypeScript, TSX and JavaScript are one
+    # family); empty: only its own.
+    family: tuple[str, ...] = ()
     # Chunked plugins extract one top-level statement at a time (``extract(..., node=...)``) and
     # merge their private data with ``merge_local``: edits then re-extract only what changed.
     chunked: bool = False
+    # the link layer's default patterns for this language (graphmind.links.Patterns), if any
+    link_patterns: Any = None
 
     @property
     def ts_language(self) -> ts.Language:
@@ -115,11 +124,6 @@ class Language:
         method"``, ``"decorator @app.route"``, ...), or None. Dead code leaves these out."""
         return None
 
-    def script_block_line(self, lines: Sequence[str]) -> int | None:
-        """The 0-based line where code that runs only when the file is a script starts (Python's
-        ``if __name__ == "__main__":``), or None. Impact answers roll such callers up."""
-        return None
-
     def declared_entry_points(self, root: Path) -> dict[str, str]:
         """Qualified names a project's manifests declare as entry points (e.g. console scripts in
         ``pyproject.toml``) -> the reason. Read once per dead-code question."""
@@ -130,6 +134,27 @@ class Language:
 
     def resolve(self, facts: Facts, ws: WorkspaceView) -> Iterable[Resolution]:
         raise NotImplementedError
+
+    def docs(self, root: ts.Node, facts: Facts, first: int) -> dict[int, str]:
+        """What documents each of the facts' own symbols (index ``first`` on): by default the
+        comments right above its definition."""
+        out: dict[int, str] = {}
+        for i in range(first, len(facts.symbols)):
+            s = facts.symbols[i]
+            node = definition_node(root, s.start_byte, s.end_byte)
+            doc = leading_comments(node) if node is not None else ""
+            if doc:
+                out[i] = doc
+        return out
+
+    def notes(self, facts: Facts) -> tuple[str, list[Any]] | None:
+        """A doc note's title and mentions (:class:`graphmind.languages.markdown.notes.Mention`),
+        or None: the file is code."""
+        return None
+
+    def imports(self, facts: Facts) -> list[Import]:
+        """The file's imports for the import graph (see :class:`~graphmind.model.Import`)."""
+        return []
 
     def rebase_local(self, local: Any, mapping: list[int]) -> Any:
         """A chunk's ``Facts.local`` with symbol indices mapped to the file's (``mapping[i]``)."""
@@ -146,6 +171,11 @@ class Language:
     def merge_member_extra(self, container: dict[str, Any], member: dict[str, Any]) -> dict[str, Any]:
         """Fold what a member chunk says about its container (e.g. attribute types) into it."""
         return container
+
+    def main_guards(self, root: ts.Node) -> list[tuple[Point, Point]]:
+        """(start, end) points of the top-level blocks that run only when the file is executed as
+        a program, never when it is imported (Python's ``if __name__ == "__main__":``)."""
+        return []
 
 
 @cache
@@ -197,6 +227,12 @@ def changes_module_names(relpath: str) -> bool:
     return lang is not None and lang.changes_module_names(relpath)
 
 
+def family_of(lang: str) -> tuple[str, ...]:
+    """The languages whose files may call symbols of language ``lang`` (its plugin's family)."""
+    plugin = all_languages().get(lang)
+    return tuple(plugin.family) if plugin is not None and plugin.family else (lang,)
+
+
 def for_lsp_id(language_id: str) -> Language | None:
     _load_all()
     for lang in REGISTRY.values():
@@ -207,7 +243,7 @@ def for_lsp_id(language_id: str) -> Language | None:
 
 # The plugin packages, in one place. Each registers its languages when imported; one that fails
 # to import (a missing grammar) is recorded in LOAD_ERRORS and does not take the others down.
-PLUGINS: tuple[str, ...] = ("python", "ecmascript", "go", "rust", "java", "tags")
+PLUGINS: tuple[str, ...] = ("python", "ecmascript", "go", "rust", "java", "tags", "markdown")
 
 _loaded = False
 

@@ -141,6 +141,7 @@ def blast_radius(params: Any) -> Any:
     direction = params.get("direction", "incoming")
     confidence = params.get("minConfidence", "inferred")
     limit = params.get("limit", 500)
+    unresolved = params.get("unresolvedLimit", 200)
     if doc is not None and not (type(doc) is dict and type(doc.get("uri")) is str):
         return None
     point = _position(pos) if pos is not None else None
@@ -148,7 +149,7 @@ def blast_radius(params: Any) -> Any:
         return None
     if not (symbol is None or type(symbol) is str) or not (depth is None or type(depth) is int):
         return None
-    if type(direction) is not str or type(confidence) is not str or type(limit) is not int:
+    if type(direction) is not str or type(confidence) is not str or type(limit) is not int or type(unresolved) is not int:
         return None
     from lsprotocol import types as T
 
@@ -158,6 +159,7 @@ def blast_radius(params: Any) -> Any:
         text_document=None if doc is None else T.TextDocumentIdentifier(uri=doc["uri"]),
         position=None if point is None else T.Position(line=point[0], character=point[1]),
         symbol=symbol, max_depth=depth, direction=direction, min_confidence=confidence, limit=limit,
+        unresolved_limit=unresolved,
     )
 
 

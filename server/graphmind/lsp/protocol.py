@@ -47,6 +47,7 @@ log = logging.getLogger(__name__)
 
 BLAST_RADIUS = "graphmind/blastRadius"
 STATUS = "graphmind/status"
+STATUS_CHANGED = "graphmind/statusChanged"  # notification: ``StatusChanged``
 BLAST_RADIUS_COMMAND = "graphmind.blastRadius"  # the code lens's command: [uri, position]
 
 @attrs.define
@@ -61,6 +62,7 @@ class BlastRadiusParams:
     direction: str = "incoming"  # or "outgoing"
     min_confidence: str = "inferred"
     limit: int = 500  # at most graph.MAX_LIMIT (clamped; the answer says truncated)
+    unresolved_limit: int = 200  # most unresolved call sites listed in ``unresolvedCalls``
 
 
 @attrs.define
@@ -101,6 +103,18 @@ class StatusResult:
     indexing: bool
     folders: dict[str, FolderStatus]
     position_encoding: str
+    indexed: int | None = None  # files done and in total, while indexing
+    total_files: int | None = None
+
+
+@attrs.define
+class StatusChanged:
+    """``graphmind/statusChanged``: sent when indexing starts, while it progresses, and when it ends."""
+
+    ready: bool
+    indexing: bool
+    indexed: int | None = None
+    total_files: int | None = None
 
 
 @attrs.define

@@ -46,6 +46,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from .. import __version__
+from .index_status import IndexStatus
 from .lean import ItemRef
 from .positions import UTF8, UTF16, LineCache, units_to_bytes
 from .protocol import GraphMindProtocol, converter
@@ -110,6 +111,7 @@ class GraphMindServer(LanguageServer):
         self.indexing: threading.Thread | None = None
         self.poller: threading.Thread | None = None
         self.ready = threading.Event()
+        self.index_status = IndexStatus(self)
         self.loop: asyncio.AbstractEventLoop | None = None
         self.settle_timers: dict[tuple[str, str], asyncio.TimerHandle] = {}
         self.line_cache: OrderedDict[tuple[str, str], tuple[tuple[int, int], list[bytes]]] = OrderedDict()
@@ -392,6 +394,7 @@ class GraphMindServer(LanguageServer):
 
         token = str(uuid.uuid4())
         use_progress = self._begin_progress(token)
+        self.index_status.started()
         t0 = time.perf_counter()
         files = 0
         try:
@@ -399,6 +402,7 @@ class GraphMindServer(LanguageServer):
                 last = [0.0]
 
                 def progress(done: int, total: int, message: str, _root: Path = root, last: list[float] = last) -> None:
+                    self.index_status.progress(done, total)
                     now = time.perf_counter()
                     if use_progress and (now - last[0] > 0.2 or done == total):
                         last[0] = now
@@ -423,6 +427,7 @@ class GraphMindServer(LanguageServer):
                 msg = "cancelled" if self.cancel.is_set() else f"{files} files in {time.perf_counter() - t0:.1f}s"
                 self.from_thread(self.work_done_progress.end, token, T.WorkDoneProgressEnd(message=msg))
             self.ready.set()
+            self.index_status.finished()
             self._refresh_lenses()
 
     def _refresh_lenses(self) -> None:

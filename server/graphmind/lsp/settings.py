@@ -31,6 +31,11 @@ class BlastRadiusSettings:
 
 
 @attrs.define
+class CallHierarchySettings:
+    include_possible: bool | None = None  # incoming calls list callers over ambiguous edges too
+
+
+@attrs.define
 class ClientSettings:
     """As sent; ``None`` where a key is missing or its value was ignored."""
 
@@ -38,9 +43,11 @@ class ClientSettings:
     max_file_size: int | None = attrs.field(default=None, validator=_positive)
     blast_radius: BlastRadiusSettings | None = None
     blast_radius_depth: int | None = attrs.field(default=None, validator=_non_negative)  # older flat spelling
+    call_hierarchy: CallHierarchySettings | None = None
 
 
 attrs.resolve_types(BlastRadiusSettings)
+attrs.resolve_types(CallHierarchySettings)
 attrs.resolve_types(ClientSettings)
 
 
@@ -52,6 +59,12 @@ def _camel(name: str) -> str:
 def _strict_int(value: Any, _: type) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"expected an integer, got {value!r}")
+    return value
+
+
+def _strict_bool(value: Any, _: type) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"expected true or false, got {value!r}")
     return value
 
 
@@ -89,6 +102,7 @@ def _key_by_key(cls: type) -> Any:
 
 _converter = cattrs.Converter()
 _converter.register_structure_hook(int, _strict_int)
+_converter.register_structure_hook(bool, _strict_bool)
 _converter.register_structure_hook(str, lambda v, _: str(v))  # exclude patterns: anything, as text
 _converter.register_structure_hook_func(lambda t: getattr(t, "__origin__", None) is list, _strict_list)
 _converter.register_structure_hook_factory(attrs.has, _key_by_key)
@@ -108,6 +122,7 @@ class Settings:
         self.exclude: list[str] = []
         self._max_file_size: int | None = None  # None: the workspace's default
         self.depth = 3
+        self.include_possible = False  # callHierarchy.includePossible
 
     @property
     def max_file_size(self) -> int:
@@ -134,6 +149,8 @@ class Settings:
         depth = sent.blast_radius.depth if sent.blast_radius is not None else sent.blast_radius_depth
         if depth is not None:
             self.depth = depth
+        if sent.call_hierarchy is not None and sent.call_hierarchy.include_possible is not None:
+            self.include_possible = sent.call_hierarchy.include_possible
         return before != (self.exclude, self.max_file_size)
 
     def update_from_change(self, settings: Any) -> bool:

@@ -59,6 +59,14 @@ def display_name(s: Sym) -> str:
     return s.qname if s.kind == "module" else s.name
 
 
+def hierarchy_detail(s: Sym, container: str | None, main_block: bool = False, possible: bool = False) -> str:
+    """A call hierarchy item's detail: "<container> · <path>" ("Console · rich/console.py"); module
+    code reads "module" or "__main__ block"; a caller over ambiguous edges only starts "possible · "."""
+    where = ("__main__ block" if main_block else "module") if s.kind == "module" else container
+    detail = f"{where} · {s.path}" if where else s.path
+    return f"possible · {detail}" if possible else detail
+
+
 class ToProto:
     def __init__(self, root: Path, lines: LineCache, encoding: str, uris: dict[str, str] | None = None) -> None:
         self.root = root
@@ -90,17 +98,21 @@ class ToProto:
     def range_json(self, path: str, r: Range) -> dict[str, dict[str, int]]:
         return {"start": self.position_json(path, r[0], r[1]), "end": self.position_json(path, r[2], r[3])}
 
-    def item_json(self, s: Sym) -> dict[str, Any]:
-        """A ``CallHierarchyItem`` (as ``call_hierarchy_item`` on the wire)."""
+    def item_json(self, s: Sym, detail: str | None = None, main_block: bool = False) -> dict[str, Any]:
+        """A ``CallHierarchyItem``; ``main_block``: module-level code that is a script entry point
+        (no callers)."""
+        # ids are stable across edits (path, qualified name, ordinal): the item survives them
+        data: dict[str, Any] = {"id": str(s.id), "qname": s.qname, "path": s.path, "root": self.root_str}
+        if main_block:
+            data["mainBlock"] = True
         return {
             "name": display_name(s),
             "kind": int(SYMBOL_KINDS.get(s.kind, T.SymbolKind.Function)),
             "uri": self.uri(s.path),
             "range": self.range_json(s.path, s.range),
             "selectionRange": self.range_json(s.path, s.selection),
-            "detail": s.signature or s.qname,
-            # ids are stable across edits (path, qualified name, ordinal): the item survives them
-            "data": {"id": str(s.id), "qname": s.qname, "path": s.path, "root": self.root_str},
+            "detail": detail or s.signature or s.qname,
+            "data": data,
         }
 
     def declaration_json(self, s: Sym) -> dict[str, Any]:
@@ -139,13 +151,13 @@ class ToProto:
             (parent.children if parent is not None and parent.children is not None else roots).append(node)
         return roots
 
-    def callers_lens(self, s: Sym, callers: int) -> T.CodeLens:
-        """"N callers" above a symbol; the command asks for its blast radius."""
+    def callers_lens(self, s: Sym, title: str) -> T.CodeLens:
+        """A lens above a symbol ("N callers"); the command asks for its blast radius."""
         rng = self.range(s.path, s.selection)
         return T.CodeLens(
             range=rng,
             command=T.Command(
-                title=f"{callers} caller{'s' if callers != 1 else ''}",
+                title=title,
                 command=BLAST_RADIUS_COMMAND,
                 arguments=[self.uri(s.path), unstructure(rng.start)],
             ),
@@ -167,4 +179,6 @@ class ToProto:
     def blast_json(self, result: BlastResult) -> dict[str, Any]:
         from .. import answers
 
-        return answers.blast_json(result, symbol=self.symbol_json, site=self.location_json)
+        return answers.blast_json(
+            result, symbol=self.symbol_json, site=self.location_json, note_path=lambda p: {"uri": self.uri(p)}
+        )

@@ -1,4 +1,4 @@
-"""The MCP server: seven tools over one workspace root, on stdio.
+"""The MCP server: the agent tools over one workspace root, on stdio.
 
 Each call refreshes the index from disk and answers from the live view (an editor's unsaved
 buffers included when a GraphMind language server runs there). Every result carries
@@ -24,7 +24,8 @@ from mcp.server.stdio import stdio_server
 
 from .. import __version__
 from ..agents import tools as T
-from ..agents.args import MAX_DEPTH, MAX_PATH_DEPTH, ArgumentError
+from ..agents.args import MAX_DEPTH, MAX_PATH_DEPTH, MAX_RELATED, MAX_SEEDS, ArgumentError
+from ..graph.related import DEFAULT_BUDGET as RELATED_BUDGET
 from ..render import MCP_DEFAULT_TOKENS
 from ..render.budget import MAX_TOKENS, MIN_TOKENS
 from ..store import IndexUnavailable
@@ -35,7 +36,8 @@ INSTRUCTIONS = (
     "GraphMind answers questions about this workspace's call graph, exactly and with honest labels "
     "(extracted > inferred > ambiguous). Use blast_radius before changing a function, changes before "
     "committing (changed symbols, affected callers, tests to run), callers/callees to navigate, "
-    "call_path to see how A reaches B, dead_code to find unused definitions, find_symbol to name things "
+    "call_path to see how A reaches B, dead_code to find unused definitions, related to gather the code "
+    "around files or symbols (imports, calls, events, routes) before reading, find_symbol to name things "
     "(qualified name, short name or path:LINE). Answers say complete=false when unresolved calls could "
     "add to them, and truncated=true with a nextCursor when the budget cut them."
 )
@@ -116,6 +118,19 @@ TOOLS: list[mt.Tool] = [
                              "max_tokens": _TOKENS, "cursor": _CURSOR}),
     ),
     mt.Tool(
+        name="related",
+        description="Files/symbols (seeds) and the code around them: imports, importers, callers, callees, event "
+                    "and HTTP partners, ranked within a budget. Seeds stay first, in order; each item says why.",
+        inputSchema=_schema({
+            "seeds": {"type": "array", "minItems": 1, "maxItems": MAX_SEEDS,
+                      "items": {"type": "string", "minLength": 1, "maxLength": 1000},
+                      "description": "workspace paths of files, or symbols (qualified name, short name, path:LINE)"},
+            "budget": {"type": "integer", "minimum": 1, "maximum": MAX_RELATED, "default": RELATED_BUDGET,
+                       "description": "items in all, seeds included"},
+            "max_tokens": _TOKENS,
+        }, ["seeds"]),
+    ),
+    mt.Tool(
         name="status",
         description="Index state: files, symbols, edges by confidence, unresolved sites, freshness.",
         inputSchema=_schema({}),
@@ -146,6 +161,8 @@ def _call(tools: T.Tools, name: str, a: dict[str, Any]) -> T.Answer:
         if name == "changes":
             return T.changes(v, base=a.get("base"), depth=a.get("depth", 3), staged=a.get("staged", False),
                              min_confidence=a.get("min_confidence", "inferred"), budget=budget, cursor=a.get("cursor"))
+        if name == "related":
+            return T.related(v, a.get("seeds"), items=a.get("budget", RELATED_BUDGET), budget=budget)
         if name == "dead_code":
             return T.dead_code(v, path=a.get("path", ""), budget=budget, cursor=a.get("cursor"))
     raise ArgumentError(f"no tool named {name!r}")

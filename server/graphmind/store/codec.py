@@ -24,18 +24,21 @@ def dump(value: Any) -> bytes:
 
 def pack_facts(f: Facts) -> bytes:
     return marshal.dumps(
-        (f.module, [_symbol(s) for s in f.symbols], [_site(s) for s in f.sites], [_binding(b) for b in f.bindings], f.local)
+        (f.module, [_symbol(s) for s in f.symbols], [_site(s) for s in f.sites], [_binding(b) for b in f.bindings], f.local,
+         f.links, f.docs)
     )
 
 
 def unpack_facts(blob: bytes) -> Facts:
-    module, syms, sites, binds, local = marshal.loads(blob)
+    module, syms, sites, binds, local, links, docs = marshal.loads(blob)
     return Facts(
         module,
         [SymbolFact(*s) for s in syms],
         [SiteFact(*s) for s in sites],
         [BindingFact(*b) for b in binds],
         local,
+        links,
+        docs,
     )
 
 

@@ -138,13 +138,13 @@ class Reads:
             (json.dumps(targets), depth, min_conf),
         )
 
-    def call_edges_from(self, nodes: list[int], min_conf: int, incoming: bool) -> list[tuple[int, int, int, int, int]]:
-        """(node, neighbour, confidence, file_id, sid) of the call edges that reach ``nodes`` from
-        the direction of travel (their callers' side when ``incoming``)."""
+    def call_edges_from(self, nodes: list[int], min_conf: int, incoming: bool) -> list[tuple[int, int, int, int, int, str | None]]:
+        """(node, neighbour, confidence, file_id, sid, via) of the call edges that reach ``nodes``
+        from the direction of travel (their callers' side when ``incoming``)."""
         near, far = ("callee_id", "caller_id") if incoming else ("caller_id", "callee_id")
         return self._q(  # type: ignore[return-value]
             f"""
-            SELECT e.{far}, e.{near}, e.confidence, e.file_id, e.sid FROM edges e
+            SELECT e.{far}, e.{near}, e.confidence, e.file_id, e.sid, e.via FROM edges e
             WHERE e.{far} IN (SELECT value FROM json_each(?)) AND e.kind = 'call' AND e.confidence >= ?
             """,
             (json.dumps(nodes), min_conf),
@@ -159,12 +159,15 @@ class Reads:
             (json.dumps(keys),),
         )
 
-    def unresolved_calls_named(self, names: list[str]) -> int:
-        return self._q(
-            "SELECT count(*) FROM sites WHERE status = 'unresolved' AND kind = 'call' "
-            "AND name IN (SELECT value FROM json_each(?))",
-            (json.dumps(names),),
-        )[0][0]
+    def unresolved_calls_named(self, names: list[str], langs: list[str] | None = None) -> int:
+        """Unresolved call sites with one of these names (in files of ``langs``: None = any)."""
+        if langs is None:
+            return self._q(
+                "SELECT count(*) FROM sites WHERE status = 'unresolved' AND kind = 'call' "
+                "AND name IN (SELECT value FROM json_each(?))",
+                (json.dumps(names),),
+            )[0][0]
+        return sum(self.unresolved_call_counts(names, langs).values())
 
     def unresolved_calls_in(self, callers: list[int]) -> int:
         return self._q(
@@ -203,3 +206,58 @@ class Reads:
             "reference_edges": q("SELECT count(*) FROM edges WHERE kind = 'ref'")[0][0],
             "epoch": self.epoch(),
         }
+
+    # ------------------------------------------------------------------ honest counts (issue 15)
+    def possible_caller_counts(self, ids: list[int], min_conf: int) -> dict[int, int]:
+        """Number of distinct callers of each symbol over call edges below ``min_conf`` only (a
+        caller that also has an edge at ``min_conf`` or above is not counted)."""
+        return dict(
+            self._q(
+                "SELECT e.callee_id, count(DISTINCT e.caller_id) FROM edges e "
+                "WHERE e.kind = 'call' AND e.confidence < ? AND e.callee_id IN (SELECT value FROM json_each(?)) "
+                "AND NOT EXISTS (SELECT 1 FROM edges k WHERE k.callee_id = e.callee_id AND k.caller_id = e.caller_id "
+                "AND k.kind = 'call' AND k.confidence >= ?) GROUP BY e.callee_id",
+                (min_conf, json.dumps(ids), min_conf),
+            )
+        )
+
+    def unresolved_call_counts(self, names: list[str], langs: list[str]) -> dict[str, int]:
+        """Number of unresolved call sites in files of ``langs``, by called name."""
+        return dict(
+            self._q(
+                "SELECT st.name, count(*) FROM sites st JOIN files f ON f.id = st.file_id "
+                "WHERE st.status = 'unresolved' AND st.kind = 'call' AND st.name IN (SELECT value FROM json_each(?)) "
+                "AND f.lang IN (SELECT value FROM json_each(?)) GROUP BY st.name",
+                (json.dumps(names), json.dumps(langs)),
+            )
+        )
+
+    def unresolved_call_sites(
+        self, names: list[str] | None, callers: list[int] | None, limit: int, langs: list[str] | None = None,
+        first: list[str] | None = None,
+    ) -> list[tuple]:
+        """(*site row, caller qname) of the unresolved call sites named ``names`` (in files of
+        ``langs``) or inside ``callers``, the first ``limit``: those named ``first`` before the
+        others, then by path and position."""
+        where, arg = ("st.name", names) if names is not None else ("st.caller_id", callers or [])
+        in_langs = "" if langs is None else "AND f.lang IN (SELECT value FROM json_each(?)) "
+        return self._q(
+            f"SELECT {SITE_COLUMNS}, c.qname FROM sites st JOIN files f ON f.id = st.file_id "
+            "LEFT JOIN symbols c ON c.id = st.caller_id "
+            f"WHERE st.status = 'unresolved' AND st.kind = 'call' AND {where} IN (SELECT value FROM json_each(?)) {in_langs}"
+            "ORDER BY st.name IN (SELECT value FROM json_each(?)) DESC, f.path, st.sl, st.sc LIMIT ?",
+            (json.dumps(arg), *([] if langs is None else [json.dumps(langs)]), json.dumps(first or []), limit),
+        )
+
+    def importers(self, module_id: int) -> list[tuple]:
+        """(caller id, confidence, via, *site row) of the references from module-level code of
+        other files to what the file of module ``module_id`` defines (its imports, mostly)."""
+        return self._q(
+            f"SELECT e.caller_id, e.confidence, e.via, {SITE_COLUMNS} FROM symbols m "
+            "JOIN symbols t ON t.file_id = m.file_id "
+            "JOIN edges e ON e.callee_id = t.id AND e.kind = 'ref' AND e.file_id != m.file_id "
+            "JOIN symbols c ON c.id = e.caller_id AND c.kind = 'module' "
+            "JOIN sites st ON st.file_id = e.file_id AND st.sid = e.sid JOIN files f ON f.id = e.file_id "
+            "WHERE m.id = ? ORDER BY f.path, st.sl, st.sc",
+            (module_id,),
+        )

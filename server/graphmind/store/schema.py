@@ -6,7 +6,9 @@ from __future__ import annotations
 import functools
 import sqlite3
 
-SCHEMA_VERSION = "9"
+from .layers import LAYERS_SCHEMA
+
+SCHEMA_VERSION = "10"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
@@ -34,7 +36,7 @@ CREATE TABLE IF NOT EXISTS bindings(
     target TEXT NOT NULL, extra BLOB);
 CREATE INDEX IF NOT EXISTS bindings_key ON bindings(module, name);
 CREATE TABLE IF NOT EXISTS deps(key TEXT NOT NULL, file_id INTEGER NOT NULL, PRIMARY KEY(key, file_id)) WITHOUT ROWID;
-"""
+""" + LAYERS_SCHEMA
 
 
 # Indexes that serve queries and per-file replacement, not a first bulk load: a cold index

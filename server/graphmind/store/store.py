@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 
 from ..model import Facts, FileResolution
 from .codec import dump, pack_facts, pack_sids, symbol_ids, unpack_facts, unpack_sids
+from .layers import Layers
 from .reads import Reads
 from .schema import QUERY_INDEXES, SCHEMA, SCHEMA_VERSION, table_columns
 
@@ -107,6 +108,11 @@ class Store:
         self.read_only = read_only
         self.db = self._open_read_only() if read_only else self._open()
         self.reads = Reads(self.db)  # the queries' side
+        self.layers = Layers(self.db)  # links, imports, notes, search: rows per file, edges per key
+        # during a bulk load (query indexes dropped): the files whose resolution was written.
+        # The others have no edges or deps yet, so resolving them deletes nothing (without
+        # ``deps_file``, deleting a file's deps would scan the table once per file).
+        self._bulk_resolved: set[int] | None = None
 
     # ------------------------------------------------------------------ lifecycle
     def _open(self) -> sqlite3.Connection:
@@ -202,12 +208,15 @@ class Store:
 
     def create_query_indexes(self, db: sqlite3.Connection | None = None) -> None:
         db = db or self.db
+        self._bulk_resolved = None
         for name, spec in QUERY_INDEXES.items():
             db.execute(f"CREATE INDEX IF NOT EXISTS {name} ON {spec}")
 
     def drop_query_indexes(self) -> None:
+        """Start a bulk load into an empty store; :meth:`create_query_indexes` ends it."""
         for name in QUERY_INDEXES:
             self.db.execute(f"DROP INDEX IF EXISTS {name}")
+        self._bulk_resolved = set() if self.is_empty() else None
 
     def is_empty(self) -> bool:
         return self.db.execute("SELECT 1 FROM files LIMIT 1").fetchone() is None
@@ -240,6 +249,7 @@ class Store:
             db.execute("ROLLBACK")
             raise
         else:
+            self.layers.flush()  # the edges the transaction's link rows make
             db.execute("COMMIT")
 
     @contextlib.contextmanager
@@ -489,6 +499,7 @@ class Store:
         self.db.execute("UPDATE symbols SET sl=?, sc=?, el=?, ec=? WHERE id=?", (*r, sid))
 
     def clear_file(self, file_id: int) -> None:
+        self.layers.clear(file_id)
         for table in ("symbols", "sites", "bindings", "edges", "deps"):
             self.db.execute(f"DELETE FROM {table} WHERE file_id=?", (file_id,))
 
@@ -514,13 +525,21 @@ class Store:
         """Store the outcome of resolving a file's sites (all of them, or the ``only`` ones)."""
         db = self.db
         sids, statuses = res.sids, res.statuses
+        only = None if only is None else list(only)
+        self.layers.touched(file_id, None if only is None else [sids[i] for i in only])
         if only is None:
             db.execute("UPDATE files SET resolved=1 WHERE id=?", (file_id,))
-            db.execute("DELETE FROM edges WHERE file_id=?", (file_id,))
-            db.execute("DELETE FROM deps WHERE file_id=?", (file_id,))
-            db.execute("UPDATE sites SET status='unresolved' WHERE file_id=? AND status!='unresolved'", (file_id,))
+            first = self._bulk_resolved is not None and file_id not in self._bulk_resolved
+            if first:
+                self._bulk_resolved.add(file_id)  # type: ignore[union-attr]
+            else:
+                db.execute("DELETE FROM edges WHERE file_id=?", (file_id,))
+                db.execute("DELETE FROM deps WHERE file_id=?", (file_id,))
+                db.execute("UPDATE sites SET status='unresolved' WHERE file_id=? AND status!='unresolved'", (file_id,))
             which: Iterable[int] = range(len(sids))
         else:
+            if self._bulk_resolved is not None:
+                self._bulk_resolved.add(file_id)
             which = list(only)
             if which:
                 db.execute(f"DELETE FROM edges WHERE file_id=? AND sid IN ({','.join(str(sids[i]) for i in which)})", (file_id,))

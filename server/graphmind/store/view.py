@@ -23,18 +23,23 @@ class StoreView:
         self._sym: dict[tuple[str, str], list[SymbolRow]] = {}
         self._name: dict[tuple[str, str], list[SymbolRow]] = {}
         self._bind: dict[tuple[str, str, str], list[tuple[str, str, Any]]] = {}
+        # one SymbolRow per symbol id: symbols() and by_name() return the same objects, and a
+        # row's extra is unmarshalled once (the symbols don't change while a view is in use)
+        self._rows: dict[int, SymbolRow] = {}
 
     def for_language(self, lang: str) -> StoreView:
         """A view of another language's symbols (a family such as TypeScript + JavaScript) that
         shares this view's caches and records its lookups in this view's ``deps``."""
         sibling = StoreView.__new__(StoreView)
         sibling.db, sibling.lang, sibling._owner = self.db, lang, self._owner
-        sibling._sym, sibling._name, sibling._bind = self._sym, self._name, self._bind
+        sibling._sym, sibling._name, sibling._bind, sibling._rows = self._sym, self._name, self._bind, self._rows
         return sibling
 
-    @staticmethod
-    def _row(r: tuple) -> SymbolRow:
-        return SymbolRow(r[0], r[1], r[2], r[3], r[4], r[5], marshal.loads(r[6]) if r[6] else {})
+    def _row(self, r: tuple) -> SymbolRow:
+        row = self._rows.get(r[0])
+        if row is None:
+            row = self._rows[r[0]] = SymbolRow(r[0], r[1], r[2], r[3], r[4], r[5], marshal.loads(r[6]) if r[6] else {})
+        return row
 
     def symbols(self, qname: str) -> list[SymbolRow]:
         self._owner.deps.add(f"{self.lang}:{qname}")

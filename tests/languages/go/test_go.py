@@ -49,7 +49,12 @@ CALLS = {
     (f"{S}.Server.Stop", f"{ST}.DB.Close", "inferred"),
     ("internal.api.Fetch", "internal.api.Querier.Query", "inferred"),
     ("internal.api.Walk", "internal.api.node.Visit", "inferred"),
+    # dispatch: q.Query() through the interface Querier also reaches every type whose method set
+    # covers Querier's (DB and Cache both have Query)
+    ("internal.api.Fetch", f"{ST}.DB.Query", "inferred"),
+    ("internal.api.Fetch", "internal.cache.Cache.Query", "inferred"),
 }
+DISPATCH = {("internal.api.Fetch", f"{ST}.DB.Query"), ("internal.api.Fetch", "internal.cache.Cache.Query")}
 
 
 @pytest.fixture(scope="module")
@@ -80,10 +85,23 @@ def test_call_edges_are_exactly_the_expected_ones(engine: Engine) -> None:
     assert CALLS - got == set(), "missing edges"
 
 
+def dispatch_edges(engine: Engine) -> dict[tuple[str, str], str]:
+    rows = engine.db.execute(
+        "SELECT a.qname, b.qname, e.via FROM edges e JOIN symbols a ON a.id = e.caller_id "
+        "JOIN symbols b ON b.id = e.callee_id WHERE e.via IS NOT NULL"
+    )
+    return {(a, b): via for a, b, via in rows}
+
+
 def test_same_name_methods_on_unrelated_types_are_not_linked(engine: Engine) -> None:
-    e = edges(engine)
-    # DB and Cache both have Query and Close; the server's field is a *store.DB
+    e = {(a, b, c) for a, b, c in edges(engine) if (a, b) not in DISPATCH}
+    # DB and Cache both have Query and Close; the server's field is a *store.DB: only a call
+    # through the interface they both implement reaches Cache (a dispatch edge)
     assert not any(b.startswith("internal.cache.Cache") and not a.startswith("internal.cache") for a, b, _ in e)
+
+
+def test_calls_through_an_interface_reach_its_implementations(engine: Engine) -> None:
+    assert dispatch_edges(engine) == {k: "dispatch:internal.api.Querier.Query" for k in DISPATCH}
 
 
 def test_external_calls_are_sites_not_edges(engine: Engine) -> None:

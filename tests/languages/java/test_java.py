@@ -64,6 +64,8 @@ EXPECTED = {
     (f"{A}.Base.audit/0", f"{A}.Base.log/0", "extracted"),
     (f"{A}.Report.print/0", f"{A}.Report.format/1", "extracted"),
     (f"{A}.Job.retry/0", f"{A}.Job.work/0", "extracted"),
+    # ... and, a virtual call on `this`, its implementation in Worker (a dispatch edge)
+    (f"{A}.Job.retry/0", f"{A}.Worker.work/0", "inferred"),
     # local type evidence: `Report r = new Report(3)`, `var w = new Worker()`, a factory's return type
     (f"{S}.run/0", f"{A}.Report.print/0", "inferred"),
     (f"{S}.run/0", f"{A}.Worker.work/0", "inferred"),

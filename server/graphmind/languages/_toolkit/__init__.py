@@ -1,13 +1,16 @@
-"""What language plugins share, written once: the labelling policy (:mod:`.labels`), the
+"""What language plugins share, written once: the labelling policy and the one list of common
+method names (:mod:`.labels`), dispatch to overrides and implementations (:mod:`.dispatch`), the
 enclosing-scope sweep (:mod:`.scopes`), values and their merge (:mod:`.values`) and the view over
 a family of languages (:mod:`.family`)."""
 
+from .dispatch import Dispatch, dispatch_via
 from .family import FamilyView
 from .labels import (
     COMMON_METHOD_NAMES,
     MAX_AMBIGUOUS,
     MAX_DEPTH,
     by_name_confidence,
+    is_common_name,
     known_confidence,
     label_by_name,
     label_known,
@@ -20,13 +23,16 @@ __all__ = [
     "COMMON_METHOD_NAMES",
     "MAX_AMBIGUOUS",
     "MAX_DEPTH",
+    "Dispatch",
     "FamilyView",
     "Scope",
     "ScopeSweep",
     "Value",
     "ValueResolver",
     "by_name_confidence",
+    "dispatch_via",
     "in_scopes",
+    "is_common_name",
     "known_confidence",
     "label_by_name",
     "label_known",

@@ -3,8 +3,10 @@
 * A call whose receiver (or name) evaluated to definitions: one definition keeps the confidence
   of the chain that found it; several are ``ambiguous``, an edge to each (:func:`label_known`).
 * A call resolved by its name only (the receiver is unknown): one candidate in the workspace is
-  ``inferred`` -- unless the name is a builtin/common method name (``get``, ``append``, ``close``):
-  then the one workspace method is as likely a list's or a file's, and the edge is ``ambiguous``;
+  ``inferred`` -- unless the name is a common method name (``get``, ``append``, ``close``): then
+  the one workspace method is as likely a list's or a file's, and the edge is ``ambiguous``. The
+  common names are ONE list, :data:`COMMON_METHOD_NAMES`, that every language's policy extends
+  with its own builtin types' methods (:func:`is_common_name`);
   2..``MAX_AMBIGUOUS`` candidates are ``ambiguous``, an edge to each; none or more leave the site
   unresolved (:func:`label_by_name`).
 
@@ -28,17 +30,34 @@ modules) and Java (member classes of member classes) needed; Python, TypeScript 
 and only gain from the larger cap, since their recursion is bounded by memos and ``seen`` sets,
 not by the depth."""
 
-# Method names so common in standard libraries (collections, strings, streams) that one workspace
-# method of that name is no evidence the call reaches it. Languages add their own builtin names.
+# Method names so common in standard libraries (collections, strings, files, streams, regular
+# expressions, loggers, futures, database cursors) that one workspace method of that name is no
+# evidence a call on an unknown receiver reaches it. The one list every language's policy starts
+# from: a language adds its own builtin types' methods (``extra_names``), never copies this. Names
+# are written in the lower camel / snake case of most languages; Go's and C#'s capitalised method
+# names (``Get``, ``Close``) match their lower-case first letter here.
 COMMON_METHOD_NAMES = frozenset(
     {
-        "add", "append", "apply", "call", "clear", "clone", "close", "compare", "contains", "copy",
-        "count", "delete", "each", "equals", "filter", "find", "flush", "forEach", "format", "get",
-        "has", "hashCode", "index", "insert", "items", "join", "keys", "length", "map", "next",
-        "open", "pop", "push", "put", "read", "reduce", "remove", "replace", "reverse", "run", "send",
-        "set", "size", "sort", "split", "start", "stop", "toString", "to_s", "update", "values", "write",
+        "acquire", "add", "append", "apply", "call", "cancel", "clear", "clone", "close", "commit", "compare",
+        "compile", "connect", "contains", "copy", "count", "cursor", "debug", "decode", "delete", "done",
+        "dump", "dumps", "each", "emit", "encode", "equals", "error", "exception", "execute", "exists",
+        "extend", "fetch", "filter", "find", "flush", "forEach", "format", "get", "group", "groups", "has",
+        "hashCode", "index", "info", "insert", "is_set", "items", "iter", "join", "keys", "length", "load",
+        "loads", "lock", "map", "match", "next", "notify", "open", "parse", "pop", "push", "put",
+        "read", "readline", "reduce", "release", "remove", "replace", "reset", "result", "reverse",
+        "rollback", "run", "search", "seek", "send", "set", "size", "sort", "split", "start", "stop",
+        "strip", "sub", "submit", "tell", "toString", "to_s", "update", "values", "wait", "warning",
+        "write",
     }
 )
+
+
+def is_common_name(name: str, extra_names: frozenset[str] = frozenset()) -> bool:
+    """Is ``name`` a common method name: in the shared list, the language's ``extra_names``, or
+    a capitalised form of a shared name (Go's ``Close``, C#'s ``Add``)?"""
+    if name in extra_names or name in COMMON_METHOD_NAMES:
+        return True
+    return name[:1].isupper() and f"{name[:1].lower()}{name[1:]}" in COMMON_METHOD_NAMES
 
 
 def unresolved(i: int) -> Resolution:
@@ -53,25 +72,30 @@ def _distinct(rows: Iterable[SymbolRow]) -> list[SymbolRow]:
     return list(seen.values())
 
 
-def by_name_confidence(candidates: list[SymbolRow], name: str, common_names: frozenset[str]) -> int | None:
+def by_name_confidence(
+    candidates: list[SymbolRow], name: str, extra_names: frozenset[str] = frozenset(), *, receiver: bool = True
+) -> int | None:
     """The label of a name-only resolution with these (distinct) candidates, or None when the
-    site stays unresolved (none, or more than ``MAX_AMBIGUOUS``)."""
+    site stays unresolved (none, or more than ``MAX_AMBIGUOUS``). A call with a ``receiver``
+    (``x.name()``) of a common name (:func:`is_common_name` with the language's ``extra_names``)
+    is never ``inferred``; a bare call (``name()``) is not a library type's method."""
     if not candidates or len(candidates) > MAX_AMBIGUOUS:
         return None
-    if len(candidates) == 1 and name not in common_names:
+    if len(candidates) == 1 and not (receiver and is_common_name(name, extra_names)):
         return INFERRED
     return AMBIGUOUS
 
 
 def label_by_name(
-    i: int, candidates: Iterable[SymbolRow], name: str, common_names: frozenset[str] = COMMON_METHOD_NAMES
+    i: int, candidates: Iterable[SymbolRow], name: str, extra_names: frozenset[str] = frozenset(), *, receiver: bool = True
 ) -> Resolution:
     """Site ``i`` calls ``name`` on an unknown receiver and ``candidates`` are the workspace's
     definitions of that name (a language filters them first: methods only, the right arity...).
-    One is ``inferred`` unless ``name`` is in ``common_names``; 2..MAX_AMBIGUOUS are ``ambiguous``,
-    an edge to each; none or too many leave the site unresolved."""
+    One is ``inferred`` unless ``name`` is a common method name (the shared list plus the
+    language's ``extra_names``); 2..MAX_AMBIGUOUS are ``ambiguous``, an edge to each; none or too
+    many leave the site unresolved."""
     cands = _distinct(candidates)
-    conf = by_name_confidence(cands, name, common_names)
+    conf = by_name_confidence(cands, name, extra_names, receiver=receiver)
     if conf is None:
         return unresolved(i)
     return Resolution(i, [(r.id, conf) for r in cands], RESOLVED)

@@ -28,9 +28,11 @@ from collections.abc import Callable, Iterator
 
 import tree_sitter as ts
 
-from ...model import Facts, Resolution, WorkspaceView
+from ...model import Facts, Import, Resolution, WorkspaceView
 from .. import Language, SymbolInfo, query_text, register
 from .._toolkit import FamilyView
+from . import imports as _imports
+from . import links as _links
 from . import policy
 from .extract import Extractor
 from .resolve import Resolver
@@ -44,6 +46,7 @@ class ECMAScript(Language):
     """The base of the three plugins: everything but the grammar is shared."""
 
     family = FAMILY
+    link_patterns = _links.PATTERNS
     # One query set for the three grammars: ``queries/ecmascript/`` plus what a grammar adds.
     query_folders: tuple[str, ...] = ("ecmascript",)
 
@@ -58,6 +61,9 @@ class ECMAScript(Language):
 
     def extract(self, tree: ts.Tree, src: bytes, relpath: str, module: str) -> Facts:
         return Extractor(self, tree, src, relpath, module).run()
+
+    def imports(self, facts: Facts) -> list[Import]:
+        return _imports.imports(facts)
 
     def resolve(self, facts: Facts, ws: WorkspaceView) -> Iterator[Resolution]:
         r = Resolver(facts, FamilyView(ws, self.family))

@@ -279,6 +279,9 @@ class Bindings:
             sc.types.setdefault(name, []).extend(evs)
 
     def field(self, node: ts.Node, scope: int) -> None:
+        if node.type == "property_signature":
+            self.interface_field(node, scope)
+            return
         this = self.scopes[scope].this
         if this[0] != "cls":
             return
@@ -294,6 +297,33 @@ class Bindings:
                 ev = None
         if ev is not None:
             self.symbols[this[1]].extra.setdefault("attrs", {}).setdefault(name, []).append(ev)
+
+    def interface_field(self, node: ts.Node, scope: int) -> None:
+        """An interface member that is not a method: a property typed as a function is one (a
+        symbol calls reach, ``create: (o?: Options) => Ky``); another typed property is an
+        attribute of the interface's instances (``registry: Registry``: ``ctx.registry.add()``)."""
+        owner = self.scopes[scope].owner
+        if owner == 0 or self.symbols[owner].kind != "interface":
+            return
+        nn = node.child_by_field_name("name")
+        name = member_name(nn)
+        ann = node.child_by_field_name("type")
+        ty = ann.named_children[0] if ann is not None and ann.named_child_count else None
+        if name is None or nn is None or ty is None:
+            return
+        if ty.type == "function_type":
+            extra: dict[str, Any] = {}
+            rev = type_evidence(ty.child_by_field_name("return_type"))
+            if rev is not None:
+                extra["returns"] = rev
+            self.member_signature(scope, name, node, nn, extra)
+            return
+        ev = type_evidence(ty)
+        if ev is not None and ev[0] == "ann":
+            self.symbols[owner].extra.setdefault("attrs", {}).setdefault(name, []).append(ev)
+
+    def member_signature(self, scope: int, name: str, node: ts.Node, name_node: ts.Node, extra: dict[str, Any]) -> None:
+        raise NotImplementedError
 
     def returns_new(self, node: ts.Node, scope: int) -> None:
         """``return new Foo()`` (or ``() => new Foo()``) in a function without a declared return

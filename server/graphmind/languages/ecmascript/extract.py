@@ -12,21 +12,29 @@ import tree_sitter as ts
 from ...model import CALL, REF, BindingFact, Facts, SiteFact, SymbolFact
 from .._toolkit import Scope, in_scopes
 from .._toolkit.records import plain_facts
+from . import links
 from .bindings import Bindings
 from .records import UNKNOWN, Base, Expr, ScopeRecord, SiteExpr
 from .syntax import (
     FUNCTION_VALUES,
     FUNCTIONS,
+    WRAPPERS,
+    callback_types,
+    callee_name,
     expr_of,
     heritage,
+    implemented,
     is_static,
     member_name,
     pattern_names,
     require_spec,
     rng,
     signature,
+    spread_sources,
     text,
+    type_arguments,
     type_evidence,
+    type_params,
 )
 
 if TYPE_CHECKING:
@@ -50,8 +58,28 @@ CAPTURES = (
 )
 
 
+OVERLOADS = ("function_signature", "method_signature")
+
+
+def overloads_start(node: ts.Node, name: str) -> ts.Node | None:
+    """The first of the overload signatures right before an implementation (``function f(a:
+    string): number`` ... ``function f(a: any) {...}``), or None."""
+    if node.parent is not None and node.parent.type == "export_statement":
+        node = node.parent
+    first = None
+    prev = node.prev_named_sibling
+    while prev is not None:
+        sig = prev.child_by_field_name("declaration") if prev.type == "export_statement" else prev
+        if sig is None or sig.type not in OVERLOADS or member_name(sig.child_by_field_name("name")) != name:
+            break
+        first = prev
+        prev = prev.prev_named_sibling
+    return first
+
+
 class _Scope:
-    __slots__ = ("parent", "owner", "this", "start", "end", "locals", "types", "imports", "defs", "exports", "obj", "fn")
+    __slots__ = ("parent", "owner", "this", "start", "end", "locals", "types", "imports", "defs", "exports", "obj", "fn",
+                 "returned")
 
     def __init__(self, parent: int, owner: int, this: tuple, start: int, end: int) -> None:
         self.parent = parent
@@ -69,6 +97,7 @@ class _Scope:
         self.exports = False  # an object literal assigned to module.exports: members are module-level
         self.obj: int | None = None  # an object literal that is a symbol: its members are methods
         self.fn: int | None = None  # the function symbol whose body this scope is
+        self.returned = False  # an object literal the function ``obj`` returns: its members are ``obj``'s
 
     def record(self) -> ScopeRecord:
         return ScopeRecord(self.parent, self.owner, self.this, sorted(self.locals), self.types, self.imports, self.defs)
@@ -90,11 +119,14 @@ class Extractor(Bindings):
         self.module_vars: dict[str, list[tuple]] = {}
         self.mlocals: set[str] = set()
         self.scope_of_node: dict[int, int] = {}
+        self.link_calls: list[tuple[int, ts.Node]] = []  # (site index, call) for the link layer
 
     # --- symbols and scopes
     def add_symbol(self, parent_scope: int, name: str, kind: str, def_node: ts.Node, name_node: ts.Node,
                    sig: str, extra: dict[str, Any], parent_sym: int | None = None) -> int:
         sc = self.scopes[parent_scope]
+        if sc.returned and parent_sym is None:
+            extra["member"] = True  # a member of the object the parent returns
         parent = sc.owner if parent_sym is None else parent_sym
         if parent_sym is None and parent_scope != 0 and sc.owner == 0 and not sc.exports:
             extra["local"] = True  # defined inside an anonymous module-level function: not a global
@@ -153,7 +185,8 @@ class Extractor(Bindings):
             "scopes": [s.record() for s in self.scopes],
             "mlocals": sorted(self.mlocals),
         }
-        return plain_facts(Facts(self.module, self.symbols, self.sites, self.bindings, local))
+        shapes = links.shapes(self.link_calls, self.sites, self.symbols)
+        return plain_facts(Facts(self.module, self.symbols, self.sites, self.bindings, local, shapes))
 
     def this_of(self, scope: int) -> tuple:
         while True:
@@ -182,6 +215,9 @@ class Extractor(Bindings):
             bases = heritage(node)
             if bases:
                 extra["bases"] = bases
+            impl = implemented(node)
+            if impl:
+                extra["implements"] = impl
             if name is None:
                 return self.new_scope(ps, psc.owner, ("none",), node)
             body = node.child_by_field_name("body")
@@ -215,10 +251,7 @@ class Extractor(Bindings):
         # functions
         params = node.child_by_field_name("parameters") or node.child_by_field_name("parameter")
         ret = node.child_by_field_name("return_type")
-        extra = {}
-        rev = type_evidence(ret)
-        if rev is not None:
-            extra["returns"] = rev
+        extra = self.function_extra(node, params, ret)
         arrow = t == "arrow_function"
         this: tuple = ("arrow",) if arrow else ("none",)
         kind = "function"
@@ -248,6 +281,8 @@ class Extractor(Bindings):
             elif ptype == "object" and self.scope_of_node.get(parent.id) == ps and psc.obj is not None:
                 kind = "method"
                 this = ("obj", psc.obj)
+                if any(c.type in ("get", "set") for c in node.children):
+                    extra["property"] = True  # read, not called
             elif ptype == "object" and self.scope_of_node.get(parent.id) == ps and psc.exports:
                 kind = "function"
             else:
@@ -283,6 +318,8 @@ class Extractor(Bindings):
                 if got is not None:
                     name, name_node, parent_sym, kind, this_over = got
                     def_node = parent
+                    if kind == "function" and parent_sym:
+                        extra["prop"] = True  # `x.create = ...`: a definition by-name calls may reach
                     if this_over is not None and not arrow:
                         this = this_over
             elif ptype == "export_statement":
@@ -294,6 +331,8 @@ class Extractor(Bindings):
         if name is None or name_node is None:
             sid = self.new_scope(ps, psc.owner, this, node)
             self.bind_params(params, sid, node)
+            if ptype == "arguments":
+                self.contextual_params(node, params, sid)
             return sid
         end = ret or params or name_node
         sig = signature(def_node, src, end)
@@ -302,12 +341,63 @@ class Extractor(Bindings):
             if kw is not None and kw.type in ("const", "let", "var"):
                 sig = f"{text(kw)} {sig}"
         idx = self.add_symbol(ps, name, kind, def_node, name_node, sig, extra, parent_sym)
+        first = overloads_start(def_node, name)
+        if first is not None:  # the overload signatures before the implementation are its declaration
+            sym = self.symbols[idx]
+            sym.range = (first.start_point[0], first.start_point[1], *sym.range[2:])
+            sym.start_byte = first.start_byte
         if binds_in is not None:
             self.bind_def(binds_in, name, idx)
         sid = self.new_scope(ps, idx, this, node)
         self.scopes[sid].fn = idx
         self.bind_params(params, sid, node)
         return sid
+
+    def function_extra(self, node: ts.Node, params: ts.Node | None, ret: ts.Node | None) -> dict[str, Any]:
+        """What other files may read about a function: its declared return type (with the
+        positions of its type parameters in it) and the parameter types of its callback parameters."""
+        extra: dict[str, Any] = {}
+        rev = type_evidence(ret)
+        if rev is not None:
+            extra["returns"] = rev
+        tparams = type_params(node)
+        cbs = callback_types(params, tparams)
+        if cbs:
+            extra["callbacks"] = cbs
+        if tparams:
+            args = type_arguments(ret, tparams)
+            if args and any(a is not None and a[0] == "tp" for a in args):
+                extra["returns_args"] = args
+        return extra
+
+    def contextual_params(self, fn: ts.Node, params: ts.Node | None, sid: int) -> None:
+        """A function passed as an argument (``f(x, (inst, def) => ...)``): its unannotated
+        parameters have the types ``f`` declares for that callback's parameters (read where ``f``
+        is defined). A type parameter there is bound by the call's type arguments (``f<Foo>(...)``)
+        or by the type the call's result is declared to have (``const x: C<Foo> = f(...)``)."""
+        args = fn.parent
+        call = args.parent if args is not None else None
+        if params is None or call is None or call.type not in ("call_expression", "new_expression"):
+            return
+        callee = call.child_by_field_name("function") or call.child_by_field_name("constructor")
+        e = expr_of(callee, self.folder)
+        if e.base == Base.UNKNOWN:
+            return
+        k = next((i for i, c in enumerate(args.named_children) if c.id == fn.id), None)
+        ta = call.child_by_field_name("type_arguments")
+        targs = [type_evidence(a) for a in ta.named_children] if ta is not None else None
+        hint = None
+        outer = call.parent
+        while outer is not None and outer.type in WRAPPERS:
+            outer = outer.parent
+        if outer is not None and outer.type == "variable_declarator":
+            hint = type_arguments(outer.child_by_field_name("type"))
+        sc = self.scopes[sid]
+        for j, p in enumerate(params.named_children if params.type != "identifier" else [params]):
+            pat = p.child_by_field_name("pattern") if p.type in ("required_parameter", "optional_parameter") else p
+            if pat is None or pat.type != "identifier" or p.child_by_field_name("type") is not None:
+                continue
+            sc.types.setdefault(text(pat), []).append(("cb", e, k, j, targs, hint))
 
     def value_name(self, node: ts.Node, own: ts.Node | None, ps: int) -> tuple[str | None, ts.Node, ts.Node | None]:
         """The name a class expression is bound to."""
@@ -395,18 +485,38 @@ class Extractor(Bindings):
             return self.object_scope(ps, idx, node)
         if not has_fns:
             return None
+        outer = parent
+        while outer.type in ("parenthesized_expression", "as_expression", "satisfies_expression") and outer.parent is not None:
+            outer = outer.parent
+        if outer.type == "return_statement" or (outer.type == "arrow_function" and outer.child_by_field_name("body") == parent):
+            return self.returned_object(node, ps)
         if parent.type == "variable_declarator":
             nn = parent.child_by_field_name("name")
             if nn is None or nn.type != "identifier":
                 return None
             name = text(nn)
-            idx = self.add_symbol(ps, name, "object", parent, nn, f"{name} = {{...}}", {})
+            spreads = spread_sources(node, self.folder)
+            extra: dict[str, Any] = {"spreads": spreads} if spreads else {}
+            idx = self.add_symbol(ps, name, "object", parent, nn, f"{name} = {{...}}", extra)
             self.bind_def(ps, name, idx)
             return self.object_scope(ps, idx, node)
         if parent.type == "export_statement":
             idx = self.add_symbol(ps, "default", "object", node, node, "export default {...}", {})
             return self.object_scope(ps, idx, node)
         return None
+
+    def returned_object(self, node: ts.Node, ps: int) -> int | None:
+        """An object literal a function returns: its methods are the function's members
+        (``make.check`` of ``function make() { return { check() {} } }``), and a call of the
+        function returns them. Outside a named function the object names nothing."""
+        psc = self.scopes[ps]
+        fn = psc.fn
+        if fn is None or self.symbols[fn].kind not in ("function", "method"):
+            return None
+        self.symbols[fn].extra["returns_members"] = True
+        sid = self.object_scope(ps, fn, node)
+        self.scopes[sid].returned = True
+        return sid
 
     def object_scope(self, ps: int, idx: int, node: ts.Node) -> int:
         """Calls in the object's initializers belong to the object; ``this`` there is the outer one."""
@@ -452,7 +562,10 @@ class Extractor(Bindings):
         owner = sc.owner
         if key in ("reference.call", "reference.class"):
             kind = "new" if key == "reference.class" else ("jsx" if node.type.startswith("jsx_") else "call")
+            before = len(self.sites)
             self.call_site(kind, node, caps["callee"][0], owner, scope)
+            if kind == "call" and len(self.sites) > before:
+                self.link_calls.append((before, node))
         elif key == "reference.value":
             e = expr_of(node, self.folder)
             if e.base not in (Base.NAME, Base.THIS) or not e.chain:
@@ -495,12 +608,7 @@ class Extractor(Bindings):
                                        SiteExpr(scope, Base.SUPER, None, [], "super")))
             return
         e = expr_of(callee, self.folder)
-        if callee.type == "member_expression":
-            name_node = callee.child_by_field_name("property") or callee
-        elif callee.type == "subscript_expression":
-            name_node = callee.child_by_field_name("index") or callee
-        else:
-            name_node = callee
+        name_node = callee_name(callee)
         name = e.chain[-1] if e.chain else ""
         flag = kind if kind in ("new", "jsx") else ""
         self.sites.append(SiteFact(owner, name, CALL, rng(name_node), name_node.start_byte, name_node.end_byte,
@@ -515,10 +623,11 @@ class Extractor(Bindings):
         name = member_name(name_node)
         if name is None or name_node is None:
             return
-        extra: dict[str, Any] = {}
-        rev = type_evidence(node.child_by_field_name("return_type"))
-        if rev is not None:
-            extra["returns"] = rev
-        end = node.child_by_field_name("return_type") or node.child_by_field_name("parameters") or name_node
+        extra = self.function_extra(node, node.child_by_field_name("parameters"), node.child_by_field_name("return_type"))
+        self.member_signature(scope, name, node, name_node, extra)
+
+    def member_signature(self, scope: int, name: str, node: ts.Node, name_node: ts.Node, extra: dict[str, Any]) -> None:
+        """A bodiless method symbol (an interface's, an abstract one)."""
+        end = node.child_by_field_name("return_type") or node.child_by_field_name("parameters") or node.child_by_field_name("type") or name_node
         self.add_symbol(scope, name, "method", node, name_node, signature(node, self.src, end), extra)
 

@@ -8,17 +8,23 @@ from ...model import (
     EXTERNAL,
     EXTRACTED,
     RESOLVED,
+    Facts,
     Resolution,
     SiteFact,
     SymbolRow,
+    Target,
 )
-from .._toolkit import MAX_DEPTH, known_confidence, label_by_name, unresolved
+from .._toolkit import MAX_DEPTH, Dispatch, FamilyView, known_confidence, label_by_name, unresolved
 from .builtins import BUILTIN_METHODS, GLOBALS
 from .records import Base, Expr, SiteExpr
 from .values import Value, Values
 
 
 class Resolver(Values):
+    def __init__(self, facts: Facts, ws: FamilyView) -> None:
+        super().__init__(facts, ws)
+        self.dispatch = Dispatch(ws, self.is_subtype)
+
     # --- names in the file's own scopes
     def own_symbol(self, idx: int) -> list[SymbolRow]:
         sym = self.f.symbols[idx]
@@ -153,7 +159,25 @@ class Resolver(Values):
         if v is None and recv[0] in ("inst", "super"):
             # the class (and its workspace bases) lack the member: maybe a subclass defines it
             return self.outcome(i, site, None, rc, True, flag)
-        return self.outcome(i, site, v, min(rc, c), False, flag)
+        res = self.outcome(i, site, v, min(rc, c), False, flag)
+        if recv[0] == "inst" and v is not None and v[0] == "syms" and site.kind == CALL and res.targets:
+            res.targets.extend(self.dispatched(recv[1], v[1], min(rc, c), {t[0] for t in res.targets}))  # type: ignore[arg-type]
+        return res
+
+    def dispatched(self, types: list[SymbolRow], declared: list[SymbolRow], conf: int, skip: set[int]) -> list[Target]:
+        """A call of a method through an instance of ``types`` also reaches the overrides and
+        implementations of the method in subclasses / implementing classes of those types
+        (``inferred``, via the declared method)."""
+        out: dict[int, Target] = {}
+        for d in declared:
+            if d.kind != "method" or d.extra.get("static"):
+                continue
+            for t in types:
+                if t.kind not in ("class", "interface"):
+                    continue
+                for tgt in self.dispatch.targets(d, t, conf, skip):
+                    out.setdefault(tgt.symbol, tgt)
+        return list(out.values())
 
     def outcome(self, i: int, site: SiteFact, v: Value | None, c: int, receiver_unknown: bool, flag: str) -> Resolution:
         if v is None:
@@ -188,4 +212,13 @@ class Resolver(Values):
     def by_name(self, i: int, site: SiteFact) -> Resolution:
         """Unknown receiver: a method name with one definition in the workspace is inferred; a few
         are ambiguous (an edge to each); none or too many leave the site unresolved."""
-        return label_by_name(i, (r for r in self.ws.by_name(site.name) if r.kind == "method"), site.name, BUILTIN_METHODS)
+        cands = [
+            r for r in self.ws.by_name(site.name)
+            if (r.kind == "method" or (r.kind == "function" and r.extra.get("prop")))
+            and not r.extra.get("property")  # a getter is read, not called
+            and not r.extra.get("member")  # reached through its function's result, not by a guess
+        ]
+        # a function assigned to a property (`ky.create = ...`) wins over a same-named class member:
+        # a class's static method is called through its class, which resolves without the name
+        props = [r for r in cands if r.extra.get("prop")]
+        return label_by_name(i, props or cands, site.name, BUILTIN_METHODS)

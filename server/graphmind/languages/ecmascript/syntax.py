@@ -25,6 +25,8 @@ LITERALS = {
     "binary_expression": "Primitive", "unary_expression": "Primitive", "update_expression": "Number",
 }
 WRAPPERS = ("parenthesized_expression", "non_null_expression", "await_expression", "satisfies_expression")
+# Types that say nothing about a value: an assertion to one is the asserted expression itself.
+OPAQUE_TYPES = ("any", "unknown", "object", "Function")
 UNWRAP_TYPES = ("Promise", "PromiseLike", "Awaited", "Readonly")
 ARRAY_TYPES = ("Array", "ReadonlyArray")
 
@@ -151,9 +153,11 @@ def expr_of(node: ts.Node | None, folder: str) -> Expr:
         ev = type_evidence(ty)
         if ev is not None and ev[0] == "ann":
             return Expr(Base.ASSERTED, ev[1], [])
-        if ev is not None and ev[0] == "ext":
+        if ev is not None and ev[0] == "ext" and ev[1] not in OPAQUE_TYPES:
             return Expr(Base.LITERAL, ev[1], [])
-        return UNKNOWN
+        # `x as any`, `<unknown>x`, `f as (...) => R`: the assertion says nothing; the value is x's
+        inner = next((c for c in kids if c is not ty and c.type != "type_arguments"), None)
+        return expr_of(inner, folder) if inner is not None else UNKNOWN
     if t in LITERALS:
         return Expr(Base.LITERAL, LITERALS[t], [])
     return UNKNOWN
@@ -221,10 +225,40 @@ def value_evidence(value: ts.Node | None, folder: str) -> tuple | None:
         e = expr_of(value, folder)
         if e.base == Base.ASSERTED:
             return ("ann", e.arg)
-        return ("ext", e.arg) if e.base == Base.LITERAL else None
+        if e.base == Base.LITERAL:
+            return ("ext", e.arg)
+        return ("val", e) if e.base != Base.UNKNOWN else None
+    if t == "object":
+        spreads = spread_sources(value, folder)
+        if spreads:
+            return ("obj", spreads, own_keys(value))
     if t in LITERALS:
         return ("ext", LITERALS[t])
     return None
+
+
+def spread_sources(obj: ts.Node, folder: str) -> list[Expr]:
+    """What an object literal spreads into itself (``{...schemas, ...checks}``), in order."""
+    out = []
+    for c in obj.named_children:
+        if c.type == "spread_element" and c.named_child_count:
+            e = expr_of(c.named_children[0], folder)
+            if e.base != Base.UNKNOWN:
+                out.append(e)
+    return out
+
+
+def own_keys(obj: ts.Node) -> list[str]:
+    """The keys an object literal writes itself (they hide what its spreads bring)."""
+    out = []
+    for c in obj.named_children:
+        key = c.child_by_field_name("key") or c.child_by_field_name("name") if c.type in ("pair", "method_definition") else (
+            c if c.type == "shorthand_property_identifier" else None
+        )
+        name = member_name(key)
+        if name is not None:
+            out.append(name)
+    return out
 
 
 def pattern_names(node: ts.Node | None) -> Iterator[str]:
@@ -253,6 +287,79 @@ def signature(node: ts.Node, src: bytes, end_node: ts.Node | None, prefix: str =
     text = prefix + src[node.start_byte : end].decode("utf-8", "replace")
     text = " ".join(text.split())
     return text if len(text) <= 240 else text[:237] + "..."
+
+
+def callee_name(node: ts.Node) -> ts.Node:
+    """The node naming what a callee calls: the property of ``a.b``, the index of ``a['b']``, seen
+    through parentheses, ``!``, ``satisfies`` and type assertions (``(a.b as any)(...)``)."""
+    while node.type in (*WRAPPERS, "as_expression", "type_assertion") and node.named_child_count:
+        node = next((c for c in node.named_children if c.type != "type_arguments"), node.named_children[0])
+    if node.type == "member_expression":
+        return node.child_by_field_name("property") or node
+    if node.type == "subscript_expression":
+        return node.child_by_field_name("index") or node
+    return node
+
+
+def type_params(node: ts.Node) -> list[str]:
+    """The names of a declaration's type parameters (``<T, D = X>`` -> ``['T', 'D']``)."""
+    tp = node.child_by_field_name("type_parameters")
+    if tp is None:
+        return []
+    return [text(c.child_by_field_name("name")) for c in tp.named_children if c.type == "type_parameter"]
+
+
+def generic_evidence(node: ts.Node | None, tparams: list[str]) -> tuple | None:
+    """Like :func:`type_evidence`, but a type parameter of the declaration is ``('tp', index)``."""
+    if node is not None and node.type == "type_annotation" and node.named_child_count:
+        node = node.named_children[0]
+    if node is not None and node.type == "type_identifier" and text(node) in tparams:
+        return ("tp", tparams.index(text(node)))
+    return type_evidence(node)
+
+
+def callback_types(params: ts.Node | None, tparams: list[str]) -> dict[int, list]:
+    """For each parameter of a function typed as a function (``cb: (inst: T, def: D) => void``),
+    the evidence of that function's parameters, by the parameter's index: what a callback passed
+    there receives (its contextual parameter types)."""
+    out: dict[int, list] = {}
+    if params is None:
+        return out
+    for k, p in enumerate(params.named_children):
+        ann = p.child_by_field_name("type") if p.type in ("required_parameter", "optional_parameter") else None
+        fn = ann.named_children[0] if ann is not None and ann.named_child_count else None
+        if fn is None or fn.type != "function_type":
+            continue
+        inner = fn.child_by_field_name("parameters")
+        evs = [generic_evidence(q.child_by_field_name("type"), tparams) if q.type in ("required_parameter", "optional_parameter")
+               else None for q in (inner.named_children if inner is not None else [])]
+        if any(e is not None for e in evs):
+            out[k] = evs
+    return out
+
+
+def type_arguments(node: ts.Node | None, tparams: list[str] = []) -> list | None:  # noqa: B006 - never mutated
+    """The evidence of each type argument of a generic type annotation (``C<Foo, T>``)."""
+    if node is not None and node.type == "type_annotation" and node.named_child_count:
+        node = node.named_children[0]
+    if node is None or node.type != "generic_type":
+        return None
+    args = node.child_by_field_name("type_arguments")
+    return [generic_evidence(a, tparams) for a in args.named_children] if args is not None else None
+
+
+def implemented(node: ts.Node) -> list[list[str]]:
+    """The interfaces a class implements, as name chains."""
+    out: list[list[str]] = []
+    for c in node.named_children:
+        if c.type == "class_heritage":
+            for h in c.named_children:
+                if h.type == "implements_clause":
+                    for v in h.named_children:
+                        ev = type_evidence(v)
+                        if ev is not None and ev[0] == "ann":
+                            out.append(ev[1])
+    return out
 
 
 def heritage(node: ts.Node) -> list[list[str]]:

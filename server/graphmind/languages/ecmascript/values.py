@@ -13,7 +13,9 @@ from .records import Base, Expr, ScopeRecord
 
 # Values: ('mod', qname) a workspace module; ('ext', name) outside the workspace; ('syms', rows)
 # definitions; ('inst', rows) an instance of classes/interfaces/constructor functions;
-# ('super', class row).
+# ('super', class row); ('ret', function rows) the object literal the functions return (its
+# members are the functions' symbols flagged ``member``); ('spread', (values, keys)) an object
+# literal made of spreads of those values (and its own ``keys``, which hide theirs).
 Value = tuple[str, Any]
 
 
@@ -159,6 +161,11 @@ class Values(ValueResolver):
             return got, c
         if kind == "ext":
             return ("ext", f"{payload}.{name}"), EXTRACTED
+        if kind == "ret":
+            rows = [x for r in payload for x in self.ws.symbols(f"{r.qname}.{name}") if x.extra.get("member")]
+            return (("syms", rows), known_confidence(rows, EXTRACTED)) if rows else (None, EXTRACTED)
+        if kind == "spread":
+            return self.spread_attr(payload[0], payload[1], name, depth)
         if kind in ("syms", "inst"):
             found: list[tuple[Value, int]] = []
             for r in payload:
@@ -167,6 +174,9 @@ class Values(ValueResolver):
                 else:  # a namespace, an object, a function's own properties
                     rows = [x for x in self.ws.symbols(f"{r.qname}.{name}") if x.kind != "module"]
                     m = (("syms", rows), EXTRACTED) if rows else (None, EXTRACTED)
+                    if m[0] is None and r.extra.get("spreads"):  # const z = {...a, ...b, f() {}}
+                        spread = [self.eval_global_expr(r.module, e, depth + 1)[0] for e in r.extra["spreads"]]
+                        m = self.spread_attr([x for x in spread if x is not None], [], name, depth)
                 if m[0] is not None:
                     found.append(m)  # type: ignore[arg-type]
             if found:
@@ -183,6 +193,43 @@ class Values(ValueResolver):
             if self.has_external_base(cls, depth):
                 return ("ext", name), EXTRACTED
         return None, EXTRACTED
+
+    def spread_attr(self, values: list[Value], keys: list[str], name: str, depth: int) -> tuple[Value | None, int]:
+        """Member ``name`` of an object literal made of spreads: the last spread that has it
+        (later spreads overwrite earlier ones); nothing when the literal writes ``name`` itself."""
+        if name in keys:
+            return None, EXTRACTED
+        external = False
+        for v in reversed(values):
+            got, c = self.attr(v, name, depth + 1)
+            if got is not None and got[0] != "ext":
+                return got, c
+            external = external or got is not None
+        return (("ext", name), EXTRACTED) if external else (None, EXTRACTED)
+
+    def supertypes(self, cls: SymbolRow, depth: int) -> list[SymbolRow]:
+        """The classes a class extends and the interfaces it implements (or an interface extends)."""
+        out = self.bases(cls, depth)
+        for chain in cls.extra.get("implements", ()):
+            v, _ = self.eval_global_expr(cls.module, Expr(Base.NAME, None, list(chain)), depth + 1)
+            if v is not None and v[0] == "syms":
+                out.extend(r for r in v[1] if r.kind in ("class", "interface") and r.id != cls.id)
+        return out
+
+    def is_subtype(self, sub: SymbolRow, sup: SymbolRow) -> bool:
+        """Does the class or interface ``sub`` extend or implement ``sup``, transitively?"""
+        seen: set[int] = set()
+        todo = [sub]
+        while todo and len(seen) <= 4 * MAX_DEPTH:
+            x = todo.pop()
+            if x.id in seen:
+                continue
+            seen.add(x.id)
+            for b in self.supertypes(x, 0):
+                if b.id == sup.id:
+                    return True
+                todo.append(b)
+        return False
 
     def bases(self, cls: SymbolRow, depth: int) -> list[SymbolRow]:
         out: list[SymbolRow] = []
@@ -244,6 +291,8 @@ class Values(ValueResolver):
                 return ("inst", classes), c
             found = []
             for r in payload:
+                if r.extra.get("returns_members"):
+                    found.append((("ret", [r]), c))
                 ret = r.extra.get("returns")
                 if ret:
                     rv, rc = self.type_value(ret, lambda e, d, _m=r.module: self.eval_global_expr(_m, e, d), depth + 1)
@@ -288,6 +337,38 @@ class Values(ValueResolver):
             return v, INFERRED
         return None, EXTRACTED
 
+    def callback_param(self, ev: tuple, evaluate: Callable[[Expr, int], tuple[Value | None, int]],
+                       depth: int) -> tuple[Value | None, int]:
+        """The contextual type of parameter ``j`` of a callback passed as argument ``k`` of a call
+        of ``callee``: what the callee declares for it, a type parameter bound by the call's type
+        arguments or by the declared type of the call's result (``hint``)."""
+        _, callee, k, j, targs, hint = ev
+        fv, _ = evaluate(Expr(*callee), depth + 1)
+        if fv is None or fv[0] != "syms":
+            return None, EXTRACTED
+        found: list[tuple[Value, int]] = []
+        for r in fv[1]:
+            evs = (r.extra.get("callbacks") or {}).get(k)
+            if not evs or j >= len(evs) or evs[j] is None:
+                continue
+            pev = evs[j]
+            if pev[0] == "tp":
+                bound = None
+                if targs and pev[1] < len(targs):
+                    bound = targs[pev[1]]
+                elif hint:
+                    ra = r.extra.get("returns_args") or []
+                    pos = next((p for p, a in enumerate(ra) if a is not None and a[0] == "tp" and a[1] == pev[1]), None)
+                    bound = hint[pos] if pos is not None and pos < len(hint) else None
+                if bound is None or bound[0] not in ("ann", "ext"):
+                    continue
+                v, _ = self.type_value(bound, evaluate, depth)  # bound in the caller's scope
+            else:
+                v, _ = self.type_value(pev, lambda e, d, _m=r.module: self.eval_global_expr(_m, e, d), depth)
+            if v is not None:
+                found.append((v, INFERRED))
+        return self.merge(found) if found else (None, EXTRACTED)
+
     def evidence_value(self, evs: list[tuple], evaluate: Callable[[Expr, int], tuple[Value | None, int]], depth: int,
                        trust: int = INFERRED) -> tuple[Value | None, int]:
         if depth > MAX_DEPTH:
@@ -315,6 +396,20 @@ class Values(ValueResolver):
                     found.append((v, min(c, trust)))
             elif kind == "mod":
                 found.append((("mod", ev[1]), EXTRACTED))
+            elif kind == "obj":  # an object literal of spreads
+                vals = []
+                c = trust
+                for e in ev[1]:
+                    v, c2 = evaluate(e, depth + 1)
+                    if v is not None:
+                        vals.append(v)
+                        c = min(c, c2)
+                if vals:
+                    found.append((("spread", (vals, list(ev[2]))), c))
+            elif kind == "cb":
+                v, c = self.callback_param(ev, evaluate, depth)
+                if v is not None:
+                    found.append((v, c))
         if not found:
             return None, EXTRACTED
         return self.merge(found)

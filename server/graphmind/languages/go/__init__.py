@@ -23,9 +23,10 @@ from collections.abc import Callable, Iterator
 
 import tree_sitter as ts
 
-from ...model import BindingFact, Facts, Resolution, SymbolFact, WorkspaceView
+from ...model import BindingFact, Facts, Import, Resolution, SymbolFact, WorkspaceView
 from .. import Language, SymbolInfo, register
 from .._toolkit import FamilyView
+from . import imports as _imports
 from . import policy
 from .extract import Extractor, rng, text
 from .packages import GOMOD, package_of_dir
@@ -43,6 +44,9 @@ class Go(Language):
 
     def extract(self, tree: ts.Tree, src: bytes, relpath: str, module: str) -> Facts:
         return Extractor(self, tree, src, relpath, module).run()
+
+    def imports(self, facts: Facts) -> list[Import]:
+        return _imports.imports(facts)
 
     def resolve(self, facts: Facts, ws: WorkspaceView) -> Iterator[Resolution]:
         r = Resolver(facts, FamilyView(ws, ("go", "gomod")))

@@ -10,11 +10,12 @@ BUILTIN_TYPES = frozenset(
     uint16 uint32 uint64 uintptr any comparable""".split()
 )
 BUILTINS = BUILTIN_FUNCS | BUILTIN_TYPES | {"nil", "true", "false", "iota"}
-# Methods every Go programmer calls on library types: an unknown receiver calling one of these is
-# as likely a *sql.DB or a bytes.Buffer as the one workspace type that defines it.
+# The methods of Go's standard library types (net/http, database/sql, sync, sort, testing, fmt,
+# errors, ...) that an unknown receiver is as likely to call as the one workspace type defining
+# them: added to the toolkit's one shared list (COMMON_METHOD_NAMES, matched capitalised: Close,
+# Read, Get, Run ... are there already), never a copy of it.
 COMMON_METHODS = frozenset(
-    """Error String Close Read Write Lock Unlock RLock RUnlock Done Err Value Wait Add Get Set Del Len Less Swap
-    Next Scan Exec Query QueryRow Begin Commit Rollback Encode Decode Marshal Unmarshal Unwrap Is As Format
-    Printf Println Sprintf Errorf Fatal Fatalf Log Logf Run Start Stop Serve ServeHTTP Handle HandleFunc Header
-    WriteHeader Do Send Load Store Reset Bytes Int Float Bool Cancel Deadline Sub Before After Equal Sum""".split()
+    """After As Before Begin Bool Bytes Deadline Del Do Equal Err Errorf Exec Fatal Fatalf Float Handle HandleFunc
+    Header Int Is Len Less Log Logf Marshal Printf Println Query QueryRow RLock RUnlock Scan Serve ServeHTTP
+    Sprintf Store String Sum Swap Unlock Unmarshal Unwrap Value WriteHeader""".split()
 )

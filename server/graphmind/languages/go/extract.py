@@ -3,6 +3,7 @@ scopes), then call sites, references and type evidence in the innermost scope ar
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 import tree_sitter as ts
@@ -39,8 +40,46 @@ def string_literal(node: ts.Node | None) -> str | None:
     return None
 
 
+_QUALIFIER = re.compile(r"\b[A-Za-z_]\w*\.")
+
+
+def type_shape(node: ts.Node | None) -> str:
+    """A type as text that matches across packages: no spaces, no package qualifiers
+    (``*store.DB`` and ``*DB`` are alike), no parameter names in function types."""
+    if node is None:
+        return ""
+    if node.type in ("type_identifier", "identifier"):
+        return text(node)
+    if node.type == "function_type":
+        return "func" + signature_shape(node)
+    if node.type in ("pointer_type", "slice_type") and node.named_child_count == 1:
+        return text(node)[:1] + ("]" if node.type == "slice_type" else "") + type_shape(node.named_children[0])
+    return _QUALIFIER.sub("", "".join(text(node).split()))
+
+
+def signature_shape(node: ts.Node) -> str:
+    """A function's or method's parameter and result types, for matching an implementation to
+    an interface method: ``(string,func(*T))bool``."""
+
+    def types(plist: ts.Node | None) -> list[str]:
+        if plist is None:
+            return []
+        if plist.type != "parameter_list":
+            return [type_shape(plist)]
+        out: list[str] = []
+        for p in plist.named_children:
+            if p.type in ("parameter_declaration", "variadic_parameter_declaration"):
+                dots = "..." if p.type == "variadic_parameter_declaration" else ""
+                out.extend([dots + type_shape(p.child_by_field_name("type"))] * max(1, len(p.children_by_field_name("name"))))
+        return out
+
+    results = types(node.child_by_field_name("result"))
+    res = results[0] if len(results) == 1 else f"({','.join(results)})" if results else ""
+    return f"({','.join(types(node.child_by_field_name('parameters')))}){res}"
+
+
 class _Scope:
-    __slots__ = ("parent", "owner", "start", "end", "locals", "types")
+    __slots__ = ("parent", "owner", "start", "end", "locals", "types", "tparams", "after")
 
     def __init__(self, parent: int, owner: int, start: int, end: int) -> None:
         self.parent = parent
@@ -49,9 +88,42 @@ class _Scope:
         self.end = end
         self.locals: set[str] = set()
         self.types: dict[str, list[tuple]] = {}
+        self.tparams: dict[str, tuple | None] = {}  # type parameters -> their constraint's type
+        self.after: dict[str, int] = {}
+
+    def declare(self, name: str, after: int | None = None) -> None:
+        """``name`` is declared here; ``after``: by a statement that ends at that byte and names
+        it before its end (``diff := diff(a, b)``, ``c := c.Parent()``), where the name is not yet
+        the local one. Only such statements record it: it changes nothing elsewhere, and stored
+        facts stay small."""
+        if after is not None and name not in self.locals:
+            self.after[name] = after
+        self.locals.add(name)
 
     def record(self) -> ScopeRecord:
-        return ScopeRecord(self.parent, self.owner, sorted(self.locals), self.types)
+        return ScopeRecord(self.parent, self.owner, sorted(self.locals), self.types, self.after)
+
+
+def _names(node: ts.Node | None, name: str) -> bool:
+    """Does the expression's text name ``name`` (as a whole word)? A function literal cannot name
+    what it is assigned to (not yet declared): its text is not read."""
+    if node is not None and node.type == "expression_list":
+        return any(_names(c, name) for c in node.named_children)
+    if node is None or node.type == "func_literal" or node.text is None:
+        return False
+    src = node.text
+    word = name.encode()
+    i = src.find(word)
+    while i >= 0:
+        end = i + len(word)
+        if (i == 0 or not _word(src[i - 1])) and (end == len(src) or not _word(src[end])):
+            return True
+        i = src.find(word, end)
+    return False
+
+
+def _word(b: int) -> bool:
+    return b == 95 or 48 <= b <= 57 or 65 <= b <= 90 or 97 <= b <= 122 or b >= 128
 
 
 class Extractor:
@@ -72,6 +144,8 @@ class Extractor:
         self.package = ""
         self.types_by_name: dict[str, int] = {}
         self.module_vars: dict[str, list[tuple]] = {}
+        # the type parameters in force where types are read (a generic function's or type's)
+        self.tparams: dict[str, tuple | None] = {}
 
     # --- expressions and types
     def expr_of(self, node: ts.Node | None, top: bool = False) -> tuple:
@@ -94,38 +168,69 @@ class Extractor:
             return base._replace(chain=[*base.chain, field])
         if t == "call_expression":
             fn = node.child_by_field_name("function")
-            if fn is not None and fn.type == "identifier" and fn.text == b"new":
+            if fn is not None and fn.type == "identifier" and fn.text in (b"new", b"make", b"append"):
                 args = node.child_by_field_name("arguments")
-                ty = args.named_children[0] if args is not None and args.named_child_count else None
-                ref = self.type_ref(ty, top)
+                first = args.named_children[0] if args is not None and args.named_child_count else None
+                if fn.text == b"append":  # the slice it appends to
+                    return self.expr_of(first, top)
+                ref = self.type_ref(first, top)
                 return Expr(Base.TYPED, ref, []) if ref is not None else UNKNOWN
             return Expr(Base.CALL, self.expr_of(fn, top), [])
         if t == "parenthesized_expression" and node.named_child_count == 1:
             return self.expr_of(node.named_children[0], top)
-        if t == "index_expression":  # a generic instantiation F[int] or an element
-            operand = node.child_by_field_name("operand")
-            if operand is not None and operand.type in ("identifier", "selector_expression"):
-                return UNKNOWN
+        if t == "index_expression":  # an element, or a generic instantiation F[int]
+            return Expr(Base.INDEX, self.expr_of(node.child_by_field_name("operand"), top), [])
+        if t == "slice_expression":  # x[a:b] has the type of x
+            return self.expr_of(node.child_by_field_name("operand"), top)
         if t == "generic_type" or t == "instantiation_expression":
             return self.expr_of(node.named_children[0] if node.named_children else None, top)
-        if t == "unary_expression" and text(node)[:1] == "&":
-            return self.expr_of(node.child_by_field_name("operand"), top)
+        if t == "unary_expression":
+            op = node.child_by_field_name("operator")
+            operand = node.child_by_field_name("operand")
+            if op is not None and op.type in ("&", "*"):  # pointers are transparent
+                return self.expr_of(operand, top)
+            if op is not None and op.type == "<-":
+                return Expr(Base.RECV, self.expr_of(operand, top), [])
+            return UNKNOWN
         if t == "composite_literal":
             ref = self.type_ref(node.child_by_field_name("type"), True)
             return Expr(Base.TYPED, ref, []) if ref is not None else UNKNOWN
         if t == "type_assertion_expression":
             ref = self.type_ref(node.child_by_field_name("type"), True)
             return Expr(Base.TYPED, ref, []) if ref is not None else UNKNOWN
+        if t == "func_literal":
+            results = self.results(node.child_by_field_name("result"))
+            return Expr(Base.TYPED, (Base.FUNC, results), []) if any(r is not None for r in results) else UNKNOWN
         return UNKNOWN
 
     def type_ref(self, node: ts.Node | None, top: bool = True) -> tuple | None:
-        """The named type a type expression denotes (through pointers, generics, parentheses)."""
+        """The type a type expression denotes: a named type (through pointers, generics,
+        parentheses; a type parameter is its constraint), or a slice, map, channel, function or
+        struct type of them."""
         if node is None:
             return None
         t = node.type
         if t == "type_identifier":
             name = text(node)
+            if name in self.tparams:
+                return self.tparams[name]
             return (Base.BUILTIN, name) if name in BUILTIN_TYPES else Expr(Base.NAME, None, [name])
+        if t in ("slice_type", "array_type", "implicit_length_array_type"):
+            elem = self.type_ref(node.child_by_field_name("element"), top)
+            return (Base.SLICE, elem) if elem is not None else None
+        if t == "map_type":
+            key = self.type_ref(node.child_by_field_name("key"), top)
+            value = self.type_ref(node.child_by_field_name("value"), top)
+            return (Base.MAP, key, value) if key is not None or value is not None else None
+        if t == "channel_type":
+            elem = self.type_ref(node.child_by_field_name("value"), top)
+            return (Base.CHAN, elem) if elem is not None else None
+        if t == "function_type":
+            results = self.results(node.child_by_field_name("result"))
+            return (Base.FUNC, results) if any(r is not None for r in results) else None
+        if t == "struct_type":
+            fields, embeds = self.struct_fields(node)
+            return (Base.STRUCT, fields, embeds) if fields or embeds else None
         if t == "qualified_type":
             pkg = text(node.child_by_field_name("package"))
             name = text(node.child_by_field_name("name"))
@@ -137,17 +242,19 @@ class Extractor:
             return self.type_ref(node.child_by_field_name("type"), top)
         return None
 
-    def value_evidence(self, value: ts.Node | None, top: bool) -> tuple | None:
+    def value_evidence(self, value: ts.Node | None, top: bool, index: int = 0) -> tuple | None:
+        """What a variable assigned ``value`` holds; ``index``: the variable's position when one
+        value gives several (``a, b := f()``: f's results; ``v, ok := m[k]``: only ``v``)."""
         if value is None:
             return None
         e = self.expr_of(value, top)
-        if e.base == Base.TYPED:
-            return ("ann", e[1])
-        if e.base == Base.CALL:
-            return ("call", e[1])
-        if e.base in (Base.NAME, Base.PACKAGE) and e.chain:
-            return ("val", e)
-        return None
+        if e.base == Base.CALL and not e.chain:
+            return ("call", e.arg, index)
+        if index != 0 or e.base == Base.UNKNOWN:
+            return None
+        if e.base == Base.TYPED and not e.chain:
+            return ("ann", e.arg)
+        return ("val", e)
 
     # --- the walk
     def run(self) -> Facts:
@@ -161,7 +268,7 @@ class Extractor:
             elif "import" in caps:
                 self.import_spec(caps["import"][0])
             else:
-                for key in ("definition.function", "definition.method", "definition.type", "scope.function"):
+                for key in ("definition.function", "definition.method", "definition.type", "scope.function", "scope.block", "scope.case"):
                     if key in caps:
                         node = caps[key][0]
                         if node.type == "method_elem":
@@ -169,7 +276,7 @@ class Extractor:
                         defs.append((node, key, caps))
                         break
                 else:
-                    for key in ("reference.call", "reference.value", "assign.short", "assign.var", "assign.const", "assign.plain", "bind.pattern"):
+                    for key in ("reference.call", "reference.value", "assign.short", "assign.var", "assign.const", "assign.plain", "bind.range", "bind.pattern"):
                         if key in caps:
                             n = caps[key][0]
                             items.append((n.start_byte, key, n, caps))
@@ -188,12 +295,20 @@ class Extractor:
                 continue
             while len(stack) > 1 and self.scopes[stack[-1]].end <= node.start_byte:
                 stack.pop()
+            if key in ("scope.block", "scope.case"):
+                stack.append(self.block(node, stack[-1]))
+                continue
             sid = self.function(node, key, caps, stack[-1])
             if sid is not None:
                 stack.append(sid)
         spans = [Scope(s.start, s.end, sid) for sid, s in enumerate(self.scopes)]
+        tparams: dict[int, dict[str, tuple | None]] = {}
         for (_, key, node, caps), sid in in_scopes(spans, items, lambda it: it[0]):
+            if sid not in tparams:
+                tparams[sid] = self.tparams_at(sid)
+            self.tparams = tparams[sid]
             self.item(key, node, caps, sid)
+        self.tparams = {}
         for name, evs in self.module_vars.items():
             self.bindings.append(BindingFact(name, "var", "", evs))
         local = {
@@ -233,7 +348,46 @@ class Extractor:
         text = " ".join(self.src[node.start_byte : end].decode("utf-8", "replace").split())
         return text if len(text) <= 240 else text[:237] + "..."
 
+    def struct_fields(self, ty: ts.Node) -> tuple[dict[str, tuple], list[tuple]]:
+        """A struct type's named fields (name -> type reference) and embedded types."""
+        fields: dict[str, tuple] = {}
+        embeds: list[tuple] = []
+        for fl in ty.named_children:
+            for fd in fl.named_children if fl.type == "field_declaration_list" else ():
+                if fd.type != "field_declaration":
+                    continue
+                ref = self.type_ref(fd.child_by_field_name("type"))
+                names = fd.children_by_field_name("name")
+                if not names:
+                    if ref is not None:
+                        embeds.append(ref)
+                    continue
+                if ref is not None:
+                    for n in names:
+                        fields[text(n)] = ref
+        return fields, embeds
+
+    def type_params(self, plist: ts.Node | None) -> dict[str, tuple | None]:
+        """Type parameters -> the type of their constraint (None: ``any``, a union, unknown)."""
+        out: dict[str, tuple | None] = {}
+        for p in plist.named_children if plist is not None else ():
+            if p.type != "type_parameter_declaration":
+                continue
+            ref = self.type_ref(p.child_by_field_name("type"))
+            if ref is not None and ref[0] == Base.BUILTIN:
+                ref = None
+            for n in p.children_by_field_name("name"):
+                out[text(n)] = ref
+        return out
+
     def type_def(self, node: ts.Node, name_node: ts.Node) -> None:
+        self.tparams = self.type_params(node.child_by_field_name("type_parameters"))
+        try:
+            self._type_def(node, name_node)
+        finally:
+            self.tparams = {}
+
+    def _type_def(self, node: ts.Node, name_node: ts.Node) -> None:
         name = text(name_node)
         ty = node.child_by_field_name("type")
         extra: dict[str, Any] = {}
@@ -244,21 +398,7 @@ class Extractor:
                 extra["alias"] = ref
         elif ty is not None and ty.type == "struct_type":
             kind = "struct"
-            fields: dict[str, tuple] = {}
-            embeds: list[tuple] = []
-            for fl in ty.named_children:
-                for fd in fl.named_children if fl.type == "field_declaration_list" else ():
-                    if fd.type != "field_declaration":
-                        continue
-                    ref = self.type_ref(fd.child_by_field_name("type"))
-                    names = fd.children_by_field_name("name")
-                    if not names:
-                        if ref is not None:
-                            embeds.append(ref)
-                        continue
-                    if ref is not None:
-                        for n in names:
-                            fields[text(n)] = ref
+            fields, embeds = self.struct_fields(ty)
             if fields:
                 extra["fields"] = fields
             if embeds:
@@ -266,13 +406,18 @@ class Extractor:
         elif ty is not None and ty.type == "interface_type":
             kind = "interface"
             embeds = []
+            methods: dict[str, str] = {}
             for c in ty.named_children:
                 if c.type == "type_elem" and c.named_child_count == 1:
                     ref = self.type_ref(c.named_children[0])
                     if ref is not None:
                         embeds.append(ref)
+                elif c.type == "method_elem":
+                    methods[text(c.child_by_field_name("name"))] = signature_shape(c)
             if embeds:
                 extra["embeds"] = embeds
+            if methods:  # its method set (with the embedded interfaces'): what an implementation has
+                extra["methods"] = methods
         else:
             ref = self.type_ref(ty)
             if ref is not None:
@@ -293,23 +438,33 @@ class Extractor:
         owner = self.types_by_name.get(text(iface.child_by_field_name("name")))
         if owner is None:
             return
-        extra: dict[str, Any] = {}
-        ret = self.result_ref(node.child_by_field_name("result"))
-        if ret is not None:
-            extra["returns"] = ret
         name = text(name_node)
         end = node.child_by_field_name("result") or node.child_by_field_name("parameters")
         self.add_symbol(owner, f"{self.symbols[owner].qname}.{name}", name, "method", node, name_node,
-                        self.signature_text(node, end), extra)
+                        self.signature_text(node, end), {**self.returns(node), "abstract": True})
 
-    def result_ref(self, result: ts.Node | None) -> tuple | None:
-        """The type of a function's (first) result."""
+    def results(self, result: ts.Node | None) -> list[tuple | None]:
+        """The types of a function's results, one per result (``(a, b int, err error)``: three)."""
         if result is None:
-            return None
-        if result.type == "parameter_list":
-            first = next((c for c in result.named_children if c.type == "parameter_declaration"), None)
-            return self.type_ref(first.child_by_field_name("type")) if first is not None else None
-        return self.type_ref(result)
+            return []
+        if result.type != "parameter_list":
+            return [self.type_ref(result)]
+        out: list[tuple | None] = []
+        for p in result.named_children:
+            if p.type == "parameter_declaration":
+                out.extend([self.type_ref(p.child_by_field_name("type"))] * max(1, len(p.children_by_field_name("name"))))
+        return out
+
+    def returns(self, node: ts.Node) -> dict[str, Any]:
+        """The ``extra`` of a function: its results' types, when any is known."""
+        results = self.results(node.child_by_field_name("result"))
+        return {"returns": results} if any(r is not None for r in results) else {}
+
+    def method_extra(self, node: ts.Node) -> dict[str, Any]:
+        """The ``extra`` of a method: its results' types and its signature's shape, what an
+        implementation of an interface method must match (a ``String(name string) string`` is no
+        ``fmt.Stringer``)."""
+        return {**self.returns(node), "shape": signature_shape(node)}
 
     def function(self, node: ts.Node, key: str, caps: dict[str, list[ts.Node]], ps: int) -> int | None:
         psc = self.scopes[ps]
@@ -323,42 +478,84 @@ class Extractor:
                 if len(names) == len(values) and node in values:
                     name_node = names[values.index(node)]
                     name = text(name_node)
-                    extra: dict[str, Any] = {}
-                    ret = self.result_ref(node.child_by_field_name("result"))
-                    if ret is not None:
-                        extra["returns"] = ret
                     sig = f"var {name} = " + self.signature_text(node, node.child_by_field_name("result") or node.child_by_field_name("parameters"))
-                    owner = self.add_symbol(0, f"{self.module}.{name}", name, "function", spec, name_node, sig, extra)
+                    owner = self.add_symbol(0, f"{self.module}.{name}", name, "function", spec, name_node, sig, self.returns(node))
             sid = self.new_scope(ps, owner, node)
+            self.tparams = self.tparams_at(sid)
             self.params(node.child_by_field_name("parameters"), sid)
+            self.tparams = {}
             return sid
         name_node = caps["name"][0]
         name = text(name_node)
-        extra = {}
-        ret = self.result_ref(node.child_by_field_name("result"))
-        if ret is not None:
-            extra["returns"] = ret
         end = node.child_by_field_name("result") or node.child_by_field_name("parameters")
         sig = self.signature_text(node, end)
         if key == "definition.function":
-            idx = self.add_symbol(0, f"{self.module}.{name}", name, "function", node, name_node, sig, extra)
+            tparams = self.type_params(node.child_by_field_name("type_parameters"))
+            self.tparams = tparams
+            idx = self.add_symbol(0, f"{self.module}.{name}", name, "function", node, name_node, sig, self.returns(node))
             sid = self.new_scope(ps, idx, node)
         else:
             recv = node.child_by_field_name("receiver")
             decl = next((c for c in recv.named_children if c.type == "parameter_declaration"), None) if recv is not None else None
-            ref = self.type_ref(decl.child_by_field_name("type")) if decl is not None else None
+            rtype = decl.child_by_field_name("type") if decl is not None else None
+            tparams = self.receiver_type_params(rtype)
+            self.tparams = {}
+            ref = self.type_ref(rtype)
             if ref is None or ref[0] != Base.NAME:
                 return self.new_scope(ps, 0, node)
+            self.tparams = tparams
             tname = ref[2][0]
             parent = self.types_by_name.get(tname, 0)
-            idx = self.add_symbol(parent, f"{self.module}.{tname}.{name}", name, "method", node, name_node, sig, extra)
+            idx = self.add_symbol(parent, f"{self.module}.{tname}.{name}", name, "method", node, name_node, sig, self.method_extra(node))
             sid = self.new_scope(ps, idx, node)
             rname = decl.child_by_field_name("name") if decl is not None else None
             if rname is not None:
                 self.scopes[sid].locals.add(text(rname))
                 self.scopes[sid].types[text(rname)] = [("recv", ref)]
+        self.scopes[sid].tparams = tparams
         self.params(node.child_by_field_name("parameters"), sid)
         self.params(node.child_by_field_name("result"), sid)
+        self.tparams = {}
+        return sid
+
+    @staticmethod
+    def receiver_type_params(rtype: ts.Node | None) -> dict[str, tuple | None]:
+        """``func (s *Stack[T]) ...``: the receiver's type parameters (their constraints are the
+        type's, not read here: unknown)."""
+        while rtype is not None and rtype.type in ("pointer_type", "parenthesized_type"):
+            rtype = rtype.named_children[0] if rtype.named_child_count else None
+        if rtype is None or rtype.type != "generic_type":
+            return {}
+        args = rtype.child_by_field_name("type_arguments")
+        return {text(n): None for n in args.named_children if n.type in ("type_elem", "type_identifier")} if args is not None else {}
+
+    def tparams_at(self, scope: int) -> dict[str, tuple | None]:
+        """The type parameters in force in a scope (its functions' and their enclosing ones')."""
+        out: dict[str, tuple | None] = {}
+        while True:
+            sc = self.scopes[scope]
+            for k, v in sc.tparams.items():
+                out.setdefault(k, v)
+            if scope == 0:
+                return out
+            scope = sc.parent
+
+    def block(self, node: ts.Node, ps: int) -> int:
+        """A statement that declares in its header (``if v, ok := ...; ok {``, ``for``, ``switch``)
+        or a case: a scope of its own. In a type switch's case of one type, the alias is a value
+        of that type (``switch v := x.(type) { case *T: v.M() }``)."""
+        sid = self.new_scope(ps, self.scopes[ps].owner, node)
+        alias = node.parent.child_by_field_name("alias") if node.type == "type_case" and node.parent is not None else None
+        names = [c for c in alias.named_children if c.type == "identifier"] if alias is not None else []
+        if len(names) == 1 and text(names[0]) != "_":
+            name = text(names[0])
+            self.scopes[sid].locals.add(name)
+            types = node.children_by_field_name("type")
+            self.tparams = self.tparams_at(ps)
+            ref = self.type_ref(types[0]) if len(types) == 1 else None
+            self.tparams = {}
+            if ref is not None:
+                self.scopes[sid].types[name] = [("ann", ref)]
         return sid
 
     def new_scope(self, parent: int, owner: int, node: ts.Node) -> int:
@@ -401,6 +598,7 @@ class Extractor:
             if callee.type == "func_literal":
                 name = ""
             self.sites.append(SiteFact(owner, name, CALL, rng(name_node), name_node.start_byte, name_node.end_byte, SiteExpr(scope, e)))
+
         elif key == "reference.value":
             e = self.expr_of(node, top=(scope == 0))
             if e.base not in (Base.NAME, Base.PACKAGE) or not e.chain or (e.base == Base.NAME and e.chain[0] in BUILTINS):
@@ -408,8 +606,11 @@ class Extractor:
             name_node = node.child_by_field_name("field") if node.type == "selector_expression" else node
             name_node = name_node if name_node is not None else node
             self.sites.append(SiteFact(owner, e.chain[-1], REF, rng(name_node), name_node.start_byte, name_node.end_byte, SiteExpr(scope, e)))
+
         elif key in ("assign.short", "assign.var", "assign.const", "assign.plain"):
             self.assign(key, node, scope)
+        elif key == "bind.range":
+            self.range_clause(node, scope)
         elif key == "bind.pattern":
             names = [text(c) for c in ([node] if node.type == "identifier" else node.named_children) if c.type == "identifier"]
             if scope != 0:
@@ -432,9 +633,9 @@ class Extractor:
                 if key == "assign.plain" and not self.is_local(scope, name):
                     continue
                 if key == "assign.short":
-                    sc.locals.add(name)
-                value = rights[i] if len(rights) == len(lefts) else (rights[0] if i == 0 and len(rights) == 1 else None)
-                ev = self.value_evidence(value, top)
+                    sc.declare(name, node.end_byte if right is not None and _names(right, name) else None)
+                value, index = self.value_for(rights, len(lefts), i)
+                ev = self.value_evidence(value, top, index)
                 if ev is not None:
                     sc.types.setdefault(name, []).append(ev)
             return
@@ -451,10 +652,10 @@ class Extractor:
             if ty is not None:
                 evs.append(("ann", ty))
             elif key == "assign.var":
-                v = values[i] if len(values) == len(names) else (values[0] if i == 0 and len(values) == 1 else None)
+                v, index = self.value_for(values, len(names), i)
                 if v is not None and v.type == "func_literal" and top:
                     continue  # a function symbol of its own
-                ev = self.value_evidence(v, top)
+                ev = self.value_evidence(v, top, index)
                 if ev is not None:
                     evs.append(ev)
             if top:
@@ -463,9 +664,36 @@ class Extractor:
                 else:
                     self.module_vars.setdefault(name, [])
             else:
-                sc.locals.add(name)
+                sc.declare(name, node.end_byte if value is not None and _names(value, name) else None)
                 if evs:
                     sc.types.setdefault(name, []).extend(evs)
+
+    @staticmethod
+    def value_for(values: list[ts.Node], count: int, i: int) -> tuple[ts.Node | None, int]:
+        """The value the ``i``-th of ``count`` variables takes, and its position in that value's
+        results: ``a, b := x, y`` (each its own) or ``a, b := f()`` (f's results 0 and 1)."""
+        if len(values) == count:
+            return values[i], 0
+        if len(values) == 1:
+            return values[0], i
+        return None, 0
+
+    def range_clause(self, node: ts.Node, scope: int) -> None:
+        """``for k, v := range x``: ``k`` and ``v`` are x's keys and elements."""
+        sc = self.scopes[scope]
+        left = node.child_by_field_name("left")
+        define = any(c.type == ":=" for c in node.children)
+        right = self.expr_of(node.child_by_field_name("right"), top=(scope == 0))
+        for i, n in enumerate(left.named_children if left is not None else ()):
+            name = text(n)
+            if n.type != "identifier" or name == "_" or scope == 0:
+                continue
+            if define:
+                sc.declare(name, node.end_byte if _names(node.child_by_field_name("right"), name) else None)
+            elif not self.is_local(scope, name):
+                continue
+            if right.base != Base.UNKNOWN and i < 2:
+                sc.types.setdefault(name, []).append(("range", right, i))
 
     def is_local(self, scope: int, name: str) -> bool:
         while scope != 0:

@@ -12,9 +12,10 @@ from collections.abc import Iterator
 
 import tree_sitter as ts
 
-from ...model import Facts, Resolution, WorkspaceView
+from ...model import Facts, Import, Resolution, WorkspaceView
 from .. import Language, SymbolInfo, register
 from . import extract, policy, resolve
+from . import imports as _imports
 
 
 class Java(Language):
@@ -25,6 +26,9 @@ class Java(Language):
 
     def extract(self, tree: ts.Tree, src: bytes, relpath: str, module: str) -> Facts:
         return extract.extract(self.query(), tree, src, relpath, module)
+
+    def imports(self, facts: Facts) -> list[Import]:
+        return _imports.imports(facts)
 
     def resolve(self, facts: Facts, ws: WorkspaceView) -> Iterator[Resolution]:
         return resolve.resolve(facts, ws)

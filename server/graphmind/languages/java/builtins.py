@@ -4,13 +4,12 @@
 from __future__ import annotations
 
 # Method names of the JDK's everyday types: an unknown receiver calling one of these is no evidence
-# for the one workspace class that happens to define it.
+# for the one workspace class that happens to define it. Added to the toolkit's one shared list
+# (COMMON_METHOD_NAMES: get, add, close, ... are there already), never a copy of it.
 COMMON_METHODS = frozenset(
-    {"get", "set", "add", "put", "remove", "size", "equals", "hashCode", "toString", "contains", "isEmpty",
-     "run", "close", "apply", "accept", "test", "compareTo", "length", "stream", "map", "filter", "forEach",
-     "collect", "iterator", "next", "hasNext", "clear", "keySet", "values", "entrySet", "getKey", "getValue",
-     "append", "format", "valueOf", "println", "print", "start", "stop", "build", "of", "call", "execute",
-     "getName", "getId", "write", "read", "flush", "init", "update", "create", "delete", "save", "find", "load"}
+    {"accept", "build", "collect", "compareTo", "create", "entrySet", "getId", "getKey", "getName",
+     "getValue", "hasNext", "init", "isEmpty", "iterator", "keySet", "of", "print", "println", "save",
+     "stream", "test", "valueOf"}
 )
 # Methods every class inherits from java.lang.Object, and every enum from java.lang.Enum.
 OBJECT_METHODS = frozenset(

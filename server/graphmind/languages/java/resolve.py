@@ -25,9 +25,19 @@ from ...model import (
     Resolution,
     SiteFact,
     SymbolRow,
+    Target,
     WorkspaceView,
 )
-from .._toolkit import MAX_DEPTH, known_confidence, label_by_name, label_known, merge_values, unresolved
+from .._toolkit import (
+    MAX_DEPTH,
+    Dispatch,
+    dispatch_via,
+    known_confidence,
+    label_by_name,
+    label_known,
+    merge_values,
+    unresolved,
+)
 from .builtins import COMMON_METHODS, ENUM_METHODS, OBJECT_METHODS
 from .syntax import CLASS_KINDS, Expr, ExprKind
 
@@ -49,6 +59,8 @@ class Resolver:
         self.scopes: dict[int, dict[str, Any]] = local.get("scopes", {})
         self.static_single: dict[str, list[str]] = local.get("static", {})
         self.static_od: list[str] = local.get("static_od", [])
+        self.dispatch = Dispatch(ws, self.is_subtype, type_kinds=frozenset(CLASS_KINDS))
+        self._subtypes: dict[tuple[int, int], bool] = {}
 
     # --- classes
     def classes(self, qname: str) -> list[SymbolRow]:
@@ -157,6 +169,34 @@ class Resolver:
         if not found and all_named and arity >= 0 and not external:
             found = all_named  # the argument count matches none: every overload, ambiguous
         return found, external
+
+    def is_subtype(self, sub: SymbolRow, sup: SymbolRow) -> bool:
+        """Is ``sup`` among ``sub``'s supertypes (extends / implements, transitively)?"""
+        key = (sub.id, sup.id)
+        got = self._subtypes.get(key)
+        if got is None:
+            levels, _ = self.hierarchy([sub])
+            got = self._subtypes[key] = any(r.id == sup.id for level in levels[1:] for r in level)
+        return got
+
+    def overrides(self, ms: list[SymbolRow], within: list[SymbolRow], conf: int) -> list[Target]:
+        """Dispatch edges of a virtual call of ``ms`` on a receiver of static type ``within``: the
+        methods of the same name and parameter count in its subtypes (static methods and
+        constructors are never overridden)."""
+        out: list[Target] = []
+        direct = {m.id for m in ms}
+        for m in ms:
+            if m.kind != "method" or m.extra.get("static"):
+                continue
+            key = (m.extra.get("arity", 0), bool(m.extra.get("varargs")))
+            via = dispatch_via(m)
+            for cls in within:
+                for r in self.dispatch.overrides(m, cls):
+                    if r.id not in direct and (r.extra.get("arity", 0), bool(r.extra.get("varargs"))) == key \
+                            and not r.extra.get("static"):
+                        direct.add(r.id)
+                        out.append(Target(r.id, min(conf, INFERRED), via))
+        return out
 
     @staticmethod
     def arity_ok(r: SymbolRow, n: int) -> bool:
@@ -307,6 +347,14 @@ class Resolver:
         self, recv: Expr | None, name: str, arity: int, scope: int, depth: int = 0
     ) -> tuple[Value | None, int, bool]:
         """(('syms', methods) | ('ext', _) | None, confidence, receiver_unknown)."""
+        return self.virtual_call(recv, name, arity, scope, depth)[:3]  # type: ignore[return-value]
+
+    def virtual_call(
+        self, recv: Expr | None, name: str, arity: int, scope: int, depth: int = 0
+    ) -> tuple[Value | None, int, bool, list[SymbolRow]]:
+        """:meth:`call_targets`, and the receiver's static type when the call is virtual (on an
+        instance, or unqualified on ``this``), for dispatch; ``super.m()`` and static calls have
+        none."""
         if recv is None:
             classes = self.enclosing_classes(scope)
             external = False
@@ -314,60 +362,61 @@ class Resolver:
                 ms, ext = self.methods([classes[i]], name, arity)
                 external = external or ext
                 if ms:
-                    return ("syms", ms), known_confidence(ms, EXTRACTED), False
+                    return ("syms", ms), known_confidence(ms, EXTRACTED), False, [classes[i]]
             for owner in self.static_single.get(name, []):
                 rows = self.classes(owner)
                 if rows:
                     ms, _ = self.methods(rows, name, arity)
                     if ms:
-                        return ("syms", ms), known_confidence(ms, EXTRACTED), False
+                        return ("syms", ms), known_confidence(ms, EXTRACTED), False, []
                 else:
-                    return ("ext", f"{owner}.{name}"), EXTRACTED, False
+                    return ("ext", f"{owner}.{name}"), EXTRACTED, False, []
             for owner in self.static_od:
                 rows = self.classes(owner)
                 if rows:
                     ms, _ = self.methods(rows, name, arity)
                     if ms:
-                        return ("syms", ms), known_confidence(ms, EXTRACTED), False
+                        return ("syms", ms), known_confidence(ms, EXTRACTED), False, []
             if external or any(not self.classes(o) for o in self.static_od):
-                return ("ext", name), EXTRACTED, False
-            return None, EXTRACTED, False
+                return ("ext", name), EXTRACTED, False, []
+            return None, EXTRACTED, False, []
         if recv[0] == ExprKind.CONSTRUCTOR:
             classes = self.enclosing_classes(scope)
             if not classes:
-                return None, EXTRACTED, False
+                return None, EXTRACTED, False, []
             if recv[1] == "this":
                 target = classes[:1]
             else:
                 target, ext = self.superclass(classes[0])
                 if not target:
-                    return (("ext", "super") if ext else None), EXTRACTED, False
+                    return (("ext", "super") if ext else None), EXTRACTED, False, []
             ctors = [x for t in target for x in self.constructors(t, arity)]
             if not ctors:
-                return None, EXTRACTED, False
-            return ("syms", ctors), known_confidence(ctors, EXTRACTED), False
+                return None, EXTRACTED, False, []
+            return ("syms", ctors), known_confidence(ctors, EXTRACTED), False, []
         v, c = self.eval(recv, scope, depth + 1)
         if v is None:
-            return None, c, True
+            return None, c, True, []
         kind, payload = v
         if kind == "ext":
-            return ("ext", f"{payload}.{name}"), c, False
+            return ("ext", f"{payload}.{name}"), c, False, []
         if kind == "extd":
             # a library call's result or field (List<Repo>.get(0)): its type is unknown, so a
             # workspace method of that name may be the target; none: the library's own
             if any(self.arity_ok(r, arity) for r in self.ws.by_name(name) if r.kind == "method"):
-                return None, c, True
-            return ("ext", f"{payload}.{name}"), c, False
+                return None, c, True, []
+            return ("ext", f"{payload}.{name}"), c, False, []
         if kind in ("inst", "cls"):
             ms, ext = self.methods(payload, name, arity)
             if ms:
-                return ("syms", ms), known_confidence(ms, c), False
+                within = list(payload) if kind == "inst" and recv[0] != ExprKind.SUPER else []
+                return ("syms", ms), known_confidence(ms, c), False, within
             if any(r.kind == "record" and name in r.extra.get("record", ()) and arity <= 0 for r in payload):
-                return ("implicit", (payload, name)), c, False  # a record component's accessor
+                return ("implicit", (payload, name)), c, False, []  # a record component's accessor
             if ext or name in OBJECT_METHODS or (name in ENUM_METHODS and any(r.kind == "enum" for r in payload)):
-                return ("ext", name), c, False
-            return None, c, False
-        return None, c, True
+                return ("ext", name), c, False, []
+            return None, c, False, []
+        return None, c, True, []
 
     # --- one site
     def site(self, i: int, site: SiteFact) -> Resolution:
@@ -385,7 +434,7 @@ class Resolver:
                 for r in ctors:
                     targets.setdefault(r.id, known_confidence(ctors, c))
             return Resolution(i, list(targets.items()), RESOLVED)
-        v, c, unknown = self.call_targets(recv, site.name, arity, site.caller)
+        v, c, unknown, within = self.virtual_call(recv, site.name, arity, site.caller)
         if v is None:
             if unknown:
                 return self.by_name(i, site, arity)
@@ -394,7 +443,11 @@ class Resolver:
             return Resolution(i, [], EXTERNAL)
         if v[0] == "implicit":
             return Resolution(i, [], RESOLVED)
-        return label_known(i, v[1], c)
+        res = label_known(i, v[1], c)
+        through = self.overrides(v[1], within, c) if within else []
+        if through:  # a virtual call also reaches the overrides in the receiver's subtypes
+            res.targets = [Target(t[0], t[1]) for t in res.targets] + through
+        return res
 
     def by_name(self, i: int, site: SiteFact, arity: int) -> Resolution:
         """Unknown receiver: a method name with one definition (of that arity) in the workspace is

@@ -4,16 +4,20 @@ own binding (:mod:`.resolve`)."""
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 import tree_sitter as ts
 
-from ...model import Facts, Resolution, WorkspaceView
+from ...model import Facts, Import, Resolution, WorkspaceView
 from .. import Language, Span, SymbolInfo, register
+from .._toolkit.docs import clean, definition_node, leading_comments
 from . import extract as _extract
+from . import imports as _imports
+from . import links as _links
 from . import policy
+from .guards import main_guards as _main_guards
 from .resolve import resolve as _resolve
 
 
@@ -23,6 +27,7 @@ class Python(Language):
     extensions = (".py", ".pyi")
     lsp_ids = ("python",)
     chunked = True
+    link_patterns = _links.PATTERNS
 
     def module_name(self, relpath: str, is_file: Callable[[str], bool]) -> str:
         """Dotted module path: packages are found by walking up ``__init__.py`` files; a file
@@ -68,11 +73,33 @@ class Python(Language):
     ) -> Facts:
         return _extract.extract(self.query(), tree, src, relpath, module, node, byte_range)
 
+    def main_guards(self, root: ts.Node) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+        return _main_guards(root)
+
     def rebase_local(self, local: Any, mapping: list[int]) -> dict[int, tuple]:
         return _extract.rebase_local(local, mapping)
 
     def merge_local(self, parts: list[Any]) -> dict[int, tuple]:
         return _extract.merge_local(parts)
+
+    def docs(self, root: ts.Node, facts: Facts, first: int) -> dict[int, str]:
+        """Docstrings, else the comments above the definition (or its decorators)."""
+        out: dict[int, str] = {}
+        for i in range(first, len(facts.symbols)):
+            s = facts.symbols[i]
+            node = definition_node(root, s.start_byte, s.end_byte)
+            if node is None:
+                continue
+            doc = _docstring(node)
+            if not doc:
+                holder = node.parent if node.parent is not None and node.parent.type == "decorated_definition" else node
+                doc = leading_comments(holder)
+            if doc:
+                out[i] = doc
+        return out
+
+    def imports(self, facts: Facts) -> list[Import]:
+        return _imports.imports(facts)
 
     def resolve(self, facts: Facts, ws: WorkspaceView, only: Iterable[int] | None = None) -> Iterator[Resolution]:
         return _resolve(facts, ws, only)
@@ -86,8 +113,16 @@ class Python(Language):
     def declared_entry_points(self, root: Path) -> dict[str, str]:
         return policy.declared_entry_points(root)
 
-    def script_block_line(self, lines: Sequence[str]) -> int | None:
-        return policy.script_block_line(lines)
+
+def _docstring(node: ts.Node) -> str:
+    body = node.child_by_field_name("body")
+    string = body.named_children[0] if body is not None and body.named_children else None
+    if string is not None and string.type == "expression_statement" and string.named_children:
+        string = string.named_children[0]
+    if string is None or string.type != "string":
+        return ""
+    text = "".join(c.text.decode("utf-8", "replace") for c in string.named_children if c.type == "string_content" and c.text)
+    return clean(text)
 
 
 register(Python())

@@ -2,8 +2,19 @@
 
 Callee expressions are encoded as ``(base, arg, chain)``:
 ``('n', None, ['a', 'b', 'c'])`` for ``a.b.c``; ``('s', None, ['m'])`` for ``super().m``;
-``('c', inner, ['m'])`` for ``<inner call>().m``; ``('u', None, ['m'])`` for an unknown receiver
-(``x[0].m``); ``('i', 'pkg.mod', ['name'])`` for an imported name (a reference, not a call).
+``('c', inner, ['m'])`` for ``<inner call>().m``; ``('x', inner, ['m'])`` for ``<inner>[k].m``
+(an element); ``('a', evidence, ['m'])`` for a receiver whose type the code states where it is
+used (``cast(Foo, x).m``, ``x.m`` inside ``if isinstance(x, Foo):``); ``('u', None, ['m'])`` for an
+unknown receiver; ``('i', 'pkg.mod', ['name'])`` for an imported name (a reference, not a call).
+
+Type evidence (what an assignment, a parameter, a ``for``/``with`` target or a ``return`` says
+about a name's type) is a tuple: ``('ann', chain)`` an annotated class, ``('type', T)`` a generic
+annotation (``T = ('t', head chain, args)``, e.g. ``list[Foo]``), ``('call', expr)`` /
+``('val', expr)`` the value of an expression, ``('ext', name)`` a builtin literal,
+``('dflt', ev)`` a parameter default (evaluated in the enclosing scope), ``('iter', ev, i)`` an
+element of an iterable (``i``: the position in a tuple element, or None), ``('enter', ev, name)``
+the result of ``ev.__enter__()`` (``with ... as``), and in a function's ``returns_ev`` (its
+unannotated return statements) ``('self',)`` / ``('selfattr', chain)``.
 
 A scope (``Facts.local[symbol index]``) is packed as a tuple (see :class:`_Scope`) so that it
 marshals; chunks' scopes are rebased and merged by :func:`rebase_local` / :func:`merge_local`.
@@ -12,6 +23,7 @@ marshals; chunks' scopes are rebased and merged by :func:`rebase_local` / :func:
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -20,6 +32,7 @@ import tree_sitter as ts
 from ...model import CALL, REF, BindingFact, Facts, SiteFact, SymbolFact
 from .. import Span
 from .._toolkit import in_scopes
+from . import links
 
 Expr = tuple[str, Any, list[str]]
 
@@ -49,40 +62,156 @@ def expr_of(node: ts.Node) -> Expr:
         return (base[0], base[1], [*base[2], name])
     if t == "call":
         fn = node.child_by_field_name("function")
+        cast = _cast_evidence(node, fn)
+        if cast is not None:
+            return ("a", [cast], [])
         return ("c", expr_of(fn) if fn is not None else ("u", None, []), [])
     if t == "parenthesized_expression" and node.named_child_count == 1:
         return expr_of(node.named_children[0])
+    if t == "await" and node.named_child_count == 1:  # the awaited value of an async def's result
+        return expr_of(node.named_children[0])
+    if t == "subscript":
+        value = node.child_by_field_name("value")
+        if value is not None:
+            inner = expr_of(value)
+            if inner[0] != "u":
+                return ("x", inner, [])
     return ("u", None, [])
 
 
-def annotation_chain(node: ts.Node | None) -> list[str] | None:
-    """The class an annotation names: ``Foo``, ``mod.Foo``, ``Optional[Foo]``, ``Foo | None``, ``"Foo"``."""
+_CAST_HEADS = (["cast"], ["typing", "cast"], ["t", "cast"], ["typing_extensions", "cast"])
+
+
+def _cast_evidence(call: ts.Node, fn: ts.Node | None) -> tuple | None:
+    """``cast(Foo, x)``: the type it states, as evidence."""
+    if fn is None:
+        return None
+    if fn.type == "attribute":
+        attr = fn.child_by_field_name("attribute")
+        if attr is None or attr.text != b"cast":
+            return None
+    elif fn.type != "identifier" or fn.text != b"cast":
+        return None
+    e = expr_of(fn)
+    if e[0] != "n" or e[2] not in _CAST_HEADS:
+        return None
+    args = call.child_by_field_name("arguments")
+    first = args.named_children[0] if args is not None and args.named_children else None
+    return annotation_evidence(first)
+
+
+def _type_args(node: ts.Node) -> list[ts.Node]:
+    """The arguments of ``X[a, b]`` (an expression subscript) or of a ``generic_type``."""
+    if node.type == "generic_type":
+        tp = next((c for c in node.named_children if c.type == "type_parameter"), None)
+        return list(tp.named_children) if tp is not None else []
+    subs = node.children_by_field_name("subscript")
+    if len(subs) == 1 and subs[0].type == "tuple":
+        return list(subs[0].named_children)
+    return list(subs)
+
+
+_UNWRAP = ("Optional", "Annotated", "Final", "ClassVar", "Required", "NotRequired", "ReadOnly")
+
+
+def annotation_type(node: ts.Node | None) -> tuple | None:
+    """The type an annotation states, as ``('t', head chain, args)``: ``Foo``, ``mod.Foo``,
+    ``list[Foo]``, ``dict[str, Foo]``; ``Optional[Foo]``, ``Foo | None``, ``"Foo"`` and
+    ``Annotated[Foo, ...]`` are ``Foo``. None when it names no single type (a union)."""
     if node is None:
         return None
     if node.type == "type" and node.named_child_count == 1:
         node = node.named_children[0]
     t = node.type
     if t == "identifier":
-        return [_text(node)]
+        return ("t", [_text(node)], [])
     if t == "attribute":
         e = expr_of(node)
-        return e[2] if e[0] == "n" else None
+        return ("t", e[2], []) if e[0] == "n" else None
     if t == "string":
-        raw = _text(node).strip("'\"")
-        parts = raw.split(".")
-        return parts if all(p.isidentifier() for p in parts) else None
+        return type_of_text(_text(node).strip("'\""))
     if t == "binary_operator":  # Foo | None
         kids = [c for c in node.named_children if _text(c) != "None"]
-        return annotation_chain(kids[0]) if len(kids) == 1 else None
+        return annotation_type(kids[0]) if len(kids) == 1 else None
     if t in ("subscript", "generic_type"):
         head = node.child_by_field_name("value") or (node.named_children[0] if node.named_children else None)
-        if head is not None and _text(head).split(".")[-1] == "Optional":
-            args = [c for c in node.named_children[1:]]
-            if t == "generic_type" and args and args[0].type == "type_parameter":
-                args = list(args[0].named_children)
-            if len(args) == 1:
-                return annotation_chain(args[0])
+        if head is None or head.type not in ("identifier", "attribute"):
+            return None
+        he = expr_of(head)
+        if he[0] != "n":
+            return None
+        args = _type_args(node)
+        if he[2][-1] in _UNWRAP and args:
+            return annotation_type(args[0])
+        if he[2][-1] == "Union":
+            kids = [a for a in args if _text(a) != "None"]
+            return annotation_type(kids[0]) if len(kids) == 1 else None
+        return ("t", he[2], [annotation_type(a) if _text(a) != "..." else ("t", ["..."], []) for a in args])
     return None
+
+
+_TYPE_TOKENS = re.compile(r"\s*(?:([A-Za-z_][\w.]*)|(\.\.\.)|(.))")
+
+
+def type_of_text(text: str) -> tuple | None:
+    """A string annotation (``"list[Foo]"``, ``"Optional[mod.Foo]"``, ``"Foo | None"``) parsed
+    like the annotation it quotes."""
+    toks = [m.group(1) or m.group(2) or m.group(3) for m in _TYPE_TOKENS.finditer(text) if m.group(0).strip()]
+    pos = 0
+
+    def one() -> tuple | None:
+        nonlocal pos
+        if pos >= len(toks) or not (toks[pos][0].isalpha() or toks[pos][0] == "_" or toks[pos] == "..."):
+            raise ValueError(text)
+        head = ["..."] if toks[pos] == "..." else toks[pos].split(".")
+        pos += 1
+        args: list[tuple | None] = []
+        if pos < len(toks) and toks[pos] == "[":
+            pos += 1
+            while True:
+                args.append(union())
+                if pos < len(toks) and toks[pos] == ",":
+                    pos += 1
+                    continue
+                break
+            if pos >= len(toks) or toks[pos] != "]":
+                raise ValueError(text)
+            pos += 1
+        if head[-1] in _UNWRAP and args:
+            return args[0]
+        if head[-1] == "Union":
+            kids = [a for a in args if a != ("t", ["None"], [])]
+            return kids[0] if len(kids) == 1 else None
+        return ("t", head, args)
+
+    def union() -> tuple | None:
+        nonlocal pos
+        kids = [one()]
+        while pos < len(toks) and toks[pos] == "|":
+            pos += 1
+            kids.append(one())
+        kids = [k for k in kids if k != ("t", ["None"], [])]
+        return kids[0] if len(kids) == 1 else None
+
+    try:
+        got = union()
+    except ValueError:
+        return None
+    return got if pos == len(toks) else None
+
+
+def annotation_evidence(node: ts.Node | None) -> tuple | None:
+    """``('ann', chain)`` for a plain class, ``('type', T)`` for a generic one, or None."""
+    ty = annotation_type(node)
+    if ty is None:
+        return None
+    return ("type", ty) if ty[2] else ("ann", ty[1])
+
+
+def annotation_chain(node: ts.Node | None) -> list[str] | None:
+    """The class an annotation names: ``Foo``, ``mod.Foo``, ``Optional[Foo]``, ``Foo | None``, ``"Foo"``."""
+    ev = annotation_evidence(node)
+    return ev[1] if ev is not None and ev[0] == "ann" else None
 
 
 _LITERALS = {
@@ -92,23 +221,43 @@ _LITERALS = {
 }
 
 
-def _evidence(value: ts.Node | None, ann: ts.Node | None) -> tuple | None:
+def _evidence(value: ts.Node | None, ann: ts.Node | None, narrow: Narrowing | None = None) -> tuple | None:
     """What an assignment says about the type of its target."""
     if ann is not None:
-        chain = annotation_chain(ann)
-        if chain:
-            return ("ann", chain)
+        ev = annotation_evidence(ann)
+        if ev is not None:
+            return ev
     if value is None:
         return None
+    while value.type in ("parenthesized_expression", "await") and value.named_child_count == 1:
+        value = value.named_children[0]
+    if value.type == "conditional_expression" or (value.type == "boolean_operator" and _op(value) == "or"):
+        # `a if c else b`, `a or b`: either (`x if x is not None else default()`)
+        kids = value.named_children
+        sides = [kids[0], kids[-1]] if value.type == "conditional_expression" and len(kids) == 3 else kids[:2]
+        evs = [e for k in sides if k.type != "none" and (e := _evidence(k, None, narrow)) is not None]
+        return ("any", evs) if len(evs) > 1 else (evs[0] if evs else None)
     if value.type == "call":
         fn = value.child_by_field_name("function")
         if fn is not None:
-            return ("call", expr_of(fn))
-    if value.type in ("identifier", "attribute"):
-        return ("val", expr_of(value))
+            cast = _cast_evidence(value, fn)
+            if cast is not None:
+                return cast
+            e = expr_of(fn)
+            return ("call", narrow.expr(e, value.start_byte) if narrow else e)
+    if value.type in ("identifier", "attribute", "subscript"):
+        e = expr_of(value)
+        if e[0] == "u":
+            return None
+        return ("val", narrow.expr(e, value.start_byte) if narrow else e)
     if value.type in _LITERALS:
         return ("ext", _LITERALS[value.type])
     return None
+
+
+def _op(node: ts.Node) -> str:
+    op = node.child_by_field_name("operator")
+    return op.type if op is not None else ""
 
 
 def _pattern_names(node: ts.Node) -> Iterator[str]:
@@ -133,11 +282,127 @@ def _signature(node: ts.Node, src: bytes) -> str:
     return text if len(text) <= 240 else text[:237] + "..."
 
 
+_PROPERTY_DECORATORS = frozenset(
+    {"property", "cached_property", "functools.cached_property", "abc.abstractproperty", "abstractproperty"}
+)
+_PROPERTY_SUFFIXES = (".setter", ".deleter", ".getter", ".cached_property")
+MAX_RETURN_EVIDENCE = 4
+"""More distinct return expressions than this: the function's return type is not inferred."""
+
+
 def _decorators(node: ts.Node) -> list[str]:
     parent = node.parent
     if parent is None or parent.type != "decorated_definition":
         return []
     return [_text(c)[1:].strip() for c in parent.children if c.type == "decorator"]
+
+
+class Narrowing:
+    """The ``isinstance`` checks in force while the extractor walks a file in position order: in
+    the body of ``if isinstance(x, Foo):`` (and of an ``elif``, and of each operand of an
+    ``and``) an expression headed by ``x`` (or by ``self.x``) is rewritten to ``('a', evidence,
+    rest)``, so the resolver reads the narrowed type at the use itself."""
+
+    def __init__(self) -> None:
+        self.regions: list[tuple[int, int, int, list[str], list[tuple]]] = []  # start, end, owner, chain, evidence
+        self.owner = 0
+        self.seen: set[int] = set()  # the if statements recorded
+
+    def add_isinstance(self, call: ts.Node, owner: int) -> None:
+        """An ``isinstance()`` call: when it is (part of) the condition of an ``if`` or ``elif``,
+        record that statement's narrowings (once per statement)."""
+        node = call.parent
+        while node is not None and node.type in ("boolean_operator", "parenthesized_expression", "not_operator"):
+            node = node.parent
+        if node is None:
+            return
+        if node.type == "elif_clause":
+            node = node.parent
+        if node is None or node.type != "if_statement" or node.start_byte in self.seen:
+            return
+        self.seen.add(node.start_byte)
+        self.add_if(node, owner)
+
+    def add_if(self, node: ts.Node, owner: int) -> None:
+        """Record the narrowings of an ``if`` statement and its ``elif`` clauses, and of a guard
+        ``if not isinstance(x, Foo): raise/return`` (the rest of the block sees a ``Foo``)."""
+        alternatives = node.children_by_field_name("alternative")
+        clauses = [node, *(c for c in alternatives if c.type == "elif_clause")]
+        for clause in clauses:
+            cond, body = clause.child_by_field_name("condition"), clause.child_by_field_name("consequence")
+            if cond is None or body is None:
+                continue
+            for chain, evs in _isinstance_checks(cond):
+                self.regions.append((body.start_byte, body.end_byte, owner, chain, evs))
+        cond, body = node.child_by_field_name("condition"), node.child_by_field_name("consequence")
+        block = node.parent
+        if cond is None or body is None or alternatives or block is None or cond.type != "not_operator":
+            return
+        last = body.named_children[-1] if body.named_children else None
+        if last is None or last.type not in ("raise_statement", "return_statement", "continue_statement", "break_statement"):
+            return
+        arg = cond.child_by_field_name("argument")
+        if arg is not None:
+            for chain, evs in _isinstance_checks(arg):
+                self.regions.append((node.end_byte, block.end_byte, owner, chain, evs))
+
+    def expr(self, e: Expr, pos: int) -> Expr:
+        if not self.regions:
+            return e
+        base, arg, chain = e
+        if base == "c" and arg is not None:
+            inner = self.expr(arg, pos)
+            return e if inner is arg else (base, inner, chain)
+        if base == "x" and arg is not None:
+            inner = self.expr(arg, pos)
+            return e if inner is arg else (base, inner, chain)
+        if base != "n":
+            return e
+        best: tuple[int, list[str], list[tuple]] | None = None
+        for start, end, owner, nchain, evs in self.regions:
+            if start <= pos < end and owner == self.owner and len(nchain) < len(chain) and chain[: len(nchain)] == nchain:
+                if best is None or start >= best[0]:
+                    best = (start, nchain, evs)
+        if best is None:
+            return e
+        return ("a", best[2], chain[len(best[1]) :])
+
+
+def _isinstance_checks(cond: ts.Node) -> Iterator[tuple[list[str], list[tuple]]]:
+    """``isinstance(x, Foo)``, ``isinstance(self.x, (Foo, Bar))``, and those joined by ``and``."""
+    while cond.type == "parenthesized_expression" and cond.named_child_count == 1:
+        cond = cond.named_children[0]
+    if cond.type == "boolean_operator":
+        op = cond.child_by_field_name("operator")
+        if op is not None and op.type == "and":
+            for side in ("left", "right"):
+                sub = cond.child_by_field_name(side)
+                if sub is not None:
+                    yield from _isinstance_checks(sub)
+        return
+    if cond.type != "call":
+        return
+    fn = cond.child_by_field_name("function")
+    args = cond.child_by_field_name("arguments")
+    if fn is None or fn.type != "identifier" or fn.text != b"isinstance" or args is None:
+        return
+    pos = [a for a in args.named_children if a.type not in ("keyword_argument", "comment")]
+    if len(pos) != 2:
+        return
+    subject = expr_of(pos[0])
+    if subject[0] != "n" or len(subject[2]) > 2:
+        return
+    classes = pos[1].named_children if pos[1].type == "tuple" else [pos[1]]
+    evs = []
+    for c in classes:
+        if c.type not in ("identifier", "attribute"):
+            return
+        ce = expr_of(c)
+        if ce[0] != "n":
+            return
+        evs.append(("ann", ce[2]))
+    if evs:
+        yield subject[2], evs
 
 
 class _Scope:
@@ -281,15 +546,17 @@ def extract(
                     extra["static"] = True
                 if "classmethod" in decos:
                     extra["classmethod"] = True
-                if "property" in decos or any(d.endswith((".setter", ".deleter", ".getter")) for d in decos):
+                if any(d in _PROPERTY_DECORATORS or d.endswith(_PROPERTY_SUFFIXES) for d in decos):
                     extra["property"] = True
                 if any(d.endswith((".setter", ".deleter")) for d in decos):
                     extra["accessor"] = True  # the property's setter: calls go to the getter's name
             if any(d in ("overload", "typing.overload", "t.overload") for d in decos):
                 extra["overload"] = True  # a typing stub: calls bind to the implementation
-            ret = annotation_chain(node.child_by_field_name("return_type"))
-            if ret:
-                extra["returns"] = ret
+            ret = annotation_evidence(node.child_by_field_name("return_type"))
+            if ret is not None and ret[0] == "ann":
+                extra["returns"] = ret[1]
+            elif ret is not None:
+                extra["returns_ev"] = [ret]
             sig = _signature(node, src)
         else:  # lambda bound to a name
             kind = "method" if pk == "class" else "function"
@@ -319,25 +586,35 @@ def extract(
     # everything else, attributed to the innermost enclosing definition
     items: list[tuple[int, str, ts.Node, dict[str, list[ts.Node]]]] = []
     for _, caps in others:
-        for key in ("reference.call", "reference.decorator", "reference.argument", "import", "assign", "bind", "bind.pattern", "global"):
+        for key in (
+            "reference.call", "reference.decorator", "reference.argument", "import", "assign", "bind", "bind.pattern",
+            "global", "return", "yield", "narrow", "as",
+        ):
             if key in caps:
                 n = caps[key][0]
                 items.append((n.start_byte, key, n, caps))
                 break
     sites: list[SiteFact] = []
     bindings: list[BindingFact] = []
+    link_calls: list[tuple[int, ts.Node]] = []  # (site index, call) for the link layer
+    link_bare: list[tuple[int, ts.Node]] = []  # (site index, decorator) of bare decorators
     module_vars: dict[str, list[tuple]] = {}
     package = _package_of(module, relpath)
+    narrow = Narrowing()
+    returns: dict[int, list[tuple]] = {}  # symbol index -> return evidence, in order
     for (_, key, node, caps), owner in in_scopes(scope_nodes, items, pos=lambda it: it[0]):
         # a lambda's own node starts at the lambda: its name assignment belongs outside
         sc = scopes[owner]
+        narrow.owner = owner
         if key == "reference.call":
             callee = caps["callee"][0]
-            e = expr_of(callee)
+            e = narrow.expr(expr_of(callee), callee.start_byte)
             name_node = callee.child_by_field_name("attribute") if callee.type == "attribute" else callee
             name_node = name_node if name_node is not None else callee
             name = e[2][-1] if e[2] else ""
             sites.append(SiteFact(owner, name, CALL, _rng(name_node), name_node.start_byte, name_node.end_byte, e))
+            if node.type == "call":
+                link_calls.append((len(sites) - 1, node))
         elif key in ("reference.decorator", "reference.argument"):
             e = expr_of(node)
             if e[0] != "n":
@@ -345,20 +622,41 @@ def extract(
             name_node = node.child_by_field_name("attribute") if node.type == "attribute" else node
             name_node = name_node if name_node is not None else node
             sites.append(SiteFact(owner, e[2][-1], REF, _rng(name_node), name_node.start_byte, name_node.end_byte, e))
+            if key == "reference.decorator":
+                link_bare.append((len(sites) - 1, node))
         elif key == "import":
             _import(node, owner, sc, package, bindings, sites)
         elif key == "assign":
-            _assign(caps, node, owner, sc, symbols, scopes, module_vars)
+            _assign(caps, node, owner, sc, symbols, scopes, module_vars, narrow)
         elif key == "bind":
             sc.locals.add(_text(node))
         elif key == "bind.pattern":
             sc.locals.update(_pattern_names(node))
+            if "iter" in caps and owner != 0:
+                _for_target(node, caps["iter"][0], sc, narrow)
         elif key == "global":
             sc.globals.add(_text(node))
+        elif key == "narrow":
+            narrow.add_isinstance(node, owner)
+        elif key == "as":
+            if owner != 0:
+                _as_target(node, sc, narrow)
+        elif key == "return":
+            if symbols[owner].kind in ("function", "method") and "returns" not in symbols[owner].extra:
+                returns.setdefault(owner, []).extend(_return_evidence(node, sc, narrow))
+        elif key == "yield":
+            returns[owner] = [("gen",)]
+    for idx, evs in returns.items():
+        sym = symbols[idx]
+        if "returns" in sym.extra or "returns_ev" in sym.extra or ("gen",) in evs:
+            continue
+        distinct = list({repr(e): e for e in evs}.values())
+        if 0 < len(distinct) <= MAX_RETURN_EVIDENCE:
+            sym.extra["returns_ev"] = distinct
     for name, evs in module_vars.items():
         bindings.append(BindingFact(name, "var", "", evs))
     local = {i: s.pack() for i, s in scopes.items()}
-    return Facts(module, symbols, sites, bindings, local)
+    return Facts(module, symbols, sites, bindings, local, links.shapes(link_calls, link_bare, sites, symbols))
 
 def _bind_params(scope_node: ts.Node, sc: _Scope, kind: str, extra: dict[str, Any]) -> None:
     params = scope_node.child_by_field_name("parameters")
@@ -390,10 +688,16 @@ def _bind_params(scope_node: ts.Node, sc: _Scope, kind: str, extra: dict[str, An
         sc.locals.add(pname)
         if first and kind == "method" and not extra.get("static"):
             sc.self_name = pname
-        elif ann is not None:
-            chain = annotation_chain(ann)
-            if chain:
-                sc.types.setdefault(pname, []).append(("ann", chain))
+        else:
+            ev = annotation_evidence(ann) if ann is not None else None
+            if ev is None and p.type == "default_parameter":
+                # an unannotated parameter is at least what its default is (evaluated outside)
+                value = p.child_by_field_name("value")
+                plain = value is None or value.type == "none" or value.type in _LITERALS  # says nothing useful
+                dflt = None if plain else _evidence(value, None)
+                ev = ("dflt", dflt) if dflt is not None and dflt[0] != "ext" else None
+            if ev is not None:
+                sc.types.setdefault(pname, []).append(ev)
         first = False
 
 def _import(node: ts.Node, owner: int, sc: _Scope, package: str, bindings: list[BindingFact], sites: list[SiteFact]) -> None:
@@ -447,6 +751,10 @@ def _import(node: ts.Node, owner: int, sc: _Scope, package: str, bindings: list[
             SiteFact(owner, orig.split(".")[-1], REF, _rng(name_node), name_node.start_byte, name_node.end_byte, ("i", base, [orig]))
         )
 
+_ATTR_EVIDENCE = ("call", "ann", "type", "dflt", "any")
+"""Evidence about a class attribute that other files can evaluate (in the class's module)."""
+
+
 def _assign(
     caps: dict[str, list[ts.Node]],
     node: ts.Node,
@@ -455,6 +763,7 @@ def _assign(
     symbols: list[SymbolFact],
     scopes: dict[int, _Scope],
     module_vars: dict[str, list[tuple]],
+    narrow: Narrowing,
 ) -> None:
     left = caps["assign.left"][0]
     value = node.child_by_field_name("right")
@@ -464,7 +773,7 @@ def _assign(
         name = _text(left)
         if value is not None and value.type == "lambda":
             return  # a named lambda: a definition of its own
-        ev = _evidence(value, ann)
+        ev = _evidence(value, ann, narrow if owner != 0 else None)
         if owner == 0 or name in sc.globals:
             if ev is not None and owner == 0:
                 module_vars.setdefault(name, []).append(ev)
@@ -472,7 +781,7 @@ def _assign(
         sc.locals.add(name)
         if ev is not None:
             sc.types.setdefault(name, []).append(ev)
-            if owner_sym.kind == "class" and ev[0] in ("call", "ann"):
+            if owner_sym.kind == "class" and ev[0] in ("call", "ann", "type"):
                 owner_sym.extra.setdefault("attrs", {}).setdefault(name, []).append(ev)
     elif left.type == "attribute":
         obj = left.child_by_field_name("object")
@@ -484,17 +793,131 @@ def _assign(
         ev = _evidence(value, ann)
         if ev is None:
             return
-        if ev[0] == "val" and ev[1][0] == "n" and len(ev[1][2]) == 1:
-            # self.x = param: use the parameter's annotation
-            evs = sc.types.get(ev[1][2][0], [])
-            ev = next((e for e in evs if e[0] == "ann"), None)
-        elif ev[0] == "call" and ev[1][0] == "n" and ev[1][2][0] in sc.locals:
-            ev = None  # built from a local: not evaluable outside the method
-        if ev is not None and ev[0] in ("call", "ann"):
-            cls = symbols[sc.class_idx]
-            cls.extra.setdefault("attrs", {}).setdefault(_text(attr), []).append(ev)
+        cls = symbols[sc.class_idx]
+        for e in _portable(ev, sc):
+            if e[0] in _ATTR_EVIDENCE:
+                cls.extra.setdefault("attrs", {}).setdefault(_text(attr), []).append(e)
     else:
         sc.locals.update(_pattern_names(left))
+
+def _portable(ev: tuple, sc: _Scope) -> list[tuple]:
+    """``ev`` in terms another file can evaluate in the function's module: a local or parameter
+    stands for what the code states about it (its annotation, its default, the constructor call
+    it was assigned from); an expression built from a local is dropped."""
+    if ev[0] == "any":
+        return [e for sub in ev[1] for e in _portable(sub, sc)]
+    if ev[0] == "val" and ev[1][0] == "n" and len(ev[1][2]) == 1 and ev[1][2][0] in sc.locals:
+        return [e for e in sc.types.get(ev[1][2][0], []) if e[0] != "any" and _global_evidence(e, sc)]
+    return [ev] if _global_evidence(ev, sc) else []
+
+
+def _global_evidence(ev: tuple, sc: _Scope) -> bool:
+    """Can ``ev`` be evaluated outside the function (in its module): it names no local?"""
+    kind = ev[0]
+    if kind in ("call", "val"):
+        e = ev[1]
+        while e[0] in ("c", "x"):
+            e = e[1]
+        return e[0] == "n" and bool(e[2]) and e[2][0] not in sc.locals
+    if kind == "dflt":
+        return True  # a default is evaluated where the function is defined
+    if kind in ("iter", "enter"):
+        return _global_evidence(ev[1], sc)
+    if kind == "any":
+        return all(_global_evidence(sub, sc) for sub in ev[1])
+    return kind in ("ann", "type", "ext")
+
+
+def _target_names(node: ts.Node) -> list[ts.Node | None]:
+    """The names a ``for``/``with`` target binds, by tuple position (None for a nested pattern)."""
+    if node.type == "identifier":
+        return [node]
+    if node.type in ("pattern_list", "tuple_pattern", "list_pattern", "tuple", "parenthesized_expression"):
+        return [c if c.type == "identifier" else None for c in node.named_children]
+    return []
+
+
+_SAME_ELEMENTS = frozenset({"sorted", "reversed", "list", "tuple", "set", "frozenset", "iter"})
+
+
+def _for_target(target: ts.Node, iterable: ts.Node, sc: _Scope, narrow: Narrowing) -> None:
+    """``for p in xs`` / ``for i, p in enumerate(xs)`` / ``for k, v in d.items()``: each target
+    name is an element (or a position of a tuple element) of the iterable's value."""
+    names = _target_names(target)
+    if not names:
+        return
+    it, single = iterable, target.type == "identifier"
+    if it.type == "call":
+        fn, args = it.child_by_field_name("function"), it.child_by_field_name("arguments")
+        fname = _text(fn) if fn is not None and fn.type == "identifier" else ""
+        arg0 = args.named_children[0] if args is not None and args.named_children else None
+        if fname in ("enumerate",) and arg0 is not None and len(names) == 2:
+            names, it, single = [names[1]], arg0, True  # the second name is the element
+        elif fname in _SAME_ELEMENTS and arg0 is not None:
+            it = arg0
+    ev = _evidence(it, None, narrow)
+    if ev is None:
+        return
+    if single:
+        if names[0] is not None:
+            sc.types.setdefault(_text(names[0]), []).append(("iter", ev, None))
+        return
+    for i, n in enumerate(names):
+        if n is not None:
+            sc.types.setdefault(_text(n), []).append(("iter", ev, i))
+
+
+def _as_target(node: ts.Node, sc: _Scope, narrow: Narrowing) -> None:
+    """``with X() as x`` (through ``X.__enter__``, ``__aenter__`` in an ``async with``) and
+    ``except E as e`` (an instance of ``E``)."""
+    alias = node.child_by_field_name("alias")
+    name = alias.named_children[0] if alias is not None and alias.named_children else None
+    value = node.named_children[0] if node.named_children else None
+    if name is None or name.type != "identifier" or value is None:
+        return
+    parent = node.parent
+    if parent is not None and parent.type == "except_clause":
+        # the name lives in its clause only (Python deletes it after): a narrowing of the block
+        classes = value.named_children if value.type == "tuple" else [value]
+        evs = [("ann", e[2]) for c in classes if c.type in ("identifier", "attribute") and (e := expr_of(c))[0] == "n"]
+        body = next((c for c in parent.named_children if c.type == "block"), None)
+        if evs and body is not None:
+            narrow.regions.append((body.start_byte, body.end_byte, narrow.owner, [_text(name)], evs))
+        return
+    if parent is None or parent.type != "with_item":
+        return
+    stmt = parent.parent.parent if parent.parent is not None else None
+    is_async = stmt is not None and stmt.type == "with_statement" and stmt.children[0].type == "async"
+    ev = _evidence(value, None, narrow)
+    if ev is not None:
+        sc.types.setdefault(_text(name), []).append(("enter", ev, "__aenter__" if is_async else "__enter__"))
+
+
+def _return_evidence(node: ts.Node, sc: _Scope, narrow: Narrowing) -> list[tuple]:
+    """What ``return <value>`` says about an unannotated function's result, in terms another file
+    can evaluate: the function's own class (``return self``, ``return cls(...)``), an attribute of
+    it, a global expression, a literal, or what the code states about a returned local."""
+    value = node.named_children[0] if node.named_children else None
+    if value is None or value.type == "none":
+        return []
+    while value.type in ("parenthesized_expression", "await") and value.named_child_count == 1:
+        value = value.named_children[0]
+    if sc.self_name is not None and sc.class_idx is not None:
+        if value.type == "identifier" and _text(value) == sc.self_name:
+            return [("self",)]
+        if value.type == "call":
+            fn = value.child_by_field_name("function")
+            if fn is not None and fn.type == "identifier" and _text(fn) == sc.self_name and sc.is_cls:
+                return [("self",)]
+        if value.type == "attribute":
+            e = expr_of(value)
+            if e[0] == "n" and len(e[2]) > 1 and e[2][0] == sc.self_name:
+                return [("selfattr", e[2][1:])]
+    ev = _evidence(value, None, narrow)
+    if ev is not None and ev[0] == "val" and ev[1][0] == "a" and not ev[1][2]:
+        return list(ev[1][1])  # a name narrowed by isinstance
+    return _portable(ev, sc) if ev is not None else []
+
 
 def rebase_local(local: Any, mapping: list[int]) -> dict[int, tuple]:
     out: dict[int, tuple] = {}

@@ -8,7 +8,6 @@ import configparser
 import os
 import re
 import tomllib
-from collections.abc import Sequence
 from pathlib import Path
 
 from .. import SymbolInfo
@@ -85,16 +84,6 @@ def entry_point_reason(sym: SymbolInfo) -> str | None:
         return "pytest hook"
     if os.path.basename(sym.path) == "__init__.py" and sym.parent_kind == "module" and not name.startswith("_"):
         return "public API of a package's __init__"
-    return None
-
-
-_MAIN_GUARD = re.compile(r"""if\s+__name__\s*==\s*['"]__main__['"]\s*:""")
-
-
-def script_block_line(lines: Sequence[str]) -> int | None:
-    for n, line in enumerate(lines):
-        if _MAIN_GUARD.match(line):
-            return n
     return None
 
 

@@ -1,7 +1,15 @@
 """Python resolution through Python's own binding: scopes, imports (relative, star, re-exports),
-``self``/``cls``, ``super()``, base classes, annotations and return types. Values are those of
+``self``/``cls``, ``super()``, base classes, and the types the code states (annotations, parameter
+defaults, ``with``/``for``/``except`` targets, ``isinstance`` narrowing, ``cast()``, and one level
+of return-type inference for unannotated functions). Values are those of
 :mod:`.._toolkit.values` plus ``('mod', name)`` a workspace module, ``('ext', name)`` something
-outside the workspace and ``('super', class row)``."""
+outside the workspace, ``('super', class row)``, ``('coll', (T, evaluate))`` a builtin collection
+of a stated type ``T`` (``list[Foo]``, ``dict[str, Foo]``: its elements are known) and
+``('ret', value)`` a builtin collection's method whose result is ``value``.
+
+A call through an instance of a workspace class also reaches the overrides of the method in the
+workspace's subclasses of that class (dispatch, :class:`.._toolkit.Dispatch`): ``inferred`` edges
+with ``via=Via("dispatch", <the method called>)``."""
 
 from __future__ import annotations
 
@@ -20,11 +28,22 @@ from ...model import (
     Resolution,
     SiteFact,
     SymbolRow,
+    Target,
     WorkspaceView,
 )
-from .._toolkit import MAX_DEPTH, ValueResolver, known_confidence, label_by_name, unresolved
-from .builtins import BUILTIN_METHODS, BUILTINS
+from .._toolkit import (
+    MAX_DEPTH,
+    Dispatch,
+    ValueResolver,
+    dispatch_via,
+    known_confidence,
+    label_by_name,
+    unresolved,
+)
+from .builtins import BUILTIN_METHODS, BUILTINS, MAPPING_TYPES, SEQUENCE_TYPES, TUPLE_TYPES
 from .extract import Expr
+
+Evaluate = Callable[[Expr, int], "tuple[Value | None, int]"]
 
 
 def resolve(facts: Facts, ws: WorkspaceView, only: Iterable[int] | None = None) -> Iterator[Resolution]:
@@ -34,13 +53,25 @@ def resolve(facts: Facts, ws: WorkspaceView, only: Iterable[int] | None = None) 
         yield r.site(i, facts.sites[i])
 
 
+def _is_stub(r: SymbolRow) -> bool:
+    return bool(r.extra.get("overload") or r.extra.get("stub"))
+
+
 def _bound(rows: list[SymbolRow]) -> list[SymbolRow]:
     """The definitions a name is bound to: ``@overload`` stubs, ``.pyi`` stubs and property setters
     yield to the implementation (the definition that really runs) when there is one."""
     if len(rows) < 2:
         return rows
-    real = [r for r in rows if not (r.extra.get("overload") or r.extra.get("accessor") or r.extra.get("stub"))]
+    real = [r for r in rows if not (_is_stub(r) or r.extra.get("accessor"))]
     return real or rows
+
+
+def _is_property(r: SymbolRow) -> bool:
+    return bool(r.extra.get("property"))
+
+
+# Methods whose overrides are not reached by dispatch: a constructor call names its class.
+_NO_DISPATCH = frozenset({"__init__", "__new__", "__init_subclass__", "__class_getitem__"})
 
 
 # Values an expression can evaluate to.
@@ -60,6 +91,14 @@ class _Resolver(ValueResolver):
                 self.children.setdefault((sym.parent, sym.name), []).append(i)
         # (name, scope) -> value: a file's names are evaluated once; a cycle (x = f(x)) is unknown
         self.memo: dict[tuple[str, int], tuple[Value | None, int, bool]] = {}
+        # function id -> its inferred return value (one level: while one is evaluated, calls in it
+        # use annotations only, so the result never depends on the order of evaluation)
+        self.returns: dict[int, tuple[Value | None, int]] = {}
+        self.inferring = False
+        self.ancestors_memo: dict[int, frozenset[int]] = {}
+        self.bases_memo: dict[int, list[SymbolRow]] = {}
+        self.stubs: dict[int, list[SymbolRow]] = {}  # implementation id -> its declarations
+        self.dispatch = Dispatch(ws, self.is_subclass)
 
     # --- modules and globals (through the workspace view: recorded as dependencies)
     def module_exists(self, name: str) -> bool:
@@ -83,7 +122,7 @@ class _Resolver(ValueResolver):
         rows = self.ws.symbols(f"{mod}.{name}")
         if rows:
             mods = [r for r in rows if r.kind == "module"]
-            defs = _bound([r for r in rows if r.kind != "module"])
+            defs = self.bound([r for r in rows if r.kind != "module"])
             if defs:
                 return ("syms", defs), EXTRACTED
             return ("mod", mods[0].qname), EXTRACTED
@@ -139,6 +178,8 @@ class _Resolver(ValueResolver):
 
     def eval_global_expr(self, mod: str, e: Expr, depth: int) -> tuple[Value | None, int]:
         """Evaluate an expression in the module scope of ``mod`` (possibly another file)."""
+        if depth > MAX_DEPTH:
+            return None, EXTRACTED
         base, arg, chain = e
         if base == "n" and chain:
             v, c = self.global_value(mod, chain[0], depth + 1)
@@ -146,6 +187,13 @@ class _Resolver(ValueResolver):
         if base == "c":
             v, c = self.eval_global_expr(mod, arg, depth + 1)
             v, c = self.call_result(v, c, depth)
+            return self.attrs(v, c, chain, depth)
+        if base == "x":
+            v, c = self.eval_global_expr(mod, arg, depth + 1)
+            v, c = self.item(v, c, depth)
+            return self.attrs(v, c, chain, depth)
+        if base == "a":
+            v, c = self.evidence_value(arg, lambda e2, d: self.eval_global_expr(mod, e2, d), depth + 1)
             return self.attrs(v, c, chain, depth)
         return None, EXTRACTED
 
@@ -165,7 +213,7 @@ class _Resolver(ValueResolver):
                 if r.kind == "class":
                     m = self.member(r, name, depth, set())
                     if m[0] is not None:
-                        found.append(m)  # type: ignore[arg-type]
+                        found.append(self.read_property(m, kind, depth))  # type: ignore[arg-type]
             if found:
                 return self.merge(found)
             if any(r.kind == "class" and self.has_external_base(r, depth) for r in payload):
@@ -176,19 +224,36 @@ class _Resolver(ValueResolver):
             for base in self.bases(cls, depth):
                 m = self.member(base, name, depth, {cls.id})
                 if m[0] is not None:
-                    return m
+                    return self.read_property(m, "inst", depth)
             if self.has_external_base(cls, depth):
                 return ("ext", name), EXTRACTED
             return None, EXTRACTED
+        if kind == "coll":
+            return self.coll_attr(payload, name, depth)
         return None, EXTRACTED
 
+    def read_property(self, m: tuple[Value | None, int], kind: str, depth: int) -> tuple[Value | None, int]:
+        """``obj.prop`` of an instance is what the property's getter returns, not the getter."""
+        v, c = m
+        if kind == "inst" and v is not None and v[0] == "syms" and v[1] and all(_is_property(r) for r in v[1]):
+            got, gc = self.call_result(v, c, depth + 1)
+            return (got, gc) if got is not None else (("prop", v[1]), c)
+        return m
+
     def bases(self, cls: SymbolRow, depth: int) -> list[SymbolRow]:
-        out: list[SymbolRow] = []
-        for chain in cls.extra.get("bases", ()):
-            v, _ = self.eval_chain_global(cls.module, chain, depth + 1)
-            if v is not None and v[0] == "syms":
-                out.extend(r for r in v[1] if r.kind == "class" and r.id != cls.id)
-        return out
+        """The workspace classes ``cls`` names as its bases (memoised per file: they are
+        evaluated in the class's own module, whoever asks)."""
+        if not cls.extra.get("bases"):
+            return []
+        got = self.bases_memo.get(cls.id)
+        if got is None:
+            got = []
+            for chain in cls.extra["bases"]:
+                v, _ = self.eval_chain_global(cls.module, chain, depth + 1)
+                if v is not None and v[0] == "syms":
+                    got.extend(r for r in v[1] if r.kind == "class" and r.id != cls.id)
+            self.bases_memo[cls.id] = got
+        return got
 
     def has_external_base(self, cls: SymbolRow, depth: int, seen: set[int] | None = None) -> bool:
         seen = seen or set()
@@ -207,7 +272,7 @@ class _Resolver(ValueResolver):
         if cls.id in seen or depth > MAX_DEPTH:
             return None, EXTRACTED
         seen.add(cls.id)
-        rows = _bound([r for r in self.ws.symbols(f"{cls.qname}.{name}") if r.kind != "module"])
+        rows = self.bound([r for r in self.ws.symbols(f"{cls.qname}.{name}") if r.kind != "module"])
         if rows:
             return ("syms", rows), (AMBIGUOUS if len({r.id for r in rows}) > 1 else EXTRACTED)
         evs = cls.extra.get("attrs", {}).get(name)
@@ -221,12 +286,32 @@ class _Resolver(ValueResolver):
                 return m
         return None, EXTRACTED
 
+    def ancestors(self, cls: SymbolRow, depth: int = 0) -> frozenset[int]:
+        """Ids of the workspace classes ``cls`` inherits from, transitively (memoised per file;
+        the bases are evaluated through the recording view)."""
+        got = self.ancestors_memo.get(cls.id)
+        if got is not None:
+            return got
+        self.ancestors_memo[cls.id] = frozenset()  # a cyclic hierarchy ends here
+        out: set[int] = set()
+        if depth <= MAX_DEPTH:
+            for base in self.bases(cls, depth):
+                out.add(base.id)
+                out |= self.ancestors(base, depth + 1)
+        got = self.ancestors_memo[cls.id] = frozenset(out)
+        return got
+
+    def is_subclass(self, sub: SymbolRow, sup: SymbolRow) -> bool:
+        return sub.kind == "class" and bool(sub.extra.get("bases")) and sup.id in self.ancestors(sub)
+
     def call_result(self, v: Value | None, c: int, depth: int) -> tuple[Value | None, int]:
         if v is None:
             return None, c
         kind, payload = v
         if kind == "ext":
             return ("ext", payload + "()"), c
+        if kind == "ret":
+            return payload, min(c, INFERRED)
         if kind == "syms":
             classes = [r for r in payload if r.kind == "class"]
             if classes:
@@ -242,38 +327,207 @@ class _Resolver(ValueResolver):
                             found.append((("inst", cls), min(c, rc, INFERRED)))
                     elif rv is not None and rv[0] == "ext":
                         found.append((("ext", ".".join(ret)), c))
+                elif r.extra.get("returns_ev"):
+                    rv, rc = self.returns_value(r)
+                    if rv is not None:
+                        found.append((rv, min(c, rc, INFERRED)))
             if found:
                 return self.merge(found)
         return None, c
 
-    def evidence_value(self, evs: list[tuple], evaluate: Callable[[Expr, int], tuple[Value | None, int]], depth: int) -> tuple[Value | None, int]:
+    def returns_value(self, fn: SymbolRow) -> tuple[Value | None, int]:
+        """What a function returns, from its ``returns_ev``: a stated generic return type, or what
+        its return statements say when it has no annotation. One level: the calls in them are
+        evaluated by annotations and constructors only, never by another function's return
+        statements (memoised per file, and independent of the order of evaluation)."""
+        if self.inferring and not all(ev[0] in ("type", "ann") for ev in fn.extra["returns_ev"]):
+            return None, EXTRACTED  # asked while inferring another function's result: one level only
+        got = self.returns.get(fn.id)
+        if got is not None:
+            return got
+        outer, self.inferring = self.inferring, True
+        try:
+            owner = None
+            if fn.kind == "method":
+                owner = next((r for r in self.ws.symbols(fn.qname.rpartition(".")[0]) if r.kind == "class"), None)
+            got = self.evidence_value(
+                fn.extra["returns_ev"], lambda e, d: self.eval_global_expr(fn.module, e, d), 0, owner=owner
+            )
+        finally:
+            self.inferring = outer
+        self.returns[fn.id] = got
+        return got
+
+    # --- builtin collections of stated types
+    def type_value(self, ty: tuple, evaluate: Evaluate, depth: int) -> tuple[Value | None, int]:
+        """The value an annotation type ``('t', head, args)`` denotes, evaluated where it was written."""
+        _, head, args = ty
+        if not head or head == ["..."]:
+            return None, EXTRACTED
+        last = head[-1]
+        if last in ("type", "Type") and len(args) == 1 and args[0] is not None:
+            v, c = self.type_value(args[0], evaluate, depth + 1)
+            return (("syms", v[1]), c) if v is not None and v[0] == "inst" else (None, EXTRACTED)
+        v, _ = evaluate(("n", None, list(head)), depth + 1)
+        if v is not None and v[0] == "syms":
+            cls = [r for r in v[1] if r.kind == "class"]
+            return (("inst", cls), INFERRED) if cls else (None, EXTRACTED)
+        if last == "Callable" and args and (v is None or v[0] == "ext"):
+            if args[-1] is None:
+                return None, EXTRACTED
+            rv, rc = self.type_value(args[-1], evaluate, depth + 1)  # calling it gives its result type
+            return (("ret", rv), rc) if rv is not None else (None, EXTRACTED)
+        if last in SEQUENCE_TYPES or last in MAPPING_TYPES or last in TUPLE_TYPES:
+            if v is None or v[0] == "ext":
+                return ("coll", (ty, evaluate)), INFERRED
+        if v is not None and v[0] == "ext":
+            return ("ext", ".".join(head)), INFERRED
+        return None, EXTRACTED
+
+    def coll_attr(self, coll: tuple, name: str, depth: int) -> tuple[Value | None, int]:
+        """A method of a builtin collection: its result when the type arguments say it, else
+        something outside the workspace (never a workspace method of that name)."""
+        ty, evaluate = coll
+        _, head, args = ty
+        last = head[-1]
+        if last in MAPPING_TYPES and len(args) == 2:
+            k, val = args
+            seq = {
+                "items": ("t", ["list"], [("t", ["tuple"], [k, val])]), "keys": ("t", ["list"], [k]),
+                "values": ("t", ["list"], [val]),
+            }.get(name)
+            if seq is not None:
+                return ("ret", ("coll", (seq, evaluate))), INFERRED
+            if name in ("get", "pop", "setdefault", "__getitem__") and val is not None:
+                rv, rc = self.type_value(val, evaluate, depth + 1)
+                return ("ret", rv), rc
+        elif last in SEQUENCE_TYPES and len(args) >= 1 and name in ("pop", "__getitem__", "__next__"):
+            if args[0] is not None:
+                rv, rc = self.type_value(args[0], evaluate, depth + 1)
+                return ("ret", rv), rc
+        if name == "copy":
+            return ("ret", ("coll", coll)), INFERRED
+        return ("ext", f"{last}.{name}"), EXTRACTED
+
+    def element(self, v: Value | None, c: int, depth: int) -> tuple[Value | None, int]:
+        """What iterating over ``v`` yields."""
+        if v is None or depth > MAX_DEPTH:
+            return None, c
+        kind, payload = v
+        if kind == "ext":
+            return ("ext", f"{payload}[]"), c
+        if kind == "coll":
+            ty, evaluate = payload
+            _, head, args = ty
+            last = head[-1]
+            if not args:
+                return None, c
+            if last in TUPLE_TYPES and not (len(args) == 2 and args[1] == ("t", ["..."], [])):
+                return None, c
+            if args[0] is None:
+                return None, c
+            ev, ec = self.type_value(args[0], evaluate, depth + 1)
+            return ev, min(c, ec)
+        if kind == "inst":
+            it, ic = self.call_result(self.attr(v, "__iter__", depth + 1)[0], c, depth + 1)
+            if it is not None and it[0] == "coll":
+                return self.element(it, min(c, ic), depth + 1)
+        return None, c
+
+    def position(self, v: Value | None, c: int, i: int, depth: int) -> tuple[Value | None, int]:
+        """Position ``i`` of a tuple value (``for k, v in d.items()``)."""
+        if v is None:
+            return None, c
+        if v[0] == "ext":
+            return ("ext", f"{v[1]}[{i}]"), c
+        if v[0] == "coll":
+            ty, evaluate = v[1]
+            _, head, args = ty
+            if head[-1] in TUPLE_TYPES and args:
+                if len(args) == 2 and args[1] == ("t", ["..."], []):
+                    arg = args[0]
+                elif i < len(args):
+                    arg = args[i]
+                else:
+                    return None, c
+                if arg is None:
+                    return None, c
+                pv, pc = self.type_value(arg, evaluate, depth + 1)
+                return pv, min(c, pc)
+        return None, c
+
+    def item(self, v: Value | None, c: int, depth: int) -> tuple[Value | None, int]:
+        """``v[k]``: a sequence's element, a mapping's value, or what ``__getitem__`` returns."""
+        if v is None:
+            return None, c
+        if v[0] == "ext":
+            return ("ext", f"{v[1]}[]"), c
+        if v[0] == "coll":
+            _, head, args = v[1][0]
+            if head[-1] in TUPLE_TYPES:
+                return self.element(v, c, depth)
+            got, gc = self.coll_attr(v[1], "__getitem__", depth)
+            return self.call_result(got, min(c, gc), depth)
+        if v[0] == "inst":
+            m, mc = self.attr(v, "__getitem__", depth + 1)
+            return self.call_result(m, min(c, mc), depth + 1)
+        return None, c
+
+    def evidence_value(
+        self, evs: list[tuple], evaluate: Evaluate, depth: int, outer: Evaluate | None = None,
+        owner: SymbolRow | None = None,
+    ) -> tuple[Value | None, int]:
         if depth > MAX_DEPTH:
             return None, EXTRACTED
         found: list[tuple[Value, int]] = []
         for ev in evs:
-            kind = ev[0]
-            if kind == "ann":
-                v, c = evaluate(("n", None, list(ev[1])), depth + 1)
-                if v is not None and v[0] == "syms":
-                    cls = [r for r in v[1] if r.kind == "class"]
-                    if cls:
-                        found.append((("inst", cls), INFERRED))
-                elif v is not None and v[0] == "ext":
-                    found.append((v, INFERRED))
-            elif kind == "call":
-                v, c = evaluate(ev[1], depth + 1)
-                v, c = self.call_result(v, c, depth + 1)
-                if v is not None:
-                    found.append((v, min(c, INFERRED)))
-            elif kind == "val":
-                v, c = evaluate(ev[1], depth + 1)
-                if v is not None:
-                    found.append((v, min(c, INFERRED)))
-            elif kind == "ext":
-                found.append((("ext", ev[1]), INFERRED))
+            v, c = self.one_evidence(ev, evaluate, depth, outer, owner)
+            if v is not None:
+                found.append((v, min(c, INFERRED)))
         if not found:
             return None, EXTRACTED
         return self.merge(found)
+
+    def one_evidence(
+        self, ev: tuple, evaluate: Evaluate, depth: int, outer: Evaluate | None, owner: SymbolRow | None
+    ) -> tuple[Value | None, int]:
+        kind = ev[0]
+        if kind == "ann":
+            v, c = evaluate(("n", None, list(ev[1])), depth + 1)
+            if v is not None and v[0] == "syms":
+                cls = [r for r in v[1] if r.kind == "class"]
+                return (("inst", cls), INFERRED) if cls else (None, EXTRACTED)
+            if v is not None and v[0] == "ext":
+                return v, INFERRED
+            return None, EXTRACTED
+        if kind == "type":
+            return self.type_value(ev[1], evaluate, depth + 1)
+        if kind == "call":
+            v, c = evaluate(ev[1], depth + 1)
+            return self.call_result(v, c, depth + 1)
+        if kind == "val":
+            return evaluate(ev[1], depth + 1)
+        if kind == "ext":
+            return ("ext", ev[1]), INFERRED
+        if kind == "any":  # `a if c else b`, `a or b`
+            return self.evidence_value(list(ev[1]), evaluate, depth + 1, outer, owner)
+        if kind == "dflt":  # a parameter default: evaluated in the scope around the function
+            return self.one_evidence(ev[1], outer or evaluate, depth + 1, None, owner)
+        if kind == "iter":
+            v, c = self.one_evidence(ev[1], evaluate, depth + 1, outer, owner)
+            v, c = self.element(v, c, depth + 1)
+            return self.position(v, c, ev[2], depth + 1) if ev[2] is not None else (v, c)
+        if kind == "enter":
+            v, c = self.one_evidence(ev[1], evaluate, depth + 1, outer, owner)
+            if v is None or v[0] not in ("inst", "ext"):
+                return None, EXTRACTED
+            m, mc = self.attr(v, ev[2], depth + 1)
+            return self.call_result(m, min(c, mc), depth + 1)
+        if kind == "self" and owner is not None:
+            return ("inst", [owner]), INFERRED
+        if kind == "selfattr" and owner is not None:
+            return self.attrs(("inst", [owner]), INFERRED, list(ev[1]), depth + 1)
+        return None, EXTRACTED
 
     # --- names in the file's own scopes
     def lookup(self, name: str, scope: int, depth: int) -> tuple[Value | None, int, bool]:
@@ -313,7 +567,11 @@ class _Resolver(ValueResolver):
                     if rows:
                         return ("syms", rows), EXTRACTED, False
                 if name in types:
-                    v, c = self.evidence_value(types[name], lambda e, d, _s=s: self.eval_expr(e, _s, d), depth)
+                    outer = sym.parent if sym.parent is not None else 0
+                    v, c = self.evidence_value(
+                        types[name], lambda e, d, _s=s: self.eval_expr(e, _s, d), depth,
+                        outer=lambda e, d, _o=outer: self.eval_expr(e, _o, d),
+                    )
                     return v, c, v is None
                 return None, EXTRACTED, True
             s = sym.parent
@@ -340,6 +598,13 @@ class _Resolver(ValueResolver):
         if base == "c":
             v, c = self.eval_expr(arg, scope, depth + 1)
             v, c = self.call_result(v, c, depth)
+            return self.attrs(v, c, chain, depth)
+        if base == "x":
+            v, c = self.eval_expr(arg, scope, depth + 1)
+            v, c = self.item(v, c, depth)
+            return self.attrs(v, c, chain, depth)
+        if base == "a":  # the type the code states at the use (cast, isinstance)
+            v, c = self.evidence_value(arg, lambda e2, d: self.eval_expr(e2, scope, d), depth + 1)
             return self.attrs(v, c, chain, depth)
         return None, EXTRACTED
 
@@ -375,9 +640,83 @@ class _Resolver(ValueResolver):
             return self.outcome(i, site, None, rc, receiver_unknown=True)
         v, c = self.attr(recv, chain[-1], 0)
         if v is None and recv[0] in ("inst", "super"):
-            # the class (and its workspace bases) lack the member: maybe a subclass defines it
+            # the class (and its workspace bases) lack the member: a subclass may define it
+            if recv[0] == "inst" and site.kind == CALL:
+                found = self.subclass_members(recv[1], chain[-1])
+                if found:
+                    return Resolution(i, found, RESOLVED)
             return self.outcome(i, site, None, rc, receiver_unknown=True)
-        return self.outcome(i, site, v, min(rc, c), receiver_unknown=False)
+        res = self.outcome(i, site, v, min(rc, c), receiver_unknown=False)
+        if recv[0] == "inst" and site.kind == CALL and res.status == RESOLVED and chain[-1] not in _NO_DISPATCH:
+            conf = min(rc, c, INFERRED)
+            extra = self.dispatch_targets(recv[1], chain[-1], res.targets, conf, v)
+            if extra:
+                res.targets = [*res.targets, *extra]  # type: ignore[list-item]
+        return res
+
+    def dispatch_targets(
+        self, classes: list[SymbolRow], name: str, direct: list, conf: int, found: Value | None = None
+    ) -> list[Target]:
+        """The overrides of the method called on an instance of ``classes`` in their workspace
+        subclasses: ``inferred`` (or the receiver's weaker confidence), through the method the
+        receiver's class has."""
+        out: list[Target] = []
+        seen = {t[0] for t in direct}
+        for cls in classes:
+            if cls.kind != "class":
+                continue
+            if len(classes) == 1 and found is not None:
+                m: Value | None = found  # what the call resolved to is the class's member
+            else:
+                m, _ = self.member(cls, name, 0, set())
+            if m is None or m[0] != "syms":
+                continue
+            for declared in m[1]:
+                if declared.kind == "method" and not _is_property(declared):
+                    out.extend(self.overrides(declared, cls, seen, conf))
+        return out
+
+    def subclass_members(self, classes: list[SymbolRow], name: str) -> list[Target]:
+        """``self.hook()`` where the class leaves ``hook`` to its subclasses (a mixin, a template
+        method): the workspace subclasses' definitions, ``inferred`` through ``Class.hook``."""
+        out: list[Target] = []
+        seen: set[int] = set()
+        for cls in classes:
+            if cls.kind == "class" and name not in _NO_DISPATCH:
+                declared = SymbolRow(0, f"{cls.qname}.{name}", name, "method", cls.module, cls.lang, {})
+                out.extend(self.overrides(declared, cls, seen, INFERRED))
+        return out
+
+    def overrides(self, declared: SymbolRow, cls: SymbolRow, seen: set[int], conf: int) -> list[Target]:
+        via = dispatch_via(declared)
+        out = []
+        for r in _bound_each(self.dispatch.overrides(declared, within=cls)):
+            if r.id not in seen and not _is_property(r):
+                seen.add(r.id)
+                out.append(Target(r.id, conf, via))
+        return out
+
+    def bound(self, rows: list[SymbolRow]) -> list[SymbolRow]:
+        """:func:`_bound`, remembering the ``@overload`` / ``.pyi`` declarations each
+        implementation stands for (:meth:`with_stubs`)."""
+        if len(rows) < 2:
+            return rows
+        got = _bound(rows)
+        if len(got) < len(rows):
+            stubs = [r for r in rows if _is_stub(r)]
+            for r in got:
+                if r.kind in ("function", "method") and not _is_stub(r):
+                    self.stubs[r.id] = [d for d in stubs if d.kind == r.kind and d.qname == r.qname]
+        return got
+
+    def with_stubs(self, rows: list[SymbolRow]) -> list[SymbolRow]:
+        """The implementations and their ``@overload`` / ``.pyi`` declarations: a call reaches both,
+        so the declarations answer call hierarchy as the implementation does. (Every lookup that
+        finds an implementation went through :meth:`bound`, which noted its declarations.)"""
+        if not self.stubs:
+            return rows
+        extra = [d for r in rows for d in self.stubs.get(r.id, ())]
+        return rows + extra if extra else rows
 
     def outcome(self, i: int, site: SiteFact, v: Value | None, c: int, receiver_unknown: bool) -> Resolution:
         if v is None:
@@ -391,14 +730,18 @@ class _Resolver(ValueResolver):
             return Resolution(i, [], UNRESOLVED if site.kind == CALL else RESOLVED)
         if kind == "syms":
             rows: list[SymbolRow] = payload
+            if site.kind == CALL and any(r.extra.get("property") for r in rows):
+                rows = [r for r in rows if not _is_property(r)]  # a property is read, never called
+                if not rows:
+                    return unresolved(i)
             conf = known_confidence(rows, c)
             targets: dict[int, int] = {}
-            for r in rows:
+            for r in self.with_stubs(rows):
                 targets[r.id] = conf
                 if r.kind == "class" and site.kind == CALL:
                     init, ic = self.member(r, "__init__", 0, set())
                     if init is not None and init[0] == "syms":
-                        for x in init[1]:
+                        for x in self.with_stubs(init[1]):
                             targets.setdefault(x.id, min(conf, ic))
             return Resolution(i, list(targets.items()), RESOLVED)
         if kind == "inst" and site.kind == CALL:
@@ -409,13 +752,25 @@ class _Resolver(ValueResolver):
                     found.extend((x.id, min(c, mc)) for x in m[1])
             if found:
                 return Resolution(i, found, RESOLVED)
+        if kind in ("coll", "ret"):
+            return Resolution(i, [], EXTERNAL)
         return unresolved(i)
 
     def by_name(self, i: int, site: SiteFact) -> Resolution:
         """Unknown receiver: the workspace's methods of that name (each bound to its
-        implementation), labelled by the shared policy with Python's builtin method names."""
+        implementation; properties are read, not called), labelled by the shared policy with
+        Python's builtin types' method names added to the shared common names."""
         by_qname: dict[str, list[SymbolRow]] = {}
         for r in self.ws.by_name(site.name):
-            if r.kind == "method":
+            if r.kind == "method" and not _is_property(r):
                 by_qname.setdefault(r.qname, []).append(r)
-        return label_by_name(i, [r for rows in by_qname.values() for r in _bound(rows)], site.name, BUILTIN_METHODS)
+        return label_by_name(i, [r for rows in by_qname.values() for r in self.bound(rows)], site.name, BUILTIN_METHODS)
+
+
+
+def _bound_each(rows: list[SymbolRow]) -> list[SymbolRow]:
+    """:func:`_bound` per qualified name (an override and its ``@overload`` stubs)."""
+    by_qname: dict[str, list[SymbolRow]] = {}
+    for r in rows:
+        by_qname.setdefault(r.qname, []).append(r)
+    return [r for group in by_qname.values() for r in _bound(group)]

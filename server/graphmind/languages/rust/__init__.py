@@ -13,9 +13,10 @@ from collections.abc import Callable, Iterator
 
 import tree_sitter as ts
 
-from ...model import Facts, Resolution, WorkspaceView
+from ...model import Facts, Import, Resolution, WorkspaceView
 from .. import Language, SymbolInfo, register
 from . import crates, extract, policy, resolve
+from . import imports as _imports
 
 
 class Rust(Language):
@@ -29,6 +30,9 @@ class Rust(Language):
 
     def extract(self, tree: ts.Tree, src: bytes, relpath: str, module: str) -> Facts:
         return extract.extract(self.query(), tree, src, relpath, module)
+
+    def imports(self, facts: Facts) -> list[Import]:
+        return _imports.imports(facts)
 
     def resolve(self, facts: Facts, ws: WorkspaceView) -> Iterator[Resolution]:
         return resolve.resolve(facts, ws)

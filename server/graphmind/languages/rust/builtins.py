@@ -30,13 +30,12 @@ PRIMITIVES = frozenset(
      "f32", "f64", "String", "Vec", "Option", "Result", "Box"}
 )
 # Method names of std types and traits: an unknown receiver calling one is no evidence for the one
-# workspace type that happens to define it.
+# workspace type that happens to define it. Added to the toolkit's one shared list
+# (COMMON_METHOD_NAMES: get, push, close, ... are there already), never a copy of it.
 STD_METHODS = frozenset(
-    {"new", "default", "clone", "to_string", "into", "from", "iter", "iter_mut", "into_iter", "len", "is_empty",
-     "push", "pop", "get", "get_mut", "insert", "remove", "contains", "contains_key", "map", "and_then",
-     "unwrap", "expect", "ok", "err", "collect", "filter", "fold", "next", "fmt", "eq", "cmp", "partial_cmp",
-     "hash", "as_str", "as_ref", "as_mut", "borrow", "borrow_mut", "lock", "read", "write", "send", "recv",
-     "extend", "clear", "first", "last", "keys", "values", "entry", "join", "split", "trim", "parse",
-     "drop", "deref", "run", "start", "stop", "close", "flush", "build", "with_capacity", "add", "sub",
-     "index", "call", "apply", "update", "set", "take", "replace", "is_some", "is_none", "is_ok", "is_err"}
+    {"and_then", "as_mut", "as_ref", "as_str", "borrow", "borrow_mut", "build", "cmp", "collect",
+     "contains_key", "default", "deref", "drop", "entry", "eq", "err", "expect", "first", "fmt", "fold",
+     "from", "get_mut", "hash", "into", "into_iter", "is_empty", "is_err", "is_none", "is_ok", "is_some",
+     "iter_mut", "last", "len", "new", "ok", "partial_cmp", "recv", "take", "to_string", "trim", "unwrap",
+     "with_capacity"}
 )

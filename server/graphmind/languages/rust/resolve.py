@@ -24,9 +24,19 @@ from ...model import (
     Resolution,
     SiteFact,
     SymbolRow,
+    Target,
     WorkspaceView,
 )
-from .._toolkit import MAX_DEPTH, ValueResolver, known_confidence, label_by_name, label_known, unresolved
+from .._toolkit import (
+    MAX_DEPTH,
+    Dispatch,
+    ValueResolver,
+    dispatch_via,
+    known_confidence,
+    label_by_name,
+    label_known,
+    unresolved,
+)
 from .builtins import IDENTITY_METHODS, PRELUDE, PRIMITIVES, STD_METHODS
 from .extract import FnScope
 from .syntax import Evidence, Expr, ExprKind
@@ -57,6 +67,8 @@ class Resolver(ValueResolver):
         self.nested = {(s.parent, s.name) for s in facts.symbols if s.parent in self.scopes}
         self._impls: dict[int, list[SymbolRow]] = {}
         self._paths: dict[tuple, tuple[Value | None, int]] = {}  # per-file memo of path lookups
+        self.dispatch = Dispatch(ws, self.implements, self.method_owner)
+        self._implements: dict[tuple[int, int], bool] = {}
 
     # --- rows
     def rows(self, qname: str) -> list[SymbolRow]:
@@ -86,7 +98,11 @@ class Resolver(ValueResolver):
             out.extend(self.ws.bindings(file_mod, key))
         return out
 
-    def mod_lookup(self, modq: str, name: str, depth: int, seen: set[tuple[str, str]]) -> tuple[Value | None, int]:
+    def mod_lookup(
+        self, modq: str, name: str, depth: int, seen: set[tuple[str, str]], own: bool = False
+    ) -> tuple[Value | None, int]:
+        """``name`` in module ``modq``: its items, then its imports (private ones only when the
+        name is looked up from inside ``modq``: ``own``, a path written there, or this file)."""
         if depth > MAX_DEPTH or (modq, name) in seen:
             return None, EXTRACTED
         seen.add((modq, name))
@@ -98,7 +114,7 @@ class Resolver(ValueResolver):
             if kind != "use" or not extra:
                 continue
             segs, pub = extra
-            if not pub and not self._inside(modq):
+            if not pub and not own and not self._inside(modq):
                 continue
             bv, bc = self.path_value(segs, None, modq, depth + 1, seen)
             if bv is not None:
@@ -109,7 +125,7 @@ class Resolver(ValueResolver):
             if kind != "glob" or not extra:
                 continue
             segs, pub = extra
-            if not pub and not self._inside(modq):
+            if not pub and not own and not self._inside(modq):
                 continue
             gv, _ = self.path_value(segs, None, modq, depth + 1, seen)
             if gv is None:
@@ -193,7 +209,7 @@ class Resolver(ValueResolver):
         else:
             if scope is not None:
                 modq = self.mods.get(0, self.f.module)
-        v, c = self.mod_lookup(modq, name, depth + 1, seen)
+        v, c = self.mod_lookup(modq, name, depth + 1, seen, own=True)
         if v is not None:
             return v, c
         # items of a function body see their module: a nested function's "module" is the function
@@ -342,6 +358,41 @@ class Resolver(ValueResolver):
                         if got:
                             return got, c
         return [], EXTRACTED
+
+    # --- dispatch: a call of a trait's method also reaches the methods of its impls
+    def method_owner(self, m: SymbolRow) -> SymbolRow | None:
+        """The ``impl`` block a method is in, or the trait that declares it."""
+        impl = m.extra.get("impl")
+        if impl:
+            return next((r for r in self.ws.symbols(impl) if r.kind == "impl"), None)
+        prefix = m.qname.rpartition(".")[0]
+        return next((r for r in self.ws.symbols(prefix) if r.kind == "trait"), None) if prefix else None
+
+    def implements(self, impl: SymbolRow, trait: SymbolRow) -> bool:
+        """Is ``impl`` an ``impl <trait> for T`` block?"""
+        if impl.kind != "impl" or trait.kind != "trait" or not impl.extra.get("trait"):
+            return False
+        key = (impl.id, trait.id)
+        got = self._implements.get(key)
+        if got is None:
+            v, _ = self.type_value(impl.extra["trait"], self.scope_mod(impl), None, 1)
+            got = self._implements[key] = v is not None and v[0] == "inst" and any(r.id == trait.id for r in v[1])
+        return got
+
+    def trait_dispatch(self, rows: list[SymbolRow], conf: int) -> list[Target]:
+        """The impls' methods a call of the trait methods among ``rows`` reaches (the trait's
+        own default method stays the direct edge)."""
+        out: list[Target] = []
+        seen = {r.id for r in rows}
+        for m in rows:
+            if m.kind != "method" or m.extra.get("impl"):
+                continue
+            via = dispatch_via(m)
+            for r in self.dispatch.overrides(m):
+                if r.id not in seen and r.extra.get("arity") == m.extra.get("arity"):
+                    seen.add(r.id)
+                    out.append(Target(r.id, min(conf, INFERRED), via))
+        return out
 
     def field(self, v: Value | None, c: int, name: str, depth: int) -> tuple[Value | None, int]:
         if v is None:
@@ -517,7 +568,11 @@ class Resolver(ValueResolver):
                     return unresolved(i)
                 return Resolution(i, [], EXTERNAL)
             return unresolved(i)
-        return self.outcome(i, site, v, c, False)
+        res = self.outcome(i, site, v, c, False)
+        through = self.trait_dispatch(v[1], c) if v[0] == "syms" and res.targets else []
+        if through:  # a call through a trait (dyn, impl, a bound, self in a default method)
+            res.targets = [Target(t[0], t[1]) for t in res.targets] + through
+        return res
 
     def path_site(self, i: int, site: SiteFact, segs: list[str], literal: bool) -> Resolution:
         """A call of a path (``f()``, ``a::T::new()``), a struct literal, or a reference to an item."""

@@ -110,8 +110,8 @@ class _Resolver:
         if len(classes) == 1 and all(r.kind in CLASS_KINDS or r.qname.startswith(classes[0].qname + ".") for r in cands):
             cands = classes  # a class and its own constructors: the class
         # a method name of the standard library on a receiver: one workspace method is no evidence
-        common = self.spec.builtin_methods if callee.receiver is not None and not callee.instantiates else frozenset()
-        conf = by_name_confidence(cands, name, common)
+        receiver = callee.receiver is not None and not callee.instantiates
+        conf = by_name_confidence(cands, name, self.spec.builtin_methods, receiver=receiver)
         if conf is None:
             return unresolved(i)
         got = self.edges(cands, conf) if len(cands) == 1 else [(r.id, conf) for r in cands]

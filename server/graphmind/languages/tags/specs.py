@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .._toolkit import COMMON_METHOD_NAMES
-
 
 @dataclass(frozen=True)
 class Spec:
@@ -18,9 +16,10 @@ class Spec:
     self_names: frozenset[str] = frozenset()  # receivers meaning "this object/class"
     ctor_names: tuple[str, ...] = ()  # constructor method names; "<class>": named like the class
     ignore: frozenset[str] = frozenset()  # callee names that are keywords/special forms, not calls
-    # method names of the language's standard library: ``x.f()`` with one workspace ``f`` of such a
-    # name is ambiguous, not inferred (the receiver is as likely a string or a list)
-    builtin_methods: frozenset[str] = COMMON_METHOD_NAMES
+    # method names of the language's standard library beyond the shared list
+    # (``_toolkit.COMMON_METHOD_NAMES``): ``x.f()`` with one workspace ``f`` of such a name is
+    # ambiguous, not inferred (the receiver is as likely a string or a list)
+    builtin_methods: frozenset[str] = frozenset()
 
 
 _ELIXIR_FORMS = frozenset(

@@ -10,7 +10,9 @@ from . import (
     changes,
     code_lens,
     definition,
+    dependencies,
     references,
+    related,
     status,
     symbols,
     sync,
@@ -20,7 +22,10 @@ from . import (
 if TYPE_CHECKING:
     from ..server import GraphMindServer
 
-FEATURES = (workspace, sync, call_hierarchy, references, definition, symbols, code_lens, blast_radius, status, changes)
+FEATURES = (
+    workspace, sync, call_hierarchy, references, definition, symbols, code_lens, blast_radius, status, changes,
+    dependencies, related,
+)
 
 
 def register_all(server: GraphMindServer) -> None:

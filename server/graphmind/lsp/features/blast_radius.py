@@ -35,6 +35,8 @@ def _check(p: BlastRadiusParams, depth: int) -> None:
         raise _invalid(f"maxDepth must be a non-negative integer (at most {MAX_DEPTH} is used)")
     if p.limit < 0:
         raise _invalid(f"limit must be a non-negative integer (at most {MAX_LIMIT} is used)")
+    if p.unresolved_limit < 0:
+        raise _invalid("unresolvedLimit must be a non-negative integer")
     if p.direction not in ("incoming", "outgoing"):
         raise _invalid("direction must be 'incoming' or 'outgoing'")
     try:
@@ -76,7 +78,9 @@ async def blast_radius(ls: GraphMindServer, params: BlastRadiusParams) -> Lean:
         try:
             next(steps)
         except StopIteration as stop:
-            return Lean(proto.blast_json(stop.value))
+            res = stop.value
+            graph.annotate_blast(res, depth, params.direction, params.min_confidence, params.unresolved_limit)
+            return Lean({**proto.blast_json(res), "indexing": not ls.ready.is_set()})  # counts may be low while indexing
         await asyncio.sleep(0)  # other messages (edits, a cancellation) are handled between steps
 
 

@@ -1,17 +1,40 @@
 """textDocument/prepareCallHierarchy, callHierarchy/incomingCalls and callHierarchy/outgoingCalls.
 
+An item's detail names its container and file ("Console · rich/console.py"). Module-level code
+expands into the modules that import it (its code runs on import); a script entry point (every
+call in ``if __name__ == "__main__":``) has no callers, and its detail says so. Incoming calls
+include possible callers (ambiguous edges) when ``callHierarchy.includePossible`` is set.
+
 Hot requests: each has a lean handler (params read from the JSON by ``lean.py``, the answer built
 as JSON) and a typed one for params the lean reader leaves to cattrs; both answer the same.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as T
 
 from ..lean import INCOMING, OUTGOING, PREPARE, ItemRef, Lean, TextPosition
 from ..server import GraphMindServer
+from ..to_proto import ToProto, hierarchy_detail
+
+if TYPE_CHECKING:
+    from ...graph import Call, Graph, Sym
+
+
+def _items(proto: ToProto, graph: Graph, calls: list[Call]) -> list[dict[str, Any]]:
+    """Items of the other ends of some calls, each with its detail."""
+    from ...graph import AMBIGUOUS
+
+    containers = graph.containers([c.symbol for c in calls])
+    guards = graph.main_guards()
+    out = []
+    for c in calls:
+        main = c.symbol.kind == "module" and guards.all_inside(c.sites)
+        detail = hierarchy_detail(c.symbol, containers.get(c.symbol.id), main, c.confidence <= AMBIGUOUS)
+        out.append(proto.item_json(c.symbol, detail, main))
+    return out
 
 
 def prepare_lean(ls: GraphMindServer, at: TextPosition) -> Lean:
@@ -19,24 +42,39 @@ def prepare_lean(ls: GraphMindServer, at: TextPosition) -> Lean:
     if got is None or not got[1]:
         return Lean(None)
     ctx, syms = got
-    return Lean([ctx.proto.item_json(s) for s in syms])
+    containers = ctx.graph.containers(syms)
+    return Lean([ctx.proto.item_json(s, hierarchy_detail(s, containers.get(s.id))) for s in syms])
 
 
-def _calls(ls: GraphMindServer, ref: ItemRef, key: str) -> Lean:
+def _callers(graph: Graph, sym: Sym, ref: ItemRef, min_conf: int) -> list[Call]:
+    if sym.kind != "module":
+        return graph.callers(sym.id, min_conf)
+    if isinstance(ref.data, dict) and ref.data.get("mainBlock"):
+        return []  # a script entry point: nothing calls it
+    return graph.importers(sym, min_conf)
+
+
+def incoming_lean(ls: GraphMindServer, ref: ItemRef) -> Lean:
+    from ...graph import AMBIGUOUS
+    from ...model import INFERRED
+
     found = ls.item_symbol(ref)
     if found is None:
         return Lean(None)
     proto, graph, sym = found
-    calls = graph.callers(sym.id) if key == "from" else graph.callees(sym.id)
-    return Lean([{key: proto.item_json(c.symbol), "fromRanges": proto.site_ranges_json(c.sites)} for c in calls])
-
-
-def incoming_lean(ls: GraphMindServer, ref: ItemRef) -> Lean:
-    return _calls(ls, ref, "from")
+    calls = _callers(graph, sym, ref, AMBIGUOUS if ls.settings.include_possible else INFERRED)
+    return Lean([{"from": item, "fromRanges": proto.site_ranges_json(c.sites)}
+                 for c, item in zip(calls, _items(proto, graph, calls), strict=True)])
 
 
 def outgoing_lean(ls: GraphMindServer, ref: ItemRef) -> Lean:
-    return _calls(ls, ref, "to")
+    found = ls.item_symbol(ref)
+    if found is None:
+        return Lean(None)
+    proto, graph, sym = found
+    calls = graph.callees(sym.id)
+    return Lean([{"to": item, "fromRanges": proto.site_ranges_json(c.sites)}
+                 for c, item in zip(calls, _items(proto, graph, calls), strict=True)])
 
 
 def _item_ref(item: T.CallHierarchyItem) -> ItemRef:

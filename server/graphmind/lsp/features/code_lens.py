@@ -1,11 +1,25 @@
-"""textDocument/codeLens: "N callers" above each function, method, class and constructor."""
+"""textDocument/codeLens: "N callers" above each function, method, class and constructor, with
+what may also call it ("3 callers · 65 possible"), and "indexing…" until the first index is done
+(the server then asks the client to refresh every lens)."""
 
 from __future__ import annotations
 
 from lsprotocol import types as T
 
+from ...graph import CallerCounts
 from ..server import GraphMindServer
 from ..to_proto import LENS_KINDS
+
+INDEXING = "indexing…"
+
+
+def lens_title(c: CallerCounts) -> str:
+    """Direct callers; "0 callers" only when nothing in the graph could call the symbol."""
+    if c.maybe == 0:
+        return f"{c.known} caller{'s' if c.known != 1 else ''}"
+    if c.known == 0:
+        return f"0 known callers · {c.maybe} possible"
+    return f"{c.known} caller{'s' if c.known != 1 else ''} · {c.maybe} possible"
 
 
 def code_lens(ls: GraphMindServer, params: T.CodeLensParams) -> list[T.CodeLens] | None:
@@ -13,8 +27,10 @@ def code_lens(ls: GraphMindServer, params: T.CodeLensParams) -> list[T.CodeLens]
     if ctx is None:
         return None
     syms = [s for s in ctx.graph.file_symbols(ctx.rel) if s.kind in LENS_KINDS]
-    counts = ctx.graph.caller_counts([s.id for s in syms])
-    return [ctx.proto.callers_lens(s, counts.get(s.id, 0)) for s in syms]
+    if not ls.ready.is_set():
+        return [ctx.proto.callers_lens(s, INDEXING) for s in syms]
+    counts = ctx.graph.lens_counts(syms)
+    return [ctx.proto.callers_lens(s, lens_title(counts.get(s.id, CallerCounts(0, 0, 0)))) for s in syms]
 
 
 def register(server: GraphMindServer) -> None:

@@ -17,6 +17,8 @@ def status(ls: GraphMindServer, params: StatusParams | None = None) -> StatusRes
             for root, f in ls.folders.items()
         },
         position_encoding=ls.encoding,
+        indexed=ls.index_status.indexed,
+        total_files=ls.index_status.total,
     )
 
 

@@ -1,0 +1,313 @@
+#!/usr/bin/env python3
+"""Accuracy of GraphMind's Go call edges against gopls, on real Go modules from Debian.
+
+For each corpus (a module shipped by a Debian ``golang-*-dev`` package under
+``/usr/share/gocode/src``): copy it into the cache (outside the repo) with its requirements
+replaced by the Debian copies (:func:`peer_gopls.prepare_module`), index it with GraphMind, ask
+gopls for the incoming calls of every function and method, and compare the two edge sets:
+precision, recall and F1 by confidence level, with dispatch edges (a call through an interface
+method reaching an implementation: gopls lists such a call under every implementation) counted
+as found. Disagreements are written out for reading by hand.
+
+    python scripts/accuracy_go.py [--corpora pflag=github.com/spf13/pflag,...] [--out FILE]
+
+Both sides name definitions by position through the GraphMind index (:class:`GoIndex`): a callee
+is the function or method whose name gopls's item points at, a caller the innermost function
+or method around the call site (a function literal is charged to its enclosing function, as
+GraphMind does; a call outside any function to the package). Folders the go command ignores
+(``testdata``, ``_x``) are left out. gopls's edges are cached next to
+the corpus (``--fresh-reference`` asks again), so a run before and after a change of GraphMind
+(``PYTHONPATH=<other checkout>/server``) compares with the same reference.
+"""
+
+from __future__ import annotations
+
+import argparse
+import bisect
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from scripts.accuracy import scores  # noqa: E402
+from scripts.fetch_corpus import cache_root  # noqa: E402
+from scripts.peer_gopls import GOCODE, Def, collect_incoming, prepare_module  # noqa: E402
+
+DEFAULT = "pflag=github.com/spf13/pflag,cobra=github.com/spf13/cobra,cli=github.com/urfave/cli"
+Edge = tuple[str, str]
+CALLABLE = ("function", "method")
+
+
+def ignored_by_go(path: str) -> bool:
+    """Files the go command (hence gopls) never loads: under ``testdata`` or a folder whose name
+    starts with ``_`` or ``.``. GraphMind indexes them; the comparison leaves them out."""
+    return any(p == "testdata" or p[:1] in "_." for p in path.split("/")[:-1])
+
+
+def _utf16(line: bytes, byte_col: int) -> int:
+    return len(line[:byte_col].decode("utf-8", "replace").encode("utf-16-le")) // 2
+
+
+def _byte(line: bytes, utf16_col: int) -> int:
+    text = line.decode("utf-8", "replace")
+    return len(text.encode("utf-16-le")[: utf16_col * 2].decode("utf-16-le", "replace").encode("utf-8"))
+
+
+class GoIndex:
+    """A GraphMind index of a workspace, and names by position for both sides of the comparison."""
+
+    def __init__(self, workspace: Path, db: Path) -> None:
+        from graphmind.engine import Engine
+
+        self.workspace = workspace.resolve()
+        self.engine = Engine(self.workspace, db_path=db)
+        t0 = time.perf_counter()
+        self.engine.index()
+        self.seconds = time.perf_counter() - t0
+        self._lines: dict[str, list[bytes]] = {}
+        self._names: dict[tuple[str, int, int], str] | None = None
+        # per file: callables sorted by start, for the innermost one around a position
+        self._spans: dict[str, list[tuple[tuple[int, int], tuple[int, int], str]]] = {}
+        self.module_of: dict[str, str] = {}
+        self.callables: set[str] = set()
+        self.modules: set[str] = set()
+        rows = self.engine.db.execute(
+            "SELECT f.path, f.module, s.qname, s.kind, s.sl, s.sc, s.el, s.ec FROM symbols s "
+            "JOIN files f ON f.id = s.file_id WHERE f.lang = 'go'"
+        )
+        for path, module, qname, kind, sl, sc, el, ec in rows:
+            if ignored_by_go(path):
+                continue
+            self.module_of[path] = module
+            self.modules.add(module)
+            if kind in CALLABLE:
+                self.callables.add(qname)
+                self._spans.setdefault(path, []).append(((sl, sc), (el, ec), qname))
+        for spans in self._spans.values():
+            spans.sort()
+
+    @classmethod
+    def build(cls, workspace: Path) -> GoIndex:
+        tmp = tempfile.mkdtemp(prefix="graphmind-acc-go-")
+        return cls(workspace, Path(tmp) / "index.db")
+
+    def __enter__(self) -> GoIndex:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.engine.close()
+
+    def lines(self, rel: str) -> list[bytes]:
+        if rel not in self._lines:
+            self._lines[rel] = (self.workspace / rel).read_bytes().split(b"\n")
+        return self._lines[rel]
+
+    def defs(self) -> list[Def]:
+        """Every function and method, at its name (LSP position, UTF-16)."""
+        out: list[Def] = []
+        for path, qname, nsl, nsc, owner in self.engine.db.execute(
+            "SELECT f.path, s.qname, s.nsl, s.nsc, p.kind FROM symbols s JOIN files f ON f.id = s.file_id "
+            "LEFT JOIN symbols p ON p.id = s.parent_id "
+            "WHERE f.lang = 'go' AND s.kind IN ('function', 'method') ORDER BY f.path, s.nsl, s.nsc"
+        ):
+            if ignored_by_go(path):
+                continue
+            line = self.lines(path)[nsl] if nsl < len(self.lines(path)) else b""
+            out.append(Def(qname, self.workspace / path, nsl, _utf16(line, nsc), owner == "interface"))
+        return out
+
+    def named(self, path: Path, line: int, char: int) -> str | None:
+        """The function or method whose name is at an LSP position."""
+        rel = path.resolve().relative_to(self.workspace).as_posix()
+        if self._names is None:
+            self._names = {}
+            for p, q, nsl, nsc in self.engine.db.execute(
+                "SELECT f.path, s.qname, s.nsl, s.nsc FROM symbols s JOIN files f ON f.id = s.file_id "
+                "WHERE f.lang = 'go' AND s.kind IN ('function', 'method')"
+            ):
+                self._names[(p, nsl, nsc)] = q
+        lines = self.lines(rel) if rel in self.module_of else []
+        return self._names.get((rel, line, _byte(lines[line], char) if line < len(lines) else char))
+
+    def enclosing(self, path: Path, line: int, char: int) -> str | None:
+        """The innermost function or method around an LSP position, else the file's package."""
+        rel = path.resolve().relative_to(self.workspace).as_posix()
+        if rel not in self.module_of:
+            return None
+        lines = self.lines(rel)
+        pos = (line, _byte(lines[line], char) if line < len(lines) else char)
+        spans = self._spans.get(rel, [])
+        best: str | None = None
+        for start, end, qname in spans[: bisect.bisect_right(spans, (pos, (1 << 30, 0), ""))]:
+            if start <= pos < end:
+                best = qname  # sorted by start: the last one containing pos is the innermost
+        return best if best is not None else self.module_of[rel]
+
+    def edges(self) -> tuple[dict[Edge, int], set[Edge]]:
+        """GraphMind's call edges with their best confidence, and those that are dispatch edges only."""
+        found: dict[Edge, int] = {}
+        direct: set[Edge] = set()
+        dispatch: set[Edge] = set()
+        for a, b, c, via in self.engine.db.execute(
+            "SELECT x.qname, y.qname, e.confidence, e.via FROM edges e JOIN symbols x ON x.id = e.caller_id "
+            "JOIN symbols y ON y.id = e.callee_id JOIN files f ON f.id = e.file_id "
+            "WHERE e.kind = 'call' AND f.lang = 'go'"
+        ):
+            found[(a, b)] = max(found.get((a, b), 0), c)
+            (dispatch if via else direct).add((a, b))
+        return found, dispatch - direct
+
+
+def corpus_dir(name: str) -> Path:
+    return Path(os.environ.get("GRAPHMIND_GO_CORPORA") or cache_root() / "go") / name
+
+
+def reference(ws: Path, idx: GoIndex, fresh: bool) -> tuple[set[Edge], set[Edge], dict[str, Any]]:
+    """gopls's edges, those of them that are dispatch edges, and how the run went."""
+    cached = ws.parent / f"{ws.name}.gopls.json"
+    if cached.exists() and not fresh:
+        data = json.loads(cached.read_text())
+        return {(a, b) for a, b in data["edges"]}, {(a, b) for a, b in data["dispatch"]}, data["report"]
+    rep = collect_incoming(ws, idx.defs(), idx.enclosing, idx.named, stderr=ws.parent / f"{ws.name}.gopls.log")
+    report = {"server": rep.server, "defs": rep.defs, "answered": rep.queried, "unprepared": rep.unprepared,
+              "errors": rep.errors, "restarts": rep.restarts, "seconds": round(rep.seconds, 1),
+              "dispatchEdges": len(rep.dispatch)}
+    cached.write_text(json.dumps({"report": report, "edges": sorted(map(list, rep.edges)),
+                                  "dispatch": sorted(map(list, rep.dispatch))}))
+    return rep.edges, rep.dispatch, report
+
+
+def evaluate(spec: str, fresh: bool, keep: Path | None) -> dict[str, Any]:
+    from graphmind.model import AMBIGUOUS, CONFIDENCE_NAMES, EXTRACTED, INFERRED
+
+    name, _, module = spec.partition("=")
+    ws = corpus_dir(name)
+    if not (ws / "go.mod").exists():
+        prepare_module(GOCODE / module, ws, ws.parent / "_deps")
+    lines = sum(len(p.read_bytes().splitlines()) for p in ws.rglob("*.go"))
+    with tempfile.TemporaryDirectory(prefix="graphmind-acc-go-") as tmp, GoIndex(ws, Path(tmp) / "index.db") as idx:
+        print(f"{name} ({module}): {lines} lines of Go; graphmind indexed in {idx.seconds:.2f}s", file=sys.stderr)
+        ref_all, ref_dispatch, report = reference(ws, idx, fresh)
+        found, dispatch = idx.edges()
+
+        def keep_edge(e: Edge) -> bool:
+            return e[1] in idx.callables and (e[0] in idx.callables or e[0] in idx.modules)
+
+        ref = {e for e in ref_all if keep_edge(e)}
+        levels = {lv: {e for e, c in found.items() if c >= lv and keep_edge(e)} for lv in (EXTRACTED, INFERRED, AMBIGUOUS)}
+        default = levels[INFERRED]
+        result = {
+            "corpus": f"{name} ({module})",
+            "lines": lines,
+            "indexSeconds": round(idx.seconds, 3),
+            "reference": report,
+            "referenceEdges": len(ref),
+            "graphmind": {CONFIDENCE_NAMES[lv]: scores(s, ref) for lv, s in levels.items()},
+            "dispatchEdges": len(default & dispatch),
+            "referenceDispatchEdges": len(ref & ref_dispatch),
+            # direct calls only: GraphMind's edges without dispatch against gopls's without dispatch
+            "static": scores(default - dispatch, ref - ref_dispatch),
+            "onlyGraphmind": sorted(default - ref),
+            "onlyGopls": sorted(ref - default),
+        }
+    if keep is not None:
+        keep.mkdir(parents=True, exist_ok=True)
+        (keep / f"go-{name}-disagreements.json").write_text(
+            json.dumps({k: result[k] for k in ("onlyGraphmind", "onlyGopls")}, indent=1)
+        )
+    return result
+
+
+def table(results: list[dict[str, Any]]) -> str:
+    rows = [
+        "| corpus | lines | gopls edges (dispatch) | GraphMind (≥inferred) P / R / F1 | GraphMind dispatch edges "
+        "| static calls only P / R | extracted only P / R | with ambiguous P / R | index time |",
+        "|---|---:|---:|---|---:|---|---|---|---:|",
+    ]
+    for r in results:
+        g = r["graphmind"]
+        d, x, a, w = g["inferred"], g["extracted"], g["ambiguous"], r["static"]
+        rows.append(
+            f"| {r['corpus']} | {r['lines']} | {r['referenceEdges']} ({r['referenceDispatchEdges']}) | "
+            f"{d['precision']:.3f} / {d['recall']:.3f} / {d['f1']:.3f} | {r['dispatchEdges']} | "
+            f"{w['precision']:.3f} / {w['recall']:.3f} | {x['precision']:.3f} / {x['recall']:.3f} | "
+            f"{a['precision']:.3f} / {a['recall']:.3f} | {r['indexSeconds']:.2f}s |"
+        )
+    return "\n".join(rows)
+
+
+_TIME_ONE = """
+import sys, tempfile, time
+from pathlib import Path
+from graphmind import languages
+from graphmind.engine import Engine
+languages.all_languages()  # plugins imported before the clock starts
+with tempfile.TemporaryDirectory() as tmp:
+    eng = Engine(Path(sys.argv[1]), db_path=Path(tmp) / "index.db")
+    t0, c0 = time.perf_counter(), time.process_time()
+    eng.index()
+    print(time.perf_counter() - t0, time.process_time() - c0)
+    eng.close()
+"""
+
+
+def time_against(specs: list[str], other: Path, repeat: int) -> str:
+    """Index each corpus ``repeat`` times with this checkout and with the GraphMind at ``other``
+    (its ``server/`` folder on PYTHONPATH), alternating, each in a fresh process; the medians of
+    the CPU time of the indexing process (these corpora index in one process: fewer files than
+    the parallel indexer's threshold), which a busy machine disturbs less than wall time."""
+    import statistics
+    import subprocess
+
+    here = Path(__file__).resolve().parents[1] / "server"
+    rows = [f"| corpus | before: CPU s, median of {repeat} | after | change |", "|---|---:|---:|---:|"]
+    for spec in specs:
+        name, _, module = spec.partition("=")
+        ws = corpus_dir(name)
+        if not (ws / "go.mod").exists():
+            prepare_module(GOCODE / module, ws, ws.parent / "_deps")
+        times: dict[str, list[float]] = {"before": [], "after": []}
+        for _ in range(repeat):
+            for label, src in (("before", other), ("after", here)):
+                env = {**os.environ, "PYTHONPATH": str(src)}
+                out = subprocess.run([sys.executable, "-c", _TIME_ONE, str(ws)], env=env, capture_output=True,
+                                     text=True, check=True)
+                times[label].append(float(out.stdout.split()[-1]))
+        b, a = statistics.median(times["before"]), statistics.median(times["after"])
+        rows.append(f"| {name} | {b:.2f}s | {a:.2f}s | {100 * (a - b) / b:+.0f}% |")
+    return "\n".join(rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    ap.add_argument("--corpora", default=DEFAULT, help="comma-separated NAME=MODULE_PATH (under /usr/share/gocode/src)")
+    ap.add_argument("--out", type=Path, default=Path("bench-results/accuracy-go.json"))
+    ap.add_argument("--disagreements", type=Path, default=Path("bench-results/accuracy"))
+    ap.add_argument("--fresh-reference", action="store_true", help="ask gopls again instead of the cached edges")
+    ap.add_argument("--time-against", type=Path, metavar="SERVER_DIR",
+                    help="instead: time indexing against another GraphMind's server/ folder (alternating runs)")
+    ap.add_argument("--repeat", type=int, default=5)
+    args = ap.parse_args(argv)
+    if args.time_against is not None:
+        print(time_against([c for c in args.corpora.split(",") if c], args.time_against, args.repeat))
+        return 0
+    results = [evaluate(spec, args.fresh_reference, args.disagreements) for spec in args.corpora.split(",") if spec]
+    print(table(results))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(
+        [{k: v for k, v in r.items() if k not in ("onlyGraphmind", "onlyGopls")} for r in results], indent=2
+    ))
+    for r in results:
+        print(f"\n{r['corpus']}: {len(r['onlyGraphmind'])} edges only GraphMind has, "
+              f"{len(r['onlyGopls'])} only gopls has (see {args.disagreements}/)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,251 @@
+#!/usr/bin/env python3
+"""Accuracy of GraphMind's TypeScript / JavaScript call edges against tsserver.
+
+For each corpus: copy its sources into a scratch workspace, index it with GraphMind, ask tsserver
+(``typescript-language-server`` with TypeScript 5, see ``peer_tsserver.py``) for the incoming
+calls of every callable definition, and compare the two edge sets: precision, recall and F1 of
+GraphMind against tsserver, by confidence level, next to a naive "same short name" graph.
+Disagreements are written out for reading by hand.
+
+    npm install --prefix TOOLS typescript@5 typescript-language-server@5
+    python scripts/accuracy_ts.py --tools TOOLS [--corpora SPEC,...] [--out FILE]
+
+A corpus SPEC is ``npm:NAME@VERSION:SUBDIR+SUBDIR`` (``npm pack`` into the cache outside the
+repository, ``$GRAPHMIND_CACHE/corpora``) or ``dir:PATH:SUBDIR+SUBDIR`` (a checkout, e.g. a git
+clone at a known commit). Tests, benchmarks and declaration files below a named subfolder are
+left out (name a test folder to include it).
+
+An edge is (caller, callee) by the positions of their names (``peer_tsserver.Key``): both tools'
+call sites are attributed to the innermost callable or class around them by the same function,
+so the comparison is of which call sites reach which definitions. Only callees tsserver can
+prepare a call hierarchy for are compared. tsserver lists a call through an interface or base
+method under every implementation / override too: GraphMind's dispatch edges (``via`` dispatch,
+``inferred``) are counted like any other edge at the default confidence.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import json
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, NamedTuple
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from accuracy import scores  # noqa: E402
+from fetch_corpus import cache_root  # noqa: E402
+from graphmind.engine import Engine  # noqa: E402
+from graphmind.model import AMBIGUOUS, CONFIDENCE_NAMES, EXTRACTED, INFERRED  # noqa: E402
+from peer_tsserver import Defs, Key, collect_call_edges  # noqa: E402
+
+DEFAULT = "npm:zod@4.1.12:src/v4/core+src/v4/classic+src/v4/mini,npm:@tanstack/query-core@5.90.2:src"
+EXCLUDE = ("*/tests/*", "*/test/*", "*/__tests__/*", "*.test.*", "*.spec.*", "*/benchmarks/*", "*.d.ts")
+Edge = tuple[Key, Key]
+
+
+class Ours(NamedTuple):
+    edges: dict[Edge, int]  # best confidence of each (caller, callee)
+    dispatch: set[Edge]  # edges that only dispatch gives (via kind "dispatch")
+    sites: list[tuple[Key, str]]  # every call site: (caller, called name), for the naive baseline
+    seconds: float
+    names: dict[Key, str]  # GraphMind's qualified name of a definition, for reading
+    where: dict[Edge, str]  # one call site of each edge, ``path:line``
+
+
+def fetch_npm(spec: str) -> Path:
+    """``npm pack NAME@VERSION`` into the cache, extracted once; the package folder."""
+    dest = cache_root() / "npm" / spec.replace("/", "+")
+    if (dest / ".complete").exists():
+        return dest / "package"
+    dest.mkdir(parents=True, exist_ok=True)
+    out = subprocess.run(["npm", "pack", spec, "--silent"], cwd=dest, capture_output=True, text=True, check=True)
+    tgz = dest / out.stdout.strip().splitlines()[-1]
+    with tarfile.open(tgz) as tar:
+        tar.extractall(dest, filter="data")
+    (dest / ".complete").touch()
+    return dest / "package"
+
+
+def corpus(spec: str, ws: Path) -> str:
+    """Copy the corpus named by ``spec`` into ``ws``; its display name."""
+    kind, _, rest = spec.partition(":")
+    where, _, subdirs = rest.rpartition(":") if rest.count(":") else (rest, "", "")
+    if kind == "npm":
+        src, name = fetch_npm(where), where
+    elif kind == "dir":
+        src, name = Path(where), f"{Path(where).name}/{subdirs}" if subdirs else Path(where).name
+    else:
+        raise SystemExit(f"bad corpus spec {spec!r}: npm:NAME@VER:SUBDIRS or dir:PATH:SUBDIRS")
+
+    for sub in (subdirs.split("+") if subdirs else ["."]):
+        top = (src / sub).resolve()
+
+        def ignore(folder: str, names: list[str], top: Path = top) -> set[str]:
+            # relative to the subfolder named in the spec: naming ``test`` includes its files
+            rel = "/" + Path(folder).resolve().relative_to(top).as_posix()
+            return {n for n in names if n in ("node_modules", ".git")
+                    or any(fnmatch.fnmatch(f"{rel}/{n}", pat) for pat in EXCLUDE)}
+
+        shutil.copytree(top, ws / sub, ignore=ignore, dirs_exist_ok=True)
+    return name
+
+
+def ours(ws: Path, db: Path, defs: Defs) -> Ours:
+    eng = Engine(ws, db_path=db)
+    t0 = time.perf_counter()
+    eng.index()
+    seconds = time.perf_counter() - t0
+    edges: dict[Edge, int] = {}
+    via_only: dict[Edge, bool] = {}
+    names: dict[Key, str] = {}
+    where: dict[Edge, str] = {}
+    callables: dict[tuple[str, str], list[Key]] = {}  # (path, name) -> the reference's callables
+    for rel, ds in defs.by_file.items():
+        for d in ds:
+            if d.callable:
+                callables.setdefault((rel, d.name), []).append(d.key)
+
+    def callee_key(path: str, name: str, nsl: int, nsc: int, rng: tuple[int, int, int, int]) -> Key:
+        """The reference's key of a GraphMind symbol: the position of its name, or (an overloaded
+        function: tsserver names it by its first signature, GraphMind by its implementation, whose
+        range covers the signatures) the reference's callable of that name inside its range."""
+        key = Key(path, nsl, nsc)
+        if key in defs.by_key_cache():
+            return key
+        inside = [k for k in callables.get((path, name), []) if rng[:2] <= (k.line, k.col) <= rng[2:]]
+        return min(inside) if inside else key
+
+    for path, sl, sc, cpath, nsl, nsc, qname, conf, via, name, *rng in eng.db.execute(
+        "SELECT f.path, st.sl, st.sc, cf.path, y.nsl, y.nsc, y.qname, e.confidence, e.via, y.name, "
+        "y.sl, y.sc, y.el, y.ec FROM edges e "
+        "JOIN sites st ON st.file_id = e.file_id AND st.sid = e.sid JOIN files f ON f.id = e.file_id "
+        "JOIN symbols y ON y.id = e.callee_id JOIN files cf ON cf.id = y.file_id WHERE e.kind = 'call'"
+    ):
+        if path not in defs.by_file:
+            continue
+        callee = callee_key(cpath, name, nsl, nsc, tuple(rng))  # type: ignore[arg-type]
+        names[callee] = qname
+        edge = (defs.caller(path, sl, sc), callee)
+        edges[edge] = max(edges.get(edge, 0), conf)
+        where.setdefault(edge, f"{path}:{sl + 1}")
+        dispatch = bool(via) and via.startswith("dispatch:")
+        via_only[edge] = via_only.get(edge, True) and dispatch
+    sites = [
+        (defs.caller(path, sl, sc), name)
+        for path, sl, sc, name in eng.db.execute(
+            "SELECT f.path, st.sl, st.sc, st.name FROM sites st JOIN files f ON f.id = st.file_id WHERE st.kind = 'call'"
+        )
+        if path in defs.by_file
+    ]
+    eng.close()
+    print(f"  graphmind indexed in {seconds:.2f}s: {len(edges)} call edges", file=sys.stderr)
+    return Ours(edges, {e for e, only in via_only.items() if only}, sites, seconds, names, where)
+
+
+def evaluate(spec: str, tools: Path | None, keep: Path | None) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="graphmind-acc-ts-") as tmp:
+        ws = Path(tmp) / "ws"
+        ws.mkdir()
+        name = corpus(spec, ws)
+        files = [p for p in ws.rglob("*") if p.is_file() and p.suffix in (".ts", ".tsx", ".js", ".jsx", ".mts", ".cts")]
+        lines = sum(len(p.read_bytes().splitlines()) for p in files)
+        print(f"{name}: {len(files)} files, {lines} lines", file=sys.stderr)
+        t0 = time.perf_counter()
+        rep = collect_call_edges(ws, tools, stderr=Path(tmp) / "tsserver.log")
+        print(f"  {rep.server}: {len(rep.edges)} edges in {time.perf_counter() - t0:.1f}s "
+              f"({rep.callables}/{rep.candidates} definitions callable, {rep.not_calls} references that are no call "
+              f"left out, {rep.errors} errors)", file=sys.stderr)
+        (ws / "tsconfig.json").unlink()
+        found = ours(ws, Path(tmp) / "index.db", rep.defs)
+    defs = rep.defs
+    callable_keys = {d.key for ds in defs.by_file.values() for d in ds if d.callable}
+
+    def keep_edge(e: Edge) -> bool:
+        return e[1] in callable_keys
+
+    ref = {e for e in rep.edges if keep_edge(e)}
+    by_level = {lv: {e for e, c in found.edges.items() if c >= lv and keep_edge(e)} for lv in (EXTRACTED, INFERRED, AMBIGUOUS)}
+    default = by_level[INFERRED]
+    by_name: dict[str, list[Key]] = {}
+    for k in callable_keys:
+        d = defs.by_key_cache()[k]
+        by_name.setdefault(d.name, []).append(k)
+    naive = {(caller, k) for caller, n in found.sites for k in by_name.get(n, [])}
+
+    def label(k: Key) -> str:
+        q = found.names.get(k)
+        return f"{defs.label(k)} ({q})" if q else defs.label(k)
+
+    result = {
+        "corpus": name,
+        "files": len(files),
+        "lines": lines,
+        "server": rep.server,
+        "referenceEdges": len(ref),
+        "referencesNotCalls": rep.not_calls,
+        "indexSeconds": round(found.seconds, 3),
+        "graphmind": {CONFIDENCE_NAMES[lv]: scores(s, ref) for lv, s in by_level.items()},
+        "withoutDispatch": scores(default - found.dispatch, ref),
+        "dispatchEdges": len(default & found.dispatch),
+        "dispatchFound": len(default & found.dispatch & ref),
+        "naiveSameName": scores(naive, ref),
+        "onlyGraphmind": sorted(
+            [label(a), label(b), CONFIDENCE_NAMES[found.edges[(a, b)]], found.where[(a, b)]] for a, b in default - ref
+        ),
+        "onlyTsserver": sorted([label(a), label(b), rep.where[(a, b)]] for a, b in ref - default),
+    }
+    if keep is not None:
+        keep.mkdir(parents=True, exist_ok=True)
+        (keep / f"{name.replace('/', '+').replace(':', '+')}-disagreements.json").write_text(
+            json.dumps({k: result[k] for k in ("onlyGraphmind", "onlyTsserver")}, indent=1)
+        )
+    return result
+
+
+def table(results: list[dict[str, Any]]) -> str:
+    rows = [
+        "| corpus | lines | tsserver edges | GraphMind (≥inferred) P / R / F1 | extracted only P / R | "
+        "with ambiguous P / R | dispatch edges (found) | naive same-name P / R | index s |",
+        "|---|---:|---:|---|---|---|---|---|---:|",
+    ]
+    for r in results:
+        g = r["graphmind"]
+        d, x, a, n = g["inferred"], g["extracted"], g["ambiguous"], r["naiveSameName"]
+        rows.append(
+            f"| {r['corpus']} | {r['lines']} | {r['referenceEdges']} | "
+            f"{d['precision']:.3f} / {d['recall']:.3f} / {d['f1']:.3f} | {x['precision']:.3f} / {x['recall']:.3f} | "
+            f"{a['precision']:.3f} / {a['recall']:.3f} | {r['dispatchEdges']} ({r['dispatchFound']}) | "
+            f"{n['precision']:.3f} / {n['recall']:.3f} | {r['indexSeconds']:.2f} |"
+        )
+    return "\n".join(rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--corpora", default=DEFAULT, help="comma-separated npm:NAME@VER:SUBDIRS or dir:PATH:SUBDIRS")
+    ap.add_argument("--tools", type=Path, help="folder whose node_modules has typescript@5 and typescript-language-server")
+    ap.add_argument("--out", type=Path, default=Path("bench-results/accuracy-ts.json"))
+    ap.add_argument("--disagreements", type=Path, default=Path("bench-results/accuracy-ts"))
+    args = ap.parse_args(argv)
+    results = [evaluate(spec, args.tools, args.disagreements) for spec in args.corpora.split(",") if spec]
+    print(table(results))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(
+        [{k: v for k, v in r.items() if k not in ("onlyGraphmind", "onlyTsserver")} for r in results], indent=2
+    ))
+    for r in results:
+        print(f"\n{r['corpus']}: {len(r['onlyGraphmind'])} edges only GraphMind has, "
+              f"{len(r['onlyTsserver'])} only tsserver has (see {args.disagreements}/)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

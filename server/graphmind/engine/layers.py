@@ -1,0 +1,74 @@
+"""What a written file adds to the layers beyond direct calls: its link rows (events, HTTP),
+matched with its language's default patterns plus the workspace's configuration. Called by
+:class:`~graphmind.engine.update.Updater` wherever a file's rows are written, in the same
+transaction; the store remakes the edges the rows make when the transaction commits."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .. import languages
+from ..links import NONE, Patterns, config, from_config, link_rows
+from ..model import Facts, Import
+from ..store import Store, symbol_ids
+from ..store.layers import ImportRow, SearchRow
+from ..text import indexed_words
+
+
+def import_rows(imports: list[Import]) -> list[ImportRow]:
+    return sorted(
+        (imp.spec, rank, module, stem, ",".join(imp.names))
+        for imp in imports
+        for rank, (module, stem) in enumerate(imp.candidates)
+    )
+
+
+def search_rows(facts: Facts, ids: list[int]) -> list[SearchRow]:
+    """One full-text row per definition (not the module): name, words, signature, doc."""
+    return [
+        (ids[i], s.name, indexed_words(s.qname), s.signature, facts.docs.get(i, ""))
+        for i, s in enumerate(facts.symbols)
+        if i > 0
+    ]
+
+
+class FileLayers:
+    def __init__(self, root: Path) -> None:
+        self.config = config.load(root)
+        self.fingerprint = config.fingerprint(self.config)
+        self._extra = from_config(self.config)
+        self._patterns: dict[str, Patterns] = {}
+
+    def patterns(self, lang: languages.Language) -> Patterns:
+        p = self._patterns.get(lang.name)
+        if p is None:
+            base = lang.link_patterns if isinstance(lang.link_patterns, Patterns) else NONE
+            p = self._patterns[lang.name] = base.merged(self._extra) if base is not NONE else NONE
+        return p
+
+    def write(
+        self, store: Store, file_id: int, lang: languages.Language, facts: Facts, ids: list[int], sids: list[int]
+    ) -> None:
+        """Replace a file's layer rows (inside the caller's transaction)."""
+        rows = link_rows(facts, ids, sids, self.patterns(lang)) if facts.links else []
+        store.layers.replace_links(file_id, rows)
+        store.layers.replace_imports(file_id, import_rows(lang.imports(facts)))
+        store.layers.replace_search(file_id, search_rows(facts, ids))
+        note = lang.notes(facts)
+        store.layers.replace_note(file_id, note[0] if note else None, [tuple(m) for m in note[1]] if note else [])
+
+    def check_config(self, store: Store) -> None:
+        """When the configuration changed since the index was written, match every stored file's
+        call shapes again (no re-parse: the shapes are kept in the facts)."""
+        layers = store.layers
+        if layers.meta("config") == self.fingerprint:
+            return
+        with store.tx():
+            for fid, path, lang_name in layers.indexed_files():
+                lang = languages.all_languages().get(lang_name)
+                got = store.facts(fid)
+                if lang is None or got is None:
+                    continue
+                facts, sids = got
+                self.write(store, fid, lang, facts, symbol_ids(path, facts), sids)
+            layers.set_meta("config", self.fingerprint)

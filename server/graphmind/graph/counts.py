@@ -1,0 +1,61 @@
+"""Counts that never read as safe: besides the callers the graph knows (edges at ``inferred`` or
+above), the callers it may have missed: callers over ``ambiguous`` edges only ("possible") and
+unresolved call sites with the symbol's name. A lens reads "0 callers" only when nothing in the
+graph could call the symbol."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .. import languages
+from ..model import INFERRED
+from ..store import Reads
+from .records import BlastResult, Site, Sym, UnresolvedCall
+from .source import Source
+
+
+class CallerCounts(NamedTuple):
+    known: int  # distinct callers over edges at ``inferred`` or above
+    possible: int  # distinct callers over ``ambiguous`` edges only
+    unresolved: int  # unresolved call sites named like the symbol
+
+    @property
+    def maybe(self) -> int:
+        """What may call the symbol besides the known callers (possible callers + unresolved sites)."""
+        return self.possible + self.unresolved
+
+
+def caller_counts(reads: Reads, syms: list[Sym]) -> dict[int, CallerCounts]:
+    """Direct caller counts of each symbol, for code lenses."""
+    if not syms:
+        return {}
+    ids = [s.id for s in syms]
+    known = reads.caller_counts(ids, INFERRED)
+    possible = reads.possible_caller_counts(ids, INFERRED)
+    out: dict[int, CallerCounts] = {}
+    for langs in {languages.family_of(s.lang) for s in syms}:  # calls from files of the symbol's family only
+        mine = [s for s in syms if languages.family_of(s.lang) == langs]
+        by_name = reads.unresolved_call_counts(sorted({s.name for s in mine if s.kind != "module"}), list(langs))
+        for s in mine:
+            unresolved = 0 if s.kind == "module" else by_name.get(s.name, 0)
+            out[s.id] = CallerCounts(known.get(s.id, 0), possible.get(s.id, 0), unresolved)
+    return out
+
+
+def unresolved_calls(reads: Reads, source: Source, result: BlastResult, incoming: bool, limit: int) -> list[UnresolvedCall]:
+    """The unresolved call sites the answer's ``unresolved_sites`` counts: named like a symbol it
+    reaches (incoming), or inside one (outgoing); the first ``limit``, those named like a target
+    (or inside one) first, then by path and position."""
+    if limit <= 0:
+        return []
+    if incoming:
+        names = sorted({s.name for s in result.scope if s.kind != "module"})
+        langs = sorted({lang for s in result.scope for lang in languages.family_of(s.lang)})
+        rows = reads.unresolved_call_sites(names, None, limit, langs, first=sorted({t.name for t in result.targets}))
+    else:
+        rows = reads.unresolved_call_sites(None, [s.id for s in result.scope], limit)
+    out: list[UnresolvedCall] = []
+    for *site_row, caller in rows:
+        site = Site.of(tuple(site_row))
+        out.append(UnresolvedCall(site, caller, source.line(site.path, site.range[0])))
+    return out

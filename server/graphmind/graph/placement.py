@@ -1,0 +1,47 @@
+"""Where a symbol or a call sits, for telling answers apart: the container a symbol is shown
+under (its class, or its module), and whether calls lie in a script entry point (a block that
+runs only when the file is executed, as its language defines it: ``Language.main_guards``)."""
+
+from __future__ import annotations
+
+from .. import languages
+from ..store import Reads
+from .records import Site, Sym
+from .source import Source
+
+
+def containers(reads: Reads, syms: list[Sym]) -> dict[int, str | None]:
+    """Each symbol's container: the enclosing class (or function) by name, the module by its
+    qualified name; None for a module or a symbol without a parent."""
+    parent_ids = sorted({s.parent_id for s in syms if s.parent_id is not None and s.kind != "module"})
+    parents = {p.id: p for p in map(Sym.of, reads.symbols_by_id(parent_ids))}
+    out: dict[int, str | None] = {}
+    for s in syms:
+        p = parents.get(s.parent_id) if s.parent_id is not None and s.kind != "module" else None
+        out[s.id] = None if p is None else (p.qname if p.kind == "module" else p.name)
+    return out
+
+
+class MainGuards:
+    """Whether call sites lie inside their file's script entry points (one instance per answer)."""
+
+    def __init__(self, source: Source) -> None:
+        self.source = source
+        self._blocks: dict[str, list[tuple[tuple[int, int], tuple[int, int]]]] = {}
+
+    def blocks(self, rel: str) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+        if rel not in self._blocks:
+            lang = languages.for_path(rel)
+            # parse only for a language that has entry points (its plugin overrides the hook)
+            has = lang is not None and type(lang).main_guards is not languages.Language.main_guards
+            tree = self.source.tree(rel) if has else None
+            self._blocks[rel] = lang.main_guards(tree.root_node) if lang is not None and tree is not None else []
+        return self._blocks[rel]
+
+    def inside(self, site: Site) -> bool:
+        start = (site.range[0], site.range[1])
+        return any(a <= start < b for a, b in self.blocks(site.path))
+
+    def all_inside(self, sites: list[Site]) -> bool:
+        """True when there are sites and every one is in an entry point."""
+        return bool(sites) and all(self.inside(s) for s in sites)

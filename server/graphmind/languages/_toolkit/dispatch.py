@@ -1,0 +1,104 @@
+"""Dispatch, written once: a call through a declared method (a base-class method, an interface or
+protocol member, an abstract method) also reaches every override or implementation of it in the
+workspace. Such an edge is ``inferred`` and carries ``Via("dispatch", <declared method's qname>)``
+so that the blast radius follows it and a user can filter it.
+
+Incremental equals fresh: the overrides are found only through recorded lookups -- the methods
+named like the declared one (``ws.by_name``), the type owning each (``ws.symbols``), and whatever
+the language's subtype relation looks up (bases, method sets) through the same view. A new
+override, a removed one, or a class whose bases change re-resolves the calling file.
+
+A language supplies two things:
+
+* ``is_subtype(sub, sup)``: is the type row ``sub`` a proper subtype of ``sup`` (Python and Java
+  classes: ``sup`` among ``sub``'s bases, transitively; Go: ``sub``'s method set covers the
+  interface ``sup``)? It must read the workspace only through the view it was built on;
+* optionally ``owner_of(method)``: the type that declares a method row (by default the symbol at
+  the method's qualified name minus its last part, of a kind in ``type_kinds``).
+
+Use::
+
+    dispatch = Dispatch(ws, is_subtype)
+    targets = [Target(declared.id, conf)] + dispatch.targets(declared, receiver_type)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from ...model import INFERRED, SymbolRow, Target, Via, WorkspaceView
+
+TYPE_KINDS = frozenset({"class", "interface", "struct", "trait", "enum", "type", "protocol", "record"})
+METHOD_KINDS = frozenset({"method"})
+
+
+def dispatch_via(declared: SymbolRow) -> Via:
+    """The ``via`` of an edge that reaches an override of ``declared``."""
+    return Via("dispatch", declared.qname)
+
+
+class Dispatch:
+    """Finds overrides of declared methods for one file's resolution (memoised: build one per
+    resolver, over the view that records the file's dependencies)."""
+
+    def __init__(
+        self,
+        ws: WorkspaceView,
+        is_subtype: Callable[[SymbolRow, SymbolRow], bool],
+        owner_of: Callable[[SymbolRow], SymbolRow | None] | None = None,
+        *,
+        method_kinds: frozenset[str] = METHOD_KINDS,
+        type_kinds: frozenset[str] = TYPE_KINDS,
+    ) -> None:
+        self.ws = ws
+        self.is_subtype = is_subtype
+        self.owner_of = owner_of or self.default_owner
+        self.method_kinds = method_kinds
+        self.type_kinds = type_kinds
+        self._memo: dict[tuple[str, int, int], list[SymbolRow]] = {}
+        self._owners: dict[str, SymbolRow | None] = {}
+
+    def default_owner(self, method: SymbolRow) -> SymbolRow | None:
+        """The type whose qualified name prefixes the method's (``pkg.Base`` of ``pkg.Base.save``)."""
+        prefix = method.qname.rpartition(".")[0]
+        if not prefix:
+            return None
+        if prefix not in self._owners:  # looked up (and recorded) once per resolution
+            self._owners[prefix] = next((r for r in self.ws.symbols(prefix) if r.kind in self.type_kinds), None)
+        return self._owners[prefix]
+
+    def overrides(self, declared: SymbolRow, within: SymbolRow | None = None) -> list[SymbolRow]:
+        """The workspace's methods named like ``declared`` whose owner is a proper subtype of
+        ``within`` (the receiver's static type; by default the type declaring ``declared``), in
+        a stable order (by qualified name, then id). ``declared`` itself is never among them.
+        ``declared`` may be a row the language makes up for a method the receiver's type leaves to
+        its subtypes (id 0, the qualified name it would have)."""
+        if within is None:
+            within = self.owner_of(declared)
+            if within is None:
+                return []
+        key = (declared.qname, declared.id, within.id)
+        got = self._memo.get(key)
+        if got is None:
+            got = []
+            for r in self.ws.by_name(declared.name):
+                if r.id == declared.id or r.kind not in self.method_kinds:
+                    continue
+                owner = self.owner_of(r)
+                if owner is not None and owner.id != within.id and self.is_subtype(owner, within):
+                    got.append(r)
+            got.sort(key=lambda r: (r.qname, r.id))
+            self._memo[key] = got
+        return got
+
+    def targets(
+        self, declared: SymbolRow, within: SymbolRow | None = None, confidence: int = INFERRED,
+        skip: Iterable[int] = (),
+    ) -> list[Target]:
+        """Dispatch edges from a call of ``declared`` on a receiver of static type ``within``:
+        one ``Target`` per override (``confidence``, capped at ``inferred``), each with
+        ``via=Via("dispatch", declared.qname)``; ids in ``skip`` (direct targets) are left out."""
+        via = dispatch_via(declared)
+        skipped = set(skip)
+        conf = min(confidence, INFERRED)
+        return [Target(r.id, conf, via) for r in self.overrides(declared, within) if r.id not in skipped]

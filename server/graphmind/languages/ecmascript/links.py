@@ -1,0 +1,125 @@
+"""ECMAScript's part of the link layer (TypeScript, TSX, JavaScript): the shapes of calls that may
+be links (see :mod:`graphmind.links`), and the default patterns — Node's EventEmitter, DOM events,
+NestJS's ``@OnEvent``; ``fetch``, axios, ky, got clients; Express-style routes."""
+
+from __future__ import annotations
+
+import tree_sitter as ts
+
+from ...links import Patterns, verbs
+from ...links.shapes import FN, LIST, NAME, OTHER, STR, TPL, Arg, CallShape, plain, wanted
+from ...model import REF, SiteFact, SymbolFact
+
+PATTERNS = Patterns(
+    emit=frozenset({"emit", "dispatchEvent", "publish", "trigger", "dispatch", "fire", "broadcast"}),
+    subscribe=frozenset({"on", "once", "addListener", "prependListener", "prependOnceListener", "addEventListener", "subscribe"}),
+    decorators=frozenset({"OnEvent", "On", "Subscribe"}),
+    clients=frozenset({"axios", "http", "api", "client", "ky", "got", "superagent", "request", "$http"}),
+    client_functions=frozenset({"fetch", "axios", "ky", "got", "$fetch", "ofetch"}),
+)
+VERBS = verbs(PATTERNS)
+
+
+def _text(node: ts.Node) -> str:
+    return node.text.decode("utf-8", "replace") if node.text is not None else ""
+
+
+def _dotted(node: ts.Node) -> str | None:
+    if node.type in ("identifier", "this", "property_identifier"):
+        return _text(node)
+    if node.type == "member_expression":
+        obj, prop = node.child_by_field_name("object"), node.child_by_field_name("property")
+        base = _dotted(obj) if obj is not None else None
+        return f"{base}.{_text(prop)}" if base is not None and prop is not None else None
+    return None
+
+
+def _string(node: ts.Node) -> Arg:
+    parts: list[str] = []
+    computed = False
+    for c in node.named_children:
+        if c.type in ("string_fragment", "escape_sequence"):
+            parts.append(_text(c))
+        elif c.type == "template_substitution":
+            parts.append("{}")
+            computed = True
+    return Arg(TPL if computed else STR, "".join(parts))
+
+
+def _value(node: ts.Node, refs: dict[tuple[int, int], int], keyword: str = "") -> Arg:
+    t = node.type
+    if t in ("string", "template_string"):
+        return _string(node)._replace(keyword=keyword)
+    if t == "binary_expression":
+        op = node.child_by_field_name("operator")
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if op is not None and _text(op) == "+" and left is not None and right is not None:
+            la, ra = _value(left, refs), _value(right, refs)
+            if la.kind in (STR, TPL) or ra.kind in (STR, TPL):
+                kind = STR if la.kind == ra.kind == STR else TPL
+                return Arg(kind, "".join(a.value if a.kind in (STR, TPL) else "{}" for a in (la, ra)), -1, keyword)
+        return Arg(OTHER, "", -1, keyword)
+    if t in ("identifier", "member_expression"):
+        dotted = _dotted(node)
+        if dotted is None:
+            return Arg(OTHER, "", -1, keyword)
+        name_node = node.child_by_field_name("property") if t == "member_expression" else node
+        site = refs.get((name_node.start_byte, name_node.end_byte), -1) if name_node is not None else -1
+        return Arg(NAME, dotted, site, keyword)
+    if t in ("arrow_function", "function_expression", "function"):
+        return Arg(FN, "", -1, keyword)
+    if t == "array":
+        return Arg(LIST, tuple(_value(c, refs) for c in node.named_children), -1, keyword)
+    if t == "new_expression":  # dispatchEvent(new Event("click")): the event's name
+        args = node.child_by_field_name("arguments")
+        first = args.named_children[0] if args is not None and args.named_children else None
+        if first is not None and first.type == "string":
+            return _string(first)._replace(keyword=keyword)
+    return Arg(OTHER, "", -1, keyword)
+
+
+def _args(call: ts.Node, refs: dict[tuple[int, int], int]) -> tuple[Arg, ...]:
+    args = call.child_by_field_name("arguments")
+    if args is None or args.type != "arguments":
+        return ()
+    out: list[Arg] = []
+    for a in args.named_children:
+        if a.type == "object":  # an options object: its string-keyed values as keyword arguments
+            out.append(Arg(OTHER, ""))
+            for pair in a.named_children:
+                key, value = pair.child_by_field_name("key"), pair.child_by_field_name("value")
+                if pair.type == "pair" and key is not None and value is not None:
+                    out.append(_value(value, refs, _text(key).strip("'\"")))
+        elif a.type != "comment":
+            out.append(_value(a, refs))
+    return tuple(out)
+
+
+def _decorated(call: ts.Node, defs: dict[int, int]) -> int:
+    deco = call.parent
+    if deco is None or deco.type != "decorator":
+        return -1
+    holder = deco.parent
+    if holder is not None and holder.type == "class_body":  # a member's decorators precede it
+        holder = deco.next_named_sibling
+        while holder is not None and holder.type == "decorator":
+            holder = holder.next_named_sibling
+    return defs.get(holder.start_byte, -1) if holder is not None else -1
+
+
+def shapes(calls: list[tuple[int, ts.Node]], sites: list[SiteFact], symbols: list[SymbolFact]) -> list[tuple]:
+    """The shapes worth keeping of a file's calls (``calls``: (CALL site index, call node))."""
+    if not calls:
+        return []
+    refs = {(s.start_byte, s.end_byte): i for i, s in enumerate(sites) if s.kind == REF}
+    defs = {s.start_byte: i for i, s in enumerate(symbols) if i > 0}
+    out: list[tuple] = []
+    for site, node in calls:
+        fn = node.child_by_field_name("function")
+        dotted = _dotted(fn) if fn is not None else None
+        if dotted is None:
+            continue
+        shape = CallShape(site, tuple(dotted.split(".")), _args(node, refs), _decorated(node, defs), sites[site].caller)
+        if wanted(shape, VERBS):
+            out.append(plain(shape))
+    return out

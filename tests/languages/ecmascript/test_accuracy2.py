@@ -1,0 +1,144 @@
+"""TypeScript rules of issue 13, each with its exact expected edges written next to the fixture
+code (``// ^ calls: <qname> <label>``, read by ``annotations.read_annotations``): object-literal
+members of returned objects, spread namespace objects, wrapped callees, contextual parameter
+types of callbacks, typed interface fields, property-assigned functions, and dispatch through
+interfaces, abstract and base methods (``inferred``, ``via`` the declared method). Unrelated
+classes with a same-named method stay unlinked."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from graph_util import check_incremental, edges
+from graphmind.engine import Engine
+from graphmind.graph import Graph
+from graphmind.model import Via
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from languages.annotations import annotated_edges, read_annotations
+
+FIXTURE = Path(__file__).parent / "fixtures" / "accuracy2"
+ANNOTATIONS = read_annotations(FIXTURE)
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory: pytest.TempPathFactory):
+    eng = Engine(FIXTURE, db_path=tmp_path_factory.mktemp("acc2") / "index.db")
+    eng.index()
+    yield eng
+    eng.close()
+
+
+def test_edges_are_exactly_the_annotated_ones(engine: Engine) -> None:
+    assert edges(engine) == annotated_edges(engine, ANNOTATIONS)
+
+
+def vias(engine: Engine) -> set[tuple[str, str, str | None]]:
+    rows = engine.db.execute(
+        "SELECT a.qname, b.qname, e.via FROM edges e JOIN symbols a ON a.id = e.caller_id "
+        "JOIN symbols b ON b.id = e.callee_id WHERE e.kind = 'call'"
+    )
+    return set(rows)
+
+
+def test_dispatch_edges_carry_the_declared_method(engine: Engine) -> None:
+    v = vias(engine)
+    assert ("src.shapes.total", "src.shapes.Tri.area", "dispatch:src.shapes.Shape.area") in v
+    assert ("src.shapes.total", "src.shapes.Shape.area", None) in v  # the direct edge has no via
+    assert ("src.shapes.Base.describe", "src.shapes.Circle.area", "dispatch:src.shapes.Base.area") in v
+    assert ("src.shapes.total", "src.shapes.Square.describe", "dispatch:src.shapes.Base.describe") in v
+    # the answers show it
+    [tri] = Graph(engine).symbols_by_qname("src.shapes.Tri.area")
+    callers = Graph(engine).callers(tri.id)
+    assert {(c.symbol.qname, c.via) for c in callers} == {("src.shapes.total", Via("dispatch", "src.shapes.Shape.area"))}
+
+
+def test_unrelated_same_name_methods_stay_unlinked(engine: Engine) -> None:
+    e = edges(engine)
+    assert not any(b == "src.shapes.Room.area" for _, b, _ in e)
+    assert not any(b == "src.shapes.area" and a.startswith("src.shapes") for a, b, _ in e)
+    # a call on Circle reaches no sibling's override; a getter is no by-name target
+    assert ("src.shapes.total", "src.shapes.Square.area", "inferred") in e  # through s: Shape
+    assert not any(b == "src.checks.makeLogger.level" for _, b, _ in e)
+
+
+def test_returned_members_and_interface_members_are_symbols(engine: Engine) -> None:
+    kinds = {s.qname: (s.kind, s.signature) for s in Graph(engine).search("", limit=500)}
+    assert kinds["src.checks.makeChecks.check"][0] == "method"
+    assert kinds["src.checks.makeChecks.maxLength"][0] == "method"  # an arrow property
+    assert kinds["src.checks.makeLogger.log"][0] == "method"
+    assert kinds["src.context.Ctx.emitLater"] == ("method", "emitLater: (name: string) => void")
+    assert "src.context.Ctx.registry" not in kinds  # a typed field, not a symbol
+    assert kinds["src.ky.createInstance.ky.create"][0] == "function"
+    assert kinds["src.checks.makeLogger.level"][0] == "method"  # a getter: a symbol, never called by name
+
+
+def test_overload_signatures_belong_to_the_implementation(engine: Engine) -> None:
+    [pick] = Graph(engine).symbols_by_qname("src.checks.pick")
+    text = (FIXTURE / "src" / "checks.ts").read_text().splitlines()
+    assert text[pick.range[0]].startswith("export function pick(a: string)")  # the range starts at the first
+    assert text[pick.selection[0]].startswith("export function pick(a: any)")  # the name is the implementation's
+
+
+# ---------------------------------------------------------------------------- incremental = fresh
+# The new inference depends on other files' facts: a callee's callback parameter types, a
+# function's returned members, an interface's fields, the classes implementing an interface and
+# the overrides of a method. Editing any of them must re-resolve the files that read them --
+# including callers of callers (`use` calls `make()` whose returned members change).
+INITIAL = {
+    "api.ts": (
+        "export interface Store {\n  save(): void;\n  repo: Repo;\n}\n\nexport class Repo {\n  find(): void {}\n}\n\n"
+        "export function withStore(cb: (s: Store) => void): void {}\n\n"
+        "export function make() {\n  return {\n    run() {},\n  };\n}\n"
+    ),
+    "impl.ts": "import { Store } from './api';\n\nexport class Disk implements Store {\n  save(): void {}\n  repo = null as any;\n}\n",
+    "use.ts": (
+        "import { withStore, make } from './api';\nimport * as api from './api';\n\n"
+        "export const ns = { ...api };\n\n"
+        "export function go(s: Store) {\n  withStore((st) => {\n    st.save();\n    st.repo.find();\n  });\n"
+        "  make().run();\n  ns.make();\n  (s as any).save();\n}\n"
+    ),
+}
+FRAGMENTS = [
+    "\nexport class Cloud implements Store {\n  save(): void {}\n}\n",
+    "\nexport class Sub extends Disk {\n  save(): void {}\n}\n",
+    "\nexport function make() {\n  return { run() {}, stop() {} };\n}\n",
+    "\nexport function withStore(cb: (s: Repo) => void): void {}\n",
+    "\nexport interface Store {\n  repo: Disk;\n}\n",
+    "\n  st.find();\n",
+    "implements Store", "save", "run", "repo", "find", "Store", "Repo", "{", "}", "(", ")", "\n",
+]
+FILES = sorted(INITIAL)
+OPEN = ("use.ts",)
+edit_st = st.tuples(
+    st.sampled_from(FILES),
+    st.integers(min_value=0, max_value=10_000),
+    st.integers(min_value=0, max_value=30),
+    st.sampled_from(FRAGMENTS),
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(edit_st, min_size=1, max_size=8))
+def test_incremental_equals_fresh(edits: list[tuple[str, int, int, str]]) -> None:
+    check_incremental(INITIAL, OPEN, edits, whole_text=True)
+
+
+def test_a_changed_return_re_resolves_callers_of_callers(tmp_path: Path) -> None:
+    """``use.go`` calls ``make().run()``: removing ``run`` from what ``make`` returns drops the
+    edge; adding it back restores it, as a fresh index would."""
+    root = tmp_path / "ws"
+    root.mkdir()
+    for rel, text in INITIAL.items():
+        (root / rel).write_text(text)
+    eng = Engine(root, db_path=tmp_path / "inc.db")
+    eng.index()
+    assert ("use.go", "api.make.run", "extracted") in edges(eng)
+    assert ("use.go", "impl.Disk.save", "inferred") in edges(eng)  # dispatch through Store.save
+    api = INITIAL["api.ts"]
+    eng.open_document("api.ts", api.replace("    run() {},", "    walk() {},"))
+    assert not any(b == "api.make.run" for _, b, _ in edges(eng))
+    eng.set_document_text("api.ts", api)
+    assert ("use.go", "api.make.run", "extracted") in edges(eng)
+    eng.close()

@@ -1,0 +1,104 @@
+"""Incremental equals fresh for what Python's resolver infers across files: a function's return
+type (stated or inferred from its return statements), dispatch to overrides in subclasses, the
+types of parameters' defaults, ``with``/``for`` targets and ``isinstance`` narrowing. A change to
+what a function returns re-resolves its callers' callers."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from graph_util import check_incremental, edges, snapshot
+from graphmind.engine import Engine
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+INITIAL = {
+    "m.py": (
+        "class A:\n    def go(self):\n        pass\n\n    def __enter__(self):\n        return self\n\n\n"
+        "class B(A):\n    def go(self):\n        pass\n\n\n"
+        "def make():\n    return A()\n\n\ndef typed() -> A:\n    return A()\n\n\nshared = A()\n"
+    ),
+    "n.py": (
+        "from m import A, make, typed\n\n\ndef mid():\n    return typed()\n\n\n"
+        "def items() -> 'list[A]':\n    return []\n\n\ndef run(x=make()):\n    x.go()\n    with A() as a:\n        a.go()\n"
+    ),
+    "x.py": (
+        "from n import mid, items\nfrom m import make, B\n\n\ndef use():\n    mid().go()\n    make().go()\n"
+        "    for it in items():\n        it.go()\n\n\ndef narrow(v):\n    if isinstance(v, B):\n        v.go()\n\n\n"
+        "def only_make():\n    make().go()\n"
+    ),
+}
+FRAGMENTS = [
+    "\nclass C(A):\n    def go(self):\n        pass\n",
+    "\nclass C:\n    def go(self):\n        pass\n",
+    "\ndef make():\n    return B()\n",
+    "\ndef typed() -> B:\n    return B()\n",
+    "\ndef mid():\n    return make()\n",
+    "\ndef items() -> 'list[B]':\n    return []\n",
+    "\n    def go(self):\n        return self\n",
+    "\n    @property\n    def go(self):\n        return 1\n",
+    "A()", "B()", "-> B", "-> A", "return self", "go", "isinstance", "def ", "class ", "(", ")", ":", "\n", "    ", "",
+]
+FILES = sorted(INITIAL)
+OPEN = ("m.py", "n.py")
+
+edit = st.tuples(
+    st.sampled_from(FILES),
+    st.integers(min_value=0, max_value=10_000),
+    st.integers(min_value=0, max_value=40),
+    st.sampled_from(FRAGMENTS),
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(edit, min_size=1, max_size=10))
+def test_incremental_equals_fresh_for_inferred_types(edits: list[tuple[str, int, int, str]]) -> None:
+    check_incremental(INITIAL, OPEN, edits)
+
+
+def _engine(root: Path, texts: dict[str, str]) -> Engine:
+    for rel, text in texts.items():
+        (root / rel).write_text(text, encoding="utf-8")
+    eng = Engine(root, db_path=root / "index.db")
+    eng.index()
+    return eng
+
+
+def test_a_changed_return_type_re_resolves_the_callers_callers() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        eng = _engine(root, INITIAL)
+        before = edges(eng)
+        # x.use -> n.mid (inferred from m.typed's annotation) -> A.go; and its dispatch to B.go
+        assert ("x.use", "m.A.go", "inferred") in before and ("x.use", "m.B.go", "inferred") in before
+        # m.typed now states B: n.mid's inferred result changes, so x.use (a caller of mid, which
+        # calls typed) is re-resolved although neither x.py nor n.py changed
+        text = INITIAL["m.py"].replace("def typed() -> A:\n    return A()", "def typed() -> B:\n    return B()")
+        doc = eng.open_document("m.py", INITIAL["m.py"])
+        assert doc is not None
+        eng.set_document_text("m.py", text)
+        after = snapshot(eng)
+        (root / "m.py").write_text(text, encoding="utf-8")
+        fresh = Engine(root, db_path=root / "fresh.db")
+        fresh.index()
+        assert after == snapshot(fresh)
+        mid_go = {(a, b) for a, b, _ in edges(fresh) if a == "x.use" and b.endswith(".go")}
+        assert ("x.use", "m.B.go") in mid_go
+        fresh.close()
+        eng.close()
+
+
+def test_unannotated_return_change_reaches_the_caller() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        eng = _engine(root, INITIAL)
+        assert {(a, b) for a, b, _ in edges(eng) if a == "x.only_make"} == {
+            ("x.only_make", "m.make"), ("x.only_make", "m.A.go"), ("x.only_make", "m.B.go")
+        }
+        text = INITIAL["m.py"].replace("def make():\n    return A()", "def make():\n    return B()")
+        eng.open_document("m.py", INITIAL["m.py"])
+        eng.set_document_text("m.py", text)
+        # make() returned an A (A.go, and B.go by dispatch); now a B, whose go has no override
+        assert {(a, b) for a, b, _ in edges(eng) if a == "x.only_make"} == {("x.only_make", "m.make"), ("x.only_make", "m.B.go")}
+        eng.close()

@@ -1,0 +1,98 @@
+"""The types the code states, dispatch to overrides, properties, overload stubs: the
+`python/stated` fixture, whose every call edge is annotated next to the call (exactly those
+edges, no other)."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from conftest import FIXTURES
+from graph_util import edges
+from graphmind.engine import Engine
+from graphmind.graph import Graph
+from graphmind.model import Via
+from languages.annotations import annotated_edges, read_annotations
+
+FIXTURE = FIXTURES / "python" / "stated"
+M = "kinds.models"
+U = "kinds.use"
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory: pytest.TempPathFactory):
+    tmp = tmp_path_factory.mktemp("stated")
+    root = tmp / "stated"
+    shutil.copytree(FIXTURE, root)
+    eng = Engine(root, db_path=tmp / "index.db")
+    eng.index()
+    yield eng
+    eng.close()
+
+
+def test_every_call_edge_is_annotated_and_every_annotation_holds(engine: Engine) -> None:
+    expected = annotated_edges(engine, read_annotations(FIXTURE))
+    got = edges(engine)
+    assert got - expected == set(), "edges nobody annotated"
+    assert expected - got == set()
+
+
+def _vias(engine: Engine) -> set[tuple[str, str, str | None]]:
+    rows = engine.db.execute(
+        "SELECT a.qname, b.qname, e.via FROM edges e JOIN symbols a ON a.id = e.caller_id "
+        "JOIN symbols b ON b.id = e.callee_id WHERE e.kind = 'call'"
+    )
+    return set(rows)
+
+
+def test_dispatch_edges_carry_the_declared_method(engine: Engine) -> None:
+    vias = _vias(engine)
+    through = Via("dispatch", f"{M}.Record.save").encode()
+    assert (f"{M}.Record.refresh", f"{M}.Order.save", through) in vias
+    assert (f"{M}.Record.refresh", f"{M}.Invoice.save", through) in vias
+    assert (f"{M}.Record.refresh", f"{M}.Record.save", None) in vias  # the direct call: no via
+    below = Via("dispatch", f"{M}.Order.save").encode()
+    assert (f"{U}.dispatch_below_the_receiver", f"{M}.Invoice.save", below) in vias
+    # the blast radius follows dispatch edges at the default confidence
+    g = Graph(engine)
+    [invoice_save] = g.symbols_by_qname(f"{M}.Invoice.save")
+    reached = {item.symbol.qname for item in g.blast_radius([invoice_save], depth=1).items}
+    assert {f"{M}.Record.refresh", f"{U}.dispatch_through_base"} <= reached
+
+
+def test_same_name_methods_in_unrelated_classes_stay_unlinked(engine: Engine) -> None:
+    e = edges(engine)
+    assert not any(b == f"{M}.Ledger.save" and a != f"{U}.unrelated_same_name" for a, b, _ in e)
+    assert not any(b.endswith(".save") and a == f"{U}.unrelated_same_name" and b != f"{M}.Ledger.save" for a, b, _ in e)
+
+
+def test_properties_are_never_call_targets(engine: Engine) -> None:
+    assert not any(b == f"{M}.Record.groups" for _, b, _ in edges(engine))
+
+
+def test_known_external_receivers_get_no_edge_by_name(engine: Engine) -> None:
+    e = edges(engine)
+    assert not any(a == f"{U}.external_receivers" for a, _, _ in e)
+    statuses = dict(
+        engine.db.execute(
+            "SELECT st.sl + 1, st.status FROM sites st JOIN files f ON f.id = st.file_id "
+            "WHERE f.path = 'kinds/use.py' AND st.name = 'describe'"
+        ).fetchall()
+    )
+    assert set(statuses.values()) >= {"external"}
+
+
+def test_overload_stubs_answer_callers_like_the_implementation(engine: Engine) -> None:
+    g = Graph(engine)
+    loads = g.symbols_by_qname(f"{M}.Loader.load")
+    assert len(loads) == 3  # two @overload stubs and the implementation
+    for sym in loads:
+        assert [c.symbol.qname for c in g.callers(sym.id)] == [f"{U}.overloaded"], sym.range
+
+
+def test_pyi_declarations_answer_callers_like_the_implementation(engine: Engine) -> None:
+    g = Graph(engine)
+    speeds = g.symbols_by_qname("kinds.fast.speed")
+    assert sorted(s.path for s in speeds) == ["kinds/fast.py", "kinds/fast.pyi"]
+    for sym in speeds:
+        assert [c.symbol.qname for c in g.callers(sym.id)] == [f"{U}.stubbed"], sym.path
