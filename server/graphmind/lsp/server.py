@@ -14,8 +14,7 @@ source file and never reads outside its workspace folders.
 the handlers live in ``features/`` and are registered by ``create_server``.
 
 Start-up: ``initialize`` is answered before the engine is imported or a folder opened. The
-folders it names are opened by whoever needs them first (``folders``): the indexing thread that
-``initialized`` starts, or a request that comes sooner (it waits). A warm index is answered from
+folders it names are opened by ``initialized``, or by a request that comes sooner (``folders``). A warm index is answered from
 as soon as its overlay copy exists; the refresh from disk runs in the background with progress.
 """
 

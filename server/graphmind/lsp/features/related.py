@@ -63,7 +63,7 @@ def related(ls: GraphMindServer, params: RelatedParams) -> dict[str, Any] | None
         ctx = ls.context(params.text_document.uri)
         if ctx is None:
             raise _invalid(f"{params.text_document.uri} is not in a workspace folder")
-        syms = ctx.symbols_at(params.position) if params.position is not None else []
+        syms = ctx.symbols_at(params.position.line, params.position.character) if params.position is not None else []
         seeds = [Seed(ctx.rel, symbol=s) for s in syms] or ctx.graph.seeds([ctx.rel])[0]
     specs = [to_fs_path(s) or s if s.startswith("file:") else s for s in params.seeds]
     if ctx is None:  # the folder: of the first seed that names a file in one, else the first folder

@@ -63,6 +63,7 @@ def _watch_files(ls: GraphMindServer) -> None:
 
 def initialized(ls: GraphMindServer, params: T.InitializedParams) -> None:
     ls.loop = asyncio.get_event_loop()
+    ls.open_roots([])  # the folders ``initialize`` named: opened now that it is answered
     logging.getLogger("graphmind").addHandler(ClientLogHandler(ls))
     ws = ls.client_capabilities.workspace
     if ws is not None and ws.configuration:
