@@ -9,7 +9,12 @@ of a stated type ``T`` (``list[Foo]``, ``dict[str, Foo]``: its elements are know
 
 A call through an instance of a workspace class also reaches the overrides of the method in the
 workspace's subclasses of that class (dispatch, :class:`.._toolkit.Dispatch`): ``inferred`` edges
-with ``via=Via("dispatch", <the method called>)``."""
+with ``via=Via("dispatch", <the method called>)``.
+
+Why one module of this size: every rule evaluates through the same resolver state (the file's
+scopes, the memo of return types, the recorded view), and the rules call each other recursively.
+Splitting the stated-type rules out is a follow-up.
+"""
 
 from __future__ import annotations
 
