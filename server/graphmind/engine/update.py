@@ -27,12 +27,13 @@ from typing import NamedTuple
 import tree_sitter as ts
 
 from .. import languages
+from ..eol import as_parsed
 from ..model import Edge, Facts, FileResolution
 from ..store import NO_INTERFACE, Interface, Store, StoredFile, StoreView, symbol_ids
 from ..workspace import check_text
 from . import chunks
 from .layers import FileLayers
-from .parse import Parsers, as_parsed
+from .parse import Parsers
 
 
 @dataclass(slots=True)

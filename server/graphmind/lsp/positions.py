@@ -3,11 +3,15 @@ offsets and (row, byte column) points tree-sitter and the store use."""
 
 from __future__ import annotations
 
+from ..eol import as_parsed
+
 UTF8, UTF16, UTF32 = "utf-8", "utf-16", "utf-32"
 
 
 def line_span(text: bytes, line: int) -> tuple[int, int]:
-    """Start and end byte offsets of a line (the end excludes the newline); past the end: (len, len)."""
+    """Start and end byte offsets of a line (the end excludes the newline); past the end: (len, len).
+    Lines end at ``\n``, ``\r\n`` or a lone ``\r``, as an editor shows them."""
+    text = as_parsed(text)  # a lone CR becomes LF byte for byte: offsets stay valid
     start = 0
     for _ in range(line):
         i = text.find(b"\n", start)
@@ -64,7 +68,7 @@ def offset_of(text: bytes, line: int, character: int, encoding: str) -> int:
 def point_of(text: bytes, line: int, character: int, encoding: str) -> tuple[int, int]:
     """(row, byte column) of an LSP position."""
     start, end = line_span(text, line)
-    if start == len(text) and line > text.count(b"\n"):
+    if start == len(text) and line > as_parsed(text).count(b"\n"):
         return line, 0
     return line, units_to_bytes(text[start:end], character, encoding)
 

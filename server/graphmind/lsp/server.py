@@ -41,6 +41,7 @@ from pygls.uris import to_fs_path
 
 from .. import __version__
 from ..engine import Engine
+from ..eol import as_parsed
 from ..graph import Graph, Sym
 from ..live import LiveGraph
 from ..store import IndexUnavailable
@@ -244,7 +245,7 @@ class GraphMindServer(LanguageServer):
         """A file's lines; a file on disk's are kept while its size and mtime stay the same."""
         doc = eng.docs.get(rel)
         if doc is not None:  # a buffer changes with every keystroke: split it afresh
-            return doc.text.split(b"\n")
+            return as_parsed(doc.text).split(b"\n")
         try:
             st = os.stat(eng.root / rel)
         except OSError:
@@ -255,7 +256,7 @@ class GraphMindServer(LanguageServer):
         if hit is not None and hit[0] == key:
             self.line_cache.move_to_end(cache_key)
             return hit[1]
-        lines = (self.read_file(eng, rel) or b"").split(b"\n")
+        lines = as_parsed(self.read_file(eng, rel) or b"").split(b"\n")
         self.line_cache[cache_key] = (key, lines)
         if len(self.line_cache) > LINE_CACHE_FILES:
             self.line_cache.popitem(last=False)
