@@ -22,7 +22,6 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from ...model import (
-    AMBIGUOUS,
     CALL,
     EXTERNAL,
     EXTRACTED,
@@ -279,7 +278,7 @@ class _Resolver(ValueResolver):
         seen.add(cls.id)
         rows = self.bound([r for r in self.ws.symbols(f"{cls.qname}.{name}") if r.kind != "module"])
         if rows:
-            return ("syms", rows), (AMBIGUOUS if len({r.id for r in rows}) > 1 else EXTRACTED)
+            return ("syms", rows), known_confidence(rows, EXTRACTED)
         evs = cls.extra.get("attrs", {}).get(name)
         if evs:
             v, c = self.evidence_value(evs, lambda e, d: self.eval_global_expr(cls.module, e, d), depth)
