@@ -58,6 +58,21 @@ def test_incremental_equals_fresh(edits: list[tuple[str, int, int, str]]) -> Non
     check_incremental(INITIAL, OPEN, edits)
 
 
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(edit, min_size=1, max_size=12))
+def test_whole_text_updates_equal_fresh(edits: list[tuple[str, int, int, str]]) -> None:
+    """The same with whole-text didChanges (each one a fresh parse, never settled later)."""
+    check_incremental(INITIAL, OPEN, edits, whole_text=True)
+
+
+def test_whole_text_update_of_broken_text_extracts_afresh() -> None:
+    """Found by the thorough profile: a whole-text update of broken text reused chunks extracted
+    from an earlier broken parse, where error recovery had read the same text differently."""
+    initial = {"a.py": "def f():\n    pass\n\ndef g():\n    f()\n"}
+    new_def = "\ndef h():\n    f()\n"
+    check_incremental(initial, ("a.py",), [("a.py", 26, 0, new_def), ("a.py", 35, 0, new_def), ("a.py", 39, 2, "\n")], True)
+
+
 def test_edit_sequence_through_tree_edit_matches_fresh_parse(tmp_path: Path) -> None:
     """Tree.edit + incremental re-parse gives the same tree as parsing the final text."""
     _write(tmp_path, {"m.py": "def f():\n    g()\n\n\ndef g():\n    pass\n"})

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import cattrs
+from graphmind.eol import as_parsed
 from graphmind.lsp import lean
 from graphmind.lsp.positions import line_span, line_start
 from graphmind.lsp.server import create_server
@@ -108,7 +109,7 @@ def test_plain_params_take_the_lean_path() -> None:
 
 
 def _naive_start(text: bytes, line: int) -> int | None:
-    lines = text.split(b"\n")
+    lines = as_parsed(text).split(b"\n")  # lines end at \n, \r\n or a lone \r
     return None if line >= len(lines) else sum(len(x) + 1 for x in lines[:line])
 
 
@@ -123,6 +124,7 @@ def test_line_offsets_equal_a_plain_split(parts: list[bytes], line: int, anchor_
         assert line_start(text, line, (anchor_line, anchor_at)) == _naive_start(text, line)
     start = _naive_start(text, line)
     if start is not None:
+        text = as_parsed(text)
         end = text.find(b"\n", start)
         end = len(text) if end < 0 else end
         if end > start and text[end - 1 : end] == b"\r":

@@ -46,3 +46,13 @@ def test_offsets_in_a_document() -> None:
     assert lines.line("x", 1) == LINE  # \r dropped
     assert lines.column("x", 1, LINE.index(b"f"), UTF16) == bytes_to_units(LINE, LINE.index(b"f"), UTF16)
     assert lines.column("x", 0, 4, UTF16) == 4
+
+
+def test_lone_cr_ends_a_line_for_lsp_positions() -> None:
+    from graphmind.lsp.positions import UTF16, offset_of, point_of
+
+    text = b"def f():\r    pass\r\rdef g():\r    f()\r"
+    assert offset_of(text, 4, 4, UTF16) == text.rindex(b"f()")  # line 5 as the editor shows it
+    assert point_of(text, 3, 4, UTF16) == (3, 4)
+    crlf = b"a\r\nb\r\n"
+    assert offset_of(crlf, 1, 1, UTF16) == 4  # CRLF stays one line end

@@ -7,6 +7,9 @@ the CLI prints with ``--json``) and a compact text, both within the budget. Ever
 ``unresolvedSites``), ``truncated``, ``total``, and ``freshness`` (index epoch and time, where the
 answer came from, the overlaid editor buffers). A cut answer counts what it left out
 (``omitted``) and gives a ``nextCursor``.
+
+Why one module of this size: the nine tools share argument checks, budgets and the answer frame;
+one small function per tool.
 """
 
 from __future__ import annotations

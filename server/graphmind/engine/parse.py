@@ -3,25 +3,16 @@ parsed and extracted (by the indexer here and by the worker processes)."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import NamedTuple
 
 import tree_sitter as ts
 
 from .. import languages
+from ..eol import as_parsed
 from ..model import Facts
 from ..workspace import read_source
 from . import chunks
-
-_LONE_CR = re.compile(rb"\r(?!\n)")
-
-
-def as_parsed(text: bytes) -> bytes:
-    """The text as it is parsed and extracted: a lone ``\r`` (old Mac line ending) becomes ``\n``.
-    Tree-sitter counts lines at ``\n`` only; editors end a line at ``\r``, ``\r\n`` or ``\n``. One
-    byte for one byte, so every offset stays valid, and rows are the lines an editor shows."""
-    return _LONE_CR.sub(b"\n", text) if b"\r" in text else text
 
 
 def point_at(text: bytes, offset: int) -> tuple[int, int]:

@@ -27,12 +27,13 @@ from typing import NamedTuple
 import tree_sitter as ts
 
 from .. import languages
+from ..eol import as_parsed
 from ..model import Edge, Facts, FileResolution
 from ..store import NO_INTERFACE, Interface, Store, StoredFile, StoreView, symbol_ids
 from ..workspace import check_text
 from . import chunks
 from .layers import FileLayers
-from .parse import Parsers, as_parsed
+from .parse import Parsers
 
 
 @dataclass(slots=True)
@@ -133,18 +134,21 @@ class Updater:
         """Extract: parse (incrementally from the edited tree, unless ``fresh``) and re-extract
         the chunks whose text changed."""
         text = as_parsed(doc.text)
-        tree = self.parsers.parse(doc.lang, text, None if fresh else doc.tree)
+        parsed_afresh = fresh or doc.tree is None  # settling, or a whole-text replacement
+        tree = self.parsers.parse(doc.lang, text, None if parsed_afresh else doc.tree)
+        broken = tree.root_node.has_error
         # Error recovery may differ between an incremental and a fresh parse. Text with syntax
         # errors is updated from the incremental tree now (the same tick) and parsed afresh by
         # settle() once typing pauses, so the graph ends up the one a fresh index gives.
-        doc.unsettled = tree.root_node.has_error and doc.tree is not None and not fresh
+        doc.unsettled = broken and not parsed_afresh
         doc.tree = tree
         module = doc.lang.module_name(doc.path, self.probe)
         prev = doc.extraction
-        # settling re-extracts every chunk: around syntax errors the same text may have parsed
-        # differently before, so nothing extracted from a broken tree is reused
-        # (and a whole tree reuses only chunks extracted from whole trees: see chunks.extract)
-        reuse = prev.chunks if prev is not None and not fresh else None
+        # A fresh parse of broken text is extracted whole, as a fresh index does: around syntax
+        # errors a chunk with the same text may have parsed differently before (settling, and a
+        # whole-text replacement, which is never settled later). A whole tree reuses only chunks
+        # extracted from whole trees (see chunks.extract).
+        reuse = prev.chunks if prev is not None and not fresh and not (parsed_afresh and broken) else None
         return chunks.extract(doc.lang, tree, text, doc.path, module, reuse)
 
     def _patch(self, doc: Document, prev: chunks.Extraction, ext: chunks.Extraction, sha: str) -> bool:

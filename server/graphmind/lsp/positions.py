@@ -3,6 +3,8 @@ offsets and (row, byte column) points tree-sitter and the store use."""
 
 from __future__ import annotations
 
+from ..eol import as_parsed
+
 UTF8, UTF16, UTF32 = "utf-8", "utf-16", "utf-32"
 
 
@@ -11,6 +13,7 @@ def line_start(text: bytes, line: int, anchor: tuple[int, int] = (0, 0)) -> int 
     (line, offset) at or before it: typing stays on one line, so the server keeps the line of the
     last edit (see ``sync.did_change``). A far line is found by halving the text with
     ``bytes.count`` (C speed), not by stepping through every line before it in Python."""
+    text = as_parsed(text)  # a lone CR ends a line too (one byte for one: offsets stay valid)
     first, lo = anchor
     if line < first:
         first, lo = 0, 0
@@ -41,7 +44,9 @@ def line_start(text: bytes, line: int, anchor: tuple[int, int] = (0, 0)) -> int 
 
 
 def line_span(text: bytes, line: int, anchor: tuple[int, int] = (0, 0)) -> tuple[int, int]:
-    """Start and end byte offsets of a line (the end excludes the newline); past the end: (len, len)."""
+    """Start and end byte offsets of a line (the end excludes the newline); past the end: (len, len).
+    Lines end at ``\n``, ``\r\n`` or a lone ``\r``, as an editor shows them."""
+    text = as_parsed(text)  # a lone CR becomes LF byte for byte: offsets stay valid
     start = line_start(text, line, anchor)
     if start is None:
         return len(text), len(text)
@@ -96,7 +101,7 @@ def offset_of(text: bytes, line: int, character: int, encoding: str, anchor: tup
 def point_of(text: bytes, line: int, character: int, encoding: str) -> tuple[int, int]:
     """(row, byte column) of an LSP position."""
     start, end = line_span(text, line)
-    if start == len(text) and line > text.count(b"\n"):
+    if start == len(text) and line > as_parsed(text).count(b"\n"):
         return line, 0
     return line, units_to_bytes(text[start:end], character, encoding)
 

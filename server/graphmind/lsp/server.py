@@ -45,6 +45,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from .. import __version__
+from ..eol import as_parsed
 from .index_status import IndexStatus
 from .lean import ItemRef
 from .positions import UTF8, UTF16, LineCache, units_to_bytes
@@ -323,7 +324,7 @@ class GraphMindServer(LanguageServer):
             key = (str(eng.root), rel)
             hit = self.doc_lines.get(key)
             if hit is None or hit[0] is not doc.text:
-                hit = self.doc_lines[key] = (doc.text, doc.text.split(b"\n"))
+                hit = self.doc_lines[key] = (doc.text, as_parsed(doc.text).split(b"\n"))
                 if len(self.doc_lines) > LINE_CACHE_FILES:
                     self.doc_lines.pop(next(iter(self.doc_lines)))
             return hit[1]
@@ -337,7 +338,7 @@ class GraphMindServer(LanguageServer):
         if hit is not None and hit[0] == key:
             self.line_cache.move_to_end(cache_key)
             return hit[1]
-        lines = (self.read_file(eng, rel) or b"").split(b"\n")
+        lines = as_parsed(self.read_file(eng, rel) or b"").split(b"\n")
         self.line_cache[cache_key] = (key, lines)
         if len(self.line_cache) > LINE_CACHE_FILES:
             self.line_cache.popitem(last=False)

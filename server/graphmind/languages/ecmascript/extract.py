@@ -1,6 +1,10 @@
 """ECMAScript extraction: one query pass, scopes made outermost first, then every other capture
 handled in the innermost scope around it. Produces symbols, sites (with their callee
-expressions), module bindings and the file's scopes for the resolver."""
+expressions), module bindings and the file's scopes for the resolver.
+
+Why one module of this size: one pass over one query's captures sharing its scope state; the
+bindings already live in ``bindings.py``. Splitting object-literal members out is a follow-up.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,9 @@
 """Go extraction: package, imports, definitions (types first, then functions and methods with their
-scopes), then call sites, references and type evidence in the innermost scope around them."""
+scopes), then call sites, references and type evidence in the innermost scope around them.
+
+Why one module of this size: one pass over one query's captures; scopes, types, evidence and sites
+share the pass's state. Splitting it by capture family is a follow-up.
+"""
 
 from __future__ import annotations
 

@@ -18,6 +18,10 @@ unannotated return statements) ``('self',)`` / ``('selfattr', chain)``.
 
 A scope (``Facts.local[symbol index]``) is packed as a tuple (see :class:`_Scope`) so that it
 marshals; chunks' scopes are rebased and merged by :func:`rebase_local` / :func:`merge_local`.
+
+Why one module of this size: the extractor is one pass over one query's captures, and the
+rules (definitions, scopes, imports, assignments, type evidence) share its per-chunk state; the
+encodings above are what the resolver reads. Splitting it is a follow-up (by capture family).
 """
 
 from __future__ import annotations

@@ -9,7 +9,12 @@ of a stated type ``T`` (``list[Foo]``, ``dict[str, Foo]``: its elements are know
 
 A call through an instance of a workspace class also reaches the overrides of the method in the
 workspace's subclasses of that class (dispatch, :class:`.._toolkit.Dispatch`): ``inferred`` edges
-with ``via=Via("dispatch", <the method called>)``."""
+with ``via=Via("dispatch", <the method called>)``.
+
+Why one module of this size: every rule evaluates through the same resolver state (the file's
+scopes, the memo of return types, the recorded view), and the rules call each other recursively.
+Splitting the stated-type rules out is a follow-up.
+"""
 
 from __future__ import annotations
 
@@ -17,7 +22,6 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from ...model import (
-    AMBIGUOUS,
     CALL,
     EXTERNAL,
     EXTRACTED,
@@ -274,7 +278,7 @@ class _Resolver(ValueResolver):
         seen.add(cls.id)
         rows = self.bound([r for r in self.ws.symbols(f"{cls.qname}.{name}") if r.kind != "module"])
         if rows:
-            return ("syms", rows), (AMBIGUOUS if len({r.id for r in rows}) > 1 else EXTRACTED)
+            return ("syms", rows), known_confidence(rows, EXTRACTED)
         evs = cls.extra.get("attrs", {}).get(name)
         if evs:
             v, c = self.evidence_value(evs, lambda e, d: self.eval_global_expr(cls.module, e, d), depth)

@@ -6,6 +6,9 @@ A value is ``('syms', rows)`` (items), ``('inst', type rows)`` (an instance of a
 ``('mod', qname)`` (a module), ``('variant', enum row)``, ``('ext', path)`` (outside the
 workspace: std, a dependency) or ``('extd', path)`` (derived from an external value: of an unknown
 type); each comes with the weakest confidence on its way.
+
+Why one module of this size: the module tree, impls, traits and locals resolve through one
+recursive resolver state; splitting trait dispatch out is a follow-up.
 """
 
 from __future__ import annotations
