@@ -169,3 +169,13 @@ def test_incremental_equals_fresh(edits: list[tuple[str, int, int, str]]) -> Non
     # interfaces, implementations in other packages, multiple results and range elements:
     # a changed method set or result type re-resolves the files that called through them
     check_incremental(INITIAL, OPEN, edits, whole_text=True)
+
+
+def test_an_empty_name_is_named_nowhere() -> None:
+    """Broken code can bind an empty name; looking for it must not loop (a hypothesis run hung)."""
+    from graphmind import languages
+    from graphmind.languages.go.extract import _names
+
+    tree = languages.for_path("a.go").parser().parse(b"package a\nfunc f() { x := y }\n")
+    assert _names(tree.root_node, "") is False
+    assert _names(tree.root_node, "y") is True

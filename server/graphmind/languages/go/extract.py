@@ -117,6 +117,8 @@ def _names(node: ts.Node | None, name: str) -> bool:
         return False
     src = node.text
     word = name.encode()
+    if not word:  # broken code can bind an empty name; an empty word would be found everywhere
+        return False
     i = src.find(word)
     while i >= 0:
         end = i + len(word)
