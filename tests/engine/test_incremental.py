@@ -7,10 +7,10 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+from edit_sequences import edit_sequences
 from graph_util import SCRATCH, check_incremental, snapshot
 from graphmind.engine import Engine
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 from profiles import examples
 
 INITIAL = {
@@ -37,13 +37,6 @@ FRAGMENTS = [
 FILES = sorted(INITIAL)
 OPEN = ("a.py", "b.py", "pkg/impl.py")  # edited as editor buffers; the others on disk
 
-edit = st.tuples(
-    st.sampled_from(FILES),
-    st.integers(min_value=0, max_value=10_000),
-    st.integers(min_value=0, max_value=40),
-    st.sampled_from(FRAGMENTS),
-)
-
 
 def _write(root: Path, texts: dict[str, str]) -> None:
     for rel, text in texts.items():
@@ -53,13 +46,13 @@ def _write(root: Path, texts: dict[str, str]) -> None:
 
 
 @settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(edit, min_size=1, max_size=12))
+@given(edit_sequences(FILES, FRAGMENTS, max_length=40, max_edits=12))
 def test_incremental_equals_fresh(edits: list[tuple[str, int, int, str]]) -> None:
     check_incremental(INITIAL, OPEN, edits)
 
 
 @settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(edit, min_size=1, max_size=12))
+@given(edit_sequences(FILES, FRAGMENTS, max_length=40, max_edits=12))
 def test_whole_text_updates_equal_fresh(edits: list[tuple[str, int, int, str]]) -> None:
     """The same with whole-text didChanges (each one a fresh parse, never settled later)."""
     check_incremental(INITIAL, OPEN, edits, whole_text=True)
@@ -100,7 +93,7 @@ def test_broken_text_is_settled_by_a_fresh_parse(tmp_path: Path) -> None:
 
 
 @settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(edit, min_size=1, max_size=10))
+@given(edit_sequences(FILES, FRAGMENTS, max_length=40, max_edits=10))
 def test_closing_buffers_mid_typing_equals_fresh(edits: list[tuple[str, int, int, str]]) -> None:
     """Buffers saved or not, then closed while their text may be broken: the files on disk are
     the truth again, and what changed meanwhile reaches the files that depend on it."""

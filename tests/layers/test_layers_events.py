@@ -7,12 +7,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from edit_sequences import edit_sequences
 from graph_util import check_incremental
 from graphmind.answers import blast_json
 from graphmind.cli import main
 from graphmind.graph import Graph
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 from layers_util import indexed, layer_snapshot, via_edges, workspace
 
 PY_EDGES = {
@@ -134,15 +134,8 @@ FRAGMENTS = [
     "'a'", "'b'", "on_a", "on_b", "emit", "subscribe", "def ", "(", ")", ":", "\n", "    ", "",
 ]
 FILES = sorted(INITIAL)
-edit = st.tuples(
-    st.sampled_from(FILES),
-    st.integers(min_value=0, max_value=10_000),
-    st.integers(min_value=0, max_value=30),
-    st.sampled_from(FRAGMENTS),
-)
-
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(edit, min_size=1, max_size=10))
+@given(edit_sequences(FILES, FRAGMENTS, max_edits=10))
 def test_event_layer_incremental_equals_fresh(edits: list[tuple[str, int, int, str]]) -> None:
     check_incremental(INITIAL, ("emit.py", "handle.py", "app.js"), edits, snap=layer_snapshot)

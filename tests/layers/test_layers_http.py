@@ -7,11 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from edit_sequences import edit_sequences
 from graph_util import check_incremental
 from graphmind.graph import Graph
 from graphmind.links import http
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 from layers_util import indexed, layer_snapshot, via_edges, workspace
 
 EDGES = {
@@ -120,15 +120,8 @@ FRAGMENTS = [
     "'/a/{x}'", "'/b'", "get", "post", "def ", "(", ")", ":", "\n", "    ", "",
 ]
 FILES = sorted(INITIAL)
-edit = st.tuples(
-    st.sampled_from(FILES),
-    st.integers(min_value=0, max_value=10_000),
-    st.integers(min_value=0, max_value=30),
-    st.sampled_from(FRAGMENTS),
-)
-
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(edit, min_size=1, max_size=10))
+@given(edit_sequences(FILES, FRAGMENTS, max_edits=10))
 def test_http_layer_incremental_equals_fresh(edits: list[tuple[str, int, int, str]]) -> None:
     check_incremental(INITIAL, ("routes.py", "web.ts"), edits, snap=layer_snapshot)

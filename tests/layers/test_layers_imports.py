@@ -8,11 +8,11 @@ import json
 from pathlib import Path
 
 import pytest
+from edit_sequences import edit_sequences
 from graph_util import check_incremental
 from graphmind.cli import main
 from graphmind.graph.deps import ImportGraph
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 from layers_util import import_edges, indexed, layer_snapshot, workspace
 from lsp_util import _plain, lsp_session, uri
 
@@ -122,15 +122,8 @@ FRAGMENTS = [
     "import ", "from ", "pkg", ".b", "./y", "'", "\n", "    ", "",
 ]
 FILES = sorted(INITIAL)
-edit = st.tuples(
-    st.sampled_from(FILES),
-    st.integers(min_value=0, max_value=10_000),
-    st.integers(min_value=0, max_value=30),
-    st.sampled_from(FRAGMENTS),
-)
-
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(edit, min_size=1, max_size=10))
+@given(edit_sequences(FILES, FRAGMENTS, max_edits=10))
 def test_import_layer_incremental_equals_fresh(edits: list[tuple[str, int, int, str]]) -> None:
     check_incremental(INITIAL, ("pkg/a.py", "web/x.ts"), edits, snap=layer_snapshot)

@@ -8,13 +8,13 @@ import json
 from pathlib import Path
 
 import pytest
+from edit_sequences import edit_sequences
 from graph_util import check_incremental
 from graphmind.answers import blast_json
 from graphmind.cli import main
 from graphmind.graph import Graph
 from graphmind.languages.markdown.notes import read
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 from layers_util import indexed, layer_snapshot, workspace
 from lsp_util import blast_radius, lsp_session, uri
 
@@ -103,13 +103,6 @@ INITIAL = {
 }
 FRAGMENTS = ["\n`m.beta`\n", "\n# Title\n", "m.py:2", "`m.gamma`", "\ndef gamma():\n    beta()\n", "```\n", "`", "\n", "", "===\n"]
 FILES = sorted(INITIAL)
-edit = st.tuples(
-    st.sampled_from(FILES),
-    st.integers(min_value=0, max_value=10_000),
-    st.integers(min_value=0, max_value=30),
-    st.sampled_from(FRAGMENTS),
-)
-
 
 def note_snapshot(engine):  # type: ignore[no-untyped-def]
     snap = layer_snapshot(engine)
@@ -122,6 +115,6 @@ def note_snapshot(engine):  # type: ignore[no-untyped-def]
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(edit, min_size=1, max_size=10))
+@given(edit_sequences(FILES, FRAGMENTS, max_edits=10))
 def test_note_layer_incremental_equals_fresh(edits: list[tuple[str, int, int, str]]) -> None:
     check_incremental(INITIAL, ("m.py", "n.md"), edits, snap=note_snapshot)

@@ -8,13 +8,13 @@ import json
 from pathlib import Path
 
 import pytest
+from edit_sequences import edit_sequences
 from graph_util import check_incremental
 from graphmind.cli import main
 from graphmind.graph import Graph
 from graphmind.graph.search import match_query
 from graphmind.text import indexed_words, words
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 from layers_util import indexed, layer_snapshot, workspace
 from lsp_util import lsp_session
 from lsprotocol import types as T
@@ -99,15 +99,8 @@ INITIAL = {
 FRAGMENTS = ["\ndef epsilon():\n    \"\"\"Fifth.\"\"\"\n", "\n# note\ndef zeta():\n    pass\n", '"""', "# ", "def ",
              "alpha", "\n", "    ", "", "/** x */\n", "function f() {}\n"]
 FILES = sorted(INITIAL)
-edit = st.tuples(
-    st.sampled_from(FILES),
-    st.integers(min_value=0, max_value=10_000),
-    st.integers(min_value=0, max_value=30),
-    st.sampled_from(FRAGMENTS),
-)
-
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(edit, min_size=1, max_size=10))
+@given(edit_sequences(FILES, FRAGMENTS, max_edits=10))
 def test_search_layer_incremental_equals_fresh(edits: list[tuple[str, int, int, str]]) -> None:
     check_incremental(INITIAL, ("a.py", "b.ts"), edits, snap=layer_snapshot)

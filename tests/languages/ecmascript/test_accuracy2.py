@@ -10,12 +10,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from edit_sequences import edit_sequences
 from graph_util import check_incremental, edges
 from graphmind.engine import Engine
 from graphmind.graph import Graph
 from graphmind.model import Via
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 from languages.annotations import annotated_edges, read_annotations
 
 FIXTURE = Path(__file__).parent / "fixtures" / "accuracy2"
@@ -111,16 +111,9 @@ FRAGMENTS = [
 ]
 FILES = sorted(INITIAL)
 OPEN = ("use.ts",)
-edit_st = st.tuples(
-    st.sampled_from(FILES),
-    st.integers(min_value=0, max_value=10_000),
-    st.integers(min_value=0, max_value=30),
-    st.sampled_from(FRAGMENTS),
-)
-
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(edit_st, min_size=1, max_size=8))
+@given(edit_sequences(FILES, FRAGMENTS, max_edits=8))
 def test_incremental_equals_fresh(edits: list[tuple[str, int, int, str]]) -> None:
     check_incremental(INITIAL, OPEN, edits, whole_text=True)
 

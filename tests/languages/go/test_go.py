@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 from conftest import FIXTURES
+from edit_sequences import edit_sequences
 from graph_util import check_incremental, edges, snapshot
 from graphmind.engine import Engine
 from graphmind.graph import Graph
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 from profiles import examples
 
 S = "internal.server"
@@ -210,16 +210,9 @@ FRAGMENTS = [
 FILES = sorted(INITIAL)
 OPEN = ("main.go", "a/a.go", "go.mod")
 
-edit_st = st.tuples(
-    st.sampled_from(FILES),
-    st.integers(min_value=0, max_value=10_000),
-    st.integers(min_value=0, max_value=30),
-    st.sampled_from(FRAGMENTS),
-)
-
 
 @settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(edit_st, min_size=1, max_size=10))
+@given(edit_sequences(FILES, FRAGMENTS, max_edits=10))
 def test_incremental_equals_fresh(edits: list[tuple[str, int, int, str]]) -> None:
     # open buffers get whole-text updates; byte edits are covered by tests/test_incremental.py
     check_incremental(INITIAL, OPEN, edits, whole_text=True)

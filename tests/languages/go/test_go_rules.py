@@ -10,10 +10,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from edit_sequences import edit_sequences
 from graph_util import check_incremental, edges, snapshot
 from graphmind.engine import Engine
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 from languages.annotations import annotated_edges, read_annotations
 
 FIXTURE = Path(__file__).parent / "fixtures" / "rules"
@@ -155,16 +155,9 @@ FRAGMENTS = [
 FILES = sorted(INITIAL)
 OPEN = ("a/a.go", "b/b.go")
 
-edit_st = st.tuples(
-    st.sampled_from(FILES),
-    st.integers(min_value=0, max_value=10_000),
-    st.integers(min_value=0, max_value=30),
-    st.sampled_from(FRAGMENTS),
-)
-
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(edit_st, min_size=1, max_size=8))
+@given(edit_sequences(FILES, FRAGMENTS, max_edits=8))
 def test_incremental_equals_fresh(edits: list[tuple[str, int, int, str]]) -> None:
     # interfaces, implementations in other packages, multiple results and range elements:
     # a changed method set or result type re-resolves the files that called through them

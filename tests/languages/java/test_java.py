@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from edit_sequences import edit_sequences
+from edit_sequences import edit_sequences, source_files
 from graph_util import check_incremental, snapshot
 from graphmind.engine import Engine
 from graphmind.graph import Graph
@@ -164,7 +164,7 @@ def test_java_incremental_equals_fresh_property() -> None:
     from hypothesis import HealthCheck, given, settings
 
     @settings(max_examples=examples(20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-    @given(edit_sequences(JAVA_INITIAL, JAVA_FRAGMENTS))
+    @given(edit_sequences(source_files(JAVA_INITIAL), JAVA_FRAGMENTS))
     def run(edits: list[tuple[str, int, int, str]]) -> None:
         check_incremental(JAVA_INITIAL, (), edits)  # on disk: see test_rust.RUST_OPEN
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+from edit_sequences import edit_sequences
 from graph_util import check_incremental, edges, snapshot
 from graphmind.engine import Engine
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 INITIAL = {
     "m.py": (
@@ -43,16 +43,9 @@ FRAGMENTS = [
 FILES = sorted(INITIAL)
 OPEN = ("m.py", "n.py")
 
-edit = st.tuples(
-    st.sampled_from(FILES),
-    st.integers(min_value=0, max_value=10_000),
-    st.integers(min_value=0, max_value=40),
-    st.sampled_from(FRAGMENTS),
-)
-
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(edit, min_size=1, max_size=10))
+@given(edit_sequences(FILES, FRAGMENTS, max_length=40, max_edits=10))
 def test_incremental_equals_fresh_for_inferred_types(edits: list[tuple[str, int, int, str]]) -> None:
     check_incremental(INITIAL, OPEN, edits)
 

@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from edit_sequences import edit_sequences
+from edit_sequences import edit_sequences, source_files
 from graph_util import check_incremental, edges
 from graphmind.engine import Engine
 from graphmind.graph import Graph
@@ -172,7 +172,7 @@ def test_rust_incremental_equals_fresh_property() -> None:
     from hypothesis import HealthCheck, given, settings
 
     @settings(max_examples=examples(20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-    @given(edit_sequences(RUST_INITIAL, RUST_FRAGMENTS))
+    @given(edit_sequences(source_files(RUST_INITIAL), RUST_FRAGMENTS))
     def run(edits: list[tuple[str, int, int, str]]) -> None:
         check_incremental(RUST_INITIAL, RUST_OPEN, edits)
 

@@ -10,10 +10,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from edit_sequences import edit_sequences
 from graph_util import check_incremental, edges, snapshot
 from graphmind.engine import Engine
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 from languages.annotations import annotated_edges, read_annotations
 
 FIXTURE = Path(__file__).parent / "fixtures" / "dispatch"
@@ -101,8 +101,7 @@ FILES = ["src/a.rs", "src/b.rs", "src/lib.rs"]
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(st.tuples(st.sampled_from(FILES), st.integers(0, 10_000), st.integers(0, 30), st.sampled_from(FRAGMENTS)),
-                min_size=1, max_size=8))
+@given(edit_sequences(FILES, FRAGMENTS, max_edits=8))
 def test_incremental_equals_fresh(edits: list[tuple[str, int, int, str]]) -> None:
     # impls appear, vanish and change their trait in other files: the callers follow
     check_incremental(INITIAL, ("src/b.rs",), edits, whole_text=True)

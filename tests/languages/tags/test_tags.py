@@ -92,11 +92,11 @@ TAGS_FRAGMENTS = [
 
 
 def test_tags_incremental_equals_fresh_property() -> None:
-    from edit_sequences import edit_sequences
+    from edit_sequences import edit_sequences, source_files
     from hypothesis import HealthCheck, given, settings
 
     @settings(max_examples=examples(20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-    @given(edit_sequences(TAGS_INITIAL, TAGS_FRAGMENTS))
+    @given(edit_sequences(source_files(TAGS_INITIAL), TAGS_FRAGMENTS))
     def run(edits: list[tuple[str, int, int, str]]) -> None:
         check_incremental(TAGS_INITIAL, (), edits)  # on disk: see test_lang_rust.RUST_OPEN
 
