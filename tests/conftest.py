@@ -23,7 +23,7 @@ settings.register_profile(
 settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
 settings.load_profile("ci" if PROFILE == "default" and os.environ.get("CI") == "true" else PROFILE)
 
-FIXTURES = Path(__file__).parent / "fixtures"
+from graph_util import FIXTURES  # noqa: E402  (one definition; test modules import it from graph_util)
 
 
 @pytest.fixture

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from pathlib import Path
 
 from graphmind.engine import Engine
 from graphmind.graph.deps import ImportGraph
 from graphmind.model import CONFIDENCE_NAMES
+
+FIXTURES = Path(__file__).parent / "fixtures"  # the shared fixture workspaces
 
 # Scratch workspaces of the property tests live in memory where there is such a folder: a run
 # opens hundreds of databases, and on a disk each one waits for fsync.

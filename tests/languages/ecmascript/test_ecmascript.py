@@ -7,9 +7,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES
 from edit_sequences import edit_sequences
-from graph_util import check_incremental, edges, snapshot
+from graph_util import FIXTURES, check_incremental, edges, snapshot
 from graphmind.engine import Engine
 from graphmind.graph import Graph
 from hypothesis import HealthCheck, given, settings

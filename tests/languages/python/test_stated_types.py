@@ -7,8 +7,7 @@ from __future__ import annotations
 import shutil
 
 import pytest
-from conftest import FIXTURES
-from graph_util import edges
+from graph_util import FIXTURES, edges
 from graphmind.engine import Engine
 from graphmind.graph import Graph
 from graphmind.model import Via
