@@ -95,3 +95,16 @@ def test_pyi_declarations_answer_callers_like_the_implementation(engine: Engine)
     assert sorted(s.path for s in speeds) == ["kinds/fast.py", "kinds/fast.pyi"]
     for sym in speeds:
         assert [c.symbol.qname for c in g.callers(sym.id)] == [f"{U}.stubbed"], sym.path
+
+
+def test_declarations_answer_callees_like_the_implementation(engine: Engine) -> None:
+    g = Graph(engine)
+    loads = g.symbols_by_qname(f"{M}.Loader.load")
+    speeds = g.symbols_by_qname("kinds.fast.speed")
+    for sym in loads:  # the @overload stubs have no body: they answer as the implementation does
+        assert [c.symbol.qname for c in g.callees(sym.id)] == [f"{M}.Loader.normalize"], sym.range
+    for sym in speeds:
+        assert [c.symbol.qname for c in g.callees(sym.id)] == ["kinds.fast._twice"], sym.path
+    # a definition that is no declaration keeps its own (empty) callees
+    (normalize,) = g.symbols_by_qname(f"{M}.Loader.normalize")
+    assert g.callees(normalize.id) == []

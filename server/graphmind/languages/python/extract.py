@@ -1,7 +1,8 @@
 """Python extraction: the facts of a file (or of one chunk) from ``queries/python/``.
 
 Callee expressions are encoded as ``(base, arg, chain)``:
-``('n', None, ['a', 'b', 'c'])`` for ``a.b.c``; ``('s', None, ['m'])`` for ``super().m``;
+``('n', None, ['a', 'b', 'c'])`` for ``a.b.c``; ``('s', None, ['m'])`` for ``super().m`` and
+``('s', ['X'], ['m'])`` for ``super(X, self).m`` (the lookup starts after ``X``);
 ``('c', inner, ['m'])`` for ``<inner call>().m``; ``('x', inner, ['m'])`` for ``<inner>[k].m``
 (an element); ``('a', evidence, ['m'])`` for a receiver whose type the code states where it is
 used (``cast(Foo, x).m``, ``x.m`` inside ``if isinstance(x, Foo):``); ``('u', None, ['m'])`` for an
@@ -61,7 +62,7 @@ def expr_of(node: ts.Node) -> Expr:
         if obj is not None and obj.type == "call":
             fn = obj.child_by_field_name("function")
             if fn is not None and fn.type == "identifier" and fn.text == b"super":
-                return ("s", None, [name])
+                return ("s", _super_class(obj), [name])
         base = expr_of(obj) if obj is not None else ("u", None, [])
         return (base[0], base[1], [*base[2], name])
     if t == "call":
@@ -81,6 +82,16 @@ def expr_of(node: ts.Node) -> Expr:
             if inner[0] != "u":
                 return ("x", inner, [])
     return ("u", None, [])
+
+
+def _super_class(call: ts.Node) -> list[str] | None:
+    """``X`` of ``super(X, self)`` as a name chain (None for ``super()`` or another first argument)."""
+    args = call.child_by_field_name("arguments")
+    first = args.named_children[0] if args is not None and args.named_children else None
+    if first is None or first.type not in ("identifier", "attribute"):
+        return None
+    e = expr_of(first)
+    return e[2] if e[0] == "n" else None
 
 
 _CAST_HEADS = (["cast"], ["typing", "cast"], ["t", "cast"], ["typing_extensions", "cast"])
@@ -569,6 +580,9 @@ def extract(
             sig = f"{name} = lambda{(' ' + _text(params)) if params is not None else ''}"
         if relpath.endswith(".pyi"):
             extra["stub"] = True  # a type stub: the .py beside it (if any) is what runs
+        if kind in ("function", "method") and (extra.get("overload") or extra.get("stub")):
+            # the language-neutral mark (graph.queries): answers outgoing calls as its implementation
+            extra["declaration"] = True
         parent_sym = symbols[parent]
         qname = f"{parent_sym.qname}.{name}"
         idx = len(symbols)
