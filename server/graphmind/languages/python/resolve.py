@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from ...model import (
+    AMBIGUOUS,
     CALL,
     EXTERNAL,
     EXTRACTED,
@@ -595,7 +596,7 @@ class _Resolver(ValueResolver):
             v, c, _ = self.lookup(chain[0], scope, depth + 1)
             return self.attrs(v, c, chain[1:], depth)
         if base == "s":
-            cls = self.enclosing_class(scope)
+            cls = self.super_start(arg, scope, depth)
             if cls is None:
                 return None, EXTRACTED
             return self.attrs(("super", cls), EXTRACTED, chain, depth)
@@ -611,6 +612,16 @@ class _Resolver(ValueResolver):
             v, c = self.evidence_value(arg, lambda e2, d: self.eval_expr(e2, scope, d), depth + 1)
             return self.attrs(v, c, chain, depth)
         return None, EXTRACTED
+
+    def super_start(self, named: list[str] | None, scope: int, depth: int) -> SymbolRow | None:
+        """The class whose bases ``super()`` searches: the enclosing class, or ``X`` of
+        ``super(X, self)`` (the lookup starts after ``X`` in the MRO, not after the caller's class)."""
+        if named is None:
+            return self.enclosing_class(scope)
+        v, _ = self.eval_expr(("n", None, named), scope, depth + 1)
+        if v is not None and v[0] == "syms":
+            return next((r for r in v[1] if r.kind == "class"), None)
+        return None
 
     def enclosing_class(self, scope: int) -> SymbolRow | None:
         s: int | None = scope
@@ -636,7 +647,7 @@ class _Resolver(ValueResolver):
         if base == "u" and len(chain) == 1:
             recv, rc = None, EXTRACTED
         elif base == "s" and len(chain) == 1:
-            cls = self.enclosing_class(site.caller)
+            cls = self.super_start(arg, site.caller, 0)
             recv, rc = (("super", cls), EXTRACTED) if cls is not None else (None, EXTRACTED)
         else:
             recv, rc = self.eval_expr(recv_expr, site.caller, 0)
@@ -649,7 +660,7 @@ class _Resolver(ValueResolver):
                 found = self.subclass_members(recv[1], chain[-1])
                 if found:
                     return Resolution(i, found, RESOLVED)
-            return self.outcome(i, site, None, rc, receiver_unknown=True)
+            return self.outcome(i, site, None, rc, receiver_unknown=True, through_super=recv[0] == "super")
         res = self.outcome(i, site, v, min(rc, c), receiver_unknown=False)
         if recv[0] == "inst" and site.kind == CALL and res.status == RESOLVED and chain[-1] not in _NO_DISPATCH:
             conf = min(rc, c, INFERRED)
@@ -722,10 +733,12 @@ class _Resolver(ValueResolver):
         extra = [d for r in rows for d in self.stubs.get(r.id, ())]
         return rows + extra if extra else rows
 
-    def outcome(self, i: int, site: SiteFact, v: Value | None, c: int, receiver_unknown: bool) -> Resolution:
+    def outcome(
+        self, i: int, site: SiteFact, v: Value | None, c: int, receiver_unknown: bool, through_super: bool = False
+    ) -> Resolution:
         if v is None:
             if receiver_unknown and site.kind == CALL and site.name:
-                return self.by_name(i, site)
+                return self.by_name(i, site, through_super)
             return unresolved(i)
         kind, payload = v
         if kind == "ext":
@@ -760,15 +773,26 @@ class _Resolver(ValueResolver):
             return Resolution(i, [], EXTERNAL)
         return unresolved(i)
 
-    def by_name(self, i: int, site: SiteFact) -> Resolution:
+    def by_name(self, i: int, site: SiteFact, through_super: bool = False) -> Resolution:
         """Unknown receiver: the workspace's methods of that name (each bound to its
         implementation; properties are read, not called), labelled by the shared policy with
-        Python's builtin types' method names added to the shared common names."""
+        Python's builtin types' method names added to the shared common names.
+
+        The method the call is written in is no evidence: ``super().m()`` never reaches the ``m``
+        it is in, and ``x.m()`` inside ``m`` on another, unknown receiver is as likely delegation to
+        a wrapped object of another type (an adapter: ``self._headers.getheaders(name)``) as
+        recursion, so when it is the only candidate the edge is ``ambiguous``."""
+        own = self.f.symbols[site.caller].qname if 0 < site.caller < len(self.f.symbols) else None
         by_qname: dict[str, list[SymbolRow]] = {}
         for r in self.ws.by_name(site.name):
-            if r.kind == "method" and not _is_property(r):
+            if r.kind == "method" and not _is_property(r) and not (through_super and r.qname == own):
                 by_qname.setdefault(r.qname, []).append(r)
-        return label_by_name(i, [r for rows in by_qname.values() for r in self.bound(rows)], site.name, BUILTIN_METHODS)
+        res = label_by_name(
+            i, [r for rows in by_qname.values() for r in self.bound(rows)], site.name, BUILTIN_METHODS
+        )
+        if list(by_qname) == [own] and res.targets:
+            res.targets = [(t[0], min(t[1], AMBIGUOUS)) for t in res.targets]
+        return res
 
 
 
