@@ -108,3 +108,12 @@ def test_declarations_answer_callees_like_the_implementation(engine: Engine) -> 
     # a definition that is no declaration keeps its own (empty) callees
     (normalize,) = g.symbols_by_qname(f"{M}.Loader.normalize")
     assert g.callees(normalize.id) == []
+
+
+def test_protocol_dispatch_reaches_structural_implementations_only(engine: Engine) -> None:
+    vias = _vias(engine)
+    through = Via("dispatch", "kinds.protocols.Renderer.render").encode()
+    assert ("kinds.protocols.show", "kinds.protocols.Page.render", through) in vias
+    assert ("kinds.protocols.show", "kinds.protocols.Wide.render", through) in vias
+    reached = {b for a, b, _ in vias if a == "kinds.protocols.show"}
+    assert "kinds.protocols.Sketch.render" not in reached  # render without width: no Renderer

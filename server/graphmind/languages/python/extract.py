@@ -484,14 +484,36 @@ def chunk_spans(root: ts.Node) -> list[Span]:
 
 def merge_member_extra(container: dict[str, Any], member: dict[str, Any]) -> dict[str, Any]:
     attrs = member.get("attrs")
-    if not attrs:
+    members = member.get("members")
+    if not attrs and not members:
         return container
     merged = dict(container)
-    mine = {k: list(v) for k, v in merged.get("attrs", {}).items()}
-    for name, evs in attrs.items():
-        mine.setdefault(name, []).extend(evs)
-    merged["attrs"] = mine
+    if attrs:
+        mine = {k: list(v) for k, v in merged.get("attrs", {}).items()}
+        for name, evs in attrs.items():
+            mine.setdefault(name, []).extend(evs)
+        merged["attrs"] = mine
+    if members:  # a Protocol's method names, in the order of its body
+        names = list(merged.get("members", []))
+        names.extend(n for n in members if n not in names)
+        merged["members"] = names
     return merged
+
+
+_PROTOCOL_HEADS = (["Protocol"], ["typing", "Protocol"], ["t", "Protocol"], ["typing_extensions", "Protocol"])
+
+
+def _is_protocol_base(node: ts.Node) -> bool:
+    """``Protocol``, ``typing.Protocol`` or ``Protocol[T]`` among a class's bases."""
+    if node.type == "subscript":
+        value = node.child_by_field_name("value")
+        if value is None:
+            return False
+        node = value
+    if node.type not in ("identifier", "attribute"):
+        return False
+    e = expr_of(node)
+    return e[0] == "n" and e[2] in _PROTOCOL_HEADS
 
 def extract(
     query: ts.Query,
@@ -552,6 +574,8 @@ def extract(
                             bases.append(e[2])
             if bases:
                 extra["bases"] = bases
+            if sup is not None and any(_is_protocol_base(c) for c in sup.named_children):
+                extra["protocol"] = True  # typing.Protocol: implemented structurally (see members)
             sig = _signature(node, src)
         elif kind == "function":
             decos = _decorators(node)
@@ -565,6 +589,11 @@ def extract(
                     extra["property"] = True
                 if any(d.endswith((".setter", ".deleter")) for d in decos):
                     extra["accessor"] = True  # the property's setter: calls go to the getter's name
+                if symbols[parent].extra.get("protocol"):
+                    # a Protocol's members, in the class's extra: its implementers have them all
+                    members = symbols[parent].extra.setdefault("members", [])
+                    if name not in members:
+                        members.append(name)
             if any(d in ("overload", "typing.overload", "t.overload") for d in decos):
                 extra["overload"] = True  # a typing stub: calls bind to the implementation
             ret = annotation_evidence(node.child_by_field_name("return_type"))

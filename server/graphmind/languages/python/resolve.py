@@ -307,7 +307,31 @@ class _Resolver(ValueResolver):
         return got
 
     def is_subclass(self, sub: SymbolRow, sup: SymbolRow) -> bool:
-        return sub.kind == "class" and bool(sub.extra.get("bases")) and sup.id in self.ancestors(sub)
+        """``sub`` inherits from ``sup``, or implements the Protocol ``sup`` structurally: it is
+        no Protocol itself and has (itself or through its workspace bases) every method that
+        ``sup`` and its workspace Protocol bases declare."""
+        if sub.kind != "class":
+            return False
+        if sub.extra.get("bases") and sup.id in self.ancestors(sub):
+            return True
+        if not sup.extra.get("protocol") or sub.extra.get("protocol"):
+            return False
+        names = self.protocol_members(sup)
+        return bool(names) and all(self.member_rows(sub, n) for n in names)
+
+    def protocol_members(self, proto: SymbolRow, seen: set[int] | None = None) -> list[str]:
+        seen = seen if seen is not None else set()
+        seen.add(proto.id)
+        names = list(proto.extra.get("members", ()))
+        for base in self.bases(proto, 0):
+            if base.extra.get("protocol") and base.id not in seen:
+                names.extend(n for n in self.protocol_members(base, seen) if n not in names)
+        return names
+
+    def member_rows(self, cls: SymbolRow, name: str) -> bool:
+        """Does ``cls`` (or a workspace base) define the method ``name``?"""
+        m, _ = self.member(cls, name, 0, set())
+        return m is not None and m[0] == "syms" and any(r.kind == "method" for r in m[1])
 
     def call_result(self, v: Value | None, c: int, depth: int) -> tuple[Value | None, int]:
         if v is None:
