@@ -125,12 +125,15 @@ class _Resolver(ValueResolver):
         if depth > MAX_DEPTH:
             return None, EXTRACTED
         rows = self.ws.symbols(f"{mod}.{name}")
+        stubs: list[SymbolRow] = []
         if rows:
             mods = [r for r in rows if r.kind == "module"]
             defs = self.bound([r for r in rows if r.kind != "module"])
-            if defs:
+            if defs and not all(r.extra.get("stub") for r in defs):
                 return ("syms", defs), EXTRACTED
-            return ("mod", mods[0].qname), EXTRACTED
+            if not defs:
+                return ("mod", mods[0].qname), EXTRACTED
+            stubs = defs  # only a .pyi declares the name: the .py's own binding (an import) is what runs
         found: list[tuple[Value, int]] = []
         stars: list[str] = []
         for kind, target, extra in self.ws.bindings(mod, name):
@@ -149,6 +152,8 @@ class _Resolver(ValueResolver):
                 v, c = self.global_value(smod, name, depth + 1)
                 if v is not None:
                     return v, c
+        if stubs:
+            return ("syms", stubs), EXTRACTED
         if name in BUILTINS:
             return ("ext", name), EXTRACTED
         return None, EXTRACTED
