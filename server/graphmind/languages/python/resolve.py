@@ -284,7 +284,7 @@ class _Resolver(ValueResolver):
         seen.add(cls.id)
         rows = self.bound([r for r in self.ws.symbols(f"{cls.qname}.{name}") if r.kind != "module"])
         if rows:
-            return ("syms", rows), known_confidence(rows, EXTRACTED)
+            return ("syms", rows), known_confidence(rows, EXTRACTED, alternatives=True)
         evs = cls.extra.get("attrs", {}).get(name)
         if evs:
             v, c = self.evidence_value(evs, lambda e, d: self.eval_global_expr(cls.module, e, d), depth)
@@ -780,7 +780,7 @@ class _Resolver(ValueResolver):
                 rows = [r for r in rows if not _is_property(r)]  # a property is read, never called
                 if not rows:
                     return unresolved(i)
-            conf = known_confidence(rows, c)
+            conf = known_confidence(rows, c, alternatives=True)
             targets: dict[int, int] = {}
             for r in self.with_stubs(rows):
                 targets[r.id] = conf
