@@ -825,10 +825,13 @@ def _assign(
             if ev is not None and owner == 0:
                 module_vars.setdefault(name, []).append(ev)
             return
+        # a class attribute bound to a module-level name (``progress_class = ProgressBar``): what
+        # that name is, evaluated in the class's module (never a name of the class body itself)
+        global_val = ev is not None and ev[0] == "val" and ev[1][0] == "n" and ev[1][2][0] not in sc.locals
         sc.locals.add(name)
         if ev is not None:
             sc.types.setdefault(name, []).append(ev)
-            if owner_sym.kind == "class" and ev[0] in ("call", "ann", "type"):
+            if owner_sym.kind == "class" and (ev[0] in ("call", "ann", "type") or global_val):
                 owner_sym.extra.setdefault("attrs", {}).setdefault(name, []).append(ev)
     elif left.type == "attribute":
         obj = left.child_by_field_name("object")
