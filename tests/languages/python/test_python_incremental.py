@@ -13,6 +13,7 @@ from edit_sequences import edit_sequences
 from graph_util import check_incremental, edges, snapshot
 from graphmind.engine import Engine
 from hypothesis import HealthCheck, given, settings
+from profiles import examples
 
 INITIAL = {
     "m.py": (
@@ -45,7 +46,7 @@ FILES = sorted(INITIAL)
 OPEN = ("m.py", "n.py")
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(edit_sequences(FILES, FRAGMENTS, max_length=40, max_edits=10))
 def test_incremental_equals_fresh_for_inferred_types(edits: list[tuple[str, int, int, str]]) -> None:
     check_incremental(INITIAL, OPEN, edits)
@@ -61,21 +62,25 @@ PROTOCOLS = {
         "class R(Q):\n    def go(self):\n        return super(Q, self).go()\n\n\n"
         "class W:\n    def go(self):\n        return super().go()\n\n    def wrap(self, inner):\n        return inner.wrap(1)\n"
     ),
-    "u.py": "from p import P, P2\n\n\ndef use(x: P, y: P2):\n    x.go()\n    y.size()\n",
+    "u.py": (
+        "from p import P, P2\nfrom q import Q\n\n\ndef use(x: P, y: P2):\n    x.go()\n    y.size()\n\n\n"
+        "class V:\n    kind = Q\n\n    def make(self):\n        return self.kind().size()\n"
+    ),
 }
 PROTOCOL_FRAGMENTS = [
     "\n    def size(self):\n        pass\n", "\n    def more(self):\n        pass\n", "\n    def go(self): ...\n",
     "\nclass S:\n    def go(self):\n        pass\n", "(Protocol)", "(Q)", "(P, Protocol)", "super(Q, self).go()",
-    "super(R, self).go()", "super().go()", "inner.wrap(1)", "Protocol", "size", "go", "more", "class ", "def ",
+    "super(R, self).go()", "super().go()", "inner.wrap(1)", "kind = Q", "kind = P", "Protocol", "size", "go", "more",
+    "class ", "def ",
     "(", ")", ":", "\n", "    ", "",
 ]
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(edit_sequences(sorted(PROTOCOLS), PROTOCOL_FRAGMENTS, max_length=40, max_edits=10))
 def test_incremental_equals_fresh_for_protocols_and_super(edits: list[tuple[str, int, int, str]]) -> None:
     """Protocol dispatch (a member added to or removed from the Protocol or an implementer),
-    ``super(X, self)`` and the delegation rule."""
+    ``super(X, self)``, the delegation rule and a class attribute bound to a class."""
     check_incremental(PROTOCOLS, ("p.py", "q.py"), edits)
 
 
