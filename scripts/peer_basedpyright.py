@@ -639,12 +639,14 @@ def _hover_text(answer: Any) -> str:
     return str(contents)
 
 
-_SELF_TYPE = re.compile(r"type\[Self@(\w+)\]")
+# the callee itself is a ``type[Self@C]`` value (``cls``), not a method whose signature mentions one
+# (``cls.__new__(cls)`` builds an instance without calling the class)
+_SELF_TYPE = re.compile(r"^\((?:parameter|variable)\) \w+: type\[Self@(\w+)\]$")
 
 
 def _self_class(idx: FileIndex, line: int, char: int, hover: str) -> Def | None:
     """The class a hover's ``type[Self@C]`` names: the innermost class named C around the position."""
-    m = _SELF_TYPE.search(hover)
+    m = _SELF_TYPE.match(hover.strip())
     if m is None:
         return None
     pos = (line, _byte_col(idx.lines[line] if line < len(idx.lines) else "", char))

@@ -815,25 +815,53 @@ def _assign(
     left = caps["assign.left"][0]
     value = node.child_by_field_name("right")
     ann = node.child_by_field_name("type")
-    owner_sym = symbols[owner]
+    if (
+        left.type == "pattern_list" and value is not None and value.type == "expression_list"
+        and len(left.named_children) == len(value.named_children)
+        and all(c.type == "identifier" for c in left.named_children)
+    ):  # ``a, b = X, Y``: each name gets its own value
+        for name_node, part in zip(left.named_children, value.named_children, strict=True):
+            _assign_name(_text(name_node), part, None, owner, sc, symbols, module_vars, narrow)
+        return
     if left.type == "identifier":
-        name = _text(left)
-        if value is not None and value.type == "lambda":
-            return  # a named lambda: a definition of its own
-        ev = _evidence(value, ann, narrow if owner != 0 else None)
-        if owner == 0 or name in sc.globals:
-            if ev is not None and owner == 0:
-                module_vars.setdefault(name, []).append(ev)
-            return
-        # a class attribute bound to a module-level name (``progress_class = ProgressBar``): what
-        # that name is, evaluated in the class's module (never a name of the class body itself)
-        global_val = ev is not None and ev[0] == "val" and ev[1][0] == "n" and ev[1][2][0] not in sc.locals
-        sc.locals.add(name)
-        if ev is not None:
-            sc.types.setdefault(name, []).append(ev)
-            if owner_sym.kind == "class" and (ev[0] in ("call", "ann", "type") or global_val):
-                owner_sym.extra.setdefault("attrs", {}).setdefault(name, []).append(ev)
-    elif left.type == "attribute":
+        _assign_name(_text(left), value, ann, owner, sc, symbols, module_vars, narrow)
+        return
+    _assign_other(left, value, ann, sc, symbols)
+
+
+def _assign_name(
+    name: str,
+    value: ts.Node | None,
+    ann: ts.Node | None,
+    owner: int,
+    sc: _Scope,
+    symbols: list[SymbolFact],
+    module_vars: dict[str, list[tuple]],
+    narrow: Narrowing,
+) -> None:
+    owner_sym = symbols[owner]
+    if value is not None and value.type == "lambda":
+        return  # a named lambda: a definition of its own
+    ev = _evidence(value, ann, narrow if owner != 0 else None)
+    if owner == 0 or name in sc.globals:
+        if ev is not None and owner == 0:
+            module_vars.setdefault(name, []).append(ev)
+        return
+    # a class attribute bound to a module-level name (``progress_class = ProgressBar``): what
+    # that name is, evaluated in the class's module (never a name of the class body itself)
+    global_val = ev is not None and ev[0] == "val" and ev[1][0] == "n" and ev[1][2][0] not in sc.locals
+    sc.locals.add(name)
+    if ev is not None:
+        sc.types.setdefault(name, []).append(ev)
+        if owner_sym.kind == "class" and (ev[0] in ("call", "ann", "type") or global_val):
+            owner_sym.extra.setdefault("attrs", {}).setdefault(name, []).append(ev)
+
+
+def _assign_other(
+    left: ts.Node, value: ts.Node | None, ann: ts.Node | None, sc: _Scope, symbols: list[SymbolFact]
+) -> None:
+    """``self.x = ...`` (evidence about the class's attribute) or a pattern's names."""
+    if left.type == "attribute":
         obj = left.child_by_field_name("object")
         attr = left.child_by_field_name("attribute")
         if obj is None or attr is None or obj.type != "identifier" or sc.self_name is None:
@@ -845,7 +873,8 @@ def _assign(
             return
         cls = symbols[sc.class_idx]
         for e in _portable(ev, sc):
-            if e[0] in _ATTR_EVIDENCE:
+            # a module-level name (``self._class = RedisCacheClient``) is evaluated in the module too
+            if e[0] in _ATTR_EVIDENCE or (e[0] == "val" and e[1][0] == "n"):
                 cls.extra.setdefault("attrs", {}).setdefault(_text(attr), []).append(e)
     else:
         sc.locals.update(_pattern_names(left))
