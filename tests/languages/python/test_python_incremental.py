@@ -70,7 +70,7 @@ PROTOCOLS = {
 PROTOCOL_FRAGMENTS = [
     "\n    def size(self):\n        pass\n", "\n    def more(self):\n        pass\n", "\n    def go(self): ...\n",
     "\nclass S:\n    def go(self):\n        pass\n", "(Protocol)", "(Q)", "(P, Protocol)", "super(Q, self).go()",
-    "super(R, self).go()", "super().go()", "inner.wrap(1)", "kind = Q", "kind = P", "\n        self.k = Q\n", "a, b = Q, 1\n    a().go()\n", "Protocol", "size", "go", "more",
+    "super(R, self).go()", "super().go()", "inner.wrap(1)", "kind = Q", "kind = P", "\n        self.k = Q\n", "a, b = Q, 1\n    a().go()\n", "[1:]", "\n    def __call__(self) -> Q:\n        return Q()\n", "Protocol", "size", "go", "more",
     "class ", "def ",
     "(", ")", ":", "\n", "    ", "",
 ]

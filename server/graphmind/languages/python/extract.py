@@ -79,6 +79,9 @@ def expr_of(node: ts.Node) -> Expr:
         value = node.child_by_field_name("value")
         if value is not None:
             inner = expr_of(value)
+            subs = node.children_by_field_name("subscript")
+            if len(subs) == 1 and subs[0].type == "slice":
+                return inner  # ``xs[a:b]``: a slice of a sequence is a sequence of the same type
             if inner[0] != "u":
                 return ("x", inner, [])
     return ("u", None, [])

@@ -346,6 +346,11 @@ class _Resolver(ValueResolver):
             return ("ext", payload + "()"), c
         if kind == "ret":
             return payload, min(c, INFERRED)
+        if kind == "inst" and depth <= MAX_DEPTH:  # an instance called: what its ``__call__`` returns
+            m, mc = self.attr(v, "__call__", depth + 1)
+            if m is not None and m[0] == "syms":
+                return self.call_result(m, min(c, mc), depth + 1)
+            return None, c
         if kind == "syms":
             classes = [r for r in payload if r.kind == "class"]
             if classes:
