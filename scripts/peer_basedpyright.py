@@ -641,7 +641,7 @@ def _hover_text(answer: Any) -> str:
 
 # the callee itself is a ``type[Self@C]`` value (``cls``), not a method whose signature mentions one
 # (``cls.__new__(cls)`` builds an instance without calling the class)
-_SELF_TYPE = re.compile(r"^\((?:parameter|variable)\) \w+: type\[Self@(\w+)\]$")
+_SELF_TYPE = re.compile(r"^\((?:parameter|variable)\) \w+: type\[Self@(\w+)(?:\[.*\])?\]$")
 
 
 def _self_class(idx: FileIndex, line: int, char: int, hover: str) -> Def | None:
