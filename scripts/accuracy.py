@@ -20,6 +20,15 @@ hierarchy has no item for them), and so are properties (read, not called).
 stores basedpyright's edges per package and reuses them (compare two builds of GraphMind on the
 same reference without waiting for it twice).
 
+``--extended`` also builds the extended reference: basedpyright's call hierarchy edges plus, for
+every call site of the package (not only the ones GraphMind links), the edge basedpyright's
+go-to-definition gives (``peer_basedpyright.collect_definition_edges``: the call hierarchy lists
+no call of a ``cls`` parameter, a NamedTuple, an ``lru_cache``-decorated function or a local alias
+of a method). Both tables are printed, raw and extended; the extended reference is cached next to
+the raw one (``<key>-definition.json``). ``--hand-read FILE`` (with ``--extended``) adds a third
+figure: the extended reference plus the edges listed in FILE (read by hand as right; keep FILE
+outside the repository, next to the corpora, and say which classes it holds).
+
 Dispatch edges (a call through a base-class method reaching an override, ``via`` dispatch) are
 counted apart: basedpyright's call hierarchy lists a call under the method the receiver's static
 type declares, never under its overrides, so the scores compare the direct edges and the table
@@ -46,7 +55,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from fetch_corpus import fetch_sdist  # noqa: E402
 from graphmind.engine import Engine  # noqa: E402
 from graphmind.model import AMBIGUOUS, CONFIDENCE_NAMES, EXTRACTED, INFERRED  # noqa: E402
-from peer_basedpyright import collect_call_edges  # noqa: E402
+from peer_basedpyright import collect_call_edges, collect_definition_edges  # noqa: E402
 
 DEFAULT = "requests==2.32.3:requests,click==8.1.7:click,attrs==24.2.0:attr"
 Edge = tuple[str, str]
@@ -160,7 +169,25 @@ def reference_edges(ws: Path, key: str, cache: Path | None, log: Path) -> set[Ed
     return set(rep.edges)
 
 
-def evaluate(spec: str, keep: Path | None, cache: Path | None = None) -> dict[str, Any]:
+def definition_edges(ws: Path, key: str, cache: Path | None, log: Path) -> set[Edge]:
+    """The go-to-definition edges of every call site (the extended reference's addition)."""
+    slot = cache / f"{key}-definition.json" if cache is not None else None
+    if slot is not None and slot.is_file():
+        print(f"  basedpyright definitions: edges from {slot}", file=sys.stderr)
+        return {(a, b) for a, b in json.loads(slot.read_text())}
+    rep = collect_definition_edges(ws, stderr=log)
+    print(f"  basedpyright definitions: {len(rep.edges)} edges from {rep.sites} call sites in {rep.seconds:.1f}s "
+          f"({rep.by_definition} by definition, {rep.by_type} by type, {rep.errors} errors)", file=sys.stderr)
+    if slot is not None and not rep.errors:
+        slot.parent.mkdir(parents=True, exist_ok=True)
+        slot.write_text(json.dumps(sorted(rep.edges)))
+    return set(rep.edges)
+
+
+def evaluate(
+    spec: str, keep: Path | None, cache: Path | None = None, extended: bool = False,
+    hand_read: dict[str, list[list[str]]] | None = None,
+) -> dict[str, Any]:
     name_ver, _, package = spec.partition(":")
     name, _, version = name_ver.partition("==")
     package = package or name
@@ -179,6 +206,7 @@ def evaluate(spec: str, keep: Path | None, cache: Path | None = None) -> dict[st
         found, callables, functions, sites, dispatch, seconds = ours(ws, Path(tmp) / "index.db")
         key = f"{name}-{version}" + (f"-{sub.replace('/', '-')}" if sub else "")
         ref_edges = reference_edges(ws, key, cache, Path(tmp) / "basedpyright.log")
+        ext_edges = definition_edges(ws, key, cache, Path(tmp) / "basedpyright-def.log") if extended else set()
 
     def keep_edge(e: Edge) -> bool:  # a function of the package calling a callable of the package
         return e[0] in functions and e[1] in callables
@@ -212,12 +240,71 @@ def evaluate(spec: str, keep: Path | None, cache: Path | None = None) -> dict[st
         "onlyBasedpyright": sorted(ref - default),
         "dispatchOnly": sorted(dispatch_default),
     }
+    if extended:
+        ref_x = ref | {e for e in ext_edges if keep_edge(e)}
+        result["extended"] = {
+            "referenceEdges": len(ref_x),
+            "added": len(ref_x - ref),
+            "graphmind": scores(default, ref_x),
+            "normalized": scores(no_ctor_init(default), no_ctor_init(ref_x)),
+            "blastDepth3": blast_f1(default | dispatch_default, ref_x),
+            "blastDepth3Direct": blast_f1(default, ref_x),
+            "dispatchInReference": len(dispatch_default & ref_x),
+        }
+        result["onlyGraphmindExtended"] = sorted(default - ref_x)
+        result["onlyBasedpyrightExtended"] = sorted(ref_x - default)
+        if hand_read is not None and key in hand_read:
+            # edges read by hand as right (their classes are listed in the README), counted as
+            # reference edges: a third figure beside the raw and extended ones, never instead
+            ref_h = ref_x | {(a, b) for a, b in hand_read[key] if keep_edge((a, b))}
+            result["handRead"] = {
+                "referenceEdges": len(ref_h), "added": len(ref_h - ref_x),
+                "graphmind": scores(default, ref_h), "blastDepth3Direct": blast_f1(default, ref_h),
+                "blastDepth3": blast_f1(default | dispatch_default, ref_h),
+            }
     if keep is not None:
         keep.mkdir(parents=True, exist_ok=True)
-        (keep / f"{key}-disagreements.json").write_text(
-            json.dumps({k: result[k] for k in ("onlyGraphmind", "onlyBasedpyright", "dispatchOnly")}, indent=1)
-        )
+        (keep / f"{key}-disagreements.json").write_text(json.dumps(
+            {k: result[k] for k in _LISTS if k in result}, indent=1
+        ))
     return result
+
+
+_LISTS = ("onlyGraphmind", "onlyBasedpyright", "dispatchOnly", "onlyGraphmindExtended", "onlyBasedpyrightExtended")
+
+
+def extended_table(results: list[dict[str, Any]]) -> str:
+    rows = [
+        "| package | raw reference edges | raw P / R / F1 | extended reference edges (added) | extended P / R / F1 "
+        "| extended, constructor __init__ edges aside | blast depth 3 F1 raw → extended (direct) "
+        "| same, following dispatch |",
+        "|---|---:|---|---:|---|---|---|---|",
+    ]
+    for r in results:
+        x = r.get("extended")
+        if x is None:
+            continue
+        d, g, z = r["graphmind"]["inferred"], x["graphmind"], x["normalized"]
+        rows.append(
+            f"| {r['package']} | {r['referenceEdges']} | {d['precision']:.3f} / {d['recall']:.3f} / {d['f1']:.3f} | "
+            f"{x['referenceEdges']} ({x['added']}) | {g['precision']:.3f} / {g['recall']:.3f} / {g['f1']:.3f} | "
+            f"{z['precision']:.3f} / {z['recall']:.3f} / {z['f1']:.3f} | "
+            f"{r['blastDepth3Direct']['f1']:.3f} → {x['blastDepth3Direct']['f1']:.3f} | "
+            f"{r['blastDepth3']['f1']:.3f} → {x['blastDepth3']['f1']:.3f} |"
+        )
+    hand = [r for r in results if "handRead" in r]
+    if hand:
+        rows += ["", "| package | extended + hand-read reference edges (added) | P / R / F1 | blast depth 3 F1 (direct) "
+                 "| same, following dispatch |", "|---|---:|---|---|---|"]
+        for r in hand:
+            h = r["handRead"]
+            g = h["graphmind"]
+            rows.append(
+                f"| {r['package']} | {h['referenceEdges']} ({h['added']}) | "
+                f"{g['precision']:.3f} / {g['recall']:.3f} / {g['f1']:.3f} | {h['blastDepth3Direct']['f1']:.3f} | "
+                f"{h['blastDepth3']['f1']:.3f} |"
+            )
+    return "\n".join(rows)
 
 
 def table(results: list[dict[str, Any]]) -> str:
@@ -250,12 +337,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--disagreements", type=Path, default=Path("bench-results/accuracy"))
     ap.add_argument("--reference-cache", type=Path, default=None,
                     help="keep basedpyright's edges here and reuse them on the next run")
+    ap.add_argument("--extended", action="store_true",
+                    help="also score against the extended reference (call hierarchy + go-to-definition at every call)")
+    ap.add_argument("--hand-read", type=Path, default=None,
+                    help="with --extended: JSON {corpus key: [[caller, callee], ...]} of edges read by hand as "
+                         "right, scored as a third figure")
     args = ap.parse_args(argv)
-    results = [evaluate(spec, args.disagreements, args.reference_cache) for spec in args.packages.split(",") if spec]
+    hand = json.loads(args.hand_read.read_text()) if args.hand_read else None
+    results = [evaluate(spec, args.disagreements, args.reference_cache, args.extended, hand)
+               for spec in args.packages.split(",") if spec]
     print(table(results))
+    if args.extended:
+        print("\nExtended reference:\n")
+        print(extended_table(results))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(
-        [{k: v for k, v in r.items() if k not in ("onlyGraphmind", "onlyBasedpyright", "dispatchOnly")} for r in results],
+        [{k: v for k, v in r.items() if k not in _LISTS} for r in results],
         indent=2,
     ))
     for r in results:

@@ -47,6 +47,7 @@ import ast
 import json
 import os
 import random
+import re
 import shlex
 import shutil
 import statistics
@@ -590,6 +591,166 @@ def collect_call_edges(workspace: Path, files: Iterable[Path] | None = None, mod
     finally:
         client.close()
     return EdgeReport(edges, len(defs), queried, unmapped, external, errors, time.perf_counter() - t0)
+
+
+def _call_sites(idx: FileIndex) -> list[tuple[str, int, int]]:
+    """Every call in a file whose callee is a name or an attribute: (caller, line, UTF-16 column of
+    the callee's last name), the caller attributed as basedpyright's edges are."""
+    try:
+        tree = ast.parse("\n".join(idx.lines))
+    except (SyntaxError, ValueError):
+        return []
+    out: list[tuple[str, int, int]] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        fn = node.func
+        if isinstance(fn, ast.Name):
+            line, col = fn.lineno - 1, fn.col_offset
+        elif isinstance(fn, ast.Attribute) and fn.end_lineno is not None and fn.end_col_offset is not None:
+            line, col = fn.end_lineno - 1, fn.end_col_offset - len(fn.attr.encode("utf-8"))
+        else:
+            continue  # a call of a call, a subscript, a lambda: no name to ask about
+        text = idx.lines[line] if line < len(idx.lines) else ""
+        char = _utf16_col(text, col)
+        out.append((idx.enclosing_function(line, char), line, char))
+    return out
+
+
+def _locations(answer: Any) -> list[tuple[str, int, int]]:
+    """(uri, line, character) of a definition answer's targets (Location or LocationLink)."""
+    items = answer if isinstance(answer, list) else [answer] if answer else []
+    out = []
+    for it in items:
+        uri = it.get("targetUri") or it.get("uri")
+        rng = it.get("targetSelectionRange") or it.get("range") or {}
+        start = rng.get("start", {})
+        if uri:
+            out.append((uri, start.get("line", -1), start.get("character", -1)))
+    return out
+
+
+def _hover_text(answer: Any) -> str:
+    contents = (answer or {}).get("contents", "")
+    if isinstance(contents, dict):
+        return str(contents.get("value", ""))
+    if isinstance(contents, list):
+        return " ".join(c.get("value", "") if isinstance(c, dict) else str(c) for c in contents)
+    return str(contents)
+
+
+# the callee itself is a ``type[Self@C]`` value (``cls``), not a method whose signature mentions one
+# (``cls.__new__(cls)`` builds an instance without calling the class)
+_SELF_TYPE = re.compile(r"^\((?:parameter|variable)\) \w+: type\[Self@(\w+)(?:\[.*\])?\]$")
+
+
+def _self_class(idx: FileIndex, line: int, char: int, hover: str) -> Def | None:
+    """The class a hover's ``type[Self@C]`` names: the innermost class named C around the position."""
+    m = _SELF_TYPE.match(hover.strip())
+    if m is None:
+        return None
+    pos = (line, _byte_col(idx.lines[line] if line < len(idx.lines) else "", char))
+    around = [d for d in idx.defs if d.kind == "class" and d.name == m.group(1) and d.start <= pos < d.end]
+    return max(around, key=lambda d: d.start) if around else None
+
+
+@dataclass
+class DefinitionReport:
+    edges: set[tuple[str, str]]
+    sites: int
+    by_definition: int
+    by_type: int
+    errors: int
+    seconds: float
+
+
+def collect_definition_edges(workspace: Path, timeout: float = 600.0, stderr: Path | None = None) -> DefinitionReport:
+    """Call edges from basedpyright's go-to-definition at every call site of the workspace (not
+    only those GraphMind links): completes the call hierarchy, which lists no call of a ``cls``
+    parameter, a NamedTuple, an ``lru_cache``-decorated function or a local alias of a method.
+
+    For each call ``f(...)`` / ``x.f(...)`` inside a function, ``textDocument/definition`` at
+    ``f``: a workspace function, method or class there gives the edge (a class with its own
+    ``__init__`` gives that too, as in :func:`collect_call_edges`). When the definition is not a
+    callable (a parameter, a variable, an attribute), ``textDocument/typeDefinition`` at ``f``: a
+    workspace function there (a variable bound to one) gives the edge; a workspace class gives the
+    class when ``hover`` says the value is the class itself (``cls: type[...]``, or
+    ``(type) progress_class = ProgressBar`` for a class attribute bound to a class), else
+    the class's own ``__call__`` (an instance called). Nothing else is added: no name matching,
+    no inheritance of our own. When typeDefinition has no workspace location and ``hover`` says
+    ``type[Self@C]`` (``cls(...)`` in a classmethod), the edge goes to the class named C around
+    the call.
+    """
+    t0 = time.perf_counter()
+    workspace = Path(workspace).resolve()
+    indexes = _Indexes(workspace)
+    files = [idx for p in python_files(workspace) if (idx := indexes.get(p)) is not None]
+    defs = [d for idx in files for d in idx.defs]
+    edges: set[tuple[str, str]] = set()
+    sites = by_def = by_type = errors = 0
+    if not defs:
+        return DefinitionReport(edges, 0, 0, 0, 0, time.perf_counter() - t0)
+
+    def def_at(uri: str, line: int, char: int) -> Def | None:
+        try:
+            idx = indexes.get(uri_to_path(uri))
+        except ValueError:
+            return None
+        return idx.by_pos.get((line, char)) if idx is not None else None
+
+    caps = _capabilities()
+    caps["textDocument"].update({"typeDefinition": {"linkSupport": True}, "hover": {"contentFormat": ["plaintext"]}})
+    client = _start(workspace, stderr)
+    try:
+        client.initialize(workspace, capabilities=caps, timeout=timeout)
+        _wait_ready(client, next((d for d in defs if d.kind != "class"), defs[0]), timeout=120.0)
+        for n, idx in enumerate(files):
+            if n and n % 50 == 0:
+                _log(f"{n}/{len(files)} files, {sites} call sites, {len(edges)} edges, {time.perf_counter() - t0:.1f}s")
+            uri = path_to_uri(idx.path)
+            for caller, line, char in _call_sites(idx):
+                if caller == idx.module:
+                    continue  # module level: no function calls here
+                sites += 1
+                pos = {"textDocument": {"uri": uri}, "position": {"line": line, "character": char}}
+                try:
+                    found = [d for loc in _locations(client.request("textDocument/definition", pos, timeout=timeout))
+                             if (d := def_at(*loc)) is not None]
+                    if found:
+                        by_def += 1
+                        for d in found:
+                            edges.update((caller, q) for q in _callee_qnames(d))
+                        continue
+                    types = [d for loc in _locations(client.request("textDocument/typeDefinition", pos, timeout=timeout))
+                             if (d := def_at(*loc)) is not None]
+                    hover = None
+                    if not types:  # ``cls(...)``: its type is ``type[Self@C]``, C the class around the call
+                        hover = _hover_text(client.request("textDocument/hover", pos, timeout=timeout))
+                        own = _self_class(idx, line, char, hover)
+                        if own is not None:
+                            edges.update((caller, q) for q in _callee_qnames(own))
+                            by_type += 1
+                        continue
+                    for d in types:
+                        if d.kind != "class":
+                            edges.add((caller, d.qname))
+                            by_type += 1
+                            continue
+                        if hover is None:
+                            hover = _hover_text(client.request("textDocument/hover", pos, timeout=timeout))
+                        owner = indexes.get(d.path)
+                        call = owner.by_qname.get(f"{d.qname}.__call__") if owner is not None else None
+                        if "type[" in hover or hover.lstrip().startswith(("(type)", "(class)")):
+                            edges.update((caller, q) for q in _callee_qnames(d))
+                            by_type += 1
+                        elif call is not None:
+                            edges.add((caller, call.qname))
+                            by_type += 1
+                except (LspError, TimeoutError):
+                    errors += 1
+    finally:
+        client.close()
+    return DefinitionReport(edges, sites, by_def, by_type, errors, time.perf_counter() - t0)
 
 
 def call_edges(workspace: Path, files: Iterable[Path] | None = None, mode: str = "both",

@@ -149,7 +149,20 @@ class Graph:
         return self._neighbours(sid, True, ("call",), min_conf)
 
     def callees(self, sid: int, min_conf: int = INFERRED) -> list[Call]:
-        return self._neighbours(sid, False, ("call",), min_conf)
+        """What ``sid`` calls; a declaration (an overload signature, a stub file's def) has no body
+        that runs, so it answers as the definitions it declares (``Reads.implementations``)."""
+        with self._reads() as r:
+            impls = r.implementations(sid)
+        if not impls:
+            return self._neighbours(sid, False, ("call",), min_conf)
+        calls: dict[int, Call] = {}
+        for impl in impls:
+            for c in self._neighbours(impl, False, ("call",), min_conf):
+                got = calls.setdefault(c.symbol.id, c)
+                if got is not c:
+                    got.confidence = max(got.confidence, c.confidence)
+                    got.sites.extend(c.sites)
+        return sorted(calls.values(), key=lambda c: (c.symbol.path, c.symbol.range[0], c.symbol.qname))
 
     def caller_counts(self, ids: list[int], min_conf: int = INFERRED) -> dict[int, int]:
         """Number of distinct callers of each symbol (for code lenses)."""

@@ -8,6 +8,7 @@ signature, lang, parent_id. A site row is ``SITE_COLUMNS``: path, range (4), cal
 from __future__ import annotations
 
 import json
+import marshal
 import sqlite3
 from typing import Any
 
@@ -44,6 +45,21 @@ class Reads:
 
     def symbols_by_qname(self, qname: str) -> list[tuple]:
         return self._symbols("s.qname = ? ORDER BY f.path, s.sl", (qname,))
+
+    def implementations(self, sid: int) -> list[int]:
+        """Ids of the definitions a declaration stands for (a symbol whose extra says
+        ``declaration``, set by its language: an overload signature, a stub file's def): the
+        symbols of the same qualified name and language that are not declarations. Empty for any
+        other symbol."""
+        row = self.db.execute("SELECT qname, lang, extra FROM symbols WHERE id=?", (sid,)).fetchone()
+        if row is None or not row[2] or not marshal.loads(row[2]).get("declaration"):
+            return []
+        return [
+            i for i, extra in self._q(
+                "SELECT id, extra FROM symbols WHERE qname=? AND lang=? AND id != ? ORDER BY id", (row[0], row[1], sid)
+            )
+            if not (extra and marshal.loads(extra).get("declaration"))
+        ]
 
     def definitions_named(self, name: str) -> list[tuple]:
         """Definitions (not modules) with this short name."""

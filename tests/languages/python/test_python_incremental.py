@@ -1,6 +1,7 @@
 """Incremental equals fresh for what Python's resolver infers across files: a function's return
 type (stated or inferred from its return statements), dispatch to overrides in subclasses, the
-types of parameters' defaults, ``with``/``for`` targets and ``isinstance`` narrowing. A change to
+types of parameters' defaults, ``with``/``for`` targets and ``isinstance`` narrowing, dispatch
+through a Protocol to its structural implementations, ``super(X, self)``. A change to
 what a function returns re-resolves its callers' callers."""
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from edit_sequences import edit_sequences
 from graph_util import check_incremental, edges, snapshot
 from graphmind.engine import Engine
 from hypothesis import HealthCheck, given, settings
+from profiles import examples
 
 INITIAL = {
     "m.py": (
@@ -44,10 +46,42 @@ FILES = sorted(INITIAL)
 OPEN = ("m.py", "n.py")
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(edit_sequences(FILES, FRAGMENTS, max_length=40, max_edits=10))
 def test_incremental_equals_fresh_for_inferred_types(edits: list[tuple[str, int, int, str]]) -> None:
     check_incremental(INITIAL, OPEN, edits)
+
+
+PROTOCOLS = {
+    "p.py": (
+        "from typing import Protocol\n\n\nclass P(Protocol):\n    def go(self): ...\n\n    def size(self): ...\n\n\n"
+        "class P2(P, Protocol):\n    def more(self): ...\n"
+    ),
+    "q.py": (
+        "class Q:\n    def go(self):\n        pass\n\n    def size(self):\n        pass\n\n\n"
+        "class R(Q):\n    def go(self):\n        return super(Q, self).go()\n\n\n"
+        "class W:\n    def go(self):\n        return super().go()\n\n    def wrap(self, inner):\n        return inner.wrap(1)\n"
+    ),
+    "u.py": (
+        "from p import P, P2\nfrom q import Q\n\n\ndef use(x: P, y: P2):\n    x.go()\n    y.size()\n\n\n"
+        "class V:\n    kind = Q\n\n    def make(self):\n        return self.kind().size()\n"
+    ),
+}
+PROTOCOL_FRAGMENTS = [
+    "\n    def size(self):\n        pass\n", "\n    def more(self):\n        pass\n", "\n    def go(self): ...\n",
+    "\nclass S:\n    def go(self):\n        pass\n", "(Protocol)", "(Q)", "(P, Protocol)", "super(Q, self).go()",
+    "super(R, self).go()", "super().go()", "inner.wrap(1)", "kind = Q", "kind = P", "\n        self.k = Q\n", "a, b = Q, 1\n    a().go()\n", "[1:]", "\n    def __call__(self) -> Q:\n        return Q()\n", "Protocol", "size", "go", "more",
+    "class ", "def ",
+    "(", ")", ":", "\n", "    ", "",
+]
+
+
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(edit_sequences(sorted(PROTOCOLS), PROTOCOL_FRAGMENTS, max_length=40, max_edits=10))
+def test_incremental_equals_fresh_for_protocols_and_super(edits: list[tuple[str, int, int, str]]) -> None:
+    """Protocol dispatch (a member added to or removed from the Protocol or an implementer),
+    ``super(X, self)``, the delegation rule and a class attribute bound to a class."""
+    check_incremental(PROTOCOLS, ("p.py", "q.py"), edits)
 
 
 def _engine(root: Path, texts: dict[str, str]) -> Engine:

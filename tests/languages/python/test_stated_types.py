@@ -95,3 +95,25 @@ def test_pyi_declarations_answer_callers_like_the_implementation(engine: Engine)
     assert sorted(s.path for s in speeds) == ["kinds/fast.py", "kinds/fast.pyi"]
     for sym in speeds:
         assert [c.symbol.qname for c in g.callers(sym.id)] == [f"{U}.stubbed"], sym.path
+
+
+def test_declarations_answer_callees_like_the_implementation(engine: Engine) -> None:
+    g = Graph(engine)
+    loads = g.symbols_by_qname(f"{M}.Loader.load")
+    speeds = g.symbols_by_qname("kinds.fast.speed")
+    for sym in loads:  # the @overload stubs have no body: they answer as the implementation does
+        assert [c.symbol.qname for c in g.callees(sym.id)] == [f"{M}.Loader.normalize"], sym.range
+    for sym in speeds:
+        assert [c.symbol.qname for c in g.callees(sym.id)] == ["kinds.fast._twice"], sym.path
+    # a definition that is no declaration keeps its own (empty) callees
+    (normalize,) = g.symbols_by_qname(f"{M}.Loader.normalize")
+    assert g.callees(normalize.id) == []
+
+
+def test_protocol_dispatch_reaches_structural_implementations_only(engine: Engine) -> None:
+    vias = _vias(engine)
+    through = Via("dispatch", "kinds.protocols.Renderer.render").encode()
+    assert ("kinds.protocols.show", "kinds.protocols.Page.render", through) in vias
+    assert ("kinds.protocols.show", "kinds.protocols.Wide.render", through) in vias
+    reached = {b for a, b, _ in vias if a == "kinds.protocols.show"}
+    assert "kinds.protocols.Sketch.render" not in reached  # render without width: no Renderer

@@ -101,10 +101,15 @@ def label_by_name(
     return Resolution(i, [(r.id, conf) for r in cands], RESOLVED)
 
 
-def known_confidence(rows: Iterable[SymbolRow], conf: int) -> int:
+def known_confidence(rows: Iterable[SymbolRow], conf: int, *, alternatives: bool = False) -> int:
     """The label of an edge to definitions a chain of confidence ``conf`` evaluated to: the
-    chain's own when one definition remains, ``ambiguous`` when several do."""
-    return AMBIGUOUS if len({r.id for r in rows}) > 1 else conf
+    chain's own when one definition remains, ``ambiguous`` when several do. With
+    ``alternatives`` (a language whose names are bound at run time, like Python), definitions of
+    ONE qualified name count as one: they are the alternatives of one binding (``def lock`` in
+    each branch of ``if os.name == "nt": ... else: try: ... except: ...``), of which exactly one
+    exists when the call runs, so each keeps the chain's label."""
+    key = (lambda r: r.qname) if alternatives else (lambda r: r.id)
+    return AMBIGUOUS if len({key(r) for r in rows}) > 1 else conf
 
 
 def label_known(i: int, rows: Iterable[SymbolRow], conf: int) -> Resolution:

@@ -11,7 +11,10 @@ BUILTINS = frozenset(dir(builtins))
 # list, dict, str or file as the one workspace class that happens to define it.
 BUILTIN_METHODS = frozenset(
     n
-    for t in (list, dict, str, bytes, set, frozenset, tuple, int, float, object, io.IOBase, io.TextIOBase)
+    for t in (
+        list, dict, str, bytes, set, frozenset, tuple, int, float, object, io.IOBase, io.TextIOBase, io.StringIO,
+        io.BytesIO,
+    )
     for n in dir(t)
 ) | {"send", "recv"}
 

@@ -1,7 +1,8 @@
 """Python extraction: the facts of a file (or of one chunk) from ``queries/python/``.
 
 Callee expressions are encoded as ``(base, arg, chain)``:
-``('n', None, ['a', 'b', 'c'])`` for ``a.b.c``; ``('s', None, ['m'])`` for ``super().m``;
+``('n', None, ['a', 'b', 'c'])`` for ``a.b.c``; ``('s', None, ['m'])`` for ``super().m`` and
+``('s', ['X'], ['m'])`` for ``super(X, self).m`` (the lookup starts after ``X``);
 ``('c', inner, ['m'])`` for ``<inner call>().m``; ``('x', inner, ['m'])`` for ``<inner>[k].m``
 (an element); ``('a', evidence, ['m'])`` for a receiver whose type the code states where it is
 used (``cast(Foo, x).m``, ``x.m`` inside ``if isinstance(x, Foo):``); ``('u', None, ['m'])`` for an
@@ -61,7 +62,7 @@ def expr_of(node: ts.Node) -> Expr:
         if obj is not None and obj.type == "call":
             fn = obj.child_by_field_name("function")
             if fn is not None and fn.type == "identifier" and fn.text == b"super":
-                return ("s", None, [name])
+                return ("s", _super_class(obj), [name])
         base = expr_of(obj) if obj is not None else ("u", None, [])
         return (base[0], base[1], [*base[2], name])
     if t == "call":
@@ -78,9 +79,22 @@ def expr_of(node: ts.Node) -> Expr:
         value = node.child_by_field_name("value")
         if value is not None:
             inner = expr_of(value)
+            subs = node.children_by_field_name("subscript")
+            if len(subs) == 1 and subs[0].type == "slice":
+                return inner  # ``xs[a:b]``: a slice of a sequence is a sequence of the same type
             if inner[0] != "u":
                 return ("x", inner, [])
     return ("u", None, [])
+
+
+def _super_class(call: ts.Node) -> list[str] | None:
+    """``X`` of ``super(X, self)`` as a name chain (None for ``super()`` or another first argument)."""
+    args = call.child_by_field_name("arguments")
+    first = args.named_children[0] if args is not None and args.named_children else None
+    if first is None or first.type not in ("identifier", "attribute"):
+        return None
+    e = expr_of(first)
+    return e[2] if e[0] == "n" else None
 
 
 _CAST_HEADS = (["cast"], ["typing", "cast"], ["t", "cast"], ["typing_extensions", "cast"])
@@ -473,14 +487,36 @@ def chunk_spans(root: ts.Node) -> list[Span]:
 
 def merge_member_extra(container: dict[str, Any], member: dict[str, Any]) -> dict[str, Any]:
     attrs = member.get("attrs")
-    if not attrs:
+    members = member.get("members")
+    if not attrs and not members:
         return container
     merged = dict(container)
-    mine = {k: list(v) for k, v in merged.get("attrs", {}).items()}
-    for name, evs in attrs.items():
-        mine.setdefault(name, []).extend(evs)
-    merged["attrs"] = mine
+    if attrs:
+        mine = {k: list(v) for k, v in merged.get("attrs", {}).items()}
+        for name, evs in attrs.items():
+            mine.setdefault(name, []).extend(evs)
+        merged["attrs"] = mine
+    if members:  # a Protocol's method names, in the order of its body
+        names = list(merged.get("members", []))
+        names.extend(n for n in members if n not in names)
+        merged["members"] = names
     return merged
+
+
+_PROTOCOL_HEADS = (["Protocol"], ["typing", "Protocol"], ["t", "Protocol"], ["typing_extensions", "Protocol"])
+
+
+def _is_protocol_base(node: ts.Node) -> bool:
+    """``Protocol``, ``typing.Protocol`` or ``Protocol[T]`` among a class's bases."""
+    if node.type == "subscript":
+        value = node.child_by_field_name("value")
+        if value is None:
+            return False
+        node = value
+    if node.type not in ("identifier", "attribute"):
+        return False
+    e = expr_of(node)
+    return e[0] == "n" and e[2] in _PROTOCOL_HEADS
 
 def extract(
     query: ts.Query,
@@ -541,6 +577,8 @@ def extract(
                             bases.append(e[2])
             if bases:
                 extra["bases"] = bases
+            if sup is not None and any(_is_protocol_base(c) for c in sup.named_children):
+                extra["protocol"] = True  # typing.Protocol: implemented structurally (see members)
             sig = _signature(node, src)
         elif kind == "function":
             decos = _decorators(node)
@@ -554,6 +592,11 @@ def extract(
                     extra["property"] = True
                 if any(d.endswith((".setter", ".deleter")) for d in decos):
                     extra["accessor"] = True  # the property's setter: calls go to the getter's name
+                if symbols[parent].extra.get("protocol"):
+                    # a Protocol's members, in the class's extra: its implementers have them all
+                    members = symbols[parent].extra.setdefault("members", [])
+                    if name not in members:
+                        members.append(name)
             if any(d in ("overload", "typing.overload", "t.overload") for d in decos):
                 extra["overload"] = True  # a typing stub: calls bind to the implementation
             ret = annotation_evidence(node.child_by_field_name("return_type"))
@@ -569,6 +612,9 @@ def extract(
             sig = f"{name} = lambda{(' ' + _text(params)) if params is not None else ''}"
         if relpath.endswith(".pyi"):
             extra["stub"] = True  # a type stub: the .py beside it (if any) is what runs
+        if kind in ("function", "method") and (extra.get("overload") or extra.get("stub")):
+            # the language-neutral mark (graph.queries): answers outgoing calls as its implementation
+            extra["declaration"] = True
         parent_sym = symbols[parent]
         qname = f"{parent_sym.qname}.{name}"
         idx = len(symbols)
@@ -772,22 +818,53 @@ def _assign(
     left = caps["assign.left"][0]
     value = node.child_by_field_name("right")
     ann = node.child_by_field_name("type")
-    owner_sym = symbols[owner]
+    if (
+        left.type == "pattern_list" and value is not None and value.type == "expression_list"
+        and len(left.named_children) == len(value.named_children)
+        and all(c.type == "identifier" for c in left.named_children)
+    ):  # ``a, b = X, Y``: each name gets its own value
+        for name_node, part in zip(left.named_children, value.named_children, strict=True):
+            _assign_name(_text(name_node), part, None, owner, sc, symbols, module_vars, narrow)
+        return
     if left.type == "identifier":
-        name = _text(left)
-        if value is not None and value.type == "lambda":
-            return  # a named lambda: a definition of its own
-        ev = _evidence(value, ann, narrow if owner != 0 else None)
-        if owner == 0 or name in sc.globals:
-            if ev is not None and owner == 0:
-                module_vars.setdefault(name, []).append(ev)
-            return
-        sc.locals.add(name)
-        if ev is not None:
-            sc.types.setdefault(name, []).append(ev)
-            if owner_sym.kind == "class" and ev[0] in ("call", "ann", "type"):
-                owner_sym.extra.setdefault("attrs", {}).setdefault(name, []).append(ev)
-    elif left.type == "attribute":
+        _assign_name(_text(left), value, ann, owner, sc, symbols, module_vars, narrow)
+        return
+    _assign_other(left, value, ann, sc, symbols)
+
+
+def _assign_name(
+    name: str,
+    value: ts.Node | None,
+    ann: ts.Node | None,
+    owner: int,
+    sc: _Scope,
+    symbols: list[SymbolFact],
+    module_vars: dict[str, list[tuple]],
+    narrow: Narrowing,
+) -> None:
+    owner_sym = symbols[owner]
+    if value is not None and value.type == "lambda":
+        return  # a named lambda: a definition of its own
+    ev = _evidence(value, ann, narrow if owner != 0 else None)
+    if owner == 0 or name in sc.globals:
+        if ev is not None and owner == 0:
+            module_vars.setdefault(name, []).append(ev)
+        return
+    # a class attribute bound to a module-level name (``progress_class = ProgressBar``): what
+    # that name is, evaluated in the class's module (never a name of the class body itself)
+    global_val = ev is not None and ev[0] == "val" and ev[1][0] == "n" and ev[1][2][0] not in sc.locals
+    sc.locals.add(name)
+    if ev is not None:
+        sc.types.setdefault(name, []).append(ev)
+        if owner_sym.kind == "class" and (ev[0] in ("call", "ann", "type") or global_val):
+            owner_sym.extra.setdefault("attrs", {}).setdefault(name, []).append(ev)
+
+
+def _assign_other(
+    left: ts.Node, value: ts.Node | None, ann: ts.Node | None, sc: _Scope, symbols: list[SymbolFact]
+) -> None:
+    """``self.x = ...`` (evidence about the class's attribute) or a pattern's names."""
+    if left.type == "attribute":
         obj = left.child_by_field_name("object")
         attr = left.child_by_field_name("attribute")
         if obj is None or attr is None or obj.type != "identifier" or sc.self_name is None:
@@ -799,7 +876,8 @@ def _assign(
             return
         cls = symbols[sc.class_idx]
         for e in _portable(ev, sc):
-            if e[0] in _ATTR_EVIDENCE:
+            # a module-level name (``self._class = RedisCacheClient``) is evaluated in the module too
+            if e[0] in _ATTR_EVIDENCE or (e[0] == "val" and e[1][0] == "n"):
                 cls.extra.setdefault("attrs", {}).setdefault(_text(attr), []).append(e)
     else:
         sc.locals.update(_pattern_names(left))

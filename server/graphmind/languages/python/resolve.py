@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from ...model import (
+    AMBIGUOUS,
     CALL,
     EXTERNAL,
     EXTRACTED,
@@ -124,12 +125,15 @@ class _Resolver(ValueResolver):
         if depth > MAX_DEPTH:
             return None, EXTRACTED
         rows = self.ws.symbols(f"{mod}.{name}")
+        stubs: list[SymbolRow] = []
         if rows:
             mods = [r for r in rows if r.kind == "module"]
             defs = self.bound([r for r in rows if r.kind != "module"])
-            if defs:
+            if defs and not all(r.extra.get("stub") for r in defs):
                 return ("syms", defs), EXTRACTED
-            return ("mod", mods[0].qname), EXTRACTED
+            if not defs:
+                return ("mod", mods[0].qname), EXTRACTED
+            stubs = defs  # only a .pyi declares the name: the .py's own binding (an import) is what runs
         found: list[tuple[Value, int]] = []
         stars: list[str] = []
         for kind, target, extra in self.ws.bindings(mod, name):
@@ -148,6 +152,8 @@ class _Resolver(ValueResolver):
                 v, c = self.global_value(smod, name, depth + 1)
                 if v is not None:
                     return v, c
+        if stubs:
+            return ("syms", stubs), EXTRACTED
         if name in BUILTINS:
             return ("ext", name), EXTRACTED
         return None, EXTRACTED
@@ -278,7 +284,7 @@ class _Resolver(ValueResolver):
         seen.add(cls.id)
         rows = self.bound([r for r in self.ws.symbols(f"{cls.qname}.{name}") if r.kind != "module"])
         if rows:
-            return ("syms", rows), known_confidence(rows, EXTRACTED)
+            return ("syms", rows), known_confidence(rows, EXTRACTED, alternatives=True)
         evs = cls.extra.get("attrs", {}).get(name)
         if evs:
             v, c = self.evidence_value(evs, lambda e, d: self.eval_global_expr(cls.module, e, d), depth)
@@ -306,7 +312,31 @@ class _Resolver(ValueResolver):
         return got
 
     def is_subclass(self, sub: SymbolRow, sup: SymbolRow) -> bool:
-        return sub.kind == "class" and bool(sub.extra.get("bases")) and sup.id in self.ancestors(sub)
+        """``sub`` inherits from ``sup``, or implements the Protocol ``sup`` structurally: it is
+        no Protocol itself and has (itself or through its workspace bases) every method that
+        ``sup`` and its workspace Protocol bases declare."""
+        if sub.kind != "class":
+            return False
+        if sub.extra.get("bases") and sup.id in self.ancestors(sub):
+            return True
+        if not sup.extra.get("protocol") or sub.extra.get("protocol"):
+            return False
+        names = self.protocol_members(sup)
+        return bool(names) and all(self.member_rows(sub, n) for n in names)
+
+    def protocol_members(self, proto: SymbolRow, seen: set[int] | None = None) -> list[str]:
+        seen = seen if seen is not None else set()
+        seen.add(proto.id)
+        names = list(proto.extra.get("members", ()))
+        for base in self.bases(proto, 0):
+            if base.extra.get("protocol") and base.id not in seen:
+                names.extend(n for n in self.protocol_members(base, seen) if n not in names)
+        return names
+
+    def member_rows(self, cls: SymbolRow, name: str) -> bool:
+        """Does ``cls`` (or a workspace base) define the method ``name``?"""
+        m, _ = self.member(cls, name, 0, set())
+        return m is not None and m[0] == "syms" and any(r.kind == "method" for r in m[1])
 
     def call_result(self, v: Value | None, c: int, depth: int) -> tuple[Value | None, int]:
         if v is None:
@@ -316,6 +346,11 @@ class _Resolver(ValueResolver):
             return ("ext", payload + "()"), c
         if kind == "ret":
             return payload, min(c, INFERRED)
+        if kind == "inst" and depth <= MAX_DEPTH:  # an instance called: what its ``__call__`` returns
+            m, mc = self.attr(v, "__call__", depth + 1)
+            if m is not None and m[0] == "syms":
+                return self.call_result(m, min(c, mc), depth + 1)
+            return None, c
         if kind == "syms":
             classes = [r for r in payload if r.kind == "class"]
             if classes:
@@ -595,7 +630,7 @@ class _Resolver(ValueResolver):
             v, c, _ = self.lookup(chain[0], scope, depth + 1)
             return self.attrs(v, c, chain[1:], depth)
         if base == "s":
-            cls = self.enclosing_class(scope)
+            cls = self.super_start(arg, scope, depth)
             if cls is None:
                 return None, EXTRACTED
             return self.attrs(("super", cls), EXTRACTED, chain, depth)
@@ -611,6 +646,16 @@ class _Resolver(ValueResolver):
             v, c = self.evidence_value(arg, lambda e2, d: self.eval_expr(e2, scope, d), depth + 1)
             return self.attrs(v, c, chain, depth)
         return None, EXTRACTED
+
+    def super_start(self, named: list[str] | None, scope: int, depth: int) -> SymbolRow | None:
+        """The class whose bases ``super()`` searches: the enclosing class, or ``X`` of
+        ``super(X, self)`` (the lookup starts after ``X`` in the MRO, not after the caller's class)."""
+        if named is None:
+            return self.enclosing_class(scope)
+        v, _ = self.eval_expr(("n", None, named), scope, depth + 1)
+        if v is not None and v[0] == "syms":
+            return next((r for r in v[1] if r.kind == "class"), None)
+        return None
 
     def enclosing_class(self, scope: int) -> SymbolRow | None:
         s: int | None = scope
@@ -636,7 +681,7 @@ class _Resolver(ValueResolver):
         if base == "u" and len(chain) == 1:
             recv, rc = None, EXTRACTED
         elif base == "s" and len(chain) == 1:
-            cls = self.enclosing_class(site.caller)
+            cls = self.super_start(arg, site.caller, 0)
             recv, rc = (("super", cls), EXTRACTED) if cls is not None else (None, EXTRACTED)
         else:
             recv, rc = self.eval_expr(recv_expr, site.caller, 0)
@@ -649,7 +694,7 @@ class _Resolver(ValueResolver):
                 found = self.subclass_members(recv[1], chain[-1])
                 if found:
                     return Resolution(i, found, RESOLVED)
-            return self.outcome(i, site, None, rc, receiver_unknown=True)
+            return self.outcome(i, site, None, rc, receiver_unknown=True, through_super=recv[0] == "super")
         res = self.outcome(i, site, v, min(rc, c), receiver_unknown=False)
         if recv[0] == "inst" and site.kind == CALL and res.status == RESOLVED and chain[-1] not in _NO_DISPATCH:
             conf = min(rc, c, INFERRED)
@@ -722,10 +767,12 @@ class _Resolver(ValueResolver):
         extra = [d for r in rows for d in self.stubs.get(r.id, ())]
         return rows + extra if extra else rows
 
-    def outcome(self, i: int, site: SiteFact, v: Value | None, c: int, receiver_unknown: bool) -> Resolution:
+    def outcome(
+        self, i: int, site: SiteFact, v: Value | None, c: int, receiver_unknown: bool, through_super: bool = False
+    ) -> Resolution:
         if v is None:
             if receiver_unknown and site.kind == CALL and site.name:
-                return self.by_name(i, site)
+                return self.by_name(i, site, through_super)
             return unresolved(i)
         kind, payload = v
         if kind == "ext":
@@ -738,7 +785,7 @@ class _Resolver(ValueResolver):
                 rows = [r for r in rows if not _is_property(r)]  # a property is read, never called
                 if not rows:
                     return unresolved(i)
-            conf = known_confidence(rows, c)
+            conf = known_confidence(rows, c, alternatives=True)
             targets: dict[int, int] = {}
             for r in self.with_stubs(rows):
                 targets[r.id] = conf
@@ -760,15 +807,26 @@ class _Resolver(ValueResolver):
             return Resolution(i, [], EXTERNAL)
         return unresolved(i)
 
-    def by_name(self, i: int, site: SiteFact) -> Resolution:
+    def by_name(self, i: int, site: SiteFact, through_super: bool = False) -> Resolution:
         """Unknown receiver: the workspace's methods of that name (each bound to its
         implementation; properties are read, not called), labelled by the shared policy with
-        Python's builtin types' method names added to the shared common names."""
+        Python's builtin types' method names added to the shared common names.
+
+        The method the call is written in is no evidence: ``super().m()`` never reaches the ``m``
+        it is in, and ``x.m()`` inside ``m`` on another, unknown receiver is as likely delegation to
+        a wrapped object of another type (an adapter: ``self._headers.getheaders(name)``) as
+        recursion, so when it is the only candidate the edge is ``ambiguous``."""
+        own = self.f.symbols[site.caller].qname if 0 < site.caller < len(self.f.symbols) else None
         by_qname: dict[str, list[SymbolRow]] = {}
         for r in self.ws.by_name(site.name):
-            if r.kind == "method" and not _is_property(r):
+            if r.kind == "method" and not _is_property(r) and not (through_super and r.qname == own):
                 by_qname.setdefault(r.qname, []).append(r)
-        return label_by_name(i, [r for rows in by_qname.values() for r in self.bound(rows)], site.name, BUILTIN_METHODS)
+        res = label_by_name(
+            i, [r for rows in by_qname.values() for r in self.bound(rows)], site.name, BUILTIN_METHODS
+        )
+        if list(by_qname) == [own] and res.targets:
+            res.targets = [(t[0], min(t[1], AMBIGUOUS)) for t in res.targets]
+        return res
 
 
 
