@@ -17,11 +17,11 @@ from ...model import (
     SiteFact,
     SymbolRow,
     Target,
+    WorkspaceView,
 )
 from .._toolkit import (
     MAX_DEPTH,
     Dispatch,
-    FamilyView,
     ValueResolver,
     known_confidence,
     label_by_name,
@@ -57,8 +57,30 @@ def label(i: int, rows: list[SymbolRow], c: int) -> Resolution:
     return Resolution(i, [(r.id, conf) for r in distinct], RESOLVED)
 
 
+class GoView:
+    """The Go resolver's window on the workspace: Go's symbols and bindings from the view of Go
+    files, the module paths of ``go.mod`` files (bindings of :data:`GOMOD`) from the ``gomod``
+    one. A ``gomod`` file has no other symbols or bindings, so asking both languages at every
+    lookup (a family view) only doubled the lookups and the dependency rows written. A view
+    without ``for_language`` (a test's) answers every language at once."""
+
+    def __init__(self, ws: WorkspaceView) -> None:
+        self.ws = ws
+        sibling = getattr(ws, "for_language", None)
+        self.mods: WorkspaceView = sibling("gomod") if callable(sibling) else ws
+
+    def symbols(self, qname: str) -> list[SymbolRow]:
+        return self.ws.symbols(qname)
+
+    def by_name(self, name: str) -> list[SymbolRow]:
+        return self.ws.by_name(name)
+
+    def bindings(self, module: str, name: str) -> list[tuple[str, str, Any]]:
+        return (self.mods if module == GOMOD else self.ws).bindings(module, name)
+
+
 class Resolver(ValueResolver):
-    def __init__(self, facts: Facts, ws: FamilyView) -> None:
+    def __init__(self, facts: Facts, ws: WorkspaceView) -> None:
         self.f = facts
         self.ws = ws
         local = facts.local or {}
