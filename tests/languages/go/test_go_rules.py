@@ -172,3 +172,24 @@ def test_an_empty_name_is_named_nowhere() -> None:
     tree = languages.for_path("a.go").parser().parse(b"package a\nfunc f() { x := y }\n")
     assert _names(tree.root_node, "") is False
     assert _names(tree.root_node, "y") is True
+
+
+def test_facts_are_built_plain() -> None:
+    """The extractor builds its records as plain tuples (what marshal stores): no NamedTuple
+    anywhere in the facts of the fixtures, so none needs converting after extraction."""
+    from graphmind import languages
+    from graphmind.languages._toolkit.records import plain
+
+    go = languages.for_path("a.go")
+    assert go is not None
+    parser = go.parser()
+    paths = sorted(FIXTURE.rglob("*.go")) + sorted((Path(__file__).parent.parent.parent / "fixtures").rglob("*.go"))
+    assert len(paths) >= 5
+    sites = 0
+    for path in paths:
+        src = path.read_bytes()
+        f = go.extract(parser.parse(src), src, path.name, "m")
+        parts = [[s.extra for s in f.symbols], [s.expr for s in f.sites], [b.extra for b in f.bindings], f.local]
+        sites += len(f.sites)
+        assert repr(parts) == repr(plain(parts)), path  # a NamedTuple's repr names its type
+    assert sites >= 50

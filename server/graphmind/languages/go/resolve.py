@@ -29,7 +29,7 @@ from .._toolkit import (
 )
 from .builtins import BUILTINS, COMMON_METHODS
 from .packages import GOMOD, package_of_dir
-from .records import Base, Expr, ScopeRecord, SiteExpr
+from .records import Base, ScopeRecord, SiteExpr
 
 # Values: ('pkg', qname) a workspace package; ('ext', name) outside the workspace; ('syms', rows)
 # definitions (functions, methods, types); ('inst', type rows) a value of a workspace type;
@@ -451,7 +451,7 @@ class Resolver(ValueResolver):
             return self.outcome(i, site, v, c, False)
         if base == Base.UNKNOWN:  # a method of something unknown: x[0].m(), f()[i].m()
             return self.outcome(i, site, None, EXTRACTED, True)
-        recv, rc = self.eval(Expr(base, arg, chain[:-1]), self.pkg, scope, 0, site.start_byte)
+        recv, rc = self.eval((base, arg, chain[:-1]), self.pkg, scope, 0, site.start_byte)
         if recv is None:
             return self.outcome(i, site, None, rc, True)
         v, c = self.attr(recv, chain[-1], 0)
