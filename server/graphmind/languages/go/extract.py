@@ -131,6 +131,13 @@ def _word(b: int) -> bool:
     return b == 95 or 48 <= b <= 57 or 65 <= b <= 90 or 97 <= b <= 122 or b >= 128
 
 
+# the capture that says what a pattern of queries/go/tags.scm found: definitions and scopes, then
+# the items placed in them (calls, references, bindings)
+_DEFINITIONS = frozenset({"definition.function", "definition.method", "definition.type", "scope.function", "scope.block", "scope.case"})
+_ITEMS = frozenset({"reference.call", "reference.value", "assign.short", "assign.var", "assign.const", "assign.plain", "bind.range", "bind.pattern"})
+_KINDS = _DEFINITIONS | _ITEMS | {"package", "import"}
+
+
 class Extractor:
     def __init__(self, lang: Go, tree: ts.Tree, src: bytes, relpath: str, module: str) -> None:
         self.lang = lang
@@ -270,24 +277,21 @@ class Extractor:
         defs: list[tuple[ts.Node, str, dict[str, list[ts.Node]]]] = []
         items: list[tuple[int, str, ts.Node, dict[str, list[ts.Node]]]] = []
         for _, caps in matches:
-            if "package" in caps:
+            for key in caps:  # each pattern has one capture that says what it found
+                if key in _KINDS:
+                    break
+            if key == "package":
                 self.package = self.package or text(caps["package"][0])
-            elif "import" in caps:
+            elif key == "import":
                 self.import_spec(caps["import"][0])
+            elif key in _DEFINITIONS:
+                node = caps[key][0]
+                if node.type == "method_elem":
+                    key = "signature"  # a method of an interface type: no body, no scope
+                defs.append((node, key, caps))
             else:
-                for key in ("definition.function", "definition.method", "definition.type", "scope.function", "scope.block", "scope.case"):
-                    if key in caps:
-                        node = caps[key][0]
-                        if node.type == "method_elem":
-                            key = "signature"  # a method of an interface type: no body, no scope
-                        defs.append((node, key, caps))
-                        break
-                else:
-                    for key in ("reference.call", "reference.value", "assign.short", "assign.var", "assign.const", "assign.plain", "bind.range", "bind.pattern"):
-                        if key in caps:
-                            n = caps[key][0]
-                            items.append((n.start_byte, key, n, caps))
-                            break
+                n = caps[key][0]
+                items.append((n.start_byte, key, n, caps))
         if self.package:
             self.bindings.append(BindingFact("<package>", "package", self.package))
         # types first (methods hang under them), then everything with a body, outermost first
