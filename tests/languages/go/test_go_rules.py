@@ -15,6 +15,7 @@ from graph_util import check_incremental, edges, snapshot
 from graphmind.engine import Engine
 from hypothesis import HealthCheck, given, settings
 from languages.annotations import annotated_edges, read_annotations
+from profiles import examples
 
 FIXTURE = Path(__file__).parent / "fixtures" / "rules"
 ANNOTATIONS = read_annotations(FIXTURE)
@@ -156,7 +157,7 @@ FILES = sorted(INITIAL)
 OPEN = ("a/a.go", "b/b.go")
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(edit_sequences(FILES, FRAGMENTS, max_edits=8))
 def test_incremental_equals_fresh(edits: list[tuple[str, int, int, str]]) -> None:
     # interfaces, implementations in other packages, multiple results and range elements:
