@@ -35,6 +35,7 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from scripts import time_plugin  # noqa: E402
 from scripts.accuracy import scores  # noqa: E402
 from scripts.fetch_corpus import cache_root  # noqa: E402
 from scripts.peer_gopls import GOCODE, Def, collect_incoming, prepare_module  # noqa: E402
@@ -242,82 +243,18 @@ def table(results: list[dict[str, Any]]) -> str:
     return "\n".join(rows)
 
 
-_TIME_ONE = """
-import sys, tempfile, time
-from pathlib import Path
-from graphmind import languages
-from graphmind.engine import Engine
-go = languages.all_languages()["go"]  # plugins imported before the clock starts
-spent = {"extract": 0.0, "resolve": 0.0}
-extract, resolve = go.extract, go.resolve
-
-def timed_extract(*args):
-    c = time.process_time()
-    try:
-        return extract(*args)
-    finally:
-        spent["extract"] += time.process_time() - c
-
-def timed_resolve(*args, **kw):
-    c = time.process_time()
-    try:
-        return iter(list(resolve(*args, **kw)))
-    finally:
-        spent["resolve"] += time.process_time() - c
-
-go.extract, go.resolve = timed_extract, timed_resolve
-with tempfile.TemporaryDirectory() as tmp:
-    eng = Engine(Path(sys.argv[1]), db_path=Path(tmp) / "index.db")
-    t0, c0 = time.perf_counter(), time.process_time()
-    eng.index()
-    print(time.perf_counter() - t0, time.process_time() - c0, spent["extract"], spent["resolve"])
-    eng.close()
-"""
-
-
 def time_against(specs: list[str], others: list[Path], repeat: int) -> str:
-    """Index each corpus ``repeat`` times with each GraphMind at ``others`` (its ``server/``
-    folder on PYTHONPATH) and with this checkout, alternating, each in a fresh process; the
-    medians of the CPU time of the indexing process (these corpora index in one process: fewer
-    files than the parallel indexer's threshold), which a busy machine disturbs less than wall
-    time, and of the part spent in the Go plugin's extract and resolve (resolve includes its
-    lookups in the store). Changes are against the first of ``others``."""
-    import statistics
-    import subprocess
-
-    here = Path(__file__).resolve().parents[1] / "server"
-    sides = [*others, here]
-    names = [f"`{p.parent.name}`" for p in others] + ["this checkout"]
-    head = " | ".join(f"{n}: index / Go" for n in names)
-    rows = [f"| corpus | {head} | change: index / Go |", "|---|" + "---:|" * (len(sides) + 1)]
-    totals = [[0.0, 0.0] for _ in sides]
+    """Index each corpus ``repeat`` times with each GraphMind at ``others`` and with this
+    checkout, alternating, in fresh processes (:mod:`scripts.time_plugin`): the medians of the
+    CPU time of the indexing process and of the Go plugin's own extract + resolve."""
+    corpora = []
     for spec in specs:
         name, _, module = spec.partition("=")
         ws = corpus_dir(name)
         if not (ws / "go.mod").exists():
             prepare_module(GOCODE / module, ws, ws.parent / "_deps")
-        runs: list[list[tuple[float, float]]] = [[] for _ in sides]
-        for _ in range(repeat):
-            for i, src in enumerate(sides):
-                env = {**os.environ, "PYTHONPATH": str(src)}
-                out = subprocess.run([sys.executable, "-c", _TIME_ONE, str(ws)], env=env, capture_output=True,
-                                     text=True, check=True)
-                _, cpu, ext, res = (float(x) for x in out.stdout.split()[-4:])
-                runs[i].append((cpu, ext + res))
-        med = [(statistics.median(c for c, _ in r), statistics.median(g for _, g in r)) for r in runs]
-        for t, (c, g) in zip(totals, med, strict=True):
-            t[0] += c
-            t[1] += g
-        rows.append(_time_row(name, med))
-    rows.append(_time_row("all (sum of medians)", [(c, g) for c, g in totals]))
-    load = os.getloadavg()
-    return "\n".join(rows) + f"\n\nCPU seconds, median of {repeat}; load average at the end {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f}"
-
-
-def _time_row(name: str, med: list[tuple[float, float]]) -> str:
-    (b, bg), (a, ag) = med[0], med[-1]
-    cells = " | ".join(f"{c:.3f} / {g:.3f}" for c, g in med)
-    return f"| {name} | {cells} | {100 * (a - b) / b:+.0f} % / {100 * (ag - bg) / bg:+.0f} % |"
+        corpora.append((name, ws))
+    return time_plugin.table("go", corpora, others, repeat)
 
 
 def main(argv: list[str] | None = None) -> int:
