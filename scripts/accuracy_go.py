@@ -178,7 +178,7 @@ def reference(ws: Path, idx: GoIndex, fresh: bool) -> tuple[set[Edge], set[Edge]
     rep = collect_incoming(ws, idx.defs(), idx.enclosing, idx.named, stderr=ws.parent / f"{ws.name}.gopls.log")
     report = {"server": rep.server, "defs": rep.defs, "answered": rep.queried, "unprepared": rep.unprepared,
               "errors": rep.errors, "restarts": rep.restarts, "seconds": round(rep.seconds, 1),
-              "dispatchEdges": len(rep.dispatch)}
+              "dispatchEdges": len(rep.dispatch), "failed": sorted(rep.failed)}
     cached.write_text(json.dumps({"report": report, "edges": sorted(map(list, rep.edges)),
                                   "dispatch": sorted(map(list, rep.dispatch))}))
     return rep.edges, rep.dispatch, report
@@ -217,10 +217,18 @@ def evaluate(spec: str, fresh: bool, keep: Path | None) -> dict[str, Any]:
             "onlyGraphmind": sorted(default - ref),
             "onlyGopls": sorted(ref - default),
         }
+        if "failed" in report:  # an older cached reference does not say which definitions failed
+            # both sides' edges into the definitions gopls answered: a callee it failed on has no
+            # known callers (only dispatch edges from an interface it answered for)
+            failed = set(report["failed"])
+            result["failedDefinitions"] = len(failed)
+            result["answered"] = scores({e for e in default if e[1] not in failed}, {e for e in ref if e[1] not in failed})
+            result["onlyGraphmindIntoFailed"] = sum(1 for e in result["onlyGraphmind"] if e[1] in failed)
     if keep is not None:
         keep.mkdir(parents=True, exist_ok=True)
         (keep / f"go-{name}-disagreements.json").write_text(
-            json.dumps({k: result[k] for k in ("onlyGraphmind", "onlyGopls")}, indent=1)
+            json.dumps({**{k: result[k] for k in ("onlyGraphmind", "onlyGopls")},
+                        "goplsFailedOn": report.get("failed", [])}, indent=1)
         )
     return result
 
@@ -228,17 +236,21 @@ def evaluate(spec: str, fresh: bool, keep: Path | None) -> dict[str, Any]:
 def table(results: list[dict[str, Any]]) -> str:
     rows = [
         "| corpus | lines | gopls edges (dispatch) | GraphMind (≥inferred) P / R / F1 | GraphMind dispatch edges "
-        "| static calls only P / R | extracted only P / R | with ambiguous P / R | index time |",
-        "|---|---:|---:|---|---:|---|---|---|---:|",
+        "| static calls only P / R | extracted only P / R | with ambiguous P / R | P / R into definitions gopls "
+        "answered | index time |",
+        "|---|---:|---:|---|---:|---|---|---|---|---:|",
     ]
     for r in results:
         g = r["graphmind"]
         d, x, a, w = g["inferred"], g["extracted"], g["ambiguous"], r["static"]
+        ans = r.get("answered")
+        answered = (f"{ans['precision']:.3f} / {ans['recall']:.3f} ({r['failedDefinitions']} failed)"
+                    if ans is not None else "n/a (cached before failures were kept)")
         rows.append(
             f"| {r['corpus']} | {r['lines']} | {r['referenceEdges']} ({r['referenceDispatchEdges']}) | "
             f"{d['precision']:.3f} / {d['recall']:.3f} / {d['f1']:.3f} | {r['dispatchEdges']} | "
             f"{w['precision']:.3f} / {w['recall']:.3f} | {x['precision']:.3f} / {x['recall']:.3f} | "
-            f"{a['precision']:.3f} / {a['recall']:.3f} | {r['indexSeconds']:.2f}s |"
+            f"{a['precision']:.3f} / {a['recall']:.3f} | {answered} | {r['indexSeconds']:.2f}s |"
         )
     return "\n".join(rows)
 
