@@ -35,6 +35,7 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from scripts import time_plugin  # noqa: E402
 from scripts.accuracy import scores  # noqa: E402
 from scripts.fetch_corpus import cache_root  # noqa: E402
 from scripts.peer_gopls import GOCODE, Def, collect_incoming, prepare_module  # noqa: E402
@@ -177,7 +178,7 @@ def reference(ws: Path, idx: GoIndex, fresh: bool) -> tuple[set[Edge], set[Edge]
     rep = collect_incoming(ws, idx.defs(), idx.enclosing, idx.named, stderr=ws.parent / f"{ws.name}.gopls.log")
     report = {"server": rep.server, "defs": rep.defs, "answered": rep.queried, "unprepared": rep.unprepared,
               "errors": rep.errors, "restarts": rep.restarts, "seconds": round(rep.seconds, 1),
-              "dispatchEdges": len(rep.dispatch)}
+              "dispatchEdges": len(rep.dispatch), "failed": sorted(rep.failed)}
     cached.write_text(json.dumps({"report": report, "edges": sorted(map(list, rep.edges)),
                                   "dispatch": sorted(map(list, rep.dispatch))}))
     return rep.edges, rep.dispatch, report
@@ -216,10 +217,18 @@ def evaluate(spec: str, fresh: bool, keep: Path | None) -> dict[str, Any]:
             "onlyGraphmind": sorted(default - ref),
             "onlyGopls": sorted(ref - default),
         }
+        if "failed" in report:  # an older cached reference does not say which definitions failed
+            # both sides' edges into the definitions gopls answered: a callee it failed on has no
+            # known callers (only dispatch edges from an interface it answered for)
+            failed = set(report["failed"])
+            result["failedDefinitions"] = len(failed)
+            result["answered"] = scores({e for e in default if e[1] not in failed}, {e for e in ref if e[1] not in failed})
+            result["onlyGraphmindIntoFailed"] = sum(1 for e in result["onlyGraphmind"] if e[1] in failed)
     if keep is not None:
         keep.mkdir(parents=True, exist_ok=True)
         (keep / f"go-{name}-disagreements.json").write_text(
-            json.dumps({k: result[k] for k in ("onlyGraphmind", "onlyGopls")}, indent=1)
+            json.dumps({**{k: result[k] for k in ("onlyGraphmind", "onlyGopls")},
+                        "goplsFailedOn": report.get("failed", [])}, indent=1)
         )
     return result
 
@@ -227,61 +236,37 @@ def evaluate(spec: str, fresh: bool, keep: Path | None) -> dict[str, Any]:
 def table(results: list[dict[str, Any]]) -> str:
     rows = [
         "| corpus | lines | gopls edges (dispatch) | GraphMind (≥inferred) P / R / F1 | GraphMind dispatch edges "
-        "| static calls only P / R | extracted only P / R | with ambiguous P / R | index time |",
-        "|---|---:|---:|---|---:|---|---|---|---:|",
+        "| static calls only P / R | extracted only P / R | with ambiguous P / R | P / R into definitions gopls "
+        "answered | index time |",
+        "|---|---:|---:|---|---:|---|---|---|---|---:|",
     ]
     for r in results:
         g = r["graphmind"]
         d, x, a, w = g["inferred"], g["extracted"], g["ambiguous"], r["static"]
+        ans = r.get("answered")
+        answered = (f"{ans['precision']:.3f} / {ans['recall']:.3f} ({r['failedDefinitions']} failed)"
+                    if ans is not None else "n/a (cached before failures were kept)")
         rows.append(
             f"| {r['corpus']} | {r['lines']} | {r['referenceEdges']} ({r['referenceDispatchEdges']}) | "
             f"{d['precision']:.3f} / {d['recall']:.3f} / {d['f1']:.3f} | {r['dispatchEdges']} | "
             f"{w['precision']:.3f} / {w['recall']:.3f} | {x['precision']:.3f} / {x['recall']:.3f} | "
-            f"{a['precision']:.3f} / {a['recall']:.3f} | {r['indexSeconds']:.2f}s |"
+            f"{a['precision']:.3f} / {a['recall']:.3f} | {answered} | {r['indexSeconds']:.2f}s |"
         )
     return "\n".join(rows)
 
 
-_TIME_ONE = """
-import sys, tempfile, time
-from pathlib import Path
-from graphmind import languages
-from graphmind.engine import Engine
-languages.all_languages()  # plugins imported before the clock starts
-with tempfile.TemporaryDirectory() as tmp:
-    eng = Engine(Path(sys.argv[1]), db_path=Path(tmp) / "index.db")
-    t0, c0 = time.perf_counter(), time.process_time()
-    eng.index()
-    print(time.perf_counter() - t0, time.process_time() - c0)
-    eng.close()
-"""
-
-
-def time_against(specs: list[str], other: Path, repeat: int) -> str:
-    """Index each corpus ``repeat`` times with this checkout and with the GraphMind at ``other``
-    (its ``server/`` folder on PYTHONPATH), alternating, each in a fresh process; the medians of
-    the CPU time of the indexing process (these corpora index in one process: fewer files than
-    the parallel indexer's threshold), which a busy machine disturbs less than wall time."""
-    import statistics
-    import subprocess
-
-    here = Path(__file__).resolve().parents[1] / "server"
-    rows = [f"| corpus | before: CPU s, median of {repeat} | after | change |", "|---|---:|---:|---:|"]
+def time_against(specs: list[str], others: list[Path], repeat: int) -> str:
+    """Index each corpus ``repeat`` times with each GraphMind at ``others`` and with this
+    checkout, alternating, in fresh processes (:mod:`scripts.time_plugin`): the medians of the
+    CPU time of the indexing process and of the Go plugin's own extract + resolve."""
+    corpora = []
     for spec in specs:
         name, _, module = spec.partition("=")
         ws = corpus_dir(name)
         if not (ws / "go.mod").exists():
             prepare_module(GOCODE / module, ws, ws.parent / "_deps")
-        times: dict[str, list[float]] = {"before": [], "after": []}
-        for _ in range(repeat):
-            for label, src in (("before", other), ("after", here)):
-                env = {**os.environ, "PYTHONPATH": str(src)}
-                out = subprocess.run([sys.executable, "-c", _TIME_ONE, str(ws)], env=env, capture_output=True,
-                                     text=True, check=True)
-                times[label].append(float(out.stdout.split()[-1]))
-        b, a = statistics.median(times["before"]), statistics.median(times["after"])
-        rows.append(f"| {name} | {b:.2f}s | {a:.2f}s | {100 * (a - b) / b:+.0f}% |")
-    return "\n".join(rows)
+        corpora.append((name, ws))
+    return time_plugin.table("go", corpora, others, repeat)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -290,8 +275,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=Path("bench-results/accuracy-go.json"))
     ap.add_argument("--disagreements", type=Path, default=Path("bench-results/accuracy"))
     ap.add_argument("--fresh-reference", action="store_true", help="ask gopls again instead of the cached edges")
-    ap.add_argument("--time-against", type=Path, metavar="SERVER_DIR",
-                    help="instead: time indexing against another GraphMind's server/ folder (alternating runs)")
+    ap.add_argument("--time-against", type=Path, metavar="SERVER_DIR", action="append",
+                    help="instead: time indexing against other GraphMinds' server/ folders (repeatable; alternating runs)")
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args(argv)
     if args.time_against is not None:

@@ -154,6 +154,9 @@ class EdgeReport:
     restarts: int
     seconds: float
     server: str
+    # definitions gopls answered nothing for (an error, or a panic: gopls 0.5 on some methods that
+    # implement standard-library interfaces): their callers are unknown to the reference
+    failed: list[str]
 
 
 Enclosing = Callable[[Path, int, int], str | None]  # (file, line, UTF-16 char) -> caller qname
@@ -257,10 +260,11 @@ def collect_incoming(workspace: Path, defs: Iterable[Def], enclosing: Enclosing,
     impls: dict[str, list[str]] = {}
     seen: set[tuple[Path, int, int]] = set()
     queried = unprepared = external = errors = restarts = 0
+    failed: list[str] = []
     peer = _Gopls(workspace, stderr)
     sources = _Sources()
     if not defs:
-        return EdgeReport(direct, dispatch, 0, 0, 0, 0, 0, 0, 0.0, peer.server)
+        return EdgeReport(direct, dispatch, 0, 0, 0, 0, 0, 0, 0.0, peer.server, [])
 
     def implementations(iface: Def) -> list[str]:
         if iface.qname not in impls:
@@ -318,9 +322,11 @@ def collect_incoming(workspace: Path, defs: Iterable[Def], enclosing: Enclosing,
                             dispatch.update((caller, q) for q in implementations(interfaces[callee]))
             except LspError:
                 errors += 1
+                failed.append(d.qname)
                 continue
             except (ServerExited, TimeoutError, OSError):  # gopls 0.5 panics on some targets
                 errors += 1
+                failed.append(d.qname)
                 restarts += 1
                 peer.close()
                 peer.start(timeout)
@@ -328,7 +334,7 @@ def collect_incoming(workspace: Path, defs: Iterable[Def], enclosing: Enclosing,
     finally:
         peer.close()
     return EdgeReport(direct | dispatch, dispatch - direct, len(defs), queried, unprepared, external, errors, restarts,
-                      time.perf_counter() - t0, peer.server)
+                      time.perf_counter() - t0, peer.server, failed)
 
 
 # ------------------------------------------------------------------------------------------

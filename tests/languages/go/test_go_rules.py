@@ -15,6 +15,7 @@ from graph_util import check_incremental, edges, snapshot
 from graphmind.engine import Engine
 from hypothesis import HealthCheck, given, settings
 from languages.annotations import annotated_edges, read_annotations
+from profiles import examples
 
 FIXTURE = Path(__file__).parent / "fixtures" / "rules"
 ANNOTATIONS = read_annotations(FIXTURE)
@@ -156,7 +157,7 @@ FILES = sorted(INITIAL)
 OPEN = ("a/a.go", "b/b.go")
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(edit_sequences(FILES, FRAGMENTS, max_edits=8))
 def test_incremental_equals_fresh(edits: list[tuple[str, int, int, str]]) -> None:
     # interfaces, implementations in other packages, multiple results and range elements:
@@ -172,3 +173,24 @@ def test_an_empty_name_is_named_nowhere() -> None:
     tree = languages.for_path("a.go").parser().parse(b"package a\nfunc f() { x := y }\n")
     assert _names(tree.root_node, "") is False
     assert _names(tree.root_node, "y") is True
+
+
+def test_facts_are_built_plain() -> None:
+    """The extractor builds its records as plain tuples (what marshal stores): no NamedTuple
+    anywhere in the facts of the fixtures, so none needs converting after extraction."""
+    from graphmind import languages
+    from graphmind.languages._toolkit.records import plain
+
+    go = languages.for_path("a.go")
+    assert go is not None
+    parser = go.parser()
+    paths = sorted(FIXTURE.rglob("*.go")) + sorted((Path(__file__).parent.parent.parent / "fixtures").rglob("*.go"))
+    assert len(paths) >= 5
+    sites = 0
+    for path in paths:
+        src = path.read_bytes()
+        f = go.extract(parser.parse(src), src, path.name, "m")
+        parts = [[s.extra for s in f.symbols], [s.expr for s in f.sites], [b.extra for b in f.bindings], f.local]
+        sites += len(f.sites)
+        assert repr(parts) == repr(plain(parts)), path  # a NamedTuple's repr names its type
+    assert sites >= 50

@@ -15,6 +15,7 @@ from graph_util import check_incremental, edges, snapshot
 from graphmind.engine import Engine
 from hypothesis import HealthCheck, given, settings
 from languages.annotations import annotated_edges, read_annotations
+from profiles import examples
 
 FIXTURE = Path(__file__).parent / "fixtures" / "dispatch"
 ANNOTATIONS = read_annotations(FIXTURE)
@@ -100,7 +101,7 @@ FRAGMENTS = [
 FILES = ["src/a.rs", "src/b.rs", "src/lib.rs"]
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(edit_sequences(FILES, FRAGMENTS, max_edits=8))
 def test_incremental_equals_fresh(edits: list[tuple[str, int, int, str]]) -> None:
     # impls appear, vanish and change their trait in other files: the callers follow

@@ -25,12 +25,11 @@ import tree_sitter as ts
 
 from ...model import BindingFact, Facts, Import, Resolution, SymbolFact, WorkspaceView
 from .. import Language, SymbolInfo, register
-from .._toolkit import FamilyView
 from . import imports as _imports
 from . import policy
 from .extract import Extractor, rng, text
 from .packages import GOMOD, package_of_dir
-from .resolve import Resolver
+from .resolve import GoView, Resolver
 
 
 class Go(Language):
@@ -49,7 +48,7 @@ class Go(Language):
         return _imports.imports(facts)
 
     def resolve(self, facts: Facts, ws: WorkspaceView) -> Iterator[Resolution]:
-        r = Resolver(facts, FamilyView(ws, ("go", "gomod")))
+        r = Resolver(facts, GoView(ws))
         for i, site in enumerate(facts.sites):
             yield r.site(i, site)
 

@@ -14,10 +14,9 @@ import tree_sitter as ts
 
 from ...model import CALL, REF, BindingFact, Facts, SiteFact, SymbolFact
 from .._toolkit import Scope, in_scopes
-from .._toolkit.records import plain_facts
 from .builtins import BUILTIN_TYPES, BUILTINS
 from .packages import guess_name
-from .records import UNKNOWN, Base, Expr, ScopeRecord, SiteExpr
+from .records import UNKNOWN, Base, ScopeRecord, SiteExpr
 
 if TYPE_CHECKING:
     from . import Go
@@ -104,8 +103,8 @@ class _Scope:
             self.after[name] = after
         self.locals.add(name)
 
-    def record(self) -> ScopeRecord:
-        return ScopeRecord(self.parent, self.owner, sorted(self.locals), self.types, self.after)
+    def record(self) -> tuple:
+        return tuple(ScopeRecord(self.parent, self.owner, sorted(self.locals), self.types, self.after))
 
 
 def _names(node: ts.Node | None, name: str) -> bool:
@@ -132,6 +131,13 @@ def _word(b: int) -> bool:
     return b == 95 or 48 <= b <= 57 or 65 <= b <= 90 or 97 <= b <= 122 or b >= 128
 
 
+# the capture that says what a pattern of queries/go/tags.scm found: definitions and scopes, then
+# the items placed in them (calls, references, bindings)
+_DEFINITIONS = frozenset({"definition.function", "definition.method", "definition.type", "scope.function", "scope.block", "scope.case"})
+_ITEMS = frozenset({"reference.call", "reference.value", "assign.short", "assign.var", "assign.const", "assign.plain", "bind.range", "bind.pattern"})
+_KINDS = _DEFINITIONS | _ITEMS | {"package", "import"}
+
+
 class Extractor:
     def __init__(self, lang: Go, tree: ts.Tree, src: bytes, relpath: str, module: str) -> None:
         self.lang = lang
@@ -155,23 +161,24 @@ class Extractor:
 
     # --- expressions and types
     def expr_of(self, node: ts.Node | None, top: bool = False) -> tuple:
-        """``top``: a package-level context, where a name can only be a package-level one or an
-        import (so imports are decided here, for files that evaluate it elsewhere)."""
+        """The :class:`~.records.Expr` ``(base, arg, chain)`` of an expression. ``top``: a
+        package-level context, where a name can only be a package-level one or an import (so
+        imports are decided here, for files that evaluate it elsewhere)."""
         if node is None:
             return UNKNOWN
         t = node.type
         if t == "identifier":
             name = text(node)
-            return Expr(Base.NAME, None, [name])
+            return (Base.NAME, None, [name])
         if t == "selector_expression":
             operand = node.child_by_field_name("operand")
             field = text(node.child_by_field_name("field"))
             if top and operand is not None and operand.type == "identifier":
                 path = self.imports.get(text(operand))
                 if path is not None:
-                    return Expr(Base.PACKAGE, path, [field])
-            base = self.expr_of(operand, top)
-            return base._replace(chain=[*base.chain, field])
+                    return (Base.PACKAGE, path, [field])
+            base, arg, chain = self.expr_of(operand, top)
+            return (base, arg, [*chain, field])
         if t == "call_expression":
             fn = node.child_by_field_name("function")
             if fn is not None and fn.type == "identifier" and fn.text in (b"new", b"make", b"append"):
@@ -180,12 +187,12 @@ class Extractor:
                 if fn.text == b"append":  # the slice it appends to
                     return self.expr_of(first, top)
                 ref = self.type_ref(first, top)
-                return Expr(Base.TYPED, ref, []) if ref is not None else UNKNOWN
-            return Expr(Base.CALL, self.expr_of(fn, top), [])
+                return (Base.TYPED, ref, []) if ref is not None else UNKNOWN
+            return (Base.CALL, self.expr_of(fn, top), [])
         if t == "parenthesized_expression" and node.named_child_count == 1:
             return self.expr_of(node.named_children[0], top)
         if t == "index_expression":  # an element, or a generic instantiation F[int]
-            return Expr(Base.INDEX, self.expr_of(node.child_by_field_name("operand"), top), [])
+            return (Base.INDEX, self.expr_of(node.child_by_field_name("operand"), top), [])
         if t == "slice_expression":  # x[a:b] has the type of x
             return self.expr_of(node.child_by_field_name("operand"), top)
         if t == "generic_type" or t == "instantiation_expression":
@@ -196,17 +203,17 @@ class Extractor:
             if op is not None and op.type in ("&", "*"):  # pointers are transparent
                 return self.expr_of(operand, top)
             if op is not None and op.type == "<-":
-                return Expr(Base.RECV, self.expr_of(operand, top), [])
+                return (Base.RECV, self.expr_of(operand, top), [])
             return UNKNOWN
         if t == "composite_literal":
             ref = self.type_ref(node.child_by_field_name("type"), True)
-            return Expr(Base.TYPED, ref, []) if ref is not None else UNKNOWN
+            return (Base.TYPED, ref, []) if ref is not None else UNKNOWN
         if t == "type_assertion_expression":
             ref = self.type_ref(node.child_by_field_name("type"), True)
-            return Expr(Base.TYPED, ref, []) if ref is not None else UNKNOWN
+            return (Base.TYPED, ref, []) if ref is not None else UNKNOWN
         if t == "func_literal":
             results = self.results(node.child_by_field_name("result"))
-            return Expr(Base.TYPED, (Base.FUNC, results), []) if any(r is not None for r in results) else UNKNOWN
+            return (Base.TYPED, (Base.FUNC, results), []) if any(r is not None for r in results) else UNKNOWN
         return UNKNOWN
 
     def type_ref(self, node: ts.Node | None, top: bool = True) -> tuple | None:
@@ -220,7 +227,7 @@ class Extractor:
             name = text(node)
             if name in self.tparams:
                 return self.tparams[name]
-            return (Base.BUILTIN, name) if name in BUILTIN_TYPES else Expr(Base.NAME, None, [name])
+            return (Base.BUILTIN, name) if name in BUILTIN_TYPES else (Base.NAME, None, [name])
         if t in ("slice_type", "array_type", "implicit_length_array_type"):
             elem = self.type_ref(node.child_by_field_name("element"), top)
             return (Base.SLICE, elem) if elem is not None else None
@@ -241,7 +248,7 @@ class Extractor:
             pkg = text(node.child_by_field_name("package"))
             name = text(node.child_by_field_name("name"))
             path = self.imports.get(pkg)
-            return Expr(Base.PACKAGE, path, [name]) if path is not None else None
+            return (Base.PACKAGE, path, [name]) if path is not None else None
         if t in ("pointer_type", "parenthesized_type", "type_elem", "type_constraint") and node.named_child_count:
             return self.type_ref(node.named_children[0], top)
         if t == "generic_type":
@@ -254,12 +261,13 @@ class Extractor:
         if value is None:
             return None
         e = self.expr_of(value, top)
-        if e.base == Base.CALL and not e.chain:
-            return ("call", e.arg, index)
-        if index != 0 or e.base == Base.UNKNOWN:
+        base, arg, chain = e
+        if base == Base.CALL and not chain:
+            return ("call", arg, index)
+        if index != 0 or base == Base.UNKNOWN:
             return None
-        if e.base == Base.TYPED and not e.chain:
-            return ("ann", e.arg)
+        if base == Base.TYPED and not chain:
+            return ("ann", arg)
         return ("val", e)
 
     # --- the walk
@@ -269,24 +277,21 @@ class Extractor:
         defs: list[tuple[ts.Node, str, dict[str, list[ts.Node]]]] = []
         items: list[tuple[int, str, ts.Node, dict[str, list[ts.Node]]]] = []
         for _, caps in matches:
-            if "package" in caps:
+            for key in caps:  # each pattern has one capture that says what it found
+                if key in _KINDS:
+                    break
+            if key == "package":
                 self.package = self.package or text(caps["package"][0])
-            elif "import" in caps:
+            elif key == "import":
                 self.import_spec(caps["import"][0])
+            elif key in _DEFINITIONS:
+                node = caps[key][0]
+                if node.type == "method_elem":
+                    key = "signature"  # a method of an interface type: no body, no scope
+                defs.append((node, key, caps))
             else:
-                for key in ("definition.function", "definition.method", "definition.type", "scope.function", "scope.block", "scope.case"):
-                    if key in caps:
-                        node = caps[key][0]
-                        if node.type == "method_elem":
-                            key = "signature"  # a method of an interface type: no body, no scope
-                        defs.append((node, key, caps))
-                        break
-                else:
-                    for key in ("reference.call", "reference.value", "assign.short", "assign.var", "assign.const", "assign.plain", "bind.range", "bind.pattern"):
-                        if key in caps:
-                            n = caps[key][0]
-                            items.append((n.start_byte, key, n, caps))
-                            break
+                n = caps[key][0]
+                items.append((n.start_byte, key, n, caps))
         if self.package:
             self.bindings.append(BindingFact("<package>", "package", self.package))
         # types first (methods hang under them), then everything with a body, outermost first
@@ -323,7 +328,7 @@ class Extractor:
             "unnamed": self.unnamed,
             "scopes": [s.record() for s in self.scopes],
         }
-        return plain_facts(Facts(self.module, self.symbols, self.sites, self.bindings, local))
+        return Facts(self.module, self.symbols, self.sites, self.bindings, local)
 
     def import_spec(self, node: ts.Node) -> None:
         path = string_literal(node.child_by_field_name("path"))
@@ -600,18 +605,19 @@ class Extractor:
                 name_node = callee.child_by_field_name("field") or callee
             else:
                 name_node = callee
-            name = e.chain[-1] if e.chain else ""
+            name = e[2][-1] if e[2] else ""
             if callee.type == "func_literal":
                 name = ""
-            self.sites.append(SiteFact(owner, name, CALL, rng(name_node), name_node.start_byte, name_node.end_byte, SiteExpr(scope, e)))
+            self.sites.append(SiteFact(owner, name, CALL, rng(name_node), name_node.start_byte, name_node.end_byte, tuple(SiteExpr(scope, e))))
 
         elif key == "reference.value":
             e = self.expr_of(node, top=(scope == 0))
-            if e.base not in (Base.NAME, Base.PACKAGE) or not e.chain or (e.base == Base.NAME and e.chain[0] in BUILTINS):
+            base, _, chain = e
+            if base not in (Base.NAME, Base.PACKAGE) or not chain or (base == Base.NAME and chain[0] in BUILTINS):
                 return
             name_node = node.child_by_field_name("field") if node.type == "selector_expression" else node
             name_node = name_node if name_node is not None else node
-            self.sites.append(SiteFact(owner, e.chain[-1], REF, rng(name_node), name_node.start_byte, name_node.end_byte, SiteExpr(scope, e)))
+            self.sites.append(SiteFact(owner, chain[-1], REF, rng(name_node), name_node.start_byte, name_node.end_byte, tuple(SiteExpr(scope, e))))
 
         elif key in ("assign.short", "assign.var", "assign.const", "assign.plain"):
             self.assign(key, node, scope)
@@ -698,7 +704,7 @@ class Extractor:
                 sc.declare(name, node.end_byte if _names(node.child_by_field_name("right"), name) else None)
             elif not self.is_local(scope, name):
                 continue
-            if right.base != Base.UNKNOWN and i < 2:
+            if right[0] != Base.UNKNOWN and i < 2:
                 sc.types.setdefault(name, []).append(("range", right, i))
 
     def is_local(self, scope: int, name: str) -> bool:

@@ -1,5 +1,10 @@
-"""The records the Go extractor hands the resolver, named in one place (stored as plain tuples:
-see :mod:`graphmind.languages._toolkit.records`)."""
+"""The records the Go extractor hands the resolver, named in one place.
+
+They are stored with marshal, which writes only plain tuples. The extractor builds them plain from
+the start (an expression is a tuple literal, a site's and a scope's record ``tuple(Record(...))``)
+instead of converting every fact at the end (:func:`~graphmind.languages._toolkit.records.plain_facts`
+walked each file's facts once more: a fifth of Go's extraction); the resolver reads them back by
+unpacking or ``Record(*t)``."""
 
 from __future__ import annotations
 
@@ -26,7 +31,7 @@ class Base:
 
 
 class Expr(NamedTuple):
-    """``s.db.Query`` is ``(NAME, None, ['s', 'db', 'Query'])``; a type reference is
+    """Built and stored as the plain tuple ``(base, arg, chain)``: ``s.db.Query`` is ``(NAME, None, ['s', 'db', 'Query'])``; a type reference is
     ``(NAME, None, [T])`` (this package), ``(PACKAGE, path, [T])``, ``(BUILTIN, name)`` or one of
     the composite references (``SLICE``, ``MAP``, ``CHAN``, ``FUNC``, ``STRUCT``) whose parts are
     type references or None (unknown)."""
@@ -36,7 +41,7 @@ class Expr(NamedTuple):
     chain: list[str]
 
 
-UNKNOWN = Expr(Base.UNKNOWN, None, [])
+UNKNOWN: tuple = (Base.UNKNOWN, None, [])
 
 
 class SiteExpr(NamedTuple):

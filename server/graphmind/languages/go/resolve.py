@@ -17,11 +17,11 @@ from ...model import (
     SiteFact,
     SymbolRow,
     Target,
+    WorkspaceView,
 )
 from .._toolkit import (
     MAX_DEPTH,
     Dispatch,
-    FamilyView,
     ValueResolver,
     known_confidence,
     label_by_name,
@@ -29,7 +29,7 @@ from .._toolkit import (
 )
 from .builtins import BUILTINS, COMMON_METHODS
 from .packages import GOMOD, package_of_dir
-from .records import Base, Expr, ScopeRecord, SiteExpr
+from .records import Base, ScopeRecord, SiteExpr
 
 # Values: ('pkg', qname) a workspace package; ('ext', name) outside the workspace; ('syms', rows)
 # definitions (functions, methods, types); ('inst', type rows) a value of a workspace type;
@@ -57,8 +57,30 @@ def label(i: int, rows: list[SymbolRow], c: int) -> Resolution:
     return Resolution(i, [(r.id, conf) for r in distinct], RESOLVED)
 
 
+class GoView:
+    """The Go resolver's window on the workspace: Go's symbols and bindings from the view of Go
+    files, the module paths of ``go.mod`` files (bindings of :data:`GOMOD`) from the ``gomod``
+    one. A ``gomod`` file has no other symbols or bindings, so asking both languages at every
+    lookup (a family view) only doubled the lookups and the dependency rows written. A view
+    without ``for_language`` (a test's) answers every language at once."""
+
+    def __init__(self, ws: WorkspaceView) -> None:
+        self.ws = ws
+        sibling = getattr(ws, "for_language", None)
+        self.mods: WorkspaceView = sibling("gomod") if callable(sibling) else ws
+
+    def symbols(self, qname: str) -> list[SymbolRow]:
+        return self.ws.symbols(qname)
+
+    def by_name(self, name: str) -> list[SymbolRow]:
+        return self.ws.by_name(name)
+
+    def bindings(self, module: str, name: str) -> list[tuple[str, str, Any]]:
+        return (self.mods if module == GOMOD else self.ws).bindings(module, name)
+
+
 class Resolver(ValueResolver):
-    def __init__(self, facts: Facts, ws: FamilyView) -> None:
+    def __init__(self, facts: Facts, ws: WorkspaceView) -> None:
         self.f = facts
         self.ws = ws
         local = facts.local or {}
@@ -429,7 +451,7 @@ class Resolver(ValueResolver):
             return self.outcome(i, site, v, c, False)
         if base == Base.UNKNOWN:  # a method of something unknown: x[0].m(), f()[i].m()
             return self.outcome(i, site, None, EXTRACTED, True)
-        recv, rc = self.eval(Expr(base, arg, chain[:-1]), self.pkg, scope, 0, site.start_byte)
+        recv, rc = self.eval((base, arg, chain[:-1]), self.pkg, scope, 0, site.start_byte)
         if recv is None:
             return self.outcome(i, site, None, rc, True)
         v, c = self.attr(recv, chain[-1], 0)

@@ -42,9 +42,10 @@ DECLARATION_KINDS = {
     "constructor_declaration": "constructor", "compact_constructor_declaration": "constructor",
 }
 _DEFINITION_CAPTURES = frozenset({"definition.class", "definition.interface", "definition.method"})
-# What else the extractor reads, in the order a match is checked for them.
-_OTHER_CAPTURES = ("field", "enum.constant", "reference.call", "reference.class", "ref.method", "local", "resource",
-                   "param", "foreach", "lambda.params")
+# What else the extractor reads (each pattern of the query has one of these captures).
+_OTHER_CAPTURES = frozenset({"field", "enum.constant", "reference.call", "reference.class", "ref.method", "local",
+                             "resource", "param", "foreach", "lambda.params"})
+_KINDS = _DEFINITION_CAPTURES | _OTHER_CAPTURES | {"package", "import"}
 
 
 class _Scope:
@@ -63,24 +64,22 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
     defs: list[tuple[ts.Node, ts.Node, str]] = []
     others: list[tuple[int, str, ts.Node, dict[str, list[ts.Node]]]] = []
     for _, caps in matches:
-        if "package" in caps:
-            pkg = ".".join(dotted(next((c for c in caps["package"][0].named_children if c.type != "annotation"), None)))
-            continue
-        if "import" in caps:
-            imports.append(caps["import"][0])
-            continue
-        key = next((k for k in caps if k in _DEFINITION_CAPTURES), None)
-        if key is not None:
-            n = caps[key][0]
-            if _anonymous(n):
-                continue
-            defs.append((n, caps["name"][0], DECLARATION_KINDS[n.type]))
-            continue
-        for k in _OTHER_CAPTURES:
-            if k in caps:
-                n = caps[k][0]
-                others.append((n.start_byte, k, n, caps))
+        key = None
+        for k in caps:  # each pattern has one capture that says what it found (besides @name)
+            if k in _KINDS:
+                key = k
                 break
+        if key == "package":
+            pkg = ".".join(dotted(next((c for c in caps["package"][0].named_children if c.type != "annotation"), None)))
+        elif key == "import":
+            imports.append(caps["import"][0])
+        elif key in _DEFINITION_CAPTURES:
+            n = caps[key][0]
+            if not _anonymous(n):
+                defs.append((n, caps["name"][0], DECLARATION_KINDS[n.type]))
+        elif key is not None:
+            n = caps[key][0]
+            others.append((n.start_byte, key, n, caps))
     mod = pkg or module
     types = Types(pkg)
     for imp in imports:
@@ -180,9 +179,12 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
 
     # members, sites and locals, attributed to the innermost enclosing declaration
     sites: list[SiteFact] = []
+    enclosing_of: dict[int, list[str]] = {}  # the items of one declaration share its enclosing classes
     for (_, key, node, caps), owner in in_scopes(spans, others, pos=lambda it: it[0]):
         osym = symbols[owner]
-        enclosing = _enclosing_classes(owner, symbols)
+        enclosing = enclosing_of.get(owner)
+        if enclosing is None:
+            enclosing = enclosing_of[owner] = _enclosing_classes(owner, symbols)
         gen = generics.get(owner, {})
         sc = scopes.get(owner)
         if key == "field":

@@ -60,7 +60,11 @@ class Resolver:
         self.static_single: dict[str, list[str]] = local.get("static", {})
         self.static_od: list[str] = local.get("static_od", [])
         self.dispatch = Dispatch(ws, self.is_subtype, type_kinds=frozenset(CLASS_KINDS))
-        self._subtypes: dict[tuple[int, int], bool] = {}
+        # memoised per file (the view's rows don't change while it resolves one): a dispatch
+        # check asks every same-named method's class for its supertypes, a call its receiver's
+        self._supers: dict[int, tuple[list[SymbolRow], bool]] = {}
+        self._hierarchies: dict[tuple[int, ...], tuple[list[list[SymbolRow]], bool]] = {}
+        self._ancestors: dict[int, set[int]] = {}
 
     # --- classes
     def classes(self, qname: str) -> list[SymbolRow]:
@@ -95,6 +99,12 @@ class Resolver:
 
     def supers(self, cls: SymbolRow) -> tuple[list[SymbolRow], bool]:
         """Direct supertypes in the workspace, and whether one is outside it."""
+        got = self._supers.get(cls.id)
+        if got is None:
+            got = self._supers[cls.id] = self._direct_supers(cls)
+        return got
+
+    def _direct_supers(self, cls: SymbolRow) -> tuple[list[SymbolRow], bool]:
         out: list[SymbolRow] = []
         external = False
         chains = []
@@ -120,7 +130,14 @@ class Resolver:
 
     def hierarchy(self, start: list[SymbolRow]) -> tuple[list[list[SymbolRow]], bool]:
         """Classes by distance (the start, their supertypes, ...), and whether any supertype is
-        outside the workspace."""
+        outside the workspace. Memoised: the answer is shared, not to be changed."""
+        key = tuple(r.id for r in start)
+        got = self._hierarchies.get(key)
+        if got is None:
+            got = self._hierarchies[key] = self._hierarchy(start)
+        return got
+
+    def _hierarchy(self, start: list[SymbolRow]) -> tuple[list[list[SymbolRow]], bool]:
         levels: list[list[SymbolRow]] = []
         seen: set[int] = set()
         external = False
@@ -172,12 +189,11 @@ class Resolver:
 
     def is_subtype(self, sub: SymbolRow, sup: SymbolRow) -> bool:
         """Is ``sup`` among ``sub``'s supertypes (extends / implements, transitively)?"""
-        key = (sub.id, sup.id)
-        got = self._subtypes.get(key)
-        if got is None:
+        ancestors = self._ancestors.get(sub.id)
+        if ancestors is None:
             levels, _ = self.hierarchy([sub])
-            got = self._subtypes[key] = any(r.id == sup.id for level in levels[1:] for r in level)
-        return got
+            ancestors = self._ancestors[sub.id] = {r.id for level in levels[1:] for r in level}
+        return sup.id in ancestors
 
     def overrides(self, ms: list[SymbolRow], within: list[SymbolRow], conf: int) -> list[Target]:
         """Dispatch edges of a virtual call of ``ms`` on a receiver of static type ``within``: the

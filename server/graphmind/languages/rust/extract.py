@@ -48,8 +48,9 @@ _DEFINITION_CAPTURES = frozenset(
      "definition.macro", "definition.constant", "reference.implementation"}
 )
 # What else the extractor reads, in the order a match is checked for them.
-_OTHER_CAPTURES = ("reference.call", "reference.class", "reference.value", "import", "let", "param",
-                   "bind.closure", "bind.pattern")
+_OTHER_CAPTURES = frozenset({"reference.call", "reference.class", "reference.value", "import", "let", "param",
+                             "bind.closure", "bind.pattern"})
+_KINDS = _DEFINITION_CAPTURES | _OTHER_CAPTURES
 _FUNCTIONS = ("function", "method")
 
 
@@ -88,18 +89,19 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
     defs: list[tuple[ts.Node, ts.Node, str]] = []
     others: list[tuple[int, str, ts.Node, dict[str, list[ts.Node]]]] = []
     for _, caps in matches:
-        key = next((k for k in caps if k in _DEFINITION_CAPTURES), None)
-        if key is not None:
+        key = None
+        for k in caps:  # each pattern has one capture that says what it found (besides @name)
+            if k in _KINDS:
+                key = k
+                break
+        if key in _DEFINITION_CAPTURES:
             n = caps[key][0]
             if n.type == "mod_item" and n.child_by_field_name("body") is None:
                 continue  # `mod x;`: the module is the file x.rs / x/mod.rs
             defs.append((n, caps["name"][0], ITEM_KINDS[n.type]))
-            continue
-        for k in _OTHER_CAPTURES:
-            if k in caps:
-                n = caps[k][0]
-                others.append((n.start_byte, k, n, caps))
-                break
+        elif key is not None:
+            n = caps[key][0]
+            others.append((n.start_byte, key, n, caps))
 
     # definitions, nested by byte range; each knows its module (file or inline) and impl
     defs.sort(key=lambda d: (d[0].start_byte, -d[0].end_byte))
