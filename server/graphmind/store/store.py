@@ -265,6 +265,11 @@ class Store:
         """Changes whenever another connection commits to this database."""
         return self.db.execute("PRAGMA data_version").fetchone()[0]
 
+    def shrink_memory(self) -> None:
+        """Free this connection's page cache (it fills again with what later queries read): after a
+        bulk write or a copy it holds every page, which a long-running server need not keep."""
+        self.db.execute("PRAGMA shrink_memory")
+
     def copy_to(self, other: Store) -> None:
         """Replace ``other``'s whole content with a consistent copy of this store's (the
         SQLite backup API: pages, no re-parsing, no re-resolving)."""
