@@ -302,8 +302,9 @@ class Graph:
         when no weaker edge reaches the answer; else a second walk, bounded like the first."""
         if min_conf <= AMBIGUOUS or depth <= 0 or res.weak_edges == 0:
             return 0
-        wider = blast.run(self.blast_radius_steps(res.targets, depth, direction, AMBIGUOUS, blast.MAX_LIMIT))
-        return max(0, wider.nodes - res.nodes)
+        ids = [t.id for t in res.targets]
+        wider = blast.run(blast.reach_steps(self._reads, ids, depth, direction == "incoming", AMBIGUOUS))
+        return max(0, wider - res.nodes)
 
     def annotate_blast(
         self, res: BlastResult, depth: int, direction: str, min_confidence: str | int, unresolved_limit: int = 200
