@@ -220,12 +220,28 @@ class GraphMindServer(LanguageServer):
         root = folder.resolve()
         with self._opening:  # a folder removed before it was opened is not opened at all
             self.pending_roots = [p for p in self.pending_roots if p.resolve() != root]
+        self._hand_back_buffers(root)
         live = self._folders.pop(root, None)
         self._graphs.pop(root, None)
         self.uris.pop(root, None)
         self.contexts.clear()
         if live is not None:
             live.close()
+
+    def _hand_back_buffers(self, root: Path) -> None:
+        """The buffers of a folder going away, as pygls' copies of the open documents: the lean
+        didChange leaves those copies behind while the engine holds a buffer (``sync.py``), and
+        they are the text again if the folder comes back."""
+        folder = self._folders.get(root)
+        if folder is None:
+            return
+        for uri, pygls_doc in list(self.workspace.text_documents.items()):
+            hit = self._locate(uri)
+            doc = folder.live.docs.get(hit[1]) if hit is not None and hit[0] == root else None
+            if doc is not None:
+                change = T.TextDocumentContentChangeWholeDocument(text=doc.text.decode("utf-8", "replace"))
+                ident = T.VersionedTextDocumentIdentifier(uri=uri, version=pygls_doc.version or 0)
+                self.workspace.update_text_document(ident, change)
 
     def apply_file_settings(self) -> None:
         """The file selection changed: tell the live graphs and index again."""
