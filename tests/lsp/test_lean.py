@@ -192,3 +192,24 @@ def test_plain_did_change_takes_the_lean_path() -> None:
     # a request with didChange's method is not a notification: never the lean notification path
     message = PROTOCOL.structure_message({"jsonrpc": "2.0", "id": 3, "method": lean.DID_CHANGE, "params": DID_CHANGE})
     assert type(message).__name__ != "_LeanNotification"
+
+
+# ---------------------------------------------------------------------- graphmind/status, written as JSON
+def test_the_status_json_is_what_cattrs_writes_for_status_result() -> None:
+    import threading
+    from types import SimpleNamespace
+
+    from graphmind.lsp.features.status import status_json
+    from graphmind.lsp.protocol import FolderStatus, StatusResult
+
+    folder = SimpleNamespace(live=SimpleNamespace(epoch=lambda: 7, docs={"a.py": 1}), overlay=lambda: ["a.py"],
+                             base=SimpleNamespace(epoch=lambda: 5))
+    for indexed, total in ((None, None), (3, 10), (0, None)):
+        ready = threading.Event()
+        ls = SimpleNamespace(ready=ready, indexing=None, folders={"/w": folder}, encoding="utf-16",
+                             index_status=SimpleNamespace(indexed=indexed, total=total))
+        typed = StatusResult(
+            ready=False, indexing=False, position_encoding="utf-16", indexed=indexed, total_files=total,
+            folders={"/w": FolderStatus(epoch=7, open_documents=1, overlay=["a.py"], base_epoch=5)},
+        )
+        assert status_json(ls) == PROTOCOL._converter.unstructure(typed)  # type: ignore[arg-type]
