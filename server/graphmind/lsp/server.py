@@ -336,8 +336,9 @@ class GraphMindServer(LanguageServer):
     def file_lines(self, eng: Engine, rel: str) -> list[bytes]:
         """A file's lines; a file on disk's are kept while its size and mtime stay the same."""
         doc = eng.docs.get(rel)
+        root = str(eng.root)
         if doc is not None:  # a buffer: split once per version of its text
-            key = (str(eng.root), rel)
+            key = (root, rel)
             hit = self.doc_lines.get(key)
             if hit is None or hit[0] is not doc.text:
                 hit = self.doc_lines[key] = (doc.text, as_parsed(doc.text).split(b"\n"))
@@ -345,11 +346,11 @@ class GraphMindServer(LanguageServer):
                     self.doc_lines.pop(next(iter(self.doc_lines)))
             return hit[1]
         try:
-            st = os.stat(eng.root / rel)
+            st = os.stat(os.path.join(root, rel))  # (a str join: a Path costs more than the stat)
         except OSError:
             return []
         key = (st.st_size, st.st_mtime_ns)
-        cache_key = (str(eng.root), rel)
+        cache_key = (root, rel)
         hit = self.line_cache.get(cache_key)
         if hit is not None and hit[0] == key:
             self.line_cache.move_to_end(cache_key)
