@@ -12,8 +12,9 @@ and the ratio B ÷ A::
 
 Rows: spawn → initialize / first answer / ready (warm), RSS at ready and after the queries,
 prepare / incomingCalls / blastRadius depth 3 over stdio, keystroke → next answer, the typing
-stall; with ``--cold`` also the cold server (spawn → ready, RSS after indexing, peak RSS). The
-1-minute load average is printed per round.
+stall, the same keystrokes in process (``bench.py _inproc``: the engine alone) and the difference
+(the server's part of a keystroke); with ``--cold`` also the cold server (spawn → ready, RSS after
+indexing, peak RSS). The 1-minute load average is printed per round.
 """
 
 from __future__ import annotations
@@ -35,23 +36,26 @@ if str(ROOT) not in sys.path:
 
 from scripts.bench import Bench, keystroke_plan, log, prepare_corpus  # noqa: E402
 
-ROWS = [  # (label, how to read it from one round's result)
-    ("spawn → initialize answered (s)", lambda w, c: w["initialize_s"]),
-    ("spawn → first answer (s)", lambda w, c: w.get("first_answer_s")),
-    ("spawn → ready, warm (s)", lambda w, c: w["ready_s"]),
-    ("RSS at ready, warm (MB)", lambda w, c: w["rss_at_ready_mb"]),
-    ("RSS after the queries, warm (MB)", lambda w, c: w["rss_mb"]),
-    ("prepare p50 (ms)", lambda w, c: w["queries"]["prepare_ms"]["p50"]),
-    ("prepare p95 (ms)", lambda w, c: w["queries"]["prepare_ms"]["p95"]),
-    ("incomingCalls p50 (ms)", lambda w, c: w["queries"]["incoming_calls_ms"]["p50"]),
-    ("blastRadius d3 p50 (ms)", lambda w, c: w["queries"]["blast_radius_d3_ms"]["p50"]),
-    ("blastRadius d3 p95 (ms)", lambda w, c: w["queries"]["blast_radius_d3_ms"]["p95"]),
-    ("keystroke → next answer p50 (ms)", lambda w, c: w["keystroke"]["ms"]["p50"]),
-    ("keystroke → next answer p95 (ms)", lambda w, c: w["keystroke"]["ms"]["p95"]),
-    ("typing stall p95 (ms)", lambda w, c: w["typing_stall"]["ms"]["p95"]),
-    ("cold: spawn → ready (s)", lambda w, c: c and c["ready_s"]),
-    ("cold: RSS after indexing (MB)", lambda w, c: c and c["rss_after_index_mb"]),
-    ("cold: peak RSS while indexing (MB)", lambda w, c: c and c["peak_rss_mb"]),
+ROWS = [  # (label, how to read it from one round's result: warm server, cold server, in-process keystrokes)
+    ("spawn → initialize answered (s)", lambda w, c, k=None: w["initialize_s"]),
+    ("spawn → first answer (s)", lambda w, c, k=None: w.get("first_answer_s")),
+    ("spawn → ready, warm (s)", lambda w, c, k=None: w["ready_s"]),
+    ("RSS at ready, warm (MB)", lambda w, c, k=None: w["rss_at_ready_mb"]),
+    ("RSS after the queries, warm (MB)", lambda w, c, k=None: w["rss_mb"]),
+    ("prepare p50 (ms)", lambda w, c, k=None: w["queries"]["prepare_ms"]["p50"]),
+    ("prepare p95 (ms)", lambda w, c, k=None: w["queries"]["prepare_ms"]["p95"]),
+    ("incomingCalls p50 (ms)", lambda w, c, k=None: w["queries"]["incoming_calls_ms"]["p50"]),
+    ("blastRadius d3 p50 (ms)", lambda w, c, k=None: w["queries"]["blast_radius_d3_ms"]["p50"]),
+    ("blastRadius d3 p95 (ms)", lambda w, c, k=None: w["queries"]["blast_radius_d3_ms"]["p95"]),
+    ("keystroke → next answer p50 (ms)", lambda w, c, k=None: w["keystroke"]["ms"]["p50"]),
+    ("keystroke → next answer p95 (ms)", lambda w, c, k=None: w["keystroke"]["ms"]["p95"]),
+    ("typing stall p95 (ms)", lambda w, c, k=None: w["typing_stall"]["ms"]["p95"]),
+    ("keystroke in process p50 (ms)", lambda w, c, k=None: k and k["ms"]["p50"]),
+    ("server's part of a keystroke p50: stdio − in process (ms)",
+     lambda w, c, k=None: k and w["keystroke"]["ms"]["p50"] - k["ms"]["p50"]),
+    ("cold: spawn → ready (s)", lambda w, c, k=None: c and c["ready_s"]),
+    ("cold: RSS after indexing (MB)", lambda w, c, k=None: c and c["rss_after_index_mb"]),
+    ("cold: peak RSS while indexing (MB)", lambda w, c, k=None: c and c["peak_rss_mb"]),
 ]
 
 
@@ -97,12 +101,16 @@ def main() -> int:
                 load = os.getloadavg()[0]
                 cold = bench.server_cold(ws, None, timeout) if args.cold else None
                 warm = bench.server_warm(ws, symbols, plan, timeout)
-                runs[name].append({"warm": warm, "cold": cold, "load": round(load, 2)})
+                # the same keystrokes in process (the engine alone): stdio − this is the server's part
+                inproc, _ = bench.child(["_inproc", str(ws), "--plan", str(plan_file), "--samples", "1",
+                                         "--keystrokes", str(args.keystrokes), "--seed", str(args.seed)], timeout)
+                runs[name].append({"warm": warm, "cold": cold, "inproc": inproc["keystroke"], "load": round(load, 2)})
                 log(f"round {r + 1} {name}: load {load:.2f}, ready {warm['ready_s']} s, blast d3 "
                     f"{warm['queries']['blast_radius_d3_ms']['p50']} ms, keystroke {warm['keystroke']['ms']['p50']} ms")
         lines = ["| figure | A (median) | B (median) | B ÷ A |", "|---|---|---|---|"]
         for label, get in ROWS:
-            vals = {k: [x for x in (get(run["warm"], run["cold"]) for run in v) if x is not None] for k, v in runs.items()}
+            vals = {k: [x for x in (get(run["warm"], run["cold"], run.get("inproc")) for run in v) if x is not None]
+                    for k, v in runs.items()}
             if not vals["A"] or not vals["B"]:
                 continue
             a, b = statistics.median(vals["A"]), statistics.median(vals["B"])
