@@ -31,7 +31,7 @@ import fcntl
 import json
 import logging
 import os
-import shutil
+import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -320,7 +320,15 @@ class LiveGraph:
             if not whole:
                 return None
             tmp = Path(f"{dest}.copy")  # renamed when whole: a reader never opens half a copy
-            shutil.copyfile(self.base.db_path, tmp)
+            # by another process: closing a descriptor of the base in this one would drop every
+            # POSIX lock SQLite holds on it here (another process's last close would then delete
+            # the WAL under our connections, see sqlite.org/howtocorrupt.html §2.2)
+            try:
+                subprocess.run(["cp", str(self.base.db_path), str(tmp)], check=True, capture_output=True)
+            except (OSError, subprocess.CalledProcessError) as exc:
+                log.info("copying the base as a file failed (%s): the backup API copies it", exc)
+                tmp.unlink(missing_ok=True)
+                return None
             os.replace(tmp, dest)
         return epoch
 
