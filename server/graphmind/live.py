@@ -31,6 +31,7 @@ import fcntl
 import json
 import logging
 import os
+import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -72,7 +73,7 @@ def _take_lock(path: Path) -> int | None:
 
 def _remove_overlay(lock: Path) -> None:
     db = lock.with_suffix(".db")
-    for p in (Path(f"{db}-wal"), Path(f"{db}-shm"), db, lock):
+    for p in (Path(f"{db}-wal"), Path(f"{db}-shm"), db, Path(f"{db}.copy"), lock):
         with contextlib.suppress(OSError):
             p.unlink()
 
@@ -146,7 +147,7 @@ class _Liveness:
                 self.fd: int | None = fd
                 self.lock = lock
                 self.db = lock.with_suffix(".db")
-                for stale in (self.db, Path(f"{self.db}-wal"), Path(f"{self.db}-shm")):
+                for stale in (self.db, Path(f"{self.db}-wal"), Path(f"{self.db}-shm"), Path(f"{self.db}.copy")):
                     stale.unlink(missing_ok=True)  # a dead process with our pid left it
                 return
             n += 1
@@ -178,10 +179,14 @@ class LiveGraph:
         self._base_inode = _inode(self.base.db_path)
         try:
             self._claim = _Liveness(self.base.root)
+            self._reader = Store(self.base.db_path, read_only=True)  # a connection of its own: data_version
+            copied = self._copy_base_file(self._claim.db)
             opts = {k: v for k, v in engine_opts.items() if k != "db_path"}
             self.live = Engine(self.base.root, db_path=self._claim.db, **opts)
-            self._reader = Store(self.base.db_path, read_only=True)  # a connection of its own: data_version
-            self.rebase()
+            if copied is None:
+                self.rebase()
+            else:
+                self._record(copied)
         except BaseException:
             self.close()
             raise
@@ -214,6 +219,8 @@ class LiveGraph:
             report = self.base.index(progress, cancel)
         self._check_base()
         self.sync()
+        if report.indexed > REBASE_MIN:
+            self.release_memory()
         return report
 
     def refresh_paths(self, paths: Iterable[str]) -> None:
@@ -288,6 +295,42 @@ class LiveGraph:
                 if store.epoch() <= before:  # the overlay's epoch never goes back
                     store.set_meta("epoch", str(before + 1))
             self._record(epoch)
+        self.release_memory()  # the copy went through the overlay's page cache: all of it
+
+    def release_memory(self) -> None:
+        """Give back what a bulk write or a copy left behind: the connections' page caches then
+        hold most of the database (they fill again with only what queries read), and the C heap
+        keeps what they and the index's objects freed. In a server that stays up for days this is
+        most of its RSS (Django: 260 → 140 MB after a cold index)."""
+        for eng in (self.base, self.live):  # one lock at a time: never nested
+            with eng.lock:
+                eng.store.shrink_memory()
+        _trim_heap()
+
+    def _copy_base_file(self, dest: Path) -> int | None:
+        """The first copy of the base, as a file copy (the backup API goes through both page
+        caches, page by page: ~5× slower, and it leaves them full). Only when the WAL's pages are
+        all in the database file as this snapshot sees it; no checkpoint can write the file while
+        the snapshot is held. Returns the base epoch copied; None: copy with :meth:`rebase`."""
+        with self._base_snapshot() as reader:
+            self._seen_version = reader.data_version()
+            epoch = reader.epoch()  # this read begins the snapshot
+            with self.base.lock:
+                whole = self.base.store.checkpoint()
+            if not whole:
+                return None
+            tmp = Path(f"{dest}.copy")  # renamed when whole: a reader never opens half a copy
+            # by another process: closing a descriptor of the base in this one would drop every
+            # POSIX lock SQLite holds on it here (another process's last close would then delete
+            # the WAL under our connections, see sqlite.org/howtocorrupt.html §2.2)
+            try:
+                subprocess.run(["cp", str(self.base.db_path), str(tmp)], check=True, capture_output=True)
+            except (OSError, subprocess.CalledProcessError) as exc:
+                log.info("copying the base as a file failed (%s): the backup API copies it", exc)
+                tmp.unlink(missing_ok=True)
+                return None
+            os.replace(tmp, dest)
+        return epoch
 
     @contextlib.contextmanager
     def _base_snapshot(self) -> Iterator[Store]:
@@ -406,6 +449,24 @@ def _forget_extraction(doc: Document) -> None:
     doc.base = None
     doc.stale_own = False
     doc.deferred = set()
+
+
+def _trim_heap() -> None:
+    """Return freed C heap memory to the system (glibc keeps it mapped otherwise); elsewhere a no-op."""
+    global _LIBC
+    if _LIBC is None:
+        import ctypes
+
+        try:
+            _LIBC = ctypes.CDLL("libc.so.6")
+            _LIBC.malloc_trim.argtypes = [ctypes.c_size_t]
+        except (OSError, AttributeError):
+            _LIBC = False
+    if _LIBC:
+        _LIBC.malloc_trim(0)
+
+
+_LIBC: Any = None  # glibc, once looked up (False: not glibc)
 
 
 def _inode(path: Path) -> int | None:

@@ -130,3 +130,86 @@ def test_line_offsets_equal_a_plain_split(parts: list[bytes], line: int, anchor_
         if end > start and text[end - 1 : end] == b"\r":
             end -= 1
         assert line_span(text, line) == (start, end)
+
+
+# ---------------------------------------------------------------------- didChange (a notification)
+PARTIAL = {"range": WHOLE, "text": "x = 1\n"}
+DID_CHANGE = {"textDocument": {"uri": "file:///w/m.py", "version": 7},
+              "contentChanges": [PARTIAL, {**PARTIAL, "rangeLength": 3}, {"text": "whole\n"}]}
+
+
+def typed_notification(method: str, params: Any) -> Any:
+    msg_type = PROTOCOL.get_message_type(method)
+    try:
+        return PROTOCOL._converter.structure({"jsonrpc": "2.0", "method": method, "params": params}, msg_type).params
+    except (cattrs.BaseValidationError, ValueError, TypeError):
+        return None
+
+
+@st.composite
+def did_change_params(draw: st.DrawFn) -> Any:
+    """didChange params with up to three fields (of the params, a change, a range) replaced by
+    anything, removed, or added."""
+    params: Any = DID_CHANGE
+    for _ in range(draw(st.integers(min_value=0, max_value=3))):
+        value = draw(st.one_of(scalars, st.just(...), st.just({}), st.just([1]), st.just([])))
+        if draw(st.booleans()):
+            paths = _paths(params) + [("extra",), ("textDocument", "extra")]
+            params = _mutate(params, draw(st.sampled_from(paths)), value)
+        elif isinstance(params, dict) and isinstance(params.get("contentChanges"), list) and params["contentChanges"]:
+            changes = list(params["contentChanges"])
+            i = draw(st.integers(min_value=0, max_value=len(changes) - 1))
+            paths = _paths(changes[i]) + [("rangeLength",), ("extra",), ("range", "extra")]
+            changes[i] = _mutate(changes[i], draw(st.sampled_from(paths)), value)
+            params = {**params, "contentChanges": changes}
+    return params
+
+
+@settings(max_examples=600, deadline=None)
+@given(did_change_params())
+def test_the_lean_did_change_reader_accepts_only_what_the_typed_path_accepts(params: Any) -> None:
+    got = lean.did_change(params)
+    if got is None:
+        return
+    want = typed_notification(lean.DID_CHANGE, params)
+    assert want is not None, params
+    assert (got.uri, got.version) == (want.text_document.uri, want.text_document.version)
+    assert len(got.changes) == len(want.content_changes)
+    for mine, theirs in zip(got.changes, want.content_changes, strict=True):
+        assert mine.text == theirs.text
+        rng = getattr(theirs, "range", None)
+        if rng is None:
+            assert (mine.start, mine.end) == (None, None)
+        else:
+            assert (mine.start, mine.end) == ((rng.start.line, rng.start.character), (rng.end.line, rng.end.character))
+
+
+def test_plain_did_change_takes_the_lean_path() -> None:
+    got = lean.did_change(DID_CHANGE)
+    assert got is not None and [c.start for c in got.changes] == [(1, 0), (1, 0), None]
+    message = PROTOCOL.structure_message({"jsonrpc": "2.0", "method": lean.DID_CHANGE, "params": DID_CHANGE})
+    assert type(message).__name__ == "_LeanNotification"
+    # a request with didChange's method is not a notification: never the lean notification path
+    message = PROTOCOL.structure_message({"jsonrpc": "2.0", "id": 3, "method": lean.DID_CHANGE, "params": DID_CHANGE})
+    assert type(message).__name__ != "_LeanNotification"
+
+
+# ---------------------------------------------------------------------- graphmind/status, written as JSON
+def test_the_status_json_is_what_cattrs_writes_for_status_result() -> None:
+    import threading
+    from types import SimpleNamespace
+
+    from graphmind.lsp.features.status import status_json
+    from graphmind.lsp.protocol import FolderStatus, StatusResult
+
+    folder = SimpleNamespace(live=SimpleNamespace(epoch=lambda: 7, docs={"a.py": 1}), overlay=lambda: ["a.py"],
+                             base=SimpleNamespace(epoch=lambda: 5))
+    for indexed, total in ((None, None), (3, 10), (0, None)):
+        ready = threading.Event()
+        ls = SimpleNamespace(ready=ready, indexing=None, folders={"/w": folder}, encoding="utf-16",
+                             index_status=SimpleNamespace(indexed=indexed, total=total))
+        typed = StatusResult(
+            ready=False, indexing=False, position_encoding="utf-16", indexed=indexed, total_files=total,
+            folders={"/w": FolderStatus(epoch=7, open_documents=1, overlay=["a.py"], base_epoch=5)},
+        )
+        assert status_json(ls) == PROTOCOL._converter.unstructure(typed)  # type: ignore[arg-type]

@@ -25,6 +25,7 @@ import sqlite3
 import time
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from .. import languages
 from ..model import EXTRACTED, Via
@@ -40,6 +41,7 @@ RESTARTS = 2  # walks started again when the graph changed underneath
 PROGRESS_OPS = 20_000  # SQLite VM steps between deadline checks
 
 Steps = Generator[None, None, BlastResult]
+R = TypeVar("R")
 ReadsFactory = Callable[[], contextlib.AbstractContextManager[Reads]]
 
 
@@ -49,7 +51,7 @@ class _Walk:
     cut: list[str] = field(default_factory=list)  # which bounds cut the answer
 
 
-def run(steps: Steps) -> BlastResult:
+def run(steps: Generator[None, None, R]) -> R:
     """Run a blast radius's steps in a row (for a caller that has nothing else to do meanwhile)."""
     while True:
         try:
@@ -82,6 +84,33 @@ def blast_steps(
             result = yield from _answer(reads, walk, targets, depth, incoming, min_conf, limit)
             if result.epoch == epoch or restarts == RESTARTS:  # epochs only grow: one version throughout
                 return result
+            restarts += 1
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+
+
+def reach_steps(
+    reads: ReadsFactory, target_ids: list[int], depth: int, incoming: bool, min_conf: int,
+    *, max_nodes: int = MAX_NODES, seconds: float = TIME_BUDGET,
+) -> Generator[None, None, int]:
+    """How many symbols the walk of :func:`blast_steps` visits (its result's ``nodes``), without
+    the answer around it (items, call sites, completeness): the same walk, the same bounds."""
+    wanted = max(0, depth)
+    depth = min(wanted, MAX_DEPTH)
+    restarts = 0
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        while True:
+            with reads() as r:
+                epoch = r.epoch()
+            walk = _Walk()
+            deadline = time.monotonic() + seconds
+            yield from _walk(reads, walk, target_ids, depth, wanted, incoming, min_conf, max_nodes, deadline)
+            with reads() as r:
+                if r.epoch() == epoch or restarts == RESTARTS:
+                    return len(walk.level)
             restarts += 1
     finally:
         if gc_was_enabled:

@@ -30,7 +30,7 @@ def _suffixes(qname: str) -> list[str]:
 def notes_for(layers: Layers, reads: Reads, syms: list[Sym]) -> list[Note]:
     """The notes that name any of ``syms``, by path, each with the symbols it names."""
     syms = [s for s in syms if s.kind != "module"]
-    if not syms:
+    if not syms or not layers.has_mentions():  # every note below comes from a mention
         return []
     by_code: dict[str, list[Sym]] = {}
     for s in syms:

@@ -23,11 +23,28 @@ if TYPE_CHECKING:
     from ..engine import Engine
 
 
+SOURCE_FILES = 512  # files one version's Source keeps before it starts afresh
+
+
 class Graph:
     """Read-only queries. Every method takes the engine lock, so answers never see half an update."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        self._source: tuple[int, list[bytes], Source] | None = None
+
+    def source(self) -> Source:
+        """Files' text for answers (quoted lines, script entry points), read once per version of
+        the graph and of the open buffers: the epoch changes with every sync from disk, a
+        buffer's text object with every edit. At most ``SOURCE_FILES`` files are kept."""
+        with self.engine.lock:
+            epoch = self.engine.store.reads.epoch()
+            buffers = [doc.text for doc in self.engine.docs.values()]
+        hit = self._source
+        if (hit is None or hit[0] != epoch or len(hit[1]) != len(buffers)
+                or any(a is not b for a, b in zip(hit[1], buffers, strict=True)) or hit[2].files() > SOURCE_FILES):
+            hit = self._source = (epoch, buffers, Source(self.engine))
+        return hit[2]
 
     @contextlib.contextmanager
     def _reads(self) -> Iterator[Reads]:
@@ -290,7 +307,7 @@ class Graph:
 
     def main_guards(self) -> MainGuards:
         """Asks whether call sites lie in script entry points (files read once per instance)."""
-        return MainGuards(Source(self.engine))
+        return MainGuards(self.source())
 
     def importers(self, module: Sym, min_conf: int = INFERRED) -> list[Call]:
         """Module-level code of other files that references what ``module``'s file defines (its
@@ -315,8 +332,9 @@ class Graph:
         when no weaker edge reaches the answer; else a second walk, bounded like the first."""
         if min_conf <= AMBIGUOUS or depth <= 0 or res.weak_edges == 0:
             return 0
-        wider = blast.run(self.blast_radius_steps(res.targets, depth, direction, AMBIGUOUS, blast.MAX_LIMIT))
-        return max(0, wider.nodes - res.nodes)
+        ids = [t.id for t in res.targets]
+        wider = blast.run(blast.reach_steps(self._reads, ids, depth, direction == "incoming", AMBIGUOUS))
+        return max(0, wider - res.nodes)
 
     def annotate_blast(
         self, res: BlastResult, depth: int, direction: str, min_confidence: str | int, unresolved_limit: int = 200
@@ -325,7 +343,7 @@ class Graph:
         ``unresolved_limit``), how it was asked, containers, and module code in script entry points."""
         incoming, min_conf = direction == "incoming", confidence_level(min_confidence)
         depth = min(max(0, int(depth)), blast.MAX_DEPTH)
-        source = Source(self.engine)
+        source = self.source()
         res.depth, res.min_confidence = depth, min_conf
         res.possible = self._possible_more(res, depth, direction, min_conf)
         with self._reads() as r:

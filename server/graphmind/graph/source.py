@@ -25,6 +25,10 @@ class Source:
         self._lines: dict[str, list[bytes]] = {}
         self._trees: dict[str, ts.Tree | None] = {}
 
+    def files(self) -> int:
+        """How many files it has read."""
+        return len(self._text)
+
     def text(self, rel: str) -> bytes | None:
         if rel not in self._text:
             with self.engine.lock:

@@ -10,6 +10,7 @@ scope sweep, values) is in :mod:`._toolkit`.
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -246,20 +247,31 @@ def for_lsp_id(language_id: str) -> Language | None:
 PLUGINS: tuple[str, ...] = ("python", "ecmascript", "go", "rust", "java", "tags", "markdown")
 
 _loaded = False
+_loading = False  # the thread holding _LOAD_LOCK is importing the plugins (one of them may ask)
+_LOAD_LOCK = threading.RLock()
 
 
 def _load_all() -> None:
-    global _loaded
+    """Import the plugins once. Another thread waits until they are all registered: the
+    language server's first index loads them while a request may already ask ``for_path``."""
+    global _loaded, _loading
     if _loaded:
         return
-    _loaded = True
-    import importlib
+    with _LOAD_LOCK:
+        if _loaded or _loading:
+            return
+        _loading = True
+        import importlib
 
-    for mod in PLUGINS:
         try:
-            importlib.import_module(f"{__name__}.{mod}")
-        except Exception as exc:  # a broken grammar must not take the others down
-            LOAD_ERRORS[mod] = f"{type(exc).__name__}: {exc}"
+            for mod in PLUGINS:
+                try:
+                    importlib.import_module(f"{__name__}.{mod}")
+                except Exception as exc:  # a broken grammar must not take the others down
+                    LOAD_ERRORS[mod] = f"{type(exc).__name__}: {exc}"
+        finally:
+            _loading = False
+            _loaded = True
 
 
 def all_languages() -> dict[str, Language]:

@@ -1,7 +1,7 @@
 """The lean path of the hot requests: params read straight from the JSON, answers written as JSON.
 
 prepareCallHierarchy, incomingCalls, outgoingCalls, references and graphmind/blastRadius are asked
-for on every cursor move and after every keystroke. Through pygls each would be structured into
+for on every cursor move and after every keystroke, and didChange is every keystroke. Through pygls each would be structured into
 lsprotocol objects by cattrs and its answer unstructured again, which costs more than answering.
 Here:
 
@@ -12,6 +12,8 @@ Here:
   lean path never accepts what the typed one rejects.
 - Handlers return :class:`Lean` (plain JSON values, built by ``to_proto``); the protocol writes
   it without cattrs (``encode``).
+- didChange (``NOTIFICATION_READERS``) is read the same way; its lean handler also skips pygls'
+  own copy of the text, which only a document the engine has not opened needs (``sync.py``).
 """
 
 from __future__ import annotations
@@ -37,7 +39,10 @@ OUTGOING = "callHierarchy/outgoingCalls"
 REFERENCES = "textDocument/references"
 BLAST = "graphmind/blastRadius"
 
+DID_CHANGE = "textDocument/didChange"
+
 UINTEGER_MAX = 2**31 - 1  # LSP's uinteger (lsprotocol checks the same range)
+INTEGER_MIN = -(2**31)  # LSP's integer
 SYMBOL_KINDS = range(1, 27)
 _TOKENS = ("workDoneToken", "partialResultToken")  # progress options: the typed path reads them
 
@@ -70,6 +75,21 @@ class ItemRef(NamedTuple):
     data: Any
     line: int
     character: int
+
+
+class Change(NamedTuple):
+    """One content change of a didChange: the range it replaces (start and end (line, character)),
+    or None for the whole text."""
+
+    start: tuple[int, int] | None
+    end: tuple[int, int] | None
+    text: str
+
+
+class DidChange(NamedTuple):
+    uri: str
+    version: int
+    changes: list[Change]
 
 
 def _uint(v: Any) -> bool:
@@ -162,6 +182,41 @@ def blast_radius(params: Any) -> Any:
         unresolved_limit=unresolved,
     )
 
+
+def _change(c: Any) -> Change | None:
+    if type(c) is not dict or type(c.get("text")) is not str:
+        return None
+    if len(c) == 1:
+        return Change(None, None, c["text"])
+    if "range" not in c or not set(c) <= {"range", "text", "rangeLength"}:
+        return None
+    length = c.get("rangeLength")
+    r = c["range"]
+    if not (length is None or _uint(length)) or type(r) is not dict:
+        return None
+    start, end = _position(r.get("start")), _position(r.get("end"))
+    if start is None or end is None:
+        return None
+    return Change(start, end, c["text"])
+
+
+def did_change(params: Any) -> DidChange | None:
+    """A didChange's document and changes (a notification: the typed path drops a malformed one)."""
+    if type(params) is not dict or not set(params) <= {"textDocument", "contentChanges"}:
+        return None
+    doc, raw = params.get("textDocument"), params.get("contentChanges")
+    if type(doc) is not dict or not set(doc) <= {"uri", "version"} or type(raw) is not list:
+        return None
+    uri, version = doc.get("uri"), doc.get("version")
+    if type(uri) is not str or type(version) is not int or not INTEGER_MIN <= version <= UINTEGER_MAX:
+        return None
+    changes = [_change(c) for c in raw]
+    if any(c is None for c in changes):
+        return None
+    return DidChange(uri, version, changes)  # type: ignore[arg-type]
+
+
+NOTIFICATION_READERS: dict[str, Callable[[Any], Any]] = {DID_CHANGE: did_change}
 
 READERS: dict[str, Callable[[Any], Any]] = {
     PREPARE: text_position,

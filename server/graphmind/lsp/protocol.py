@@ -34,6 +34,7 @@ import attrs
 import cattrs
 from lsprotocol import types as T
 from pygls.exceptions import (
+    FeatureNotificationError,
     JsonRpcException,
     JsonRpcInvalidParams,
     JsonRpcInvalidRequest,
@@ -254,6 +255,15 @@ class _LeanRequest:
     handler: Callable[..., Any]
 
 
+@attrs.define
+class _LeanNotification:
+    """A hot notification whose params the lean reader took (``lean.NOTIFICATION_READERS``)."""
+
+    method: str
+    params: Any
+    handler: Callable[..., Any]
+
+
 def _is_request(message: Any) -> bool:
     return hasattr(message, "id") and hasattr(message, "method")
 
@@ -314,11 +324,14 @@ class GraphMindProtocol(LanguageServerProtocol):
         if "id" in data and (type(data["id"]) not in (int, str)):
             problem = f"id must be an integer or a string, not {_json_type(data['id'])}"
             return _Rejected(id=None, error=JsonRpcInvalidRequest(message=problem).to_response_error())
-        if "id" in data:
-            handler = getattr(self._server, "lean_handlers", {}).get(method)
-            params = lean.READERS[method](data.get("params")) if handler is not None else None
+        handler = getattr(self._server, "lean_handlers", {}).get(method)
+        if handler is not None:
+            readers = lean.READERS if "id" in data else lean.NOTIFICATION_READERS
+            params = readers[method](data.get("params")) if method in readers else None
             if params is not None:
-                return _LeanRequest(data["id"], method, params, handler)
+                if "id" in data:
+                    return _LeanRequest(data["id"], method, params, handler)
+                return _LeanNotification(method, params, handler)
         try:
             return self._converter.structure(data, msg_type)
         except (cattrs.BaseValidationError, ValueError, TypeError) as exc:
@@ -350,6 +363,13 @@ class GraphMindProtocol(LanguageServerProtocol):
                 self.initialize_received = True
         if isinstance(message, _LeanRequest):
             contextvars.copy_context().run(self._handle_lean, message)
+            return
+        if isinstance(message, _LeanNotification):
+            try:  # as pygls runs a notification's handler: at once, a failure logged
+                message.handler(self._server, message.params)
+            except Exception as exc:
+                log.exception("%s failed", message.method)
+                self._server._report_server_error(exc, FeatureNotificationError)
             return
         super().handle_message(message)
 

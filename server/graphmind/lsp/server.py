@@ -220,12 +220,28 @@ class GraphMindServer(LanguageServer):
         root = folder.resolve()
         with self._opening:  # a folder removed before it was opened is not opened at all
             self.pending_roots = [p for p in self.pending_roots if p.resolve() != root]
+        self._hand_back_buffers(root)
         live = self._folders.pop(root, None)
         self._graphs.pop(root, None)
         self.uris.pop(root, None)
         self.contexts.clear()
         if live is not None:
             live.close()
+
+    def _hand_back_buffers(self, root: Path) -> None:
+        """The buffers of a folder going away, as pygls' copies of the open documents: the lean
+        didChange leaves those copies behind while the engine holds a buffer (``sync.py``), and
+        they are the text again if the folder comes back."""
+        folder = self._folders.get(root)
+        if folder is None:
+            return
+        for uri, pygls_doc in list(self.workspace.text_documents.items()):
+            hit = self._locate(uri)
+            doc = folder.live.docs.get(hit[1]) if hit is not None and hit[0] == root else None
+            if doc is not None:
+                change = T.TextDocumentContentChangeWholeDocument(text=doc.text.decode("utf-8", "replace"))
+                ident = T.VersionedTextDocumentIdentifier(uri=uri, version=pygls_doc.version or 0)
+                self.workspace.update_text_document(ident, change)
 
     def apply_file_settings(self) -> None:
         """The file selection changed: tell the live graphs and index again."""
@@ -320,8 +336,9 @@ class GraphMindServer(LanguageServer):
     def file_lines(self, eng: Engine, rel: str) -> list[bytes]:
         """A file's lines; a file on disk's are kept while its size and mtime stay the same."""
         doc = eng.docs.get(rel)
+        root = str(eng.root)
         if doc is not None:  # a buffer: split once per version of its text
-            key = (str(eng.root), rel)
+            key = (root, rel)
             hit = self.doc_lines.get(key)
             if hit is None or hit[0] is not doc.text:
                 hit = self.doc_lines[key] = (doc.text, as_parsed(doc.text).split(b"\n"))
@@ -329,11 +346,11 @@ class GraphMindServer(LanguageServer):
                     self.doc_lines.pop(next(iter(self.doc_lines)))
             return hit[1]
         try:
-            st = os.stat(eng.root / rel)
+            st = os.stat(os.path.join(root, rel))  # (a str join: a Path costs more than the stat)
         except OSError:
             return []
         key = (st.st_size, st.st_mtime_ns)
-        cache_key = (str(eng.root), rel)
+        cache_key = (root, rel)
         hit = self.line_cache.get(cache_key)
         if hit is not None and hit[0] == key:
             self.line_cache.move_to_end(cache_key)

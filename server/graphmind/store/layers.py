@@ -312,6 +312,10 @@ class Layers:
             ("[" + ",".join(map(str, ids)) + "]",),
         ).fetchall()
 
+    def has_mentions(self) -> bool:
+        """Whether any doc note names anything (most workspaces: none)."""
+        return self.db.execute("SELECT EXISTS (SELECT 1 FROM mentions)").fetchone()[0] == 1
+
     def note_count(self) -> tuple[int, int]:
         """(notes, mentions)."""
         return self.db.execute("SELECT (SELECT count(*) FROM notes), (SELECT count(*) FROM mentions)").fetchone()

@@ -265,6 +265,18 @@ class Store:
         """Changes whenever another connection commits to this database."""
         return self.db.execute("PRAGMA data_version").fetchone()[0]
 
+    def shrink_memory(self) -> None:
+        """Free this connection's page cache (it fills again with what later queries read): after a
+        bulk write or a copy it holds every page, which a long-running server need not keep."""
+        self.db.execute("PRAGMA shrink_memory")
+
+    def checkpoint(self) -> bool:
+        """Copy the WAL's pages into the database file without waiting for anyone (a passive
+        checkpoint). True when every page is there: the file alone is then the database as every
+        reader that began before the call sees it, and stays so while one of them reads."""
+        busy, log_frames, done = self.db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        return busy == 0 and log_frames >= 0 and log_frames == done
+
     def copy_to(self, other: Store) -> None:
         """Replace ``other``'s whole content with a consistent copy of this store's (the
         SQLite backup API: pages, no re-parsing, no re-resolving)."""

@@ -1,25 +1,40 @@
-"""graphmind/status: whether the initial index is done, and each folder's graph version."""
+"""graphmind/status: whether the initial index is done, and each folder's graph version.
+
+Clients and agents poll it (the benchmark every few milliseconds while a server starts): the
+answer is written as JSON directly (``lean.Lean``), the shape of ``protocol.StatusResult``."""
 
 from __future__ import annotations
 
-from ..protocol import STATUS, FolderStatus, StatusParams, StatusResult
+from typing import Any
+
+from ..lean import Lean
+from ..protocol import STATUS, StatusParams
 from ..server import GraphMindServer
 
 
-def status(ls: GraphMindServer, params: StatusParams | None = None) -> StatusResult:
-    return StatusResult(
-        ready=ls.ready.is_set(),
-        indexing=ls.indexing is not None and ls.indexing.is_alive(),
-        folders={
-            str(root): FolderStatus(
-                epoch=f.live.epoch(), open_documents=len(f.live.docs), overlay=f.overlay(), base_epoch=f.base.epoch(),
-            )
+def status_json(ls: GraphMindServer) -> dict[str, Any]:
+    """``StatusResult`` as its JSON (camelCase fields; the optional counts only while known)."""
+    out: dict[str, Any] = {
+        "ready": ls.ready.is_set(),
+        "indexing": ls.indexing is not None and ls.indexing.is_alive(),
+        "folders": {
+            str(root): {
+                "epoch": f.live.epoch(), "openDocuments": len(f.live.docs), "overlay": f.overlay(),
+                "baseEpoch": f.base.epoch(),
+            }
             for root, f in ls.folders.items()
         },
-        position_encoding=ls.encoding,
-        indexed=ls.index_status.indexed,
-        total_files=ls.index_status.total,
-    )
+        "positionEncoding": ls.encoding,
+    }
+    if ls.index_status.indexed is not None:
+        out["indexed"] = ls.index_status.indexed
+    if ls.index_status.total is not None:
+        out["totalFiles"] = ls.index_status.total
+    return out
+
+
+def status(ls: GraphMindServer, params: StatusParams | None = None) -> Lean:
+    return Lean(status_json(ls))
 
 
 def register(server: GraphMindServer) -> None:

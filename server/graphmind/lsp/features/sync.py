@@ -8,6 +8,7 @@ from pathlib import Path
 
 from lsprotocol import types as T
 
+from ..lean import DID_CHANGE, Change, DidChange
 from ..positions import line_start, offset_of
 from ..server import FileContext, GraphMindServer
 
@@ -25,14 +26,43 @@ def did_open(ls: GraphMindServer, params: T.DidOpenTextDocumentParams) -> None:
 
 
 def did_change(ls: GraphMindServer, params: T.DidChangeTextDocumentParams) -> None:
+    """The typed path (params the lean reader left to cattrs; pygls has updated its copy)."""
+    changes = [
+        Change(None, None, c.text) if isinstance(c, T.TextDocumentContentChangeWholeDocument) else
+        Change((c.range.start.line, c.range.start.character), (c.range.end.line, c.range.end.character), c.text)
+        for c in params.content_changes
+    ]
+    _apply(ls, params.text_document.uri, changes)
+
+
+def did_change_lean(ls: GraphMindServer, params: DidChange) -> None:
+    """The lean path: pygls' copy of the text is skipped, unless the engine has no buffer for the
+    document (then that copy is the text, see ``_apply``)."""
+    ctx = ls.context(params.uri)
+    if ctx is None or ctx.rel not in ctx.folder.live.docs:  # (a folder may come later)
+        ident = T.VersionedTextDocumentIdentifier(uri=params.uri, version=params.version)
+        for c in params.changes:
+            ls.workspace.update_text_document(ident, _typed(c))
+    _apply(ls, params.uri, params.changes)
+
+
+def _typed(c: Change) -> T.TextDocumentContentChangeEvent:
+    if c.start is None or c.end is None:
+        return T.TextDocumentContentChangeWholeDocument(text=c.text)
+    return T.TextDocumentContentChangePartial(
+        range=T.Range(start=T.Position(*c.start), end=T.Position(*c.end)), text=c.text,
+    )
+
+
+def _apply(ls: GraphMindServer, uri: str, changes: list[Change]) -> None:
     """Same tick: text, Tree.edit(), incremental re-parse and graph rows, before the next request."""
-    ctx = ls.context(params.text_document.uri)
+    ctx = ls.context(uri)
     if ctx is None:
         return
     folder, rel = ctx.folder, ctx.rel
     doc = folder.live.docs.get(rel)
     if doc is None:
-        folder.open_document(rel, ls.workspace.get_text_document(params.text_document.uri).source)
+        folder.open_document(rel, ls.workspace.get_text_document(uri).source)
         return
     enc = ls.encoding
     text = doc.text
@@ -42,8 +72,8 @@ def did_change(ls: GraphMindServer, params: T.DidChangeTextDocumentParams) -> No
     hint = ls.edit_anchors.get(key)
     anchor = (hint[1], hint[2]) if hint is not None and hint[0] is text else (0, 0)
     edits: list[tuple[int, int, bytes]] = []
-    for change in params.content_changes:
-        if isinstance(change, T.TextDocumentContentChangeWholeDocument):
+    for change in changes:
+        if change.start is None or change.end is None:
             if edits:
                 folder.edit_document(rel, edits)
                 edits = []
@@ -51,12 +81,12 @@ def did_change(ls: GraphMindServer, params: T.DidChangeTextDocumentParams) -> No
             text = folder.live.docs[rel].text
             anchor = (0, 0)
             continue
-        first, last = change.range.start, change.range.end
-        line0 = line_start(text, first.line, anchor)
+        (first_line, first_char), (last_line, last_char) = change.start, change.end
+        line0 = line_start(text, first_line, anchor)
         if line0 is not None:
-            anchor = (first.line, line0)
-        start = offset_of(text, first.line, first.character, enc, anchor)
-        end = max(start, offset_of(text, last.line, last.character, enc, anchor))
+            anchor = (first_line, line0)
+        start = offset_of(text, first_line, first_char, enc, anchor)
+        end = max(start, offset_of(text, last_line, last_char, enc, anchor))
         new = change.text.encode("utf-8")
         edits.append((start, end, new))
         text = text[:start] + new + text[end:]  # later changes are relative to this text (which
@@ -134,6 +164,7 @@ def did_change_watched_files(ls: GraphMindServer, params: T.DidChangeWatchedFile
 def register(server: GraphMindServer) -> None:
     server.feature(T.TEXT_DOCUMENT_DID_OPEN)(did_open)
     server.feature(T.TEXT_DOCUMENT_DID_CHANGE)(did_change)
+    server.lean_feature(DID_CHANGE, did_change_lean)
     server.feature(T.TEXT_DOCUMENT_DID_SAVE)(did_save)
     server.feature(T.TEXT_DOCUMENT_DID_CLOSE)(did_close)
     server.feature(T.WORKSPACE_DID_CHANGE_WATCHED_FILES)(did_change_watched_files)
