@@ -62,13 +62,15 @@ def run(steps: Generator[None, None, R]) -> R:
 
 def blast_steps(
     reads: ReadsFactory, targets: list[Sym], depth: int, incoming: bool, min_conf: int, limit: int,
-    *, max_nodes: int = MAX_NODES, seconds: float = TIME_BUDGET,
+    *, start_ids: list[int] | None = None, max_nodes: int = MAX_NODES, seconds: float = TIME_BUDGET,
 ) -> Steps:
-    """The blast radius as a generator of steps; its return value is the :class:`BlastResult`."""
+    """The blast radius as a generator of steps; its return value is the :class:`BlastResult`.
+    The walk starts from ``start_ids`` (default: the targets'; a declaration's walk also starts
+    from the definitions it declares), all at depth 0, so none of them is an item."""
     wanted = max(0, depth)
     depth = min(wanted, MAX_DEPTH)
     limit = min(max(0, limit), MAX_LIMIT)
-    target_ids = [t.id for t in targets]
+    target_ids = start_ids if start_ids is not None else [t.id for t in targets]
     restarts = 0
     # many small acyclic objects: the cyclic collector's full passes would stall a step for tens of
     # milliseconds each; it runs again once the walk ends (or is closed, e.g. a cancelled request)
@@ -181,7 +183,7 @@ def _answer(
     reads: ReadsFactory, walk: _Walk, targets: list[Sym], depth: int, incoming: bool, min_conf: int, limit: int,
 ) -> Generator[None, None, BlastResult]:
     level = walk.level
-    target_ids = [t.id for t in targets]
+    start_ids = [n for n, d in level.items() if d == 0]  # the targets, and what a declaration declares
     nodes = list(level)
     # the edges between consecutive levels decide each node's best path
     by_node: dict[int, list[tuple[int, int, int, int, str | None]]] = {}
@@ -195,8 +197,8 @@ def _answer(
                 by_node.setdefault(node, []).append((parent, conf, fid, idx, via))
         syms.update((s.id, s) for s in map(Sym.of, rows))
         yield
-    best: dict[int, tuple[int, int]] = {t: (EXTRACTED + 1, 0) for t in target_ids}  # node -> (conf, parent)
-    chains: dict[int, list[str]] = {t: [syms[t].qname] if t in syms else [] for t in target_ids}
+    best: dict[int, tuple[int, int]] = {t: (EXTRACTED + 1, 0) for t in start_ids}  # node -> (conf, parent)
+    chains: dict[int, list[str]] = {t: [syms[t].qname] if t in syms else [] for t in start_ids}
     items: list[BlastItem] = []
     site_keys: dict[int, list[tuple[int, int]]] = {}
     for k, (d, n) in enumerate(sorted((d, n) for n, d in level.items() if d > 0)):

@@ -181,6 +181,15 @@ class Graph:
                     got.sites.extend(c.sites)
         return sorted(calls.values(), key=lambda c: (c.symbol.path, c.symbol.range[0], c.symbol.qname))
 
+    def _bodies(self, ids: list[int]) -> list[int]:
+        """``ids`` with, for each declaration among them (an overload signature, a stub file's
+        def), the definitions it declares: what a declaration calls is what they call."""
+        out = list(ids)
+        with self._reads() as r:
+            for sid in ids:
+                out.extend(r.implementations(sid))
+        return list(dict.fromkeys(out))
+
     def caller_counts(self, ids: list[int], min_conf: int = INFERRED) -> dict[int, int]:
         """Number of distinct callers of each symbol (for code lenses)."""
         if not ids:
@@ -220,7 +229,9 @@ class Graph:
         if direction not in ("incoming", "outgoing"):
             raise ValueError(f"direction must be 'incoming' or 'outgoing', not {direction!r}")
         min_conf = confidence_level(min_confidence)
-        steps = blast.blast_steps(self._reads, targets, int(depth), direction == "incoming", min_conf, int(limit))
+        incoming = direction == "incoming"
+        starts = [t.id for t in targets] if incoming else self._bodies([t.id for t in targets])
+        steps = blast.blast_steps(self._reads, targets, int(depth), incoming, min_conf, int(limit), start_ids=starts)
         return self._with_notes(targets, steps)
 
     def _with_notes(self, targets: list[Sym], steps: blast.Steps) -> blast.Steps:

@@ -117,3 +117,11 @@ def test_protocol_dispatch_reaches_structural_implementations_only(engine: Engin
     assert ("kinds.protocols.show", "kinds.protocols.Wide.render", through) in vias
     reached = {b for a, b, _ in vias if a == "kinds.protocols.show"}
     assert "kinds.protocols.Sketch.render" not in reached  # render without width: no Renderer
+
+
+def test_declarations_blast_radius_outgoing_like_the_implementation(engine: Engine) -> None:
+    g = Graph(engine)
+    for sym in g.symbols_by_qname(f"{M}.Loader.load"):  # the @overload stubs walk from the implementation
+        res = g.blast_radius([sym], depth=2, direction="outgoing")
+        assert [i.symbol.qname for i in res.items] == [f"{M}.Loader.normalize"], sym.range
+        assert res.items[0].chain == [f"{M}.Loader.load", f"{M}.Loader.normalize"]
