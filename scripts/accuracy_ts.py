@@ -27,7 +27,9 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
+import hashlib
 import json
+import pickle
 import shutil
 import subprocess
 import sys
@@ -150,7 +152,26 @@ def ours(ws: Path, db: Path, defs: Defs) -> Ours:
     return Ours(edges, {e for e, only in via_only.items() if only}, sites, seconds, names, where)
 
 
-def evaluate(spec: str, tools: Path | None, keep: Path | None) -> dict[str, Any]:
+def reference(ws: Path, files: list[Path], tools: Path | None, log: Path, cached: bool):  # noqa: ANN201
+    """tsserver's edges of the workspace, from the cache outside the repository when ``cached``
+    and the same sources were measured before (keyed by the files' paths and contents): tsserver
+    takes minutes, GraphMind seconds, so a change to GraphMind is re-measured against the stored
+    reference."""
+    h = hashlib.sha256()
+    for p in sorted(files):
+        h.update(p.relative_to(ws).as_posix().encode() + b"\0" + p.read_bytes() + b"\0")
+    store = cache_root() / "accuracy-ts" / f"{h.hexdigest()[:24]}.pickle"
+    if cached and store.exists():
+        rep = pickle.loads(store.read_bytes())
+        rep.defs.root = ws  # the sources are read again from this copy
+        return rep
+    rep = collect_call_edges(ws, tools, stderr=log)
+    store.parent.mkdir(parents=True, exist_ok=True)
+    store.write_bytes(pickle.dumps(rep))
+    return rep
+
+
+def evaluate(spec: str, tools: Path | None, keep: Path | None, cached: bool = False) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="graphmind-acc-ts-") as tmp:
         ws = Path(tmp) / "ws"
         ws.mkdir()
@@ -159,11 +180,11 @@ def evaluate(spec: str, tools: Path | None, keep: Path | None) -> dict[str, Any]
         lines = sum(len(p.read_bytes().splitlines()) for p in files)
         print(f"{name}: {len(files)} files, {lines} lines", file=sys.stderr)
         t0 = time.perf_counter()
-        rep = collect_call_edges(ws, tools, stderr=Path(tmp) / "tsserver.log")
+        rep = reference(ws, files, tools, Path(tmp) / "tsserver.log", cached)
         print(f"  {rep.server}: {len(rep.edges)} edges in {time.perf_counter() - t0:.1f}s "
               f"({rep.callables}/{rep.candidates} definitions callable, {rep.not_calls} references that are no call "
               f"left out, {rep.errors} errors)", file=sys.stderr)
-        (ws / "tsconfig.json").unlink()
+        (ws / "tsconfig.json").unlink(missing_ok=True)
         found = ours(ws, Path(tmp) / "index.db", rep.defs)
     defs = rep.defs
     callable_keys = {d.key for ds in defs.by_file.values() for d in ds if d.callable}
@@ -234,8 +255,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tools", type=Path, help="folder whose node_modules has typescript@5 and typescript-language-server")
     ap.add_argument("--out", type=Path, default=Path("bench-results/accuracy-ts.json"))
     ap.add_argument("--disagreements", type=Path, default=Path("bench-results/accuracy-ts"))
+    ap.add_argument("--cached-reference", action="store_true",
+                    help="reuse tsserver's edges stored by an earlier run on the same sources")
     args = ap.parse_args(argv)
-    results = [evaluate(spec, args.tools, args.disagreements) for spec in args.corpora.split(",") if spec]
+    results = [evaluate(spec, args.tools, args.disagreements, args.cached_reference)
+               for spec in args.corpora.split(",") if spec]
     print(table(results))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(
