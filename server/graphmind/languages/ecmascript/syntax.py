@@ -28,6 +28,11 @@ WRAPPERS = ("parenthesized_expression", "non_null_expression", "await_expression
 # Types that say nothing about a value: an assertion to one is the asserted expression itself.
 OPAQUE_TYPES = ("any", "unknown", "object", "Function")
 UNWRAP_TYPES = ("Promise", "PromiseLike", "Awaited", "Readonly")
+# Mapped types of the standard library whose members are (some of) the first argument's: a member
+# reached through them is the argument's member (``Required<Omit<Options, 'x'>>`` -> ``Options``).
+MAPPED_TYPES = ("Partial", "Required", "Readonly", "NonNullable", "Omit", "Pick")
+# Parts of a union that are no object type: a member called on the union is the named part's.
+PRIMITIVE_PARTS = ("predefined_type", "literal_type", "function_type", "template_literal_type")
 ARRAY_TYPES = ("Array", "ReadonlyArray")
 
 
@@ -188,6 +193,8 @@ def type_evidence(node: ts.Node | None) -> tuple | None:
         args = node.child_by_field_name("type_arguments")
         if name in UNWRAP_TYPES and args is not None and args.named_child_count == 1:
             return type_evidence(args.named_children[0])
+        if name in MAPPED_TYPES and args is not None and args.named_child_count >= 1:
+            return type_evidence(args.named_children[0])
         if name in ARRAY_TYPES:
             return ("ext", "Array")
         return type_evidence(head)
@@ -197,8 +204,41 @@ def type_evidence(node: ts.Node | None) -> tuple | None:
             if not (c.type == "literal_type" and text(c) in ("null", "undefined"))
             and not (c.type == "predefined_type" and text(c) in ("undefined", "void", "null", "never"))
         ]
-        return type_evidence(kids[0]) if len(kids) == 1 else None
+        if len(kids) == 1:
+            return type_evidence(kids[0])
+        # `RetryOptions | number`, `Options | ((p: Options) => Options)`: the one named part
+        named = [c for c in kids if c.type not in PRIMITIVE_PARTS]
+        if len(named) == 1:
+            ev = type_evidence(named[0])
+            return ev if ev is not None and ev[0] == "ann" else None
+        return None
+    if t == "intersection_type":
+        # `Required<Omit<R, 's'>> & Pick<R, 's'>`: the parts that name a type all name one
+        evs = {tuple(ev[1]) for ev in map(type_evidence, intersection_parts(node)) if ev is not None and ev[0] == "ann"}
+        return ("ann", list(next(iter(evs)))) if len(evs) == 1 else None
     return None
+
+
+def intersection_parts(node: ts.Node) -> list[ts.Node]:
+    """The parts of ``A & B & {...}`` (nested intersections flattened), in order."""
+    out: list[ts.Node] = []
+    for c in node.named_children:
+        out.extend(intersection_parts(c) if c.type == "intersection_type" else [c])
+    return out
+
+
+def param_types(params: ts.Node | None) -> dict[int, tuple]:
+    """The named types of a function's parameters by index (``(url: Input, options?: Options)`` ->
+    ``{0: Input, 1: Options}``): the contextual type of an object literal passed there."""
+    out: dict[int, tuple] = {}
+    if params is None or params.type == "identifier":
+        return out
+    for k, p in enumerate(params.named_children):
+        if p.type in ("required_parameter", "optional_parameter"):
+            ev = type_evidence(p.child_by_field_name("type"))
+            if ev is not None and ev[0] == "ann":
+                out[k] = ev
+    return out
 
 
 def value_evidence(value: ts.Node | None, folder: str) -> tuple | None:
