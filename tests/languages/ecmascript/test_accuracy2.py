@@ -104,14 +104,16 @@ INITIAL = {
         "export function withStore(cb: (s: Store) => void): void {}\n\n"
         "export function make() {\n  return {\n    run() {},\n  };\n}\n\n"
         "export type Opts = {\n  hook?: (n: number) => void;\n};\n\n"
-        "export function call(o: Opts): void {\n  o.hook?.(1);\n}\n"
+        "export function call(o: Opts): void {\n  o.hook?.(1);\n}\n\n"
+        "export function many(): Repo[] {\n  return [];\n}\n"
     ),
     "impl.ts": "import { Store } from './api';\n\nexport class Disk implements Store {\n  save(): void {}\n  repo = null as any;\n}\n",
     "use.ts": (
-        "import { withStore, make, call } from './api';\nimport * as api from './api';\n\n"
+        "import { withStore, make, call, many } from './api';\nimport * as api from './api';\n\n"
         "export const ns = { ...api };\n\n"
         "export function go(s: Store) {\n  withStore((st) => {\n    st.save();\n    st.repo.find();\n  });\n"
-        "  make().run();\n  ns.make();\n  (s as any).save();\n  call({ hook(n) {} });\n}\n"
+        "  make().run();\n  ns.make();\n  (s as any).save();\n  call({ hook(n) {} });\n}\n\n"
+        "export function each() {\n  many().forEach((r) => r.find());\n}\n"
     ),
 }
 FRAGMENTS = [
@@ -124,7 +126,9 @@ FRAGMENTS = [
     "\nexport type Opts = {\n  other?: () => void;\n};\n",
     "\nexport function call(o: Store): void {}\n",
     "\n  call({ save() {}, hook: (n) => n });\n",
-    "implements Store", "save", "run", "repo", "find", "Store", "Repo", "Opts", "hook", "{", "}", "(", ")", "\n",
+    "\nexport function many(): Array<Store> {\n  return [];\n}\n",
+    "\n  for (const x of many()) x.save();\n",
+    "implements Store", "save", "run", "repo", "find", "Store", "Repo", "Opts", "hook", "Repo[]", "{", "}", "(", ")", "\n",
 ]
 FILES = sorted(INITIAL)
 OPEN = ("use.ts",)
@@ -147,6 +151,7 @@ def test_a_changed_return_re_resolves_callers_of_callers(tmp_path: Path) -> None
     assert ("use.go", "api.make.run", "extracted") in edges(eng)
     assert ("use.go", "impl.Disk.save", "inferred") in edges(eng)  # dispatch through Store.save
     assert ("api.call", "use.go.{}.hook", "inferred") in edges(eng)  # a literal typed by call's parameter
+    assert ("use.each", "api.Repo.find", "inferred") in edges(eng)  # an element of many()'s Repo[]
     api = INITIAL["api.ts"]
     eng.open_document("api.ts", api.replace("    run() {},", "    walk() {},"))
     assert not any(b == "api.make.run" for _, b, _ in edges(eng))

@@ -691,6 +691,13 @@ class Extractor(Bindings):
         elif key == "bind.pattern":
             names = list(pattern_names(node))
             (self.mlocals if scope == 0 else sc.locals).update(names)
+            loop = node.parent
+            if scope != 0 and node.type == "identifier" and loop is not None and loop.type == "for_in_statement" and any(
+                c.type == "of" for c in loop.children
+            ):  # for (const x of arr): x is an element of arr
+                e = expr_of(loop.child_by_field_name("right"), self.folder)
+                if e.base != Base.UNKNOWN:
+                    sc.types.setdefault(text(node), []).append(("elem", e))
         elif key == "signature":
             self.signature_member(node, scope)
         elif key == "call.signature":

@@ -265,7 +265,7 @@ class Resolver(Values):
                 return self.by_name(i, site)
             return unresolved(i)
         kind, payload = v
-        if kind == "ext":
+        if kind in ("ext", "arr", "arrfn"):
             return Resolution(i, [], EXTERNAL)
         if kind == "mod":
             if site.kind == CALL:

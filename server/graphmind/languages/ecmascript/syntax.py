@@ -160,6 +160,8 @@ def expr_of(node: ts.Node | None, folder: str) -> Expr:
             return Expr(Base.ASSERTED, ev[1], [])
         if ev is not None and ev[0] == "ext" and ev[1] not in OPAQUE_TYPES:
             return Expr(Base.LITERAL, ev[1], [])
+        if ev is not None and ev[0] == "arr":
+            return Expr(Base.LITERAL, "Array", [])
         # `x as any`, `<unknown>x`, `f as (...) => R`: the assertion says nothing; the value is x's
         inner = next((c for c in kids if c is not ty and c.type != "type_arguments"), None)
         return expr_of(inner, folder) if inner is not None else UNKNOWN
@@ -183,7 +185,11 @@ def type_evidence(node: ts.Node | None) -> tuple | None:
         return ("ann", text(node).replace(" ", "").split("."))
     if t == "predefined_type":
         return ("ext", text(node))
-    if t in ("array_type", "tuple_type", "readonly_type"):
+    if t == "readonly_type" and node.named_child_count:
+        return type_evidence(node.named_children[0])
+    if t == "array_type":
+        return array_of(node.named_children[0] if node.named_child_count else None)
+    if t == "tuple_type":
         return ("ext", "Array")
     if t == "parenthesized_type":
         return type_evidence(node.named_children[0]) if node.named_child_count else None
@@ -196,7 +202,7 @@ def type_evidence(node: ts.Node | None) -> tuple | None:
         if name in MAPPED_TYPES and args is not None and args.named_child_count >= 1:
             return type_evidence(args.named_children[0])
         if name in ARRAY_TYPES:
-            return ("ext", "Array")
+            return array_of(args.named_children[0] if args is not None and args.named_child_count == 1 else None)
         return type_evidence(head)
     if t == "union_type":
         kids = [
@@ -207,7 +213,9 @@ def type_evidence(node: ts.Node | None) -> tuple | None:
         if len(kids) == 1:
             return type_evidence(kids[0])
         # `RetryOptions | number`, `Options | ((p: Options) => Options)`: the one named part
-        named = [c for c in kids if c.type not in PRIMITIVE_PARTS]
+        named = [c for c in kids if c.type not in PRIMITIVE_PARTS and not (
+            c.type == "parenthesized_type" and c.named_child_count and c.named_children[0].type in PRIMITIVE_PARTS
+        )]
         if len(named) == 1:
             ev = type_evidence(named[0])
             return ev if ev is not None and ev[0] == "ann" else None
@@ -217,6 +225,13 @@ def type_evidence(node: ts.Node | None) -> tuple | None:
         evs = {tuple(ev[1]) for ev in map(type_evidence, intersection_parts(node)) if ev is not None and ev[0] == "ann"}
         return ("ann", list(next(iter(evs)))) if len(evs) == 1 else None
     return None
+
+
+def array_of(elem: ts.Node | None) -> tuple:
+    """An array type: ``('arr', chain)`` when its elements are of a named type (``Foo[]``,
+    ``Array<Foo>``: what ``forEach`` callbacks receive), else the builtin ``Array``."""
+    ev = type_evidence(elem)
+    return ("arr", ev[1]) if ev is not None and ev[0] == "ann" else ("ext", "Array")
 
 
 def intersection_parts(node: ts.Node) -> list[ts.Node]:
