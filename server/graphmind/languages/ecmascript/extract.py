@@ -75,6 +75,9 @@ def overloads_start(node: ts.Node, name: str) -> ts.Node | None:
     first = None
     prev = node.prev_named_sibling
     while prev is not None:
+        if prev.type == "comment":  # a doc comment between the signatures (`/** @deprecated */`)
+            prev = prev.prev_named_sibling
+            continue
         sig = prev.child_by_field_name("declaration") if prev.type == "export_statement" else prev
         if sig is None or sig.type not in OVERLOADS or member_name(sig.child_by_field_name("name")) != name:
             break
