@@ -60,6 +60,7 @@ class Ours(NamedTuple):
     seconds: float
     names: dict[Key, str]  # GraphMind's qualified name of a definition, for reading
     where: dict[Edge, str]  # one call site of each edge, ``path:line``
+    alias: dict[Key, Key]  # an overload signature's key -> its function's (one definition)
 
 
 def fetch_npm(spec: str) -> Path:
@@ -140,6 +141,17 @@ def ours(ws: Path, db: Path, defs: Defs) -> Ours:
         where.setdefault(edge, f"{path}:{sl + 1}")
         dispatch = bool(via) and via.startswith("dispatch:")
         via_only[edge] = via_only.get(edge, True) and dispatch
+    # tsserver may list a call of an overloaded method under its first signature and under its
+    # implementation (rxjs's Observable.subscribe): one function, counted once, by its key here
+    alias: dict[Key, Key] = {}
+    for path, name, nsl, nsc, *rng in eng.db.execute(
+        "SELECT f.path, y.name, y.nsl, y.nsc, y.sl, y.sc, y.el, y.ec FROM symbols y JOIN files f ON f.id = y.file_id "
+        "WHERE y.kind IN ('function', 'method') AND y.sl < y.nsl"
+    ):
+        canon = callee_key(path, name, nsl, nsc, tuple(rng))  # type: ignore[arg-type]
+        for k in callables.get((path, name), []):
+            if rng[:2] <= [k.line, k.col] <= rng[2:] and k != canon:
+                alias[k] = canon
     sites = [
         (defs.caller(path, sl, sc), name)
         for path, sl, sc, name in eng.db.execute(
@@ -149,7 +161,7 @@ def ours(ws: Path, db: Path, defs: Defs) -> Ours:
     ]
     eng.close()
     print(f"  graphmind indexed in {seconds:.2f}s: {len(edges)} call edges", file=sys.stderr)
-    return Ours(edges, {e for e, only in via_only.items() if only}, sites, seconds, names, where)
+    return Ours(edges, {e for e, only in via_only.items() if only}, sites, seconds, names, where, alias)
 
 
 def reference(ws: Path, files: list[Path], tools: Path | None, log: Path, cached: bool):  # noqa: ANN201
@@ -192,7 +204,8 @@ def evaluate(spec: str, tools: Path | None, keep: Path | None, cached: bool = Fa
     def keep_edge(e: Edge) -> bool:
         return e[1] in callable_keys
 
-    ref = {e for e in rep.edges if keep_edge(e)}
+    ref_where = {(a, found.alias.get(b, b)): w for (a, b), w in rep.where.items()}
+    ref = {(a, found.alias.get(b, b)) for a, b in rep.edges if keep_edge((a, b))}
     by_level = {lv: {e for e, c in found.edges.items() if c >= lv and keep_edge(e)} for lv in (EXTRACTED, INFERRED, AMBIGUOUS)}
     default = by_level[INFERRED]
     by_name: dict[str, list[Key]] = {}
@@ -221,7 +234,7 @@ def evaluate(spec: str, tools: Path | None, keep: Path | None, cached: bool = Fa
         "onlyGraphmind": sorted(
             [label(a), label(b), CONFIDENCE_NAMES[found.edges[(a, b)]], found.where[(a, b)]] for a, b in default - ref
         ),
-        "onlyTsserver": sorted([label(a), label(b), rep.where[(a, b)]] for a, b in ref - default),
+        "onlyTsserver": sorted([label(a), label(b), ref_where[(a, b)]] for a, b in ref - default),
     }
     if keep is not None:
         keep.mkdir(parents=True, exist_ok=True)
