@@ -46,7 +46,7 @@ from accuracy import scores  # noqa: E402
 from fetch_corpus import cache_root  # noqa: E402
 from graphmind.engine import Engine  # noqa: E402
 from graphmind.model import AMBIGUOUS, CONFIDENCE_NAMES, EXTRACTED, INFERRED  # noqa: E402
-from peer_tsserver import Defs, Key, collect_call_edges  # noqa: E402
+from peer_tsserver import Def, Defs, Key, collect_call_edges  # noqa: E402
 
 DEFAULT = "npm:zod@4.1.12:src/v4/core+src/v4/classic+src/v4/mini,npm:@tanstack/query-core@5.90.2:src"
 EXCLUDE = ("*/tests/*", "*/test/*", "*/__tests__/*", "*.test.*", "*.spec.*", "*/benchmarks/*", "*.d.ts")
@@ -60,7 +60,6 @@ class Ours(NamedTuple):
     seconds: float
     names: dict[Key, str]  # GraphMind's qualified name of a definition, for reading
     where: dict[Edge, str]  # one call site of each edge, ``path:line``
-    alias: dict[Key, Key]  # an overload signature's key -> its function's (one definition)
 
 
 def fetch_npm(spec: str) -> Path:
@@ -141,17 +140,6 @@ def ours(ws: Path, db: Path, defs: Defs) -> Ours:
         where.setdefault(edge, f"{path}:{sl + 1}")
         dispatch = bool(via) and via.startswith("dispatch:")
         via_only[edge] = via_only.get(edge, True) and dispatch
-    # tsserver may list a call of an overloaded method under its first signature and under its
-    # implementation (rxjs's Observable.subscribe): one function, counted once, by its key here
-    alias: dict[Key, Key] = {}
-    for path, name, nsl, nsc, *rng in eng.db.execute(
-        "SELECT f.path, y.name, y.nsl, y.nsc, y.sl, y.sc, y.el, y.ec FROM symbols y JOIN files f ON f.id = y.file_id "
-        "WHERE y.kind IN ('function', 'method') AND y.sl < y.nsl"
-    ):
-        canon = callee_key(path, name, nsl, nsc, tuple(rng))  # type: ignore[arg-type]
-        for k in callables.get((path, name), []):
-            if rng[:2] <= [k.line, k.col] <= rng[2:] and k != canon:
-                alias[k] = canon
     sites = [
         (defs.caller(path, sl, sc), name)
         for path, sl, sc, name in eng.db.execute(
@@ -161,7 +149,7 @@ def ours(ws: Path, db: Path, defs: Defs) -> Ours:
     ]
     eng.close()
     print(f"  graphmind indexed in {seconds:.2f}s: {len(edges)} call edges", file=sys.stderr)
-    return Ours(edges, {e for e, only in via_only.items() if only}, sites, seconds, names, where, alias)
+    return Ours(edges, {e for e, only in via_only.items() if only}, sites, seconds, names, where)
 
 
 def reference(ws: Path, files: list[Path], tools: Path | None, log: Path, cached: bool):  # noqa: ANN201
@@ -183,6 +171,31 @@ def reference(ws: Path, files: list[Path], tools: Path | None, log: Path, cached
     return rep
 
 
+def overloads(defs: Defs) -> dict[Key, Key]:
+    """tsserver lists an overloaded method's signatures and its implementation as definitions of
+    their own, and a call under the first signature and the implementation both (rxjs's
+    ``Observable.subscribe``): one method, counted once, under the implementation -- the
+    definition that follows a run of bodiless signatures (ending in ``;``) of its name and kind."""
+    alias: dict[Key, Key] = {}
+    for rel, ds in defs.by_file.items():
+        lines = defs.text_lines(rel)
+
+        def signature(d: Def, lines: list[str] = lines) -> bool:
+            line = lines[d.end[0]] if d.end[0] < len(lines) else ""
+            return line.encode()[: d.end[1]].decode("utf-8", "ignore").rstrip().endswith(";")
+
+        run: list[Def] = []
+        for d in [*ds, None]:
+            if d is not None and run and d.name == run[-1].name and d.kind == run[-1].kind and run[-1].end <= d.start \
+                    and signature(run[-1]):
+                run.append(d)
+                continue
+            for x in run[:-1]:
+                alias[x.key] = run[-1].key
+            run = [d] if d is not None and signature(d) else []
+    return alias
+
+
 def evaluate(spec: str, tools: Path | None, keep: Path | None, cached: bool = False) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="graphmind-acc-ts-") as tmp:
         ws = Path(tmp) / "ws"
@@ -197,22 +210,33 @@ def evaluate(spec: str, tools: Path | None, keep: Path | None, cached: bool = Fa
               f"({rep.callables}/{rep.candidates} definitions callable, {rep.not_calls} references that are no call "
               f"left out, {rep.errors} errors)", file=sys.stderr)
         (ws / "tsconfig.json").unlink(missing_ok=True)
+        alias = overloads(rep.defs)  # reads the sources: while the copy exists
         found = ours(ws, Path(tmp) / "index.db", rep.defs)
+    if alias:  # both sides name an overloaded method by its implementation
+        def canon(e: Edge) -> Edge:
+            return (e[0], alias.get(e[1], e[1]))
+
+        edges: dict[Edge, int] = {}
+        for e, c in found.edges.items():
+            edges[canon(e)] = max(edges.get(canon(e), 0), c)
+        names = {alias.get(k, k): q for k, q in found.names.items()}
+        found = found._replace(edges=edges, dispatch={canon(e) for e in found.dispatch}, names=names,
+                               where={canon(e): w for e, w in found.where.items()})
     defs = rep.defs
     callable_keys = {d.key for ds in defs.by_file.values() for d in ds if d.callable}
 
     def keep_edge(e: Edge) -> bool:
         return e[1] in callable_keys
 
-    ref_where = {(a, found.alias.get(b, b)): w for (a, b), w in rep.where.items()}
-    ref = {(a, found.alias.get(b, b)) for a, b in rep.edges if keep_edge((a, b))}
+    ref_where = {(a, alias.get(b, b)): w for (a, b), w in rep.where.items()}
+    ref = {(a, alias.get(b, b)) for a, b in rep.edges if keep_edge((a, alias.get(b, b)))}
     by_level = {lv: {e for e, c in found.edges.items() if c >= lv and keep_edge(e)} for lv in (EXTRACTED, INFERRED, AMBIGUOUS)}
     default = by_level[INFERRED]
     by_name: dict[str, list[Key]] = {}
     for k in callable_keys:
         d = defs.by_key_cache()[k]
         by_name.setdefault(d.name, []).append(k)
-    naive = {(caller, k) for caller, n in found.sites for k in by_name.get(n, [])}
+    naive = {(caller, alias.get(k, k)) for caller, n in found.sites for k in by_name.get(n, [])}
 
     def label(k: Key) -> str:
         q = found.names.get(k)
