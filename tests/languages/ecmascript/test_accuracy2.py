@@ -128,6 +128,8 @@ FRAGMENTS = [
     "\n  call({ save() {}, hook: (n) => n });\n",
     "\nexport function many(): Array<Store> {\n  return [];\n}\n",
     "\n  for (const x of many()) x.save();\n",
+    "\nexport class Box {\n  constructor(cb: (this: Box, s: Store) => void) {}\n}\n",
+    "\n  new Box((s) => s.save());\n",
     "implements Store", "save", "run", "repo", "find", "Store", "Repo", "Opts", "hook", "Repo[]", "{", "}", "(", ")", "\n",
 ]
 FILES = sorted(INITIAL)

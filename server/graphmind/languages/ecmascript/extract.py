@@ -41,6 +41,7 @@ from .syntax import (
     type_arguments,
     type_evidence,
     type_params,
+    value_params,
 )
 
 if TYPE_CHECKING:
@@ -424,7 +425,7 @@ class Extractor(Bindings):
         if outer is not None and outer.type == "variable_declarator":
             hint = type_arguments(outer.child_by_field_name("type"))
         sc = self.scopes[sid]
-        for j, p in enumerate(params.named_children if params.type != "identifier" else [params]):
+        for j, p in enumerate(value_params(params) if params.type != "identifier" else [params]):
             pat = p.child_by_field_name("pattern") if p.type in ("required_parameter", "optional_parameter") else p
             if pat is None or pat.type != "identifier" or p.child_by_field_name("type") is not None:
                 continue

@@ -242,13 +242,22 @@ def intersection_parts(node: ts.Node) -> list[ts.Node]:
     return out
 
 
+def value_params(params: ts.Node | None) -> list[ts.Node]:
+    """A parameter list without TypeScript's ``this:`` parameter, which no argument fills."""
+    if params is None:
+        return []
+    return [p for p in params.named_children if not (
+        p.type == "required_parameter" and (pat := p.child_by_field_name("pattern")) is not None and pat.type == "this"
+    )]
+
+
 def param_types(params: ts.Node | None) -> dict[int, tuple]:
     """The named types of a function's parameters by index (``(url: Input, options?: Options)`` ->
     ``{0: Input, 1: Options}``): the contextual type of an object literal passed there."""
     out: dict[int, tuple] = {}
     if params is None or params.type == "identifier":
         return out
-    for k, p in enumerate(params.named_children):
+    for k, p in enumerate(value_params(params)):
         if p.type in ("required_parameter", "optional_parameter"):
             ev = type_evidence(p.child_by_field_name("type"))
             if ev is not None and ev[0] == "ann":
@@ -380,14 +389,14 @@ def callback_types(params: ts.Node | None, tparams: list[str]) -> dict[int, list
     out: dict[int, list] = {}
     if params is None:
         return out
-    for k, p in enumerate(params.named_children):
+    for k, p in enumerate(value_params(params)):
         ann = p.child_by_field_name("type") if p.type in ("required_parameter", "optional_parameter") else None
         fn = ann.named_children[0] if ann is not None and ann.named_child_count else None
         if fn is None or fn.type != "function_type":
             continue
         inner = fn.child_by_field_name("parameters")
         evs = [generic_evidence(q.child_by_field_name("type"), tparams) if q.type in ("required_parameter", "optional_parameter")
-               else None for q in (inner.named_children if inner is not None else [])]
+               else None for q in value_params(inner)]
         if any(e is not None for e in evs):
             out[k] = evs
     return out

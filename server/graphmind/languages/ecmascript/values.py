@@ -375,7 +375,9 @@ class Values(ValueResolver):
         if fv is None or fv[0] != "syms":
             return None, EXTRACTED
         found: list[tuple[Value, int]] = []
-        for r in fv[1]:
+        # `new C(cb)`: the constructor's callback parameters
+        rows = [x for r in fv[1] for x in (self.constructor(r, depth + 1)[0] if r.kind == "class" else [r])]
+        for r in rows:
             evs = (r.extra.get("callbacks") or {}).get(k)
             if not evs or j >= len(evs) or evs[j] is None:
                 continue
