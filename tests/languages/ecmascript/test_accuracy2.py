@@ -130,6 +130,7 @@ FRAGMENTS = [
     "\n  for (const x of many()) x.save();\n",
     "\nexport class Box {\n  constructor(cb: (this: Box, s: Store) => void) {}\n}\n",
     "\n  new Box((s) => s.save());\n",
+    "\n  [0].forEach(function (this: Store) { this.save(); });\n",
     "implements Store", "save", "run", "repo", "find", "Store", "Repo", "Opts", "hook", "Repo[]", "{", "}", "(", ")", "\n",
 ]
 FILES = sorted(INITIAL)

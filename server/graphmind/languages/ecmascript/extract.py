@@ -95,7 +95,8 @@ class _Scope:
         self.parent = parent
         self.owner = owner  # the symbol that calls in this scope are attributed to
         # ('cls', class idx) an instance; ('static', idx) the class itself; ('obj', idx) an object
-        # symbol; ('fn', idx) an instance of a constructor function; ('arrow',) the parent's this;
+        # symbol; ('fn', idx) an instance of a constructor function; ('ann', evidence) an instance of
+        # what a `this:` parameter declares; ('arrow',) the parent's this;
         # ('none',) unknown
         self.this = this
         self.start = start
@@ -357,6 +358,8 @@ class Extractor(Bindings):
                 binds_in = ps if own is not None else None
                 if own is not None:
                     self.bindings.append(BindingFact("default", "alias", name))
+        if this == ("none",):  # function (this: SchedulerAction<T>) {...}: `this` is what it declares
+            this = this_param(params) or this
         if name is None or name_node is None:
             sid = self.new_scope(ps, psc.owner, this, node)
             self.bind_params(params, sid, node)
@@ -786,3 +789,13 @@ def literal_place(node: ts.Node) -> tuple[ts.Node, list[str]] | None:
     if p.type == "variable_declarator" and p.child_by_field_name("value") == n and p.child_by_field_name("type") is not None:
         return n, path
     return None
+
+
+def this_param(params: ts.Node | None) -> tuple | None:
+    """``('ann', evidence)`` of a TypeScript ``this:`` parameter naming a type, else None."""
+    first = params.named_children[0] if params is not None and params.type != "identifier" and params.named_child_count else None
+    pat = first.child_by_field_name("pattern") if first is not None and first.type == "required_parameter" else None
+    if pat is None or pat.type != "this":
+        return None
+    ev = type_evidence(first.child_by_field_name("type"))
+    return ("ann", ev) if ev is not None and ev[0] == "ann" else None

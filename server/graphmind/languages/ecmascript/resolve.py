@@ -73,6 +73,9 @@ class Resolver(Values):
             if this[0] in ("static", "obj"):
                 rows = self.own_symbol(this[1])
                 return (("syms", rows), EXTRACTED) if rows else (None, EXTRACTED)
+            if this[0] == "ann":  # a declared `this:` parameter
+                parent = self.scopes[s].parent
+                return self.type_value(this[1], lambda e, d, _p=parent: self.eval_expr(e, _p, d), 0)
             return None, EXTRACTED
         return None, EXTRACTED
 
