@@ -43,5 +43,6 @@
 (arrow_function body: (new_expression) @ret.new)
 ; object literals typed by their context: an argument (`ky.get(url, {fetch() {...}})`), nested in
 ; one (`{retry: {shouldRetry() {...}}}`): their methods are symbols implementing the type's members
-(arguments (object) @scope.object)
-(pair value: (object) @scope.object)
+; (only literals with a method or a function-valued key: the others define nothing)
+(arguments (object [(method_definition) (pair value: [(arrow_function) (function_expression)])]) @scope.object)
+(pair value: (object [(method_definition) (pair value: [(arrow_function) (function_expression)])]) @scope.object)

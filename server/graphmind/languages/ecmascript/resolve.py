@@ -182,7 +182,7 @@ class Resolver(Values):
             if d.kind != "method" or d.extra.get("static"):
                 continue
             owner = self.dispatch.owner_of(d)
-            if owner is None:
+            if owner is None or owner.kind != "interface":  # literals are typed by interfaces / object types
                 continue
             for r in self.ws.by_name(d.name):
                 if r.id in skip or r.id in out or not r.extra.get("ctx"):
