@@ -23,7 +23,6 @@ from .syntax import (
     FUNCTION_VALUES,
     FUNCTIONS,
     WRAPPERS,
-    callback_types,
     callee_name,
     expr_of,
     heritage,
@@ -31,6 +30,7 @@ from .syntax import (
     intersection_parts,
     is_static,
     member_name,
+    param_evidence,
     param_types,
     pattern_names,
     require_spec,
@@ -393,10 +393,9 @@ class Extractor(Bindings):
         if rev is not None:
             extra["returns"] = rev
         tparams = type_params(node)
-        cbs = callback_types(params, tparams)
+        ptypes, cbs = param_evidence(params, tparams)
         if cbs:
             extra["callbacks"] = cbs
-        ptypes = param_types(params)
         if ptypes:
             extra["params"] = ptypes
         if tparams:

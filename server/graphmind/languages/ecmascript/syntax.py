@@ -254,15 +254,44 @@ def value_params(params: ts.Node | None) -> list[ts.Node]:
 def param_types(params: ts.Node | None) -> dict[int, tuple]:
     """The named types of a function's parameters by index (``(url: Input, options?: Options)`` ->
     ``{0: Input, 1: Options}``): the contextual type of an object literal passed there."""
-    out: dict[int, tuple] = {}
+    return param_evidence(params, [])[0]
+
+
+def param_evidence(params: ts.Node | None, tparams: list[str]) -> tuple[dict[int, tuple], dict[int, list]]:
+    """One pass over a function's parameters (a ``this:`` parameter is none), by index: their named
+    types (:func:`param_types`) and, for a parameter typed as a function (``cb: (inst: T, def: D)
+    => void``), the evidence of that function's parameters: what a callback passed there receives."""
+    types: dict[int, tuple] = {}
+    callbacks: dict[int, list] = {}
     if params is None or params.type == "identifier":
-        return out
-    for k, p in enumerate(value_params(params)):
-        if p.type in ("required_parameter", "optional_parameter"):
-            ev = type_evidence(p.child_by_field_name("type"))
+        return types, callbacks
+    k = 0
+    for p in params.named_children:
+        if p.type not in ("required_parameter", "optional_parameter"):
+            k += 1
+            continue
+        pat = p.child_by_field_name("pattern")
+        if pat is not None and pat.type == "this":
+            continue
+        ann = p.child_by_field_name("type")
+        ty = ann.named_children[0] if ann is not None and ann.named_child_count else None
+        if ty is not None and ty.type == "function_type":
+            inner = fn_param_evidence(ty, tparams)
+            if inner:
+                callbacks[k] = inner
+        elif ty is not None and ty.type not in ("predefined_type", "literal_type"):
+            ev = type_evidence(ty)
             if ev is not None and ev[0] == "ann":
-                out[k] = ev
-    return out
+                types[k] = ev
+        k += 1
+    return types, callbacks
+
+
+def fn_param_evidence(fn: ts.Node, tparams: list[str]) -> list | None:
+    """The evidence of a function type's parameters (``(inst: T, def: D) => void``), or None."""
+    evs = [generic_evidence(q.child_by_field_name("type"), tparams) if q.type in ("required_parameter", "optional_parameter")
+           else None for q in value_params(fn.child_by_field_name("parameters"))]
+    return evs if any(e is not None for e in evs) else None
 
 
 def value_evidence(value: ts.Node | None, folder: str) -> tuple | None:
@@ -380,26 +409,6 @@ def generic_evidence(node: ts.Node | None, tparams: list[str]) -> tuple | None:
     if node is not None and node.type == "type_identifier" and text(node) in tparams:
         return ("tp", tparams.index(text(node)))
     return type_evidence(node)
-
-
-def callback_types(params: ts.Node | None, tparams: list[str]) -> dict[int, list]:
-    """For each parameter of a function typed as a function (``cb: (inst: T, def: D) => void``),
-    the evidence of that function's parameters, by the parameter's index: what a callback passed
-    there receives (its contextual parameter types)."""
-    out: dict[int, list] = {}
-    if params is None:
-        return out
-    for k, p in enumerate(value_params(params)):
-        ann = p.child_by_field_name("type") if p.type in ("required_parameter", "optional_parameter") else None
-        fn = ann.named_children[0] if ann is not None and ann.named_child_count else None
-        if fn is None or fn.type != "function_type":
-            continue
-        inner = fn.child_by_field_name("parameters")
-        evs = [generic_evidence(q.child_by_field_name("type"), tparams) if q.type in ("required_parameter", "optional_parameter")
-               else None for q in value_params(inner)]
-        if any(e is not None for e in evs):
-            out[k] = evs
-    return out
 
 
 def type_arguments(node: ts.Node | None, tparams: list[str] = []) -> list | None:  # noqa: B006 - never mutated
