@@ -26,7 +26,7 @@ class Resolver(Values):
     def __init__(self, facts: Facts, ws: FamilyView) -> None:
         super().__init__(facts, ws)
         self.dispatch = Dispatch(ws, self.is_subtype)
-        self._literal_types: dict[int, list[SymbolRow]] = {}
+        self._literal_types: dict[tuple[str, str], list[SymbolRow]] = {}
 
     # --- names in the file's own scopes
     def own_symbol(self, idx: int) -> list[SymbolRow]:
@@ -193,9 +193,11 @@ class Resolver(Values):
 
     def literal_type(self, member: SymbolRow) -> list[SymbolRow]:
         """The classes / interfaces typing the object literal that ``member`` is a method of."""
-        got = self._literal_types.get(member.id)
+        # many literals share one context (`ky.get(url, {...})` in every test): evaluated once per file
+        key = (member.module, repr(member.extra["ctx"]))
+        got = self._literal_types.get(key)
         if got is None:
-            got = self._literal_types[member.id] = self.context_type(member.extra["ctx"], member.module)
+            got = self._literal_types[key] = self.context_type(member.extra["ctx"], member.module)
         return got
 
     def context_type(self, ctx: tuple, mod: str) -> list[SymbolRow]:
