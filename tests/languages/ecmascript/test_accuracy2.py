@@ -1,9 +1,11 @@
 """TypeScript rules of issue 13, each with its exact expected edges written next to the fixture
 code (``// ^ calls: <qname> <label>``, read by ``annotations.read_annotations``): object-literal
 members of returned objects, spread namespace objects, wrapped callees, contextual parameter
-types of callbacks, typed interface fields, property-assigned functions, and dispatch through
-interfaces, abstract and base methods (``inferred``, ``via`` the declared method). Unrelated
-classes with a same-named method stay unlinked."""
+types of callbacks (of functions and constructors, past a ``this:`` parameter), typed interface
+fields, type aliases of object types, property-assigned functions, element types of declared
+arrays, the methods of object literals typed by their context, and dispatch through interfaces,
+abstract and base methods (``inferred``, ``via`` the declared method). Unrelated classes with a
+same-named method, and literals typed by another type or by none, stay unlinked."""
 
 from __future__ import annotations
 
