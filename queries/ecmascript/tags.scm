@@ -41,3 +41,8 @@
 ; what a function returns when nothing declares it: `return new Foo()`, `() => new Foo()`
 (return_statement (new_expression) @ret.new)
 (arrow_function body: (new_expression) @ret.new)
+; object literals typed by their context: an argument (`ky.get(url, {fetch() {...}})`), nested in
+; one (`{retry: {shouldRetry() {...}}}`): their methods are symbols implementing the type's members
+; (only literals with a method or a function-valued key: the others define nothing)
+(arguments (object [(method_definition) (pair value: [(arrow_function) (function_expression)])]) @scope.object)
+(pair value: (object [(method_definition) (pair value: [(arrow_function) (function_expression)])]) @scope.object)

@@ -11,3 +11,13 @@
 (interface_body (property_signature) @field)
 ; an object literal returned with a type assertion (`return {...} as Api`)
 (return_statement [(as_expression (object) @scope.object) (satisfies_expression (object) @scope.object)])
+; type aliases of object types (and intersections with them) are interfaces by another name: their
+; members are symbols, their named parts bases (`type I = Required<Options> & {retry: R}`)
+(type_alias_declaration value: [(object_type) (intersection_type)]) @definition.interface
+(type_alias_declaration value: (object_type (method_signature) @definition.method))
+(type_alias_declaration value: (object_type (property_signature) @field))
+(type_alias_declaration value: (intersection_type (object_type (method_signature) @definition.method)))
+(type_alias_declaration value: (intersection_type (object_type (property_signature) @field)))
+; call signatures: what a call of a value of the type takes (`<T>(url: Input, options?: Options): R`)
+(interface_body (call_signature) @call.signature)
+(type_alias_declaration value: (object_type (call_signature) @call.signature))

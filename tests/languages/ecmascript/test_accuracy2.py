@@ -1,9 +1,11 @@
 """TypeScript rules of issue 13, each with its exact expected edges written next to the fixture
 code (``// ^ calls: <qname> <label>``, read by ``annotations.read_annotations``): object-literal
 members of returned objects, spread namespace objects, wrapped callees, contextual parameter
-types of callbacks, typed interface fields, property-assigned functions, and dispatch through
-interfaces, abstract and base methods (``inferred``, ``via`` the declared method). Unrelated
-classes with a same-named method stay unlinked."""
+types of callbacks (of functions and constructors, past a ``this:`` parameter), typed interface
+fields, type aliases of object types, property-assigned functions, element types of declared
+arrays, the methods of object literals typed by their context, and dispatch through interfaces,
+abstract and base methods (``inferred``, ``via`` the declared method). Unrelated classes with a
+same-named method, and literals typed by another type or by none, stay unlinked."""
 
 from __future__ import annotations
 
@@ -63,6 +65,18 @@ def test_unrelated_same_name_methods_stay_unlinked(engine: Engine) -> None:
     assert not any(b == "src.checks.makeLogger.level" for _, b, _ in e)
 
 
+def test_typed_literal_methods_are_reached_through_their_type(engine: Engine) -> None:
+    v = vias(engine)
+    fetch = "dispatch:src.options.BaseOptions.fetch"
+    assert ("src.options.Client.send", "src.usage.viaGet.{}.fetch", fetch) in v
+    assert ("src.options.Client.send", "src.usage.viaCall.{}.fetch", fetch) in v
+    # typed by another interface, or by nothing in the workspace: Options' calls never reach them
+    assert not any(a == "src.options.Client.send" and b == "src.usage.unrelated.{}.fetch" for a, b, _ in v)
+    [other, external] = Graph(engine).symbols_by_qname("src.usage.unrelated.{}.fetch")
+    callers = {c.symbol.qname for s in (other, external) for c in Graph(engine).callers(s.id)}
+    assert callers == {"src.options.other"}
+
+
 def test_returned_members_and_interface_members_are_symbols(engine: Engine) -> None:
     kinds = {s.qname: (s.kind, s.signature) for s in Graph(engine).search("", limit=500)}
     assert kinds["src.checks.makeChecks.check"][0] == "method"
@@ -90,14 +104,18 @@ INITIAL = {
     "api.ts": (
         "export interface Store {\n  save(): void;\n  repo: Repo;\n}\n\nexport class Repo {\n  find(): void {}\n}\n\n"
         "export function withStore(cb: (s: Store) => void): void {}\n\n"
-        "export function make() {\n  return {\n    run() {},\n  };\n}\n"
+        "export function make() {\n  return {\n    run() {},\n  };\n}\n\n"
+        "export type Opts = {\n  hook?: (n: number) => void;\n};\n\n"
+        "export function call(o: Opts): void {\n  o.hook?.(1);\n}\n\n"
+        "export function many(): Repo[] {\n  return [];\n}\n"
     ),
     "impl.ts": "import { Store } from './api';\n\nexport class Disk implements Store {\n  save(): void {}\n  repo = null as any;\n}\n",
     "use.ts": (
-        "import { withStore, make } from './api';\nimport * as api from './api';\n\n"
+        "import { withStore, make, call, many } from './api';\nimport * as api from './api';\n\n"
         "export const ns = { ...api };\n\n"
         "export function go(s: Store) {\n  withStore((st) => {\n    st.save();\n    st.repo.find();\n  });\n"
-        "  make().run();\n  ns.make();\n  (s as any).save();\n}\n"
+        "  make().run();\n  ns.make();\n  (s as any).save();\n  call({ hook(n) {} });\n}\n\n"
+        "export function each() {\n  many().forEach((r) => r.find());\n}\n"
     ),
 }
 FRAGMENTS = [
@@ -107,7 +125,15 @@ FRAGMENTS = [
     "\nexport function withStore(cb: (s: Repo) => void): void {}\n",
     "\nexport interface Store {\n  repo: Disk;\n}\n",
     "\n  st.find();\n",
-    "implements Store", "save", "run", "repo", "find", "Store", "Repo", "{", "}", "(", ")", "\n",
+    "\nexport type Opts = {\n  other?: () => void;\n};\n",
+    "\nexport function call(o: Store): void {}\n",
+    "\n  call({ save() {}, hook: (n) => n });\n",
+    "\nexport function many(): Array<Store> {\n  return [];\n}\n",
+    "\n  for (const x of many()) x.save();\n",
+    "\nexport class Box {\n  constructor(cb: (this: Box, s: Store) => void) {}\n}\n",
+    "\n  new Box((s) => s.save());\n",
+    "\n  [0].forEach(function (this: Store) { this.save(); });\n",
+    "implements Store", "save", "run", "repo", "find", "Store", "Repo", "Opts", "hook", "Repo[]", "{", "}", "(", ")", "\n",
 ]
 FILES = sorted(INITIAL)
 OPEN = ("use.ts",)
@@ -129,6 +155,8 @@ def test_a_changed_return_re_resolves_callers_of_callers(tmp_path: Path) -> None
     eng.index()
     assert ("use.go", "api.make.run", "extracted") in edges(eng)
     assert ("use.go", "impl.Disk.save", "inferred") in edges(eng)  # dispatch through Store.save
+    assert ("api.call", "use.go.{}.hook", "inferred") in edges(eng)  # a literal typed by call's parameter
+    assert ("use.each", "api.Repo.find", "inferred") in edges(eng)  # an element of many()'s Repo[]
     api = INITIAL["api.ts"]
     eng.open_document("api.ts", api.replace("    run() {},", "    walk() {},"))
     assert not any(b == "api.make.run" for _, b, _ in edges(eng))

@@ -18,6 +18,7 @@ from .syntax import (
     expr_of,
     member_name,
     module_key,
+    param_types,
     pattern_names,
     require_spec,
     rng,
@@ -265,9 +266,16 @@ class Bindings:
         ann = type_evidence(node.child_by_field_name("type"))
         if ann is not None:
             evs.append(ann)
-        ev = value_evidence(value, self.folder)
-        if ev is not None and ann is None:
-            evs.append(ev)
+        if ann is None and value is not None and value.type == "ternary_expression":
+            # `c ? clone(options) : options`: either branch's value
+            for branch in ("consequence", "alternative"):
+                ev = value_evidence(value.child_by_field_name(branch), self.folder)
+                if ev is not None:
+                    evs.append(ev)
+        elif ann is None:
+            ev = value_evidence(value, self.folder)
+            if ev is not None:
+                evs.append(ev)
         if scope == 0:
             if evs:
                 self.module_vars.setdefault(name, []).extend(evs)
@@ -316,10 +324,13 @@ class Bindings:
             rev = type_evidence(ty.child_by_field_name("return_type"))
             if rev is not None:
                 extra["returns"] = rev
+            ptypes = param_types(ty.child_by_field_name("parameters"))
+            if ptypes:
+                extra["params"] = ptypes
             self.member_signature(scope, name, node, nn, extra)
             return
         ev = type_evidence(ty)
-        if ev is not None and ev[0] == "ann":
+        if ev is not None and ev[0] in ("ann", "arr"):
             self.symbols[owner].extra.setdefault("attrs", {}).setdefault(name, []).append(ev)
 
     def member_signature(self, scope: int, name: str, node: ts.Node, name_node: ts.Node, extra: dict[str, Any]) -> None:

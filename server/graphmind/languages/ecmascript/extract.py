@@ -23,13 +23,15 @@ from .syntax import (
     FUNCTION_VALUES,
     FUNCTIONS,
     WRAPPERS,
-    callback_types,
     callee_name,
     expr_of,
     heritage,
     implemented,
+    intersection_parts,
     is_static,
     member_name,
+    param_evidence,
+    param_types,
     pattern_names,
     require_spec,
     rng,
@@ -39,6 +41,7 @@ from .syntax import (
     type_arguments,
     type_evidence,
     type_params,
+    value_params,
 )
 
 if TYPE_CHECKING:
@@ -58,7 +61,7 @@ SIGNATURES = ("method_signature", "abstract_method_signature")  # @definition.me
 # Every capture the extractor handles (besides @callee, read with its call).
 CAPTURES = (
     *SCOPE_CAPTURES, "reference.call", "reference.class", "reference.value", "import", "export", "assign",
-    "declarator", "field", "bind.pattern", "ret.new",
+    "declarator", "field", "bind.pattern", "ret.new", "call.signature",
 )
 
 
@@ -73,6 +76,9 @@ def overloads_start(node: ts.Node, name: str) -> ts.Node | None:
     first = None
     prev = node.prev_named_sibling
     while prev is not None:
+        if prev.type == "comment":  # a doc comment between the signatures (`/** @deprecated */`)
+            prev = prev.prev_named_sibling
+            continue
         sig = prev.child_by_field_name("declaration") if prev.type == "export_statement" else prev
         if sig is None or sig.type not in OVERLOADS or member_name(sig.child_by_field_name("name")) != name:
             break
@@ -83,13 +89,14 @@ def overloads_start(node: ts.Node, name: str) -> ts.Node | None:
 
 class _Scope:
     __slots__ = ("parent", "owner", "this", "start", "end", "locals", "types", "imports", "defs", "exports", "obj", "fn",
-                 "returned")
+                 "returned", "typed")
 
     def __init__(self, parent: int, owner: int, this: tuple, start: int, end: int) -> None:
         self.parent = parent
         self.owner = owner  # the symbol that calls in this scope are attributed to
         # ('cls', class idx) an instance; ('static', idx) the class itself; ('obj', idx) an object
-        # symbol; ('fn', idx) an instance of a constructor function; ('arrow',) the parent's this;
+        # symbol; ('fn', idx) an instance of a constructor function; ('ann', evidence) an instance of
+        # what a `this:` parameter declares; ('arrow',) the parent's this;
         # ('none',) unknown
         self.this = this
         self.start = start
@@ -102,6 +109,9 @@ class _Scope:
         self.obj: int | None = None  # an object literal that is a symbol: its members are methods
         self.fn: int | None = None  # the function symbol whose body this scope is
         self.returned = False  # an object literal the function ``obj`` returns: its members are ``obj``'s
+        # an object literal typed by its context: its members' symbols (their ``ctx`` is set once
+        # the file's locals are known, see Extractor.literal_context); None for any other scope
+        self.typed: list[int] | None = None
 
     def record(self) -> ScopeRecord:
         return ScopeRecord(self.parent, self.owner, self.this, sorted(self.locals), self.types, self.imports, self.defs)
@@ -124,6 +134,7 @@ class Extractor(Bindings):
         self.mlocals: set[str] = set()
         self.scope_of_node: dict[int, int] = {}
         self.link_calls: list[tuple[int, ts.Node]] = []  # (site index, call) for the link layer
+        self.typed_literals: list[tuple[int, ts.Node]] = []  # (scope, node) of contextually typed literals
 
     # --- symbols and scopes
     def add_symbol(self, parent_scope: int, name: str, kind: str, def_node: ts.Node, name_node: ts.Node,
@@ -134,7 +145,9 @@ class Extractor(Bindings):
         parent = sc.owner if parent_sym is None else parent_sym
         if parent_sym is None and parent_scope != 0 and sc.owner == 0 and not sc.exports:
             extra["local"] = True  # defined inside an anonymous module-level function: not a global
-        qname = f"{self.symbols[parent].qname}.{name}"
+        # a method of an anonymous typed literal: under ``{}``, which no name lookup reaches
+        anonymous = "ctx" in extra and sc.obj is None
+        qname = f"{self.symbols[parent].qname}.{{}}.{name}" if anonymous else f"{self.symbols[parent].qname}.{name}"
         idx = len(self.symbols)
         self.symbols.append(
             SymbolFact(qname, name, kind, parent, rng(def_node), rng(name_node), def_node.start_byte, def_node.end_byte, sig, extra)
@@ -182,6 +195,7 @@ class Extractor(Bindings):
         spans = [Scope(s.start, s.end, sid) for sid, s in enumerate(self.scopes)]
         for (_, _, key, node, caps), sid in in_scopes(spans, items, lambda it: it[0]):
             self.item(key, node, caps, sid)
+        self.type_literals()
         for name, evs in self.module_vars.items():
             self.bindings.append(BindingFact(name, "var", "", evs))
         local = {
@@ -236,7 +250,7 @@ class Extractor(Bindings):
                 return None
             name = text(name_node)
             extra = {}
-            bases = heritage(node)
+            bases = heritage(node) if t != "type_alias_declaration" else alias_bases(node)
             if bases:
                 extra["bases"] = bases
             body = node.child_by_field_name("body")
@@ -287,8 +301,15 @@ class Extractor(Bindings):
                 this = ("obj", psc.obj)
                 if any(c.type in ("get", "set") for c in node.children):
                     extra["property"] = True  # read, not called
+                elif psc.typed is not None:
+                    self.context_member(extra, psc)
             elif ptype == "object" and self.scope_of_node.get(parent.id) == ps and psc.exports:
                 kind = "function"
+            elif ptype == "object" and self.scope_of_node.get(parent.id) == ps and psc.typed is not None and not any(
+                c.type in ("get", "set") for c in node.children
+            ):
+                kind = "method"
+                self.context_member(extra, psc)
             else:
                 name = None
         else:  # a function value: named by what it is bound to
@@ -304,8 +325,13 @@ class Extractor(Bindings):
                     name, name_node, def_node, kind = mname, key_node, parent, "method"
                     if not arrow:
                         this = ("obj", psc.obj)
+                    if psc.typed is not None:
+                        self.context_member(extra, psc)
                 elif mname is not None and psc.exports:
                     name, name_node, def_node = mname, key_node, parent
+                elif mname is not None and psc.typed is not None:
+                    name, name_node, def_node, kind = mname, key_node, parent, "method"
+                    self.context_member(extra, psc)
             elif ptype in ("public_field_definition", "field_definition") and psc.this[0] == "cls":
                 nn = parent.child_by_field_name("name") or parent.child_by_field_name("property")
                 mname = member_name(nn)
@@ -332,6 +358,8 @@ class Extractor(Bindings):
                 binds_in = ps if own is not None else None
                 if own is not None:
                     self.bindings.append(BindingFact("default", "alias", name))
+        if this == ("none",):  # function (this: SchedulerAction<T>) {...}: `this` is what it declares
+            this = this_param(params) or this
         if name is None or name_node is None:
             sid = self.new_scope(ps, psc.owner, this, node)
             self.bind_params(params, sid, node)
@@ -365,9 +393,11 @@ class Extractor(Bindings):
         if rev is not None:
             extra["returns"] = rev
         tparams = type_params(node)
-        cbs = callback_types(params, tparams)
+        ptypes, cbs = param_evidence(params, tparams)
         if cbs:
             extra["callbacks"] = cbs
+        if ptypes:
+            extra["params"] = ptypes
         if tparams:
             args = type_arguments(ret, tparams)
             if args and any(a is not None and a[0] == "tp" for a in args):
@@ -397,7 +427,7 @@ class Extractor(Bindings):
         if outer is not None and outer.type == "variable_declarator":
             hint = type_arguments(outer.child_by_field_name("type"))
         sc = self.scopes[sid]
-        for j, p in enumerate(params.named_children if params.type != "identifier" else [params]):
+        for j, p in enumerate(value_params(params) if params.type != "identifier" else [params]):
             pat = p.child_by_field_name("pattern") if p.type in ("required_parameter", "optional_parameter") else p
             if pat is None or pat.type != "identifier" or p.child_by_field_name("type") is not None:
                 continue
@@ -503,11 +533,87 @@ class Extractor(Bindings):
             extra: dict[str, Any] = {"spreads": spreads} if spreads else {}
             idx = self.add_symbol(ps, name, "object", parent, nn, f"{name} = {{...}}", extra)
             self.bind_def(ps, name, idx)
-            return self.object_scope(ps, idx, node)
+            sid = self.object_scope(ps, idx, node)
+            if literal_place(node) is not None:  # `const o: Options = {...}`
+                self.scopes[sid].typed = []
+                self.typed_literals.append((sid, node))
+            return sid
         if parent.type == "export_statement":
             idx = self.add_symbol(ps, "default", "object", node, node, "export default {...}", {})
             return self.object_scope(ps, idx, node)
+        if literal_place(node) is None:
+            return None
+        sid = self.new_scope(ps, self.scopes[ps].owner, ("arrow",), node)
+        self.scopes[sid].typed = []
+        self.typed_literals.append((sid, node))
+        return sid
+
+    def type_literals(self) -> None:
+        """The ``ctx`` of each typed literal's methods, now that every scope's locals are known."""
+        for sid, node in self.typed_literals:
+            sc = self.scopes[sid]
+            if sc.typed:
+                ctx = self.literal_context(node, sc.parent)
+                for idx in sc.typed:
+                    self.symbols[idx].extra["ctx"] = ctx
+
+    def literal_context(self, node: ts.Node, scope: int) -> tuple | None:
+        """What types an object literal by its place, as evidence other files can evaluate in this
+        module's scope: ``('arg', callee evidence, chain, k, path, new)`` for argument ``k`` of a
+        call of ``callee`` (its value from the evidence, then the members ``chain``), or ``('ann',
+        type, path)`` for an annotated variable's initializer; ``path`` the keys from there down
+        to the literal (``{retry: {shouldRetry() {}}}``: ``['retry']``)."""
+        place = literal_place(node)
+        if place is None:
+            return None
+        n, path = place
+        p = n.parent
+        assert p is not None
+        if p.type == "arguments" and p.parent is not None:
+            call = p.parent
+            spec = self.callee_spec(call.child_by_field_name("function") or call.child_by_field_name("constructor"), scope)
+            if spec is None:
+                return None
+            k = next((i for i, c in enumerate(p.named_children) if c.id == n.id), 0)
+            return ("arg", spec[0], spec[1], k, path, call.type == "new_expression")
+        ev = type_evidence(p.child_by_field_name("type"))
+        return ("ann", ev, path) if ev is not None and ev[0] == "ann" else None
+
+    def callee_spec(self, callee: ts.Node | None, scope: int) -> tuple[list[tuple], list[str]] | None:
+        """A callee as (evidence of its root, member chain) evaluable in the module scope: a
+        module-level name as itself, a local by its own evidence (``const api = ky.extend(...)``)."""
+        e = expr_of(callee, self.folder)
+        if e.base == Base.NAME:
+            root, chain = e.chain[0], e.chain[1:]
+            if not self.is_local(scope, root):
+                return [("val", Expr(Base.NAME, None, [root]))], chain
+            evs = [ev for ev in self.types_of(scope, root) if self.portable(ev, scope)]
+            return (evs, chain) if evs else None
+        if e.base in (Base.CALL, Base.NEW) and self.portable_expr(e.arg, scope):
+            return [("val", Expr(e.base, e.arg, []))], e.chain
         return None
+
+    def portable(self, ev: tuple, scope: int) -> bool:
+        """Can ``ev`` be evaluated in the module scope (it names no local)?"""
+        if ev[0] in ("ann", "ext"):
+            return True
+        return ev[0] in ("new", "call", "val") and self.portable_expr(ev[1], scope)
+
+    def portable_expr(self, e: Expr, scope: int) -> bool:
+        if e.base == Base.NAME:
+            return bool(e.chain) and not self.is_local(scope, e.chain[0])
+        if e.base in (Base.CALL, Base.NEW):
+            return self.portable_expr(e.arg, scope)
+        return e.base in (Base.LITERAL, Base.ASSERTED, Base.REQUIRE)
+
+    def context_member(self, extra: dict[str, Any], sc: _Scope) -> None:
+        """A method of a contextually typed literal: it implements the member of that type (calls
+        through the type reach it); an anonymous literal's is no global (``local``, under ``{}``)."""
+        extra["ctx"] = None  # set with the literal's (Extractor.type_literals)
+        if sc.typed is not None:
+            sc.typed.append(len(self.symbols))
+        if sc.obj is None:
+            extra["local"] = True
 
     def returned_object(self, node: ts.Node, ps: int) -> int | None:
         """An object literal a function returns: its methods are the function's members
@@ -591,8 +697,20 @@ class Extractor(Bindings):
         elif key == "bind.pattern":
             names = list(pattern_names(node))
             (self.mlocals if scope == 0 else sc.locals).update(names)
+            loop = node.parent
+            if scope != 0 and node.type == "identifier" and loop is not None and loop.type == "for_in_statement" and any(
+                c.type == "of" for c in loop.children
+            ):  # for (const x of arr): x is an element of arr
+                e = expr_of(loop.child_by_field_name("right"), self.folder)
+                if e.base != Base.UNKNOWN:
+                    sc.types.setdefault(text(node), []).append(("elem", e))
         elif key == "signature":
             self.signature_member(node, scope)
+        elif key == "call.signature":
+            owner = self.scopes[scope].owner
+            ptypes = param_types(node.child_by_field_name("parameters"))
+            if owner != 0 and self.symbols[owner].kind == "interface" and ptypes:
+                self.symbols[owner].extra.setdefault("call", ptypes)
         elif key == "ret.new":
             self.returns_new(node, scope)
 
@@ -635,3 +753,48 @@ class Extractor(Bindings):
         end = node.child_by_field_name("return_type") or node.child_by_field_name("parameters") or node.child_by_field_name("type") or name_node
         self.add_symbol(scope, name, "method", node, name_node, signature(node, self.src, end), extra)
 
+
+
+def alias_bases(node: ts.Node) -> list[list[str]]:
+    """The named parts of a type alias of an intersection (``Required<Options> & {...}``)."""
+    value = node.child_by_field_name("value")
+    if value is None or value.type != "intersection_type":
+        return []
+    out = []
+    for part in intersection_parts(value):
+        ev = type_evidence(part)
+        if ev is not None and ev[0] == "ann" and ev[1] not in out:
+            out.append(ev[1])
+    return out
+
+
+def literal_place(node: ts.Node) -> tuple[ts.Node, list[str]] | None:
+    """Where an object literal gets a type from its context: (the outermost literal, the keys
+    down from it) when that literal is an argument of a call or ``new``, or the initializer of
+    a variable with a type annotation; None elsewhere."""
+    path: list[str] = []
+    n = node
+    while (p := n.parent) is not None and p.type == "pair" and p.child_by_field_name("value") == n and len(path) < 4:
+        key = member_name(p.child_by_field_name("key"))
+        if key is None or p.parent is None or p.parent.type != "object":
+            return None
+        path.append(key)
+        n = p.parent
+    if p is None:
+        return None
+    path.reverse()
+    if p.type == "arguments" and p.parent is not None and p.parent.type in ("call_expression", "new_expression"):
+        return n, path
+    if p.type == "variable_declarator" and p.child_by_field_name("value") == n and p.child_by_field_name("type") is not None:
+        return n, path
+    return None
+
+
+def this_param(params: ts.Node | None) -> tuple | None:
+    """``('ann', evidence)`` of a TypeScript ``this:`` parameter naming a type, else None."""
+    first = params.named_children[0] if params is not None and params.type != "identifier" and params.named_child_count else None
+    pat = first.child_by_field_name("pattern") if first is not None and first.type == "required_parameter" else None
+    if pat is None or pat.type != "this":
+        return None
+    ev = type_evidence(first.child_by_field_name("type"))
+    return ("ann", ev) if ev is not None and ev[0] == "ann" else None

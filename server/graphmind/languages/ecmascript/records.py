@@ -53,8 +53,8 @@ class SiteExpr(NamedTuple):
 class ScopeRecord(NamedTuple):
     """One scope of a file, for the resolver. ``this`` is what ``this`` is in it: ``('cls', i)``
     an instance of class symbol i, ``('static', i)`` the class itself, ``('obj', i)`` an object
-    symbol, ``('fn', i)`` an instance of a constructor function, ``('arrow',)`` the parent's,
-    ``('none',)`` unknown."""
+    symbol, ``('fn', i)`` an instance of a constructor function, ``('ann', evidence)`` an instance of
+    the type a ``this:`` parameter declares, ``('arrow',)`` the parent's, ``('none',)`` unknown."""
 
     parent: int
     owner: int

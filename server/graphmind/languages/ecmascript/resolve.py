@@ -7,6 +7,7 @@ from ...model import (
     CALL,
     EXTERNAL,
     EXTRACTED,
+    INFERRED,
     RESOLVED,
     Facts,
     Resolution,
@@ -15,6 +16,7 @@ from ...model import (
     Target,
 )
 from .._toolkit import MAX_DEPTH, Dispatch, FamilyView, known_confidence, label_by_name, unresolved
+from .._toolkit.dispatch import dispatch_via
 from .builtins import BUILTIN_METHODS, GLOBALS
 from .records import Base, Expr, SiteExpr
 from .values import Value, Values
@@ -24,6 +26,7 @@ class Resolver(Values):
     def __init__(self, facts: Facts, ws: FamilyView) -> None:
         super().__init__(facts, ws)
         self.dispatch = Dispatch(ws, self.is_subtype)
+        self._literal_types: dict[tuple[str, str], list[SymbolRow]] = {}
 
     # --- names in the file's own scopes
     def own_symbol(self, idx: int) -> list[SymbolRow]:
@@ -70,6 +73,9 @@ class Resolver(Values):
             if this[0] in ("static", "obj"):
                 rows = self.own_symbol(this[1])
                 return (("syms", rows), EXTRACTED) if rows else (None, EXTRACTED)
+            if this[0] == "ann":  # a declared `this:` parameter
+                parent = self.scopes[s].parent
+                return self.type_value(this[1], lambda e, d, _p=parent: self.eval_expr(e, _p, d), 0)
             return None, EXTRACTED
         return None, EXTRACTED
 
@@ -162,7 +168,86 @@ class Resolver(Values):
         res = self.outcome(i, site, v, min(rc, c), False, flag)
         if recv[0] == "inst" and v is not None and v[0] == "syms" and site.kind == CALL and res.targets:
             res.targets.extend(self.dispatched(recv[1], v[1], min(rc, c), {t[0] for t in res.targets}))  # type: ignore[arg-type]
+            res.targets.extend(self.implementing_literals(v[1], min(rc, c), {t[0] for t in res.targets}))  # type: ignore[arg-type]
         return res
+
+    def implementing_literals(self, declared: list[SymbolRow], conf: int, skip: set[int]) -> list[Target]:
+        """A call of a type's member also reaches the methods of the object literals typed by that
+        type (or a subtype) through their context (``ky.get(url, {fetch() {...}})`` for
+        ``this.#options.fetch(...)``): ``inferred``, via the declared member, as tsserver lists
+        them. The literals' methods are found by name; each literal's type is evaluated in its
+        own module's scope (the evidence the extractor left, see ``Extractor.literal_context``)."""
+        out: dict[int, Target] = {}
+        for d in declared:
+            if d.kind != "method" or d.extra.get("static"):
+                continue
+            owner = self.dispatch.owner_of(d)
+            if owner is None or owner.kind != "interface":  # literals are typed by interfaces / object types
+                continue
+            for r in self.ws.by_name(d.name):
+                if r.id in skip or r.id in out or not r.extra.get("ctx"):
+                    continue
+                if any(t.id == owner.id or self.is_subtype(t, owner) for t in self.literal_type(r)):
+                    out[r.id] = Target(r.id, min(conf, INFERRED), dispatch_via(d))
+        return list(out.values())
+
+    def literal_type(self, member: SymbolRow) -> list[SymbolRow]:
+        """The classes / interfaces typing the object literal that ``member`` is a method of."""
+        # many literals share one context (`ky.get(url, {...})` in every test): evaluated once per file
+        key = (member.module, repr(member.extra["ctx"]))
+        got = self._literal_types.get(key)
+        if got is None:
+            got = self._literal_types[key] = self.context_type(member.extra["ctx"], member.module)
+        return got
+
+    def context_type(self, ctx: tuple, mod: str) -> list[SymbolRow]:
+        def evaluate(e: Expr, d: int) -> tuple[Value | None, int]:
+            return self.eval_global_expr(mod, e, d)
+
+        v: Value | None = None
+        if ctx[0] == "ann":
+            _, ev, path = ctx
+            v, _ = self.type_value(ev, evaluate, 0)
+        elif ctx[0] == "arg":
+            _, evs, chain, k, path, new = ctx
+            fv, fc = self.evidence_value(evs, evaluate, 0)
+            fv, _ = self.attrs(fv, fc, chain, 0)
+            v = self.param_type(fv, k, new)
+        else:
+            return []
+        for key in path:
+            if v is None:
+                break
+            v, _ = self.attr(v, key, 0)
+        if v is None or v[0] != "inst":
+            return []
+        return [r for r in v[1] if r.kind in ("class", "interface")]
+
+    def param_type(self, fv: Value | None, k: int, new: bool) -> Value | None:
+        """The declared type of parameter ``k`` of what ``fv`` is when called (or constructed):
+        a function's or method's, a class's constructor's, an instance's call signature's."""
+        if fv is None or fv[0] not in ("syms", "inst"):
+            return None
+        found: list[tuple[Value, int]] = []
+        for r in fv[1]:
+            if fv[0] == "inst":
+                pev = (r.extra.get("call") or {}).get(k) if r.kind == "interface" else None
+                rows = [r]
+            elif r.kind == "class":
+                ctors, _ = self.constructor(r, 0)
+                rows = ctors
+                pev = None
+            else:
+                rows = [r]
+                pev = None
+            for x in rows:
+                ev = pev if fv[0] == "inst" else (x.extra.get("params") or {}).get(k)
+                if ev is None:
+                    continue
+                pv, _ = self.type_value(ev, lambda e, d, _m=x.module: self.eval_global_expr(_m, e, d), 0)
+                if pv is not None and pv[0] == "inst":
+                    found.append((pv, INFERRED))
+        return self.merge(found)[0] if found else None
 
     def dispatched(self, types: list[SymbolRow], declared: list[SymbolRow], conf: int, skip: set[int]) -> list[Target]:
         """A call of a method through an instance of ``types`` also reaches the overrides and
@@ -185,7 +270,7 @@ class Resolver(Values):
                 return self.by_name(i, site)
             return unresolved(i)
         kind, payload = v
-        if kind == "ext":
+        if kind in ("ext", "arr", "arrfn"):
             return Resolution(i, [], EXTERNAL)
         if kind == "mod":
             if site.kind == CALL:
@@ -217,6 +302,7 @@ class Resolver(Values):
             if (r.kind == "method" or (r.kind == "function" and r.extra.get("prop")))
             and not r.extra.get("property")  # a getter is read, not called
             and not r.extra.get("member")  # reached through its function's result, not by a guess
+            and ".{}." not in r.qname  # an anonymous literal's: reached through its type, not by a guess
         ]
         # a function assigned to a property (`ky.create = ...`) wins over a same-named class member:
         # a class's static method is called through its class, which resolves without the name

@@ -28,6 +28,11 @@ WRAPPERS = ("parenthesized_expression", "non_null_expression", "await_expression
 # Types that say nothing about a value: an assertion to one is the asserted expression itself.
 OPAQUE_TYPES = ("any", "unknown", "object", "Function")
 UNWRAP_TYPES = ("Promise", "PromiseLike", "Awaited", "Readonly")
+# Mapped types of the standard library whose members are (some of) the first argument's: a member
+# reached through them is the argument's member (``Required<Omit<Options, 'x'>>`` -> ``Options``).
+MAPPED_TYPES = ("Partial", "Required", "Readonly", "NonNullable", "Omit", "Pick")
+# Parts of a union that are no object type: a member called on the union is the named part's.
+PRIMITIVE_PARTS = ("predefined_type", "literal_type", "function_type", "template_literal_type")
 ARRAY_TYPES = ("Array", "ReadonlyArray")
 
 
@@ -155,6 +160,8 @@ def expr_of(node: ts.Node | None, folder: str) -> Expr:
             return Expr(Base.ASSERTED, ev[1], [])
         if ev is not None and ev[0] == "ext" and ev[1] not in OPAQUE_TYPES:
             return Expr(Base.LITERAL, ev[1], [])
+        if ev is not None and ev[0] == "arr":
+            return Expr(Base.LITERAL, "Array", [])
         # `x as any`, `<unknown>x`, `f as (...) => R`: the assertion says nothing; the value is x's
         inner = next((c for c in kids if c is not ty and c.type != "type_arguments"), None)
         return expr_of(inner, folder) if inner is not None else UNKNOWN
@@ -178,7 +185,11 @@ def type_evidence(node: ts.Node | None) -> tuple | None:
         return ("ann", text(node).replace(" ", "").split("."))
     if t == "predefined_type":
         return ("ext", text(node))
-    if t in ("array_type", "tuple_type", "readonly_type"):
+    if t == "readonly_type" and node.named_child_count:
+        return type_evidence(node.named_children[0])
+    if t == "array_type":
+        return array_of(node.named_children[0] if node.named_child_count else None)
+    if t == "tuple_type":
         return ("ext", "Array")
     if t == "parenthesized_type":
         return type_evidence(node.named_children[0]) if node.named_child_count else None
@@ -188,8 +199,10 @@ def type_evidence(node: ts.Node | None) -> tuple | None:
         args = node.child_by_field_name("type_arguments")
         if name in UNWRAP_TYPES and args is not None and args.named_child_count == 1:
             return type_evidence(args.named_children[0])
+        if name in MAPPED_TYPES and args is not None and args.named_child_count >= 1:
+            return type_evidence(args.named_children[0])
         if name in ARRAY_TYPES:
-            return ("ext", "Array")
+            return array_of(args.named_children[0] if args is not None and args.named_child_count == 1 else None)
         return type_evidence(head)
     if t == "union_type":
         kids = [
@@ -197,8 +210,88 @@ def type_evidence(node: ts.Node | None) -> tuple | None:
             if not (c.type == "literal_type" and text(c) in ("null", "undefined"))
             and not (c.type == "predefined_type" and text(c) in ("undefined", "void", "null", "never"))
         ]
-        return type_evidence(kids[0]) if len(kids) == 1 else None
+        if len(kids) == 1:
+            return type_evidence(kids[0])
+        # `RetryOptions | number`, `Options | ((p: Options) => Options)`: the one named part
+        named = [c for c in kids if c.type not in PRIMITIVE_PARTS and not (
+            c.type == "parenthesized_type" and c.named_child_count and c.named_children[0].type in PRIMITIVE_PARTS
+        )]
+        if len(named) == 1:
+            ev = type_evidence(named[0])
+            return ev if ev is not None and ev[0] == "ann" else None
+        return None
+    if t == "intersection_type":
+        # `Required<Omit<R, 's'>> & Pick<R, 's'>`: the parts that name a type all name one
+        evs = {tuple(ev[1]) for ev in map(type_evidence, intersection_parts(node)) if ev is not None and ev[0] == "ann"}
+        return ("ann", list(next(iter(evs)))) if len(evs) == 1 else None
     return None
+
+
+def array_of(elem: ts.Node | None) -> tuple:
+    """An array type: ``('arr', chain)`` when its elements are of a named type (``Foo[]``,
+    ``Array<Foo>``: what ``forEach`` callbacks receive), else the builtin ``Array``."""
+    ev = type_evidence(elem)
+    return ("arr", ev[1]) if ev is not None and ev[0] == "ann" else ("ext", "Array")
+
+
+def intersection_parts(node: ts.Node) -> list[ts.Node]:
+    """The parts of ``A & B & {...}`` (nested intersections flattened), in order."""
+    out: list[ts.Node] = []
+    for c in node.named_children:
+        out.extend(intersection_parts(c) if c.type == "intersection_type" else [c])
+    return out
+
+
+def value_params(params: ts.Node | None) -> list[ts.Node]:
+    """A parameter list without TypeScript's ``this:`` parameter, which no argument fills."""
+    if params is None:
+        return []
+    return [p for p in params.named_children if not (
+        p.type == "required_parameter" and (pat := p.child_by_field_name("pattern")) is not None and pat.type == "this"
+    )]
+
+
+def param_types(params: ts.Node | None) -> dict[int, tuple]:
+    """The named types of a function's parameters by index (``(url: Input, options?: Options)`` ->
+    ``{0: Input, 1: Options}``): the contextual type of an object literal passed there."""
+    return param_evidence(params, [])[0]
+
+
+def param_evidence(params: ts.Node | None, tparams: list[str]) -> tuple[dict[int, tuple], dict[int, list]]:
+    """One pass over a function's parameters (a ``this:`` parameter is none), by index: their named
+    types (:func:`param_types`) and, for a parameter typed as a function (``cb: (inst: T, def: D)
+    => void``), the evidence of that function's parameters: what a callback passed there receives."""
+    types: dict[int, tuple] = {}
+    callbacks: dict[int, list] = {}
+    if params is None or params.type == "identifier":
+        return types, callbacks
+    k = 0
+    for p in params.named_children:
+        if p.type not in ("required_parameter", "optional_parameter"):
+            k += 1
+            continue
+        pat = p.child_by_field_name("pattern")
+        if pat is not None and pat.type == "this":
+            continue
+        ann = p.child_by_field_name("type")
+        ty = ann.named_children[0] if ann is not None and ann.named_child_count else None
+        if ty is not None and ty.type == "function_type":
+            inner = fn_param_evidence(ty, tparams)
+            if inner:
+                callbacks[k] = inner
+        elif ty is not None and ty.type not in ("predefined_type", "literal_type"):
+            ev = type_evidence(ty)
+            if ev is not None and ev[0] == "ann":
+                types[k] = ev
+        k += 1
+    return types, callbacks
+
+
+def fn_param_evidence(fn: ts.Node, tparams: list[str]) -> list | None:
+    """The evidence of a function type's parameters (``(inst: T, def: D) => void``), or None."""
+    evs = [generic_evidence(q.child_by_field_name("type"), tparams) if q.type in ("required_parameter", "optional_parameter")
+           else None for q in value_params(fn.child_by_field_name("parameters"))]
+    return evs if any(e is not None for e in evs) else None
 
 
 def value_evidence(value: ts.Node | None, folder: str) -> tuple | None:
@@ -316,26 +409,6 @@ def generic_evidence(node: ts.Node | None, tparams: list[str]) -> tuple | None:
     if node is not None and node.type == "type_identifier" and text(node) in tparams:
         return ("tp", tparams.index(text(node)))
     return type_evidence(node)
-
-
-def callback_types(params: ts.Node | None, tparams: list[str]) -> dict[int, list]:
-    """For each parameter of a function typed as a function (``cb: (inst: T, def: D) => void``),
-    the evidence of that function's parameters, by the parameter's index: what a callback passed
-    there receives (its contextual parameter types)."""
-    out: dict[int, list] = {}
-    if params is None:
-        return out
-    for k, p in enumerate(params.named_children):
-        ann = p.child_by_field_name("type") if p.type in ("required_parameter", "optional_parameter") else None
-        fn = ann.named_children[0] if ann is not None and ann.named_child_count else None
-        if fn is None or fn.type != "function_type":
-            continue
-        inner = fn.child_by_field_name("parameters")
-        evs = [generic_evidence(q.child_by_field_name("type"), tparams) if q.type in ("required_parameter", "optional_parameter")
-               else None for q in (inner.named_children if inner is not None else [])]
-        if any(e is not None for e in evs):
-            out[k] = evs
-    return out
 
 
 def type_arguments(node: ts.Node | None, tparams: list[str] = []) -> list | None:  # noqa: B006 - never mutated

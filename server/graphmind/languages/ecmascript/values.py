@@ -15,8 +15,18 @@ from .records import Base, Expr, ScopeRecord
 # definitions; ('inst', rows) an instance of classes/interfaces/constructor functions;
 # ('super', class row); ('ret', function rows) the object literal the functions return (its
 # members are the functions' symbols flagged ``member``); ('spread', (values, keys)) an object
-# literal made of spreads of those values (and its own ``keys``, which hide theirs).
+# literal made of spreads of those values (and its own ``keys``, which hide theirs); ('arr', value)
+# an array whose elements are ``value`` (an instance); ('arrfn', (name, value)) its method ``name``.
 Value = tuple[str, Any]
+
+# Array methods whose callback receives an element, by the callback's parameter positions.
+ELEMENT_CALLBACKS = {
+    "forEach": (0,), "map": (0,), "filter": (0,), "some": (0,), "every": (0,), "find": (0,), "findIndex": (0,),
+    "findLast": (0,), "findLastIndex": (0,), "flatMap": (0,), "reduce": (1,), "reduceRight": (1,),
+    "sort": (0, 1), "toSorted": (0, 1),
+}
+ELEMENT_RESULTS = ("find", "findLast", "at", "pop", "shift")  # a call of these returns an element
+ARRAY_RESULTS = ("filter", "slice", "concat", "reverse", "sort", "toSorted", "toReversed", "splice")
 
 
 class Values(ValueResolver):
@@ -161,6 +171,10 @@ class Values(ValueResolver):
             return got, c
         if kind == "ext":
             return ("ext", f"{payload}.{name}"), EXTRACTED
+        if kind == "arr":
+            return ("arrfn", (name, payload)), EXTRACTED
+        if kind == "arrfn":
+            return ("ext", f"Array.{payload[0]}.{name}"), EXTRACTED
         if kind == "ret":
             rows = [x for r in payload for x in self.ws.symbols(f"{r.qname}.{name}") if x.extra.get("member")]
             return (("syms", rows), known_confidence(rows, EXTRACTED)) if rows else (None, EXTRACTED)
@@ -282,6 +296,11 @@ class Values(ValueResolver):
         kind, payload = v
         if kind == "ext":
             return ("ext", payload + "()"), c
+        if kind == "arrfn":  # arr.find(...): an element; arr.filter(...): such an array
+            name, elem = payload
+            if name in ELEMENT_RESULTS:
+                return elem, min(c, INFERRED)
+            return (("arr", elem) if name in ARRAY_RESULTS else ("ext", f"Array.{name}()")), c
         if kind == "mod":
             base, bc = self.cjs_value(payload, depth + 1)
             return self.call_result(base, min(c, bc), depth + 1) if base is not None and base[0] != "mod" else (None, c)
@@ -325,6 +344,9 @@ class Values(ValueResolver):
             ev = ("ann", ev)
         if ev[0] == "ext":
             return ("ext", ev[1]), INFERRED
+        if ev[0] == "arr":  # Foo[]: its elements are Foo instances
+            elem, _ = self.type_value(("ann", ev[1]), evaluate, depth + 1)
+            return (("arr", elem) if elem is not None and elem[0] == "inst" else ("ext", "Array")), INFERRED
         if ev[0] != "ann":
             return None, EXTRACTED
         v, c = evaluate(Expr(Base.NAME, None, list(ev[1])), depth + 1)
@@ -343,11 +365,19 @@ class Values(ValueResolver):
         of ``callee``: what the callee declares for it, a type parameter bound by the call's type
         arguments or by the declared type of the call's result (``hint``)."""
         _, callee, k, j, targs, hint = ev
-        fv, _ = evaluate(Expr(*callee), depth + 1)
+        ce = Expr(*callee)
+        if k == 0 and ce.chain and j in ELEMENT_CALLBACKS.get(ce.chain[-1], ()) and (ce.base != Base.NAME or len(ce.chain) > 1):
+            # arr.forEach((x) => ...): x is an element of arr
+            av, _ = evaluate(ce._replace(chain=ce.chain[:-1]), depth + 1)
+            if av is not None and av[0] == "arr":
+                return av[1], INFERRED
+        fv, _ = evaluate(ce, depth + 1)
         if fv is None or fv[0] != "syms":
             return None, EXTRACTED
         found: list[tuple[Value, int]] = []
-        for r in fv[1]:
+        # `new C(cb)`: the constructor's callback parameters
+        rows = [x for r in fv[1] for x in (self.constructor(r, depth + 1)[0] if r.kind == "class" else [r])]
+        for r in rows:
             evs = (r.extra.get("callbacks") or {}).get(k)
             if not evs or j >= len(evs) or evs[j] is None:
                 continue
@@ -376,7 +406,7 @@ class Values(ValueResolver):
         found: list[tuple[Value, int]] = []
         for ev in evs:
             kind = ev[0]
-            if kind in ("ann", "ext"):
+            if kind in ("ann", "ext", "arr"):
                 v, c = self.type_value(ev, evaluate, depth)
                 if v is not None:
                     found.append((v, INFERRED))
@@ -410,6 +440,10 @@ class Values(ValueResolver):
                 v, c = self.callback_param(ev, evaluate, depth)
                 if v is not None:
                     found.append((v, c))
+            elif kind == "elem":  # for (const x of arr)
+                v, c = evaluate(ev[1], depth + 1)
+                if v is not None and v[0] == "arr":
+                    found.append((v[1], min(c, INFERRED)))
         if not found:
             return None, EXTRACTED
         return self.merge(found)
