@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import tree_sitter as ts
 
@@ -56,6 +56,7 @@ class Extraction:
     suffix: int = 0
     drow: int = 0
     reused: bool = False
+    src: bytes = b""  # the text extracted (an edit's next extraction compares with it)
 
 
 def _key(src: bytes, span: Span, parent_key: bytes) -> bytes:
@@ -92,8 +93,22 @@ def _moved(facts: Facts, drow: int) -> Facts:
 
 
 def extract(
-    lang: Language, tree: ts.Tree, src: bytes, relpath: str, module: str, previous: list[Chunk] | None = None
+    lang: Language,
+    tree: ts.Tree,
+    src: bytes,
+    relpath: str,
+    module: str,
+    previous: list[Chunk] | None = None,
+    spare: dict[bytes, Chunk] | None = None,
+    previous_src: bytes | None = None,
 ) -> Extraction:
+    """``previous``: the last extraction's chunks (an edit's unchanged prefix and suffix are reused
+    from them). ``spare``: more chunks of the same file by key (see :func:`remember`); a changed
+    chunk with the key of one reuses its facts, moved to its line: when broken text is whole again,
+    or error recovery swings back to a shape it had a keystroke ago, the chunks it had swallowed
+    come back as they were instead of being extracted again. ``previous_src``: the text
+    ``previous`` was extracted from; with it, a tree with syntax errors is chunked anew only where
+    the text changed (see :func:`_kept_tail`)."""
     root = tree.root_node
     if not lang.chunked:
         facts = lang.extract(tree, src, relpath, module)
@@ -107,6 +122,7 @@ def extract(
         keys.append(_key(src, sp, keys[sp.parent] if sp.parent is not None else b""))
     chunks: list[Chunk | None] = [None] * len(spans)
     prefix = suffix = drow = 0
+    tail: _Tail | None = None  # a broken tree's kept chunks
     broken = root.has_error
     reused = previous is not None and bool(previous) and previous[0].facts.module == module
     if reused:
@@ -125,7 +141,12 @@ def extract(
         ):
             chunks[prefix] = old[prefix]
             prefix += 1
-        if prefix < len(old) and prefix < len(spans):
+        if broken and previous_src is not None and prefix < len(old):
+            tail = _kept_tail(old, prefix, spans, src, previous_src)
+            spans, keys, chunks = spans[: tail.stop], keys[: tail.stop], chunks[: tail.stop]
+            drow = tail.drow
+            suffix = len(old) - tail.first
+        elif prefix < len(old) and prefix < len(spans):
             dbyte = spans[-1].start - old[-1].start_byte
             drow = spans[-1].start_point[0] - old[-1].start_row
             while (
@@ -147,7 +168,12 @@ def extract(
                     o.parent = spans[i].parent
                     chunks[i] = o
                 suffix += 1
+    if spare is not None and (not spare or next(iter(spare.values())).facts.module != module):
+        spare = None
     for i, sp in enumerate(spans):
+        if chunks[i] is None and spare is not None and (o := spare.get(keys[i])) is not None and (broken or not o.broken):
+            d = sp.start_point[0] - o.start_row  # same key, same facts: only its lines move
+            chunks[i] = Chunk(o.key, sp.start, o.start_row + d, o.end_row + d, sp.parent, _moved(o.facts, d), broken=o.broken)
         if chunks[i] is None:
             facts = lang.extract(tree, src, relpath, module, node=sp.node, byte_range=(sp.start, sp.end))
             facts.docs = lang.docs(root, facts, 2 if sp.parent is not None else 1)
@@ -160,12 +186,102 @@ def extract(
             if ch.container != rng:
                 chunks[i] = replace(ch, container=rng, cache=None)
     done: list[Chunk] = chunks  # type: ignore[assignment]
+    if tail is not None and suffix:
+        kept = _keep(old, tail.first, len(done), tail.dbyte, drow)
+        # a class before the edit whose members are kept ends where it ended, not where error
+        # recovery ended it
+        for h in {c.parent for c in kept if c.parent is not None and c.parent < prefix}:
+            r = old[h].container
+            if r is not None:
+                done[h] = replace(done[h], container=(r[0], r[1], r[2] + drow, r[3]), cache=None)
+        done = done + kept
     facts = merge(lang, tree, src, module, done)
     sym_at, site_at = [1], [0]
     for c in done:  # a member's symbol 1 is its container's copy, not a symbol of its own
         sym_at.append(sym_at[-1] + len(c.facts.symbols) - (2 if c.parent is not None else 1))
         site_at.append(site_at[-1] + len(c.facts.sites))
-    return Extraction(facts, done, _site_ids(done), symbol_ids(relpath, facts), sym_at, site_at, prefix, suffix, drow, reused)
+    return Extraction(
+        facts, done, _site_ids(done), symbol_ids(relpath, facts), sym_at, site_at, prefix, suffix, drow, reused, src
+    )
+
+
+class _Tail(NamedTuple):
+    first: int  # the previous chunks from this one on are kept
+    stop: int  # the new spans before this one are the prefix and the changed chunks
+    dbyte: int
+    drow: int
+
+
+def _kept_tail(old: list[Chunk], prefix: int, spans: list[Span], src: bytes, old_src: bytes) -> _Tail:
+    """Which previous chunks a tree with syntax errors keeps after an edit: those whose text, and
+    all text after it, the edit left alone. Error recovery may re-shape much of a file around an
+    unfinished line (the methods after it parsed as top-level functions, the next classes as
+    errors), a shape the next character often undoes; the graph of broken text is provisional
+    (settling parses afresh and extracts the file as a fresh index does), so only the spans that
+    cover the changed text are extracted, and the chunks below stay as they were, moved."""
+    n, m = len(old_src), len(src)
+    lo, hi = 0, min(n, m)  # the longest common suffix of the two texts
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if old_src[n - mid :] == src[m - mid :]:
+            lo = mid
+        else:
+            hi = mid - 1
+    cut, dbyte = n - lo, m - n
+    drow = src.count(b"\n", 0, m - lo) - old_src.count(b"\n", 0, cut)
+    first = len(old)
+    # a kept chunk starts on a line after the changed text (its columns are its own)
+    while first > prefix and old[first - 1].start_byte >= cut and old_src.find(b"\n", cut, old[first - 1].start_byte) != -1:
+        first -= 1
+    while True:
+        # a kept member's container is kept or before the edit; no new span reaches a kept chunk
+        while first < len(old) and (p := old[first].parent) is not None and prefix <= p < first:
+            first += 1
+        bound = old[first].start_byte + dbyte if first < len(old) else m + 1
+        stop = prefix
+        while stop < len(spans) and spans[stop].start < bound:
+            stop += 1
+        if first < len(old) and any(spans[i].end > bound for i in range(prefix, stop)):
+            first += 1
+            continue
+        return _Tail(first, stop, dbyte, drow)
+
+
+def _keep(old: list[Chunk], first: int, at: int, dbyte: int, drow: int) -> list[Chunk]:
+    """The previous chunks from ``first`` on, ``dbyte`` bytes and ``drow`` lines further, as the
+    chunks from ``at`` on (their headers' indices moved with them)."""
+    out: list[Chunk] = []
+    for o in old[first:]:
+        parent = o.parent if o.parent is None or o.parent < first else o.parent - first + at
+        rng = o.container
+        if rng is not None and drow:
+            rng = (rng[0] + drow, rng[1], rng[2] + drow, rng[3])
+        # the merge cache is checked against the chunk's new place (see merge)
+        out.append(Chunk(o.key, o.start_byte + dbyte, o.start_row + drow, o.end_row + drow, parent,
+                         _moved(o.facts, drow), rng, broken=o.broken, cache=None if drow else o.cache))
+    return out
+
+
+def remember(spare: dict[bytes, Chunk], ext: Extraction, bound: int) -> None:
+    """Keep an extraction's new chunks in ``spare`` (by key) for :func:`extract` to reuse; a chunk
+    from a whole tree is not replaced by one from a broken tree (only the former can be reused in
+    a whole tree). Past ``bound`` chunks, only the current ones are kept."""
+    if len(spare) > bound:
+        spare.clear()
+        new = ext.chunks
+    else:
+        new = ext.chunks[ext.prefix : len(ext.chunks) - ext.suffix] if ext.reused else ext.chunks
+    for c in new:
+        if not c.broken or (o := spare.get(c.key)) is None or o.broken:
+            spare[c.key] = c
+
+
+def layer_part(chunks: list[Chunk]) -> list[tuple] | None:
+    """What some chunks contribute to their file's link and import rows (None: call shapes, which
+    name the chunks' sites: the rows are remade)."""
+    if any(c.facts.links for c in chunks):
+        return None
+    return [(c.facts.bindings, c.facts.local) for c in chunks]
 
 
 def interface_part(chunks: list[Chunk]) -> list[tuple]:
