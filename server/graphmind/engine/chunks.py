@@ -39,6 +39,7 @@ class Chunk:
     broken: bool = False  # extracted from a tree with syntax errors: not reused in a whole one
     # the merged (rebased) symbols and sites of the last merge, reused while the base is the same
     cache: tuple[tuple[int, int], list[SymbolFact], list[SiteFact], Any] | None = field(default=None, repr=False)
+    size: int = -1  # its length in bytes (-1: unknown)
 
 
 @dataclass(slots=True)
@@ -114,87 +115,100 @@ def extract(
         facts = lang.extract(tree, src, relpath, module)
         facts.docs = lang.docs(root, facts, 1)
         whole = Span(root, 0, len(src), root.start_point, root.end_point, None, None)
-        chunk = Chunk(_key(src, whole, b""), 0, 0, root.end_point[0], None, facts)
+        chunk = Chunk(_key(src, whole, b""), 0, 0, root.end_point[0], None, facts, size=len(src))
         return Extraction(facts, [chunk], _site_ids([chunk]), symbol_ids(relpath, facts), [1, len(facts.symbols)], [0, len(facts.sites)])
     spans = lang.chunk_spans(root)
-    keys: list[bytes] = []
-    for sp in spans:
-        keys.append(_key(src, sp, keys[sp.parent] if sp.parent is not None else b""))
-    chunks: list[Chunk | None] = [None] * len(spans)
-    prefix = suffix = drow = 0
-    tail: _Tail | None = None  # a broken tree's kept chunks
     broken = root.has_error
     reused = previous is not None and bool(previous) and previous[0].facts.module == module
-    if reused:
-        old = previous or []
-        n = min(len(old), len(spans))
-        # around syntax errors the same text can parse differently: a whole tree reuses only
-        # chunks that came from whole trees
-        while (
-            prefix < n
-            and old[prefix].key == keys[prefix]
-            and old[prefix].start_byte == spans[prefix].start
-            # an edit between chunks can change the lines above one without moving its bytes
-            # (a space or a lone CR becoming a newline)
-            and old[prefix].start_row == spans[prefix].start_point[0]
-            and (broken or not old[prefix].broken)
-        ):
-            chunks[prefix] = old[prefix]
-            prefix += 1
-        if broken and previous_src is not None and prefix < len(old):
-            tail = _kept_tail(old, prefix, spans, src, previous_src)
-            spans, keys, chunks = spans[: tail.stop], keys[: tail.stop], chunks[: tail.stop]
-            drow = tail.drow
-            suffix = len(old) - tail.first
-        elif prefix < len(old) and prefix < len(spans):
-            dbyte = spans[-1].start - old[-1].start_byte
-            drow = spans[-1].start_point[0] - old[-1].start_row
-            while (
-                suffix < n - prefix
-                and old[-1 - suffix].key == keys[-1 - suffix]
-                and spans[-1 - suffix].start - old[-1 - suffix].start_byte == dbyte
-                and spans[-1 - suffix].start_point[0] - old[-1 - suffix].start_row == drow
-                and (broken or not old[-1 - suffix].broken)
-            ):
-                o = old[-1 - suffix]
-                i = len(spans) - 1 - suffix
-                if drow:
-                    chunks[i] = Chunk(
-                        o.key, o.start_byte + dbyte, o.start_row + drow, o.end_row + drow, spans[i].parent,
-                        _moved(o.facts, drow), o.container, broken=o.broken,
-                    )
-                else:  # same lines: the chunk (and its merge cache) carries over, one byte offset moves
-                    o.start_byte += dbyte
-                    o.parent = spans[i].parent
-                    chunks[i] = o
-                suffix += 1
+    old = previous or []
     if spare is not None and (not spare or next(iter(spare.values())).facts.module != module):
         spare = None
-    for i, sp in enumerate(spans):
-        if chunks[i] is None and spare is not None and (o := spare.get(keys[i])) is not None and (broken or not o.broken):
-            d = sp.start_point[0] - o.start_row  # same key, same facts: only its lines move
-            chunks[i] = Chunk(o.key, sp.start, o.start_row + d, o.end_row + d, sp.parent, _moved(o.facts, d), broken=o.broken)
-        if chunks[i] is None:
-            facts = lang.extract(tree, src, relpath, module, node=sp.node, byte_range=(sp.start, sp.end))
-            facts.docs = lang.docs(root, facts, 2 if sp.parent is not None else 1)
-            chunks[i] = Chunk(keys[i], sp.start, sp.start_point[0], sp.end_point[0], sp.parent, facts, broken=broken)
-        if sp.container is not None:  # a header's container grows and shrinks with its members
-            c = sp.container
-            rng = (c.start_point[0], c.start_point[1], c.end_point[0], c.end_point[1])
-            ch = chunks[i]
-            assert ch is not None
-            if ch.container != rng:
-                chunks[i] = replace(ch, container=rng, cache=None)
-    done: list[Chunk] = chunks  # type: ignore[assignment]
-    if tail is not None and suffix:
-        kept = _keep(old, tail.first, len(done), tail.dbyte, drow)
-        # a class before the edit whose members are kept ends where it ended, not where error
-        # recovery ended it
-        for h in {c.parent for c in kept if c.parent is not None and c.parent < prefix}:
-            r = old[h].container
-            if r is not None:
-                done[h] = replace(done[h], container=(r[0], r[1], r[2] + drow, r[3]), cache=None)
-        done = done + kept
+    done: list[Chunk]
+    prefix = suffix = drow = 0
+    edited = (
+        _edit_region(lang, tree, src, relpath, module, old, spans, previous_src, spare)
+        if reused and broken and previous_src is not None
+        else None
+    )
+    if edited is not None:
+        done, prefix, suffix, drow = edited
+    else:
+        keys: list[bytes] = []
+        for sp in spans:
+            keys.append(_key(src, sp, keys[sp.parent] if sp.parent is not None else b""))
+        chunks: list[Chunk | None] = [None] * len(spans)
+        tail: _Tail | None = None  # a broken tree's kept chunks
+        if reused:
+            n = min(len(old), len(spans))
+            # around syntax errors the same text can parse differently: a whole tree reuses only
+            # chunks that came from whole trees
+            while (
+                prefix < n
+                and old[prefix].key == keys[prefix]
+                and old[prefix].start_byte == spans[prefix].start
+                # an edit between chunks can change the lines above one without moving its bytes
+                # (a space or a lone CR becoming a newline)
+                and old[prefix].start_row == spans[prefix].start_point[0]
+                and (broken or not old[prefix].broken)
+            ):
+                chunks[prefix] = old[prefix]
+                prefix += 1
+            if broken and previous_src is not None and prefix < len(old):
+                tail = _kept_tail(old, prefix, spans, src, previous_src)
+                spans, keys, chunks = spans[: tail.stop], keys[: tail.stop], chunks[: tail.stop]
+                drow = tail.drow
+                suffix = len(old) - tail.first
+            elif prefix < len(old) and prefix < len(spans):
+                dbyte = spans[-1].start - old[-1].start_byte
+                drow = spans[-1].start_point[0] - old[-1].start_row
+                while (
+                    suffix < n - prefix
+                    and old[-1 - suffix].key == keys[-1 - suffix]
+                    and spans[-1 - suffix].start - old[-1 - suffix].start_byte == dbyte
+                    and spans[-1 - suffix].start_point[0] - old[-1 - suffix].start_row == drow
+                    and (broken or not old[-1 - suffix].broken)
+                ):
+                    o = old[-1 - suffix]
+                    i = len(spans) - 1 - suffix
+                    if drow:
+                        chunks[i] = Chunk(
+                            o.key, o.start_byte + dbyte, o.start_row + drow, o.end_row + drow, spans[i].parent,
+                            _moved(o.facts, drow), o.container, broken=o.broken, size=o.size,
+                        )
+                    else:  # same lines: the chunk (and its merge cache) carries over, one byte offset moves
+                        o.start_byte += dbyte
+                        o.parent = spans[i].parent
+                        chunks[i] = o
+                    suffix += 1
+        for i, sp in enumerate(spans):
+            if chunks[i] is None and spare is not None and (o := spare.get(keys[i])) is not None and (broken or not o.broken):
+                d = sp.start_point[0] - o.start_row  # same key, same facts: only its lines move
+                chunks[i] = Chunk(
+                    o.key, sp.start, o.start_row + d, o.end_row + d, sp.parent, _moved(o.facts, d), broken=o.broken, size=o.size
+                )
+            if chunks[i] is None:
+                facts = lang.extract(tree, src, relpath, module, node=sp.node, byte_range=(sp.start, sp.end))
+                facts.docs = lang.docs(root, facts, 2 if sp.parent is not None else 1)
+                chunks[i] = Chunk(
+                    keys[i], sp.start, sp.start_point[0], sp.end_point[0], sp.parent, facts, broken=broken, size=sp.end - sp.start
+                )
+            if sp.container is not None:  # a header's container grows and shrinks with its members
+                c = sp.container
+                rng = (c.start_point[0], c.start_point[1], c.end_point[0], c.end_point[1])
+                ch = chunks[i]
+                assert ch is not None
+                if ch.container != rng:
+                    chunks[i] = replace(ch, container=rng, cache=None)
+        done = chunks  # type: ignore[assignment]
+        if tail is not None and suffix:
+            kept = _keep(old, tail.first, len(done), tail.dbyte, drow)
+            # a class before the edit whose members are kept ends where it ended, not where error
+            # recovery ended it
+            for h in {c.parent for c in kept if c.parent is not None and c.parent < prefix}:
+                r = old[h].container
+                if r is not None:
+                    done[h] = replace(done[h], container=(r[0], r[1], r[2] + drow, r[3]), cache=None)
+            done = done + kept
     facts = merge(lang, tree, src, module, done)
     sym_at, site_at = [1], [0]
     for c in done:  # a member's symbol 1 is its container's copy, not a symbol of its own
@@ -220,13 +234,7 @@ def _kept_tail(old: list[Chunk], prefix: int, spans: list[Span], src: bytes, old
     (settling parses afresh and extracts the file as a fresh index does), so only the spans that
     cover the changed text are extracted, and the chunks below stay as they were, moved."""
     n, m = len(old_src), len(src)
-    lo, hi = 0, min(n, m)  # the longest common suffix of the two texts
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if old_src[n - mid :] == src[m - mid :]:
-            lo = mid
-        else:
-            hi = mid - 1
+    lo = _common(old_src, src, min(n, m), suffix=True)
     cut, dbyte = n - lo, m - n
     drow = src.count(b"\n", 0, m - lo) - old_src.count(b"\n", 0, cut)
     first = len(old)
@@ -247,6 +255,80 @@ def _kept_tail(old: list[Chunk], prefix: int, spans: list[Span], src: bytes, old
         return _Tail(first, stop, dbyte, drow)
 
 
+def _common(a: bytes, b: bytes, most: int, suffix: bool) -> int:
+    """The length of the longest common prefix (or suffix) of ``a`` and ``b``, at most ``most``."""
+    lo, hi = 0, most
+    na, nb = len(a), len(b)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if (a[na - mid :] == b[nb - mid :]) if suffix else (a[:mid] == b[:mid]):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def _edit_region(
+    lang: Language,
+    tree: ts.Tree,
+    src: bytes,
+    relpath: str,
+    module: str,
+    old: list[Chunk],
+    spans: list[Span],
+    old_src: bytes,
+    spare: dict[bytes, Chunk] | None,
+) -> tuple[list[Chunk], int, int, int] | None:
+    """A tree with syntax errors after an edit inside one class's members: the previous chunks
+    stand, but the members the edit touched, which become one chunk of the same class extracted
+    from the new tree (error recovery may have re-shaped the class and much below it; see
+    :func:`_kept_tail`). Returns (chunks, kept before, kept after, lines moved), or None when the
+    edit is not inside one class's members."""
+    n, m = len(old_src), len(src)
+    same = _common(old_src, src, min(n, m), suffix=False)
+    tail = _common(old_src, src, min(n, m) - same, suffix=True)
+    cut, dbyte = n - tail, m - n
+    front = 0
+    while front < len(old) and 0 <= old[front].size and old[front].start_byte + old[front].size <= same:
+        front += 1
+    first = len(old)
+    while first > front and old[first - 1].start_byte >= cut and old_src.find(b"\n", cut, old[first - 1].start_byte) != -1:
+        first -= 1
+    touched = old[front:first]
+    h = touched[0].parent if touched else None
+    if h is None or any(c.parent != h or c.size < 0 for c in touched) or touched[0].start_byte > same:
+        return None
+    old_end = touched[-1].start_byte + touched[-1].size
+    if old_end < cut:  # the touched members end inside the changed text
+        return None
+    header = old[h]
+    lo, hi = touched[0].start_byte, old_end + dbyte
+    hs = next((sp for sp in spans if sp.start == header.start_byte and sp.container is not None), None)
+    if hs is None or len(header.facts.symbols) < 2:
+        return None
+    # the class's node, or the file's where error recovery ended the class before the edit
+    node = hs.node if hs.node.end_byte >= hi else tree.root_node
+    row = touched[0].start_row
+    span = Span(node, lo, hi, (row, lo - (src.rfind(b"\n", 0, lo) + 1)),
+                (row + src.count(b"\n", lo, hi), hi - (src.rfind(b"\n", 0, hi) + 1)), h, None)
+    key = _key(src, span, header.key)
+    o = spare.get(key) if spare is not None else None
+    if o is not None:
+        facts = _moved(o.facts, row - o.start_row)
+    else:
+        facts = lang.extract(tree, src, relpath, module, node=node, byte_range=(lo, hi))
+        facts.docs = lang.docs(tree.root_node, facts, 2)
+    if len(facts.symbols) < 2 or facts.symbols[1].qname != header.facts.symbols[1].qname:
+        return None  # not a member of the same class in the new tree
+    drow = src.count(b"\n", same, m - tail) - old_src.count(b"\n", same, cut)
+    chunk = Chunk(key, lo, row, span.end_point[0], h, facts, broken=True, size=hi - lo)
+    done = old[:front]
+    r = header.container
+    if drow and r is not None:  # the class ends where it ended, moved
+        done[h] = replace(header, container=(r[0], r[1], r[2] + drow, r[3]), cache=None)
+    return [*done, chunk, *_keep(old, first, front + 1, dbyte, drow)], front, len(old) - first, drow
+
+
 def _keep(old: list[Chunk], first: int, at: int, dbyte: int, drow: int) -> list[Chunk]:
     """The previous chunks from ``first`` on, ``dbyte`` bytes and ``drow`` lines further, as the
     chunks from ``at`` on (their headers' indices moved with them)."""
@@ -258,7 +340,7 @@ def _keep(old: list[Chunk], first: int, at: int, dbyte: int, drow: int) -> list[
             rng = (rng[0] + drow, rng[1], rng[2] + drow, rng[3])
         # the merge cache is checked against the chunk's new place (see merge)
         out.append(Chunk(o.key, o.start_byte + dbyte, o.start_row + drow, o.end_row + drow, parent,
-                         _moved(o.facts, drow), rng, broken=o.broken, cache=None if drow else o.cache))
+                         _moved(o.facts, drow), rng, broken=o.broken, cache=None if drow else o.cache, size=o.size))
     return out
 
 
