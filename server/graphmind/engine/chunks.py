@@ -37,9 +37,14 @@ class Chunk:
     facts: Facts  # symbols[0] is the module; a member's symbols[1] is its container
     container: tuple[int, int, int, int] | None = None  # a header: its container's current range
     broken: bool = False  # extracted from a tree with syntax errors: not reused in a whole one
-    # the merged (rebased) symbols and sites of the last merge, reused while the base is the same
-    cache: tuple[tuple[int, int], list[SymbolFact], list[SiteFact], Any] | None = field(default=None, repr=False)
+    # the merged (rebased) symbols, sites, scopes, docs and call shapes of the last merge, reused
+    # while the chunk's first symbol, its container's and its first site are at the same index
+    cache: tuple[tuple[int, int, int], list[SymbolFact], list[SiteFact], Any, list, list] | None = field(
+        default=None, repr=False
+    )
     size: int = -1  # its length in bytes (-1: unknown)
+    # a header: its members' ``extra`` (the objects) and the container's ``extra`` folded from them
+    folded: tuple[list[Any], Any] | None = field(default=None, repr=False)
 
 
 @dataclass(slots=True)
@@ -392,19 +397,20 @@ def merge(lang: Language, tree: ts.Tree, src: bytes, module: str, chunks: list[C
     docs: dict[int, str] = {}
     locals_: list[Any] = []
     header_index: dict[int, int] = {}  # header chunk -> its container symbol's index in the file
-    extras: dict[int, dict] = {}
+    members: dict[int, list[Any]] = {}  # header chunk -> its own and its members' ``extra``, in order
     for ci, c in enumerate(chunks):
         part = c.facts
         base = len(symbols)
         ctx = header_index.get(c.parent, 0) if c.parent is not None else -1
-        own = part.symbols[2:] if c.parent is not None else part.symbols[1:]
-        if c.parent is not None:
-            mapping = [0, ctx] + [base + i for i in range(len(own))]
+        at = (base, ctx, len(sites))
+        if c.cache is not None and c.cache[0] == at:
+            _, msyms, msites, mlocal, mdocs, mlinks = c.cache
         else:
-            mapping = [0] + [base + i for i in range(len(own))]
-        if c.cache is not None and c.cache[0] == (base, ctx):
-            msyms, msites, mlocal = c.cache[1], c.cache[2], c.cache[3]
-        else:
+            own = part.symbols[2:] if c.parent is not None else part.symbols[1:]
+            if c.parent is not None:
+                mapping = [0, ctx] + [base + i for i in range(len(own))]
+            else:
+                mapping = [0] + [base + i for i in range(len(own))]
             msyms = [
                 sym if (p := (mapping[sym.parent] if sym.parent is not None else None)) == sym.parent
                 else SymbolFact(sym.qname, sym.name, sym.kind, p, sym.range, sym.selection, sym.start_byte, sym.end_byte,
@@ -417,24 +423,41 @@ def merge(lang: Language, tree: ts.Tree, src: bytes, module: str, chunks: list[C
                 for site in part.sites
             ]
             mlocal = lang.rebase_local(part.local, mapping)
-            c.cache = ((base, ctx), msyms, msites, mlocal)
+            mdocs = [(mapping[i], d) for i, d in part.docs.items()]
+            # the link layer's call shapes point at sites and symbols too
+            mlinks = [shapes.rebase(t, len(sites), mapping) for t in part.links]
+            c.cache = (at, msyms, msites, mlocal, mdocs, mlinks)
         if c.container is not None and len(part.symbols) > 1:
             header_index[ci] = base
-            extras[base] = dict(part.symbols[1].extra)
-        elif c.parent is not None and len(part.symbols) > 1 and ctx in extras:
-            extras[ctx] = lang.merge_member_extra(extras[ctx], part.symbols[1].extra)
-        docs.update((mapping[i], d) for i, d in part.docs.items())
-        if part.links:  # the link layer's call shapes point at sites and symbols too
-            links.extend(shapes.rebase(t, len(sites), mapping) for t in part.links)
+            members[ci] = [part.symbols[1].extra]
+        elif c.parent is not None and len(part.symbols) > 1 and c.parent in members:
+            members[c.parent].append(part.symbols[1].extra)
+        if mdocs:
+            docs.update(mdocs)
+        if mlinks:
+            links.extend(mlinks)
         symbols.extend(msyms)
         sites.extend(msites)
-        bindings.extend(part.bindings)
+        if part.bindings:
+            bindings.extend(part.bindings)
         locals_.append(mlocal)
     for ci, idx in header_index.items():
         sym = symbols[idx]
-        rng = chunks[ci].container or sym.range
-        if rng != sym.range or extras[idx] != sym.extra:
-            symbols[idx] = replace(sym, range=rng, extra=extras[idx])
+        header = chunks[ci]
+        rng = header.container or sym.range
+        # folded again only when a member's facts changed (a keystroke in one method of a large
+        # class reuses the rest): the members' ``extra`` objects are kept and compared by identity
+        exs = members[ci]
+        was = header.folded
+        if was is not None and len(was[0]) == len(exs) and all(a is b for a, b in zip(was[0], exs, strict=True)):
+            extra = was[1]
+        else:
+            extra = dict(exs[0])
+            for m in exs[1:]:
+                extra = lang.merge_member_extra(extra, m)
+            header.folded = (exs, extra)
+        if rng != sym.range or extra != sym.extra:
+            symbols[idx] = replace(sym, range=rng, extra=extra)
     return Facts(module, symbols, sites, bindings, lang.merge_local(locals_), links, docs)
 
 
