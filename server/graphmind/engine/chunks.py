@@ -4,7 +4,8 @@ A chunk is a top-level statement; a plugin may split a container (a Python class
 chunk and one chunk per member statement. A fresh index and an edit take the same path, so they
 agree by construction; an edit re-extracts only the chunks whose text changed and reuses the
 others (moved down or up when lines were added or removed above them). Site ids derive from a
-chunk's text, so unchanged chunks keep their rows in the store.
+chunk's first definition (else its text), so unchanged chunks keep their rows in the store, and
+so do the calls of a function whose body changed around them.
 
 A member chunk's facts hold a copy of its container's symbol at index 1 (its "pseudo" container);
 the merge maps it onto the header's symbol and folds its ``extra`` in through the plugin.
@@ -43,6 +44,7 @@ class Chunk:
         default=None, repr=False
     )
     size: int = -1  # its length in bytes (-1: unknown)
+    kind: str = ""  # the type of the node it was extracted from
     # a header: its members' ``extra`` (the objects) and the container's ``extra`` folded from them
     folded: tuple[list[Any], Any] | None = field(default=None, repr=False)
 
@@ -106,22 +108,25 @@ def extract(
     module: str,
     previous: list[Chunk] | None = None,
     spare: dict[bytes, Chunk] | None = None,
-    previous_src: bytes | None = None,
+    last: Extraction | None = None,
 ) -> Extraction:
     """``previous``: the last extraction's chunks (an edit's unchanged prefix and suffix are reused
     from them). ``spare``: more chunks of the same file by key (see :func:`remember`); a changed
     chunk with the key of one reuses its facts, moved to its line: when broken text is whole again,
     or error recovery swings back to a shape it had a keystroke ago, the chunks it had swallowed
-    come back as they were instead of being extracted again. ``previous_src``: the text
-    ``previous`` was extracted from; with it, a tree with syntax errors is chunked anew only where
-    the text changed (see :func:`_kept_tail`)."""
+    come back as they were instead of being extracted again. ``last``: the extraction ``previous``
+    came from; with it, a tree with syntax errors is chunked anew only where the text changed (see
+    :func:`_edit_region`, :func:`_kept_tail`), and an edit that changed one chunk's facts only in
+    their byte offsets keeps ``last``'s merged facts and ids (nothing to merge again)."""
+    previous_src = last.src if last is not None else None
     root = tree.root_node
     if not lang.chunked:
         facts = lang.extract(tree, src, relpath, module)
         facts.docs = lang.docs(root, facts, 1)
         whole = Span(root, 0, len(src), root.start_point, root.end_point, None, None)
-        chunk = Chunk(_key(src, whole, b""), 0, 0, root.end_point[0], None, facts, size=len(src))
-        return Extraction(facts, [chunk], _site_ids([chunk]), symbol_ids(relpath, facts), [1, len(facts.symbols)], [0, len(facts.sites)])
+        chunk = Chunk(_key(src, whole, b""), 0, 0, root.end_point[0], None, facts, size=len(src), kind=root.type)
+        ids, sym_at = symbol_ids(relpath, facts), [1, len(facts.symbols)]
+        return Extraction(facts, [chunk], _site_ids([chunk], ids, sym_at), ids, sym_at, [0, len(facts.sites)])
     spans = lang.chunk_spans(root)
     broken = root.has_error
     reused = previous is not None and bool(previous) and previous[0].facts.module == module
@@ -138,9 +143,21 @@ def extract(
     if edited is not None:
         done, prefix, suffix, drow = edited
     else:
+        # a chunk wholly before the edit, at the same place and of the same node and container as
+        # before, has the same key: its text, its column and the comments above it did not change
+        same = _common(previous_src, src, min(len(previous_src), len(src)), suffix=False) if reused and previous_src else -1
         keys: list[bytes] = []
-        for sp in spans:
-            keys.append(_key(src, sp, keys[sp.parent] if sp.parent is not None else b""))
+        for i, sp in enumerate(spans):
+            pk = keys[sp.parent] if sp.parent is not None else b""
+            o = old[i] if i < len(old) and sp.end <= same else None
+            if (
+                o is not None and o.start_byte == sp.start and o.size == sp.end - sp.start and o.parent == sp.parent
+                and o.start_row == sp.start_point[0] and o.kind == sp.node.type
+                and (sp.parent is None or old[sp.parent].key == pk)
+            ):
+                keys.append(o.key)
+            else:
+                keys.append(_key(src, sp, pk))
         chunks: list[Chunk | None] = [None] * len(spans)
         tail: _Tail | None = None  # a broken tree's kept chunks
         if reused:
@@ -178,7 +195,7 @@ def extract(
                     if drow:
                         chunks[i] = Chunk(
                             o.key, o.start_byte + dbyte, o.start_row + drow, o.end_row + drow, spans[i].parent,
-                            _moved(o.facts, drow), o.container, broken=o.broken, size=o.size,
+                            _moved(o.facts, drow), o.container, broken=o.broken, size=o.size, kind=o.kind,
                         )
                     else:  # same lines: the chunk (and its merge cache) carries over, one byte offset moves
                         o.start_byte += dbyte
@@ -189,13 +206,15 @@ def extract(
             if chunks[i] is None and spare is not None and (o := spare.get(keys[i])) is not None and (broken or not o.broken):
                 d = sp.start_point[0] - o.start_row  # same key, same facts: only its lines move
                 chunks[i] = Chunk(
-                    o.key, sp.start, o.start_row + d, o.end_row + d, sp.parent, _moved(o.facts, d), broken=o.broken, size=o.size
+                    o.key, sp.start, o.start_row + d, o.end_row + d, sp.parent, _moved(o.facts, d), broken=o.broken,
+                    size=o.size, kind=o.kind,
                 )
             if chunks[i] is None:
                 facts = lang.extract(tree, src, relpath, module, node=sp.node, byte_range=(sp.start, sp.end))
                 facts.docs = lang.docs(root, facts, 2 if sp.parent is not None else 1)
                 chunks[i] = Chunk(
-                    keys[i], sp.start, sp.start_point[0], sp.end_point[0], sp.parent, facts, broken=broken, size=sp.end - sp.start
+                    keys[i], sp.start, sp.start_point[0], sp.end_point[0], sp.parent, facts, broken=broken,
+                    size=sp.end - sp.start, kind=sp.node.type,
                 )
             if sp.container is not None:  # a header's container grows and shrinks with its members
                 c = sp.container
@@ -214,13 +233,16 @@ def extract(
                 if r is not None:
                     done[h] = replace(done[h], container=(r[0], r[1], r[2] + drow, r[3]), cache=None)
             done = done + kept
+    if last is not None and reused and not drow and _same_but_bytes(last, done, prefix, suffix, root):
+        return Extraction(last.facts, done, last.sids, last.ids, last.sym_at, last.site_at, prefix, suffix, 0, True, src)
     facts = merge(lang, tree, src, module, done)
     sym_at, site_at = [1], [0]
     for c in done:  # a member's symbol 1 is its container's copy, not a symbol of its own
         sym_at.append(sym_at[-1] + len(c.facts.symbols) - (2 if c.parent is not None else 1))
         site_at.append(site_at[-1] + len(c.facts.sites))
+    ids = symbol_ids(relpath, facts)
     return Extraction(
-        facts, done, _site_ids(done), symbol_ids(relpath, facts), sym_at, site_at, prefix, suffix, drow, reused, src
+        facts, done, _site_ids(done, ids, sym_at), ids, sym_at, site_at, prefix, suffix, drow, reused, src
     )
 
 
@@ -258,6 +280,40 @@ def _kept_tail(old: list[Chunk], prefix: int, spans: list[Span], src: bytes, old
             first += 1
             continue
         return _Tail(first, stop, dbyte, drow)
+
+
+def _same_but_bytes(last: Extraction, done: list[Chunk], prefix: int, suffix: int, root: ts.Node) -> bool:
+    """Whether an edit changed one chunk, and its facts only in their byte offsets (which are not
+    stored): then the file's merged facts, symbol ids and site ids are ``last``'s. The chunk's site
+    ids must be named by its first definition (not by its text, see :func:`_site_ids`)."""
+    old = last.chunks
+    k = prefix
+    if len(done) != len(old) or prefix + suffix != len(done) - 1:
+        return False
+    a, b = old[k], done[k]
+    if last.sym_at[k + 1] == last.sym_at[k] and a.facts.sites:
+        return False
+    r = last.facts.symbols[0].range
+    if (root.start_point[0], root.start_point[1], root.end_point[0], root.end_point[1]) != r:
+        return False
+    if a.parent != b.parent or a.container != b.container or not _same_facts(a.facts, b.facts):
+        return False
+    return all(done[i] is old[i] for i in range(len(done)) if i != k)
+
+
+def _same_facts(a: Facts, b: Facts) -> bool:
+    """Two chunks' facts, equal but for their byte offsets."""
+    if len(a.symbols) != len(b.symbols) or len(a.sites) != len(b.sites):
+        return False
+    for x, y in zip(a.symbols, b.symbols, strict=True):
+        if (x.qname, x.name, x.kind, x.parent, x.range, x.selection, x.signature, x.extra) != (
+            y.qname, y.name, y.kind, y.parent, y.range, y.selection, y.signature, y.extra
+        ):
+            return False
+    for u, v in zip(a.sites, b.sites, strict=True):
+        if (u.caller, u.name, u.kind, u.range, u.expr) != (v.caller, v.name, v.kind, v.range, v.expr):
+            return False
+    return (a.bindings, a.local, a.links, a.docs) == (b.bindings, b.local, b.links, b.docs)
 
 
 def _common(a: bytes, b: bytes, most: int, suffix: bool) -> int:
@@ -326,7 +382,7 @@ def _edit_region(
     if len(facts.symbols) < 2 or facts.symbols[1].qname != header.facts.symbols[1].qname:
         return None  # not a member of the same class in the new tree
     drow = src.count(b"\n", same, m - tail) - old_src.count(b"\n", same, cut)
-    chunk = Chunk(key, lo, row, span.end_point[0], h, facts, broken=True, size=hi - lo)
+    chunk = Chunk(key, lo, row, span.end_point[0], h, facts, broken=True, size=hi - lo, kind=node.type)
     done = old[:front]
     r = header.container
     if drow and r is not None:  # the class ends where it ended, moved
@@ -345,7 +401,8 @@ def _keep(old: list[Chunk], first: int, at: int, dbyte: int, drow: int) -> list[
             rng = (rng[0] + drow, rng[1], rng[2] + drow, rng[3])
         # the merge cache is checked against the chunk's new place (see merge)
         out.append(Chunk(o.key, o.start_byte + dbyte, o.start_row + drow, o.end_row + drow, parent,
-                         _moved(o.facts, drow), rng, broken=o.broken, cache=None if drow else o.cache, size=o.size))
+                         _moved(o.facts, drow), rng, broken=o.broken, cache=None if drow else o.cache, size=o.size,
+                         kind=o.kind))
     return out
 
 
@@ -461,13 +518,19 @@ def merge(lang: Language, tree: ts.Tree, src: bytes, module: str, chunks: list[C
     return Facts(module, symbols, sites, bindings, lang.merge_local(locals_), links, docs)
 
 
-def _site_ids(chunks: list[Chunk]) -> list[int]:
+def _site_ids(chunks: list[Chunk], ids: list[int], sym_at: list[int]) -> list[int]:
+    """One stable id per site: a chunk's sites count up from a base named by the chunk's first
+    definition (its stable id), else by the chunk's key. An edit in a function's body that leaves
+    its calls as they were keeps their ids, so their rows stand (see ``Updater._patch``)."""
     seen: dict[bytes, int] = {}
     out: list[int] = []
-    for c in chunks:
-        n = seen.get(c.key, 0)
-        seen[c.key] = n + 1
-        base = _site_base(c.key, n)
+    for ci, c in enumerate(chunks):
+        if not c.facts.sites:
+            continue
+        anchor = b"def" + ids[sym_at[ci]].to_bytes(8, "big", signed=True) if sym_at[ci + 1] > sym_at[ci] else c.key
+        n = seen.get(anchor, 0)
+        seen[anchor] = n + 1
+        base = _site_base(anchor, n)
         out.extend(range(base, base + len(c.facts.sites)))
     return out
 

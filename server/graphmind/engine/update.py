@@ -99,10 +99,20 @@ class ChunkDiff(NamedTuple):
     interface_changed: bool  # the changed chunks' symbols (ids, kinds, ``extra``) or bindings differ
 
 
+@dataclass(slots=True)
+class UpdateStats:
+    """How a buffer's updates went (debug counters, read by tests and benchmarks)."""
+
+    patched: int = 0  # the keystroke path: the changed chunks' rows replaced
+    noop: int = 0  # the keystroke path found no row to change (see _unchanged)
+    replaced: int = 0  # the full path: the file's rows and the files its interface change touches
+
+
 class Updater:
     def __init__(self, store: Store, options: Options) -> None:
         self.store = store
         self.options = options
+        self.stats = UpdateStats()
         self.layers = FileLayers(options.root)  # links, imports, search rows of a written file
         self.parsers = Parsers()
         self.docs: dict[str, Document] = {}
@@ -160,7 +170,7 @@ class Updater:
         reuse = prev.chunks if prev is not None and not fresh and not (parsed_afresh and broken) else None
         return chunks.extract(
             doc.lang, tree, text, doc.path, module, reuse, doc.spare if reuse is not None else None,
-            prev.src if reuse is not None and prev is not None else None,
+            prev if reuse is not None else None,
         )
 
     def _patch(
@@ -183,6 +193,13 @@ class Updater:
         if settling:
             if doc.stale_sids is None or store.interface_of(lang.name, ext.facts, ext.ids) != doc.base:
                 return False
+        elif not d.interface_changed and _unchanged(prev, ext, d):
+            # the edit changed no row: the changed chunks' symbols and sites (ids, positions,
+            # callees) and what resolving them reads are as they were (a keystroke in a body that
+            # changes no call). Only the buffer's version is recorded.
+            self.stats.noop += 1
+            store.upsert_file(path, sha256=sha, size=len(doc.text), facts=None, sids=None)
+            return True
         elif d.interface_changed:
             if not doc.unsettled:
                 return False
@@ -193,6 +210,7 @@ class Updater:
             doc.stale_own = True
             doc.deferred |= _part_keys(lang.name, ext.facts.module, prev.chunks[d.old_chunks])
             doc.deferred |= _part_keys(lang.name, ext.facts.module, ext.chunks[d.new_chunks])
+        self.stats.patched += 1
         # write: drop the changed chunks' rows, move the rows below, insert the new ones
         shift_from = prev.chunks[d.old_chunks.stop].start_row if ext.suffix else 1 << 40
         store.patch_file(fid, prev.ids[d.old_syms], prev.sids[d.old_sites], shift_from, ext.drow, ext.ids[0])
@@ -229,6 +247,7 @@ class Updater:
             doc.base = self.store.interface(self.store.file_id(doc.path))
         if doc.unsettled and doc.stale_own:
             doc.stale_sids = None  # every site is resolved against the broken interface now
+        self.stats.replaced += 1
         change = Change(doc.path, doc.lang, doc.text, doc.tree, sha, len(doc.text), 0, prepared=ext)
         # while other files wait on ``base``, propagate() decides which to re-resolve
         self.apply([change], deferred=doc.deferred if doc.base is not None else None)
@@ -403,6 +422,32 @@ def _chunk_diff(prev: chunks.Extraction, ext: chunks.Extraction) -> ChunkDiff | 
         ext.chunks[nc]
     )
     return ChunkDiff(oc, nc, osym, nsym, osite, nsite, changed)
+
+
+def _unchanged(prev: chunks.Extraction, ext: chunks.Extraction, d: ChunkDiff) -> bool:
+    """Whether an edit leaves every row as it was: no line moved, the containers' extents and the
+    changed chunks' symbols and sites (ids, positions, names, callee expressions) are the same, and
+    so is what their sites' resolution and the layers read (scopes, bindings, docs; no call shape)."""
+    if ext.drow or prev.ids[d.old_syms] != ext.ids[d.new_syms] or prev.sids[d.old_sites] != ext.sids[d.new_sites]:
+        return False
+    ps, ns, pi, ni = prev.facts.symbols, ext.facts.symbols, prev.ids, ext.ids
+    if any(ps[i].range != ns[i].range for i in range(max(1, d.new_syms.start))):
+        return False
+    for a, b in zip(ps[d.old_syms], ns[d.new_syms], strict=True):
+        if (a.qname, a.name, a.kind, a.range, a.selection, a.signature, a.extra) != (
+            b.qname, b.name, b.kind, b.range, b.selection, b.signature, b.extra
+        ) or (a.parent is None) != (b.parent is None) or (a.parent is not None and pi[a.parent] != ni[b.parent]):  # type: ignore[index]
+            return False
+    pa, na = prev.facts.sites, ext.facts.sites
+    for a, b in zip(pa[d.old_sites], na[d.new_sites], strict=True):
+        if (pi[a.caller], a.name, a.kind, a.range, a.expr) != (ni[b.caller], b.name, b.kind, b.range, b.expr):
+            return False
+    old, new = prev.chunks[d.old_chunks], ext.chunks[d.new_chunks]
+    return len(old) == len(new) and all(
+        not o.facts.links and not n.facts.links and o.facts.local == n.facts.local and o.facts.bindings == n.facts.bindings
+        and o.facts.docs == n.facts.docs and o.parent == n.parent
+        for o, n in zip(old, new, strict=True)
+    )
 
 
 def _part_keys(lang: str, module: str, part: list[chunks.Chunk]) -> set[str]:
