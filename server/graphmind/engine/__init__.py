@@ -155,13 +155,6 @@ class Engine:
         finally:
             if gc_was_enabled:
                 gc.enable()
-                # what the index leaves alive (modules, caches, the store's objects) is moved out
-                # of the collector's reach: a full collection then walks only what keystrokes
-                # made since (tens of ms for every object otherwise: a stall in the middle of
-                # typing). Unfrozen and collected first, so no cycle of an earlier index is kept.
-                gc.unfreeze()
-                gc.collect()
-                gc.freeze()
 
     def refresh_paths(self, paths: Iterable[str]) -> None:
         """Re-read specific files from disk (created, changed or deleted outside the editor)."""
