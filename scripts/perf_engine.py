@@ -7,7 +7,9 @@ one or more source trees, interleaved, best of N.
 
 ``cold1``/``cold2``: a first index with 1 / 2 processes (wall time, peak RSS); ``warm``: Engine()
 + index() with nothing changed; ``refresh``: ``workspace.discover`` only; ``keys``: single
-characters typed into a function body of ``--file`` (p50/p95/max ms; the bench's plan).
+characters typed into a function body of ``--file`` (p50/p95/p99/max ms, wall and CPU; the bench's
+plan); ``stall``: issue 14's typing-stall scenario (open the file, type ``total = max(total,
+len(items))`` at the start of a line of ``Field.get_prep_value``, one character per edit).
 ``--profile FIGURE`` writes a cProfile of one run of that figure for the first tree instead.
 """
 
@@ -54,37 +56,62 @@ def child(fig: str, ws: Path, args: argparse.Namespace) -> dict:
         n = sum(1 for _ in discover(ws, []))
         out["s"] = time.perf_counter() - t0
         out["files"] = n
-    elif fig == "keys":
+    elif fig in ("keys", "stall"):
         sys.path.insert(0, str(HERE.parent.parent))
-        from scripts.bench import keystroke_plan, keystrokes
+        from scripts.bench import STALL_FUNCTION, TYPED_STATEMENT, keystroke_plan, keystrokes
 
         plan = keystroke_plan("django", ws)
         eng = Engine(ws)
         eng.index()
         rel = plan["path"]
-        perf = time.perf_counter
         text = (ws / rel).read_bytes()
-        eng.open_document(rel, text)
-        offset = plan["end_offset"]
-        ks: list[float] = []
-        for s in keystrokes(args.keystrokes, plan["indent"]):
-            data = s.encode()
-            t = perf()
-            eng.edit_document(rel, [(offset, offset, data)])
-            ks.append((perf() - t) * 1000)
-            offset += len(data)
+        if fig == "keys":
+            eng.open_document(rel, text)
+            offset = plan["end_offset"]
+            typed = keystrokes(args.keystrokes, plan["indent"])
+        else:  # issue 14's stall scenario: from didOpen, the statement typed at the start of a line
+            lines = text.split(b"\n")
+            line = next(i for i, ln in enumerate(lines) if STALL_FUNCTION.encode() in ln) + 1
+            while not lines[line].strip() or lines[line].lstrip().startswith((b'"""', b"#")):
+                line += 1
+            offset = sum(len(ln) + 1 for ln in lines[:line]) + len(lines[line]) - len(lines[line].lstrip())
+            typed = list(TYPED_STATEMENT)
+        ks, cpu = _type(eng, rel, text if fig == "stall" else None, offset, typed)
         eng.close_document(rel)
         eng.close()
-        ks_sorted = sorted(ks)
-        out["p50"] = statistics.median(ks)
-        out["p95"] = ks_sorted[int(len(ks) * 0.95) - 1]
-        out["max"] = ks_sorted[-1]
+        out.update(_dist(ks, ""))
+        out.update(_dist(cpu, "cpu_"))
         out["first"] = ks[0]
-        out["s"] = out["p50"]
+        if fig == "stall":
+            out["samples"] = [round(x, 2) for x in ks]
+        out["s"] = out["p95"] if fig == "stall" else out["p50"]
     out["rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     out["children_rss_mb"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     return out
 
+
+def _type(eng, rel: str, open_text: bytes | None, offset: int, typed: list[str]) -> tuple[list[float], list[float]]:
+    """Each string inserted at the cursor as one edit: wall and CPU ms per keystroke (with
+    ``open_text``, the document is opened right before, so the first edit after didOpen counts)."""
+    perf, cpu = time.perf_counter, time.process_time
+    if open_text is not None:
+        eng.open_document(rel, open_text)
+    ks: list[float] = []
+    cs: list[float] = []
+    for s in typed:
+        data = s.encode()
+        t, c = perf(), cpu()
+        eng.edit_document(rel, [(offset, offset, data)])
+        ks.append((perf() - t) * 1000)
+        cs.append((cpu() - c) * 1000)
+        offset += len(data)
+    return ks, cs
+
+
+def _dist(xs: list[float], prefix: str) -> dict:
+    from scripts.bench import percentile  # nearest rank, as the bench reports them
+
+    return {f"{prefix}p{p}": percentile(xs, p) for p in (50, 95, 99)} | {f"{prefix}max": max(xs)}
 
 def main() -> int:
     ap = argparse.ArgumentParser()
@@ -103,7 +130,7 @@ def main() -> int:
     if args.profile:
         name, src = next(iter(trees.items()))
         env = {**os.environ, "PYTHONPATH": str(Path(src).resolve())}
-        if args.profile in ("warm", "keys"):
+        if args.profile in ("warm", "keys", "stall"):
             subprocess.run([sys.executable, str(HERE), str(args.workspace), "--child", "cold2"], env=env, check=True)
         out = f"/tmp/perf_{args.profile}_{name}.prof"
         subprocess.run([sys.executable, "-m", "cProfile", "-o", out, str(HERE), str(args.workspace),
@@ -115,7 +142,7 @@ def main() -> int:
         for _ in range(args.rounds):
             for name, src in trees.items():
                 env = {**os.environ, "PYTHONPATH": str(Path(src).resolve())}
-                if fig in ("warm", "keys", "refresh"):  # an index of this tree's own making
+                if fig in ("warm", "keys", "stall", "refresh"):  # an index of this tree's own making
                     subprocess.run([sys.executable, str(HERE), str(args.workspace), "--child", "cold2"],
                                    env=env, check=True, capture_output=True)
                 p = subprocess.run([sys.executable, str(HERE), str(args.workspace), "--child", fig,
@@ -123,15 +150,14 @@ def main() -> int:
                 r = json.loads(p.stdout.strip().splitlines()[-1])
                 results.setdefault(fig, {}).setdefault(name, []).append(r)
                 print(fig, name, json.dumps({k: round(v, 3) if isinstance(v, float) else v for k, v in r.items()}), flush=True)
-    print("\nbest of", args.rounds)
+    print("\nmedian of", args.rounds, "rounds")
     for fig, by in results.items():
-        best = {name: min(rs, key=lambda r: r["s"]) for name, rs in by.items()}
-        line = " | ".join(f"{n}: " + ", ".join(f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}" for k, v in b.items())
-                          for n, b in best.items())
-        print(f"{fig}: {line}")
-        names = list(best)
+        for name, rs in by.items():
+            keys = [k for k, v in rs[0].items() if isinstance(v, (int, float))]
+            print(f"{fig} {name}: " + ", ".join(f"{k}={statistics.median(r[k] for r in rs):.2f}" for k in keys))
+        names = list(by)
         if len(names) >= 2:
-            a, b = best[names[0]]["s"], best[names[-1]]["s"]
+            a, b = (statistics.median(r["s"] for r in by[n]) for n in (names[0], names[-1]))
             print(f"   {names[-1]}/{names[0]} = {b / a:.3f}")
     return 0
 

@@ -27,7 +27,7 @@ from ..workspace import DEFAULT_MAX_FILE_SIZE, discover
 from . import chunks, documents, parallel
 from .documents import point_at
 from .indexer import BATCH, BULK_MIN, KEEP_FACTS_MAX, Indexer, IndexReport, Progress
-from .update import Change, Document, Options, Updater
+from .update import Change, Document, Options, Updater, UpdateStats
 
 log = logging.getLogger(__name__)
 
@@ -91,6 +91,11 @@ class Engine:
     @property
     def store(self) -> Store:
         return self.updater.store
+
+    @property
+    def stats(self) -> UpdateStats:
+        """Debug counters of buffer updates (patched, no-op, replaced)."""
+        return self.updater.stats
 
     @property
     def docs(self) -> dict[str, Document]:
@@ -256,6 +261,6 @@ class Engine:
 
 
 __all__ = [
-    "BATCH", "BULK_MIN", "KEEP_FACTS_MAX", "Change", "Document", "Engine", "IndexReport", "Options", "Progress",
+    "BATCH", "BULK_MIN", "KEEP_FACTS_MAX", "Change", "Document", "Engine", "IndexReport", "Options", "Progress", "UpdateStats",
     "chunks", "parallel", "point_at",
 ]

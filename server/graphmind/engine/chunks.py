@@ -4,7 +4,8 @@ A chunk is a top-level statement; a plugin may split a container (a Python class
 chunk and one chunk per member statement. A fresh index and an edit take the same path, so they
 agree by construction; an edit re-extracts only the chunks whose text changed and reuses the
 others (moved down or up when lines were added or removed above them). Site ids derive from a
-chunk's text, so unchanged chunks keep their rows in the store.
+chunk's first definition (else its text), so unchanged chunks keep their rows in the store, and
+so do the calls of a function whose body changed around them.
 
 A member chunk's facts hold a copy of its container's symbol at index 1 (its "pseudo" container);
 the merge maps it onto the header's symbol and folds its ``extra`` in through the plugin.
@@ -15,7 +16,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import tree_sitter as ts
 
@@ -37,8 +38,15 @@ class Chunk:
     facts: Facts  # symbols[0] is the module; a member's symbols[1] is its container
     container: tuple[int, int, int, int] | None = None  # a header: its container's current range
     broken: bool = False  # extracted from a tree with syntax errors: not reused in a whole one
-    # the merged (rebased) symbols and sites of the last merge, reused while the base is the same
-    cache: tuple[tuple[int, int], list[SymbolFact], list[SiteFact], Any] | None = field(default=None, repr=False)
+    # the merged (rebased) symbols, sites, scopes, docs and call shapes of the last merge, reused
+    # while the chunk's first symbol, its container's and its first site are at the same index
+    cache: tuple[tuple[int, int, int], list[SymbolFact], list[SiteFact], Any, list, list] | None = field(
+        default=None, repr=False
+    )
+    size: int = -1  # its length in bytes (-1: unknown)
+    kind: str = ""  # the type of the node it was extracted from
+    # a header: its members' ``extra`` (the objects) and the container's ``extra`` folded from them
+    folded: tuple[list[Any], Any] | None = field(default=None, repr=False)
 
 
 @dataclass(slots=True)
@@ -56,6 +64,7 @@ class Extraction:
     suffix: int = 0
     drow: int = 0
     reused: bool = False
+    src: bytes = b""  # the text extracted (an edit's next extraction compares with it)
 
 
 def _key(src: bytes, span: Span, parent_key: bytes) -> bytes:
@@ -92,80 +101,331 @@ def _moved(facts: Facts, drow: int) -> Facts:
 
 
 def extract(
-    lang: Language, tree: ts.Tree, src: bytes, relpath: str, module: str, previous: list[Chunk] | None = None
+    lang: Language,
+    tree: ts.Tree,
+    src: bytes,
+    relpath: str,
+    module: str,
+    previous: list[Chunk] | None = None,
+    spare: dict[bytes, Chunk] | None = None,
+    last: Extraction | None = None,
 ) -> Extraction:
+    """``previous``: the last extraction's chunks (an edit's unchanged prefix and suffix are reused
+    from them). ``spare``: more chunks of the same file by key (see :func:`remember`); a changed
+    chunk with the key of one reuses its facts, moved to its line: when broken text is whole again,
+    or error recovery swings back to a shape it had a keystroke ago, the chunks it had swallowed
+    come back as they were instead of being extracted again. ``last``: the extraction ``previous``
+    came from; with it, a tree with syntax errors is chunked anew only where the text changed (see
+    :func:`_edit_region`, :func:`_kept_tail`), and an edit that changed one chunk's facts only in
+    their byte offsets keeps ``last``'s merged facts and ids (nothing to merge again)."""
+    previous_src = last.src if last is not None else None
     root = tree.root_node
     if not lang.chunked:
         facts = lang.extract(tree, src, relpath, module)
         facts.docs = lang.docs(root, facts, 1)
         whole = Span(root, 0, len(src), root.start_point, root.end_point, None, None)
-        chunk = Chunk(_key(src, whole, b""), 0, 0, root.end_point[0], None, facts)
-        return Extraction(facts, [chunk], _site_ids([chunk]), symbol_ids(relpath, facts), [1, len(facts.symbols)], [0, len(facts.sites)])
+        chunk = Chunk(_key(src, whole, b""), 0, 0, root.end_point[0], None, facts, size=len(src), kind=root.type)
+        ids, sym_at = symbol_ids(relpath, facts), [1, len(facts.symbols)]
+        return Extraction(facts, [chunk], _site_ids([chunk], ids, sym_at), ids, sym_at, [0, len(facts.sites)])
     spans = lang.chunk_spans(root)
-    keys: list[bytes] = []
-    for sp in spans:
-        keys.append(_key(src, sp, keys[sp.parent] if sp.parent is not None else b""))
-    chunks: list[Chunk | None] = [None] * len(spans)
-    prefix = suffix = drow = 0
     broken = root.has_error
     reused = previous is not None and bool(previous) and previous[0].facts.module == module
-    if reused:
-        old = previous or []
-        n = min(len(old), len(spans))
-        # around syntax errors the same text can parse differently: a whole tree reuses only
-        # chunks that came from whole trees
-        while (
-            prefix < n
-            and old[prefix].key == keys[prefix]
-            and old[prefix].start_byte == spans[prefix].start
-            # an edit between chunks can change the lines above one without moving its bytes
-            # (a space or a lone CR becoming a newline)
-            and old[prefix].start_row == spans[prefix].start_point[0]
-            and (broken or not old[prefix].broken)
-        ):
-            chunks[prefix] = old[prefix]
-            prefix += 1
-        if prefix < len(old) and prefix < len(spans):
-            dbyte = spans[-1].start - old[-1].start_byte
-            drow = spans[-1].start_point[0] - old[-1].start_row
-            while (
-                suffix < n - prefix
-                and old[-1 - suffix].key == keys[-1 - suffix]
-                and spans[-1 - suffix].start - old[-1 - suffix].start_byte == dbyte
-                and spans[-1 - suffix].start_point[0] - old[-1 - suffix].start_row == drow
-                and (broken or not old[-1 - suffix].broken)
+    old = previous or []
+    if spare is not None and (not spare or next(iter(spare.values())).facts.module != module):
+        spare = None
+    done: list[Chunk]
+    prefix = suffix = drow = 0
+    edited = (
+        _edit_region(lang, tree, src, relpath, module, old, spans, previous_src, spare)
+        if reused and broken and previous_src is not None
+        else None
+    )
+    if edited is not None:
+        done, prefix, suffix, drow = edited
+    else:
+        # a chunk wholly before the edit, at the same place and of the same node and container as
+        # before, has the same key: its text, its column and the comments above it did not change
+        same = _common(previous_src, src, min(len(previous_src), len(src)), suffix=False) if reused and previous_src else -1
+        keys: list[bytes] = []
+        for i, sp in enumerate(spans):
+            pk = keys[sp.parent] if sp.parent is not None else b""
+            o = old[i] if i < len(old) and sp.end <= same else None
+            if (
+                o is not None and o.start_byte == sp.start and o.size == sp.end - sp.start and o.parent == sp.parent
+                and o.start_row == sp.start_point[0] and o.kind == sp.node.type
+                and (sp.parent is None or old[sp.parent].key == pk)
             ):
-                o = old[-1 - suffix]
-                i = len(spans) - 1 - suffix
-                if drow:
-                    chunks[i] = Chunk(
-                        o.key, o.start_byte + dbyte, o.start_row + drow, o.end_row + drow, spans[i].parent,
-                        _moved(o.facts, drow), o.container, broken=o.broken,
-                    )
-                else:  # same lines: the chunk (and its merge cache) carries over, one byte offset moves
-                    o.start_byte += dbyte
-                    o.parent = spans[i].parent
-                    chunks[i] = o
-                suffix += 1
-    for i, sp in enumerate(spans):
-        if chunks[i] is None:
-            facts = lang.extract(tree, src, relpath, module, node=sp.node, byte_range=(sp.start, sp.end))
-            facts.docs = lang.docs(root, facts, 2 if sp.parent is not None else 1)
-            chunks[i] = Chunk(keys[i], sp.start, sp.start_point[0], sp.end_point[0], sp.parent, facts, broken=broken)
-        if sp.container is not None:  # a header's container grows and shrinks with its members
-            c = sp.container
-            rng = (c.start_point[0], c.start_point[1], c.end_point[0], c.end_point[1])
-            ch = chunks[i]
-            assert ch is not None
-            if ch.container != rng:
-                chunks[i] = replace(ch, container=rng, cache=None)
-    done: list[Chunk] = chunks  # type: ignore[assignment]
+                keys.append(o.key)
+            else:
+                keys.append(_key(src, sp, pk))
+        chunks: list[Chunk | None] = [None] * len(spans)
+        tail: _Tail | None = None  # a broken tree's kept chunks
+        if reused:
+            n = min(len(old), len(spans))
+            # around syntax errors the same text can parse differently: a whole tree reuses only
+            # chunks that came from whole trees
+            while (
+                prefix < n
+                and old[prefix].key == keys[prefix]
+                and old[prefix].start_byte == spans[prefix].start
+                # an edit between chunks can change the lines above one without moving its bytes
+                # (a space or a lone CR becoming a newline)
+                and old[prefix].start_row == spans[prefix].start_point[0]
+                and (broken or not old[prefix].broken)
+            ):
+                chunks[prefix] = old[prefix]
+                prefix += 1
+            if broken and previous_src is not None and prefix < len(old):
+                tail = _kept_tail(old, prefix, spans, src, previous_src)
+                spans, keys, chunks = spans[: tail.stop], keys[: tail.stop], chunks[: tail.stop]
+                drow = tail.drow
+                suffix = len(old) - tail.first
+            elif prefix < len(old) and prefix < len(spans):
+                dbyte = spans[-1].start - old[-1].start_byte
+                drow = spans[-1].start_point[0] - old[-1].start_row
+                while (
+                    suffix < n - prefix
+                    and old[-1 - suffix].key == keys[-1 - suffix]
+                    and spans[-1 - suffix].start - old[-1 - suffix].start_byte == dbyte
+                    and spans[-1 - suffix].start_point[0] - old[-1 - suffix].start_row == drow
+                    and (broken or not old[-1 - suffix].broken)
+                ):
+                    o = old[-1 - suffix]
+                    i = len(spans) - 1 - suffix
+                    if drow:
+                        chunks[i] = Chunk(
+                            o.key, o.start_byte + dbyte, o.start_row + drow, o.end_row + drow, spans[i].parent,
+                            _moved(o.facts, drow), o.container, broken=o.broken, size=o.size, kind=o.kind,
+                        )
+                    else:  # same lines: the chunk (and its merge cache) carries over, one byte offset moves
+                        o.start_byte += dbyte
+                        o.parent = spans[i].parent
+                        chunks[i] = o
+                    suffix += 1
+        for i, sp in enumerate(spans):
+            if chunks[i] is None and spare is not None and (o := spare.get(keys[i])) is not None and (broken or not o.broken):
+                d = sp.start_point[0] - o.start_row  # same key, same facts: only its lines move
+                chunks[i] = Chunk(
+                    o.key, sp.start, o.start_row + d, o.end_row + d, sp.parent, _moved(o.facts, d), broken=o.broken,
+                    size=o.size, kind=o.kind,
+                )
+            if chunks[i] is None:
+                facts = lang.extract(tree, src, relpath, module, node=sp.node, byte_range=(sp.start, sp.end))
+                facts.docs = lang.docs(root, facts, 2 if sp.parent is not None else 1)
+                chunks[i] = Chunk(
+                    keys[i], sp.start, sp.start_point[0], sp.end_point[0], sp.parent, facts, broken=broken,
+                    size=sp.end - sp.start, kind=sp.node.type,
+                )
+            if sp.container is not None:  # a header's container grows and shrinks with its members
+                c = sp.container
+                rng = (c.start_point[0], c.start_point[1], c.end_point[0], c.end_point[1])
+                ch = chunks[i]
+                assert ch is not None
+                if ch.container != rng:
+                    chunks[i] = replace(ch, container=rng, cache=None)
+        done = chunks  # type: ignore[assignment]
+        if tail is not None and suffix:
+            kept = _keep(old, tail.first, len(done), tail.dbyte, drow)
+            # a class before the edit whose members are kept ends where it ended, not where error
+            # recovery ended it
+            for h in {c.parent for c in kept if c.parent is not None and c.parent < prefix}:
+                r = old[h].container
+                if r is not None:
+                    done[h] = replace(done[h], container=(r[0], r[1], r[2] + drow, r[3]), cache=None)
+            done = done + kept
+    if last is not None and reused and not drow and _same_but_bytes(last, done, prefix, suffix, root):
+        return Extraction(last.facts, done, last.sids, last.ids, last.sym_at, last.site_at, prefix, suffix, 0, True, src)
     facts = merge(lang, tree, src, module, done)
     sym_at, site_at = [1], [0]
     for c in done:  # a member's symbol 1 is its container's copy, not a symbol of its own
         sym_at.append(sym_at[-1] + len(c.facts.symbols) - (2 if c.parent is not None else 1))
         site_at.append(site_at[-1] + len(c.facts.sites))
-    return Extraction(facts, done, _site_ids(done), symbol_ids(relpath, facts), sym_at, site_at, prefix, suffix, drow, reused)
+    ids = symbol_ids(relpath, facts)
+    return Extraction(
+        facts, done, _site_ids(done, ids, sym_at), ids, sym_at, site_at, prefix, suffix, drow, reused, src
+    )
+
+
+class _Tail(NamedTuple):
+    first: int  # the previous chunks from this one on are kept
+    stop: int  # the new spans before this one are the prefix and the changed chunks
+    dbyte: int
+    drow: int
+
+
+def _kept_tail(old: list[Chunk], prefix: int, spans: list[Span], src: bytes, old_src: bytes) -> _Tail:
+    """Which previous chunks a tree with syntax errors keeps after an edit: those whose text, and
+    all text after it, the edit left alone. Error recovery may re-shape much of a file around an
+    unfinished line (the methods after it parsed as top-level functions, the next classes as
+    errors), a shape the next character often undoes; the graph of broken text is provisional
+    (settling parses afresh and extracts the file as a fresh index does), so only the spans that
+    cover the changed text are extracted, and the chunks below stay as they were, moved."""
+    n, m = len(old_src), len(src)
+    lo = _common(old_src, src, min(n, m), suffix=True)
+    cut, dbyte = n - lo, m - n
+    drow = src.count(b"\n", 0, m - lo) - old_src.count(b"\n", 0, cut)
+    first = len(old)
+    # a kept chunk starts on a line after the changed text (its columns are its own)
+    while first > prefix and old[first - 1].start_byte >= cut and old_src.find(b"\n", cut, old[first - 1].start_byte) != -1:
+        first -= 1
+    while True:
+        # a kept member's container is kept or before the edit; no new span reaches a kept chunk
+        while first < len(old) and (p := old[first].parent) is not None and prefix <= p < first:
+            first += 1
+        bound = old[first].start_byte + dbyte if first < len(old) else m + 1
+        stop = prefix
+        while stop < len(spans) and spans[stop].start < bound:
+            stop += 1
+        if first < len(old) and any(spans[i].end > bound for i in range(prefix, stop)):
+            first += 1
+            continue
+        return _Tail(first, stop, dbyte, drow)
+
+
+def _same_but_bytes(last: Extraction, done: list[Chunk], prefix: int, suffix: int, root: ts.Node) -> bool:
+    """Whether an edit changed one chunk, and its facts only in their byte offsets (which are not
+    stored): then the file's merged facts, symbol ids and site ids are ``last``'s. The chunk's site
+    ids must be named by its first definition (not by its text, see :func:`_site_ids`)."""
+    old = last.chunks
+    k = prefix
+    if len(done) != len(old) or prefix + suffix != len(done) - 1:
+        return False
+    a, b = old[k], done[k]
+    if last.sym_at[k + 1] == last.sym_at[k] and a.facts.sites:
+        return False
+    r = last.facts.symbols[0].range
+    if (root.start_point[0], root.start_point[1], root.end_point[0], root.end_point[1]) != r:
+        return False
+    if a.parent != b.parent or a.container != b.container or not _same_facts(a.facts, b.facts):
+        return False
+    return all(done[i] is old[i] for i in range(len(done)) if i != k)
+
+
+def _same_facts(a: Facts, b: Facts) -> bool:
+    """Two chunks' facts, equal but for their byte offsets."""
+    if len(a.symbols) != len(b.symbols) or len(a.sites) != len(b.sites):
+        return False
+    for x, y in zip(a.symbols, b.symbols, strict=True):
+        if (x.qname, x.name, x.kind, x.parent, x.range, x.selection, x.signature, x.extra) != (
+            y.qname, y.name, y.kind, y.parent, y.range, y.selection, y.signature, y.extra
+        ):
+            return False
+    for u, v in zip(a.sites, b.sites, strict=True):
+        if (u.caller, u.name, u.kind, u.range, u.expr) != (v.caller, v.name, v.kind, v.range, v.expr):
+            return False
+    return (a.bindings, a.local, a.links, a.docs) == (b.bindings, b.local, b.links, b.docs)
+
+
+def _common(a: bytes, b: bytes, most: int, suffix: bool) -> int:
+    """The length of the longest common prefix (or suffix) of ``a`` and ``b``, at most ``most``."""
+    lo, hi = 0, most
+    na, nb = len(a), len(b)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if (a[na - mid :] == b[nb - mid :]) if suffix else (a[:mid] == b[:mid]):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def _edit_region(
+    lang: Language,
+    tree: ts.Tree,
+    src: bytes,
+    relpath: str,
+    module: str,
+    old: list[Chunk],
+    spans: list[Span],
+    old_src: bytes,
+    spare: dict[bytes, Chunk] | None,
+) -> tuple[list[Chunk], int, int, int] | None:
+    """A tree with syntax errors after an edit inside one class's members: the previous chunks
+    stand, but the members the edit touched, which become one chunk of the same class extracted
+    from the new tree (error recovery may have re-shaped the class and much below it; see
+    :func:`_kept_tail`). Returns (chunks, kept before, kept after, lines moved), or None when the
+    edit is not inside one class's members."""
+    n, m = len(old_src), len(src)
+    same = _common(old_src, src, min(n, m), suffix=False)
+    tail = _common(old_src, src, min(n, m) - same, suffix=True)
+    cut, dbyte = n - tail, m - n
+    front = 0
+    while front < len(old) and 0 <= old[front].size and old[front].start_byte + old[front].size <= same:
+        front += 1
+    first = len(old)
+    while first > front and old[first - 1].start_byte >= cut and old_src.find(b"\n", cut, old[first - 1].start_byte) != -1:
+        first -= 1
+    touched = old[front:first]
+    h = touched[0].parent if touched else None
+    if h is None or any(c.parent != h or c.size < 0 for c in touched) or touched[0].start_byte > same:
+        return None
+    old_end = touched[-1].start_byte + touched[-1].size
+    if old_end < cut:  # the touched members end inside the changed text
+        return None
+    header = old[h]
+    lo, hi = touched[0].start_byte, old_end + dbyte
+    hs = next((sp for sp in spans if sp.start == header.start_byte and sp.container is not None), None)
+    if hs is None or len(header.facts.symbols) < 2:
+        return None
+    # the class's node, or the file's where error recovery ended the class before the edit
+    node = hs.node if hs.node.end_byte >= hi else tree.root_node
+    row = touched[0].start_row
+    span = Span(node, lo, hi, (row, lo - (src.rfind(b"\n", 0, lo) + 1)),
+                (row + src.count(b"\n", lo, hi), hi - (src.rfind(b"\n", 0, hi) + 1)), h, None)
+    key = _key(src, span, header.key)
+    o = spare.get(key) if spare is not None else None
+    if o is not None:
+        facts = _moved(o.facts, row - o.start_row)
+    else:
+        facts = lang.extract(tree, src, relpath, module, node=node, byte_range=(lo, hi))
+        facts.docs = lang.docs(tree.root_node, facts, 2)
+    if len(facts.symbols) < 2 or facts.symbols[1].qname != header.facts.symbols[1].qname:
+        return None  # not a member of the same class in the new tree
+    drow = src.count(b"\n", same, m - tail) - old_src.count(b"\n", same, cut)
+    chunk = Chunk(key, lo, row, span.end_point[0], h, facts, broken=True, size=hi - lo, kind=node.type)
+    done = old[:front]
+    r = header.container
+    if drow and r is not None:  # the class ends where it ended, moved
+        done[h] = replace(header, container=(r[0], r[1], r[2] + drow, r[3]), cache=None)
+    return [*done, chunk, *_keep(old, first, front + 1, dbyte, drow)], front, len(old) - first, drow
+
+
+def _keep(old: list[Chunk], first: int, at: int, dbyte: int, drow: int) -> list[Chunk]:
+    """The previous chunks from ``first`` on, ``dbyte`` bytes and ``drow`` lines further, as the
+    chunks from ``at`` on (their headers' indices moved with them)."""
+    out: list[Chunk] = []
+    for o in old[first:]:
+        parent = o.parent if o.parent is None or o.parent < first else o.parent - first + at
+        rng = o.container
+        if rng is not None and drow:
+            rng = (rng[0] + drow, rng[1], rng[2] + drow, rng[3])
+        # the merge cache is checked against the chunk's new place (see merge)
+        out.append(Chunk(o.key, o.start_byte + dbyte, o.start_row + drow, o.end_row + drow, parent,
+                         _moved(o.facts, drow), rng, broken=o.broken, cache=None if drow else o.cache, size=o.size,
+                         kind=o.kind))
+    return out
+
+
+def remember(spare: dict[bytes, Chunk], ext: Extraction, bound: int) -> None:
+    """Keep an extraction's new chunks in ``spare`` (by key) for :func:`extract` to reuse; a chunk
+    from a whole tree is not replaced by one from a broken tree (only the former can be reused in
+    a whole tree). Past ``bound`` chunks, only the current ones are kept."""
+    if len(spare) > bound:
+        spare.clear()
+        new = ext.chunks
+    else:
+        new = ext.chunks[ext.prefix : len(ext.chunks) - ext.suffix] if ext.reused else ext.chunks
+    for c in new:
+        if not c.broken or (o := spare.get(c.key)) is None or o.broken:
+            spare[c.key] = c
+
+
+def layer_part(chunks: list[Chunk]) -> list[tuple] | None:
+    """What some chunks contribute to their file's link and import rows (None: call shapes, which
+    name the chunks' sites: the rows are remade)."""
+    if any(c.facts.links for c in chunks):
+        return None
+    return [(c.facts.bindings, c.facts.local) for c in chunks]
 
 
 def interface_part(chunks: list[Chunk]) -> list[tuple]:
@@ -194,19 +454,20 @@ def merge(lang: Language, tree: ts.Tree, src: bytes, module: str, chunks: list[C
     docs: dict[int, str] = {}
     locals_: list[Any] = []
     header_index: dict[int, int] = {}  # header chunk -> its container symbol's index in the file
-    extras: dict[int, dict] = {}
+    members: dict[int, list[Any]] = {}  # header chunk -> its own and its members' ``extra``, in order
     for ci, c in enumerate(chunks):
         part = c.facts
         base = len(symbols)
         ctx = header_index.get(c.parent, 0) if c.parent is not None else -1
-        own = part.symbols[2:] if c.parent is not None else part.symbols[1:]
-        if c.parent is not None:
-            mapping = [0, ctx] + [base + i for i in range(len(own))]
+        at = (base, ctx, len(sites))
+        if c.cache is not None and c.cache[0] == at:
+            _, msyms, msites, mlocal, mdocs, mlinks = c.cache
         else:
-            mapping = [0] + [base + i for i in range(len(own))]
-        if c.cache is not None and c.cache[0] == (base, ctx):
-            msyms, msites, mlocal = c.cache[1], c.cache[2], c.cache[3]
-        else:
+            own = part.symbols[2:] if c.parent is not None else part.symbols[1:]
+            if c.parent is not None:
+                mapping = [0, ctx] + [base + i for i in range(len(own))]
+            else:
+                mapping = [0] + [base + i for i in range(len(own))]
             msyms = [
                 sym if (p := (mapping[sym.parent] if sym.parent is not None else None)) == sym.parent
                 else SymbolFact(sym.qname, sym.name, sym.kind, p, sym.range, sym.selection, sym.start_byte, sym.end_byte,
@@ -219,34 +480,57 @@ def merge(lang: Language, tree: ts.Tree, src: bytes, module: str, chunks: list[C
                 for site in part.sites
             ]
             mlocal = lang.rebase_local(part.local, mapping)
-            c.cache = ((base, ctx), msyms, msites, mlocal)
+            mdocs = [(mapping[i], d) for i, d in part.docs.items()]
+            # the link layer's call shapes point at sites and symbols too
+            mlinks = [shapes.rebase(t, len(sites), mapping) for t in part.links]
+            c.cache = (at, msyms, msites, mlocal, mdocs, mlinks)
         if c.container is not None and len(part.symbols) > 1:
             header_index[ci] = base
-            extras[base] = dict(part.symbols[1].extra)
-        elif c.parent is not None and len(part.symbols) > 1 and ctx in extras:
-            extras[ctx] = lang.merge_member_extra(extras[ctx], part.symbols[1].extra)
-        docs.update((mapping[i], d) for i, d in part.docs.items())
-        if part.links:  # the link layer's call shapes point at sites and symbols too
-            links.extend(shapes.rebase(t, len(sites), mapping) for t in part.links)
+            members[ci] = [part.symbols[1].extra]
+        elif c.parent is not None and len(part.symbols) > 1 and c.parent in members:
+            members[c.parent].append(part.symbols[1].extra)
+        if mdocs:
+            docs.update(mdocs)
+        if mlinks:
+            links.extend(mlinks)
         symbols.extend(msyms)
         sites.extend(msites)
-        bindings.extend(part.bindings)
+        if part.bindings:
+            bindings.extend(part.bindings)
         locals_.append(mlocal)
     for ci, idx in header_index.items():
         sym = symbols[idx]
-        rng = chunks[ci].container or sym.range
-        if rng != sym.range or extras[idx] != sym.extra:
-            symbols[idx] = replace(sym, range=rng, extra=extras[idx])
+        header = chunks[ci]
+        rng = header.container or sym.range
+        # folded again only when a member's facts changed (a keystroke in one method of a large
+        # class reuses the rest): the members' ``extra`` objects are kept and compared by identity
+        exs = members[ci]
+        was = header.folded
+        if was is not None and len(was[0]) == len(exs) and all(a is b for a, b in zip(was[0], exs, strict=True)):
+            extra = was[1]
+        else:
+            extra = dict(exs[0])
+            for m in exs[1:]:
+                extra = lang.merge_member_extra(extra, m)
+            header.folded = (exs, extra)
+        if rng != sym.range or extra != sym.extra:
+            symbols[idx] = replace(sym, range=rng, extra=extra)
     return Facts(module, symbols, sites, bindings, lang.merge_local(locals_), links, docs)
 
 
-def _site_ids(chunks: list[Chunk]) -> list[int]:
+def _site_ids(chunks: list[Chunk], ids: list[int], sym_at: list[int]) -> list[int]:
+    """One stable id per site: a chunk's sites count up from a base named by the chunk's first
+    definition (its stable id), else by the chunk's key. An edit in a function's body that leaves
+    its calls as they were keeps their ids, so their rows stand (see ``Updater._patch``)."""
     seen: dict[bytes, int] = {}
     out: list[int] = []
-    for c in chunks:
-        n = seen.get(c.key, 0)
-        seen[c.key] = n + 1
-        base = _site_base(c.key, n)
+    for ci, c in enumerate(chunks):
+        if not c.facts.sites:
+            continue
+        anchor = b"def" + ids[sym_at[ci]].to_bytes(8, "big", signed=True) if sym_at[ci + 1] > sym_at[ci] else c.key
+        n = seen.get(anchor, 0)
+        seen[anchor] = n + 1
+        base = _site_base(anchor, n)
         out.extend(range(base, base + len(c.facts.sites)))
     return out
 

@@ -5,6 +5,7 @@ transaction; the store remakes the edges the rows make when the transaction comm
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 from .. import languages
@@ -23,11 +24,12 @@ def import_rows(imports: list[Import]) -> list[ImportRow]:
     )
 
 
-def search_rows(facts: Facts, ids: list[int]) -> list[SearchRow]:
+def search_rows(facts: Facts, ids: list[int], which: Iterable[int] | None = None) -> list[SearchRow]:
     """One full-text row per definition (not the module): name, words, signature, doc."""
+    syms = facts.symbols
     return [
-        (ids[i], s.name, indexed_words(s.qname), s.signature, facts.docs.get(i, ""))
-        for i, s in enumerate(facts.symbols)
+        (ids[i], syms[i].name, indexed_words(syms[i].qname), syms[i].signature, facts.docs.get(i, ""))
+        for i in (range(1, len(syms)) if which is None else which)
         if i > 0
     ]
 
@@ -56,6 +58,27 @@ class FileLayers:
         store.layers.replace_search(file_id, search_rows(facts, ids))
         note = lang.notes(facts)
         store.layers.replace_note(file_id, note[0] if note else None, [tuple(m) for m in note[1]] if note else [])
+
+    def patch(
+        self,
+        store: Store,
+        file_id: int,
+        lang: languages.Language,
+        facts: Facts,
+        ids: list[int],
+        sids: list[int],
+        removed: list[int],
+        added: range,
+        whole: bool,
+    ) -> None:
+        """A keystroke's layer rows: the search rows of the symbols an edit removed (ids) and
+        added (indices); with ``whole``, the link and import rows are replaced too (the caller
+        says when the changed chunks could have changed them)."""
+        if whole:
+            rows = link_rows(facts, ids, sids, self.patterns(lang)) if facts.links else []
+            store.layers.replace_links(file_id, rows)
+            store.layers.replace_imports(file_id, import_rows(lang.imports(facts)))
+        store.layers.patch_search(file_id, removed, search_rows(facts, ids, added))
 
     def check_config(self, store: Store) -> None:
         """When the configuration changed since the index was written, match every stored file's

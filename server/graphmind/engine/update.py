@@ -50,7 +50,11 @@ class Document:
     # the interface they were last resolved against, until the text is whole, settled or closed
     base: Interface | None = None
     stale_own: bool = False  # broken-text patches skipped re-resolving the file's other sites
+    # the sites resolved against the broken interface while ``stale_own`` (None: all of them)
+    stale_sids: set[int] | None = field(default_factory=set)
     deferred: set[str] = field(default_factory=set)  # lookup keys that changed while broken
+    # chunks of recent extractions by key, for a changed chunk to reuse (see chunks.extract)
+    spare: dict[bytes, chunks.Chunk] = field(default_factory=dict, repr=False)
 
 
 @dataclass(slots=True)
@@ -95,10 +99,20 @@ class ChunkDiff(NamedTuple):
     interface_changed: bool  # the changed chunks' symbols (ids, kinds, ``extra``) or bindings differ
 
 
+@dataclass(slots=True)
+class UpdateStats:
+    """How a buffer's updates went (debug counters, read by tests and benchmarks)."""
+
+    patched: int = 0  # the keystroke path: the changed chunks' rows replaced
+    noop: int = 0  # the keystroke path found no row to change (see _unchanged)
+    replaced: int = 0  # the full path: the file's rows and the files its interface change touches
+
+
 class Updater:
     def __init__(self, store: Store, options: Options) -> None:
         self.store = store
         self.options = options
+        self.stats = UpdateStats()
         self.layers = FileLayers(options.root)  # links, imports, search rows of a written file
         self.parsers = Parsers()
         self.docs: dict[str, Document] = {}
@@ -122,13 +136,18 @@ class Updater:
         ext = self._extract(doc, fresh)
         sha = hashlib.sha256(doc.text).hexdigest()
         with self.store.tx():
-            patchable = prev is not None and ext.reused and (doc.unsettled or not doc.stale_own)
-            if not patchable or not self._patch(doc, prev, ext, sha):  # type: ignore[arg-type]
+            # the text is whole again after broken-text patches: still a patch when the file's
+            # interface is back to ``base`` (see _patch), else every site of the file is resolved
+            settling = doc.stale_own and not doc.unsettled
+            patchable = prev is not None and ext.reused and (not settling or doc.stale_sids is not None)
+            if not patchable or not self._patch(doc, prev, ext, sha, settling):  # type: ignore[arg-type]
                 self._replace(doc, ext, sha)
             if not doc.unsettled:
-                doc.stale_own = False  # either path re-resolved every site of the file by now
+                doc.stale_own = False  # either path re-resolved every stale site of the file by now
+                doc.stale_sids = set()
                 self.propagate(doc)
         doc.extraction = ext
+        chunks.remember(doc.spare, ext, 4 * len(ext.chunks) + 256)
 
     def _extract(self, doc: Document, fresh: bool) -> chunks.Extraction:
         """Extract: parse (incrementally from the edited tree, unless ``fresh``) and re-extract
@@ -149,13 +168,20 @@ class Updater:
         # whole-text replacement, which is never settled later). A whole tree reuses only chunks
         # extracted from whole trees (see chunks.extract).
         reuse = prev.chunks if prev is not None and not fresh and not (parsed_afresh and broken) else None
-        return chunks.extract(doc.lang, tree, text, doc.path, module, reuse)
+        return chunks.extract(
+            doc.lang, tree, text, doc.path, module, reuse, doc.spare if reuse is not None else None,
+            prev if reuse is not None else None,
+        )
 
-    def _patch(self, doc: Document, prev: chunks.Extraction, ext: chunks.Extraction, sha: str) -> bool:
+    def _patch(
+        self, doc: Document, prev: chunks.Extraction, ext: chunks.Extraction, sha: str, settling: bool = False
+    ) -> bool:
         """The keystroke path: when an edit leaves the file's interface (its symbols' ids, kinds and
         ``extra``, its module bindings) as it was, no other file can resolve differently. Then only
         the changed chunks' rows are replaced and re-resolved, and the rows below them move.
-        Returns False when that does not hold (the caller takes the full path)."""
+        ``settling``: the text is whole after broken-text patches; its interface must be the one
+        the file's other sites were resolved against (``base``), and the sites resolved meanwhile
+        are resolved again. Returns False when that does not hold (the caller takes the full path)."""
         store, lang, path = self.store, doc.lang, doc.path
         fid = store.file_id(path)
         if fid is None:
@@ -164,7 +190,17 @@ class Updater:
         d = _chunk_diff(prev, ext)
         if d is None:
             return False
-        if d.interface_changed:
+        if settling:
+            if doc.stale_sids is None or store.interface_of(lang.name, ext.facts, ext.ids) != doc.base:
+                return False
+        elif not d.interface_changed and _unchanged(prev, ext, d):
+            # the edit changed no row: the changed chunks' symbols and sites (ids, positions,
+            # callees) and what resolving them reads are as they were (a keystroke in a body that
+            # changes no call). Only the buffer's version is recorded.
+            self.stats.noop += 1
+            store.upsert_file(path, sha256=sha, size=len(doc.text), facts=None, sids=None)
+            return True
+        elif d.interface_changed:
             if not doc.unsettled:
                 return False
             # Broken text mid-typing: patch anyway. The file's other sites and other files are
@@ -174,6 +210,7 @@ class Updater:
             doc.stale_own = True
             doc.deferred |= _part_keys(lang.name, ext.facts.module, prev.chunks[d.old_chunks])
             doc.deferred |= _part_keys(lang.name, ext.facts.module, ext.chunks[d.new_chunks])
+        self.stats.patched += 1
         # write: drop the changed chunks' rows, move the rows below, insert the new ones
         shift_from = prev.chunks[d.old_chunks.stop].start_row if ext.suffix else 1 << 40
         store.patch_file(fid, prev.ids[d.old_syms], prev.sids[d.old_sites], shift_from, ext.drow, ext.ids[0])
@@ -184,7 +221,19 @@ class Updater:
         store.insert_symbols(fid, lang.name, ext.facts, ext.ids, range(d.new_syms.start, d.new_syms.stop))
         mid_sites = list(range(d.new_sites.start, d.new_sites.stop))
         store.insert_sites(fid, ext.facts, ext.ids, ext.sids, mid_sites)
-        self.layers.write(store, fid, lang, ext.facts, ext.ids, ext.sids)
+        if settling:  # and the sites resolved against the broken interface
+            stale, mid = doc.stale_sids or set(), set(mid_sites)
+            mid_sites.extend(i for i, s in enumerate(ext.sids) if s in stale and i not in mid)
+            mid_sites.sort()
+        elif doc.stale_own and doc.stale_sids is not None:
+            doc.stale_sids.update(ext.sids[i] for i in mid_sites)
+        # the kept chunks' layer rows stand; the changed chunks' search rows are replaced, and
+        # their link and import rows when what makes them changed
+        was, now = chunks.layer_part(prev.chunks[d.old_chunks]), chunks.layer_part(ext.chunks[d.new_chunks])
+        self.layers.patch(
+            store, fid, lang, ext.facts, ext.ids, ext.sids, prev.ids[d.old_syms], range(d.new_syms.start, d.new_syms.stop),
+            whole=not lang.chunked or was is None or was != now,
+        )
         # the packed facts are written when the buffer closes; until then re-resolution reads the buffer's
         store.upsert_file(path, sha256=sha, size=len(doc.text), facts=None, sids=None)
         # re-resolve the changed chunks' sites
@@ -196,6 +245,9 @@ class Updater:
         """The full path for a buffer: all of its rows, and the files its interface change touches."""
         if doc.unsettled and doc.base is None:  # the interface other files were last resolved against
             doc.base = self.store.interface(self.store.file_id(doc.path))
+        if doc.unsettled and doc.stale_own:
+            doc.stale_sids = None  # every site is resolved against the broken interface now
+        self.stats.replaced += 1
         change = Change(doc.path, doc.lang, doc.text, doc.tree, sha, len(doc.text), 0, prepared=ext)
         # while other files wait on ``base``, propagate() decides which to re-resolve
         self.apply([change], deferred=doc.deferred if doc.base is not None else None)
@@ -370,6 +422,32 @@ def _chunk_diff(prev: chunks.Extraction, ext: chunks.Extraction) -> ChunkDiff | 
         ext.chunks[nc]
     )
     return ChunkDiff(oc, nc, osym, nsym, osite, nsite, changed)
+
+
+def _unchanged(prev: chunks.Extraction, ext: chunks.Extraction, d: ChunkDiff) -> bool:
+    """Whether an edit leaves every row as it was: no line moved, the containers' extents and the
+    changed chunks' symbols and sites (ids, positions, names, callee expressions) are the same, and
+    so is what their sites' resolution and the layers read (scopes, bindings, docs; no call shape)."""
+    if ext.drow or prev.ids[d.old_syms] != ext.ids[d.new_syms] or prev.sids[d.old_sites] != ext.sids[d.new_sites]:
+        return False
+    ps, ns, pi, ni = prev.facts.symbols, ext.facts.symbols, prev.ids, ext.ids
+    if any(ps[i].range != ns[i].range for i in range(max(1, d.new_syms.start))):
+        return False
+    for a, b in zip(ps[d.old_syms], ns[d.new_syms], strict=True):
+        if (a.qname, a.name, a.kind, a.range, a.selection, a.signature, a.extra) != (
+            b.qname, b.name, b.kind, b.range, b.selection, b.signature, b.extra
+        ) or (a.parent is None) != (b.parent is None) or (a.parent is not None and pi[a.parent] != ni[b.parent]):  # type: ignore[index]
+            return False
+    pa, na = prev.facts.sites, ext.facts.sites
+    for a, b in zip(pa[d.old_sites], na[d.new_sites], strict=True):
+        if (pi[a.caller], a.name, a.kind, a.range, a.expr) != (ni[b.caller], b.name, b.kind, b.range, b.expr):
+            return False
+    old, new = prev.chunks[d.old_chunks], ext.chunks[d.new_chunks]
+    return len(old) == len(new) and all(
+        not o.facts.links and not n.facts.links and o.facts.local == n.facts.local and o.facts.bindings == n.facts.bindings
+        and o.facts.docs == n.facts.docs and o.parent == n.parent
+        for o, n in zip(old, new, strict=True)
+    )
 
 
 def _part_keys(lang: str, module: str, part: list[chunks.Chunk]) -> set[str]:

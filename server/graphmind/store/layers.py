@@ -130,6 +130,24 @@ class Layers:
             db.executemany("INSERT INTO search(rowid, name, words, signature, doc) VALUES(?,?,?,?,?)", [r for _, r in came])
             db.executemany("INSERT OR REPLACE INTO search_rows VALUES(?,?,?)", [(r[0], file_id, d) for d, r in came])
 
+    def patch_search(self, file_id: int, removed: list[int], rows: list[SearchRow]) -> None:
+        """Some of a file's search rows: the symbols ``removed`` lose theirs unless ``rows`` (the
+        added symbols') gives them one again; a row is rewritten only when it changed."""
+        db = self.db
+        ids = [*removed, *(r[0] for r in rows)]
+        if not ids:
+            return
+        old = dict(db.execute(f"SELECT symbol_id, digest FROM search_rows WHERE symbol_id IN ({','.join(map(str, ids))})"))
+        new = {r[0]: (_digest(r), r) for r in rows}
+        gone = [sid for sid, d in old.items() if sid not in new or new[sid][0] != d]
+        came = [(d, r) for sid, (d, r) in new.items() if old.get(sid) != d]
+        if gone:
+            db.executemany("DELETE FROM search WHERE rowid = ?", [(sid,) for sid in gone])
+            db.executemany("DELETE FROM search_rows WHERE symbol_id = ?", [(sid,) for sid in gone])
+        if came:
+            db.executemany("INSERT INTO search(rowid, name, words, signature, doc) VALUES(?,?,?,?,?)", [r for _, r in came])
+            db.executemany("INSERT OR REPLACE INTO search_rows VALUES(?,?,?)", [(r[0], file_id, d) for d, r in came])
+
     def replace_note(self, file_id: int, title: str | None, mentions: list[tuple[str, str, str, int]]) -> None:
         """A doc note's title and mentions (kind, text, detail, line); ``title`` None: not a note."""
         db = self.db

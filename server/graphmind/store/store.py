@@ -553,8 +553,13 @@ class Store:
             if self._bulk_resolved is not None:
                 self._bulk_resolved.add(file_id)
             which = list(only)
-            if which:
-                db.execute(f"DELETE FROM edges WHERE file_id=? AND sid IN ({','.join(str(sids[i]) for i in which)})", (file_id,))
+            if which:  # sites resolved before (settling a broken buffer) start from unresolved
+                in_sids = ",".join(str(sids[i]) for i in which)
+                db.execute(f"DELETE FROM edges WHERE file_id=? AND sid IN ({in_sids})", (file_id,))
+                db.execute(
+                    f"UPDATE sites SET status='unresolved' WHERE file_id=? AND sid IN ({in_sids}) AND status!='unresolved'",
+                    (file_id,),
+                )
         db.executemany(
             "UPDATE sites SET status=? WHERE file_id=? AND sid=?",
             [(statuses[i], file_id, sids[i]) for i in which if statuses[i] != "unresolved"],

@@ -1,0 +1,178 @@
+"""The keystroke path's shortcuts (issue 14): an edit that changes no row is a no-op, counted; a
+broken buffer is re-chunked only where its text changed; the text whole again patches only what
+changed since it was last whole. Each ends in the graph a fresh index gives."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from edit_sequences import edit_sequences
+from graph_util import check_incremental, snapshot
+from graphmind.engine import Engine
+from hypothesis import HealthCheck, given, settings
+from profiles import examples
+
+MODEL = (
+    "from helpers import clean, audit\n"
+    "\n"
+    "\n"
+    "class Model:\n"
+    "    limit = 3\n"
+    "\n"
+    "    def save(self):\n"
+    "        n = 1\n"
+    "        self.check()\n"
+    "        clean(n)\n"
+    "        return n\n"
+    "\n"
+    "    def check(self):\n"
+    "        audit(self)\n"
+    "        return True\n"
+    "\n"
+    "    def load(self):\n"
+    "        return self.save()\n"
+    "\n"
+    "\n"
+    "class Child(Model):\n"
+    "    def run(self):\n"
+    "        self.load()\n"
+    "\n"
+    "\n"
+    "def main():\n"
+    "    Model().save()\n"
+)
+HELPERS = "def clean(x):\n    return x\n\n\ndef audit(x):\n    return x\n"
+
+
+def _engine(tmp_path: Path, files: dict[str, str], db: str = "i.db") -> Engine:
+    for rel, text in files.items():
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+    eng = Engine(tmp_path, db_path=tmp_path / db)
+    eng.index()
+    return eng
+
+
+def _fresh(tmp_path: Path, text: bytes) -> dict[str, set[tuple]]:
+    root = tmp_path / "fresh"
+    root.mkdir(exist_ok=True)
+    (root / "helpers.py").write_text(HELPERS, encoding="utf-8")
+    (root / "model.py").write_bytes(text)
+    eng = Engine(root, db_path=tmp_path / "fresh.db")
+    eng.index()
+    snap = snapshot(eng)
+    eng.close()
+    return snap
+
+
+def _type(eng: Engine, rel: str, at: int, chars: str) -> None:
+    for ch in chars:
+        eng.edit_document(rel, [(at, at, ch.encode())])
+        at += len(ch.encode())
+
+
+def test_an_edit_that_changes_no_row_is_a_counted_no_op(tmp_path: Path) -> None:
+    eng = _engine(tmp_path, {"helpers.py": HELPERS, "model.py": MODEL})
+    doc = eng.open_document("model.py", MODEL)
+    assert doc is not None
+    before = snapshot(eng)
+    at = MODEL.index("n = 1") + len("n = 1")
+    noop, patched = eng.stats.noop, eng.stats.patched
+    _type(eng, "model.py", at, "23")  # n = 123: the same calls, the same scopes
+    assert eng.stats.noop == noop + 2 and eng.stats.patched == patched
+    assert snapshot(eng) == before
+    assert snapshot(eng) == _fresh(tmp_path, doc.text)
+    eng.close()
+
+
+def test_an_edit_that_changes_a_call_is_not_a_no_op(tmp_path: Path) -> None:
+    eng = _engine(tmp_path, {"helpers.py": HELPERS, "model.py": MODEL})
+    doc = eng.open_document("model.py", MODEL)
+    assert doc is not None
+    sids = {r[0] for r in eng.db.execute("SELECT sid FROM sites WHERE name='audit'")}
+    at = MODEL.index("clean(n)") + len("clean")
+    noop, patched = eng.stats.noop, eng.stats.patched
+    _type(eng, "model.py", at, "_")  # clean_(n): another callee
+    assert eng.stats.noop == noop and eng.stats.patched == patched + 1
+    assert eng.db.execute("SELECT count(*) FROM sites WHERE name='clean_'").fetchone()[0] == 1
+    # the calls of the other method keep their ids (and rows)
+    assert {r[0] for r in eng.db.execute("SELECT sid FROM sites WHERE name='audit'")} == sids
+    assert snapshot(eng) == _fresh(tmp_path, doc.text)
+    eng.close()
+
+
+def test_site_ids_of_a_function_survive_an_edit_in_its_body(tmp_path: Path) -> None:
+    eng = _engine(tmp_path, {"helpers.py": HELPERS, "model.py": MODEL})
+    doc = eng.open_document("model.py", MODEL)
+    assert doc is not None
+    ext = doc.extraction
+    assert ext is not None
+    names = ["check", "clean"]
+    before = {s.name: sid for s, sid in zip(ext.facts.sites, ext.sids, strict=True) if s.name in names}
+    at = MODEL.index("        return n\n")
+    _type(eng, "model.py", at, "        m = n\n")  # a new line in save(): the lines below move
+    ext = doc.extraction
+    assert ext is not None
+    after = {s.name: sid for s, sid in zip(ext.facts.sites, ext.sids, strict=True) if s.name in names}
+    assert after == before
+    assert snapshot(eng) == _fresh(tmp_path, doc.text)
+    eng.close()
+
+
+def test_broken_member_is_rechunked_alone_and_whole_text_patches(tmp_path: Path) -> None:
+    """An unclosed call in one method: error recovery re-shapes the class below it, but only the
+    edited member is extracted again; the closing parenthesis patches that chunk alone (no full
+    path), and the graph is the fresh one."""
+    eng = _engine(tmp_path, {"helpers.py": HELPERS, "model.py": MODEL})
+    doc = eng.open_document("model.py", MODEL)
+    assert doc is not None
+    at = MODEL.index("        return n\n")
+    replaced = eng.stats.replaced
+    _type(eng, "model.py", at, "        audit(n")
+    assert doc.unsettled
+    ext = doc.extraction
+    assert ext is not None and len(ext.chunks) - ext.prefix - ext.suffix == 1
+    _type(eng, "model.py", at + len("        audit(n"), ")\n")
+    assert not doc.unsettled and not doc.stale_own
+    ext = doc.extraction
+    assert ext is not None and len(ext.chunks) - ext.prefix - ext.suffix == 1
+    assert eng.stats.replaced == replaced  # every keystroke was a patch
+    assert snapshot(eng) == _fresh(tmp_path, doc.text)
+    eng.close()
+
+
+def test_whole_again_with_another_interface_takes_the_full_path(tmp_path: Path) -> None:
+    """Broken text patched with an interface change (a method renamed while broken), then whole:
+    the interface is not back to the one other files were resolved against, so the whole file
+    and its dependents are resolved again."""
+    other = "from model import Model\n\n\ndef use():\n    Model().save()\n"
+    eng = _engine(tmp_path, {"helpers.py": HELPERS, "model.py": MODEL, "other.py": other})
+    doc = eng.open_document("model.py", MODEL)
+    assert doc is not None
+    at = MODEL.index("    def save(self)") + len("    def save")
+    _type(eng, "model.py", at, "(")  # def save((self): broken
+    _type(eng, "model.py", at, "d")  # def saved((self): renamed while broken
+    assert doc.unsettled
+    replaced = eng.stats.replaced
+    eng.edit_document("model.py", [(at + 1, at + 2, b"")])  # def saved(self): whole, renamed
+    assert not doc.unsettled and eng.stats.replaced == replaced + 1
+    incremental = snapshot(eng)
+    eng.close()
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    expected_eng = _engine(fresh, {"helpers.py": HELPERS, "model.py": doc.text.decode(), "other.py": other})
+    expected = snapshot(expected_eng)
+    expected_eng.close()
+    assert incremental == expected
+    assert any(r[3] == "saved" for r in incremental["symbols"])
+
+
+CLASSY = MODEL + "\n\nclass Last:\n    def a(self):\n        main()\n\n    def b(self):\n        self.a()\n"
+FRAGMENTS = ["(", ")", ":", "\n", "    ", "\n    def f(self):\n        self.load()\n", "self.", "audit(", "x = ", "", "#"]
+
+
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(edit_sequences(["model.py"], FRAGMENTS, max_length=12, max_edits=14))
+def test_typing_through_broken_class_members_equals_fresh(edits: list[tuple[str, int, int, str]]) -> None:
+    """Edits that break and mend class members (the broken-text re-chunking, chunk reuse by key,
+    the whole-again patch, the no-op path) leave the graph a fresh index gives."""
+    check_incremental({"helpers.py": HELPERS, "model.py": CLASSY}, ("model.py",), edits)
