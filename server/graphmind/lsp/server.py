@@ -21,6 +21,7 @@ as soon as its overlay copy exists; the refresh from disk runs in the background
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import os
 import sys
@@ -446,6 +447,7 @@ class GraphMindServer(LanguageServer):
             self.ready.set()
             self.index_status.finished()
             self._refresh_lenses()
+            _freeze_survivors()
 
     def _refresh_lenses(self) -> None:
         ws = self.client_capabilities.workspace
@@ -535,3 +537,11 @@ def serve(tcp: int | None = None, host: str = "127.0.0.1") -> int:
     finally:
         server.shut_down()
     return server.rpc.exit_code
+
+
+def _freeze_survivors() -> None:
+    """What an index leaves alive (plugins, caches, the engines) lives as long as the server: move
+    it out of the cyclic collector's reach, so a full collection while the user types walks only
+    what typing made (20–60 ms pauses otherwise). Once per index, after the server is ready."""
+    gc.collect()
+    gc.freeze()
