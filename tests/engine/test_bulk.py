@@ -56,8 +56,10 @@ def test_first_index_equals_index_built_in_steps(name: str, tmp_path: Path, monk
     expected = _in_steps(src, tmp_path)
     assert expected["symbols"] and expected["sites"]
     assert _index(src, tmp_path / "first.db") == expected
-    # a bulk load: query indexes dropped, every file's first resolution written in one go
+    # a bulk load: query indexes dropped, the files' first resolutions written a batch at a time
+    # (here each as soon as it is resolved: the batch's bound on held rows)
     monkeypatch.setattr(indexer, "BULK_MIN", 0)
+    monkeypatch.setattr(indexer, "HELD_ROWS_MAX", 1)
     assert _index(src, tmp_path / "bulk.db") == expected
     # the same in worker processes, a few files per task
     monkeypatch.setattr(parallel, "MIN_FILES", 0)

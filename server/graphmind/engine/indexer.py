@@ -24,6 +24,7 @@ Progress = Callable[[int, int, str], None]
 BATCH = 200  # files per transaction while indexing: requests get the lock between batches
 BULK_MIN = 200  # a first index of at least this many files builds the query indexes at the end
 KEEP_FACTS_MAX = 2_000  # files whose extracted facts an index keeps in memory until it resolves them
+HELD_ROWS_MAX = 200_000  # resolved rows (edges, dependency keys) held before they are written
 
 
 @dataclass
@@ -187,12 +188,14 @@ class Indexer:
             remote = [r for r in rows if r.path not in self.up.docs]
             local = sorted({r.id for r in rows} - {r.id for r in remote})
             batch: list[tuple[int, FileResolution]] = []
+            held = 0  # edges and dependency keys in the batch: what its memory grows with
             for fid, result in parallel.resolve_all(ex, self.options.db_path, remote):
                 if result is not None:
                     batch.append((fid, result))
-                if len(batch) >= BATCH * 2:
+                    held += len(result.edges) + len(result.deps)
+                if len(batch) >= BATCH * 2 or held >= HELD_ROWS_MAX:
                     done += self._write_resolutions(batch)
-                    batch = []
+                    batch, held = [], 0
                     if progress:
                         progress(total, total, f"resolved {done}/{len(ids)} files")
             done += self._write_resolutions(batch)
@@ -217,6 +220,7 @@ class Indexer:
         store = self.up.store
         rest: list[int] = []
         out: list[tuple[int, FileResolution]] = []
+        held = 0
         for fid, path, lang_name in sorted(store.indexed_files(ids)):
             lang = languages.all_languages().get(lang_name)
             if path in self.up.docs or not store.first_resolution(fid) or lang is None:
@@ -224,7 +228,12 @@ class Indexer:
                 continue
             got = fresh.get(path) or store.facts(fid)
             if got is not None:
-                out.append((fid, resolve_facts(lang, path, got[0], got[1], view)))
+                res = resolve_facts(lang, path, got[0], got[1], view)
+                out.append((fid, res))
+                held += len(res.edges) + len(res.deps)
+                if held >= HELD_ROWS_MAX:
+                    store.write_first_resolutions(out)
+                    out, held = [], 0
         store.write_first_resolutions(out)
         return rest
 
