@@ -9,7 +9,8 @@ medians of wall and CPU time (the index process plus its worker processes), peak
 Each tree is a ``server/`` folder put first on ``PYTHONPATH``. With an editable install that alone
 still loads the installed checkout's queries: link ``<tree>/../queries`` to
 ``<tree>/graphmind/queries`` first (README, "Reproduce"). ``--profile DIR`` writes one cProfile of
-the index process per (workspace, tree, jobs) instead of timing (workers are not profiled).
+the index process per (workspace, tree, jobs) instead of timing (CPU time; workers are not
+profiled). ``--timeout S`` stops a run after S seconds, with its progress printed as it goes.
 The load average is printed before and after: timings on a loaded machine are ratios only.
 """
 
@@ -70,11 +71,20 @@ def child(ws: Path, jobs: int, profile: str | None) -> dict:
     if profile:
         import cProfile
 
-        prof = cProfile.Profile()
+        prof = cProfile.Profile(time.process_time)  # CPU time: a loaded machine distorts wall time
         prof.enable()
     t0, c0 = time.perf_counter(), time.process_time()
+    last = [0.0]
+
+    def progress(done: int, total: int, msg: str) -> None:  # one line per second or so, on stderr
+        now = time.perf_counter() - t0
+        if now - last[0] >= 1.0 or done == total:
+            last[0] = now
+            print(json.dumps({"t": round(now, 1), "cpu_main": round(time.process_time() - c0, 1), "msg": msg,
+                              "tree_rss_mb": round(tree_rss_kb(os.getpid()) / 1024)}), file=sys.stderr, flush=True)
+
     eng = Engine(ws, jobs=jobs)
-    rep = eng.index()
+    rep = eng.index(progress=progress)
     eng.close()
     wall, cpu_main = time.perf_counter() - t0, time.process_time() - c0
     if prof is not None:
@@ -100,6 +110,7 @@ def main() -> int:
     ap.add_argument("--profile")
     ap.add_argument("--child", action="store_true")
     ap.add_argument("--out")
+    ap.add_argument("--timeout", type=float, help="stop each run after this many seconds (its progress is printed)")
     args = ap.parse_args()
     if args.child:
         print(json.dumps(child(Path(args.workspaces), int(args.jobs), args.profile)))
@@ -114,6 +125,16 @@ def main() -> int:
         cmd = [sys.executable, str(HERE), str(ws), "--child", "--jobs", str(j)]
         if profile:
             cmd += ["--profile", profile]
+        if args.timeout:  # a run that may not finish: its progress as it goes, stopped after --timeout s
+            with subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, text=True) as proc:
+                try:
+                    out, _ = proc.communicate(timeout=args.timeout)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.communicate()
+                    print(f"stopped after {args.timeout} s", flush=True)
+                    return {"s": float("nan"), "cpu": float("nan"), "tree_rss_mb": float("nan"), "db_mb": float("nan")}
+            return json.loads(out.strip().splitlines()[-1])
         p = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True)
         return json.loads(p.stdout.strip().splitlines()[-1])
 
