@@ -93,6 +93,8 @@ class Indexer:
             bulk_load = first and total >= BULK_MIN  # of a large workspace: query indexes built at the end
             if bulk_load:
                 self.up.store.drop_query_indexes()
+            elif first:
+                self.up.store.begin_bulk_load()
         try:
             if first:
                 reads = (
@@ -160,7 +162,7 @@ class Indexer:
         finally:
             if ex is not None:
                 ex.shutdown(cancel_futures=True)
-            if bulk_load:
+            if first:  # ends the bulk load (the indexes a small one kept exist already)
                 with self.lock:
                     self.up.store.create_query_indexes()
         with self.lock:

@@ -262,6 +262,11 @@ class Store:
         """Start a bulk load into an empty store; :meth:`create_query_indexes` ends it."""
         for name in QUERY_INDEXES:
             self.db.execute(f"DROP INDEX IF EXISTS {name}")
+        self.begin_bulk_load()
+
+    def begin_bulk_load(self) -> None:
+        """Start a bulk load into an empty store, indexes kept (a small first index): resolutions
+        written for the first time delete nothing; :meth:`create_query_indexes` ends it."""
         self._bulk_resolved = set() if self.is_empty() else None
 
     def is_empty(self) -> bool:
