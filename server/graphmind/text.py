@@ -4,6 +4,7 @@ asked (``OrderRepo.save_all`` -> ``order repo save all``)."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z0-9])|[A-Z]?[a-z0-9]+|[A-Z]+")
 _SPLIT = re.compile(r"[^A-Za-z0-9]+")
@@ -21,13 +22,12 @@ def words(text: str) -> list[str]:
 def indexed_words(qname: str) -> str:
     """The ``words`` column of a symbol: every segment of its qualified name whole (``orderrepo``)
     and split (``order repo``)."""
-    out: list[str] = []
-    for seg in _SPLIT.split(qname):
-        if not seg:
-            continue
-        low = seg.lower()
-        split = words(seg)
-        out.append(low)
-        if split != [low]:
-            out.extend(split)
-    return " ".join(out)
+    return " ".join(w for seg in _SPLIT.split(qname) if seg for w in _segment_words(seg))
+
+
+@lru_cache(maxsize=1 << 16)
+def _segment_words(seg: str) -> tuple[str, ...]:
+    """A segment whole, then split when that differs (segments repeat: package and class names)."""
+    low = seg.lower()
+    split = words(seg)
+    return (low,) if split == [low] else (low, *split)

@@ -13,16 +13,18 @@ from dataclasses import dataclass, field
 
 from .. import languages
 from ..model import Facts, FileResolution
-from ..store import FileRow, StoreView
+from ..store import FileRow, NewFile, StoreView, unpack_facts
+from ..store.codec import unpack_sids
 from ..workspace import Ignore, discover, selected
-from . import chunks, parallel
+from . import bulk, chunks, parallel
 from .parse import Extracted, FileRead, extract_file
-from .update import Change, Updater
+from .update import Change, Updater, resolve_facts
 
 Progress = Callable[[int, int, str], None]
 BATCH = 200  # files per transaction while indexing: requests get the lock between batches
 BULK_MIN = 200  # a first index of at least this many files builds the query indexes at the end
 KEEP_FACTS_MAX = 2_000  # files whose extracted facts an index keeps in memory until it resolves them
+HELD_ROWS_MAX = 200_000  # resolved rows (edges, dependency keys) held before they are written
 
 
 @dataclass
@@ -87,12 +89,41 @@ class Indexer:
                         fresh[ch.path] = (ch.prepared.facts, ch.prepared.sids)
 
         with self.lock:
-            bulk = total >= BULK_MIN and self.up.store.is_empty()  # a first index of a large workspace
-            if bulk:
+            first = not known and self.up.store.is_empty()  # a first index: every file is new (see .bulk)
+            bulk_load = first and total >= BULK_MIN  # of a large workspace: query indexes built at the end
+            if bulk_load:
                 self.up.store.drop_query_indexes()
+            elif first:
+                self.up.store.begin_bulk_load()
         try:
+            if first:
+                reads = (
+                    parallel.read_new_all(ex, self.options.root, todo, self.options.max_file_size)
+                    if ex is not None
+                    else (
+                        bulk.read_new(self.options.root, rel, self.options.max_file_size, self.up.layers,
+                                      total <= KEEP_FACTS_MAX, self.up.probe)
+                        for rel in todo
+                    )
+                )
+                new: list[bulk.NewRead] = []
+                for got in reads:
+                    if cancel is not None and cancel.is_set():
+                        report.cancelled = True
+                        break
+                    new.append(got)
+                    done += 1
+                    if len(new) >= BATCH:
+                        pending_resolve |= self._write_new(new, stat, report, fresh)
+                        new = []
+                        if progress:
+                            progress(done, total, f"parsed {done}/{total} files")
+                if new:
+                    pending_resolve |= self._write_new(new, stat, report, fresh)
             produced = (
-                parallel.extract_all(ex, self.options.root, [(rel, indexed_sha(rel)) for rel in todo], self.options.max_file_size)
+                iter(())
+                if first
+                else parallel.extract_all(ex, self.options.root, [(rel, indexed_sha(rel)) for rel in todo], self.options.max_file_size)
                 if ex is not None
                 else (extract_file(self.options.root, rel, self.options.max_file_size, indexed_sha(rel), self.up.probe) for rel in todo)
             )
@@ -131,7 +162,7 @@ class Indexer:
         finally:
             if ex is not None:
                 ex.shutdown(cancel_futures=True)
-            if bulk:
+            if first:  # ends the bulk load (the indexes a small one kept exist already)
                 with self.lock:
                     self.up.store.create_query_indexes()
         with self.lock:
@@ -159,12 +190,14 @@ class Indexer:
             remote = [r for r in rows if r.path not in self.up.docs]
             local = sorted({r.id for r in rows} - {r.id for r in remote})
             batch: list[tuple[int, FileResolution]] = []
+            held = 0  # edges and dependency keys in the batch: what its memory grows with
             for fid, result in parallel.resolve_all(ex, self.options.db_path, remote):
                 if result is not None:
                     batch.append((fid, result))
-                if len(batch) >= BATCH * 2:
+                    held += len(result.edges) + len(result.deps)
+                if len(batch) >= BATCH * 2 or held >= HELD_ROWS_MAX:
                     done += self._write_resolutions(batch)
-                    batch = []
+                    batch, held = [], 0
                     if progress:
                         progress(total, total, f"resolved {done}/{len(ids)} files")
             done += self._write_resolutions(batch)
@@ -173,17 +206,89 @@ class Indexer:
         for i in range(0, len(ids), BATCH * 2):
             with self.lock, store.tx():
                 view = StoreView(store.db) if view is None else view
-                self.up.resolve_files(ids[i : i + BATCH * 2], view, by_path=fresh)
+                part = ids[i : i + BATCH * 2]
+                if store.bulk_loading() and not any(d.base is not None for d in self.up.docs.values()):
+                    part = self._resolve_first(part, view, fresh or {})
+                self.up.resolve_files(part, view, by_path=fresh)
             if progress:
                 progress(total, total, f"resolved {done + min(i + BATCH * 2, len(ids))} files")
         with self.lock, store.tx():
             store.bump_epoch()
 
+    def _resolve_first(self, ids: list[int], view: StoreView, fresh: dict[str, tuple[Facts, list[int]]]) -> list[int]:
+        """Resolve, in this process, the files of a bulk load whose resolution was never written,
+        and write them in one go (:meth:`Store.write_first_resolutions`); returns the other ids
+        (open buffers, files resolved already), for ``Updater.resolve_files``."""
+        store = self.up.store
+        rest: list[int] = []
+        out: list[tuple[int, FileResolution]] = []
+        held = 0
+        for fid, path, lang_name in sorted(store.indexed_files(ids)):
+            lang = languages.all_languages().get(lang_name)
+            if path in self.up.docs or not store.first_resolution(fid) or lang is None:
+                rest.append(fid)
+                continue
+            got = fresh.get(path) or store.facts(fid)
+            if got is not None:
+                res = resolve_facts(lang, path, got[0], got[1], view)
+                out.append((fid, res))
+                held += len(res.edges) + len(res.deps)
+                if held >= HELD_ROWS_MAX:
+                    store.write_first_resolutions(out)
+                    out, held = [], 0
+        store.write_first_resolutions(out)
+        return rest
+
     def _write_resolutions(self, batch: list[tuple[int, FileResolution]]) -> int:
-        with self.lock, self.up.store.tx():
-            for fid, res in batch:
-                self.up.store.write_resolution(fid, res)
+        store = self.up.store
+        with self.lock, store.tx():
+            # a bulk load writes each file's first resolution in one go (nothing to replace)
+            first = [(fid, res) for fid, res in batch if store.first_resolution(fid)]
+            store.write_first_resolutions(first)
+            if len(first) < len(batch):
+                firsts = {fid for fid, _ in first}
+                for fid, res in batch:
+                    if fid not in firsts:
+                        store.write_resolution(fid, res)
         return len(batch)
+
+    def _write_new(
+        self, reads: list[bulk.NewRead], stat: dict[str, tuple[int, int]], report: IndexReport,
+        fresh: dict[str, tuple[Facts, list[int]]],
+    ) -> set[int]:
+        """Store a batch of a first index's files: new ones as prepared rows (:mod:`.bulk`); a
+        file skipped, or given a row meanwhile (a refresh of its path), through ``apply``. A
+        file open in the editor is left to its buffer, whose text wins. Returns the ids to
+        resolve."""
+        store = self.up.store
+        with self.lock, store.tx():
+            reads = [r for r in reads if r.path not in self.up.docs]
+            new = set(store.new_paths([r.path for r in reads if r.rows is not None]))
+            files: list[NewFile] = []
+            changes: list[Change] = []
+            for r in reads:
+                size, mtime = stat.get(r.path, (0, 0))
+                lang = languages.for_path(r.path)
+                if r.rows is None or lang is None:
+                    reason = r.reason or "unsupported"
+                    report.skipped.append((r.path, reason))
+                    changes.append(Change(r.path, lang, sha256=r.sha256, size=size, mtime_ns=mtime, skip_reason=reason))
+                    continue
+                report.indexed += 1
+                if r.facts is not None:
+                    fresh[r.path] = r.facts
+                if r.path in new:
+                    files.append(NewFile(r.path, lang.name, r.sha256, size, mtime, r.rows))
+                else:
+                    facts, sids = r.facts or (unpack_facts(r.rows.facts), unpack_sids(r.rows.sids))
+                    ext = chunks.Extraction(facts, [], sids, [])
+                    changes.append(Change(r.path, lang, b"", None, r.sha256, size, mtime, prepared=ext))
+            pending = set(store.write_new_files(files))
+            if files:
+                store.bump_epoch()  # what the files hold changed (readers wait on this)
+            if changes:
+                pending |= self.up.apply(changes, resolve=False)
+        return pending
 
     # ------------------------------------------------------------------ some paths
     def read_changes(self, paths: Iterable[str]) -> list[Change]:

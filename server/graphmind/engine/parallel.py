@@ -20,6 +20,7 @@ from typing import Any
 from .. import languages
 from ..model import FileResolution
 from ..store import IndexedFile, StoreView, read_facts
+from . import bulk
 from .parse import FileRead, extract_file
 from .update import resolve_facts
 
@@ -91,6 +92,17 @@ def _windowed(ex: ProcessPoolExecutor, fn: Any, groups: list[Any], *args: Any) -
             yield from futures.pop(0).result()
     for fut in futures:
         yield from fut.result()
+
+
+def _read_new_group(root: str, max_size: int, files: list[str]) -> list[bulk.NewRead]:
+    layers = bulk.layers_for(Path(root))
+    return [bulk.read_new(Path(root), rel, max_size, layers, keep_facts=False) for rel in files]
+
+
+def read_new_all(ex: ProcessPoolExecutor, root: Path, files: list[str], max_size: int) -> Iterator[bulk.NewRead]:
+    """A first index's files read, extracted and made into rows (:mod:`.bulk`), in order."""
+    groups = [files[i : i + GROUP] for i in range(0, len(files), GROUP)]
+    yield from _windowed(ex, _read_new_group, groups, str(root), max_size)
 
 
 _view: StoreView | None = None

@@ -11,14 +11,17 @@ from .store import (
     IndexedFile,
     IndexUnavailable,
     Interface,
+    NewFile,
+    NewRows,
     Store,
     StoredFile,
     Version,
+    new_rows,
     read_facts,
 )
 from .view import StoreView
 
 __all__ = [
     "NO_INTERFACE", "QUERY_INDEXES", "SCHEMA", "SCHEMA_VERSION", "FileRow", "IndexUnavailable", "IndexedFile",
-    "Interface", "Reads", "Store", "StoreView", "StoredFile", "Version", "pack_facts", "read_facts", "symbol_ids", "unpack_facts",
+    "Interface", "NewFile", "NewRows", "Reads", "Store", "StoreView", "StoredFile", "Version", "new_rows", "pack_facts", "read_facts", "symbol_ids", "unpack_facts",
 ]

@@ -14,6 +14,7 @@ import hashlib
 import json
 import sqlite3
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from ..links import http
 from ..model import INFERRED
@@ -52,6 +53,19 @@ ImportRow = tuple[str, int, str, str | None, str]
 SearchRow = tuple[int, str, str, str, str]
 # column weights of the search ranking (bm25): a name counts most, then its words
 _WEIGHTS = "10.0, 4.0, 1.0, 0.5"
+
+
+class NewLayerRows(NamedTuple):
+    """A new file's layer rows, made where it was extracted (see :meth:`Layers.insert_new`)."""
+
+    links: list[tuple]  # (kind, role, key, sid, caller_id, symbol_id)
+    imports: list[ImportRow]
+    search: list[tuple[int, SearchRow]]  # (digest, row)
+    note: tuple[str, list[tuple]] | None  # (title, mentions) of a doc note
+
+
+def digested(rows: list[SearchRow]) -> list[tuple[int, SearchRow]]:
+    return [(_digest(r), r) for r in rows]
 
 
 def _digest(row: SearchRow) -> int:
@@ -147,6 +161,21 @@ class Layers:
         if came:
             db.executemany("INSERT INTO search(rowid, name, words, signature, doc) VALUES(?,?,?,?,?)", [r for _, r in came])
             db.executemany("INSERT OR REPLACE INTO search_rows VALUES(?,?,?)", [(r[0], file_id, d) for d, r in came])
+
+    def insert_new(self, files: list[tuple[int, NewLayerRows]]) -> None:
+        """The layer rows of files that have none yet (a first index): the rows the ``replace_*``
+        methods would write, one statement per table for the whole batch."""
+        db = self.db
+        for fid, r in files:
+            self._mark(fid, ((x[0], x[1], x[2], x[3]) for x in r.links))
+        db.executemany("INSERT INTO links VALUES(?,?,?,?,?,?,?)", [(fid, *x) for fid, r in files for x in r.links])
+        db.executemany("INSERT INTO imports VALUES(?,?,?,?,?,?)", [(fid, *x) for fid, r in files for x in r.imports])
+        db.executemany("INSERT INTO search(rowid, name, words, signature, doc) VALUES(?,?,?,?,?)",
+                       [x for _, r in files for _, x in r.search])
+        db.executemany("INSERT INTO search_rows VALUES(?,?,?)", [(x[0], fid, d) for fid, r in files for d, x in r.search])
+        notes = [(fid, r.note) for fid, r in files if r.note is not None]
+        db.executemany("INSERT INTO notes VALUES(?, ?)", [(fid, n[0]) for fid, n in notes])
+        db.executemany("INSERT INTO mentions VALUES(?,?,?,?,?)", [(fid, *m) for fid, n in notes for m in n[1]])
 
     def replace_note(self, file_id: int, title: str | None, mentions: list[tuple[str, str, str, int]]) -> None:
         """A doc note's title and mentions (kind, text, detail, line); ``title`` None: not a note."""

@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 from ..model import Facts, FileResolution
 from .codec import dump, pack_facts, pack_sids, symbol_ids, unpack_facts, unpack_sids
-from .layers import Layers
+from .layers import Layers, NewLayerRows
 from .reads import Reads
 from .schema import QUERY_INDEXES, SCHEMA, SCHEMA_VERSION, table_columns
 
@@ -86,6 +86,52 @@ class Interface(NamedTuple):
 
 
 NO_INTERFACE = Interface({}, {})
+
+
+class NewRows(NamedTuple):
+    """Every row a file adds to a store that has none of it (a first index), without the file's
+    id: made where the file was extracted (:func:`new_rows`), inserted by
+    :meth:`Store.write_new_files`. The values are those :meth:`Store.write_indexed` and the
+    layers' ``replace_*`` write."""
+
+    module: str
+    facts: bytes  # packed facts and site ids, as the files row keeps them
+    sids: bytes
+    symbols: list[tuple]  # symbols columns but file_id, in :data:`_NEW_SYMBOL` order
+    sites: list[tuple]  # sites columns but file_id, in :data:`_NEW_SITE` order
+    bindings: list[tuple]  # bindings columns but file_id
+    layers: NewLayerRows
+
+
+class NewFile(NamedTuple):
+    path: str
+    lang: str
+    sha256: str | None
+    size: int
+    mtime_ns: int
+    rows: NewRows
+
+
+_NEW_SYMBOL = (
+    "INSERT OR REPLACE INTO symbols(id, qname, name, kind, parent_id, module, lang, sl, sc, el, ec, nsl, nsc, nel, nec, signature, "
+    "extra, file_id) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+)
+_NEW_SITE = "INSERT OR REPLACE INTO sites(sid, caller_id, name, kind, status, sl, sc, el, ec, file_id) VALUES(?,?,?,?,?,?,?,?,?,?)"
+
+
+def new_rows(lang: str, facts: Facts, ids: list[int], sids: list[int], layers: NewLayerRows) -> NewRows:
+    """The rows of a new file (``ids``: its symbols' stable ids, ``sids``: its sites')."""
+    module = facts.module
+    symbols = [
+        (ids[i], s.qname, s.name, s.kind, ids[s.parent] if s.parent is not None else None, module, lang,
+         *s.range, *s.selection, s.signature, dump(s.extra) if s.extra else None)
+        for i, s in enumerate(facts.symbols)
+    ]
+    sites = [(sids[i], ids[s.caller], s.name, s.kind, "unresolved", *s.range) for i, s in enumerate(facts.sites)]
+    bindings = [
+        (lang, module, b.name, b.kind, b.target, dump(b.extra) if b.extra is not None else None) for b in facts.bindings
+    ]
+    return NewRows(module, pack_facts(facts), pack_sids(sids), symbols, sites, bindings, layers)
 
 
 def read_facts(db: sqlite3.Connection, file_id: int) -> tuple[Facts, list[int]] | None:
@@ -216,6 +262,11 @@ class Store:
         """Start a bulk load into an empty store; :meth:`create_query_indexes` ends it."""
         for name in QUERY_INDEXES:
             self.db.execute(f"DROP INDEX IF EXISTS {name}")
+        self.begin_bulk_load()
+
+    def begin_bulk_load(self) -> None:
+        """Start a bulk load into an empty store, indexes kept (a small first index): resolutions
+        written for the first time delete nothing; :meth:`create_query_indexes` ends it."""
         self._bulk_resolved = set() if self.is_empty() else None
 
     def is_empty(self) -> bool:
@@ -388,6 +439,36 @@ class Store:
         )
         self.replace_file_facts(fid, path, lang, facts, sids, fresh=fresh)
         return fid
+
+    def new_paths(self, paths: list[str]) -> list[str]:
+        """Those of ``paths`` the store has no row of."""
+        known: set[str] = set()
+        for i in range(0, len(paths), 500):
+            chunk = paths[i : i + 500]
+            known.update(p for (p,) in self.db.execute(
+                f"SELECT path FROM files WHERE path IN ({','.join('?' * len(chunk))})", chunk
+            ))
+        return [p for p in paths if p not in known]
+
+    def write_new_files(self, files: list[NewFile]) -> list[int]:
+        """Store files the store has no row of (see :meth:`new_paths`): what
+        :meth:`write_indexed` and the layers write for each, one statement per table for the
+        whole batch. Returns their ids, in order."""
+        db = self.db
+        first = int(db.execute("SELECT coalesce(max(id), 0) FROM files").fetchone()[0]) + 1
+        fids = list(range(first, first + len(files)))
+        pairs = list(zip(fids, files, strict=True))
+        db.executemany(
+            "INSERT INTO files(id, path, lang, module, sha256, size, mtime_ns, status, reason, facts, sids, resolved) "
+            "VALUES(?,?,?,?,?,?,?,'indexed',NULL,?,?,0)",
+            [(fid, f.path, f.lang, f.rows.module, f.sha256, f.size, f.mtime_ns, f.rows.facts, f.rows.sids)
+             for fid, f in pairs],
+        )
+        db.executemany(_NEW_SYMBOL, [(*r, fid) for fid, f in pairs for r in f.rows.symbols])
+        db.executemany(_NEW_SITE, [(*r, fid) for fid, f in pairs for r in f.rows.sites])
+        db.executemany("INSERT INTO bindings VALUES(?,?,?,?,?,?,?)", [(fid, *r) for fid, f in pairs for r in f.rows.bindings])
+        self.layers.insert_new([(fid, f.rows.layers) for fid, f in pairs])
+        return fids
 
     def write_skipped(
         self, path: str, lang: str | None, reason: str, *, sha256: str | None, size: int, mtime_ns: int
@@ -566,6 +647,36 @@ class Store:
         )
         db.executemany("INSERT INTO edges VALUES(?,?,?,?,?,?,?)", [(file_id, *e) for e in res.edges])
         db.executemany("INSERT OR IGNORE INTO deps VALUES(?,?)", [(k, file_id) for k in res.deps])
+
+
+    def write_first_resolutions(self, batch: list[tuple[int, FileResolution]]) -> None:
+        """:meth:`write_resolution` of whole files during a bulk load, for files whose resolution
+        is written for the first time (nothing to delete), one statement per table for the batch."""
+        if not batch:
+            return
+        assert self._bulk_resolved is not None
+        db = self.db
+        for fid, _ in batch:
+            assert fid not in self._bulk_resolved
+            self._bulk_resolved.add(fid)
+            self.layers.touched(fid, None)
+        db.executemany("UPDATE files SET resolved=1 WHERE id=?", [(fid,) for fid, _ in batch])
+        db.executemany(
+            "UPDATE sites SET status=? WHERE file_id=? AND sid=?",
+            [(st, fid, sid) for fid, res in batch for sid, st in zip(res.sids, res.statuses, strict=True) if st != "unresolved"],
+        )
+        db.executemany("INSERT INTO edges VALUES(?,?,?,?,?,?,?)", [(fid, *e) for fid, res in batch for e in res.edges])
+        # in key order: the deps table is keyed by (key, file_id), and sorted inserts touch each page once
+        db.executemany("INSERT OR IGNORE INTO deps VALUES(?,?)", sorted((k, fid) for fid, res in batch for k in res.deps))
+
+    def bulk_loading(self) -> bool:
+        """Between :meth:`drop_query_indexes` on an empty store and :meth:`create_query_indexes`."""
+        return self._bulk_resolved is not None
+
+    def first_resolution(self, file_id: int) -> bool:
+        """During a bulk load: the file's resolution was not written yet (see
+        :meth:`write_first_resolutions`)."""
+        return self._bulk_resolved is not None and file_id not in self._bulk_resolved
 
 
 def _truncated(path: Path) -> bool:

@@ -8,11 +8,19 @@ from typing import Any
 
 from ...model import Facts
 
+_ATOMS = frozenset({str, int, float, bool, bytes, type(None)})
+
 
 def plain(value: Any) -> Any:
-    """``value`` with every NamedTuple (nested in lists, dicts and tuples) a plain tuple."""
+    """``value`` with every NamedTuple (nested in lists, dicts and tuples) a plain tuple.
+    (Dispatch on the exact type first: it runs on every value of every file's facts.)"""
+    t = type(value)
+    if t in _ATOMS:
+        return value
+    if t is list:
+        return [plain(v) for v in value]
     if isinstance(value, tuple):
-        return tuple(plain(v) for v in value)
+        return tuple([plain(v) for v in value])
     if isinstance(value, list):
         return [plain(v) for v in value]
     if isinstance(value, dict):
