@@ -383,11 +383,20 @@ class GraphMindServer(LanguageServer):
 
     # ------------------------------------------------------------------ indexing
     def start_indexing(self) -> None:
-        if self.indexing is not None and self.indexing.is_alive():
-            self.cancel.set()
-            self.indexing.join(timeout=30)
-        self.cancel.clear()
-        self.indexing = threading.Thread(target=self._index_all, name="graphmind-index", daemon=True)
+        """Index every folder in a thread, after cancelling a run still going. Never waits here:
+        this runs on the event loop (e.g. the answer to workspace/configuration), and a running
+        index waits on the loop for its progress bar, so joining it here stalled both for 10 s."""
+        previous = self.indexing
+        self.cancel.set()  # the previous run's; each run has its own
+        cancel = self.cancel = threading.Event()
+
+        def run() -> None:
+            if previous is not None:
+                previous.join()
+            if not cancel.is_set():
+                self._index_all(cancel)
+
+        self.indexing = threading.Thread(target=run, name="graphmind-index", daemon=True)
         self.indexing.start()
 
     def _begin_progress(self, token: str) -> bool:
@@ -407,7 +416,7 @@ class GraphMindServer(LanguageServer):
             log.info("no work-done progress: %s", exc)
             return False
 
-    def _index_all(self) -> None:
+    def _index_all(self, cancel: threading.Event) -> None:
         from ..store import IndexUnavailable
 
         token = str(uuid.uuid4())
@@ -432,7 +441,7 @@ class GraphMindServer(LanguageServer):
                         )
 
                 try:
-                    report = folder.index(progress=progress, cancel=self.cancel)
+                    report = folder.index(progress=progress, cancel=cancel)
                     files += report.files
                     log.info("indexed %s: %d files (%d parsed) in %.2fs%s", root, report.files, report.indexed,
                              report.seconds, " (cancelled)" if report.cancelled else "")
@@ -442,7 +451,7 @@ class GraphMindServer(LanguageServer):
                     log.exception("indexing %s failed", root)
         finally:
             if use_progress:
-                msg = "cancelled" if self.cancel.is_set() else f"{files} files in {time.perf_counter() - t0:.1f}s"
+                msg = "cancelled" if cancel.is_set() else f"{files} files in {time.perf_counter() - t0:.1f}s"
                 self.from_thread(self.work_done_progress.end, token, T.WorkDoneProgressEnd(message=msg))
             self.ready.set()
             self.index_status.finished()
