@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ...model import (
     CALL,
     EXTERNAL,
@@ -27,6 +29,7 @@ class Resolver(Values):
         super().__init__(facts, ws)
         self.dispatch = Dispatch(ws, self.is_subtype)
         self._literal_types: dict[tuple[str, str], list[SymbolRow]] = {}
+        self._external_params: dict[tuple[str, int], bool] = {}
 
     # --- names in the file's own scopes
     def own_symbol(self, idx: int) -> list[SymbolRow]:
@@ -160,11 +163,11 @@ class Resolver(Values):
         else:
             recv, rc = self.eval_expr(recv_expr, scope, 0)
         if recv is None:
-            return self.outcome(i, site, None, rc, True, flag, self.external_root(recv_expr, scope))
+            return self.outcome(i, site, None, rc, True, flag, lambda: self.external_root(recv_expr, scope))
         v, c = self.attr(recv, chain[-1], 0)
         if v is None and recv[0] in ("inst", "super"):
             # the class (and its workspace bases) lack the member: maybe a subclass defines it
-            return self.outcome(i, site, None, rc, True, flag, self.external_member(recv))
+            return self.outcome(i, site, None, rc, True, flag, lambda: self.external_member(recv))
         res = self.outcome(i, site, v, min(rc, c), False, flag)
         if recv[0] == "inst" and v is not None and v[0] == "syms" and site.kind == CALL and res.targets:
             res.targets.extend(self.dispatched(recv[1], v[1], min(rc, c), {t[0] for t in res.targets}))  # type: ignore[arg-type]
@@ -199,6 +202,12 @@ class Resolver(Values):
     def external_param(self, name: str, scope: int) -> bool:
         """``name`` is a parameter of callbacks passed only to external callees
         (``server.get('/', (request, response) => ...)``): their values come from outside."""
+        key = (name, scope)
+        if key not in self._external_params:
+            self._external_params[key] = self._external_param(name, scope)
+        return self._external_params[key]
+
+    def _external_param(self, name: str, scope: int) -> bool:
         s = scope
         while 0 < s < len(self.scopes):
             _, _, _, locals_, types, imports, defs = self.scopes[s]
@@ -306,7 +315,7 @@ class Resolver(Values):
         return list(out.values())
 
     def outcome(self, i: int, site: SiteFact, v: Value | None, c: int, receiver_unknown: bool, flag: str,
-                external: bool = False) -> Resolution:
+                external: Callable[[], bool] | None = None) -> Resolution:
         if v is None:
             if receiver_unknown and site.kind == CALL and site.name and flag == "":
                 return self.by_name(i, site, external)
@@ -336,20 +345,21 @@ class Resolver(Values):
             return Resolution(i, list(targets.items()), RESOLVED)
         return unresolved(i)
 
-    def by_name(self, i: int, site: SiteFact, external: bool) -> Resolution:
+    def by_name(self, i: int, site: SiteFact, external: Callable[[], bool] | None) -> Resolution:
         """Unknown receiver: a method name with one definition in the workspace is inferred; a few
         are ambiguous (an edge to each); none or too many leave the site unresolved. A receiver
-        ``external`` (see :meth:`external_receiver`) is offered no type alias's members."""
+        known to be ``external`` (asked only when a type alias's member is among the candidates)
+        is offered none of them: the alias declares a shape, reached through the type."""
         cands = [
             r for r in self.ws.by_name(site.name)
             if (r.kind == "method" or (r.kind == "function" and r.extra.get("prop")))
             and not r.extra.get("property")  # a getter is read, not called
             and not r.extra.get("member")  # reached through its function's result, not by a guess
             and ".{}." not in r.qname  # an anonymous literal's: reached through its type, not by a guess
-            # a type alias's member (`type KyResponse = {json: ...}`) declares a shape reached through
-            # the type: a receiver known to be external (an express handler's `response`) is no value of it
-            and not (external and r.extra.get("alias"))
         ]
+        if external is not None and any(r.extra.get("alias") for r in cands) and external():
+            # `response.json()` in an express handler: no value of `type KyResponse = {json: ...}`
+            cands = [r for r in cands if not r.extra.get("alias")]
         # a function assigned to a property (`ky.create = ...`) wins over a same-named class member:
         # a class's static method is called through its class, which resolves without the name
         props = [r for r in cands if r.extra.get("prop")]
