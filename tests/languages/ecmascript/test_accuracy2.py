@@ -77,6 +77,16 @@ def test_typed_literal_methods_are_reached_through_their_type(engine: Engine) ->
     assert callers == {"src.options.other"}
 
 
+def test_type_alias_members_are_no_by_name_candidates(engine: Engine) -> None:
+    e = edges(engine)
+    assert ("src.external.load", "src.external.Reply.decodeBody", "inferred") in e  # through its type
+    # by name, from an external receiver (a node:http handler's `response`): no edge, at any label
+    assert not any(a == "src.external.serve" for a, _, _ in e)
+    assert not any(b == "src.external.Reply.json" for _, b, _ in e)
+    # a receiver merely unknown (an untyped parameter) still finds it by name
+    assert ("src.usage.guess", "src.options.Retry.shouldRetry", "inferred") in e
+
+
 def test_returned_members_and_interface_members_are_symbols(engine: Engine) -> None:
     kinds = {s.qname: (s.kind, s.signature) for s in Graph(engine).search("", limit=500)}
     assert kinds["src.checks.makeChecks.check"][0] == "method"
@@ -133,6 +143,12 @@ FRAGMENTS = [
     "\nexport class Box {\n  constructor(cb: (this: Box, s: Store) => void) {}\n}\n",
     "\n  new Box((s) => s.save());\n",
     "\n  [0].forEach(function (this: Store) { this.save(); });\n",
+    # a type alias's member is no by-name candidate for a receiver known to be external: a callback
+    # parameter of an imported external callee, an instance of a type with an external base
+    "\nimport { createServer } from 'node:http';\n",
+    "\n  createServer((q, r) => r.hook(1));\n",
+    "\nexport type Srv = { other: () => void } & Ext;\n",
+    "\nexport function srv(s: Srv) { s.hook(2); s.other(); }\n",
     "implements Store", "save", "run", "repo", "find", "Store", "Repo", "Opts", "hook", "Repo[]", "{", "}", "(", ")", "\n",
 ]
 FILES = sorted(INITIAL)

@@ -253,6 +253,8 @@ class Extractor(Bindings):
             bases = heritage(node) if t != "type_alias_declaration" else alias_bases(node)
             if bases:
                 extra["bases"] = bases
+            if t == "type_alias_declaration":
+                extra["alias"] = True  # a shape: its members are reached through the type, never by name
             body = node.child_by_field_name("body")
             sig = " ".join(src[node.start_byte : body.start_byte if body is not None else node.end_byte].decode("utf-8", "replace").split())
             idx = self.add_symbol(ps, name, "interface", node, name_node, sig, extra)
@@ -751,6 +753,8 @@ class Extractor(Bindings):
     def member_signature(self, scope: int, name: str, node: ts.Node, name_node: ts.Node, extra: dict[str, Any]) -> None:
         """A bodiless method symbol (an interface's, an abstract one)."""
         end = node.child_by_field_name("return_type") or node.child_by_field_name("parameters") or node.child_by_field_name("type") or name_node
+        if self.symbols[self.scopes[scope].owner].extra.get("alias"):
+            extra["alias"] = True  # a type alias's member: no by-name candidate
         self.add_symbol(scope, name, "method", node, name_node, signature(node, self.src, end), extra)
 
 

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ...model import (
     CALL,
     EXTERNAL,
@@ -27,6 +29,7 @@ class Resolver(Values):
         super().__init__(facts, ws)
         self.dispatch = Dispatch(ws, self.is_subtype)
         self._literal_types: dict[tuple[str, str], list[SymbolRow]] = {}
+        self._external_params: dict[tuple[str, int], bool] = {}
 
     # --- names in the file's own scopes
     def own_symbol(self, idx: int) -> list[SymbolRow]:
@@ -160,16 +163,63 @@ class Resolver(Values):
         else:
             recv, rc = self.eval_expr(recv_expr, scope, 0)
         if recv is None:
-            return self.outcome(i, site, None, rc, True, flag)
+            return self.outcome(i, site, None, rc, True, flag, lambda: self.external_root(recv_expr, scope))
         v, c = self.attr(recv, chain[-1], 0)
         if v is None and recv[0] in ("inst", "super"):
             # the class (and its workspace bases) lack the member: maybe a subclass defines it
-            return self.outcome(i, site, None, rc, True, flag)
+            return self.outcome(i, site, None, rc, True, flag, lambda: self.external_member(recv))
         res = self.outcome(i, site, v, min(rc, c), False, flag)
         if recv[0] == "inst" and v is not None and v[0] == "syms" and site.kind == CALL and res.targets:
             res.targets.extend(self.dispatched(recv[1], v[1], min(rc, c), {t[0] for t in res.targets}))  # type: ignore[arg-type]
             res.targets.extend(self.implementing_literals(v[1], min(rc, c), {t[0] for t in res.targets}))  # type: ignore[arg-type]
         return res
+
+    # --- receivers known to be external (no value of a workspace type alias reaches them)
+    def external_member(self, recv: Value) -> bool:
+        """``recv`` is an instance whose workspace types lack the member called: with an external
+        base (``type Server = {...} & express.Express``) the member is the external base's."""
+        return recv[0] == "inst" and any(
+            self.has_external_base(r, 0) for r in recv[1] if r.kind in ("class", "interface")
+        )
+
+    def external_callee(self, e: Expr, scope: int) -> bool:
+        """``e`` calls outside the workspace: it is external, or a member an external base supplies."""
+        v, _ = self.eval_expr(e, scope, 0)
+        if v is not None:
+            return v[0] == "ext"
+        if not e.chain or (e.base == Base.NAME and len(e.chain) == 1):
+            return False
+        recv, _ = self.eval_expr(e._replace(chain=e.chain[:-1]), scope, 0)
+        return recv is not None and (recv[0] == "ext" or self.external_member(recv))
+
+    def external_root(self, e: Expr, scope: int) -> bool:
+        """The receiver ``e`` is reached from an external parameter: ``response``,
+        ``response.body``, ``response.status(500)`` (what an external value's members return is external)."""
+        while e.base == Base.CALL and isinstance(e.arg, tuple):
+            e = Expr(*e.arg)
+        return e.base == Base.NAME and bool(e.chain) and self.external_param(e.chain[0], scope)
+
+    def external_param(self, name: str, scope: int) -> bool:
+        """``name`` is a parameter of callbacks passed only to external callees
+        (``server.get('/', (request, response) => ...)``): their values come from outside."""
+        key = (name, scope)
+        if key not in self._external_params:
+            self._external_params[key] = self._external_param(name, scope)
+        return self._external_params[key]
+
+    def _external_param(self, name: str, scope: int) -> bool:
+        s = scope
+        while 0 < s < len(self.scopes):
+            _, _, _, locals_, types, imports, defs = self.scopes[s]
+            if name in defs or name in imports:
+                return False
+            if name in types:
+                evs = types[name]
+                return all(ev[0] == "cb" for ev in evs) and all(self.external_callee(Expr(*ev[1]), s) for ev in evs)
+            if name in locals_:
+                return False
+            s = self.scopes[s].parent
+        return False
 
     def implementing_literals(self, declared: list[SymbolRow], conf: int, skip: set[int]) -> list[Target]:
         """A call of a type's member also reaches the methods of the object literals typed by that
@@ -264,10 +314,11 @@ class Resolver(Values):
                     out.setdefault(tgt.symbol, tgt)
         return list(out.values())
 
-    def outcome(self, i: int, site: SiteFact, v: Value | None, c: int, receiver_unknown: bool, flag: str) -> Resolution:
+    def outcome(self, i: int, site: SiteFact, v: Value | None, c: int, receiver_unknown: bool, flag: str,
+                external: Callable[[], bool] | None = None) -> Resolution:
         if v is None:
             if receiver_unknown and site.kind == CALL and site.name and flag == "":
-                return self.by_name(i, site)
+                return self.by_name(i, site, external)
             return unresolved(i)
         kind, payload = v
         if kind in ("ext", "arr", "arrfn"):
@@ -294,9 +345,11 @@ class Resolver(Values):
             return Resolution(i, list(targets.items()), RESOLVED)
         return unresolved(i)
 
-    def by_name(self, i: int, site: SiteFact) -> Resolution:
+    def by_name(self, i: int, site: SiteFact, external: Callable[[], bool] | None) -> Resolution:
         """Unknown receiver: a method name with one definition in the workspace is inferred; a few
-        are ambiguous (an edge to each); none or too many leave the site unresolved."""
+        are ambiguous (an edge to each); none or too many leave the site unresolved. A receiver
+        known to be ``external`` (asked only when a type alias's member is among the candidates)
+        is offered none of them: the alias declares a shape, reached through the type."""
         cands = [
             r for r in self.ws.by_name(site.name)
             if (r.kind == "method" or (r.kind == "function" and r.extra.get("prop")))
@@ -304,6 +357,9 @@ class Resolver(Values):
             and not r.extra.get("member")  # reached through its function's result, not by a guess
             and ".{}." not in r.qname  # an anonymous literal's: reached through its type, not by a guess
         ]
+        if external is not None and any(r.extra.get("alias") for r in cands) and external():
+            # `response.json()` in an express handler: no value of `type KyResponse = {json: ...}`
+            cands = [r for r in cands if not r.extra.get("alias")]
         # a function assigned to a property (`ky.create = ...`) wins over a same-named class member:
         # a class's static method is called through its class, which resolves without the name
         props = [r for r in cands if r.extra.get("prop")]

@@ -37,6 +37,7 @@ class Values(ValueResolver):
         self.scopes = [ScopeRecord(*s) for s in local.get("scopes", [(0, 0, ("none",), [], {}, {}, {})])]
         self.mlocals: set[str] = set(local.get("mlocals", ()))
         self.M = facts.module
+        self._globals: dict[tuple[str, str, int], tuple[Value | None, int]] = {}
 
     # --- modules
     def module_exists(self, name: str) -> bool:
@@ -55,9 +56,19 @@ class Values(ValueResolver):
 
     def global_value(self, mod: str, name: str, depth: int = 0) -> tuple[Value | None, int]:
         """A name in the module scope of ``mod`` (possibly another file): a definition, an
-        import, an export alias, a variable with type evidence, or a name from ``export *``."""
+        import, an export alias, a variable with type evidence, or a name from ``export *``.
+        Memoized for the file being resolved (its sites ask for the same names again and again:
+        ``ky``, ``server`` in each of a test file's hundreds of calls); the depth is part of the key,
+        since a deeper start sees less."""
         if depth > MAX_DEPTH:
             return None, EXTRACTED
+        key = (mod, name, depth)
+        got = self._globals.get(key)
+        if got is None:
+            got = self._globals[key] = self._global_value(mod, name, depth)
+        return got
+
+    def _global_value(self, mod: str, name: str, depth: int) -> tuple[Value | None, int]:
         rows = [r for r in self.ws.symbols(f"{mod}.{name}") if r.kind != "module" and not r.extra.get("local")]
         if rows:
             return ("syms", rows), EXTRACTED
