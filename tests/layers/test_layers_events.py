@@ -14,6 +14,7 @@ from graphmind.cli import main
 from graphmind.graph import Graph
 from hypothesis import HealthCheck, given, settings
 from layers_util import indexed, layer_snapshot, via_edges, workspace
+from profiles import examples
 
 PY_EDGES = {
     ("shop.orders.create_order", "shop.billing.charge", "inferred", "event:order.created"),
@@ -135,7 +136,7 @@ FRAGMENTS = [
 ]
 FILES = sorted(INITIAL)
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(edit_sequences(FILES, FRAGMENTS, max_edits=10))
 def test_event_layer_incremental_equals_fresh(edits: list[tuple[str, int, int, str]]) -> None:
     check_incremental(INITIAL, ("emit.py", "handle.py", "app.js"), edits, snap=layer_snapshot)

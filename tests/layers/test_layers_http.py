@@ -13,6 +13,7 @@ from graphmind.graph import Graph
 from graphmind.links import http
 from hypothesis import HealthCheck, given, settings
 from layers_util import indexed, layer_snapshot, via_edges, workspace
+from profiles import examples
 
 EDGES = {
     ("client.sync.fetch_order", "api.routes.get_order", "inferred", "http:GET /orders/{}"),
@@ -121,7 +122,7 @@ FRAGMENTS = [
 ]
 FILES = sorted(INITIAL)
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(edit_sequences(FILES, FRAGMENTS, max_edits=10))
 def test_http_layer_incremental_equals_fresh(edits: list[tuple[str, int, int, str]]) -> None:
     check_incremental(INITIAL, ("routes.py", "web.ts"), edits, snap=layer_snapshot)

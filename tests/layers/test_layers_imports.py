@@ -15,6 +15,7 @@ from graphmind.graph.deps import ImportGraph
 from hypothesis import HealthCheck, given, settings
 from layers_util import import_edges, indexed, layer_snapshot, workspace
 from lsp_util import _plain, lsp_session, uri
+from profiles import examples
 
 EDGES = {
     ("shop/orders.py", "shop/billing.py"),  # from shop import billing / from shop.billing import charge
@@ -123,7 +124,7 @@ FRAGMENTS = [
 ]
 FILES = sorted(INITIAL)
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(edit_sequences(FILES, FRAGMENTS, max_edits=10))
 def test_import_layer_incremental_equals_fresh(edits: list[tuple[str, int, int, str]]) -> None:
     check_incremental(INITIAL, ("pkg/a.py", "web/x.ts"), edits, snap=layer_snapshot)

@@ -17,6 +17,7 @@ from graphmind.languages.markdown.notes import read
 from hypothesis import HealthCheck, given, settings
 from layers_util import indexed, layer_snapshot, workspace
 from lsp_util import blast_radius, lsp_session, uri
+from profiles import examples
 
 ADR = "docs/adr/0001-idempotent-charges.md"
 LEDGER = "docs/ledger.md"
@@ -114,7 +115,7 @@ def note_snapshot(engine):  # type: ignore[no-untyped-def]
     return snap
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(edit_sequences(FILES, FRAGMENTS, max_edits=10))
 def test_note_layer_incremental_equals_fresh(edits: list[tuple[str, int, int, str]]) -> None:
     check_incremental(INITIAL, ("m.py", "n.md"), edits, snap=note_snapshot)

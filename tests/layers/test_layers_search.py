@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from layers_util import indexed, layer_snapshot, workspace
 from lsp_util import lsp_session
 from lsprotocol import types as T
+from profiles import examples
 
 
 def names(g: Graph, query: str, limit: int = 20) -> list[str]:
@@ -100,7 +101,7 @@ FRAGMENTS = ["\ndef epsilon():\n    \"\"\"Fifth.\"\"\"\n", "\n# note\ndef zeta()
              "alpha", "\n", "    ", "", "/** x */\n", "function f() {}\n"]
 FILES = sorted(INITIAL)
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(edit_sequences(FILES, FRAGMENTS, max_edits=10))
 def test_search_layer_incremental_equals_fresh(edits: list[tuple[str, int, int, str]]) -> None:
     check_incremental(INITIAL, ("a.py", "b.ts"), edits, snap=layer_snapshot)

@@ -19,6 +19,7 @@ from graphmind.graph import Graph
 from graphmind.model import Via
 from hypothesis import HealthCheck, given, settings
 from languages.annotations import annotated_edges, read_annotations
+from profiles import examples
 
 FIXTURE = Path(__file__).parent / "fixtures" / "accuracy2"
 ANNOTATIONS = read_annotations(FIXTURE)
@@ -154,7 +155,7 @@ FRAGMENTS = [
 FILES = sorted(INITIAL)
 OPEN = ("use.ts",)
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(edit_sequences(FILES, FRAGMENTS, max_edits=8))
 def test_incremental_equals_fresh(edits: list[tuple[str, int, int, str]]) -> None:
     check_incremental(INITIAL, OPEN, edits, whole_text=True)
