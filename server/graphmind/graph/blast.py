@@ -71,25 +71,15 @@ def blast_steps(
     depth = min(wanted, MAX_DEPTH)
     limit = min(max(0, limit), MAX_LIMIT)
     target_ids = start_ids if start_ids is not None else [t.id for t in targets]
-    restarts = 0
-    # many small acyclic objects: the cyclic collector's full passes would stall a step for tens of
-    # milliseconds each; it runs again once the walk ends (or is closed, e.g. a cancelled request)
-    gc_was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        while True:
-            with reads() as r:
-                epoch = r.epoch()
-            walk = _Walk()
-            deadline = time.monotonic() + seconds
-            yield from _walk(reads, walk, target_ids, depth, wanted, incoming, min_conf, max_nodes, deadline)
-            result = yield from _answer(reads, walk, targets, depth, incoming, min_conf, limit)
-            if result.epoch == epoch or restarts == RESTARTS:  # epochs only grow: one version throughout
-                return result
-            restarts += 1
-    finally:
-        if gc_was_enabled:
-            gc.enable()
+
+    def attempt() -> Generator[None, None, tuple[BlastResult, int]]:
+        walk = _Walk()
+        deadline = time.monotonic() + seconds
+        yield from _walk(reads, walk, target_ids, depth, wanted, incoming, min_conf, max_nodes, deadline)
+        result = yield from _answer(reads, walk, targets, depth, incoming, min_conf, limit)
+        return result, result.epoch
+
+    return (yield from _one_version(reads, attempt))
 
 
 def reach_steps(
@@ -100,6 +90,23 @@ def reach_steps(
     the answer around it (items, call sites, completeness): the same walk, the same bounds."""
     wanted = max(0, depth)
     depth = min(wanted, MAX_DEPTH)
+
+    def attempt() -> Generator[None, None, tuple[int, int]]:
+        walk = _Walk()
+        deadline = time.monotonic() + seconds
+        yield from _walk(reads, walk, target_ids, depth, wanted, incoming, min_conf, max_nodes, deadline)
+        with reads() as r:
+            return len(walk.level), r.epoch()
+
+    return (yield from _one_version(reads, attempt))
+
+
+def _one_version(reads: ReadsFactory, attempt: Callable[[], Generator[None, None, tuple[R, int]]]) -> Generator[None, None, R]:
+    """Run ``attempt`` (a walk and what it answers, with the graph's epoch at its end) again until
+    the epoch did not change during it, at most RESTARTS times: epochs only grow, so an answer is
+    of one version of the graph. Many small acyclic objects: the cyclic collector's full passes
+    would stall a step for tens of milliseconds each; it runs again once the walk ends (or is
+    closed, e.g. a cancelled request)."""
     restarts = 0
     gc_was_enabled = gc.isenabled()
     gc.disable()
@@ -107,12 +114,9 @@ def reach_steps(
         while True:
             with reads() as r:
                 epoch = r.epoch()
-            walk = _Walk()
-            deadline = time.monotonic() + seconds
-            yield from _walk(reads, walk, target_ids, depth, wanted, incoming, min_conf, max_nodes, deadline)
-            with reads() as r:
-                if r.epoch() == epoch or restarts == RESTARTS:
-                    return len(walk.level)
+            result, end = yield from attempt()
+            if end == epoch or restarts == RESTARTS:
+                return result
             restarts += 1
     finally:
         if gc_was_enabled:

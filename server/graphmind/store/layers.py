@@ -132,26 +132,21 @@ class Layers:
 
     def replace_search(self, file_id: int, rows: list[SearchRow]) -> None:
         """A file's search rows: only the symbols whose row changed are rewritten."""
-        db = self.db
-        old = dict(db.execute("SELECT symbol_id, digest FROM search_rows WHERE file_id = ?", (file_id,)))
-        new = {r[0]: (_digest(r), r) for r in rows}
-        gone = [sid for sid, d in old.items() if sid not in new or new[sid][0] != d]
-        came = [(d, r) for sid, (d, r) in new.items() if old.get(sid) != d]
-        if gone:
-            db.executemany("DELETE FROM search WHERE rowid = ?", [(sid,) for sid in gone])
-            db.executemany("DELETE FROM search_rows WHERE symbol_id = ?", [(sid,) for sid in gone])
-        if came:
-            db.executemany("INSERT INTO search(rowid, name, words, signature, doc) VALUES(?,?,?,?,?)", [r for _, r in came])
-            db.executemany("INSERT OR REPLACE INTO search_rows VALUES(?,?,?)", [(r[0], file_id, d) for d, r in came])
+        old = dict(self.db.execute("SELECT symbol_id, digest FROM search_rows WHERE file_id = ?", (file_id,)))
+        self._rewrite_search(file_id, old, rows)
 
     def patch_search(self, file_id: int, removed: list[int], rows: list[SearchRow]) -> None:
         """Some of a file's search rows: the symbols ``removed`` lose theirs unless ``rows`` (the
         added symbols') gives them one again; a row is rewritten only when it changed."""
-        db = self.db
         ids = [*removed, *(r[0] for r in rows)]
         if not ids:
             return
-        old = dict(db.execute(f"SELECT symbol_id, digest FROM search_rows WHERE symbol_id IN ({','.join(map(str, ids))})"))
+        old = dict(self.db.execute(f"SELECT symbol_id, digest FROM search_rows WHERE symbol_id IN ({','.join(map(str, ids))})"))
+        self._rewrite_search(file_id, old, rows)
+
+    def _rewrite_search(self, file_id: int, old: dict[int, int], rows: list[SearchRow]) -> None:
+        """Rows of ``old`` (symbol id → digest) not in ``rows`` or changed go; new or changed come."""
+        db = self.db
         new = {r[0]: (_digest(r), r) for r in rows}
         gone = [sid for sid, d in old.items() if sid not in new or new[sid][0] != d]
         came = [(d, r) for sid, (d, r) in new.items() if old.get(sid) != d]
