@@ -728,6 +728,11 @@ try {
       await page2.goto(URL);
       await page2.waitForSelector('.monaco-workbench', { timeout: 30_000 });
       await page2.waitForSelector('.explorer-folders-view .monaco-list-row', { timeout: 30_000 });
+      // The extension starts with a source file: the second window may restore no editor (the
+      // first holds the workspace's state lock, so it gets fresh state), so open one there.
+      const row2 = page2.locator('.explorer-folders-view .monaco-list-row[aria-label="a.py"]');
+      await row2.waitFor({ state: 'visible', timeout: 30_000 });
+      await row2.dblclick();
       await until("the second window's server", async () => serverProcesses().length >= 2, { ms: 60_000 });
       await sleep(3_000); // configuration events from the second window arrive in this time
       assert(serverProcesses().includes(before[0]), "the first window's server still runs (was not restarted)");
