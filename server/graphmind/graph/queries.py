@@ -168,13 +168,12 @@ class Graph:
     def callees(self, sid: int, min_conf: int = INFERRED) -> list[Call]:
         """What ``sid`` calls; a declaration (an overload signature, a stub file's def) has no body
         that runs, so it answers as the definitions it declares (``Reads.implementations``)."""
-        with self._reads() as r:
-            impls = r.implementations(sid)
-        if not impls:
+        bodies = self._bodies([sid])
+        if bodies == [sid]:
             return self._neighbours(sid, False, ("call",), min_conf)
         calls: dict[int, Call] = {}
-        for impl in impls:
-            for c in self._neighbours(impl, False, ("call",), min_conf):
+        for body in bodies:  # the declaration's own (none: it has no body) and its definitions'
+            for c in self._neighbours(body, False, ("call",), min_conf):
                 got = calls.setdefault(c.symbol.id, c)
                 if got is not c:
                     got.confidence = max(got.confidence, c.confidence)
