@@ -106,18 +106,18 @@ def extract(
     src: bytes,
     relpath: str,
     module: str,
-    previous: list[Chunk] | None = None,
-    spare: dict[bytes, Chunk] | None = None,
     last: Extraction | None = None,
+    spare: dict[bytes, Chunk] | None = None,
 ) -> Extraction:
-    """``previous``: the last extraction's chunks (an edit's unchanged prefix and suffix are reused
-    from them). ``spare``: more chunks of the same file by key (see :func:`remember`); a changed
-    chunk with the key of one reuses its facts, moved to its line: when broken text is whole again,
-    or error recovery swings back to a shape it had a keystroke ago, the chunks it had swallowed
-    come back as they were instead of being extracted again. ``last``: the extraction ``previous``
-    came from; with it, a tree with syntax errors is chunked anew only where the text changed (see
-    :func:`_edit_region`, :func:`_kept_tail`), and an edit that changed one chunk's facts only in
-    their byte offsets keeps ``last``'s merged facts and ids (nothing to merge again)."""
+    """``last``: the buffer's last extraction. An edit's unchanged prefix and suffix of chunks are
+    reused from it; a tree with syntax errors is chunked anew only where the text changed (see
+    :func:`_edit_region`, :func:`_kept_tail`); an edit that changed one chunk's facts only in
+    their byte offsets keeps its merged facts and ids (nothing to merge again). ``spare``: more
+    chunks of the same file by key (see :func:`remember`); a changed chunk with the key of one
+    reuses its facts, moved to its line: when broken text is whole again, or error recovery swings
+    back to a shape it had a keystroke ago, the chunks it had swallowed come back as they were
+    instead of being extracted again."""
+    previous = last.chunks if last is not None else None
     previous_src = last.src if last is not None else None
     root = tree.root_node
     if not lang.chunked:

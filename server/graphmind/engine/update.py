@@ -167,11 +167,8 @@ class Updater:
         # errors a chunk with the same text may have parsed differently before (settling, and a
         # whole-text replacement, which is never settled later). A whole tree reuses only chunks
         # extracted from whole trees (see chunks.extract).
-        reuse = prev.chunks if prev is not None and not fresh and not (parsed_afresh and broken) else None
-        return chunks.extract(
-            doc.lang, tree, text, doc.path, module, reuse, doc.spare if reuse is not None else None,
-            prev if reuse is not None else None,
-        )
+        last = prev if prev is not None and not fresh and not (parsed_afresh and broken) else None
+        return chunks.extract(doc.lang, tree, text, doc.path, module, last, doc.spare if last is not None else None)
 
     def _patch(
         self, doc: Document, prev: chunks.Extraction, ext: chunks.Extraction, sha: str, settling: bool = False
