@@ -97,8 +97,8 @@ class NewRows(NamedTuple):
     module: str
     facts: bytes  # packed facts and site ids, as the files row keeps them
     sids: bytes
-    symbols: list[tuple]  # symbols columns but file_id, in :data:`_NEW_SYMBOL` order
-    sites: list[tuple]  # sites columns but file_id, in :data:`_NEW_SITE` order
+    symbols: list[tuple]  # symbols columns but file_id (:func:`_symbol_rows`)
+    sites: list[tuple]  # sites columns but file_id (:func:`_site_rows`)
     bindings: list[tuple]  # bindings columns but file_id
     layers: NewLayerRows
 
@@ -119,19 +119,39 @@ _NEW_SYMBOL = (
 _NEW_SITE = "INSERT OR REPLACE INTO sites(sid, caller_id, name, kind, status, sl, sc, el, ec, file_id) VALUES(?,?,?,?,?,?,?,?,?,?)"
 
 
+def _symbol_rows(lang: str, facts: Facts, ids: list[int], which: Iterable[int]) -> list[tuple]:
+    """Symbols rows but file_id, in :data:`_NEW_SYMBOL` order."""
+    syms, module = facts.symbols, facts.module
+    return [
+        (ids[i], syms[i].qname, syms[i].name, syms[i].kind, ids[syms[i].parent] if syms[i].parent is not None else None,
+         module, lang, *syms[i].range, *syms[i].selection, syms[i].signature, dump(syms[i].extra) if syms[i].extra else None)
+        for i in which
+    ]
+
+
+def _site_rows(facts: Facts, ids: list[int], sids: list[int], which: Iterable[int], statuses: list[str] | None = None) -> list[tuple]:
+    """Sites rows but file_id, in :data:`_NEW_SITE` order."""
+    sites = facts.sites
+    return [
+        (sids[i], ids[sites[i].caller], sites[i].name, sites[i].kind,
+         statuses[i] if statuses is not None else "unresolved", *sites[i].range)
+        for i in which
+    ]
+
+
+def _binding_rows(lang: str, facts: Facts) -> list[tuple]:
+    """Bindings rows but file_id (its first column)."""
+    return [
+        (lang, facts.module, b.name, b.kind, b.target, dump(b.extra) if b.extra is not None else None) for b in facts.bindings
+    ]
+
+
 def new_rows(lang: str, facts: Facts, ids: list[int], sids: list[int], layers: NewLayerRows) -> NewRows:
     """The rows of a new file (``ids``: its symbols' stable ids, ``sids``: its sites')."""
-    module = facts.module
-    symbols = [
-        (ids[i], s.qname, s.name, s.kind, ids[s.parent] if s.parent is not None else None, module, lang,
-         *s.range, *s.selection, s.signature, dump(s.extra) if s.extra else None)
-        for i, s in enumerate(facts.symbols)
-    ]
-    sites = [(sids[i], ids[s.caller], s.name, s.kind, "unresolved", *s.range) for i, s in enumerate(facts.sites)]
-    bindings = [
-        (lang, module, b.name, b.kind, b.target, dump(b.extra) if b.extra is not None else None) for b in facts.bindings
-    ]
-    return NewRows(module, pack_facts(facts), pack_sids(sids), symbols, sites, bindings, layers)
+    return NewRows(
+        facts.module, pack_facts(facts), pack_sids(sids), _symbol_rows(lang, facts, ids, range(len(facts.symbols))),
+        _site_rows(facts, ids, sids, range(len(facts.sites))), _binding_rows(lang, facts), layers,
+    )
 
 
 def read_facts(db: sqlite3.Connection, file_id: int) -> tuple[Facts, list[int]] | None:
@@ -527,41 +547,15 @@ class Store:
         ids = symbol_ids(path, facts)
         self.insert_symbols(file_id, lang, facts, ids, range(len(facts.symbols)))
         self.insert_sites(file_id, facts, ids, sids, range(len(facts.sites)))
-        db.executemany(
-            "INSERT INTO bindings VALUES(?,?,?,?,?,?,?)",
-            [
-                (file_id, lang, facts.module, b.name, b.kind, b.target, dump(b.extra) if b.extra is not None else None)
-                for b in facts.bindings
-            ],
-        )
+        db.executemany("INSERT INTO bindings VALUES(?,?,?,?,?,?,?)", [(file_id, *r) for r in _binding_rows(lang, facts)])
 
     def insert_symbols(self, file_id: int, lang: str, facts: Facts, ids: list[int], which: Iterable[int]) -> None:
-        syms = facts.symbols
-        self.db.executemany(
-            "INSERT OR REPLACE INTO symbols VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            [
-                (
-                    ids[i], file_id, syms[i].qname, syms[i].name, syms[i].kind,
-                    ids[syms[i].parent] if syms[i].parent is not None else None, facts.module, lang,
-                    *syms[i].range, *syms[i].selection, syms[i].signature,
-                    dump(syms[i].extra) if syms[i].extra else None,
-                )
-                for i in which
-            ],
-        )
+        self.db.executemany(_NEW_SYMBOL, [(*r, file_id) for r in _symbol_rows(lang, facts, ids, which)])
 
     def insert_sites(
         self, file_id: int, facts: Facts, ids: list[int], sids: list[int], which: Iterable[int], statuses: list[str] | None = None
     ) -> None:
-        sites = facts.sites
-        self.db.executemany(
-            "INSERT OR REPLACE INTO sites VALUES(?,?,?,?,?,?,?,?,?,?)",
-            [
-                (file_id, sids[i], ids[sites[i].caller], sites[i].name, sites[i].kind,
-                 statuses[i] if statuses is not None else "unresolved", *sites[i].range)
-                for i in which
-            ],
-        )
+        self.db.executemany(_NEW_SITE, [(*r, file_id) for r in _site_rows(facts, ids, sids, which, statuses)])
 
     def patch_file(
         self,
