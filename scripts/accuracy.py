@@ -113,6 +113,16 @@ def naive(sites: list[tuple[str, str]], callables: set[str]) -> set[Edge]:
     return {(caller, q) for caller, name in sites for q in by_name.get(name, [])}
 
 
+def write_results(results: list[dict[str, Any]], out: Path, disagreements: Path, peer_key: str, peer: str) -> None:
+    """A reference check's results as JSON (without the disagreement lists, written apart to
+    ``disagreements``), and how many edges each side alone has, per corpus."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps([{k: v for k, v in r.items() if k not in ("onlyGraphmind", peer_key)} for r in results], indent=2))
+    for r in results:
+        print(f"\n{r['corpus']}: {len(r['onlyGraphmind'])} edges only GraphMind has, "
+              f"{len(r[peer_key])} only {peer} has (see {disagreements}/)")
+
+
 def scores(found: set[Edge], ref: set[Edge]) -> dict[str, Any]:
     tp = len(found & ref)
     p = tp / len(found) if found else 0.0

@@ -36,7 +36,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from scripts import time_plugin  # noqa: E402
-from scripts.accuracy import scores  # noqa: E402
+from scripts.accuracy import scores, write_results  # noqa: E402
 from scripts.fetch_corpus import cache_root  # noqa: E402
 from scripts.peer_gopls import GOCODE, Def, collect_incoming, prepare_module  # noqa: E402
 
@@ -284,13 +284,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     results = [evaluate(spec, args.fresh_reference, args.disagreements) for spec in args.corpora.split(",") if spec]
     print(table(results))
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(
-        [{k: v for k, v in r.items() if k not in ("onlyGraphmind", "onlyGopls")} for r in results], indent=2
-    ))
-    for r in results:
-        print(f"\n{r['corpus']}: {len(r['onlyGraphmind'])} edges only GraphMind has, "
-              f"{len(r['onlyGopls'])} only gopls has (see {args.disagreements}/)")
+    write_results(results, args.out, args.disagreements, "onlyGopls", "gopls")
     return 0
 
 

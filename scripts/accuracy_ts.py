@@ -42,7 +42,7 @@ from typing import Any, NamedTuple
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from accuracy import scores  # noqa: E402
+from accuracy import scores, write_results  # noqa: E402
 from fetch_corpus import cache_root  # noqa: E402
 from graphmind.engine import Engine  # noqa: E402
 from graphmind.model import AMBIGUOUS, CONFIDENCE_NAMES, EXTRACTED, INFERRED  # noqa: E402
@@ -298,13 +298,7 @@ def main(argv: list[str] | None = None) -> int:
     results = [evaluate(spec, args.tools, args.disagreements, args.cached_reference)
                for spec in args.corpora.split(",") if spec]
     print(table(results))
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(
-        [{k: v for k, v in r.items() if k not in ("onlyGraphmind", "onlyTsserver")} for r in results], indent=2
-    ))
-    for r in results:
-        print(f"\n{r['corpus']}: {len(r['onlyGraphmind'])} edges only GraphMind has, "
-              f"{len(r['onlyTsserver'])} only tsserver has (see {args.disagreements}/)")
+    write_results(results, args.out, args.disagreements, "onlyTsserver", "tsserver")
     return 0
 
 
