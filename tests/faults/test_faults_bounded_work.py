@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -97,13 +98,17 @@ def test_nodes_and_time_are_capped_whatever_the_shape(tmp_path: Path) -> None:
         assert few.truncated_by == ["nodes"] and 0 < few.total < 50
         none = blast.run(blast.blast_steps(g._reads, [f0], MAX_DEPTH, True, INFERRED, 500, seconds=0.0))
         assert none.truncated_by == ["time"] and none.total < full.total
-        # each step is short: an edit waits for one step at most
-        steps = g.blast_radius_steps([f0], MAX_DEPTH, limit=MAX_LIMIT)
-        longest, last = 0.0, time.perf_counter()
-        for _ in steps:
-            now = time.perf_counter()
-            longest, last = max(longest, now - last), now
-        assert longest < 0.25, longest
+        # each step is short: between two steps the engine lock is free for another thread, so an
+        # edit waits for one step at most (checked by structure: timings are noisy on CI)
+        def lock_is_free() -> bool:
+            if eng.lock.acquire(blocking=False):
+                eng.lock.release()
+                return True
+            return False
+
+        with ThreadPoolExecutor(1) as other:
+            free = [other.submit(lock_is_free).result() for _ in g.blast_radius_steps([f0], MAX_DEPTH, limit=MAX_LIMIT)]
+        assert len(free) > 10 and all(free), free
     finally:
         eng.close()
 
@@ -128,16 +133,15 @@ def test_edits_and_requests_are_not_held_up_by_a_long_blast_radius(tmp_path: Pat
     text = doc.read_text()
     s.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": text}})
     blast_id = s.request("graphmind/blastRadius", {"symbol": "m0.f0", "maxDepth": 1000, "limit": 10000})
-    t0 = time.monotonic()
     s.notify("textDocument/didChange", {
         "textDocument": {"uri": uri, "version": 2},
         "contentChanges": [{"text": text + "\n\ndef added():\n    f0()\n"}],
     })
     symbols_id = s.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}})
     symbols = s.answer(symbols_id, timeout=30)
-    waited = time.monotonic() - t0
     assert "added" in {d["name"] for d in symbols["result"]}  # the edit was applied before this answer
+    # answered while the blast radius still runs: the order is the property (no wall-clock bound,
+    # which a loaded CI machine breaks)
     assert not s.answers_to(blast_id), "the blast radius should still be running"
-    assert waited < 1.0, waited
     res = s.answer(blast_id, timeout=30)["result"]
     assert res["total"] >= 5999
