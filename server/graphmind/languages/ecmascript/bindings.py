@@ -330,7 +330,7 @@ class Bindings:
             self.member_signature(scope, name, node, nn, extra)
             return
         ev = type_evidence(ty)
-        if ev is not None and ev[0] in ("ann", "arr"):
+        if ev is not None and ev[0] in ("ann", "arr", "cls"):
             self.symbols[owner].extra.setdefault("attrs", {}).setdefault(name, []).append(ev)
 
     def member_signature(self, scope: int, name: str, node: ts.Node, name_node: ts.Node, extra: dict[str, Any]) -> None:

@@ -597,7 +597,7 @@ class Extractor(Bindings):
 
     def portable(self, ev: tuple, scope: int) -> bool:
         """Can ``ev`` be evaluated in the module scope (it names no local)?"""
-        if ev[0] in ("ann", "ext"):
+        if ev[0] in ("ann", "ext", "cls"):
             return True
         return ev[0] in ("new", "call", "val") and self.portable_expr(ev[1], scope)
 
