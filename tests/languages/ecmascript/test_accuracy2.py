@@ -3,7 +3,8 @@ code (``// ^ calls: <qname> <label>``, read by ``annotations.read_annotations``)
 members of returned objects, spread namespace objects, wrapped callees, contextual parameter
 types of callbacks (of functions and constructors, past a ``this:`` parameter), typed interface
 fields, type aliases of object types, property-assigned functions, element types of declared
-arrays (callbacks, ``for … of``, index access), ``typeof Class`` / ``typeof f`` types, the methods of object literals typed by their context, and dispatch through interfaces,
+arrays (callbacks, ``for … of``, index access), ``typeof Class`` / ``typeof f`` types, a member
+a class holds in a function-typed field as the one its interface declares, the methods of object literals typed by their context, and dispatch through interfaces,
 abstract and base methods (``inferred``, ``via`` the declared method). Unrelated classes with a
 same-named method, and literals typed by another type or by none, stay unlinked."""
 
@@ -155,6 +156,9 @@ FRAGMENTS = [
     "\nexport class Maker {\n  constructor(private ctor: typeof Repo) {}\n  go() { new this.ctor().find(); }\n}\n",
     "\nexport interface Fns {\n  mk: typeof make;\n}\nexport function viaFns(f: Fns) { f.mk().run(); }\n",
     "typeof ", "[0]", "[i]",
+    # a member held in a function-typed field is the one the implemented interface declares
+    "\nexport class Held implements Store {\n  save: () => void;\n  go() { this.save(); }\n}\n",
+    "\n  save: () => void;\n",
     "implements Store", "save", "run", "repo", "find", "Store", "Repo", "Opts", "hook", "Repo[]", "{", "}", "(", ")", "\n",
 ]
 FILES = sorted(INITIAL)

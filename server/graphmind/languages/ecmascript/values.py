@@ -289,7 +289,9 @@ class Values(ValueResolver):
             v, c = self.evidence_value(evs, lambda e, d: self.eval_global_expr(cls.module, e, d), depth + 1)
             if v is not None:
                 return v, min(c, INFERRED)
-        for base in self.bases(cls, depth):
+        # the bases, then the interfaces it implements: a member the class holds in a field of a
+        # function type (`now: () => number`, no symbol) is the one the interface declares
+        for base in self.supertypes(cls, depth):
             m = self.member(base, name, depth + 1, seen)
             if m[0] is not None:
                 return m
