@@ -159,6 +159,8 @@ FRAGMENTS = [
     # a member held in a function-typed field is the one the implemented interface declares
     "\nexport class Held implements Store {\n  save: () => void;\n  go() { this.save(); }\n}\n",
     "\n  save: () => void;\n",
+    # an interface's overload signatures are one member
+    "\n  save(n: number): void;\n",
     "implements Store", "save", "run", "repo", "find", "Store", "Repo", "Opts", "hook", "Repo[]", "{", "}", "(", ")", "\n",
 ]
 FILES = sorted(INITIAL)

@@ -333,7 +333,7 @@ class Bindings:
         if ev is not None and ev[0] in ("ann", "arr", "cls"):
             self.symbols[owner].extra.setdefault("attrs", {}).setdefault(name, []).append(ev)
 
-    def member_signature(self, scope: int, name: str, node: ts.Node, name_node: ts.Node, extra: dict[str, Any]) -> None:
+    def member_signature(self, scope: int, name: str, node: ts.Node, name_node: ts.Node, extra: dict[str, Any]) -> int:
         raise NotImplementedError
 
     def returns_new(self, node: ts.Node, scope: int) -> None:

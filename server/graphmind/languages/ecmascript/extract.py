@@ -133,6 +133,7 @@ class Extractor(Bindings):
         self.module_vars: dict[str, list[tuple]] = {}
         self.mlocals: set[str] = set()
         self.scope_of_node: dict[int, int] = {}
+        self.signature_of_node: dict[int, int] = {}  # a bodiless member's node -> its symbol
         self.link_calls: list[tuple[int, ts.Node]] = []  # (site index, call) for the link layer
         self.typed_literals: list[tuple[int, ts.Node]] = []  # (scope, node) of contextually typed literals
 
@@ -747,15 +748,22 @@ class Extractor(Bindings):
         name = member_name(name_node)
         if name is None or name_node is None:
             return
+        first = overloads_start(node, name)
+        idx = self.signature_of_node.get(first.id) if first is not None else None
+        if idx is not None:  # an interface's overloads (`schedule(...): S; schedule(...): S;`) are one member
+            sym = self.symbols[idx]
+            sym.range = (*sym.range[:2], node.end_point[0], node.end_point[1])
+            sym.end_byte = node.end_byte
+            return
         extra = self.function_extra(node, node.child_by_field_name("parameters"), node.child_by_field_name("return_type"))
-        self.member_signature(scope, name, node, name_node, extra)
+        self.signature_of_node[node.id] = self.member_signature(scope, name, node, name_node, extra)
 
-    def member_signature(self, scope: int, name: str, node: ts.Node, name_node: ts.Node, extra: dict[str, Any]) -> None:
-        """A bodiless method symbol (an interface's, an abstract one)."""
+    def member_signature(self, scope: int, name: str, node: ts.Node, name_node: ts.Node, extra: dict[str, Any]) -> int:
+        """A bodiless method symbol (an interface's, an abstract one); its index."""
         end = node.child_by_field_name("return_type") or node.child_by_field_name("parameters") or node.child_by_field_name("type") or name_node
         if self.symbols[self.scopes[scope].owner].extra.get("alias"):
             extra["alias"] = True  # a type alias's member: no by-name candidate
-        self.add_symbol(scope, name, "method", node, name_node, signature(node, self.src, end), extra)
+        return self.add_symbol(scope, name, "method", node, name_node, signature(node, self.src, end), extra)
 
 
 
