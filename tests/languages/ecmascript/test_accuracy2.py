@@ -4,7 +4,8 @@ members of returned objects, spread namespace objects, wrapped callees, contextu
 types of callbacks (of functions and constructors, past a ``this:`` parameter), typed interface
 fields, type aliases of object types, property-assigned functions, element types of declared
 arrays (callbacks, ``for … of``, index access), ``typeof Class`` / ``typeof f`` types, a member
-a class holds in a function-typed field as the one its interface declares, the methods of object literals typed by their context, and dispatch through interfaces,
+a class holds in a function-typed field as the one its interface declares, names destructured
+from typed values and patterns typed inline, an interface's overloads as one member, the methods of object literals typed by their context, and dispatch through interfaces,
 abstract and base methods (``inferred``, ``via`` the declared method). Unrelated classes with a
 same-named method, and literals typed by another type or by none, stay unlinked."""
 
@@ -159,6 +160,10 @@ FRAGMENTS = [
     # a member held in a function-typed field is the one the implemented interface declares
     "\nexport class Held implements Store {\n  save: () => void;\n  go() { this.save(); }\n}\n",
     "\n  save: () => void;\n",
+    # destructured names: from a typed parameter, a pattern typed inline or by a named type
+    "\n  const { repo } = s;\n  repo.find();\n",
+    "\nexport function pick({ repo: r }: { repo: Repo }, { repo }: Store) { r.find(); repo.find(); }\n",
+    "{ repo }", ": Store",
     # an interface's overload signatures are one member
     "\n  save(n: number): void;\n",
     "implements Store", "save", "run", "repo", "find", "Store", "Repo", "Opts", "hook", "Repo[]", "{", "}", "(", ")", "\n",

@@ -24,12 +24,14 @@ from .syntax import (
     FUNCTIONS,
     WRAPPERS,
     callee_name,
+    destructured,
     expr_of,
     heritage,
     implemented,
     intersection_parts,
     is_static,
     member_name,
+    member_types,
     param_evidence,
     param_types,
     pattern_names,
@@ -656,6 +658,8 @@ class Extractor(Bindings):
             sc.locals.update(names)
             if p.type in ("required_parameter", "optional_parameter"):
                 pat = p.child_by_field_name("pattern")
+                if pat is not None and pat.type == "object_pattern":
+                    self.destructured_param(pat, p.child_by_field_name("type"), sc)
                 if pat is None or pat.type != "identifier":
                     continue
                 ev = type_evidence(p.child_by_field_name("type"))
@@ -668,6 +672,17 @@ class Extractor(Bindings):
             elif p.type in ("identifier", "assignment_pattern"):
                 if p.type == "identifier":
                     sc.locals.add(text(p))
+
+    def destructured_param(self, pattern: ts.Node, ty: ts.Node | None, sc: _Scope) -> None:
+        """``f({a, k: b}: {a: Foo; k: Bar})``: a is a Foo, b a Bar; ``f({a}: Opts)``: a is what
+        ``Opts`` says of member ``a``."""
+        inline = member_types(ty)
+        ev = type_evidence(ty) if not inline else None
+        for local, key in destructured(pattern):
+            if key in inline:
+                sc.types.setdefault(local, []).append(inline[key])
+            elif ev is not None and ev[0] == "ann":
+                sc.types.setdefault(local, []).append(("val", Expr(Base.ASSERTED, ev[1], [key])))
 
     # --- everything else
     def item(self, key: str, node: ts.Node, caps: dict[str, list[ts.Node]], scope: int) -> None:

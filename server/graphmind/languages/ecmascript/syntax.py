@@ -362,6 +362,39 @@ def own_keys(obj: ts.Node) -> list[str]:
     return out
 
 
+def destructured(pattern: ts.Node) -> list[tuple[str, str]]:
+    """The names an object pattern binds from a property of the value: (local name, key) for
+    ``{a}``, ``{a = 1}``, ``{k: a}``, ``{k: a = 1}`` (nested patterns and ``...rest`` bind none)."""
+    out: list[tuple[str, str]] = []
+    for c in pattern.named_children:
+        if c.type == "object_assignment_pattern":
+            c = c.child_by_field_name("left") or c
+        if c.type == "shorthand_property_identifier_pattern":
+            out.append((text(c), text(c)))
+        elif c.type == "pair_pattern":
+            key, value = member_name(c.child_by_field_name("key")), c.child_by_field_name("value")
+            if value is not None and value.type == "assignment_pattern":
+                value = value.child_by_field_name("left")
+            if key is not None and value is not None and value.type == "identifier":
+                out.append((text(value), key))
+    return out
+
+
+def member_types(node: ts.Node | None) -> dict[str, tuple]:
+    """The type evidence of each property of an inline object type (``{x: Foo; y?: Bar}``)."""
+    if node is not None and node.type == "type_annotation" and node.named_child_count:
+        node = node.named_children[0]
+    out: dict[str, tuple] = {}
+    if node is None or node.type != "object_type":
+        return out
+    for c in node.named_children:
+        if c.type == "property_signature":
+            name, ev = member_name(c.child_by_field_name("name")), type_evidence(c.child_by_field_name("type"))
+            if name is not None and ev is not None:
+                out[name] = ev
+    return out
+
+
 def pattern_names(node: ts.Node | None) -> Iterator[str]:
     if node is None:
         return
