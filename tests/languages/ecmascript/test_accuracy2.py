@@ -3,11 +3,12 @@ code (``// ^ calls: <qname> <label>``, read by ``annotations.read_annotations``)
 members of returned objects, spread namespace objects, wrapped callees, contextual parameter
 types of callbacks (of functions and constructors, past a ``this:`` parameter), typed interface
 fields, type aliases of object types, property-assigned functions, element types of declared
-arrays (callbacks, ``for … of``, index access), ``typeof Class`` / ``typeof f`` types, a member
-a class holds in a function-typed field as the one its interface declares, names destructured
-from typed values and patterns typed inline, an interface's overloads as one member, the methods of object literals typed by their context, and dispatch through interfaces,
-abstract and base methods (``inferred``, ``via`` the declared method). Unrelated classes with a
-same-named method, and literals typed by another type or by none, stay unlinked."""
+arrays (callbacks, ``for … of``, index access), ``typeof Class`` / ``typeof f`` types, a member a
+class holds in a function-typed field as the one its interface declares, names destructured from
+typed values and patterns typed inline, an interface's overloads as one member, the methods of
+object literals typed by their context, and dispatch through interfaces, abstract and base
+methods (``inferred``, ``via`` the declared method). Unrelated classes with a same-named method,
+and literals typed by another type or by none, stay unlinked."""
 
 from __future__ import annotations
 
