@@ -62,7 +62,7 @@ from graphmind.engine import Engine  # noqa: E402
 from graphmind.languages._toolkit import FamilyView  # noqa: E402
 from graphmind.languages.ecmascript import FAMILY  # noqa: E402
 from graphmind.languages.ecmascript.resolve import Resolver  # noqa: E402
-from graphmind.model import AMBIGUOUS, CONFIDENCE_NAMES, EXTRACTED, INFERRED, Facts  # noqa: E402
+from graphmind.model import AMBIGUOUS, CONFIDENCE_NAMES, EXTRACTED, INFERRED, Facts, SymbolRow  # noqa: E402
 from graphmind.store.view import StoreView  # noqa: E402
 from peer_tsserver import Def, Defs, Key, collect_call_edges  # noqa: E402
 
@@ -197,24 +197,27 @@ def method_families(eng: Engine, key_of: Any) -> dict[Key, Key]:
             k = parent[k]
         return k
 
+    def join(sid: int, name: str, types: list[SymbolRow]) -> None:
+        for t in types:
+            for m in values.ws.symbols(f"{t.qname}.{name}"):
+                if m.id in key:
+                    a, b = find(key[sid]), find(key[m.id])
+                    if a != b:
+                        parent[max(a, b)] = min(a, b)
+
     for sid, name, qname in methods:
         owners = [r for r in values.ws.symbols(qname.rpartition(".")[0]) if r.kind in ("class", "interface")]
-        if not owners:  # a method of an object literal typed by an interface: its family's too
+        if not owners:  # a method of an object literal typed by an interface: that member's family
             owners = [t for r in values.ws.symbols(qname) if r.id == sid and r.extra.get("ctx")
                       for t in values.literal_type(r)]
+            join(sid, name, owners)
         seen: set[int] = {r.id for r in owners}
         todo = list(owners)
         while todo:  # every supertype, transitively: a family crosses classes that don't declare it
-            for sup in values.supertypes(todo.pop(), 0):
-                if sup.id in seen:
-                    continue
-                seen.add(sup.id)
-                todo.append(sup)
-                for m in values.ws.symbols(f"{sup.qname}.{name}"):
-                    if m.id in key:
-                        a, b = find(key[sid]), find(key[m.id])
-                        if a != b:
-                            parent[max(a, b)] = min(a, b)
+            sups = [s for s in values.supertypes(todo.pop(), 0) if s.id not in seen]
+            seen.update(s.id for s in sups)
+            todo.extend(sups)
+            join(sid, name, sups)
     return {k: find(k) for k in key.values()}
 
 
