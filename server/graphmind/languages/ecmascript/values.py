@@ -234,7 +234,11 @@ class Values(ValueResolver):
 
     def supertypes(self, cls: SymbolRow, depth: int) -> list[SymbolRow]:
         """The classes a class extends and the interfaces it implements (or an interface extends)."""
-        out = self.bases(cls, depth)
+        return self.bases(cls, depth) + self.implemented(cls, depth)
+
+    def implemented(self, cls: SymbolRow, depth: int) -> list[SymbolRow]:
+        """The interfaces (or classes) a class names in its ``implements`` clause."""
+        out: list[SymbolRow] = []
         for chain in cls.extra.get("implements", ()):
             v, _ = self.eval_global_expr(cls.module, Expr(Base.NAME, None, list(chain)), depth + 1)
             if v is not None and v[0] == "syms":
@@ -291,8 +295,12 @@ class Values(ValueResolver):
                 return v, min(c, INFERRED)
         # the bases, then the interfaces it implements: a member the class holds in a field of a
         # function type (`now: () => number`, no symbol) is the one the interface declares
-        for base in self.supertypes(cls, depth):
+        for base in self.bases(cls, depth):
             m = self.member(base, name, depth + 1, seen)
+            if m[0] is not None:
+                return m
+        for iface in self.implemented(cls, depth):  # asked only when no base has the member
+            m = self.member(iface, name, depth + 1, seen)
             if m[0] is not None:
                 return m
         return None, EXTRACTED
