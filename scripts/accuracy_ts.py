@@ -21,6 +21,19 @@ so the comparison is of which call sites reach which definitions. Only callees t
 prepare a call hierarchy for are compared. tsserver lists a call through an interface or base
 method under every implementation / override too: GraphMind's dispatch edges (``via`` dispatch,
 ``inferred``) are counted like any other edge at the default confidence.
+
+Raw figures compare edges as they are. tsserver's call hierarchy finds a method's callers through
+its references, which TypeScript shares across a *method family*: the methods of one name in
+classes and interfaces connected by ``extends`` / ``implements`` (the interface member, every
+implementation, and their siblings). A call is listed under every member of the family it can be
+typed to -- upwards (``subject.next(v)`` also under ``Observer.next``), across to siblings
+(``subscriber.error(e)`` on a ``Subscriber`` also under ``ConsumerObserver.error``) and
+``super.m()`` under the override itself -- while GraphMind links the member the receiver's type
+has and dispatches downwards only. The figures *by method family* apply one rule to both sides
+before comparing: a method callee is replaced by its family (the connected methods, through the
+classes' supertypes as GraphMind's resolver reads them), so an edge counts as agreeing when both
+tools link the caller to the same family. Functions and other callees stay themselves. Both sets
+shrink (several edges of one caller into one family count once), and both figures are reported.
 """
 
 from __future__ import annotations
@@ -36,6 +49,7 @@ import sys
 import tarfile
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -45,7 +59,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from accuracy import scores, write_results  # noqa: E402
 from fetch_corpus import cache_root  # noqa: E402
 from graphmind.engine import Engine  # noqa: E402
-from graphmind.model import AMBIGUOUS, CONFIDENCE_NAMES, EXTRACTED, INFERRED  # noqa: E402
+from graphmind.languages._toolkit import FamilyView  # noqa: E402
+from graphmind.languages.ecmascript import FAMILY  # noqa: E402
+from graphmind.languages.ecmascript.resolve import Resolver  # noqa: E402
+from graphmind.model import AMBIGUOUS, CONFIDENCE_NAMES, EXTRACTED, INFERRED, Facts, SymbolRow  # noqa: E402
+from graphmind.store.view import StoreView  # noqa: E402
 from peer_tsserver import Def, Defs, Key, collect_call_edges  # noqa: E402
 
 DEFAULT = "npm:zod@4.1.12:src/v4/core+src/v4/classic+src/v4/mini,npm:@tanstack/query-core@5.90.2:src"
@@ -60,6 +78,7 @@ class Ours(NamedTuple):
     seconds: float
     names: dict[Key, str]  # GraphMind's qualified name of a definition, for reading
     where: dict[Edge, str]  # one call site of each edge, ``path:line``
+    family: dict[Key, Key]  # a method -> its method family's representative (the least key)
 
 
 def fetch_npm(spec: str) -> Path:
@@ -140,6 +159,7 @@ def ours(ws: Path, db: Path, defs: Defs) -> Ours:
         where.setdefault(edge, f"{path}:{sl + 1}")
         dispatch = bool(via) and via.startswith("dispatch:")
         via_only[edge] = via_only.get(edge, True) and dispatch
+    family = method_families(eng, callee_key)
     sites = [
         (defs.caller(path, sl, sc), name)
         for path, sl, sc, name in eng.db.execute(
@@ -149,7 +169,56 @@ def ours(ws: Path, db: Path, defs: Defs) -> Ours:
     ]
     eng.close()
     print(f"  graphmind indexed in {seconds:.2f}s: {len(edges)} call edges", file=sys.stderr)
-    return Ours(edges, {e for e, only in via_only.items() if only}, sites, seconds, names, where)
+    return Ours(edges, {e for e, only in via_only.items() if only}, sites, seconds, names, where, family)
+
+
+def method_families(eng: Engine, key_of: Any) -> dict[Key, Key]:
+    """Each method's family (see the module's doc): methods of one name in classes / interfaces
+    connected by their supertypes, as the resolver's ``Values.supertypes`` reads the heritage
+    clauses, and the methods of object literals typed by one of them (``const p: Provider = {now()
+    {...}}``, typed as the resolver types them for dispatch); connected components, each named by
+    its least key. ``key_of`` maps a symbol to the
+    reference's key, as for callees."""
+    view = StoreView(eng.db)
+    view.lang = FAMILY[0]
+    values = Resolver(Facts(module="", symbols=[], sites=[], bindings=[]), FamilyView(view, FAMILY))
+    key: dict[int, Key] = {}
+    methods: list[tuple[int, str, str]] = []
+    for sid, path, name, qname, nsl, nsc, *rng in eng.db.execute(
+        "SELECT y.id, f.path, y.name, y.qname, y.nsl, y.nsc, y.sl, y.sc, y.el, y.ec FROM symbols y "
+        "JOIN files f ON f.id = y.file_id WHERE y.kind = 'method'"
+    ):
+        key[sid] = key_of(path, name, nsl, nsc, tuple(rng))
+        methods.append((sid, name, qname))
+    parent: dict[Key, Key] = {}
+
+    def find(k: Key) -> Key:
+        while parent.get(k, k) != k:
+            k = parent[k]
+        return k
+
+    def join(sid: int, name: str, types: list[SymbolRow]) -> None:
+        for t in types:
+            for m in values.ws.symbols(f"{t.qname}.{name}"):
+                if m.id in key:
+                    a, b = find(key[sid]), find(key[m.id])
+                    if a != b:
+                        parent[max(a, b)] = min(a, b)
+
+    for sid, name, qname in methods:
+        owners = [r for r in values.ws.symbols(qname.rpartition(".")[0]) if r.kind in ("class", "interface")]
+        if not owners:  # a method of an object literal typed by an interface: that member's family
+            owners = [t for r in values.ws.symbols(qname) if r.id == sid and r.extra.get("ctx")
+                      for t in values.literal_type(r)]
+            join(sid, name, owners)
+        seen: set[int] = {r.id for r in owners}
+        todo = list(owners)
+        while todo:  # every supertype, transitively: a family crosses classes that don't declare it
+            sups = [s for s in values.supertypes(todo.pop(), 0) if s.id not in seen]
+            seen.update(s.id for s in sups)
+            todo.extend(sups)
+            join(sid, name, sups)
+    return {k: find(k) for k in key.values()}
 
 
 def reference(ws: Path, files: list[Path], tools: Path | None, log: Path, cached: bool):  # noqa: ANN201
@@ -220,8 +289,9 @@ def evaluate(spec: str, tools: Path | None, keep: Path | None, cached: bool = Fa
         for e, c in found.edges.items():
             edges[canon(e)] = max(edges.get(canon(e), 0), c)
         names = {alias.get(k, k): q for k, q in found.names.items()}
+        family = {alias.get(k, k): alias.get(f, f) for k, f in found.family.items()}
         found = found._replace(edges=edges, dispatch={canon(e) for e in found.dispatch}, names=names,
-                               where={canon(e): w for e, w in found.where.items()})
+                               where={canon(e): w for e, w in found.where.items()}, family=family)
     defs = rep.defs
     callable_keys = {d.key for ds in defs.by_file.values() for d in ds if d.callable}
 
@@ -242,6 +312,16 @@ def evaluate(spec: str, tools: Path | None, keep: Path | None, cached: bool = Fa
         q = found.names.get(k)
         return f"{defs.label(k)} ({q})" if q else defs.label(k)
 
+    def by_family(edges: set[Edge]) -> set[Edge]:
+        return {(a, found.family.get(b, b)) for a, b in edges}
+
+    def by_family_where(edges: set[Edge], other: set[Edge]) -> list[tuple[Edge, Key]]:
+        """The (caller, family) pairs of ``edges`` missing from ``other``, each with one callee."""
+        out: dict[Edge, Key] = {}
+        for a, b in sorted(edges):
+            out.setdefault((a, found.family.get(b, b)), b)
+        return [(e, b) for e, b in out.items() if e not in other]
+
     result = {
         "corpus": name,
         "files": len(files),
@@ -252,6 +332,9 @@ def evaluate(spec: str, tools: Path | None, keep: Path | None, cached: bool = Fa
         "indexSeconds": round(found.seconds, 3),
         "graphmind": {CONFIDENCE_NAMES[lv]: scores(s, ref) for lv, s in by_level.items()},
         "withoutDispatch": scores(default - found.dispatch, ref),
+        # the same rule on both sides: a method callee is its method family (module doc)
+        "byMethodFamily": scores(by_family(default), by_family(ref)),
+        "methodsInFamilies": sum(n for n in Counter(found.family.values()).values() if n > 1),
         "dispatchEdges": len(default & found.dispatch),
         "dispatchFound": len(default & found.dispatch & ref),
         "naiveSameName": scores(naive, ref),
@@ -259,11 +342,19 @@ def evaluate(spec: str, tools: Path | None, keep: Path | None, cached: bool = Fa
             [label(a), label(b), CONFIDENCE_NAMES[found.edges[(a, b)]], found.where[(a, b)]] for a, b in default - ref
         ),
         "onlyTsserver": sorted([label(a), label(b), ref_where[(a, b)]] for a, b in ref - default),
+        # by method family: the caller, the family (its least member) and a site of one of its edges
+        "onlyTsserverByFamily": sorted(
+            [label(a), label(f), ref_where[(a, b)]] for (a, f), b in by_family_where(ref, by_family(default))
+        ),
+        "onlyGraphmindByFamily": sorted(
+            [label(a), label(f), found.where[(a, b)]] for (a, f), b in by_family_where(default, by_family(ref))
+        ),
     }
     if keep is not None:
         keep.mkdir(parents=True, exist_ok=True)
         (keep / f"{name.replace('/', '+').replace(':', '+')}-disagreements.json").write_text(
-            json.dumps({k: result[k] for k in ("onlyGraphmind", "onlyTsserver")}, indent=1)
+            json.dumps({k: result[k] for k in ("onlyGraphmindByFamily", "onlyTsserverByFamily")}
+                       | {k: result[k] for k in ("onlyGraphmind", "onlyTsserver")}, indent=1)
         )
     return result
 
@@ -271,16 +362,17 @@ def evaluate(spec: str, tools: Path | None, keep: Path | None, cached: bool = Fa
 def table(results: list[dict[str, Any]]) -> str:
     rows = [
         "| corpus | lines | tsserver edges | GraphMind (≥inferred) P / R / F1 | extracted only P / R | "
-        "with ambiguous P / R | dispatch edges (found) | naive same-name P / R | index s |",
-        "|---|---:|---:|---|---|---|---|---|---:|",
+        "with ambiguous P / R | dispatch edges (found) | by method family P / R | naive same-name P / R | index s |",
+        "|---|---:|---:|---|---|---|---|---|---|---:|",
     ]
     for r in results:
         g = r["graphmind"]
-        d, x, a, n = g["inferred"], g["extracted"], g["ambiguous"], r["naiveSameName"]
+        d, x, a, n, m = g["inferred"], g["extracted"], g["ambiguous"], r["naiveSameName"], r["byMethodFamily"]
         rows.append(
             f"| {r['corpus']} | {r['lines']} | {r['referenceEdges']} | "
             f"{d['precision']:.3f} / {d['recall']:.3f} / {d['f1']:.3f} | {x['precision']:.3f} / {x['recall']:.3f} | "
             f"{a['precision']:.3f} / {a['recall']:.3f} | {r['dispatchEdges']} ({r['dispatchFound']}) | "
+            f"{m['precision']:.3f} / {m['recall']:.3f} | "
             f"{n['precision']:.3f} / {n['recall']:.3f} | {r['indexSeconds']:.2f} |"
         )
     return "\n".join(rows)

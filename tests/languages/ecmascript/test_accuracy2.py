@@ -3,9 +3,12 @@ code (``// ^ calls: <qname> <label>``, read by ``annotations.read_annotations``)
 members of returned objects, spread namespace objects, wrapped callees, contextual parameter
 types of callbacks (of functions and constructors, past a ``this:`` parameter), typed interface
 fields, type aliases of object types, property-assigned functions, element types of declared
-arrays, the methods of object literals typed by their context, and dispatch through interfaces,
-abstract and base methods (``inferred``, ``via`` the declared method). Unrelated classes with a
-same-named method, and literals typed by another type or by none, stay unlinked."""
+arrays (callbacks, ``for … of``, index access), ``typeof Class`` / ``typeof f`` types, a member a
+class holds in a function-typed field as the one its interface declares, names destructured from
+typed values and patterns typed inline, an interface's overloads as one member, the methods of
+object literals typed by their context, and dispatch through interfaces, abstract and base
+methods (``inferred``, ``via`` the declared method). Unrelated classes with a same-named method,
+and literals typed by another type or by none, stay unlinked."""
 
 from __future__ import annotations
 
@@ -150,6 +153,20 @@ FRAGMENTS = [
     "\n  createServer((q, r) => r.hook(1));\n",
     "\nexport type Srv = { other: () => void } & Ext;\n",
     "\nexport function srv(s: Srv) { s.hook(2); s.other(); }\n",
+    # index access into a declared array, `typeof` a class / a function
+    "\n  many()[0].find();\n  const rs: Repo[] = many();\n  rs[1].find();\n",
+    "\nexport class Maker {\n  constructor(private ctor: typeof Repo) {}\n  go() { new this.ctor().find(); }\n}\n",
+    "\nexport interface Fns {\n  mk: typeof make;\n}\nexport function viaFns(f: Fns) { f.mk().run(); }\n",
+    "typeof ", "[0]", "[i]",
+    # a member held in a function-typed field is the one the implemented interface declares
+    "\nexport class Held implements Store {\n  save: () => void;\n  go() { this.save(); }\n}\n",
+    "\n  save: () => void;\n",
+    # destructured names: from a typed parameter, a pattern typed inline or by a named type
+    "\n  const { repo } = s;\n  repo.find();\n",
+    "\nexport function pick({ repo: r }: { repo: Repo }, { repo }: Store) { r.find(); repo.find(); }\n",
+    "{ repo }", ": Store",
+    # an interface's overload signatures are one member
+    "\n  save(n: number): void;\n",
     "implements Store", "save", "run", "repo", "find", "Store", "Repo", "Opts", "hook", "Repo[]", "{", "}", "(", ")", "\n",
 ]
 FILES = sorted(INITIAL)

@@ -15,6 +15,7 @@ from .records import Base, SiteExpr
 from .syntax import (
     CLASSES,
     FUNCTION_VALUES,
+    destructured,
     expr_of,
     member_name,
     module_key,
@@ -243,6 +244,12 @@ class Bindings:
         if name_node.type != "identifier":
             names = list(pattern_names(name_node))
             (self.mlocals if scope == 0 else sc.locals).update(names)
+            if scope != 0 and name_node.type == "object_pattern":
+                # `const {a, k: b} = value`: a is value.a, b is value.k
+                e = expr_of(value, self.folder)
+                if e.base != Base.UNKNOWN:
+                    for local, key in destructured(name_node):
+                        sc.types.setdefault(local, []).append(("val", e._replace(chain=[*e.chain, key])))
             return
         name = text(name_node)
         if value is not None and self.scope_of_node.get(value.id) is not None and (
@@ -330,10 +337,10 @@ class Bindings:
             self.member_signature(scope, name, node, nn, extra)
             return
         ev = type_evidence(ty)
-        if ev is not None and ev[0] in ("ann", "arr"):
+        if ev is not None and ev[0] in ("ann", "arr", "cls"):
             self.symbols[owner].extra.setdefault("attrs", {}).setdefault(name, []).append(ev)
 
-    def member_signature(self, scope: int, name: str, node: ts.Node, name_node: ts.Node, extra: dict[str, Any]) -> None:
+    def member_signature(self, scope: int, name: str, node: ts.Node, name_node: ts.Node, extra: dict[str, Any]) -> int:
         raise NotImplementedError
 
     def returns_new(self, node: ts.Node, scope: int) -> None:

@@ -24,12 +24,14 @@ from .syntax import (
     FUNCTIONS,
     WRAPPERS,
     callee_name,
+    destructured,
     expr_of,
     heritage,
     implemented,
     intersection_parts,
     is_static,
     member_name,
+    member_types,
     param_evidence,
     param_types,
     pattern_names,
@@ -133,6 +135,7 @@ class Extractor(Bindings):
         self.module_vars: dict[str, list[tuple]] = {}
         self.mlocals: set[str] = set()
         self.scope_of_node: dict[int, int] = {}
+        self.signature_of_node: dict[int, int] = {}  # a bodiless member's node -> its symbol
         self.link_calls: list[tuple[int, ts.Node]] = []  # (site index, call) for the link layer
         self.typed_literals: list[tuple[int, ts.Node]] = []  # (scope, node) of contextually typed literals
 
@@ -597,7 +600,7 @@ class Extractor(Bindings):
 
     def portable(self, ev: tuple, scope: int) -> bool:
         """Can ``ev`` be evaluated in the module scope (it names no local)?"""
-        if ev[0] in ("ann", "ext"):
+        if ev[0] in ("ann", "ext", "cls"):
             return True
         return ev[0] in ("new", "call", "val") and self.portable_expr(ev[1], scope)
 
@@ -655,6 +658,8 @@ class Extractor(Bindings):
             sc.locals.update(names)
             if p.type in ("required_parameter", "optional_parameter"):
                 pat = p.child_by_field_name("pattern")
+                if pat is not None and pat.type == "object_pattern":
+                    self.destructured_param(pat, p.child_by_field_name("type"), sc)
                 if pat is None or pat.type != "identifier":
                     continue
                 ev = type_evidence(p.child_by_field_name("type"))
@@ -667,6 +672,17 @@ class Extractor(Bindings):
             elif p.type in ("identifier", "assignment_pattern"):
                 if p.type == "identifier":
                     sc.locals.add(text(p))
+
+    def destructured_param(self, pattern: ts.Node, ty: ts.Node | None, sc: _Scope) -> None:
+        """``f({a, k: b}: {a: Foo; k: Bar})``: a is a Foo, b a Bar; ``f({a}: Opts)``: a is what
+        ``Opts`` says of member ``a``."""
+        inline = member_types(ty)
+        ev = type_evidence(ty) if not inline else None
+        for local, key in destructured(pattern):
+            if key in inline:
+                sc.types.setdefault(local, []).append(inline[key])
+            elif ev is not None and ev[0] == "ann":
+                sc.types.setdefault(local, []).append(("val", Expr(Base.ASSERTED, ev[1], [key])))
 
     # --- everything else
     def item(self, key: str, node: ts.Node, caps: dict[str, list[ts.Node]], scope: int) -> None:
@@ -747,15 +763,22 @@ class Extractor(Bindings):
         name = member_name(name_node)
         if name is None or name_node is None:
             return
+        first = overloads_start(node, name)
+        idx = self.signature_of_node.get(first.id) if first is not None else None
+        if idx is not None:  # an interface's overloads (`schedule(...): S; schedule(...): S;`) are one member
+            sym = self.symbols[idx]
+            sym.range = (*sym.range[:2], node.end_point[0], node.end_point[1])
+            sym.end_byte = node.end_byte
+            return
         extra = self.function_extra(node, node.child_by_field_name("parameters"), node.child_by_field_name("return_type"))
-        self.member_signature(scope, name, node, name_node, extra)
+        self.signature_of_node[node.id] = self.member_signature(scope, name, node, name_node, extra)
 
-    def member_signature(self, scope: int, name: str, node: ts.Node, name_node: ts.Node, extra: dict[str, Any]) -> None:
-        """A bodiless method symbol (an interface's, an abstract one)."""
+    def member_signature(self, scope: int, name: str, node: ts.Node, name_node: ts.Node, extra: dict[str, Any]) -> int:
+        """A bodiless method symbol (an interface's, an abstract one); its index."""
         end = node.child_by_field_name("return_type") or node.child_by_field_name("parameters") or node.child_by_field_name("type") or name_node
         if self.symbols[self.scopes[scope].owner].extra.get("alias"):
             extra["alias"] = True  # a type alias's member: no by-name candidate
-        self.add_symbol(scope, name, "method", node, name_node, signature(node, self.src, end), extra)
+        return self.add_symbol(scope, name, "method", node, name_node, signature(node, self.src, end), extra)
 
 
 

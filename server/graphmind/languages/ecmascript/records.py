@@ -37,6 +37,9 @@ class Expr(NamedTuple):
 
 
 UNKNOWN = Expr(Base.UNKNOWN, None, [])
+# The chain segment of an index access by a computed key (``subs[i]``, ``subs[0]``): an element of
+# an array; no member of anything else (no property is named so).
+ELEMENT = "[]"
 
 
 class SiteExpr(NamedTuple):

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import tree_sitter as ts
 
 from .builtins import GLOBALS
-from .records import UNKNOWN, Base, Expr
+from .records import ELEMENT, UNKNOWN, Base, Expr
 
 SOURCE_EXTS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 FUNCTIONS = ("function_declaration", "generator_function_declaration")
@@ -134,10 +134,11 @@ def expr_of(node: ts.Node | None, folder: str) -> Expr:
         return base._replace(chain=[*base.chain, name])
     if t == "subscript_expression":
         idx = string_value(node.child_by_field_name("index"))
-        if idx is None:
-            return UNKNOWN
         base = expr_of(node.child_by_field_name("object"), folder)
-        return base._replace(chain=[*base.chain, idx])
+        if idx is None and base.base == Base.UNKNOWN:
+            return UNKNOWN
+        # a['b'] is a.b; a[i] / a[0] is an element of a (``ELEMENT``)
+        return base._replace(chain=[*base.chain, ELEMENT if idx is None else idx])
     if t == "call_expression":
         spec = require_spec(node)
         if spec is not None:
@@ -172,7 +173,8 @@ def expr_of(node: ts.Node | None, folder: str) -> Expr:
 
 def type_evidence(node: ts.Node | None) -> tuple | None:
     """What a type annotation says: ``('ann', ['mod', 'Foo'])`` for a named type (``Foo | null``,
-    ``Promise<Foo>`` and ``mod.Foo<T>`` included), ``('ext', 'string')`` for a builtin type."""
+    ``Promise<Foo>`` and ``mod.Foo<T>`` included), ``('ext', 'string')`` for a builtin type,
+    ``('cls', ['Foo'])`` for ``typeof Foo``."""
     if node is None:
         return None
     t = node.type
@@ -185,6 +187,12 @@ def type_evidence(node: ts.Node | None) -> tuple | None:
         return ("ann", text(node).replace(" ", "").split("."))
     if t == "predefined_type":
         return ("ext", text(node))
+    if t == "type_query" and node.named_child_count:
+        # `typeof Action`: the class (or function) itself, no instance of it
+        q = node.named_children[-1]
+        if q.type in ("identifier", "member_expression"):
+            return ("cls", text(q).replace(" ", "").split("."))
+        return None
     if t == "readonly_type" and node.named_child_count:
         return type_evidence(node.named_children[0])
     if t == "array_type":
@@ -351,6 +359,39 @@ def own_keys(obj: ts.Node) -> list[str]:
         name = member_name(key)
         if name is not None:
             out.append(name)
+    return out
+
+
+def destructured(pattern: ts.Node) -> list[tuple[str, str]]:
+    """The names an object pattern binds from a property of the value: (local name, key) for
+    ``{a}``, ``{a = 1}``, ``{k: a}``, ``{k: a = 1}`` (nested patterns and ``...rest`` bind none)."""
+    out: list[tuple[str, str]] = []
+    for c in pattern.named_children:
+        if c.type == "object_assignment_pattern":
+            c = c.child_by_field_name("left") or c
+        if c.type == "shorthand_property_identifier_pattern":
+            out.append((text(c), text(c)))
+        elif c.type == "pair_pattern":
+            key, value = member_name(c.child_by_field_name("key")), c.child_by_field_name("value")
+            if value is not None and value.type == "assignment_pattern":
+                value = value.child_by_field_name("left")
+            if key is not None and value is not None and value.type == "identifier":
+                out.append((text(value), key))
+    return out
+
+
+def member_types(node: ts.Node | None) -> dict[str, tuple]:
+    """The type evidence of each property of an inline object type (``{x: Foo; y?: Bar}``)."""
+    if node is not None and node.type == "type_annotation" and node.named_child_count:
+        node = node.named_children[0]
+    out: dict[str, tuple] = {}
+    if node is None or node.type != "object_type":
+        return out
+    for c in node.named_children:
+        if c.type == "property_signature":
+            name, ev = member_name(c.child_by_field_name("name")), type_evidence(c.child_by_field_name("type"))
+            if name is not None and ev is not None:
+                out[name] = ev
     return out
 
 

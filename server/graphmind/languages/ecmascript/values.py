@@ -9,7 +9,7 @@ from typing import Any
 from ...model import EXTRACTED, INFERRED, Facts, SymbolRow
 from .._toolkit import MAX_DEPTH, FamilyView, ValueResolver, known_confidence
 from .builtins import GLOBALS
-from .records import Base, Expr, ScopeRecord
+from .records import ELEMENT, Base, Expr, ScopeRecord
 
 # Values: ('mod', qname) a workspace module; ('ext', name) outside the workspace; ('syms', rows)
 # definitions; ('inst', rows) an instance of classes/interfaces/constructor functions;
@@ -182,8 +182,8 @@ class Values(ValueResolver):
             return got, c
         if kind == "ext":
             return ("ext", f"{payload}.{name}"), EXTRACTED
-        if kind == "arr":
-            return ("arrfn", (name, payload)), EXTRACTED
+        if kind == "arr":  # arr[i]: an element; arr.find: a method of the array
+            return (payload, INFERRED) if name == ELEMENT else (("arrfn", (name, payload)), EXTRACTED)
         if kind == "arrfn":
             return ("ext", f"Array.{payload[0]}.{name}"), EXTRACTED
         if kind == "ret":
@@ -234,7 +234,11 @@ class Values(ValueResolver):
 
     def supertypes(self, cls: SymbolRow, depth: int) -> list[SymbolRow]:
         """The classes a class extends and the interfaces it implements (or an interface extends)."""
-        out = self.bases(cls, depth)
+        return self.bases(cls, depth) + self.implemented(cls, depth)
+
+    def implemented(self, cls: SymbolRow, depth: int) -> list[SymbolRow]:
+        """The interfaces (or classes) a class names in its ``implements`` clause."""
+        out: list[SymbolRow] = []
         for chain in cls.extra.get("implements", ()):
             v, _ = self.eval_global_expr(cls.module, Expr(Base.NAME, None, list(chain)), depth + 1)
             if v is not None and v[0] == "syms":
@@ -289,8 +293,14 @@ class Values(ValueResolver):
             v, c = self.evidence_value(evs, lambda e, d: self.eval_global_expr(cls.module, e, d), depth + 1)
             if v is not None:
                 return v, min(c, INFERRED)
+        # the bases, then the interfaces it implements: a member the class holds in a field of a
+        # function type (`now: () => number`, no symbol) is the one the interface declares
         for base in self.bases(cls, depth):
             m = self.member(base, name, depth + 1, seen)
+            if m[0] is not None:
+                return m
+        for iface in self.implemented(cls, depth):  # asked only when no base has the member
+            m = self.member(iface, name, depth + 1, seen)
             if m[0] is not None:
                 return m
         return None, EXTRACTED
@@ -350,7 +360,8 @@ class Values(ValueResolver):
         return None, c
 
     def type_value(self, ev: tuple | list, evaluate: Callable[[Expr, int], tuple[Value | None, int]], depth: int) -> tuple[Value | None, int]:
-        """The instance a type annotation (``('ann', chain)`` / ``('ext', name)``) describes."""
+        """The instance a type annotation (``('ann', chain)`` / ``('ext', name)``) describes, or the
+        class itself for ``('cls', chain)`` (``typeof Foo``)."""
         if isinstance(ev, list):  # a bare chain
             ev = ("ann", ev)
         if ev[0] == "ext":
@@ -358,6 +369,12 @@ class Values(ValueResolver):
         if ev[0] == "arr":  # Foo[]: its elements are Foo instances
             elem, _ = self.type_value(("ann", ev[1]), evaluate, depth + 1)
             return (("arr", elem) if elem is not None and elem[0] == "inst" else ("ext", "Array")), INFERRED
+        if ev[0] == "cls":  # typeof Foo: the class Foo itself (`new this.ctor()` makes a Foo)
+            v, c = evaluate(Expr(Base.NAME, None, list(ev[1])), depth + 1)
+            if v is not None and v[0] == "syms":
+                rows = [r for r in v[1] if r.kind in ("class", "function")]
+                return (("syms", rows), INFERRED) if rows else (None, EXTRACTED)
+            return (v, INFERRED) if v is not None and v[0] == "ext" else (None, EXTRACTED)
         if ev[0] != "ann":
             return None, EXTRACTED
         v, c = evaluate(Expr(Base.NAME, None, list(ev[1])), depth + 1)
@@ -417,7 +434,7 @@ class Values(ValueResolver):
         found: list[tuple[Value, int]] = []
         for ev in evs:
             kind = ev[0]
-            if kind in ("ann", "ext", "arr"):
+            if kind in ("ann", "ext", "arr", "cls"):
                 v, c = self.type_value(ev, evaluate, depth)
                 if v is not None:
                     found.append((v, INFERRED))
