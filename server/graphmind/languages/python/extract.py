@@ -464,7 +464,7 @@ _EMPTY_SCOPE = _Scope().pack()
 
 
 def _package_of(module: str, relpath: str) -> str:
-    if os.path.basename(relpath) == "__init__.py":
+    if os.path.basename(relpath) in ("__init__.py", "__init__.pyi"):  # a package's stub is its package too
         return module
     return module.rpartition(".")[0]
 
