@@ -37,6 +37,7 @@ FRAGMENTS = [
     "\nclass C(A):\n    def go(self):\n        pass\n",
     "\nclass C:\n    def go(self):\n        pass\n",
     "\ndef make():\n    return B()\n",
+    "\ndef make():\n    return A() if x else B()\n", "\n    def me(self):\n        return self.k or B()\n",
     "\ndef typed() -> B:\n    return B()\n",
     "\ndef mid():\n    return make()\n",
     "\ndef items() -> 'list[B]':\n    return []\n",
