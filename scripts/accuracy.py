@@ -27,7 +27,9 @@ no call of a ``cls`` parameter, a NamedTuple, an ``lru_cache``-decorated functio
 of a method). Both tables are printed, raw and extended; the extended reference is cached next to
 the raw one (``<key>-definition.json``). ``--hand-read FILE`` (with ``--extended``) adds a third
 figure: the extended reference plus the edges listed in FILE (read by hand as right; keep FILE
-outside the repository, next to the corpora, and say which classes it holds).
+outside the repository, next to the corpora, and say which classes it holds). An edge is
+``[caller, callee]`` or ``[caller, callee, evidence]``: the evidence (the lines read, why the
+call reaches the callee) is for the reader, the scores ignore it.
 
 Dispatch edges (a call through a base-class method reaching an override, ``via`` dispatch) are
 counted apart: basedpyright's call hierarchy lists a call under the method the receiver's static
@@ -196,7 +198,7 @@ def definition_edges(ws: Path, key: str, cache: Path | None, log: Path) -> set[E
 
 def evaluate(
     spec: str, keep: Path | None, cache: Path | None = None, extended: bool = False,
-    hand_read: dict[str, list[list[str]]] | None = None,
+    hand_read: dict[str, list[list[str]]] | None = None,  # [caller, callee] or [caller, callee, evidence]
 ) -> dict[str, Any]:
     name_ver, _, package = spec.partition(":")
     name, _, version = name_ver.partition("==")
@@ -266,7 +268,7 @@ def evaluate(
         if hand_read is not None and key in hand_read:
             # edges read by hand as right (their classes are listed in the README), counted as
             # reference edges: a third figure beside the raw and extended ones, never instead
-            ref_h = ref_x | {(a, b) for a, b in hand_read[key] if keep_edge((a, b))}
+            ref_h = ref_x | {(e[0], e[1]) for e in hand_read[key] if keep_edge((e[0], e[1]))}
             result["handRead"] = {
                 "referenceEdges": len(ref_h), "added": len(ref_h - ref_x),
                 "graphmind": scores(default, ref_h), "blastDepth3Direct": blast_f1(default, ref_h),
@@ -350,8 +352,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--extended", action="store_true",
                     help="also score against the extended reference (call hierarchy + go-to-definition at every call)")
     ap.add_argument("--hand-read", type=Path, default=None,
-                    help="with --extended: JSON {corpus key: [[caller, callee], ...]} of edges read by hand as "
-                         "right, scored as a third figure")
+                    help="with --extended: JSON {corpus key: [[caller, callee(, evidence)], ...]} of edges read "
+                         "by hand as right, scored as a third figure")
     args = ap.parse_args(argv)
     hand = json.loads(args.hand_read.read_text()) if args.hand_read else None
     results = [evaluate(spec, args.disagreements, args.reference_cache, args.extended, hand)

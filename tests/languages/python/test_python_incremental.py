@@ -1,6 +1,7 @@
 """Incremental equals fresh for what Python's resolver infers across files: a function's return
 type (stated or inferred from its return statements), dispatch to overrides in subclasses, the
-types of parameters' defaults, ``with``/``for`` targets and ``isinstance`` narrowing, dispatch
+types of parameters' defaults, ``with``/``for`` targets and ``isinstance`` narrowing, unions
+(the branches of a conditional, a module-level name bound inside and outside the workspace), dispatch
 through a Protocol to its structural implementations, ``super(X, self)``. A change to
 what a function returns re-resolves its callers' callers."""
 
@@ -20,26 +21,30 @@ INITIAL = {
         "class A:\n    def go(self):\n        pass\n\n    def __enter__(self):\n        return self\n\n\n"
         "class B(A):\n    def go(self):\n        pass\n\n\n"
         "def make():\n    return A()\n\n\ndef typed() -> A:\n    return A()\n\n\nshared = A()\n"
+        "try:\n    from zz import Alias\nexcept ImportError:\n    Alias = B\n"
     ),
     "n.py": (
-        "from m import A, make, typed\n\n\ndef mid():\n    return typed()\n\n\n"
-        "def items() -> 'list[A]':\n    return []\n\n\ndef run(x=make()):\n    x.go()\n    with A() as a:\n        a.go()\n"
+        "from m import A, Alias, make, typed\n\n\ndef mid():\n    return typed()\n\n\n"
+        "def items() -> 'list[A]':\n    return []\n\n\ndef run(x=make()):\n    x.go()\n    with A() as a:\n        a.go()\n\n\n\ndef alias():\n    Alias().go()\n"
     ),
     "x.py": (
         "from n import mid, items\nfrom m import make, B\n\n\ndef use():\n    mid().go()\n    make().go()\n"
         "    for it in items():\n        it.go()\n\n\ndef narrow(v):\n    if isinstance(v, B):\n        v.go()\n\n\n"
-        "def only_make():\n    make().go()\n"
+        "def only_make():\n    make().go()\n\n\ndef either(f):\n    t = make() if f else B()\n    t.go()\n"
     ),
 }
 FRAGMENTS = [
     "\nclass C(A):\n    def go(self):\n        pass\n",
     "\nclass C:\n    def go(self):\n        pass\n",
     "\ndef make():\n    return B()\n",
+    "\ndef make():\n    return A() if x else B()\n", "\n    def me(self):\n        return self.k or B()\n",
     "\ndef typed() -> B:\n    return B()\n",
     "\ndef mid():\n    return make()\n",
     "\ndef items() -> 'list[B]':\n    return []\n",
     "\n    def go(self):\n        return self\n",
     "\n    @property\n    def go(self):\n        return 1\n",
+    "\n    u = A() if x else B()\n    u.go()\n", " if x else B()", " or D()", "\nclass D(dict):\n    pass\n",
+    "\n    Alias().go()\n", "Alias = A", "from zz import Alias",
     "A()", "B()", "-> B", "-> A", "return self", "go", "isinstance", "def ", "class ", "(", ")", ":", "\n", "    ", "",
 ]
 FILES = sorted(INITIAL)

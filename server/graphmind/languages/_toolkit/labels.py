@@ -2,6 +2,9 @@
 
 * A call whose receiver (or name) evaluated to definitions: one definition keeps the confidence
   of the chain that found it; several are ``ambiguous``, an edge to each (:func:`label_known`).
+  A language may do better where the code states a union (Python: the branches of
+  ``a if c else b``, the assignments of a name): each member is then a possible callee, not a
+  guess, and keeps the chain's label (``python/resolve.py``, ``_Resolver.merge``).
 * A call resolved by its name only (the receiver is unknown): one candidate in the workspace is
   ``inferred`` -- unless the name is a common method name (``get``, ``append``, ``close``): then
   the one workspace method is as likely a list's or a file's, and the edge is ``ambiguous``. The

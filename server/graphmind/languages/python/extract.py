@@ -464,7 +464,7 @@ _EMPTY_SCOPE = _Scope().pack()
 
 
 def _package_of(module: str, relpath: str) -> str:
-    if os.path.basename(relpath) == "__init__.py":
+    if os.path.basename(relpath) in ("__init__.py", "__init__.pyi"):  # a package's stub is its package too
         return module
     return module.rpartition(".")[0]
 
@@ -980,10 +980,17 @@ def _return_evidence(node: ts.Node, sc: _Scope, narrow: Narrowing) -> list[tuple
     can evaluate: the function's own class (``return self``, ``return cls(...)``), an attribute of
     it, a global expression, a literal, or what the code states about a returned local."""
     value = node.named_children[0] if node.named_children else None
-    if value is None or value.type == "none":
+    return _returned(value, sc, narrow) if value is not None else []
+
+
+def _returned(value: ts.Node, sc: _Scope, narrow: Narrowing) -> list[tuple]:
+    if value.type == "none":
         return []
     while value.type in ("parenthesized_expression", "await") and value.named_child_count == 1:
         value = value.named_children[0]
+    branches = _either(value)
+    if branches:  # ``a if c else b``, ``a or b``: what each branch says
+        return [e for b in branches for e in _returned(b, sc, narrow)]
     if sc.self_name is not None and sc.class_idx is not None:
         if value.type == "identifier" and _text(value) == sc.self_name:
             return [("self",)]
@@ -999,6 +1006,15 @@ def _return_evidence(node: ts.Node, sc: _Scope, narrow: Narrowing) -> list[tuple
     if ev is not None and ev[0] == "val" and ev[1][0] == "a" and not ev[1][2]:
         return list(ev[1][1])  # a name narrowed by isinstance
     return _portable(ev, sc) if ev is not None else []
+
+
+def _either(value: ts.Node) -> list[ts.Node]:
+    """The values ``a if c else b`` or ``a or b`` may be (none for another expression)."""
+    if value.type == "conditional_expression" and value.named_child_count == 3:
+        return [value.named_children[0], value.named_children[2]]
+    if value.type == "boolean_operator" and _text(value.child_by_field_name("operator") or value) == "or":
+        return [n for n in (value.child_by_field_name("left"), value.child_by_field_name("right")) if n is not None]
+    return []
 
 
 def rebase_local(local: Any, mapping: list[int]) -> dict[int, tuple]:

@@ -43,6 +43,7 @@ from .._toolkit import (
     dispatch_via,
     known_confidence,
     label_by_name,
+    merge_values,
     unresolved,
 )
 from .builtins import BUILTIN_METHODS, BUILTINS, MAPPING_TYPES, SEQUENCE_TYPES, TUPLE_TYPES
@@ -105,6 +106,30 @@ class _Resolver(ValueResolver):
         self.stubs: dict[int, list[SymbolRow]] = {}  # implementation id -> its declarations
         self.dispatch = Dispatch(ws, self.is_subclass)
 
+    def merge(self, found: list[tuple[Value, int]], outside_counts: bool = False) -> tuple[Value | None, int]:
+        """Several values the code states for one expression (the branches of ``a if c else b``,
+        ``a or b``, the assignments of a name or an attribute, a union annotation): their union,
+        as a type checker declares it. Each workspace definition in it is a possible callee, so it
+        keeps the weakest chain's label (``inferred`` at best), never a pick among guesses.
+
+        Alternatives outside the workspace are left out (a ``str`` in ``str | Text`` is mostly a
+        narrowing GraphMind does not follow), except with ``outside_counts``: the alternatives of
+        a module-level binding (``NamedTemporaryFile = TemporaryFile`` on Windows, else
+        ``tempfile.NamedTemporaryFile``; a ``try`` import with a fallback) are platforms and
+        environments, so the workspace one may never run: ``ambiguous``."""
+        if len(found) == 1:
+            return found[0]
+        defs = [(v, c) for v, c in found if v[0] in ("syms", "inst")]
+        if not defs:
+            return found[0]
+        v, _ = merge_values(defs)
+        conf = min(c for _, c in defs)
+        if len({r.qname for r in v[1]}) > 1:  # type: ignore[index]
+            conf = min(conf, INFERRED)
+        if outside_counts and any(fv[0] == "ext" for fv, _ in found):
+            conf = min(conf, AMBIGUOUS)
+        return v, conf
+
     # --- modules and globals (through the workspace view: recorded as dependencies)
     def module_exists(self, name: str) -> bool:
         return any(r.kind == "module" for r in self.ws.symbols(name))
@@ -145,7 +170,7 @@ class _Resolver(ValueResolver):
         if name != "*":
             stars = [t for k, t, _ in self.ws.bindings(mod, "*") if k == "star"]
         if found:
-            return self.merge(found)
+            return self.merge(found, outside_counts=True)
         for star in stars:
             smod = self.find_module(star, mod)
             if smod is not None:
@@ -173,7 +198,9 @@ class _Resolver(ValueResolver):
         if kind == "from":
             return self.from_value(mod, target, extra, depth)
         if kind == "var":
-            return self.evidence_value(extra, lambda e, d: self.eval_global_expr(mod, e, d), depth)
+            return self.evidence_value(
+                extra, lambda e, d: self.eval_global_expr(mod, e, d), depth, outside_counts=True
+            )
         return None, EXTRACTED
 
     def from_value(self, importer: str, base: str, attr: str, depth: int) -> tuple[Value | None, int]:
@@ -219,13 +246,17 @@ class _Resolver(ValueResolver):
             return ("ext", f"{payload}.{name}"), EXTRACTED
         if kind in ("syms", "inst"):
             found: list[tuple[Value, int]] = []
+            outside = False  # a class of the union has the member outside the workspace
             for r in payload:
                 if r.kind == "class":
                     m = self.member(r, name, depth, set())
                     if m[0] is not None:
                         found.append(self.read_property(m, kind, depth))  # type: ignore[arg-type]
+                    elif len(payload) > 1:
+                        outside = outside or self.has_external_base(r, depth)
             if found:
-                return self.merge(found)
+                v, c = self.merge(found)
+                return v, min(c, AMBIGUOUS) if outside else c
             if any(r.kind == "class" and self.has_external_base(r, depth) for r in payload):
                 return ("ext", name), EXTRACTED
             return None, EXTRACTED
@@ -514,7 +545,7 @@ class _Resolver(ValueResolver):
 
     def evidence_value(
         self, evs: list[tuple], evaluate: Evaluate, depth: int, outer: Evaluate | None = None,
-        owner: SymbolRow | None = None,
+        owner: SymbolRow | None = None, outside_counts: bool = False,
     ) -> tuple[Value | None, int]:
         if depth > MAX_DEPTH:
             return None, EXTRACTED
@@ -525,7 +556,7 @@ class _Resolver(ValueResolver):
                 found.append((v, min(c, INFERRED)))
         if not found:
             return None, EXTRACTED
-        return self.merge(found)
+        return self.merge(found, outside_counts)
 
     def one_evidence(
         self, ev: tuple, evaluate: Evaluate, depth: int, outer: Evaluate | None, owner: SymbolRow | None
@@ -785,7 +816,7 @@ class _Resolver(ValueResolver):
                 rows = [r for r in rows if not _is_property(r)]  # a property is read, never called
                 if not rows:
                     return unresolved(i)
-            conf = known_confidence(rows, c, alternatives=True)
+            conf = c  # several qualified names only come from a union, labelled by :meth:`merge`
             targets: dict[int, int] = {}
             for r in self.with_stubs(rows):
                 targets[r.id] = conf
