@@ -3,8 +3,8 @@
 pygls reads stdin on its thread pool one line at a time (each header line and the body is a trip
 to a worker thread and back), four thread hand-offs per message. Here a thread of our own reads
 a whole message (headers and body) and hands it over once; the event loop decodes and handles
-messages in the order they came, exactly as pygls does (``protocol.structure_message``, then
-``handle_message``; a failure is logged and the loop goes on).
+messages in the order they came (``jsonrpc.JsonRpc.handle``; a failure is logged and the loop
+goes on). Nothing here imports pygls or lsprotocol (see ``jsonrpc.py``).
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ import json
 import logging
 import os
 import re
+import socket
 import threading
 from typing import Any, BinaryIO
 
-from pygls.exceptions import JsonRpcException
-from pygls.io_ import StdoutWriter
+from .jsonrpc import StreamWriter
 
 log = logging.getLogger(__name__)
 
@@ -84,40 +84,54 @@ def read_message(stdin: BinaryIO | FdReader) -> bytes | None:
 
 
 def serve(server: Any, stdin: BinaryIO, stdout: BinaryIO) -> None:
-    """Run ``server`` (a pygls server) on a pair of byte streams until the input ends or ``exit``."""
-    server._stop_event = threading.Event()
-    server.protocol.set_writer(StdoutWriter(stdout))
+    """Run ``server`` (a ``GraphMindServer``) on a pair of byte streams until the input ends or ``exit``."""
+    stop = threading.Event()
+    server.rpc.writer = StreamWriter(stdout)
     try:
-        asyncio.run(_run(server, stdin))
+        asyncio.run(_run(server, stdin, stop))
     except BrokenPipeError:
         log.error("Connection to the client is lost! Shutting down the server.")
     except (KeyboardInterrupt, SystemExit):
         pass
     finally:
-        server.shutdown()
+        stop.set()
+        server.shut_down()
 
 
-async def _run(server: Any, stdin: BinaryIO) -> None:
+def serve_tcp(server: Any, host: str, port: int) -> None:
+    """Serve the first client that connects to ``host:port``, as ``serve`` does on stdio."""
+    with socket.create_server((host, port)) as listener:
+        conn, _ = listener.accept()
+    with conn, conn.makefile("rb") as rfile, conn.makefile("wb") as wfile:
+        serve(server, rfile, wfile)
+
+
+async def _run(server: Any, stdin: BinaryIO, stop: threading.Event) -> None:
     loop = asyncio.get_running_loop()
     done: asyncio.Future[None] = loop.create_future()
-    protocol = server.protocol
+    rpc = server.rpc
+    rpc.loop = loop
+
+    def end() -> None:
+        if not done.done():
+            done.set_result(None)
+
+    rpc.on_exit = end
 
     def deliver(body: bytes | None) -> None:
         if body is None:
-            if not done.done():
-                done.set_result(None)
+            end()
             return
         try:
-            protocol.handle_message(protocol.structure_message(json.loads(body)))
-        except Exception as exc:
+            rpc.handle(json.loads(body))
+        except Exception:
             log.exception("Unable to handle message")
-            server._report_server_error(exc, JsonRpcException)
 
     source = _reader_of(stdin)
 
     def reader() -> None:
         try:
-            while not server._stop_event.is_set():
+            while not stop.is_set():
                 body = read_message(source)
                 if body is None:
                     break
