@@ -93,9 +93,13 @@ SESSION = textwrap.dedent("""
         send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
         while not ls.ready.is_set():
             await asyncio.sleep(0.01)
-        pos = {"textDocument": {"uri": ORDERS}, "position": {"line": 0, "character": 0}}
+        pos = {"textDocument": {"uri": ORDERS}, "position": {"line": 5, "character": 4}}  # def cancel
         send({"jsonrpc": "2.0", "id": 2, "method": "graphmind/status"})
         send({"jsonrpc": "2.0", "id": 3, "method": "textDocument/prepareCallHierarchy", "params": pos})
+        [item] = out.messages[-1]["result"]
+        # the item's symbol by its id (a string, as we send it), whatever the other data says
+        wrong = {**item, "uri": "file:///nowhere.py", "data": {**item["data"], "qname": "no.such", "path": "nowhere.py"}}
+        send({"jsonrpc": "2.0", "id": 10, "method": "callHierarchy/outgoingCalls", "params": {"item": wrong}})
         send({"jsonrpc": "2.0", "id": 4, "method": "graphmind/blastRadius", "params": {"symbol": "shop.payments.repo.Repo.save"}})
         send({"jsonrpc": "2.0", "id": 5, "method": "graphmind/blastRadius", "params": {"symbol": "no.such.thing"}})
         send({"jsonrpc": "2.0", "id": 6, "method": "textDocument/references",
@@ -130,11 +134,12 @@ def test_the_lifecycle_and_hot_requests_never_import_pygls_or_lsprotocol(tmp_pat
         if "method" not in m:
             assert m["id"] not in answers, m  # exactly one answer per request
             answers[m["id"]] = m
-    assert sorted(answers) == list(range(1, 10))
+    assert sorted(answers) == list(range(1, 11))
     requests = [m for m in got["messages"] if "method" in m and "id" in m]
     assert [m["method"] for m in requests] == ["workspace/configuration"]  # the server's own request
     assert answers[2]["result"]["ready"] is True
-    assert "result" in answers[3] and "result" in answers[6]
+    assert answers[3]["result"][0]["name"] == "cancel" and "result" in answers[6]
+    assert "shop.payments.gateway.process_refund" in {c["to"]["data"]["qname"] for c in answers[10]["result"]}
     assert "shop.orders.cancel" in {i["qualifiedName"] for i in answers[4]["result"]["items"]}
     assert answers[5]["error"]["code"] == INVALID_PARAMS and "no symbol named" in answers[5]["error"]["message"]
     assert answers[7]["result"]  # the typed face: the outline of orders.py

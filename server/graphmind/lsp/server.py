@@ -350,6 +350,8 @@ class GraphMindServer:
                 return None
             graph = ctx.graph
         sym = None
+        if type(sid) is str and sid.isascii() and sid.isdigit() and len(sid) <= 19:
+            sid = int(sid)  # ours is a string (``to_proto.item_json``: a JSON number loses 64 bits in JS)
         if type(sid) is int and 0 <= sid < 1 << 63:  # an SQLite integer
             sym = graph.symbol(sid)
         if sym is None and isinstance(qname, str) and qname:
