@@ -214,3 +214,20 @@ def test_the_status_json_is_what_cattrs_writes_for_status_result() -> None:
             folders={"/w": FolderStatus(epoch=7, open_documents=1, overlay=["a.py"], base_epoch=5)},
         )
         assert status_json(ls) == PROTOCOL._converter.unstructure(typed)  # type: ignore[arg-type]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([b"a", b"bc", b"\n", b"\r", b"\r\n", b"\xc3\xa9", b"x" * 700]), max_size=200),
+       st.integers(min_value=-1, max_value=250), st.integers(min_value=0, max_value=250))
+def test_a_buffer_line_from_the_edit_anchor_equals_a_plain_split(parts: list[bytes], row: int, anchor_line: int) -> None:
+    from pathlib import Path
+    from types import SimpleNamespace
+
+    text = b"".join(parts)
+    lines = as_parsed(text).split(b"\n")
+    ls = create_server()
+    eng = SimpleNamespace(root=Path("/w"), docs={"m.py": SimpleNamespace(text=text)})
+    if anchor_line < len(lines):  # the anchor ``sync._apply`` keeps: a line start of this very text
+        ls.edit_anchors[("/w", "m.py")] = (text, anchor_line, _naive_start(text, anchor_line))
+    want = lines[row].removesuffix(b"\r") if 0 <= row < len(lines) else None
+    assert ls.file_line(eng, "m.py", row) == want  # type: ignore[arg-type]

@@ -44,7 +44,7 @@ from ..eol import as_parsed
 from .index_status import IndexStatus
 from .jsonrpc import JsonRpc, capability
 from .lean import ItemRef
-from .positions import UTF8, LineCache, units_to_bytes
+from .positions import UTF8, LineCache, line_start, units_to_bytes
 from .settings import Settings
 from .to_proto import ToProto
 
@@ -117,8 +117,6 @@ class GraphMindServer:
         self.index_status = IndexStatus(self)
         self.settle_timers: dict[tuple[str, str], asyncio.TimerHandle] = {}
         self.line_cache: OrderedDict[tuple[str, str], tuple[tuple[int, int], list[bytes]]] = OrderedDict()
-        # an open buffer's lines, split once per version of its text (the same bytes object)
-        self.doc_lines: dict[tuple[str, str], tuple[bytes, list[bytes]]] = {}
         self.edit_anchors: dict[tuple[str, str], tuple[bytes, int, int]] = {}  # see sync.did_change
         self.uris: dict[Path, dict[str, str]] = {}  # per folder: relative path -> uri
         self.contexts: OrderedDict[str, tuple[Path, str] | None] = OrderedDict()  # uri -> (folder, rel)
@@ -381,18 +379,26 @@ class GraphMindServer:
         except OSError:
             return None
 
-    def file_lines(self, eng: Engine, rel: str) -> list[bytes]:
-        """A file's lines; a file on disk's are kept while its size and mtime stay the same."""
+    def file_line(self, eng: Engine, rel: str, row: int) -> bytes | None:
+        """Line ``row`` of a file, without its line end (None past the end). A buffer's is found
+        from the line of the last edit (``edit_anchors``): typing makes a new text every keystroke,
+        and splitting it into lines cost more than the answer that needed one or two."""
         doc = eng.docs.get(rel)
+        if doc is None:
+            lines = self._disk_lines(eng, rel)
+            return lines[row].removesuffix(b"\r") if 0 <= row < len(lines) else None
+        hint = self.edit_anchors.get((str(eng.root), rel))
+        anchor = (hint[1], hint[2]) if hint is not None and hint[0] is doc.text else (0, 0)
+        text = as_parsed(doc.text)  # (a lone CR ends a line: rows are the editor's lines)
+        start = line_start(text, row, anchor) if row >= 0 else None
+        if start is None:
+            return None
+        end = text.find(b"\n", start)
+        return text[start : len(text) if end < 0 else end].removesuffix(b"\r")
+
+    def _disk_lines(self, eng: Engine, rel: str) -> list[bytes]:
+        """A file's lines on disk, kept while its size and mtime stay the same."""
         root = str(eng.root)
-        if doc is not None:  # a buffer: split once per version of its text
-            key = (root, rel)
-            hit = self.doc_lines.get(key)
-            if hit is None or hit[0] is not doc.text:
-                hit = self.doc_lines[key] = (doc.text, as_parsed(doc.text).split(b"\n"))
-                if len(self.doc_lines) > LINE_CACHE_FILES:
-                    self.doc_lines.pop(next(iter(self.doc_lines)))
-            return hit[1]
         try:
             st = os.stat(os.path.join(root, rel))  # (a str join: a Path costs more than the stat)
         except OSError:
@@ -413,19 +419,16 @@ class GraphMindServer:
         uris = self.uris.setdefault(eng.root, {})
         if len(uris) > URI_CACHE:
             uris.clear()
-        return ToProto(eng.root, LineCache(lambda rel: self.file_lines(eng, rel)), self.encoding, uris)
+        return ToProto(eng.root, LineCache(lambda rel, row: self.file_line(eng, rel, row)), self.encoding, uris)
 
     def to_point(self, eng: Engine, rel: str, line: int, character: int) -> tuple[int, int]:
         """(row, byte column) of an LSP position (as ``positions.point_of``, from the cached lines)."""
         enc = self.encoding
         if enc == UTF8:
             return line, character
-        lines = self.file_lines(eng, rel)
-        if line >= len(lines):
+        text = self.file_line(eng, rel, max(line, 0))
+        if text is None:
             return line, 0
-        text = lines[max(line, 0)]
-        if text.endswith(b"\r"):
-            text = text[:-1]
         return line, units_to_bytes(text, character, enc)
 
     # ------------------------------------------------------------------ indexing

@@ -130,7 +130,6 @@ def did_close(ls: GraphMindServer, params: T.DidCloseTextDocumentParams) -> None
     if ctx is not None:
         ctx.folder.close_document(ctx.rel)
         ls.edit_anchors.pop((str(ctx.folder.root), ctx.rel), None)
-        ls.doc_lines.pop((str(ctx.folder.root), ctx.rel), None)
 
 
 def _is_folder(ctx: FileContext, ev: T.FileEvent) -> bool:
