@@ -145,3 +145,12 @@ def test_the_lifecycle_and_hot_requests_never_import_pygls_or_lsprotocol(tmp_pat
     assert answers[7]["result"]  # the typed face: the outline of orders.py
     assert answers[8]["error"]["code"] == INVALID_PARAMS and "position.line" in answers[8]["error"]["message"]
     assert answers[9]["result"] is None
+
+
+def test_an_items_symbol_id_is_read_back_from_the_string_we_send() -> None:
+    from graphmind.lsp.server import symbol_id
+
+    assert symbol_id("-5546598729339619395") == -5546598729339619395  # ids are signed 64-bit
+    assert symbol_id("123") == 123 and symbol_id(-(1 << 63)) == -(1 << 63) and symbol_id(7) == 7
+    for wrong in (str(1 << 63), str(-(1 << 63) - 1), "1e3", "--5", "-", "", "\u0663", " 12", True, 1.0, None, [1]):
+        assert symbol_id(wrong) is None, wrong

@@ -27,6 +27,7 @@ import asyncio
 import gc
 import logging
 import os
+import re
 import sys
 import threading
 import time
@@ -61,6 +62,18 @@ SETTLE_SECONDS = 0.3  # typing pause after which broken text is parsed afresh
 LINE_CACHE_FILES = 512
 CONTEXT_CACHE = 4096  # uris mapped to (folder, relative path)
 URI_CACHE = 100_000  # relative paths mapped to uris, per folder
+
+
+_ID = re.compile(r"-?[0-9]{1,19}")
+
+
+def symbol_id(value: Any) -> int | None:
+    """A symbol id from an item's ``data``: an SQLite integer (signed 64 bits), which we send as
+    a string (``to_proto.item_json``: a JSON number loses 64-bit ids in JS clients); a client may
+    send anything back, so anything else is None."""
+    if type(value) is str and _ID.fullmatch(value):
+        value = int(value)
+    return value if type(value) is int and -(1 << 63) <= value < 1 << 63 else None
 
 
 @dataclass
@@ -348,9 +361,8 @@ class GraphMindServer:
                 return None
             graph = ctx.graph
         sym = None
-        if type(sid) is str and sid.isascii() and sid.isdigit() and len(sid) <= 19:
-            sid = int(sid)  # ours is a string (``to_proto.item_json``: a JSON number loses 64 bits in JS)
-        if type(sid) is int and 0 <= sid < 1 << 63:  # an SQLite integer
+        sid = symbol_id(sid)
+        if sid is not None:
             sym = graph.symbol(sid)
         if sym is None and isinstance(qname, str) and qname:
             cands = graph.symbols_by_qname(qname)
