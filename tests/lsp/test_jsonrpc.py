@@ -70,6 +70,12 @@ def test_malformed_initialize_params_are_named_and_do_not_initialize() -> None:
     first, second = out.messages()
     assert first["id"] == 1 and first["error"]["code"] == INVALID_PARAMS and "rootUri" in first["error"]["message"]
     assert second["id"] == 2 and second["error"]["code"] == SERVER_NOT_INITIALIZED
+    # a valid initialize then: the typed face (built to word the error) is told it too
+    ls.rpc.handle({"jsonrpc": "2.0", "id": 3, "method": "initialize", "params": {"rootUri": None, "capabilities": {}}})
+    ls.rpc.handle({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+        "uri": "file:///elsewhere/a.py", "languageId": "python", "version": 1, "text": "x = 1\n"}}})
+    assert out.messages()[2]["id"] == 3 and "capabilities" in out.messages()[2]["result"]
+    assert ls.typed().workspace.get_text_document("file:///elsewhere/a.py").source == "x = 1\n"
 
 
 SESSION = textwrap.dedent("""

@@ -303,6 +303,8 @@ class JsonRpc:
         self.encoding = negotiate_encoding(self.client_capabilities)
         try:
             self.server.initialize(params)
+            if self.server.typed_face is not None:  # built to word a malformed initialize before
+                self.server.typed_face.replay_initialize(params)
         except Exception as exc:
             self._failed(data["id"], exc)
             return

@@ -1,4 +1,5 @@
-"""The language server: pygls 2 over one live graph per workspace folder.
+"""The language server: one live graph per workspace folder, answered over JSON-RPC (pygls 2 for
+the typed features).
 
 Each folder is a :class:`~graphmind.live.LiveGraph`: the base (``.graphmind/index.db``, the files
 on disk, shared with the CLI and other servers) and this server's overlay (base + open buffers),

@@ -51,6 +51,23 @@ class TypedFace(LanguageServer):
         if source is not FeatureRequestError:
             log.error("%s: %s", getattr(source, "__name__", source), error)
 
+    def replay_initialize(self, raw: dict[str, Any]) -> None:
+        """pygls' own ``initialize`` (its workspace and capabilities), its answer dropped: the
+        session answered it. Params cattrs will not take are replayed without the capabilities."""
+        conv = self.protocol._converter
+        try:
+            params = conv.structure(raw, T.InitializeParams)
+        except Exception as exc:
+            log.info("initialize params kept from pygls: %s", exc)
+            params = conv.structure({k: raw[k] for k in ("rootUri", "rootPath", "workspaceFolders") if k in raw}
+                                    | {"capabilities": {}}, T.InitializeParams)
+        steps = self.protocol.lsp_initialize(params)
+        try:
+            while True:
+                next(steps)
+        except StopIteration:
+            pass
+
     def handle(self, data: Any) -> None:
         """One message the session's JSON-RPC left to pygls."""
         try:
@@ -126,25 +143,6 @@ def build(session: GraphMindServer) -> TypedFace:
     for name, fn in session.typed_commands:
         face.command(name)(_translated(functools.partial(fn, session)))
     face.protocol.set_writer(session.rpc.writer)
-    face.protocol.initialize_received = session.rpc.initialize_received
     if session.rpc.initialize_received:
-        _replay_initialize(face, session.rpc.init_params)
+        face.replay_initialize(session.rpc.init_params)
     return face
-
-
-def _replay_initialize(face: TypedFace, raw: dict[str, Any]) -> None:
-    """pygls' own ``initialize`` (its workspace and capabilities), its answer dropped: the session
-    answered it. Params cattrs will not take are replayed without the capabilities."""
-    conv = face.protocol._converter
-    try:
-        params = conv.structure(raw, T.InitializeParams)
-    except Exception as exc:
-        log.info("initialize params kept from pygls: %s", exc)
-        params = conv.structure({k: raw[k] for k in ("rootUri", "rootPath", "workspaceFolders") if k in raw}
-                                | {"capabilities": {}}, T.InitializeParams)
-    steps = face.protocol.lsp_initialize(params)
-    try:
-        while True:
-            next(steps)
-    except StopIteration:
-        pass

@@ -3,7 +3,7 @@ runs it too, see ``code_lens.py``).
 
 A blast radius can be large, so it runs as the graph's small steps with the event loop free
 between them: edits (``didChange``) and other requests go on meanwhile, and ``$/cancelRequest``
-stops it at the next step (pygls cancels the task; the answer is RequestCancelled). ``maxDepth``
+stops it at the next step (``jsonrpc.py`` cancels the task; the answer is RequestCancelled). ``maxDepth``
 and ``limit`` above their maxima (``graph.MAX_DEPTH``, ``graph.MAX_LIMIT``) are clamped and the
 answer says ``truncated`` (and ``truncatedBy``) when that cut anything.
 """
