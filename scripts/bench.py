@@ -32,7 +32,8 @@ Per corpus, in this order:
 3. **warm start**: the same with nothing changed (engine defaults, median of 3), and the server's spawn
    -> ``initialize`` answered, -> first answer (a prepareCallHierarchy sent right after
    ``initialized``: the warm index is served before its refresh ends) and -> ``graphmind/status``
-   ready on the indexed workspace;
+   ready on the indexed workspace, with the server's CPU time to ready (user + system, all
+   threads: on a loaded machine the wall times stretch, the CPU time hardly moves);
 4. **in-process** (one process): ``Graph.callers/callees/references/blast_radius(1, 3, 5)`` for
    ``--samples`` random Python functions/methods (seeded), then ``--keystrokes`` single-character
    inserts via ``Engine.edit_document`` inside a function body of a ~3,000-line file;
@@ -114,7 +115,7 @@ FIGURE_KEYS = [
     "index_peak_rss_mb", "index_parallel_peak_rss_mb", "db_size_mb",
     "warm_start_s", "warm_start_process_s", "warm_start_server_s",
     "server_first_incoming_s", "server_ready_s", "server_rss_after_index_mb", "server_peak_rss_mb",
-    "server_initialize_s", "server_first_answer_s", "typing_stall_ms",
+    "server_initialize_s", "server_first_answer_s", "server_cpu_at_ready_s", "typing_stall_ms",
     "server_rss_after_queries_mb",
     "keystroke_file_lines", "keystroke_inprocess_ms", "keystroke_stdio_ms",
     "prepare_ms", "prepare_incoming_ms",
@@ -143,6 +144,16 @@ def dist(values: list[float], pcts: tuple[int, ...] = (50, 95, 99)) -> dict[str,
     out: dict[str, Any] = {f"p{p}": round(percentile(values, p), 3) for p in pcts}
     out.update(n=len(values), mean=round(statistics.fmean(values), 3), max=round(max(values), 3))
     return out
+
+
+def process_cpu_s(pid: int) -> float | None:
+    """CPU time (user + system, all threads) a process has used so far: unlike wall time, it
+    hardly moves with the machine's load."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def vm_hwm_kb() -> int:
@@ -699,6 +710,7 @@ class Bench:
             fig["warm_start_server_s"] = sw["ready_s"]
             fig["server_initialize_s"] = sw["initialize_s"]
             fig["server_first_answer_s"] = sw.get("first_answer_s")
+            fig["server_cpu_at_ready_s"] = sw.get("cpu_at_ready_s")
             fig["typing_stall_ms"] = sw.get("typing_stall", {}).get("ms")
             fig["server_rss_after_queries_mb"] = sw["rss_mb"]
             for k in ("prepare_ms", "prepare_incoming_ms", *(f"{q}_ms" for q in QUERY_KINDS)):
@@ -765,6 +777,7 @@ class Bench:
                     "position": {"line": s["line"], "character": utf16_col(line_b, s["col"])}}, timeout=timeout)
                 out["first_answer_s"] = round(c.elapsed(), 4)
             out["ready_s"] = round(self.wait_ready(c, timeout, 0.005), 4)
+            out["cpu_at_ready_s"] = process_cpu_s(c.pid)
             out["rss_at_ready_mb"] = round(c.memory()["rss_kb"] / 1024, 1)
             lines_cache: dict[str, list[bytes]] = {}
             times: dict[str, list[float]] = {k: [] for k in ("prepare", "prepare_incoming", *QUERY_KINDS)}
@@ -816,6 +829,7 @@ class Bench:
         version = 1
         totals: list[float] = []
         responses: list[float] = []
+        cpu0 = process_cpu_s(c.pid)
         for s in keystrokes(self.args.keystrokes, plan["indent"]):
             version += 1
             start = {"line": line, "character": char}
@@ -832,8 +846,11 @@ class Bench:
                 line, char = line + 1, len(s) - 1
             else:
                 char += len(s.encode("utf-16-le")) // 2
+        cpu1 = process_cpu_s(c.pid)
         c.did_close(path)
-        return {"ms": dist(totals), "incoming_after_change_ms": dist(responses), "samples_ms": [round(x, 3) for x in totals]}
+        server_cpu = None if cpu0 is None or cpu1 is None or not totals else round((cpu1 - cpu0) * 1000 / len(totals), 3)
+        return {"ms": dist(totals), "incoming_after_change_ms": dist(responses), "samples_ms": [round(x, 3) for x in totals],
+                "server_cpu_ms_per_keystroke": server_cpu}
 
     def typing_stall(self, c: LspClient, ws: Path, plan: dict[str, Any], timeout: float) -> dict[str, Any]:
         """Issue 14's stall scenario: open the file, then type ``TYPED_STATEMENT`` at the start of
@@ -981,6 +998,7 @@ ROWS: list[tuple[str, str]] = [
     ("server_initialize_s", "server spawn → initialize answered, warm index (s)"),
     ("server_first_answer_s", "server spawn → first answer, warm index (s)"),
     ("warm_start_server_s", "server spawn → status ready (refreshed), warm index (s)"),
+    ("server_cpu_at_ready_s", "server CPU time, spawn → ready, warm index (s; load-insensitive)"),
     ("index_peak_rss_mb", "peak RSS of the index, 1 process (MB)"),
     ("index_parallel_peak_rss_mb", "peak RSS of the index, parallel: process tree (MB)"),
     ("db_size_mb", "database size, index.db + WAL (MB)"),

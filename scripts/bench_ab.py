@@ -10,7 +10,9 @@ and the ratio B ÷ A::
     python scripts/bench_ab.py --a /work/main/.venv/bin/python --b .venv/bin/python \\
         [--corpus django] [--rounds 3] [--samples 100] [--keystrokes 120] [--cold]
 
-Rows: spawn → initialize / first answer / ready (warm), RSS at ready and after the queries,
+Rows: spawn → initialize / first answer / ready (warm), the server's CPU time to ready and per
+keystroke (user + system, all threads: hardly moved by the machine's load, unlike the wall
+times), RSS at ready and after the queries,
 prepare / incomingCalls / blastRadius depth 3 over stdio, keystroke → next answer, the typing
 stall, the same keystrokes in process (``bench.py _inproc``: the engine alone) and the difference
 (the server's part of a keystroke); with ``--cold`` also the cold server (spawn → ready, RSS after
@@ -40,6 +42,7 @@ ROWS = [  # (label, how to read it from one round's result: warm server, cold se
     ("spawn → initialize answered (s)", lambda w, c, k=None: w["initialize_s"]),
     ("spawn → first answer (s)", lambda w, c, k=None: w.get("first_answer_s")),
     ("spawn → ready, warm (s)", lambda w, c, k=None: w["ready_s"]),
+    ("server CPU spawn → ready, warm (s)", lambda w, c, k=None: w.get("cpu_at_ready_s")),
     ("RSS at ready, warm (MB)", lambda w, c, k=None: w["rss_at_ready_mb"]),
     ("RSS after the queries, warm (MB)", lambda w, c, k=None: w["rss_mb"]),
     ("prepare p50 (ms)", lambda w, c, k=None: w["queries"]["prepare_ms"]["p50"]),
@@ -49,6 +52,7 @@ ROWS = [  # (label, how to read it from one round's result: warm server, cold se
     ("blastRadius d3 p95 (ms)", lambda w, c, k=None: w["queries"]["blast_radius_d3_ms"]["p95"]),
     ("keystroke → next answer p50 (ms)", lambda w, c, k=None: w["keystroke"]["ms"]["p50"]),
     ("keystroke → next answer p95 (ms)", lambda w, c, k=None: w["keystroke"]["ms"]["p95"]),
+    ("server CPU per keystroke + answer (ms)", lambda w, c, k=None: w["keystroke"].get("server_cpu_ms_per_keystroke")),
     ("typing stall p95 (ms)", lambda w, c, k=None: w["typing_stall"]["ms"]["p95"]),
     ("keystroke in process p50 (ms)", lambda w, c, k=None: k and k["ms"]["p50"]),
     ("server's part of a keystroke p50: stdio − in process (ms)",

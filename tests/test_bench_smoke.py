@@ -20,7 +20,7 @@ EXPECTED = [
     "index_peak_rss_mb", "index_parallel_peak_rss_mb", "db_size_mb",
     "warm_start_s", "warm_start_process_s", "warm_start_server_s",
     "server_first_incoming_s", "server_ready_s", "server_rss_after_index_mb", "server_peak_rss_mb",
-    "server_rss_after_queries_mb", "server_initialize_s", "server_first_answer_s",
+    "server_rss_after_queries_mb", "server_initialize_s", "server_first_answer_s", "server_cpu_at_ready_s",
     "keystroke_file_lines", "keystroke_inprocess_ms", "keystroke_stdio_ms", "typing_stall_ms",
     "prepare_ms", "prepare_incoming_ms",
     "incoming_calls_ms", "outgoing_calls_ms", "references_ms",

@@ -13,7 +13,7 @@ from graphmind.lsp.server import create_server
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-PROTOCOL = create_server().protocol
+PROTOCOL = create_server().typed().protocol
 
 scalars = st.one_of(
     st.none(), st.booleans(), st.integers(min_value=-3, max_value=3), st.sampled_from([2**31 - 1, 2**31, 27, 26]),
@@ -30,6 +30,7 @@ VALID = {  # plainly well-formed params of each hot request
     lean.OUTGOING: {"item": ITEM},
     lean.BLAST: {**POS, "symbol": "m.f", "maxDepth": 3, "direction": "incoming", "minConfidence": "inferred", "limit": 9,
                  "unresolvedLimit": 5},
+    lean.STATUS: {},
 }
 
 
@@ -94,8 +95,12 @@ def test_the_lean_reader_accepts_only_what_the_typed_path_accepts(case: tuple[st
     elif method in (lean.INCOMING, lean.OUTGOING):
         start = want.item.selection_range.start
         assert (got.uri, got.data, got.line, got.character) == (want.item.uri, want.item.data, start.line, start.character)
+    elif method == lean.BLAST:
+        from graphmind.lsp.features.blast_radius import query
+
+        assert got == query(want)
     else:
-        assert got == want
+        assert method == lean.STATUS and got == ()
 
 
 def test_plain_params_take_the_lean_path() -> None:
@@ -187,11 +192,7 @@ def test_the_lean_did_change_reader_accepts_only_what_the_typed_path_accepts(par
 def test_plain_did_change_takes_the_lean_path() -> None:
     got = lean.did_change(DID_CHANGE)
     assert got is not None and [c.start for c in got.changes] == [(1, 0), (1, 0), None]
-    message = PROTOCOL.structure_message({"jsonrpc": "2.0", "method": lean.DID_CHANGE, "params": DID_CHANGE})
-    assert type(message).__name__ == "_LeanNotification"
-    # a request with didChange's method is not a notification: never the lean notification path
-    message = PROTOCOL.structure_message({"jsonrpc": "2.0", "id": 3, "method": lean.DID_CHANGE, "params": DID_CHANGE})
-    assert type(message).__name__ != "_LeanNotification"
+    assert lean.DID_CHANGE in lean.NOTIFICATION_READERS and lean.DID_CHANGE not in lean.READERS  # (never for a request)
 
 
 # ---------------------------------------------------------------------- graphmind/status, written as JSON
@@ -213,3 +214,20 @@ def test_the_status_json_is_what_cattrs_writes_for_status_result() -> None:
             folders={"/w": FolderStatus(epoch=7, open_documents=1, overlay=["a.py"], base_epoch=5)},
         )
         assert status_json(ls) == PROTOCOL._converter.unstructure(typed)  # type: ignore[arg-type]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([b"a", b"bc", b"\n", b"\r", b"\r\n", b"\xc3\xa9", b"x" * 700]), max_size=200),
+       st.integers(min_value=-1, max_value=250), st.integers(min_value=0, max_value=250))
+def test_a_buffer_line_from_the_edit_anchor_equals_a_plain_split(parts: list[bytes], row: int, anchor_line: int) -> None:
+    from pathlib import Path
+    from types import SimpleNamespace
+
+    text = b"".join(parts)
+    lines = as_parsed(text).split(b"\n")
+    ls = create_server()
+    eng = SimpleNamespace(root=Path("/w"), docs={"m.py": SimpleNamespace(text=text)})
+    if anchor_line < len(lines):  # the anchor ``sync._apply`` keeps: a line start of this very text
+        ls.edit_anchors[("/w", "m.py")] = (text, anchor_line, _naive_start(text, anchor_line))
+    want = lines[row].removesuffix(b"\r") if 0 <= row < len(lines) else None
+    assert ls.file_line(eng, "m.py", row) == want  # type: ignore[arg-type]

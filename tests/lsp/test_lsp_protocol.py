@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
+from graphmind.lsp.jsonrpc import negotiate_encoding
 from graphmind.lsp.protocol import (
     BLAST_RADIUS,
     STATUS,
     BlastRadiusParams,
     BlastRadiusRequest,
     StatusRequest,
-    negotiate_encoding,
 )
 from graphmind.lsp.server import create_server
 from lsprotocol import types as T
 
 
 def test_custom_requests_are_structured_into_typed_params() -> None:
-    ls = create_server()
+    ls = create_server().typed()
     assert ls.protocol.get_message_type(BLAST_RADIUS) is BlastRadiusRequest
     assert ls.protocol.get_message_type(STATUS) is StatusRequest
     assert ls.protocol.get_message_type(T.TEXT_DOCUMENT_REFERENCES) is T.ReferencesRequest
@@ -30,9 +30,10 @@ def test_custom_requests_are_structured_into_typed_params() -> None:
 
 
 def test_utf8_is_preferred_whenever_offered() -> None:
-    def caps(*encodings: str) -> T.ClientCapabilities:
-        return T.ClientCapabilities(general=T.GeneralClientCapabilities(position_encodings=list(encodings)))
+    def caps(*encodings: str) -> dict:
+        return {"general": {"positionEncodings": list(encodings)}}
 
-    assert negotiate_encoding(caps("utf-16", "utf-8")) == T.PositionEncodingKind.Utf8
-    assert negotiate_encoding(caps("utf-32")) == T.PositionEncodingKind.Utf16
-    assert negotiate_encoding(T.ClientCapabilities()) == T.PositionEncodingKind.Utf16
+    assert negotiate_encoding(caps("utf-16", "utf-8")) == "utf-8"
+    assert negotiate_encoding(caps("utf-32")) == "utf-16"
+    assert negotiate_encoding({}) == "utf-16"
+    assert negotiate_encoding({"general": {"positionEncodings": "utf-8"}}) == "utf-16"  # not a list: not offered

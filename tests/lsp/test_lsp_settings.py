@@ -43,3 +43,13 @@ def test_bad_values_are_ignored_with_a_log_line(options: dict, caplog: pytest.Lo
     assert (s.max_file_size, s.depth) == (DEFAULT_MAX_FILE_SIZE, 3)
     assert s.exclude == ([] if "exclude" in options else ["kept"])
     assert caplog.records and all("ignoring the setting" in r.getMessage() for r in caplog.records)
+
+
+def test_call_hierarchy_and_the_nested_depth(caplog: pytest.LogCaptureFixture) -> None:
+    s = Settings()
+    assert not s.update({"callHierarchy": {"includePossible": True}})
+    assert s.include_possible is True
+    with caplog.at_level(logging.WARNING, logger="graphmind.lsp.settings"):
+        s.update({"callHierarchy": {"includePossible": "yes"}, "blastRadius": {}, "blastRadiusDepth": 4})
+    assert s.include_possible is True and s.depth == 3  # a blastRadius object wins over the flat spelling
+    assert [r.getMessage() for r in caplog.records] == ["ignoring the setting includePossible = 'yes': expected true or false, got 'yes'"]

@@ -5,9 +5,9 @@ same counts in ``graphmind/status``. Called from the indexing thread; sent by th
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from .protocol import STATUS_CHANGED, StatusChanged
+STATUS_CHANGED = "graphmind/statusChanged"  # ``protocol.StatusChanged``, as JSON
 
 if TYPE_CHECKING:
     from .server import GraphMindServer
@@ -39,5 +39,9 @@ class IndexStatus:
 
     def _send(self, indexing: bool) -> None:
         self._sent = time.monotonic()
-        params = StatusChanged(ready=self.server.ready.is_set(), indexing=indexing, indexed=self.indexed, total_files=self.total)
-        self.server.from_thread(self.server.protocol.notify, STATUS_CHANGED, params)
+        params: dict[str, Any] = {"ready": self.server.ready.is_set(), "indexing": indexing}
+        if self.indexed is not None:
+            params["indexed"] = self.indexed
+        if self.total is not None:
+            params["totalFiles"] = self.total
+        self.server.from_thread(self.server.rpc.notify, STATUS_CHANGED, params)

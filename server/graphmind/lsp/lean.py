@@ -10,8 +10,8 @@ Here:
   type, a value out of range, an option this path does not read) returns None and the message
   takes the typed path, which answers a malformed one with InvalidParams naming the field. So the
   lean path never accepts what the typed one rejects.
-- Handlers return :class:`Lean` (plain JSON values, built by ``to_proto``); the protocol writes
-  it without cattrs (``encode``).
+- Handlers return :class:`Lean` (plain JSON values, built by ``to_proto``); ``jsonrpc.py`` writes
+  it without cattrs (``encode``). Nothing here imports pygls or lsprotocol.
 - didChange (``NOTIFICATION_READERS``) is read the same way; its lean handler also skips pygls'
   own copy of the text, which only a document the engine has not opened needs (``sync.py``).
 """
@@ -38,8 +38,10 @@ INCOMING = "callHierarchy/incomingCalls"
 OUTGOING = "callHierarchy/outgoingCalls"
 REFERENCES = "textDocument/references"
 BLAST = "graphmind/blastRadius"
+STATUS = "graphmind/status"
 
 DID_CHANGE = "textDocument/didChange"
+PROGRESS_CANCEL = "window/workDoneProgress/cancel"
 
 UINTEGER_MAX = 2**31 - 1  # LSP's uinteger (lsprotocol checks the same range)
 INTEGER_MIN = -(2**31)  # LSP's integer
@@ -84,6 +86,20 @@ class Change(NamedTuple):
     start: tuple[int, int] | None
     end: tuple[int, int] | None
     text: str
+
+
+class BlastQuery(NamedTuple):
+    """``BlastRadiusParams`` (``protocol.py``) as plain values: a position (uri, (line, character))
+    or a symbol name, and the options (checked by the handler, which says which one is wrong)."""
+
+    uri: str | None
+    position: tuple[int, int] | None
+    symbol: str | None
+    max_depth: int | None
+    direction: str = "incoming"
+    min_confidence: str = "inferred"
+    limit: int = 500
+    unresolved_limit: int = 200
 
 
 class DidChange(NamedTuple):
@@ -151,8 +167,8 @@ def item(params: Any) -> ItemRef | None:
     return ItemRef(uri, it.get("data"), sel[0], sel[1])
 
 
-def blast_radius(params: Any) -> Any:
-    """``BlastRadiusParams`` built without cattrs (its own checks, with their messages, are the
+def blast_radius(params: Any) -> BlastQuery | None:
+    """``BlastRadiusParams`` read without cattrs (its own checks, with their messages, are the
     handler's)."""
     if type(params) is not dict:
         return None
@@ -171,16 +187,12 @@ def blast_radius(params: Any) -> Any:
         return None
     if type(direction) is not str or type(confidence) is not str or type(limit) is not int or type(unresolved) is not int:
         return None
-    from lsprotocol import types as T
+    return BlastQuery(None if doc is None else doc["uri"], point, symbol, depth, direction, confidence, limit, unresolved)
 
-    from .protocol import BlastRadiusParams
 
-    return BlastRadiusParams(
-        text_document=None if doc is None else T.TextDocumentIdentifier(uri=doc["uri"]),
-        position=None if point is None else T.Position(line=point[0], character=point[1]),
-        symbol=symbol, max_depth=depth, direction=direction, min_confidence=confidence, limit=limit,
-        unresolved_limit=unresolved,
-    )
+def status(params: Any) -> tuple[()] | None:
+    """``graphmind/status`` takes no params (an object or none: ``StatusParams``)."""
+    return () if params is None or type(params) is dict else None
 
 
 def _change(c: Any) -> Change | None:
@@ -216,7 +228,14 @@ def did_change(params: Any) -> DidChange | None:
     return DidChange(uri, version, changes)  # type: ignore[arg-type]
 
 
-NOTIFICATION_READERS: dict[str, Callable[[Any], Any]] = {DID_CHANGE: did_change}
+def progress_cancel(params: Any) -> dict[str, Any] | None:
+    """``WorkDoneProgressCancelParams``: a token (an integer or a string)."""
+    if type(params) is dict and set(params) == {"token"} and type(params["token"]) in (int, str):
+        return params
+    return None
+
+
+NOTIFICATION_READERS: dict[str, Callable[[Any], Any]] = {DID_CHANGE: did_change, PROGRESS_CANCEL: progress_cancel}
 
 READERS: dict[str, Callable[[Any], Any]] = {
     PREPARE: text_position,
@@ -224,4 +243,5 @@ READERS: dict[str, Callable[[Any], Any]] = {
     OUTGOING: item,
     REFERENCES: references,
     BLAST: blast_radius,
+    STATUS: status,
 }

@@ -3,9 +3,12 @@ offsets and (row, byte column) points tree-sitter and the store use."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..eol import as_parsed
 
 UTF8, UTF16, UTF32 = "utf-8", "utf-16", "utf-32"
+BACK_STEPS = 256  # lines above an anchor found by stepping back from it (farther: from the top)
 
 
 def line_start(text: bytes, line: int, anchor: tuple[int, int] = (0, 0)) -> int | None:
@@ -16,6 +19,13 @@ def line_start(text: bytes, line: int, anchor: tuple[int, int] = (0, 0)) -> int 
     text = as_parsed(text)  # a lone CR ends a line too (one byte for one: offsets stay valid)
     first, lo = anchor
     if line < first:
+        if first - line <= BACK_STEPS:  # a line just above the anchor (a definition above the edit)
+            pos = lo - 1  # the newline that ends line first - 1
+            for _ in range(first - line):
+                pos = text.rfind(b"\n", 0, pos)
+                if pos < 0:
+                    break
+            return pos + 1
         first, lo = 0, 0
     need = line - first  # the ``need``-th newline from ``lo`` ends the line before ``line``
     if need <= 0:
@@ -107,20 +117,20 @@ def point_of(text: bytes, line: int, character: int, encoding: str) -> tuple[int
 
 
 class LineCache:
-    """Lines of files, for converting stored byte columns to the client's encoding. ``lines``
-    gives a file's lines (the server keeps them across requests while the file is unchanged)."""
+    """Lines of files, for converting stored byte columns to the client's encoding (one answer's:
+    each line looked up once). ``line_of(path, row)`` gives a line without its end, None past the
+    end of the file (the server keeps files' lines across requests while they are unchanged)."""
 
-    def __init__(self, lines: callable) -> None:  # type: ignore[valid-type]
-        self._get = lines
-        self._lines: dict[str, list[bytes]] = {}
+    def __init__(self, line_of: Callable[[str, int], bytes | None]) -> None:
+        self._get = line_of
+        self._lines: dict[tuple[str, int], bytes] = {}
 
     def line(self, path: str, row: int) -> bytes:
-        lines = self._lines.get(path)
-        if lines is None:
-            lines = self._lines[path] = self._get(path)
-        if 0 <= row < len(lines):
-            return lines[row].rstrip(b"\r")
-        return b""
+        key = (path, row)
+        line = self._lines.get(key)
+        if line is None:
+            line = self._lines[key] = (self._get(path, row) or b"").rstrip(b"\r")
+        return line
 
     def column(self, path: str, row: int, byte_col: int, encoding: str) -> int:
         if encoding == UTF8:

@@ -1,30 +1,20 @@
-"""GraphMind's own LSP methods, typed, and the pygls protocol that knows them.
+"""GraphMind's own LSP methods, typed, and the pygls protocol of the typed face (``typed.py``).
 
 The request types mirror ``client-vscode/src/protocol.ts`` (field names are snake_case here and
 camelCase on the wire: lsprotocol's converter renames every attrs class it handles). pygls looks up
 a method's message type on the protocol (``get_message_type``); ``GraphMindProtocol`` adds ours, so
-handlers get typed params. It also chooses the position encoding (utf-8 when the client offers it)
-and keeps the protocol's rules, so that every request gets exactly one answer:
+handlers get typed params. Params that do not fit the method's type (not an object, missing, a
+field of the wrong type or out of range: ``line: -1``, ``line: "3"``) are answered with
+InvalidParams naming the field, and logged at INFO; a malformed notification is dropped with an
+INFO line (no popup for a client's mistake: ``window/showMessage`` is never sent for one). An
+answer that is ``Lean`` is written without cattrs.
 
-- params that do not fit the method's type (not an object, missing, a field of the wrong type or
-  out of range: ``line: -1``, ``line: "3"``) are answered with InvalidParams naming the field, and
-  logged at INFO; a malformed notification is dropped with an INFO line (no popup for a client's
-  mistake: ``window/showMessage`` is never sent for one);
-- a request before ``initialize`` gets ServerNotInitialized (-32002), a notification then is
-  dropped (except ``exit``); a second ``initialize`` and any request after ``shutdown`` get
-  InvalidRequest;
-- ``exit`` ends the process with 0 after ``shutdown`` and 1 without (``exit_code``).
-
-The hot requests take the lean path (``lean.py``): plainly well-formed params are read straight
-from the JSON into a ``_LeanRequest`` for the method's lean handler, and an answer that is
-``Lean`` is written without cattrs. Everything else, malformed params included, is structured
-and checked as above.
+The session's rules (initialize first, nothing after shutdown, ``exit``) and the hot requests are
+``jsonrpc.py``'s: messages reach this protocol through it.
 """
 
 from __future__ import annotations
 
-import contextvars
-import functools
 import logging
 import re
 from collections.abc import Callable, Generator
@@ -33,13 +23,7 @@ from typing import Any, Literal
 import attrs
 import cattrs
 from lsprotocol import types as T
-from pygls.exceptions import (
-    FeatureNotificationError,
-    JsonRpcException,
-    JsonRpcInvalidParams,
-    JsonRpcInvalidRequest,
-    JsonRpcServerNotInitialized,
-)
+from pygls.exceptions import JsonRpcInvalidParams, JsonRpcInvalidRequest
 from pygls.protocol import LanguageServerProtocol, default_converter, lsp_method
 
 from . import lean
@@ -48,7 +32,7 @@ log = logging.getLogger(__name__)
 
 BLAST_RADIUS = "graphmind/blastRadius"
 STATUS = "graphmind/status"
-STATUS_CHANGED = "graphmind/statusChanged"  # notification: ``StatusChanged``
+STATUS_CHANGED = "graphmind/statusChanged"  # notification: ``StatusChanged`` (sent as JSON: ``index_status.py``)
 BLAST_RADIUS_COMMAND = "graphmind.blastRadius"  # the code lens's command: [uri, position]
 
 @attrs.define
@@ -138,13 +122,6 @@ METHOD_TYPES: dict[str, tuple[type, type]] = {
     BLAST_RADIUS: (BlastRadiusRequest, BlastRadiusResponse),
     STATUS: (StatusRequest, StatusResponse),
 }
-
-
-def negotiate_encoding(capabilities: T.ClientCapabilities) -> T.PositionEncodingKind:
-    """utf-8 whenever the client offers it (no conversion at all), else the mandatory utf-16."""
-    general = capabilities.general
-    offered = (general.position_encodings if general is not None else None) or []
-    return T.PositionEncodingKind.Utf8 if T.PositionEncodingKind.Utf8 in offered else T.PositionEncodingKind.Utf16
 
 
 # ---------------------------------------------------------------------- params as the types say
@@ -245,40 +222,7 @@ class _Dropped:
     method: str
 
 
-@attrs.define
-class _LeanRequest:
-    """A hot request whose params the lean reader took (``lean.READERS``)."""
-
-    id: int | str
-    method: str
-    params: Any
-    handler: Callable[..., Any]
-
-
-@attrs.define
-class _LeanNotification:
-    """A hot notification whose params the lean reader took (``lean.NOTIFICATION_READERS``)."""
-
-    method: str
-    params: Any
-    handler: Callable[..., Any]
-
-
-def _is_request(message: Any) -> bool:
-    return hasattr(message, "id") and hasattr(message, "method")
-
-
 class GraphMindProtocol(LanguageServerProtocol):
-    def __init__(self, server: Any, converter: cattrs.Converter) -> None:
-        self.initialize_received = False
-        self.shutdown_received = False
-        super().__init__(server, converter)
-
-    @property
-    def exit_code(self) -> int:
-        """The process's exit code: 0 once ``shutdown`` was asked for, else 1 (the spec's rule)."""
-        return 0 if self.shutdown_received else 1
-
     def get_message_type(self, method: str) -> type | None:
         custom = METHOD_TYPES.get(method)
         return custom[0] if custom else super().get_message_type(method)
@@ -289,17 +233,13 @@ class GraphMindProtocol(LanguageServerProtocol):
 
     @lsp_method(T.INITIALIZE)
     def lsp_initialize(self, params: T.InitializeParams) -> Generator[Any, Any, T.InitializeResult]:
-        # pygls takes the first encoding the client lists; we prefer utf-8 wherever it is offered
+        # pygls takes the first encoding the client lists; the session's (``jsonrpc.negotiate_encoding``)
+        # prefers utf-8 wherever it is offered
         caps = params.capabilities
-        general = attrs.evolve(caps.general or T.GeneralClientCapabilities(), position_encodings=[negotiate_encoding(caps)])
+        encoding = T.PositionEncodingKind(self._server.session.encoding)
+        general = attrs.evolve(caps.general or T.GeneralClientCapabilities(), position_encodings=[encoding])
         result = yield from super().lsp_initialize(attrs.evolve(params, capabilities=attrs.evolve(caps, general=general)))
         self.client_capabilities = caps  # what the client really said
-        return result
-
-    @lsp_method(T.SHUTDOWN)
-    def lsp_shutdown(self, *args: Any) -> Generator[Any, Any, None]:
-        result = yield from super().lsp_shutdown(*args)
-        self.shutdown_received = True
         return result
 
     @lsp_method(T.WORKSPACE_EXECUTE_COMMAND)
@@ -324,14 +264,6 @@ class GraphMindProtocol(LanguageServerProtocol):
         if "id" in data and (type(data["id"]) not in (int, str)):
             problem = f"id must be an integer or a string, not {_json_type(data['id'])}"
             return _Rejected(id=None, error=JsonRpcInvalidRequest(message=problem).to_response_error())
-        handler = getattr(self._server, "lean_handlers", {}).get(method)
-        if handler is not None:
-            readers = lean.READERS if "id" in data else lean.NOTIFICATION_READERS
-            params = readers[method](data.get("params")) if method in readers else None
-            if params is not None:
-                if "id" in data:
-                    return _LeanRequest(data["id"], method, params, handler)
-                return _LeanNotification(method, params, handler)
         try:
             return self._converter.structure(data, msg_type)
         except (cattrs.BaseValidationError, ValueError, TypeError) as exc:
@@ -349,37 +281,7 @@ class GraphMindProtocol(LanguageServerProtocol):
             return
         if isinstance(message, _Dropped):
             return
-        method = getattr(message, "method", None)
-        if method is not None:
-            refusal = self._refusal(method, _is_request(message))
-            if refusal is not None:
-                if _is_request(message):
-                    log.info("%s (request %s): %s", method, message.id, refusal.message)
-                    self._send_response(message.id, None, refusal.to_response_error())
-                else:
-                    log.info("ignored %s: %s", method, refusal.message)
-                return
-            if method == T.INITIALIZE:
-                self.initialize_received = True
-        if isinstance(message, _LeanRequest):
-            contextvars.copy_context().run(self._handle_lean, message)
-            return
-        if isinstance(message, _LeanNotification):
-            try:  # as pygls runs a notification's handler: at once, a failure logged
-                message.handler(self._server, message.params)
-            except Exception as exc:
-                log.exception("%s failed", message.method)
-                self._server._report_server_error(exc, FeatureNotificationError)
-            return
         super().handle_message(message)
-
-    def _handle_lean(self, message: _LeanRequest) -> None:
-        """As pygls handles a request, with the lean handler and its params."""
-        self._ctx_msg_id.set(message.id)
-        self._execute_handler(
-            message.id, functools.partial(message.handler, self._server),
-            callback=functools.partial(self._send_handler_result, msg_id=message.id), args=(message.params,),
-        )
 
     def _send_response(self, msg_id: Any, result: Any = None, error: Any = None) -> None:
         """A ``Lean`` answer is written as it is; anything else the way pygls writes it."""
@@ -395,15 +297,3 @@ class GraphMindProtocol(LanguageServerProtocol):
             body = (f"Content-Length: {len(body)}\r\nContent-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}\r\n\r\n"
                     .encode("ascii") + body)
         self.writer.write(body)
-
-    def _refusal(self, method: str, is_request: bool) -> JsonRpcException | None:
-        """Why the session's state does not allow this message now (None: it does)."""
-        if method == T.EXIT:
-            return None
-        if not self.initialize_received and method != T.INITIALIZE:
-            return JsonRpcServerNotInitialized(message=f"{method} before initialize")
-        if self.initialize_received and method == T.INITIALIZE and is_request:
-            return JsonRpcInvalidRequest(message="initialize was already called")
-        if self.shutdown_received:
-            return JsonRpcInvalidRequest(message=f"{method} after shutdown")
-        return None

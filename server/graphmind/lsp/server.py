@@ -1,4 +1,5 @@
-"""The language server: pygls 2 over one live graph per workspace folder.
+"""The language server: one live graph per workspace folder, answered over JSON-RPC (pygls 2 for
+the typed features).
 
 Each folder is a :class:`~graphmind.live.LiveGraph`: the base (``.graphmind/index.db``, the files
 on disk, shared with the CLI and other servers) and this server's overlay (base + open buffers),
@@ -11,11 +12,14 @@ progress; requests meanwhile are answered from what is indexed so far. The serve
 source file and never reads outside its workspace folders.
 
 ``GraphMindServer`` holds the session (the folders' live graphs, settings, the indexing thread);
-the handlers live in ``features/`` and are registered by ``create_server``.
+the handlers live in ``features/`` and are registered by ``create_server``. Messages reach them
+through ``jsonrpc.py`` (the lifecycle and the hot requests, as plain JSON) or, for everything else,
+the typed face (``typed.py``: pygls and lsprotocol, loaded for the first message that needs it).
 
-Start-up: ``initialize`` is answered before the engine is imported or a folder opened. The
-folders it names are opened by ``initialized``, or by a request that comes sooner (``folders``). A warm index is answered from
-as soon as its overlay copy exists; the refresh from disk runs in the background with progress.
+Start-up: ``initialize`` is answered before the engine, pygls or lsprotocol is imported or a folder
+opened. The folders it names are opened by ``initialized``, or by a request that comes sooner
+(``folders``). A warm index is answered from as soon as its overlay copy exists; the refresh from
+disk runs in the background with progress.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import asyncio
 import gc
 import logging
 import os
+import re
 import sys
 import threading
 import time
@@ -33,24 +38,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from lsprotocol import types as T
-from pygls.exceptions import (
-    FeatureRequestError,
-    JsonRpcException,
-    JsonRpcInvalidParams,
-    JsonRpcRequestCancelled,
-)
-from pygls.lsp.server import LanguageServer
-from pygls.uris import to_fs_path
+from pygls.uris import to_fs_path  # (pygls.uris alone: no lsprotocol)
 
-from .. import __version__
 from ..eol import as_parsed
 from .index_status import IndexStatus
+from .jsonrpc import JsonRpc, capability
 from .lean import ItemRef
-from .positions import UTF8, UTF16, LineCache, units_to_bytes
-from .protocol import GraphMindProtocol, converter
+from .positions import UTF8, LineCache, line_start, units_to_bytes
 from .settings import Settings
 from .to_proto import ToProto
 
@@ -58,6 +54,7 @@ if TYPE_CHECKING:  # imported when the first folder opens (after ``initialize`` 
     from ..engine import Engine
     from ..graph import Graph, Sym
     from ..live import LiveGraph
+    from .typed import TypedFace
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +63,18 @@ SETTLE_SECONDS = 0.3  # typing pause after which broken text is parsed afresh
 LINE_CACHE_FILES = 512
 CONTEXT_CACHE = 4096  # uris mapped to (folder, relative path)
 URI_CACHE = 100_000  # relative paths mapped to uris, per folder
+
+
+_ID = re.compile(r"-?[0-9]{1,19}")
+
+
+def symbol_id(value: Any) -> int | None:
+    """A symbol id from an item's ``data``: an SQLite integer (signed 64 bits), which we send as
+    a string (``to_proto.item_json``: a JSON number loses 64-bit ids in JS clients); a client may
+    send anything back, so anything else is None."""
+    if type(value) is str and _ID.fullmatch(value):
+        value = int(value)
+    return value if type(value) is int and -(1 << 63) <= value < 1 << 63 else None
 
 
 @dataclass
@@ -86,7 +95,7 @@ class FileContext:
     def proto(self) -> ToProto:
         return self.server.to_proto(self.engine)
 
-    def point(self, pos: T.Position) -> tuple[int, int]:
+    def point(self, pos: Any) -> tuple[int, int]:
         """(row, byte column) of an LSP position in this file."""
         return self.server.to_point(self.engine, self.rel, pos.line, pos.character)
 
@@ -96,12 +105,19 @@ class FileContext:
         return self.graph.resolve_position(self.rel, row, col)
 
 
-class GraphMindServer(LanguageServer):
+class TypedFeature(NamedTuple):
+    method: str
+    options: Any
+    handler: Callable[..., Any]
+    thread: bool
+
+
+class GraphMindServer:
     def __init__(self) -> None:
-        super().__init__(
-            "graphmind", __version__, text_document_sync_kind=T.TextDocumentSyncKind.Incremental,
-            protocol_cls=GraphMindProtocol, converter_factory=converter,
-        )
+        self.rpc = JsonRpc(self)
+        self.typed_face: TypedFace | None = None
+        self.typed_features: list[TypedFeature] = []
+        self.typed_commands: list[tuple[str, Callable[..., Any]]] = []
         self._folders: dict[Path, LiveGraph] = {}
         self._graphs: dict[Path, Graph] = {}  # on each folder's overlay
         self.pending_roots: list[Path] = []  # named by ``initialize``, not opened yet
@@ -113,11 +129,8 @@ class GraphMindServer(LanguageServer):
         self.poller: threading.Thread | None = None
         self.ready = threading.Event()
         self.index_status = IndexStatus(self)
-        self.loop: asyncio.AbstractEventLoop | None = None
         self.settle_timers: dict[tuple[str, str], asyncio.TimerHandle] = {}
         self.line_cache: OrderedDict[tuple[str, str], tuple[tuple[int, int], list[bytes]]] = OrderedDict()
-        # an open buffer's lines, split once per version of its text (the same bytes object)
-        self.doc_lines: dict[tuple[str, str], tuple[bytes, list[bytes]]] = {}
         self.edit_anchors: dict[tuple[str, str], tuple[bytes, int, int]] = {}  # see sync.did_change
         self.uris: dict[Path, dict[str, str]] = {}  # per folder: relative path -> uri
         self.contexts: OrderedDict[str, tuple[Path, str] | None] = OrderedDict()  # uri -> (folder, rel)
@@ -127,21 +140,57 @@ class GraphMindServer(LanguageServer):
         """The lean handler of a hot request (see ``lean.py``); ``feature`` registers its typed one."""
         self.lean_handlers[method] = handler
 
-    @property
-    def rpc(self) -> GraphMindProtocol:
-        return self.protocol  # type: ignore[return-value]
+    def feature(self, method: str, options: Any = None, thread: bool = False) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """Register a typed handler (``handler(ls, params)``, params as lsprotocol's types), for the
+        typed face, which registers it when it is built; ``thread``: run it in pygls' thread pool."""
 
-    def report_server_error(self, error: Exception, source: Any) -> None:
-        """A failure outside a request's answer goes to the log (and so to the client's log, see
-        ``ClientLogHandler``), never to a ``window/showMessage`` popup. A request's failure is in
-        its answer already."""
-        if source is not FeatureRequestError:
-            log.error("%s: %s", getattr(source, "__name__", source), error)
+        def register(fn: Callable[..., Any]) -> Callable[..., Any]:
+            self.typed_features.append(TypedFeature(method, options, fn, thread))
+            return fn
+
+        return register
+
+    def command(self, name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """Register a ``workspace/executeCommand`` command (``handler(ls, *arguments)``), as ``feature``."""
+
+        def register(fn: Callable[..., Any]) -> Callable[..., Any]:
+            self.typed_commands.append((name, fn))
+            return fn
+
+        return register
+
+    def typed(self) -> TypedFace:
+        """The typed face (pygls), built for the first message that needs it."""
+        if self.typed_face is None:
+            from . import typed
+            from .features import register_typed
+
+            register_typed(self)
+            self.typed_face = typed.build(self)
+        return self.typed_face
+
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop | None:
+        return self.rpc.loop
+
+    @property
+    def client_capabilities(self) -> dict[str, Any]:
+        """The client's capabilities, as its ``initialize`` sent them (JSON: see ``jsonrpc.capability``)."""
+        return self.rpc.client_capabilities
 
     def from_thread(self, fn: Callable[..., Any], *args: Any) -> None:
         """Send from a worker thread: messages are written by the event loop's thread only."""
-        if self.loop is not None:
-            self.loop.call_soon_threadsafe(fn, *args)
+        self.rpc.from_thread(fn, *args)
+
+    def initialize(self, params: dict[str, Any]) -> None:
+        from .features import workspace
+
+        workspace.initialize(self, params)
+
+    def initialized(self) -> None:
+        from .features import workspace
+
+        workspace.initialized(self)
 
     def schedule_settle(self, folder: LiveGraph, rel: str) -> None:
         """Once typing pauses, parse afresh a buffer whose broken text was updated incrementally."""
@@ -168,11 +217,16 @@ class GraphMindServer(LanguageServer):
 
         stdio.serve(self, stdin or sys.stdin.buffer, stdout or sys.stdout.buffer)
 
+    def start_tcp(self, host: str, port: int) -> None:
+        """Serve one client over TCP (the same reader and writer, on the connection)."""
+        from . import stdio
+
+        stdio.serve_tcp(self, host, port)
+
     # ------------------------------------------------------------------ workspace folders
     @property
     def encoding(self) -> str:
-        enc = self.workspace.position_encoding
-        return str(enc.value if hasattr(enc, "value") else enc or UTF16)
+        return self.rpc.encoding
 
     @property
     def folders(self) -> dict[Path, LiveGraph]:
@@ -234,15 +288,18 @@ class GraphMindServer(LanguageServer):
         didChange leaves those copies behind while the engine holds a buffer (``sync.py``), and
         they are the text again if the folder comes back."""
         folder = self._folders.get(root)
-        if folder is None:
+        if folder is None or self.typed_face is None:  # (no typed face: no copies either)
             return
-        for uri, pygls_doc in list(self.workspace.text_documents.items()):
+        from lsprotocol import types as T
+
+        workspace = self.typed_face.workspace
+        for uri, pygls_doc in list(workspace.text_documents.items()):
             hit = self._locate(uri)
             doc = folder.live.docs.get(hit[1]) if hit is not None and hit[0] == root else None
             if doc is not None:
                 change = T.TextDocumentContentChangeWholeDocument(text=doc.text.decode("utf-8", "replace"))
                 ident = T.VersionedTextDocumentIdentifier(uri=uri, version=pygls_doc.version or 0)
-                self.workspace.update_text_document(ident, change)
+                workspace.update_text_document(ident, change)
 
     def apply_file_settings(self) -> None:
         """The file selection changed: tell the live graphs and index again."""
@@ -305,7 +362,8 @@ class GraphMindServer(LanguageServer):
                 return None
             graph = ctx.graph
         sym = None
-        if type(sid) is int and 0 <= sid < 1 << 63:  # an SQLite integer
+        sid = symbol_id(sid)
+        if sid is not None:
             sym = graph.symbol(sid)
         if sym is None and isinstance(qname, str) and qname:
             cands = graph.symbols_by_qname(qname)
@@ -334,18 +392,26 @@ class GraphMindServer(LanguageServer):
         except OSError:
             return None
 
-    def file_lines(self, eng: Engine, rel: str) -> list[bytes]:
-        """A file's lines; a file on disk's are kept while its size and mtime stay the same."""
+    def file_line(self, eng: Engine, rel: str, row: int) -> bytes | None:
+        """Line ``row`` of a file, without its line end (None past the end). A buffer's is found
+        from the line of the last edit (``edit_anchors``): typing makes a new text every keystroke,
+        and splitting it into lines cost more than the answer that needed one or two."""
         doc = eng.docs.get(rel)
+        if doc is None:
+            lines = self._disk_lines(eng, rel)
+            return lines[row].removesuffix(b"\r") if 0 <= row < len(lines) else None
+        hint = self.edit_anchors.get((str(eng.root), rel))
+        anchor = (hint[1], hint[2]) if hint is not None and hint[0] is doc.text else (0, 0)
+        text = as_parsed(doc.text)  # (a lone CR ends a line: rows are the editor's lines)
+        start = line_start(text, row, anchor) if row >= 0 else None
+        if start is None:
+            return None
+        end = text.find(b"\n", start)
+        return text[start : len(text) if end < 0 else end].removesuffix(b"\r")
+
+    def _disk_lines(self, eng: Engine, rel: str) -> list[bytes]:
+        """A file's lines on disk, kept while its size and mtime stay the same."""
         root = str(eng.root)
-        if doc is not None:  # a buffer: split once per version of its text
-            key = (root, rel)
-            hit = self.doc_lines.get(key)
-            if hit is None or hit[0] is not doc.text:
-                hit = self.doc_lines[key] = (doc.text, as_parsed(doc.text).split(b"\n"))
-                if len(self.doc_lines) > LINE_CACHE_FILES:
-                    self.doc_lines.pop(next(iter(self.doc_lines)))
-            return hit[1]
         try:
             st = os.stat(os.path.join(root, rel))  # (a str join: a Path costs more than the stat)
         except OSError:
@@ -366,19 +432,16 @@ class GraphMindServer(LanguageServer):
         uris = self.uris.setdefault(eng.root, {})
         if len(uris) > URI_CACHE:
             uris.clear()
-        return ToProto(eng.root, LineCache(lambda rel: self.file_lines(eng, rel)), self.encoding, uris)
+        return ToProto(eng.root, LineCache(lambda rel, row: self.file_line(eng, rel, row)), self.encoding, uris)
 
     def to_point(self, eng: Engine, rel: str, line: int, character: int) -> tuple[int, int]:
         """(row, byte column) of an LSP position (as ``positions.point_of``, from the cached lines)."""
         enc = self.encoding
         if enc == UTF8:
             return line, character
-        lines = self.file_lines(eng, rel)
-        if line >= len(lines):
+        text = self.file_line(eng, rel, max(line, 0))
+        if text is None:
             return line, 0
-        text = lines[max(line, 0)]
-        if text.endswith(b"\r"):
-            text = text[:-1]
         return line, units_to_bytes(text, character, enc)
 
     # ------------------------------------------------------------------ indexing
@@ -401,16 +464,11 @@ class GraphMindServer(LanguageServer):
 
     def _begin_progress(self, token: str) -> bool:
         """Ask the client for a work-done progress bar; False when it has none or refuses."""
-        window = self.client_capabilities.window
-        if not (window and window.work_done_progress) or self.loop is None:
+        if not capability(self.client_capabilities, "window", "workDoneProgress") or self.loop is None:
             return False
         try:
-            create = self.work_done_progress.create_async(token)
-            asyncio.run_coroutine_threadsafe(create, self.loop).result(timeout=10)
-            self.from_thread(
-                self.work_done_progress.begin,
-                token, T.WorkDoneProgressBegin(title="GraphMind: indexing", cancellable=True, percentage=0),
-            )
+            self.rpc.request_from_thread("window/workDoneProgress/create", {"token": token}, timeout=10)
+            self._progress(token, {"kind": "begin", "title": "GraphMind: indexing", "cancellable": True, "percentage": 0})
             return True
         except Exception as exc:  # a client that refuses progress still gets an index
             log.info("no work-done progress: %s", exc)
@@ -434,11 +492,8 @@ class GraphMindServer(LanguageServer):
                     if use_progress and (now - last[0] > 0.2 or done == total):
                         last[0] = now
                         pct = int(100 * done / total) if total else 100
-                        self.from_thread(
-                            self.work_done_progress.report,
-                            token,
-                            T.WorkDoneProgressReport(message=f"{_root.name}: {message}", percentage=min(pct, 100)),
-                        )
+                        self._progress(token, {"kind": "report", "message": f"{_root.name}: {message}",
+                                               "percentage": min(pct, 100)})
 
                 try:
                     report = folder.index(progress=progress, cancel=cancel)
@@ -452,16 +507,18 @@ class GraphMindServer(LanguageServer):
         finally:
             if use_progress:
                 msg = "cancelled" if cancel.is_set() else f"{files} files in {time.perf_counter() - t0:.1f}s"
-                self.from_thread(self.work_done_progress.end, token, T.WorkDoneProgressEnd(message=msg))
+                self._progress(token, {"kind": "end", "message": msg})
             self.ready.set()
             self.index_status.finished()
             self._refresh_lenses()
             _freeze_survivors()
 
+    def _progress(self, token: str, value: dict[str, Any]) -> None:
+        self.from_thread(self.rpc.notify, "$/progress", {"token": token, "value": value})
+
     def _refresh_lenses(self) -> None:
-        ws = self.client_capabilities.workspace
-        if ws is not None and ws.code_lens is not None and ws.code_lens.refresh_support:
-            self.from_thread(self.workspace_code_lens_refresh, None)
+        if capability(self.client_capabilities, "workspace", "codeLens", "refreshSupport"):
+            self.from_thread(self.rpc.request, "workspace/codeLens/refresh", None)
 
     def start_polling(self) -> None:
         """Without client file watchers, notice changes made outside the editor ourselves."""
@@ -499,37 +556,17 @@ class ClientLogHandler(logging.Handler):
         super().__init__(logging.WARNING)
         self.server = server
 
+    ERROR, WARNING = 1, 2  # LSP's MessageType
+
     def emit(self, record: logging.LogRecord) -> None:
-        kind = T.MessageType.Error if record.levelno >= logging.ERROR else T.MessageType.Warning
-        msg = T.LogMessageParams(type=kind, message=self.format(record))
-        if threading.current_thread() is threading.main_thread():
-            self.server.window_log_message(msg)
-        else:
-            self.server.from_thread(self.server.window_log_message, msg)
-
-
-class ClientMistakes(logging.Filter):
-    """pygls logs an error answer's exception with its traceback at ERROR; a client's mistake
-    (InvalidParams) or a cancelled request is ordinary: one INFO line, no traceback."""
-
-    ORDINARY = (JsonRpcInvalidParams, JsonRpcRequestCancelled)
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        exc = record.exc_info[1] if record.exc_info else None
-        if isinstance(exc, JsonRpcException) and isinstance(exc, self.ORDINARY):
-            record.msg, record.args = "%s: %s", (record.getMessage(), exc.message)
-            record.levelno, record.levelname = logging.INFO, "INFO"
-            record.exc_info = record.exc_text = None
-        return True
+        kind = self.ERROR if record.levelno >= logging.ERROR else self.WARNING
+        self.server.from_thread(self.server.rpc.notify, "window/logMessage", {"type": kind, "message": self.format(record)})
 
 
 def create_server() -> GraphMindServer:
     """A new server with every feature registered."""
     from .features import register_all  # the features import this module (for the server type)
 
-    rpc_log = logging.getLogger("pygls.protocol.json_rpc")
-    if not any(isinstance(f, ClientMistakes) for f in rpc_log.filters):
-        rpc_log.addFilter(ClientMistakes())
     server = GraphMindServer()
     register_all(server)
     return server

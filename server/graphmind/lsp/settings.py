@@ -1,118 +1,101 @@
 """The client's settings (``initializationOptions`` and the ``graphmind`` configuration section).
 
-What a client may send is typed (``ClientSettings``) and read with cattrs, one key at a time: a key
-whose value has the wrong type or is out of range is ignored with a log line, the others still apply.
+What a client may send is typed (``ClientSettings``) and read one key at a time: a key whose value
+has the wrong type or is out of range is ignored with a log line, the others still apply. (Read
+by hand, not by cattrs: this runs before ``initialize`` is answered, and importing attrs and cattrs
+was a tenth of a server's start-up CPU.)
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
-
-import attrs
-import cattrs
 
 log = logging.getLogger(__name__)
 
-
-def _positive(_: Any, __: attrs.Attribute, value: int | None) -> None:
-    if value is not None and value <= 0:
-        raise ValueError("must be positive")
+Reader = Callable[[Any], Any]  # a JSON value -> the setting; TypeError / ValueError: ignored
 
 
-def _non_negative(_: Any, __: attrs.Attribute, value: int | None) -> None:
-    if value is not None and value < 0:
-        raise ValueError("must not be negative")
+def _integer(check: Callable[[int], str | None] = lambda _: None) -> Reader:
+    def read(value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"expected an integer, got {value!r}")
+        problem = check(value)
+        if problem is not None:
+            raise ValueError(problem)
+        return value
+
+    return read
 
 
-@attrs.define
-class BlastRadiusSettings:
-    depth: int | None = attrs.field(default=None, validator=_non_negative)
-
-
-@attrs.define
-class CallHierarchySettings:
-    include_possible: bool | None = None  # incoming calls list callers over ambiguous edges too
-
-
-@attrs.define
-class ClientSettings:
-    """As sent; ``None`` where a key is missing or its value was ignored."""
-
-    exclude: list[str] | None = None
-    max_file_size: int | None = attrs.field(default=None, validator=_positive)
-    blast_radius: BlastRadiusSettings | None = None
-    blast_radius_depth: int | None = attrs.field(default=None, validator=_non_negative)  # older flat spelling
-    call_hierarchy: CallHierarchySettings | None = None
-
-
-attrs.resolve_types(BlastRadiusSettings)
-attrs.resolve_types(CallHierarchySettings)
-attrs.resolve_types(ClientSettings)
-
-
-def _camel(name: str) -> str:
-    head, *rest = name.split("_")
-    return head + "".join(p.title() for p in rest)
-
-
-def _strict_int(value: Any, _: type) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"expected an integer, got {value!r}")
-    return value
-
-
-def _strict_bool(value: Any, _: type) -> bool:
+def _boolean(value: Any) -> bool:
     if not isinstance(value, bool):
         raise TypeError(f"expected true or false, got {value!r}")
     return value
 
 
-def _strict_list(value: Any, cls: type) -> list[Any]:
+def _texts(value: Any) -> list[str]:
     if not isinstance(value, list):
         raise TypeError(f"expected a list, got {value!r}")
-    (item,) = cls.__args__  # type: ignore[attr-defined]
-    return [_converter.structure(v, item) for v in value]
+    return [str(v) for v in value]  # exclude patterns: anything, as text
 
 
-def _key_by_key(cls: type) -> Any:
-    """Structure an attrs class from a JSON object field by field, skipping (and logging) bad values."""
-    fields = attrs.fields(cls)
+def _object(fields: dict[str, Reader]) -> Reader:
+    def read(value: Any) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise TypeError(f"expected an object, got {value!r}")
+        return _fields(value, fields)
 
-    def structure(obj: Any, _: type) -> Any:
-        if not isinstance(obj, dict):
-            raise TypeError(f"expected an object, got {obj!r}")
-        kwargs: dict[str, Any] = {}
-        for a in fields:
-            key = _camel(a.name)
-            if key not in obj:
-                continue
-            try:
-                value = _converter.structure(obj[key], a.type)
-                if a.validator is not None:
-                    a.validator(None, a, value)
-            except (TypeError, ValueError, cattrs.BaseValidationError) as exc:
-                log.warning("ignoring the setting %s = %r: %s", key, obj[key], exc)
-                continue
-            kwargs[a.name] = value
-        return cls(**kwargs)
-
-    return structure
+    return read
 
 
-_converter = cattrs.Converter()
-_converter.register_structure_hook(int, _strict_int)
-_converter.register_structure_hook(bool, _strict_bool)
-_converter.register_structure_hook(str, lambda v, _: str(v))  # exclude patterns: anything, as text
-_converter.register_structure_hook_func(lambda t: getattr(t, "__origin__", None) is list, _strict_list)
-_converter.register_structure_hook_factory(attrs.has, _key_by_key)
+def _fields(obj: dict[str, Any], fields: dict[str, Reader]) -> dict[str, Any]:
+    """The keys of ``obj`` that ``fields`` reads (camelCase, as sent), bad values ignored with a log line."""
+    out: dict[str, Any] = {}
+    for key, read in fields.items():
+        if obj.get(key) is None:
+            continue
+        try:
+            out[key] = read(obj[key])
+        except (TypeError, ValueError) as exc:
+            log.warning("ignoring the setting %s = %r: %s", key, obj[key], exc)
+    return out
+
+
+_positive = _integer(lambda v: "must be positive" if v <= 0 else None)
+_non_negative = _integer(lambda v: "must not be negative" if v < 0 else None)
+FIELDS: dict[str, Reader] = {
+    "exclude": _texts,
+    "maxFileSize": _positive,
+    "blastRadius": _object({"depth": _non_negative}),
+    "blastRadiusDepth": _non_negative,  # older flat spelling
+    "callHierarchy": _object({"includePossible": _boolean}),  # incoming calls list possible callers too
+}
+
+
+@dataclass(frozen=True)
+class ClientSettings:
+    """As sent; ``None`` where a key is missing or its value was ignored."""
+
+    exclude: list[str] | None = None
+    max_file_size: int | None = None
+    blast_radius_depth: int | None = None  # ``blastRadius.depth`` (an object), else the flat ``blastRadiusDepth``
+    include_possible: bool | None = None  # ``callHierarchy.includePossible``
 
 
 def read(options: Any) -> ClientSettings | None:
     """The settings in ``options``; ``None`` when it is not an object at all."""
     if not isinstance(options, dict):
         return None
-    return _converter.structure(options, ClientSettings)
+    sent = _fields(options, FIELDS)
+    nested = sent.get("blastRadius")  # when it is an object, its depth (even none) wins
+    return ClientSettings(
+        exclude=sent.get("exclude"), max_file_size=sent.get("maxFileSize"),
+        blast_radius_depth=sent.get("blastRadiusDepth") if nested is None else nested.get("depth"),
+        include_possible=sent.get("callHierarchy", {}).get("includePossible"),
+    )
 
 
 class Settings:
@@ -146,11 +129,10 @@ class Settings:
             self.exclude = sent.exclude
         if sent.max_file_size is not None:
             self.max_file_size = sent.max_file_size
-        depth = sent.blast_radius.depth if sent.blast_radius is not None else sent.blast_radius_depth
-        if depth is not None:
-            self.depth = depth
-        if sent.call_hierarchy is not None and sent.call_hierarchy.include_possible is not None:
-            self.include_possible = sent.call_hierarchy.include_possible
+        if sent.blast_radius_depth is not None:
+            self.depth = sent.blast_radius_depth
+        if sent.include_possible is not None:
+            self.include_possible = sent.include_possible
         return before != (self.exclude, self.max_file_size)
 
     def update_from_change(self, settings: Any) -> bool:

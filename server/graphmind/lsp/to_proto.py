@@ -11,47 +11,41 @@ the wire format is the same.
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import cattrs
-from lsprotocol import converters
-from lsprotocol import types as T
-from pygls.uris import from_fs_path
+from pygls.uris import from_fs_path  # (pygls.uris alone: no lsprotocol)
 
 from .positions import UTF8, LineCache
-from .protocol import BLAST_RADIUS_COMMAND
 
 if TYPE_CHECKING:
+    from lsprotocol import types as T
+
     from ..graph import BlastResult, Site, Sym
 
 Range = tuple[int, int, int, int]
 
-SYMBOL_KINDS: dict[str, T.SymbolKind] = {
-    "module": T.SymbolKind.Module, "class": T.SymbolKind.Class, "function": T.SymbolKind.Function,
-    "method": T.SymbolKind.Method, "interface": T.SymbolKind.Interface, "struct": T.SymbolKind.Struct,
-    "enum": T.SymbolKind.Enum, "trait": T.SymbolKind.Interface, "constructor": T.SymbolKind.Constructor,
-    "namespace": T.SymbolKind.Namespace, "type": T.SymbolKind.Class, "impl": T.SymbolKind.Class,
-    "variable": T.SymbolKind.Variable, "object": T.SymbolKind.Object, "field": T.SymbolKind.Field,
-    "property": T.SymbolKind.Property,
+# LSP's SymbolKind numbers (lsprotocol's ``SymbolKind``: the typed answers convert with ``symbol_kind``)
+MODULE, NAMESPACE, CLASS, METHOD, PROPERTY, FIELD, CONSTRUCTOR, ENUM, INTERFACE, FUNCTION, VARIABLE = (
+    2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13)
+OBJECT, STRUCT = 19, 23
+SYMBOL_KINDS: dict[str, int] = {
+    "module": MODULE, "class": CLASS, "function": FUNCTION, "method": METHOD, "interface": INTERFACE,
+    "struct": STRUCT, "enum": ENUM, "trait": INTERFACE, "constructor": CONSTRUCTOR, "namespace": NAMESPACE,
+    "type": CLASS, "impl": CLASS, "variable": VARIABLE, "object": OBJECT, "field": FIELD, "property": PROPERTY,
 }
 
 LENS_KINDS = frozenset({"function", "method", "class", "constructor"})  # symbols that get an "N callers" lens
 
 
-@functools.cache
-def converter() -> cattrs.Converter:
-    """lsprotocol's converter (camelCase JSON), for LSP values inside plain-JSON answers."""
-    return converters.get_converter()
-
-
-def unstructure(value: Any) -> Any:
-    return converter().unstructure(value)
+def kind_number(kind: str) -> int:
+    return SYMBOL_KINDS.get(kind, FUNCTION)
 
 
 def symbol_kind(kind: str) -> T.SymbolKind:
-    return SYMBOL_KINDS.get(kind, T.SymbolKind.Function)
+    from lsprotocol import types as T
+
+    return T.SymbolKind(kind_number(kind))
 
 
 def display_name(s: Sym) -> str:
@@ -82,11 +76,15 @@ class ToProto:
         return uri
 
     def position(self, path: str, row: int, byte_col: int) -> T.Position:
+        from lsprotocol import types as T
+
         if self.encoding == UTF8:
             return T.Position(line=row, character=byte_col)
         return T.Position(line=row, character=self.lines.column(path, row, byte_col, self.encoding))
 
     def range(self, path: str, r: Range) -> T.Range:
+        from lsprotocol import types as T
+
         return T.Range(start=self.position(path, r[0], r[1]), end=self.position(path, r[2], r[3]))
 
     # ------------------------------------------------------------------ plain JSON (the lean path)
@@ -107,7 +105,7 @@ class ToProto:
             data["mainBlock"] = True
         return {
             "name": display_name(s),
-            "kind": int(SYMBOL_KINDS.get(s.kind, T.SymbolKind.Function)),
+            "kind": kind_number(s.kind),
             "uri": self.uri(s.path),
             "range": self.range_json(s.path, s.range),
             "selectionRange": self.range_json(s.path, s.selection),
@@ -127,9 +125,13 @@ class ToProto:
     # ------------------------------------------------------------------ symbols
     def declaration(self, s: Sym) -> T.Location:
         """Where a symbol is named (its selection range)."""
+        from lsprotocol import types as T
+
         return T.Location(uri=self.uri(s.path), range=self.range(s.path, s.selection))
 
     def symbol_information(self, s: Sym) -> T.SymbolInformation:
+        from lsprotocol import types as T
+
         return T.SymbolInformation(
             name=s.name, kind=symbol_kind(s.kind), location=self.declaration(s),
             container_name=s.qname.rpartition(".")[0] or None,
@@ -137,6 +139,8 @@ class ToProto:
 
     def document_symbols(self, syms: list[Sym]) -> list[T.DocumentSymbol]:
         """The outline of one file: symbols nested under their parents (modules left out)."""
+        from lsprotocol import types as T
+
         nodes: dict[int, T.DocumentSymbol] = {}
         roots: list[T.DocumentSymbol] = []
         for s in syms:
@@ -153,14 +157,15 @@ class ToProto:
 
     def callers_lens(self, s: Sym, title: str) -> T.CodeLens:
         """A lens above a symbol ("N callers"); the command asks for its blast radius."""
+        from lsprotocol import types as T
+
+        from .protocol import BLAST_RADIUS_COMMAND
+
         rng = self.range(s.path, s.selection)
+        start = self.position_json(s.path, s.selection[0], s.selection[1])
         return T.CodeLens(
             range=rng,
-            command=T.Command(
-                title=title,
-                command=BLAST_RADIUS_COMMAND,
-                arguments=[self.uri(s.path), unstructure(rng.start)],
-            ),
+            command=T.Command(title=title, command=BLAST_RADIUS_COMMAND, arguments=[self.uri(s.path), start]),
         )
 
     # ------------------------------------------------------------------ graphmind/blastRadius
@@ -169,7 +174,7 @@ class ToProto:
         return {
             "name": display_name(s),
             "qualifiedName": s.qname,
-            "kind": int(symbol_kind(s.kind)),
+            "kind": kind_number(s.kind),
             "uri": self.uri(s.path),
             "range": self.range_json(s.path, s.range),
             "selectionRange": self.range_json(s.path, s.selection),

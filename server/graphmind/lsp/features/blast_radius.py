@@ -1,8 +1,9 @@
-"""graphmind/blastRadius (the custom request) and the code lens's ``graphmind.blastRadius`` command.
+"""graphmind/blastRadius (the custom request; the code lens's ``graphmind.blastRadius`` command
+runs it too, see ``code_lens.py``).
 
 A blast radius can be large, so it runs as the graph's small steps with the event loop free
 between them: edits (``didChange``) and other requests go on meanwhile, and ``$/cancelRequest``
-stops it at the next step (pygls cancels the task; the answer is RequestCancelled). ``maxDepth``
+stops it at the next step (``jsonrpc.py`` cancels the task; the answer is RequestCancelled). ``maxDepth``
 and ``limit`` above their maxima (``graph.MAX_DEPTH``, ``graph.MAX_LIMIT``) are clamped and the
 answer says ``truncated`` (and ``truncatedBy``) when that cut anything.
 """
@@ -12,23 +13,17 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
-from lsprotocol import types as T
-from pygls.exceptions import JsonRpcInvalidParams
-
-from ..lean import Lean
-from ..protocol import BLAST_RADIUS, BLAST_RADIUS_COMMAND, BlastRadiusParams
+from ..jsonrpc import invalid_params as _invalid
+from ..lean import BLAST, BlastQuery, Lean
 from ..server import GraphMindServer
 
 if TYPE_CHECKING:
     from ...graph import Graph, Sym
+    from ..protocol import BlastRadiusParams
     from ..to_proto import ToProto
 
 
-def _invalid(message: str) -> JsonRpcInvalidParams:
-    return JsonRpcInvalidParams(message=message)
-
-
-def _check(p: BlastRadiusParams, depth: int) -> None:
+def _check(p: BlastQuery, depth: int) -> None:
     from ...graph import MAX_DEPTH, MAX_LIMIT, confidence_level
 
     if depth < 0:
@@ -45,12 +40,12 @@ def _check(p: BlastRadiusParams, depth: int) -> None:
         raise _invalid(str(exc)) from None
 
 
-def _targets(ls: GraphMindServer, p: BlastRadiusParams) -> tuple[ToProto, Graph, list[Sym]] | None:
+def _targets(ls: GraphMindServer, p: BlastQuery) -> tuple[ToProto, Graph, list[Sym]] | None:
     """The symbols at the position, or named ``symbol`` (in the first folder that has one)."""
-    if p.text_document is not None and p.position is not None:
-        got = ls.symbols_at(p.text_document.uri, max(p.position.line, 0), max(p.position.character, 0))
+    if p.uri is not None and p.position is not None:
+        got = ls.symbols_at(p.uri, max(p.position[0], 0), max(p.position[1], 0))
         if got is None:
-            raise _invalid(f"{p.text_document.uri} is not in a workspace folder")
+            raise _invalid(f"{p.uri} is not in a workspace folder")
         ctx, targets = got
         return (ctx.proto, ctx.graph, targets) if targets else None
     if p.symbol:
@@ -64,9 +59,9 @@ def _targets(ls: GraphMindServer, p: BlastRadiusParams) -> tuple[ToProto, Graph,
     raise _invalid("give textDocument + position, or symbol")
 
 
-async def blast_radius(ls: GraphMindServer, params: BlastRadiusParams) -> Lean:
+async def blast_radius(ls: GraphMindServer, params: BlastQuery) -> Lean:
     """The answer is plain JSON (``lean.py``): params are read by ``lean.blast_radius`` when they
-    are plainly well-formed, by cattrs otherwise."""
+    are plainly well-formed, by cattrs otherwise (``blast_radius_typed``)."""
     depth = ls.settings.depth if params.max_depth is None else params.max_depth
     _check(params, depth)
     found = _targets(ls, params)
@@ -84,12 +79,17 @@ async def blast_radius(ls: GraphMindServer, params: BlastRadiusParams) -> Lean:
         await asyncio.sleep(0)  # other messages (edits, a cancellation) are handled between steps
 
 
-async def blast_radius_command(ls: GraphMindServer, uri: str, position: T.Position) -> Lean:
-    """The code lens command, for clients that run commands on the server (e.g. Neovim)."""
-    return await blast_radius(ls, BlastRadiusParams(text_document=T.TextDocumentIdentifier(uri=uri), position=position))
+def query(p: BlastRadiusParams) -> BlastQuery:
+    """Typed params as the lean reader's record."""
+    doc, pos = p.text_document, p.position
+    return BlastQuery(None if doc is None else doc.uri, None if pos is None else (pos.line, pos.character), p.symbol,
+                      p.max_depth, p.direction, p.min_confidence, p.limit, p.unresolved_limit)
+
+
+async def blast_radius_typed(ls: GraphMindServer, params: BlastRadiusParams) -> Lean:
+    return await blast_radius(ls, query(params))
 
 
 def register(server: GraphMindServer) -> None:
-    server.feature(BLAST_RADIUS)(blast_radius)
-    server.lean_feature(BLAST_RADIUS, blast_radius)
-    server.command(BLAST_RADIUS_COMMAND)(blast_radius_command)
+    server.feature(BLAST)(blast_radius_typed)
+    server.lean_feature(BLAST, blast_radius)

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from lsprotocol import types as T
-
 from ..lean import INCOMING, OUTGOING, PREPARE, ItemRef, Lean, TextPosition
 from ..server import GraphMindServer
 from ..to_proto import ToProto, hierarchy_detail
 
 if TYPE_CHECKING:
+    from lsprotocol import types as T
+
     from ...graph import Call, Graph, Sym
 
 
@@ -96,9 +96,9 @@ def outgoing(ls: GraphMindServer, params: T.CallHierarchyOutgoingCallsParams) ->
 
 
 def register(server: GraphMindServer) -> None:
-    server.feature(T.TEXT_DOCUMENT_PREPARE_CALL_HIERARCHY)(prepare)
-    server.feature(T.CALL_HIERARCHY_INCOMING_CALLS)(incoming)
-    server.feature(T.CALL_HIERARCHY_OUTGOING_CALLS)(outgoing)
+    server.feature(PREPARE)(prepare)
+    server.feature(INCOMING)(incoming)
+    server.feature(OUTGOING)(outgoing)
     server.lean_feature(PREPARE, prepare_lean)
     server.lean_feature(INCOMING, incoming_lean)
     server.lean_feature(OUTGOING, outgoing_lean)

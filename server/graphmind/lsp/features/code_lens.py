@@ -7,8 +7,11 @@ from __future__ import annotations
 from lsprotocol import types as T
 
 from ...graph import CallerCounts
+from ..lean import BlastQuery, Lean
+from ..protocol import BLAST_RADIUS_COMMAND
 from ..server import GraphMindServer
 from ..to_proto import LENS_KINDS
+from .blast_radius import blast_radius
 
 INDEXING = "indexing…"
 
@@ -33,5 +36,11 @@ def code_lens(ls: GraphMindServer, params: T.CodeLensParams) -> list[T.CodeLens]
     return [ctx.proto.callers_lens(s, lens_title(counts.get(s.id, CallerCounts(0, 0, 0)))) for s in syms]
 
 
+async def blast_radius_command(ls: GraphMindServer, uri: str, position: T.Position) -> Lean:
+    """The lens's command, for clients that run commands on the server (e.g. Neovim)."""
+    return await blast_radius(ls, BlastQuery(uri, (position.line, position.character), None, None))
+
+
 def register(server: GraphMindServer) -> None:
     server.feature(T.TEXT_DOCUMENT_CODE_LENS)(code_lens)
+    server.command(BLAST_RADIUS_COMMAND)(blast_radius_command)

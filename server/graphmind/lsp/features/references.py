@@ -4,12 +4,13 @@ A hot request: a lean handler (``lean.py``) and a typed one for params left to c
 
 from __future__ import annotations
 
-from typing import Any
-
-from lsprotocol import types as T
+from typing import TYPE_CHECKING, Any
 
 from ..lean import REFERENCES, Lean, References, TextPosition
 from ..server import GraphMindServer
+
+if TYPE_CHECKING:
+    from lsprotocol import types as T
 
 
 def references_lean(ls: GraphMindServer, req: References) -> Lean:
@@ -32,5 +33,5 @@ def references(ls: GraphMindServer, params: T.ReferenceParams) -> Any:
 
 
 def register(server: GraphMindServer) -> None:
-    server.feature(T.TEXT_DOCUMENT_REFERENCES)(references)
+    server.feature(REFERENCES)(references)
     server.lean_feature(REFERENCES, references_lean)

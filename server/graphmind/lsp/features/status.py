@@ -5,11 +5,13 @@ answer is written as JSON directly (``lean.Lean``), the shape of ``protocol.Stat
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..lean import Lean
-from ..protocol import STATUS, StatusParams
+from ..lean import STATUS, Lean
 from ..server import GraphMindServer
+
+if TYPE_CHECKING:
+    from ..protocol import StatusParams
 
 
 def status_json(ls: GraphMindServer) -> dict[str, Any]:
@@ -33,9 +35,10 @@ def status_json(ls: GraphMindServer) -> dict[str, Any]:
     return out
 
 
-def status(ls: GraphMindServer, params: StatusParams | None = None) -> Lean:
+def status(ls: GraphMindServer, params: StatusParams | tuple[()] | None = None) -> Lean:
     return Lean(status_json(ls))
 
 
 def register(server: GraphMindServer) -> None:
     server.feature(STATUS)(status)
+    server.lean_feature(STATUS, status)

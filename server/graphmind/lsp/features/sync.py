@@ -1,16 +1,21 @@
-"""Document and file synchronisation: didOpen, didChange (same tick), didSave, didClose, watched files."""
+"""Document and file synchronisation: didOpen, didChange (same tick), didSave, didClose, watched files.
+
+didChange is lean (``lean.py``, answered by ``jsonrpc.py``); the others are typed (pygls keeps its
+copy of each open document: the text of one the engine has not opened)."""
 
 from __future__ import annotations
 
 import logging
 import posixpath
 from pathlib import Path
-
-from lsprotocol import types as T
+from typing import TYPE_CHECKING
 
 from ..lean import DID_CHANGE, Change, DidChange
 from ..positions import line_start, offset_of
 from ..server import FileContext, GraphMindServer
+
+if TYPE_CHECKING:
+    from lsprotocol import types as T
 
 log = logging.getLogger(__name__)
 
@@ -27,6 +32,8 @@ def did_open(ls: GraphMindServer, params: T.DidOpenTextDocumentParams) -> None:
 
 def did_change(ls: GraphMindServer, params: T.DidChangeTextDocumentParams) -> None:
     """The typed path (params the lean reader left to cattrs; pygls has updated its copy)."""
+    from lsprotocol import types as T
+
     changes = [
         Change(None, None, c.text) if isinstance(c, T.TextDocumentContentChangeWholeDocument) else
         Change((c.range.start.line, c.range.start.character), (c.range.end.line, c.range.end.character), c.text)
@@ -40,13 +47,17 @@ def did_change_lean(ls: GraphMindServer, params: DidChange) -> None:
     document (then that copy is the text, see ``_apply``)."""
     ctx = ls.context(params.uri)
     if ctx is None or ctx.rel not in ctx.folder.live.docs:  # (a folder may come later)
+        from lsprotocol import types as T
+
         ident = T.VersionedTextDocumentIdentifier(uri=params.uri, version=params.version)
         for c in params.changes:
-            ls.workspace.update_text_document(ident, _typed(c))
+            ls.typed().workspace.update_text_document(ident, _typed(c))
     _apply(ls, params.uri, params.changes)
 
 
 def _typed(c: Change) -> T.TextDocumentContentChangeEvent:
+    from lsprotocol import types as T
+
     if c.start is None or c.end is None:
         return T.TextDocumentContentChangeWholeDocument(text=c.text)
     return T.TextDocumentContentChangePartial(
@@ -62,7 +73,7 @@ def _apply(ls: GraphMindServer, uri: str, changes: list[Change]) -> None:
     folder, rel = ctx.folder, ctx.rel
     doc = folder.live.docs.get(rel)
     if doc is None:
-        folder.open_document(rel, ls.workspace.get_text_document(uri).source)
+        folder.open_document(rel, ls.typed().workspace.get_text_document(uri).source)
         return
     enc = ls.encoding
     text = doc.text
@@ -119,11 +130,12 @@ def did_close(ls: GraphMindServer, params: T.DidCloseTextDocumentParams) -> None
     if ctx is not None:
         ctx.folder.close_document(ctx.rel)
         ls.edit_anchors.pop((str(ctx.folder.root), ctx.rel), None)
-        ls.doc_lines.pop((str(ctx.folder.root), ctx.rel), None)
 
 
 def _is_folder(ctx: FileContext, ev: T.FileEvent) -> bool:
     """Editors send one event for a whole folder (created, deleted, renamed: deleted + created)."""
+    from lsprotocol import types as T
+
     if (ctx.engine.root / ctx.rel).is_dir():
         return True
     return ev.type == T.FileChangeType.Deleted and bool(ctx.engine.paths_under(ctx.rel))
@@ -131,6 +143,8 @@ def _is_folder(ctx: FileContext, ev: T.FileEvent) -> bool:
 
 def did_change_watched_files(ls: GraphMindServer, params: T.DidChangeWatchedFilesParams) -> None:
     """Files and folders changed on disk: the base re-reads them and the overlay syncs."""
+    from lsprotocol import types as T
+
     from ... import languages
 
     work: dict[Path, tuple[set[str], set[str]]] = {}  # root -> (files, folders)
@@ -162,9 +176,9 @@ def did_change_watched_files(ls: GraphMindServer, params: T.DidChangeWatchedFile
 
 
 def register(server: GraphMindServer) -> None:
-    server.feature(T.TEXT_DOCUMENT_DID_OPEN)(did_open)
-    server.feature(T.TEXT_DOCUMENT_DID_CHANGE)(did_change)
+    server.feature("textDocument/didOpen")(did_open)
+    server.feature(DID_CHANGE)(did_change)
     server.lean_feature(DID_CHANGE, did_change_lean)
-    server.feature(T.TEXT_DOCUMENT_DID_SAVE)(did_save)
-    server.feature(T.TEXT_DOCUMENT_DID_CLOSE)(did_close)
-    server.feature(T.WORKSPACE_DID_CHANGE_WATCHED_FILES)(did_change_watched_files)
+    server.feature("textDocument/didSave")(did_save)
+    server.feature("textDocument/didClose")(did_close)
+    server.feature("workspace/didChangeWatchedFiles")(did_change_watched_files)

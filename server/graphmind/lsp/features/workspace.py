@@ -1,29 +1,38 @@
 """The session: initialize, initialized (settings, file watchers, indexing), configuration changes,
-workspace folders, progress cancellation, shutdown."""
+workspace folders, progress cancellation, shutdown.
+
+``initialize`` and ``initialized`` are called by ``jsonrpc.py`` with the JSON the client sent
+(they run before pygls and lsprotocol are loaded); the others are typed handlers."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from lsprotocol import types as T
-from pygls.uris import to_fs_path
+from pygls.uris import to_fs_path  # (pygls.uris alone: no lsprotocol)
 
 from ... import __version__
+from ..jsonrpc import capability
+from ..lean import PROGRESS_CANCEL
 from ..server import ClientLogHandler, GraphMindServer
+
+if TYPE_CHECKING:
+    from lsprotocol import types as T
 
 log = logging.getLogger(__name__)
 
 WATCH_ID = "graphmind-watch"
+WATCH_CREATE, WATCH_DELETE = 1, 4  # LSP's WatchKind
 
 
-def initialize(ls: GraphMindServer, params: T.InitializeParams) -> None:
-    ls.settings.update(params.initialization_options)
-    folders = [Path(p) for f in params.workspace_folders or [] if (p := to_fs_path(f.uri))]
+def initialize(ls: GraphMindServer, params: dict[str, Any]) -> None:
+    """``params``: initialize's, as the client sent them (``jsonrpc._initialize_problem`` checked
+    the fields read here)."""
+    ls.settings.update(params.get("initializationOptions"))
+    folders = [Path(p) for f in params.get("workspaceFolders") or [] if (p := to_fs_path(f["uri"]))]
     if not folders:
-        root = params.root_uri and to_fs_path(params.root_uri) or params.root_path
+        root = params.get("rootUri") and to_fs_path(params["rootUri"]) or params.get("rootPath")
         if root:
             folders.append(Path(root))
     ls.pending_roots.extend(folders)  # opened once needed, after this answer (see server.py)
@@ -31,17 +40,16 @@ def initialize(ls: GraphMindServer, params: T.InitializeParams) -> None:
 
 
 def _ask_configuration(ls: GraphMindServer) -> None:
-    def on_config(res: Any) -> None:  # pygls calls back with the result
+    def on_answer(result: Any, error: Any) -> None:
         try:
-            if isinstance(res, list | tuple) and res and ls.settings.update(res[0]):
+            if error is not None:
+                log.info("workspace/configuration failed: %s", error.get("message") if isinstance(error, dict) else error)
+            elif isinstance(result, list) and result and ls.settings.update(result[0]):
                 ls.apply_file_settings()
         except Exception as exc:
             log.info("workspace/configuration failed: %s", exc)
 
-    try:
-        ls.workspace_configuration(T.ConfigurationParams(items=[T.ConfigurationItem(section="graphmind")]), callback=on_config)
-    except Exception as exc:
-        log.info("workspace/configuration failed: %s", exc)
+    ls.rpc.request("workspace/configuration", {"items": [{"section": "graphmind"}]}, on_answer)
 
 
 def _watch_files(ls: GraphMindServer) -> None:
@@ -51,24 +59,20 @@ def _watch_files(ls: GraphMindServer) -> None:
     from ... import languages
 
     exts = sorted({e.lstrip(".") for lang in languages.all_languages().values() for e in lang.extensions})
-    sources = T.FileSystemWatcher(glob_pattern="**/*.{" + ",".join(exts) + "}")
-    folders = T.FileSystemWatcher(glob_pattern="**/*", kind=T.WatchKind.Create | T.WatchKind.Delete)
-    options = T.DidChangeWatchedFilesRegistrationOptions(watchers=[sources, folders])
-    ls.client_register_capability(
-        T.RegistrationParams(
-            registrations=[T.Registration(id=WATCH_ID, method=T.WORKSPACE_DID_CHANGE_WATCHED_FILES, register_options=options)]
-        )
-    )
+    sources = {"globPattern": "**/*.{" + ",".join(exts) + "}"}
+    folders = {"globPattern": "**/*", "kind": WATCH_CREATE | WATCH_DELETE}
+    registration = {"id": WATCH_ID, "method": "workspace/didChangeWatchedFiles",
+                    "registerOptions": {"watchers": [sources, folders]}}
+    ls.rpc.request("client/registerCapability", {"registrations": [registration]})
 
 
-def initialized(ls: GraphMindServer, params: T.InitializedParams) -> None:
-    ls.loop = asyncio.get_event_loop()
+def initialized(ls: GraphMindServer) -> None:
     ls.open_roots([])  # the folders ``initialize`` named: opened now that it is answered
     logging.getLogger("graphmind").addHandler(ClientLogHandler(ls))
-    ws = ls.client_capabilities.workspace
-    if ws is not None and ws.configuration:
+    caps = ls.client_capabilities
+    if capability(caps, "workspace", "configuration"):
         _ask_configuration(ls)
-    if ws is not None and ws.did_change_watched_files is not None and ws.did_change_watched_files.dynamic_registration:
+    if capability(caps, "workspace", "didChangeWatchedFiles", "dynamicRegistration"):
         _watch_files(ls)
     else:
         ls.start_polling()
@@ -88,18 +92,12 @@ def did_change_workspace_folders(ls: GraphMindServer, params: T.DidChangeWorkspa
     ls.start_indexing()
 
 
-def progress_cancel(ls: GraphMindServer, params: T.WorkDoneProgressCancelParams) -> None:
+def progress_cancel(ls: GraphMindServer, params: Any) -> None:
     ls.cancel.set()
 
 
-def shutdown(ls: GraphMindServer, params: Any = None) -> None:
-    ls.shut_down()
-
-
 def register(server: GraphMindServer) -> None:
-    server.feature(T.INITIALIZE)(initialize)
-    server.feature(T.INITIALIZED)(initialized)
-    server.feature(T.WORKSPACE_DID_CHANGE_CONFIGURATION)(did_change_configuration)
-    server.feature(T.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)(did_change_workspace_folders)
-    server.feature(T.WINDOW_WORK_DONE_PROGRESS_CANCEL)(progress_cancel)
-    server.feature(T.SHUTDOWN)(shutdown)
+    server.feature("workspace/didChangeConfiguration")(did_change_configuration)
+    server.feature("workspace/didChangeWorkspaceFolders")(did_change_workspace_folders)
+    server.feature(PROGRESS_CANCEL)(progress_cancel)
+    server.lean_feature(PROGRESS_CANCEL, progress_cancel)
