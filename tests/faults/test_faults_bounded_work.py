@@ -132,7 +132,7 @@ def test_edits_and_requests_are_not_held_up_by_a_long_blast_radius(tmp_path: Pat
     uri = doc.as_uri()
     text = doc.read_text()
     s.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": text}})
-    # answered after the didOpen, which loaded the typed face (pygls): that import is not what is timed here
+    # answered after the didOpen, which loaded the typed face (pygls), so that import is behind us
     s.call("graphmind/status", {})
     blast_id = s.request("graphmind/blastRadius", {"symbol": "m0.f0", "maxDepth": 1000, "limit": 10000})
     s.notify("textDocument/didChange", {
