@@ -214,6 +214,7 @@ class Indexer:
                     self.up.resolve_files(part, view, by_path=fresh)
                 if progress:
                     progress(total, total, f"resolved {done + min(i + BATCH * 2, len(ids))} files")
+            view = None  # its lookup caches (in a cycle) go with the last collection
         with self.lock, store.tx():
             store.bump_epoch()
 

@@ -57,7 +57,7 @@ class YoungCollections:
     def __exit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
-        if self.on:
-            gc.collect(0)
+        if self.on:  # what the last files left, and what survived a young collection since
+            gc.collect(1)
         if self.froze:
             gc.unfreeze()
