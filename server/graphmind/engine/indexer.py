@@ -19,6 +19,7 @@ from ..workspace import Ignore, discover, selected
 from . import bulk, chunks, parallel
 from .parse import Extracted, FileRead, extract_file
 from .update import Change, Updater, resolve_facts
+from .young import YoungCollections
 
 Progress = Callable[[int, int, str], None]
 BATCH = 200  # files per transaction while indexing: requests get the lock between batches
@@ -203,19 +204,23 @@ class Indexer:
             done += self._write_resolutions(batch)
             ids = local
         view: StoreView | None = None
-        for i in range(0, len(ids), BATCH * 2):
-            with self.lock, store.tx():
-                view = StoreView(store.db) if view is None else view
-                part = ids[i : i + BATCH * 2]
-                if store.bulk_loading() and not any(d.base is not None for d in self.up.docs.values()):
-                    part = self._resolve_first(part, view, fresh or {})
-                self.up.resolve_files(part, view, by_path=fresh)
-            if progress:
-                progress(total, total, f"resolved {done + min(i + BATCH * 2, len(ids))} files")
+        with YoungCollections() as young:  # frees each resolver's cycles a few files later
+            for i in range(0, len(ids), BATCH * 2):
+                with self.lock, store.tx():
+                    view = StoreView(store.db) if view is None else view
+                    part = ids[i : i + BATCH * 2]
+                    if store.bulk_loading() and not any(d.base is not None for d in self.up.docs.values()):
+                        part = self._resolve_first(part, view, fresh or {}, young)
+                    self.up.resolve_files(part, view, by_path=fresh)
+                if progress:
+                    progress(total, total, f"resolved {done + min(i + BATCH * 2, len(ids))} files")
+            view = None  # its lookup caches (in a cycle) go with the last collection
         with self.lock, store.tx():
             store.bump_epoch()
 
-    def _resolve_first(self, ids: list[int], view: StoreView, fresh: dict[str, tuple[Facts, list[int]]]) -> list[int]:
+    def _resolve_first(
+        self, ids: list[int], view: StoreView, fresh: dict[str, tuple[Facts, list[int]]], young: YoungCollections
+    ) -> list[int]:
         """Resolve, in this process, the files of a bulk load whose resolution was never written,
         and write them in one go (:meth:`Store.write_first_resolutions`); returns the other ids
         (open buffers, files resolved already), for ``Updater.resolve_files``."""
@@ -232,6 +237,7 @@ class Indexer:
             if got is not None:
                 res = resolve_facts(lang, path, got[0], got[1], view)
                 out.append((fid, res))
+                young.tick()
                 held += len(res.edges) + len(res.deps)
                 if held >= HELD_ROWS_MAX:
                     store.write_first_resolutions(out)

@@ -5,6 +5,7 @@ writes every row. Results equal the serial path's: the same functions run on the
 from __future__ import annotations
 
 import ctypes
+import gc
 import multiprocessing
 import os
 import signal
@@ -23,6 +24,7 @@ from ..store import IndexedFile, StoreView, read_facts
 from . import bulk
 from .parse import FileRead, extract_file
 from .update import resolve_facts
+from .young import YoungCollections
 
 # Below this many files the pool's start-up costs more than it saves.
 MIN_FILES = 300
@@ -47,9 +49,13 @@ PR_SET_PDEATHSIG = 1
 
 
 def die_with_parent(parent: int) -> None:
-    """A worker ends when the process that started it ends, however it ends (SIGKILL included):
+    """Start a worker: the cyclic collector off (each group collects its young generation, see
+    :mod:`.young`), and tied to its parent.
+
+    A worker ends when the process that started it ends, however it ends (SIGKILL included):
     on Linux the kernel sends it SIGKILL (``prctl(PR_SET_PDEATHSIG)``); elsewhere a thread
     notices that it was re-parented. The pool's resource tracker then reads EOF and exits too."""
+    gc.disable()
     armed = False
     if sys.platform.startswith("linux"):
         try:
@@ -70,7 +76,8 @@ def die_with_parent(parent: int) -> None:
 
 
 def _extract_group(root: str, max_size: int, files: list[tuple[str, str | None]]) -> list[FileRead]:
-    return [extract_file(Path(root), rel, max_size, sha) for rel, sha in files]
+    with YoungCollections() as young:
+        return [young.after(extract_file(Path(root), rel, max_size, sha)) for rel, sha in files]
 
 
 def extract_all(
@@ -96,7 +103,8 @@ def _windowed(ex: ProcessPoolExecutor, fn: Any, groups: list[Any], *args: Any) -
 
 def _read_new_group(root: str, max_size: int, files: list[str]) -> list[bulk.NewRead]:
     layers = bulk.layers_for(Path(root))
-    return [bulk.read_new(Path(root), rel, max_size, layers, keep_facts=False) for rel in files]
+    with YoungCollections() as young:
+        return [young.after(bulk.read_new(Path(root), rel, max_size, layers, keep_facts=False)) for rel in files]
 
 
 def read_new_all(ex: ProcessPoolExecutor, root: Path, files: list[str], max_size: int) -> Iterator[bulk.NewRead]:
@@ -114,14 +122,16 @@ def _resolve_group(db_path: str, files: list[IndexedFile]) -> list[tuple[int, Fi
         db = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, check_same_thread=False)
         _view = StoreView(db)
     out: list[tuple[int, FileResolution | None]] = []
-    for fid, path, lang_name in files:
-        lang = languages.all_languages().get(lang_name)
-        got = read_facts(_view.db, fid) if lang is not None else None
-        if lang is None or got is None:
-            out.append((fid, None))
-            continue
-        facts, sids = got
-        out.append((fid, resolve_facts(lang, path, facts, sids, _view)))
+    with YoungCollections() as young:  # frees each resolver's cycles a few files later
+        for fid, path, lang_name in files:
+            lang = languages.all_languages().get(lang_name)
+            got = read_facts(_view.db, fid) if lang is not None else None
+            if lang is None or got is None:
+                out.append((fid, None))
+                continue
+            facts, sids = got
+            out.append((fid, resolve_facts(lang, path, facts, sids, _view)))
+            young.tick()
     return out
 
 

@@ -30,12 +30,13 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator
+from functools import cache
 from typing import Any
 
 import tree_sitter as ts
 
 from ...model import CALL, REF, BindingFact, Facts, SiteFact, SymbolFact
-from .. import Span
+from .. import Span, query_text
 from .._toolkit import in_scopes
 from . import links
 
@@ -518,6 +519,25 @@ def _is_protocol_base(node: ts.Node) -> bool:
     e = expr_of(node)
     return e[0] == "n" and e[2] in _PROTOCOL_HEADS
 
+# what a match of each pattern is, by the first of these capture names it has
+_ROLES = (
+    "definition.function", "definition.class", "reference.call", "reference.decorator", "reference.argument", "import",
+    "assign", "bind", "bind.pattern", "global", "return", "yield", "narrow", "as",
+)
+
+
+@cache
+def _roles(query: ts.Query) -> list[str | None]:
+    """The role of each of the query's patterns (None: none of the above), read from the
+    pattern's text: a pattern captures the same names in each of its matches."""
+    text = query_text("python").encode()
+    out: list[str | None] = []
+    for i in range(query.pattern_count):
+        names = set(re.findall(r"@([\w.]+)", text[query.start_byte_for_pattern(i) : query.end_byte_for_pattern(i)].decode()))
+        out.append(next((r for r in _ROLES if r in names), None))
+    return out
+
+
 def extract(
     query: ts.Query,
     tree: ts.Tree,
@@ -540,20 +560,24 @@ def extract(
     ]
     scope_nodes: list[tuple[int, int, int]] = [(0, len(src) + 1, 0)]  # (start, end, symbol idx)
     def_nodes: list[tuple[ts.Node, ts.Node, str, ts.Node]] = []  # (node, name, kind, scope node)
-    others: list[tuple[str, dict[str, list[ts.Node]]]] = []
-    for _, caps in matches:
-        if "definition.function" in caps:
+    # everything else, attributed below to the innermost enclosing definition
+    others: list[tuple[int, str, ts.Node, dict[str, list[ts.Node]]]] = []
+    roles = _roles(query)
+    for pattern, caps in matches:
+        role = roles[pattern]
+        if role == "definition.function":
             n = caps["definition.function"][0]
             if n.type == "assignment":  # a lambda bound to a name: its scope is the lambda
                 lam = n.child_by_field_name("right")
                 def_nodes.append((n, caps["name"][0], "lambda", lam if lam is not None else n))
             else:
                 def_nodes.append((n, caps["name"][0], "function", n))
-        elif "definition.class" in caps:
+        elif role == "definition.class":
             n = caps["definition.class"][0]
             def_nodes.append((n, caps["name"][0], "class", n))
-        else:
-            others.append(("", caps))
+        elif role is not None:
+            n = caps[role][0]
+            others.append((n.start_byte, role, n, caps))
 
     # definitions, nested by byte range
     def_nodes.sort(key=lambda d: (d[3].start_byte, -d[3].end_byte))
@@ -633,17 +657,6 @@ def extract(
         stack.append((scope_node.start_byte, scope_node.end_byte, idx))
         scope_nodes.append((scope_node.start_byte, scope_node.end_byte, idx))
 
-    # everything else, attributed to the innermost enclosing definition
-    items: list[tuple[int, str, ts.Node, dict[str, list[ts.Node]]]] = []
-    for _, caps in others:
-        for key in (
-            "reference.call", "reference.decorator", "reference.argument", "import", "assign", "bind", "bind.pattern",
-            "global", "return", "yield", "narrow", "as",
-        ):
-            if key in caps:
-                n = caps[key][0]
-                items.append((n.start_byte, key, n, caps))
-                break
     sites: list[SiteFact] = []
     bindings: list[BindingFact] = []
     link_calls: list[tuple[int, ts.Node]] = []  # (site index, call) for the link layer
@@ -652,7 +665,7 @@ def extract(
     package = _package_of(module, relpath)
     narrow = Narrowing()
     returns: dict[int, list[tuple]] = {}  # symbol index -> return evidence, in order
-    for (_, key, node, caps), owner in in_scopes(scope_nodes, items, pos=lambda it: it[0]):
+    for (_, key, node, caps), owner in in_scopes(scope_nodes, others, pos=lambda it: it[0]):
         # a lambda's own node starts at the lambda: its name assignment belongs outside
         sc = scopes[owner]
         narrow.owner = owner

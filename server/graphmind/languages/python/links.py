@@ -10,7 +10,7 @@ import tree_sitter as ts
 
 from ...links import Patterns, verbs
 from ...links.shapes import FN, LIST, NAME, OTHER, STR, TPL, Arg, CallShape, plain, wanted
-from ...model import SiteFact, SymbolFact
+from ...model import REF, SiteFact, SymbolFact
 
 PATTERNS = Patterns(
     emit=frozenset({"emit", "publish", "send", "dispatch", "trigger", "fire", "broadcast"}),
@@ -130,7 +130,20 @@ def _stringy(call: ts.Node) -> bool:
     return args is not None and any(a.type in _STRINGY for a in args.named_children)
 
 
-def _decorated(node: ts.Node, defs: dict[int, int]) -> int:
+class _Defs:
+    """A chunk's definitions by start byte, made when a decorator asks (most chunks have none)."""
+
+    def __init__(self, symbols: list[SymbolFact]) -> None:
+        self.symbols = symbols
+        self.by_start: dict[int, int] | None = None
+
+    def get(self, start: int, default: int) -> int:
+        if self.by_start is None:
+            self.by_start = {s.start_byte: i for i, s in enumerate(self.symbols) if i > 0}
+        return self.by_start.get(start, default)
+
+
+def _decorated(node: ts.Node, defs: _Defs) -> int:
     """The symbol a decorator (or the call in it) decorates; -1 when ``node`` is not one."""
     deco = node.parent
     if deco is None or deco.type != "decorator":
@@ -147,10 +160,8 @@ def shapes(
     node) — and bare decorators — ``bare``: (REF site index, decorator expression)."""
     if not calls and not bare:
         return []
-    from ...model import REF
-
     refs: dict[tuple[int, int], int] | None = None
-    defs = {s.start_byte: i for i, s in enumerate(symbols) if i > 0}
+    defs = _Defs(symbols)
     out: list[tuple] = []
     for site, node in calls:
         decorates = _decorated(node, defs)

@@ -1,0 +1,71 @@
+"""The index's young-generation collections (engine/young.py): cycles left by resolutions are freed
+every few files while the collector is off, and what was frozen before is left as it was."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+
+from graphmind.engine.young import YoungCollections
+
+
+class _Node:
+    def __init__(self) -> None:
+        self.other: _Node | None = None
+
+
+def _cycle() -> weakref.ref[_Node]:
+    a, b = _Node(), _Node()
+    a.other, b.other = b, a
+    return weakref.ref(a)
+
+
+def test_cycles_are_freed_every_few_ticks_while_the_collector_is_off() -> None:
+    was = gc.isenabled()
+    gc.disable()
+    gc.unfreeze()  # (a server test in this process may have frozen its survivors)
+    try:
+        with YoungCollections(every=3) as young:
+            assert gc.get_freeze_count() > 0  # what was alive is out of the collections' reach
+            first = _cycle()
+            young.tick()
+            young.tick()
+            assert first() is not None  # not yet: two files since the last collection
+            young.tick()
+            assert first() is None
+            last = _cycle()
+        assert last() is None  # the end collects what the last files left
+        assert gc.get_freeze_count() == 0
+    finally:
+        if was:
+            gc.enable()
+
+
+def test_objects_frozen_before_stay_frozen() -> None:
+    was = gc.isenabled()
+    gc.disable()
+    gc.freeze()
+    frozen = gc.get_freeze_count()
+    try:
+        with YoungCollections(every=1) as young:
+            ref = _cycle()
+            young.tick()
+            assert ref() is None
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()
+        if was:
+            gc.enable()
+
+
+def test_nothing_happens_with_the_collector_on() -> None:
+    was = gc.isenabled()
+    gc.enable()
+    frozen = gc.get_freeze_count()
+    try:
+        with YoungCollections(every=1) as young:
+            assert not young.on
+            assert gc.get_freeze_count() == frozen
+    finally:
+        if not was:
+            gc.disable()
