@@ -103,7 +103,8 @@ class _Resolver(ValueResolver):
         self.ancestors_memo: dict[int, frozenset[int]] = {}
         self.bases_memo: dict[int, list[SymbolRow]] = {}
         self.stubs: dict[int, list[SymbolRow]] = {}  # implementation id -> its declarations
-        self.dispatch = Dispatch(ws, self.is_subclass)
+        # a Protocol is implemented structurally: its implementations are found by method name
+        self.dispatch = Dispatch(ws, self.is_subclass, nominal=lambda t: not t.extra.get("protocol"))
 
     # --- modules and globals (through the workspace view: recorded as dependencies)
     def module_exists(self, name: str) -> bool:
