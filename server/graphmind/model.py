@@ -173,6 +173,10 @@ class WorkspaceView(Protocol):
         candidates only, a resolver checks that the name binds to the type it means."""
         ...
 
+    def members(self, qname: str) -> list[SymbolRow]:
+        """The symbols one level below ``qname`` (``qname.x``: a type's methods and attributes)."""
+        ...
+
 
 # The keys of a type's ``extra`` that declare its supertypes, as the languages write them: a chain
 # of identifiers (Python ``bases``: ``["models", "Model"]``), a list of candidate qualified names

@@ -454,6 +454,7 @@ def _part_keys(lang: str, module: str, part: list[chunks.Chunk]) -> set[str]:
         for sym in c.facts.symbols[1:]:
             keys.add(f"{lang}:{sym.qname}")
             keys.add(f"{lang}:#{sym.name}")
+            keys.add(f"{lang}:{sym.qname.rpartition('.')[0]}.*")
             keys.update(f"{lang}:>{n}" for n in supertype_names(sym.extra))
         keys.update(f"{lang}:{module}.{b.name}" for b in c.facts.bindings)
         # a binding may be the alias a type's base is written with (model.supertype_names)
@@ -462,8 +463,8 @@ def _part_keys(lang: str, module: str, part: list[chunks.Chunk]) -> set[str]:
 
 
 def _diff(old: Interface, new: Interface) -> set[str]:
-    """Keys ('lang:qualified.name', 'lang:#short_name', 'lang:>supertype_name',
-    'lang:module.binding') whose lookups now answer differently."""
+    """Keys ('lang:qualified.name', 'lang:#short_name', 'lang:parent.qualified.name.*',
+    'lang:>supertype_name', 'lang:module.binding') whose lookups now answer differently."""
     keys: set[str] = set()
     supers_of: dict[int, set[str]] = {}  # type id -> its 'lang:>name' keys, old and new
     for sups in (old.supers, new.supers):
@@ -477,7 +478,8 @@ def _diff(old: Interface, new: Interface) -> set[str]:
             if ov != nv:
                 keys.add(k)
                 if kind == "symbols":  # by_name() lookups of the short name see the change too,
-                    lang = k.split(":", 1)[0]  # and subtypes() lookups that return the type's row
+                    lang, _, qname = k.partition(":")  # members() of its parent, and subtypes()
+                    keys.add(f"{lang}:{qname.rpartition('.')[0]}.*")  # lookups that return its row
                     for rec in (ov or set()) | (nv or set()):
                         keys.add(f"{lang}:#{rec[1]}")
                         keys |= supers_of.get(rec[0], set())

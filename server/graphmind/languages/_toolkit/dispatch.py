@@ -9,10 +9,11 @@ Two ways to find the overrides, both through recorded lookups only (incremental 
   classes and interfaces): the subtypes of the receiver's type are found through the store's
   reverse index of declared supertypes (``ws.subtypes(name)``: the types that name ``name`` among
   their bases), from the receiver's type down, each candidate checked with ``is_subtype``; then
-  each subtype's own method (``ws.symbols(sub.qname + "." + name)``). The cost of a lookup and the
+  each subtype's own method of that name. The cost of a lookup and the
   keys it records grow with the receiver's subtypes (and the types sharing their names), not with
   the workspace's methods of that name. A class whose declared bases change changes its
-  ``>name`` keys (the interface diff), so the calling file is re-resolved.
+  ``>name`` keys (the interface diff), so the calling file is re-resolved. The methods are read
+  per subtype (``ws.members(sub.qname)``), one recorded key each, whatever method is called.
 * **structural** (Go's method sets, Python Protocols, Rust's impls, found by their owner): every
   method named like the declared one (``ws.by_name``), the type owning each (``ws.symbols``), and
   whatever ``is_subtype`` looks up through the same view.
@@ -104,8 +105,8 @@ class Dispatch:
                 ids = {t.id for t in subs}
                 found: set[int] = set()
                 for sub in subs:
-                    for r in self.ws.symbols(f"{sub.qname}.{declared.name}"):
-                        if r.id == declared.id or r.kind not in self.method_kinds or r.name != declared.name:
+                    for r in self.ws.members(sub.qname):  # one lookup per subtype, whatever the name
+                        if r.name != declared.name or r.id == declared.id or r.kind not in self.method_kinds:
                             continue
                         # the type that owns it (two types may share a qualified name)
                         owner = self.owner_of(r)
