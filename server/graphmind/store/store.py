@@ -575,9 +575,12 @@ class Store:
         db.executemany("INSERT INTO bindings VALUES(?,?,?,?,?,?,?)", [(file_id, *r) for r in _binding_rows(lang, facts)])
 
     def insert_symbols(self, file_id: int, lang: str, facts: Facts, ids: list[int], which: Iterable[int]) -> None:
-        which = list(which)
+        """Insert the symbol rows of ``which`` (``facts`` and ``ids``: the whole file's). The file's
+        supers rows are written again whole: a type's supertype names depend on the file's
+        bindings too (an alias), which another chunk than the type's may have changed."""
         self.db.executemany(_NEW_SYMBOL, [(*r, file_id) for r in _symbol_rows(lang, facts, ids, which)])
-        self.db.executemany(_NEW_SUPER, [(*r, file_id) for r in _super_rows(lang, facts, ids, which)])
+        self.db.execute("DELETE FROM supers WHERE file_id=?", (file_id,))
+        self.db.executemany(_NEW_SUPER, [(*r, file_id) for r in _super_rows(lang, facts, ids, range(len(facts.symbols)))])
 
     def insert_sites(
         self, file_id: int, facts: Facts, ids: list[int], sids: list[int], which: Iterable[int], statuses: list[str] | None = None
@@ -597,9 +600,7 @@ class Store:
         changed chunks, and move the rows after them by ``drow`` lines (their text is unchanged)."""
         db = self.db
         if removed_ids:
-            in_ids = ",".join(map(str, removed_ids))
-            db.execute(f"DELETE FROM symbols WHERE id IN ({in_ids})")
-            db.execute(f"DELETE FROM supers WHERE file_id=? AND class_id IN ({in_ids})", (file_id,))
+            db.execute(f"DELETE FROM symbols WHERE id IN ({','.join(map(str, removed_ids))})")
         if removed_sids:
             sids = ",".join(map(str, removed_sids))
             db.execute(f"DELETE FROM sites WHERE file_id=? AND sid IN ({sids})", (file_id,))
