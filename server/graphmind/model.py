@@ -168,6 +168,59 @@ class WorkspaceView(Protocol):
 
     def bindings(self, module: str, name: str) -> list[tuple[str, str, Any]]: ...
 
+    def subtypes(self, name: str) -> list[SymbolRow]:
+        """The types that name ``name`` among their declared supertypes (:func:`supertype_names`):
+        candidates only, a resolver checks that the name binds to the type it means."""
+        ...
+
+    def members(self, qname: str) -> list[SymbolRow]:
+        """The symbols one level below ``qname`` (``qname.x``: a type's methods and attributes)."""
+        ...
+
+
+# The keys of a type's ``extra`` that declare its supertypes, as the languages write them: a chain
+# of identifiers (Python ``bases``: ``["models", "Model"]``), a list of candidate qualified names
+# (Java ``extends``: ``["pkg.Base", "pkg.Outer.Base"]``), or a list of either.
+SUPERTYPE_KEYS = ("bases", "implements", "extends")
+
+
+def _last_parts(value: Any, out: set[str]) -> set[str]:
+    """Adds the last dotted part of every string in ``value`` (nested lists and tuples) to ``out``."""
+    todo = [value]
+    while todo:
+        v = todo.pop()
+        if isinstance(v, str):
+            out.add(v.rpartition(".")[2])
+        elif isinstance(v, (list, tuple)):
+            todo.extend(v)
+    return out
+
+
+def binding_names(bindings: list[BindingFact]) -> dict[str, set[str]]:
+    """For each name a file binds at module level, the names its binding mentions (``B`` of
+    ``from m import Base as B``: ``m``, ``Base``), for :func:`supertype_names`."""
+    out: dict[str, set[str]] = {}
+    for b in bindings:
+        _last_parts([b.target, b.extra], out.setdefault(b.name, set()))
+    return out
+
+
+def supertype_names(extra: dict[str, Any], aliases: dict[str, set[str]] | None = None) -> set[str]:
+    """The short names a type declares as its supertypes, for the store's reverse index
+    (``WorkspaceView.subtypes``): the last dotted part of every string under
+    :data:`SUPERTYPE_KEYS`, and of what the file's module-level binding of such a name mentions
+    (``aliases``, :func:`binding_names`: ``class C(B)`` after ``from m import Base as B`` names
+    ``Base`` too). A superset (a chain's module names are in it) costs a candidate that the
+    resolver rejects, never a subtype missed."""
+    out: set[str] = set()
+    for k in SUPERTYPE_KEYS:
+        if k in extra:
+            _last_parts(extra[k], out)
+    if aliases and out:
+        for n in list(out):
+            out |= aliases.get(n, set())
+    return out
+
 
 @lru_cache(maxsize=1 << 18)
 def symbol_id(path: str, qname: str, ordinal: int) -> int:

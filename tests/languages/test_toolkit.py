@@ -163,3 +163,57 @@ def test_dispatch_finds_overrides_in_subtypes_through_recorded_lookups() -> None
     assert d.targets(a_save) == [Target(12, INFERRED, via), Target(13, INFERRED, via)]
     assert d.targets(a_save, confidence=EXTRACTED, skip=[12]) == [Target(13, INFERRED, via)]
     assert "#save" in asked and "m.B" in asked  # every lookup went through the (recording) view
+
+
+def test_nominal_dispatch_walks_the_subtypes_not_the_same_named_methods() -> None:
+    from graphmind.languages._toolkit import Dispatch
+
+    def cls(i: int, q: str, *bases: str) -> SymbolRow:
+        return SymbolRow(i, q, q.rpartition(".")[2], "class", "m", "a", {"bases": [[b] for b in bases]} if bases else {})
+
+    def meth(i: int, owner: str, name: str = "save") -> SymbolRow:
+        return SymbolRow(i, f"{owner}.{name}", name, "method", "m", "a", {})
+
+    # B(A), C(B), an unrelated Z, and an unrelated other module's B2 named like... a base "A" of
+    # another module (n.A): a candidate by name that the subtype check rejects
+    parents = {"m.B": "m.A", "m.C": "m.B", "n.D": "n.A"}
+    rows = [cls(1, "m.A"), cls(2, "m.B", "A"), cls(3, "m.C", "B"), cls(4, "m.Z"), cls(5, "n.D", "A"),
+            meth(11, "m.A"), meth(12, "m.B"), meth(13, "m.C"), meth(14, "m.Z"), meth(15, "n.D")]
+    asked: list[str] = []
+
+    class View(_LangView):
+        def symbols(self, qname: str) -> list[SymbolRow]:
+            asked.append(qname)
+            return super().symbols(qname)
+
+        def by_name(self, name: str) -> list[SymbolRow]:
+            asked.append(f"#{name}")
+            return super().by_name(name)
+
+        def subtypes(self, name: str) -> list[SymbolRow]:
+            asked.append(f">{name}")
+            return [r for r in self.rows if any(b[-1] == name for b in r.extra.get("bases", ()))]
+
+        def members(self, qname: str) -> list[SymbolRow]:
+            asked.append(f"{qname}.*")
+            return [r for r in self.rows if r.qname.rpartition(".")[0] == qname]
+
+    def is_subtype(sub: SymbolRow, sup: SymbolRow) -> bool:
+        q: str | None = sub.qname
+        while q is not None:
+            q = parents.get(q)
+            if q == sup.qname:
+                return True
+        return False
+
+    nominal = Dispatch(View(rows), is_subtype, nominal=lambda t: True)
+    by_name = Dispatch(View(rows), is_subtype)
+    for declared, within in ((rows[5], None), (rows[6], None), (rows[5], rows[1]), (rows[8], None)):
+        assert nominal.overrides(declared, within) == by_name.overrides(declared, within)
+    asked.clear()
+    assert [r.qname for r in Dispatch(View(rows), is_subtype, nominal=lambda t: True).overrides(rows[5])] == [
+        "m.B.save", "m.C.save"
+    ]
+    # the subtypes' names and their own members: no same-named method elsewhere is looked at
+    assert "#save" not in asked and not any(q.startswith(("m.Z", "n.D")) for q in asked)
+    assert {">A", ">B", ">C", "m.B.*", "m.C.*"} <= set(asked)

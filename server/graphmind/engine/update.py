@@ -28,7 +28,7 @@ import tree_sitter as ts
 
 from .. import languages
 from ..eol import as_parsed
-from ..model import Edge, Facts, FileResolution
+from ..model import Edge, Facts, FileResolution, binding_names, supertype_names
 from ..store import NO_INTERFACE, Interface, Store, StoredFile, StoreView, symbol_ids
 from ..workspace import check_text
 from . import chunks
@@ -454,20 +454,33 @@ def _part_keys(lang: str, module: str, part: list[chunks.Chunk]) -> set[str]:
         for sym in c.facts.symbols[1:]:
             keys.add(f"{lang}:{sym.qname}")
             keys.add(f"{lang}:#{sym.name}")
+            keys.add(f"{lang}:{sym.qname.rpartition('.')[0]}.*")
+            keys.update(f"{lang}:>{n}" for n in supertype_names(sym.extra))
         keys.update(f"{lang}:{module}.{b.name}" for b in c.facts.bindings)
+        # a binding may be the alias a type's base is written with (model.supertype_names)
+        keys.update(f"{lang}:>{n}" for names in binding_names(c.facts.bindings).values() for n in names)
     return keys
 
 
 def _diff(old: Interface, new: Interface) -> set[str]:
-    """Keys ('lang:qualified.name', 'lang:#short_name', 'lang:module.binding') whose lookups now
-    answer differently."""
+    """Keys ('lang:qualified.name', 'lang:#short_name', 'lang:parent.qualified.name.*',
+    'lang:>supertype_name', 'lang:module.binding') whose lookups now answer differently."""
     keys: set[str] = set()
-    for is_symbols, o, n in ((True, old.symbols, new.symbols), (False, old.bindings, new.bindings)):
+    supers_of: dict[int, set[str]] = {}  # type id -> its 'lang:>name' keys, old and new
+    for sups in (old.supers, new.supers):
+        for k, ids in sups.items():
+            for i in ids:
+                supers_of.setdefault(i, set()).add(k)
+    for kind, o, n in (("symbols", old.symbols, new.symbols), ("bindings", old.bindings, new.bindings),
+                       ("supers", old.supers, new.supers)):
         for k in o.keys() | n.keys():
             ov, nv = o.get(k), n.get(k)
             if ov != nv:
                 keys.add(k)
-                if is_symbols:  # by_name() lookups of the short name see the change too
-                    lang = k.split(":", 1)[0]
-                    keys.update(f"{lang}:#{rec[1]}" for rec in (ov or set()) | (nv or set()))
+                if kind == "symbols":  # by_name() lookups of the short name see the change too,
+                    lang, _, qname = k.partition(":")  # members() of its parent, and subtypes()
+                    keys.add(f"{lang}:{qname.rpartition('.')[0]}.*")  # lookups that return its row
+                    for rec in (ov or set()) | (nv or set()):
+                        keys.add(f"{lang}:#{rec[1]}")
+                        keys |= supers_of.get(rec[0], set())
     return keys

@@ -8,7 +8,7 @@ import sqlite3
 
 from .layers import LAYERS_SCHEMA
 
-SCHEMA_VERSION = "10"
+SCHEMA_VERSION = "11"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
@@ -35,6 +35,11 @@ CREATE TABLE IF NOT EXISTS bindings(
     file_id INTEGER NOT NULL, lang TEXT NOT NULL, module TEXT NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL,
     target TEXT NOT NULL, extra BLOB);
 CREATE INDEX IF NOT EXISTS bindings_key ON bindings(module, name);
+-- the reverse index of declared supertypes: type ``class_id`` names ``name`` among its bases
+-- (model.supertype_names), for the resolvers' subtypes lookups (dispatch)
+CREATE TABLE IF NOT EXISTS supers(
+    lang TEXT NOT NULL, name TEXT NOT NULL, class_id INTEGER NOT NULL, file_id INTEGER NOT NULL,
+    PRIMARY KEY(lang, name, class_id)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS deps(key TEXT NOT NULL, file_id INTEGER NOT NULL, PRIMARY KEY(key, file_id)) WITHOUT ROWID;
 """ + LAYERS_SCHEMA
 
@@ -49,6 +54,7 @@ QUERY_INDEXES = {
     "edges_caller": "edges(caller_id, kind)",
     "bindings_file": "bindings(file_id)",
     "deps_file": "deps(file_id)",
+    "supers_file": "supers(file_id, class_id)",
 }
 
 

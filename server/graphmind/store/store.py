@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ..model import Facts, FileResolution
+from ..model import Facts, FileResolution, binding_names, supertype_names
 from .codec import dump, pack_facts, pack_sids, symbol_ids, unpack_facts, unpack_sids
 from .layers import Layers, NewLayerRows
 from .reads import Reads
@@ -79,13 +79,14 @@ class IndexedFile(NamedTuple):
 class Interface(NamedTuple):
     """What resolvers elsewhere can see of a file, keyed like :class:`StoreView` dependencies:
     symbols by 'lang:qname' -> {(id, name, kind, extra)}, bindings by 'lang:module.name' ->
-    {(kind, target, extra)}."""
+    {(kind, target, extra)}, the supertypes its types declare by 'lang:>name' -> {type id}."""
 
     symbols: dict[str, set[tuple]]
     bindings: dict[str, set[tuple]]
+    supers: dict[str, set[int]]
 
 
-NO_INTERFACE = Interface({}, {})
+NO_INTERFACE = Interface({}, {}, {})
 
 
 class NewRows(NamedTuple):
@@ -101,6 +102,7 @@ class NewRows(NamedTuple):
     sites: list[tuple]  # sites columns but file_id (:func:`_site_rows`)
     bindings: list[tuple]  # bindings columns but file_id
     layers: NewLayerRows
+    supers: list[tuple]  # supers columns but file_id (:func:`_super_rows`)
 
 
 class NewFile(NamedTuple):
@@ -116,6 +118,7 @@ _NEW_SYMBOL = (
     "INSERT OR REPLACE INTO symbols(id, qname, name, kind, parent_id, module, lang, sl, sc, el, ec, nsl, nsc, nel, nec, signature, "
     "extra, file_id) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
 )
+_NEW_SUPER = "INSERT OR REPLACE INTO supers(lang, name, class_id, file_id) VALUES(?,?,?,?)"
 _NEW_SITE = "INSERT OR REPLACE INTO sites(sid, caller_id, name, kind, status, sl, sc, el, ec, file_id) VALUES(?,?,?,?,?,?,?,?,?,?)"
 
 
@@ -127,6 +130,20 @@ def _symbol_rows(lang: str, facts: Facts, ids: list[int], which: Iterable[int]) 
          module, lang, *syms[i].range, *syms[i].selection, syms[i].signature, dump(syms[i].extra) if syms[i].extra else None)
         for i in which
     ]
+
+
+def _super_rows(lang: str, facts: Facts, ids: list[int], which: Iterable[int]) -> list[tuple]:
+    """Supers rows but file_id, in :data:`_NEW_SUPER` order: (lang, name, type id) for each name
+    a type among ``which`` declares as a supertype (through the file's aliases too)."""
+    syms = facts.symbols
+    aliases: dict[str, set[str]] | None = None
+    out: list[tuple] = []
+    for i in which:
+        if syms[i].extra:
+            if aliases is None:
+                aliases = binding_names(facts.bindings)
+            out.extend((lang, name, ids[i]) for name in sorted(supertype_names(syms[i].extra, aliases)))
+    return out
 
 
 def _site_rows(facts: Facts, ids: list[int], sids: list[int], which: Iterable[int], statuses: list[str] | None = None) -> list[tuple]:
@@ -151,6 +168,7 @@ def new_rows(lang: str, facts: Facts, ids: list[int], sids: list[int], layers: N
     return NewRows(
         facts.module, pack_facts(facts), pack_sids(sids), _symbol_rows(lang, facts, ids, range(len(facts.symbols))),
         _site_rows(facts, ids, sids, range(len(facts.sites))), _binding_rows(lang, facts), layers,
+        _super_rows(lang, facts, ids, range(len(facts.symbols))),
     )
 
 
@@ -485,6 +503,7 @@ class Store:
              for fid, f in pairs],
         )
         db.executemany(_NEW_SYMBOL, [(*r, fid) for fid, f in pairs for r in f.rows.symbols])
+        db.executemany(_NEW_SUPER, [(*r, fid) for fid, f in pairs for r in f.rows.supers])
         db.executemany(_NEW_SITE, [(*r, fid) for fid, f in pairs for r in f.rows.sites])
         db.executemany("INSERT INTO bindings VALUES(?,?,?,?,?,?,?)", [(fid, *r) for fid, f in pairs for r in f.rows.bindings])
         self.layers.insert_new([(fid, f.rows.layers) for fid, f in pairs])
@@ -519,7 +538,10 @@ class Store:
             "SELECT lang, module, name, kind, target, extra FROM bindings WHERE file_id=?", (file_id,)
         ):
             binds.setdefault(f"{lang}:{m}.{n}", set()).add((k, t, e))
-        return Interface(syms, binds)
+        sups: dict[str, set[int]] = {}
+        for lang, n, i in self.db.execute("SELECT lang, name, class_id FROM supers WHERE file_id=?", (file_id,)):
+            sups.setdefault(f"{lang}:>{n}", set()).add(i)
+        return Interface(syms, binds, sups)
 
     @staticmethod
     def interface_of(lang: str, facts: Facts, ids: list[int]) -> Interface:
@@ -534,7 +556,10 @@ class Store:
             binds.setdefault(f"{lang}:{facts.module}.{b.name}", set()).add(
                 (b.kind, b.target, dump(b.extra) if b.extra is not None else None)
             )
-        return Interface(syms, binds)
+        sups: dict[str, set[int]] = {}
+        for _, n, i in _super_rows(lang, facts, ids, range(len(facts.symbols))):
+            sups.setdefault(f"{lang}:>{n}", set()).add(i)
+        return Interface(syms, binds, sups)
 
     def replace_file_facts(
         self, file_id: int, path: str, lang: str, facts: Facts, sids: list[int], fresh: bool = False
@@ -550,7 +575,12 @@ class Store:
         db.executemany("INSERT INTO bindings VALUES(?,?,?,?,?,?,?)", [(file_id, *r) for r in _binding_rows(lang, facts)])
 
     def insert_symbols(self, file_id: int, lang: str, facts: Facts, ids: list[int], which: Iterable[int]) -> None:
+        """Insert the symbol rows of ``which`` (``facts`` and ``ids``: the whole file's). The file's
+        supers rows are written again whole: a type's supertype names depend on the file's
+        bindings too (an alias), which another chunk than the type's may have changed."""
         self.db.executemany(_NEW_SYMBOL, [(*r, file_id) for r in _symbol_rows(lang, facts, ids, which)])
+        self.db.execute("DELETE FROM supers WHERE file_id=?", (file_id,))
+        self.db.executemany(_NEW_SUPER, [(*r, file_id) for r in _super_rows(lang, facts, ids, range(len(facts.symbols)))])
 
     def insert_sites(
         self, file_id: int, facts: Facts, ids: list[int], sids: list[int], which: Iterable[int], statuses: list[str] | None = None
@@ -587,7 +617,7 @@ class Store:
 
     def clear_file(self, file_id: int) -> None:
         self.layers.clear(file_id)
-        for table in ("symbols", "sites", "bindings", "edges", "deps"):
+        for table in ("symbols", "supers", "sites", "bindings", "edges", "deps"):
             self.db.execute(f"DELETE FROM {table} WHERE file_id=?", (file_id,))
 
     def delete_file(self, file_id: int) -> None:

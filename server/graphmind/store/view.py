@@ -23,6 +23,8 @@ class StoreView:
         self._sym: dict[tuple[str, str], list[SymbolRow]] = {}
         self._name: dict[tuple[str, str], list[SymbolRow]] = {}
         self._bind: dict[tuple[str, str, str], list[tuple[str, str, Any]]] = {}
+        self._subs: dict[tuple[str, str], list[SymbolRow]] = {}
+        self._members: dict[tuple[str, str], list[SymbolRow]] = {}
         # one SymbolRow per symbol id: symbols() and by_name() return the same objects, and a
         # row's extra is unmarshalled once (the symbols don't change while a view is in use)
         self._rows: dict[int, SymbolRow] = {}
@@ -33,6 +35,7 @@ class StoreView:
         sibling = StoreView.__new__(StoreView)
         sibling.db, sibling.lang, sibling._owner = self.db, lang, self._owner
         sibling._sym, sibling._name, sibling._bind, sibling._rows = self._sym, self._name, self._bind, self._rows
+        sibling._subs, sibling._members = self._subs, self._members
         return sibling
 
     def _row(self, r: tuple) -> SymbolRow:
@@ -69,6 +72,43 @@ class StoreView:
                 )
             ]
             self._name[key] = rows
+        return rows
+
+    def subtypes(self, name: str) -> list[SymbolRow]:
+        """The types that name ``name`` among their declared supertypes (the ``supers`` table),
+        recorded as ``lang:>name``."""
+        self._owner.deps.add(f"{self.lang}:>{name}")
+        key = (self.lang, name)
+        rows = self._subs.get(key)
+        if rows is None:
+            rows = [
+                self._row(r)
+                for r in self.db.execute(
+                    "SELECT s.id, s.qname, s.name, s.kind, s.module, s.lang, s.extra FROM supers b "
+                    "JOIN symbols s ON s.id = b.class_id WHERE b.lang=? AND b.name=? ORDER BY s.id",
+                    key,
+                )
+            ]
+            self._subs[key] = rows
+        return rows
+
+    def members(self, qname: str) -> list[SymbolRow]:
+        """The symbols named ``qname.x`` (one level below), recorded as ``lang:qname.*``."""
+        self._owner.deps.add(f"{self.lang}:{qname}.*")
+        key = (self.lang, qname)
+        rows = self._members.get(key)
+        if rows is None:
+            n = len(qname) + 1
+            rows = [
+                self._row(r)
+                for r in self.db.execute(
+                    "SELECT id, qname, name, kind, module, lang, extra FROM symbols "
+                    "WHERE qname > ? AND qname < ? AND lang=? ORDER BY id",
+                    (qname + ".", qname + "/", self.lang),  # '/' follows '.': the qnames under it
+                )
+                if "." not in r[1][n:]
+            ]
+            self._members[key] = rows
         return rows
 
     def bindings(self, module: str, name: str) -> list[tuple[str, str, Any]]:

@@ -3,10 +3,24 @@ protocol member, an abstract method) also reaches every override or implementati
 workspace. Such an edge is ``inferred`` and carries ``Via("dispatch", <declared method's qname>)``
 so that the blast radius follows it and a user can filter it.
 
-Incremental equals fresh: the overrides are found only through recorded lookups -- the methods
-named like the declared one (``ws.by_name``), the type owning each (``ws.symbols``), and whatever
-the language's subtype relation looks up (bases, method sets) through the same view. A new
-override, a removed one, or a class whose bases change re-resolves the calling file.
+Two ways to find the overrides, both through recorded lookups only (incremental equals fresh):
+
+* **nominal** (a language whose subtypes name their supertypes: Python classes, Java, TypeScript
+  classes and interfaces): the subtypes of the receiver's type are found through the store's
+  reverse index of declared supertypes (``ws.subtypes(name)``: the types that name ``name`` among
+  their bases), from the receiver's type down, each candidate checked with ``is_subtype``; then
+  each subtype's own method of that name. The cost of a lookup and the
+  keys it records grow with the receiver's subtypes (and the types sharing their names), not with
+  the workspace's methods of that name. A class whose declared bases change changes its
+  ``>name`` keys (the interface diff), so the calling file is re-resolved. The methods are read
+  per subtype (``ws.members(sub.qname)``), one recorded key each, whatever method is called.
+* **structural** (Go's method sets, Python Protocols, Rust's impls, found by their owner): every
+  method named like the declared one (``ws.by_name``), the type owning each (``ws.symbols``), and
+  whatever ``is_subtype`` looks up through the same view.
+
+A subtype is found nominally when one of its declared base names (the last identifier of the
+chain, :func:`graphmind.model.supertype_names`) is the name of the supertype it resolves to; a base
+reached only through an alias of another name (``from m import Base as B``, ``B = Base``) is not.
 
 A language supplies two things:
 
@@ -14,7 +28,9 @@ A language supplies two things:
   classes: ``sup`` among ``sub``'s bases, transitively; Go: ``sub``'s method set covers the
   interface ``sup``)? It must read the workspace only through the view it was built on;
 * optionally ``owner_of(method)``: the type that declares a method row (by default the symbol at
-  the method's qualified name minus its last part, of a kind in ``type_kinds``).
+  the method's qualified name minus its last part, of a kind in ``type_kinds``);
+* optionally ``nominal(within)``: whether the subtypes of the type row ``within`` are found through
+  the reverse index (by default: never, every same-named method is checked).
 
 Use::
 
@@ -47,6 +63,7 @@ class Dispatch:
         is_subtype: Callable[[SymbolRow, SymbolRow], bool],
         owner_of: Callable[[SymbolRow], SymbolRow | None] | None = None,
         *,
+        nominal: Callable[[SymbolRow], bool] | None = None,
         method_kinds: frozenset[str] = METHOD_KINDS,
         type_kinds: frozenset[str] = TYPE_KINDS,
     ) -> None:
@@ -55,7 +72,9 @@ class Dispatch:
         self.owner_of = owner_of or self.default_owner
         self.method_kinds = method_kinds
         self.type_kinds = type_kinds
+        self.nominal = nominal
         self._memo: dict[tuple[str, int, int], list[SymbolRow]] = {}
+        self._subtypes: dict[int, list[SymbolRow]] = {}
         self._owners: dict[str, SymbolRow | None] = {}
 
     def default_owner(self, method: SymbolRow) -> SymbolRow | None:
@@ -81,14 +100,51 @@ class Dispatch:
         got = self._memo.get(key)
         if got is None:
             got = []
-            for r in self.ws.by_name(declared.name):
-                if r.id == declared.id or r.kind not in self.method_kinds:
-                    continue
-                owner = self.owner_of(r)
-                if owner is not None and owner.id != within.id and self.is_subtype(owner, within):
-                    got.append(r)
+            if self.nominal is not None and self.nominal(within):
+                subs = self.subtypes(within)
+                ids = {t.id for t in subs}
+                found: set[int] = set()
+                for sub in subs:
+                    for r in self.ws.members(sub.qname):  # one lookup per subtype, whatever the name
+                        if r.name != declared.name or r.id == declared.id or r.kind not in self.method_kinds:
+                            continue
+                        # the type that owns it (two types may share a qualified name)
+                        owner = self.owner_of(r)
+                        if owner is not None and owner.id in ids and r.id not in found:
+                            found.add(r.id)
+                            got.append(r)
+            else:
+                for r in self.ws.by_name(declared.name):
+                    if r.id == declared.id or r.kind not in self.method_kinds:
+                        continue
+                    owner = self.owner_of(r)
+                    if owner is not None and owner.id != within.id and self.is_subtype(owner, within):
+                        got.append(r)
             got.sort(key=lambda r: (r.qname, r.id))
             self._memo[key] = got
+        return got
+
+    def subtypes(self, within: SymbolRow) -> list[SymbolRow]:
+        """The proper subtypes of ``within`` found through the reverse index: the types naming
+        ``within`` (or a subtype found so far) among their declared supertypes that ``is_subtype``
+        confirms, transitively (memoised)."""
+        got = self._subtypes.get(within.id)
+        if got is None:
+            got = []
+            seen = {within.id}
+            todo = [within.name]
+            asked: set[str] = set()
+            while todo:
+                name = todo.pop()
+                if name in asked:
+                    continue
+                asked.add(name)
+                for c in self.ws.subtypes(name):
+                    if c.id not in seen and c.kind in self.type_kinds and self.is_subtype(c, within):
+                        seen.add(c.id)
+                        got.append(c)
+                        todo.append(c.name)
+            self._subtypes[within.id] = got
         return got
 
     def targets(

@@ -35,5 +35,11 @@ class FamilyView:
     def by_name(self, name: str) -> list[SymbolRow]:
         return self._each(lambda v: v.by_name(name))
 
+    def subtypes(self, name: str) -> list[SymbolRow]:
+        return self._each(lambda v: v.subtypes(name))
+
+    def members(self, qname: str) -> list[SymbolRow]:
+        return self._each(lambda v: v.members(qname))
+
     def bindings(self, module: str, name: str) -> list[tuple[str, str, Any]]:
         return self._each(lambda v: v.bindings(module, name))

@@ -27,7 +27,7 @@ from .values import Value, Values
 class Resolver(Values):
     def __init__(self, facts: Facts, ws: FamilyView) -> None:
         super().__init__(facts, ws)
-        self.dispatch = Dispatch(ws, self.is_subtype)
+        self.dispatch = Dispatch(ws, self.is_subtype, nominal=lambda t: True)
         self._literal_types: dict[tuple[str, str], list[SymbolRow]] = {}
         self._external_params: dict[tuple[str, int], bool] = {}
 

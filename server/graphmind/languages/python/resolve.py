@@ -104,7 +104,8 @@ class _Resolver(ValueResolver):
         self.ancestors_memo: dict[int, frozenset[int]] = {}
         self.bases_memo: dict[int, list[SymbolRow]] = {}
         self.stubs: dict[int, list[SymbolRow]] = {}  # implementation id -> its declarations
-        self.dispatch = Dispatch(ws, self.is_subclass)
+        # a Protocol is implemented structurally: its implementations are found by method name
+        self.dispatch = Dispatch(ws, self.is_subclass, nominal=lambda t: not t.extra.get("protocol"))
 
     def merge(self, found: list[tuple[Value, int]], outside_counts: bool = False) -> tuple[Value | None, int]:
         """Several values the code states for one expression (the branches of ``a if c else b``,
