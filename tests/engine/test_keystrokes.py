@@ -8,8 +8,12 @@ from pathlib import Path
 
 from edit_sequences import edit_sequences
 from graph_util import check_incremental, snapshot
-from graphmind.engine import Engine
+from graphmind import languages
+from graphmind.engine import Engine, chunks, documents
+from graphmind.engine.update import Document
+from graphmind.eol import as_parsed
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from profiles import examples
 
 MODEL = (
@@ -176,3 +180,53 @@ def test_typing_through_broken_class_members_equals_fresh(edits: list[tuple[str,
     """Edits that break and mend class members (the broken-text re-chunking, chunk reuse by key,
     the whole-again patch, the no-op path) leave the graph a fresh index gives."""
     check_incremental({"helpers.py": HELPERS, "model.py": CLASSY}, ("model.py",), edits)
+
+
+def _common_naive(a: bytes, b: bytes, suffix: bool) -> int:
+    n = 0
+    while n < min(len(a), len(b)) and (a[-1 - n] == b[-1 - n] if suffix else a[n] == b[n]):
+        n += 1
+    return n
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.binary(max_size=300), st.binary(max_size=3), st.binary(max_size=3), st.binary(max_size=300), st.data())
+def test_common_prefix_and_suffix_from_a_known_length(
+    head: bytes, cut: bytes, put: bytes, rest: bytes, data: st.DataObject
+) -> None:
+    """chunks._common finds the common prefix (suffix) of two texts, at most ``most``, searching
+    outwards from any length known to be common."""
+    a, b = head + cut + rest, head + put + rest
+    for suffix in (False, True):
+        true = _common_naive(a, b, suffix)
+        most = data.draw(st.integers(0, min(len(a), len(b))))
+        known = data.draw(st.integers(0, min(true, most)))
+        assert chunks._common(a, b, most, suffix, at_least=known) == min(true, most)
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 60), st.integers(0, 4), st.sampled_from(["", "x", "\n", "\r", "ab"])),
+                min_size=1, max_size=4))
+def test_an_edit_batch_tells_what_it_left_alone(edits: list[tuple[int, int, str]]) -> None:
+    """documents.edit records a common prefix and suffix of the text before and after a batch of
+    edits (lone CRs, which parse as line ends, included): never more than the texts share."""
+    text = b"a\rb\r\nc" * 10
+
+    class _Up:  # what edit() calls: the update, which reads the hint
+        def update_document(self, doc: Document) -> None:
+            self.hint = doc.edited
+
+    doc = Document("m.py", text, None, languages.for_path("m.py"))  # type: ignore[arg-type]
+    up = _Up()
+    new = text
+    batch = []
+    for at, n, s in edits:
+        at = min(at, len(new))
+        end = min(at + n, len(new))
+        batch.append((at, end, s.encode()))
+        new = new[:at] + s.encode() + new[end:]
+    documents.edit(up, doc, batch)  # type: ignore[arg-type]
+    size, head, tail = up.hint
+    old_p, new_p = as_parsed(text), as_parsed(new)
+    assert size == len(text)
+    assert head <= _common_naive(old_p, new_p, suffix=False) and tail <= _common_naive(old_p, new_p, suffix=True)

@@ -108,6 +108,7 @@ def extract(
     module: str,
     last: Extraction | None = None,
     spare: dict[bytes, Chunk] | None = None,
+    hint: tuple[int, int, int] | None = None,
 ) -> Extraction:
     """``last``: the buffer's last extraction. An edit's unchanged prefix and suffix of chunks are
     reused from it; a tree with syntax errors is chunked anew only where the text changed (see
@@ -116,7 +117,9 @@ def extract(
     chunks of the same file by key (see :func:`remember`); a changed chunk with the key of one
     reuses its facts, moved to its line: when broken text is whole again, or error recovery swings
     back to a shape it had a keystroke ago, the chunks it had swallowed come back as they were
-    instead of being extracted again."""
+    instead of being extracted again. ``hint``: (the length of ``last``'s text, a length of common
+    prefix and one of common suffix known from the editor's edits), so finding what changed does
+    not compare the whole text."""
     previous = last.chunks if last is not None else None
     previous_src = last.src if last is not None else None
     root = tree.root_node
@@ -135,8 +138,16 @@ def extract(
         spare = None
     done: list[Chunk]
     prefix = suffix = drow = 0
+    # what the edit changed: the text before byte ``same`` and the last ``tail`` bytes are the
+    # previous text's (``tail`` may overlap ``same``: inserting "a" after an "a")
+    same = tail = -1
+    if reused and previous_src is not None:
+        most = min(len(previous_src), len(src))
+        known = hint if hint is not None and hint[0] == len(previous_src) else (0, 0, 0)
+        same = _common(previous_src, src, most, suffix=False, at_least=known[1])
+        tail = _common(previous_src, src, most, suffix=True, at_least=known[2])
     edited = (
-        _edit_region(lang, tree, src, relpath, module, old, spans, previous_src, spare)
+        _edit_region(lang, tree, src, relpath, module, old, spans, previous_src, spare, same, tail)
         if reused and broken and previous_src is not None
         else None
     )
@@ -145,7 +156,6 @@ def extract(
     else:
         # a chunk wholly before the edit, at the same place and of the same node and container as
         # before, has the same key: its text, its column and the comments above it did not change
-        same = _common(previous_src, src, min(len(previous_src), len(src)), suffix=False) if reused and previous_src else -1
         keys: list[bytes] = []
         for i, sp in enumerate(spans):
             pk = keys[sp.parent] if sp.parent is not None else b""
@@ -159,7 +169,7 @@ def extract(
             else:
                 keys.append(_key(src, sp, pk))
         chunks: list[Chunk | None] = [None] * len(spans)
-        tail: _Tail | None = None  # a broken tree's kept chunks
+        kept: _Tail | None = None  # a broken tree's kept chunks
         if reused:
             n = min(len(old), len(spans))
             # around syntax errors the same text can parse differently: a whole tree reuses only
@@ -176,10 +186,10 @@ def extract(
                 chunks[prefix] = old[prefix]
                 prefix += 1
             if broken and previous_src is not None and prefix < len(old):
-                tail = _kept_tail(old, prefix, spans, src, previous_src)
-                spans, keys, chunks = spans[: tail.stop], keys[: tail.stop], chunks[: tail.stop]
-                drow = tail.drow
-                suffix = len(old) - tail.first
+                kept = _kept_tail(old, prefix, spans, src, previous_src, tail)
+                spans, keys, chunks = spans[: kept.stop], keys[: kept.stop], chunks[: kept.stop]
+                drow = kept.drow
+                suffix = len(old) - kept.first
             elif prefix < len(old) and prefix < len(spans):
                 dbyte = spans[-1].start - old[-1].start_byte
                 drow = spans[-1].start_point[0] - old[-1].start_row
@@ -224,15 +234,15 @@ def extract(
                 if ch.container != rng:
                     chunks[i] = replace(ch, container=rng, cache=None)
         done = chunks  # type: ignore[assignment]
-        if tail is not None and suffix:
-            kept = _keep(old, tail.first, len(done), tail.dbyte, drow)
+        if kept is not None and suffix:
+            moved = _keep(old, kept.first, len(done), kept.dbyte, drow)
             # a class before the edit whose members are kept ends where it ended, not where error
             # recovery ended it
-            for h in {c.parent for c in kept if c.parent is not None and c.parent < prefix}:
+            for h in {c.parent for c in moved if c.parent is not None and c.parent < prefix}:
                 r = old[h].container
                 if r is not None:
                     done[h] = replace(done[h], container=(r[0], r[1], r[2] + drow, r[3]), cache=None)
-            done = done + kept
+            done = done + moved
     if last is not None and reused and not drow and _same_but_bytes(last, done, prefix, suffix, root):
         return Extraction(last.facts, done, last.sids, last.ids, last.sym_at, last.site_at, prefix, suffix, 0, True, src)
     facts = merge(lang, tree, src, module, done)
@@ -253,15 +263,15 @@ class _Tail(NamedTuple):
     drow: int
 
 
-def _kept_tail(old: list[Chunk], prefix: int, spans: list[Span], src: bytes, old_src: bytes) -> _Tail:
+def _kept_tail(old: list[Chunk], prefix: int, spans: list[Span], src: bytes, old_src: bytes, lo: int) -> _Tail:
     """Which previous chunks a tree with syntax errors keeps after an edit: those whose text, and
     all text after it, the edit left alone. Error recovery may re-shape much of a file around an
     unfinished line (the methods after it parsed as top-level functions, the next classes as
     errors), a shape the next character often undoes; the graph of broken text is provisional
     (settling parses afresh and extracts the file as a fresh index does), so only the spans that
-    cover the changed text are extracted, and the chunks below stay as they were, moved."""
+    cover the changed text are extracted, and the chunks below stay as they were, moved. ``lo``:
+    the length of the common suffix of the two texts."""
     n, m = len(old_src), len(src)
-    lo = _common(old_src, src, min(n, m), suffix=True)
     cut, dbyte = n - lo, m - n
     drow = src.count(b"\n", 0, m - lo) - old_src.count(b"\n", 0, cut)
     first = len(old)
@@ -316,16 +326,28 @@ def _same_facts(a: Facts, b: Facts) -> bool:
     return (a.bindings, a.local, a.links, a.docs) == (b.bindings, b.local, b.links, b.docs)
 
 
-def _common(a: bytes, b: bytes, most: int, suffix: bool) -> int:
-    """The length of the longest common prefix (or suffix) of ``a`` and ``b``, at most ``most``."""
-    lo, hi = 0, most
+def _common(a: bytes, b: bytes, most: int, suffix: bool, at_least: int = 0) -> int:
+    """The length of the longest common prefix (or suffix) of ``a`` and ``b``, at most ``most``;
+    ``at_least``: a length known to be common (the editor's edit said so). Searched outwards from
+    it, so the cost grows with the common length beyond it, not with the text's."""
     na, nb = len(a), len(b)
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if (a[na - mid :] == b[nb - mid :]) if suffix else (a[:mid] == b[:mid]):
-            lo = mid
-        else:
-            hi = mid - 1
+
+    def same(i: int, j: int) -> bool:  # bytes [i, j) of the prefix (of the suffix, from the end) agree
+        return a[na - j : na - i] == b[nb - j : nb - i] if suffix else a[i:j] == b[i:j]
+
+    lo, step = min(at_least, most), 64
+    while lo < most:
+        hi = min(most, lo + step)
+        if same(lo, hi):
+            lo, step = hi, step * 2
+            continue
+        while hi - lo > 1:  # [.., lo) is common, [lo, hi) holds a difference
+            mid = (lo + hi) // 2
+            if same(lo, mid):
+                lo = mid
+            else:
+                hi = mid
+        return lo
     return lo
 
 
@@ -339,15 +361,17 @@ def _edit_region(
     spans: list[Span],
     old_src: bytes,
     spare: dict[bytes, Chunk] | None,
+    same: int,
+    tail: int,
 ) -> tuple[list[Chunk], int, int, int] | None:
     """A tree with syntax errors after an edit inside one class's members: the previous chunks
     stand, but the members the edit touched, which become one chunk of the same class extracted
     from the new tree (error recovery may have re-shaped the class and much below it; see
     :func:`_kept_tail`). Returns (chunks, kept before, kept after, lines moved), or None when the
-    edit is not inside one class's members."""
+    edit is not inside one class's members. ``same``, ``tail``: the lengths of the texts' common
+    prefix and suffix."""
     n, m = len(old_src), len(src)
-    same = _common(old_src, src, min(n, m), suffix=False)
-    tail = _common(old_src, src, min(n, m) - same, suffix=True)
+    tail = min(tail, min(n, m) - same)  # the changed text as one range
     cut, dbyte = n - tail, m - n
     front = 0
     while front < len(old) and 0 <= old[front].size and old[front].start_byte + old[front].size <= same:
@@ -396,6 +420,12 @@ def _keep(old: list[Chunk], first: int, at: int, dbyte: int, drow: int) -> list[
     out: list[Chunk] = []
     for o in old[first:]:
         parent = o.parent if o.parent is None or o.parent < first else o.parent - first + at
+        if not drow and parent == o.parent:
+            # same lines, same header: the chunk (and its merge cache) carries over, so an edit
+            # that changed no other chunk can keep the merged facts (see _same_but_bytes)
+            o.start_byte += dbyte
+            out.append(o)
+            continue
         rng = o.container
         if rng is not None and drow:
             rng = (rng[0] + drow, rng[1], rng[2] + drow, rng[3])
