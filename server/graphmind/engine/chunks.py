@@ -38,9 +38,11 @@ class Chunk:
     facts: Facts  # symbols[0] is the module; a member's symbols[1] is its container
     container: tuple[int, int, int, int] | None = None  # a header: its container's current range
     broken: bool = False  # extracted from a tree with syntax errors: not reused in a whole one
-    # the merged (rebased) symbols, sites, scopes, docs and call shapes of the last merge, reused
-    # while the chunk's first symbol, its container's and its first site are at the same index
-    cache: tuple[tuple[int, int, int], list[SymbolFact], list[SiteFact], Any, list, list] | None = field(
+    # the merged (rebased) symbols, sites, scopes and docs of the last merge, reused while the
+    # chunk's first symbol and its container's are at the same index; its call shapes (which
+    # name sites too), while its first site is also at the same index: (symbol index, container
+    # index), symbols, sites, scopes, docs, (first site index, call shapes)
+    cache: tuple[tuple[int, int], list[SymbolFact], list[SiteFact], Any, list, tuple[int, list]] | None = field(
         default=None, repr=False
     )
     size: int = -1  # its length in bytes (-1: unknown)
@@ -489,9 +491,14 @@ def merge(lang: Language, tree: ts.Tree, src: bytes, module: str, chunks: list[C
         part = c.facts
         base = len(symbols)
         ctx = header_index.get(c.parent, 0) if c.parent is not None else -1
-        at = (base, ctx, len(sites))
+        at = (base, ctx)
         if c.cache is not None and c.cache[0] == at:
-            _, msyms, msites, mlocal, mdocs, mlinks = c.cache
+            _, msyms, msites, mlocal, mdocs, (links_at, mlinks) = c.cache
+            if links_at != len(sites):  # a call added or removed above: only the call shapes move
+                mapping = [0, ctx] if c.parent is not None else [0]
+                mapping += range(base, base + len(part.symbols) - len(mapping))
+                mlinks = [shapes.rebase(t, len(sites), mapping) for t in part.links]
+                c.cache = (at, msyms, msites, mlocal, mdocs, (len(sites), mlinks))
         else:
             own = part.symbols[2:] if c.parent is not None else part.symbols[1:]
             if c.parent is not None:
@@ -513,7 +520,7 @@ def merge(lang: Language, tree: ts.Tree, src: bytes, module: str, chunks: list[C
             mdocs = [(mapping[i], d) for i, d in part.docs.items()]
             # the link layer's call shapes point at sites and symbols too
             mlinks = [shapes.rebase(t, len(sites), mapping) for t in part.links]
-            c.cache = (at, msyms, msites, mlocal, mdocs, mlinks)
+            c.cache = (at, msyms, msites, mlocal, mdocs, (len(sites), mlinks))
         if c.container is not None and len(part.symbols) > 1:
             header_index[ci] = base
             members[ci] = [part.symbols[1].extra]
