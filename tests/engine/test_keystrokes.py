@@ -4,6 +4,7 @@ changed since it was last whole. Each ends in the graph a fresh index gives."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from edit_sequences import edit_sequences
@@ -12,6 +13,8 @@ from graphmind import languages
 from graphmind.engine import Engine, chunks, documents
 from graphmind.engine.update import Document
 from graphmind.eol import as_parsed
+from graphmind.model import Facts
+from graphmind.store import symbol_ids
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from profiles import examples
@@ -230,3 +233,39 @@ def test_an_edit_batch_tells_what_it_left_alone(edits: list[tuple[int, int, str]
     old_p, new_p = as_parsed(text), as_parsed(new)
     assert size == len(text)
     assert head <= _common_naive(old_p, new_p, suffix=False) and tail <= _common_naive(old_p, new_p, suffix=True)
+
+
+def _no_bytes(f: Facts) -> Facts:
+    return replace(f, symbols=[replace(s, start_byte=0, end_byte=0) for s in f.symbols],
+                   sites=[replace(s, start_byte=0, end_byte=0) for s in f.sites])
+
+
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(edit_sequences(["model.py"], [*FRAGMENTS, "n", "x", "self.check()", "audit(n)"], max_length=12, max_edits=14))
+def test_a_spliced_merge_is_the_full_merge(edits: list[tuple[str, int, int, str]]) -> None:
+    """An edit inside one chunk splices the chunk's facts into the last merge (chunks._splice):
+    facts, symbol and site ids as the full merge of the same chunks gives them."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        eng = _engine(root, {"helpers.py": HELPERS, "model.py": CLASSY})
+        doc = eng.open_document("model.py", CLASSY)
+        assert doc is not None
+        for _path, pos, length, frag in edits:
+            start = pos % (len(doc.text) + 1)
+            eng.edit_document("model.py", [(start, min(start + length, len(doc.text)), frag.encode())])
+            ext = doc.extraction
+            assert ext is not None and doc.tree is not None
+            fresh = [replace(c, cache=None, folded=None) for c in ext.chunks]
+            facts = chunks.merge(doc.lang, doc.tree, as_parsed(doc.text), ext.facts.module, fresh)
+            # byte offsets are not stored: an edit that moved only them keeps the last facts
+            assert _no_bytes(ext.facts) == _no_bytes(facts)
+            ids = symbol_ids("model.py", facts)
+            sym_at, site_at = [1], [0]
+            for c in fresh:
+                sym_at.append(sym_at[-1] + len(c.facts.symbols) - (2 if c.parent is not None else 1))
+                site_at.append(site_at[-1] + len(c.facts.sites))
+            assert (ext.ids, ext.sym_at, ext.site_at) == (ids, sym_at, site_at)
+            assert ext.sids == chunks._site_ids(fresh, ids, sym_at)
+        eng.close()

@@ -247,6 +247,8 @@ def extract(
             done = done + moved
     if last is not None and reused and not drow and _same_but_bytes(last, done, prefix, suffix, root):
         return Extraction(last.facts, done, last.sids, last.ids, last.sym_at, last.site_at, prefix, suffix, 0, True, src)
+    if last is not None and reused and not drow and (spliced := _splice(lang, root, src, relpath, last, done, prefix, suffix)):
+        return spliced
     facts = merge(lang, tree, src, module, done)
     sym_at, site_at = [1], [0]
     for c in done:  # a member's symbol 1 is its container's copy, not a symbol of its own
@@ -311,6 +313,83 @@ def _same_but_bytes(last: Extraction, done: list[Chunk], prefix: int, suffix: in
     if a.parent != b.parent or a.container != b.container or not _same_facts(a.facts, b.facts):
         return False
     return all(done[i] is old[i] for i in range(len(done)) if i != k)
+
+
+def _splice(
+    lang: Language, root: ts.Node, src: bytes, relpath: str, last: Extraction, done: list[Chunk], prefix: int, suffix: int
+) -> Extraction | None:
+    """The merge of an edit that changed one chunk, no line moved, and left the chunk's count of
+    symbols as it was (a keystroke in a function body): every other chunk is the same object at
+    the same symbol index, so the file's facts are ``last``'s with the chunk's rebased symbols and
+    sites put in place of the old ones; scopes are joined again only when the chunk's changed.
+    None when that does not hold (then :func:`merge`)."""
+    old = last.chunks
+    k = prefix
+    if len(done) != len(old) or prefix + suffix != len(done) - 1:
+        return None
+    a, b = old[k], done[k]
+    member = b.parent is not None
+    own = len(b.facts.symbols) - (2 if member else 1)
+    if (
+        own < 1 or a.parent != b.parent or a.container is not None or b.container is not None
+        or len(a.facts.symbols) != len(b.facts.symbols)
+        # a member's share of its class's ``extra`` (folded into the class's symbol) is the same
+        or (member and a.facts.symbols[1].extra != b.facts.symbols[1].extra)
+    ):
+        return None
+    sym_at = last.sym_at
+    ctx = -1
+    if member:
+        h = done[b.parent]  # type: ignore[index]
+        ctx = sym_at[b.parent] if h.container is not None and len(h.facts.symbols) > 1 else 0  # type: ignore[index]
+    base = sym_at[k]
+    # every other chunk is the object merged last time, its cache at the same symbol index
+    if any(done[i] is not old[i] or old[i].cache is None or old[i].cache[0][0] != sym_at[i]  # type: ignore[index]
+           for i in range(len(done)) if i != k):
+        return None
+    site_at = last.site_at
+    first_site = site_at[k]
+    was = _rebased(lang, a, base, ctx, first_site)  # cached unless ``last`` kept the merge before it
+    _, msyms, msites, mlocal, mdocs, (_, mlinks) = _rebased(lang, b, base, ctx, first_site)
+    facts = last.facts
+    s0, e0 = root.start_point, root.end_point
+    symbols = list(facts.symbols)
+    symbols[0] = replace(symbols[0], range=(s0[0], s0[1], e0[0], e0[1]), end_byte=len(src))
+    symbols[base : base + own] = msyms
+    sites = facts.sites[:first_site] + msites + facts.sites[site_at[k + 1] :]
+    dsite = len(msites) - (site_at[k + 1] - first_site)
+    new_site_at = site_at[: k + 1] + [x + dsite for x in site_at[k + 1 :]] if dsite else site_at
+    if mlocal == was[3]:
+        local = facts.local
+    else:
+        local = lang.merge_local([mlocal if i == k else c.cache[3] for i, c in enumerate(done)])  # type: ignore[index]
+    # docs, module bindings and call shapes in chunk order (few chunks have any)
+    docs: dict[int, str] = {}
+    bindings: list = []
+    links: list[tuple] = []
+    for i, c in enumerate(done):
+        if i == k:
+            cdocs, clinks = mdocs, mlinks
+        else:
+            cache = c.cache
+            assert cache is not None
+            cdocs, (links_at, clinks) = cache[4], cache[5]
+            if links_at != new_site_at[i] and clinks:  # a call added or removed above
+                clinks = _rebased(lang, c, *cache[0], new_site_at[i])[5][1]
+        if cdocs:
+            docs.update(cdocs)
+        if c.facts.bindings:
+            bindings.extend(c.facts.bindings)
+        if clinks:
+            links.extend(clinks)
+    merged = Facts(facts.module, symbols, sites, bindings, local, links, docs)
+    ids = symbol_ids(relpath, merged)
+    if ids == last.ids:  # the chunk's sites count up from its first definition's id (see _site_ids)
+        sbase = _site_base(b"def" + ids[base].to_bytes(8, "big", signed=True), 0)
+        sids = last.sids[:first_site] + list(range(sbase, sbase + len(msites))) + last.sids[site_at[k + 1] :]
+    else:
+        sids = _site_ids(done, ids, sym_at)
+    return Extraction(merged, done, sids, ids, sym_at, new_site_at, prefix, suffix, 0, True, src)
 
 
 def _same_facts(a: Facts, b: Facts) -> bool:
@@ -491,36 +570,7 @@ def merge(lang: Language, tree: ts.Tree, src: bytes, module: str, chunks: list[C
         part = c.facts
         base = len(symbols)
         ctx = header_index.get(c.parent, 0) if c.parent is not None else -1
-        at = (base, ctx)
-        if c.cache is not None and c.cache[0] == at:
-            _, msyms, msites, mlocal, mdocs, (links_at, mlinks) = c.cache
-            if links_at != len(sites):  # a call added or removed above: only the call shapes move
-                mapping = [0, ctx] if c.parent is not None else [0]
-                mapping += range(base, base + len(part.symbols) - len(mapping))
-                mlinks = [shapes.rebase(t, len(sites), mapping) for t in part.links]
-                c.cache = (at, msyms, msites, mlocal, mdocs, (len(sites), mlinks))
-        else:
-            own = part.symbols[2:] if c.parent is not None else part.symbols[1:]
-            if c.parent is not None:
-                mapping = [0, ctx] + [base + i for i in range(len(own))]
-            else:
-                mapping = [0] + [base + i for i in range(len(own))]
-            msyms = [
-                sym if (p := (mapping[sym.parent] if sym.parent is not None else None)) == sym.parent
-                else SymbolFact(sym.qname, sym.name, sym.kind, p, sym.range, sym.selection, sym.start_byte, sym.end_byte,
-                                sym.signature, sym.extra)
-                for sym in own
-            ]
-            msites = [
-                site if (c_ := mapping[site.caller]) == site.caller
-                else SiteFact(c_, site.name, site.kind, site.range, site.start_byte, site.end_byte, site.expr)
-                for site in part.sites
-            ]
-            mlocal = lang.rebase_local(part.local, mapping)
-            mdocs = [(mapping[i], d) for i, d in part.docs.items()]
-            # the link layer's call shapes point at sites and symbols too
-            mlinks = [shapes.rebase(t, len(sites), mapping) for t in part.links]
-            c.cache = (at, msyms, msites, mlocal, mdocs, (len(sites), mlinks))
+        _, msyms, msites, mlocal, mdocs, (_, mlinks) = _rebased(lang, c, base, ctx, len(sites))
         if c.container is not None and len(part.symbols) > 1:
             header_index[ci] = base
             members[ci] = [part.symbols[1].extra]
@@ -553,6 +603,44 @@ def merge(lang: Language, tree: ts.Tree, src: bytes, module: str, chunks: list[C
         if rng != sym.range or extra != sym.extra:
             symbols[idx] = replace(sym, range=rng, extra=extra)
     return Facts(module, symbols, sites, bindings, lang.merge_local(locals_), links, docs)
+
+
+def _rebased(lang: Language, c: Chunk, base: int, ctx: int, first_site: int) -> tuple:
+    """A chunk's facts with symbol indices the file's: its first own symbol at ``base``, its
+    container at ``ctx``, its first site at ``first_site`` (kept in ``Chunk.cache``)."""
+    part = c.facts
+    at = (base, ctx)
+    cache = c.cache
+    if cache is not None and cache[0] == at:
+        if cache[5][0] == first_site:
+            return cache
+        # a call added or removed above: only the call shapes move
+        mapping = [0, ctx] if c.parent is not None else [0]
+        mapping += range(base, base + len(part.symbols) - len(mapping))
+        c.cache = (*cache[:5], (first_site, [shapes.rebase(t, first_site, mapping) for t in part.links]))
+        return c.cache
+    own = part.symbols[2:] if c.parent is not None else part.symbols[1:]
+    if c.parent is not None:
+        mapping = [0, ctx] + [base + i for i in range(len(own))]
+    else:
+        mapping = [0] + [base + i for i in range(len(own))]
+    msyms = [
+        sym if (p := (mapping[sym.parent] if sym.parent is not None else None)) == sym.parent
+        else SymbolFact(sym.qname, sym.name, sym.kind, p, sym.range, sym.selection, sym.start_byte, sym.end_byte,
+                        sym.signature, sym.extra)
+        for sym in own
+    ]
+    msites = [
+        site if (c_ := mapping[site.caller]) == site.caller
+        else SiteFact(c_, site.name, site.kind, site.range, site.start_byte, site.end_byte, site.expr)
+        for site in part.sites
+    ]
+    mlocal = lang.rebase_local(part.local, mapping)
+    mdocs = [(mapping[i], d) for i, d in part.docs.items()]
+    # the link layer's call shapes point at sites and symbols too
+    mlinks = [shapes.rebase(t, first_site, mapping) for t in part.links]
+    c.cache = (at, msyms, msites, mlocal, mdocs, (first_site, mlinks))
+    return c.cache
 
 
 def _site_ids(chunks: list[Chunk], ids: list[int], sym_at: list[int]) -> list[int]:
