@@ -4,12 +4,19 @@ changed since it was last whole. Each ends in the graph a fresh index gives."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from edit_sequences import edit_sequences
 from graph_util import check_incremental, snapshot
-from graphmind.engine import Engine
+from graphmind import languages
+from graphmind.engine import Engine, chunks, documents
+from graphmind.engine.update import Document
+from graphmind.eol import as_parsed
+from graphmind.model import Facts
+from graphmind.store import symbol_ids
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from profiles import examples
 
 MODEL = (
@@ -176,3 +183,89 @@ def test_typing_through_broken_class_members_equals_fresh(edits: list[tuple[str,
     """Edits that break and mend class members (the broken-text re-chunking, chunk reuse by key,
     the whole-again patch, the no-op path) leave the graph a fresh index gives."""
     check_incremental({"helpers.py": HELPERS, "model.py": CLASSY}, ("model.py",), edits)
+
+
+def _common_naive(a: bytes, b: bytes, suffix: bool) -> int:
+    n = 0
+    while n < min(len(a), len(b)) and (a[-1 - n] == b[-1 - n] if suffix else a[n] == b[n]):
+        n += 1
+    return n
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.binary(max_size=300), st.binary(max_size=3), st.binary(max_size=3), st.binary(max_size=300), st.data())
+def test_common_prefix_and_suffix_from_a_known_length(
+    head: bytes, cut: bytes, put: bytes, rest: bytes, data: st.DataObject
+) -> None:
+    """chunks._common finds the common prefix (suffix) of two texts, at most ``most``, searching
+    outwards from any length known to be common."""
+    a, b = head + cut + rest, head + put + rest
+    for suffix in (False, True):
+        true = _common_naive(a, b, suffix)
+        most = data.draw(st.integers(0, min(len(a), len(b))))
+        known = data.draw(st.integers(0, min(true, most)))
+        assert chunks._common(a, b, most, suffix, at_least=known) == min(true, most)
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 60), st.integers(0, 4), st.sampled_from(["", "x", "\n", "\r", "ab"])),
+                min_size=1, max_size=4))
+def test_an_edit_batch_tells_what_it_left_alone(edits: list[tuple[int, int, str]]) -> None:
+    """documents.edit records a common prefix and suffix of the text before and after a batch of
+    edits (lone CRs, which parse as line ends, included): never more than the texts share."""
+    text = b"a\rb\r\nc" * 10
+
+    class _Up:  # what edit() calls: the update, which reads the hint
+        def update_document(self, doc: Document) -> None:
+            self.hint = doc.edited
+
+    doc = Document("m.py", text, None, languages.for_path("m.py"))  # type: ignore[arg-type]
+    up = _Up()
+    new = text
+    batch = []
+    for at, n, s in edits:
+        at = min(at, len(new))
+        end = min(at + n, len(new))
+        batch.append((at, end, s.encode()))
+        new = new[:at] + s.encode() + new[end:]
+    documents.edit(up, doc, batch)  # type: ignore[arg-type]
+    size, head, tail = up.hint
+    old_p, new_p = as_parsed(text), as_parsed(new)
+    assert size == len(text)
+    assert head <= _common_naive(old_p, new_p, suffix=False) and tail <= _common_naive(old_p, new_p, suffix=True)
+
+
+def _no_bytes(f: Facts) -> Facts:
+    return replace(f, symbols=[replace(s, start_byte=0, end_byte=0) for s in f.symbols],
+                   sites=[replace(s, start_byte=0, end_byte=0) for s in f.sites])
+
+
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(edit_sequences(["model.py"], [*FRAGMENTS, "n", "x", "self.check()", "audit(n)"], max_length=12, max_edits=14))
+def test_a_spliced_merge_is_the_full_merge(edits: list[tuple[str, int, int, str]]) -> None:
+    """An edit inside one chunk splices the chunk's facts into the last merge (chunks._splice):
+    facts, symbol and site ids as the full merge of the same chunks gives them."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        eng = _engine(root, {"helpers.py": HELPERS, "model.py": CLASSY})
+        doc = eng.open_document("model.py", CLASSY)
+        assert doc is not None
+        for _path, pos, length, frag in edits:
+            start = pos % (len(doc.text) + 1)
+            eng.edit_document("model.py", [(start, min(start + length, len(doc.text)), frag.encode())])
+            ext = doc.extraction
+            assert ext is not None and doc.tree is not None
+            fresh = [replace(c, cache=None, folded=None) for c in ext.chunks]
+            facts = chunks.merge(doc.lang, doc.tree, as_parsed(doc.text), ext.facts.module, fresh)
+            # byte offsets are not stored: an edit that moved only them keeps the last facts
+            assert _no_bytes(ext.facts) == _no_bytes(facts)
+            ids = symbol_ids("model.py", facts)
+            sym_at, site_at = [1], [0]
+            for c in fresh:
+                sym_at.append(sym_at[-1] + len(c.facts.symbols) - (2 if c.parent is not None else 1))
+                site_at.append(site_at[-1] + len(c.facts.sites))
+            assert (ext.ids, ext.sym_at, ext.site_at) == (ids, sym_at, site_at)
+            assert ext.sids == chunks._site_ids(fresh, ids, sym_at)
+        eng.close()

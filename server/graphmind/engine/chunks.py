@@ -38,9 +38,11 @@ class Chunk:
     facts: Facts  # symbols[0] is the module; a member's symbols[1] is its container
     container: tuple[int, int, int, int] | None = None  # a header: its container's current range
     broken: bool = False  # extracted from a tree with syntax errors: not reused in a whole one
-    # the merged (rebased) symbols, sites, scopes, docs and call shapes of the last merge, reused
-    # while the chunk's first symbol, its container's and its first site are at the same index
-    cache: tuple[tuple[int, int, int], list[SymbolFact], list[SiteFact], Any, list, list] | None = field(
+    # the merged (rebased) symbols, sites, scopes and docs of the last merge, reused while the
+    # chunk's first symbol and its container's are at the same index; its call shapes (which
+    # name sites too), while its first site is also at the same index: (symbol index, container
+    # index), symbols, sites, scopes, docs, (first site index, call shapes)
+    cache: tuple[tuple[int, int], list[SymbolFact], list[SiteFact], Any, list, tuple[int, list]] | None = field(
         default=None, repr=False
     )
     size: int = -1  # its length in bytes (-1: unknown)
@@ -108,6 +110,7 @@ def extract(
     module: str,
     last: Extraction | None = None,
     spare: dict[bytes, Chunk] | None = None,
+    hint: tuple[int, int, int] | None = None,
 ) -> Extraction:
     """``last``: the buffer's last extraction. An edit's unchanged prefix and suffix of chunks are
     reused from it; a tree with syntax errors is chunked anew only where the text changed (see
@@ -116,7 +119,9 @@ def extract(
     chunks of the same file by key (see :func:`remember`); a changed chunk with the key of one
     reuses its facts, moved to its line: when broken text is whole again, or error recovery swings
     back to a shape it had a keystroke ago, the chunks it had swallowed come back as they were
-    instead of being extracted again."""
+    instead of being extracted again. ``hint``: (the length of ``last``'s text, a length of common
+    prefix and one of common suffix known from the editor's edits), so finding what changed does
+    not compare the whole text."""
     previous = last.chunks if last is not None else None
     previous_src = last.src if last is not None else None
     root = tree.root_node
@@ -135,8 +140,16 @@ def extract(
         spare = None
     done: list[Chunk]
     prefix = suffix = drow = 0
+    # what the edit changed: the text before byte ``same`` and the last ``tail`` bytes are the
+    # previous text's (``tail`` may overlap ``same``: inserting "a" after an "a")
+    same = tail = -1
+    if reused and previous_src is not None:
+        most = min(len(previous_src), len(src))
+        known = hint if hint is not None and hint[0] == len(previous_src) else (0, 0, 0)
+        same = _common(previous_src, src, most, suffix=False, at_least=known[1])
+        tail = _common(previous_src, src, most, suffix=True, at_least=known[2])
     edited = (
-        _edit_region(lang, tree, src, relpath, module, old, spans, previous_src, spare)
+        _edit_region(lang, tree, src, relpath, module, old, spans, previous_src, spare, same, tail)
         if reused and broken and previous_src is not None
         else None
     )
@@ -145,7 +158,6 @@ def extract(
     else:
         # a chunk wholly before the edit, at the same place and of the same node and container as
         # before, has the same key: its text, its column and the comments above it did not change
-        same = _common(previous_src, src, min(len(previous_src), len(src)), suffix=False) if reused and previous_src else -1
         keys: list[bytes] = []
         for i, sp in enumerate(spans):
             pk = keys[sp.parent] if sp.parent is not None else b""
@@ -159,7 +171,7 @@ def extract(
             else:
                 keys.append(_key(src, sp, pk))
         chunks: list[Chunk | None] = [None] * len(spans)
-        tail: _Tail | None = None  # a broken tree's kept chunks
+        kept: _Tail | None = None  # a broken tree's kept chunks
         if reused:
             n = min(len(old), len(spans))
             # around syntax errors the same text can parse differently: a whole tree reuses only
@@ -176,10 +188,10 @@ def extract(
                 chunks[prefix] = old[prefix]
                 prefix += 1
             if broken and previous_src is not None and prefix < len(old):
-                tail = _kept_tail(old, prefix, spans, src, previous_src)
-                spans, keys, chunks = spans[: tail.stop], keys[: tail.stop], chunks[: tail.stop]
-                drow = tail.drow
-                suffix = len(old) - tail.first
+                kept = _kept_tail(old, prefix, spans, src, previous_src, tail)
+                spans, keys, chunks = spans[: kept.stop], keys[: kept.stop], chunks[: kept.stop]
+                drow = kept.drow
+                suffix = len(old) - kept.first
             elif prefix < len(old) and prefix < len(spans):
                 dbyte = spans[-1].start - old[-1].start_byte
                 drow = spans[-1].start_point[0] - old[-1].start_row
@@ -224,17 +236,19 @@ def extract(
                 if ch.container != rng:
                     chunks[i] = replace(ch, container=rng, cache=None)
         done = chunks  # type: ignore[assignment]
-        if tail is not None and suffix:
-            kept = _keep(old, tail.first, len(done), tail.dbyte, drow)
+        if kept is not None and suffix:
+            moved = _keep(old, kept.first, len(done), kept.dbyte, drow)
             # a class before the edit whose members are kept ends where it ended, not where error
             # recovery ended it
-            for h in {c.parent for c in kept if c.parent is not None and c.parent < prefix}:
+            for h in {c.parent for c in moved if c.parent is not None and c.parent < prefix}:
                 r = old[h].container
                 if r is not None:
                     done[h] = replace(done[h], container=(r[0], r[1], r[2] + drow, r[3]), cache=None)
-            done = done + kept
+            done = done + moved
     if last is not None and reused and not drow and _same_but_bytes(last, done, prefix, suffix, root):
         return Extraction(last.facts, done, last.sids, last.ids, last.sym_at, last.site_at, prefix, suffix, 0, True, src)
+    if last is not None and reused and not drow and (spliced := _splice(lang, root, src, relpath, last, done, prefix, suffix)):
+        return spliced
     facts = merge(lang, tree, src, module, done)
     sym_at, site_at = [1], [0]
     for c in done:  # a member's symbol 1 is its container's copy, not a symbol of its own
@@ -253,15 +267,15 @@ class _Tail(NamedTuple):
     drow: int
 
 
-def _kept_tail(old: list[Chunk], prefix: int, spans: list[Span], src: bytes, old_src: bytes) -> _Tail:
+def _kept_tail(old: list[Chunk], prefix: int, spans: list[Span], src: bytes, old_src: bytes, lo: int) -> _Tail:
     """Which previous chunks a tree with syntax errors keeps after an edit: those whose text, and
     all text after it, the edit left alone. Error recovery may re-shape much of a file around an
     unfinished line (the methods after it parsed as top-level functions, the next classes as
     errors), a shape the next character often undoes; the graph of broken text is provisional
     (settling parses afresh and extracts the file as a fresh index does), so only the spans that
-    cover the changed text are extracted, and the chunks below stay as they were, moved."""
+    cover the changed text are extracted, and the chunks below stay as they were, moved. ``lo``:
+    the length of the common suffix of the two texts."""
     n, m = len(old_src), len(src)
-    lo = _common(old_src, src, min(n, m), suffix=True)
     cut, dbyte = n - lo, m - n
     drow = src.count(b"\n", 0, m - lo) - old_src.count(b"\n", 0, cut)
     first = len(old)
@@ -301,6 +315,83 @@ def _same_but_bytes(last: Extraction, done: list[Chunk], prefix: int, suffix: in
     return all(done[i] is old[i] for i in range(len(done)) if i != k)
 
 
+def _splice(
+    lang: Language, root: ts.Node, src: bytes, relpath: str, last: Extraction, done: list[Chunk], prefix: int, suffix: int
+) -> Extraction | None:
+    """The merge of an edit that changed one chunk, no line moved, and left the chunk's count of
+    symbols as it was (a keystroke in a function body): every other chunk is the same object at
+    the same symbol index, so the file's facts are ``last``'s with the chunk's rebased symbols and
+    sites put in place of the old ones; scopes are joined again only when the chunk's changed.
+    None when that does not hold (then :func:`merge`)."""
+    old = last.chunks
+    k = prefix
+    if len(done) != len(old) or prefix + suffix != len(done) - 1:
+        return None
+    a, b = old[k], done[k]
+    member = b.parent is not None
+    own = len(b.facts.symbols) - (2 if member else 1)
+    if (
+        own < 1 or a.parent != b.parent or a.container is not None or b.container is not None
+        or len(a.facts.symbols) != len(b.facts.symbols)
+        # a member's share of its class's ``extra`` (folded into the class's symbol) is the same
+        or (member and a.facts.symbols[1].extra != b.facts.symbols[1].extra)
+    ):
+        return None
+    sym_at = last.sym_at
+    ctx = -1
+    if member:
+        h = done[b.parent]  # type: ignore[index]
+        ctx = sym_at[b.parent] if h.container is not None and len(h.facts.symbols) > 1 else 0  # type: ignore[index]
+    base = sym_at[k]
+    # every other chunk is the object merged last time, its cache at the same symbol index
+    if any(done[i] is not old[i] or old[i].cache is None or old[i].cache[0][0] != sym_at[i]  # type: ignore[index]
+           for i in range(len(done)) if i != k):
+        return None
+    site_at = last.site_at
+    first_site = site_at[k]
+    was = _rebased(lang, a, base, ctx, first_site)  # cached unless ``last`` kept the merge before it
+    _, msyms, msites, mlocal, mdocs, (_, mlinks) = _rebased(lang, b, base, ctx, first_site)
+    facts = last.facts
+    s0, e0 = root.start_point, root.end_point
+    symbols = list(facts.symbols)
+    symbols[0] = replace(symbols[0], range=(s0[0], s0[1], e0[0], e0[1]), end_byte=len(src))
+    symbols[base : base + own] = msyms
+    sites = facts.sites[:first_site] + msites + facts.sites[site_at[k + 1] :]
+    dsite = len(msites) - (site_at[k + 1] - first_site)
+    new_site_at = site_at[: k + 1] + [x + dsite for x in site_at[k + 1 :]] if dsite else site_at
+    if mlocal == was[3]:
+        local = facts.local
+    else:
+        local = lang.merge_local([mlocal if i == k else c.cache[3] for i, c in enumerate(done)])  # type: ignore[index]
+    # docs, module bindings and call shapes in chunk order (few chunks have any)
+    docs: dict[int, str] = {}
+    bindings: list = []
+    links: list[tuple] = []
+    for i, c in enumerate(done):
+        if i == k:
+            cdocs, clinks = mdocs, mlinks
+        else:
+            cache = c.cache
+            assert cache is not None
+            cdocs, (links_at, clinks) = cache[4], cache[5]
+            if links_at != new_site_at[i] and clinks:  # a call added or removed above
+                clinks = _rebased(lang, c, *cache[0], new_site_at[i])[5][1]
+        if cdocs:
+            docs.update(cdocs)
+        if c.facts.bindings:
+            bindings.extend(c.facts.bindings)
+        if clinks:
+            links.extend(clinks)
+    merged = Facts(facts.module, symbols, sites, bindings, local, links, docs)
+    ids = symbol_ids(relpath, merged)
+    if ids == last.ids:  # the chunk's sites count up from its first definition's id (see _site_ids)
+        sbase = _site_base(b"def" + ids[base].to_bytes(8, "big", signed=True), 0)
+        sids = last.sids[:first_site] + list(range(sbase, sbase + len(msites))) + last.sids[site_at[k + 1] :]
+    else:
+        sids = _site_ids(done, ids, sym_at)
+    return Extraction(merged, done, sids, ids, sym_at, new_site_at, prefix, suffix, 0, True, src)
+
+
 def _same_facts(a: Facts, b: Facts) -> bool:
     """Two chunks' facts, equal but for their byte offsets."""
     if len(a.symbols) != len(b.symbols) or len(a.sites) != len(b.sites):
@@ -316,16 +407,28 @@ def _same_facts(a: Facts, b: Facts) -> bool:
     return (a.bindings, a.local, a.links, a.docs) == (b.bindings, b.local, b.links, b.docs)
 
 
-def _common(a: bytes, b: bytes, most: int, suffix: bool) -> int:
-    """The length of the longest common prefix (or suffix) of ``a`` and ``b``, at most ``most``."""
-    lo, hi = 0, most
+def _common(a: bytes, b: bytes, most: int, suffix: bool, at_least: int = 0) -> int:
+    """The length of the longest common prefix (or suffix) of ``a`` and ``b``, at most ``most``;
+    ``at_least``: a length known to be common (the editor's edit said so). Searched outwards from
+    it, so the cost grows with the common length beyond it, not with the text's."""
     na, nb = len(a), len(b)
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if (a[na - mid :] == b[nb - mid :]) if suffix else (a[:mid] == b[:mid]):
-            lo = mid
-        else:
-            hi = mid - 1
+
+    def same(i: int, j: int) -> bool:  # bytes [i, j) of the prefix (of the suffix, from the end) agree
+        return a[na - j : na - i] == b[nb - j : nb - i] if suffix else a[i:j] == b[i:j]
+
+    lo, step = min(at_least, most), 64
+    while lo < most:
+        hi = min(most, lo + step)
+        if same(lo, hi):
+            lo, step = hi, step * 2
+            continue
+        while hi - lo > 1:  # [.., lo) is common, [lo, hi) holds a difference
+            mid = (lo + hi) // 2
+            if same(lo, mid):
+                lo = mid
+            else:
+                hi = mid
+        return lo
     return lo
 
 
@@ -339,15 +442,17 @@ def _edit_region(
     spans: list[Span],
     old_src: bytes,
     spare: dict[bytes, Chunk] | None,
+    same: int,
+    tail: int,
 ) -> tuple[list[Chunk], int, int, int] | None:
     """A tree with syntax errors after an edit inside one class's members: the previous chunks
     stand, but the members the edit touched, which become one chunk of the same class extracted
     from the new tree (error recovery may have re-shaped the class and much below it; see
     :func:`_kept_tail`). Returns (chunks, kept before, kept after, lines moved), or None when the
-    edit is not inside one class's members."""
+    edit is not inside one class's members. ``same``, ``tail``: the lengths of the texts' common
+    prefix and suffix."""
     n, m = len(old_src), len(src)
-    same = _common(old_src, src, min(n, m), suffix=False)
-    tail = _common(old_src, src, min(n, m) - same, suffix=True)
+    tail = min(tail, min(n, m) - same)  # the changed text as one range
     cut, dbyte = n - tail, m - n
     front = 0
     while front < len(old) and 0 <= old[front].size and old[front].start_byte + old[front].size <= same:
@@ -396,6 +501,12 @@ def _keep(old: list[Chunk], first: int, at: int, dbyte: int, drow: int) -> list[
     out: list[Chunk] = []
     for o in old[first:]:
         parent = o.parent if o.parent is None or o.parent < first else o.parent - first + at
+        if not drow and parent == o.parent:
+            # same lines, same header: the chunk (and its merge cache) carries over, so an edit
+            # that changed no other chunk can keep the merged facts (see _same_but_bytes)
+            o.start_byte += dbyte
+            out.append(o)
+            continue
         rng = o.container
         if rng is not None and drow:
             rng = (rng[0] + drow, rng[1], rng[2] + drow, rng[3])
@@ -459,31 +570,7 @@ def merge(lang: Language, tree: ts.Tree, src: bytes, module: str, chunks: list[C
         part = c.facts
         base = len(symbols)
         ctx = header_index.get(c.parent, 0) if c.parent is not None else -1
-        at = (base, ctx, len(sites))
-        if c.cache is not None and c.cache[0] == at:
-            _, msyms, msites, mlocal, mdocs, mlinks = c.cache
-        else:
-            own = part.symbols[2:] if c.parent is not None else part.symbols[1:]
-            if c.parent is not None:
-                mapping = [0, ctx] + [base + i for i in range(len(own))]
-            else:
-                mapping = [0] + [base + i for i in range(len(own))]
-            msyms = [
-                sym if (p := (mapping[sym.parent] if sym.parent is not None else None)) == sym.parent
-                else SymbolFact(sym.qname, sym.name, sym.kind, p, sym.range, sym.selection, sym.start_byte, sym.end_byte,
-                                sym.signature, sym.extra)
-                for sym in own
-            ]
-            msites = [
-                site if (c_ := mapping[site.caller]) == site.caller
-                else SiteFact(c_, site.name, site.kind, site.range, site.start_byte, site.end_byte, site.expr)
-                for site in part.sites
-            ]
-            mlocal = lang.rebase_local(part.local, mapping)
-            mdocs = [(mapping[i], d) for i, d in part.docs.items()]
-            # the link layer's call shapes point at sites and symbols too
-            mlinks = [shapes.rebase(t, len(sites), mapping) for t in part.links]
-            c.cache = (at, msyms, msites, mlocal, mdocs, mlinks)
+        _, msyms, msites, mlocal, mdocs, (_, mlinks) = _rebased(lang, c, base, ctx, len(sites))
         if c.container is not None and len(part.symbols) > 1:
             header_index[ci] = base
             members[ci] = [part.symbols[1].extra]
@@ -516,6 +603,44 @@ def merge(lang: Language, tree: ts.Tree, src: bytes, module: str, chunks: list[C
         if rng != sym.range or extra != sym.extra:
             symbols[idx] = replace(sym, range=rng, extra=extra)
     return Facts(module, symbols, sites, bindings, lang.merge_local(locals_), links, docs)
+
+
+def _rebased(lang: Language, c: Chunk, base: int, ctx: int, first_site: int) -> tuple:
+    """A chunk's facts with symbol indices the file's: its first own symbol at ``base``, its
+    container at ``ctx``, its first site at ``first_site`` (kept in ``Chunk.cache``)."""
+    part = c.facts
+    at = (base, ctx)
+    cache = c.cache
+    if cache is not None and cache[0] == at:
+        if cache[5][0] == first_site:
+            return cache
+        # a call added or removed above: only the call shapes move
+        mapping = [0, ctx] if c.parent is not None else [0]
+        mapping += range(base, base + len(part.symbols) - len(mapping))
+        c.cache = (*cache[:5], (first_site, [shapes.rebase(t, first_site, mapping) for t in part.links]))
+        return c.cache
+    own = part.symbols[2:] if c.parent is not None else part.symbols[1:]
+    if c.parent is not None:
+        mapping = [0, ctx] + [base + i for i in range(len(own))]
+    else:
+        mapping = [0] + [base + i for i in range(len(own))]
+    msyms = [
+        sym if (p := (mapping[sym.parent] if sym.parent is not None else None)) == sym.parent
+        else SymbolFact(sym.qname, sym.name, sym.kind, p, sym.range, sym.selection, sym.start_byte, sym.end_byte,
+                        sym.signature, sym.extra)
+        for sym in own
+    ]
+    msites = [
+        site if (c_ := mapping[site.caller]) == site.caller
+        else SiteFact(c_, site.name, site.kind, site.range, site.start_byte, site.end_byte, site.expr)
+        for site in part.sites
+    ]
+    mlocal = lang.rebase_local(part.local, mapping)
+    mdocs = [(mapping[i], d) for i, d in part.docs.items()]
+    # the link layer's call shapes point at sites and symbols too
+    mlinks = [shapes.rebase(t, first_site, mapping) for t in part.links]
+    c.cache = (at, msyms, msites, mlocal, mdocs, (first_site, mlinks))
+    return c.cache
 
 
 def _site_ids(chunks: list[Chunk], ids: list[int], sym_at: list[int]) -> list[int]:

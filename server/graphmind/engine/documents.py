@@ -36,10 +36,14 @@ def edit(up: Updater, doc: Document, edits: list[tuple[int, int, bytes]]) -> Non
     with ``Tree.edit()``, to the tree; then one incremental re-parse and the graph update."""
     text = doc.text
     tree = doc.tree
+    # bytes no edit touched: a common prefix and suffix of the old and new text (a lone CR before
+    # an edit may become part of a CRLF, so the prefix stops a byte short)
+    head, tail = len(text), len(text)
     for start, old_end, new in edits:
         if not (0 <= start <= old_end <= len(text)):
             raise ValueError(f"edit range {start}..{old_end} outside {doc.path} ({len(text)} bytes)")
         new_text = text[:start] + new + text[old_end:]
+        head, tail = min(head, max(0, start - 1)), min(tail, len(text) - old_end)
         if tree is not None:
             new_end = start + len(new)
             # a lone \r before the edit is parsed as a line end; whether it stays lone depends on
@@ -55,6 +59,7 @@ def edit(up: Updater, doc: Document, edits: list[tuple[int, int, bytes]]) -> Non
                 new_end_point=point_at(new_text, new_end),
             )
         text = new_text
+    doc.edited = (len(doc.text), head, tail)
     doc.text = text
     doc.tree = tree
     up.update_document(doc)

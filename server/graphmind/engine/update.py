@@ -55,6 +55,9 @@ class Document:
     deferred: set[str] = field(default_factory=set)  # lookup keys that changed while broken
     # chunks of recent extractions by key, for a changed chunk to reuse (see chunks.extract)
     spare: dict[bytes, chunks.Chunk] = field(default_factory=dict, repr=False)
+    # the pending edits' (text length before, common prefix, common suffix), set by
+    # documents.edit for the next update (see chunks.extract's ``hint``)
+    edited: tuple[int, int, int] | None = None
 
 
 @dataclass(slots=True)
@@ -125,6 +128,7 @@ class Updater:
     # ------------------------------------------------------------------ a buffer's change
     def update_document(self, doc: Document, fresh: bool = False) -> None:
         """Bring the graph up to date with a buffer's text (``fresh``: parse it from scratch)."""
+        hint, doc.edited = doc.edited, None
         reason = check_text(doc.text, self.options.max_file_size)
         if reason is not None:
             doc.tree = None
@@ -133,7 +137,7 @@ class Updater:
                 self.apply([Change(doc.path, doc.lang, size=len(doc.text), skip_reason=reason)])
             return
         prev = doc.extraction
-        ext = self._extract(doc, fresh)
+        ext = self._extract(doc, fresh, hint)
         sha = hashlib.sha256(doc.text).hexdigest()
         with self.store.tx():
             # the text is whole again after broken-text patches: still a patch when the file's
@@ -149,7 +153,7 @@ class Updater:
         doc.extraction = ext
         chunks.remember(doc.spare, ext, 4 * len(ext.chunks) + 256)
 
-    def _extract(self, doc: Document, fresh: bool) -> chunks.Extraction:
+    def _extract(self, doc: Document, fresh: bool, hint: tuple[int, int, int] | None = None) -> chunks.Extraction:
         """Extract: parse (incrementally from the edited tree, unless ``fresh``) and re-extract
         the chunks whose text changed."""
         text = as_parsed(doc.text)
@@ -168,7 +172,9 @@ class Updater:
         # whole-text replacement, which is never settled later). A whole tree reuses only chunks
         # extracted from whole trees (see chunks.extract).
         last = prev if prev is not None and not fresh and not (parsed_afresh and broken) else None
-        return chunks.extract(doc.lang, tree, text, doc.path, module, last, doc.spare if last is not None else None)
+        return chunks.extract(
+            doc.lang, tree, text, doc.path, module, last, doc.spare if last is not None else None, hint
+        )
 
     def _patch(
         self, doc: Document, prev: chunks.Extraction, ext: chunks.Extraction, sha: str, settling: bool = False

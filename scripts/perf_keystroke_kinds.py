@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Where a keystroke's time goes, by kind (issue 14): the bench's keystroke plan (or the typing-stall
+scenario) typed into Django's ``django/db/models/fields/__init__.py``, each keystroke's CPU time
+and its phases (parse, extract, merge, moved, patch, replace: wrapped functions, CPU ms), grouped
+by the path it took (``Engine.stats``: noop, patch, replace; ``/nl`` when it added a line).
+
+    PYTHONPATH=<tree>/server python scripts/perf_keystroke_kinds.py WORKSPACE [keys|stall] [N]
+
+WORKSPACE holds Django's ``django/`` package and is indexed in place (use a copy no other run
+shares). Run it for two trees one after the other, alternating, for a comparison.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+PHASES = ("parse", "extract", "merge", "moved", "patch", "replace")
+
+
+def _wrap(obj: Any, name: str, label: str, spent: dict[str, float]) -> None:
+    f: Callable[..., Any] = getattr(obj, name)
+
+    def timed(*a: Any, **k: Any) -> Any:
+        t = time.process_time()
+        try:
+            return f(*a, **k)
+        finally:
+            spent[label] += time.process_time() - t
+
+    setattr(obj, name, timed)
+
+
+def main() -> int:
+    from graphmind.engine import Engine, chunks, update
+
+    from scripts.bench import STALL_FUNCTION, TYPED_STATEMENT, keystroke_plan, keystrokes
+
+    ws = Path(sys.argv[1])
+    fig = sys.argv[2] if len(sys.argv) > 2 else "keys"
+    n = int(sys.argv[3]) if len(sys.argv) > 3 else 300
+    spent: dict[str, float] = defaultdict(float)
+    for obj, name, label in ((update.Updater, "_extract", "extract"), (update.Updater, "_patch", "patch"),
+                             (update.Updater, "_replace", "replace"), (update.Parsers, "parse", "parse"),
+                             (chunks, "merge", "merge"), (chunks, "_moved", "moved")):
+        _wrap(obj, name, label, spent)
+    plan = keystroke_plan("django", ws)
+    eng = Engine(ws)
+    eng.index()
+    rel = plan["path"]
+    text = (ws / rel).read_bytes()
+    if fig == "keys":
+        offset, typed = plan["end_offset"], keystrokes(n, plan["indent"])
+    else:  # the stall scenario: the statement typed at the start of a line of get_prep_value
+        lines = text.split(b"\n")
+        line = next(i for i, ln in enumerate(lines) if STALL_FUNCTION.encode() in ln) + 1
+        while not lines[line].strip() or lines[line].lstrip().startswith((b'"""', b"#")):
+            line += 1
+        offset = sum(len(ln) + 1 for ln in lines[:line]) + len(lines[line]) - len(lines[line].lstrip())
+        typed = list(TYPED_STATEMENT)
+    eng.open_document(rel, text)
+    st = eng.stats
+    rows: list[tuple[str, float, dict[str, float]]] = []
+    for s in typed:
+        spent.clear()
+        before = (st.noop, st.patched, st.replaced)
+        t = time.process_time()
+        eng.edit_document(rel, [(offset, offset, s.encode())])
+        ms = (time.process_time() - t) * 1000
+        after = (st.noop, st.patched, st.replaced)
+        kind = next((k for k, a, b in zip(("noop", "patch", "replace"), before, after, strict=True) if a != b), "?")
+        rows.append((kind + ("/nl" if "\n" in s else ""), ms, {k: v * 1000 for k, v in spent.items()}))
+        offset += len(s.encode())
+    eng.close()
+    print(f"{len(rows)} keystrokes, CPU p50 {statistics.median(r[1] for r in rows):.2f} ms")
+    for kind in sorted({r[0] for r in rows}):
+        rs = [r for r in rows if r[0] == kind]
+        phases = {p: round(statistics.median(r[2].get(p, 0.0) for r in rs), 2) for p in PHASES}
+        merges = sum(1 for r in rs if "merge" in r[2])
+        print(f"{kind} ×{len(rs)}: median {statistics.median(r[1] for r in rs):.2f} ms, phases {phases}, merged {merges}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
