@@ -107,6 +107,7 @@ TYPED_STATEMENT = "total = max(total, len(items))"
 PARALLEL_PARAMS = ("jobs", "workers", "processes", "parallel")
 QUERY_KINDS = ["incoming_calls", "outgoing_calls", "references", "blast_radius_d1", "blast_radius_d3", "blast_radius_d5"]
 
+
 # Every corpus's "figures" holds these keys (None when not measured or not applicable).
 FIGURE_KEYS = [
     "python_files", "python_lines", "files_indexed", "indexed_lines", "symbols", "call_edges",
@@ -130,6 +131,16 @@ STALL_FUNCTION = "def get_prep_value(self, value):"  # django's typing-stall sce
 # ----------------------------------------------------------------------------------------------
 # small helpers
 # ----------------------------------------------------------------------------------------------
+
+
+def stall_offset(text: bytes) -> int:
+    """Where the in-process stall scenario types in Django's file: the end of the indentation of
+    the first code line of ``STALL_FUNCTION``'s body (a byte offset)."""
+    lines = text.split(b"\n")
+    line = next(i for i, ln in enumerate(lines) if STALL_FUNCTION.encode() in ln) + 1
+    while not lines[line].strip() or lines[line].lstrip().startswith((b'"""', b"#")):
+        line += 1
+    return sum(len(ln) + 1 for ln in lines[:line]) + len(lines[line]) - len(lines[line].lstrip())
 
 
 def log(msg: str) -> None:

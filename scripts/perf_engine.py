@@ -58,7 +58,7 @@ def child(fig: str, ws: Path, args: argparse.Namespace) -> dict:
         out["files"] = n
     elif fig in ("keys", "stall"):
         sys.path.insert(0, str(HERE.parent.parent))
-        from scripts.bench import STALL_FUNCTION, TYPED_STATEMENT, keystroke_plan, keystrokes
+        from scripts.bench import TYPED_STATEMENT, keystroke_plan, keystrokes, stall_offset
 
         plan = keystroke_plan("django", ws)
         eng = Engine(ws)
@@ -70,11 +70,7 @@ def child(fig: str, ws: Path, args: argparse.Namespace) -> dict:
             offset = plan["end_offset"]
             typed = keystrokes(args.keystrokes, plan["indent"])
         else:  # issue 14's stall scenario: from didOpen, the statement typed at the start of a line
-            lines = text.split(b"\n")
-            line = next(i for i, ln in enumerate(lines) if STALL_FUNCTION.encode() in ln) + 1
-            while not lines[line].strip() or lines[line].lstrip().startswith((b'"""', b"#")):
-                line += 1
-            offset = sum(len(ln) + 1 for ln in lines[:line]) + len(lines[line]) - len(lines[line].lstrip())
+            offset = stall_offset(text)
             typed = list(TYPED_STATEMENT)
         ks, cpu = _type(eng, rel, text if fig == "stall" else None, offset, typed)
         eng.close_document(rel)

@@ -41,7 +41,7 @@ def _wrap(obj: Any, name: str, label: str, spent: dict[str, float]) -> None:
 def main() -> int:
     from graphmind.engine import Engine, chunks, update
 
-    from scripts.bench import STALL_FUNCTION, TYPED_STATEMENT, keystroke_plan, keystrokes
+    from scripts.bench import TYPED_STATEMENT, keystroke_plan, keystrokes, stall_offset
 
     ws = Path(sys.argv[1])
     fig = sys.argv[2] if len(sys.argv) > 2 else "keys"
@@ -59,11 +59,7 @@ def main() -> int:
     if fig == "keys":
         offset, typed = plan["end_offset"], keystrokes(n, plan["indent"])
     else:  # the stall scenario: the statement typed at the start of a line of get_prep_value
-        lines = text.split(b"\n")
-        line = next(i for i, ln in enumerate(lines) if STALL_FUNCTION.encode() in ln) + 1
-        while not lines[line].strip() or lines[line].lstrip().startswith((b'"""', b"#")):
-            line += 1
-        offset = sum(len(ln) + 1 for ln in lines[:line]) + len(lines[line]) - len(lines[line].lstrip())
+        offset = stall_offset(text)
         typed = list(TYPED_STATEMENT)
     eng.open_document(rel, text)
     st = eng.stats

@@ -88,7 +88,8 @@ def capability(caps: Any, *path: str) -> Any:
     return caps
 
 
-def _json_type(value: Any) -> str:
+def json_type(value: Any) -> str:
+    """How an error names a JSON value's type ("must be a string, not a number")."""
     if value is None:
         return "null"
     return {bool: "a boolean", int: "a number", float: "a number", str: "a string", list: "an array", dict: "an object"}.get(
@@ -191,7 +192,7 @@ class JsonRpc:
             return
         is_request = "id" in data
         if is_request and type(data["id"]) not in (int, str):
-            self.reply_error(None, INVALID_REQUEST, f"id must be an integer or a string, not {_json_type(data['id'])}")
+            self.reply_error(None, INVALID_REQUEST, f"id must be an integer or a string, not {json_type(data['id'])}")
             return
         if type(method) is not str:
             self.server.typed().handle(data)
@@ -350,12 +351,12 @@ class JsonRpc:
 def _initialize_problem(params: Any) -> str | None:
     """What is wrong with initialize's params for this reader (None: plainly well-formed)."""
     if type(params) is not dict:
-        return f"params must be an object, not {_json_type(params)}"
+        return f"params must be an object, not {json_type(params)}"
     if type(params.get("capabilities")) is not dict:
         return "params.capabilities is required" if "capabilities" not in params else "params.capabilities must be an object"
     for key in ("rootUri", "rootPath"):
         if params.get(key) is not None and type(params[key]) is not str:
-            return f"params.{key} must be a string, not {_json_type(params[key])}"
+            return f"params.{key} must be a string, not {json_type(params[key])}"
     folders = params.get("workspaceFolders")
     if folders is not None and not (type(folders) is list and all(
             type(f) is dict and type(f.get("uri")) is str and type(f.get("name")) is str for f in folders)):

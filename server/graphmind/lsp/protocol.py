@@ -27,6 +27,7 @@ from pygls.exceptions import JsonRpcInvalidParams, JsonRpcInvalidRequest
 from pygls.protocol import LanguageServerProtocol, default_converter, lsp_method
 
 from . import lean
+from .jsonrpc import json_type
 
 log = logging.getLogger(__name__)
 
@@ -133,18 +134,10 @@ def _strict(kind: type, *accepted: type, name: str) -> Callable[[Any, Any], Any]
     # cattrs' default hooks convert ("3" -> 3, 5 -> "5"); a client's wrong type is its mistake
     def structure(value: Any, _: Any) -> Any:
         if type(value) not in accepted:
-            raise WrongType(f"must be {name}, not {_json_type(value)}")
+            raise WrongType(f"must be {name}, not {json_type(value)}")
         return kind(value)
 
     return structure
-
-
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    return {bool: "a boolean", int: "a number", float: "a number", str: "a string", list: "an array", dict: "an object"}.get(
-        type(value), type(value).__name__
-    )
 
 
 def converter() -> cattrs.Converter:
@@ -262,7 +255,7 @@ class GraphMindProtocol(LanguageServerProtocol):
         if msg_type is None:
             return super().structure_message(data)  # unknown methods: pygls answers MethodNotFound
         if "id" in data and (type(data["id"]) not in (int, str)):
-            problem = f"id must be an integer or a string, not {_json_type(data['id'])}"
+            problem = f"id must be an integer or a string, not {json_type(data['id'])}"
             return _Rejected(id=None, error=JsonRpcInvalidRequest(message=problem).to_response_error())
         try:
             return self._converter.structure(data, msg_type)
