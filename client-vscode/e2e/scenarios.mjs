@@ -175,15 +175,19 @@ async function clearBlastRadius() {
   await until('an empty Blast Radius view', async () => (await targets()) === 0, { ms: 5_000 });
 }
 
-/** Opens a workspace file from the Explorer and puts the cursor at line:col (1-based). */
+/**
+ * Opens a workspace file from the Explorer and puts the cursor at line:col (1-based). The side bar
+ * may switch back to the Blast Radius view while we do (the view reveals itself when an answer
+ * arrives): then the Explorer's rows are detached, and we show the Explorer and try again.
+ */
 async function openAt(file, line, col) {
-  await page.keyboard.press('Control+Shift+e');
   const row = page.locator(`.explorer-folders-view .monaco-list-row[aria-label="${file}"]`);
-  await row.waitFor({ state: 'visible' });
-  await row.dblclick();
-  await until(`${file} to be the active editor`, async () =>
-    (await page.locator('.tabs-container .tab.active').getAttribute('aria-label'))?.startsWith(file),
-  );
+  const active = async () => (await page.locator('.tabs-container .tab.active').getAttribute('aria-label'))?.startsWith(file);
+  await until(`${file} opened from the Explorer`, async () => {
+    if (!(await row.isVisible())) await page.keyboard.press('Control+Shift+e');
+    await row.dblclick({ timeout: 3_000 });
+    return until(`${file} to be the active editor`, active, { ms: 3_000 });
+  });
   await goTo(line, col);
 }
 
