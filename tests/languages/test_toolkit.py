@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from graphmind import languages
@@ -121,29 +122,41 @@ def test_common_names_are_one_shared_list_languages_extend() -> None:
     assert label_by_name(0, [row(1)], "get", receiver=False).targets == [(1, INFERRED)]
 
 
-def test_dispatch_finds_overrides_in_subtypes_through_recorded_lookups() -> None:
-    from graphmind.languages._toolkit import Dispatch
-    from graphmind.model import Target, Via
+def _class(i: int, qname: str, *bases: str) -> SymbolRow:
+    return SymbolRow(i, qname, qname.rpartition(".")[2], "class", "m", "a", {"bases": [[b] for b in bases]} if bases else {})
 
-    def cls(i: int, q: str) -> SymbolRow:
-        return SymbolRow(i, q, q.rpartition(".")[2], "class", "m", "a", {})
 
-    def meth(i: int, owner: str, name: str = "save") -> SymbolRow:
-        return SymbolRow(i, f"{owner}.{name}", name, "method", "m", "a", {})
+def _method(i: int, owner: str, name: str = "save") -> SymbolRow:
+    return SymbolRow(i, f"{owner}.{name}", name, "method", "m", "a", {})
 
-    parents = {"m.B": "m.A", "m.C": "m.B"}
-    rows = [cls(1, "m.A"), cls(2, "m.B"), cls(3, "m.C"), cls(4, "m.Z"),
-            meth(11, "m.A"), meth(12, "m.B"), meth(13, "m.C"), meth(14, "m.Z"), meth(15, "m.C", "load")]
-    asked: list[str] = []
 
-    class View(_LangView):
-        def symbols(self, qname: str) -> list[SymbolRow]:
-            asked.append(qname)
-            return super().symbols(qname)
+class _RecordingView(_LangView):
+    """Records each lookup as the key a store view would record (``qname``, ``#name``, ``>name``,
+    ``qname.*``)."""
 
-        def by_name(self, name: str) -> list[SymbolRow]:
-            asked.append(f"#{name}")
-            return super().by_name(name)
+    def __init__(self, rows: list[SymbolRow], asked: list[str]) -> None:
+        super().__init__(rows)
+        self.asked = asked
+
+    def symbols(self, qname: str) -> list[SymbolRow]:
+        self.asked.append(qname)
+        return super().symbols(qname)
+
+    def by_name(self, name: str) -> list[SymbolRow]:
+        self.asked.append(f"#{name}")
+        return super().by_name(name)
+
+    def subtypes(self, name: str) -> list[SymbolRow]:
+        self.asked.append(f">{name}")
+        return [r for r in self.rows if any(b[-1] == name for b in r.extra.get("bases", ()))]
+
+    def members(self, qname: str) -> list[SymbolRow]:
+        self.asked.append(f"{qname}.*")
+        return [r for r in self.rows if r.qname.rpartition(".")[0] == qname]
+
+
+def _subtype_by(parents: dict[str, str]) -> Callable[[SymbolRow, SymbolRow], bool]:
+    """``is_subtype`` over a child → parent map of qualified names."""
 
     def is_subtype(sub: SymbolRow, sup: SymbolRow) -> bool:
         q: str | None = sub.qname
@@ -153,7 +166,19 @@ def test_dispatch_finds_overrides_in_subtypes_through_recorded_lookups() -> None
                 return True
         return False
 
-    d = Dispatch(View(rows), is_subtype)
+    return is_subtype
+
+
+def test_dispatch_finds_overrides_in_subtypes_through_recorded_lookups() -> None:
+    from graphmind.languages._toolkit import Dispatch
+    from graphmind.model import Target, Via
+
+    is_subtype = _subtype_by({"m.B": "m.A", "m.C": "m.B"})
+    rows = [_class(1, "m.A"), _class(2, "m.B"), _class(3, "m.C"), _class(4, "m.Z"),
+            _method(11, "m.A"), _method(12, "m.B"), _method(13, "m.C"), _method(14, "m.Z"), _method(15, "m.C", "load")]
+    asked: list[str] = []
+
+    d = Dispatch(_RecordingView(rows, asked), is_subtype)
     a_save, b_save = rows[4], rows[5]
     assert [r.qname for r in d.overrides(a_save)] == ["m.B.save", "m.C.save"]  # not Z's: unrelated
     assert [r.qname for r in d.overrides(b_save)] == ["m.C.save"]
@@ -168,50 +193,19 @@ def test_dispatch_finds_overrides_in_subtypes_through_recorded_lookups() -> None
 def test_nominal_dispatch_walks_the_subtypes_not_the_same_named_methods() -> None:
     from graphmind.languages._toolkit import Dispatch
 
-    def cls(i: int, q: str, *bases: str) -> SymbolRow:
-        return SymbolRow(i, q, q.rpartition(".")[2], "class", "m", "a", {"bases": [[b] for b in bases]} if bases else {})
-
-    def meth(i: int, owner: str, name: str = "save") -> SymbolRow:
-        return SymbolRow(i, f"{owner}.{name}", name, "method", "m", "a", {})
-
     # B(A), C(B), an unrelated Z, and an unrelated other module's B2 named like... a base "A" of
     # another module (n.A): a candidate by name that the subtype check rejects
-    parents = {"m.B": "m.A", "m.C": "m.B", "n.D": "n.A"}
-    rows = [cls(1, "m.A"), cls(2, "m.B", "A"), cls(3, "m.C", "B"), cls(4, "m.Z"), cls(5, "n.D", "A"),
-            meth(11, "m.A"), meth(12, "m.B"), meth(13, "m.C"), meth(14, "m.Z"), meth(15, "n.D")]
+    is_subtype = _subtype_by({"m.B": "m.A", "m.C": "m.B", "n.D": "n.A"})
+    rows = [_class(1, "m.A"), _class(2, "m.B", "A"), _class(3, "m.C", "B"), _class(4, "m.Z"), _class(5, "n.D", "A"),
+            _method(11, "m.A"), _method(12, "m.B"), _method(13, "m.C"), _method(14, "m.Z"), _method(15, "n.D")]
     asked: list[str] = []
 
-    class View(_LangView):
-        def symbols(self, qname: str) -> list[SymbolRow]:
-            asked.append(qname)
-            return super().symbols(qname)
-
-        def by_name(self, name: str) -> list[SymbolRow]:
-            asked.append(f"#{name}")
-            return super().by_name(name)
-
-        def subtypes(self, name: str) -> list[SymbolRow]:
-            asked.append(f">{name}")
-            return [r for r in self.rows if any(b[-1] == name for b in r.extra.get("bases", ()))]
-
-        def members(self, qname: str) -> list[SymbolRow]:
-            asked.append(f"{qname}.*")
-            return [r for r in self.rows if r.qname.rpartition(".")[0] == qname]
-
-    def is_subtype(sub: SymbolRow, sup: SymbolRow) -> bool:
-        q: str | None = sub.qname
-        while q is not None:
-            q = parents.get(q)
-            if q == sup.qname:
-                return True
-        return False
-
-    nominal = Dispatch(View(rows), is_subtype, nominal=lambda t: True)
-    by_name = Dispatch(View(rows), is_subtype)
+    nominal = Dispatch(_RecordingView(rows, asked), is_subtype, nominal=lambda t: True)
+    by_name = Dispatch(_RecordingView(rows, asked), is_subtype)
     for declared, within in ((rows[5], None), (rows[6], None), (rows[5], rows[1]), (rows[8], None)):
         assert nominal.overrides(declared, within) == by_name.overrides(declared, within)
     asked.clear()
-    assert [r.qname for r in Dispatch(View(rows), is_subtype, nominal=lambda t: True).overrides(rows[5])] == [
+    assert [r.qname for r in Dispatch(_RecordingView(rows, asked), is_subtype, nominal=lambda t: True).overrides(rows[5])] == [
         "m.B.save", "m.C.save"
     ]
     # the subtypes' names and their own members: no same-named method elsewhere is looked at
