@@ -17,6 +17,15 @@ FIXTURES = Path(__file__).parent / "fixtures"  # the shared fixture workspaces
 SCRATCH = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
 
 
+def write_files(root: Path, files: dict[str, str]) -> Path:
+    """Writes ``files`` (relative path → text, UTF-8) under ``root``, folders as needed; returns ``root``."""
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
 def edges(engine: Engine, kind: str = "call") -> set[tuple[str, str, str]]:
     """(caller qname, callee qname, confidence) of every edge of a kind."""
     rows = engine.db.execute(
@@ -107,9 +116,7 @@ def check_incremental(
 
     with tempfile.TemporaryDirectory(dir=SCRATCH) as tmp:
         root, fresh_root = Path(tmp) / "ws", Path(tmp) / "fresh"
-        for rel, text in initial.items():
-            (root / rel).parent.mkdir(parents=True, exist_ok=True)
-            (root / rel).write_text(text, encoding="utf-8")
+        write_files(root, initial)
         eng = Engine(root, db_path=Path(tmp) / "inc.db")
         eng.index()
         texts = {rel: t.encode() for rel, t in initial.items()}

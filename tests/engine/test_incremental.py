@@ -8,7 +8,7 @@ import tempfile
 from pathlib import Path
 
 from edit_sequences import edit_sequences
-from graph_util import SCRATCH, check_incremental, snapshot
+from graph_util import SCRATCH, check_incremental, snapshot, write_files
 from graphmind.engine import Engine
 from hypothesis import HealthCheck, given, settings
 from profiles import examples
@@ -38,13 +38,6 @@ FILES = sorted(INITIAL)
 OPEN = ("a.py", "b.py", "pkg/impl.py")  # edited as editor buffers; the others on disk
 
 
-def _write(root: Path, texts: dict[str, str]) -> None:
-    for rel, text in texts.items():
-        p = root / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(text, encoding="utf-8")
-
-
 @settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(edit_sequences(FILES, FRAGMENTS, max_length=40, max_edits=12))
 def test_incremental_equals_fresh(edits: list[tuple[str, int, int, str]]) -> None:
@@ -68,7 +61,7 @@ def test_whole_text_update_of_broken_text_extracts_afresh() -> None:
 
 def test_edit_sequence_through_tree_edit_matches_fresh_parse(tmp_path: Path) -> None:
     """Tree.edit + incremental re-parse gives the same tree as parsing the final text."""
-    _write(tmp_path, {"m.py": "def f():\n    g()\n\n\ndef g():\n    pass\n"})
+    write_files(tmp_path, {"m.py": "def f():\n    g()\n\n\ndef g():\n    pass\n"})
     eng = Engine(tmp_path, db_path=tmp_path / "i.db")
     doc = eng.open_document("m.py", (tmp_path / "m.py").read_text())
     assert doc is not None
@@ -79,7 +72,7 @@ def test_edit_sequence_through_tree_edit_matches_fresh_parse(tmp_path: Path) -> 
 
 
 def test_broken_text_is_settled_by_a_fresh_parse(tmp_path: Path) -> None:
-    _write(tmp_path, {"m.py": "def f():\n    g()\n\n\ndef g():\n    pass\n"})
+    write_files(tmp_path, {"m.py": "def f():\n    g()\n\n\ndef g():\n    pass\n"})
     eng = Engine(tmp_path, db_path=tmp_path / "i.db")
     doc = eng.open_document("m.py", (tmp_path / "m.py").read_text())
     assert doc is not None and not doc.unsettled
@@ -99,7 +92,7 @@ def test_closing_buffers_mid_typing_equals_fresh(edits: list[tuple[str, int, int
     the truth again, and what changed meanwhile reaches the files that depend on it."""
     with tempfile.TemporaryDirectory(dir=SCRATCH) as tmp:
         root = Path(tmp) / "ws"
-        _write(root, INITIAL)
+        write_files(root, INITIAL)
         eng = Engine(root, db_path=Path(tmp) / "inc.db")
         eng.index()
         texts = {rel: t.encode() for rel, t in INITIAL.items()}

@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from edit_sequences import edit_sequences
-from graph_util import check_incremental, snapshot
+from graph_util import check_incremental, snapshot, write_files
 from graphmind import languages
 from graphmind.engine import Engine, chunks, documents
 from graphmind.engine.update import Document
@@ -52,8 +52,7 @@ HELPERS = "def clean(x):\n    return x\n\n\ndef audit(x):\n    return x\n"
 
 
 def _engine(tmp_path: Path, files: dict[str, str], db: str = "i.db") -> Engine:
-    for rel, text in files.items():
-        (tmp_path / rel).write_text(text, encoding="utf-8")
+    write_files(tmp_path, files)
     eng = Engine(tmp_path, db_path=tmp_path / db)
     eng.index()
     return eng

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
-from graph_util import edges, snapshot
+from graph_util import edges, snapshot, write_files
 from graphmind import live as live_mod
 from graphmind.engine import Engine
 from graphmind.live import LiveGraph, live_overlays, open_view
@@ -20,18 +20,11 @@ C = "from a import f\n\ndef k():\n    f()\n"
 
 
 def _ws(tmp_path: Path, files: dict[str, str]) -> Path:
-    root = tmp_path / "ws"
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
-    return root
+    return write_files(tmp_path / "ws", files)
 
 
 def _fresh(tmp_path: Path, texts: dict[str, str]) -> dict[str, set[tuple]]:
-    root = tmp_path / f"fresh{time.perf_counter_ns()}"
-    for rel, text in texts.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
+    root = write_files(tmp_path / f"fresh{time.perf_counter_ns()}", texts)
     eng = Engine(root, db_path=root.parent / f"{root.name}.db")
     eng.index()
     try:

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
+from graph_util import write_files
 from graphmind.engine import Engine
 from graphmind.graph import Graph
 from graphmind.graph.deps import ImportGraph
@@ -22,15 +23,8 @@ NOTE = "# Charges are idempotent\n\n`shop.billing.charge` must not charge twice.
 EDGE = ("shop.orders.create_order", "shop.billing.charge", "inferred", "event:order.created")
 
 
-def _ws(root: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
-    return root
-
-
 def _fresh(tmp_path: Path, files: dict[str, str]) -> dict[str, set[tuple]]:
-    root = _ws(tmp_path / f"fresh{time.perf_counter_ns()}", files)
+    root = write_files(tmp_path / f"fresh{time.perf_counter_ns()}", files)
     eng = Engine(root, db_path=root.parent / f"{root.name}.db", jobs=1)
     eng.index()
     try:
@@ -48,7 +42,7 @@ def _another_writer(root: Path, *paths: str) -> None:
 
 @pytest.fixture
 def lg(tmp_path: Path):
-    g = LiveGraph(_ws(tmp_path / "ws", {"shop/__init__.py": "", "shop/bus.py": BUS, "shop/orders.py": ORDERS}), jobs=1)
+    g = LiveGraph(write_files(tmp_path / "ws", {"shop/__init__.py": "", "shop/bus.py": BUS, "shop/orders.py": ORDERS}), jobs=1)
     g.index()
     yield g
     g.close()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from graph_util import write_files
 from graphmind.engine import Engine
 from graphmind.graph import Graph
 
@@ -21,10 +22,7 @@ def _quoted(graph: Graph) -> list[str | None]:
 
 
 def test_quoted_lines_follow_buffers_and_disk(tmp_path: Path) -> None:
-    root = tmp_path / "ws"
-    root.mkdir()
-    for rel, text in FILES.items():
-        (root / rel).write_text(text)
+    root = write_files(tmp_path / "ws", FILES)
     eng = Engine(root)
     try:
         eng.index()

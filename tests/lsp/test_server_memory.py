@@ -9,7 +9,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from graph_util import layer_snapshot, snapshot
+from graph_util import layer_snapshot, snapshot, write_files
 from graphmind import live as live_mod
 from graphmind.engine import Engine
 from graphmind.graph import Graph, blast
@@ -24,10 +24,7 @@ FILES = {
 
 
 def _ws(tmp_path: Path) -> Path:
-    root = tmp_path / "ws"
-    root.mkdir()
-    for rel, text in FILES.items():
-        (root / rel).write_text(text)
+    root = write_files(tmp_path / "ws", FILES)
     eng = Engine(root)
     eng.index()
     eng.close()

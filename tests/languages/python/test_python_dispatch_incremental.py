@@ -9,7 +9,7 @@ import tempfile
 from pathlib import Path
 
 from edit_sequences import edit_sequences
-from graph_util import check_incremental, edges, snapshot
+from graph_util import check_incremental, edges, snapshot, write_files
 from graphmind.engine import Engine
 from hypothesis import HealthCheck, given, settings
 from profiles import examples
@@ -42,9 +42,7 @@ def _dispatched(eng: Engine) -> set[tuple[str, str]]:
 
 def test_a_base_changed_in_another_file_moves_the_callers_dispatch_edges() -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp)
-        for rel, text in INITIAL.items():
-            (root / rel).write_text(text, encoding="utf-8")
+        root = write_files(Path(tmp), INITIAL)
         eng = Engine(root, db_path=root / "index.db")
         eng.index()
         everything = {("on_a", "A"), ("on_a", "S"), ("on_a", "T"), ("on_s", "S"), ("on_s", "T")}

@@ -11,7 +11,7 @@ import tempfile
 from pathlib import Path
 
 from edit_sequences import edit_sequences
-from graph_util import check_incremental, edges, snapshot
+from graph_util import check_incremental, edges, snapshot, write_files
 from graphmind.engine import Engine
 from hypothesis import HealthCheck, given, settings
 from profiles import examples
@@ -90,8 +90,7 @@ def test_incremental_equals_fresh_for_protocols_and_super(edits: list[tuple[str,
 
 
 def _engine(root: Path, texts: dict[str, str]) -> Engine:
-    for rel, text in texts.items():
-        (root / rel).write_text(text, encoding="utf-8")
+    write_files(root, texts)
     eng = Engine(root, db_path=root / "index.db")
     eng.index()
     return eng
