@@ -168,32 +168,40 @@ def reference_edges(ws: Path, key: str, cache: Path | None, log: Path) -> set[Ed
     """basedpyright's edges for the package, from ``cache`` when an earlier run stored them (the
     reference is the slow half of a run; GraphMind is always indexed afresh)."""
     slot = cache / f"{key}.json" if cache is not None else None
-    if slot is not None and slot.is_file():
-        print(f"  basedpyright: edges from {slot}", file=sys.stderr)
-        return {(a, b) for a, b in json.loads(slot.read_text())}
+    if (got := _cached(slot, "basedpyright")) is not None:
+        return got
     t0 = time.perf_counter()
     rep = collect_call_edges(ws, mode="both", stderr=log)
     print(f"  basedpyright: {len(rep.edges)} edges in {time.perf_counter() - t0:.1f}s "
           f"({rep.queried}/{rep.defs} defs answered, {rep.errors} errors)", file=sys.stderr)
-    if slot is not None and not rep.errors:
-        slot.parent.mkdir(parents=True, exist_ok=True)
-        slot.write_text(json.dumps(sorted(rep.edges)))
-    return set(rep.edges)
+    return _store(slot, set(rep.edges), rep.errors)
 
 
 def definition_edges(ws: Path, key: str, cache: Path | None, log: Path) -> set[Edge]:
     """The go-to-definition edges of every call site (the extended reference's addition)."""
     slot = cache / f"{key}-definition.json" if cache is not None else None
-    if slot is not None and slot.is_file():
-        print(f"  basedpyright definitions: edges from {slot}", file=sys.stderr)
-        return {(a, b) for a, b in json.loads(slot.read_text())}
+    if (got := _cached(slot, "basedpyright definitions")) is not None:
+        return got
     rep = collect_definition_edges(ws, stderr=log)
     print(f"  basedpyright definitions: {len(rep.edges)} edges from {rep.sites} call sites in {rep.seconds:.1f}s "
           f"({rep.by_definition} by definition, {rep.by_type} by type, {rep.errors} errors)", file=sys.stderr)
-    if slot is not None and not rep.errors:
+    return _store(slot, set(rep.edges), rep.errors)
+
+
+def _cached(slot: Path | None, what: str) -> set[Edge] | None:
+    """The reference edges an earlier run stored in ``slot``, None when there are none."""
+    if slot is None or not slot.is_file():
+        return None
+    print(f"  {what}: edges from {slot}", file=sys.stderr)
+    return {(a, b) for a, b in json.loads(slot.read_text())}
+
+
+def _store(slot: Path | None, edges: set[Edge], errors: int) -> set[Edge]:
+    """Keeps ``edges`` in ``slot`` for the next run, unless the reference had errors."""
+    if slot is not None and not errors:
         slot.parent.mkdir(parents=True, exist_ok=True)
-        slot.write_text(json.dumps(sorted(rep.edges)))
-    return set(rep.edges)
+        slot.write_text(json.dumps(sorted(edges)))
+    return edges
 
 
 def evaluate(
