@@ -133,14 +133,22 @@ STALL_FUNCTION = "def get_prep_value(self, value):"  # django's typing-stall sce
 # ----------------------------------------------------------------------------------------------
 
 
-def stall_offset(text: bytes) -> int:
-    """Where the in-process stall scenario types in Django's file: the end of the indentation of
-    the first code line of ``STALL_FUNCTION``'s body (a byte offset)."""
+def typing_in_django(ws: Path, figure: str, count: int) -> tuple[str, bytes, int, list[str]]:
+    """What the in-process keystroke figures type into Django's keystroke file: its path, its
+    text, the byte offset typed at and the keystrokes. ``keys``: ``count`` keystrokes of the plan;
+    ``stall``: ``TYPED_STATEMENT`` at the end of the indentation of the first code line of
+    ``STALL_FUNCTION``'s body."""
+    plan = keystroke_plan("django", ws)
+    rel = plan["path"]
+    text = (ws / rel).read_bytes()
+    if figure == "keys":
+        return rel, text, plan["end_offset"], keystrokes(count, plan["indent"])
     lines = text.split(b"\n")
     line = next(i for i, ln in enumerate(lines) if STALL_FUNCTION.encode() in ln) + 1
     while not lines[line].strip() or lines[line].lstrip().startswith((b'"""', b"#")):
         line += 1
-    return sum(len(ln) + 1 for ln in lines[:line]) + len(lines[line]) - len(lines[line].lstrip())
+    offset = sum(len(ln) + 1 for ln in lines[:line]) + len(lines[line]) - len(lines[line].lstrip())
+    return rel, text, offset, list(TYPED_STATEMENT)
 
 
 def log(msg: str) -> None:

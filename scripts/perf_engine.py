@@ -58,20 +58,14 @@ def child(fig: str, ws: Path, args: argparse.Namespace) -> dict:
         out["files"] = n
     elif fig in ("keys", "stall"):
         sys.path.insert(0, str(HERE.parent.parent))
-        from scripts.bench import TYPED_STATEMENT, keystroke_plan, keystrokes, stall_offset
+        from scripts.bench import typing_in_django
 
-        plan = keystroke_plan("django", ws)
+        rel, text, offset, typed = typing_in_django(ws, fig, args.keystrokes)
         eng = Engine(ws)
         eng.index()
-        rel = plan["path"]
-        text = (ws / rel).read_bytes()
         if fig == "keys":
             eng.open_document(rel, text)
-            offset = plan["end_offset"]
-            typed = keystrokes(args.keystrokes, plan["indent"])
-        else:  # issue 14's stall scenario: from didOpen, the statement typed at the start of a line
-            offset = stall_offset(text)
-            typed = list(TYPED_STATEMENT)
+        # issue 14's stall scenario starts from didOpen: _type opens the file itself
         ks, cpu = _type(eng, rel, text if fig == "stall" else None, offset, typed)
         eng.close_document(rel)
         eng.close()

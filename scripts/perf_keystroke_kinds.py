@@ -41,7 +41,7 @@ def _wrap(obj: Any, name: str, label: str, spent: dict[str, float]) -> None:
 def main() -> int:
     from graphmind.engine import Engine, chunks, update
 
-    from scripts.bench import TYPED_STATEMENT, keystroke_plan, keystrokes, stall_offset
+    from scripts.bench import typing_in_django
 
     ws = Path(sys.argv[1])
     fig = sys.argv[2] if len(sys.argv) > 2 else "keys"
@@ -51,16 +51,9 @@ def main() -> int:
                              (update.Updater, "_replace", "replace"), (update.Parsers, "parse", "parse"),
                              (chunks, "merge", "merge"), (chunks, "_moved", "moved")):
         _wrap(obj, name, label, spent)
-    plan = keystroke_plan("django", ws)
+    rel, text, offset, typed = typing_in_django(ws, fig, n)
     eng = Engine(ws)
     eng.index()
-    rel = plan["path"]
-    text = (ws / rel).read_bytes()
-    if fig == "keys":
-        offset, typed = plan["end_offset"], keystrokes(n, plan["indent"])
-    else:  # the stall scenario: the statement typed at the start of a line of get_prep_value
-        offset = stall_offset(text)
-        typed = list(TYPED_STATEMENT)
     eng.open_document(rel, text)
     st = eng.stats
     rows: list[tuple[str, float, dict[str, float]]] = []
