@@ -8,6 +8,8 @@ from typing import Any
 
 from ..model import SymbolRow
 
+_ROWS = "SELECT id, qname, name, kind, module, lang, extra FROM symbols"
+
 
 class StoreView:
     """The :class:`~graphmind.model.WorkspaceView` over the store, with a per-batch cache and
@@ -20,11 +22,8 @@ class StoreView:
         self.lang = ""
         self.deps: set[str] = set()
         self._owner = self  # the view whose ``deps`` records this one's lookups
-        self._sym: dict[tuple[str, str], list[SymbolRow]] = {}
-        self._name: dict[tuple[str, str], list[SymbolRow]] = {}
+        self._found: dict[str, list[SymbolRow]] = {}  # symbol rows by the lookup's dependency key
         self._bind: dict[tuple[str, str, str], list[tuple[str, str, Any]]] = {}
-        self._subs: dict[tuple[str, str], list[SymbolRow]] = {}
-        self._members: dict[tuple[str, str], list[SymbolRow]] = {}
         # one SymbolRow per symbol id: symbols() and by_name() return the same objects, and a
         # row's extra is unmarshalled once (the symbols don't change while a view is in use)
         self._rows: dict[int, SymbolRow] = {}
@@ -34,8 +33,7 @@ class StoreView:
         shares this view's caches and records its lookups in this view's ``deps``."""
         sibling = StoreView.__new__(StoreView)
         sibling.db, sibling.lang, sibling._owner = self.db, lang, self._owner
-        sibling._sym, sibling._name, sibling._bind, sibling._rows = self._sym, self._name, self._bind, self._rows
-        sibling._subs, sibling._members = self._subs, self._members
+        sibling._found, sibling._bind, sibling._rows = self._found, self._bind, self._rows
         return sibling
 
     def _row(self, r: tuple) -> SymbolRow:
@@ -44,72 +42,40 @@ class StoreView:
             row = self._rows[r[0]] = SymbolRow(r[0], r[1], r[2], r[3], r[4], r[5], marshal.loads(r[6]) if r[6] else {})
         return row
 
-    def symbols(self, qname: str) -> list[SymbolRow]:
-        self._owner.deps.add(f"{self.lang}:{qname}")
-        key = (self.lang, qname)
-        rows = self._sym.get(key)
+    def _lookup(self, key: str, sql: str, params: tuple[Any, ...]) -> list[SymbolRow]:
+        """The symbol rows ``sql`` selects, recorded as the dependency ``key`` and cached by it
+        (each lookup's key is its own: ``lang:qname``, ``lang:#name``, ``lang:>name``,
+        ``lang:qname.*``)."""
+        self._owner.deps.add(key)
+        rows = self._found.get(key)
         if rows is None:
-            rows = [
-                self._row(r)
-                for r in self.db.execute(
-                    "SELECT id, qname, name, kind, module, lang, extra FROM symbols WHERE qname=? AND lang=? ORDER BY id",
-                    key[::-1],
-                )
-            ]
-            self._sym[key] = rows
+            rows = self._found[key] = [self._row(r) for r in self.db.execute(sql, params)]
         return rows
 
+    def symbols(self, qname: str) -> list[SymbolRow]:
+        return self._lookup(f"{self.lang}:{qname}", f"{_ROWS} WHERE qname=? AND lang=? ORDER BY id", (qname, self.lang))
+
     def by_name(self, name: str) -> list[SymbolRow]:
-        self._owner.deps.add(f"{self.lang}:#{name}")
-        key = (self.lang, name)
-        rows = self._name.get(key)
-        if rows is None:
-            rows = [
-                self._row(r)
-                for r in self.db.execute(
-                    "SELECT id, qname, name, kind, module, lang, extra FROM symbols WHERE name=? AND lang=? ORDER BY id",
-                    key[::-1],
-                )
-            ]
-            self._name[key] = rows
-        return rows
+        return self._lookup(f"{self.lang}:#{name}", f"{_ROWS} WHERE name=? AND lang=? ORDER BY id", (name, self.lang))
 
     def subtypes(self, name: str) -> list[SymbolRow]:
         """The types that name ``name`` among their declared supertypes (the ``supers`` table),
         recorded as ``lang:>name``."""
-        self._owner.deps.add(f"{self.lang}:>{name}")
-        key = (self.lang, name)
-        rows = self._subs.get(key)
-        if rows is None:
-            rows = [
-                self._row(r)
-                for r in self.db.execute(
-                    "SELECT s.id, s.qname, s.name, s.kind, s.module, s.lang, s.extra FROM supers b "
-                    "JOIN symbols s ON s.id = b.class_id WHERE b.lang=? AND b.name=? ORDER BY s.id",
-                    key,
-                )
-            ]
-            self._subs[key] = rows
-        return rows
+        return self._lookup(
+            f"{self.lang}:>{name}",
+            "SELECT s.id, s.qname, s.name, s.kind, s.module, s.lang, s.extra FROM supers b "
+            "JOIN symbols s ON s.id = b.class_id WHERE b.lang=? AND b.name=? ORDER BY s.id",
+            (self.lang, name),
+        )
 
     def members(self, qname: str) -> list[SymbolRow]:
         """The symbols named ``qname.x`` (one level below), recorded as ``lang:qname.*``."""
-        self._owner.deps.add(f"{self.lang}:{qname}.*")
-        key = (self.lang, qname)
-        rows = self._members.get(key)
-        if rows is None:
-            n = len(qname) + 1
-            rows = [
-                self._row(r)
-                for r in self.db.execute(
-                    "SELECT id, qname, name, kind, module, lang, extra FROM symbols "
-                    "WHERE qname > ? AND qname < ? AND lang=? ORDER BY id",
-                    (qname + ".", qname + "/", self.lang),  # '/' follows '.': the qnames under it
-                )
-                if "." not in r[1][n:]
-            ]
-            self._members[key] = rows
-        return rows
+        # '/' follows '.': the qnames under ``qname.``; no '.' after it: one level down
+        return self._lookup(
+            f"{self.lang}:{qname}.*",
+            f"{_ROWS} WHERE qname > ? AND qname < ? AND lang=? AND instr(substr(qname, ?), '.') = 0 ORDER BY id",
+            (qname + ".", qname + "/", self.lang, len(qname) + 2),
+        )
 
     def bindings(self, module: str, name: str) -> list[tuple[str, str, Any]]:
         self._owner.deps.add(f"{self.lang}:{module}.{name}")
