@@ -6,6 +6,7 @@ traceback, and no popup for a client's mistake."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -113,3 +114,7 @@ def test_big_ids_and_numbers_are_fine(server) -> None:
     s.send({"id": 1.5, "method": "graphmind/status", "params": {}})  # an id must be an integer or a string
     bad_id = s.wait_for(lambda m: "error" in m and m.get("id") is None, timeout=10)
     assert bad_id["error"]["code"] == INVALID_REQUEST
+    # checked first, whatever else is wrong with the message (here its version)
+    s.send_raw(json.dumps({"jsonrpc": "1.0", "id": [2], "method": "graphmind/status", "params": {}}).encode())
+    bad_id = s.wait_for(lambda m: "error" in m and m.get("id") is None, timeout=10)
+    assert bad_id["error"]["code"] == INVALID_REQUEST and "not an array" in bad_id["error"]["message"], bad_id

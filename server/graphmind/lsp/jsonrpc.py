@@ -183,16 +183,19 @@ class JsonRpc:
     # ------------------------------------------------------------------ from the client
     def handle(self, data: Any) -> None:
         """One message, decoded from its JSON."""
-        if type(data) is not dict or data.get("jsonrpc") != "2.0":
+        if type(data) is not dict:
             self.server.typed().handle(data)  # pygls says what is wrong with it
             return
         method = data.get("method")
+        is_request = method is not None and "id" in data
+        if is_request and type(data["id"]) not in (int, str):  # whatever else is wrong: the one place ids are checked
+            self.reply_error(None, INVALID_REQUEST, f"id must be an integer or a string, not {json_type(data['id'])}")
+            return
+        if data.get("jsonrpc") != "2.0":
+            self.server.typed().handle(data)  # pygls says what is wrong with it
+            return
         if method is None:
             self._response(data)
-            return
-        is_request = "id" in data
-        if is_request and type(data["id"]) not in (int, str):
-            self.reply_error(None, INVALID_REQUEST, f"id must be an integer or a string, not {json_type(data['id'])}")
             return
         if type(method) is not str:
             self.server.typed().handle(data)

@@ -23,7 +23,7 @@ from typing import Any, Literal
 import attrs
 import cattrs
 from lsprotocol import types as T
-from pygls.exceptions import JsonRpcInvalidParams, JsonRpcInvalidRequest
+from pygls.exceptions import JsonRpcInvalidParams
 from pygls.protocol import LanguageServerProtocol, default_converter, lsp_method
 
 from . import lean
@@ -254,9 +254,6 @@ class GraphMindProtocol(LanguageServerProtocol):
         msg_type = self.get_message_type(method) if isinstance(method, str) else None
         if msg_type is None:
             return super().structure_message(data)  # unknown methods: pygls answers MethodNotFound
-        if "id" in data and (type(data["id"]) not in (int, str)):
-            problem = f"id must be an integer or a string, not {json_type(data['id'])}"
-            return _Rejected(id=None, error=JsonRpcInvalidRequest(message=problem).to_response_error())
         try:
             return self._converter.structure(data, msg_type)
         except (cattrs.BaseValidationError, ValueError, TypeError) as exc:
