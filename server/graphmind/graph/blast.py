@@ -14,6 +14,16 @@ Bounded whatever the graph's shape (the answer says ``truncated`` and why when a
   (the language server: an edit is never held up by more than one step, and a cancelled request
   stops at the next one). If the graph changes between steps the walk starts again (at most
   ``RESTARTS`` times), so the answer is one version of the graph.
+
+What a change to a declared method reaches (incoming walks only): a call through a declared
+method (an interface, protocol, trait or abstract member, a base-class method) also reaches its
+overrides, as dispatch edges (``via`` ``dispatch:<declared qname>``) at the same call site. So
+the callers through the declaration are callers of each implementation (those edges), and each
+implementation those edges reach is one hop from the declaration (``via``
+``implements:<declared qname>``, no call site): changing the declaration's contract changes what
+they must be, and their own callers (on receivers of their concrete types) are one hop further.
+The graph knows the pair only from its dispatch edges; the rule reads the ``via`` kind, never a
+language.
 """
 
 from __future__ import annotations
@@ -171,16 +181,18 @@ def _walk(
 
 
 def _hop(reads: ReadsFactory, nodes: list[int], incoming: bool, min_conf: int, deadline: float) -> Generator[None, None, list[int] | None]:
-    """The symbols one call edge away from ``nodes`` (one step); None when time ran out."""
+    """The symbols one call edge away from ``nodes``, and (incoming) the overrides their
+    dispatch edges reach (one step); None when time ran out."""
     try:
         with reads() as r, _deadline(r, deadline):
             rows = r.reach(nodes, 1, min_conf, incoming)
+            impls = [impl for _, impl, _, _ in r.dispatched(nodes, min_conf)] if incoming else []
     except sqlite3.OperationalError as exc:
         if "interrupt" not in str(exc):
             raise
         return None
     yield
-    return [n for n, hops in rows if hops == 1]
+    return [n for n, hops in rows if hops == 1] + impls
 
 
 def _answer(
@@ -195,10 +207,14 @@ def _answer(
     for i in range(0, len(nodes), BATCH):
         with reads() as r:
             edges = r.call_edges_from(nodes[i : i + BATCH], min_conf, incoming)
+            implemented = r.dispatched(nodes[i : i + BATCH], min_conf) if incoming else []
             rows = r.symbols_by_id(nodes[i : i + BATCH])
         for node, parent, conf, fid, idx, via in edges:
             if level.get(parent) is not None and level.get(node, -1) == level[parent] + 1:
                 by_node.setdefault(node, []).append((parent, conf, fid, idx, via))
+        for parent, node, conf, declared in implemented:  # no call site: (-1, -1) has none
+            if level.get(node, -1) == level[parent] + 1:
+                by_node.setdefault(node, []).append((parent, conf, -1, -1, Via("implements", declared).encode()))
         syms.update((s.id, s) for s in map(Sym.of, rows))
         yield
     best: dict[int, tuple[int, int]] = {t: (EXTRACTED + 1, 0) for t in start_ids}  # node -> (conf, parent)
@@ -221,7 +237,7 @@ def _answer(
         parent, conf = ranked[0]
         best[n] = (min(conf, EXTRACTED), parent)
         chains[n] = [*chains.get(parent, []), syms[n].qname]
-        site_keys[n] = [(fid, idx) for p, _, fid, idx, _ in cands if p == parent]
+        site_keys[n] = [(fid, idx) for p, _, fid, idx, _ in cands if p == parent and fid >= 0]
         # an indirect hop (an event, an HTTP route) says how it links
         vias = [v for p, _, _, _, v in cands if p == parent]
         via = None if None in vias else min(vias)  # type: ignore[type-var]
