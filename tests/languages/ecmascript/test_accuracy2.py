@@ -167,6 +167,9 @@ FRAGMENTS = [
     "{ repo }", ": Store",
     # an interface's overload signatures are one member
     "\n  save(n: number): void;\n",
+    # receivers typed by a union of named types: each part's member
+    "\nexport function either(x: Disk | Store, y: Repo | Disk) {\n  x.save();\n  y.find();\n}\n",
+    " | Repo", " | Store", "Disk | ",
     "implements Store", "save", "run", "repo", "find", "Store", "Repo", "Opts", "hook", "Repo[]", "{", "}", "(", ")", "\n",
 ]
 FILES = sorted(INITIAL)

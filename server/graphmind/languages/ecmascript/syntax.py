@@ -174,7 +174,8 @@ def expr_of(node: ts.Node | None, folder: str) -> Expr:
 def type_evidence(node: ts.Node | None) -> tuple | None:
     """What a type annotation says: ``('ann', ['mod', 'Foo'])`` for a named type (``Foo | null``,
     ``Promise<Foo>`` and ``mod.Foo<T>`` included), ``('ext', 'string')`` for a builtin type,
-    ``('cls', ['Foo'])`` for ``typeof Foo``."""
+    ``('cls', ['Foo'])`` for ``typeof Foo``, ``('union', [chain, ...])`` for a union of several
+    named types."""
     if node is None:
         return None
     t = node.type
@@ -224,9 +225,12 @@ def type_evidence(node: ts.Node | None) -> tuple | None:
         named = [c for c in kids if c.type not in PRIMITIVE_PARTS and not (
             c.type == "parenthesized_type" and c.named_child_count and c.named_children[0].type in PRIMITIVE_PARTS
         )]
-        if len(named) == 1:
-            ev = type_evidence(named[0])
-            return ev if ev is not None and ev[0] == "ann" else None
+        evs = [type_evidence(c) for c in named]
+        if len(evs) == 1:
+            return evs[0] if evs[0] is not None and evs[0][0] == "ann" else None
+        # `Subscriber<T> | Observer<T>`: each named part is a type the value may have
+        if evs and all(ev is not None and ev[0] == "ann" for ev in evs):
+            return ("union", [ev[1] for ev in evs])  # type: ignore[index]
         return None
     if t == "intersection_type":
         # `Required<Omit<R, 's'>> & Pick<R, 's'>`: the parts that name a type all name one

@@ -16,7 +16,9 @@ from .records import ELEMENT, Base, Expr, ScopeRecord
 # ('super', class row); ('ret', function rows) the object literal the functions return (its
 # members are the functions' symbols flagged ``member``); ('spread', (values, keys)) an object
 # literal made of spreads of those values (and its own ``keys``, which hide theirs); ('arr', value)
-# an array whose elements are ``value`` (an instance); ('arrfn', (name, value)) its method ``name``.
+# an array whose elements are ``value`` (an instance); ('arrfn', (name, value)) its method ``name``;
+# ('union', (values, whole)) one of several values, each a part of a declared union of types
+# (``x: A | B``), ``whole`` false when a part had no value for a member asked on the way.
 Value = tuple[str, Any]
 
 # Array methods whose callback receives an element, by the callback's parameter positions.
@@ -27,6 +29,20 @@ ELEMENT_CALLBACKS = {
 }
 ELEMENT_RESULTS = ("find", "findLast", "at", "pop", "shift")  # a call of these returns an element
 ARRAY_RESULTS = ("filter", "slice", "concat", "reverse", "sort", "toSorted", "toReversed", "splice")
+
+
+def _value_key(v: Value) -> Any:
+    """What tells two values apart (rows by id)."""
+    kind, payload = v
+    if kind in ("syms", "inst"):
+        return kind, sorted(r.id for r in payload)
+    if kind == "union":
+        return kind, sorted(repr(_value_key(p)) for p in payload[0]), payload[1]
+    if kind == "arr":
+        return kind, repr(_value_key(payload))
+    if kind == "super":
+        return kind, payload.id
+    return kind, repr(payload)
 
 
 class Values(ValueResolver):
@@ -191,6 +207,16 @@ class Values(ValueResolver):
             return (("syms", rows), known_confidence(rows, EXTRACTED)) if rows else (None, EXTRACTED)
         if kind == "spread":
             return self.spread_attr(payload[0], payload[1], name, depth)
+        if kind == "union":
+            parts, whole = payload
+            got: list[tuple[Value, int]] = []
+            for p in parts:
+                pv, pc = self.attr(p, name, depth + 1)
+                if pv is None:
+                    whole = False
+                else:
+                    got.append((pv, pc))
+            return self.union_of(got, whole)
         if kind in ("syms", "inst"):
             found: list[tuple[Value, int]] = []
             for r in payload:
@@ -218,6 +244,26 @@ class Values(ValueResolver):
             if self.has_external_base(cls, depth):
                 return ("ext", name), EXTRACTED
         return None, EXTRACTED
+
+    def union_of(self, got: list[tuple[Value, int]], whole: bool) -> tuple[Value | None, int]:
+        """The value of a union's parts (``got``, each with its confidence), the same part once;
+        one part that stands for the whole union is that part's value."""
+        parts: dict[str, tuple[Value, int]] = {}
+        for v, c in got:
+            parts.setdefault(repr(_value_key(v)), (v, c))
+        if not parts:
+            return None, EXTRACTED
+        conf = min(c for _, c in parts.values())
+        if len(parts) == 1 and whole:
+            return next(iter(parts.values()))
+        return ("union", ([v for v, _ in parts.values()], whole)), conf
+
+    def merge(self, found: list[tuple[Value, int]]) -> tuple[Value | None, int]:
+        """Several candidate values: a union among them counts as its parts (a name with a union
+        annotation and another evidence is no longer one declared union)."""
+        if len(found) > 1 and any(v[0] == "union" for v, _ in found):
+            found = [(p, c) for v, c in found for p in (v[1][0] if v[0] == "union" else [v])]
+        return super().merge(found)
 
     def spread_attr(self, values: list[Value], keys: list[str], name: str, depth: int) -> tuple[Value | None, int]:
         """Member ``name`` of an object literal made of spreads: the last spread that has it
@@ -317,6 +363,13 @@ class Values(ValueResolver):
         kind, payload = v
         if kind == "ext":
             return ("ext", payload + "()"), c
+        if kind == "union":
+            got = []
+            for p in payload[0]:
+                pv, pc = self.call_result(p, c, depth + 1)
+                if pv is not None:
+                    got.append((pv, pc))
+            return self.union_of(got, payload[1] and len(got) == len(payload[0]))
         if kind == "arrfn":  # arr.find(...): an element; arr.filter(...): such an array
             name, elem = payload
             if name in ELEMENT_RESULTS:
@@ -369,6 +422,13 @@ class Values(ValueResolver):
         if ev[0] == "arr":  # Foo[]: its elements are Foo instances
             elem, _ = self.type_value(("ann", ev[1]), evaluate, depth + 1)
             return (("arr", elem) if elem is not None and elem[0] == "inst" else ("ext", "Array")), INFERRED
+        if ev[0] == "union":  # A | B: an instance of either
+            got = []
+            for chain in ev[1]:
+                pv, _ = self.type_value(("ann", chain), evaluate, depth + 1)
+                if pv is not None:
+                    got.append((pv, INFERRED))
+            return self.union_of(got, len(got) == len(ev[1])) if got else (None, EXTRACTED)
         if ev[0] == "cls":  # typeof Foo: the class Foo itself (`new this.ctor()` makes a Foo)
             v, c = evaluate(Expr(Base.NAME, None, list(ev[1])), depth + 1)
             if v is not None and v[0] == "syms":
@@ -434,7 +494,7 @@ class Values(ValueResolver):
         found: list[tuple[Value, int]] = []
         for ev in evs:
             kind = ev[0]
-            if kind in ("ann", "ext", "arr", "cls"):
+            if kind in ("ann", "ext", "arr", "cls", "union"):
                 v, c = self.type_value(ev, evaluate, depth)
                 if v is not None:
                     found.append((v, INFERRED))
