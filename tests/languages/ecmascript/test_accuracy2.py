@@ -170,6 +170,13 @@ FRAGMENTS = [
     # receivers typed by a union of named types: each part's member
     "\nexport function either(x: Disk | Store, y: Repo | Disk) {\n  x.save();\n  y.find();\n}\n",
     " | Repo", " | Store", "Disk | ",
+    # narrowing by instanceof and by a type guard; `this` of a function passed as a callback
+    "\n  if (s instanceof Disk) {\n    s.save();\n  }\n",
+    "\nexport function isRepo(v: any): v is Repo {\n  return true;\n}\n",
+    "\n  const q: any = s;\n  if (isRepo(q)) q.find();\n  isRepo(q) ? q.find() : null;\n",
+    "\nexport function onRepo(cb: (this: Repo) => void): void {}\n",
+    "\n  onRepo(function () { this.find(); });\n",
+    "instanceof ", " is Repo", "this: ",
     "implements Store", "save", "run", "repo", "find", "Store", "Repo", "Opts", "hook", "Repo[]", "{", "}", "(", ")", "\n",
 ]
 FILES = sorted(INITIAL)

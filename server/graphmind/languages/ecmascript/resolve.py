@@ -58,8 +58,11 @@ class Resolver(Values):
                 kind, target, extra = imports[name]
                 return self.binding_value(self.M, kind, target, extra, depth + 1)
             if name in types:
-                return self.evidence_value(types[name], lambda e, d, _s=s: self.eval_expr(e, _s, d), depth + 1)
-            if name in locals_:
+                v, c = self.evidence_value(types[name], lambda e, d, _s=s: self.eval_expr(e, _s, d), depth + 1)
+                if v is not None or name in locals_:
+                    return v, c
+                # a branch's narrowing that proves nothing (a call of no type guard): the outer type
+            elif name in locals_:
                 return None, EXTRACTED
             s = parent
         return self.module_lookup(name, depth)
@@ -80,6 +83,9 @@ class Resolver(Values):
             if this[0] == "ann":  # a declared `this:` parameter
                 parent = self.scopes[s].parent
                 return self.type_value(this[1], lambda e, d, _p=parent: self.eval_expr(e, _p, d), 0)
+            if this[0] == "cb":  # a `function` passed as a callback: what the callee declares of its `this`
+                parent = self.scopes[s].parent
+                return self.callback_param(this[1], lambda e, d, _p=parent: self.eval_expr(e, _p, d), 0)
             return None, EXTRACTED
         return None, EXTRACTED
 

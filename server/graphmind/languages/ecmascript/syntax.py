@@ -239,6 +239,55 @@ def type_evidence(node: ts.Node | None) -> tuple | None:
     return None
 
 
+def narrowings(cond: ts.Node | None, folder: str) -> list[tuple[str, tuple]]:
+    """What a condition that holds proves of names, through parentheses and ``&&``: ``x instanceof
+    C`` that ``x`` is a ``C`` (``('ann', chain)``); a call ``f(x)`` that ``x`` is what ``f`` declares
+    of its parameter at that position if ``f`` is a type guard (``v is C``, read where ``f`` is
+    defined: ``('guard', callee, position)``)."""
+    out: list[tuple[str, tuple]] = []
+    todo = [cond] if cond is not None else []
+    while todo:
+        n = todo.pop()
+        if n.type == "parenthesized_expression":
+            todo.extend(n.named_children)
+        elif n.type == "binary_expression":
+            op = text(n.child_by_field_name("operator"))
+            left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
+            if op == "&&":
+                todo.extend(c for c in (right, left) if c is not None)
+            elif op == "instanceof" and left is not None and left.type == "identifier" and right is not None:
+                if right.type in ("identifier", "member_expression"):
+                    out.append((text(left), ("ann", text(right).replace(" ", "").split("."))))
+        elif n.type == "call_expression":
+            callee, args = n.child_by_field_name("function"), n.child_by_field_name("arguments")
+            e = expr_of(callee, folder)
+            if args is None or e.base not in (Base.NAME, Base.THIS) or not e.chain:
+                continue
+            for k, a in enumerate(args.named_children):
+                if a.type == "identifier":
+                    out.append((text(a), ("guard", e, k)))
+    return out
+
+
+def guard_of(params: ts.Node | None, ret: ts.Node | None) -> tuple[int, tuple] | None:
+    """A type guard's return type (``(v: unknown): v is Foo``): the position of the parameter it
+    narrows and the type evidence it proves."""
+    if ret is None or ret.type != "type_predicate_annotation" or not ret.named_child_count:
+        return None
+    pred = ret.named_children[0]
+    name, ty = pred.child_by_field_name("name"), pred.child_by_field_name("type")
+    ev = type_evidence(ty)
+    if name is None or ev is None or ev[0] not in ("ann", "union"):
+        return None
+    k = 0
+    for p in value_params(params):
+        pat = p.child_by_field_name("pattern") if p.type in ("required_parameter", "optional_parameter") else p
+        if pat is not None and text(pat) == text(name):
+            return k, ev
+        k += 1
+    return None
+
+
 def array_of(elem: ts.Node | None) -> tuple:
     """An array type: ``('arr', chain)`` when its elements are of a named type (``Foo[]``,
     ``Array<Foo>``: what ``forEach`` callbacks receive), else the builtin ``Array``."""
@@ -297,6 +346,26 @@ def param_evidence(params: ts.Node | None, tparams: list[str]) -> tuple[dict[int
                 types[k] = ev
         k += 1
     return types, callbacks
+
+
+def callback_this(params: ts.Node | None, tparams: list[str]) -> dict[int, tuple]:
+    """By parameter index, what a parameter typed as a function declares of its ``this``
+    (``work: (this: SchedulerAction<T>, state: T) => void``): what ``this`` is inside a
+    ``function`` passed there."""
+    out: dict[int, tuple] = {}
+    if params is None or params.type == "identifier":
+        return out
+    for k, p in enumerate(value_params(params)):
+        ann = p.child_by_field_name("type") if p.type in ("required_parameter", "optional_parameter") else None
+        ty = ann.named_children[0] if ann is not None and ann.named_child_count else None
+        inner = ty.child_by_field_name("parameters") if ty is not None and ty.type == "function_type" else None
+        for q in inner.named_children if inner is not None else ():
+            pat = q.child_by_field_name("pattern") if q.type == "required_parameter" else None
+            if pat is not None and pat.type == "this":
+                ev = generic_evidence(q.child_by_field_name("type"), tparams)
+                if ev is not None:
+                    out[k] = ev
+    return out
 
 
 def fn_param_evidence(fn: ts.Node, tparams: list[str]) -> list | None:

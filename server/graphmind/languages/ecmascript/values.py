@@ -466,10 +466,15 @@ class Values(ValueResolver):
         # `new C(cb)`: the constructor's callback parameters
         rows = [x for r in fv[1] for x in (self.constructor(r, depth + 1)[0] if r.kind == "class" else [r])]
         for r in rows:
-            evs = (r.extra.get("callbacks") or {}).get(k)
-            if not evs or j >= len(evs) or evs[j] is None:
-                continue
-            pev = evs[j]
+            if j < 0:  # the callback's `this`
+                pev = (r.extra.get("callbacks_this") or {}).get(k)
+                if pev is None:
+                    continue
+            else:
+                evs = (r.extra.get("callbacks") or {}).get(k)
+                if not evs or j >= len(evs) or evs[j] is None:
+                    continue
+                pev = evs[j]
             if pev[0] == "tp":
                 bound = None
                 if targs and pev[1] < len(targs):
@@ -528,6 +533,14 @@ class Values(ValueResolver):
                 v, c = self.callback_param(ev, evaluate, depth)
                 if v is not None:
                     found.append((v, c))
+            elif kind == "guard":  # isFoo(x) held: what the type guard `isFoo(v): v is Foo` proves
+                fv, _ = evaluate(ev[1], depth + 1)
+                for r in fv[1] if fv is not None and fv[0] == "syms" else ():
+                    g = r.extra.get("narrows")
+                    if g and g[0] == ev[2]:
+                        v, _ = self.type_value(g[1], lambda e, d, _m=r.module: self.eval_global_expr(_m, e, d), depth + 1)
+                        if v is not None:
+                            found.append((v, INFERRED))
             elif kind == "elem":  # for (const x of arr)
                 v, c = evaluate(ev[1], depth + 1)
                 if v is not None and v[0] == "arr":
