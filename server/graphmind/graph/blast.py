@@ -59,6 +59,8 @@ ReadsFactory = Callable[[], contextlib.AbstractContextManager[Reads]]
 class _Walk:
     level: dict[int, int] = field(default_factory=dict)  # node -> fewest hops
     cut: list[str] = field(default_factory=list)  # which bounds cut the answer
+    # (declared, implementation, confidence, declared qname): the hops from a declared method
+    implemented: list[tuple[int, int, int, str]] = field(default_factory=list)
 
 
 def run(steps: Generator[None, None, R]) -> R:
@@ -159,7 +161,7 @@ def _walk(
             return
         nxt: list[int] = []
         for i in range(0, len(frontier), BATCH):
-            found = yield from _hop(reads, frontier[i : i + BATCH], incoming, min_conf, deadline)
+            found = yield from _hop(reads, frontier[i : i + BATCH], incoming, min_conf, deadline, walk.implemented)
             if found is None:
                 walk.cut.append("time")
                 return
@@ -174,19 +176,24 @@ def _walk(
         d += 1
     if frontier and d == depth < wanted:  # clamped: did the clamp cut anything?
         for i in range(0, len(frontier), BATCH):
-            found = yield from _hop(reads, frontier[i : i + BATCH], incoming, min_conf, deadline)
+            found = yield from _hop(reads, frontier[i : i + BATCH], incoming, min_conf, deadline, [])
             if found is None or any(n not in level for n in found):
                 walk.cut.append("maxDepth" if found is not None else "time")
                 return
 
 
-def _hop(reads: ReadsFactory, nodes: list[int], incoming: bool, min_conf: int, deadline: float) -> Generator[None, None, list[int] | None]:
+def _hop(
+    reads: ReadsFactory, nodes: list[int], incoming: bool, min_conf: int, deadline: float,
+    implemented: list[tuple[int, int, int, str]],
+) -> Generator[None, None, list[int] | None]:
     """The symbols one call edge away from ``nodes``, and (incoming) the overrides their
-    dispatch edges reach (one step); None when time ran out."""
+    dispatch edges reach, added to ``implemented`` (one step); None when time ran out."""
     try:
         with reads() as r, _deadline(r, deadline):
             rows = r.reach(nodes, 1, min_conf, incoming)
-            impls = [impl for _, impl, _, _ in r.dispatched(nodes, min_conf)] if incoming else []
+            pairs = r.dispatched(nodes, min_conf) if incoming else []
+            implemented.extend(pairs)
+            impls = [impl for _, impl, _, _ in pairs]
     except sqlite3.OperationalError as exc:
         if "interrupt" not in str(exc):
             raise
@@ -207,16 +214,15 @@ def _answer(
     for i in range(0, len(nodes), BATCH):
         with reads() as r:
             edges = r.call_edges_from(nodes[i : i + BATCH], min_conf, incoming)
-            implemented = r.dispatched(nodes[i : i + BATCH], min_conf) if incoming else []
             rows = r.symbols_by_id(nodes[i : i + BATCH])
         for node, parent, conf, fid, idx, via in edges:
             if level.get(parent) is not None and level.get(node, -1) == level[parent] + 1:
                 by_node.setdefault(node, []).append((parent, conf, fid, idx, via))
-        for parent, node, conf, declared in implemented:  # no call site: (-1, -1) has none
-            if level.get(node, -1) == level[parent] + 1:
-                by_node.setdefault(node, []).append((parent, conf, -1, -1, Via("implements", declared).encode()))
         syms.update((s.id, s) for s in map(Sym.of, rows))
         yield
+    for parent, node, conf, declared in walk.implemented:  # found by the walk; no call site: (-1, -1)
+        if parent in level and level.get(node, -1) == level[parent] + 1:
+            by_node.setdefault(node, []).append((parent, conf, -1, -1, Via("implements", declared).encode()))
     best: dict[int, tuple[int, int]] = {t: (EXTRACTED + 1, 0) for t in start_ids}  # node -> (conf, parent)
     chains: dict[int, list[str]] = {t: [syms[t].qname] if t in syms else [] for t in start_ids}
     items: list[BlastItem] = []
