@@ -170,6 +170,7 @@ FRAGMENTS = [
     # receivers typed by a union of named types: each part's member
     "\nexport function either(x: Disk | Store, y: Repo | Disk) {\n  x.save();\n  y.find();\n}\n",
     " | Repo", " | Store", "Disk | ",
+    "\nexport type Either = Disk | Store | (() => void);\n", ": Either",
     # narrowing by instanceof and by a type guard; `this` of a function passed as a callback
     "\n  if (s instanceof Disk) {\n    s.save();\n  }\n",
     "\nexport function isRepo(v: any): v is Repo {\n  return true;\n}\n",

@@ -262,6 +262,14 @@ class Extractor(Bindings):
             bases = heritage(node) if t != "type_alias_declaration" else alias_bases(node)
             if bases:
                 extra["bases"] = bases
+            value = node.child_by_field_name("value") if t == "type_alias_declaration" else None
+            if value is not None and value.type == "union_type":
+                # `type TeardownLogic = Subscription | Unsubscribable | (() => void)`: a value of it is
+                # either named type (one named part: that type); no named part: no symbol
+                ev = type_evidence(value)
+                if ev is None or ev[0] not in ("ann", "union"):
+                    return None
+                extra["bases" if ev[0] == "ann" else "union"] = [ev[1]] if ev[0] == "ann" else ev[1]
             if t == "type_alias_declaration":
                 extra["alias"] = True  # a shape: its members are reached through the type, never by name
             body = node.child_by_field_name("body")

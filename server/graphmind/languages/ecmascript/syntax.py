@@ -215,7 +215,7 @@ def type_evidence(node: ts.Node | None) -> tuple | None:
         return type_evidence(head)
     if t == "union_type":
         kids = [
-            c for c in node.named_children
+            c for c in intersection_parts(node, "union_type")
             if not (c.type == "literal_type" and text(c) in ("null", "undefined"))
             and not (c.type == "predefined_type" and text(c) in ("undefined", "void", "null", "never"))
         ]
@@ -295,11 +295,12 @@ def array_of(elem: ts.Node | None) -> tuple:
     return ("arr", ev[1]) if ev is not None and ev[0] == "ann" else ("ext", "Array")
 
 
-def intersection_parts(node: ts.Node) -> list[ts.Node]:
-    """The parts of ``A & B & {...}`` (nested intersections flattened), in order."""
+def intersection_parts(node: ts.Node, kind: str = "intersection_type") -> list[ts.Node]:
+    """The parts of ``A & B & {...}`` (nested intersections flattened), in order; with ``kind``
+    ``union_type``, of ``A | B | C``."""
     out: list[ts.Node] = []
     for c in node.named_children:
-        out.extend(intersection_parts(c) if c.type == "intersection_type" else [c])
+        out.extend(intersection_parts(c, kind) if c.type == kind else [c])
     return out
 
 

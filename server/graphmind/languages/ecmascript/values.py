@@ -440,6 +440,14 @@ class Values(ValueResolver):
         v, c = evaluate(Expr(Base.NAME, None, list(ev[1])), depth + 1)
         if v is not None and v[0] == "syms":
             cls = [r for r in v[1] if r.kind in ("class", "interface")]
+            if any(r.extra.get("union") for r in cls) and depth <= MAX_DEPTH:
+                # a type alias of a union: an instance of either part (read in the alias's module)
+                got = [
+                    (pv, INFERRED) for r in cls
+                    if (pv := self.type_value(("union", r.extra["union"]), lambda e, d, _m=r.module: self.eval_global_expr(_m, e, d), depth + 1)[0]
+                        if r.extra.get("union") else ("inst", [r])) is not None
+                ]
+                return self.union_of(got, len(got) == len(cls)) if got else (None, EXTRACTED)
             if cls:
                 return ("inst", cls), INFERRED
             return None, EXTRACTED
