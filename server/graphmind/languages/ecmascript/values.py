@@ -54,6 +54,7 @@ class Values(ValueResolver):
         self.mlocals: set[str] = set(local.get("mlocals", ()))
         self.M = facts.module
         self._globals: dict[tuple[str, str, int], tuple[Value | None, int]] = {}
+        self._unions: dict[tuple[int, int], Value | None] = {}  # (type alias id, depth) -> the union it names
 
     # --- modules
     def module_exists(self, name: str) -> bool:
@@ -442,11 +443,7 @@ class Values(ValueResolver):
             cls = [r for r in v[1] if r.kind in ("class", "interface")]
             if any(r.extra.get("union") for r in cls) and depth <= MAX_DEPTH:
                 # a type alias of a union: an instance of either part (read in the alias's module)
-                got = [
-                    (pv, INFERRED) for r in cls
-                    if (pv := self.type_value(("union", r.extra["union"]), lambda e, d, _m=r.module: self.eval_global_expr(_m, e, d), depth + 1)[0]
-                        if r.extra.get("union") else ("inst", [r])) is not None
-                ]
+                got = [(pv, INFERRED) for r in cls if (pv := self.alias_union(r, depth) if r.extra.get("union") else ("inst", [r]))]
                 return self.union_of(got, len(got) == len(cls)) if got else (None, EXTRACTED)
             if cls:
                 return ("inst", cls), INFERRED
@@ -454,6 +451,17 @@ class Values(ValueResolver):
         if v is not None and v[0] == "ext":
             return v, INFERRED
         return None, EXTRACTED
+
+    def alias_union(self, alias: SymbolRow, depth: int) -> Value | None:
+        """The value of a type alias of a union (its parts read in its own module), once per file:
+        ``def: $ZodTypes`` of forty parts is asked at every site of a file (the depth is part of
+        the key, as in :meth:`global_value`)."""
+        key = (alias.id, depth)
+        if key not in self._unions:
+            self._unions[key] = self.type_value(
+                ("union", alias.extra["union"]), lambda e, d: self.eval_global_expr(alias.module, e, d), depth + 1
+            )[0]
+        return self._unions[key]
 
     def callback_param(self, ev: tuple, evaluate: Callable[[Expr, int], tuple[Value | None, int]],
                        depth: int) -> tuple[Value | None, int]:
