@@ -30,6 +30,7 @@
 (ternary_expression
   condition: [(binary_expression) (call_expression) (parenthesized_expression)]
   consequence: [(call_expression) (member_expression) (parenthesized_expression)] @scope.narrow)
+(switch_statement value: (parenthesized_expression (member_expression)) body: (switch_body (switch_case value: (string)) @scope.narrow))
 
 ; call sites: @callee is the callee expression
 (call_expression function: (_) @callee) @reference.call

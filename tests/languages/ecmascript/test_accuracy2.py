@@ -178,6 +178,9 @@ FRAGMENTS = [
     "\nexport function onRepo(cb: (this: Repo) => void): void {}\n",
     "\n  onRepo(function () { this.find(); });\n",
     "instanceof ", " is Repo", "this: ",
+    # a discriminated union: `kind` declared as a string literal in each part
+    "\nexport interface Disk {\n  kind: \"disk\";\n}\n", "\nexport type Any = Disk | Cloud;\n",
+    "\n  const a: Any = s as any;\n  if (a.kind === \"disk\") a.save();\n  switch (a.kind) {\n    case \"disk\":\n      a.save();\n  }\n",
     "implements Store", "save", "run", "repo", "find", "Store", "Repo", "Opts", "hook", "Repo[]", "{", "}", "(", ")", "\n",
 ]
 FILES = sorted(INITIAL)

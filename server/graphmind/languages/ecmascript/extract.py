@@ -42,6 +42,7 @@ from .syntax import (
     rng,
     signature,
     spread_sources,
+    switch_narrowings,
     text,
     type_arguments,
     type_evidence,
@@ -643,13 +644,17 @@ class Extractor(Bindings):
             extra["local"] = True
 
     def open_narrow(self, node: ts.Node, ps: int) -> int | None:
-        """A branch taken when its condition holds (the consequence of an ``if`` or a ternary):
+        """A branch taken when its condition holds (the consequence of an ``if`` or a ternary, a
+        ``case`` of a ``switch`` on a discriminant):
         the names the condition tests have there the types it proves (:func:`narrowings`). A
         scope only inside a function, only when the condition proves something; its owner,
         ``this`` and function are the enclosing ones. A proof that says nothing at resolution (a
         call of no type guard) leaves the enclosing scope's type (``Resolver.lookup``)."""
         parent = node.parent
-        narrowed = narrowings(parent.child_by_field_name("condition"), self.folder) if parent is not None else []
+        if node.type == "switch_case":
+            narrowed = switch_narrowings(node)
+        else:
+            narrowed = narrowings(parent.child_by_field_name("condition"), self.folder) if parent is not None else []
         if ps == 0 or not narrowed:
             return None
         psc = self.scopes[ps]

@@ -57,6 +57,11 @@ class Resolver(Values):
             if name in imports:
                 kind, target, extra = imports[name]
                 return self.binding_value(self.M, kind, target, extra, depth + 1)
+            if name in types and types[name][0][0] == "tag":  # a discriminant held: the parts it selects
+                v, c = self.lookup(name, parent, depth + 1)
+                for ev in types[name]:
+                    v = self.select_tagged(v, ev[1], ev[2])
+                return v, c
             if name in types:
                 v, c = self.evidence_value(types[name], lambda e, d, _s=s: self.eval_expr(e, _s, d), depth + 1)
                 if v is not None or name in locals_:

@@ -255,6 +255,11 @@ def narrowings(cond: ts.Node | None, folder: str) -> list[tuple[str, tuple]]:
             left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
             if op == "&&":
                 todo.extend(c for c in (right, left) if c is not None)
+            elif op in ("===", "==") and left is not None and right is not None:
+                # `x.kind === "circle"` (either side): the parts of x's union whose `kind` is "circle"
+                tag = discriminant(left, right) or discriminant(right, left)
+                if tag is not None:
+                    out.append(tag)
             elif op == "instanceof" and left is not None and left.type == "identifier" and right is not None:
                 if right.type in ("identifier", "member_expression"):
                     out.append((text(left), ("ann", text(right).replace(" ", "").split("."))))
@@ -267,6 +272,41 @@ def narrowings(cond: ts.Node | None, folder: str) -> list[tuple[str, tuple]]:
                 if a.type == "identifier":
                     out.append((text(a), ("guard", e, k)))
     return out
+
+
+def discriminant(member: ts.Node, value: ts.Node) -> tuple[str, tuple] | None:
+    """``x.kind`` compared to the string ``value``: (``x``, ``('tag', 'kind', [value])``)."""
+    if member.type != "member_expression" or value.type != "string":
+        return None
+    obj, prop = member.child_by_field_name("object"), member.child_by_field_name("property")
+    if obj is None or obj.type != "identifier" or prop is None or prop.type != "property_identifier":
+        return None
+    return text(obj), ("tag", text(prop), [string_value(value) or ""])
+
+
+def switch_narrowings(case: ts.Node) -> list[tuple[str, tuple]]:
+    """A ``case "circle":`` of ``switch (x.kind)``: x is the parts of its union whose ``kind`` is
+    that string, or that of an empty case falling through to it (``case "a": case "b": ...``)."""
+    body = case.parent
+    switch = body.parent if body is not None else None
+    disc = switch.child_by_field_name("value") if switch is not None else None
+    while disc is not None and disc.type == "parenthesized_expression" and disc.named_child_count:
+        disc = disc.named_children[0]
+    value = case.child_by_field_name("value")
+    if disc is None or value is None or value.type != "string" or case.child_by_field_name("body") is None:
+        return []
+    got = discriminant(disc, value)
+    if got is None:
+        return []
+    values = got[1][2]
+    prev = case.prev_named_sibling
+    while prev is not None and prev.type == "switch_case" and prev.child_by_field_name("body") is None:
+        v = prev.child_by_field_name("value")
+        if v is None or v.type != "string":
+            return []
+        values.insert(0, string_value(v) or "")
+        prev = prev.prev_named_sibling
+    return [got]
 
 
 def guard_of(params: ts.Node | None, ret: ts.Node | None) -> tuple[int, tuple] | None:

@@ -259,6 +259,16 @@ class Values(ValueResolver):
             return next(iter(parts.values()))
         return ("union", ([v for v, _ in parts.values()], whole)), conf
 
+    def select_tagged(self, v: Value | None, prop: str, values: list[str]) -> Value | None:
+        """The parts of a union (``v``) whose declared discriminant ``prop`` is one of ``values``
+        (``type: "catch"``); ``v`` itself when none says so."""
+        if v is None or v[0] != "union":
+            return v
+        kept = [p for p in v[1][0] if p[0] == "inst" and any(r.extra.get("tags", {}).get(prop) in values for r in p[1])]
+        if not kept:
+            return v
+        return kept[0] if len(kept) == 1 else ("union", (kept, True))
+
     def merge(self, found: list[tuple[Value, int]]) -> tuple[Value | None, int]:
         """Several candidate values: a union among them counts as its parts (a name with a union
         annotation and another evidence is no longer one declared union)."""
