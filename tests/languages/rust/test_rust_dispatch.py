@@ -98,6 +98,7 @@ FRAGMENTS = [
     "\npub struct Ci;\n\nimpl Shape for Ci {\n    fn area(&self) -> f64 {\n        2.0\n    }\n}\n",
     "\nimpl Sq {\n    fn area(&self, k: u8) -> f64 { 0.0 }\n}\n",
     "\npub trait Shape {\n    fn area(&self) -> f64;\n}\n", "impl Shape for ", "use crate::Shape;\n",
+    "use crate::Shape as Form;\n", "impl Form for ",
     "area", "Shape", "dyn ", "(", ")", "{", "}", ";", "\n",
 ]
 FILES = ["src/a.rs", "src/b.rs", "src/lib.rs"]
