@@ -21,6 +21,17 @@
 (return_statement (parenthesized_expression (object) @scope.object))
 (arrow_function body: (parenthesized_expression (object) @scope.object))
 
+; branches taken when a condition holds (`if (x instanceof C) ...`, `isC(x) ? x.m() : ...`, through
+; `&&`): a scope where the names the condition tests have the types it proves (a scope only when it
+; proves something, Extractor.open_narrow)
+(if_statement
+  condition: (parenthesized_expression [(binary_expression) (call_expression)])
+  consequence: [(statement_block) (expression_statement) (return_statement)] @scope.narrow)
+(ternary_expression
+  condition: [(binary_expression) (call_expression) (parenthesized_expression)]
+  consequence: [(call_expression) (member_expression) (parenthesized_expression)] @scope.narrow)
+(switch_statement value: (parenthesized_expression (member_expression)) body: (switch_body (switch_case value: (string)) @scope.narrow))
+
 ; call sites: @callee is the callee expression
 (call_expression function: (_) @callee) @reference.call
 (new_expression constructor: (_) @callee) @reference.class

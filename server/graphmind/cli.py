@@ -319,8 +319,9 @@ def _print_blast(r: dict[str, Any]) -> None:
             print(f"depth {depth}:")
         sites = ", ".join(f"{s['path']}:{s['line']}" for s in i["callSites"])
         via = f" via {i['via']['kind']} {i['via']['key']}" if "via" in i else ""
+        where = f"calls at {sites}{via}" if sites else via.strip()  # an implementation: no call site
         print(f"  {i['confidence']:<9} {i['qualifiedName']}  {i['path']}:{i['startLine']}-{i['endLine']}  "
-              f"{i['signature']}  [calls at {sites}{via}]")
+              f"{i['signature']}  [{where}]")
 
 
 if __name__ == "__main__":

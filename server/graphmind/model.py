@@ -81,7 +81,8 @@ class Facts:
 class Via(NamedTuple):
     """How an edge that is not a direct call reaches its target: ``kind`` is ``dispatch`` (an
     override or implementation of the declared method ``key``), ``event`` (topic ``key``) or
-    ``http`` (route ``key``). Stored as ``kind:key``."""
+    ``http`` (route ``key``). Stored as ``kind:key``. A blast radius item also says
+    ``implements`` (it overrides or implements the declared method ``key``, see graph.blast)."""
 
     kind: str
     key: str

@@ -14,6 +14,8 @@
 ; type aliases of object types (and intersections with them) are interfaces by another name: their
 ; members are symbols, their named parts bases (`type I = Required<Options> & {retry: R}`)
 (type_alias_declaration value: [(object_type) (intersection_type)]) @definition.interface
+; type aliases of unions: a value of one is of either named part (Extractor.open_scope)
+(type_alias_declaration value: (union_type)) @definition.interface
 (type_alias_declaration value: (object_type (method_signature) @definition.method))
 (type_alias_declaration value: (object_type (property_signature) @field))
 (type_alias_declaration value: (intersection_type (object_type (method_signature) @definition.method)))

@@ -14,6 +14,16 @@ Bounded whatever the graph's shape (the answer says ``truncated`` and why when a
   (the language server: an edit is never held up by more than one step, and a cancelled request
   stops at the next one). If the graph changes between steps the walk starts again (at most
   ``RESTARTS`` times), so the answer is one version of the graph.
+
+What a change to a declared method reaches (incoming walks only): a call through a declared
+method (an interface, protocol, trait or abstract member, a base-class method) also reaches its
+overrides, as dispatch edges (``via`` ``dispatch:<declared qname>``) at the same call site. So
+the callers through the declaration are callers of each implementation (those edges), and each
+implementation those edges reach is one hop from the declaration (``via``
+``implements:<declared qname>``, no call site): changing the declaration's contract changes what
+they must be, and their own callers (on receivers of their concrete types) are one hop further.
+The graph knows the pair only from its dispatch edges; the rule reads the ``via`` kind, never a
+language.
 """
 
 from __future__ import annotations
@@ -49,6 +59,8 @@ ReadsFactory = Callable[[], contextlib.AbstractContextManager[Reads]]
 class _Walk:
     level: dict[int, int] = field(default_factory=dict)  # node -> fewest hops
     cut: list[str] = field(default_factory=list)  # which bounds cut the answer
+    # (declared, implementation, confidence, declared qname): the hops from a declared method
+    implemented: list[tuple[int, int, int, str]] = field(default_factory=list)
 
 
 def run(steps: Generator[None, None, R]) -> R:
@@ -149,7 +161,7 @@ def _walk(
             return
         nxt: list[int] = []
         for i in range(0, len(frontier), BATCH):
-            found = yield from _hop(reads, frontier[i : i + BATCH], incoming, min_conf, deadline)
+            found = yield from _hop(reads, frontier[i : i + BATCH], incoming, min_conf, deadline, walk.implemented)
             if found is None:
                 walk.cut.append("time")
                 return
@@ -164,23 +176,30 @@ def _walk(
         d += 1
     if frontier and d == depth < wanted:  # clamped: did the clamp cut anything?
         for i in range(0, len(frontier), BATCH):
-            found = yield from _hop(reads, frontier[i : i + BATCH], incoming, min_conf, deadline)
+            found = yield from _hop(reads, frontier[i : i + BATCH], incoming, min_conf, deadline, [])
             if found is None or any(n not in level for n in found):
                 walk.cut.append("maxDepth" if found is not None else "time")
                 return
 
 
-def _hop(reads: ReadsFactory, nodes: list[int], incoming: bool, min_conf: int, deadline: float) -> Generator[None, None, list[int] | None]:
-    """The symbols one call edge away from ``nodes`` (one step); None when time ran out."""
+def _hop(
+    reads: ReadsFactory, nodes: list[int], incoming: bool, min_conf: int, deadline: float,
+    implemented: list[tuple[int, int, int, str]],
+) -> Generator[None, None, list[int] | None]:
+    """The symbols one call edge away from ``nodes``, and (incoming) the overrides their
+    dispatch edges reach, added to ``implemented`` (one step); None when time ran out."""
     try:
         with reads() as r, _deadline(r, deadline):
             rows = r.reach(nodes, 1, min_conf, incoming)
+            pairs = r.dispatched(nodes, min_conf) if incoming else []
+            implemented.extend(pairs)
+            impls = [impl for _, impl, _, _ in pairs]
     except sqlite3.OperationalError as exc:
         if "interrupt" not in str(exc):
             raise
         return None
     yield
-    return [n for n, hops in rows if hops == 1]
+    return [n for n, hops in rows if hops == 1] + impls
 
 
 def _answer(
@@ -201,6 +220,9 @@ def _answer(
                 by_node.setdefault(node, []).append((parent, conf, fid, idx, via))
         syms.update((s.id, s) for s in map(Sym.of, rows))
         yield
+    for parent, node, conf, declared in walk.implemented:  # found by the walk; no call site: (-1, -1)
+        if parent in level and level.get(node, -1) == level[parent] + 1:
+            by_node.setdefault(node, []).append((parent, conf, -1, -1, Via("implements", declared).encode()))
     best: dict[int, tuple[int, int]] = {t: (EXTRACTED + 1, 0) for t in start_ids}  # node -> (conf, parent)
     chains: dict[int, list[str]] = {t: [syms[t].qname] if t in syms else [] for t in start_ids}
     items: list[BlastItem] = []
@@ -221,7 +243,7 @@ def _answer(
         parent, conf = ranked[0]
         best[n] = (min(conf, EXTRACTED), parent)
         chains[n] = [*chains.get(parent, []), syms[n].qname]
-        site_keys[n] = [(fid, idx) for p, _, fid, idx, _ in cands if p == parent]
+        site_keys[n] = [(fid, idx) for p, _, fid, idx, _ in cands if p == parent and fid >= 0]
         # an indirect hop (an event, an HTTP route) says how it links
         vias = [v for p, _, _, _, v in cands if p == parent]
         via = None if None in vias else min(vias)  # type: ignore[type-var]

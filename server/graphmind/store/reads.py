@@ -166,6 +166,23 @@ class Reads:
             (json.dumps(nodes), min_conf),
         )
 
+    def dispatched(self, declared: list[int], min_conf: int) -> list[tuple[int, int, int, str]]:
+        """(declared id, override id, best confidence, declared qname) of the dispatch edges at the call sites of ``declared``: the
+        overrides or implementations that a call through a declared method also reaches (a call
+        edge with ``via`` ``dispatch:<its qualified name>`` at a site with a call edge to it), at
+        ``min_conf`` or above."""
+        return self._q(  # type: ignore[return-value]
+            """
+            SELECT e.callee_id, d.callee_id, MAX(d.confidence), s.qname FROM edges e
+            JOIN symbols s ON s.id = e.callee_id
+            JOIN edges d ON d.file_id = e.file_id AND d.sid = e.sid
+            WHERE e.callee_id IN (SELECT value FROM json_each(?)) AND e.kind = 'call'
+              AND d.kind = 'call' AND d.confidence >= ? AND d.via = 'dispatch:' || s.qname
+            GROUP BY e.callee_id, d.callee_id
+            """,
+            (json.dumps(declared), min_conf),
+        )
+
     def sites_by_key(self, keys: list[tuple[int, int]]) -> list[tuple]:
         """(file_id, sid, *site row) of the sites with these (file_id, sid) keys."""
         return self._q(

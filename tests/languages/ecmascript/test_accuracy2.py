@@ -167,6 +167,20 @@ FRAGMENTS = [
     "{ repo }", ": Store",
     # an interface's overload signatures are one member
     "\n  save(n: number): void;\n",
+    # receivers typed by a union of named types: each part's member
+    "\nexport function either(x: Disk | Store, y: Repo | Disk) {\n  x.save();\n  y.find();\n}\n",
+    " | Repo", " | Store", "Disk | ",
+    "\nexport type Either = Disk | Store | (() => void);\n", ": Either",
+    # narrowing by instanceof and by a type guard; `this` of a function passed as a callback
+    "\n  if (s instanceof Disk) {\n    s.save();\n  }\n",
+    "\nexport function isRepo(v: any): v is Repo {\n  return true;\n}\n",
+    "\n  const q: any = s;\n  if (isRepo(q)) q.find();\n  isRepo(q) ? q.find() : null;\n",
+    "\nexport function onRepo(cb: (this: Repo) => void): void {}\n",
+    "\n  onRepo(function () { this.find(); });\n",
+    "instanceof ", " is Repo", "this: ",
+    # a discriminated union: `kind` declared as a string literal in each part
+    "\nexport interface Disk {\n  kind: \"disk\";\n}\n", "\nexport type Any = Disk | Cloud;\n",
+    "\n  const a: Any = s as any;\n  if (a.kind === \"disk\") a.save();\n  switch (a.kind) {\n    case \"disk\":\n      a.save();\n  }\n",
     "implements Store", "save", "run", "repo", "find", "Store", "Repo", "Opts", "hook", "Repo[]", "{", "}", "(", ")", "\n",
 ]
 FILES = sorted(INITIAL)

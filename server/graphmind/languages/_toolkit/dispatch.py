@@ -6,7 +6,7 @@ so that the blast radius follows it and a user can filter it.
 Two ways to find the overrides, both through recorded lookups only (incremental equals fresh):
 
 * **nominal** (a language whose subtypes name their supertypes: Python classes, Java, TypeScript
-  classes and interfaces): the subtypes of the receiver's type are found through the store's
+  classes and interfaces, Rust's ``impl Trait for Type`` blocks): the subtypes of the receiver's type are found through the store's
   reverse index of declared supertypes (``ws.subtypes(name)``: the types that name ``name`` among
   their bases), from the receiver's type down, each candidate checked with ``is_subtype``; then
   each subtype's own method of that name. The cost of a lookup and the
@@ -14,7 +14,7 @@ Two ways to find the overrides, both through recorded lookups only (incremental 
   the workspace's methods of that name. A class whose declared bases change changes its
   ``>name`` keys (the interface diff), so the calling file is re-resolved. The methods are read
   per subtype (``ws.members(sub.qname)``), one recorded key each, whatever method is called.
-* **structural** (Go's method sets, Python Protocols, Rust's impls, found by their owner): every
+* **structural** (Go's method sets, Python Protocols, found by their owner): every
   method named like the declared one (``ws.by_name``), the type owning each (``ws.symbols``), and
   whatever ``is_subtype`` looks up through the same view.
 
@@ -30,7 +30,9 @@ A language supplies two things:
 * optionally ``owner_of(method)``: the type that declares a method row (by default the symbol at
   the method's qualified name minus its last part, of a kind in ``type_kinds``);
 * optionally ``nominal(within)``: whether the subtypes of the type row ``within`` are found through
-  the reverse index (by default: never, every same-named method is checked).
+  the reverse index (by default: never, every same-named method is checked);
+* optionally ``members_at(sub)``: the qualified name a subtype's methods are named under (by
+  default its own; Rust: an ``impl`` block's methods are named under its type).
 
 A resolver that holds its ``Dispatch`` passes its own methods through :func:`weak_method`, so
 that the two make no reference cycle (each file's resolution would otherwise stay alive, with its
@@ -86,6 +88,7 @@ class Dispatch:
         owner_of: Callable[[SymbolRow], SymbolRow | None] | None = None,
         *,
         nominal: Callable[[SymbolRow], bool] | None = None,
+        members_at: Callable[[SymbolRow], str] | None = None,
         method_kinds: frozenset[str] = METHOD_KINDS,
         type_kinds: frozenset[str] = TYPE_KINDS,
     ) -> None:
@@ -95,6 +98,7 @@ class Dispatch:
         self.method_kinds = method_kinds
         self.type_kinds = type_kinds
         self.nominal = nominal
+        self.members_at = members_at or (lambda t: t.qname)
         self._memo: dict[tuple[str, int, int], list[SymbolRow]] = {}
         self._subtypes: dict[int, list[SymbolRow]] = {}
         self._owners: dict[str, SymbolRow | None] = {}
@@ -131,7 +135,7 @@ class Dispatch:
                 ids = {t.id for t in subs}
                 found: set[int] = set()
                 for sub in subs:
-                    for r in self.ws.members(sub.qname):  # one lookup per subtype, whatever the name
+                    for r in self.ws.members(self.members_at(sub)):  # one lookup per subtype, whatever the name
                         if r.name != declared.name or r.id == declared.id or r.kind not in self.method_kinds:
                             continue
                         # the type that owns it (two types may share a qualified name)

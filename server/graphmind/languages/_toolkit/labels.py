@@ -5,6 +5,10 @@
   A language may do better where the code states a union (Python: the branches of
   ``a if c else b``, the assignments of a name): each member is then a possible callee, not a
   guess, and keeps the chain's label (``python/resolve.py``, ``_Resolver.merge``).
+* A member called on a value the code declares as a union of types (``x: A | B``): each part's
+  member is a possible callee, not a guess. Every part has exactly one: each edge keeps the
+  chain's label (at most ``inferred``); a part lacks it (or has several): ``ambiguous``
+  (:func:`union_confidence`).
 * A call resolved by its name only (the receiver is unknown): one candidate in the workspace is
   ``inferred`` -- unless the name is a common method name (``get``, ``append``, ``close``): then
   the one workspace method is as likely a list's or a file's, and the edge is ``ambiguous``. The
@@ -121,3 +125,13 @@ def label_known(i: int, rows: Iterable[SymbolRow], conf: int) -> Resolution:
     distinct = _distinct(rows)
     c = known_confidence(distinct, conf)
     return Resolution(i, [(r.id, c) for r in distinct], RESOLVED)
+
+
+def union_confidence(parts: list[list[SymbolRow]], conf: int, *, whole: bool = True) -> int:
+    """The label of the edges to a member called on a value of a declared union of types, given
+    the member's definitions in each part (``parts``) and the chain's confidence ``conf``:
+    ``inferred`` at most when every part (``whole``: none lacks the member) has exactly one,
+    ``ambiguous`` otherwise."""
+    if whole and parts and all(len({r.id for r in p}) == 1 for p in parts):
+        return min(conf, INFERRED)
+    return AMBIGUOUS

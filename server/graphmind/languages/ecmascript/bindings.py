@@ -336,6 +336,10 @@ class Bindings:
                 extra["params"] = ptypes
             self.member_signature(scope, name, node, nn, extra)
             return
+        if ty.type == "literal_type" and ty.named_child_count and ty.named_children[0].type == "string":
+            # `type: "catch"`: a discriminant, what a `switch (def.type)` selects the type by
+            self.symbols[owner].extra.setdefault("tags", {})[name] = string_value(ty.named_children[0]) or ""
+            return
         ev = type_evidence(ty)
         if ev is not None and ev[0] in ("ann", "arr", "cls"):
             self.symbols[owner].extra.setdefault("attrs", {}).setdefault(name, []).append(ev)

@@ -23,15 +23,18 @@ from .syntax import (
     FUNCTION_VALUES,
     FUNCTIONS,
     WRAPPERS,
+    callback_this,
     callee_name,
     destructured,
     expr_of,
+    guard_of,
     heritage,
     implemented,
     intersection_parts,
     is_static,
     member_name,
     member_types,
+    narrowings,
     param_evidence,
     param_types,
     pattern_names,
@@ -39,6 +42,7 @@ from .syntax import (
     rng,
     signature,
     spread_sources,
+    switch_narrowings,
     text,
     type_arguments,
     type_evidence,
@@ -58,6 +62,7 @@ SCOPE_CAPTURES = {
     "definition.interface": "interface",
     "definition.module": "namespace",
     "scope.object": "object",
+    "scope.narrow": "narrow",
 }
 SIGNATURES = ("method_signature", "abstract_method_signature")  # @definition.method without a body
 # Every capture the extractor handles (besides @callee, read with its call).
@@ -226,6 +231,8 @@ class Extractor(Bindings):
         src = self.src
         if key == "object":
             return self.open_object(node, ps)
+        if key == "narrow":
+            return self.open_narrow(node, ps)
         if key == "class":
             name_node = node.child_by_field_name("name")
             name = text(name_node) if name_node is not None else None
@@ -256,6 +263,14 @@ class Extractor(Bindings):
             bases = heritage(node) if t != "type_alias_declaration" else alias_bases(node)
             if bases:
                 extra["bases"] = bases
+            value = node.child_by_field_name("value") if t == "type_alias_declaration" else None
+            if value is not None and value.type == "union_type":
+                # `type TeardownLogic = Subscription | Unsubscribable | (() => void)`: a value of it is
+                # either named type (one named part: that type); no named part: no symbol
+                ev = type_evidence(value)
+                if ev is None or ev[0] not in ("ann", "union"):
+                    return None
+                extra["bases" if ev[0] == "ann" else "union"] = [ev[1]] if ev[0] == "ann" else ev[1]
             if t == "type_alias_declaration":
                 extra["alias"] = True  # a shape: its members are reached through the type, never by name
             body = node.child_by_field_name("body")
@@ -397,10 +412,16 @@ class Extractor(Bindings):
         rev = type_evidence(ret)
         if rev is not None:
             extra["returns"] = rev
+        guard = guard_of(params, ret)
+        if guard is not None:
+            extra["narrows"] = guard
         tparams = type_params(node)
         ptypes, cbs = param_evidence(params, tparams)
         if cbs:
             extra["callbacks"] = cbs
+        cb_this = callback_this(params, tparams)
+        if cb_this:
+            extra["callbacks_this"] = cb_this
         if ptypes:
             extra["params"] = ptypes
         if tparams:
@@ -432,6 +453,8 @@ class Extractor(Bindings):
         if outer is not None and outer.type == "variable_declarator":
             hint = type_arguments(outer.child_by_field_name("type"))
         sc = self.scopes[sid]
+        if sc.this == ("none",):  # `function () {...}` passed there: `this` is what the callee declares
+            sc.this = ("cb", ("cb", e, k, -1, targs, hint))
         for j, p in enumerate(value_params(params) if params.type != "identifier" else [params]):
             pat = p.child_by_field_name("pattern") if p.type in ("required_parameter", "optional_parameter") else p
             if pat is None or pat.type != "identifier" or p.child_by_field_name("type") is not None:
@@ -619,6 +642,27 @@ class Extractor(Bindings):
             sc.typed.append(len(self.symbols))
         if sc.obj is None:
             extra["local"] = True
+
+    def open_narrow(self, node: ts.Node, ps: int) -> int | None:
+        """A branch taken when its condition holds (the consequence of an ``if`` or a ternary, a
+        ``case`` of a ``switch`` on a discriminant):
+        the names the condition tests have there the types it proves (:func:`narrowings`). A
+        scope only inside a function, only when the condition proves something; its owner,
+        ``this`` and function are the enclosing ones. A proof that says nothing at resolution (a
+        call of no type guard) leaves the enclosing scope's type (``Resolver.lookup``)."""
+        parent = node.parent
+        if node.type == "switch_case":
+            narrowed = switch_narrowings(node)
+        else:
+            narrowed = narrowings(parent.child_by_field_name("condition"), self.folder) if parent is not None else []
+        if ps == 0 or not narrowed:
+            return None
+        psc = self.scopes[ps]
+        sid = self.new_scope(ps, psc.owner, ("arrow",), node)
+        self.scopes[sid].fn = psc.fn
+        for name, ev in narrowed:
+            self.scopes[sid].types.setdefault(name, []).append(ev)
+        return sid
 
     def returned_object(self, node: ts.Node, ps: int) -> int | None:
         """An object literal a function returns: its methods are the function's members

@@ -19,6 +19,7 @@ from ...model import (
 )
 from .._toolkit import MAX_DEPTH, Dispatch, FamilyView, known_confidence, label_by_name, unresolved
 from .._toolkit.dispatch import dispatch_via, weak_method
+from .._toolkit.labels import union_confidence
 from .builtins import BUILTIN_METHODS, GLOBALS
 from .records import Base, Expr, SiteExpr
 from .values import Value, Values
@@ -56,9 +57,17 @@ class Resolver(Values):
             if name in imports:
                 kind, target, extra = imports[name]
                 return self.binding_value(self.M, kind, target, extra, depth + 1)
+            if name in types and types[name][0][0] == "tag":  # a discriminant held: the parts it selects
+                v, c = self.lookup(name, parent, depth + 1)
+                for ev in types[name]:
+                    v = self.select_tagged(v, ev[1], ev[2])
+                return v, c
             if name in types:
-                return self.evidence_value(types[name], lambda e, d, _s=s: self.eval_expr(e, _s, d), depth + 1)
-            if name in locals_:
+                v, c = self.evidence_value(types[name], lambda e, d, _s=s: self.eval_expr(e, _s, d), depth + 1)
+                if v is not None or name in locals_:
+                    return v, c
+                # a branch's narrowing that proves nothing (a call of no type guard): the outer type
+            elif name in locals_:
                 return None, EXTRACTED
             s = parent
         return self.module_lookup(name, depth)
@@ -79,6 +88,9 @@ class Resolver(Values):
             if this[0] == "ann":  # a declared `this:` parameter
                 parent = self.scopes[s].parent
                 return self.type_value(this[1], lambda e, d, _p=parent: self.eval_expr(e, _p, d), 0)
+            if this[0] == "cb":  # a `function` passed as a callback: what the callee declares of its `this`
+                parent = self.scopes[s].parent
+                return self.callback_param(this[1], lambda e, d, _p=parent: self.eval_expr(e, _p, d), 0)
             return None, EXTRACTED
         return None, EXTRACTED
 
@@ -165,13 +177,25 @@ class Resolver(Values):
         if recv is None:
             return self.outcome(i, site, None, rc, True, flag, lambda: self.external_root(recv_expr, scope))
         v, c = self.attr(recv, chain[-1], 0)
-        if v is None and recv[0] in ("inst", "super"):
+        if v is None and recv[0] in ("inst", "super", "union"):
             # the class (and its workspace bases) lack the member: maybe a subclass defines it
             return self.outcome(i, site, None, rc, True, flag, lambda: self.external_member(recv))
         res = self.outcome(i, site, v, min(rc, c), False, flag)
-        if recv[0] == "inst" and v is not None and v[0] == "syms" and site.kind == CALL and res.targets:
-            res.targets.extend(self.dispatched(recv[1], v[1], min(rc, c), {t[0] for t in res.targets}))  # type: ignore[arg-type]
-            res.targets.extend(self.implementing_literals(v[1], min(rc, c), {t[0] for t in res.targets}))  # type: ignore[arg-type]
+        if v is None or site.kind != CALL or not res.targets:
+            return res
+        # a call through an instance (each part of a union) also reaches the overrides below its type
+        through: list[tuple[Value, Value, int]] = []
+        if recv[0] == "inst" and v[0] == "syms":
+            through.append((recv, v, min(rc, c)))
+        elif recv[0] == "union":
+            conf = min(t[1] for t in res.targets)
+            for part in recv[1][0]:
+                pv, _ = self.attr(part, chain[-1], 0) if part[0] == "inst" else (None, c)
+                if pv is not None and pv[0] == "syms":
+                    through.append((part, pv, conf))
+        for tv, mv, conf in through:
+            res.targets.extend(self.dispatched(tv[1], mv[1], conf, {t[0] for t in res.targets}))  # type: ignore[arg-type]
+            res.targets.extend(self.implementing_literals(mv[1], conf, {t[0] for t in res.targets}))  # type: ignore[arg-type]
         return res
 
     # --- receivers known to be external (no value of a workspace type alias reaches them)
@@ -323,6 +347,13 @@ class Resolver(Values):
         kind, payload = v
         if kind in ("ext", "arr", "arrfn"):
             return Resolution(i, [], EXTERNAL)
+        if kind == "union":  # `x: A | B`: each part's member (labels.union_confidence)
+            parts, whole = payload
+            per = [p[1] for p in parts if p[0] == "syms"]
+            if not per:
+                return Resolution(i, [], EXTERNAL) if all(p[0] in ("ext", "arr", "arrfn") for p in parts) else unresolved(i)
+            uconf = union_confidence(per, c, whole=whole and len(per) == len(parts))
+            return Resolution(i, [(r.id, uconf) for r in {r.id: r for rows in per for r in rows}.values()], RESOLVED)
         if kind == "mod":
             if site.kind == CALL:
                 cv, cc = self.cjs_value(payload, 0)

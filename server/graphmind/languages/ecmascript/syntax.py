@@ -174,7 +174,8 @@ def expr_of(node: ts.Node | None, folder: str) -> Expr:
 def type_evidence(node: ts.Node | None) -> tuple | None:
     """What a type annotation says: ``('ann', ['mod', 'Foo'])`` for a named type (``Foo | null``,
     ``Promise<Foo>`` and ``mod.Foo<T>`` included), ``('ext', 'string')`` for a builtin type,
-    ``('cls', ['Foo'])`` for ``typeof Foo``."""
+    ``('cls', ['Foo'])`` for ``typeof Foo``, ``('union', [chain, ...])`` for a union of several
+    named types."""
     if node is None:
         return None
     t = node.type
@@ -214,7 +215,7 @@ def type_evidence(node: ts.Node | None) -> tuple | None:
         return type_evidence(head)
     if t == "union_type":
         kids = [
-            c for c in node.named_children
+            c for c in intersection_parts(node, "union_type")
             if not (c.type == "literal_type" and text(c) in ("null", "undefined"))
             and not (c.type == "predefined_type" and text(c) in ("undefined", "void", "null", "never"))
         ]
@@ -224,14 +225,106 @@ def type_evidence(node: ts.Node | None) -> tuple | None:
         named = [c for c in kids if c.type not in PRIMITIVE_PARTS and not (
             c.type == "parenthesized_type" and c.named_child_count and c.named_children[0].type in PRIMITIVE_PARTS
         )]
-        if len(named) == 1:
-            ev = type_evidence(named[0])
-            return ev if ev is not None and ev[0] == "ann" else None
+        evs = [type_evidence(c) for c in named]
+        if len(evs) == 1:
+            return evs[0] if evs[0] is not None and evs[0][0] == "ann" else None
+        # `Subscriber<T> | Observer<T>`: each named part is a type the value may have
+        if evs and all(ev is not None and ev[0] == "ann" for ev in evs):
+            return ("union", [ev[1] for ev in evs])  # type: ignore[index]
         return None
     if t == "intersection_type":
         # `Required<Omit<R, 's'>> & Pick<R, 's'>`: the parts that name a type all name one
         evs = {tuple(ev[1]) for ev in map(type_evidence, intersection_parts(node)) if ev is not None and ev[0] == "ann"}
         return ("ann", list(next(iter(evs)))) if len(evs) == 1 else None
+    return None
+
+
+def narrowings(cond: ts.Node | None, folder: str) -> list[tuple[str, tuple]]:
+    """What a condition that holds proves of names, through parentheses and ``&&``: ``x instanceof
+    C`` that ``x`` is a ``C`` (``('ann', chain)``); a call ``f(x)`` that ``x`` is what ``f`` declares
+    of its parameter at that position if ``f`` is a type guard (``v is C``, read where ``f`` is
+    defined: ``('guard', callee, position)``)."""
+    out: list[tuple[str, tuple]] = []
+    todo = [cond] if cond is not None else []
+    while todo:
+        n = todo.pop()
+        if n.type == "parenthesized_expression":
+            todo.extend(n.named_children)
+        elif n.type == "binary_expression":
+            op = text(n.child_by_field_name("operator"))
+            left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
+            if op == "&&":
+                todo.extend(c for c in (right, left) if c is not None)
+            elif op in ("===", "==") and left is not None and right is not None:
+                # `x.kind === "circle"` (either side): the parts of x's union whose `kind` is "circle"
+                tag = discriminant(left, right) or discriminant(right, left)
+                if tag is not None:
+                    out.append(tag)
+            elif op == "instanceof" and left is not None and left.type == "identifier" and right is not None:
+                if right.type in ("identifier", "member_expression"):
+                    out.append((text(left), ("ann", text(right).replace(" ", "").split("."))))
+        elif n.type == "call_expression":
+            callee, args = n.child_by_field_name("function"), n.child_by_field_name("arguments")
+            e = expr_of(callee, folder)
+            if args is None or e.base not in (Base.NAME, Base.THIS) or not e.chain:
+                continue
+            for k, a in enumerate(args.named_children):
+                if a.type == "identifier":
+                    out.append((text(a), ("guard", e, k)))
+    return out
+
+
+def discriminant(member: ts.Node, value: ts.Node) -> tuple[str, tuple] | None:
+    """``x.kind`` compared to the string ``value``: (``x``, ``('tag', 'kind', [value])``)."""
+    if member.type != "member_expression" or value.type != "string":
+        return None
+    obj, prop = member.child_by_field_name("object"), member.child_by_field_name("property")
+    if obj is None or obj.type != "identifier" or prop is None or prop.type != "property_identifier":
+        return None
+    return text(obj), ("tag", text(prop), [string_value(value) or ""])
+
+
+def switch_narrowings(case: ts.Node) -> list[tuple[str, tuple]]:
+    """A ``case "circle":`` of ``switch (x.kind)``: x is the parts of its union whose ``kind`` is
+    that string, or that of an empty case falling through to it (``case "a": case "b": ...``)."""
+    body = case.parent
+    switch = body.parent if body is not None else None
+    disc = switch.child_by_field_name("value") if switch is not None else None
+    while disc is not None and disc.type == "parenthesized_expression" and disc.named_child_count:
+        disc = disc.named_children[0]
+    value = case.child_by_field_name("value")
+    if disc is None or value is None or value.type != "string" or case.child_by_field_name("body") is None:
+        return []
+    got = discriminant(disc, value)
+    if got is None:
+        return []
+    values = got[1][2]
+    prev = case.prev_named_sibling
+    while prev is not None and prev.type == "switch_case" and prev.child_by_field_name("body") is None:
+        v = prev.child_by_field_name("value")
+        if v is None or v.type != "string":
+            return []
+        values.insert(0, string_value(v) or "")
+        prev = prev.prev_named_sibling
+    return [got]
+
+
+def guard_of(params: ts.Node | None, ret: ts.Node | None) -> tuple[int, tuple] | None:
+    """A type guard's return type (``(v: unknown): v is Foo``): the position of the parameter it
+    narrows and the type evidence it proves."""
+    if ret is None or ret.type != "type_predicate_annotation" or not ret.named_child_count:
+        return None
+    pred = ret.named_children[0]
+    name, ty = pred.child_by_field_name("name"), pred.child_by_field_name("type")
+    ev = type_evidence(ty)
+    if name is None or ev is None or ev[0] not in ("ann", "union"):
+        return None
+    k = 0
+    for p in value_params(params):
+        pat = p.child_by_field_name("pattern") if p.type in ("required_parameter", "optional_parameter") else p
+        if pat is not None and text(pat) == text(name):
+            return k, ev
+        k += 1
     return None
 
 
@@ -242,11 +335,12 @@ def array_of(elem: ts.Node | None) -> tuple:
     return ("arr", ev[1]) if ev is not None and ev[0] == "ann" else ("ext", "Array")
 
 
-def intersection_parts(node: ts.Node) -> list[ts.Node]:
-    """The parts of ``A & B & {...}`` (nested intersections flattened), in order."""
+def intersection_parts(node: ts.Node, kind: str = "intersection_type") -> list[ts.Node]:
+    """The parts of ``A & B & {...}`` (nested intersections flattened), in order; with ``kind``
+    ``union_type``, of ``A | B | C``."""
     out: list[ts.Node] = []
     for c in node.named_children:
-        out.extend(intersection_parts(c) if c.type == "intersection_type" else [c])
+        out.extend(intersection_parts(c, kind) if c.type == kind else [c])
     return out
 
 
@@ -293,6 +387,26 @@ def param_evidence(params: ts.Node | None, tparams: list[str]) -> tuple[dict[int
                 types[k] = ev
         k += 1
     return types, callbacks
+
+
+def callback_this(params: ts.Node | None, tparams: list[str]) -> dict[int, tuple]:
+    """By parameter index, what a parameter typed as a function declares of its ``this``
+    (``work: (this: SchedulerAction<T>, state: T) => void``): what ``this`` is inside a
+    ``function`` passed there."""
+    out: dict[int, tuple] = {}
+    if params is None or params.type == "identifier":
+        return out
+    for k, p in enumerate(value_params(params)):
+        ann = p.child_by_field_name("type") if p.type in ("required_parameter", "optional_parameter") else None
+        ty = ann.named_children[0] if ann is not None and ann.named_child_count else None
+        inner = ty.child_by_field_name("parameters") if ty is not None and ty.type == "function_type" else None
+        for q in inner.named_children if inner is not None else ():
+            pat = q.child_by_field_name("pattern") if q.type == "required_parameter" else None
+            if pat is not None and pat.type == "this":
+                ev = generic_evidence(q.child_by_field_name("type"), tparams)
+                if ev is not None:
+                    out[k] = ev
+    return out
 
 
 def fn_param_evidence(fn: ts.Node, tparams: list[str]) -> list | None:

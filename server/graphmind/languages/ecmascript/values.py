@@ -16,7 +16,9 @@ from .records import ELEMENT, Base, Expr, ScopeRecord
 # ('super', class row); ('ret', function rows) the object literal the functions return (its
 # members are the functions' symbols flagged ``member``); ('spread', (values, keys)) an object
 # literal made of spreads of those values (and its own ``keys``, which hide theirs); ('arr', value)
-# an array whose elements are ``value`` (an instance); ('arrfn', (name, value)) its method ``name``.
+# an array whose elements are ``value`` (an instance); ('arrfn', (name, value)) its method ``name``;
+# ('union', (values, whole)) one of several values, each a part of a declared union of types
+# (``x: A | B``), ``whole`` false when a part had no value for a member asked on the way.
 Value = tuple[str, Any]
 
 # Array methods whose callback receives an element, by the callback's parameter positions.
@@ -29,6 +31,20 @@ ELEMENT_RESULTS = ("find", "findLast", "at", "pop", "shift")  # a call of these 
 ARRAY_RESULTS = ("filter", "slice", "concat", "reverse", "sort", "toSorted", "toReversed", "splice")
 
 
+def _value_key(v: Value) -> Any:
+    """What tells two values apart (rows by id)."""
+    kind, payload = v
+    if kind in ("syms", "inst"):
+        return kind, sorted(r.id for r in payload)
+    if kind == "union":
+        return kind, sorted(repr(_value_key(p)) for p in payload[0]), payload[1]
+    if kind == "arr":
+        return kind, repr(_value_key(payload))
+    if kind == "super":
+        return kind, payload.id
+    return kind, repr(payload)
+
+
 class Values(ValueResolver):
     def __init__(self, facts: Facts, ws: FamilyView) -> None:
         self.f = facts
@@ -38,6 +54,7 @@ class Values(ValueResolver):
         self.mlocals: set[str] = set(local.get("mlocals", ()))
         self.M = facts.module
         self._globals: dict[tuple[str, str, int], tuple[Value | None, int]] = {}
+        self._unions: dict[tuple[int, int], Value | None] = {}  # (type alias id, depth) -> the union it names
 
     # --- modules
     def module_exists(self, name: str) -> bool:
@@ -191,6 +208,16 @@ class Values(ValueResolver):
             return (("syms", rows), known_confidence(rows, EXTRACTED)) if rows else (None, EXTRACTED)
         if kind == "spread":
             return self.spread_attr(payload[0], payload[1], name, depth)
+        if kind == "union":
+            parts, whole = payload
+            got: list[tuple[Value, int]] = []
+            for p in parts:
+                pv, pc = self.attr(p, name, depth + 1)
+                if pv is None:
+                    whole = False
+                else:
+                    got.append((pv, pc))
+            return self.union_of(got, whole)
         if kind in ("syms", "inst"):
             found: list[tuple[Value, int]] = []
             for r in payload:
@@ -218,6 +245,36 @@ class Values(ValueResolver):
             if self.has_external_base(cls, depth):
                 return ("ext", name), EXTRACTED
         return None, EXTRACTED
+
+    def union_of(self, got: list[tuple[Value, int]], whole: bool) -> tuple[Value | None, int]:
+        """The value of a union's parts (``got``, each with its confidence), the same part once;
+        one part that stands for the whole union is that part's value."""
+        parts: dict[str, tuple[Value, int]] = {}
+        for v, c in got:
+            parts.setdefault(repr(_value_key(v)), (v, c))
+        if not parts:
+            return None, EXTRACTED
+        conf = min(c for _, c in parts.values())
+        if len(parts) == 1 and whole:
+            return next(iter(parts.values()))
+        return ("union", ([v for v, _ in parts.values()], whole)), conf
+
+    def select_tagged(self, v: Value | None, prop: str, values: list[str]) -> Value | None:
+        """The parts of a union (``v``) whose declared discriminant ``prop`` is one of ``values``
+        (``type: "catch"``); ``v`` itself when none says so."""
+        if v is None or v[0] != "union":
+            return v
+        kept = [p for p in v[1][0] if p[0] == "inst" and any(r.extra.get("tags", {}).get(prop) in values for r in p[1])]
+        if not kept:
+            return v
+        return kept[0] if len(kept) == 1 else ("union", (kept, True))
+
+    def merge(self, found: list[tuple[Value, int]]) -> tuple[Value | None, int]:
+        """Several candidate values: a union among them counts as its parts (a name with a union
+        annotation and another evidence is no longer one declared union)."""
+        if len(found) > 1 and any(v[0] == "union" for v, _ in found):
+            found = [(p, c) for v, c in found for p in (v[1][0] if v[0] == "union" else [v])]
+        return super().merge(found)
 
     def spread_attr(self, values: list[Value], keys: list[str], name: str, depth: int) -> tuple[Value | None, int]:
         """Member ``name`` of an object literal made of spreads: the last spread that has it
@@ -317,6 +374,13 @@ class Values(ValueResolver):
         kind, payload = v
         if kind == "ext":
             return ("ext", payload + "()"), c
+        if kind == "union":
+            got = []
+            for p in payload[0]:
+                pv, pc = self.call_result(p, c, depth + 1)
+                if pv is not None:
+                    got.append((pv, pc))
+            return self.union_of(got, payload[1] and len(got) == len(payload[0]))
         if kind == "arrfn":  # arr.find(...): an element; arr.filter(...): such an array
             name, elem = payload
             if name in ELEMENT_RESULTS:
@@ -369,6 +433,13 @@ class Values(ValueResolver):
         if ev[0] == "arr":  # Foo[]: its elements are Foo instances
             elem, _ = self.type_value(("ann", ev[1]), evaluate, depth + 1)
             return (("arr", elem) if elem is not None and elem[0] == "inst" else ("ext", "Array")), INFERRED
+        if ev[0] == "union":  # A | B: an instance of either
+            got = []
+            for chain in ev[1]:
+                pv, _ = self.type_value(("ann", chain), evaluate, depth + 1)
+                if pv is not None:
+                    got.append((pv, INFERRED))
+            return self.union_of(got, len(got) == len(ev[1])) if got else (None, EXTRACTED)
         if ev[0] == "cls":  # typeof Foo: the class Foo itself (`new this.ctor()` makes a Foo)
             v, c = evaluate(Expr(Base.NAME, None, list(ev[1])), depth + 1)
             if v is not None and v[0] == "syms":
@@ -380,12 +451,27 @@ class Values(ValueResolver):
         v, c = evaluate(Expr(Base.NAME, None, list(ev[1])), depth + 1)
         if v is not None and v[0] == "syms":
             cls = [r for r in v[1] if r.kind in ("class", "interface")]
+            if any(r.extra.get("union") for r in cls) and depth <= MAX_DEPTH:
+                # a type alias of a union: an instance of either part (read in the alias's module)
+                got = [(pv, INFERRED) for r in cls if (pv := self.alias_union(r, depth) if r.extra.get("union") else ("inst", [r]))]
+                return self.union_of(got, len(got) == len(cls)) if got else (None, EXTRACTED)
             if cls:
                 return ("inst", cls), INFERRED
             return None, EXTRACTED
         if v is not None and v[0] == "ext":
             return v, INFERRED
         return None, EXTRACTED
+
+    def alias_union(self, alias: SymbolRow, depth: int) -> Value | None:
+        """The value of a type alias of a union (its parts read in its own module), once per file:
+        ``def: $ZodTypes`` of forty parts is asked at every site of a file (the depth is part of
+        the key, as in :meth:`global_value`)."""
+        key = (alias.id, depth)
+        if key not in self._unions:
+            self._unions[key] = self.type_value(
+                ("union", alias.extra["union"]), lambda e, d: self.eval_global_expr(alias.module, e, d), depth + 1
+            )[0]
+        return self._unions[key]
 
     def callback_param(self, ev: tuple, evaluate: Callable[[Expr, int], tuple[Value | None, int]],
                        depth: int) -> tuple[Value | None, int]:
@@ -406,10 +492,15 @@ class Values(ValueResolver):
         # `new C(cb)`: the constructor's callback parameters
         rows = [x for r in fv[1] for x in (self.constructor(r, depth + 1)[0] if r.kind == "class" else [r])]
         for r in rows:
-            evs = (r.extra.get("callbacks") or {}).get(k)
-            if not evs or j >= len(evs) or evs[j] is None:
-                continue
-            pev = evs[j]
+            if j < 0:  # the callback's `this`
+                pev = (r.extra.get("callbacks_this") or {}).get(k)
+                if pev is None:
+                    continue
+            else:
+                evs = (r.extra.get("callbacks") or {}).get(k)
+                if not evs or j >= len(evs) or evs[j] is None:
+                    continue
+                pev = evs[j]
             if pev[0] == "tp":
                 bound = None
                 if targs and pev[1] < len(targs):
@@ -434,7 +525,7 @@ class Values(ValueResolver):
         found: list[tuple[Value, int]] = []
         for ev in evs:
             kind = ev[0]
-            if kind in ("ann", "ext", "arr", "cls"):
+            if kind in ("ann", "ext", "arr", "cls", "union"):
                 v, c = self.type_value(ev, evaluate, depth)
                 if v is not None:
                     found.append((v, INFERRED))
@@ -468,6 +559,14 @@ class Values(ValueResolver):
                 v, c = self.callback_param(ev, evaluate, depth)
                 if v is not None:
                     found.append((v, c))
+            elif kind == "guard":  # isFoo(x) held: what the type guard `isFoo(v): v is Foo` proves
+                fv, _ = evaluate(ev[1], depth + 1)
+                for r in fv[1] if fv is not None and fv[0] == "syms" else ():
+                    g = r.extra.get("narrows")
+                    if g and g[0] == ev[2]:
+                        v, _ = self.type_value(g[1], lambda e, d, _m=r.module: self.eval_global_expr(_m, e, d), depth + 1)
+                        if v is not None:
+                            found.append((v, INFERRED))
             elif kind == "elem":  # for (const x of arr)
                 v, c = evaluate(ev[1], depth + 1)
                 if v is not None and v[0] == "arr":

@@ -130,8 +130,8 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
             name = f"impl {tname}"
             qname = f"{here_mod}.<impl {tr[-1] + ' for ' if tr else ''}{tname}>"
             extra["self"] = ty
-            if tr:
-                extra["trait"] = tr
+            if tr:  # a declared supertype: the store's reverse index finds the impl by the trait's name
+                extra["implements"] = tr
             extra["mq"] = f"{here_mod}.{tname}"
             extra["methods"] = []
             name_range = rng(node.child_by_field_name("type") or node)

@@ -71,7 +71,12 @@ class Resolver(ValueResolver):
         self.nested = {(s.parent, s.name) for s in facts.symbols if s.parent in self.scopes}
         self._impls: dict[int, list[SymbolRow]] = {}
         self._paths: dict[tuple, tuple[Value | None, int]] = {}  # per-file memo of path lookups
-        self.dispatch = Dispatch(ws, weak_method(self.implements), weak_method(self.method_owner))
+        # a trait's implementations are the impl blocks naming it (``impl Trait for T``, the reverse
+        # index of declared supertypes), their methods named under the type (``mq``)
+        self.dispatch = Dispatch(
+            ws, weak_method(self.implements), weak_method(self.method_owner), nominal=lambda t: t.kind == "trait",
+            members_at=lambda impl: impl.extra.get("mq", impl.qname), type_kinds=_TYPE_KINDS | {"impl"},
+        )
         self._implements: dict[tuple[int, int], bool] = {}
 
     # --- rows
@@ -343,7 +348,7 @@ class Resolver(ValueResolver):
         for inherent in (True, False):
             rows: dict[int, SymbolRow] = {}
             for i in impls:
-                if ("trait" in i.extra) == inherent or name not in i.extra.get("methods", ()):
+                if ("implements" in i.extra) == inherent or name not in i.extra.get("methods", ()):
                     continue
                 for r in self.ws.symbols(f"{i.extra['mq']}.{name}"):
                     if r.kind == "method" and r.extra.get("impl") == i.qname:
@@ -351,7 +356,7 @@ class Resolver(ValueResolver):
             if rows:
                 return list(rows.values()), EXTRACTED
         for i in impls:  # default methods of the traits the type implements
-            tr = i.extra.get("trait")
+            tr = i.extra.get("implements")
             if not tr:
                 continue
             v, _ = self.type_value(tr, self.scope_mod(i), None, depth + 1)
@@ -374,12 +379,12 @@ class Resolver(ValueResolver):
 
     def implements(self, impl: SymbolRow, trait: SymbolRow) -> bool:
         """Is ``impl`` an ``impl <trait> for T`` block?"""
-        if impl.kind != "impl" or trait.kind != "trait" or not impl.extra.get("trait"):
+        if impl.kind != "impl" or trait.kind != "trait" or not impl.extra.get("implements"):
             return False
         key = (impl.id, trait.id)
         got = self._implements.get(key)
         if got is None:
-            v, _ = self.type_value(impl.extra["trait"], self.scope_mod(impl), None, 1)
+            v, _ = self.type_value(impl.extra["implements"], self.scope_mod(impl), None, 1)
             got = self._implements[key] = v is not None and v[0] == "inst" and any(r.id == trait.id for r in v[1])
         return got
 
