@@ -14,6 +14,7 @@ import hashlib
 import json
 import sqlite3
 from collections.abc import Iterable
+from operator import itemgetter
 from typing import NamedTuple
 
 from ..links import http
@@ -149,7 +150,7 @@ class Layers:
         db = self.db
         new = {r[0]: (_digest(r), r) for r in rows}
         gone = [sid for sid, d in old.items() if sid not in new or new[sid][0] != d]
-        came = [(d, r) for sid, (d, r) in new.items() if old.get(sid) != d]
+        came = sorted(((d, r) for sid, (d, r) in new.items() if old.get(sid) != d), key=lambda dr: dr[1][0])  # by rowid (insert_new)
         if gone:
             db.executemany("DELETE FROM search WHERE rowid = ?", [(sid,) for sid in gone])
             db.executemany("DELETE FROM search_rows WHERE symbol_id = ?", [(sid,) for sid in gone])
@@ -165,9 +166,12 @@ class Layers:
             self._mark(fid, ((x[0], x[1], x[2], x[3]) for x in r.links))
         db.executemany("INSERT INTO links VALUES(?,?,?,?,?,?,?)", [(fid, *x) for fid, r in files for x in r.links])
         db.executemany("INSERT INTO imports VALUES(?,?,?,?,?,?)", [(fid, *x) for fid, r in files for x in r.imports])
+        # by rowid: FTS5 flushes its pending terms to a new segment whenever a rowid is lower
+        # than the last one (symbol ids are hashes: a flush per row or so, then merges)
         db.executemany("INSERT INTO search(rowid, name, words, signature, doc) VALUES(?,?,?,?,?)",
-                       [x for _, r in files for _, x in r.search])
-        db.executemany("INSERT INTO search_rows VALUES(?,?,?)", [(x[0], fid, d) for fid, r in files for d, x in r.search])
+                       sorted([x for _, r in files for _, x in r.search], key=itemgetter(0)))
+        db.executemany("INSERT INTO search_rows VALUES(?,?,?)",
+                       sorted([(x[0], fid, d) for fid, r in files for d, x in r.search], key=itemgetter(0)))
         notes = [(fid, r.note) for fid, r in files if r.note is not None]
         db.executemany("INSERT INTO notes VALUES(?, ?)", [(fid, n[0]) for fid, n in notes])
         db.executemany("INSERT INTO mentions VALUES(?,?,?,?,?)", [(fid, *m) for fid, n in notes for m in n[1]])

@@ -4,90 +4,134 @@ from __future__ import annotations
 
 import marshal
 import sqlite3
+from sys import intern
 from typing import Any
 
 from ..model import SymbolRow
 
 _ROWS = "SELECT id, qname, name, kind, module, lang, extra FROM symbols"
+_BY_QNAME = f"{_ROWS} WHERE qname=? AND lang=? ORDER BY id"
+_BY_NAME = f"{_ROWS} WHERE name=? AND lang=? ORDER BY id"
+_SUBTYPES = (
+    "SELECT s.id, s.qname, s.name, s.kind, s.module, s.lang, s.extra FROM supers b "
+    "JOIN symbols s ON s.id = b.class_id WHERE b.lang=? AND b.name=? ORDER BY s.id"
+)
+# '/' follows '.': the qnames under ``qname.``; no '.' after it: one level down
+_MEMBERS = f"{_ROWS} WHERE qname > ? AND qname < ? AND lang=? AND instr(substr(qname, ?), '.') = 0 ORDER BY id"
+_BINDINGS = "SELECT kind, target, extra FROM bindings WHERE module=? AND name=? AND lang=? ORDER BY rowid"
+
+# Entries (lookups, symbol rows, bindings) one generation of a view's caches holds. A view lives
+# for a whole index (a worker's, or the serial path's): unbounded, a worker resolving a
+# 1M-line workspace grew by 115 MB of cached rows; two generations of this many keep it near 60 MB
+# and every symbol of a workspace of Django's size (13K) cached.
+CACHE_ENTRIES = 50_000
+
+
+class _Caches:
+    """A view's lookup caches, in two generations: when the newer one has made ``limit`` entries it
+    becomes the older one, and the older one is dropped. An entry found in the older generation
+    moves to the newer one, so what resolution keeps asking for stays cached. Only the cost of a
+    lookup depends on them, never its answer or the dependency it records."""
+
+    __slots__ = ("found", "bind", "rows", "old_found", "old_bind", "old_rows", "made", "limit")
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.made = 0
+        # symbol rows by the lookup's dependency key
+        self.found: dict[str, list[SymbolRow]] = {}
+        self.bind: dict[tuple[str, str, str], list[tuple[str, str, Any]]] = {}
+        # one SymbolRow per symbol id: symbols() and by_name() return the same objects, and a
+        # row's extra is unmarshalled once (the symbols don't change while a view is in use)
+        self.rows: dict[int, SymbolRow] = {}
+        self.old_found: dict[str, list[SymbolRow]] = {}
+        self.old_bind: dict[tuple[str, str, str], list[tuple[str, str, Any]]] = {}
+        self.old_rows: dict[int, SymbolRow] = {}
+
+    def made_one(self) -> None:
+        self.made += 1
+        if self.made >= self.limit:
+            self.made = 0
+            self.old_found, self.old_bind, self.old_rows = self.found, self.bind, self.rows
+            self.found, self.bind, self.rows = {}, {}, {}
 
 
 class StoreView:
-    """The :class:`~graphmind.model.WorkspaceView` over the store, with a per-batch cache and
-    dependency recording (``deps``: the keys the current file's resolution looked up).
-    Lookups see the symbols of one language (``lang``): qualified names of different languages
-    may coincide and never bind to each other."""
+    """The :class:`~graphmind.model.WorkspaceView` over the store, with a bounded cache
+    (:class:`_Caches`) and dependency recording (``deps``: the keys the current file's resolution
+    looked up). Lookups see the symbols of one language (``lang``): qualified names of different
+    languages may coincide and never bind to each other."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: sqlite3.Connection, cache_entries: int | None = None) -> None:
         self.db = db
         self.lang = ""
         self.deps: set[str] = set()
-        self._owner = self  # the view whose ``deps`` records this one's lookups
-        self._found: dict[str, list[SymbolRow]] = {}  # symbol rows by the lookup's dependency key
-        self._bind: dict[tuple[str, str, str], list[tuple[str, str, Any]]] = {}
-        # one SymbolRow per symbol id: symbols() and by_name() return the same objects, and a
-        # row's extra is unmarshalled once (the symbols don't change while a view is in use)
-        self._rows: dict[int, SymbolRow] = {}
+        # the view whose ``deps`` records this one's lookups (None: this one; not ``self``, which
+        # would make a cycle holding the caches until the cyclic collector runs)
+        self._owner: StoreView | None = None
+        self._c = _Caches(CACHE_ENTRIES if cache_entries is None else cache_entries)
 
     def for_language(self, lang: str) -> StoreView:
         """A view of another language's symbols (a family such as TypeScript + JavaScript) that
         shares this view's caches and records its lookups in this view's ``deps``."""
         sibling = StoreView.__new__(StoreView)
-        sibling.db, sibling.lang, sibling._owner = self.db, lang, self._owner
-        sibling._found, sibling._bind, sibling._rows = self._found, self._bind, self._rows
+        sibling.db, sibling.lang, sibling._owner, sibling._c = self.db, lang, self._owner or self, self._c
         return sibling
 
     def _row(self, r: tuple) -> SymbolRow:
-        row = self._rows.get(r[0])
+        c = self._c
+        row = c.rows.get(r[0])
         if row is None:
-            row = self._rows[r[0]] = SymbolRow(r[0], r[1], r[2], r[3], r[4], r[5], marshal.loads(r[6]) if r[6] else {})
+            row = c.old_rows.get(r[0])
+            if row is None:
+                # kind, module and language repeat across rows: one string each, not one per row
+                row = SymbolRow(r[0], r[1], r[2], intern(r[3]), intern(r[4]), intern(r[5]), marshal.loads(r[6]) if r[6] else {})
+            c.rows[r[0]] = row
+            c.made_one()
         return row
 
     def _lookup(self, key: str, sql: str, params: tuple[Any, ...]) -> list[SymbolRow]:
         """The symbol rows ``sql`` selects, recorded as the dependency ``key`` and cached by it
         (each lookup's key is its own: ``lang:qname``, ``lang:#name``, ``lang:>name``,
         ``lang:qname.*``)."""
-        self._owner.deps.add(key)
-        rows = self._found.get(key)
+        (self._owner or self).deps.add(key)
+        c = self._c
+        rows = c.found.get(key)
         if rows is None:
-            rows = self._found[key] = [self._row(r) for r in self.db.execute(sql, params)]
+            rows = c.old_found.get(key)
+            if rows is None:
+                rows = [self._row(r) for r in self.db.execute(sql, params)]
+            c.found[key] = rows
+            c.made_one()
         return rows
 
     def symbols(self, qname: str) -> list[SymbolRow]:
-        return self._lookup(f"{self.lang}:{qname}", f"{_ROWS} WHERE qname=? AND lang=? ORDER BY id", (qname, self.lang))
+        return self._lookup(f"{self.lang}:{qname}", _BY_QNAME, (qname, self.lang))
 
     def by_name(self, name: str) -> list[SymbolRow]:
-        return self._lookup(f"{self.lang}:#{name}", f"{_ROWS} WHERE name=? AND lang=? ORDER BY id", (name, self.lang))
+        return self._lookup(f"{self.lang}:#{name}", _BY_NAME, (name, self.lang))
 
     def subtypes(self, name: str) -> list[SymbolRow]:
         """The types that name ``name`` among their declared supertypes (the ``supers`` table),
         recorded as ``lang:>name``."""
-        return self._lookup(
-            f"{self.lang}:>{name}",
-            "SELECT s.id, s.qname, s.name, s.kind, s.module, s.lang, s.extra FROM supers b "
-            "JOIN symbols s ON s.id = b.class_id WHERE b.lang=? AND b.name=? ORDER BY s.id",
-            (self.lang, name),
-        )
+        return self._lookup(f"{self.lang}:>{name}", _SUBTYPES, (self.lang, name))
 
     def members(self, qname: str) -> list[SymbolRow]:
         """The symbols named ``qname.x`` (one level below), recorded as ``lang:qname.*``."""
-        # '/' follows '.': the qnames under ``qname.``; no '.' after it: one level down
-        return self._lookup(
-            f"{self.lang}:{qname}.*",
-            f"{_ROWS} WHERE qname > ? AND qname < ? AND lang=? AND instr(substr(qname, ?), '.') = 0 ORDER BY id",
-            (qname + ".", qname + "/", self.lang, len(qname) + 2),
-        )
+        return self._lookup(f"{self.lang}:{qname}.*", _MEMBERS, (qname + ".", qname + "/", self.lang, len(qname) + 2))
 
     def bindings(self, module: str, name: str) -> list[tuple[str, str, Any]]:
-        self._owner.deps.add(f"{self.lang}:{module}.{name}")
+        (self._owner or self).deps.add(f"{self.lang}:{module}.{name}")
         key = (self.lang, module, name)
-        rows = self._bind.get(key)
+        c = self._c
+        rows = c.bind.get(key)
         if rows is None:
-            rows = [
-                (k, t, marshal.loads(e) if e is not None else None)
-                for k, t, e in self.db.execute(
-                    "SELECT kind, target, extra FROM bindings WHERE module=? AND name=? AND lang=? ORDER BY rowid",
-                    (module, name, self.lang),
-                )
-            ]
-            self._bind[key] = rows
+            rows = c.old_bind.get(key)
+            if rows is None:
+                rows = [
+                    (k, t, marshal.loads(e) if e is not None else None)
+                    for k, t, e in self.db.execute(_BINDINGS, (module, name, self.lang))
+                ]
+            c.bind[key] = rows
+            c.made_one()
         return rows
