@@ -64,18 +64,19 @@ PROTOCOLS = {
     ),
     "q.py": (
         "class Q:\n    def go(self):\n        pass\n\n    def size(self):\n        pass\n\n\n"
-        "class R(Q):\n    def go(self):\n        return super(Q, self).go()\n\n\n"
+        "class R(Q):\n    made = Q()\n\n    def go(self):\n        return super(Q, self).go()\n\n\n"
         "class W:\n    def go(self):\n        return super().go()\n\n    def wrap(self, inner):\n        return inner.wrap(1)\n"
     ),
     "u.py": (
         "from p import P, P2\nfrom q import Q\n\n\ndef use(x: P, y: P2):\n    x.go()\n    y.size()\n\n\n"
-        "class V:\n    kind = Q\n\n    def make(self):\n        return self.kind().size()\n"
+        "class V:\n    kind = Q\n    made = Q()\n\n    def make(self):\n        return self.kind().size()\n"
     ),
 }
 PROTOCOL_FRAGMENTS = [
     "\n    def size(self):\n        pass\n", "\n    def more(self):\n        pass\n", "\n    def go(self): ...\n",
     "\nclass S:\n    def go(self):\n        pass\n", "(Protocol)", "(Q)", "(P, Protocol)", "super(Q, self).go()",
-    "super(R, self).go()", "super().go()", "inner.wrap(1)", "kind = Q", "kind = P", "\n        self.k = Q\n", "a, b = Q, 1\n    a().go()\n", "[1:]", "\n    def __call__(self) -> Q:\n        return Q()\n", "Protocol", "size", "go", "more",
+    "super(R, self).go()", "super().go()", "inner.wrap(1)", "kind = Q", "kind = P", "\n        self.k = Q\n", "a, b = Q, 1\n    a().go()\n", "[1:]", "\n    def __call__(self) -> Q:\n        return Q()\n",
+    "\n    Q = 1\n", "(metaclass=Q)", "Protocol", "size", "go", "more",
     "class ", "def ",
     "(", ")", ":", "\n", "    ", "",
 ]
@@ -85,7 +86,8 @@ PROTOCOL_FRAGMENTS = [
 @given(edit_sequences(sorted(PROTOCOLS), PROTOCOL_FRAGMENTS, max_length=40, max_edits=10))
 def test_incremental_equals_fresh_for_protocols_and_super(edits: list[tuple[str, int, int, str]]) -> None:
     """Protocol dispatch (a member added to or removed from the Protocol or an implementer),
-    ``super(X, self)``, the delegation rule and a class attribute bound to a class."""
+    ``super(X, self)``, the delegation rule, a class attribute bound to a class, and class headers
+    and class-level calls beside class attributes named like the names they read."""
     check_incremental(PROTOCOLS, ("p.py", "q.py"), edits)
 
 

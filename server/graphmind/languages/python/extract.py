@@ -7,6 +7,9 @@ Callee expressions are encoded as ``(base, arg, chain)``:
 (an element); ``('a', evidence, ['m'])`` for a receiver whose type the code states where it is
 used (``cast(Foo, x).m``, ``x.m`` inside ``if isinstance(x, Foo):``); ``('u', None, ['m'])`` for an
 unknown receiver; ``('i', 'pkg.mod', ['name'])`` for an imported name (a reference, not a call).
+A site in a definition's header (a class's bases and ``metaclass=``, a function's or a lambda's
+parameter defaults) is ``('h', inner, chain)``: Python evaluates ``inner`` in the scope around
+the definition, although the site's caller is the definition.
 
 Type evidence (what an assignment, a parameter, a ``for``/``with`` target or a ``return`` says
 about a name's type) is a tuple: ``('ann', chain)`` an annotated class, ``('type', T)`` a generic
@@ -583,6 +586,7 @@ def extract(
     def_nodes.sort(key=lambda d: (d[3].start_byte, -d[3].end_byte))
     stack: list[tuple[int, int, int]] = [scope_nodes[0]]
     scopes: dict[int, _Scope] = {0: _Scope()}
+    bodies: dict[int, int] = {}  # symbol index -> where its body starts (before it: its header)
     for node, name_node, kind, scope_node in def_nodes:
         while stack[-1][1] <= scope_node.start_byte:
             stack.pop()
@@ -656,6 +660,9 @@ def extract(
             sc.is_cls = bool(extra.get("classmethod")) or name == "__new__"
         stack.append((scope_node.start_byte, scope_node.end_byte, idx))
         scope_nodes.append((scope_node.start_byte, scope_node.end_byte, idx))
+        body = scope_node.child_by_field_name("body")
+        if body is not None:
+            bodies[idx] = body.start_byte
 
     sites: list[SiteFact] = []
     bindings: list[BindingFact] = []
@@ -665,16 +672,18 @@ def extract(
     package = _package_of(module, relpath)
     narrow = Narrowing()
     returns: dict[int, list[tuple]] = {}  # symbol index -> return evidence, in order
-    for (_, key, node, caps), owner in in_scopes(scope_nodes, others, pos=lambda it: it[0]):
+    for (start, key, node, caps), owner in in_scopes(scope_nodes, others, pos=lambda it: it[0]):
         # a lambda's own node starts at the lambda: its name assignment belongs outside
         sc = scopes[owner]
         narrow.owner = owner
+        header = start < bodies.get(owner, -1)  # evaluated around the definition, not in it
         if key == "reference.call":
             callee = caps["callee"][0]
             e = narrow.expr(expr_of(callee), callee.start_byte)
             name_node = callee.child_by_field_name("attribute") if callee.type == "attribute" else callee
             name_node = name_node if name_node is not None else callee
             name = e[2][-1] if e[2] else ""
+            e = ("h", e, e[2]) if header else e
             sites.append(SiteFact(owner, name, CALL, _rng(name_node), name_node.start_byte, name_node.end_byte, e))
             if node.type == "call":
                 link_calls.append((len(sites) - 1, node))
@@ -684,6 +693,7 @@ def extract(
                 continue
             name_node = node.child_by_field_name("attribute") if node.type == "attribute" else node
             name_node = name_node if name_node is not None else node
+            e = ("h", e, e[2]) if header else e
             sites.append(SiteFact(owner, e[2][-1], REF, _rng(name_node), name_node.start_byte, name_node.end_byte, e))
             if key == "reference.decorator":
                 link_bare.append((len(sites) - 1, node))

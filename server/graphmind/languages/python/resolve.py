@@ -701,22 +701,26 @@ class _Resolver(ValueResolver):
     # --- one site
     def site(self, i: int, site: SiteFact) -> Resolution:
         base, arg, chain = site.expr
+        scope = site.caller
+        if base == "h":  # in the caller's header (bases, parameter defaults): evaluated around it
+            scope = self.f.symbols[scope].parent or 0
+            base, arg, chain = arg
         if base == "i":  # an imported name
             v, c = self.from_value(self.f.module, arg, chain[0], 0)
             return self.outcome(i, site, v, c, receiver_unknown=False)
         if not chain:
             return unresolved(i)
         if base == "n" and len(chain) == 1:
-            v, c, _ = self.lookup(chain[0], site.caller, 0)
+            v, c, _ = self.lookup(chain[0], scope, 0)
             return self.outcome(i, site, v, c, receiver_unknown=False)
         recv_expr: Expr = (base, arg, chain[:-1])
         if base == "u" and len(chain) == 1:
             recv, rc = None, EXTRACTED
         elif base == "s" and len(chain) == 1:
-            cls = self.super_start(arg, site.caller, 0)
+            cls = self.super_start(arg, scope, 0)
             recv, rc = (("super", cls), EXTRACTED) if cls is not None else (None, EXTRACTED)
         else:
-            recv, rc = self.eval_expr(recv_expr, site.caller, 0)
+            recv, rc = self.eval_expr(recv_expr, scope, 0)
         if recv is None:
             return self.outcome(i, site, None, rc, receiver_unknown=True)
         v, c = self.attr(recv, chain[-1], 0)
