@@ -1,6 +1,7 @@
 """Incremental equals fresh for what Python's resolver infers across files: a function's return
 type (stated or inferred from its return statements), dispatch to overrides in subclasses, the
-types of parameters' defaults, ``with``/``for`` targets and ``isinstance`` narrowing, unions
+types of parameters' defaults, ``with``/``for`` targets and ``isinstance`` narrowing (in ``if``
+blocks, conditional expressions and ``and``), positions of annotated tuples, copies, unions
 (the branches of a conditional, a module-level name bound inside and outside the workspace), dispatch
 through a Protocol to its structural implementations, ``super(X, self)``. A change to
 what a function returns re-resolves its callers' callers."""
@@ -21,6 +22,7 @@ INITIAL = {
         "class A:\n    def go(self):\n        pass\n\n    def __enter__(self):\n        return self\n\n\n"
         "class B(A):\n    def go(self):\n        pass\n\n\n"
         "def make():\n    return A()\n\n\ndef typed() -> A:\n    return A()\n\n\nshared = A()\n"
+        "\n\ndef pair() -> 'tuple[A | B, int]':\n    return A(), 1\n"
         "try:\n    from zz import Alias\nexcept ImportError:\n    Alias = B\n"
     ),
     "n.py": (
@@ -28,9 +30,11 @@ INITIAL = {
         "def items() -> 'list[A]':\n    return []\n\n\ndef run(x=make()):\n    x.go()\n    with A() as a:\n        a.go()\n\n\n\ndef alias():\n    Alias().go()\n"
     ),
     "x.py": (
-        "from n import mid, items\nfrom m import make, B\n\n\ndef use():\n    mid().go()\n    make().go()\n"
+        "import copy\nfrom n import mid, items\nfrom m import make, B, pair\n\n\ndef use():\n    mid().go()\n    make().go()\n"
         "    for it in items():\n        it.go()\n\n\ndef narrow(v):\n    if isinstance(v, B):\n        v.go()\n\n\n"
         "def only_make():\n    make().go()\n\n\ndef either(f):\n    t = make() if f else B()\n    t.go()\n"
+        "\n\ndef stated(v):\n    w = v if isinstance(v, B) else None\n    w.go()\n    isinstance(v, A) and v.go()\n"
+        "    p, q = pair()\n    p.go()\n    c = copy.copy(make())\n    c.go()\n"
     ),
 }
 FRAGMENTS = [
@@ -45,6 +49,8 @@ FRAGMENTS = [
     "\n    @property\n    def go(self):\n        return 1\n",
     "\n    u = A() if x else B()\n    u.go()\n", " if x else B()", " or D()", "\nclass D(dict):\n    pass\n",
     "\n    Alias().go()\n", "Alias = A", "from zz import Alias",
+    "\n    u = t if isinstance(t, A) else B()\n    u.go()\n", "\n    k, l = pair()\n    k.go()\n", "-> 'tuple[B, A]'",
+    " | B", "A | ", "copy.copy(", "partial(", "\nfrom functools import partial\n", "isinstance(t, B) and ",
     "A()", "B()", "-> B", "-> A", "return self", "go", "isinstance", "def ", "class ", "(", ")", ":", "\n", "    ", "",
 ]
 FILES = sorted(INITIAL)
