@@ -51,6 +51,7 @@ FRAGMENTS = [
     "\n    Alias().go()\n", "Alias = A", "from zz import Alias",
     "\n    u = t if isinstance(t, A) else B()\n    u.go()\n", "\n    k, l = pair()\n    k.go()\n", "-> 'tuple[B, A]'",
     " | B", "A | ", "copy.copy(", "partial(", "\nfrom functools import partial\n", "isinstance(t, B) and ",
+    "\ndef make():\n    s = typed\n    t = s()\n    return t\n",
     "A()", "B()", "-> B", "-> A", "return self", "go", "isinstance", "def ", "class ", "(", ")", ":", "\n", "    ", "",
 ]
 FILES = sorted(INITIAL)

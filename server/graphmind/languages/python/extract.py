@@ -722,8 +722,9 @@ def extract(
     narrow = Narrowing()
     # the narrowings first: a conditional expression's condition follows the branch it narrows
     narrows = [it for it in others if it[1] == "narrow"]
-    for (_, _, node, _), owner in in_scopes(scope_nodes, narrows, pos=lambda it: it[0]):
-        narrow.add_isinstance(node, owner)
+    if narrows:
+        for (_, _, node, _), owner in in_scopes(scope_nodes, narrows, pos=lambda it: it[0]):
+            narrow.add_isinstance(node, owner)
     returns: dict[int, list[tuple]] = {}  # symbol index -> return evidence, in order
     for (start, key, node, caps), owner in in_scopes(scope_nodes, others, pos=lambda it: it[0]):
         # a lambda's own node starts at the lambda: its name assignment belongs outside
@@ -973,8 +974,44 @@ def _portable(ev: tuple, sc: _Scope) -> list[tuple]:
     if ev[0] == "val" and ev[1][0] == "a" and not ev[1][2]:
         return [e for e in ev[1][1] if _global_evidence(e, sc)]  # a name narrowed by isinstance
     if ev[0] == "val" and ev[1][0] == "n" and len(ev[1][2]) == 1 and ev[1][2][0] in sc.locals:
-        return [e for e in sc.types.get(ev[1][2][0], []) if e[0] != "any" and _global_evidence(e, sc)]
+        return _stated(ev[1][2][0], sc)
+    if ev[0] in ("call", "val") and not _global_evidence(ev, sc):
+        e = _through_local(ev[1], sc)  # ``parser.parse()``: what the code states about ``parser``
+        return [(ev[0], e)] if e is not None else []
     return [ev] if _global_evidence(ev, sc) else []
+
+
+_THROUGH_LOCALS = 2
+"""How many locals deep an expression is rewritten in terms of what the code states about them."""
+
+
+def _stated(name: str, sc: _Scope, depth: int = 0) -> list[tuple]:
+    """What the code states about a local, in terms another file can evaluate (``nodelist`` of
+    ``parser = Parser(); nodelist = parser.parse()`` is ``Parser().parse()``)."""
+    out = []
+    for e in sc.types.get(name, []):
+        if e[0] == "any":
+            continue
+        if _global_evidence(e, sc):
+            out.append(e)
+        elif e[0] in ("call", "val") and depth < _THROUGH_LOCALS:
+            x = _through_local(e[1], sc, depth + 1)
+            if x is not None:
+                out.append((e[0], x))
+    return out
+
+
+def _through_local(e: Expr, sc: _Scope, depth: int = 0) -> Expr | None:
+    """``e`` with the local it starts from (``parser`` of ``parser.parse()``) replaced by what the
+    code states about that local (``('a', evidence, ['parse'])``); None when nothing is stated."""
+    base, arg, chain = e
+    if base in ("c", "x"):
+        inner = _through_local(arg, sc, depth)
+        return (base, inner, chain) if inner is not None else None
+    if base != "n" or not chain or chain[0] not in sc.locals or chain[0] == sc.self_name:
+        return None
+    evs = _stated(chain[0], sc, depth)
+    return ("a", evs, chain[1:]) if evs else None
 
 
 def _global_evidence(ev: tuple, sc: _Scope) -> bool:
@@ -984,6 +1021,8 @@ def _global_evidence(ev: tuple, sc: _Scope) -> bool:
         e = ev[1]
         while e[0] in ("c", "x"):
             e = e[1]
+        if e[0] == "a":  # a receiver whose type the code states
+            return all(_global_evidence(sub, sc) for sub in e[1])
         return e[0] == "n" and bool(e[2]) and e[2][0] not in sc.locals
     if kind == "dflt":
         return True  # a default is evaluated where the function is defined
