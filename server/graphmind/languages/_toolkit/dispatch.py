@@ -32,20 +32,42 @@ A language supplies two things:
 * optionally ``nominal(within)``: whether the subtypes of the type row ``within`` are found through
   the reverse index (by default: never, every same-named method is checked).
 
+A resolver that holds its ``Dispatch`` passes its own methods through :func:`weak_method`, so
+that the two make no reference cycle (each file's resolution would otherwise stay alive, with its
+facts, until the cyclic collector finds it).
+
 Use::
 
-    dispatch = Dispatch(ws, is_subtype)
+    dispatch = Dispatch(ws, weak_method(self.is_subtype))
     targets = [Target(declared.id, conf)] + dispatch.targets(declared, receiver_type)
 """
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Iterable
+from typing import ParamSpec, TypeVar
 
 from ...model import INFERRED, SymbolRow, Target, Via, WorkspaceView
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
 TYPE_KINDS = frozenset({"class", "interface", "struct", "trait", "enum", "type", "protocol", "record"})
 METHOD_KINDS = frozenset({"method"})
+
+
+def weak_method(method: Callable[P, R]) -> Callable[P, R]:
+    """``method`` (bound) without a strong reference to its object: a resolver hands its own
+    methods to the ``Dispatch`` it holds without making a cycle. Call it only while the object
+    lives (the resolver outlives its dispatch)."""
+    func = method.__func__  # type: ignore[attr-defined]
+    ref = weakref.ref(method.__self__)  # type: ignore[attr-defined]
+
+    def call(*args: P.args, **kwargs: P.kwargs) -> R:
+        return func(ref(), *args, **kwargs)  # type: ignore[no-any-return]
+
+    return call
 
 
 def dispatch_via(declared: SymbolRow) -> Via:
@@ -69,13 +91,17 @@ class Dispatch:
     ) -> None:
         self.ws = ws
         self.is_subtype = is_subtype
-        self.owner_of = owner_of or self.default_owner
+        self._owner_of = owner_of  # None: default_owner (not stored bound: no cycle through self)
         self.method_kinds = method_kinds
         self.type_kinds = type_kinds
         self.nominal = nominal
         self._memo: dict[tuple[str, int, int], list[SymbolRow]] = {}
         self._subtypes: dict[int, list[SymbolRow]] = {}
         self._owners: dict[str, SymbolRow | None] = {}
+
+    def owner_of(self, method: SymbolRow) -> SymbolRow | None:
+        """The type that declares ``method``: the language's ``owner_of``, else :meth:`default_owner`."""
+        return self.default_owner(method) if self._owner_of is None else self._owner_of(method)
 
     def default_owner(self, method: SymbolRow) -> SymbolRow | None:
         """The type whose qualified name prefixes the method's (``pkg.Base`` of ``pkg.Base.save``)."""

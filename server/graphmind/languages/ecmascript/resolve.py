@@ -18,7 +18,7 @@ from ...model import (
     Target,
 )
 from .._toolkit import MAX_DEPTH, Dispatch, FamilyView, known_confidence, label_by_name, unresolved
-from .._toolkit.dispatch import dispatch_via
+from .._toolkit.dispatch import dispatch_via, weak_method
 from .builtins import BUILTIN_METHODS, GLOBALS
 from .records import Base, Expr, SiteExpr
 from .values import Value, Values
@@ -27,7 +27,7 @@ from .values import Value, Values
 class Resolver(Values):
     def __init__(self, facts: Facts, ws: FamilyView) -> None:
         super().__init__(facts, ws)
-        self.dispatch = Dispatch(ws, self.is_subtype, nominal=lambda t: True)
+        self.dispatch = Dispatch(ws, weak_method(self.is_subtype), nominal=lambda t: True)
         self._literal_types: dict[tuple[str, str], list[SymbolRow]] = {}
         self._external_params: dict[tuple[str, int], bool] = {}
 

@@ -27,6 +27,7 @@ from .._toolkit import (
     label_by_name,
     unresolved,
 )
+from .._toolkit.dispatch import weak_method
 from .builtins import BUILTINS, COMMON_METHODS
 from .packages import GOMOD, package_of_dir
 from .records import Base, ScopeRecord, SiteExpr
@@ -91,7 +92,7 @@ class Resolver(ValueResolver):
         self.pkg = facts.module
         self._paths: dict[str, str | None] = {}
         self._names: dict[str, str] | None = None
-        self.dispatch = Dispatch(ws, self.implements)
+        self.dispatch = Dispatch(ws, weak_method(self.implements))
         self._local_memo: dict[tuple[int, str], tuple[Value | None, int]] = {}
         self._busy: set[tuple[int, str]] = set()
         self._cycle = False

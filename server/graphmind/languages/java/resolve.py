@@ -38,6 +38,7 @@ from .._toolkit import (
     merge_values,
     unresolved,
 )
+from .._toolkit.dispatch import weak_method
 from .builtins import COMMON_METHODS, ENUM_METHODS, OBJECT_METHODS
 from .syntax import CLASS_KINDS, Expr, ExprKind
 
@@ -59,7 +60,7 @@ class Resolver:
         self.scopes: dict[int, dict[str, Any]] = local.get("scopes", {})
         self.static_single: dict[str, list[str]] = local.get("static", {})
         self.static_od: list[str] = local.get("static_od", [])
-        self.dispatch = Dispatch(ws, self.is_subtype, type_kinds=frozenset(CLASS_KINDS), nominal=lambda t: True)
+        self.dispatch = Dispatch(ws, weak_method(self.is_subtype), type_kinds=frozenset(CLASS_KINDS), nominal=lambda t: True)
         # memoised per file (the view's rows don't change while it resolves one): a dispatch
         # check asks every same-named method's class for its supertypes, a call its receiver's
         self._supers: dict[int, tuple[list[SymbolRow], bool]] = {}

@@ -46,6 +46,7 @@ from .._toolkit import (
     merge_values,
     unresolved,
 )
+from .._toolkit.dispatch import weak_method
 from .builtins import BUILTIN_METHODS, BUILTINS, MAPPING_TYPES, SEQUENCE_TYPES, TUPLE_TYPES
 from .extract import Expr
 
@@ -108,7 +109,7 @@ class _Resolver(ValueResolver):
         self.bases_memo: dict[int, list[SymbolRow]] = {}
         self.stubs: dict[int, list[SymbolRow]] = {}  # implementation id -> its declarations
         # a Protocol is implemented structurally: its implementations are found by method name
-        self.dispatch = Dispatch(ws, self.is_subclass, nominal=lambda t: not t.extra.get("protocol"))
+        self.dispatch = Dispatch(ws, weak_method(self.is_subclass), nominal=lambda t: not t.extra.get("protocol"))
 
     def merge(self, found: list[tuple[Value, int]], outside_counts: bool = False) -> tuple[Value | None, int]:
         """Several values the code states for one expression (the branches of ``a if c else b``,

@@ -40,6 +40,7 @@ from .._toolkit import (
     label_known,
     unresolved,
 )
+from .._toolkit.dispatch import weak_method
 from .builtins import IDENTITY_METHODS, PRELUDE, PRIMITIVES, STD_METHODS
 from .extract import FnScope
 from .syntax import Evidence, Expr, ExprKind
@@ -70,7 +71,7 @@ class Resolver(ValueResolver):
         self.nested = {(s.parent, s.name) for s in facts.symbols if s.parent in self.scopes}
         self._impls: dict[int, list[SymbolRow]] = {}
         self._paths: dict[tuple, tuple[Value | None, int]] = {}  # per-file memo of path lookups
-        self.dispatch = Dispatch(ws, self.implements, self.method_owner)
+        self.dispatch = Dispatch(ws, weak_method(self.implements), weak_method(self.method_owner))
         self._implements: dict[tuple[int, int], bool] = {}
 
     # --- rows
