@@ -224,6 +224,7 @@ class Updater:
         store.insert_symbols(fid, lang.name, ext.facts, ext.ids, range(d.new_syms.start, d.new_syms.stop))
         mid_sites = list(range(d.new_sites.start, d.new_sites.stop))
         store.insert_sites(fid, ext.facts, ext.ids, ext.sids, mid_sites)
+        mid_sites.extend(_container_sites(prev, ext, d, set(mid_sites)))
         if settling:  # and the sites resolved against the broken interface
             stale, mid = doc.stale_sids or set(), set(mid_sites)
             mid_sites.extend(i for i, s in enumerate(ext.sids) if s in stale and i not in mid)
@@ -425,6 +426,22 @@ def _chunk_diff(prev: chunks.Extraction, ext: chunks.Extraction) -> ChunkDiff | 
         ext.chunks[nc]
     )
     return ChunkDiff(oc, nc, osym, nsym, osite, nsite, changed)
+
+
+def _container_sites(prev: chunks.Extraction, ext: chunks.Extraction, d: ChunkDiff, done: set[int]) -> list[int]:
+    """The kept sites whose caller is a container (a class) whose scope the changed member chunks
+    changed: they read what every member adds to it (a Python class body's names), not only their
+    own chunk's share."""
+    # (an unchanged header precedes the changed chunks: same chunk and symbol index before and after)
+    heads = {c.parent for c in ext.chunks[d.new_chunks] if c.parent is not None}
+    heads.update(c.parent for c in prev.chunks[d.old_chunks] if c.parent is not None and c.parent < d.old_chunks.start)
+    out: list[int] = []
+    for h in heads:
+        k = ext.sym_at[h]  # a header chunk's first symbol is its container
+        if k < d.new_syms.start and prev.facts.local.get(k) == ext.facts.local.get(k):
+            continue
+        out.extend(i for i, s in enumerate(ext.facts.sites) if s.caller == k and i not in done)
+    return sorted(out)
 
 
 def _unchanged(prev: chunks.Extraction, ext: chunks.Extraction, d: ChunkDiff) -> bool:

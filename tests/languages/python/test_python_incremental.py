@@ -1,6 +1,7 @@
 """Incremental equals fresh for what Python's resolver infers across files: a function's return
 type (stated or inferred from its return statements), dispatch to overrides in subclasses, the
-types of parameters' defaults, ``with``/``for`` targets and ``isinstance`` narrowing, unions
+types of parameters' defaults, ``with``/``for`` targets and ``isinstance`` narrowing (in ``if``
+blocks, conditional expressions and ``and``), positions of annotated tuples, copies, unions
 (the branches of a conditional, a module-level name bound inside and outside the workspace), dispatch
 through a Protocol to its structural implementations, ``super(X, self)``. A change to
 what a function returns re-resolves its callers' callers."""
@@ -21,6 +22,7 @@ INITIAL = {
         "class A:\n    def go(self):\n        pass\n\n    def __enter__(self):\n        return self\n\n\n"
         "class B(A):\n    def go(self):\n        pass\n\n\n"
         "def make():\n    return A()\n\n\ndef typed() -> A:\n    return A()\n\n\nshared = A()\n"
+        "\n\ndef pair() -> 'tuple[A | B, int]':\n    return A(), 1\n"
         "try:\n    from zz import Alias\nexcept ImportError:\n    Alias = B\n"
     ),
     "n.py": (
@@ -28,9 +30,11 @@ INITIAL = {
         "def items() -> 'list[A]':\n    return []\n\n\ndef run(x=make()):\n    x.go()\n    with A() as a:\n        a.go()\n\n\n\ndef alias():\n    Alias().go()\n"
     ),
     "x.py": (
-        "from n import mid, items\nfrom m import make, B\n\n\ndef use():\n    mid().go()\n    make().go()\n"
+        "import copy\nfrom n import mid, items\nfrom m import make, B, pair\n\n\ndef use():\n    mid().go()\n    make().go()\n"
         "    for it in items():\n        it.go()\n\n\ndef narrow(v):\n    if isinstance(v, B):\n        v.go()\n\n\n"
         "def only_make():\n    make().go()\n\n\ndef either(f):\n    t = make() if f else B()\n    t.go()\n"
+        "\n\ndef stated(v):\n    w = v if isinstance(v, B) else None\n    w.go()\n    isinstance(v, A) and v.go()\n"
+        "    p, q = pair()\n    p.go()\n    c = copy.copy(make())\n    c.go()\n"
     ),
 }
 FRAGMENTS = [
@@ -45,6 +49,9 @@ FRAGMENTS = [
     "\n    @property\n    def go(self):\n        return 1\n",
     "\n    u = A() if x else B()\n    u.go()\n", " if x else B()", " or D()", "\nclass D(dict):\n    pass\n",
     "\n    Alias().go()\n", "Alias = A", "from zz import Alias",
+    "\n    u = t if isinstance(t, A) else B()\n    u.go()\n", "\n    k, l = pair()\n    k.go()\n", "-> 'tuple[B, A]'",
+    " | B", "A | ", "copy.copy(", "partial(", "\nfrom functools import partial\n", "isinstance(t, B) and ",
+    "\ndef make():\n    s = typed\n    t = s()\n    return t\n",
     "A()", "B()", "-> B", "-> A", "return self", "go", "isinstance", "def ", "class ", "(", ")", ":", "\n", "    ", "",
 ]
 FILES = sorted(INITIAL)
@@ -64,18 +71,19 @@ PROTOCOLS = {
     ),
     "q.py": (
         "class Q:\n    def go(self):\n        pass\n\n    def size(self):\n        pass\n\n\n"
-        "class R(Q):\n    def go(self):\n        return super(Q, self).go()\n\n\n"
+        "class R(Q):\n    made = Q()\n\n    def go(self):\n        return super(Q, self).go()\n\n\n"
         "class W:\n    def go(self):\n        return super().go()\n\n    def wrap(self, inner):\n        return inner.wrap(1)\n"
     ),
     "u.py": (
         "from p import P, P2\nfrom q import Q\n\n\ndef use(x: P, y: P2):\n    x.go()\n    y.size()\n\n\n"
-        "class V:\n    kind = Q\n\n    def make(self):\n        return self.kind().size()\n"
+        "class V:\n    kind = Q\n    made = Q()\n\n    def make(self):\n        return self.kind().size()\n"
     ),
 }
 PROTOCOL_FRAGMENTS = [
     "\n    def size(self):\n        pass\n", "\n    def more(self):\n        pass\n", "\n    def go(self): ...\n",
     "\nclass S:\n    def go(self):\n        pass\n", "(Protocol)", "(Q)", "(P, Protocol)", "super(Q, self).go()",
-    "super(R, self).go()", "super().go()", "inner.wrap(1)", "kind = Q", "kind = P", "\n        self.k = Q\n", "a, b = Q, 1\n    a().go()\n", "[1:]", "\n    def __call__(self) -> Q:\n        return Q()\n", "Protocol", "size", "go", "more",
+    "super(R, self).go()", "super().go()", "inner.wrap(1)", "kind = Q", "kind = P", "\n        self.k = Q\n", "a, b = Q, 1\n    a().go()\n", "[1:]", "\n    def __call__(self) -> Q:\n        return Q()\n",
+    "\n    Q = 1\n", "(metaclass=Q)", "Protocol", "size", "go", "more",
     "class ", "def ",
     "(", ")", ":", "\n", "    ", "",
 ]
@@ -85,7 +93,8 @@ PROTOCOL_FRAGMENTS = [
 @given(edit_sequences(sorted(PROTOCOLS), PROTOCOL_FRAGMENTS, max_length=40, max_edits=10))
 def test_incremental_equals_fresh_for_protocols_and_super(edits: list[tuple[str, int, int, str]]) -> None:
     """Protocol dispatch (a member added to or removed from the Protocol or an implementer),
-    ``super(X, self)``, the delegation rule and a class attribute bound to a class."""
+    ``super(X, self)``, the delegation rule, a class attribute bound to a class, and class headers
+    and class-level calls beside class attributes named like the names they read."""
     check_incremental(PROTOCOLS, ("p.py", "q.py"), edits)
 
 

@@ -7,15 +7,21 @@ Callee expressions are encoded as ``(base, arg, chain)``:
 (an element); ``('a', evidence, ['m'])`` for a receiver whose type the code states where it is
 used (``cast(Foo, x).m``, ``x.m`` inside ``if isinstance(x, Foo):``); ``('u', None, ['m'])`` for an
 unknown receiver; ``('i', 'pkg.mod', ['name'])`` for an imported name (a reference, not a call).
+A site in a definition's header (a class's bases and ``metaclass=``, a function's or a lambda's
+parameter defaults) is ``('h', inner, chain)``: Python evaluates ``inner`` in the scope around
+the definition, although the site's caller is the definition.
 
 Type evidence (what an assignment, a parameter, a ``for``/``with`` target or a ``return`` says
 about a name's type) is a tuple: ``('ann', chain)`` an annotated class, ``('type', T)`` a generic
 annotation (``T = ('t', head chain, args)``, e.g. ``list[Foo]``), ``('call', expr)`` /
 ``('val', expr)`` the value of an expression, ``('ext', name)`` a builtin literal,
 ``('dflt', ev)`` a parameter default (evaluated in the enclosing scope), ``('iter', ev, i)`` an
-element of an iterable (``i``: the position in a tuple element, or None), ``('enter', ev, name)``
-the result of ``ev.__enter__()`` (``with ... as``), and in a function's ``returns_ev`` (its
-unannotated return statements) ``('self',)`` / ``('selfattr', chain)``.
+element of an iterable (``i``: the position in a tuple element, or None), ``('part', ev, i)``
+position ``i`` of a tuple (``a, b = f()``), ``('same', callee, ev)`` a call of ``callee`` that is
+``ev`` again when ``callee`` is ``copy.copy``, ``copy.deepcopy`` or ``functools.partial`` (else an
+ordinary ``('call', callee)``), ``('enter', ev, name)`` the result of ``ev.__enter__()`` (``with
+... as``), and in a function's ``returns_ev`` (its unannotated return statements) ``('self',)`` /
+``('selfattr', chain)``.
 
 A scope (``Facts.local[symbol index]``) is packed as a tuple (see :class:`_Scope`) so that it
 marshals; chunks' scopes are rebased and merged by :func:`rebase_local` / :func:`merge_local`.
@@ -133,10 +139,18 @@ def _type_args(node: ts.Node) -> list[ts.Node]:
 _UNWRAP = ("Optional", "Annotated", "Final", "ClassVar", "Required", "NotRequired", "ReadOnly")
 
 
+def _union(members: list[tuple | None]) -> tuple | None:
+    """``A | B`` (``Union[A, B]``) of the members that are types, None left out: one member is
+    itself, several are ``('t', ['|'], members)``."""
+    kids = [m for m in members if m is not None and m != ("t", ["None"], [])]
+    return kids[0] if len(kids) == 1 else ("t", ["|"], kids) if kids else None
+
+
 def annotation_type(node: ts.Node | None) -> tuple | None:
     """The type an annotation states, as ``('t', head chain, args)``: ``Foo``, ``mod.Foo``,
     ``list[Foo]``, ``dict[str, Foo]``; ``Optional[Foo]``, ``Foo | None``, ``"Foo"`` and
-    ``Annotated[Foo, ...]`` are ``Foo``. None when it names no single type (a union)."""
+    ``Annotated[Foo, ...]`` are ``Foo``; ``Foo | Bar`` and ``Union[Foo, Bar]`` are
+    ``('t', ['|'], [Foo, Bar])``. None when it names no type GraphMind reads."""
     if node is None:
         return None
     if node.type == "type" and node.named_child_count == 1:
@@ -149,9 +163,9 @@ def annotation_type(node: ts.Node | None) -> tuple | None:
         return ("t", e[2], []) if e[0] == "n" else None
     if t == "string":
         return type_of_text(_text(node).strip("'\""))
-    if t == "binary_operator":  # Foo | None
-        kids = [c for c in node.named_children if _text(c) != "None"]
-        return annotation_type(kids[0]) if len(kids) == 1 else None
+    if t == "binary_operator" and _op(node) == "|":  # Foo | None, Foo | Bar
+        sides = [node.child_by_field_name("left"), node.child_by_field_name("right")]
+        return _union([annotation_type(c) if _text(c) != "None" else None for c in sides if c is not None])
     if t in ("subscript", "generic_type"):
         head = node.child_by_field_name("value") or (node.named_children[0] if node.named_children else None)
         if head is None or head.type not in ("identifier", "attribute"):
@@ -163,8 +177,7 @@ def annotation_type(node: ts.Node | None) -> tuple | None:
         if he[2][-1] in _UNWRAP and args:
             return annotation_type(args[0])
         if he[2][-1] == "Union":
-            kids = [a for a in args if _text(a) != "None"]
-            return annotation_type(kids[0]) if len(kids) == 1 else None
+            return _union([annotation_type(a) for a in args if _text(a) != "None"])
         return ("t", he[2], [annotation_type(a) if _text(a) != "..." else ("t", ["..."], []) for a in args])
     return None
 
@@ -199,8 +212,7 @@ def type_of_text(text: str) -> tuple | None:
         if head[-1] in _UNWRAP and args:
             return args[0]
         if head[-1] == "Union":
-            kids = [a for a in args if a != ("t", ["None"], [])]
-            return kids[0] if len(kids) == 1 else None
+            return _union(args)
         return ("t", head, args)
 
     def union() -> tuple | None:
@@ -209,8 +221,7 @@ def type_of_text(text: str) -> tuple | None:
         while pos < len(toks) and toks[pos] == "|":
             pos += 1
             kids.append(one())
-        kids = [k for k in kids if k != ("t", ["None"], [])]
-        return kids[0] if len(kids) == 1 else None
+        return _union(kids)
 
     try:
         got = union()
@@ -263,15 +274,27 @@ def _evidence(value: ts.Node | None, ann: ts.Node | None, narrow: Narrowing | No
             if cast is not None:
                 return cast
             e = expr_of(fn)
-            return ("call", narrow.expr(e, value.start_byte) if narrow else e)
+            e = narrow.expr(e, value.start_byte, whole=True) if narrow else e
+            if e[0] == "n" and e[2][-1] in _SAME_VALUE:  # copy.copy(x), partial(f, ...): maybe x's, f's value
+                args = value.child_by_field_name("arguments")
+                first = args.named_children[0] if args is not None and args.named_children else None
+                arg = _evidence(first, None, narrow) if first is not None and first.type != "keyword_argument" else None
+                if arg is not None:
+                    return ("same", e, arg)
+            return ("call", e)
     if value.type in ("identifier", "attribute", "subscript"):
         e = expr_of(value)
         if e[0] == "u":
             return None
-        return ("val", narrow.expr(e, value.start_byte) if narrow else e)
+        return ("val", narrow.expr(e, value.start_byte, whole=True) if narrow else e)
     if value.type in _LITERALS:
         return ("ext", _LITERALS[value.type])
     return None
+
+
+_SAME_VALUE = frozenset({"copy", "deepcopy", "partial"})
+"""The last names of the calls whose result is (like) their first argument when they are the
+standard library's (``copy.copy``, ``copy.deepcopy``, ``functools.partial``: the resolver checks)."""
 
 
 def _op(node: ts.Node) -> str:
@@ -325,22 +348,50 @@ class Narrowing:
     def __init__(self) -> None:
         self.regions: list[tuple[int, int, int, list[str], list[tuple]]] = []  # start, end, owner, chain, evidence
         self.owner = 0
-        self.seen: set[int] = set()  # the if statements recorded
+        self.seen: set[tuple[int, int, str]] = set()  # the statements and expressions recorded
 
     def add_isinstance(self, call: ts.Node, owner: int) -> None:
         """An ``isinstance()`` call: when it is (part of) the condition of an ``if`` or ``elif``,
-        record that statement's narrowings (once per statement)."""
-        node = call.parent
+        record that statement's narrowings (once per statement); of a conditional expression, its
+        branch's (``x.m() if isinstance(x, Foo) else ...``); of the left operand of an ``and``, the
+        right operand's (``isinstance(x, Foo) and x.m()``)."""
+        child, node = call, call.parent
         while node is not None and node.type in ("boolean_operator", "parenthesized_expression", "not_operator"):
-            node = node.parent
+            if node.type == "boolean_operator" and _op(node) == "and" and node.child_by_field_name("left") == child:
+                right = node.child_by_field_name("right")
+                if right is not None and self.first(node):
+                    self.add_checks(child, right, owner)
+            child, node = node, node.parent
         if node is None:
+            return
+        if node.type == "conditional_expression" and node.named_child_count == 3 and node.named_children[1] == child:
+            if self.first(node):
+                cond, (then, _, other) = child, node.named_children
+                while cond.type == "parenthesized_expression" and cond.named_child_count == 1:
+                    cond = cond.named_children[0]
+                arg = cond.child_by_field_name("argument") if cond.type == "not_operator" else None
+                if arg is not None:
+                    self.add_checks(arg, other, owner)
+                else:
+                    self.add_checks(cond, then, owner)
             return
         if node.type == "elif_clause":
             node = node.parent
-        if node is None or node.type != "if_statement" or node.start_byte in self.seen:
+        if node is None or node.type != "if_statement" or not self.first(node):
             return
-        self.seen.add(node.start_byte)
         self.add_if(node, owner)
+
+    def first(self, node: ts.Node) -> bool:
+        """Is this the first time the node's narrowings are asked for (it may hold several checks)?"""
+        key = (node.start_byte, node.end_byte, node.type)
+        if key in self.seen:
+            return False
+        self.seen.add(key)
+        return True
+
+    def add_checks(self, cond: ts.Node, region: ts.Node, owner: int) -> None:
+        for chain, evs in _isinstance_checks(cond):
+            self.regions.append((region.start_byte, region.end_byte, owner, chain, evs))
 
     def add_if(self, node: ts.Node, owner: int) -> None:
         """Record the narrowings of an ``if`` statement and its ``elif`` clauses, and of a guard
@@ -349,10 +400,8 @@ class Narrowing:
         clauses = [node, *(c for c in alternatives if c.type == "elif_clause")]
         for clause in clauses:
             cond, body = clause.child_by_field_name("condition"), clause.child_by_field_name("consequence")
-            if cond is None or body is None:
-                continue
-            for chain, evs in _isinstance_checks(cond):
-                self.regions.append((body.start_byte, body.end_byte, owner, chain, evs))
+            if cond is not None and body is not None:
+                self.add_checks(cond, body, owner)
         cond, body = node.child_by_field_name("condition"), node.child_by_field_name("consequence")
         block = node.parent
         if cond is None or body is None or alternatives or block is None or cond.type != "not_operator":
@@ -365,21 +414,24 @@ class Narrowing:
             for chain, evs in _isinstance_checks(arg):
                 self.regions.append((node.end_byte, block.end_byte, owner, chain, evs))
 
-    def expr(self, e: Expr, pos: int) -> Expr:
+    def expr(self, e: Expr, pos: int, whole: bool = False) -> Expr:
+        """``e`` with its narrowed head rewritten; ``whole``: ``e`` is a value (``y = x``), which
+        may be the narrowed name itself (a callee's chain keeps its last name)."""
         if not self.regions:
             return e
         base, arg, chain = e
         if base == "c" and arg is not None:
-            inner = self.expr(arg, pos)
+            inner = self.expr(arg, pos, whole=True)
             return e if inner is arg else (base, inner, chain)
         if base == "x" and arg is not None:
-            inner = self.expr(arg, pos)
+            inner = self.expr(arg, pos, whole=True)
             return e if inner is arg else (base, inner, chain)
         if base != "n":
             return e
         best: tuple[int, list[str], list[tuple]] | None = None
+        most = len(chain) + 1 if whole else len(chain)
         for start, end, owner, nchain, evs in self.regions:
-            if start <= pos < end and owner == self.owner and len(nchain) < len(chain) and chain[: len(nchain)] == nchain:
+            if start <= pos < end and owner == self.owner and len(nchain) < most and chain[: len(nchain)] == nchain:
                 if best is None or start >= best[0]:
                     best = (start, nchain, evs)
         if best is None:
@@ -583,6 +635,7 @@ def extract(
     def_nodes.sort(key=lambda d: (d[3].start_byte, -d[3].end_byte))
     stack: list[tuple[int, int, int]] = [scope_nodes[0]]
     scopes: dict[int, _Scope] = {0: _Scope()}
+    bodies: dict[int, int] = {}  # symbol index -> where its body starts (before it: its header)
     for node, name_node, kind, scope_node in def_nodes:
         while stack[-1][1] <= scope_node.start_byte:
             stack.pop()
@@ -656,6 +709,9 @@ def extract(
             sc.is_cls = bool(extra.get("classmethod")) or name == "__new__"
         stack.append((scope_node.start_byte, scope_node.end_byte, idx))
         scope_nodes.append((scope_node.start_byte, scope_node.end_byte, idx))
+        body = scope_node.child_by_field_name("body")
+        if body is not None:
+            bodies[idx] = body.start_byte
 
     sites: list[SiteFact] = []
     bindings: list[BindingFact] = []
@@ -664,17 +720,24 @@ def extract(
     module_vars: dict[str, list[tuple]] = {}
     package = _package_of(module, relpath)
     narrow = Narrowing()
+    # the narrowings first: a conditional expression's condition follows the branch it narrows
+    narrows = [it for it in others if it[1] == "narrow"]
+    if narrows:
+        for (_, _, node, _), owner in in_scopes(scope_nodes, narrows, pos=lambda it: it[0]):
+            narrow.add_isinstance(node, owner)
     returns: dict[int, list[tuple]] = {}  # symbol index -> return evidence, in order
-    for (_, key, node, caps), owner in in_scopes(scope_nodes, others, pos=lambda it: it[0]):
+    for (start, key, node, caps), owner in in_scopes(scope_nodes, others, pos=lambda it: it[0]):
         # a lambda's own node starts at the lambda: its name assignment belongs outside
         sc = scopes[owner]
         narrow.owner = owner
+        header = start < bodies.get(owner, -1)  # evaluated around the definition, not in it
         if key == "reference.call":
             callee = caps["callee"][0]
             e = narrow.expr(expr_of(callee), callee.start_byte)
             name_node = callee.child_by_field_name("attribute") if callee.type == "attribute" else callee
             name_node = name_node if name_node is not None else callee
             name = e[2][-1] if e[2] else ""
+            e = ("h", e, e[2]) if header else e
             sites.append(SiteFact(owner, name, CALL, _rng(name_node), name_node.start_byte, name_node.end_byte, e))
             if node.type == "call":
                 link_calls.append((len(sites) - 1, node))
@@ -684,6 +747,7 @@ def extract(
                 continue
             name_node = node.child_by_field_name("attribute") if node.type == "attribute" else node
             name_node = name_node if name_node is not None else node
+            e = ("h", e, e[2]) if header else e
             sites.append(SiteFact(owner, e[2][-1], REF, _rng(name_node), name_node.start_byte, name_node.end_byte, e))
             if key == "reference.decorator":
                 link_bare.append((len(sites) - 1, node))
@@ -699,8 +763,6 @@ def extract(
                 _for_target(node, caps["iter"][0], sc, narrow)
         elif key == "global":
             sc.globals.add(_text(node))
-        elif key == "narrow":
-            narrow.add_isinstance(node, owner)
         elif key == "as":
             if owner != 0:
                 _as_target(node, sc, narrow)
@@ -814,7 +876,7 @@ def _import(node: ts.Node, owner: int, sc: _Scope, package: str, bindings: list[
             SiteFact(owner, orig.split(".")[-1], REF, _rng(name_node), name_node.start_byte, name_node.end_byte, ("i", base, [orig]))
         )
 
-_ATTR_EVIDENCE = ("call", "ann", "type", "dflt", "any")
+_ATTR_EVIDENCE = ("call", "ann", "type", "dflt", "any", "same")
 """Evidence about a class attribute that other files can evaluate (in the class's module)."""
 
 
@@ -842,7 +904,15 @@ def _assign(
     if left.type == "identifier":
         _assign_name(_text(left), value, ann, owner, sc, symbols, module_vars, narrow)
         return
-    _assign_other(left, value, ann, sc, symbols)
+    _assign_other(left, value, ann, sc, symbols, narrow)
+    if owner != 0 and left.type in ("pattern_list", "tuple_pattern") and value is not None:
+        # ``obj, rest = f()``: each name is a position of the value's tuple (``-> tuple[A, str]``)
+        ev = _evidence(value, None, narrow)
+        for i, (n, c) in enumerate(zip(_target_names(left), left.named_children, strict=True)):
+            if ev is None or c.type == "list_splat_pattern":
+                break  # the positions after ``*rest`` count from the end
+            if n is not None:
+                sc.types.setdefault(_text(n), []).append(("part", ev, i))
 
 
 def _assign_name(
@@ -869,12 +939,12 @@ def _assign_name(
     sc.locals.add(name)
     if ev is not None:
         sc.types.setdefault(name, []).append(ev)
-        if owner_sym.kind == "class" and (ev[0] in ("call", "ann", "type") or global_val):
+        if owner_sym.kind == "class" and (ev[0] in ("call", "ann", "type", "same") or global_val):
             owner_sym.extra.setdefault("attrs", {}).setdefault(name, []).append(ev)
 
 
 def _assign_other(
-    left: ts.Node, value: ts.Node | None, ann: ts.Node | None, sc: _Scope, symbols: list[SymbolFact]
+    left: ts.Node, value: ts.Node | None, ann: ts.Node | None, sc: _Scope, symbols: list[SymbolFact], narrow: Narrowing
 ) -> None:
     """``self.x = ...`` (evidence about the class's attribute) or a pattern's names."""
     if left.type == "attribute":
@@ -884,7 +954,7 @@ def _assign_other(
             return
         if _text(obj) != sc.self_name or sc.class_idx is None:
             return
-        ev = _evidence(value, ann)
+        ev = _evidence(value, ann, narrow)
         if ev is None:
             return
         cls = symbols[sc.class_idx]
@@ -901,9 +971,47 @@ def _portable(ev: tuple, sc: _Scope) -> list[tuple]:
     it was assigned from); an expression built from a local is dropped."""
     if ev[0] == "any":
         return [e for sub in ev[1] for e in _portable(sub, sc)]
+    if ev[0] == "val" and ev[1][0] == "a" and not ev[1][2]:
+        return [e for e in ev[1][1] if _global_evidence(e, sc)]  # a name narrowed by isinstance
     if ev[0] == "val" and ev[1][0] == "n" and len(ev[1][2]) == 1 and ev[1][2][0] in sc.locals:
-        return [e for e in sc.types.get(ev[1][2][0], []) if e[0] != "any" and _global_evidence(e, sc)]
+        return _stated(ev[1][2][0], sc)
+    if ev[0] in ("call", "val") and not _global_evidence(ev, sc):
+        e = _through_local(ev[1], sc)  # ``parser.parse()``: what the code states about ``parser``
+        return [(ev[0], e)] if e is not None else []
     return [ev] if _global_evidence(ev, sc) else []
+
+
+_THROUGH_LOCALS = 2
+"""How many locals deep an expression is rewritten in terms of what the code states about them."""
+
+
+def _stated(name: str, sc: _Scope, depth: int = 0) -> list[tuple]:
+    """What the code states about a local, in terms another file can evaluate (``nodelist`` of
+    ``parser = Parser(); nodelist = parser.parse()`` is ``Parser().parse()``)."""
+    out = []
+    for e in sc.types.get(name, []):
+        if e[0] == "any":
+            continue
+        if _global_evidence(e, sc):
+            out.append(e)
+        elif e[0] in ("call", "val") and depth < _THROUGH_LOCALS:
+            x = _through_local(e[1], sc, depth + 1)
+            if x is not None:
+                out.append((e[0], x))
+    return out
+
+
+def _through_local(e: Expr, sc: _Scope, depth: int = 0) -> Expr | None:
+    """``e`` with the local it starts from (``parser`` of ``parser.parse()``) replaced by what the
+    code states about that local (``('a', evidence, ['parse'])``); None when nothing is stated."""
+    base, arg, chain = e
+    if base in ("c", "x"):
+        inner = _through_local(arg, sc, depth)
+        return (base, inner, chain) if inner is not None else None
+    if base != "n" or not chain or chain[0] not in sc.locals or chain[0] == sc.self_name:
+        return None
+    evs = _stated(chain[0], sc, depth)
+    return ("a", evs, chain[1:]) if evs else None
 
 
 def _global_evidence(ev: tuple, sc: _Scope) -> bool:
@@ -913,11 +1021,15 @@ def _global_evidence(ev: tuple, sc: _Scope) -> bool:
         e = ev[1]
         while e[0] in ("c", "x"):
             e = e[1]
+        if e[0] == "a":  # a receiver whose type the code states
+            return all(_global_evidence(sub, sc) for sub in e[1])
         return e[0] == "n" and bool(e[2]) and e[2][0] not in sc.locals
     if kind == "dflt":
         return True  # a default is evaluated where the function is defined
-    if kind in ("iter", "enter"):
+    if kind in ("iter", "enter", "part"):
         return _global_evidence(ev[1], sc)
+    if kind == "same":
+        return _global_evidence(("call", ev[1]), sc) and _global_evidence(ev[2], sc)
     if kind == "any":
         return all(_global_evidence(sub, sc) for sub in ev[1])
     return kind in ("ann", "type", "ext")
@@ -1016,8 +1128,6 @@ def _returned(value: ts.Node, sc: _Scope, narrow: Narrowing) -> list[tuple]:
             if e[0] == "n" and len(e[2]) > 1 and e[2][0] == sc.self_name:
                 return [("selfattr", e[2][1:])]
     ev = _evidence(value, None, narrow)
-    if ev is not None and ev[0] == "val" and ev[1][0] == "a" and not ev[1][2]:
-        return list(ev[1][1])  # a name narrowed by isinstance
     return _portable(ev, sc) if ev is not None else []
 
 

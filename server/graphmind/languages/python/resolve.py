@@ -77,6 +77,9 @@ def _is_property(r: SymbolRow) -> bool:
     return bool(r.extra.get("property"))
 
 
+# The standard library's calls whose result is (like) their first argument, for ``('same', ...)``.
+_SAME_VALUE = frozenset({"copy.copy", "copy.deepcopy", "functools.partial"})
+
 # Methods whose overrides are not reached by dispatch: a constructor call names its class.
 _NO_DISPATCH = frozenset({"__init__", "__new__", "__init_subclass__", "__class_getitem__"})
 
@@ -436,6 +439,22 @@ class _Resolver(ValueResolver):
         _, head, args = ty
         if not head or head == ["..."]:
             return None, EXTRACTED
+        if head == ["|"]:
+            # a union: each member's value, merged as the values the code states; a member outside
+            # the workspace (``Command | Callable``) may be the one passed: ``ambiguous`` (a builtin
+            # collection of a stated type is no outside member: its elements are known)
+            found: list[tuple[Value, int]] = []
+            outside = False
+            for a in args:
+                v, c = self.type_value(a, evaluate, depth + 1) if a is not None else (None, EXTRACTED)
+                if v is not None and v[0] not in ("ext", "ret"):
+                    found.append((v, c))
+                elif a is not None and (v is not None or self.outside(a, evaluate, depth + 1)):
+                    outside = True
+            if not found:
+                return None, EXTRACTED
+            v, c = self.merge(found)
+            return v, min(c, AMBIGUOUS) if outside else c
         last = head[-1]
         if last in ("type", "Type") and len(args) == 1 and args[0] is not None:
             v, c = self.type_value(args[0], evaluate, depth + 1)
@@ -455,6 +474,11 @@ class _Resolver(ValueResolver):
         if v is not None and v[0] == "ext":
             return ("ext", ".".join(head)), INFERRED
         return None, EXTRACTED
+
+    def outside(self, ty: tuple, evaluate: Evaluate, depth: int) -> bool:
+        """Does the annotation type ``ty`` name something outside the workspace (``Callable[..]``)?"""
+        v, _ = evaluate(("n", None, list(ty[1])), depth + 1) if ty[1] and ty[1] != ["..."] else (None, EXTRACTED)
+        return v is not None and v[0] == "ext"
 
     def coll_attr(self, coll: tuple, name: str, depth: int) -> tuple[Value | None, int]:
         """A method of a builtin collection: its result when the type arguments say it, else
@@ -577,6 +601,16 @@ class _Resolver(ValueResolver):
         if kind == "call":
             v, c = evaluate(ev[1], depth + 1)
             return self.call_result(v, c, depth + 1)
+        if kind == "same":  # copy.copy(x), functools.partial(f, ...): x's, f's value again
+            v, c = evaluate(ev[1], depth + 1)
+            if v is not None and v[0] == "ext" and v[1] in _SAME_VALUE:
+                got = self.one_evidence(ev[2], evaluate, depth + 1, outer, owner)
+                if got[0] is not None:
+                    return got
+            return self.call_result(v, c, depth + 1)
+        if kind == "part":  # ``a, b = f()``
+            v, c = self.one_evidence(ev[1], evaluate, depth + 1, outer, owner)
+            return self.position(v, c, ev[2], depth + 1)
         if kind == "val":
             return evaluate(ev[1], depth + 1)
         if kind == "ext":
@@ -702,22 +736,26 @@ class _Resolver(ValueResolver):
     # --- one site
     def site(self, i: int, site: SiteFact) -> Resolution:
         base, arg, chain = site.expr
+        scope = site.caller
+        if base == "h":  # in the caller's header (bases, parameter defaults): evaluated around it
+            scope = self.f.symbols[scope].parent or 0
+            base, arg, chain = arg
         if base == "i":  # an imported name
             v, c = self.from_value(self.f.module, arg, chain[0], 0)
             return self.outcome(i, site, v, c, receiver_unknown=False)
         if not chain:
             return unresolved(i)
         if base == "n" and len(chain) == 1:
-            v, c, _ = self.lookup(chain[0], site.caller, 0)
+            v, c, _ = self.lookup(chain[0], scope, 0)
             return self.outcome(i, site, v, c, receiver_unknown=False)
         recv_expr: Expr = (base, arg, chain[:-1])
         if base == "u" and len(chain) == 1:
             recv, rc = None, EXTRACTED
         elif base == "s" and len(chain) == 1:
-            cls = self.super_start(arg, site.caller, 0)
+            cls = self.super_start(arg, scope, 0)
             recv, rc = (("super", cls), EXTRACTED) if cls is not None else (None, EXTRACTED)
         else:
-            recv, rc = self.eval_expr(recv_expr, site.caller, 0)
+            recv, rc = self.eval_expr(recv_expr, scope, 0)
         if recv is None:
             return self.outcome(i, site, None, rc, receiver_unknown=True)
         v, c = self.attr(recv, chain[-1], 0)
