@@ -22,7 +22,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-PHASES = ("parse", "extract", "merge", "moved", "patch", "replace")
+PHASES = ("parse", "extract", "merge", "patch", "replace")
 
 
 def _wrap(obj: Any, name: str, label: str, spent: dict[str, float]) -> None:
@@ -49,7 +49,7 @@ def main() -> int:
     spent: dict[str, float] = defaultdict(float)
     for obj, name, label in ((update.Updater, "_extract", "extract"), (update.Updater, "_patch", "patch"),
                              (update.Updater, "_replace", "replace"), (update.Parsers, "parse", "parse"),
-                             (chunks, "merge", "merge"), (chunks, "_moved", "moved")):
+                             (chunks, "merge", "merge")):
         _wrap(obj, name, label, spent)
     rel, text, offset, typed = typing_in_django(ws, fig, n)
     eng = Engine(ws)
@@ -68,7 +68,14 @@ def main() -> int:
         rows.append((kind + ("/nl" if "\n" in s else ""), ms, {k: v * 1000 for k, v in spent.items()}))
         offset += len(s.encode())
     eng.close()
-    print(f"{len(rows)} keystrokes, CPU p50 {statistics.median(r[1] for r in rows):.2f} ms")
+    ms = sorted(r[1] for r in rows)
+    q = statistics.quantiles(ms, n=100, method="inclusive")
+    print(f"{len(rows)} keystrokes, CPU p50 {statistics.median(ms):.2f} p95 {q[94]:.2f} p99 {q[98]:.2f} "
+          f"max {ms[-1]:.2f} ms")
+    # the keystrokes that set p95 and above: what they typed, their path and phases
+    for i in sorted(range(len(rows)), key=lambda i: rows[i][1])[-max(1, len(rows) // 20):]:
+        kind, t, ph = rows[i]
+        print(f"  slow #{i} {typed[i]!r} {kind} {t:.2f} ms {({p: round(ph.get(p, 0.0), 2) for p in PHASES})}")
     for kind in sorted({r[0] for r in rows}):
         rs = [r for r in rows if r[0] == kind]
         phases = {p: round(statistics.median(r[2].get(p, 0.0) for r in rs), 2) for p in PHASES}
