@@ -274,7 +274,7 @@ def extract(
                 ch = chunks[i]
                 assert ch is not None
                 if ch.container != rng:
-                    chunks[i] = replace(ch, container=rng, cache=None)
+                    chunks[i] = replace(ch, container=rng)  # its cache stands: merge sets the extent
         done = chunks  # type: ignore[assignment]
         if kept is not None and suffix:
             moved = _keep(old, kept.first, len(done), kept.dbyte, drow)
@@ -283,11 +283,11 @@ def extract(
             for h in {c.parent for c in moved if c.parent is not None and c.parent < prefix}:
                 r = old[h].container
                 if r is not None:
-                    done[h] = replace(done[h], container=(r[0], r[1], r[2] + drow, r[3]), cache=None)
+                    done[h] = replace(done[h], container=(r[0], r[1], r[2] + drow, r[3]))
             done = done + moved
     if last is not None and reused and not drow and _same_but_bytes(last, done, prefix, suffix, root):
         return Extraction(last.facts, done, last.sids, last.ids, last.sym_at, last.site_at, prefix, suffix, 0, True, src)
-    if last is not None and reused and not drow and (spliced := _splice(lang, root, src, relpath, last, done, prefix, suffix)):
+    if last is not None and reused and (spliced := _splice(lang, root, src, relpath, last, done, prefix, suffix, drow)):
         return spliced
     facts = merge(lang, tree, src, module, done)
     sym_at, site_at = [1], [0]
@@ -356,13 +356,15 @@ def _same_but_bytes(last: Extraction, done: list[Chunk], prefix: int, suffix: in
 
 
 def _splice(
-    lang: Language, root: ts.Node, src: bytes, relpath: str, last: Extraction, done: list[Chunk], prefix: int, suffix: int
+    lang: Language, root: ts.Node, src: bytes, relpath: str, last: Extraction, done: list[Chunk], prefix: int, suffix: int,
+    drow: int,
 ) -> Extraction | None:
-    """The merge of an edit that changed one chunk, no line moved, and left the chunk's count of
-    symbols as it was (a keystroke in a function body): every other chunk is the same object at
-    the same symbol index, so the file's facts are ``last``'s with the chunk's rebased symbols and
-    sites put in place of the old ones; scopes are joined again only when the chunk's changed.
-    None when that does not hold (then :func:`merge`)."""
+    """The merge of an edit that changed one chunk and left the chunk's count of symbols as it was
+    (a keystroke in a function body, a newline included): every other chunk is the one merged last
+    time (the chunks after it moved ``drow`` lines, a class's header may have grown), so the file's
+    facts are ``last``'s with the chunk's rebased symbols and sites put in place of the old ones,
+    the rows after them moved, and the classes' extents set again; scopes are joined again only
+    when the chunk's changed. None when that does not hold (then :func:`merge`)."""
     old = last.chunks
     k = prefix
     if len(done) != len(old) or prefix + suffix != len(done) - 1:
@@ -383,10 +385,23 @@ def _splice(
         h = done[b.parent]  # type: ignore[index]
         ctx = sym_at[b.parent] if h.container is not None and len(h.facts.symbols) > 1 else 0  # type: ignore[index]
     base = sym_at[k]
-    # every other chunk is the object merged last time, its cache at the same symbol index
-    if any(done[i] is not old[i] or (c := old[i].cache) is None or c.at[0] != sym_at[i]
-           for i in range(len(done)) if i != k):
-        return None
+    # every other chunk is the one merged last time (its facts and cache, at the same symbol
+    # index), moved ``drow`` lines if after the edit; a header's class extent is its container's
+    grown: list[tuple[int, tuple[int, int, int, int]]] = []
+    for i, (o, c) in enumerate(zip(old, done, strict=True)):
+        if i == k:
+            continue
+        if o.cache is None or o.cache.at[0] != sym_at[i]:
+            return None
+        if c is o:
+            continue
+        if (
+            c.facts is not o.facts or c.cache is not o.cache or c.parent != o.parent
+            or c.start_row - o.start_row != (drow if i > k else 0)
+        ):
+            return None
+        if c.container is not None and c.container != o.container:
+            grown.append((sym_at[i], c.container))
     site_at = last.site_at
     first_site = site_at[k]
     was = _rebased(lang, a, base, ctx, first_site)  # cached unless ``last`` kept the merge before it
@@ -397,7 +412,14 @@ def _splice(
     symbols = list(facts.symbols)
     symbols[0] = replace(symbols[0], range=(s0[0], s0[1], e0[0], e0[1]), end_byte=len(src))
     symbols[base : base + own] = msyms
-    sites = facts.sites[:first_site] + msites + facts.sites[site_at[k + 1] :]
+    after = facts.sites[site_at[k + 1] :]
+    if drow:
+        symbols[base + own :] = _moved_symbols(symbols[base + own :], drow)
+        after = _moved_sites(after, drow)
+    for idx, rng in grown:
+        if symbols[idx].range != rng:
+            symbols[idx] = replace(symbols[idx], range=rng)
+    sites = facts.sites[:first_site] + msites + after
     dsite = len(msites) - (site_at[k + 1] - first_site)
     new_site_at = site_at[: k + 1] + [x + dsite for x in site_at[k + 1 :]] if dsite else site_at
     if mlocal == was.local:
@@ -430,7 +452,7 @@ def _splice(
         sids = last.sids[:first_site] + list(range(sbase, sbase + len(msites))) + last.sids[site_at[k + 1] :]
     else:
         sids = _site_ids(done, ids, sym_at)
-    return Extraction(merged, done, sids, ids, sym_at, new_site_at, prefix, suffix, 0, True, src)
+    return Extraction(merged, done, sids, ids, sym_at, new_site_at, prefix, suffix, drow, True, src)
 
 
 def _same_facts(a: Facts, b: Facts) -> bool:
@@ -534,7 +556,7 @@ def _edit_region(
     done = old[:front]
     r = header.container
     if drow and r is not None:  # the class ends where it ended, moved
-        done[h] = replace(header, container=(r[0], r[1], r[2] + drow, r[3]), cache=None)
+        done[h] = replace(header, container=(r[0], r[1], r[2] + drow, r[3]))
     return [*done, chunk, *_keep(old, first, front + 1, dbyte, drow)], front, len(old) - first, drow
 
 
