@@ -676,15 +676,15 @@ def _rebased(lang: Language, c: Chunk, base: int, ctx: int, first_site: int) -> 
     if cache is not None and cache.at == at:
         if cache.links_at == first_site and cache.row == row:
             return cache
+        syms, sites, links = cache.symbols, cache.sites, cache.links
         if cache.row != row:  # lines added or removed above
-            d = row - cache.row
-            cache = cache._replace(symbols=_moved_symbols(cache.symbols, d), sites=_moved_sites(cache.sites, d), row=row)
-        if cache.links_at != first_site:  # a call added or removed above: only the call shapes move
+            syms, sites = _moved_symbols(syms, row - cache.row), _moved_sites(sites, row - cache.row)
+        if cache.links_at != first_site and links:  # a call added or removed above: only the call shapes move
             mapping = [0, ctx] if c.parent is not None else [0]
             mapping += range(base, base + len(part.symbols) - len(mapping))
-            cache = cache._replace(links_at=first_site, links=[shapes.rebase(t, first_site, mapping) for t in part.links])
-        c.cache = cache
-        return cache
+            links = [shapes.rebase(t, first_site, mapping) for t in part.links]
+        c.cache = Rebased(at, syms, sites, cache.local, cache.docs, first_site, links, row)
+        return c.cache
     own = part.symbols[2:] if c.parent is not None else part.symbols[1:]
     if c.parent is not None:
         mapping = [0, ctx] + [base + i for i in range(len(own))]
