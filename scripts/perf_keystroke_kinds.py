@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Where a keystroke's time goes, by kind (issue 14): the bench's keystroke plan (or the typing-stall
 scenario) typed into Django's ``django/db/models/fields/__init__.py``, each keystroke's CPU time
-and its phases (parse, extract, merge, moved, patch, replace: wrapped functions, CPU ms), grouped
+and its phases (parse, extract, merge, patch, replace: wrapped functions; gc, gc2: the garbage
+collector's generations 0-1 and 2, from ``gc.callbacks``; CPU ms), grouped
 by the path it took (``Engine.stats``: noop, patch, replace; ``/nl`` when it added a line).
 
     PYTHONPATH=<tree>/server python scripts/perf_keystroke_kinds.py WORKSPACE [keys|stall] [N]
@@ -12,6 +13,7 @@ shares). Run it for two trees one after the other, alternating, for a comparison
 
 from __future__ import annotations
 
+import gc
 import statistics
 import sys
 import time
@@ -22,7 +24,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-PHASES = ("parse", "extract", "merge", "patch", "replace")
+PHASES = ("parse", "extract", "merge", "patch", "replace", "gc", "gc2")
 
 
 def _wrap(obj: Any, name: str, label: str, spent: dict[str, float]) -> None:
@@ -51,6 +53,16 @@ def main() -> int:
                              (update.Updater, "_replace", "replace"), (update.Parsers, "parse", "parse"),
                              (chunks, "merge", "merge")):
         _wrap(obj, name, label, spent)
+    # the garbage collector's pauses inside a keystroke: generations 0-1 ("gc") and full ones ("gc2")
+    started = [0.0]
+
+    def collected(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            started[0] = time.process_time()
+        else:
+            spent["gc2" if info["generation"] == 2 else "gc"] += time.process_time() - started[0]
+
+    gc.callbacks.append(collected)
     rel, text, offset, typed = typing_in_django(ws, fig, n)
     eng = Engine(ws)
     eng.index()
