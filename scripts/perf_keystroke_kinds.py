@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Where a keystroke's time goes, by kind (issue 14): the bench's keystroke plan (or the typing-stall
 scenario) typed into Django's ``django/db/models/fields/__init__.py``, each keystroke's CPU time
-and its phases (parse, extract, merge, moved, patch, replace: wrapped functions, CPU ms), grouped
+and its phases (parse, extract, merge, patch, replace: wrapped functions; gc, gc2: the garbage
+collector's generations 0-1 and 2, from ``gc.callbacks``; CPU ms), grouped
 by the path it took (``Engine.stats``: noop, patch, replace; ``/nl`` when it added a line).
 
     PYTHONPATH=<tree>/server python scripts/perf_keystroke_kinds.py WORKSPACE [keys|stall] [N]
@@ -12,6 +13,7 @@ shares). Run it for two trees one after the other, alternating, for a comparison
 
 from __future__ import annotations
 
+import gc
 import statistics
 import sys
 import time
@@ -22,7 +24,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-PHASES = ("parse", "extract", "merge", "moved", "patch", "replace")
+PHASES = ("parse", "extract", "merge", "patch", "replace", "gc", "gc2")
 
 
 def _wrap(obj: Any, name: str, label: str, spent: dict[str, float]) -> None:
@@ -49,8 +51,18 @@ def main() -> int:
     spent: dict[str, float] = defaultdict(float)
     for obj, name, label in ((update.Updater, "_extract", "extract"), (update.Updater, "_patch", "patch"),
                              (update.Updater, "_replace", "replace"), (update.Parsers, "parse", "parse"),
-                             (chunks, "merge", "merge"), (chunks, "_moved", "moved")):
+                             (chunks, "merge", "merge")):
         _wrap(obj, name, label, spent)
+    # the garbage collector's pauses inside a keystroke: generations 0-1 ("gc") and full ones ("gc2")
+    started = [0.0]
+
+    def collected(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            started[0] = time.process_time()
+        else:
+            spent["gc2" if info["generation"] == 2 else "gc"] += time.process_time() - started[0]
+
+    gc.callbacks.append(collected)
     rel, text, offset, typed = typing_in_django(ws, fig, n)
     eng = Engine(ws)
     eng.index()
@@ -68,7 +80,14 @@ def main() -> int:
         rows.append((kind + ("/nl" if "\n" in s else ""), ms, {k: v * 1000 for k, v in spent.items()}))
         offset += len(s.encode())
     eng.close()
-    print(f"{len(rows)} keystrokes, CPU p50 {statistics.median(r[1] for r in rows):.2f} ms")
+    ms = sorted(r[1] for r in rows)
+    q = statistics.quantiles(ms, n=100, method="inclusive")
+    print(f"{len(rows)} keystrokes, CPU p50 {statistics.median(ms):.2f} p95 {q[94]:.2f} p99 {q[98]:.2f} "
+          f"max {ms[-1]:.2f} ms")
+    # the keystrokes that set p95 and above: what they typed, their path and phases
+    for i in sorted(range(len(rows)), key=lambda i: rows[i][1])[-max(1, len(rows) // 20):]:
+        kind, t, ph = rows[i]
+        print(f"  slow #{i} {typed[i]!r} {kind} {t:.2f} ms {({p: round(ph.get(p, 0.0), 2) for p in PHASES})}")
     for kind in sorted({r[0] for r in rows}):
         rs = [r for r in rows if r[0] == kind]
         phases = {p: round(statistics.median(r[2].get(p, 0.0) for r in rs), 2) for p in PHASES}

@@ -267,4 +267,21 @@ def test_a_spliced_merge_is_the_full_merge(edits: list[tuple[str, int, int, str]
                 site_at.append(site_at[-1] + len(c.facts.sites))
             assert (ext.ids, ext.sym_at, ext.site_at) == (ids, sym_at, site_at)
             assert ext.sids == chunks._site_ids(fresh, ids, sym_at)
+            # chunks moved by a line added or removed above kept the facts of where they were:
+            # placed, they are the facts of a fresh extraction (whole text; broken text is settled)
+            if not doc.tree.root_node.has_error:
+                again = chunks.extract(doc.lang, doc.tree, as_parsed(doc.text), "model.py", ext.facts.module)
+                # (docs aside: a comment typed above a class member does not change the member's
+                # chunk key, so its docs stay stale; found by this check, on main too, not fixed here)
+                assert replace(_no_bytes(ext.facts), docs={}) == replace(_no_bytes(again.facts), docs={})
+                # (not a chunk's module symbol, nor its class, a header's or a member's copy: the
+                # merge makes their extents)
+                def own(cs: list[chunks.Chunk], place: bool) -> list[tuple]:
+                    fs = [_no_bytes(chunks.placed(c) if place else c.facts) for c in cs]
+                    return [
+                        (f.symbols[2 if c.container or c.parent is not None else 1 :], f.sites)
+                        for c, f in zip(cs, fs, strict=True)
+                    ]
+
+                assert own(ext.chunks, True) == own(again.chunks, False)
         eng.close()

@@ -9,6 +9,11 @@ so do the calls of a function whose body changed around them.
 
 A member chunk's facts hold a copy of its container's symbol at index 1 (its "pseudo" container);
 the merge maps it onto the header's symbol and folds its ``extra`` in through the plugin.
+
+A chunk's facts hold the lines it had when they were extracted (``Chunk.facts_row``): a chunk that
+moves (a line added above it) keeps its facts, and so does its merge cache, which moves its rows by
+the difference when the chunk is merged again (:func:`_rebased`). Only the merged facts hold the
+file's lines, so a newline re-makes nothing but the merged rows below it.
 """
 
 from __future__ import annotations
@@ -35,20 +40,46 @@ class Chunk:
     start_row: int
     end_row: int
     parent: int | None  # index of the header chunk this chunk is a member of
-    facts: Facts  # symbols[0] is the module; a member's symbols[1] is its container
+    facts: Facts  # symbols[0] is the module; a member's symbols[1] is its container; rows as of facts_row
     container: tuple[int, int, int, int] | None = None  # a header: its container's current range
     broken: bool = False  # extracted from a tree with syntax errors: not reused in a whole one
-    # the merged (rebased) symbols, sites, scopes and docs of the last merge, reused while the
-    # chunk's first symbol and its container's are at the same index; its call shapes (which
-    # name sites too), while its first site is also at the same index: (symbol index, container
-    # index), symbols, sites, scopes, docs, (first site index, call shapes)
-    cache: tuple[tuple[int, int], list[SymbolFact], list[SiteFact], Any, list, tuple[int, list]] | None = field(
-        default=None, repr=False
-    )
+    cache: Rebased | None = field(default=None, repr=False)  # its facts in the last merge (see _rebased)
     size: int = -1  # its length in bytes (-1: unknown)
     kind: str = ""  # the type of the node it was extracted from
     # a header: its members' ``extra`` (the objects) and the container's ``extra`` folded from them
     folded: tuple[list[Any], Any] | None = field(default=None, repr=False)
+    # the row the chunk started on when its facts were extracted: their rows are ``start_row -
+    # facts_row`` lines too high or low (-1: ``start_row``, the facts are where the chunk is)
+    facts_row: int = -1
+
+    def __post_init__(self) -> None:
+        if self.facts_row < 0:
+            self.facts_row = self.start_row
+
+    def moved(self, dbyte: int, drow: int, parent: int | None) -> Chunk:
+        """The same chunk ``dbyte`` bytes and ``drow`` lines further, its header at ``parent``:
+        its facts and its merge cache carry over (rows move when it is merged, see _rebased)."""
+        rng = self.container
+        if rng is not None and drow:
+            rng = (rng[0] + drow, rng[1], rng[2] + drow, rng[3])
+        return Chunk(self.key, self.start_byte + dbyte, self.start_row + drow, self.end_row + drow, parent, self.facts,
+                     rng, self.broken, self.cache, self.size, self.kind, self.folded, self.facts_row)
+
+
+class Rebased(NamedTuple):
+    """A chunk's facts as the last merge placed them, reused while its first symbol and its
+    container's are at the same index (``at``); rows are moved while ``row``, the chunk's start
+    row then, differs; call shapes (which name sites too) are rebased while ``links_at``, its
+    first site's index, differs."""
+
+    at: tuple[int, int]  # (symbol index, container index)
+    symbols: list[SymbolFact]
+    sites: list[SiteFact]
+    local: Any  # scopes
+    docs: list[tuple[int, str]]
+    links_at: int
+    links: list[tuple]
+    row: int
 
 
 @dataclass(slots=True)
@@ -85,21 +116,33 @@ def _key(src: bytes, span: Span, parent_key: bytes) -> bytes:
     return h.digest()
 
 
-def _moved(facts: Facts, drow: int) -> Facts:
-    """A chunk's facts ``drow`` lines lower. Byte offsets are the extraction's own and are not
-    stored, so only line numbers move."""
+def placed(c: Chunk) -> Facts:
+    """A chunk's facts at its lines (its own ``facts`` are at ``facts_row``)."""
+    drow = c.start_row - c.facts_row
     if not drow:
-        return facts
+        return c.facts
+    f = c.facts
+    return Facts(f.module, [f.symbols[0], *_moved_symbols(f.symbols[1:], drow)], _moved_sites(f.sites, drow),
+                 f.bindings, f.local, f.links, f.docs)
 
-    def r(x: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
-        return (x[0] + drow, x[1], x[2] + drow, x[3])
 
-    syms = [facts.symbols[0]] + [
-        SymbolFact(s.qname, s.name, s.kind, s.parent, r(s.range), r(s.selection), s.start_byte, s.end_byte, s.signature, s.extra)
-        for s in facts.symbols[1:]
+def _moved_symbols(syms: list[SymbolFact], drow: int) -> list[SymbolFact]:
+    """Symbols ``drow`` lines lower. Byte offsets are the extraction's own and are not stored, so
+    only line numbers move."""
+    return [
+        SymbolFact(s.qname, s.name, s.kind, s.parent, (r[0] + drow, r[1], r[2] + drow, r[3]),
+                   (n[0] + drow, n[1], n[2] + drow, n[3]), s.start_byte, s.end_byte, s.signature, s.extra)
+        for s in syms
+        for r, n in ((s.range, s.selection),)
     ]
-    sites = [SiteFact(s.caller, s.name, s.kind, r(s.range), s.start_byte, s.end_byte, s.expr) for s in facts.sites]
-    return Facts(facts.module, syms, sites, facts.bindings, facts.local, facts.links, facts.docs)
+
+
+def _moved_sites(sites: list[SiteFact], drow: int) -> list[SiteFact]:
+    return [
+        SiteFact(s.caller, s.name, s.kind, (r[0] + drow, r[1], r[2] + drow, r[3]), s.start_byte, s.end_byte, s.expr)
+        for s in sites
+        for r in (s.range,)
+    ]
 
 
 def extract(
@@ -204,11 +247,8 @@ def extract(
                 ):
                     o = old[-1 - suffix]
                     i = len(spans) - 1 - suffix
-                    if drow:
-                        chunks[i] = Chunk(
-                            o.key, o.start_byte + dbyte, o.start_row + drow, o.end_row + drow, spans[i].parent,
-                            _moved(o.facts, drow), o.container, broken=o.broken, size=o.size, kind=o.kind,
-                        )
+                    if drow:  # its facts and merge cache carry over
+                        chunks[i] = o.moved(dbyte, drow, spans[i].parent)
                     else:  # same lines: the chunk (and its merge cache) carries over, one byte offset moves
                         o.start_byte += dbyte
                         o.parent = spans[i].parent
@@ -218,8 +258,8 @@ def extract(
             if chunks[i] is None and spare is not None and (o := spare.get(keys[i])) is not None and (broken or not o.broken):
                 d = sp.start_point[0] - o.start_row  # same key, same facts: only its lines move
                 chunks[i] = Chunk(
-                    o.key, sp.start, o.start_row + d, o.end_row + d, sp.parent, _moved(o.facts, d), broken=o.broken,
-                    size=o.size, kind=o.kind,
+                    o.key, sp.start, o.start_row + d, o.end_row + d, sp.parent, o.facts, broken=o.broken,
+                    size=o.size, kind=o.kind, facts_row=o.facts_row,
                 )
             if chunks[i] is None:
                 facts = lang.extract(tree, src, relpath, module, node=sp.node, byte_range=(sp.start, sp.end))
@@ -234,7 +274,7 @@ def extract(
                 ch = chunks[i]
                 assert ch is not None
                 if ch.container != rng:
-                    chunks[i] = replace(ch, container=rng, cache=None)
+                    chunks[i] = replace(ch, container=rng)  # its cache stands: merge sets the extent
         done = chunks  # type: ignore[assignment]
         if kept is not None and suffix:
             moved = _keep(old, kept.first, len(done), kept.dbyte, drow)
@@ -243,11 +283,11 @@ def extract(
             for h in {c.parent for c in moved if c.parent is not None and c.parent < prefix}:
                 r = old[h].container
                 if r is not None:
-                    done[h] = replace(done[h], container=(r[0], r[1], r[2] + drow, r[3]), cache=None)
+                    done[h] = replace(done[h], container=(r[0], r[1], r[2] + drow, r[3]))
             done = done + moved
     if last is not None and reused and not drow and _same_but_bytes(last, done, prefix, suffix, root):
         return Extraction(last.facts, done, last.sids, last.ids, last.sym_at, last.site_at, prefix, suffix, 0, True, src)
-    if last is not None and reused and not drow and (spliced := _splice(lang, root, src, relpath, last, done, prefix, suffix)):
+    if last is not None and reused and (spliced := _splice(lang, root, src, relpath, last, done, prefix, suffix, drow)):
         return spliced
     facts = merge(lang, tree, src, module, done)
     sym_at, site_at = [1], [0]
@@ -310,19 +350,21 @@ def _same_but_bytes(last: Extraction, done: list[Chunk], prefix: int, suffix: in
     r = last.facts.symbols[0].range
     if (root.start_point[0], root.start_point[1], root.end_point[0], root.end_point[1]) != r:
         return False
-    if a.parent != b.parent or a.container != b.container or not _same_facts(a.facts, b.facts):
+    if a.parent != b.parent or a.container != b.container or not _same_facts(placed(a), placed(b)):
         return False
     return all(done[i] is old[i] for i in range(len(done)) if i != k)
 
 
 def _splice(
-    lang: Language, root: ts.Node, src: bytes, relpath: str, last: Extraction, done: list[Chunk], prefix: int, suffix: int
+    lang: Language, root: ts.Node, src: bytes, relpath: str, last: Extraction, done: list[Chunk], prefix: int, suffix: int,
+    drow: int,
 ) -> Extraction | None:
-    """The merge of an edit that changed one chunk, no line moved, and left the chunk's count of
-    symbols as it was (a keystroke in a function body): every other chunk is the same object at
-    the same symbol index, so the file's facts are ``last``'s with the chunk's rebased symbols and
-    sites put in place of the old ones; scopes are joined again only when the chunk's changed.
-    None when that does not hold (then :func:`merge`)."""
+    """The merge of an edit that changed one chunk and left the chunk's count of symbols as it was
+    (a keystroke in a function body, a newline included): every other chunk is the one merged last
+    time (the chunks after it moved ``drow`` lines, a class's header may have grown), so the file's
+    facts are ``last``'s with the chunk's rebased symbols and sites put in place of the old ones,
+    the rows after them moved, and the classes' extents set again; scopes are joined again only
+    when the chunk's changed. None when that does not hold (then :func:`merge`)."""
     old = last.chunks
     k = prefix
     if len(done) != len(old) or prefix + suffix != len(done) - 1:
@@ -343,26 +385,47 @@ def _splice(
         h = done[b.parent]  # type: ignore[index]
         ctx = sym_at[b.parent] if h.container is not None and len(h.facts.symbols) > 1 else 0  # type: ignore[index]
     base = sym_at[k]
-    # every other chunk is the object merged last time, its cache at the same symbol index
-    if any(done[i] is not old[i] or old[i].cache is None or old[i].cache[0][0] != sym_at[i]  # type: ignore[index]
-           for i in range(len(done)) if i != k):
-        return None
+    # every other chunk is the one merged last time (its facts and cache, at the same symbol
+    # index), moved ``drow`` lines if after the edit; a header's class extent is its container's
+    grown: list[tuple[int, tuple[int, int, int, int]]] = []
+    for i, (o, c) in enumerate(zip(old, done, strict=True)):
+        if i == k:
+            continue
+        if o.cache is None or o.cache.at[0] != sym_at[i]:
+            return None
+        if c is o:
+            continue
+        if (
+            c.facts is not o.facts or c.cache is not o.cache or c.parent != o.parent
+            or c.start_row - o.start_row != (drow if i > k else 0)
+        ):
+            return None
+        if c.container is not None and c.container != o.container:
+            grown.append((sym_at[i], c.container))
     site_at = last.site_at
     first_site = site_at[k]
     was = _rebased(lang, a, base, ctx, first_site)  # cached unless ``last`` kept the merge before it
-    _, msyms, msites, mlocal, mdocs, (_, mlinks) = _rebased(lang, b, base, ctx, first_site)
+    now = _rebased(lang, b, base, ctx, first_site)
+    msyms, msites, mlocal, mdocs, mlinks = now.symbols, now.sites, now.local, now.docs, now.links
     facts = last.facts
     s0, e0 = root.start_point, root.end_point
     symbols = list(facts.symbols)
     symbols[0] = replace(symbols[0], range=(s0[0], s0[1], e0[0], e0[1]), end_byte=len(src))
     symbols[base : base + own] = msyms
-    sites = facts.sites[:first_site] + msites + facts.sites[site_at[k + 1] :]
+    after = facts.sites[site_at[k + 1] :]
+    if drow:
+        symbols[base + own :] = _moved_symbols(symbols[base + own :], drow)
+        after = _moved_sites(after, drow)
+    for idx, rng in grown:
+        if symbols[idx].range != rng:
+            symbols[idx] = replace(symbols[idx], range=rng)
+    sites = facts.sites[:first_site] + msites + after
     dsite = len(msites) - (site_at[k + 1] - first_site)
     new_site_at = site_at[: k + 1] + [x + dsite for x in site_at[k + 1 :]] if dsite else site_at
-    if mlocal == was[3]:
+    if mlocal == was.local:
         local = facts.local
     else:
-        local = lang.merge_local([mlocal if i == k else c.cache[3] for i, c in enumerate(done)])  # type: ignore[index]
+        local = lang.merge_local([mlocal if i == k else c.cache.local for i, c in enumerate(done)])  # type: ignore[union-attr]
     # docs, module bindings and call shapes in chunk order (few chunks have any)
     docs: dict[int, str] = {}
     bindings: list = []
@@ -373,9 +436,9 @@ def _splice(
         else:
             cache = c.cache
             assert cache is not None
-            cdocs, (links_at, clinks) = cache[4], cache[5]
-            if links_at != new_site_at[i] and clinks:  # a call added or removed above
-                clinks = _rebased(lang, c, *cache[0], new_site_at[i])[5][1]
+            cdocs, clinks = cache.docs, cache.links
+            if cache.links_at != new_site_at[i] and clinks:  # a call added or removed above
+                clinks = _rebased(lang, c, *cache.at, new_site_at[i]).links
         if cdocs:
             docs.update(cdocs)
         if c.facts.bindings:
@@ -389,7 +452,7 @@ def _splice(
         sids = last.sids[:first_site] + list(range(sbase, sbase + len(msites))) + last.sids[site_at[k + 1] :]
     else:
         sids = _site_ids(done, ids, sym_at)
-    return Extraction(merged, done, sids, ids, sym_at, new_site_at, prefix, suffix, 0, True, src)
+    return Extraction(merged, done, sids, ids, sym_at, new_site_at, prefix, suffix, drow, True, src)
 
 
 def _same_facts(a: Facts, b: Facts) -> bool:
@@ -479,19 +542,21 @@ def _edit_region(
                 (row + src.count(b"\n", lo, hi), hi - (src.rfind(b"\n", 0, hi) + 1)), h, None)
     key = _key(src, span, header.key)
     o = spare.get(key) if spare is not None else None
-    if o is not None:
-        facts = _moved(o.facts, row - o.start_row)
+    facts_row = row
+    if o is not None:  # same key, same facts (their rows are as of o.facts_row)
+        facts, facts_row = o.facts, o.facts_row
     else:
         facts = lang.extract(tree, src, relpath, module, node=node, byte_range=(lo, hi))
         facts.docs = lang.docs(tree.root_node, facts, 2)
     if len(facts.symbols) < 2 or facts.symbols[1].qname != header.facts.symbols[1].qname:
         return None  # not a member of the same class in the new tree
     drow = src.count(b"\n", same, m - tail) - old_src.count(b"\n", same, cut)
-    chunk = Chunk(key, lo, row, span.end_point[0], h, facts, broken=True, size=hi - lo, kind=node.type)
+    chunk = Chunk(key, lo, row, span.end_point[0], h, facts, broken=True, size=hi - lo, kind=node.type,
+                  facts_row=facts_row)
     done = old[:front]
     r = header.container
     if drow and r is not None:  # the class ends where it ended, moved
-        done[h] = replace(header, container=(r[0], r[1], r[2] + drow, r[3]), cache=None)
+        done[h] = replace(header, container=(r[0], r[1], r[2] + drow, r[3]))
     return [*done, chunk, *_keep(old, first, front + 1, dbyte, drow)], front, len(old) - first, drow
 
 
@@ -507,13 +572,7 @@ def _keep(old: list[Chunk], first: int, at: int, dbyte: int, drow: int) -> list[
             o.start_byte += dbyte
             out.append(o)
             continue
-        rng = o.container
-        if rng is not None and drow:
-            rng = (rng[0] + drow, rng[1], rng[2] + drow, rng[3])
-        # the merge cache is checked against the chunk's new place (see merge)
-        out.append(Chunk(o.key, o.start_byte + dbyte, o.start_row + drow, o.end_row + drow, parent,
-                         _moved(o.facts, drow), rng, broken=o.broken, cache=None if drow else o.cache, size=o.size,
-                         kind=o.kind))
+        out.append(o.moved(dbyte, drow, parent))  # the merge cache is checked against its new place
     return out
 
 
@@ -570,7 +629,8 @@ def merge(lang: Language, tree: ts.Tree, src: bytes, module: str, chunks: list[C
         part = c.facts
         base = len(symbols)
         ctx = header_index.get(c.parent, 0) if c.parent is not None else -1
-        _, msyms, msites, mlocal, mdocs, (_, mlinks) = _rebased(lang, c, base, ctx, len(sites))
+        r = _rebased(lang, c, base, ctx, len(sites))
+        msyms, msites, mlocal, mdocs, mlinks = r.symbols, r.sites, r.local, r.docs, r.links
         if c.container is not None and len(part.symbols) > 1:
             header_index[ci] = base
             members[ci] = [part.symbols[1].extra]
@@ -605,19 +665,25 @@ def merge(lang: Language, tree: ts.Tree, src: bytes, module: str, chunks: list[C
     return Facts(module, symbols, sites, bindings, lang.merge_local(locals_), links, docs)
 
 
-def _rebased(lang: Language, c: Chunk, base: int, ctx: int, first_site: int) -> tuple:
-    """A chunk's facts with symbol indices the file's: its first own symbol at ``base``, its
-    container at ``ctx``, its first site at ``first_site`` (kept in ``Chunk.cache``)."""
+def _rebased(lang: Language, c: Chunk, base: int, ctx: int, first_site: int) -> Rebased:
+    """A chunk's facts placed in the file: symbol indices the file's (its first own symbol at
+    ``base``, its container at ``ctx``, its first site at ``first_site``) and rows at the chunk's
+    start row. Kept in ``Chunk.cache``: a chunk that only moved down or up moves its rows."""
     part = c.facts
     at = (base, ctx)
+    row = c.start_row
     cache = c.cache
-    if cache is not None and cache[0] == at:
-        if cache[5][0] == first_site:
+    if cache is not None and cache.at == at:
+        if cache.links_at == first_site and cache.row == row:
             return cache
-        # a call added or removed above: only the call shapes move
-        mapping = [0, ctx] if c.parent is not None else [0]
-        mapping += range(base, base + len(part.symbols) - len(mapping))
-        c.cache = (*cache[:5], (first_site, [shapes.rebase(t, first_site, mapping) for t in part.links]))
+        syms, sites, links = cache.symbols, cache.sites, cache.links
+        if cache.row != row:  # lines added or removed above
+            syms, sites = _moved_symbols(syms, row - cache.row), _moved_sites(sites, row - cache.row)
+        if cache.links_at != first_site and links:  # a call added or removed above: only the call shapes move
+            mapping = [0, ctx] if c.parent is not None else [0]
+            mapping += range(base, base + len(part.symbols) - len(mapping))
+            links = [shapes.rebase(t, first_site, mapping) for t in part.links]
+        c.cache = Rebased(at, syms, sites, cache.local, cache.docs, first_site, links, row)
         return c.cache
     own = part.symbols[2:] if c.parent is not None else part.symbols[1:]
     if c.parent is not None:
@@ -635,11 +701,13 @@ def _rebased(lang: Language, c: Chunk, base: int, ctx: int, first_site: int) -> 
         else SiteFact(c_, site.name, site.kind, site.range, site.start_byte, site.end_byte, site.expr)
         for site in part.sites
     ]
+    if row != c.facts_row:  # the chunk moved since its facts were extracted
+        msyms, msites = _moved_symbols(msyms, row - c.facts_row), _moved_sites(msites, row - c.facts_row)
     mlocal = lang.rebase_local(part.local, mapping)
     mdocs = [(mapping[i], d) for i, d in part.docs.items()]
     # the link layer's call shapes point at sites and symbols too
     mlinks = [shapes.rebase(t, first_site, mapping) for t in part.links]
-    c.cache = (at, msyms, msites, mlocal, mdocs, (first_site, mlinks))
+    c.cache = Rebased(at, msyms, msites, mlocal, mdocs, first_site, mlinks, row)
     return c.cache
 
 

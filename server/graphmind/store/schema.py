@@ -45,11 +45,13 @@ CREATE TABLE IF NOT EXISTS deps(key TEXT NOT NULL, file_id INTEGER NOT NULL, PRI
 
 
 # Indexes that serve queries and per-file replacement, not a first bulk load: a cold index
-# builds them once at the end (cheaper than keeping them current row by row).
+# builds them once at the end (cheaper than keeping them current row by row). Sites have no
+# (file_id, line) index: their primary key already holds a file's sites together, and scanning
+# them is faster than that index was for a position lookup, while every newline moved each row
+# below in it too (issue 14).
 QUERY_INDEXES = {
     "symbols_file": "symbols(file_id, sl)",
     "sites_unresolved": "sites(name) WHERE status = 'unresolved'",
-    "sites_pos": "sites(file_id, sl)",
     "edges_callee": "edges(callee_id, kind, confidence)",
     "edges_caller": "edges(caller_id, kind)",
     "bindings_file": "bindings(file_id)",
