@@ -21,7 +21,9 @@ class StoreView:
         self.db = db
         self.lang = ""
         self.deps: set[str] = set()
-        self._owner = self  # the view whose ``deps`` records this one's lookups
+        # the view whose ``deps`` records this one's lookups (None: this one; not ``self``, a cycle
+        # that would keep the view and its rows alive until a full collection)
+        self._owner: StoreView | None = None
         self._found: dict[str, list[SymbolRow]] = {}  # symbol rows by the lookup's dependency key
         self._bind: dict[tuple[str, str, str], list[tuple[str, str, Any]]] = {}
         # one SymbolRow per symbol id: symbols() and by_name() return the same objects, and a
@@ -32,7 +34,7 @@ class StoreView:
         """A view of another language's symbols (a family such as TypeScript + JavaScript) that
         shares this view's caches and records its lookups in this view's ``deps``."""
         sibling = StoreView.__new__(StoreView)
-        sibling.db, sibling.lang, sibling._owner = self.db, lang, self._owner
+        sibling.db, sibling.lang, sibling._owner = self.db, lang, self._owner or self
         sibling._found, sibling._bind, sibling._rows = self._found, self._bind, self._rows
         return sibling
 
@@ -46,7 +48,7 @@ class StoreView:
         """The symbol rows ``sql`` selects, recorded as the dependency ``key`` and cached by it
         (each lookup's key is its own: ``lang:qname``, ``lang:#name``, ``lang:>name``,
         ``lang:qname.*``)."""
-        self._owner.deps.add(key)
+        (self._owner or self).deps.add(key)
         rows = self._found.get(key)
         if rows is None:
             rows = self._found[key] = [self._row(r) for r in self.db.execute(sql, params)]
@@ -78,7 +80,7 @@ class StoreView:
         )
 
     def bindings(self, module: str, name: str) -> list[tuple[str, str, Any]]:
-        self._owner.deps.add(f"{self.lang}:{module}.{name}")
+        (self._owner or self).deps.add(f"{self.lang}:{module}.{name}")
         key = (self.lang, module, name)
         rows = self._bind.get(key)
         if rows is None:
