@@ -30,13 +30,15 @@ sys.path.insert(0, str(HERE.parent.parent))
 
 from scripts.bench import STALL_FUNCTION, TYPED_STATEMENT, keystroke_plan, percentile  # noqa: E402
 
-PHASES = {  # phase: (module, qualified attribute); nested phases are subtracted from their callers
-    "parse": ("graphmind.engine.parse", "Parsers.parse"),
-    "extract": ("graphmind.engine.chunks", "extract"),
-    "write+resolve": ("graphmind.engine.update", "Updater._patch"),
-    "replace": ("graphmind.engine.update", "Updater._replace"),
-    "propagate": ("graphmind.engine.update", "Updater.propagate"),
-}
+PHASES = [  # (phase, module, qualified attribute); nested phases are subtracted from their callers
+    ("parse", "graphmind.engine.parse", "Parsers.parse"),
+    ("parse", "graphmind.engine.parse", "Parsers.parse_member"),  # a broken class member alone
+    ("extract", "graphmind.engine.chunks", "extract"),
+    ("extract", "graphmind.engine.chunks", "extract_member"),
+    ("write+resolve", "graphmind.engine.update", "Updater._patch"),
+    ("replace", "graphmind.engine.update", "Updater._replace"),
+    ("propagate", "graphmind.engine.update", "Updater.propagate"),
+]
 
 
 def where_typed(ws: Path, corpus: str) -> tuple[str, bytes, int]:
@@ -58,7 +60,7 @@ def _instrument(spent: dict[str, float]) -> None:
     import importlib
 
     stack: list[float] = []
-    for phase, (mod, attr) in PHASES.items():
+    for phase, mod, attr in PHASES:
         owner = importlib.import_module(mod)
         *path, name = attr.split(".")
         for p in path:
