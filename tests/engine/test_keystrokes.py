@@ -257,7 +257,8 @@ def test_a_spliced_merge_is_the_full_merge(edits: list[tuple[str, int, int, str]
             ext = doc.extraction
             assert ext is not None and doc.tree is not None
             fresh = [replace(c, cache=None, folded=None) for c in ext.chunks]
-            facts = chunks.merge(doc.lang, doc.tree, as_parsed(doc.text), ext.facts.module, fresh)
+            whole = chunks._range(doc.lang.parser().parse(as_parsed(doc.text)).root_node)  # the parse of the whole text
+            facts = chunks.merge(doc.lang, whole, as_parsed(doc.text), ext.facts.module, fresh)
             # byte offsets are not stored: an edit that moved only them keeps the last facts
             assert _no_bytes(ext.facts) == _no_bytes(facts)
             ids = symbol_ids("model.py", facts)

@@ -31,6 +31,7 @@ from ..model import Facts, SiteFact, SymbolFact
 from ..store import symbol_ids
 
 Point = tuple[int, int]
+Range = tuple[int, int, int, int]
 
 
 @dataclass(slots=True)
@@ -285,18 +286,69 @@ def extract(
                 if r is not None:
                     done[h] = replace(done[h], container=(r[0], r[1], r[2] + drow, r[3]))
             done = done + moved
-    if last is not None and reused and not drow and _same_but_bytes(last, done, prefix, suffix, root):
+    return _merged(lang, _range(root), src, relpath, module, last if reused else None, done, prefix, suffix, drow)
+
+
+def extract_member(
+    lang: Language,
+    tree: ts.Tree,
+    src: bytes,
+    relpath: str,
+    module: str,
+    last: Extraction,
+    spare: dict[bytes, Chunk] | None,
+    hint: tuple[int, int, int],
+    header: int,
+    parsed: tuple[int, int],
+    whole: Range,
+) -> Extraction | None:
+    """An edit inside one member of the class of chunk ``header``, from a tree of part of the
+    text: the member (bytes ``parsed`` of ``src``) and the class's header (see
+    :func:`.parse.member_region`). As :func:`_edit_region` does for a broken whole tree, the
+    previous chunks stand but the edited member, extracted from ``tree`` (its root: error
+    recovery may have wrapped the class in an error); ``whole`` is the file's range (the
+    module's). None when the edit is not inside one member of that class, or the member's text
+    is not all in ``parsed``."""
+    old = last.chunks
+    if not old or old[0].facts.module != module or hint[0] != len(last.src) or old[header].container is None:
+        return None
+    most = min(len(last.src), len(src))
+    same = _common(last.src, src, most, suffix=False, at_least=hint[1])
+    tail = _common(last.src, src, most, suffix=True, at_least=hint[2])
+    root, h = tree.root_node, old[header]
+    spans = [Span(root, h.start_byte, h.start_byte + h.size, root.start_point, root.end_point, None, root)]
+    edited = _edit_region(lang, tree, src, relpath, module, old, spans, last.src, spare, same, tail)
+    if edited is None:
+        return None
+    done, prefix, suffix, drow = edited
+    member = done[prefix]
+    if not (parsed[0] <= member.start_byte and member.start_byte + member.size <= parsed[1]):
+        return None
+    return _merged(lang, whole, src, relpath, module, last, done, prefix, suffix, drow)
+
+
+def _range(root: ts.Node) -> Range:
+    return (root.start_point[0], root.start_point[1], root.end_point[0], root.end_point[1])
+
+
+def _merged(
+    lang: Language, whole: Range, src: bytes, relpath: str, module: str, last: Extraction | None, done: list[Chunk],
+    prefix: int, suffix: int, drow: int,
+) -> Extraction:
+    """The extraction of chunks ``done`` (``last``: the previous one, whose first ``prefix`` and
+    last ``suffix`` chunks they reuse, moved by ``drow`` lines); ``whole``: the module's range."""
+    if last is not None and not drow and _same_but_bytes(last, done, prefix, suffix, whole):
         return Extraction(last.facts, done, last.sids, last.ids, last.sym_at, last.site_at, prefix, suffix, 0, True, src)
-    if last is not None and reused and (spliced := _splice(lang, root, src, relpath, last, done, prefix, suffix, drow)):
+    if last is not None and (spliced := _splice(lang, whole, src, relpath, last, done, prefix, suffix, drow)):
         return spliced
-    facts = merge(lang, tree, src, module, done)
+    facts = merge(lang, whole, src, module, done)
     sym_at, site_at = [1], [0]
     for c in done:  # a member's symbol 1 is its container's copy, not a symbol of its own
         sym_at.append(sym_at[-1] + len(c.facts.symbols) - (2 if c.parent is not None else 1))
         site_at.append(site_at[-1] + len(c.facts.sites))
     ids = symbol_ids(relpath, facts)
     return Extraction(
-        facts, done, _site_ids(done, ids, sym_at), ids, sym_at, site_at, prefix, suffix, drow, reused, src
+        facts, done, _site_ids(done, ids, sym_at), ids, sym_at, site_at, prefix, suffix, drow, last is not None, src
     )
 
 
@@ -336,7 +388,7 @@ def _kept_tail(old: list[Chunk], prefix: int, spans: list[Span], src: bytes, old
         return _Tail(first, stop, dbyte, drow)
 
 
-def _same_but_bytes(last: Extraction, done: list[Chunk], prefix: int, suffix: int, root: ts.Node) -> bool:
+def _same_but_bytes(last: Extraction, done: list[Chunk], prefix: int, suffix: int, whole: Range) -> bool:
     """Whether an edit changed one chunk, and its facts only in their byte offsets (which are not
     stored): then the file's merged facts, symbol ids and site ids are ``last``'s. The chunk's site
     ids must be named by its first definition (not by its text, see :func:`_site_ids`)."""
@@ -347,8 +399,7 @@ def _same_but_bytes(last: Extraction, done: list[Chunk], prefix: int, suffix: in
     a, b = old[k], done[k]
     if last.sym_at[k + 1] == last.sym_at[k] and a.facts.sites:
         return False
-    r = last.facts.symbols[0].range
-    if (root.start_point[0], root.start_point[1], root.end_point[0], root.end_point[1]) != r:
+    if whole != last.facts.symbols[0].range:
         return False
     if a.parent != b.parent or a.container != b.container or not _same_facts(placed(a), placed(b)):
         return False
@@ -356,7 +407,7 @@ def _same_but_bytes(last: Extraction, done: list[Chunk], prefix: int, suffix: in
 
 
 def _splice(
-    lang: Language, root: ts.Node, src: bytes, relpath: str, last: Extraction, done: list[Chunk], prefix: int, suffix: int,
+    lang: Language, whole: Range, src: bytes, relpath: str, last: Extraction, done: list[Chunk], prefix: int, suffix: int,
     drow: int,
 ) -> Extraction | None:
     """The merge of an edit that changed one chunk and left the chunk's count of symbols as it was
@@ -408,9 +459,8 @@ def _splice(
     now = _rebased(lang, b, base, ctx, first_site)
     msyms, msites, mlocal, mdocs, mlinks = now.symbols, now.sites, now.local, now.docs, now.links
     facts = last.facts
-    s0, e0 = root.start_point, root.end_point
     symbols = list(facts.symbols)
-    symbols[0] = replace(symbols[0], range=(s0[0], s0[1], e0[0], e0[1]), end_byte=len(src))
+    symbols[0] = replace(symbols[0], range=whole, end_byte=len(src))
     symbols[base : base + own] = msyms
     after = facts.sites[site_at[k + 1] :]
     if drow:
@@ -608,16 +658,14 @@ def interface_part(chunks: list[Chunk]) -> list[tuple]:
     return out
 
 
-def merge(lang: Language, tree: ts.Tree, src: bytes, module: str, chunks: list[Chunk]) -> Facts:
-    """One file's facts from its chunks': the module symbol once, indices rebased, each member's
-    pseudo container folded into its header's symbol."""
-    root = tree.root_node
-    s, e = root.start_point, root.end_point
+def merge(lang: Language, whole: Range, src: bytes, module: str, chunks: list[Chunk]) -> Facts:
+    """One file's facts from its chunks': the module symbol once (its range ``whole``), indices
+    rebased, each member's pseudo container folded into its header's symbol."""
     if not chunks:
-        return Facts(module, [SymbolFact(module, "<module>", "module", None, (s[0], s[1], e[0], e[1]), (0, 0, 0, 0), 0,
+        return Facts(module, [SymbolFact(module, "<module>", "module", None, whole, (0, 0, 0, 0), 0,
                                          len(src), f"module {module}")], [], [], lang.merge_local([]))
     first = chunks[0].facts.symbols[0]
-    symbols: list[SymbolFact] = [replace(first, range=(s[0], s[1], e[0], e[1]), end_byte=len(src))]
+    symbols: list[SymbolFact] = [replace(first, range=whole, end_byte=len(src))]
     sites: list[SiteFact] = []
     bindings = []
     links: list[tuple] = []

@@ -158,6 +158,20 @@ class Updater:
         the chunks whose text changed."""
         text = as_parsed(doc.text)
         parsed_afresh = fresh or doc.tree is None  # settling, or a whole-text replacement
+        prev = doc.extraction
+        if not parsed_afresh and prev is not None and hint is not None:
+            # broken text inside one class member: that member alone is parsed and extracted;
+            # the whole text's tree stays the last one, edited, for the next parse
+            part = self.parsers.parse_member(doc.lang, text, prev, hint)
+            if part is not None:
+                module = doc.lang.module_name(doc.path, self.probe)
+                ext = chunks.extract_member(
+                    doc.lang, part.tree, text, doc.path, module, prev, doc.spare, hint, part.region.header, part.region.member,
+                    part.region.whole,
+                )
+                if ext is not None:
+                    doc.unsettled = True
+                    return ext
         tree = self.parsers.parse(doc.lang, text, None if parsed_afresh else doc.tree)
         broken = tree.root_node.has_error
         # Error recovery may differ between an incremental and a fresh parse. Text with syntax
@@ -166,7 +180,6 @@ class Updater:
         doc.unsettled = broken and not parsed_afresh
         doc.tree = tree
         module = doc.lang.module_name(doc.path, self.probe)
-        prev = doc.extraction
         # A fresh parse of broken text is extracted whole, as a fresh index does: around syntax
         # errors a chunk with the same text may have parsed differently before (settling, and a
         # whole-text replacement, which is never settled later). A whole tree reuses only chunks
