@@ -278,3 +278,21 @@ def test_a_python_stub_or_overload_answers_as_its_implementation(tmp_path: Path)
         for d in decls:
             assert radius(g, d) == {caller: (1, "extracted", None), "use.c": (2, "extracted", None)}
     eng.close()
+
+
+def test_agents_say_an_implementation_is_reached_from_its_declaration(tmp_path: Path) -> None:
+    """The agent tool's blast radius names the declaration an implementation implements, in both
+    formats, where a call site would stand (it has none)."""
+    from graphmind.agents import tools as T
+
+    write_files(tmp_path, PY)
+    tools = T.Tools(tmp_path)
+    with tools.view() as v:
+        brief = T.blast_radius(v, "shapes.Shape.area", depth=2, budget=tools.budget(None))
+        items = T.blast_radius(v, "shapes.Shape.area", depth=2, budget=tools.budget(None), format="items")
+    circle = [s for f in brief.data["files"] for s in f.get("symbols", []) if s["qualifiedName"] == "shapes.Circle.area"]
+    assert circle and circle[0]["implements"] == "shapes.Shape.area" and circle[0]["at"] == []
+    assert "shapes.Circle.area (d1 inferred) implements shapes.Shape.area" in brief.text, brief.text
+    line = next(x for x in items.text.splitlines() if "shapes.Circle.area" in x)
+    assert line.endswith("via implements shapes.Shape.area"), line
+    assert all("Table" not in x for x in brief.text.splitlines()), brief.text

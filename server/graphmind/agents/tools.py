@@ -301,7 +301,8 @@ def blast_radius(
             out = [head, f"{plural(d['total'], 'symbol')} affected, {_completeness_text(d)}", *_notes_text(d)]
             for i in d["items"]:
                 sites = ", ".join(f"{s['path']}:{s['line']}:{s['column']}" for s in i["callSites"])
-                out.append(f"  d{i['depth']} {i['confidence']:<9} {i['qualifiedName']} {_where(i)} at {sites}")
+                where = f"at {sites}" if sites else f"via {i['via']['kind']} {i['via']['key']}" if "via" in i else ""
+                out.append(f"  d{i['depth']} {i['confidence']:<9} {i['qualifiedName']} {_where(i)} {where}")
             return out
 
         return paged(frame, "items", ranked, budget=budget, offset=offset, lines=lines)

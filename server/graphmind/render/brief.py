@@ -28,7 +28,7 @@ def entry(item: Json) -> Json:
         "confidence": item["confidence"],
         "calls": prev.rsplit(".", 1)[-1] if prev else None,
         "at": [[s["line"], s["column"]] for s in item.get("callSites", [])],
-    }
+    } | ({"implements": item["via"]["key"]} if item.get("via", {}).get("kind") == "implements" else {})
 
 
 def group(entries: list[Json]) -> list[Json]:
@@ -65,6 +65,8 @@ def text(files: list[Json]) -> list[str]:
         for s in f.get("symbols", []):
             at = ", ".join(f"{a[0]}" for a in s["at"])
             calls = f" calls {s['calls']} at {at}" if s["calls"] and at else ""
+            if "implements" in s:  # reached from the declaration, not through a call site
+                calls = f" implements {s['implements']}"
             out.append(f"  {s['lines'][0]}-{s['lines'][1]} {s['qualifiedName']} (d{s['depth']} {s['confidence']}){calls}")
         ml = f.get("moduleLevel")
         if ml:
