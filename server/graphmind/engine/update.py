@@ -159,12 +159,12 @@ class Updater:
         text = as_parsed(doc.text)
         parsed_afresh = fresh or doc.tree is None  # settling, or a whole-text replacement
         prev = doc.extraction
+        module = doc.lang.module_name(doc.path, self.probe)
         if not parsed_afresh and prev is not None and hint is not None:
             # broken text inside one class member: that member alone is parsed and extracted;
             # the whole text's tree stays the last one, edited, for the next parse
             part = self.parsers.parse_member(doc.lang, text, prev, hint)
             if part is not None:
-                module = doc.lang.module_name(doc.path, self.probe)
                 ext = chunks.extract_member(
                     doc.lang, part.tree, text, doc.path, module, prev, doc.spare, hint, part.region.header, part.region.member,
                     part.region.whole,
@@ -179,7 +179,6 @@ class Updater:
         # settle() once typing pauses, so the graph ends up the one a fresh index gives.
         doc.unsettled = broken and not parsed_afresh
         doc.tree = tree
-        module = doc.lang.module_name(doc.path, self.probe)
         # A fresh parse of broken text is extracted whole, as a fresh index does: around syntax
         # errors a chunk with the same text may have parsed differently before (settling, and a
         # whole-text replacement, which is never settled later). A whole tree reuses only chunks
