@@ -781,7 +781,7 @@ def extract(
     for name, evs in module_vars.items():
         bindings.append(BindingFact(name, "var", "", evs))
     local = {i: s.pack() for i, s in scopes.items()}
-    return Facts(module, symbols, sites, bindings, local, links.shapes(link_calls, link_bare, sites, symbols))
+    return Facts(module, symbols, sites, bindings, local, links.shapes(link_calls, link_bare, sites, symbols, src))
 
 def _bind_params(scope_node: ts.Node, sc: _Scope, kind: str, extra: dict[str, Any]) -> None:
     params = scope_node.child_by_field_name("parameters")
