@@ -37,7 +37,7 @@ import os
 import re
 from collections.abc import Iterator
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import tree_sitter as ts
 
@@ -50,7 +50,8 @@ Expr = tuple[str, Any, list[str]]
 
 
 def _text(node: ts.Node) -> str:
-    return node.text.decode("utf-8", "replace") if node.text is not None else ""
+    text = node.text  # each read copies the bytes from the source
+    return text.decode("utf-8", "replace") if text is not None else ""
 
 
 def _rng(node: ts.Node) -> tuple[int, int, int, int]:
@@ -516,6 +517,42 @@ class _Scope:
 _EMPTY_SCOPE = _Scope().pack()
 
 
+class _ClassHead(NamedTuple):
+    """What a class's header says: its bases (name chains), whether it is a Protocol, its signature."""
+
+    bases: tuple[tuple[str, ...], ...]
+    protocol: bool
+    signature: str
+
+
+def _class_head(node: ts.Node, src: bytes) -> _ClassHead:
+    bases = []
+    sup = node.child_by_field_name("superclasses")
+    if sup is not None:
+        for c in sup.named_children:
+            if c.type in ("identifier", "attribute"):
+                e = expr_of(c)
+                if e[0] == "n":
+                    bases.append(tuple(e[2]))
+    protocol = sup is not None and any(_is_protocol_base(c) for c in sup.named_children)
+    return _ClassHead(tuple(bases), protocol, _signature(node, src))
+
+
+# A class's header, read once per tree: each member chunk of a class extracts the class again (its
+# pseudo container, see chunk_spans). Keyed by the class's start byte for one (tree, text) pair,
+# both held: a new text or tree (an edit) starts again. One tuple, replaced whole: a thread that
+# finds another's pair makes its own.
+_HEADS: tuple[Any, bytes, dict[int, _ClassHead]] = (None, b"", {})
+
+
+def _heads(tree: ts.Tree, src: bytes) -> dict[int, _ClassHead]:
+    global _HEADS
+    memo = _HEADS
+    if memo[0] is not tree or memo[1] is not src:
+        memo = _HEADS = (tree, src, {})
+    return memo[2]
+
+
 def _package_of(module: str, relpath: str) -> str:
     if os.path.basename(relpath) in ("__init__.py", "__init__.pyi"):  # a package's stub is its package too
         return module
@@ -633,6 +670,7 @@ def extract(
 
     # definitions, nested by byte range
     def_nodes.sort(key=lambda d: (d[3].start_byte, -d[3].end_byte))
+    heads = _heads(tree, src)
     stack: list[tuple[int, int, int]] = [scope_nodes[0]]
     scopes: dict[int, _Scope] = {0: _Scope()}
     bodies: dict[int, int] = {}  # symbol index -> where its body starts (before it: its header)
@@ -644,19 +682,14 @@ def extract(
         name = _text(name_node)
         extra: dict[str, Any] = {}
         if kind == "class":
-            bases = []
-            sup = node.child_by_field_name("superclasses")
-            if sup is not None:
-                for c in sup.named_children:
-                    if c.type in ("identifier", "attribute"):
-                        e = expr_of(c)
-                        if e[0] == "n":
-                            bases.append(e[2])
-            if bases:
-                extra["bases"] = bases
-            if sup is not None and any(_is_protocol_base(c) for c in sup.named_children):
+            head = heads.get(node.start_byte)
+            if head is None:
+                head = heads[node.start_byte] = _class_head(node, src)
+            if head.bases:
+                extra["bases"] = [list(b) for b in head.bases]
+            if head.protocol:
                 extra["protocol"] = True  # typing.Protocol: implemented structurally (see members)
-            sig = _signature(node, src)
+            sig = head.signature
         elif kind == "function":
             decos = _decorators(node)
             if pk == "class":

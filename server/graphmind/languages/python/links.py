@@ -31,7 +31,8 @@ _PERCENT = re.compile(r"%(?:\([^)]*\))?[-#0 +]*\d*(?:\.\d+)?[sdifrx]")
 
 
 def _text(node: ts.Node) -> str:
-    return node.text.decode("utf-8", "replace") if node.text is not None else ""
+    text = node.text  # each read copies the bytes from the source
+    return text.decode("utf-8", "replace") if text is not None else ""
 
 
 def _dotted(node: ts.Node) -> str | None:
