@@ -36,7 +36,8 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator
-from functools import cache
+from functools import cache, lru_cache
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 import tree_sitter as ts
@@ -64,15 +65,31 @@ def expr_of(node: ts.Node) -> Expr:
     if t == "identifier":
         return ("n", None, [_text(node)])
     if t == "attribute":
-        obj = node.child_by_field_name("object")
-        attr = node.child_by_field_name("attribute")
-        name = _text(attr) if attr is not None else ""
-        if obj is not None and obj.type == "call":
-            fn = obj.child_by_field_name("function")
-            if fn is not None and fn.type == "identifier" and fn.text == b"super":
-                return ("s", _super_class(obj), [name])
-        base = expr_of(obj) if obj is not None else ("u", None, [])
-        return (base[0], base[1], [*base[2], name])
+        # ``a.b.c``: down the chain's objects in a loop, its names collected last first
+        names: list[str] = []
+        while True:
+            obj = node.child_by_field_name("object")
+            attr = node.child_by_field_name("attribute")
+            names.append(_text(attr) if attr is not None else "")
+            if obj is None:
+                base: Expr = ("u", None, [])
+                break
+            ot = obj.type
+            if ot == "attribute":
+                node = obj
+                continue
+            if ot == "identifier":
+                base = ("n", None, [_text(obj)])
+                break
+            if ot == "call":
+                fn = obj.child_by_field_name("function")
+                if fn is not None and fn.type == "identifier" and fn.text == b"super":
+                    names.reverse()
+                    return ("s", _super_class(obj), names)
+            base = expr_of(obj)
+            break
+        names.reverse()
+        return (base[0], base[1], [*base[2], *names])
     if t == "call":
         fn = node.child_by_field_name("function")
         cast = _cast_evidence(node, fn)
@@ -112,11 +129,12 @@ def _cast_evidence(call: ts.Node, fn: ts.Node | None) -> tuple | None:
     """``cast(Foo, x)``: the type it states, as evidence."""
     if fn is None:
         return None
-    if fn.type == "attribute":
+    ft = fn.type
+    if ft == "attribute":
         attr = fn.child_by_field_name("attribute")
-        if attr is None or attr.text != b"cast":
+        if attr is None or attr.end_byte - attr.start_byte != 4 or attr.text != b"cast":
             return None
-    elif fn.type != "identifier" or fn.text != b"cast":
+    elif ft != "identifier" or fn.end_byte - fn.start_byte != 4 or fn.text != b"cast":
         return None
     e = expr_of(fn)
     if e[0] != "n" or e[2] not in _CAST_HEADS:
@@ -553,6 +571,10 @@ def _heads(tree: ts.Tree, src: bytes) -> dict[int, _ClassHead]:
     return memo[2]
 
 
+_START = itemgetter(0)  # an item's position: its start byte, first in its tuple
+
+
+@lru_cache(maxsize=256)  # asked by each chunk of a file
 def _package_of(module: str, relpath: str) -> str:
     if os.path.basename(relpath) in ("__init__.py", "__init__.pyi"):  # a package's stub is its package too
         return module
@@ -756,10 +778,10 @@ def extract(
     # the narrowings first: a conditional expression's condition follows the branch it narrows
     narrows = [it for it in others if it[1] == "narrow"]
     if narrows:
-        for (_, _, node, _), owner in in_scopes(scope_nodes, narrows, pos=lambda it: it[0]):
+        for (_, _, node, _), owner in in_scopes(scope_nodes, narrows, pos=_START):
             narrow.add_isinstance(node, owner)
     returns: dict[int, list[tuple]] = {}  # symbol index -> return evidence, in order
-    for (start, key, node, caps), owner in in_scopes(scope_nodes, others, pos=lambda it: it[0]):
+    for (start, key, node, caps), owner in in_scopes(scope_nodes, others, pos=_START):
         # a lambda's own node starts at the lambda: its name assignment belongs outside
         sc = scopes[owner]
         narrow.owner = owner

@@ -45,15 +45,16 @@ def _dotted(node: ts.Node) -> str | None:
     return None
 
 
-def _string(node: ts.Node) -> Arg:
+def _string(node: ts.Node, keyword: str = "") -> Arg:
     """A string literal: STR, or TPL for an f-string (bytes are not text: OTHER)."""
-    start = next((c for c in node.children if c.type == "string_start"), None)
+    kids = node.children
+    start = next((c for c in kids if c.type == "string_start"), None)
     prefix = _text(start).lower() if start is not None else ""
     if "b" in prefix:
-        return Arg(OTHER, "")
+        return Arg(OTHER, "", -1, keyword)
     parts: list[str] = []
     computed = False
-    for c in node.children:
+    for c in kids:
         if c.type == "string_content":
             parts.append(_text(c))
         elif c.type == "interpolation":
@@ -62,14 +63,13 @@ def _string(node: ts.Node) -> Arg:
         elif c.type == "escape_sequence":
             parts.append(_text(c))
     text = "".join(parts)
-    return Arg(TPL, text) if computed else Arg(STR, text)
+    return Arg(TPL if computed else STR, text, -1, keyword)
 
 
 def _value(node: ts.Node, refs: dict[tuple[int, int], int], keyword: str = "") -> Arg:
     t = node.type
     if t == "string":
-        a = _string(node)
-        return a._replace(keyword=keyword)
+        return _string(node, keyword)
     if t == "concatenated_string":
         parts = [_string(c) for c in node.named_children if c.type == "string"]
         if any(p.kind == OTHER for p in parts):
