@@ -735,9 +735,9 @@ def _rebased(lang: Language, c: Chunk, base: int, ctx: int, first_site: int) -> 
         return c.cache
     own = part.symbols[2:] if c.parent is not None else part.symbols[1:]
     if c.parent is not None:
-        mapping = [0, ctx] + [base + i for i in range(len(own))]
+        mapping = [0, ctx, *range(base, base + len(own))]
     else:
-        mapping = [0] + [base + i for i in range(len(own))]
+        mapping = [0, *range(base, base + len(own))]
     msyms = [
         sym if (p := (mapping[sym.parent] if sym.parent is not None else None)) == sym.parent
         else SymbolFact(sym.qname, sym.name, sym.kind, p, sym.range, sym.selection, sym.start_byte, sym.end_byte,
@@ -752,9 +752,9 @@ def _rebased(lang: Language, c: Chunk, base: int, ctx: int, first_site: int) -> 
     if row != c.facts_row:  # the chunk moved since its facts were extracted
         msyms, msites = _moved_symbols(msyms, row - c.facts_row), _moved_sites(msites, row - c.facts_row)
     mlocal = lang.rebase_local(part.local, mapping)
-    mdocs = [(mapping[i], d) for i, d in part.docs.items()]
+    mdocs = [(mapping[i], d) for i, d in part.docs.items()] if part.docs else []
     # the link layer's call shapes point at sites and symbols too
-    mlinks = [shapes.rebase(t, first_site, mapping) for t in part.links]
+    mlinks = [shapes.rebase(t, first_site, mapping) for t in part.links] if part.links else []
     c.cache = Rebased(at, msyms, msites, mlocal, mdocs, first_site, mlinks, row)
     return c.cache
 
