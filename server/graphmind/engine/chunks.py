@@ -204,8 +204,11 @@ def extract(
     else:
         # a chunk wholly before the edit, at the same place and of the same node and container as
         # before, has the same key: its text, its column and the comments above it did not change
-        keys: list[bytes] = []
-        for i, sp in enumerate(spans):
+        # chunks dropped after the merge (``keep`` False) need a key only to name their sites when
+        # they define nothing (see _site_ids): made below for those alone
+        lazy = not keep and not reused and spare is None
+        keys: list[bytes] = [b""] * len(spans) if lazy else []
+        for i, sp in enumerate([] if lazy else spans):
             pk = keys[sp.parent] if sp.parent is not None else b""
             o = old[i] if i < len(old) and sp.end <= same else None
             if (
@@ -277,8 +280,15 @@ def extract(
                 ch = chunks[i]
                 assert ch is not None
                 if ch.container != rng:
-                    chunks[i] = replace(ch, container=rng)  # its cache stands: merge sets the extent
+                    if lazy:  # a chunk made here, dropped after the merge
+                        ch.container = rng
+                    else:
+                        chunks[i] = replace(ch, container=rng)  # its cache stands: merge sets the extent
         done = chunks  # type: ignore[assignment]
+        if lazy:
+            for i, c in enumerate(done):
+                if c.facts.sites and len(c.facts.symbols) <= (2 if c.parent is not None else 1):
+                    c.key = _key(src, spans[i], _key(src, spans[c.parent], b"") if c.parent is not None else b"")
         if kept is not None and suffix:
             moved = _keep(old, kept.first, len(done), kept.dbyte, drow)
             # a class before the edit whose members are kept ends where it ended, not where error
