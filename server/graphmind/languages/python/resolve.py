@@ -108,6 +108,8 @@ class _Resolver(ValueResolver):
         self.ancestors_memo: dict[int, frozenset[int]] = {}
         self.bases_memo: dict[int, list[SymbolRow]] = {}
         self.stubs: dict[int, list[SymbolRow]] = {}  # implementation id -> its declarations
+        self.modules: dict[str, bool] = {}  # module_exists, by name
+        self.globals: dict[tuple[str, str, int, bool], tuple[Value | None, int]] = {}  # global_value
         # a Protocol is implemented structurally: its implementations are found by method name
         self.dispatch = Dispatch(ws, weak_method(self.is_subclass), nominal=lambda t: not t.extra.get("protocol"))
 
@@ -137,7 +139,12 @@ class _Resolver(ValueResolver):
 
     # --- modules and globals (through the workspace view: recorded as dependencies)
     def module_exists(self, name: str) -> bool:
-        return any(r.kind == "module" for r in self.ws.symbols(name))
+        # asked again and again in a file (each import's candidates); the view recorded the
+        # lookup's key the first time, and its rows do not change while the file resolves
+        got = self.modules.get(name)
+        if got is None:
+            got = self.modules[name] = any(r.kind == "module" for r in self.ws.symbols(name))
+        return got
 
     def find_module(self, name: str, importer: str) -> str | None:
         if self.module_exists(name):
@@ -152,6 +159,16 @@ class _Resolver(ValueResolver):
         return None
 
     def global_value(self, mod: str, name: str, depth: int = 0) -> tuple[Value | None, int]:
+        """What ``mod.name`` is. Memoised for the file by its arguments and whether a return is
+        being inferred (the only state it reads besides the view, whose lookups the first
+        evaluation recorded): every site of a file asks for the same few globals."""
+        key = (mod, name, depth, self.inferring)
+        got = self.globals.get(key)
+        if got is None:
+            got = self.globals[key] = self._global_value(mod, name, depth)
+        return got
+
+    def _global_value(self, mod: str, name: str, depth: int) -> tuple[Value | None, int]:
         if depth > MAX_DEPTH:
             return None, EXTRACTED
         rows = self.ws.symbols(f"{mod}.{name}")
