@@ -155,8 +155,10 @@ def extract(
     last: Extraction | None = None,
     spare: dict[bytes, Chunk] | None = None,
     hint: tuple[int, int, int] | None = None,
+    keep: bool = True,
 ) -> Extraction:
-    """``last``: the buffer's last extraction. An edit's unchanged prefix and suffix of chunks are
+    """``keep`` False: the caller keeps only the merged facts and site ids (a file read from disk),
+    so the merge places the chunks' own records instead of copies. ``last``: the buffer's last extraction. An edit's unchanged prefix and suffix of chunks are
     reused from it; a tree with syntax errors is chunked anew only where the text changed (see
     :func:`_edit_region`, :func:`_kept_tail`); an edit that changed one chunk's facts only in
     their byte offsets keeps its merged facts and ids (nothing to merge again). ``spare``: more
@@ -202,8 +204,11 @@ def extract(
     else:
         # a chunk wholly before the edit, at the same place and of the same node and container as
         # before, has the same key: its text, its column and the comments above it did not change
-        keys: list[bytes] = []
-        for i, sp in enumerate(spans):
+        # chunks dropped after the merge (``keep`` False) need a key only to name their sites when
+        # they define nothing (see _site_ids): made below for those alone
+        lazy = not keep and not reused and spare is None
+        keys: list[bytes] = [b""] * len(spans) if lazy else []
+        for i, sp in enumerate([] if lazy else spans):
             pk = keys[sp.parent] if sp.parent is not None else b""
             o = old[i] if i < len(old) and sp.end <= same else None
             if (
@@ -275,8 +280,15 @@ def extract(
                 ch = chunks[i]
                 assert ch is not None
                 if ch.container != rng:
-                    chunks[i] = replace(ch, container=rng)  # its cache stands: merge sets the extent
+                    if lazy:  # a chunk made here, dropped after the merge
+                        ch.container = rng
+                    else:
+                        chunks[i] = replace(ch, container=rng)  # its cache stands: merge sets the extent
         done = chunks  # type: ignore[assignment]
+        if lazy:
+            for i, c in enumerate(done):
+                if c.facts.sites and len(c.facts.symbols) <= (2 if c.parent is not None else 1):
+                    c.key = _key(src, spans[i], _key(src, spans[c.parent], b"") if c.parent is not None else b"")
         if kept is not None and suffix:
             moved = _keep(old, kept.first, len(done), kept.dbyte, drow)
             # a class before the edit whose members are kept ends where it ended, not where error
@@ -286,7 +298,8 @@ def extract(
                 if r is not None:
                     done[h] = replace(done[h], container=(r[0], r[1], r[2] + drow, r[3]))
             done = done + moved
-    return _merged(lang, _range(root), src, relpath, module, last if reused else None, done, prefix, suffix, drow)
+    return _merged(lang, _range(root), src, relpath, module, last if reused else None, done, prefix, suffix, drow,
+                   keep or reused)
 
 
 def extract_member(
@@ -333,15 +346,16 @@ def _range(root: ts.Node) -> Range:
 
 def _merged(
     lang: Language, whole: Range, src: bytes, relpath: str, module: str, last: Extraction | None, done: list[Chunk],
-    prefix: int, suffix: int, drow: int,
+    prefix: int, suffix: int, drow: int, keep: bool = True,
 ) -> Extraction:
     """The extraction of chunks ``done`` (``last``: the previous one, whose first ``prefix`` and
-    last ``suffix`` chunks they reuse, moved by ``drow`` lines); ``whole``: the module's range."""
+    last ``suffix`` chunks they reuse, moved by ``drow`` lines); ``whole``: the module's range;
+    ``keep`` False: the chunks are dropped after (see :func:`extract`)."""
     if last is not None and not drow and _same_but_bytes(last, done, prefix, suffix, whole):
         return Extraction(last.facts, done, last.sids, last.ids, last.sym_at, last.site_at, prefix, suffix, 0, True, src)
     if last is not None and (spliced := _splice(lang, whole, src, relpath, last, done, prefix, suffix, drow)):
         return spliced
-    facts = merge(lang, whole, src, module, done)
+    facts = merge(lang, whole, src, module, done, keep)
     sym_at, site_at = [1], [0]
     for c in done:  # a member's symbol 1 is its container's copy, not a symbol of its own
         sym_at.append(sym_at[-1] + len(c.facts.symbols) - (2 if c.parent is not None else 1))
@@ -658,9 +672,10 @@ def interface_part(chunks: list[Chunk]) -> list[tuple]:
     return out
 
 
-def merge(lang: Language, whole: Range, src: bytes, module: str, chunks: list[Chunk]) -> Facts:
+def merge(lang: Language, whole: Range, src: bytes, module: str, chunks: list[Chunk], keep: bool = True) -> Facts:
     """One file's facts from its chunks': the module symbol once (its range ``whole``), indices
-    rebased, each member's pseudo container folded into its header's symbol."""
+    rebased, each member's pseudo container folded into its header's symbol. ``keep`` False: the
+    chunks are dropped after, their records are placed as they are (indices rebased in place)."""
     if not chunks:
         return Facts(module, [SymbolFact(module, "<module>", "module", None, whole, (0, 0, 0, 0), 0,
                                          len(src), f"module {module}")], [], [], lang.merge_local([]))
@@ -677,7 +692,7 @@ def merge(lang: Language, whole: Range, src: bytes, module: str, chunks: list[Ch
         part = c.facts
         base = len(symbols)
         ctx = header_index.get(c.parent, 0) if c.parent is not None else -1
-        r = _rebased(lang, c, base, ctx, len(sites))
+        r = _rebased(lang, c, base, ctx, len(sites), keep)
         msyms, msites, mlocal, mdocs, mlinks = r.symbols, r.sites, r.local, r.docs, r.links
         if c.container is not None and len(part.symbols) > 1:
             header_index[ci] = base
@@ -713,10 +728,12 @@ def merge(lang: Language, whole: Range, src: bytes, module: str, chunks: list[Ch
     return Facts(module, symbols, sites, bindings, lang.merge_local(locals_), links, docs)
 
 
-def _rebased(lang: Language, c: Chunk, base: int, ctx: int, first_site: int) -> Rebased:
+def _rebased(lang: Language, c: Chunk, base: int, ctx: int, first_site: int, keep: bool = True) -> Rebased:
     """A chunk's facts placed in the file: symbol indices the file's (its first own symbol at
     ``base``, its container at ``ctx``, its first site at ``first_site``) and rows at the chunk's
-    start row. Kept in ``Chunk.cache``: a chunk that only moved down or up moves its rows."""
+    start row. Kept in ``Chunk.cache``: a chunk that only moved down or up moves its rows.
+    ``keep`` False (a chunk dropped after the merge, extracted where it is): its own symbols and
+    sites are rebased in place rather than copied."""
     part = c.facts
     at = (base, ctx)
     row = c.start_row
@@ -735,26 +752,34 @@ def _rebased(lang: Language, c: Chunk, base: int, ctx: int, first_site: int) -> 
         return c.cache
     own = part.symbols[2:] if c.parent is not None else part.symbols[1:]
     if c.parent is not None:
-        mapping = [0, ctx] + [base + i for i in range(len(own))]
+        mapping = [0, ctx, *range(base, base + len(own))]
     else:
-        mapping = [0] + [base + i for i in range(len(own))]
-    msyms = [
-        sym if (p := (mapping[sym.parent] if sym.parent is not None else None)) == sym.parent
-        else SymbolFact(sym.qname, sym.name, sym.kind, p, sym.range, sym.selection, sym.start_byte, sym.end_byte,
-                        sym.signature, sym.extra)
-        for sym in own
-    ]
-    msites = [
-        site if (c_ := mapping[site.caller]) == site.caller
-        else SiteFact(c_, site.name, site.kind, site.range, site.start_byte, site.end_byte, site.expr)
-        for site in part.sites
-    ]
+        mapping = [0, *range(base, base + len(own))]
+    if not keep and row == c.facts_row:
+        for sym in own:
+            if sym.parent is not None:
+                sym.parent = mapping[sym.parent]
+        for site in part.sites:
+            site.caller = mapping[site.caller]
+        msyms, msites = own, part.sites
+    else:
+        msyms = [
+            sym if (p := (mapping[sym.parent] if sym.parent is not None else None)) == sym.parent
+            else SymbolFact(sym.qname, sym.name, sym.kind, p, sym.range, sym.selection, sym.start_byte, sym.end_byte,
+                            sym.signature, sym.extra)
+            for sym in own
+        ]
+        msites = [
+            site if (c_ := mapping[site.caller]) == site.caller
+            else SiteFact(c_, site.name, site.kind, site.range, site.start_byte, site.end_byte, site.expr)
+            for site in part.sites
+        ]
     if row != c.facts_row:  # the chunk moved since its facts were extracted
         msyms, msites = _moved_symbols(msyms, row - c.facts_row), _moved_sites(msites, row - c.facts_row)
     mlocal = lang.rebase_local(part.local, mapping)
-    mdocs = [(mapping[i], d) for i, d in part.docs.items()]
+    mdocs = [(mapping[i], d) for i, d in part.docs.items()] if part.docs else []
     # the link layer's call shapes point at sites and symbols too
-    mlinks = [shapes.rebase(t, first_site, mapping) for t in part.links]
+    mlinks = [shapes.rebase(t, first_site, mapping) for t in part.links] if part.links else []
     c.cache = Rebased(at, msyms, msites, mlocal, mdocs, first_site, mlinks, row)
     return c.cache
 

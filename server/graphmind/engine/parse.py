@@ -134,5 +134,5 @@ def extract_file(
     text = as_parsed(res.text)
     tree = lang.parser().parse(text)
     module = lang.module_name(rel, probe or languages.FileProbe(root))
-    ext = chunks.extract(lang, tree, text, rel, module)
+    ext = chunks.extract(lang, tree, text, rel, module, keep=False)  # only its facts and site ids are kept
     return FileRead(rel, res.sha256, None, Extracted(ext.facts, ext.sids))

@@ -7,6 +7,7 @@ different files, or a TypeScript client and a Python route, link incrementally.
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 from ..model import Facts
@@ -50,10 +51,27 @@ class _Rows:
             self.out.append(LinkRow(kind, role, key, None, None, self.ids[s.caller]))
 
 
+@functools.lru_cache(maxsize=64)
+def _row_methods(p: Patterns) -> frozenset[str]:
+    """The methods whose calls may make a row when they decorate nothing and their receiver is
+    not a client (every branch of :func:`_events` and :func:`_http` for such a call names one
+    of these lists)."""
+    return (p.emit | p.signal_emit | p.subscribe | p.signal_connect | p.route_functions | p.client_functions
+            | frozenset(HTTP_METHODS))
+
+
 def link_rows(facts: Facts, ids: list[int], sids: list[int], p: Patterns) -> list[LinkRow]:
     """The link rows of a file's facts (``ids``: its symbols' ids, ``sids``: its sites')."""
     rows = _Rows(ids, sids)
+    methods = _row_methods(p)
     for t in facts.links:
+        callee, decorates = t[1], t[3]
+        # most shapes (a call with a string argument: ``_("...")``) make no row: not read
+        if (
+            decorates < 0 and (callee[-1] if callee else "") not in methods
+            and (len(callee) < 2 or callee[-2] not in p.clients)
+        ):
+            continue
         s = read(t)
         _events(s, p, rows, facts)
         _http(s, p, rows)

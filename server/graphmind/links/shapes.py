@@ -77,10 +77,15 @@ def rebase(t: tuple, site_offset: int, mapping: list[int]) -> tuple:
     """A chunk's stored shape with its site indices moved by ``site_offset`` and its symbol indices
     mapped (``mapping[i]``), as :func:`graphmind.engine.chunks.merge` rebases the chunk's facts."""
     site, callee, args, decorates, caller = t
+    if args:
+        for a in args:  # most arguments name no site (strings): then the tuple stands as it is
+            if a[2] >= 0 or a[0] == LIST:
+                args = tuple(_rebase_arg(x, site_offset) for x in args)
+                break
     return (
         site + site_offset if site >= 0 else site,
         callee,
-        None if args is None else tuple(_rebase_arg(a, site_offset) for a in args),
+        args,
         mapping[decorates] if decorates >= 0 else decorates,
         mapping[caller],
     )

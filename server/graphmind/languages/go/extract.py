@@ -23,9 +23,8 @@ if TYPE_CHECKING:
 
 
 def text(node: ts.Node | None) -> str:
-    if node is None or node.text is None:
-        return ""
-    return node.text.decode("utf-8", "replace")
+    raw = node.text if node is not None else None  # each read copies the bytes from the source
+    return raw.decode("utf-8", "replace") if raw is not None else ""
 
 
 def rng(node: ts.Node) -> tuple[int, int, int, int]:
@@ -112,9 +111,9 @@ def _names(node: ts.Node | None, name: str) -> bool:
     what it is assigned to (not yet declared): its text is not read."""
     if node is not None and node.type == "expression_list":
         return any(_names(c, name) for c in node.named_children)
-    if node is None or node.type == "func_literal" or node.text is None:
+    src = node.text if node is not None and node.type != "func_literal" else None
+    if src is None:
         return False
-    src = node.text
     word = name.encode()
     if not word:  # broken code can bind an empty name; an empty word would be found everywhere
         return False

@@ -36,8 +36,9 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator
-from functools import cache
-from typing import Any
+from functools import cache, lru_cache
+from operator import itemgetter
+from typing import Any, NamedTuple
 
 import tree_sitter as ts
 
@@ -50,7 +51,8 @@ Expr = tuple[str, Any, list[str]]
 
 
 def _text(node: ts.Node) -> str:
-    return node.text.decode("utf-8", "replace") if node.text is not None else ""
+    text = node.text  # each read copies the bytes from the source
+    return text.decode("utf-8", "replace") if text is not None else ""
 
 
 def _rng(node: ts.Node) -> tuple[int, int, int, int]:
@@ -63,15 +65,31 @@ def expr_of(node: ts.Node) -> Expr:
     if t == "identifier":
         return ("n", None, [_text(node)])
     if t == "attribute":
-        obj = node.child_by_field_name("object")
-        attr = node.child_by_field_name("attribute")
-        name = _text(attr) if attr is not None else ""
-        if obj is not None and obj.type == "call":
-            fn = obj.child_by_field_name("function")
-            if fn is not None and fn.type == "identifier" and fn.text == b"super":
-                return ("s", _super_class(obj), [name])
-        base = expr_of(obj) if obj is not None else ("u", None, [])
-        return (base[0], base[1], [*base[2], name])
+        # ``a.b.c``: down the chain's objects in a loop, its names collected last first
+        names: list[str] = []
+        while True:
+            obj = node.child_by_field_name("object")
+            attr = node.child_by_field_name("attribute")
+            names.append(_text(attr) if attr is not None else "")
+            if obj is None:
+                base: Expr = ("u", None, [])
+                break
+            ot = obj.type
+            if ot == "attribute":
+                node = obj
+                continue
+            if ot == "identifier":
+                base = ("n", None, [_text(obj)])
+                break
+            if ot == "call":
+                fn = obj.child_by_field_name("function")
+                if fn is not None and fn.type == "identifier" and fn.text == b"super":
+                    names.reverse()
+                    return ("s", _super_class(obj), names)
+            base = expr_of(obj)
+            break
+        names.reverse()
+        return (base[0], base[1], [*base[2], *names])
     if t == "call":
         fn = node.child_by_field_name("function")
         cast = _cast_evidence(node, fn)
@@ -111,11 +129,12 @@ def _cast_evidence(call: ts.Node, fn: ts.Node | None) -> tuple | None:
     """``cast(Foo, x)``: the type it states, as evidence."""
     if fn is None:
         return None
-    if fn.type == "attribute":
+    ft = fn.type
+    if ft == "attribute":
         attr = fn.child_by_field_name("attribute")
-        if attr is None or attr.text != b"cast":
+        if attr is None or attr.end_byte - attr.start_byte != 4 or attr.text != b"cast":
             return None
-    elif fn.type != "identifier" or fn.text != b"cast":
+    elif ft != "identifier" or fn.end_byte - fn.start_byte != 4 or fn.text != b"cast":
         return None
     e = expr_of(fn)
     if e[0] != "n" or e[2] not in _CAST_HEADS:
@@ -516,6 +535,46 @@ class _Scope:
 _EMPTY_SCOPE = _Scope().pack()
 
 
+class _ClassHead(NamedTuple):
+    """What a class's header says: its bases (name chains), whether it is a Protocol, its signature."""
+
+    bases: tuple[tuple[str, ...], ...]
+    protocol: bool
+    signature: str
+
+
+def _class_head(node: ts.Node, src: bytes) -> _ClassHead:
+    bases = []
+    sup = node.child_by_field_name("superclasses")
+    if sup is not None:
+        for c in sup.named_children:
+            if c.type in ("identifier", "attribute"):
+                e = expr_of(c)
+                if e[0] == "n":
+                    bases.append(tuple(e[2]))
+    protocol = sup is not None and any(_is_protocol_base(c) for c in sup.named_children)
+    return _ClassHead(tuple(bases), protocol, _signature(node, src))
+
+
+# A class's header, read once per tree: each member chunk of a class extracts the class again (its
+# pseudo container, see chunk_spans). Keyed by the class's start byte for one (tree, text) pair,
+# both held: a new text or tree (an edit) starts again. One tuple, replaced whole: a thread that
+# finds another's pair makes its own.
+_HEADS: tuple[Any, bytes, dict[int, _ClassHead]] = (None, b"", {})
+
+
+def _heads(tree: ts.Tree, src: bytes) -> dict[int, _ClassHead]:
+    global _HEADS
+    memo = _HEADS
+    if memo[0] is not tree or memo[1] is not src:
+        memo = _HEADS = (tree, src, {})
+    return memo[2]
+
+
+_START = itemgetter(0)  # an item's position: its start byte, first in its tuple
+
+
+@lru_cache(maxsize=256)  # asked by each chunk of a file
 def _package_of(module: str, relpath: str) -> str:
     if os.path.basename(relpath) in ("__init__.py", "__init__.pyi"):  # a package's stub is its package too
         return module
@@ -633,6 +692,7 @@ def extract(
 
     # definitions, nested by byte range
     def_nodes.sort(key=lambda d: (d[3].start_byte, -d[3].end_byte))
+    heads = _heads(tree, src)
     stack: list[tuple[int, int, int]] = [scope_nodes[0]]
     scopes: dict[int, _Scope] = {0: _Scope()}
     bodies: dict[int, int] = {}  # symbol index -> where its body starts (before it: its header)
@@ -644,19 +704,14 @@ def extract(
         name = _text(name_node)
         extra: dict[str, Any] = {}
         if kind == "class":
-            bases = []
-            sup = node.child_by_field_name("superclasses")
-            if sup is not None:
-                for c in sup.named_children:
-                    if c.type in ("identifier", "attribute"):
-                        e = expr_of(c)
-                        if e[0] == "n":
-                            bases.append(e[2])
-            if bases:
-                extra["bases"] = bases
-            if sup is not None and any(_is_protocol_base(c) for c in sup.named_children):
+            head = heads.get(node.start_byte)
+            if head is None:
+                head = heads[node.start_byte] = _class_head(node, src)
+            if head.bases:
+                extra["bases"] = [list(b) for b in head.bases]
+            if head.protocol:
                 extra["protocol"] = True  # typing.Protocol: implemented structurally (see members)
-            sig = _signature(node, src)
+            sig = head.signature
         elif kind == "function":
             decos = _decorators(node)
             if pk == "class":
@@ -723,10 +778,10 @@ def extract(
     # the narrowings first: a conditional expression's condition follows the branch it narrows
     narrows = [it for it in others if it[1] == "narrow"]
     if narrows:
-        for (_, _, node, _), owner in in_scopes(scope_nodes, narrows, pos=lambda it: it[0]):
+        for (_, _, node, _), owner in in_scopes(scope_nodes, narrows, pos=_START):
             narrow.add_isinstance(node, owner)
     returns: dict[int, list[tuple]] = {}  # symbol index -> return evidence, in order
-    for (start, key, node, caps), owner in in_scopes(scope_nodes, others, pos=lambda it: it[0]):
+    for (start, key, node, caps), owner in in_scopes(scope_nodes, others, pos=_START):
         # a lambda's own node starts at the lambda: its name assignment belongs outside
         sc = scopes[owner]
         narrow.owner = owner
@@ -781,7 +836,7 @@ def extract(
     for name, evs in module_vars.items():
         bindings.append(BindingFact(name, "var", "", evs))
     local = {i: s.pack() for i, s in scopes.items()}
-    return Facts(module, symbols, sites, bindings, local, links.shapes(link_calls, link_bare, sites, symbols))
+    return Facts(module, symbols, sites, bindings, local, links.shapes(link_calls, link_bare, sites, symbols, src))
 
 def _bind_params(scope_node: ts.Node, sc: _Scope, kind: str, extra: dict[str, Any]) -> None:
     params = scope_node.child_by_field_name("parameters")

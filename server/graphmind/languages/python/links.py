@@ -31,7 +31,8 @@ _PERCENT = re.compile(r"%(?:\([^)]*\))?[-#0 +]*\d*(?:\.\d+)?[sdifrx]")
 
 
 def _text(node: ts.Node) -> str:
-    return node.text.decode("utf-8", "replace") if node.text is not None else ""
+    text = node.text  # each read copies the bytes from the source
+    return text.decode("utf-8", "replace") if text is not None else ""
 
 
 def _dotted(node: ts.Node) -> str | None:
@@ -44,15 +45,16 @@ def _dotted(node: ts.Node) -> str | None:
     return None
 
 
-def _string(node: ts.Node) -> Arg:
+def _string(node: ts.Node, keyword: str = "") -> Arg:
     """A string literal: STR, or TPL for an f-string (bytes are not text: OTHER)."""
-    start = next((c for c in node.children if c.type == "string_start"), None)
+    kids = node.children
+    start = next((c for c in kids if c.type == "string_start"), None)
     prefix = _text(start).lower() if start is not None else ""
     if "b" in prefix:
-        return Arg(OTHER, "")
+        return Arg(OTHER, "", -1, keyword)
     parts: list[str] = []
     computed = False
-    for c in node.children:
+    for c in kids:
         if c.type == "string_content":
             parts.append(_text(c))
         elif c.type == "interpolation":
@@ -61,14 +63,13 @@ def _string(node: ts.Node) -> Arg:
         elif c.type == "escape_sequence":
             parts.append(_text(c))
     text = "".join(parts)
-    return Arg(TPL, text) if computed else Arg(STR, text)
+    return Arg(TPL if computed else STR, text, -1, keyword)
 
 
 def _value(node: ts.Node, refs: dict[tuple[int, int], int], keyword: str = "") -> Arg:
     t = node.type
     if t == "string":
-        a = _string(node)
-        return a._replace(keyword=keyword)
+        return _string(node, keyword)
     if t == "concatenated_string":
         parts = [_string(c) for c in node.named_children if c.type == "string"]
         if any(p.kind == OTHER for p in parts):
@@ -130,6 +131,10 @@ def _stringy(call: ts.Node) -> bool:
     return args is not None and any(a.type in _STRINGY for a in args.named_children)
 
 
+_BLANK = frozenset(b" \t\r\n\f\\")
+_AT = ord("@")
+
+
 class _Defs:
     """A chunk's definitions by start byte, made when a decorator asks (most chunks have none)."""
 
@@ -143,8 +148,16 @@ class _Defs:
         return self.by_start.get(start, default)
 
 
-def _decorated(node: ts.Node, defs: _Defs) -> int:
+def _decorated(node: ts.Node, defs: _Defs, src: bytes) -> int:
     """The symbol a decorator (or the call in it) decorates; -1 when ``node`` is not one."""
+    # a decorator's expression follows its '@' after blanks or line continuations only: another
+    # byte before it and it is not one (read from the text: asking the tree for a node's parent
+    # walks down from its root)
+    i = node.start_byte - 1
+    while i >= 0 and src[i] in _BLANK:
+        i -= 1
+    if i < 0 or src[i] != _AT:
+        return -1
     deco = node.parent
     if deco is None or deco.type != "decorator":
         return -1
@@ -154,17 +167,19 @@ def _decorated(node: ts.Node, defs: _Defs) -> int:
 
 
 def shapes(
-    calls: list[tuple[int, ts.Node]], bare: list[tuple[int, ts.Node]], sites: list[SiteFact], symbols: list[SymbolFact]
+    calls: list[tuple[int, ts.Node]], bare: list[tuple[int, ts.Node]], sites: list[SiteFact], symbols: list[SymbolFact],
+    src: bytes,
 ) -> list[tuple]:
     """The shapes worth keeping of a file's (or chunk's) calls — ``calls``: (CALL site index, call
-    node) — and bare decorators — ``bare``: (REF site index, decorator expression)."""
+    node) — and bare decorators — ``bare``: (REF site index, decorator expression); ``src``: the
+    text they were parsed from."""
     if not calls and not bare:
         return []
     refs: dict[tuple[int, int], int] | None = None
     defs = _Defs(symbols)
     out: list[tuple] = []
     for site, node in calls:
-        decorates = _decorated(node, defs)
+        decorates = _decorated(node, defs, src)
         if decorates < 0 and sites[site].name not in VERBS and not _stringy(node):
             continue  # most calls: no link (checked before reading the arguments)
         fn = node.child_by_field_name("function")
@@ -177,7 +192,7 @@ def shapes(
         if wanted(shape, VERBS):
             out.append(plain(shape))
     for site, node in bare:
-        target = _decorated(node, defs)
+        target = _decorated(node, defs, src)
         dotted = _dotted(node)
         if target >= 0 and dotted is not None:
             out.append(plain(CallShape(site, tuple(dotted.split(".")), None, target, sites[site].caller)))

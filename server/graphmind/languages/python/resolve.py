@@ -108,6 +108,9 @@ class _Resolver(ValueResolver):
         self.ancestors_memo: dict[int, frozenset[int]] = {}
         self.bases_memo: dict[int, list[SymbolRow]] = {}
         self.stubs: dict[int, list[SymbolRow]] = {}  # implementation id -> its declarations
+        self.modules: dict[str, bool] = {}  # module_exists, by name
+        self.globals: dict[tuple[str, str, int, bool], tuple[Value | None, int]] = {}  # global_value
+        self.attrs_memo: dict[tuple, tuple[Value | None, int]] = {}  # attr of definitions, instances
         # a Protocol is implemented structurally: its implementations are found by method name
         self.dispatch = Dispatch(ws, weak_method(self.is_subclass), nominal=lambda t: not t.extra.get("protocol"))
 
@@ -137,7 +140,12 @@ class _Resolver(ValueResolver):
 
     # --- modules and globals (through the workspace view: recorded as dependencies)
     def module_exists(self, name: str) -> bool:
-        return any(r.kind == "module" for r in self.ws.symbols(name))
+        # asked again and again in a file (each import's candidates); the view recorded the
+        # lookup's key the first time, and its rows do not change while the file resolves
+        got = self.modules.get(name)
+        if got is None:
+            got = self.modules[name] = any(r.kind == "module" for r in self.ws.symbols(name))
+        return got
 
     def find_module(self, name: str, importer: str) -> str | None:
         if self.module_exists(name):
@@ -152,6 +160,16 @@ class _Resolver(ValueResolver):
         return None
 
     def global_value(self, mod: str, name: str, depth: int = 0) -> tuple[Value | None, int]:
+        """What ``mod.name`` is. Memoised for the file by its arguments and whether a return is
+        being inferred (the only state it reads besides the view, whose lookups the first
+        evaluation recorded): every site of a file asks for the same few globals."""
+        key = (mod, name, depth, self.inferring)
+        got = self.globals.get(key)
+        if got is None:
+            got = self.globals[key] = self._global_value(mod, name, depth)
+        return got
+
+    def _global_value(self, mod: str, name: str, depth: int) -> tuple[Value | None, int]:
         if depth > MAX_DEPTH:
             return None, EXTRACTED
         rows = self.ws.symbols(f"{mod}.{name}")
@@ -250,21 +268,13 @@ class _Resolver(ValueResolver):
         if kind == "ext":
             return ("ext", f"{payload}.{name}"), EXTRACTED
         if kind in ("syms", "inst"):
-            found: list[tuple[Value, int]] = []
-            outside = False  # a class of the union has the member outside the workspace
-            for r in payload:
-                if r.kind == "class":
-                    m = self.member(r, name, depth, set())
-                    if m[0] is not None:
-                        found.append(self.read_property(m, kind, depth))  # type: ignore[arg-type]
-                    elif len(payload) > 1:
-                        outside = outside or self.has_external_base(r, depth)
-            if found:
-                v, c = self.merge(found)
-                return v, min(c, AMBIGUOUS) if outside else c
-            if any(r.kind == "class" and self.has_external_base(r, depth) for r in payload):
-                return ("ext", name), EXTRACTED
-            return None, EXTRACTED
+            # memoised for the file as global_value is: by the definitions' ids (a view's rows of
+            # one id are equal), the name, the depth and whether a return is being inferred
+            key = (kind, tuple(r.id for r in payload), name, depth, self.inferring)
+            got = self.attrs_memo.get(key)
+            if got is None:
+                got = self.attrs_memo[key] = self.member_attr(kind, payload, name, depth)
+            return got
         if kind == "super":
             cls: SymbolRow = payload
             for base in self.bases(cls, depth):
@@ -276,6 +286,24 @@ class _Resolver(ValueResolver):
             return None, EXTRACTED
         if kind == "coll":
             return self.coll_attr(payload, name, depth)
+        return None, EXTRACTED
+
+    def member_attr(self, kind: str, payload: list[SymbolRow], name: str, depth: int) -> tuple[Value | None, int]:
+        """``x.name`` of definitions or instances of them (:meth:`attr`)."""
+        found: list[tuple[Value, int]] = []
+        outside = False  # a class of the union has the member outside the workspace
+        for r in payload:
+            if r.kind == "class":
+                m = self.member(r, name, depth, set())
+                if m[0] is not None:
+                    found.append(self.read_property(m, kind, depth))  # type: ignore[arg-type]
+                elif len(payload) > 1:
+                    outside = outside or self.has_external_base(r, depth)
+        if found:
+            v, c = self.merge(found)
+            return v, min(c, AMBIGUOUS) if outside else c
+        if any(r.kind == "class" and self.has_external_base(r, depth) for r in payload):
+            return ("ext", name), EXTRACTED
         return None, EXTRACTED
 
     def read_property(self, m: tuple[Value | None, int], kind: str, depth: int) -> tuple[Value | None, int]:
