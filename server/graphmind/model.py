@@ -108,6 +108,14 @@ class Import(NamedTuple):
     names: tuple[str, ...] = ()
 
 
+class Rename(NamedTuple):
+    """A module-level binding ``alias`` of another name of the workspace, ``name`` (its last
+    part): ``B`` of ``B = Base`` renames ``Base`` (``Language.renames``)."""
+
+    alias: str
+    name: str
+
+
 class Target(NamedTuple):
     """One edge a resolution gives: the symbol, the confidence and, for an indirect edge, how."""
 

@@ -21,7 +21,7 @@ from typing import Any
 import tree_sitter as ts
 import tree_sitter_language_pack as tslp
 
-from ..model import Facts, Import, Resolution, WorkspaceView
+from ..model import BindingFact, Facts, Import, Rename, Resolution, WorkspaceView
 from ._toolkit.docs import definition_node, leading_comments
 
 
@@ -152,6 +152,13 @@ class Language:
         """A doc note's title and mentions (:class:`graphmind.languages.markdown.notes.Mention`),
         or None: the file is code."""
         return None
+
+    def renames(self, bindings: list[BindingFact]) -> list[Rename]:
+        """The module-level bindings that give a name of the workspace another name (``B = Base``,
+        ``from m import Base as B``, ``use crate::Shape as Form``): the store writes them beside
+        the declared supertypes, so that a walk down from ``Base`` also finds the types declared
+        with ``B`` in other files. Default: none."""
+        return []
 
     def imports(self, facts: Facts) -> list[Import]:
         """The file's imports for the import graph (see :class:`~graphmind.model.Import`)."""

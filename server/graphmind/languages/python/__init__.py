@@ -10,7 +10,7 @@ from typing import Any
 
 import tree_sitter as ts
 
-from ...model import Facts, Import, Resolution, WorkspaceView
+from ...model import BindingFact, Facts, Import, Rename, Resolution, WorkspaceView
 from .. import Language, Span, SymbolInfo, register
 from .._toolkit.docs import clean, definition_node, leading_comments
 from . import extract as _extract
@@ -100,6 +100,17 @@ class Python(Language):
 
     def imports(self, facts: Facts) -> list[Import]:
         return _imports.imports(facts)
+
+    def renames(self, bindings: list[BindingFact]) -> list[Rename]:
+        """``from m import Base as B`` and ``B = Base`` / ``B = m.Base`` (a name's value, not a
+        call's) rename ``Base``."""
+        out: list[Rename] = []
+        for b in bindings:
+            if b.kind == "from" and isinstance(b.extra, str):
+                out.append(Rename(b.name, b.extra))
+            elif b.kind == "var" and isinstance(b.extra, list):
+                out.extend(Rename(b.name, ev[1][2][-1]) for ev in b.extra if ev[0] == "val" and ev[1][0] == "n" and ev[1][2])
+        return [r for r in out if r.name != r.alias and r.name != "*"]
 
     def resolve(self, facts: Facts, ws: WorkspaceView, only: Iterable[int] | None = None) -> Iterator[Resolution]:
         return _resolve(facts, ws, only)
