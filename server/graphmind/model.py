@@ -182,6 +182,11 @@ class WorkspaceView(Protocol):
         candidates only, a resolver checks that the name binds to the type it means."""
         ...
 
+    def aliases(self, name: str) -> list[str]:
+        """The other names module-level bindings give ``name`` (``B`` of ``B = Base``, in any file:
+        ``Language.renames``): their :meth:`subtypes` are ``name``'s too."""
+        ...
+
     def members(self, qname: str) -> list[SymbolRow]:
         """The symbols one level below ``qname`` (``qname.x``: a type's methods and attributes)."""
         ...

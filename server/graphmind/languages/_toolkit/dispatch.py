@@ -19,8 +19,10 @@ Two ways to find the overrides, both through recorded lookups only (incremental 
   whatever ``is_subtype`` looks up through the same view.
 
 A subtype is found nominally when one of its declared base names (the last identifier of the
-chain, :func:`graphmind.model.supertype_names`) is the name of the supertype it resolves to; a base
-reached only through an alias of another name (``from m import Base as B``, ``B = Base``) is not.
+chain, :func:`graphmind.model.supertype_names`) is the name of the supertype it resolves to, or a
+name a module-level binding gives it (``from m import Base as B``, ``B = Base``, ``pub use
+crate::Shape as Form``: ``ws.aliases(name)``, the renames the store keeps beside the supertypes),
+followed transitively.
 
 A language supplies two things:
 
@@ -174,6 +176,8 @@ class Dispatch:
                         seen.add(c.id)
                         got.append(c)
                         todo.append(c.name)
+                # a type may name it by another name a module gives it (``B = Base`` elsewhere)
+                todo.extend(self.ws.aliases(name))
             self._subtypes[within.id] = got
         return got
 
