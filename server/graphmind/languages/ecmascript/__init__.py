@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator
 
 import tree_sitter as ts
 
-from ...model import Facts, Import, Resolution, WorkspaceView
+from ...model import BindingFact, Facts, Import, Rename, Resolution, WorkspaceView
 from .. import Language, SymbolInfo, query_text, register
 from .._toolkit import FamilyView
 from . import imports as _imports
@@ -64,6 +64,17 @@ class ECMAScript(Language):
 
     def imports(self, facts: Facts) -> list[Import]:
         return _imports.imports(facts)
+
+    def renames(self, bindings: list[BindingFact]) -> list[Rename]:
+        """``import { Base as B }``, ``export { Base as B } from``, and ``export { Base as B }``
+        rename ``Base``."""
+        out: list[Rename] = []
+        for b in bindings:
+            if b.kind == "import" and isinstance(b.extra, tuple) and len(b.extra) == 2 and b.extra[0] == "named":
+                out.append(Rename(b.name, b.extra[1]))
+            elif b.kind == "alias" and b.name != "default":
+                out.append(Rename(b.name, b.target))
+        return [r for r in out if r.alias != r.name]
 
     def resolve(self, facts: Facts, ws: WorkspaceView) -> Iterator[Resolution]:
         r = Resolver(facts, FamilyView(ws, self.family))
