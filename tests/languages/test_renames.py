@@ -1,6 +1,7 @@
 """Dispatch through a supertype renamed in another file: ``B = Base`` or ``from base import Base
 as B`` in one module, ``class S(B)`` in another (Python); ``pub use crate::Shape as Form`` in one
-file, ``impl Form for Sq`` in another (Rust). The store keeps each module-level rename beside the
+file, ``impl Form for Sq`` in another (Rust); ``export { Base as B }`` or ``import { Base as B }``,
+then ``class S extends B`` (TypeScript). The store keeps each module-level rename beside the
 declared supertypes (``supers.alias``, written with the renaming file's rows), and a walk down from
 ``Base`` also asks for the subtypes of each name it is given. Expected edges are hand-checked;
 incremental equals fresh, the ``supers`` rows included."""
@@ -156,3 +157,37 @@ RS_FRAGMENTS = [
 @given(edit_sequences(["src/a.rs", "src/b.rs"], RS_FRAGMENTS, max_edits=8))
 def test_rust_incremental_equals_fresh_when_renames_change(edits: list[tuple[str, int, int, str]]) -> None:
     check_incremental(RS, ("src/a.rs",), edits, whole_text=True, snap=with_supers)
+
+
+TS = {
+    "base.ts": "export class Base {\n  run(): void {}\n}\n",
+    "names.ts": "import { Base } from './base';\nexport { Base as B };\nexport { Base as Re } from './base';\n",
+    "subs.ts": (
+        "import { B, Re } from './names';\n\nexport class S extends B {\n  run(): void {}\n}\n\n"
+        "export class T extends Re {\n  run(): void {}\n}\n\nexport class Unrelated {\n  run(): void {}\n}\n"
+    ),
+    "use.ts": "import { Base } from './base';\n\nexport function go(x: Base) {\n  x.run();\n}\n",
+}
+
+
+def test_typescript_subclasses_through_renamed_exports(tmp_path: Path) -> None:
+    eng = Engine(write_files(tmp_path / "ws", TS), db_path=tmp_path / "index.db")
+    eng.index()
+    via = "dispatch:base.Base.run"
+    # S extends B (export { Base as B }), T extends Re (export { Base as Re } from './base')
+    assert _calls(eng, "use.go") == {"base.Base.run": None, "subs.S.run": via, "subs.T.run": via}
+    assert _renames(eng) == {("names.ts", "Base", "B"), ("names.ts", "Base", "Re")}
+    eng.close()
+
+
+TS_FRAGMENTS = [
+    "export { Base as B };\n", "export { Base as C };\n", "export { Base as Re } from './base';\n",
+    "import { Base as B } from './base';\n", "extends B ", "extends Re ", "extends Base ",
+    "B", "Re", "run", "{", "}", ";", "\n", "",
+]
+
+
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(edit_sequences(["names.ts", "subs.ts"], TS_FRAGMENTS, max_edits=8))
+def test_typescript_incremental_equals_fresh_when_renames_change(edits: list[tuple[str, int, int, str]]) -> None:
+    check_incremental(TS, ("names.ts",), edits, snap=with_supers)
