@@ -144,14 +144,25 @@ class Edge(NamedTuple):
     via: str | None = None  # Via.encode() of an indirect edge
 
 
+class Override(NamedTuple):
+    """A method of the workspace (``override``) that overrides or implements the declared method
+    ``declared`` (a base-class, interface, protocol or trait method), by symbol id."""
+
+    declared: int
+    override: int
+
+
 class FileResolution(NamedTuple):
     """The outcome of resolving one file's sites, as the store writes it: one status per site
-    (``sids`` gives each site's id), the edges, and the lookup keys it depended on."""
+    (``sids`` gives each site's id), the edges, the lookup keys it depended on, and the overrides
+    of the methods the file declares (``Language.overrides``; None when only some sites were
+    resolved: the stored ones stand, the file's declarations being unchanged)."""
 
     sids: list[int]
     statuses: list[str]
     edges: list[Edge]
     deps: set[str]
+    overrides: list[Override] | None = None
 
 
 @dataclass(slots=True, frozen=True)

@@ -52,7 +52,7 @@ import weakref
 from collections.abc import Callable, Iterable
 from typing import ParamSpec, TypeVar
 
-from ...model import INFERRED, SymbolRow, Target, Via, WorkspaceView
+from ...model import INFERRED, Facts, Override, SymbolRow, Target, Via, WorkspaceView
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -192,3 +192,38 @@ class Dispatch:
         skipped = set(skip)
         conf = min(confidence, INFERRED)
         return [Target(r.id, conf, via) for r in self.overrides(declared, within) if r.id not in skipped]
+
+
+def declared_overrides(
+    dispatch: Dispatch, facts: Facts, ids: list[int], lang: str, declares: Callable[[SymbolRow], bool],
+    overrides: Callable[[SymbolRow, SymbolRow], bool] | None = None,
+) -> list[Override]:
+    """The overrides and implementations of the methods a file declares, one rule for every
+    language: for each of its types that may have them (``declares``: Go interfaces, Rust traits,
+    any Python, Java or TypeScript class or interface), each of its methods' overrides, exactly as
+    a call through that method on a receiver of that type reaches them (:meth:`Dispatch.overrides`,
+    the same lookups and keys: a subtype added, removed or changed elsewhere re-resolves the
+    file). ``overrides(declared, method)``: whether a method found so overrides the declared one,
+    where the language says more than the name (Java: the parameter count, never a static method).
+    The blast radius steps from a declaration to these even when nothing calls through it. Keep
+    the resolver that owns ``dispatch`` alive meanwhile (it holds it by :func:`weak_method`)."""
+    syms = facts.symbols
+    rows: dict[int, SymbolRow] = {}
+
+    def row(i: int) -> SymbolRow:
+        if i not in rows:
+            s = syms[i]
+            rows[i] = SymbolRow(ids[i], s.qname, s.name, s.kind, facts.module, lang, s.extra)
+        return rows[i]
+
+    out: list[Override] = []
+    for i, s in enumerate(syms):
+        if s.kind not in dispatch.method_kinds or s.parent is None or syms[s.parent].kind not in dispatch.type_kinds:
+            continue
+        owner = row(s.parent)
+        if declares(owner):
+            declared = row(i)
+            out.extend(
+                Override(ids[i], r.id) for r in dispatch.overrides(declared, owner) if overrides is None or overrides(declared, r)
+            )
+    return out

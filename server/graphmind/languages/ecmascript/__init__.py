@@ -28,9 +28,10 @@ from collections.abc import Callable, Iterator
 
 import tree_sitter as ts
 
-from ...model import BindingFact, Facts, Import, Rename, Resolution, WorkspaceView
+from ...model import BindingFact, Facts, Import, Override, Rename, Resolution, WorkspaceView
 from .. import Language, SymbolInfo, query_text, register
 from .._toolkit import FamilyView
+from .._toolkit.dispatch import declared_overrides
 from . import imports as _imports
 from . import links as _links
 from . import policy
@@ -64,6 +65,11 @@ class ECMAScript(Language):
 
     def imports(self, facts: Facts) -> list[Import]:
         return _imports.imports(facts)
+
+    def overrides(self, facts: Facts, ws: WorkspaceView, ids: list[int]) -> list[Override]:
+        """The overrides of every class's and interface's methods."""
+        r = Resolver(facts, FamilyView(ws, self.family))
+        return declared_overrides(r.dispatch, facts, ids, self.name, lambda t: t.kind in ("class", "interface"))
 
     def renames(self, bindings: list[BindingFact]) -> list[Rename]:
         """``import { Base as B }``, ``export { Base as B } from``, and ``export { Base as B }``

@@ -10,7 +10,7 @@ from typing import Any
 
 import tree_sitter as ts
 
-from ...model import BindingFact, Facts, Import, Rename, Resolution, WorkspaceView
+from ...model import BindingFact, Facts, Import, Override, Rename, Resolution, WorkspaceView
 from .. import Language, Span, SymbolInfo, register
 from .._toolkit.docs import clean, definition_node, leading_comments
 from . import extract as _extract
@@ -18,6 +18,7 @@ from . import imports as _imports
 from . import links as _links
 from . import policy
 from .guards import main_guards as _main_guards
+from .resolve import overrides as _overrides
 from .resolve import resolve as _resolve
 
 
@@ -100,6 +101,9 @@ class Python(Language):
 
     def imports(self, facts: Facts) -> list[Import]:
         return _imports.imports(facts)
+
+    def overrides(self, facts: Facts, ws: WorkspaceView, ids: list[int]) -> list[Override]:
+        return _overrides(facts, ws, ids)
 
     def renames(self, bindings: list[BindingFact]) -> list[Rename]:
         """``from m import Base as B`` and ``B = Base`` / ``B = m.Base`` (a name's value, not a
