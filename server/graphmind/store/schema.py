@@ -43,6 +43,11 @@ CREATE TABLE IF NOT EXISTS supers(
     lang TEXT NOT NULL, name TEXT NOT NULL, class_id INTEGER NOT NULL, file_id INTEGER NOT NULL,
     alias TEXT NOT NULL DEFAULT '',
     PRIMARY KEY(lang, name, class_id, alias)) WITHOUT ROWID;
+-- the overrides and implementations of the methods a file declares (Language.overrides),
+-- written with its resolution: the blast radius steps from a declared method to them
+CREATE TABLE IF NOT EXISTS overrides(
+    declared_id INTEGER NOT NULL, impl_id INTEGER NOT NULL, file_id INTEGER NOT NULL,
+    PRIMARY KEY(declared_id, impl_id, file_id)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS deps(key TEXT NOT NULL, file_id INTEGER NOT NULL, PRIMARY KEY(key, file_id)) WITHOUT ROWID;
 """ + LAYERS_SCHEMA
 
@@ -60,6 +65,7 @@ QUERY_INDEXES = {
     "bindings_file": "bindings(file_id)",
     "deps_file": "deps(file_id)",
     "supers_file": "supers(file_id, class_id)",
+    "overrides_file": "overrides(file_id)",
 }
 
 

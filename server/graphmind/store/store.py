@@ -640,7 +640,7 @@ class Store:
 
     def clear_file(self, file_id: int) -> None:
         self.layers.clear(file_id)
-        for table in ("symbols", "supers", "sites", "bindings", "edges", "deps"):
+        for table in ("symbols", "supers", "sites", "bindings", "edges", "deps", "overrides"):
             self.db.execute(f"DELETE FROM {table} WHERE file_id=?", (file_id,))
 
     def delete_file(self, file_id: int) -> None:
@@ -675,6 +675,8 @@ class Store:
             else:
                 db.execute("DELETE FROM edges WHERE file_id=?", (file_id,))
                 db.execute("DELETE FROM deps WHERE file_id=?", (file_id,))
+                if res.overrides is not None:
+                    db.execute("DELETE FROM overrides WHERE file_id=?", (file_id,))
                 db.execute("UPDATE sites SET status='unresolved' WHERE file_id=? AND status!='unresolved'", (file_id,))
             which: Iterable[int] = range(len(sids))
         else:
@@ -694,6 +696,8 @@ class Store:
         )
         db.executemany("INSERT INTO edges VALUES(?,?,?,?,?,?,?)", [(file_id, *e) for e in res.edges])
         db.executemany("INSERT OR IGNORE INTO deps VALUES(?,?)", [(k, file_id) for k in res.deps])
+        if res.overrides:
+            db.executemany("INSERT OR IGNORE INTO overrides VALUES(?,?,?)", [(*o, file_id) for o in res.overrides])
 
 
     def write_first_resolutions(self, batch: list[tuple[int, FileResolution]]) -> None:
@@ -715,6 +719,7 @@ class Store:
         db.executemany("INSERT INTO edges VALUES(?,?,?,?,?,?,?)", [(fid, *e) for fid, res in batch for e in res.edges])
         # in key order: the deps table is keyed by (key, file_id), and sorted inserts touch each page once
         db.executemany("INSERT OR IGNORE INTO deps VALUES(?,?)", sorted((k, fid) for fid, res in batch for k in res.deps))
+        db.executemany("INSERT OR IGNORE INTO overrides VALUES(?,?,?)", [(*o, fid) for fid, res in batch for o in res.overrides or ()])
 
     def bulk_loading(self) -> bool:
         """Between :meth:`drop_query_indexes` on an empty store and :meth:`create_query_indexes`."""

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 
 import tree_sitter as ts
 
-from ...model import BindingFact, Facts, Import, Rename, Resolution, WorkspaceView
+from ...model import BindingFact, Facts, Import, Override, Rename, Resolution, WorkspaceView
 from .. import Language, SymbolInfo, register
 from . import crates, extract, policy, resolve
 from . import imports as _imports
@@ -33,6 +33,9 @@ class Rust(Language):
 
     def imports(self, facts: Facts) -> list[Import]:
         return _imports.imports(facts)
+
+    def overrides(self, facts: Facts, ws: WorkspaceView, ids: list[int]) -> list[Override]:
+        return resolve.overrides(facts, ws, ids)
 
     def renames(self, bindings: list[BindingFact]) -> list[Rename]:
         """``use crate::shapes::Shape as Form;`` (``pub`` or not) renames ``Shape``."""
