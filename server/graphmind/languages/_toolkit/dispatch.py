@@ -103,6 +103,8 @@ class Dispatch:
         self.members_at = members_at or (lambda t: t.qname)
         self._memo: dict[tuple[str, int, int], list[SymbolRow]] = {}
         self._subtypes: dict[int, list[SymbolRow]] = {}
+        # a subtype's methods by name (``members_at``): read once per resolution, whatever is asked
+        self._methods: dict[str, dict[str, list[SymbolRow]]] = {}
         self._owners: dict[str, SymbolRow | None] = {}
 
     def owner_of(self, method: SymbolRow) -> SymbolRow | None:
@@ -137,8 +139,8 @@ class Dispatch:
                 ids = {t.id for t in subs}
                 found: set[int] = set()
                 for sub in subs:
-                    for r in self.ws.members(self.members_at(sub)):  # one lookup per subtype, whatever the name
-                        if r.name != declared.name or r.id == declared.id or r.kind not in self.method_kinds:
+                    for r in self._methods_of(self.members_at(sub)).get(declared.name, ()):
+                        if r.id == declared.id:
                             continue
                         # the type that owns it (two types may share a qualified name)
                         owner = self.owner_of(r)
@@ -156,10 +158,23 @@ class Dispatch:
             self._memo[key] = got
         return got
 
+    def _methods_of(self, qname: str) -> dict[str, list[SymbolRow]]:
+        """The methods one level below ``qname``, by name (one ``members`` lookup)."""
+        got = self._methods.get(qname)
+        if got is None:
+            got = {}
+            for r in self.ws.members(qname):
+                if r.kind in self.method_kinds:
+                    got.setdefault(r.name, []).append(r)
+            self._methods[qname] = got
+        return got
+
     def subtypes(self, within: SymbolRow) -> list[SymbolRow]:
         """The proper subtypes of ``within`` found through the reverse index: the types naming
         ``within`` (or a subtype found so far) among their declared supertypes that ``is_subtype``
-        confirms, transitively (memoised)."""
+        confirms, transitively (memoised). A subtype whose own subtypes this resolution walked
+        already brings them whole (subtyping is transitive; its walk recorded the same lookups):
+        a file that declares a hierarchy walks each level once."""
         got = self._subtypes.get(within.id)
         if got is None:
             got = []
@@ -175,7 +190,14 @@ class Dispatch:
                     if c.id not in seen and c.kind in self.type_kinds and self.is_subtype(c, within):
                         seen.add(c.id)
                         got.append(c)
-                        todo.append(c.name)
+                        below = self._subtypes.get(c.id)
+                        if below is None:
+                            todo.append(c.name)
+                            continue
+                        for b in below:
+                            if b.id not in seen:
+                                seen.add(b.id)
+                                got.append(b)
                 # a type may name it by another name a module gives it (``B = Base`` elsewhere)
                 todo.extend(self.ws.aliases(name))
             self._subtypes[within.id] = got
@@ -217,7 +239,9 @@ def declared_overrides(
         return rows[i]
 
     out: list[Override] = []
-    for i, s in enumerate(syms):
+    # last first: a subclass usually follows its base in a file, and its walk is then reused whole
+    for i in range(len(syms) - 1, -1, -1):
+        s = syms[i]
         if s.kind not in dispatch.method_kinds or s.parent is None or syms[s.parent].kind not in dispatch.type_kinds:
             continue
         owner = row(s.parent)
