@@ -67,9 +67,13 @@ class ECMAScript(Language):
         return _imports.imports(facts)
 
     def overrides(self, facts: Facts, ws: WorkspaceView, ids: list[int]) -> list[Override]:
-        """The overrides of every class's and interface's methods."""
+        """The overrides of every class's and interface's methods; static ones neither override nor
+        are overridden (calls do not dispatch them either)."""
         r = Resolver(facts, FamilyView(ws, self.family))
-        return declared_overrides(r.dispatch, facts, ids, self.name, lambda t: t.kind in ("class", "interface"))
+        return declared_overrides(
+            r.dispatch, facts, ids, self.name, lambda t: t.kind in ("class", "interface"),
+            lambda d, m: not d.extra.get("static") and not m.extra.get("static"),
+        )
 
     def renames(self, bindings: list[BindingFact]) -> list[Rename]:
         """``import { Base as B }``, ``export { Base as B } from``, and ``export { Base as B }``
