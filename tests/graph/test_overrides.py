@@ -112,3 +112,18 @@ GO_FRAGMENTS = [
 @given(edit_sequences(["iface.go", "impl.go"], GO_FRAGMENTS, max_edits=8))
 def test_go_incremental_equals_fresh_for_the_stored_implementations(edits: list[tuple[str, int, int, str]]) -> None:
     check_incremental(GO, ("impl.go",), edits)
+
+
+TS = {
+    "src/a.ts": (
+        "export class Base {\n  run(): void {}\n  static create(): Base {\n    return new Base();\n  }\n}\n\n"
+        "export class Sub extends Base {\n  run(): void {}\n  static create(): Sub {\n    return new Sub();\n  }\n}\n"
+    ),
+}
+
+
+def test_typescript_static_methods_are_no_overrides(tmp_path: Path) -> None:
+    eng = Engine(write_files(tmp_path / "ws", TS), db_path=tmp_path / "index.db")
+    eng.index()
+    assert pairs(eng) == {("src.a.Base.run", "src.a.Sub.run")}  # not Base.create -> Sub.create
+    eng.close()
