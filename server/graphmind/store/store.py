@@ -719,7 +719,7 @@ class Store:
         db.executemany("INSERT INTO edges VALUES(?,?,?,?,?,?,?)", [(fid, *e) for fid, res in batch for e in res.edges])
         # in key order: the deps table is keyed by (key, file_id), and sorted inserts touch each page once
         db.executemany("INSERT OR IGNORE INTO deps VALUES(?,?)", sorted((k, fid) for fid, res in batch for k in res.deps))
-        db.executemany("INSERT OR IGNORE INTO overrides VALUES(?,?,?)", [(*o, fid) for fid, res in batch for o in res.overrides or ()])
+        db.executemany("INSERT OR IGNORE INTO overrides VALUES(?,?,?)", sorted((*o, fid) for fid, res in batch for o in res.overrides or ()))
 
     def bulk_loading(self) -> bool:
         """Between :meth:`drop_query_indexes` on an empty store and :meth:`create_query_indexes`."""

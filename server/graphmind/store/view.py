@@ -126,6 +126,8 @@ class StoreView:
         return self._supers(name)[1]
 
     def _supers(self, name: str) -> tuple[list[SymbolRow], list[str]]:
+        """The subtypes and the aliases of ``name``: one query and one cache entry for both (a walk
+        asks them together), one recorded key."""
         key = f"{self.lang}:>{name}"
         (self._owner or self).deps.add(key)
         c = self._c
