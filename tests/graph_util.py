@@ -61,6 +61,13 @@ def snapshot(engine: Engine) -> dict[str, set[tuple]]:
         "bindings": set(
             db.execute("SELECT f.path, b.module, b.name, b.kind, b.target, b.extra FROM bindings b JOIN files f ON f.id = b.file_id")
         ),
+        # declared supertypes and renames (dispatch's reverse index), and the stored overrides
+        "supers": set(
+            db.execute("SELECT f.path, b.lang, b.name, b.class_id, b.alias FROM supers b JOIN files f ON f.id = b.file_id")
+        ),
+        "overrides": set(
+            db.execute("SELECT f.path, o.declared_id, o.impl_id FROM overrides o JOIN files f ON f.id = o.file_id")
+        ),
     }
 
 

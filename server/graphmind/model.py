@@ -108,6 +108,14 @@ class Import(NamedTuple):
     names: tuple[str, ...] = ()
 
 
+class Rename(NamedTuple):
+    """A module-level binding ``alias`` of another name of the workspace, ``name`` (its last
+    part): ``B`` of ``B = Base`` renames ``Base`` (``Language.renames``)."""
+
+    alias: str
+    name: str
+
+
 class Target(NamedTuple):
     """One edge a resolution gives: the symbol, the confidence and, for an indirect edge, how."""
 
@@ -136,14 +144,25 @@ class Edge(NamedTuple):
     via: str | None = None  # Via.encode() of an indirect edge
 
 
+class Override(NamedTuple):
+    """A method of the workspace (``override``) that overrides or implements the declared method
+    ``declared`` (a base-class, interface, protocol or trait method), by symbol id."""
+
+    declared: int
+    override: int
+
+
 class FileResolution(NamedTuple):
     """The outcome of resolving one file's sites, as the store writes it: one status per site
-    (``sids`` gives each site's id), the edges, and the lookup keys it depended on."""
+    (``sids`` gives each site's id), the edges, the lookup keys it depended on, and the overrides
+    of the methods the file declares (``Language.overrides``; None when only some sites were
+    resolved: the stored ones stand, the file's declarations being unchanged)."""
 
     sids: list[int]
     statuses: list[str]
     edges: list[Edge]
     deps: set[str]
+    overrides: list[Override] | None = None
 
 
 @dataclass(slots=True, frozen=True)
@@ -172,6 +191,11 @@ class WorkspaceView(Protocol):
     def subtypes(self, name: str) -> list[SymbolRow]:
         """The types that name ``name`` among their declared supertypes (:func:`supertype_names`):
         candidates only, a resolver checks that the name binds to the type it means."""
+        ...
+
+    def aliases(self, name: str) -> list[str]:
+        """The other names module-level bindings give ``name`` (``B`` of ``B = Base``, in any file:
+        ``Language.renames``): their :meth:`subtypes` are ``name``'s too."""
         ...
 
     def members(self, qname: str) -> list[SymbolRow]:

@@ -296,3 +296,39 @@ def test_agents_say_an_implementation_is_reached_from_its_declaration(tmp_path: 
     line = next(x for x in items.text.splitlines() if "shapes.Circle.area" in x)
     assert line.endswith("via implements shapes.Shape.area"), line
     assert all("Table" not in x for x in brief.text.splitlines()), brief.text
+
+
+# the functions that call through the declaration: without them, nothing does
+THROUGH = {
+    "python": ("shapes.py", "def total(s: Shape) -> float:\n    return s.area()\n\n\ndef report() -> float:\n    return total(Circle())\n\n\n"),
+    "typescript": ("src/shapes.ts", "export function total(s: Shape): number {\n  return s.area();\n}\n\n"
+                   "export function report(): number {\n  return total(new Circle());\n}\n\n"),
+    "java": ("src/shapes/Use.java", "    static double total(Shape s) {\n        return s.area();\n    }\n\n"
+             "    static double report() {\n        return total(new Circle());\n    }\n\n"),
+    "go": ("shapes.go", "func Total(s Shape) float64 {\n\treturn s.Area()\n}\n\nfunc Report() float64 {\n\treturn Total(Circle{})\n}\n\n"),
+    "rust": ("src/lib.rs", "pub fn total(s: &dyn Shape) -> f64 {\n    s.area()\n}\n\npub fn report() -> f64 {\n    total(&Circle)\n}\n\n"),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(CASES))
+def test_a_declaration_nobody_calls_through_reaches_its_implementations(lang: str, tmp_path: Path) -> None:
+    """The pair (declaration, implementation) is stored by the declaring file's resolution, not
+    read off dispatch edges: "what breaks if I change Shape.area" reaches Circle.area and its
+    callers on Circles when no call goes through Shape."""
+    files, decl_q, impl_q, other_q, (_, _, circle_only, main, _) = CASES[lang]
+    path, through = THROUGH[lang]
+    assert through in files[path]
+    files = {**files, path: files[path].replace(through, "")}
+    eng = Engine(write_files(tmp_path / "ws", files), db_path=tmp_path / "index.db")
+    eng.index()
+    g = Graph(eng)
+    decl, impl, other = (next(s for s in g.symbols_by_qname(q) if s.kind == "method") for q in (decl_q, impl_q, other_q))
+    assert not any(e for e in eng.db.execute("SELECT 1 FROM edges WHERE via IS NOT NULL"))  # no dispatch edge at all
+    assert radius(g, decl) == {
+        impl_q: (1, "inferred", f"implements:{decl_q}"),
+        circle_only: (2, "inferred", None),
+        main: (3, "inferred", None),
+    }
+    assert radius(g, decl, min_confidence="extracted") == {}
+    assert other_q not in radius(g, decl) and impl_q not in radius(g, other)
+    eng.close()

@@ -72,6 +72,9 @@ class _LangView:
     def bindings(self, module: str, name: str) -> list[tuple[str, str, Any]]:
         return []
 
+    def aliases(self, name: str) -> list[str]:
+        return []
+
 
 class _SiblingView(_LangView):
     def for_language(self, lang: str) -> _LangView:

@@ -416,7 +416,9 @@ def resolve_facts(
         for t in res.targets:
             via = t[2] if len(t) > 2 else None  # type: ignore[misc]
             edges.append(Edge(sids[res.site], caller, t[0], t[1], site.kind, via.encode() if via else None))
-    return FileResolution(sids, statuses, edges, view.deps)
+    # a whole file's: what overrides the methods it declares (looked up through the same view)
+    overrides = list(lang.overrides(facts, view, ids)) if only is None else None
+    return FileResolution(sids, statuses, edges, view.deps, overrides)
 
 
 # ---------------------------------------------------------------------- diffs

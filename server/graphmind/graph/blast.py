@@ -15,15 +15,16 @@ Bounded whatever the graph's shape (the answer says ``truncated`` and why when a
   stops at the next one). If the graph changes between steps the walk starts again (at most
   ``RESTARTS`` times), so the answer is one version of the graph.
 
-What a change to a declared method reaches (incoming walks only): a call through a declared
-method (an interface, protocol, trait or abstract member, a base-class method) also reaches its
-overrides, as dispatch edges (``via`` ``dispatch:<declared qname>``) at the same call site. So
-the callers through the declaration are callers of each implementation (those edges), and each
-implementation those edges reach is one hop from the declaration (``via``
-``implements:<declared qname>``, no call site): changing the declaration's contract changes what
-they must be, and their own callers (on receivers of their concrete types) are one hop further.
-The graph knows the pair only from its dispatch edges; the rule reads the ``via`` kind, never a
-language.
+What a change to a declared method reaches (incoming walks only): each override or
+implementation of a declared method (an interface, protocol, trait or abstract member, a
+base-class method) is one hop from it (``via`` ``implements:<declared qname>``, no call site):
+changing the declaration's contract changes what they must be, and their own callers (on
+receivers of their concrete types) are one hop further. The pairs are the ones the declaring
+file's resolution stored (the ``overrides`` table: what a call through the declaration on its own
+type would reach, even when nothing calls through it) and the ones the dispatch edges at its call
+sites reach (``via`` ``dispatch:<declared qname>``: a receiver typed by a subtype, a union part).
+The callers through the declaration are callers of each implementation already (those dispatch
+edges). The rule reads stored pairs and the ``via`` kind, never a language.
 """
 
 from __future__ import annotations
@@ -191,7 +192,7 @@ def _hop(
     try:
         with reads() as r, _deadline(r, deadline):
             rows = r.reach(nodes, 1, min_conf, incoming)
-            pairs = r.dispatched(nodes, min_conf) if incoming else []
+            pairs = r.overriders(nodes, min_conf) if incoming else []
             implemented.extend(pairs)
             impls = [impl for _, impl, _, _ in pairs]
     except sqlite3.OperationalError as exc:

@@ -21,7 +21,7 @@ from typing import Any
 import tree_sitter as ts
 import tree_sitter_language_pack as tslp
 
-from ..model import Facts, Import, Resolution, WorkspaceView
+from ..model import BindingFact, Facts, Import, Override, Rename, Resolution, WorkspaceView
 from ._toolkit.docs import definition_node, leading_comments
 
 
@@ -152,6 +152,20 @@ class Language:
         """A doc note's title and mentions (:class:`graphmind.languages.markdown.notes.Mention`),
         or None: the file is code."""
         return None
+
+    def overrides(self, facts: Facts, ws: WorkspaceView, ids: list[int]) -> Iterable[Override]:
+        """The overrides and implementations of the methods the file declares (``ids``: its
+        symbols' ids), looked up through ``ws`` like the file's resolution (the same dependency
+        record): :func:`graphmind.languages._toolkit.dispatch.declared_overrides` over the
+        language's dispatch. Asked after a whole file's :meth:`resolve`. Default: none."""
+        return ()
+
+    def renames(self, bindings: list[BindingFact]) -> list[Rename]:
+        """The module-level bindings that give a name of the workspace another name (``B = Base``,
+        ``from m import Base as B``, ``use crate::Shape as Form``): the store writes them beside
+        the declared supertypes, so that a walk down from ``Base`` also finds the types declared
+        with ``B`` in other files. Default: none."""
+        return []
 
     def imports(self, facts: Facts) -> list[Import]:
         """The file's imports for the import graph (see :class:`~graphmind.model.Import`)."""

@@ -12,6 +12,8 @@ import marshal
 import sqlite3
 from typing import Any
 
+from ..model import INFERRED
+
 SYMBOL_COLUMNS = (
     "s.id, s.qname, s.name, s.kind, f.path, s.sl, s.sc, s.el, s.ec, s.nsl, s.nsc, s.nel, s.nec, "
     "s.signature, s.lang, s.parent_id"
@@ -182,6 +184,25 @@ class Reads:
             """,
             (json.dumps(declared), min_conf),
         )
+
+    def overriders(self, declared: list[int], min_conf: int) -> list[tuple[int, int, int, str]]:
+        """(declared id, override id, confidence, declared qname) of the overrides and
+        implementations of ``declared``: those the file declaring each one stored (the
+        ``overrides`` table, ``inferred`` as dispatch edges are) and those the dispatch edges at
+        its call sites reach (:meth:`dispatched`), each pair once at its best confidence; none
+        below ``min_conf``."""
+        best: dict[tuple[int, int], tuple[int, str]] = {}
+        stored = [] if min_conf > INFERRED else self._q(
+            "SELECT o.declared_id, o.impl_id, s.qname FROM overrides o JOIN symbols s ON s.id = o.declared_id "
+            "WHERE o.declared_id IN (SELECT value FROM json_each(?))",
+            (json.dumps(declared),),
+        )
+        for d, impl, qname in stored:
+            best[(d, impl)] = (INFERRED, qname)
+        for d, impl, conf, qname in self.dispatched(declared, min_conf):
+            if (d, impl) not in best or best[(d, impl)][0] < conf:
+                best[(d, impl)] = (conf, qname)
+        return [(d, impl, conf, qname) for (d, impl), (conf, qname) in best.items()]
 
     def sites_by_key(self, keys: list[tuple[int, int]]) -> list[tuple]:
         """(file_id, sid, *site row) of the sites with these (file_id, sid) keys."""

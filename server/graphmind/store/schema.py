@@ -8,7 +8,7 @@ import sqlite3
 
 from .layers import LAYERS_SCHEMA
 
-SCHEMA_VERSION = "11"
+SCHEMA_VERSION = "12"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
@@ -36,10 +36,18 @@ CREATE TABLE IF NOT EXISTS bindings(
     target TEXT NOT NULL, extra BLOB);
 CREATE INDEX IF NOT EXISTS bindings_key ON bindings(module, name);
 -- the reverse index of declared supertypes: type ``class_id`` names ``name`` among its bases
--- (model.supertype_names), for the resolvers' subtypes lookups (dispatch)
+-- (model.supertype_names), for the resolvers' subtypes lookups (dispatch); and the module-level
+-- names that re-bind ``name`` under another name (``alias``; ``class_id`` is the module's symbol,
+-- ``alias`` is '' on a type's row), so that a walk from ``name`` also asks for the alias's subtypes
 CREATE TABLE IF NOT EXISTS supers(
     lang TEXT NOT NULL, name TEXT NOT NULL, class_id INTEGER NOT NULL, file_id INTEGER NOT NULL,
-    PRIMARY KEY(lang, name, class_id)) WITHOUT ROWID;
+    alias TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY(lang, name, class_id, alias)) WITHOUT ROWID;
+-- the overrides and implementations of the methods a file declares (Language.overrides),
+-- written with its resolution: the blast radius steps from a declared method to them
+CREATE TABLE IF NOT EXISTS overrides(
+    declared_id INTEGER NOT NULL, impl_id INTEGER NOT NULL, file_id INTEGER NOT NULL,
+    PRIMARY KEY(declared_id, impl_id, file_id)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS deps(key TEXT NOT NULL, file_id INTEGER NOT NULL, PRIMARY KEY(key, file_id)) WITHOUT ROWID;
 """ + LAYERS_SCHEMA
 
@@ -57,6 +65,7 @@ QUERY_INDEXES = {
     "bindings_file": "bindings(file_id)",
     "deps_file": "deps(file_id)",
     "supers_file": "supers(file_id, class_id)",
+    "overrides_file": "overrides(file_id)",
 }
 
 

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from .. import languages
 from ..model import Facts, FileResolution, binding_names, supertype_names
 from .codec import dump, pack_facts, pack_sids, symbol_ids, unpack_facts, unpack_sids
 from .layers import Layers, NewLayerRows
@@ -79,11 +80,12 @@ class IndexedFile(NamedTuple):
 class Interface(NamedTuple):
     """What resolvers elsewhere can see of a file, keyed like :class:`StoreView` dependencies:
     symbols by 'lang:qname' -> {(id, name, kind, extra)}, bindings by 'lang:module.name' ->
-    {(kind, target, extra)}, the supertypes its types declare by 'lang:>name' -> {type id}."""
+    {(kind, target, extra)}, the supertypes its types declare by 'lang:>name' -> {type id}, and
+    its renames of a name by 'lang:>name' -> {(module id, alias)}."""
 
     symbols: dict[str, set[tuple]]
     bindings: dict[str, set[tuple]]
-    supers: dict[str, set[int]]
+    supers: dict[str, set[int | tuple[int, str]]]
 
 
 NO_INTERFACE = Interface({}, {}, {})
@@ -124,7 +126,7 @@ _NEW_SYMBOL = (
     "INSERT OR REPLACE INTO symbols(id, qname, name, kind, parent_id, module, lang, sl, sc, el, ec, nsl, nsc, nel, nec, signature, "
     "extra, file_id) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
 )
-_NEW_SUPER = "INSERT OR REPLACE INTO supers(lang, name, class_id, file_id) VALUES(?,?,?,?)"
+_NEW_SUPER = "INSERT OR REPLACE INTO supers(lang, name, class_id, alias, file_id) VALUES(?,?,?,?,?)"
 _NEW_SITE = "INSERT OR REPLACE INTO sites(sid, caller_id, name, kind, status, sl, sc, el, ec, file_id) VALUES(?,?,?,?,?,?,?,?,?,?)"
 
 
@@ -139,8 +141,10 @@ def _symbol_rows(lang: str, facts: Facts, ids: list[int], which: Iterable[int]) 
 
 
 def _super_rows(lang: str, facts: Facts, ids: list[int], which: Iterable[int]) -> list[tuple]:
-    """Supers rows but file_id, in :data:`_NEW_SUPER` order: (lang, name, type id) for each name
-    a type among ``which`` declares as a supertype (through the file's aliases too)."""
+    """Supers rows but file_id, in :data:`_NEW_SUPER` order: (lang, name, type id, '') for each
+    name a type among ``which`` declares as a supertype (through the file's aliases too), and
+    (lang, name, module id, alias) for each module-level binding that renames ``name``
+    (``Language.renames``: ``B = Base``), which depends on this file only."""
     syms = facts.symbols
     aliases: dict[str, set[str]] | None = None
     out: list[tuple] = []
@@ -148,8 +152,18 @@ def _super_rows(lang: str, facts: Facts, ids: list[int], which: Iterable[int]) -
         if syms[i].extra:
             if aliases is None:
                 aliases = binding_names(facts.bindings)
-            out.extend((lang, name, ids[i]) for name in sorted(supertype_names(syms[i].extra, aliases)))
+            out.extend((lang, name, ids[i], "") for name in sorted(supertype_names(syms[i].extra, aliases)))
+    if facts.bindings and ids and syms[0].kind == "module":
+        plugin = languages.all_languages().get(lang)
+        if plugin is not None:
+            out.extend(sorted({(lang, r.name, ids[0], r.alias) for r in plugin.renames(facts.bindings)}))
     return out
+
+
+def _super_key(row: tuple) -> int | tuple[int, str]:
+    """What :class:`Interface` holds of a supers row (lang, name, class id, alias): a type's id, or
+    (module id, alias) for a rename, so that renaming ``B = Base`` to ``C = Base`` changes ``>Base``."""
+    return (row[2], row[3]) if row[3] else row[2]
 
 
 def _site_rows(facts: Facts, ids: list[int], sids: list[int], which: Iterable[int], statuses: list[str] | None = None) -> list[tuple]:
@@ -547,9 +561,9 @@ class Store:
             "SELECT lang, module, name, kind, target, extra FROM bindings WHERE file_id=?", (file_id,)
         ):
             binds.setdefault(f"{lang}:{m}.{n}", set()).add((k, t, e))
-        sups: dict[str, set[int]] = {}
-        for lang, n, i in self.db.execute("SELECT lang, name, class_id FROM supers WHERE file_id=?", (file_id,)):
-            sups.setdefault(f"{lang}:>{n}", set()).add(i)
+        sups: dict[str, set[int | tuple[int, str]]] = {}
+        for row in self.db.execute("SELECT lang, name, class_id, alias FROM supers WHERE file_id=?", (file_id,)):
+            sups.setdefault(f"{row[0]}:>{row[1]}", set()).add(_super_key(row))
         return Interface(syms, binds, sups)
 
     @staticmethod
@@ -565,9 +579,9 @@ class Store:
             binds.setdefault(f"{lang}:{facts.module}.{b.name}", set()).add(
                 (b.kind, b.target, dump(b.extra) if b.extra is not None else None)
             )
-        sups: dict[str, set[int]] = {}
-        for _, n, i in _super_rows(lang, facts, ids, range(len(facts.symbols))):
-            sups.setdefault(f"{lang}:>{n}", set()).add(i)
+        sups: dict[str, set[int | tuple[int, str]]] = {}
+        for row in _super_rows(lang, facts, ids, range(len(facts.symbols))):
+            sups.setdefault(f"{lang}:>{row[1]}", set()).add(_super_key(row))
         return Interface(syms, binds, sups)
 
     def replace_file_facts(
@@ -626,7 +640,7 @@ class Store:
 
     def clear_file(self, file_id: int) -> None:
         self.layers.clear(file_id)
-        for table in ("symbols", "supers", "sites", "bindings", "edges", "deps"):
+        for table in ("symbols", "supers", "sites", "bindings", "edges", "deps", "overrides"):
             self.db.execute(f"DELETE FROM {table} WHERE file_id=?", (file_id,))
 
     def delete_file(self, file_id: int) -> None:
@@ -661,6 +675,8 @@ class Store:
             else:
                 db.execute("DELETE FROM edges WHERE file_id=?", (file_id,))
                 db.execute("DELETE FROM deps WHERE file_id=?", (file_id,))
+                if res.overrides is not None:
+                    db.execute("DELETE FROM overrides WHERE file_id=?", (file_id,))
                 db.execute("UPDATE sites SET status='unresolved' WHERE file_id=? AND status!='unresolved'", (file_id,))
             which: Iterable[int] = range(len(sids))
         else:
@@ -680,6 +696,8 @@ class Store:
         )
         db.executemany("INSERT INTO edges VALUES(?,?,?,?,?,?,?)", [(file_id, *e) for e in res.edges])
         db.executemany("INSERT OR IGNORE INTO deps VALUES(?,?)", [(k, file_id) for k in res.deps])
+        if res.overrides:
+            db.executemany("INSERT OR IGNORE INTO overrides VALUES(?,?,?)", [(*o, file_id) for o in res.overrides])
 
 
     def write_first_resolutions(self, batch: list[tuple[int, FileResolution]]) -> None:
@@ -701,6 +719,7 @@ class Store:
         db.executemany("INSERT INTO edges VALUES(?,?,?,?,?,?,?)", [(fid, *e) for fid, res in batch for e in res.edges])
         # in key order: the deps table is keyed by (key, file_id), and sorted inserts touch each page once
         db.executemany("INSERT OR IGNORE INTO deps VALUES(?,?)", sorted((k, fid) for fid, res in batch for k in res.deps))
+        db.executemany("INSERT OR IGNORE INTO overrides VALUES(?,?,?)", sorted((*o, fid) for fid, res in batch for o in res.overrides or ()))
 
     def bulk_loading(self) -> bool:
         """Between :meth:`drop_query_indexes` on an empty store and :meth:`create_query_indexes`."""

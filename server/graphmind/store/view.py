@@ -12,9 +12,10 @@ from ..model import SymbolRow
 _ROWS = "SELECT id, qname, name, kind, module, lang, extra FROM symbols"
 _BY_QNAME = f"{_ROWS} WHERE qname=? AND lang=? ORDER BY id"
 _BY_NAME = f"{_ROWS} WHERE name=? AND lang=? ORDER BY id"
+# a type's row joins its symbol; a rename's row has its alias (and the module's id, not joined)
 _SUBTYPES = (
-    "SELECT s.id, s.qname, s.name, s.kind, s.module, s.lang, s.extra FROM supers b "
-    "JOIN symbols s ON s.id = b.class_id WHERE b.lang=? AND b.name=? ORDER BY s.id"
+    "SELECT s.id, s.qname, s.name, s.kind, s.module, s.lang, s.extra, b.alias FROM supers b "
+    "LEFT JOIN symbols s ON s.id = b.class_id AND b.alias = '' WHERE b.lang=? AND b.name=? ORDER BY b.alias, s.id"
 )
 # '/' follows '.': the qnames under ``qname.``; no '.' after it: one level down
 _MEMBERS = f"{_ROWS} WHERE qname > ? AND qname < ? AND lang=? AND instr(substr(qname, ?), '.') = 0 ORDER BY id"
@@ -33,7 +34,7 @@ class _Caches:
     moves to the newer one, so what resolution keeps asking for stays cached. Only the cost of a
     lookup depends on them, never its answer or the dependency it records."""
 
-    __slots__ = ("found", "bind", "rows", "old_found", "old_bind", "old_rows", "made", "limit")
+    __slots__ = ("found", "bind", "rows", "renames", "old_found", "old_bind", "old_rows", "old_renames", "made", "limit")
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
@@ -44,16 +45,19 @@ class _Caches:
         # one SymbolRow per symbol id: symbols() and by_name() return the same objects, and a
         # row's extra is unmarshalled once (the symbols don't change while a view is in use)
         self.rows: dict[int, SymbolRow] = {}
+        # the aliases of a subtypes lookup, by its key (its types are in ``found``)
+        self.renames: dict[str, list[str]] = {}
         self.old_found: dict[str, list[SymbolRow]] = {}
         self.old_bind: dict[tuple[str, str, str], list[tuple[str, str, Any]]] = {}
         self.old_rows: dict[int, SymbolRow] = {}
+        self.old_renames: dict[str, list[str]] = {}
 
     def made_one(self) -> None:
         self.made += 1
         if self.made >= self.limit:
             self.made = 0
-            self.old_found, self.old_bind, self.old_rows = self.found, self.bind, self.rows
-            self.found, self.bind, self.rows = {}, {}, {}
+            self.old_found, self.old_bind, self.old_rows, self.old_renames = self.found, self.bind, self.rows, self.renames
+            self.found, self.bind, self.rows, self.renames = {}, {}, {}, {}
 
 
 class StoreView:
@@ -114,7 +118,33 @@ class StoreView:
     def subtypes(self, name: str) -> list[SymbolRow]:
         """The types that name ``name`` among their declared supertypes (the ``supers`` table),
         recorded as ``lang:>name``."""
-        return self._lookup(f"{self.lang}:>{name}", _SUBTYPES, (self.lang, name))
+        return self._supers(name)[0]
+
+    def aliases(self, name: str) -> list[str]:
+        """The names module-level bindings give ``name`` (``B`` of ``B = Base``, in any file), whose
+        subtypes are ``name``'s too; recorded as ``lang:>name``, like :meth:`subtypes`."""
+        return self._supers(name)[1]
+
+    def _supers(self, name: str) -> tuple[list[SymbolRow], list[str]]:
+        """The subtypes and the aliases of ``name``: one query and one cache entry for both (a walk
+        asks them together), one recorded key."""
+        key = f"{self.lang}:>{name}"
+        (self._owner or self).deps.add(key)
+        c = self._c
+        rows = c.found.get(key)
+        renames = c.renames.get(key)
+        if rows is None or renames is None:
+            rows, renames = c.old_found.get(key), c.old_renames.get(key)
+            if rows is None or renames is None:
+                rows, renames = [], []
+                for r in self.db.execute(_SUBTYPES, (self.lang, name)):
+                    if r[7]:
+                        renames.append(r[7])
+                    elif r[0] is not None:
+                        rows.append(self._row(r))
+            c.found[key], c.renames[key] = rows, renames
+            c.made_one()
+        return rows, renames
 
     def members(self, qname: str) -> list[SymbolRow]:
         """The symbols named ``qname.x`` (one level below), recorded as ``lang:qname.*``."""

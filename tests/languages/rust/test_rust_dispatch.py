@@ -1,6 +1,8 @@
 """Rust dispatch on the `fixtures/dispatch` crate, hand-checked edge by edge: a call through a
 trait (``&dyn Trait``, ``impl Trait``, a bound ``T: Trait`` or a ``where`` clause, ``self`` in a
-default method) also reaches the method of every ``impl Trait for T`` in the workspace; an impl that
+default method) also reaches the method of every ``impl Trait for T`` in the workspace, written with
+the trait's own name, a ``use … as`` alias of this file, or a name another module gives it (``pub
+use crate::Animal as Creature`` in renamed.rs, ``impl Creature for Cow`` in farm.rs); an impl that
 keeps the default adds nothing; an inherent method of the same name is no implementation; a type
 implementing no such trait is never reached. Expected edges are written next to the code."""
 
@@ -42,17 +44,18 @@ def vias(engine: Engine) -> dict[tuple[str, str], tuple[str, int]]:
 
 
 def test_every_annotated_edge_and_no_other(engine: Engine) -> None:
-    assert len(ANNOTATIONS) == 30
+    assert len(ANNOTATIONS) == 40
     assert edges(engine) == annotated_edges(engine, ANNOTATIONS)
 
 
 def test_dispatch_reaches_the_trait_impls_only(engine: Engine) -> None:
     expected = {
         (caller, f"zoo.{t}.sound"): (SOUND, 0)
-        for caller in ("zoo.Animal.greet", "zoo.shelter.play", "zoo.shelter.generic", "zoo.shelter.opaque")
-        for t in ("animals.Dog", "animals.Cat", "wild.Parrot")  # Parrot: `impl Beast for Parrot`, an alias
+        for caller in ("zoo.Animal.greet", "zoo.shelter.play", "zoo.shelter.generic", "zoo.shelter.opaque", "zoo.farm.herd")
+        # Parrot: `impl Beast for Parrot`, an alias; Cow: `impl Creature for Cow`, a name renamed.rs gives
+        for t in ("animals.Dog", "animals.Cat", "wild.Parrot", "farm.Cow")
     }
-    for t in ("animals.Dog", "animals.Cat", "wild.Parrot"):
+    for t in ("animals.Dog", "animals.Cat", "wild.Parrot", "farm.Cow"):
         expected[("zoo.shelter.bound_where", f"zoo.{t}.name")] = ("dispatch:zoo.Named.name", 0)
     # another trait of the same name and method: reached through itself only
     expected[("zoo.wild.squeeze", "zoo.wild.Toy.sound")] = ("dispatch:zoo.wild.Animal.sound", 0)
@@ -64,6 +67,7 @@ def test_dispatch_reaches_the_trait_impls_only(engine: Engine) -> None:
 def test_unrelated_types_are_not_reached(engine: Engine) -> None:
     e = {(a, b) for a, b, _ in edges(engine)}
     assert {a for a, b in e if b == "zoo.animals.Robot.sound"} == {"zoo.shelter.concrete"}
+    assert not any(b == "zoo.farm.Tractor.sound" for _, b in e)
     # Cat overrides greet: no dispatch edge from Animal.greet's callers reaches Dog (it keeps the
     # default), and the default itself stays the direct target
     assert not any(b == "zoo.animals.Dog.greet" for _, b in e)

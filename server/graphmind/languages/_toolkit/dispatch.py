@@ -19,8 +19,10 @@ Two ways to find the overrides, both through recorded lookups only (incremental 
   whatever ``is_subtype`` looks up through the same view.
 
 A subtype is found nominally when one of its declared base names (the last identifier of the
-chain, :func:`graphmind.model.supertype_names`) is the name of the supertype it resolves to; a base
-reached only through an alias of another name (``from m import Base as B``, ``B = Base``) is not.
+chain, :func:`graphmind.model.supertype_names`) is the name of the supertype it resolves to, or a
+name a module-level binding gives it (``from m import Base as B``, ``B = Base``, ``pub use
+crate::Shape as Form``: ``ws.aliases(name)``, the renames the store keeps beside the supertypes),
+followed transitively.
 
 A language supplies two things:
 
@@ -50,7 +52,7 @@ import weakref
 from collections.abc import Callable, Iterable
 from typing import ParamSpec, TypeVar
 
-from ...model import INFERRED, SymbolRow, Target, Via, WorkspaceView
+from ...model import INFERRED, Facts, Override, SymbolRow, Target, Via, WorkspaceView
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -101,6 +103,8 @@ class Dispatch:
         self.members_at = members_at or (lambda t: t.qname)
         self._memo: dict[tuple[str, int, int], list[SymbolRow]] = {}
         self._subtypes: dict[int, list[SymbolRow]] = {}
+        # a subtype's methods by name (``members_at``): read once per resolution, whatever is asked
+        self._methods: dict[str, dict[str, list[SymbolRow]]] = {}
         self._owners: dict[str, SymbolRow | None] = {}
 
     def owner_of(self, method: SymbolRow) -> SymbolRow | None:
@@ -135,8 +139,8 @@ class Dispatch:
                 ids = {t.id for t in subs}
                 found: set[int] = set()
                 for sub in subs:
-                    for r in self.ws.members(self.members_at(sub)):  # one lookup per subtype, whatever the name
-                        if r.name != declared.name or r.id == declared.id or r.kind not in self.method_kinds:
+                    for r in self._methods_of(self.members_at(sub)).get(declared.name, ()):
+                        if r.id == declared.id:
                             continue
                         # the type that owns it (two types may share a qualified name)
                         owner = self.owner_of(r)
@@ -154,10 +158,23 @@ class Dispatch:
             self._memo[key] = got
         return got
 
+    def _methods_of(self, qname: str) -> dict[str, list[SymbolRow]]:
+        """The methods one level below ``qname``, by name (one ``members`` lookup)."""
+        got = self._methods.get(qname)
+        if got is None:
+            got = {}
+            for r in self.ws.members(qname):
+                if r.kind in self.method_kinds:
+                    got.setdefault(r.name, []).append(r)
+            self._methods[qname] = got
+        return got
+
     def subtypes(self, within: SymbolRow) -> list[SymbolRow]:
         """The proper subtypes of ``within`` found through the reverse index: the types naming
         ``within`` (or a subtype found so far) among their declared supertypes that ``is_subtype``
-        confirms, transitively (memoised)."""
+        confirms, transitively (memoised). A subtype whose own subtypes this resolution walked
+        already brings them whole (subtyping is transitive; its walk recorded the same lookups):
+        a file that declares a hierarchy walks each level once."""
         got = self._subtypes.get(within.id)
         if got is None:
             got = []
@@ -173,7 +190,16 @@ class Dispatch:
                     if c.id not in seen and c.kind in self.type_kinds and self.is_subtype(c, within):
                         seen.add(c.id)
                         got.append(c)
-                        todo.append(c.name)
+                        below = self._subtypes.get(c.id)
+                        if below is None:
+                            todo.append(c.name)
+                            continue
+                        for b in below:
+                            if b.id not in seen:
+                                seen.add(b.id)
+                                got.append(b)
+                # a type may name it by another name a module gives it (``B = Base`` elsewhere)
+                todo.extend(self.ws.aliases(name))
             self._subtypes[within.id] = got
         return got
 
@@ -188,3 +214,40 @@ class Dispatch:
         skipped = set(skip)
         conf = min(confidence, INFERRED)
         return [Target(r.id, conf, via) for r in self.overrides(declared, within) if r.id not in skipped]
+
+
+def declared_overrides(
+    dispatch: Dispatch, facts: Facts, ids: list[int], lang: str, declares: Callable[[SymbolRow], bool],
+    overrides: Callable[[SymbolRow, SymbolRow], bool] | None = None,
+) -> list[Override]:
+    """The overrides and implementations of the methods a file declares, one rule for every
+    language: for each of its types that may have them (``declares``: Go interfaces, Rust traits,
+    any Python, Java or TypeScript class or interface), each of its methods' overrides, exactly as
+    a call through that method on a receiver of that type reaches them (:meth:`Dispatch.overrides`,
+    the same lookups and keys: a subtype added, removed or changed elsewhere re-resolves the
+    file). ``overrides(declared, method)``: whether a method found so overrides the declared one,
+    where the language says more than the name (Java: the parameter count, never a static method).
+    The blast radius steps from a declaration to these even when nothing calls through it. Keep
+    the resolver that owns ``dispatch`` alive meanwhile (it holds it by :func:`weak_method`)."""
+    syms = facts.symbols
+    rows: dict[int, SymbolRow] = {}
+
+    def row(i: int) -> SymbolRow:
+        if i not in rows:
+            s = syms[i]
+            rows[i] = SymbolRow(ids[i], s.qname, s.name, s.kind, facts.module, lang, s.extra)
+        return rows[i]
+
+    out: list[Override] = []
+    # last first: a subclass usually follows its base in a file, and its walk is then reused whole
+    for i in range(len(syms) - 1, -1, -1):
+        s = syms[i]
+        if s.kind not in dispatch.method_kinds or s.parent is None or syms[s.parent].kind not in dispatch.type_kinds:
+            continue
+        owner = row(s.parent)
+        if declares(owner):
+            declared = row(i)
+            out.extend(
+                Override(ids[i], r.id) for r in dispatch.overrides(declared, owner) if overrides is None or overrides(declared, r)
+            )
+    return out

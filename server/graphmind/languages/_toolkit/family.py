@@ -38,6 +38,9 @@ class FamilyView:
     def subtypes(self, name: str) -> list[SymbolRow]:
         return self._each(lambda v: v.subtypes(name))
 
+    def aliases(self, name: str) -> list[str]:
+        return self._each(lambda v: v.aliases(name))
+
     def members(self, qname: str) -> list[SymbolRow]:
         return self._each(lambda v: v.members(qname))
 

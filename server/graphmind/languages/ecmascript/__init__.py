@@ -28,9 +28,10 @@ from collections.abc import Callable, Iterator
 
 import tree_sitter as ts
 
-from ...model import Facts, Import, Resolution, WorkspaceView
+from ...model import BindingFact, Facts, Import, Override, Rename, Resolution, WorkspaceView
 from .. import Language, SymbolInfo, query_text, register
 from .._toolkit import FamilyView
+from .._toolkit.dispatch import declared_overrides
 from . import imports as _imports
 from . import links as _links
 from . import policy
@@ -64,6 +65,26 @@ class ECMAScript(Language):
 
     def imports(self, facts: Facts) -> list[Import]:
         return _imports.imports(facts)
+
+    def overrides(self, facts: Facts, ws: WorkspaceView, ids: list[int]) -> list[Override]:
+        """The overrides of every class's and interface's methods; static ones neither override nor
+        are overridden (calls do not dispatch them either)."""
+        r = Resolver(facts, FamilyView(ws, self.family))
+        return declared_overrides(
+            r.dispatch, facts, ids, self.name, lambda t: t.kind in ("class", "interface"),
+            lambda d, m: not d.extra.get("static") and not m.extra.get("static"),
+        )
+
+    def renames(self, bindings: list[BindingFact]) -> list[Rename]:
+        """``import { Base as B }``, ``export { Base as B } from``, and ``export { Base as B }``
+        rename ``Base``."""
+        out: list[Rename] = []
+        for b in bindings:
+            if b.kind == "import" and isinstance(b.extra, tuple) and len(b.extra) == 2 and b.extra[0] == "named":
+                out.append(Rename(b.name, b.extra[1]))
+            elif b.kind == "alias" and b.name != "default":
+                out.append(Rename(b.name, b.target))
+        return [r for r in out if r.alias != r.name]
 
     def resolve(self, facts: Facts, ws: WorkspaceView) -> Iterator[Resolution]:
         r = Resolver(facts, FamilyView(ws, self.family))

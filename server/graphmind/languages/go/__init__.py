@@ -23,8 +23,9 @@ from collections.abc import Callable, Iterator
 
 import tree_sitter as ts
 
-from ...model import BindingFact, Facts, Import, Resolution, SymbolFact, WorkspaceView
+from ...model import BindingFact, Facts, Import, Override, Resolution, SymbolFact, WorkspaceView
 from .. import Language, SymbolInfo, register
+from .._toolkit.dispatch import declared_overrides
 from . import imports as _imports
 from . import policy
 from .extract import Extractor, rng, text
@@ -51,6 +52,11 @@ class Go(Language):
         r = Resolver(facts, GoView(ws))
         for i, site in enumerate(facts.sites):
             yield r.site(i, site)
+
+    def overrides(self, facts: Facts, ws: WorkspaceView, ids: list[int]) -> list[Override]:
+        """The implementations of every interface's methods (method sets, as a call finds them)."""
+        r = Resolver(facts, GoView(ws))
+        return declared_overrides(r.dispatch, facts, ids, self.name, lambda t: t.kind == "interface")
 
     def test_kind(self, sym: SymbolInfo) -> str | None:
         return policy.test_kind(sym)

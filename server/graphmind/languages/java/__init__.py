@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import tree_sitter as ts
 
-from ...model import Facts, Import, Resolution, WorkspaceView
+from ...model import Facts, Import, Override, Resolution, WorkspaceView
 from .. import Language, SymbolInfo, register
 from . import extract, policy, resolve
 from . import imports as _imports
@@ -32,6 +32,9 @@ class Java(Language):
 
     def resolve(self, facts: Facts, ws: WorkspaceView) -> Iterator[Resolution]:
         return resolve.resolve(facts, ws)
+
+    def overrides(self, facts: Facts, ws: WorkspaceView, ids: list[int]) -> list[Override]:
+        return resolve.overrides(facts, ws, ids)
 
     def test_kind(self, sym: SymbolInfo) -> str | None:
         return policy.test_kind(sym)

@@ -22,6 +22,7 @@ from ...model import (
     INFERRED,
     RESOLVED,
     Facts,
+    Override,
     Resolution,
     SiteFact,
     SymbolRow,
@@ -38,7 +39,7 @@ from .._toolkit import (
     merge_values,
     unresolved,
 )
-from .._toolkit.dispatch import weak_method
+from .._toolkit.dispatch import declared_overrides, weak_method
 from .builtins import COMMON_METHODS, ENUM_METHODS, OBJECT_METHODS
 from .syntax import CLASS_KINDS, Expr, ExprKind
 
@@ -50,6 +51,20 @@ def resolve(facts: Facts, ws: WorkspaceView) -> Iterator[Resolution]:
     for i, site in enumerate(facts.sites):
         yield r.site(i, site)
 
+
+
+def overrides(facts: Facts, ws: WorkspaceView, ids: list[int]) -> list[Override]:
+    """The overrides and implementations of every class's, interface's, enum's and record's methods."""
+    r = Resolver(facts, ws)
+    return declared_overrides(r.dispatch, facts, ids, "java", lambda t: True, _overrides)
+
+
+def _overrides(m: SymbolRow, r: SymbolRow) -> bool:
+    """Does the method ``r`` of a subtype override ``m`` (same parameter count, neither static)?"""
+    return (
+        m.kind == "method" and not m.extra.get("static") and not r.extra.get("static")
+        and (r.extra.get("arity", 0), bool(r.extra.get("varargs"))) == (m.extra.get("arity", 0), bool(m.extra.get("varargs")))
+    )
 
 
 class Resolver:
@@ -205,12 +220,10 @@ class Resolver:
         for m in ms:
             if m.kind != "method" or m.extra.get("static"):
                 continue
-            key = (m.extra.get("arity", 0), bool(m.extra.get("varargs")))
             via = dispatch_via(m)
             for cls in within:
                 for r in self.dispatch.overrides(m, cls):
-                    if r.id not in direct and (r.extra.get("arity", 0), bool(r.extra.get("varargs"))) == key \
-                            and not r.extra.get("static"):
+                    if r.id not in direct and _overrides(m, r):
                         direct.add(r.id)
                         out.append(Target(r.id, min(conf, INFERRED), via))
         return out

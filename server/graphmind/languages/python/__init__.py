@@ -10,7 +10,7 @@ from typing import Any
 
 import tree_sitter as ts
 
-from ...model import Facts, Import, Resolution, WorkspaceView
+from ...model import BindingFact, Facts, Import, Override, Rename, Resolution, WorkspaceView
 from .. import Language, Span, SymbolInfo, register
 from .._toolkit.docs import clean, definition_node, leading_comments
 from . import extract as _extract
@@ -18,6 +18,7 @@ from . import imports as _imports
 from . import links as _links
 from . import policy
 from .guards import main_guards as _main_guards
+from .resolve import overrides as _overrides
 from .resolve import resolve as _resolve
 
 
@@ -100,6 +101,20 @@ class Python(Language):
 
     def imports(self, facts: Facts) -> list[Import]:
         return _imports.imports(facts)
+
+    def overrides(self, facts: Facts, ws: WorkspaceView, ids: list[int]) -> list[Override]:
+        return _overrides(facts, ws, ids)
+
+    def renames(self, bindings: list[BindingFact]) -> list[Rename]:
+        """``from m import Base as B`` and ``B = Base`` / ``B = m.Base`` (a name's value, not a
+        call's) rename ``Base``."""
+        out: list[Rename] = []
+        for b in bindings:
+            if b.kind == "from" and isinstance(b.extra, str):
+                out.append(Rename(b.name, b.extra))
+            elif b.kind == "var" and isinstance(b.extra, list):
+                out.extend(Rename(b.name, ev[1][2][-1]) for ev in b.extra if ev[0] == "val" and ev[1][0] == "n" and ev[1][2])
+        return [r for r in out if r.name != r.alias and r.name != "*"]
 
     def resolve(self, facts: Facts, ws: WorkspaceView, only: Iterable[int] | None = None) -> Iterator[Resolution]:
         return _resolve(facts, ws, only)

@@ -30,6 +30,7 @@ from ...model import (
     RESOLVED,
     UNRESOLVED,
     Facts,
+    Override,
     Resolution,
     SiteFact,
     SymbolRow,
@@ -46,7 +47,7 @@ from .._toolkit import (
     merge_values,
     unresolved,
 )
-from .._toolkit.dispatch import weak_method
+from .._toolkit.dispatch import declared_overrides, weak_method
 from .builtins import BUILTIN_METHODS, BUILTINS, MAPPING_TYPES, SEQUENCE_TYPES, TUPLE_TYPES
 from .extract import Expr
 
@@ -58,6 +59,12 @@ def resolve(facts: Facts, ws: WorkspaceView, only: Iterable[int] | None = None) 
     r = _Resolver(facts, ws)
     for i in range(len(facts.sites)) if only is None else only:
         yield r.site(i, facts.sites[i])
+
+
+def overrides(facts: Facts, ws: WorkspaceView, ids: list[int]) -> list[Override]:
+    """The overrides of every class's methods (a Protocol's: its structural implementations)."""
+    r = _Resolver(facts, ws)  # alive while its dispatch runs
+    return declared_overrides(r.dispatch, facts, ids, "python", lambda t: t.kind == "class")
 
 
 def _is_stub(r: SymbolRow) -> bool:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 
 import tree_sitter as ts
 
-from ...model import Facts, Import, Resolution, WorkspaceView
+from ...model import BindingFact, Facts, Import, Override, Rename, Resolution, WorkspaceView
 from .. import Language, SymbolInfo, register
 from . import crates, extract, policy, resolve
 from . import imports as _imports
@@ -33,6 +33,19 @@ class Rust(Language):
 
     def imports(self, facts: Facts) -> list[Import]:
         return _imports.imports(facts)
+
+    def overrides(self, facts: Facts, ws: WorkspaceView, ids: list[int]) -> list[Override]:
+        return resolve.overrides(facts, ws, ids)
+
+    def renames(self, bindings: list[BindingFact]) -> list[Rename]:
+        """``use crate::shapes::Shape as Form;`` (``pub`` or not) renames ``Shape``."""
+        out: list[Rename] = []
+        for b in bindings:
+            if b.kind == "use" and b.extra and b.extra[0]:
+                alias, name = b.name.rpartition(".")[2], b.extra[0][-1]  # an inline module's are prefixed
+                if alias != name and name not in ("self", "super", "crate"):
+                    out.append(Rename(alias, name))
+        return out
 
     def resolve(self, facts: Facts, ws: WorkspaceView) -> Iterator[Resolution]:
         return resolve.resolve(facts, ws)

@@ -24,6 +24,7 @@ from ...model import (
     RESOLVED,
     UNRESOLVED,
     Facts,
+    Override,
     Resolution,
     SiteFact,
     SymbolRow,
@@ -40,7 +41,7 @@ from .._toolkit import (
     label_known,
     unresolved,
 )
-from .._toolkit.dispatch import weak_method
+from .._toolkit.dispatch import declared_overrides, weak_method
 from .builtins import IDENTITY_METHODS, PRELUDE, PRIMITIVES, STD_METHODS
 from .extract import FnScope
 from .syntax import Evidence, Expr, ExprKind
@@ -54,6 +55,12 @@ def resolve(facts: Facts, ws: WorkspaceView) -> Iterator[Resolution]:
     r = Resolver(facts, ws)
     for i, site in enumerate(facts.sites):
         yield r.site(i, site)
+
+
+def overrides(facts: Facts, ws: WorkspaceView, ids: list[int]) -> list[Override]:
+    """The implementations of every trait's methods (the methods of the impls naming the trait)."""
+    r = Resolver(facts, ws)  # alive while its dispatch runs
+    return declared_overrides(r.dispatch, facts, ids, "rust", lambda t: t.kind == "trait")
 
 
 class Resolver(ValueResolver):
