@@ -6,8 +6,11 @@ fields, type aliases of object types, property-assigned functions, element types
 arrays (callbacks, ``for … of``, index access), ``typeof Class`` / ``typeof f`` types, a member a
 class holds in a function-typed field as the one its interface declares, names destructured from
 typed values and patterns typed inline, an interface's overloads as one member, the methods of
-object literals typed by their context, and dispatch through interfaces, abstract and base
-methods (``inferred``, ``via`` the declared method). Unrelated classes with a same-named method,
+object literals typed by their context, alternatives (``c ? a : b``, ``a || b``, ``a ?? b``) as
+unions and a ternary branch narrowed by its condition, ``typeof`` tests and class-field
+discriminants, call signatures (``op(...)(source)``), inline object types, callbacks in ternary
+arguments, array literals of instances, an annotated object literal's declared members, and
+dispatch through interfaces, abstract and base methods (``inferred``, ``via`` the declared method). Unrelated classes with a same-named method,
 and literals typed by another type or by none, stay unlinked."""
 
 from __future__ import annotations
@@ -181,6 +184,21 @@ FRAGMENTS = [
     # a discriminated union: `kind` declared as a string literal in each part
     "\nexport interface Disk {\n  kind: \"disk\";\n}\n", "\nexport type Any = Disk | Cloud;\n",
     "\n  const a: Any = s as any;\n  if (a.kind === \"disk\") a.save();\n  switch (a.kind) {\n    case \"disk\":\n      a.save();\n  }\n",
+    # alternatives (`c ? a : b`, `a || b`, `a ?? b`) as unions, a ternary branch narrowed by its
+    # condition, `typeof` tests, class-field discriminants
+    "\n  (s || st).save();\n  const e = s ? s : new Disk();\n  e.save();\n  (s ?? new Repo()).find();\n",
+    "\n  const v = isRepo(q) ? q : new Repo();\n  v.find();\n",
+    "\n  const h = q ? many : s;\n  if (typeof h === \"function\") h();\n",
+    "\nexport class Disk {\n  readonly kind = \"disk\";\n}\n", " || ", " ?? ", " ? s : ", "readonly ",
+    # a call signature (through an extends clause's type arguments), inline records, a callback in
+    # a ternary argument, an array literal, an annotated object literal's declared members
+    "\nexport interface Unary<T, R> {\n  (x: T): R;\n}\nexport interface Fn extends Unary<Store, Repo> {}\n"
+    "export function mkFn(): Fn {\n  return null as any;\n}\n",
+    "\n  mkFn()(s).find();\n", "\n  (x: Store): Disk;\n", "Unary<Store, Repo>",
+    "\nexport function rec(r: { repo: Repo; s: Store }) {\n  r.repo.find();\n  const { s } = r;\n  s.save();\n}\n",
+    "\n  withStore(s ? (st) => st.save() : (st) => st.repo.find());\n",
+    "\n  const rs2 = [new Repo()];\n  rs2.pop()!.find();\n",
+    "\nexport const lit: Store = {\n  save() {},\n  repo: new Repo(),\n};\n", "\n  lit.repo.find();\n",
     "implements Store", "save", "run", "repo", "find", "Store", "Repo", "Opts", "hook", "Repo[]", "{", "}", "(", ")", "\n",
 ]
 FILES = sorted(INITIAL)

@@ -15,6 +15,7 @@ from .records import Base, SiteExpr
 from .syntax import (
     CLASSES,
     FUNCTION_VALUES,
+    class_tag,
     destructured,
     expr_of,
     member_name,
@@ -273,13 +274,7 @@ class Bindings:
         ann = type_evidence(node.child_by_field_name("type"))
         if ann is not None:
             evs.append(ann)
-        if ann is None and value is not None and value.type == "ternary_expression":
-            # `c ? clone(options) : options`: either branch's value
-            for branch in ("consequence", "alternative"):
-                ev = value_evidence(value.child_by_field_name(branch), self.folder)
-                if ev is not None:
-                    evs.append(ev)
-        elif ann is None:
+        if ann is None:  # `c ? clone(options) : options`, `a || b`: either (syntax.alternatives)
             ev = value_evidence(value, self.folder)
             if ev is not None:
                 evs.append(ev)
@@ -304,6 +299,10 @@ class Bindings:
         name = member_name(nn)
         value = node.child_by_field_name("value")
         if name is None or (value is not None and (value.type in FUNCTION_VALUES or value.type in CLASSES)):
+            return
+        tag = class_tag(node)
+        if tag is not None:  # `readonly kind = "circle"`: a discriminant, as an interface's `kind: "circle"`
+            self.symbols[this[1]].extra.setdefault("tags", {})[name] = tag
             return
         ev = type_evidence(node.child_by_field_name("type"))
         if ev is None:
@@ -341,7 +340,7 @@ class Bindings:
             self.symbols[owner].extra.setdefault("tags", {})[name] = string_value(ty.named_children[0]) or ""
             return
         ev = type_evidence(ty)
-        if ev is not None and ev[0] in ("ann", "arr", "cls"):
+        if ev is not None and ev[0] in ("ann", "arr", "cls", "rec"):
             self.symbols[owner].extra.setdefault("attrs", {}).setdefault(name, []).append(ev)
 
     def member_signature(self, scope: int, name: str, node: ts.Node, name_node: ts.Node, extra: dict[str, Any]) -> int:

@@ -27,8 +27,10 @@ from .syntax import (
     callee_name,
     destructured,
     expr_of,
+    generic_evidence,
     guard_of,
     heritage,
+    heritage_args,
     implemented,
     intersection_parts,
     is_static,
@@ -143,6 +145,7 @@ class Extractor(Bindings):
         self.signature_of_node: dict[int, int] = {}  # a bodiless member's node -> its symbol
         self.link_calls: list[tuple[int, ts.Node]] = []  # (site index, call) for the link layer
         self.typed_literals: list[tuple[int, ts.Node]] = []  # (scope, node) of contextually typed literals
+        self.tparams: dict[int, list[str]] = {}  # an interface symbol -> its type parameters' names
 
     # --- symbols and scopes
     def add_symbol(self, parent_scope: int, name: str, kind: str, def_node: ts.Node, name_node: ts.Node,
@@ -263,6 +266,9 @@ class Extractor(Bindings):
             bases = heritage(node) if t != "type_alias_declaration" else alias_bases(node)
             if bases:
                 extra["bases"] = bases
+                args = heritage_args(node, type_params(node))
+                if args:
+                    extra["base_args"] = args
             value = node.child_by_field_name("value") if t == "type_alias_declaration" else None
             if value is not None and value.type == "union_type":
                 # `type TeardownLogic = Subscription | Unsubscribable | (() => void)`: a value of it is
@@ -277,6 +283,7 @@ class Extractor(Bindings):
             sig = " ".join(src[node.start_byte : body.start_byte if body is not None else node.end_byte].decode("utf-8", "replace").split())
             idx = self.add_symbol(ps, name, "interface", node, name_node, sig, extra)
             self.bind_def(ps, name, idx)
+            self.tparams[idx] = type_params(node)
             return self.new_scope(ps, idx, ("none",), node)
         if key == "namespace":
             name_node = node.child_by_field_name("name")
@@ -383,8 +390,9 @@ class Extractor(Bindings):
         if name is None or name_node is None:
             sid = self.new_scope(ps, psc.owner, this, node)
             self.bind_params(params, sid, node)
-            if ptype == "arguments":
-                self.contextual_params(node, params, sid)
+            arg = argument_of(node)
+            if arg is not None:
+                self.contextual_params(node, arg, params, sid)
             return sid
         end = ret or params or name_node
         sig = signature(def_node, src, end)
@@ -430,12 +438,13 @@ class Extractor(Bindings):
                 extra["returns_args"] = args
         return extra
 
-    def contextual_params(self, fn: ts.Node, params: ts.Node | None, sid: int) -> None:
-        """A function passed as an argument (``f(x, (inst, def) => ...)``): its unannotated
-        parameters have the types ``f`` declares for that callback's parameters (read where ``f``
-        is defined). A type parameter there is bound by the call's type arguments (``f<Foo>(...)``)
-        or by the type the call's result is declared to have (``const x: C<Foo> = f(...)``)."""
-        args = fn.parent
+    def contextual_params(self, fn: ts.Node, arg: ts.Node, params: ts.Node | None, sid: int) -> None:
+        """A function passed as an argument ``arg`` (``f(x, (inst, def) => ...)``, or a branch of
+        a ternary argument): its unannotated parameters have the types ``f`` declares for that
+        callback's parameters (read where ``f`` is defined). A type parameter there is bound by the
+        call's type arguments (``f<Foo>(...)``) or by the type the call's result is declared to
+        have (``const x: C<Foo> = f(...)``)."""
+        args = arg.parent
         call = args.parent if args is not None else None
         if params is None or call is None or call.type not in ("call_expression", "new_expression"):
             return
@@ -443,7 +452,7 @@ class Extractor(Bindings):
         e = expr_of(callee, self.folder)
         if e.base == Base.UNKNOWN:
             return
-        k = next((i for i, c in enumerate(args.named_children) if c.id == fn.id), None)
+        k = next((i for i, c in enumerate(args.named_children) if c.id == arg.id), None)
         ta = call.child_by_field_name("type_arguments")
         targs = [type_evidence(a) for a in ta.named_children] if ta is not None else None
         hint = None
@@ -559,6 +568,9 @@ class Extractor(Bindings):
             name = text(nn)
             spreads = spread_sources(node, self.folder)
             extra: dict[str, Any] = {"spreads": spreads} if spreads else {}
+            ann = type_evidence(parent.child_by_field_name("type"))
+            if ann is not None and ann[0] == "ann":  # `const p: Provider = {...}`: its other members are Provider's
+                extra["ann"] = ann
             idx = self.add_symbol(ps, name, "object", parent, nn, f"{name} = {{...}}", extra)
             self.bind_def(ps, name, idx)
             sid = self.object_scope(ps, idx, node)
@@ -771,8 +783,13 @@ class Extractor(Bindings):
         elif key == "call.signature":
             owner = self.scopes[scope].owner
             ptypes = param_types(node.child_by_field_name("parameters"))
-            if owner != 0 and self.symbols[owner].kind == "interface" and ptypes:
-                self.symbols[owner].extra.setdefault("call", ptypes)
+            if owner != 0 and self.symbols[owner].kind == "interface":
+                if ptypes:
+                    self.symbols[owner].extra.setdefault("call", ptypes)
+                # what a call returns (`(source: T): R`), a type parameter by its position
+                ret = generic_evidence(node.child_by_field_name("return_type"), self.tparams.get(owner, []))
+                if ret is not None:
+                    self.symbols[owner].extra.setdefault("call_ret", ret)
         elif key == "ret.new":
             self.returns_new(node, scope)
 
@@ -837,6 +854,17 @@ def alias_bases(node: ts.Node) -> list[list[str]]:
         if ev is not None and ev[0] == "ann" and ev[1] not in out:
             out.append(ev[1])
     return out
+
+
+def argument_of(fn: ts.Node) -> ts.Node | None:
+    """The argument a function value is passed as: itself, or the ternary (and parentheses) it is
+    a branch of (``new Observable(s ? (sub) => ... : (sub) => ...)``); None when it is no argument."""
+    n = fn
+    while (p := n.parent) is not None and (
+        p.type == "parenthesized_expression" or p.type == "ternary_expression" and p.child_by_field_name("condition") != n
+    ):
+        n = p
+    return n if p is not None and p.type == "arguments" else None
 
 
 def literal_place(node: ts.Node) -> tuple[ts.Node, list[str]] | None:

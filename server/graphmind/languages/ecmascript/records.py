@@ -24,6 +24,9 @@ class Base:
     ASSERTED = "y"  # a type assertion: ``arg`` is the type evidence (a name chain)
     LITERAL = "x"  # a literal of the builtin type ``arg``
     IMPORTED = "i"  # an imported name: ``arg`` is (module key, import form)
+    # one of several values: ``arg`` is the evidence of each (the branches of ``c ? a : b``, the
+    # operands of ``a || b`` / ``a ?? b``), a union of what they evaluate to
+    EITHER = "e"
     UNKNOWN = "u"
 
 

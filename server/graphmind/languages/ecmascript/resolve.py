@@ -57,11 +57,9 @@ class Resolver(Values):
             if name in imports:
                 kind, target, extra = imports[name]
                 return self.binding_value(self.M, kind, target, extra, depth + 1)
-            if name in types and types[name][0][0] == "tag":  # a discriminant held: the parts it selects
+            if name in types and types[name][0][0] in ("tag", "typeof"):  # a test held: the parts it selects
                 v, c = self.lookup(name, parent, depth + 1)
-                for ev in types[name]:
-                    v = self.select_tagged(v, ev[1], ev[2])
-                return v, c
+                return self.narrowed(v, types[name]), c
             if name in types:
                 v, c = self.evidence_value(types[name], lambda e, d, _s=s: self.eval_expr(e, _s, d), depth + 1)
                 if v is not None or name in locals_:
@@ -133,6 +131,8 @@ class Resolver(Values):
                 v, c = self.type_value(arg, lambda e2, d: self.eval_expr(e2, scope, d), depth)
             case Base.LITERAL:
                 v, c = ("ext", arg), EXTRACTED
+            case Base.EITHER:
+                v, c = self.either(arg, lambda e2, d: self.eval_expr(e2, scope, d), depth + 1)
             case _:
                 return None, EXTRACTED
         return self.attrs(v, c, chain, depth)
@@ -160,7 +160,7 @@ class Resolver(Values):
                 return Resolution(i, [], EXTERNAL)
             return unresolved(i)
         if not chain:
-            if base in (Base.REQUIRE, Base.CALL, Base.NEW, Base.ASSERTED, Base.LITERAL, Base.THIS):
+            if base in (Base.REQUIRE, Base.CALL, Base.NEW, Base.ASSERTED, Base.LITERAL, Base.THIS, Base.EITHER):
                 v, c = self.eval_expr(Expr(base, arg, []), scope, 0)
                 if v is not None and v[0] == "mod":
                     v, c = self.cjs_value(v[1], 0)
@@ -350,9 +350,12 @@ class Resolver(Values):
         if kind == "union":  # `x: A | B`: each part's member (labels.union_confidence)
             parts, whole = payload
             per = [p[1] for p in parts if p[0] == "syms"]
+            outside = [p for p in parts if p[0] in ("ext", "arr", "arrfn")]
             if not per:
-                return Resolution(i, [], EXTERNAL) if all(p[0] in ("ext", "arr", "arrfn") for p in parts) else unresolved(i)
-            uconf = union_confidence(per, c, whole=whole and len(per) == len(parts))
+                return Resolution(i, [], EXTERNAL) if len(outside) == len(parts) else unresolved(i)
+            # a part whose member is outside the workspace has that one member, no guess among ours
+            # (`(provider.delegate || Date).now()`)
+            uconf = union_confidence(per, c, whole=whole and len(per) + len(outside) == len(parts))
             return Resolution(i, [(r.id, uconf) for r in {r.id: r for rows in per for r in rows}.values()], RESOLVED)
         if kind == "mod":
             if site.kind == CALL:

@@ -24,6 +24,7 @@ LITERALS = {
     # operators only yield primitives (no operator overloading in JavaScript)
     "binary_expression": "Primitive", "unary_expression": "Primitive", "update_expression": "Number",
 }
+LOGICAL = ("||", "??", "&&")  # operators whose value is an operand's, not a primitive
 WRAPPERS = ("parenthesized_expression", "non_null_expression", "await_expression", "satisfies_expression")
 # Types that say nothing about a value: an assertion to one is the asserted expression itself.
 OPAQUE_TYPES = ("any", "unknown", "object", "Function")
@@ -128,13 +129,13 @@ def expr_of(node: ts.Node | None, folder: str) -> Expr:
     if t == "super":
         return Expr(Base.SUPER, None, [])
     if t == "member_expression":
-        obj = node.child_by_field_name("object")
+        obj = receiver_node(node.child_by_field_name("object"))
         name = member_name(node.child_by_field_name("property")) or ""
         base = expr_of(obj, folder)
         return base._replace(chain=[*base.chain, name])
     if t == "subscript_expression":
         idx = string_value(node.child_by_field_name("index"))
-        base = expr_of(node.child_by_field_name("object"), folder)
+        base = expr_of(receiver_node(node.child_by_field_name("object")), folder)
         if idx is None and base.base == Base.UNKNOWN:
             return UNKNOWN
         # a['b'] is a.b; a[i] / a[0] is an element of a (``ELEMENT``)
@@ -151,6 +152,15 @@ def expr_of(node: ts.Node | None, folder: str) -> Expr:
         return Expr(Base.NEW, expr_of(node.child_by_field_name("constructor"), folder), [])
     if t in WRAPPERS and node.named_child_count >= 1:
         return expr_of(node.named_children[0], folder)
+    if t == "ternary_expression" or t == "binary_expression" and text(node.child_by_field_name("operator")) in LOGICAL:
+        if text(node.child_by_field_name("operator")) == "&&":  # `a && b`: b (a falsy value has no members)
+            return expr_of(node.child_by_field_name("right"), folder)
+        evs = alternatives(node, folder)
+        if not evs:
+            return UNKNOWN
+        if len(evs) == 1 and evs[0][0] == "val":
+            return evs[0][1]
+        return Expr(Base.EITHER, evs, [])
     if t in ("as_expression", "type_assertion"):
         kids = node.named_children
         ty = next((c for c in reversed(kids) if c.type != "type_arguments"), None) if t == "as_expression" else (
@@ -169,6 +179,55 @@ def expr_of(node: ts.Node | None, folder: str) -> Expr:
     if t in LITERALS:
         return Expr(Base.LITERAL, LITERALS[t], [])
     return UNKNOWN
+
+
+def receiver_node(obj: ts.Node | None) -> ts.Node | None:
+    """The receiver of a member access. tree-sitter-typescript parses ``a - b!.now()`` as ``(a -
+    b)!.now()``; in source a ``!`` after a binary expression needs parentheses, so an unparenthesised
+    one belongs to the expression's last operand (``b``)."""
+    if obj is not None and obj.type == "non_null_expression" and obj.named_child_count:
+        inner = obj.named_children[0]
+        while inner.type == "binary_expression" and (right := inner.child_by_field_name("right")) is not None:
+            inner = right
+        return obj if inner is obj.named_children[0] else inner
+    return obj
+
+
+def alternatives(node: ts.Node, folder: str) -> list[tuple]:
+    """The evidence of each value an expression may have: the branches of ``c ? a : b`` (a name
+    the condition narrows, as narrowed there: ``isSubscriber(x) ? x : new SafeSubscriber()``), the
+    operands of ``a || b`` and ``a ?? b``, nested ones flattened; a part without evidence is left
+    out (an unknown value is no alternative to choose from)."""
+    out: list[tuple] = []
+    todo = [node]
+    while todo:
+        n = todo.pop(0)
+        while n.type in WRAPPERS and n.named_child_count >= 1:
+            n = n.named_children[0]
+        op = text(n.child_by_field_name("operator")) if n.type == "binary_expression" else ""
+        if op in ("||", "??"):
+            todo[:0] = [c for c in (n.child_by_field_name("left"), n.child_by_field_name("right")) if c is not None]
+            continue
+        if n.type != "ternary_expression":
+            ev = value_evidence(n, folder)
+            if ev is not None:
+                out.append(ev)
+            continue
+        cons, alt = n.child_by_field_name("consequence"), n.child_by_field_name("alternative")
+        if cons is not None:
+            inner = cons
+            while inner.type in WRAPPERS and inner.named_child_count >= 1:
+                inner = inner.named_children[0]
+            proofs = [ev for name, ev in narrowings(n.child_by_field_name("condition"), folder)
+                      if inner.type == "identifier" and name == text(inner)]
+            ev = value_evidence(cons, folder)
+            if proofs:
+                out.append(("narrow", proofs, ev))
+            else:
+                todo.insert(0, cons)
+        if alt is not None:
+            todo.append(alt)
+    return out
 
 
 def type_evidence(node: ts.Node | None) -> tuple | None:
@@ -232,6 +291,9 @@ def type_evidence(node: ts.Node | None) -> tuple | None:
         if evs and all(ev is not None and ev[0] == "ann" for ev in evs):
             return ("union", [ev[1] for ev in evs])  # type: ignore[index]
         return None
+    if t == "object_type":  # `{ buffer: T[]; subs: Subscription }`: a record of typed members
+        members = member_types(node)
+        return ("rec", sorted(members.items())) if members else None
     if t == "intersection_type":
         # `Required<Omit<R, 's'>> & Pick<R, 's'>`: the parts that name a type all name one
         evs = {tuple(ev[1]) for ev in map(type_evidence, intersection_parts(node)) if ev is not None and ev[0] == "ann"}
@@ -257,7 +319,7 @@ def narrowings(cond: ts.Node | None, folder: str) -> list[tuple[str, tuple]]:
                 todo.extend(c for c in (right, left) if c is not None)
             elif op in ("===", "==") and left is not None and right is not None:
                 # `x.kind === "circle"` (either side): the parts of x's union whose `kind` is "circle"
-                tag = discriminant(left, right) or discriminant(right, left)
+                tag = discriminant(left, right) or discriminant(right, left) or typeof_test(left, right) or typeof_test(right, left)
                 if tag is not None:
                     out.append(tag)
             elif op == "instanceof" and left is not None and left.type == "identifier" and right is not None:
@@ -282,6 +344,30 @@ def discriminant(member: ts.Node, value: ts.Node) -> tuple[str, tuple] | None:
     if obj is None or obj.type != "identifier" or prop is None or prop.type != "property_identifier":
         return None
     return text(obj), ("tag", text(prop), [string_value(value) or ""])
+
+
+def typeof_test(test: ts.Node, value: ts.Node) -> tuple[str, tuple] | None:
+    """``typeof x === "function"``: (``x``, ``('typeof', 'function')``)."""
+    if test.type != "unary_expression" or text(test.child_by_field_name("operator")) != "typeof" or value.type != "string":
+        return None
+    arg = test.child_by_field_name("argument")
+    if arg is None or arg.type != "identifier":
+        return None
+    return text(arg), ("typeof", string_value(value) or "")
+
+
+def class_tag(field: ts.Node) -> str | None:
+    """The string a class field always holds, a discriminant: declared as a string literal type
+    (``kind: "circle" = "circle"``) or ``readonly`` and initialised with a string; else None."""
+    ann = field.child_by_field_name("type")
+    ty = ann.named_children[0] if ann is not None and ann.named_child_count else None
+    if ty is not None:
+        lit = ty.named_children[0] if ty.type == "literal_type" and ty.named_child_count else None
+        return string_value(lit) if lit is not None and lit.type == "string" else None
+    value = field.child_by_field_name("value")
+    if value is not None and value.type == "string" and any(c.type == "readonly" for c in field.children):
+        return string_value(value)
+    return None
 
 
 def switch_narrowings(case: ts.Node) -> list[tuple[str, tuple]]:
@@ -447,6 +533,17 @@ def value_evidence(value: ts.Node | None, folder: str) -> tuple | None:
         spreads = spread_sources(value, folder)
         if spreads:
             return ("obj", spreads, own_keys(value))
+    if t == "ternary_expression" or t == "binary_expression" and text(value.child_by_field_name("operator")) in LOGICAL:
+        if text(value.child_by_field_name("operator")) == "&&":
+            return value_evidence(value.child_by_field_name("right"), folder)
+        evs = alternatives(value, folder)
+        return (evs[0] if len(evs) == 1 else ("either", evs)) if evs else None
+    if t == "assignment_expression":  # `(subject = subject ?? connector())`: the value assigned
+        return value_evidence(value.child_by_field_name("right"), folder)
+    if t == "array":  # `[new Subject<T>()]`: an array of such instances
+        evs = [value_evidence(c, folder) for c in value.named_children if c.type != "comment"]
+        if evs and evs[0] is not None and evs[0][0] == "new" and all(ev == evs[0] for ev in evs):
+            return ("arrof", evs[0])
     if t in LITERALS:
         return ("ext", LITERALS[t])
     return None
@@ -538,14 +635,17 @@ def signature(node: ts.Node, src: bytes, end_node: ts.Node | None, prefix: str =
 
 
 def callee_name(node: ts.Node) -> ts.Node:
-    """The node naming what a callee calls: the property of ``a.b``, the index of ``a['b']``, seen
-    through parentheses, ``!``, ``satisfies`` and type assertions (``(a.b as any)(...)``)."""
+    """The node naming what a callee calls: the property of ``a.b``, the index of ``a['b']``, the
+    arguments of a called call, seen through parentheses, ``!``, ``satisfies`` and type assertions
+    (``(a.b as any)(...)``)."""
     while node.type in (*WRAPPERS, "as_expression", "type_assertion") and node.named_child_count:
         node = next((c for c in node.named_children if c.type != "type_arguments"), node.named_children[0])
     if node.type == "member_expression":
         return node.child_by_field_name("property") or node
     if node.type == "subscript_expression":
         return node.child_by_field_name("index") or node
+    if node.type == "call_expression":  # `op(x)(source)`: the call of a call's result sits at `(x)`,
+        return node.child_by_field_name("arguments") or node  # apart from the site of `op`
     return node
 
 
@@ -608,6 +708,21 @@ def heritage(node: ts.Node) -> list[list[str]]:
                 ev = type_evidence(v)
                 if ev is not None and ev[0] == "ann":
                     out.append(ev[1])
+    return out
+
+
+def heritage_args(node: ts.Node, tparams: list[str]) -> dict[str, list]:
+    """The type arguments an interface passes to the interfaces it extends, by the base's name
+    chain (``extends UnaryFunction<Observable<T>, R>`` -> ``{'UnaryFunction': [Observable, ('tp',
+    1)]}``): what binds a base's type parameters seen from this interface."""
+    out: dict[str, list] = {}
+    for c in node.named_children:
+        if c.type == "extends_type_clause":
+            for v in c.children_by_field_name("type"):
+                args = v.child_by_field_name("type_arguments") if v.type == "generic_type" else None
+                ev = type_evidence(v)
+                if args is not None and ev is not None and ev[0] == "ann":
+                    out[".".join(ev[1])] = [generic_evidence(a, tparams) for a in args.named_children]
     return out
 
 

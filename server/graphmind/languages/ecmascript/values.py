@@ -10,6 +10,7 @@ from ...model import EXTRACTED, INFERRED, Facts, SymbolRow
 from .._toolkit import MAX_DEPTH, FamilyView, ValueResolver, known_confidence
 from .builtins import GLOBALS
 from .records import ELEMENT, Base, Expr, ScopeRecord
+from .syntax import OPAQUE_TYPES
 
 # Values: ('mod', qname) a workspace module; ('ext', name) outside the workspace; ('syms', rows)
 # definitions; ('inst', rows) an instance of classes/interfaces/constructor functions;
@@ -18,7 +19,9 @@ from .records import ELEMENT, Base, Expr, ScopeRecord
 # literal made of spreads of those values (and its own ``keys``, which hide theirs); ('arr', value)
 # an array whose elements are ``value`` (an instance); ('arrfn', (name, value)) its method ``name``;
 # ('union', (values, whole)) one of several values, each a part of a declared union of types
-# (``x: A | B``), ``whole`` false when a part had no value for a member asked on the way.
+# (``x: A | B``, ``c ? a : b``, ``a || b``), ``whole`` false when a part had no value for a member
+# asked on the way; ('rec', (members, evaluate)) a value of an inline object type (``{ subs:
+# Subscription }``): each member's type evidence, evaluated where it was written.
 Value = tuple[str, Any]
 
 # Array methods whose callback receives an element, by the callback's parameter positions.
@@ -42,6 +45,8 @@ def _value_key(v: Value) -> Any:
         return kind, repr(_value_key(payload))
     if kind == "super":
         return kind, payload.id
+    if kind == "rec":
+        return kind, repr(payload[0])
     return kind, repr(payload)
 
 
@@ -181,6 +186,8 @@ class Values(ValueResolver):
                 v, c = self.type_value(arg, lambda e2, d: self.eval_global_expr(mod, e2, d), depth)
             case Base.LITERAL:
                 v, c = ("ext", arg), EXTRACTED
+            case Base.EITHER:
+                v, c = self.either(arg, lambda e2, d: self.eval_global_expr(mod, e2, d), depth + 1)
             case _:  # this, super, an import or unknown: not evaluable in another module's scope
                 return None, EXTRACTED
         return self.attrs(v, c, chain, depth)
@@ -208,6 +215,10 @@ class Values(ValueResolver):
             return (("syms", rows), known_confidence(rows, EXTRACTED)) if rows else (None, EXTRACTED)
         if kind == "spread":
             return self.spread_attr(payload[0], payload[1], name, depth)
+        if kind == "rec":
+            members, evaluate = payload
+            ev = next((ev for key, ev in members if key == name), None)
+            return self.type_value(ev, evaluate, depth + 1) if ev is not None else (None, EXTRACTED)
         if kind == "union":
             parts, whole = payload
             got: list[tuple[Value, int]] = []
@@ -229,6 +240,9 @@ class Values(ValueResolver):
                     if m[0] is None and r.extra.get("spreads"):  # const z = {...a, ...b, f() {}}
                         spread = [self.eval_global_expr(r.module, e, depth + 1)[0] for e in r.extra["spreads"]]
                         m = self.spread_attr([x for x in spread if x is not None], [], name, depth)
+                    if m[0] is None and r.extra.get("ann"):  # a member the literal's declared type has
+                        t, _ = self.type_value(r.extra["ann"], lambda e, d, _m=r.module: self.eval_global_expr(_m, e, d), depth + 1)
+                        m = self.attr(t, name, depth + 1) if t is not None and t[0] == "inst" else (None, EXTRACTED)
                 if m[0] is not None:
                     found.append(m)  # type: ignore[arg-type]
             if found:
@@ -250,7 +264,14 @@ class Values(ValueResolver):
         """The value of a union's parts (``got``, each with its confidence), the same part once;
         one part that stands for the whole union is that part's value."""
         parts: dict[str, tuple[Value, int]] = {}
-        for v, c in got:
+        flat: list[tuple[Value, int]] = []
+        for v, c in got:  # a union's parts are parts (`a || b` of a union-typed a)
+            if v[0] == "union":
+                flat.extend((p, c) for p in v[1][0])
+                whole = whole and v[1][1]
+            else:
+                flat.append((v, c))
+        for v, c in flat:
             parts.setdefault(repr(_value_key(v)), (v, c))
         if not parts:
             return None, EXTRACTED
@@ -268,6 +289,46 @@ class Values(ValueResolver):
         if not kept:
             return v
         return kept[0] if len(kept) == 1 else ("union", (kept, True))
+
+    def select_typeof(self, v: Value | None, what: str) -> Value | None:
+        """The parts of a union (``v``) that ``typeof x === what`` keeps: functions and classes for
+        ``"function"``, instances and records for ``"object"``, builtin values for the others;
+        ``v`` itself when none is kept."""
+        if v is None or v[0] != "union":
+            return v
+
+        def kept(p: Value) -> bool:
+            if what == "function":
+                return p[0] == "syms" and any(r.kind in ("function", "class") for r in p[1])
+            if what == "object":
+                return p[0] in ("inst", "rec", "arr")
+            return p[0] == "ext"
+
+        parts = [p for p in v[1][0] if kept(p)]
+        if not parts:
+            return v
+        return parts[0] if len(parts) == 1 else ("union", (parts, v[1][1]))
+
+    def narrowed(self, v: Value | None, proofs: list[tuple]) -> Value | None:
+        """``v`` as the discriminant and ``typeof`` tests among ``proofs`` narrow it."""
+        for ev in proofs:
+            if ev[0] == "tag":
+                v = self.select_tagged(v, ev[1], ev[2])
+            elif ev[0] == "typeof":
+                v = self.select_typeof(v, ev[1])
+        return v
+
+    def either(self, evs: list[tuple], evaluate: Callable[[Expr, int], tuple[Value | None, int]],
+               depth: int) -> tuple[Value | None, int]:
+        """One of several values (the evidence of each: ``c ? a : b``, ``a || b``): a union of them
+        (labels.union_confidence: a member each part has once is ``inferred``); a part of unknown
+        value leaves the union not ``whole`` (what it holds may be anything: ``ambiguous``)."""
+        got = []
+        for ev in evs:
+            v, c = self.evidence_value([ev], evaluate, depth + 1)
+            if v is not None and not (v[0] == "ext" and v[1] in OPAQUE_TYPES):  # `any`: unknown
+                got.append((v, c))
+        return self.union_of(got, len(got) == len(evs))
 
     def merge(self, found: list[tuple[Value, int]]) -> tuple[Value | None, int]:
         """Several candidate values: a union among them counts as its parts (a name with a union
@@ -389,6 +450,15 @@ class Values(ValueResolver):
         if kind == "mod":
             base, bc = self.cjs_value(payload, depth + 1)
             return self.call_result(base, min(c, bc), depth + 1) if base is not None and base[0] != "mod" else (None, c)
+        if kind == "inst":  # an instance of an interface with a call signature (`op(...)(source)`)
+            found = []
+            for r in payload:
+                got = self.call_signature(r, depth + 1, set()) if r.kind == "interface" else None
+                if got is not None:
+                    rv, rc = self.type_value(got[0], lambda e, d, _m=got[1]: self.eval_global_expr(_m, e, d), depth + 1)
+                    if rv is not None:
+                        found.append((rv, min(c, rc, INFERRED)))
+            return self.merge(found) if found else (None, c)
         if kind == "syms":
             classes = [r for r in payload if r.kind == "class"]
             if classes:
@@ -410,6 +480,33 @@ class Values(ValueResolver):
             if found:
                 return self.merge(found)
         return None, c
+
+    def call_signature(self, iface: SymbolRow, depth: int, seen: set[int]) -> tuple[tuple, str] | None:
+        """What calling an instance of ``iface`` returns, from a call signature it declares or
+        inherits, with the module to read it in. A type parameter of the declaring interface is
+        bound by the type arguments of the ``extends`` clauses on the way down (``OperatorFunction<T,
+        R> extends UnaryFunction<Observable<T>, Observable<R>>``, ``UnaryFunction<T, R> { (source:
+        T): R }``: an ``Observable``); one left unbound gives None."""
+        if iface.id in seen or depth > MAX_DEPTH:
+            return None
+        seen.add(iface.id)
+        ret = iface.extra.get("call_ret")
+        if ret is not None:
+            return ret, iface.module
+        for chain in iface.extra.get("bases", ()):
+            v, _ = self.eval_global_expr(iface.module, Expr(Base.NAME, None, list(chain)), depth + 1)
+            for base in v[1] if v is not None and v[0] == "syms" else ():
+                if base.kind != "interface":
+                    continue
+                got = self.call_signature(base, depth + 1, seen)
+                if got is None:
+                    continue
+                if got[0][0] != "tp":
+                    return got
+                args = (iface.extra.get("base_args") or {}).get(".".join(chain)) or []
+                arg = args[got[0][1]] if got[0][1] < len(args) else None
+                return (arg, iface.module) if arg is not None else None
+        return None
 
     def new_result(self, v: Value | None, c: int) -> tuple[Value | None, int]:
         if v is None:
@@ -440,6 +537,8 @@ class Values(ValueResolver):
                 if pv is not None:
                     got.append((pv, INFERRED))
             return self.union_of(got, len(got) == len(ev[1])) if got else (None, EXTRACTED)
+        if ev[0] == "rec":  # { a: Foo; b: Bar }: its members evaluated where the type is written
+            return ("rec", (ev[1], evaluate)), INFERRED
         if ev[0] == "cls":  # typeof Foo: the class Foo itself (`new this.ctor()` makes a Foo)
             v, c = evaluate(Expr(Base.NAME, None, list(ev[1])), depth + 1)
             if v is not None and v[0] == "syms":
@@ -525,7 +624,7 @@ class Values(ValueResolver):
         found: list[tuple[Value, int]] = []
         for ev in evs:
             kind = ev[0]
-            if kind in ("ann", "ext", "arr", "cls", "union"):
+            if kind in ("ann", "ext", "arr", "cls", "union", "rec"):
                 v, c = self.type_value(ev, evaluate, depth)
                 if v is not None:
                     found.append((v, INFERRED))
@@ -571,6 +670,22 @@ class Values(ValueResolver):
                 v, c = evaluate(ev[1], depth + 1)
                 if v is not None and v[0] == "arr":
                     found.append((v[1], min(c, INFERRED)))
+            elif kind == "either":  # c ? a : b, a || b
+                v, c = self.either(ev[1], evaluate, depth)
+                if v is not None:
+                    found.append((v, min(c, trust)))
+            elif kind == "narrow":  # a ternary's branch `x` where the condition narrows x
+                proofs, fallback = ev[1], ev[2]
+                v, c = self.evidence_value([p for p in proofs if p[0] not in ("tag", "typeof")], evaluate, depth + 1)
+                if v is None and fallback is not None:
+                    v, c = self.evidence_value([fallback], evaluate, depth + 1, trust)
+                v = self.narrowed(v, proofs)
+                if v is not None:
+                    found.append((v, c))
+            elif kind == "arrof":  # [new Foo()]
+                v, c = self.evidence_value([ev[1]], evaluate, depth + 1, trust)
+                if v is not None and v[0] == "inst":
+                    found.append((("arr", v), min(c, INFERRED)))
         if not found:
             return None, EXTRACTED
         return self.merge(found)
