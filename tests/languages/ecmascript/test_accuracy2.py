@@ -9,7 +9,9 @@ typed values and patterns typed inline, an interface's overloads as one member, 
 object literals typed by their context, alternatives (``c ? a : b``, ``a || b``, ``a ?? b``) as
 unions and a ternary branch narrowed by its condition, ``typeof`` tests and class-field
 discriminants, call signatures (``op(...)(source)``), inline object types, callbacks in ternary
-arguments, array literals of instances, an annotated object literal's declared members, and
+arguments, array literals of instances, an annotated object literal's declared members, a name
+that is an interface and a value read as the value, type names looked up past parameters, type
+parameters as their constraints, and
 dispatch through interfaces, abstract and base methods (``inferred``, ``via`` the declared method). Unrelated classes with a same-named method,
 and literals typed by another type or by none, stay unlinked."""
 
@@ -199,6 +201,10 @@ FRAGMENTS = [
     "\n  withStore(s ? (st) => st.save() : (st) => st.repo.find());\n",
     "\n  const rs2 = [new Repo()];\n  rs2.pop()!.find();\n",
     "\nexport const lit: Store = {\n  save() {},\n  repo: new Repo(),\n};\n", "\n  lit.repo.find();\n",
+    # an interface that is also a value, a type parameter's constraint, type names skip parameters
+    "\nexport const Repo: Store = null as any;\n", "\n  Repo.save();\n",
+    "\nexport interface Box2<I extends Repo = Repo> {\n  inner: I;\n}\nexport function b2(x: Box2) { x.inner.find(); }\n",
+    "\nexport function sh(api: api.Repo[]) { for (const r of api) r.find(); }\n",
     "implements Store", "save", "run", "repo", "find", "Store", "Repo", "Opts", "hook", "Repo[]", "{", "}", "(", ")", "\n",
 ]
 FILES = sorted(INITIAL)

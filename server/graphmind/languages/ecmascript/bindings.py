@@ -46,6 +46,7 @@ class Bindings:
     module_vars: dict[str, list[tuple]]
     mlocals: set[str]
     scope_of_node: dict[int, int]
+    tp_bounds: dict[int, dict[str, tuple]]
 
     def this_of(self, scope: int) -> tuple:
         raise NotImplementedError
@@ -340,6 +341,8 @@ class Bindings:
             self.symbols[owner].extra.setdefault("tags", {})[name] = string_value(ty.named_children[0]) or ""
             return
         ev = type_evidence(ty)
+        if ty.type == "type_identifier" and text(ty) in self.tp_bounds.get(owner, {}):
+            ev = self.tp_bounds[owner][text(ty)]  # `_zod: Internals`: what the type parameter is bound to
         if ev is not None and ev[0] in ("ann", "arr", "cls", "rec"):
             self.symbols[owner].extra.setdefault("attrs", {}).setdefault(name, []).append(ev)
 

@@ -48,6 +48,7 @@ from .syntax import (
     text,
     type_arguments,
     type_evidence,
+    type_param_bounds,
     type_params,
     value_params,
 )
@@ -146,6 +147,7 @@ class Extractor(Bindings):
         self.link_calls: list[tuple[int, ts.Node]] = []  # (site index, call) for the link layer
         self.typed_literals: list[tuple[int, ts.Node]] = []  # (scope, node) of contextually typed literals
         self.tparams: dict[int, list[str]] = {}  # an interface symbol -> its type parameters' names
+        self.tp_bounds: dict[int, dict[str, tuple]] = {}  # an interface symbol -> its type parameters' bounds
 
     # --- symbols and scopes
     def add_symbol(self, parent_scope: int, name: str, kind: str, def_node: ts.Node, name_node: ts.Node,
@@ -284,6 +286,7 @@ class Extractor(Bindings):
             idx = self.add_symbol(ps, name, "interface", node, name_node, sig, extra)
             self.bind_def(ps, name, idx)
             self.tparams[idx] = type_params(node)
+            self.tp_bounds[idx] = type_param_bounds(node)
             return self.new_scope(ps, idx, ("none",), node)
         if key == "namespace":
             name_node = node.child_by_field_name("name")

@@ -16,6 +16,7 @@ class Base:
     because they are stored with every site."""
 
     NAME = "n"  # a name: chain[0]
+    TYPE = "T"  # a type's name: chain[0], looked up among definitions and imports (no variable names a type)
     THIS = "t"  # ``this``
     SUPER = "s"  # ``super``
     CALL = "c"  # the result of calling the expression ``arg``

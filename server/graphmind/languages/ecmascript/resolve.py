@@ -47,7 +47,9 @@ class Resolver(Values):
             return ("ext", name), EXTRACTED
         return None, EXTRACTED
 
-    def lookup(self, name: str, scope: int, depth: int) -> tuple[Value | None, int]:
+    def lookup(self, name: str, scope: int, depth: int, *, type_name: bool = False) -> tuple[Value | None, int]:
+        """The value of ``name`` in ``scope``; a ``type_name`` is looked up among definitions and
+        imports only (``checks: checks.$ZodCheck[]``: the parameter names no type)."""
         s = scope
         while s != 0 and s < len(self.scopes):
             parent, _, _, locals_, types, imports, defs = self.scopes[s]
@@ -57,6 +59,9 @@ class Resolver(Values):
             if name in imports:
                 kind, target, extra = imports[name]
                 return self.binding_value(self.M, kind, target, extra, depth + 1)
+            if type_name:
+                s = parent
+                continue
             if name in types and types[name][0][0] in ("tag", "typeof"):  # a test held: the parts it selects
                 v, c = self.lookup(name, parent, depth + 1)
                 return self.narrowed(v, types[name]), c
@@ -109,8 +114,8 @@ class Resolver(Values):
             return None, EXTRACTED
         base, arg, chain = e
         match base:
-            case Base.NAME:
-                v, c = self.lookup(chain[0], scope, depth + 1)
+            case Base.NAME | Base.TYPE:
+                v, c = self.lookup(chain[0], scope, depth + 1, type_name=base == Base.TYPE)
                 return self.attrs(v, c, chain[1:], depth)
             case Base.THIS:
                 v, c = self.this_value(scope)
@@ -174,6 +179,7 @@ class Resolver(Values):
             recv, rc = None, EXTRACTED
         else:
             recv, rc = self.eval_expr(recv_expr, scope, 0)
+            recv, rc = self.value_of_type_name(recv, rc, 0)  # a member is read: the name is a value
         if recv is None:
             return self.outcome(i, site, None, rc, True, flag, lambda: self.external_root(recv_expr, scope))
         v, c = self.attr(recv, chain[-1], 0)

@@ -657,6 +657,23 @@ def type_params(node: ts.Node) -> list[str]:
     return [text(c.child_by_field_name("name")) for c in tp.named_children if c.type == "type_parameter"]
 
 
+def type_param_bounds(node: ts.Node) -> dict[str, tuple]:
+    """What a declaration's type parameters are known to be: the named type of each one's
+    constraint, else of its default (``Internals extends $ZodTypeInternals = ...`` ->
+    ``{'Internals': ('ann', ['$ZodTypeInternals'])}``)."""
+    tp = node.child_by_field_name("type_parameters")
+    out: dict[str, tuple] = {}
+    for c in tp.named_children if tp is not None else ():
+        if c.type != "type_parameter":
+            continue
+        for part in (c.child_by_field_name("constraint"), c.child_by_field_name("value")):
+            ev = type_evidence(part.named_children[0]) if part is not None and part.named_child_count else None
+            if ev is not None and ev[0] == "ann":
+                out[text(c.child_by_field_name("name"))] = ev
+                break
+    return out
+
+
 def generic_evidence(node: ts.Node | None, tparams: list[str]) -> tuple | None:
     """Like :func:`type_evidence`, but a type parameter of the declaration is ``('tp', index)``."""
     if node is not None and node.type == "type_annotation" and node.named_child_count:

@@ -166,7 +166,7 @@ class Values(ValueResolver):
             return None, EXTRACTED
         base, arg, chain = e
         match base:
-            case Base.NAME if chain:
+            case Base.NAME | Base.TYPE if chain:
                 if mod == self.M:
                     v, c = self.module_lookup(chain[0], depth + 1)
                 else:
@@ -191,6 +191,31 @@ class Values(ValueResolver):
             case _:  # this, super, an import or unknown: not evaluable in another module's scope
                 return None, EXTRACTED
         return self.attrs(v, c, chain, depth)
+
+    def attrs(self, v: Value | None, c: int, chain: list[str], depth: int) -> tuple[Value | None, int]:
+        for a in chain:
+            if v is None:
+                return None, c
+            v, c = self.value_of_type_name(v, c, depth)
+            v, c2 = self.attr(v, a, depth)  # type: ignore[arg-type]
+            c = min(c, c2)
+        return v, c
+
+    def value_of_type_name(self, v: Value | None, c: int, depth: int) -> tuple[Value | None, int]:
+        """A name whose members are read (``$ZodType.init``) is a value: when it names interfaces
+        only and their module also binds it to a value (``export interface $ZodType ...`` and
+        ``export const $ZodType: $constructor<$ZodType> = ...``, TypeScript's two namespaces), the
+        value's."""
+        if v is None or v[0] != "syms" or not v[1] or any(r.kind != "interface" for r in v[1]) or depth > MAX_DEPTH:
+            return v, c
+        found = []
+        mod, name = v[1][0].module, v[1][0].name
+        for kind, target, extra in self.ws.bindings(mod, name):
+            if kind == "var":
+                got = self.binding_value(mod, kind, target, extra, depth + 1)
+                if got[0] is not None:
+                    found.append(got)
+        return self.merge(found) if found else (v, c)  # type: ignore[arg-type]
 
     # --- members
     def attr(self, v: Value, name: str, depth: int) -> tuple[Value | None, int]:
@@ -404,6 +429,9 @@ class Values(ValueResolver):
             return None, EXTRACTED
         seen.add(cls.id)
         rows = [r for r in self.ws.symbols(f"{cls.qname}.{name}") if r.kind != "module"]
+        # not a function declared inside a same-named function (`function $constructor() { function
+        # init() {} }` next to `interface $constructor { init(): void }`): no member
+        rows = [r for r in rows if r.kind != "function" or r.extra.get("prop")] or rows
         if rows:
             return ("syms", rows), known_confidence(rows, EXTRACTED)
         evs = cls.extra.get("attrs", {}).get(name)
@@ -547,7 +575,7 @@ class Values(ValueResolver):
             return (v, INFERRED) if v is not None and v[0] == "ext" else (None, EXTRACTED)
         if ev[0] != "ann":
             return None, EXTRACTED
-        v, c = evaluate(Expr(Base.NAME, None, list(ev[1])), depth + 1)
+        v, c = evaluate(Expr(Base.TYPE, None, list(ev[1])), depth + 1)
         if v is not None and v[0] == "syms":
             cls = [r for r in v[1] if r.kind in ("class", "interface")]
             if any(r.extra.get("union") for r in cls) and depth <= MAX_DEPTH:
