@@ -179,7 +179,8 @@ class Resolver(Values):
             recv, rc = None, EXTRACTED
         else:
             recv, rc = self.eval_expr(recv_expr, scope, 0)
-            recv, rc = self.value_of_type_name(recv, rc, 0)  # a member is read: the name is a value
+            if recv is not None and recv[0] == "syms" and recv[1] and recv[1][0].kind == "interface":
+                recv, rc = self.value_of_type_name(recv, rc, 0)  # a member is read: the name is a value
         if recv is None:
             return self.outcome(i, site, None, rc, True, flag, lambda: self.external_root(recv_expr, scope))
         v, c = self.attr(recv, chain[-1], 0)

@@ -129,7 +129,9 @@ def expr_of(node: ts.Node | None, folder: str) -> Expr:
     if t == "super":
         return Expr(Base.SUPER, None, [])
     if t == "member_expression":
-        obj = receiver_node(node.child_by_field_name("object"))
+        obj = node.child_by_field_name("object")
+        if obj is not None and obj.type == "non_null_expression":
+            obj = receiver_node(obj)
         name = member_name(node.child_by_field_name("property")) or ""
         base = expr_of(obj, folder)
         return base._replace(chain=[*base.chain, name])

@@ -60,6 +60,8 @@ class Values(ValueResolver):
         self.M = facts.module
         self._globals: dict[tuple[str, str, int], tuple[Value | None, int]] = {}
         self._unions: dict[tuple[int, int], Value | None] = {}  # (type alias id, depth) -> the union it names
+        # (module, name, depth) -> the value an interface's name is also bound to (value_of_type_name)
+        self._type_values: dict[tuple[str, str, int], tuple[Value | None, int] | None] = {}
 
     # --- modules
     def module_exists(self, name: str) -> bool:
@@ -196,7 +198,8 @@ class Values(ValueResolver):
         for a in chain:
             if v is None:
                 return None, c
-            v, c = self.value_of_type_name(v, c, depth)
+            if v[0] == "syms" and v[1] and v[1][0].kind == "interface":
+                v, c = self.value_of_type_name(v, c, depth)
             v, c2 = self.attr(v, a, depth)  # type: ignore[arg-type]
             c = min(c, c2)
         return v, c
@@ -208,14 +211,17 @@ class Values(ValueResolver):
         value's."""
         if v is None or v[0] != "syms" or not v[1] or any(r.kind != "interface" for r in v[1]) or depth > MAX_DEPTH:
             return v, c
-        found = []
         mod, name = v[1][0].module, v[1][0].name
-        for kind, target, extra in self.ws.bindings(mod, name):
-            if kind == "var":
-                got = self.binding_value(mod, kind, target, extra, depth + 1)
-                if got[0] is not None:
-                    found.append(got)
-        return self.merge(found) if found else (v, c)  # type: ignore[arg-type]
+        key = (mod, name, depth)  # once per file: `$ZodType.init(inst, def)` opens every schema
+        if key not in self._type_values:
+            found = []
+            for kind, target, extra in self.ws.bindings(mod, name):
+                if kind == "var":
+                    got = self.binding_value(mod, kind, target, extra, depth + 1)
+                    if got[0] is not None:
+                        found.append(got)
+            self._type_values[key] = self.merge(found) if found else None  # type: ignore[arg-type]
+        return self._type_values[key] or (v, c)
 
     # --- members
     def attr(self, v: Value, name: str, depth: int) -> tuple[Value | None, int]:
@@ -431,7 +437,8 @@ class Values(ValueResolver):
         rows = [r for r in self.ws.symbols(f"{cls.qname}.{name}") if r.kind != "module"]
         # not a function declared inside a same-named function (`function $constructor() { function
         # init() {} }` next to `interface $constructor { init(): void }`): no member
-        rows = [r for r in rows if r.kind != "function" or r.extra.get("prop")] or rows
+        if len(rows) > 1:
+            rows = [r for r in rows if r.kind != "function" or r.extra.get("prop")] or rows
         if rows:
             return ("syms", rows), known_confidence(rows, EXTRACTED)
         evs = cls.extra.get("attrs", {}).get(name)
