@@ -11,7 +11,7 @@ unions and a ternary branch narrowed by its condition, ``typeof`` tests and clas
 discriminants, call signatures (``op(...)(source)``), inline object types, callbacks in ternary
 arguments, array literals of instances, an annotated object literal's declared members, a name
 that is an interface and a value read as the value, type names looked up past parameters, type
-parameters as their constraints, and
+parameters as their constraints, a property's declared type over what a subclass assigns, and
 dispatch through interfaces, abstract and base methods (``inferred``, ``via`` the declared method). Unrelated classes with a same-named method,
 and literals typed by another type or by none, stay unlinked."""
 
@@ -205,6 +205,9 @@ FRAGMENTS = [
     "\nexport const Repo: Store = null as any;\n", "\n  Repo.save();\n",
     "\nexport interface Box2<I extends Repo = Repo> {\n  inner: I;\n}\nexport function b2(x: Box2) { x.inner.find(); }\n",
     "\nexport function sh(api: api.Repo[]) { for (const r of api) r.find(); }\n",
+    # a property's declared type wins over what a subclass assigns
+    "\nexport class Held2 {\n  constructor(public r?: Repo) {}\n}\n"
+    "export class Sub2 extends Held2 {\n  go(s: Store) {\n    this.r = s as any;\n    this.r.find();\n  }\n}\n",
     "implements Store", "save", "run", "repo", "find", "Store", "Repo", "Opts", "hook", "Repo[]", "{", "}", "(", ")", "\n",
 ]
 FILES = sorted(INITIAL)

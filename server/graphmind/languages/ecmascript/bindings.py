@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import tree_sitter as ts
 
 from ...model import REF, BindingFact, SiteFact, SymbolFact
-from .records import Base, SiteExpr
+from .records import Base, Expr, SiteExpr
 from .syntax import (
     CLASSES,
     FUNCTION_VALUES,
@@ -204,7 +204,9 @@ class Bindings:
             elif ev[0] in ("new", "call") and ev[1].base == Base.NAME and self.is_local(scope, ev[1].chain[0]):
                 ev = None  # built from a local: not evaluable outside the method
             del sc
-            if ev is not None and ev[0] in ("new", "call", "ann"):
+            if ev is not None and ev[0] == "ann":  # assigned a value of that type: no declaration of the property
+                ev = ("val", Expr(Base.ASSERTED, ev[1], []))
+            if ev is not None and ev[0] in ("new", "call", "val"):
                 self.symbols[this[1]].extra.setdefault("attrs", {}).setdefault(e.chain[0], []).append(ev)
 
     def types_of(self, scope: int, name: str) -> list[tuple]:

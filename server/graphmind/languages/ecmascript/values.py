@@ -30,6 +30,7 @@ ELEMENT_CALLBACKS = {
     "findLast": (0,), "findLastIndex": (0,), "flatMap": (0,), "reduce": (1,), "reduceRight": (1,),
     "sort": (0, 1), "toSorted": (0, 1),
 }
+DECLARED = ("ann", "arr", "cls", "rec", "union", "ext")  # type evidence a declaration states
 ELEMENT_RESULTS = ("find", "findLast", "at", "pop", "shift")  # a call of these returns an element
 ARRAY_RESULTS = ("filter", "slice", "concat", "reverse", "sort", "toSorted", "toReversed", "splice")
 
@@ -443,7 +444,15 @@ class Values(ValueResolver):
             return ("syms", rows), known_confidence(rows, EXTRACTED)
         evs = cls.extra.get("attrs", {}).get(name)
         if evs:
-            v, c = self.evidence_value(evs, lambda e, d: self.eval_global_expr(cls.module, e, d), depth + 1)
+            owner = cls
+            declared = [e for e in evs if e[0] in DECLARED]
+            if declared:  # a declared type is the property's type, whatever is assigned to it
+                evs = declared
+            else:  # only assignments here (`this.destination = new ReplaySubject()`): a base's declaration wins
+                got = self.declared_attr(cls, name, depth + 1, set())
+                if got is not None:
+                    owner, evs = got
+            v, c = self.evidence_value(evs, lambda e, d, _m=owner.module: self.eval_global_expr(_m, e, d), depth + 1)
             if v is not None:
                 return v, min(c, INFERRED)
         # the bases, then the interfaces it implements: a member the class holds in a field of a
@@ -457,6 +466,21 @@ class Values(ValueResolver):
             if m[0] is not None:
                 return m
         return None, EXTRACTED
+
+    def declared_attr(self, cls: SymbolRow, name: str, depth: int, seen: set[int]) -> tuple[SymbolRow, list] | None:
+        """The class among ``cls``'s bases that declares the type of property ``name``, and that
+        declaration's evidence (``public destination?: Observer<T>``), or None."""
+        for base in self.bases(cls, depth):
+            if base.id in seen or depth > MAX_DEPTH:
+                continue
+            seen.add(base.id)
+            declared = [e for e in base.extra.get("attrs", {}).get(name, ()) if e[0] in DECLARED]
+            if declared:
+                return base, declared
+            got = self.declared_attr(base, name, depth + 1, seen)
+            if got is not None:
+                return got
+        return None
 
     def constructor(self, cls: SymbolRow, depth: int) -> tuple[list[SymbolRow], int]:
         m, c = self.member(cls, "constructor", depth, set())
