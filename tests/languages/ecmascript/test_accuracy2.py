@@ -11,7 +11,8 @@ unions and a ternary branch narrowed by its condition, ``typeof`` tests and clas
 discriminants, call signatures (``op(...)(source)``), inline object types, callbacks in ternary
 arguments, array literals of instances, an annotated object literal's declared members, a name
 that is an interface and a value read as the value, type names looked up past parameters, type
-parameters as their constraints, a property's declared type over what a subclass assigns, and
+parameters as their constraints, a property's declared type over what a subclass assigns, unions with array parts and
+``Array.isArray``, the declared type of a returned name, and
 dispatch through interfaces, abstract and base methods (``inferred``, ``via`` the declared method). Unrelated classes with a same-named method,
 and literals typed by another type or by none, stay unlinked."""
 
@@ -205,6 +206,10 @@ FRAGMENTS = [
     "\nexport const Repo: Store = null as any;\n", "\n  Repo.save();\n",
     "\nexport interface Box2<I extends Repo = Repo> {\n  inner: I;\n}\nexport function b2(x: Box2) { x.inner.find(); }\n",
     "\nexport function sh(api: api.Repo[]) { for (const r of api) r.find(); }\n",
+    # a union with an array part narrowed by Array.isArray; a returned name's declared type
+    "\nexport function par(p: Repo[] | Repo) {\n  if (Array.isArray(p)) {\n    for (const r of p) r.find();\n  } else p.find();\n}\n",
+    "\nexport function held(): void {\n  let h: Repo | undefined;\n  const get = () => h;\n  get().find();\n}\n",
+    "Array.isArray", " | Repo[]",
     # a property's declared type wins over what a subclass assigns
     "\nexport class Held2 {\n  constructor(public r?: Repo) {}\n}\n"
     "export class Sub2 extends Held2 {\n  go(s: Store) {\n    this.r = s as any;\n    this.r.find();\n  }\n}\n",

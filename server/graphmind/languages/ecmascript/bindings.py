@@ -351,6 +351,20 @@ class Bindings:
     def member_signature(self, scope: int, name: str, node: ts.Node, name_node: ts.Node, extra: dict[str, Any]) -> int:
         raise NotImplementedError
 
+    def returns_name(self, node: ts.Node, scope: int) -> None:
+        """``return subject`` of a name declared with a type (``let subject: Subject<T>``) in a
+        function without a declared return type: that type is what a call returns. Any other
+        return in the function (another name, a value of no declared type) leaves it unknown."""
+        fn = self.scopes[scope].fn
+        if fn is None or "returns" in self.symbols[fn].extra:
+            return
+        extra = self.symbols[fn].extra
+        ev = next((e for e in self.types_of(scope, text(node)) if e[0] in ("ann", "arr", "union")), None)
+        if ev is None or extra.get("returns_declared", ev) != ev:
+            extra["returns_declared"] = None  # returns of different types: no one type
+        else:
+            extra["returns_declared"] = ev
+
     def returns_new(self, node: ts.Node, scope: int) -> None:
         """``return new Foo()`` (or ``() => new Foo()``) in a function without a declared return
         type: what a call of it returns, for files that call it."""

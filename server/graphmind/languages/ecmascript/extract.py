@@ -71,7 +71,7 @@ SIGNATURES = ("method_signature", "abstract_method_signature")  # @definition.me
 # Every capture the extractor handles (besides @callee, read with its call).
 CAPTURES = (
     *SCOPE_CAPTURES, "reference.call", "reference.class", "reference.value", "import", "export", "assign",
-    "declarator", "field", "bind.pattern", "ret.new", "call.signature",
+    "declarator", "field", "bind.pattern", "ret.new", "ret.name", "call.signature",
 )
 
 
@@ -795,6 +795,8 @@ class Extractor(Bindings):
                     self.symbols[owner].extra.setdefault("call_ret", ret)
         elif key == "ret.new":
             self.returns_new(node, scope)
+        elif key == "ret.name":
+            self.returns_name(node, scope)
 
     def call_site(self, kind: str, node: ts.Node, callee: ts.Node, owner: int, scope: int) -> None:
         if kind == "jsx":

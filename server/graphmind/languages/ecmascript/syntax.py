@@ -289,9 +289,10 @@ def type_evidence(node: ts.Node | None) -> tuple | None:
         evs = [type_evidence(c) for c in named]
         if len(evs) == 1:
             return evs[0] if evs[0] is not None and evs[0][0] == "ann" else None
-        # `Subscriber<T> | Observer<T>`: each named part is a type the value may have
-        if evs and all(ev is not None and ev[0] == "ann" for ev in evs):
-            return ("union", [ev[1] for ev in evs])  # type: ignore[index]
+        # `Subscriber<T> | Observer<T>`: each named part is a type the value may have (an array
+        # of a named type too: `Subscription[] | Subscription`)
+        if evs and all(ev is not None and ev[0] in ("ann", "arr") for ev in evs) and any(ev[0] == "ann" for ev in evs):  # type: ignore[index]
+            return ("union", [ev[1] if ev[0] == "ann" else ev for ev in evs])  # type: ignore[index]
         return None
     if t == "object_type":  # `{ buffer: T[]; subs: Subscription }`: a record of typed members
         members = member_types(node)
@@ -331,6 +332,11 @@ def narrowings(cond: ts.Node | None, folder: str) -> list[tuple[str, tuple]]:
             callee, args = n.child_by_field_name("function"), n.child_by_field_name("arguments")
             e = expr_of(callee, folder)
             if args is None or e.base not in (Base.NAME, Base.THIS) or not e.chain:
+                continue
+            if e.base == Base.NAME and e.chain == ["Array", "isArray"]:  # the parts of x's union that are arrays
+                first = args.named_children[0] if args.named_child_count else None
+                if first is not None and first.type == "identifier":
+                    out.append((text(first), ("typeof", "array")))
                 continue
             for k, a in enumerate(args.named_children):
                 if a.type == "identifier":

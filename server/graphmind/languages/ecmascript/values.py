@@ -334,6 +334,8 @@ class Values(ValueResolver):
                 return p[0] == "syms" and any(r.kind in ("function", "class") for r in p[1])
             if what == "object":
                 return p[0] in ("inst", "rec", "arr")
+            if what == "array":  # Array.isArray(x)
+                return p[0] == "arr"
             return p[0] == "ext"
 
         parts = [p for p in v[1][0] if kept(p)]
@@ -526,7 +528,7 @@ class Values(ValueResolver):
             for r in payload:
                 if r.extra.get("returns_members"):
                     found.append((("ret", [r]), c))
-                ret = r.extra.get("returns")
+                ret = r.extra.get("returns") or r.extra.get("returns_declared")
                 if ret:
                     rv, rc = self.type_value(ret, lambda e, d, _m=r.module: self.eval_global_expr(_m, e, d), depth + 1)
                     if rv is not None:
@@ -589,10 +591,10 @@ class Values(ValueResolver):
         if ev[0] == "arr":  # Foo[]: its elements are Foo instances
             elem, _ = self.type_value(("ann", ev[1]), evaluate, depth + 1)
             return (("arr", elem) if elem is not None and elem[0] == "inst" else ("ext", "Array")), INFERRED
-        if ev[0] == "union":  # A | B: an instance of either
+        if ev[0] == "union":  # A | B: an instance of either (a part is a chain, or ('arr', chain) for A[])
             got = []
             for chain in ev[1]:
-                pv, _ = self.type_value(("ann", chain), evaluate, depth + 1)
+                pv, _ = self.type_value(chain if isinstance(chain, tuple) else ("ann", chain), evaluate, depth + 1)
                 if pv is not None:
                     got.append((pv, INFERRED))
             return self.union_of(got, len(got) == len(ev[1])) if got else (None, EXTRACTED)
