@@ -12,7 +12,7 @@ discriminants, call signatures (``op(...)(source)``), inline object types, callb
 arguments, array literals of instances, an annotated object literal's declared members, a name
 that is an interface and a value read as the value, type names looked up past parameters, type
 parameters as their constraints, a property's declared type over what a subclass assigns, unions with array parts and
-``Array.isArray``, the declared type of a returned name, and
+``Array.isArray``, the declared type of a returned name, Map values and Set elements, and
 dispatch through interfaces, abstract and base methods (``inferred``, ``via`` the declared method). Unrelated classes with a same-named method,
 and literals typed by another type or by none, stay unlinked."""
 
@@ -210,6 +210,9 @@ FRAGMENTS = [
     "\nexport function par(p: Repo[] | Repo) {\n  if (Array.isArray(p)) {\n    for (const r of p) r.find();\n  } else p.find();\n}\n",
     "\nexport function held(): void {\n  let h: Repo | undefined;\n  const get = () => h;\n  get().find();\n}\n",
     "Array.isArray", " | Repo[]",
+    # Map values and Set elements
+    "\n  const m = new Map<string, Repo>();\n  m.get(\"a\")!.find();\n",
+    "\nexport function setOf(s: Set<Repo>, m: Map<string, Repo[]>) {\n  s.forEach((r) => r.find());\n  m.get(\"k\")![0].find();\n}\n",
     # a property's declared type wins over what a subclass assigns
     "\nexport class Held2 {\n  constructor(public r?: Repo) {}\n}\n"
     "export class Sub2 extends Held2 {\n  go(s: Store) {\n    this.r = s as any;\n    this.r.find();\n  }\n}\n",

@@ -310,7 +310,7 @@ class Bindings:
         ev = type_evidence(node.child_by_field_name("type"))
         if ev is None:
             ev = value_evidence(value, self.folder)
-            if ev is not None and ev[0] not in ("new", "call"):
+            if ev is not None and ev[0] not in ("new", "call", "arr", "map"):  # `#all = new Set<Sub>()`: typed
                 ev = None
         if ev is not None:
             self.symbols[this[1]].extra.setdefault("attrs", {}).setdefault(name, []).append(ev)
@@ -345,7 +345,7 @@ class Bindings:
         ev = type_evidence(ty)
         if ty.type == "type_identifier" and text(ty) in self.tp_bounds.get(owner, {}):
             ev = self.tp_bounds[owner][text(ty)]  # `_zod: Internals`: what the type parameter is bound to
-        if ev is not None and ev[0] in ("ann", "arr", "cls", "rec"):
+        if ev is not None and ev[0] in ("ann", "arr", "map", "cls", "rec"):
             self.symbols[owner].extra.setdefault("attrs", {}).setdefault(name, []).append(ev)
 
     def member_signature(self, scope: int, name: str, node: ts.Node, name_node: ts.Node, extra: dict[str, Any]) -> int:

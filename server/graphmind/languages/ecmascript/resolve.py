@@ -24,6 +24,9 @@ from .builtins import BUILTIN_METHODS, GLOBALS
 from .records import Base, Expr, SiteExpr
 from .values import Value, Values
 
+# Values whose members are outside the workspace: external ones, builtin arrays and maps.
+OUTSIDE = ("ext", "arr", "arrfn", "map", "mapfn")
+
 
 class Resolver(Values):
     def __init__(self, facts: Facts, ws: FamilyView) -> None:
@@ -352,12 +355,12 @@ class Resolver(Values):
                 return self.by_name(i, site, external)
             return unresolved(i)
         kind, payload = v
-        if kind in ("ext", "arr", "arrfn"):
+        if kind in OUTSIDE:
             return Resolution(i, [], EXTERNAL)
         if kind == "union":  # `x: A | B`: each part's member (labels.union_confidence)
             parts, whole = payload
             per = [p[1] for p in parts if p[0] == "syms"]
-            outside = [p for p in parts if p[0] in ("ext", "arr", "arrfn")]
+            outside = [p for p in parts if p[0] in OUTSIDE]
             if not per:
                 return Resolution(i, [], EXTERNAL) if len(outside) == len(parts) else unresolved(i)
             # a part whose member is outside the workspace has that one member, no guess among ours

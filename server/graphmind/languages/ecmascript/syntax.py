@@ -35,6 +35,8 @@ MAPPED_TYPES = ("Partial", "Required", "Readonly", "NonNullable", "Omit", "Pick"
 # Parts of a union that are no object type: a member called on the union is the named part's.
 PRIMITIVE_PARTS = ("predefined_type", "literal_type", "function_type", "template_literal_type")
 ARRAY_TYPES = ("Array", "ReadonlyArray")
+SET_TYPES = ("Set", "ReadonlySet", "WeakSet")  # iterated, and called back, with their elements as arrays are
+MAP_TYPES = ("Map", "ReadonlyMap", "WeakMap")
 
 
 def text(node: ts.Node | None) -> str:
@@ -271,8 +273,10 @@ def type_evidence(node: ts.Node | None) -> tuple | None:
             return type_evidence(args.named_children[0])
         if name in MAPPED_TYPES and args is not None and args.named_child_count >= 1:
             return type_evidence(args.named_children[0])
-        if name in ARRAY_TYPES:
+        if name in ARRAY_TYPES or name in SET_TYPES:
             return array_of(args.named_children[0] if args is not None and args.named_child_count == 1 else None)
+        if name in MAP_TYPES:
+            return map_of(args.named_children[1] if args is not None and args.named_child_count == 2 else None)
         return type_evidence(head)
     if t == "union_type":
         kids = [
@@ -429,6 +433,13 @@ def array_of(elem: ts.Node | None) -> tuple:
     return ("arr", ev[1]) if ev is not None and ev[0] == "ann" else ("ext", "Array")
 
 
+def map_of(value: ts.Node | None) -> tuple:
+    """A map type by its value type: ``('map', evidence)`` when its values are of a named type or an
+    array of one (``Map<string, Mutation[]>``: what ``get`` returns), else the builtin ``Map``."""
+    ev = type_evidence(value)
+    return ("map", ev) if ev is not None and ev[0] in ("ann", "arr") else ("ext", "Map")
+
+
 def intersection_parts(node: ts.Node, kind: str = "intersection_type") -> list[ts.Node]:
     """The parts of ``A & B & {...}`` (nested intersections flattened), in order; with ``kind``
     ``union_type``, of ``A | B | C``."""
@@ -518,7 +529,14 @@ def value_evidence(value: ts.Node | None, folder: str) -> tuple | None:
         value = value.named_children[0]
     t = value.type
     if t == "new_expression":
-        return ("new", expr_of(value.child_by_field_name("constructor"), folder))
+        ctor, targs = value.child_by_field_name("constructor"), value.child_by_field_name("type_arguments")
+        if ctor is not None and ctor.type == "identifier" and targs is not None:  # `new Map<string, Foo[]>()`
+            kids = targs.named_children
+            if text(ctor) in MAP_TYPES and len(kids) == 2:
+                return map_of(kids[1])
+            if text(ctor) in SET_TYPES and len(kids) == 1:
+                return array_of(kids[0])
+        return ("new", expr_of(ctor, folder))
     if t == "call_expression":
         spec = require_spec(value)
         if spec is not None:

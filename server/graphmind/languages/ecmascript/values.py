@@ -30,7 +30,7 @@ ELEMENT_CALLBACKS = {
     "findLast": (0,), "findLastIndex": (0,), "flatMap": (0,), "reduce": (1,), "reduceRight": (1,),
     "sort": (0, 1), "toSorted": (0, 1),
 }
-DECLARED = ("ann", "arr", "cls", "rec", "union", "ext")  # type evidence a declaration states
+DECLARED = ("ann", "arr", "map", "cls", "rec", "union", "ext")  # type evidence a declaration states
 ELEMENT_RESULTS = ("find", "findLast", "at", "pop", "shift")  # a call of these returns an element
 ARRAY_RESULTS = ("filter", "slice", "concat", "reverse", "sort", "toSorted", "toReversed", "splice")
 
@@ -42,7 +42,7 @@ def _value_key(v: Value) -> Any:
         return kind, sorted(r.id for r in payload)
     if kind == "union":
         return kind, sorted(repr(_value_key(p)) for p in payload[0]), payload[1]
-    if kind == "arr":
+    if kind in ("arr", "map"):
         return kind, repr(_value_key(payload))
     if kind == "super":
         return kind, payload.id
@@ -242,6 +242,10 @@ class Values(ValueResolver):
             return (payload, INFERRED) if name == ELEMENT else (("arrfn", (name, payload)), EXTRACTED)
         if kind == "arrfn":
             return ("ext", f"Array.{payload[0]}.{name}"), EXTRACTED
+        if kind == "map":  # m.get: a method of the map
+            return ("mapfn", (name, payload)), EXTRACTED
+        if kind == "mapfn":
+            return ("ext", f"Map.{payload[0]}.{name}"), EXTRACTED
         if kind == "ret":
             rows = [x for r in payload for x in self.ws.symbols(f"{r.qname}.{name}") if x.extra.get("member")]
             return (("syms", rows), known_confidence(rows, EXTRACTED)) if rows else (None, EXTRACTED)
@@ -508,6 +512,11 @@ class Values(ValueResolver):
             if name in ELEMENT_RESULTS:
                 return elem, min(c, INFERRED)
             return (("arr", elem) if name in ARRAY_RESULTS else ("ext", f"Array.{name}()")), c
+        if kind == "mapfn":  # m.get(k): a value; m.values(): its values to iterate
+            name, elem = payload
+            if name == "get":
+                return elem, min(c, INFERRED)
+            return (("arr", elem) if name == "values" and elem[0] == "inst" else ("ext", f"Map.{name}()")), c
         if kind == "mod":
             base, bc = self.cjs_value(payload, depth + 1)
             return self.call_result(base, min(c, bc), depth + 1) if base is not None and base[0] != "mod" else (None, c)
@@ -588,6 +597,9 @@ class Values(ValueResolver):
             ev = ("ann", ev)
         if ev[0] == "ext":
             return ("ext", ev[1]), INFERRED
+        if ev[0] == "map":  # Map<K, Foo>: its values are Foo instances (or arrays of them)
+            elem, _ = self.type_value(ev[1], evaluate, depth + 1)
+            return (("map", elem) if elem is not None and elem[0] in ("inst", "arr") else ("ext", "Map")), INFERRED
         if ev[0] == "arr":  # Foo[]: its elements are Foo instances
             elem, _ = self.type_value(("ann", ev[1]), evaluate, depth + 1)
             return (("arr", elem) if elem is not None and elem[0] == "inst" else ("ext", "Array")), INFERRED
@@ -643,7 +655,7 @@ class Values(ValueResolver):
         if k == 0 and ce.chain and j in ELEMENT_CALLBACKS.get(ce.chain[-1], ()) and (ce.base != Base.NAME or len(ce.chain) > 1):
             # arr.forEach((x) => ...): x is an element of arr
             av, _ = evaluate(ce._replace(chain=ce.chain[:-1]), depth + 1)
-            if av is not None and av[0] == "arr":
+            if av is not None and av[0] in ("arr", "map") and (av[0] == "arr" or ce.chain[-1] == "forEach"):
                 return av[1], INFERRED
         fv, _ = evaluate(ce, depth + 1)
         if fv is None or fv[0] != "syms":
@@ -685,7 +697,7 @@ class Values(ValueResolver):
         found: list[tuple[Value, int]] = []
         for ev in evs:
             kind = ev[0]
-            if kind in ("ann", "ext", "arr", "cls", "union", "rec"):
+            if kind in ("ann", "ext", "arr", "map", "cls", "union", "rec"):
                 v, c = self.type_value(ev, evaluate, depth)
                 if v is not None:
                     found.append((v, INFERRED))
