@@ -310,7 +310,8 @@ class Bindings:
         ev = type_evidence(node.child_by_field_name("type"))
         if ev is None:
             ev = value_evidence(value, self.folder)
-            if ev is not None and ev[0] not in ("new", "call", "arr", "map"):  # `#all = new Set<Sub>()`: typed
+            # `#all = new Set<Sub>()`: typed; `new WeakMap<Response, Request>()`: a builtin map
+            if ev is not None and ev[0] not in ("new", "call", "arr", "map") and not (ev[0] == "ext" and value.type == "new_expression"):
                 ev = None
         if ev is not None:
             self.symbols[this[1]].extra.setdefault("attrs", {}).setdefault(name, []).append(ev)
