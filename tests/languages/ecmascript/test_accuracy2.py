@@ -12,7 +12,8 @@ discriminants, call signatures (``op(...)(source)``), inline object types, callb
 arguments, array literals of instances, an annotated object literal's declared members, a name
 that is an interface and a value read as the value, type names looked up past parameters, type
 parameters as their constraints, a property's declared type over what a subclass assigns, unions with array parts and
-``Array.isArray``, the declared type of a returned name, Map values and Set elements, and
+``Array.isArray``, the declared type of a returned name, Map values and Set elements, function-type aliases typing
+the parameters of function values where they stand, and
 dispatch through interfaces, abstract and base methods (``inferred``, ``via`` the declared method). Unrelated classes with a same-named method,
 and literals typed by another type or by none, stay unlinked."""
 
@@ -213,6 +214,9 @@ FRAGMENTS = [
     # Map values and Set elements
     "\n  const m = new Map<string, Repo>();\n  m.get(\"a\")!.find();\n",
     "\nexport function setOf(s: Set<Repo>, m: Map<string, Repo[]>) {\n  s.forEach((r) => r.find());\n  m.get(\"k\")![0].find();\n}\n",
+    # a type alias of a function type types the parameters of a function value where it stands
+    "\nexport type Cb = <S extends Store>(s: S) => void;\nexport const cb: Cb = (s) => s.save();\n",
+    "\nexport function mkCb(): Cb {\n  return (s) => s.repo.find();\n}\n", "\nexport const cb2: (n: number) => Cb = (n) => (s) => s.save();\n",
     # a property's declared type wins over what a subclass assigns
     "\nexport class Held2 {\n  constructor(public r?: Repo) {}\n}\n"
     "export class Sub2 extends Held2 {\n  go(s: Store) {\n    this.r = s as any;\n    this.r.find();\n  }\n}\n",

@@ -25,6 +25,7 @@ from .syntax import (
     WRAPPERS,
     callback_this,
     callee_name,
+    context_signature,
     destructured,
     expr_of,
     generic_evidence,
@@ -43,6 +44,7 @@ from .syntax import (
     require_spec,
     rng,
     signature,
+    signature_evidence,
     spread_sources,
     switch_narrowings,
     text,
@@ -272,6 +274,14 @@ class Extractor(Bindings):
                 if args:
                     extra["base_args"] = args
             value = node.child_by_field_name("value") if t == "type_alias_declaration" else None
+            if value is not None and value.type == "function_type":
+                # `type $Parse = <T extends $ZodType>(schema: T, ...) => R`: an interface with that call signature
+                params, ret = signature_evidence(value, type_param_bounds(node))
+                extra["fn_type"] = True
+                if params:
+                    extra["call"] = params
+                if ret is not None:
+                    extra["call_ret"] = ret
             if value is not None and value.type == "union_type":
                 # `type TeardownLogic = Subscription | Unsubscribable | (() => void)`: a value of it is
                 # either named type (one named part: that type); no named part: no symbol
@@ -396,6 +406,8 @@ class Extractor(Bindings):
             arg = argument_of(node)
             if arg is not None:
                 self.contextual_params(node, arg, params, sid)
+            else:
+                self.signature_params(node, params, sid)
             return sid
         end = ret or params or name_node
         sig = signature(def_node, src, end)
@@ -414,7 +426,27 @@ class Extractor(Bindings):
         sid = self.new_scope(ps, idx, this, node)
         self.scopes[sid].fn = idx
         self.bind_params(params, sid, node)
+        if t in FUNCTION_VALUES:
+            self.signature_params(node, params, sid)
         return sid
+
+    def signature_params(self, fn: ts.Node, params: ts.Node | None, sid: int) -> None:
+        """A function value typed by where it stands (:func:`context_signature`): its unannotated
+        parameters have the types of the signature's (``('sig', chain, j)`` for a named type's call
+        signature, read where that type is declared)."""
+        if params is None or params.type == "identifier":
+            return
+        ctx = context_signature(fn)
+        if ctx is None:
+            return
+        direct = signature_evidence(ctx[1], {})[0] if ctx[0] == "fn" else {}
+        for j, p in enumerate(value_params(params)):
+            pat = p.child_by_field_name("pattern") if p.type in ("required_parameter", "optional_parameter") else p
+            if pat is None or pat.type != "identifier" or p.child_by_field_name("type") is not None:
+                continue
+            ev = direct.get(j) if ctx[0] == "fn" else ("sig", ctx[1], j)
+            if ev is not None:
+                self.scopes[sid].types.setdefault(text(pat), []).append(ev)
 
     def function_extra(self, node: ts.Node, params: ts.Node | None, ret: ts.Node | None) -> dict[str, Any]:
         """What other files may read about a function: its declared return type (with the

@@ -700,6 +700,54 @@ def type_param_bounds(node: ts.Node) -> dict[str, tuple]:
     return out
 
 
+def signature_evidence(fn: ts.Node, bounds: dict[str, tuple]) -> tuple[dict[int, tuple], tuple | None]:
+    """A function type's parameter types by position and its return type (``<T extends Schema>(schema:
+    T) => R``), a type parameter as its bound (its own ``bounds`` and those of ``fn``)."""
+    bounds = {**bounds, **type_param_bounds(fn)}
+
+    def evidence(node: ts.Node | None) -> tuple | None:
+        if node is not None and node.type == "type_annotation" and node.named_child_count:
+            node = node.named_children[0]
+        if node is not None and node.type == "type_identifier" and text(node) in bounds:
+            return bounds[text(node)]
+        ev = type_evidence(node)
+        return ev if ev is not None and ev[0] in ("ann", "arr", "map", "rec", "union") else None
+
+    params: dict[int, tuple] = {}
+    for k, p in enumerate(value_params(fn.child_by_field_name("parameters"))):
+        ev = evidence(p.child_by_field_name("type")) if p.type in ("required_parameter", "optional_parameter") else None
+        if ev is not None:
+            params[k] = ev
+    return params, evidence(fn.child_by_field_name("return_type"))
+
+
+def context_signature(fn: ts.Node) -> tuple | None:
+    """The signature a function value is typed by where it stands: ``('fn', function type node)``
+    when written there (``const f: (a: Foo) => R = (a) => ...``, the declared return type of an
+    enclosing arrow or function that returns it), ``('ann', chain)`` a named type whose call
+    signature applies (``const p: $Parse = (schema) => ...``); None elsewhere."""
+    p = fn.parent
+    ty: ts.Node | None = None
+    if p is not None and p.type == "variable_declarator" and p.child_by_field_name("value") == fn:
+        ty = p.child_by_field_name("type")
+    elif p is not None and p.type == "arrow_function" and p.child_by_field_name("body") == fn:
+        outer = context_signature(p)
+        ty = outer[1].child_by_field_name("return_type") if outer is not None and outer[0] == "fn" else None
+    elif p is not None and p.type == "return_statement":
+        f = p.parent
+        while f is not None and f.type not in (*FUNCTIONS, *FUNCTION_VALUES, "method_definition"):
+            f = f.parent
+        ty = f.child_by_field_name("return_type") if f is not None else None
+    if ty is not None and ty.type == "type_annotation" and ty.named_child_count:
+        ty = ty.named_children[0]
+    if ty is None:
+        return None
+    if ty.type == "function_type":
+        return ("fn", ty)
+    ev = type_evidence(ty)
+    return ("ann", ev[1]) if ev is not None and ev[0] == "ann" else None
+
+
 def generic_evidence(node: ts.Node | None, tparams: list[str]) -> tuple | None:
     """Like :func:`type_evidence`, but a type parameter of the declaration is ``('tp', index)``."""
     if node is not None and node.type == "type_annotation" and node.named_child_count:

@@ -459,7 +459,9 @@ class Values(ValueResolver):
                 if got is not None:
                     owner, evs = got
             v, c = self.evidence_value(evs, lambda e, d, _m=owner.module: self.eval_global_expr(_m, e, d), depth + 1)
-            if v is not None:
+            # a field of a function type (`fetch!: ReplaceReturnType<...>`) holds no member of its
+            # own: the one a base or an implemented interface declares (below)
+            if v is not None and not (v[0] == "inst" and all(r.extra.get("fn_type") for r in v[1])):
                 return v, min(c, INFERRED)
         # the bases, then the interfaces it implements: a member the class holds in a field of a
         # function type (`now: () => number`, no symbol) is the one the interface declares
@@ -755,6 +757,14 @@ class Values(ValueResolver):
                 v = self.narrowed(v, proofs)
                 if v is not None:
                     found.append((v, c))
+            elif kind == "sig":  # a parameter of a function typed by a named type's call signature
+                t, _ = self.type_value(("ann", ev[1]), evaluate, depth + 1)
+                for r in t[1] if t is not None and t[0] == "inst" else ():
+                    pev = (r.extra.get("call") or {}).get(ev[2])
+                    if pev is not None:
+                        v, _ = self.type_value(pev, lambda e, d, _m=r.module: self.eval_global_expr(_m, e, d), depth + 1)
+                        if v is not None:
+                            found.append((v, INFERRED))
             elif kind == "arrof":  # [new Foo()]
                 v, c = self.evidence_value([ev[1]], evaluate, depth + 1, trust)
                 if v is not None and v[0] == "inst":
