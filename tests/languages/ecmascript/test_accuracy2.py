@@ -217,6 +217,7 @@ FRAGMENTS = [
     # a type alias of a function type types the parameters of a function value where it stands
     "\nexport type Cb = <S extends Store>(s: S) => void;\nexport const cb: Cb = (s) => s.save();\n",
     "\nexport function mkCb(): Cb {\n  return (s) => s.repo.find();\n}\n", "\nexport const cb2: (n: number) => Cb = (n) => (s) => s.save();\n",
+    "\nexport function gen<T extends Repo>(t: T) { t.find(); }\n", " extends Repo",
     # a property's declared type wins over what a subclass assigns
     "\nexport class Held2 {\n  constructor(public r?: Repo) {}\n}\n"
     "export class Sub2 extends Held2 {\n  go(s: Store) {\n    this.r = s as any;\n    this.r.find();\n  }\n}\n",

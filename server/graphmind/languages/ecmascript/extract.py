@@ -744,6 +744,7 @@ class Extractor(Bindings):
             return
         is_ctor = fn.type == "method_definition" and member_name(fn.child_by_field_name("name")) == "constructor"
         cls = self.this_of(sid)
+        bounds = type_param_bounds(fn) if fn.child_by_field_name("type_parameters") is not None else {}
         for p in params.named_children:
             names = list(pattern_names(p))
             sc.locals.update(names)
@@ -753,7 +754,11 @@ class Extractor(Bindings):
                     self.destructured_param(pat, p.child_by_field_name("type"), sc)
                 if pat is None or pat.type != "identifier":
                     continue
-                ev = type_evidence(p.child_by_field_name("type"))
+                ann = p.child_by_field_name("type")
+                ty = ann.named_children[0] if ann is not None and ann.named_child_count else None
+                # `inst: T` with `<T extends ZodMiniObject>`: the type parameter's constraint
+                ev = bounds.get(text(ty)) if ty is not None and ty.type == "type_identifier" else None
+                ev = ev or type_evidence(ann)
                 if ev is None:
                     continue
                 pname = text(pat)
