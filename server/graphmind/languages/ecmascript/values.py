@@ -17,8 +17,8 @@ from .syntax import OPAQUE_TYPES
 # ('super', class row); ('ret', function rows) the object literal the functions return (its
 # members are the functions' symbols flagged ``member``); ('spread', (values, keys)) an object
 # literal made of spreads of those values (and its own ``keys``, which hide theirs); ('arr', value)
-# an array whose elements are ``value`` (an instance); ('arrfn', (name, value)) its method ``name``;
-# ('union', (values, whole)) one of several values, each a part of a declared union of types
+# an array (or a set) whose elements are ``value`` (an instance); ('arrfn', (name, value)) its method
+# ``name``; ('map', value) a map whose values are ``value``, ('mapfn', (name, value)) its method; ('union', (values, whole)) one of several values, each a part of a declared union of types
 # (``x: A | B``, ``c ? a : b``, ``a || b``), ``whole`` false when a part had no value for a member
 # asked on the way; ('rec', (members, evaluate)) a value of an inline object type (``{ subs:
 # Subscription }``): each member's type evidence, evaluated where it was written.
