@@ -63,6 +63,7 @@ class Values(ValueResolver):
         self._unions: dict[tuple[int, int], Value | None] = {}  # (type alias id, depth) -> the union it names
         # (module, name, depth) -> the value an interface's name is also bound to (value_of_type_name)
         self._type_values: dict[tuple[str, str, int], tuple[Value | None, int] | None] = {}
+        self._supertypes: dict[int, list[SymbolRow]] = {}  # a type's id -> its direct supertypes (is_subtype)
 
     # --- modules
     def module_exists(self, name: str) -> bool:
@@ -410,7 +411,10 @@ class Values(ValueResolver):
             if x.id in seen:
                 continue
             seen.add(x.id)
-            for b in self.supertypes(x, 0):
+            supers = self._supertypes.get(x.id)
+            if supers is None:  # once per type and file: a dispatch walk confirms dozens of subtypes sharing ancestors
+                supers = self._supertypes[x.id] = self.supertypes(x, 0)
+            for b in supers:
                 if b.id == sup.id:
                     return True
                 todo.append(b)
