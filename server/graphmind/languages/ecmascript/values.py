@@ -18,7 +18,8 @@ from .syntax import OPAQUE_TYPES
 # members are the functions' symbols flagged ``member``); ('spread', (values, keys)) an object
 # literal made of spreads of those values (and its own ``keys``, which hide theirs); ('arr', value)
 # an array (or a set) whose elements are ``value`` (an instance); ('arrfn', (name, value)) its method
-# ``name``; ('map', value) a map whose values are ``value``, ('mapfn', (name, value)) its method; ('union', (values, whole)) one of several values, each a part of a declared union of types
+# ``name``; ('map', value) a map whose values are ``value``, ('mapfn', (name, value)) its method;
+# ('union', (values, whole)) one of several values, each a part of a declared union of types
 # (``x: A | B``, ``c ? a : b``, ``a || b``), ``whole`` false when a part had no value for a member
 # asked on the way; ('rec', (members, evaluate)) a value of an inline object type (``{ subs:
 # Subscription }``): each member's type evidence, evaluated where it was written.
@@ -197,6 +198,8 @@ class Values(ValueResolver):
         return self.attrs(v, c, chain, depth)
 
     def attrs(self, v: Value | None, c: int, chain: list[str], depth: int) -> tuple[Value | None, int]:
+        """The toolkit's ``v.a.b.c``, a name that is an interface and a value read as the value
+        where a member follows (:meth:`value_of_type_name`)."""
         for a in chain:
             if v is None:
                 return None, c
