@@ -13,7 +13,7 @@ arguments, array literals of instances, an annotated object literal's declared m
 that is an interface and a value read as the value, type names looked up past parameters, type
 parameters as their constraints, a property's declared type over what a subclass assigns, unions with array parts and
 ``Array.isArray``, the declared type of a returned name, Map values and Set elements, function-type aliases typing
-the parameters of function values where they stand, and
+the parameters of function values where they stand, arrays built by ``map``, and
 dispatch through interfaces, abstract and base methods (``inferred``, ``via`` the declared method). Unrelated classes with a same-named method,
 and literals typed by another type or by none, stay unlinked."""
 
@@ -218,6 +218,7 @@ FRAGMENTS = [
     "\nexport type Cb = <S extends Store>(s: S) => void;\nexport const cb: Cb = (s) => s.save();\n",
     "\nexport function mkCb(): Cb {\n  return (s) => s.repo.find();\n}\n", "\nexport const cb2: (n: number) => Cb = (n) => (s) => s.save();\n",
     "\nexport function gen<T extends Repo>(t: T) { t.find(); }\n", " extends Repo",
+    "\nexport function viaMap(ss: Store[]) {\n  const rs = ss.map((s) => s.repo);\n  rs.forEach((r) => r.find());\n}\n",
     # a property's declared type wins over what a subclass assigns
     "\nexport class Held2 {\n  constructor(public r?: Repo) {}\n}\n"
     "export class Sub2 extends Held2 {\n  go(s: Store) {\n    this.r = s as any;\n    this.r.find();\n  }\n}\n",

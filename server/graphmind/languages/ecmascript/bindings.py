@@ -278,7 +278,7 @@ class Bindings:
         if ann is not None:
             evs.append(ann)
         if ann is None:  # `c ? clone(options) : options`, `a || b`: either (syntax.alternatives)
-            ev = value_evidence(value, self.folder)
+            ev = (self.mapped(value) if scope != 0 else None) or value_evidence(value, self.folder)
             if ev is not None:
                 evs.append(ev)
         if scope == 0:
@@ -290,6 +290,22 @@ class Bindings:
         sc.locals.add(name)
         if evs:
             sc.types.setdefault(name, []).extend(evs)
+
+    def mapped(self, value: ts.Node | None) -> tuple | None:
+        """``xs.map((m) => m.observer)``: an array of what the arrow returns, ``('mapped', scope,
+        evidence)`` evaluated in the arrow's scope (where ``m`` is an element of ``xs``). Only for
+        a function's locals: another file cannot evaluate in this file's scopes."""
+        fn = value.child_by_field_name("function") if value is not None and value.type == "call_expression" else None
+        if fn is None or fn.type != "member_expression" or member_name(fn.child_by_field_name("property")) != "map":
+            return None
+        args = value.child_by_field_name("arguments")  # type: ignore[union-attr]
+        cb = args.named_children[0] if args is not None and args.named_child_count else None
+        body = cb.child_by_field_name("body") if cb is not None and cb.type == "arrow_function" else None
+        sid = self.scope_of_node.get(cb.id) if cb is not None else None
+        if body is None or body.type == "statement_block" or sid is None:
+            return None
+        ev = value_evidence(body, self.folder)
+        return ("mapped", sid, ev) if ev is not None and ev[0] in ("val", "call", "new") else None
 
     def field(self, node: ts.Node, scope: int) -> None:
         if node.type == "property_signature":

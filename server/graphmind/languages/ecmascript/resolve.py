@@ -78,6 +78,9 @@ class Resolver(Values):
             s = parent
         return self.module_lookup(name, depth)
 
+    def scope_evaluator(self, scope: int) -> Callable[[Expr, int], tuple[Value | None, int]] | None:
+        return (lambda e, d: self.eval_expr(e, scope, d)) if 0 < scope < len(self.scopes) else None
+
     def this_value(self, scope: int) -> tuple[Value | None, int]:
         s = scope
         while 0 < s < len(self.scopes):

@@ -209,6 +209,11 @@ class Values(ValueResolver):
             c = min(c, c2)
         return v, c
 
+    def scope_evaluator(self, scope: int) -> Callable[[Expr, int], tuple[Value | None, int]] | None:
+        """Evaluation in one of the resolved file's scopes (the resolver has them; values read
+        from other files have none)."""
+        return None
+
     def value_of_type_name(self, v: Value | None, c: int, depth: int) -> tuple[Value | None, int]:
         """A name whose members are read (``$ZodType.init``) is a value: when it names interfaces
         only and their module also binds it to a value (``export interface $ZodType ...`` and
@@ -772,6 +777,11 @@ class Values(ValueResolver):
                         v, _ = self.type_value(pev, lambda e, d, _m=r.module: self.eval_global_expr(_m, e, d), depth + 1)
                         if v is not None:
                             found.append((v, INFERRED))
+            elif kind == "mapped":  # xs.map((x) => x.foo): an array of what the arrow returns, in its scope
+                inner = self.scope_evaluator(ev[1])
+                v, c = self.evidence_value([ev[2]], inner, depth) if inner is not None else (None, EXTRACTED)
+                if v is not None and v[0] == "inst":
+                    found.append((("arr", v), min(c, INFERRED)))
             elif kind == "arrof":  # [new Foo()]
                 v, c = self.evidence_value([ev[1]], evaluate, depth + 1, trust)
                 if v is not None and v[0] == "inst":
