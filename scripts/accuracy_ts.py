@@ -22,7 +22,9 @@ prepare a call hierarchy for are compared. tsserver lists a call through an inte
 method under every implementation / override too: GraphMind's dispatch edges (``via`` dispatch,
 ``inferred``) are counted like any other edge at the default confidence.
 
-Raw figures compare edges as they are. tsserver's call hierarchy finds a method's callers through
+Raw figures compare edges as they are; the raw edges only tsserver has are also counted by how
+each stands to what GraphMind links in its method family (``raw_miss_class``: upward, downward,
+across, the override itself, family misses). tsserver's call hierarchy finds a method's callers through
 its references, which TypeScript shares across a *method family*: the methods of one name in
 classes and interfaces connected by ``extends`` / ``implements`` (the interface member, every
 implementation, and their siblings). A call is listed under every member of the family it can be
@@ -71,6 +73,14 @@ EXCLUDE = ("*/tests/*", "*/test/*", "*/__tests__/*", "*.test.*", "*.spec.*", "*/
 Edge = tuple[Key, Key]
 
 
+class Types(NamedTuple):
+    """The types a method belongs to (``owners``: its class or interface, or the types of the
+    object literal it is a method of) and ``owners`` with all their supertypes (``above``), by id."""
+
+    owners: frozenset[int]
+    above: frozenset[int]
+
+
 class Ours(NamedTuple):
     edges: dict[Edge, int]  # best confidence of each (caller, callee)
     dispatch: set[Edge]  # edges that only dispatch gives (via kind "dispatch")
@@ -79,6 +89,7 @@ class Ours(NamedTuple):
     names: dict[Key, str]  # GraphMind's qualified name of a definition, for reading
     where: dict[Edge, str]  # one call site of each edge, ``path:line``
     family: dict[Key, Key]  # a method -> its method family's representative (the least key)
+    types: dict[Key, Types]  # a method -> the types owning it and all their supertypes
 
 
 def fetch_npm(spec: str) -> Path:
@@ -159,7 +170,7 @@ def ours(ws: Path, db: Path, defs: Defs) -> Ours:
         where.setdefault(edge, f"{path}:{sl + 1}")
         dispatch = bool(via) and via.startswith("dispatch:")
         via_only[edge] = via_only.get(edge, True) and dispatch
-    family = method_families(eng, callee_key)
+    family, types = method_families(eng, callee_key)
     sites = [
         (defs.caller(path, sl, sc), name)
         for path, sl, sc, name in eng.db.execute(
@@ -169,16 +180,16 @@ def ours(ws: Path, db: Path, defs: Defs) -> Ours:
     ]
     eng.close()
     print(f"  graphmind indexed in {seconds:.2f}s: {len(edges)} call edges", file=sys.stderr)
-    return Ours(edges, {e for e, only in via_only.items() if only}, sites, seconds, names, where, family)
+    return Ours(edges, {e for e, only in via_only.items() if only}, sites, seconds, names, where, family, types)
 
 
-def method_families(eng: Engine, key_of: Any) -> dict[Key, Key]:
+def method_families(eng: Engine, key_of: Any) -> tuple[dict[Key, Key], dict[Key, Types]]:
     """Each method's family (see the module's doc): methods of one name in classes / interfaces
     connected by their supertypes, as the resolver's ``Values.supertypes`` reads the heritage
     clauses, and the methods of object literals typed by one of them (``const p: Provider = {now()
     {...}}``, typed as the resolver types them for dispatch); connected components, each named by
     its least key. ``key_of`` maps a symbol to the
-    reference's key, as for callees."""
+    reference's key, as for callees. Also each method's :class:`Types`."""
     view = StoreView(eng.db)
     view.lang = FAMILY[0]
     values = Resolver(Facts(module="", symbols=[], sites=[], bindings=[]), FamilyView(view, FAMILY))
@@ -191,6 +202,7 @@ def method_families(eng: Engine, key_of: Any) -> dict[Key, Key]:
         key[sid] = key_of(path, name, nsl, nsc, tuple(rng))
         methods.append((sid, name, qname))
     parent: dict[Key, Key] = {}
+    types: dict[Key, Types] = {}
 
     def find(k: Key) -> Key:
         while parent.get(k, k) != k:
@@ -218,7 +230,8 @@ def method_families(eng: Engine, key_of: Any) -> dict[Key, Key]:
             seen.update(s.id for s in sups)
             todo.extend(sups)
             join(sid, name, sups)
-    return {k: find(k) for k in key.values()}
+        types[key[sid]] = Types(frozenset(r.id for r in owners), frozenset(seen))
+    return {k: find(k) for k in key.values()}, types
 
 
 def reference(ws: Path, files: list[Path], tools: Path | None, log: Path, cached: bool):  # noqa: ANN201
@@ -349,14 +362,40 @@ def evaluate(spec: str, tools: Path | None, keep: Path | None, cached: bool = Fa
         "onlyGraphmindByFamily": sorted(
             [label(a), label(f), found.where[(a, b)]] for (a, f), b in by_family_where(default, by_family(ref))
         ),
+        "onlyTsserverClasses": dict(Counter(raw_miss_class(e, default, found) for e in ref - default).most_common()),
     }
     if keep is not None:
         keep.mkdir(parents=True, exist_ok=True)
         (keep / f"{name.replace('/', '+').replace(':', '+')}-disagreements.json").write_text(
-            json.dumps({k: result[k] for k in ("onlyGraphmindByFamily", "onlyTsserverByFamily")}
+            json.dumps({k: result[k] for k in ("onlyGraphmindByFamily", "onlyTsserverByFamily", "onlyTsserverClasses")}
                        | {k: result[k] for k in ("onlyGraphmind", "onlyTsserver")}, indent=1)
         )
     return result
+
+
+def raw_miss_class(miss: Edge, ours: set[Edge], found: Ours) -> str:
+    """Why an edge only tsserver has is missing, by how its callee stands to what GraphMind links
+    from the same caller in the same method family: *upward* (the callee's type is a supertype of
+    a linked member's: the interface member a class implements), *downward* (a subtype's: an
+    override below the linked member, e.g. under a ``super.m()`` or a concrete receiver), *across*
+    (neither: a sibling implementation), the override itself (``super.m()`` listed under the
+    method calling it), or a *family miss* (GraphMind links nothing of the family)."""
+    caller, callee = miss
+    fam = found.family.get(callee, callee)
+    linked = [x for a, x in ours if a == caller and found.family.get(x, x) == fam]
+    if not linked:
+        return "family miss"
+    if callee == caller:
+        return "the override itself (super.m())"
+    mine = found.types.get(callee)
+    if mine is None:
+        return "callee not a GraphMind method"
+    theirs = [found.types[x] for x in linked if x in found.types]
+    if any(mine.owners and mine.owners <= t.above and not t.owners <= mine.above for t in theirs):
+        return "upward"
+    if any(t.owners and t.owners <= mine.above for t in theirs):
+        return "downward"
+    return "across"
 
 
 def table(results: list[dict[str, Any]]) -> str:
@@ -390,6 +429,8 @@ def main(argv: list[str] | None = None) -> int:
     results = [evaluate(spec, args.tools, args.disagreements, args.cached_reference)
                for spec in args.corpora.split(",") if spec]
     print(table(results))
+    for r in results:  # the raw edges only tsserver has, by how they stand to GraphMind's (raw_miss_class)
+        print(f"{r['corpus']}: tsserver-only raw edges: " + ", ".join(f"{k} {n}" for k, n in r["onlyTsserverClasses"].items()))
     write_results(results, args.out, args.disagreements, "onlyTsserver", "tsserver")
     return 0
 

@@ -52,6 +52,9 @@
 ; what a function returns when nothing declares it: `return new Foo()`, `() => new Foo()`
 (return_statement (new_expression) @ret.new)
 (arrow_function body: (new_expression) @ret.new)
+; `return subject` of a name with a declared type
+(return_statement (identifier) @ret.name)
+(arrow_function body: (identifier) @ret.name)
 ; object literals typed by their context: an argument (`ky.get(url, {fetch() {...}})`), nested in
 ; one (`{retry: {shouldRetry() {...}}}`): their methods are symbols implementing the type's members
 ; (only literals with a method or a function-valued key: the others define nothing)

@@ -16,6 +16,8 @@
 (type_alias_declaration value: [(object_type) (intersection_type)]) @definition.interface
 ; type aliases of unions: a value of one is of either named part (Extractor.open_scope)
 (type_alias_declaration value: (union_type)) @definition.interface
+; a type alias of a function type: a type with that call signature (`type $Parse = <T>(schema: T) => R`)
+(type_alias_declaration value: (function_type)) @definition.interface
 (type_alias_declaration value: (object_type (method_signature) @definition.method))
 (type_alias_declaration value: (object_type (property_signature) @field))
 (type_alias_declaration value: (intersection_type (object_type (method_signature) @definition.method)))

@@ -6,8 +6,15 @@ fields, type aliases of object types, property-assigned functions, element types
 arrays (callbacks, ``for … of``, index access), ``typeof Class`` / ``typeof f`` types, a member a
 class holds in a function-typed field as the one its interface declares, names destructured from
 typed values and patterns typed inline, an interface's overloads as one member, the methods of
-object literals typed by their context, and dispatch through interfaces, abstract and base
-methods (``inferred``, ``via`` the declared method). Unrelated classes with a same-named method,
+object literals typed by their context, alternatives (``c ? a : b``, ``a || b``, ``a ?? b``) as
+unions and a ternary branch narrowed by its condition, ``typeof`` tests and class-field
+discriminants, call signatures (``op(...)(source)``), inline object types, callbacks in ternary
+arguments, array literals of instances, an annotated object literal's declared members, a name
+that is an interface and a value read as the value, type names looked up past parameters, type
+parameters as their constraints, a property's declared type over what a subclass assigns, unions with array parts and
+``Array.isArray``, the declared type of a returned name, Map values and Set elements, function-type aliases typing
+the parameters of function values where they stand, arrays built by ``map``, and
+dispatch through interfaces, abstract and base methods (``inferred``, ``via`` the declared method). Unrelated classes with a same-named method,
 and literals typed by another type or by none, stay unlinked."""
 
 from __future__ import annotations
@@ -181,6 +188,40 @@ FRAGMENTS = [
     # a discriminated union: `kind` declared as a string literal in each part
     "\nexport interface Disk {\n  kind: \"disk\";\n}\n", "\nexport type Any = Disk | Cloud;\n",
     "\n  const a: Any = s as any;\n  if (a.kind === \"disk\") a.save();\n  switch (a.kind) {\n    case \"disk\":\n      a.save();\n  }\n",
+    # alternatives (`c ? a : b`, `a || b`, `a ?? b`) as unions, a ternary branch narrowed by its
+    # condition, `typeof` tests, class-field discriminants
+    "\n  (s || st).save();\n  const e = s ? s : new Disk();\n  e.save();\n  (s ?? new Repo()).find();\n",
+    "\n  const v = isRepo(q) ? q : new Repo();\n  v.find();\n",
+    "\n  const h = q ? many : s;\n  if (typeof h === \"function\") h();\n",
+    "\nexport class Disk {\n  readonly kind = \"disk\";\n}\n", " || ", " ?? ", " ? s : ", "readonly ",
+    # a call signature (through an extends clause's type arguments), inline records, a callback in
+    # a ternary argument, an array literal, an annotated object literal's declared members
+    "\nexport interface Unary<T, R> {\n  (x: T): R;\n}\nexport interface Fn extends Unary<Store, Repo> {}\n"
+    "export function mkFn(): Fn {\n  return null as any;\n}\n",
+    "\n  mkFn()(s).find();\n", "\n  (x: Store): Disk;\n", "Unary<Store, Repo>",
+    "\nexport function rec(r: { repo: Repo; s: Store }) {\n  r.repo.find();\n  const { s } = r;\n  s.save();\n}\n",
+    "\n  withStore(s ? (st) => st.save() : (st) => st.repo.find());\n",
+    "\n  const rs2 = [new Repo()];\n  rs2.pop()!.find();\n",
+    "\nexport const lit: Store = {\n  save() {},\n  repo: new Repo(),\n};\n", "\n  lit.repo.find();\n",
+    # an interface that is also a value, a type parameter's constraint, type names skip parameters
+    "\nexport const Repo: Store = null as any;\n", "\n  Repo.save();\n",
+    "\nexport interface Box2<I extends Repo = Repo> {\n  inner: I;\n}\nexport function b2(x: Box2) { x.inner.find(); }\n",
+    "\nexport function sh(api: api.Repo[]) { for (const r of api) r.find(); }\n",
+    # a union with an array part narrowed by Array.isArray; a returned name's declared type
+    "\nexport function par(p: Repo[] | Repo) {\n  if (Array.isArray(p)) {\n    for (const r of p) r.find();\n  } else p.find();\n}\n",
+    "\nexport function held(): void {\n  let h: Repo | undefined;\n  const get = () => h;\n  get().find();\n}\n",
+    "Array.isArray", " | Repo[]",
+    # Map values and Set elements
+    "\n  const m = new Map<string, Repo>();\n  m.get(\"a\")!.find();\n",
+    "\nexport function setOf(s: Set<Repo>, m: Map<string, Repo[]>) {\n  s.forEach((r) => r.find());\n  m.get(\"k\")![0].find();\n}\n",
+    # a type alias of a function type types the parameters of a function value where it stands
+    "\nexport type Cb = <S extends Store>(s: S) => void;\nexport const cb: Cb = (s) => s.save();\n",
+    "\nexport function mkCb(): Cb {\n  return (s) => s.repo.find();\n}\n", "\nexport const cb2: (n: number) => Cb = (n) => (s) => s.save();\n",
+    "\nexport function gen<T extends Repo>(t: T) { t.find(); }\n", " extends Repo",
+    "\nexport function viaMap(ss: Store[]) {\n  const rs = ss.map((s) => s.repo);\n  rs.forEach((r) => r.find());\n}\n",
+    # a property's declared type wins over what a subclass assigns
+    "\nexport class Held2 {\n  constructor(public r?: Repo) {}\n}\n"
+    "export class Sub2 extends Held2 {\n  go(s: Store) {\n    this.r = s as any;\n    this.r.find();\n  }\n}\n",
     "implements Store", "save", "run", "repo", "find", "Store", "Repo", "Opts", "hook", "Repo[]", "{", "}", "(", ")", "\n",
 ]
 FILES = sorted(INITIAL)

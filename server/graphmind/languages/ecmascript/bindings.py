@@ -11,10 +11,11 @@ from typing import TYPE_CHECKING, Any
 import tree_sitter as ts
 
 from ...model import REF, BindingFact, SiteFact, SymbolFact
-from .records import Base, SiteExpr
+from .records import Base, Expr, SiteExpr
 from .syntax import (
     CLASSES,
     FUNCTION_VALUES,
+    class_tag,
     destructured,
     expr_of,
     member_name,
@@ -45,6 +46,7 @@ class Bindings:
     module_vars: dict[str, list[tuple]]
     mlocals: set[str]
     scope_of_node: dict[int, int]
+    tp_bounds: dict[int, dict[str, tuple]]
 
     def this_of(self, scope: int) -> tuple:
         raise NotImplementedError
@@ -202,7 +204,9 @@ class Bindings:
             elif ev[0] in ("new", "call") and ev[1].base == Base.NAME and self.is_local(scope, ev[1].chain[0]):
                 ev = None  # built from a local: not evaluable outside the method
             del sc
-            if ev is not None and ev[0] in ("new", "call", "ann"):
+            if ev is not None and ev[0] == "ann":  # assigned a value of that type: no declaration of the property
+                ev = ("val", Expr(Base.ASSERTED, ev[1], []))
+            if ev is not None and ev[0] in ("new", "call", "val"):
                 self.symbols[this[1]].extra.setdefault("attrs", {}).setdefault(e.chain[0], []).append(ev)
 
     def types_of(self, scope: int, name: str) -> list[tuple]:
@@ -273,14 +277,8 @@ class Bindings:
         ann = type_evidence(node.child_by_field_name("type"))
         if ann is not None:
             evs.append(ann)
-        if ann is None and value is not None and value.type == "ternary_expression":
-            # `c ? clone(options) : options`: either branch's value
-            for branch in ("consequence", "alternative"):
-                ev = value_evidence(value.child_by_field_name(branch), self.folder)
-                if ev is not None:
-                    evs.append(ev)
-        elif ann is None:
-            ev = value_evidence(value, self.folder)
+        if ann is None:  # `c ? clone(options) : options`, `a || b`: either (syntax.alternatives)
+            ev = (self.mapped(value) if scope != 0 else None) or value_evidence(value, self.folder)
             if ev is not None:
                 evs.append(ev)
         if scope == 0:
@@ -292,6 +290,22 @@ class Bindings:
         sc.locals.add(name)
         if evs:
             sc.types.setdefault(name, []).extend(evs)
+
+    def mapped(self, value: ts.Node | None) -> tuple | None:
+        """``xs.map((m) => m.observer)``: an array of what the arrow returns, ``('mapped', scope,
+        evidence)`` evaluated in the arrow's scope (where ``m`` is an element of ``xs``). Only for
+        a function's locals: another file cannot evaluate in this file's scopes."""
+        fn = value.child_by_field_name("function") if value is not None and value.type == "call_expression" else None
+        if fn is None or fn.type != "member_expression" or member_name(fn.child_by_field_name("property")) != "map":
+            return None
+        args = value.child_by_field_name("arguments")  # type: ignore[union-attr]
+        cb = args.named_children[0] if args is not None and args.named_child_count else None
+        body = cb.child_by_field_name("body") if cb is not None and cb.type == "arrow_function" else None
+        sid = self.scope_of_node.get(cb.id) if cb is not None else None
+        if body is None or body.type == "statement_block" or sid is None:
+            return None
+        ev = value_evidence(body, self.folder)
+        return ("mapped", sid, ev) if ev is not None and ev[0] in ("val", "call", "new") else None
 
     def field(self, node: ts.Node, scope: int) -> None:
         if node.type == "property_signature":
@@ -305,10 +319,15 @@ class Bindings:
         value = node.child_by_field_name("value")
         if name is None or (value is not None and (value.type in FUNCTION_VALUES or value.type in CLASSES)):
             return
+        tag = class_tag(node)
+        if tag is not None:  # `readonly kind = "circle"`: a discriminant, as an interface's `kind: "circle"`
+            self.symbols[this[1]].extra.setdefault("tags", {})[name] = tag
+            return
         ev = type_evidence(node.child_by_field_name("type"))
         if ev is None:
             ev = value_evidence(value, self.folder)
-            if ev is not None and ev[0] not in ("new", "call"):
+            # `#all = new Set<Sub>()`: typed; `new WeakMap<Response, Request>()`: a builtin map
+            if ev is not None and ev[0] not in ("new", "call", "arr", "map") and not (ev[0] == "ext" and value.type == "new_expression"):
                 ev = None
         if ev is not None:
             self.symbols[this[1]].extra.setdefault("attrs", {}).setdefault(name, []).append(ev)
@@ -341,11 +360,27 @@ class Bindings:
             self.symbols[owner].extra.setdefault("tags", {})[name] = string_value(ty.named_children[0]) or ""
             return
         ev = type_evidence(ty)
-        if ev is not None and ev[0] in ("ann", "arr", "cls"):
+        if ty.type == "type_identifier" and text(ty) in self.tp_bounds.get(owner, {}):
+            ev = self.tp_bounds[owner][text(ty)]  # `_zod: Internals`: what the type parameter is bound to
+        if ev is not None and ev[0] in ("ann", "arr", "map", "cls", "rec"):
             self.symbols[owner].extra.setdefault("attrs", {}).setdefault(name, []).append(ev)
 
     def member_signature(self, scope: int, name: str, node: ts.Node, name_node: ts.Node, extra: dict[str, Any]) -> int:
         raise NotImplementedError
+
+    def returns_name(self, node: ts.Node, scope: int) -> None:
+        """``return subject`` of a name declared with a type (``let subject: Subject<T>``) in a
+        function without a declared return type: that type is what a call returns. Any other
+        return in the function (another name, a value of no declared type) leaves it unknown."""
+        fn = self.scopes[scope].fn
+        if fn is None or "returns" in self.symbols[fn].extra:
+            return
+        extra = self.symbols[fn].extra
+        ev = next((e for e in self.types_of(scope, text(node)) if e[0] in ("ann", "arr", "union")), None)
+        if ev is None or extra.get("returns_declared", ev) != ev:
+            extra["returns_declared"] = None  # returns of different types: no one type
+        else:
+            extra["returns_declared"] = ev
 
     def returns_new(self, node: ts.Node, scope: int) -> None:
         """``return new Foo()`` (or ``() => new Foo()``) in a function without a declared return

@@ -25,10 +25,13 @@ from .syntax import (
     WRAPPERS,
     callback_this,
     callee_name,
+    context_signature,
     destructured,
     expr_of,
+    generic_evidence,
     guard_of,
     heritage,
+    heritage_args,
     implemented,
     intersection_parts,
     is_static,
@@ -41,11 +44,13 @@ from .syntax import (
     require_spec,
     rng,
     signature,
+    signature_evidence,
     spread_sources,
     switch_narrowings,
     text,
     type_arguments,
     type_evidence,
+    type_param_bounds,
     type_params,
     value_params,
 )
@@ -68,7 +73,7 @@ SIGNATURES = ("method_signature", "abstract_method_signature")  # @definition.me
 # Every capture the extractor handles (besides @callee, read with its call).
 CAPTURES = (
     *SCOPE_CAPTURES, "reference.call", "reference.class", "reference.value", "import", "export", "assign",
-    "declarator", "field", "bind.pattern", "ret.new", "call.signature",
+    "declarator", "field", "bind.pattern", "ret.new", "ret.name", "call.signature",
 )
 
 
@@ -143,6 +148,8 @@ class Extractor(Bindings):
         self.signature_of_node: dict[int, int] = {}  # a bodiless member's node -> its symbol
         self.link_calls: list[tuple[int, ts.Node]] = []  # (site index, call) for the link layer
         self.typed_literals: list[tuple[int, ts.Node]] = []  # (scope, node) of contextually typed literals
+        self.tparams: dict[int, list[str]] = {}  # an interface symbol -> its type parameters' names
+        self.tp_bounds: dict[int, dict[str, tuple]] = {}  # an interface symbol -> its type parameters' bounds
 
     # --- symbols and scopes
     def add_symbol(self, parent_scope: int, name: str, kind: str, def_node: ts.Node, name_node: ts.Node,
@@ -263,7 +270,18 @@ class Extractor(Bindings):
             bases = heritage(node) if t != "type_alias_declaration" else alias_bases(node)
             if bases:
                 extra["bases"] = bases
+                args = heritage_args(node, type_params(node))
+                if args:
+                    extra["base_args"] = args
             value = node.child_by_field_name("value") if t == "type_alias_declaration" else None
+            if value is not None and value.type == "function_type":
+                # `type $Parse = <T extends $ZodType>(schema: T, ...) => R`: an interface with that call signature
+                params, ret = signature_evidence(value, type_param_bounds(node))
+                extra["fn_type"] = True
+                if params:
+                    extra["call"] = params
+                if ret is not None:
+                    extra["call_ret"] = ret
             if value is not None and value.type == "union_type":
                 # `type TeardownLogic = Subscription | Unsubscribable | (() => void)`: a value of it is
                 # either named type (one named part: that type); no named part: no symbol
@@ -277,6 +295,8 @@ class Extractor(Bindings):
             sig = " ".join(src[node.start_byte : body.start_byte if body is not None else node.end_byte].decode("utf-8", "replace").split())
             idx = self.add_symbol(ps, name, "interface", node, name_node, sig, extra)
             self.bind_def(ps, name, idx)
+            self.tparams[idx] = type_params(node)
+            self.tp_bounds[idx] = type_param_bounds(node)
             return self.new_scope(ps, idx, ("none",), node)
         if key == "namespace":
             name_node = node.child_by_field_name("name")
@@ -383,8 +403,11 @@ class Extractor(Bindings):
         if name is None or name_node is None:
             sid = self.new_scope(ps, psc.owner, this, node)
             self.bind_params(params, sid, node)
-            if ptype == "arguments":
-                self.contextual_params(node, params, sid)
+            arg = argument_of(node)
+            if arg is not None:
+                self.contextual_params(node, arg, params, sid)
+            else:
+                self.signature_params(node, params, sid)
             return sid
         end = ret or params or name_node
         sig = signature(def_node, src, end)
@@ -403,7 +426,27 @@ class Extractor(Bindings):
         sid = self.new_scope(ps, idx, this, node)
         self.scopes[sid].fn = idx
         self.bind_params(params, sid, node)
+        if t in FUNCTION_VALUES:
+            self.signature_params(node, params, sid)
         return sid
+
+    def signature_params(self, fn: ts.Node, params: ts.Node | None, sid: int) -> None:
+        """A function value typed by where it stands (:func:`context_signature`): its unannotated
+        parameters have the types of the signature's (``('sig', chain, j)`` for a named type's call
+        signature, read where that type is declared)."""
+        if params is None or params.type == "identifier":
+            return
+        ctx = context_signature(fn)
+        if ctx is None:
+            return
+        direct = signature_evidence(ctx[1], {})[0] if ctx[0] == "fn" else {}
+        for j, p in enumerate(value_params(params)):
+            pat = p.child_by_field_name("pattern") if p.type in ("required_parameter", "optional_parameter") else p
+            if pat is None or pat.type != "identifier" or p.child_by_field_name("type") is not None:
+                continue
+            ev = direct.get(j) if ctx[0] == "fn" else ("sig", ctx[1], j)
+            if ev is not None:
+                self.scopes[sid].types.setdefault(text(pat), []).append(ev)
 
     def function_extra(self, node: ts.Node, params: ts.Node | None, ret: ts.Node | None) -> dict[str, Any]:
         """What other files may read about a function: its declared return type (with the
@@ -430,12 +473,13 @@ class Extractor(Bindings):
                 extra["returns_args"] = args
         return extra
 
-    def contextual_params(self, fn: ts.Node, params: ts.Node | None, sid: int) -> None:
-        """A function passed as an argument (``f(x, (inst, def) => ...)``): its unannotated
-        parameters have the types ``f`` declares for that callback's parameters (read where ``f``
-        is defined). A type parameter there is bound by the call's type arguments (``f<Foo>(...)``)
-        or by the type the call's result is declared to have (``const x: C<Foo> = f(...)``)."""
-        args = fn.parent
+    def contextual_params(self, fn: ts.Node, arg: ts.Node, params: ts.Node | None, sid: int) -> None:
+        """A function passed as an argument ``arg`` (``f(x, (inst, def) => ...)``, or a branch of
+        a ternary argument): its unannotated parameters have the types ``f`` declares for that
+        callback's parameters (read where ``f`` is defined). A type parameter there is bound by the
+        call's type arguments (``f<Foo>(...)``) or by the type the call's result is declared to
+        have (``const x: C<Foo> = f(...)``)."""
+        args = arg.parent
         call = args.parent if args is not None else None
         if params is None or call is None or call.type not in ("call_expression", "new_expression"):
             return
@@ -443,7 +487,7 @@ class Extractor(Bindings):
         e = expr_of(callee, self.folder)
         if e.base == Base.UNKNOWN:
             return
-        k = next((i for i, c in enumerate(args.named_children) if c.id == fn.id), None)
+        k = next((i for i, c in enumerate(args.named_children) if c.id == arg.id), None)
         ta = call.child_by_field_name("type_arguments")
         targs = [type_evidence(a) for a in ta.named_children] if ta is not None else None
         hint = None
@@ -559,6 +603,9 @@ class Extractor(Bindings):
             name = text(nn)
             spreads = spread_sources(node, self.folder)
             extra: dict[str, Any] = {"spreads": spreads} if spreads else {}
+            ann = type_evidence(parent.child_by_field_name("type"))
+            if ann is not None and ann[0] == "ann":  # `const p: Provider = {...}`: its other members are Provider's
+                extra["ann"] = ann
             idx = self.add_symbol(ps, name, "object", parent, nn, f"{name} = {{...}}", extra)
             self.bind_def(ps, name, idx)
             sid = self.object_scope(ps, idx, node)
@@ -697,6 +744,7 @@ class Extractor(Bindings):
             return
         is_ctor = fn.type == "method_definition" and member_name(fn.child_by_field_name("name")) == "constructor"
         cls = self.this_of(sid)
+        bounds = type_param_bounds(fn) if fn.child_by_field_name("type_parameters") is not None else {}
         for p in params.named_children:
             names = list(pattern_names(p))
             sc.locals.update(names)
@@ -706,7 +754,11 @@ class Extractor(Bindings):
                     self.destructured_param(pat, p.child_by_field_name("type"), sc)
                 if pat is None or pat.type != "identifier":
                     continue
-                ev = type_evidence(p.child_by_field_name("type"))
+                ann = p.child_by_field_name("type")
+                ty = ann.named_children[0] if ann is not None and ann.named_child_count else None
+                # `inst: T` with `<T extends ZodMiniObject>`: the type parameter's constraint
+                ev = bounds.get(text(ty)) if ty is not None and ty.type == "type_identifier" else None
+                ev = ev or type_evidence(ann)
                 if ev is None:
                     continue
                 pname = text(pat)
@@ -771,10 +823,17 @@ class Extractor(Bindings):
         elif key == "call.signature":
             owner = self.scopes[scope].owner
             ptypes = param_types(node.child_by_field_name("parameters"))
-            if owner != 0 and self.symbols[owner].kind == "interface" and ptypes:
-                self.symbols[owner].extra.setdefault("call", ptypes)
+            if owner != 0 and self.symbols[owner].kind == "interface":
+                if ptypes:
+                    self.symbols[owner].extra.setdefault("call", ptypes)
+                # what a call returns (`(source: T): R`), a type parameter by its position
+                ret = generic_evidence(node.child_by_field_name("return_type"), self.tparams.get(owner, []))
+                if ret is not None:
+                    self.symbols[owner].extra.setdefault("call_ret", ret)
         elif key == "ret.new":
             self.returns_new(node, scope)
+        elif key == "ret.name":
+            self.returns_name(node, scope)
 
     def call_site(self, kind: str, node: ts.Node, callee: ts.Node, owner: int, scope: int) -> None:
         if kind == "jsx":
@@ -837,6 +896,17 @@ def alias_bases(node: ts.Node) -> list[list[str]]:
         if ev is not None and ev[0] == "ann" and ev[1] not in out:
             out.append(ev[1])
     return out
+
+
+def argument_of(fn: ts.Node) -> ts.Node | None:
+    """The argument a function value is passed as: itself, or the ternary (and parentheses) it is
+    a branch of (``new Observable(s ? (sub) => ... : (sub) => ...)``); None when it is no argument."""
+    n = fn
+    while (p := n.parent) is not None and (
+        p.type == "parenthesized_expression" or p.type == "ternary_expression" and p.child_by_field_name("condition") != n
+    ):
+        n = p
+    return n if p is not None and p.type == "arguments" else None
 
 
 def literal_place(node: ts.Node) -> tuple[ts.Node, list[str]] | None:

@@ -16,6 +16,7 @@ class Base:
     because they are stored with every site."""
 
     NAME = "n"  # a name: chain[0]
+    TYPE = "T"  # a type's name: chain[0], looked up among definitions and imports (no variable names a type)
     THIS = "t"  # ``this``
     SUPER = "s"  # ``super``
     CALL = "c"  # the result of calling the expression ``arg``
@@ -24,6 +25,9 @@ class Base:
     ASSERTED = "y"  # a type assertion: ``arg`` is the type evidence (a name chain)
     LITERAL = "x"  # a literal of the builtin type ``arg``
     IMPORTED = "i"  # an imported name: ``arg`` is (module key, import form)
+    # one of several values: ``arg`` is the evidence of each (the branches of ``c ? a : b``, the
+    # operands of ``a || b`` / ``a ?? b``), a union of what they evaluate to
+    EITHER = "e"
     UNKNOWN = "u"
 
 

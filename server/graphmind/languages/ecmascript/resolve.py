@@ -24,6 +24,9 @@ from .builtins import BUILTIN_METHODS, GLOBALS
 from .records import Base, Expr, SiteExpr
 from .values import Value, Values
 
+# Values whose members are outside the workspace: external ones, builtin arrays and maps.
+OUTSIDE = ("ext", "arr", "arrfn", "map", "mapfn")
+
 
 class Resolver(Values):
     def __init__(self, facts: Facts, ws: FamilyView) -> None:
@@ -47,7 +50,9 @@ class Resolver(Values):
             return ("ext", name), EXTRACTED
         return None, EXTRACTED
 
-    def lookup(self, name: str, scope: int, depth: int) -> tuple[Value | None, int]:
+    def lookup(self, name: str, scope: int, depth: int, *, type_name: bool = False) -> tuple[Value | None, int]:
+        """The value of ``name`` in ``scope``; a ``type_name`` is looked up among definitions and
+        imports only (``checks: checks.$ZodCheck[]``: the parameter names no type)."""
         s = scope
         while s != 0 and s < len(self.scopes):
             parent, _, _, locals_, types, imports, defs = self.scopes[s]
@@ -57,11 +62,12 @@ class Resolver(Values):
             if name in imports:
                 kind, target, extra = imports[name]
                 return self.binding_value(self.M, kind, target, extra, depth + 1)
-            if name in types and types[name][0][0] == "tag":  # a discriminant held: the parts it selects
+            if type_name:
+                s = parent
+                continue
+            if name in types and types[name][0][0] in ("tag", "typeof"):  # a test held: the parts it selects
                 v, c = self.lookup(name, parent, depth + 1)
-                for ev in types[name]:
-                    v = self.select_tagged(v, ev[1], ev[2])
-                return v, c
+                return self.narrowed(v, types[name]), c
             if name in types:
                 v, c = self.evidence_value(types[name], lambda e, d, _s=s: self.eval_expr(e, _s, d), depth + 1)
                 if v is not None or name in locals_:
@@ -71,6 +77,9 @@ class Resolver(Values):
                 return None, EXTRACTED
             s = parent
         return self.module_lookup(name, depth)
+
+    def scope_evaluator(self, scope: int) -> Callable[[Expr, int], tuple[Value | None, int]] | None:
+        return (lambda e, d: self.eval_expr(e, scope, d)) if 0 < scope < len(self.scopes) else None
 
     def this_value(self, scope: int) -> tuple[Value | None, int]:
         s = scope
@@ -111,8 +120,8 @@ class Resolver(Values):
             return None, EXTRACTED
         base, arg, chain = e
         match base:
-            case Base.NAME:
-                v, c = self.lookup(chain[0], scope, depth + 1)
+            case Base.NAME | Base.TYPE:
+                v, c = self.lookup(chain[0], scope, depth + 1, type_name=base == Base.TYPE)
                 return self.attrs(v, c, chain[1:], depth)
             case Base.THIS:
                 v, c = self.this_value(scope)
@@ -133,6 +142,8 @@ class Resolver(Values):
                 v, c = self.type_value(arg, lambda e2, d: self.eval_expr(e2, scope, d), depth)
             case Base.LITERAL:
                 v, c = ("ext", arg), EXTRACTED
+            case Base.EITHER:
+                v, c = self.either(arg, lambda e2, d: self.eval_expr(e2, scope, d), depth + 1)
             case _:
                 return None, EXTRACTED
         return self.attrs(v, c, chain, depth)
@@ -160,7 +171,7 @@ class Resolver(Values):
                 return Resolution(i, [], EXTERNAL)
             return unresolved(i)
         if not chain:
-            if base in (Base.REQUIRE, Base.CALL, Base.NEW, Base.ASSERTED, Base.LITERAL, Base.THIS):
+            if base in (Base.REQUIRE, Base.CALL, Base.NEW, Base.ASSERTED, Base.LITERAL, Base.THIS, Base.EITHER):
                 v, c = self.eval_expr(Expr(base, arg, []), scope, 0)
                 if v is not None and v[0] == "mod":
                     v, c = self.cjs_value(v[1], 0)
@@ -174,6 +185,8 @@ class Resolver(Values):
             recv, rc = None, EXTRACTED
         else:
             recv, rc = self.eval_expr(recv_expr, scope, 0)
+            if recv is not None and recv[0] == "syms" and recv[1] and recv[1][0].kind == "interface":
+                recv, rc = self.value_of_type_name(recv, rc, 0)  # a member is read: the name is a value
         if recv is None:
             return self.outcome(i, site, None, rc, True, flag, lambda: self.external_root(recv_expr, scope))
         v, c = self.attr(recv, chain[-1], 0)
@@ -345,14 +358,17 @@ class Resolver(Values):
                 return self.by_name(i, site, external)
             return unresolved(i)
         kind, payload = v
-        if kind in ("ext", "arr", "arrfn"):
+        if kind in OUTSIDE:
             return Resolution(i, [], EXTERNAL)
         if kind == "union":  # `x: A | B`: each part's member (labels.union_confidence)
             parts, whole = payload
             per = [p[1] for p in parts if p[0] == "syms"]
+            outside = [p for p in parts if p[0] in OUTSIDE]
             if not per:
-                return Resolution(i, [], EXTERNAL) if all(p[0] in ("ext", "arr", "arrfn") for p in parts) else unresolved(i)
-            uconf = union_confidence(per, c, whole=whole and len(per) == len(parts))
+                return Resolution(i, [], EXTERNAL) if len(outside) == len(parts) else unresolved(i)
+            # a part whose member is outside the workspace has that one member, no guess among ours
+            # (`(provider.delegate || Date).now()`)
+            uconf = union_confidence(per, c, whole=whole and len(per) + len(outside) == len(parts))
             return Resolution(i, [(r.id, uconf) for r in {r.id: r for rows in per for r in rows}.values()], RESOLVED)
         if kind == "mod":
             if site.kind == CALL:

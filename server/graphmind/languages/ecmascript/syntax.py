@@ -24,6 +24,7 @@ LITERALS = {
     # operators only yield primitives (no operator overloading in JavaScript)
     "binary_expression": "Primitive", "unary_expression": "Primitive", "update_expression": "Number",
 }
+LOGICAL = ("||", "??", "&&")  # operators whose value is an operand's, not a primitive
 WRAPPERS = ("parenthesized_expression", "non_null_expression", "await_expression", "satisfies_expression")
 # Types that say nothing about a value: an assertion to one is the asserted expression itself.
 OPAQUE_TYPES = ("any", "unknown", "object", "Function")
@@ -34,6 +35,8 @@ MAPPED_TYPES = ("Partial", "Required", "Readonly", "NonNullable", "Omit", "Pick"
 # Parts of a union that are no object type: a member called on the union is the named part's.
 PRIMITIVE_PARTS = ("predefined_type", "literal_type", "function_type", "template_literal_type")
 ARRAY_TYPES = ("Array", "ReadonlyArray")
+SET_TYPES = ("Set", "ReadonlySet", "WeakSet")  # iterated, and called back, with their elements as arrays are
+MAP_TYPES = ("Map", "ReadonlyMap", "WeakMap")
 
 
 def text(node: ts.Node | None) -> str:
@@ -129,12 +132,14 @@ def expr_of(node: ts.Node | None, folder: str) -> Expr:
         return Expr(Base.SUPER, None, [])
     if t == "member_expression":
         obj = node.child_by_field_name("object")
+        if obj is not None and obj.type == "non_null_expression":
+            obj = receiver_node(obj)
         name = member_name(node.child_by_field_name("property")) or ""
         base = expr_of(obj, folder)
         return base._replace(chain=[*base.chain, name])
     if t == "subscript_expression":
         idx = string_value(node.child_by_field_name("index"))
-        base = expr_of(node.child_by_field_name("object"), folder)
+        base = expr_of(receiver_node(node.child_by_field_name("object")), folder)
         if idx is None and base.base == Base.UNKNOWN:
             return UNKNOWN
         # a['b'] is a.b; a[i] / a[0] is an element of a (``ELEMENT``)
@@ -151,6 +156,15 @@ def expr_of(node: ts.Node | None, folder: str) -> Expr:
         return Expr(Base.NEW, expr_of(node.child_by_field_name("constructor"), folder), [])
     if t in WRAPPERS and node.named_child_count >= 1:
         return expr_of(node.named_children[0], folder)
+    if t == "ternary_expression" or t == "binary_expression" and text(node.child_by_field_name("operator")) in LOGICAL:
+        if text(node.child_by_field_name("operator")) == "&&":  # `a && b`: b (a falsy value has no members)
+            return expr_of(node.child_by_field_name("right"), folder)
+        evs = alternatives(node, folder)
+        if not evs:
+            return UNKNOWN
+        if len(evs) == 1 and evs[0][0] == "val":
+            return evs[0][1]
+        return Expr(Base.EITHER, evs, [])
     if t in ("as_expression", "type_assertion"):
         kids = node.named_children
         ty = next((c for c in reversed(kids) if c.type != "type_arguments"), None) if t == "as_expression" else (
@@ -169,6 +183,55 @@ def expr_of(node: ts.Node | None, folder: str) -> Expr:
     if t in LITERALS:
         return Expr(Base.LITERAL, LITERALS[t], [])
     return UNKNOWN
+
+
+def receiver_node(obj: ts.Node | None) -> ts.Node | None:
+    """The receiver of a member access. tree-sitter-typescript parses ``a - b!.now()`` as ``(a -
+    b)!.now()``; in source a ``!`` after a binary expression needs parentheses, so an unparenthesised
+    one belongs to the expression's last operand (``b``)."""
+    if obj is not None and obj.type == "non_null_expression" and obj.named_child_count:
+        inner = obj.named_children[0]
+        while inner.type == "binary_expression" and (right := inner.child_by_field_name("right")) is not None:
+            inner = right
+        return obj if inner is obj.named_children[0] else inner
+    return obj
+
+
+def alternatives(node: ts.Node, folder: str) -> list[tuple]:
+    """The evidence of each value an expression may have: the branches of ``c ? a : b`` (a name
+    the condition narrows, as narrowed there: ``isSubscriber(x) ? x : new SafeSubscriber()``), the
+    operands of ``a || b`` and ``a ?? b``, nested ones flattened; a part without evidence is left
+    out (an unknown value is no alternative to choose from)."""
+    out: list[tuple] = []
+    todo = [node]
+    while todo:
+        n = todo.pop(0)
+        while n.type in WRAPPERS and n.named_child_count >= 1:
+            n = n.named_children[0]
+        op = text(n.child_by_field_name("operator")) if n.type == "binary_expression" else ""
+        if op in ("||", "??"):
+            todo[:0] = [c for c in (n.child_by_field_name("left"), n.child_by_field_name("right")) if c is not None]
+            continue
+        if n.type != "ternary_expression":
+            ev = value_evidence(n, folder)
+            if ev is not None:
+                out.append(ev)
+            continue
+        cons, alt = n.child_by_field_name("consequence"), n.child_by_field_name("alternative")
+        if cons is not None:
+            inner = cons
+            while inner.type in WRAPPERS and inner.named_child_count >= 1:
+                inner = inner.named_children[0]
+            proofs = [ev for name, ev in narrowings(n.child_by_field_name("condition"), folder)
+                      if inner.type == "identifier" and name == text(inner)]
+            ev = value_evidence(cons, folder)
+            if proofs:
+                out.append(("narrow", proofs, ev))
+            else:
+                todo.insert(0, cons)
+        if alt is not None:
+            todo.append(alt)
+    return out
 
 
 def type_evidence(node: ts.Node | None) -> tuple | None:
@@ -210,8 +273,10 @@ def type_evidence(node: ts.Node | None) -> tuple | None:
             return type_evidence(args.named_children[0])
         if name in MAPPED_TYPES and args is not None and args.named_child_count >= 1:
             return type_evidence(args.named_children[0])
-        if name in ARRAY_TYPES:
+        if name in ARRAY_TYPES or name in SET_TYPES:
             return array_of(args.named_children[0] if args is not None and args.named_child_count == 1 else None)
+        if name in MAP_TYPES:
+            return map_of(args.named_children[1] if args is not None and args.named_child_count == 2 else None)
         return type_evidence(head)
     if t == "union_type":
         kids = [
@@ -228,10 +293,14 @@ def type_evidence(node: ts.Node | None) -> tuple | None:
         evs = [type_evidence(c) for c in named]
         if len(evs) == 1:
             return evs[0] if evs[0] is not None and evs[0][0] == "ann" else None
-        # `Subscriber<T> | Observer<T>`: each named part is a type the value may have
-        if evs and all(ev is not None and ev[0] == "ann" for ev in evs):
-            return ("union", [ev[1] for ev in evs])  # type: ignore[index]
+        # `Subscriber<T> | Observer<T>`: each named part is a type the value may have (an array
+        # of a named type too: `Subscription[] | Subscription`)
+        if evs and all(ev is not None and ev[0] in ("ann", "arr") for ev in evs) and any(ev[0] == "ann" for ev in evs):  # type: ignore[index]
+            return ("union", [ev[1] if ev[0] == "ann" else ev for ev in evs])  # type: ignore[index]
         return None
+    if t == "object_type":  # `{ buffer: T[]; subs: Subscription }`: a record of typed members
+        members = member_types(node)
+        return ("rec", sorted(members.items())) if members else None
     if t == "intersection_type":
         # `Required<Omit<R, 's'>> & Pick<R, 's'>`: the parts that name a type all name one
         evs = {tuple(ev[1]) for ev in map(type_evidence, intersection_parts(node)) if ev is not None and ev[0] == "ann"}
@@ -257,7 +326,7 @@ def narrowings(cond: ts.Node | None, folder: str) -> list[tuple[str, tuple]]:
                 todo.extend(c for c in (right, left) if c is not None)
             elif op in ("===", "==") and left is not None and right is not None:
                 # `x.kind === "circle"` (either side): the parts of x's union whose `kind` is "circle"
-                tag = discriminant(left, right) or discriminant(right, left)
+                tag = discriminant(left, right) or discriminant(right, left) or typeof_test(left, right) or typeof_test(right, left)
                 if tag is not None:
                     out.append(tag)
             elif op == "instanceof" and left is not None and left.type == "identifier" and right is not None:
@@ -267,6 +336,11 @@ def narrowings(cond: ts.Node | None, folder: str) -> list[tuple[str, tuple]]:
             callee, args = n.child_by_field_name("function"), n.child_by_field_name("arguments")
             e = expr_of(callee, folder)
             if args is None or e.base not in (Base.NAME, Base.THIS) or not e.chain:
+                continue
+            if e.base == Base.NAME and e.chain == ["Array", "isArray"]:  # the parts of x's union that are arrays
+                first = args.named_children[0] if args.named_child_count else None
+                if first is not None and first.type == "identifier":
+                    out.append((text(first), ("typeof", "array")))
                 continue
             for k, a in enumerate(args.named_children):
                 if a.type == "identifier":
@@ -282,6 +356,30 @@ def discriminant(member: ts.Node, value: ts.Node) -> tuple[str, tuple] | None:
     if obj is None or obj.type != "identifier" or prop is None or prop.type != "property_identifier":
         return None
     return text(obj), ("tag", text(prop), [string_value(value) or ""])
+
+
+def typeof_test(test: ts.Node, value: ts.Node) -> tuple[str, tuple] | None:
+    """``typeof x === "function"``: (``x``, ``('typeof', 'function')``)."""
+    if test.type != "unary_expression" or text(test.child_by_field_name("operator")) != "typeof" or value.type != "string":
+        return None
+    arg = test.child_by_field_name("argument")
+    if arg is None or arg.type != "identifier":
+        return None
+    return text(arg), ("typeof", string_value(value) or "")
+
+
+def class_tag(field: ts.Node) -> str | None:
+    """The string a class field always holds, a discriminant: declared as a string literal type
+    (``kind: "circle" = "circle"``) or ``readonly`` and initialised with a string; else None."""
+    ann = field.child_by_field_name("type")
+    ty = ann.named_children[0] if ann is not None and ann.named_child_count else None
+    if ty is not None:
+        lit = ty.named_children[0] if ty.type == "literal_type" and ty.named_child_count else None
+        return string_value(lit) if lit is not None and lit.type == "string" else None
+    value = field.child_by_field_name("value")
+    if value is not None and value.type == "string" and any(c.type == "readonly" for c in field.children):
+        return string_value(value)
+    return None
 
 
 def switch_narrowings(case: ts.Node) -> list[tuple[str, tuple]]:
@@ -333,6 +431,13 @@ def array_of(elem: ts.Node | None) -> tuple:
     ``Array<Foo>``: what ``forEach`` callbacks receive), else the builtin ``Array``."""
     ev = type_evidence(elem)
     return ("arr", ev[1]) if ev is not None and ev[0] == "ann" else ("ext", "Array")
+
+
+def map_of(value: ts.Node | None) -> tuple:
+    """A map type by its value type: ``('map', evidence)`` when its values are of a named type or an
+    array of one (``Map<string, Mutation[]>``: what ``get`` returns), else the builtin ``Map``."""
+    ev = type_evidence(value)
+    return ("map", ev) if ev is not None and ev[0] in ("ann", "arr") else ("ext", "Map")
 
 
 def intersection_parts(node: ts.Node, kind: str = "intersection_type") -> list[ts.Node]:
@@ -424,7 +529,14 @@ def value_evidence(value: ts.Node | None, folder: str) -> tuple | None:
         value = value.named_children[0]
     t = value.type
     if t == "new_expression":
-        return ("new", expr_of(value.child_by_field_name("constructor"), folder))
+        ctor, targs = value.child_by_field_name("constructor"), value.child_by_field_name("type_arguments")
+        if ctor is not None and ctor.type == "identifier" and targs is not None:  # `new Map<string, Foo[]>()`
+            kids = targs.named_children
+            if text(ctor) in MAP_TYPES and len(kids) == 2:
+                return map_of(kids[1])
+            if text(ctor) in SET_TYPES and len(kids) == 1:
+                return array_of(kids[0])
+        return ("new", expr_of(ctor, folder))
     if t == "call_expression":
         spec = require_spec(value)
         if spec is not None:
@@ -447,6 +559,17 @@ def value_evidence(value: ts.Node | None, folder: str) -> tuple | None:
         spreads = spread_sources(value, folder)
         if spreads:
             return ("obj", spreads, own_keys(value))
+    if t == "ternary_expression" or t == "binary_expression" and text(value.child_by_field_name("operator")) in LOGICAL:
+        if text(value.child_by_field_name("operator")) == "&&":
+            return value_evidence(value.child_by_field_name("right"), folder)
+        evs = alternatives(value, folder)
+        return (evs[0] if len(evs) == 1 else ("either", evs)) if evs else None
+    if t == "assignment_expression":  # `(subject = subject ?? connector())`: the value assigned
+        return value_evidence(value.child_by_field_name("right"), folder)
+    if t == "array":  # `[new Subject<T>()]`: an array of such instances
+        evs = [value_evidence(c, folder) for c in value.named_children if c.type != "comment"]
+        if evs and evs[0] is not None and evs[0][0] == "new" and all(ev == evs[0] for ev in evs):
+            return ("arrof", evs[0])
     if t in LITERALS:
         return ("ext", LITERALS[t])
     return None
@@ -538,14 +661,17 @@ def signature(node: ts.Node, src: bytes, end_node: ts.Node | None, prefix: str =
 
 
 def callee_name(node: ts.Node) -> ts.Node:
-    """The node naming what a callee calls: the property of ``a.b``, the index of ``a['b']``, seen
-    through parentheses, ``!``, ``satisfies`` and type assertions (``(a.b as any)(...)``)."""
+    """The node naming what a callee calls: the property of ``a.b``, the index of ``a['b']``, the
+    arguments of a called call, seen through parentheses, ``!``, ``satisfies`` and type assertions
+    (``(a.b as any)(...)``)."""
     while node.type in (*WRAPPERS, "as_expression", "type_assertion") and node.named_child_count:
         node = next((c for c in node.named_children if c.type != "type_arguments"), node.named_children[0])
     if node.type == "member_expression":
         return node.child_by_field_name("property") or node
     if node.type == "subscript_expression":
         return node.child_by_field_name("index") or node
+    if node.type == "call_expression":  # `op(x)(source)`: the call of a call's result sits at `(x)`,
+        return node.child_by_field_name("arguments") or node  # apart from the site of `op`
     return node
 
 
@@ -555,6 +681,71 @@ def type_params(node: ts.Node) -> list[str]:
     if tp is None:
         return []
     return [text(c.child_by_field_name("name")) for c in tp.named_children if c.type == "type_parameter"]
+
+
+def type_param_bounds(node: ts.Node) -> dict[str, tuple]:
+    """What a declaration's type parameters are known to be: the named type of each one's
+    constraint, else of its default (``Internals extends $ZodTypeInternals = ...`` ->
+    ``{'Internals': ('ann', ['$ZodTypeInternals'])}``)."""
+    tp = node.child_by_field_name("type_parameters")
+    out: dict[str, tuple] = {}
+    for c in tp.named_children if tp is not None else ():
+        if c.type != "type_parameter":
+            continue
+        for part in (c.child_by_field_name("constraint"), c.child_by_field_name("value")):
+            ev = type_evidence(part.named_children[0]) if part is not None and part.named_child_count else None
+            if ev is not None and ev[0] == "ann":
+                out[text(c.child_by_field_name("name"))] = ev
+                break
+    return out
+
+
+def signature_evidence(fn: ts.Node, bounds: dict[str, tuple]) -> tuple[dict[int, tuple], tuple | None]:
+    """A function type's parameter types by position and its return type (``<T extends Schema>(schema:
+    T) => R``), a type parameter as its bound (its own ``bounds`` and those of ``fn``)."""
+    bounds = {**bounds, **type_param_bounds(fn)}
+
+    def evidence(node: ts.Node | None) -> tuple | None:
+        if node is not None and node.type == "type_annotation" and node.named_child_count:
+            node = node.named_children[0]
+        if node is not None and node.type == "type_identifier" and text(node) in bounds:
+            return bounds[text(node)]
+        ev = type_evidence(node)
+        return ev if ev is not None and ev[0] in ("ann", "arr", "map", "rec", "union") else None
+
+    params: dict[int, tuple] = {}
+    for k, p in enumerate(value_params(fn.child_by_field_name("parameters"))):
+        ev = evidence(p.child_by_field_name("type")) if p.type in ("required_parameter", "optional_parameter") else None
+        if ev is not None:
+            params[k] = ev
+    return params, evidence(fn.child_by_field_name("return_type"))
+
+
+def context_signature(fn: ts.Node) -> tuple | None:
+    """The signature a function value is typed by where it stands: ``('fn', function type node)``
+    when written there (``const f: (a: Foo) => R = (a) => ...``, the declared return type of an
+    enclosing arrow or function that returns it), ``('ann', chain)`` a named type whose call
+    signature applies (``const p: $Parse = (schema) => ...``); None elsewhere."""
+    p = fn.parent
+    ty: ts.Node | None = None
+    if p is not None and p.type == "variable_declarator" and p.child_by_field_name("value") == fn:
+        ty = p.child_by_field_name("type")
+    elif p is not None and p.type == "arrow_function" and p.child_by_field_name("body") == fn:
+        outer = context_signature(p)
+        ty = outer[1].child_by_field_name("return_type") if outer is not None and outer[0] == "fn" else None
+    elif p is not None and p.type == "return_statement":
+        f = p.parent
+        while f is not None and f.type not in (*FUNCTIONS, *FUNCTION_VALUES, "method_definition"):
+            f = f.parent
+        ty = f.child_by_field_name("return_type") if f is not None else None
+    if ty is not None and ty.type == "type_annotation" and ty.named_child_count:
+        ty = ty.named_children[0]
+    if ty is None:
+        return None
+    if ty.type == "function_type":
+        return ("fn", ty)
+    ev = type_evidence(ty)
+    return ("ann", ev[1]) if ev is not None and ev[0] == "ann" else None
 
 
 def generic_evidence(node: ts.Node | None, tparams: list[str]) -> tuple | None:
@@ -608,6 +799,21 @@ def heritage(node: ts.Node) -> list[list[str]]:
                 ev = type_evidence(v)
                 if ev is not None and ev[0] == "ann":
                     out.append(ev[1])
+    return out
+
+
+def heritage_args(node: ts.Node, tparams: list[str]) -> dict[str, list]:
+    """The type arguments an interface passes to the interfaces it extends, by the base's name
+    chain (``extends UnaryFunction<Observable<T>, R>`` -> ``{'UnaryFunction': [Observable, ('tp',
+    1)]}``): what binds a base's type parameters seen from this interface."""
+    out: dict[str, list] = {}
+    for c in node.named_children:
+        if c.type == "extends_type_clause":
+            for v in c.children_by_field_name("type"):
+                args = v.child_by_field_name("type_arguments") if v.type == "generic_type" else None
+                ev = type_evidence(v)
+                if args is not None and ev is not None and ev[0] == "ann":
+                    out[".".join(ev[1])] = [generic_evidence(a, tparams) for a in args.named_children]
     return out
 
 
