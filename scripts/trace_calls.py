@@ -124,6 +124,9 @@ def main() -> None:
     ap.add_argument("--package", required=True, help="the top-level package, e.g. django")
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--check", type=Path, action="append", default=[], help="a disagreements file of scripts/accuracy.py")
+    ap.add_argument("--made", type=Path,
+                    help="add the checked edges only GraphMind has that the run made to this file, under each "
+                         "corpus's key (scripts/accuracy.py --hand-read reads it)")
     args = ap.parse_args(argv[:cut])
     target = argv[cut + 1:]
     if not target:
@@ -142,6 +145,12 @@ def main() -> None:
                   file=sys.stderr)
             for a, b in g["notMade"]:
                 print(f"  not made: {a} -> {b}", file=sys.stderr)
+    if args.made:
+        made = json.loads(args.made.read_text()) if args.made.exists() else {}
+        for path in args.check:
+            key = path.name.removesuffix("-disagreements.json")
+            made[key] = sorted({tuple(e) for e in made.get(key, [])} | set(result[path.name]["onlyGraphmindExtended"]["made"]))
+        args.made.write_text(json.dumps(made, indent=1, sort_keys=True) + "\n")
     args.out.write_text(json.dumps(result, indent=1))
     print(f"trace_calls: {len(edges)} edges between {args.package}'s functions -> {args.out}", file=sys.stderr)
 
