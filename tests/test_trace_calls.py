@@ -61,7 +61,7 @@ def test_run_time_edges(tmp_path: Path) -> None:
     for rel, text in PKG.items():
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text(text)
-    disagreements = tmp_path / "d.json"
+    disagreements = tmp_path / "pkg-1.0-disagreements.json"
     disagreements.write_text(json.dumps({
         "onlyGraphmindExtended": [["pkg.main.run", "pkg.base.Error.__init__"], ["pkg.main.never", "pkg.base.helper"]],
         "onlyBasedpyrightExtended": [["pkg.main.run", "pkg.base.double"]],
@@ -69,7 +69,8 @@ def test_run_time_edges(tmp_path: Path) -> None:
     out = tmp_path / "edges.json"
     subprocess.run(
         [sys.executable, str(ROOT / "scripts" / "trace_calls.py"), "--root", str(tmp_path), "--package", "pkg",
-         "--out", str(out), "--check", str(disagreements), "--", str(tmp_path / "pkg" / "main.py")],
+         "--out", str(out), "--check", str(disagreements), "--made", str(tmp_path / "made.json"),
+         "--", str(tmp_path / "pkg" / "main.py")],
         check=True, capture_output=True, text=True, cwd=tmp_path,
     )
     got = json.loads(out.read_text())
@@ -82,7 +83,9 @@ def test_run_time_edges(tmp_path: Path) -> None:
         ("pkg.main.run.KD", "pkg.base.helper"),
         ("pkg.main.run.inner", "pkg.base.helper"),
     ]
-    check = got["d.json"]
+    check = got["pkg-1.0-disagreements.json"]
     assert check["onlyGraphmindExtended"]["made"] == [["pkg.main.run", "pkg.base.Error.__init__"]]
     assert check["onlyGraphmindExtended"]["notMade"] == [["pkg.main.never", "pkg.base.helper"]]
     assert check["onlyBasedpyrightExtended"]["made"] == []
+    # what accuracy.py --hand-read reads: the observed edges only GraphMind has, under the corpus's key
+    assert json.loads((tmp_path / "made.json").read_text()) == {"pkg-1.0": [["pkg.main.run", "pkg.base.Error.__init__"]]}
