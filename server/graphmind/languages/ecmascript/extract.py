@@ -218,7 +218,7 @@ class Extractor(Bindings):
             "scopes": [s.record() for s in self.scopes],
             "mlocals": sorted(self.mlocals),
         }
-        shapes = links.shapes(self.link_calls, self.sites, self.symbols)
+        shapes = links.shapes(self.link_calls, self.sites, self.symbols, self.src)
         return plain_facts(Facts(self.module, self.symbols, self.sites, self.bindings, local, shapes))
 
     def this_of(self, scope: int) -> tuple:

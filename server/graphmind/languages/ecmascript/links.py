@@ -107,18 +107,41 @@ def _decorated(call: ts.Node, defs: dict[int, int]) -> int:
     return defs.get(holder.start_byte, -1) if holder is not None else -1
 
 
-def shapes(calls: list[tuple[int, ts.Node]], sites: list[SiteFact], symbols: list[SymbolFact]) -> list[tuple]:
-    """The shapes worth keeping of a file's calls (``calls``: (CALL site index, call node))."""
+_BLANK = frozenset(b" \t\r\n\f")
+_AT = ord("@")
+
+
+def _maybe_link(call: ts.Node, method: str, src: bytes) -> bool:
+    """Whether a call may be kept (``links.shapes.wanted``), from its text alone, which costs no
+    nodes: a link verb, a decorator's call (its '@' before it, after blanks only), or a quote
+    (every string and template literal has one; no STR or TPL argument without it)."""
+    if method in VERBS:
+        return True
+    start, end = call.start_byte, call.end_byte
+    i = start - 1
+    while i >= 0 and src[i] in _BLANK:
+        i -= 1
+    if i >= 0 and src[i] == _AT:
+        return True
+    return src.find(b'"', start, end) >= 0 or src.find(b"'", start, end) >= 0 or src.find(b"`", start, end) >= 0
+
+
+def shapes(calls: list[tuple[int, ts.Node]], sites: list[SiteFact], symbols: list[SymbolFact], src: bytes) -> list[tuple]:
+    """The shapes worth keeping of a file's calls (``calls``: (CALL site index, call node));
+    ``src``: the text they were parsed from."""
     if not calls:
         return []
-    refs = {(s.start_byte, s.end_byte): i for i, s in enumerate(sites) if s.kind == REF}
-    defs = {s.start_byte: i for i, s in enumerate(symbols) if i > 0}
+    refs: dict[tuple[int, int], int] | None = None
+    defs: dict[int, int] | None = None
     out: list[tuple] = []
     for site, node in calls:
         fn = node.child_by_field_name("function")
         dotted = _dotted(fn) if fn is not None else None
-        if dotted is None:
+        if dotted is None or not _maybe_link(node, dotted.rpartition(".")[2], src):
             continue
+        if refs is None or defs is None:
+            refs = {(s.start_byte, s.end_byte): i for i, s in enumerate(sites) if s.kind == REF}
+            defs = {s.start_byte: i for i, s in enumerate(symbols) if i > 0}
         shape = CallShape(site, tuple(dotted.split(".")), _args(node, refs), _decorated(node, defs), sites[site].caller)
         if wanted(shape, VERBS):
             out.append(plain(shape))

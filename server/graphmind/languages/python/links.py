@@ -125,8 +125,12 @@ def _args(call: ts.Node, refs: dict[tuple[int, int], int]) -> tuple[Arg, ...]:
 _STRINGY = frozenset({"string", "concatenated_string", "binary_operator", "list", "tuple", "keyword_argument"})
 
 
-def _stringy(call: ts.Node) -> bool:
-    """Whether a call may have a string argument (a cheap test on the arguments' node types)."""
+def _quoted(call: ts.Node, src: bytes) -> bool:
+    """Whether a call may have a string argument: a quote in its text (read from the bytes, which
+    costs no nodes), then a cheap test on the arguments' node types."""
+    start, end = call.start_byte, call.end_byte
+    if src.find(b'"', start, end) < 0 and src.find(b"'", start, end) < 0:
+        return False  # every string literal has a quote: no STR or TPL argument (links.shapes.wanted)
     args = call.child_by_field_name("arguments")
     return args is not None and any(a.type in _STRINGY for a in args.named_children)
 
@@ -180,7 +184,7 @@ def shapes(
     out: list[tuple] = []
     for site, node in calls:
         decorates = _decorated(node, defs, src)
-        if decorates < 0 and sites[site].name not in VERBS and not _stringy(node):
+        if decorates < 0 and sites[site].name not in VERBS and not _quoted(node, src):
             continue  # most calls: no link (checked before reading the arguments)
         fn = node.child_by_field_name("function")
         dotted = _dotted(fn) if fn is not None else None
