@@ -109,23 +109,11 @@ class StoreView:
             c.made_one()
         return rows
 
-    # symbols() and by_name() are most of a resolver's lookups, nearly all found in the newer
-    # generation: that case is written out (the same key recorded, the same rows) before _lookup.
     def symbols(self, qname: str) -> list[SymbolRow]:
-        key = f"{self.lang}:{qname}"
-        rows = self._c.found.get(key)
-        if rows is not None:
-            (self._owner or self).deps.add(key)
-            return rows
-        return self._lookup(key, _BY_QNAME, (qname, self.lang))
+        return self._lookup(f"{self.lang}:{qname}", _BY_QNAME, (qname, self.lang))
 
     def by_name(self, name: str) -> list[SymbolRow]:
-        key = f"{self.lang}:#{name}"
-        rows = self._c.found.get(key)
-        if rows is not None:
-            (self._owner or self).deps.add(key)
-            return rows
-        return self._lookup(key, _BY_NAME, (name, self.lang))
+        return self._lookup(f"{self.lang}:#{name}", _BY_NAME, (name, self.lang))
 
     def subtypes(self, name: str) -> list[SymbolRow]:
         """The types that name ``name`` among their declared supertypes (the ``supers`` table),
