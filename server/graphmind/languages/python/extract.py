@@ -278,15 +278,17 @@ def _evidence(value: ts.Node | None, ann: ts.Node | None, narrow: Narrowing | No
             return ev
     if value is None:
         return None
-    while value.type in ("parenthesized_expression", "await") and value.named_child_count == 1:
+    t = value.type  # read once: each read of a node's type makes a new string
+    while t in ("parenthesized_expression", "await") and value.named_child_count == 1:
         value = value.named_children[0]
-    if value.type == "conditional_expression" or (value.type == "boolean_operator" and _op(value) == "or"):
+        t = value.type
+    if t == "conditional_expression" or (t == "boolean_operator" and _op(value) == "or"):
         # `a if c else b`, `a or b`: either (`x if x is not None else default()`)
         kids = value.named_children
-        sides = [kids[0], kids[-1]] if value.type == "conditional_expression" and len(kids) == 3 else kids[:2]
+        sides = [kids[0], kids[-1]] if t == "conditional_expression" and len(kids) == 3 else kids[:2]
         evs = [e for k in sides if k.type != "none" and (e := _evidence(k, None, narrow)) is not None]
         return ("any", evs) if len(evs) > 1 else (evs[0] if evs else None)
-    if value.type == "call":
+    if t == "call":
         fn = value.child_by_field_name("function")
         if fn is not None:
             cast = _cast_evidence(value, fn)
@@ -301,13 +303,13 @@ def _evidence(value: ts.Node | None, ann: ts.Node | None, narrow: Narrowing | No
                 if arg is not None:
                     return ("same", e, arg)
             return ("call", e)
-    if value.type in ("identifier", "attribute", "subscript"):
+    if t in ("identifier", "attribute", "subscript"):
         e = expr_of(value)
         if e[0] == "u":
             return None
         return ("val", narrow.expr(e, value.start_byte, whole=True) if narrow else e)
-    if value.type in _LITERALS:
-        return ("ext", _LITERALS[value.type])
+    if t in _LITERALS:
+        return ("ext", _LITERALS[t])
     return None
 
 
