@@ -9,7 +9,6 @@ from graphmind import languages
 from graphmind.languages._toolkit import (
     MAX_AMBIGUOUS,
     FamilyView,
-    ScopeSweep,
     in_scopes,
     label_by_name,
     label_known,
@@ -42,12 +41,17 @@ def test_label_known_keeps_the_chain_confidence_for_one_definition() -> None:
 def test_scope_sweep_attributes_to_the_innermost_scope() -> None:
     # module [0, 100), f [10, 50) with g [20, 30) inside, h [60, 70); given out of order
     scopes = [(60, 70, 3), (0, 100, 0), (20, 30, 2), (10, 50, 1)]
-    sweep = ScopeSweep(scopes)
-    assert [sweep.owner(p) for p in (0, 10, 20, 29, 30, 50, 65, 70, 99)] == [0, 1, 2, 2, 1, 0, 3, 0, 0]
+    positions = (99, 0, 10, 20, 29, 30, 50, 65, 70)
+    owners = in_scopes(scopes, [(p, str(p)) for p in positions], pos=lambda it: it[0])
+    assert [(it[0], o) for it, o in owners] == [
+        (0, 0), (10, 1), (20, 2), (29, 2), (30, 1), (50, 0), (65, 3), (70, 0), (99, 0)
+    ]
     items = [(65, "c"), (25, "a"), (25, "b"), (5, "z")]
     assert [(it[1], o) for it, o in in_scopes(scopes, items, pos=lambda it: it[0])] == [
         ("z", 0), ("a", 2), ("b", 2), ("c", 3)
     ]
+    # the module alone owns everything
+    assert [o for _, o in in_scopes([(0, 100, 7)], items, pos=lambda it: it[0])] == [7, 7, 7, 7]
 
 
 def test_merge_values_is_ambiguous_when_definitions_differ() -> None:

@@ -16,7 +16,7 @@ from .labels import (
     label_known,
     unresolved,
 )
-from .scopes import Scope, ScopeSweep, in_scopes
+from .scopes import Scope, in_scopes
 from .values import Value, ValueResolver, merge_values
 
 __all__ = [
@@ -26,7 +26,6 @@ __all__ = [
     "Dispatch",
     "FamilyView",
     "Scope",
-    "ScopeSweep",
     "Value",
     "ValueResolver",
     "by_name_confidence",

@@ -18,37 +18,13 @@ class Scope(NamedTuple):
     owner: int
 
 
-class ScopeSweep:
-    """Asked positions in ascending order, answers the innermost scope around each.
-
-    ``scopes`` must include a root that contains every position asked (the module, whose range
-    is the whole file); nested scopes may come in any order."""
-
-    def __init__(self, scopes: Iterable[Scope | tuple[int, int, int]]) -> None:
-        self._order = sorted((Scope(*s) for s in scopes), key=lambda s: (s.start, -s.end))
-        self._stack = [self._order[0]]
-        self._next = 1
-
-    def owner(self, pos: int) -> int:
-        """The owner of the innermost scope containing ``pos`` (not smaller than the last asked)."""
-        order, stack = self._order, self._stack
-        while self._next < len(order) and order[self._next].start <= pos:
-            nxt = order[self._next]
-            while stack[-1].end <= nxt.start:
-                stack.pop()
-            stack.append(nxt)
-            self._next += 1
-        while stack[-1].end <= pos:
-            stack.pop()
-        return stack[-1].owner
-
-
 def in_scopes(
     scopes: Iterable[Scope | tuple[int, int, int]], items: Iterable[T], pos: Callable[[T], int]
 ) -> list[tuple[T, int]]:
     """Each item with the owner of the innermost scope around ``pos(item)``, in position order
-    (a stable sort: items at one position keep their order). The sweep of ``ScopeSweep``, written
-    out: every chunk of every file asks it, so it costs no call per item."""
+    (a stable sort: items at one position keep their order). ``scopes`` must include a root that
+    contains every position (the module, whose range is the whole file); nested scopes may come in
+    any order. One loop, no call per item: every chunk of every file asks it."""
     order = sorted(scopes, key=_outer_first)
     ordered = sorted(items, key=pos)
     if len(order) == 1:  # the module alone (most chunks): it owns everything
