@@ -3,6 +3,7 @@ each other; a Go package's ``go.mod`` is a ``gomod`` file)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ...model import SymbolRow, WorkspaceView
@@ -23,33 +24,25 @@ class FamilyView:
         sibling = getattr(ws, "for_language", None)
         self._views: list[WorkspaceView] | None = [sibling(lang) for lang in langs] if callable(sibling) else None
 
-    # each lookup written out (no closure per call): the resolvers of the family ask them per site
-    def symbols(self, qname: str) -> list[SymbolRow]:
+    def _each(self, fn: Callable[[WorkspaceView], list]) -> list:
         if self._views is None:
-            return self.ws.symbols(qname)
-        return [x for v in self._views for x in v.symbols(qname)]
+            return fn(self.ws)
+        return [x for v in self._views for x in fn(v)]
+
+    def symbols(self, qname: str) -> list[SymbolRow]:
+        return self._each(lambda v: v.symbols(qname))
 
     def by_name(self, name: str) -> list[SymbolRow]:
-        if self._views is None:
-            return self.ws.by_name(name)
-        return [x for v in self._views for x in v.by_name(name)]
+        return self._each(lambda v: v.by_name(name))
 
     def subtypes(self, name: str) -> list[SymbolRow]:
-        if self._views is None:
-            return self.ws.subtypes(name)
-        return [x for v in self._views for x in v.subtypes(name)]
+        return self._each(lambda v: v.subtypes(name))
 
     def aliases(self, name: str) -> list[str]:
-        if self._views is None:
-            return self.ws.aliases(name)
-        return [x for v in self._views for x in v.aliases(name)]
+        return self._each(lambda v: v.aliases(name))
 
     def members(self, qname: str) -> list[SymbolRow]:
-        if self._views is None:
-            return self.ws.members(qname)
-        return [x for v in self._views for x in v.members(qname)]
+        return self._each(lambda v: v.members(qname))
 
     def bindings(self, module: str, name: str) -> list[tuple[str, str, Any]]:
-        if self._views is None:
-            return self.ws.bindings(module, name)
-        return [x for v in self._views for x in v.bindings(module, name)]
+        return self._each(lambda v: v.bindings(module, name))
