@@ -98,6 +98,28 @@ def _rebase_arg(a: tuple, offset: int) -> tuple:
     return (kind, value, site + offset if site >= 0 else site, keyword)
 
 
+_AT = ord("@")
+
+
+def after_at(src: bytes, start: int, blanks: frozenset[int]) -> bool:
+    """Whether the text before byte ``start``, past ``blanks``, ends with '@': a decorator's
+    expression starts there. Read from the bytes: asking the tree for a node's parent walks down
+    from its root."""
+    i = start - 1
+    while i >= 0 and src[i] in blanks:
+        i -= 1
+    return i >= 0 and src[i] == _AT
+
+
+def quoted(src: bytes, start: int, end: int, quotes: bytes) -> bool:
+    """Whether ``src[start:end]`` holds one of ``quotes``: every string literal has one, so without
+    it no argument is STR or TPL (see :func:`wanted`). Read from the bytes, which costs no nodes."""
+    for q in quotes:
+        if src.find(q, start, end) >= 0:
+            return True
+    return False
+
+
 def wanted(shape: CallShape, verbs: frozenset[str]) -> bool:
     """Whether a plugin keeps a call's shape: it decorates something, has a string argument, or its
     method is one of the link ``verbs`` (every verb of every language's default patterns)."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 import tree_sitter as ts
 
 from ...links import Patterns, verbs
-from ...links.shapes import FN, LIST, NAME, OTHER, STR, TPL, Arg, CallShape, plain, wanted
+from ...links.shapes import FN, LIST, NAME, OTHER, STR, TPL, Arg, CallShape, after_at, plain, quoted, wanted
 from ...model import REF, SiteFact, SymbolFact
 
 PATTERNS = Patterns(
@@ -108,22 +108,13 @@ def _decorated(call: ts.Node, defs: dict[int, int]) -> int:
 
 
 _BLANK = frozenset(b" \t\r\n\f")
-_AT = ord("@")
 
 
 def _maybe_link(call: ts.Node, method: str, src: bytes) -> bool:
-    """Whether a call may be kept (``links.shapes.wanted``), from its text alone, which costs no
-    nodes: a link verb, a decorator's call (its '@' before it, after blanks only), or a quote
-    (every string and template literal has one; no STR or TPL argument without it)."""
-    if method in VERBS:
-        return True
+    """Whether a call may be kept (``links.shapes.wanted``), from its text alone: a link verb, a
+    decorator's call (its '@' before it), or a quote (string and template literals)."""
     start, end = call.start_byte, call.end_byte
-    i = start - 1
-    while i >= 0 and src[i] in _BLANK:
-        i -= 1
-    if i >= 0 and src[i] == _AT:
-        return True
-    return src.find(b'"', start, end) >= 0 or src.find(b"'", start, end) >= 0 or src.find(b"`", start, end) >= 0
+    return method in VERBS or after_at(src, start, _BLANK) or quoted(src, start, end, b"\"'`")
 
 
 def shapes(calls: list[tuple[int, ts.Node]], sites: list[SiteFact], symbols: list[SymbolFact], src: bytes) -> list[tuple]:

@@ -9,7 +9,7 @@ import re
 import tree_sitter as ts
 
 from ...links import Patterns, verbs
-from ...links.shapes import FN, LIST, NAME, OTHER, STR, TPL, Arg, CallShape, plain, wanted
+from ...links.shapes import FN, LIST, NAME, OTHER, STR, TPL, Arg, CallShape, after_at, plain, quoted, wanted
 from ...model import REF, SiteFact, SymbolFact
 
 PATTERNS = Patterns(
@@ -126,17 +126,15 @@ _STRINGY = frozenset({"string", "concatenated_string", "binary_operator", "list"
 
 
 def _quoted(call: ts.Node, src: bytes) -> bool:
-    """Whether a call may have a string argument: a quote in its text (read from the bytes, which
-    costs no nodes), then a cheap test on the arguments' node types."""
-    start, end = call.start_byte, call.end_byte
-    if src.find(b'"', start, end) < 0 and src.find(b"'", start, end) < 0:
-        return False  # every string literal has a quote: no STR or TPL argument (links.shapes.wanted)
+    """Whether a call may have a string argument: a quote in its text, then a cheap test on the
+    arguments' node types."""
+    if not quoted(src, call.start_byte, call.end_byte, b"\"'"):
+        return False
     args = call.child_by_field_name("arguments")
     return args is not None and any(a.type in _STRINGY for a in args.named_children)
 
 
-_BLANK = frozenset(b" \t\r\n\f\\")
-_AT = ord("@")
+_BLANK = frozenset(b" \t\r\n\f\\")  # blanks, and the backslash of a line continuation
 
 
 class _Defs:
@@ -154,13 +152,8 @@ class _Defs:
 
 def _decorated(node: ts.Node, defs: _Defs, src: bytes) -> int:
     """The symbol a decorator (or the call in it) decorates; -1 when ``node`` is not one."""
-    # a decorator's expression follows its '@' after blanks or line continuations only: another
-    # byte before it and it is not one (read from the text: asking the tree for a node's parent
-    # walks down from its root)
-    i = node.start_byte - 1
-    while i >= 0 and src[i] in _BLANK:
-        i -= 1
-    if i < 0 or src[i] != _AT:
+    # a decorator's expression follows its '@' after blanks or line continuations only
+    if not after_at(src, node.start_byte, _BLANK):
         return -1
     deco = node.parent
     if deco is None or deco.type != "decorator":
