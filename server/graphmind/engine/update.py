@@ -28,7 +28,7 @@ import tree_sitter as ts
 
 from .. import languages
 from ..eol import as_parsed
-from ..model import Edge, Facts, FileResolution, binding_names, supertype_names
+from ..model import Edge, Facts, FileResolution, Override, binding_names, supertype_names
 from ..store import NO_INTERFACE, Interface, Store, StoredFile, StoreView, symbol_ids
 from ..workspace import check_text
 from . import chunks
@@ -408,7 +408,12 @@ def resolve_facts(
     edges: list[Edge] = []
     view.deps = set()
     view.lang = lang.name
-    results = lang.resolve(facts, view) if only is None else lang.resolve(facts, view, only=only)  # type: ignore[call-arg]
+    overrides: list[Override] | None = None
+    if only is None:
+        # a whole file's: its sites, and what overrides the methods it declares (same view)
+        results, overrides = lang.resolve_file(facts, view, ids)
+    else:
+        results = list(lang.resolve(facts, view, only=only))  # type: ignore[call-arg]
     for res in results:
         statuses[res.site] = res.status
         site = facts.sites[res.site]
@@ -416,8 +421,6 @@ def resolve_facts(
         for t in res.targets:
             via = t[2] if len(t) > 2 else None  # type: ignore[misc]
             edges.append(Edge(sids[res.site], caller, t[0], t[1], site.kind, via.encode() if via else None))
-    # a whole file's: what overrides the methods it declares (looked up through the same view)
-    overrides = list(lang.overrides(facts, view, ids)) if only is None else None
     return FileResolution(sids, statuses, edges, view.deps, overrides)
 
 

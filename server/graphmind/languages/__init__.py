@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import tree_sitter as ts
 import tree_sitter_language_pack as tslp
@@ -77,6 +77,14 @@ class SymbolInfo:
     def head(self) -> list[str]:
         """The lines from the definition's start to its name (modifiers, annotations)."""
         return [self.line(n) for n in range(self.start_line, max(self.start_line, self.name_line) + 1)]
+
+
+class WholeFile(NamedTuple):
+    """A whole file's resolution (:meth:`Language.resolve_file`): its sites' resolutions and the
+    overrides of the methods it declares."""
+
+    resolutions: list[Resolution]
+    overrides: list[Override]
 
 
 class Language:
@@ -159,6 +167,12 @@ class Language:
         record): :func:`graphmind.languages._toolkit.dispatch.declared_overrides` over the
         language's dispatch. Asked after a whole file's :meth:`resolve`. Default: none."""
         return ()
+
+    def resolve_file(self, facts: Facts, ws: WorkspaceView, ids: list[int]) -> WholeFile:
+        """A whole file's :meth:`resolve` and :meth:`overrides`, through one view and dependency
+        record. A language whose resolver keeps memos (its class hierarchies walked, its globals
+        evaluated) overrides this to ask both of one resolver."""
+        return WholeFile(list(self.resolve(facts, ws)), list(self.overrides(facts, ws, ids)))
 
     def renames(self, bindings: list[BindingFact]) -> list[Rename]:
         """The module-level bindings that give a name of the workspace another name (``B = Base``,

@@ -22,21 +22,27 @@ def clean(text: str) -> str:
 def definition_node(root: ts.Node, start: int, end: int) -> ts.Node | None:
     """The node spanning exactly [start, end) (the outermost one)."""
     node = root.descendant_for_byte_range(start, end)
-    while node is not None and node.parent is not None and node.parent.start_byte == start and node.parent.end_byte == end:
-        node = node.parent
-    return node if node is not None and node.start_byte == start and node.end_byte == end else None
+    if node is None or node.start_byte != start or node.end_byte != end:
+        return None
+    # each ``parent`` walks down from the root: asked once per step
+    parent = node.parent
+    while parent is not None and parent.start_byte == start and parent.end_byte == end:
+        node, parent = parent, parent.parent
+    return node
 
 
-def leading_comments(node: ts.Node) -> str:
-    """The comments right above a node (no blank line between), top to bottom."""
+def leading_comments(node: ts.Node, parent: ts.Node | None = None) -> str:
+    """The comments right above a node (no blank line between), top to bottom. ``parent``: the
+    node's parent when the caller has it (each ``parent`` walks down from the root)."""
     parts: list[str] = []
     cur = node
+    parent = node.parent if parent is None else parent
     # a definition that opens its statement (``export function f``, ``pub fn``): the statement's comments
-    while (
-        cur.parent is not None and cur.parent.parent is not None and cur.parent.start_point[0] == cur.start_point[0]
-        and cur.parent.named_children and cur.parent.named_children[0] == cur
-    ):
-        cur = cur.parent
+    while parent is not None and parent.start_point[0] == cur.start_point[0]:
+        grand = parent.parent
+        if grand is None or parent.named_child(0) != cur:
+            break
+        cur, parent = parent, grand
     while True:
         prev = cur.prev_sibling
         if prev is None or "comment" not in prev.type or cur.start_point[0] - prev.end_point[0] > 1:

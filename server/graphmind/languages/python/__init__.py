@@ -11,7 +11,7 @@ from typing import Any
 import tree_sitter as ts
 
 from ...model import BindingFact, Facts, Import, Override, Rename, Resolution, WorkspaceView
-from .. import Language, Span, SymbolInfo, register
+from .. import Language, Span, SymbolInfo, WholeFile, register
 from .._toolkit.docs import clean, definition_node, leading_comments
 from . import extract as _extract
 from . import imports as _imports
@@ -20,6 +20,7 @@ from . import policy
 from .guards import main_guards as _main_guards
 from .resolve import overrides as _overrides
 from .resolve import resolve as _resolve
+from .resolve import resolve_file as _resolve_file
 
 
 class Python(Language):
@@ -93,8 +94,11 @@ class Python(Language):
                 continue
             doc = _docstring(node)
             if not doc:
-                holder = node.parent if node.parent is not None and node.parent.type == "decorated_definition" else node
-                doc = leading_comments(holder)
+                parent = node.parent
+                if parent is not None and parent.type == "decorated_definition":
+                    doc = leading_comments(parent)
+                else:
+                    doc = leading_comments(node, parent)
             if doc:
                 out[i] = doc
         return out
@@ -104,6 +108,9 @@ class Python(Language):
 
     def overrides(self, facts: Facts, ws: WorkspaceView, ids: list[int]) -> list[Override]:
         return _overrides(facts, ws, ids)
+
+    def resolve_file(self, facts: Facts, ws: WorkspaceView, ids: list[int]) -> WholeFile:
+        return WholeFile(*_resolve_file(facts, ws, ids))
 
     def renames(self, bindings: list[BindingFact]) -> list[Rename]:
         """``from m import Base as B`` and ``B = Base`` / ``B = m.Base`` (a name's value, not a

@@ -63,8 +63,19 @@ def resolve(facts: Facts, ws: WorkspaceView, only: Iterable[int] | None = None) 
 
 def overrides(facts: Facts, ws: WorkspaceView, ids: list[int]) -> list[Override]:
     """The overrides of every class's methods (a Protocol's: its structural implementations)."""
-    r = _Resolver(facts, ws)  # alive while its dispatch runs
-    return declared_overrides(r.dispatch, facts, ids, "python", lambda t: t.kind == "class")
+    return _overrides(_Resolver(facts, ws), facts, ids)
+
+
+def resolve_file(facts: Facts, ws: WorkspaceView, ids: list[int]) -> tuple[list[Resolution], list[Override]]:
+    """A whole file's resolutions and overrides, asked of one resolver: the overrides' walks reuse
+    what its sites evaluated (the bases of the classes they met, their globals). Its memos skip
+    no dependency key: the view recorded each lookup in this file's record the first time."""
+    r = _Resolver(facts, ws)
+    return [r.site(i, site) for i, site in enumerate(facts.sites)], _overrides(r, facts, ids)
+
+
+def _overrides(r: _Resolver, facts: Facts, ids: list[int]) -> list[Override]:
+    return declared_overrides(r.dispatch, facts, ids, "python", lambda t: t.kind == "class")  # r alive meanwhile
 
 
 def _is_stub(r: SymbolRow) -> bool:
