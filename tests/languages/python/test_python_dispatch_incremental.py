@@ -70,3 +70,38 @@ def test_a_base_changed_in_another_file_moves_the_callers_dispatch_edges() -> No
             fresh.close()
             (root / "fresh.db").unlink()
         eng.close()
+
+
+def test_a_whole_file_asked_of_one_resolver_answers_as_two_do() -> None:
+    """``resolve_file`` asks a file's sites and its overrides of one resolver (the overrides' walks
+    reuse the sites' memos): the same resolutions, overrides and dependency keys as ``resolve``
+    and ``overrides`` asked apart, each of a resolver of its own."""
+    from graphmind.languages import all_languages
+    from graphmind.store import StoreView, symbol_ids
+
+    python = all_languages()["python"]
+    with tempfile.TemporaryDirectory() as tmp:
+        root = write_files(Path(tmp), {**INITIAL, "more.py": "from sub import T\n\n\nclass W(T):\n    def go(self):\n        pass\n"})
+        eng = Engine(root, db_path=root / "index.db")
+        eng.index()
+        checked = 0
+        for fid, path, _ in eng.store.indexed_files([f for (f,) in eng.store.db.execute("SELECT id FROM files")]):
+            got = eng.store.facts(fid)
+            assert got is not None
+            facts, _ = got
+            ids = symbol_ids(path, facts)
+            together = StoreView(eng.store.db)
+            together.lang = "python"
+            whole = python.resolve_file(facts, together, ids)
+            apart = StoreView(eng.store.db)
+            apart.lang = "python"
+            sites = list(python.resolve(facts, apart))
+            overrides = list(python.overrides(facts, apart, ids))
+            assert [(r.site, r.status, sorted(map(tuple, r.targets))) for r in whole.resolutions] == [
+                (r.site, r.status, sorted(map(tuple, r.targets))) for r in sites
+            ]
+            assert sorted(whole.overrides) == sorted(overrides)
+            assert together.deps == apart.deps
+            checked += bool(overrides)
+        assert checked >= 2  # base.py's A.go and sub.py's S.go have overrides
+        eng.close()
