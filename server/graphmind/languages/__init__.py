@@ -22,7 +22,7 @@ import tree_sitter as ts
 import tree_sitter_language_pack as tslp
 
 from ..model import BindingFact, Facts, Import, Override, Rename, Resolution, WorkspaceView
-from ._toolkit.docs import definition_node, leading_comments
+from ._toolkit.docs import definition_at, leading_comments
 
 
 class FileProbe:
@@ -150,8 +150,8 @@ class Language:
         out: dict[int, str] = {}
         for i in range(first, len(facts.symbols)):
             s = facts.symbols[i]
-            node = definition_node(root, s.start_byte, s.end_byte)
-            doc = leading_comments(node) if node is not None else ""
+            d = definition_at(root, s.start_byte, s.end_byte)
+            doc = leading_comments(d.node, d.parent) if d is not None else ""
             if doc:
                 out[i] = doc
         return out

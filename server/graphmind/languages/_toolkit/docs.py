@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 import tree_sitter as ts
 
@@ -19,24 +20,30 @@ def clean(text: str) -> str:
     return para[:MAX_DOC]
 
 
-def definition_node(root: ts.Node, start: int, end: int) -> ts.Node | None:
-    """The node spanning exactly [start, end) (the outermost one)."""
+class Definition(NamedTuple):
+    """A definition's node (the outermost one spanning its range) and that node's parent."""
+
+    node: ts.Node
+    parent: ts.Node | None
+
+
+def definition_at(root: ts.Node, start: int, end: int) -> Definition | None:
+    """The outermost node spanning exactly [start, end), with its parent (found on the way up:
+    each ``parent`` walks down from the root, so a caller should not ask it again)."""
     node = root.descendant_for_byte_range(start, end)
     if node is None or node.start_byte != start or node.end_byte != end:
         return None
-    # each ``parent`` walks down from the root: asked once per step
     parent = node.parent
     while parent is not None and parent.start_byte == start and parent.end_byte == end:
         node, parent = parent, parent.parent
-    return node
+    return Definition(node, parent)
 
 
-def leading_comments(node: ts.Node, parent: ts.Node | None = None) -> str:
-    """The comments right above a node (no blank line between), top to bottom. ``parent``: the
-    node's parent when the caller has it (each ``parent`` walks down from the root)."""
+def leading_comments(node: ts.Node, parent: ts.Node | None) -> str:
+    """The comments right above a node (no blank line between), top to bottom; ``parent``: the
+    node's (the caller has it: see :class:`Definition`)."""
     parts: list[str] = []
     cur = node
-    parent = node.parent if parent is None else parent
     # a definition that opens its statement (``export function f``, ``pub fn``): the statement's comments
     while parent is not None and parent.start_point[0] == cur.start_point[0]:
         grand = parent.parent

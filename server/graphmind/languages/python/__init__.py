@@ -12,7 +12,7 @@ import tree_sitter as ts
 
 from ...model import BindingFact, Facts, Import, Override, Rename, Resolution, WorkspaceView
 from .. import Language, Span, SymbolInfo, WholeFile, register
-from .._toolkit.docs import clean, definition_node, leading_comments
+from .._toolkit.docs import clean, definition_at, leading_comments
 from . import extract as _extract
 from . import imports as _imports
 from . import links as _links
@@ -89,16 +89,15 @@ class Python(Language):
         out: dict[int, str] = {}
         for i in range(first, len(facts.symbols)):
             s = facts.symbols[i]
-            node = definition_node(root, s.start_byte, s.end_byte)
-            if node is None:
+            d = definition_at(root, s.start_byte, s.end_byte)
+            if d is None:
                 continue
-            doc = _docstring(node)
+            doc = _docstring(d.node)
             if not doc:
-                parent = node.parent
-                if parent is not None and parent.type == "decorated_definition":
-                    doc = leading_comments(parent)
+                if d.parent is not None and d.parent.type == "decorated_definition":
+                    doc = leading_comments(d.parent, d.parent.parent)
                 else:
-                    doc = leading_comments(node, parent)
+                    doc = leading_comments(d.node, d.parent)
             if doc:
                 out[i] = doc
         return out
