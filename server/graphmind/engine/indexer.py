@@ -233,7 +233,7 @@ class Indexer:
             if path in self.up.docs or not store.first_resolution(fid) or lang is None:
                 rest.append(fid)
                 continue
-            got = fresh.get(path) or store.facts(fid)
+            got = fresh.pop(path, None) or store.facts(fid)  # let go of them once resolved
             if got is not None:
                 res = resolve_facts(lang, path, got[0], got[1], view)
                 out.append((fid, res))
