@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Cold-index timings for before/after comparisons (issue 14 "Cold index" and "Scale"): a first
 index of each workspace, one child process per run, source trees interleaved (A, B, A, B ...),
-medians of wall and CPU time (the index process plus its worker processes), peak RSS of the tree.
+medians of wall and CPU time (the index process plus its worker processes), peak RSS of the tree;
+the CPU ratio also as the median of the rounds' pairs and as the ratio of the minimums.
 
     python scripts/perf_index.py WS[,WS...] --trees base=/tmp/base/server,new=server \
         [--jobs 1,2] [--rounds 5] [--profile DIR]
@@ -180,8 +181,10 @@ def main() -> int:
                     print(ws.name, f"j{j}", name, json.dumps({k: round(v, 3) for k, v in r.items()}), flush=True)
     print("load", os.getloadavg())
     print(f"\nmedians of {args.rounds} (wall s / CPU s / peak tree RSS MB); ratio = last tree / first tree")
-    print("| workspace | jobs | " + " | ".join(trees) + " | wall ratio | CPU ratio |")
-    print("|---|---:|" + "---|" * len(trees) + "---:|---:|")
+    print("CPU ratio of the medians; of the pairs: the median of each round's ratio (the two trees' runs")
+    print("side by side); of the minimums: the least CPU of each tree (interference only adds time)")
+    print("| workspace | jobs | " + " | ".join(trees) + " | wall ratio | CPU ratio | of the pairs | of the minimums |")
+    print("|---|---:|" + "---|" * len(trees) + "---:|---:|---:|---:|")
     summary = []
     for ws in wss:
         for j in jobs:
@@ -189,11 +192,15 @@ def main() -> int:
             for name in trees:
                 rs = results[(ws.name, j, name)]
                 med[name] = {k: statistics.median(r[k] for r in rs) for k in ("s", "cpu", "tree_rss_mb", "db_mb")}
+                med[name]["min_cpu"] = min(r["cpu"] for r in rs)
             names = list(trees)
             a, b = med[names[0]], med[names[-1]]
+            firsts, lasts = results[(ws.name, j, names[0])], results[(ws.name, j, names[-1])]
+            pairs = statistics.median(y["cpu"] / x["cpu"] for x, y in zip(firsts, lasts, strict=True))
             cells = " | ".join(f"{m['s']:.2f} / {m['cpu']:.2f} / {m['tree_rss_mb']:.0f}" for m in med.values())
-            print(f"| {ws.name} | {j} | {cells} | {b['s'] / a['s']:.3f} | {b['cpu'] / a['cpu']:.3f} |")
-            summary.append({"workspace": ws.name, "jobs": j, "medians": med})
+            print(f"| {ws.name} | {j} | {cells} | {b['s'] / a['s']:.3f} | {b['cpu'] / a['cpu']:.3f} | {pairs:.3f} "
+                  f"| {b['min_cpu'] / a['min_cpu']:.3f} |")
+            summary.append({"workspace": ws.name, "jobs": j, "medians": med, "cpu_ratio_of_pairs": pairs})
     if args.out:
         Path(args.out).write_text(json.dumps({"summary": summary, "runs": {"|".join(map(str, k)): v for k, v in results.items()}}, indent=1))
     return 0
