@@ -129,6 +129,9 @@ def extract_file(
     res = read_source(root / rel, max_size)
     if res.reason is not None or lang is None or res.text is None:
         return FileRead(rel, res.sha256, res.reason or "unsupported", None)
+    reason = lang.skip_reason(res.text)
+    if reason is not None:
+        return FileRead(rel, res.sha256, reason, None)
     if indexed_sha is not None and res.sha256 == indexed_sha:
         return FileRead(rel, res.sha256, None, None)
     text = as_parsed(res.text)

@@ -129,7 +129,7 @@ class Updater:
     def update_document(self, doc: Document, fresh: bool = False) -> None:
         """Bring the graph up to date with a buffer's text (``fresh``: parse it from scratch)."""
         hint, doc.edited = doc.edited, None
-        reason = check_text(doc.text, self.options.max_file_size)
+        reason = check_text(doc.text, self.options.max_file_size) or doc.lang.skip_reason(doc.text)
         if reason is not None:
             doc.tree = None
             doc.extraction = None

@@ -156,6 +156,11 @@ class Language:
                 out[i] = doc
         return out
 
+    def skip_reason(self, text: bytes) -> str | None:
+        """Why a readable file of this language is not indexed (generated code, e.g. a minified
+        bundle), or None. Asked of files on disk and of open buffers alike."""
+        return None
+
     def notes(self, facts: Facts) -> tuple[str, list[Any]] | None:
         """A doc note's title and mentions (:class:`graphmind.languages.markdown.notes.Mention`),
         or None: the file is code."""

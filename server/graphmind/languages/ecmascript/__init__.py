@@ -32,6 +32,7 @@ from ...model import BindingFact, Facts, Import, Override, Rename, Resolution, W
 from .. import Language, SymbolInfo, query_text, register
 from .._toolkit import FamilyView
 from .._toolkit.dispatch import declared_overrides
+from .._toolkit.generated import minified
 from . import imports as _imports
 from . import links as _links
 from . import policy
@@ -120,6 +121,11 @@ class JavaScript(ECMAScript):
     extensions = (".js", ".jsx", ".mjs", ".cjs")
     query_folders = ("ecmascript", "ecmascript/jsx", "ecmascript/javascript")
     lsp_ids = ("javascript", "javascriptreact")
+
+    def skip_reason(self, text: bytes) -> str | None:
+        """A minified bundle is not indexed (see :mod:`.._toolkit.generated`); TypeScript is
+        never shipped minified, so only JavaScript asks."""
+        return minified(text)
 
 
 register(TypeScript())
