@@ -1,8 +1,8 @@
 """Generated code a plugin may decline to index: minified bundles (``jquery.min.js``, a bundler's
 output). Their names are mangled, a whole library sits on one line, and a vendored copy beside the
 readable source defines every name twice, so indexing them adds edges nobody can check (Django's
-admin: 4,500 edges between ``jquery.js`` and ``jquery.min.js`` and the like) and answers that point
-an agent at an 87 KB line. The rule is GitHub Linguist's for JavaScript and CSS (``minified_files?``):
+admin: 3,711 call edges into or out of its 62 minified files, ``jquery.min.js`` beside ``jquery.js``
+and the like) and answers that point an agent at an 87 KB line. The rule is GitHub Linguist's for JavaScript and CSS (``minified_files?``):
 the average line is longer than 110 characters."""
 
 from __future__ import annotations
