@@ -180,6 +180,10 @@ def extract(
         return Extraction(facts, [chunk], _site_ids([chunk], ids, sym_at), ids, sym_at, [0, len(facts.sites)])
     spans = lang.chunk_spans(root)
     broken = root.has_error
+    if not keep and previous is None and spare is None and not broken and spans:
+        whole = _whole(lang, tree, src, relpath, module, spans)
+        if whole is not None:
+            return whole
     reused = previous is not None and bool(previous) and previous[0].facts.module == module
     old = previous or []
     if spare is not None and (not spare or next(iter(spare.values())).facts.module != module):
@@ -338,6 +342,38 @@ def extract_member(
     if not (parsed[0] <= member.start_byte and member.start_byte + member.size <= parsed[1]):
         return None
     return _merged(lang, whole, src, relpath, module, last, done, prefix, suffix, drow)
+
+
+def _whole(lang: Language, tree: ts.Tree, src: bytes, relpath: str, module: str, spans: list[Span]) -> Extraction | None:
+    """A file whose chunks are not kept, extracted in one pass (``Language.extract_whole``): the
+    facts, symbol ids and site ids the merge of its chunks gives, without chunks. None when the
+    plugin does not offer it for this file."""
+    facts = lang.extract_whole(tree, src, relpath, module, spans)
+    if facts is None:
+        return None
+    facts.docs = lang.docs(tree.root_node, facts, 1)
+    # each chunk's first symbol and first site: its symbols and sites start within it
+    sym_at, site_at = [1], [0]
+    syms, sites = facts.symbols, facts.sites
+    i, j = 1, 0
+    for sp in spans:
+        while i < len(syms) and syms[i].start_byte < sp.end:
+            i += 1
+        while j < len(sites) and sites[j].start_byte < sp.end:
+            j += 1
+        sym_at.append(i)
+        site_at.append(j)
+    ids = symbol_ids(relpath, facts)
+    anchors: list[tuple[bytes, int]] = []
+    for k, sp in enumerate(spans):
+        n = site_at[k + 1] - site_at[k]
+        if n:  # named by its first definition, else by its key (see _site_ids)
+            if sym_at[k + 1] > sym_at[k]:
+                anchors.append((_def_anchor(ids[sym_at[k]]), n))
+            else:
+                parent_key = _key(src, spans[sp.parent], b"") if sp.parent is not None else b""
+                anchors.append((_key(src, sp, parent_key), n))
+    return Extraction(facts, [], _numbered(anchors), ids, sym_at, site_at, src=src)
 
 
 def _range(root: ts.Node) -> Range:
@@ -512,7 +548,7 @@ def _splice(
     merged = Facts(facts.module, symbols, sites, bindings, local, links, docs)
     ids = symbol_ids(relpath, merged)
     if ids == last.ids:  # the chunk's sites count up from its first definition's id (see _site_ids)
-        sbase = _site_base(b"def" + ids[base].to_bytes(8, "big", signed=True), 0)
+        sbase = _site_base(_def_anchor(ids[base]), 0)
         sids = last.sids[:first_site] + list(range(sbase, sbase + len(msites))) + last.sids[site_at[k + 1] :]
     else:
         sids = _site_ids(done, ids, sym_at)
@@ -788,16 +824,28 @@ def _site_ids(chunks: list[Chunk], ids: list[int], sym_at: list[int]) -> list[in
     """One stable id per site: a chunk's sites count up from a base named by the chunk's first
     definition (its stable id), else by the chunk's key. An edit in a function's body that leaves
     its calls as they were keeps their ids, so their rows stand (see ``Updater._patch``)."""
+    return _numbered([
+        (_def_anchor(ids[sym_at[ci]]) if sym_at[ci + 1] > sym_at[ci] else c.key, len(c.facts.sites))
+        for ci, c in enumerate(chunks)
+        if c.facts.sites
+    ])
+
+
+def _def_anchor(symbol_id: int) -> bytes:
+    """What names the sites of a chunk that defines something: its first definition's id."""
+    return b"def" + symbol_id.to_bytes(8, "big", signed=True)
+
+
+def _numbered(anchors: list[tuple[bytes, int]]) -> list[int]:
+    """Site ids of chunks in order, each (its anchor, its count of sites): a chunk's count up from
+    a base named by its anchor and how many chunks before it had the same one."""
     seen: dict[bytes, int] = {}
     out: list[int] = []
-    for ci, c in enumerate(chunks):
-        if not c.facts.sites:
-            continue
-        anchor = b"def" + ids[sym_at[ci]].to_bytes(8, "big", signed=True) if sym_at[ci + 1] > sym_at[ci] else c.key
+    for anchor, count in anchors:
         n = seen.get(anchor, 0)
         seen[anchor] = n + 1
         base = _site_base(anchor, n)
-        out.extend(range(base, base + len(c.facts.sites)))
+        out.extend(range(base, base + count))
     return out
 
 

@@ -202,6 +202,13 @@ class Language:
         """How a chunked plugin's files split: by default one chunk per top-level statement."""
         return [Span(c, c.start_byte, c.end_byte, c.start_point, c.end_point, None, None) for c in root.children]
 
+    def extract_whole(self, tree: ts.Tree, src: bytes, relpath: str, module: str, spans: list[Span]) -> Facts | None:
+        """A chunked plugin's facts of a whole file (its chunks: ``spans``) in one pass, exactly as
+        the merge of the chunks' facts (``graphmind.engine.chunks.merge``) makes them; None when it
+        cannot promise that for this file, or offers no such pass. Used where the chunks are not
+        kept (a file read from disk), so a first index skips each chunk's setup and the merge."""
+        return None
+
     def merge_member_extra(self, container: dict[str, Any], member: dict[str, Any]) -> dict[str, Any]:
         """Fold what a member chunk says about its container (e.g. attribute types) into it."""
         return container

@@ -75,6 +75,9 @@ class Python(Language):
     ) -> Facts:
         return _extract.extract(self.query(), tree, src, relpath, module, node, byte_range)
 
+    def extract_whole(self, tree: ts.Tree, src: bytes, relpath: str, module: str, spans: list[Span]) -> Facts | None:
+        return _extract.extract_whole(self.query(), tree, src, relpath, module, spans)
+
     def main_guards(self, root: ts.Node) -> list[tuple[tuple[int, int], tuple[int, int]]]:
         return _main_guards(root)
 

@@ -35,7 +35,9 @@ from __future__ import annotations
 
 import os
 import re
+from bisect import bisect_right
 from collections.abc import Iterator
+from dataclasses import replace
 from functools import cache, lru_cache
 from operator import itemgetter
 from typing import Any, NamedTuple
@@ -576,6 +578,129 @@ def _heads(tree: ts.Tree, src: bytes) -> dict[int, _ClassHead]:
 _START = itemgetter(0)  # an item's position: its start byte, first in its tuple
 
 
+def extract_whole(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: str, spans: list[Span]) -> Facts | None:
+    """The file's facts as :func:`graphmind.engine.chunks.merge` makes them from its chunks'
+    (``spans``), in one pass over the file: one query, one sweep, no per-chunk setup and no merge.
+    What one chunk's extraction cannot see of another stays unseen: a class member's share of its
+    class's scope, a guard's narrowing past its chunk, a chunk's module-level values (bound after
+    its own imports). None when the file's facts would not come out as the merge's (then the
+    caller extracts chunk by chunk)."""
+    cut = _Cut(spans)
+    facts = extract(query, tree, src, relpath, module, cut=cut)
+    return cut.finish(facts)
+
+
+class _Cut:
+    """The chunks of a file extracted in one pass (:func:`extract_whole`): which chunk each
+    position is in, each chunk's first symbol, the classes split into a header and members, and
+    the members' own shares of their class's scope."""
+
+    def __init__(self, spans: list[Span]) -> None:
+        self.spans = spans
+        self.starts = [sp.start for sp in spans]
+        self.first: dict[int, int] = {}  # chunk -> its first symbol
+        self.split: dict[int, int] = {}  # a class whose members are chunks -> its header chunk
+        self.parts: dict[tuple[int, int], _Scope] = {}  # (class, member chunk) -> that member's share
+        self.last = 0  # the chunk of the last symbol defined
+        self.current = -1  # the chunk of the items being extracted (they come in position order)
+        self.next_start = -1  # where the chunk after it starts
+        self.ok = True
+
+    def chunk_at(self, pos: int) -> int:
+        return bisect_right(self.starts, pos) - 1
+
+    def defined(self, idx: int, pos: int) -> None:
+        """Symbol ``idx`` starts at ``pos`` (symbols come in position order)."""
+        k = self.chunk_at(pos)
+        if k < self.last or k < 0 or pos >= self.spans[k].end:
+            self.ok = False
+            return
+        self.last = k
+        if k not in self.first:
+            self.first[k] = idx
+            if self.spans[k].container is not None:
+                self.split[idx] = k
+
+    def scope(self, scopes: dict[int, _Scope], owner: int, pos: int) -> _Scope:
+        """The scope what lies at ``pos`` adds to: a class member's own share of a split class's."""
+        return self._share(scopes, owner, self.chunk_at(pos))
+
+    def part(self, scopes: dict[int, _Scope], owner: int) -> _Scope:
+        """:meth:`scope` of a split class at the items' chunk (:meth:`advance`)."""
+        return self._share(scopes, owner, self.current)
+
+    def _share(self, scopes: dict[int, _Scope], owner: int, k: int) -> _Scope:
+        head = self.split.get(owner)
+        if head is None or k == head:
+            return scopes[owner]
+        sc = self.parts.get((owner, k))
+        if sc is None:
+            sc = self.parts[(owner, k)] = _Scope()
+        return sc
+
+    def advance(self, pos: int) -> None:
+        """The items have reached ``pos``, in a chunk after the last one's."""
+        k = self.current = self.chunk_at(pos)
+        self.next_start = self.starts[k + 1] if k + 1 < len(self.starts) else 1 << 62
+
+    def clip(self, regions: list[tuple[int, int, int, list[str], list[tuple]]], added: int, pos: int) -> None:
+        """The narrowing regions from ``added`` on, made at ``pos``, end with its chunk."""
+        end = self.spans[self.chunk_at(pos)].end
+        for i in range(added, len(regions)):
+            r = regions[i]
+            if r[1] > end:
+                regions[i] = (r[0], end, *r[2:])
+
+    def local(self, scopes: dict[int, _Scope]) -> dict[int, tuple]:
+        """The scopes as :func:`merge_local` joins the chunks' (:func:`rebase_local` drops a chunk's
+        empty module scope and the empty scope of its first symbol, or of its member's class)."""
+        members: dict[int, list[_Scope]] = {}
+        for (cls, _), sc in sorted(self.parts.items(), key=lambda kv: kv[0][1]):
+            members.setdefault(cls, []).append(sc)
+        droppable = {0, *(i for k, i in self.first.items() if self.spans[k].parent is None)}
+        out: dict[int, tuple] = {}
+        for i in sorted(scopes):
+            pack = scopes[i].pack()
+            if i in members:
+                packs = [p for p in (pack, *(m.pack() for m in members[i])) if p != _EMPTY_SCOPE]
+                if len(packs) > 1:
+                    joined = _Scope()
+                    for p in packs:
+                        joined.add(p)
+                    packs = [joined.pack()]
+                pack = packs[0] if packs else _EMPTY_SCOPE
+            if pack == _EMPTY_SCOPE and i in droppable:
+                continue
+            out[i] = pack
+        return out
+
+    def finish(self, facts: Facts) -> Facts | None:
+        """``facts`` as the merge of the chunks' makes them, or None where it would not."""
+        if not self.ok:
+            return None
+        spans, starts, k = self.spans, self.starts, 0
+        for site in facts.sites:  # in chunk order, each within its chunk
+            pos = site.start_byte
+            while k + 1 < len(starts) and starts[k + 1] <= pos:
+                k += 1
+            if pos < starts[k] or pos >= spans[k].end:
+                return None
+        symbols = facts.symbols
+        for idx, head in self.split.items():
+            sym = symbols[idx]
+            if "attrs" in sym.extra and "members" in sym.extra:
+                return None  # the merge orders the two keys as the members come: not kept here
+            c = self.spans[head].container
+            assert c is not None
+            rng = (c.start_point[0], c.start_point[1], c.end_point[0], c.end_point[1])
+            if rng != sym.range:  # a header's symbol spans its container (decorators included)
+                symbols[idx] = replace(sym, range=rng)
+        if len(facts.links) > 1:  # each chunk's calls, then its bare decorators
+            sites = facts.sites
+            facts.links.sort(key=lambda t: (self.chunk_at(sites[t[0]].start_byte), t[2] is None))
+        return facts
+
+
 @lru_cache(maxsize=256)  # asked by each chunk of a file
 def _package_of(module: str, relpath: str) -> str:
     if os.path.basename(relpath) in ("__init__.py", "__init__.pyi"):  # a package's stub is its package too
@@ -659,9 +784,12 @@ def extract(
     module: str,
     node: ts.Node | None = None,
     byte_range: tuple[int, int] | None = None,
+    cut: _Cut | None = None,
 ) -> Facts:
     """Facts of the file, or of the part of ``node`` within ``byte_range`` (a chunk). Symbol 0
-    is the module; in a class member's chunk, symbol 1 is the class (its pseudo container)."""
+    is the module; in a class member's chunk, symbol 1 is the class (its pseudo container).
+    ``cut``: the whole file in one pass, what each chunk would see on its own kept apart (see
+    :func:`extract_whole`)."""
     root = tree.root_node
     cursor = ts.QueryCursor(query)
     if byte_range is not None:
@@ -757,9 +885,11 @@ def extract(
         )
         sc = _Scope()
         scopes[idx] = sc
+        if cut is not None:
+            cut.defined(idx, node.start_byte)
         # the name binds in the enclosing scope
         if parent != 0:
-            scopes[parent].locals.add(name)
+            (scopes[parent] if cut is None else cut.scope(scopes, parent, node.start_byte)).locals.add(name)
         _bind_params(scope_node, sc, kind, extra)
         if kind == "method" and not extra.get("static"):
             sc.class_idx = parent
@@ -781,11 +911,20 @@ def extract(
     narrows = [it for it in others if it[1] == "narrow"]
     if narrows:
         for (_, _, node, _), owner in in_scopes(scope_nodes, narrows, pos=_START):
+            added = len(narrow.regions)
             narrow.add_isinstance(node, owner)
+            if cut is not None:  # a chunk's narrowings end with it (a guard's reach the end of its block)
+                cut.clip(narrow.regions, added, node.start_byte)
     returns: dict[int, list[tuple]] = {}  # symbol index -> return evidence, in order
     for (start, key, node, caps), owner in in_scopes(scope_nodes, others, pos=_START):
         # a lambda's own node starts at the lambda: its name assignment belongs outside
-        sc = scopes[owner]
+        if cut is None:
+            sc = scopes[owner]
+        else:
+            if start >= cut.next_start:  # a later chunk: the last one's module-level values bind
+                cut.advance(start)  # after its imports
+                _flush_vars(module_vars, bindings)
+            sc = cut.part(scopes, owner) if owner in cut.split else scopes[owner]
         narrow.owner = owner
         header = start < bodies.get(owner, -1)  # evaluated around the definition, not in it
         if key == "reference.call":
@@ -835,10 +974,19 @@ def extract(
         distinct = list({repr(e): e for e in evs}.values())
         if 0 < len(distinct) <= MAX_RETURN_EVIDENCE:
             sym.extra["returns_ev"] = distinct
+    _flush_vars(module_vars, bindings)
+    shapes = links.shapes(link_calls, link_bare, sites, symbols, src)
+    if cut is not None:
+        return Facts(module, symbols, sites, bindings, cut.local(scopes), shapes)
+    local = {i: s.pack() for i, s in scopes.items()}
+    return Facts(module, symbols, sites, bindings, local, shapes)
+
+
+def _flush_vars(module_vars: dict[str, list[tuple]], bindings: list[BindingFact]) -> None:
+    """The module-level values seen so far as ``var`` bindings (after the chunk's imports)."""
     for name, evs in module_vars.items():
         bindings.append(BindingFact(name, "var", "", evs))
-    local = {i: s.pack() for i, s in scopes.items()}
-    return Facts(module, symbols, sites, bindings, local, links.shapes(link_calls, link_bare, sites, symbols, src))
+    module_vars.clear()
 
 def _bind_params(scope_node: ts.Node, sc: _Scope, kind: str, extra: dict[str, Any]) -> None:
     params = scope_node.child_by_field_name("parameters")
