@@ -129,6 +129,8 @@ class _Resolver(ValueResolver):
         self.modules: dict[str, bool] = {}  # module_exists, by name
         self.globals: dict[tuple[str, str, int, bool], tuple[Value | None, int]] = {}  # global_value
         self.attrs_memo: dict[tuple, tuple[Value | None, int]] = {}  # attr of definitions, instances
+        # (declared qname, declared id, receiver class id) -> the overrides a call reaches (bound, no properties)
+        self.override_rows: dict[tuple[str, int, int], list[SymbolRow]] = {}
         # a Protocol is implemented structurally: its implementations are found by method name
         self.dispatch = Dispatch(ws, weak_method(self.is_subclass), nominal=lambda t: not t.extra.get("protocol"))
 
@@ -854,10 +856,17 @@ class _Resolver(ValueResolver):
         return out
 
     def overrides(self, declared: SymbolRow, cls: SymbolRow, seen: set[int], conf: int) -> list[Target]:
+        key = (declared.qname, declared.id, cls.id)  # Dispatch.overrides' key: asked again at each call
+        rows = self.override_rows.get(key)
+        if rows is None:
+            found = self.dispatch.overrides(declared, within=cls)
+            rows = self.override_rows[key] = [r for r in _bound_each(found) if not _is_property(r)] if found else []
+        if not rows:  # most methods: no override in the workspace
+            return []
         via = dispatch_via(declared)
         out = []
-        for r in _bound_each(self.dispatch.overrides(declared, within=cls)):
-            if r.id not in seen and not _is_property(r):
+        for r in rows:
+            if r.id not in seen:
                 seen.add(r.id)
                 out.append(Target(r.id, conf, via))
         return out
