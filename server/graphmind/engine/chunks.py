@@ -1,9 +1,10 @@
 """Chunked extraction: a file's facts are the merge of its chunks' facts.
 
 A chunk is a top-level statement; a plugin may split a container (a Python class) into a header
-chunk and one chunk per member statement. A fresh index and an edit take the same path, so they
-agree by construction; an edit re-extracts only the chunks whose text changed and reuses the
-others (moved down or up when lines were added or removed above them). Site ids derive from a
+chunk and one chunk per member statement. An edit re-extracts only the chunks whose text changed
+and reuses the others (moved down or up when lines were added or removed above them). A file read
+from disk keeps no chunks: a plugin may extract it in one pass that gives exactly what the merge
+of its chunks gives (``Language.extract_whole``, :func:`_whole`), else it goes chunk by chunk too. Site ids derive from a
 chunk's first definition (else its text), so unchanged chunks keep their rows in the store, and
 so do the calls of a function whose body changed around them.
 
