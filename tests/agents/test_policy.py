@@ -101,3 +101,15 @@ def test_dead_code_leaves_out_and_counts(tmp_path: Path) -> None:
     assert res.excluded["test"] >= 6 and res.excluded["main"] >= 2
     # under a path prefix only
     assert {s.path for s in dead_code(g, "pkg").items} <= {"pkg/__init__.py", "pkg/app.py"}
+
+
+def test_console_scripts_declared_in_setup_cfg_are_entry_points(tmp_path: Path) -> None:
+    (tmp_path / "setup.cfg").write_text("[metadata]\nname = tool\n\n[options.entry_points]\nconsole_scripts =\n    tool = pkg.cli:run\n")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "cli.py").write_text("def run():\n    pass\n\n\ndef unused():\n    pass\n")
+    eng = Engine(tmp_path)
+    eng.index()
+    dead = {s.qname for s in dead_code(Graph(eng)).items}
+    assert "pkg.cli.unused" in dead and "pkg.cli.run" not in dead
+    assert dead_code(Graph(eng)).excluded["entry point (console_scripts in setup.cfg)"] == 1

@@ -4,7 +4,6 @@ in ``__init__.py``, console scripts declared in ``pyproject.toml`` / ``setup.cfg
 
 from __future__ import annotations
 
-import configparser
 import os
 import re
 import tomllib
@@ -118,6 +117,8 @@ def declared_entry_points(root: Path) -> dict[str, str]:
             q = _target_qname(value) if isinstance(value, str) else None
             if q:
                 out[q] = f"entry point ({group} in pyproject.toml)"
+    import configparser  # here: only dead code and entry points ask, not every index (2 ms to import)
+
     cfg = configparser.ConfigParser()
     try:
         cfg.read(root / "setup.cfg", encoding="utf-8")
