@@ -4,9 +4,9 @@ A chunk is a top-level statement; a plugin may split a container (a Python class
 chunk and one chunk per member statement. An edit re-extracts only the chunks whose text changed
 and reuses the others (moved down or up when lines were added or removed above them). A file read
 from disk keeps no chunks: a plugin may extract it in one pass that gives exactly what the merge
-of its chunks gives (``Language.extract_whole``, :func:`_whole`), else it goes chunk by chunk too. Site ids derive from a
-chunk's first definition (else its text), so unchanged chunks keep their rows in the store, and
-so do the calls of a function whose body changed around them.
+of its chunks gives (``Language.extract_whole``, :func:`_whole`), else it goes chunk by chunk too.
+Site ids derive from a chunk's first definition (else its text), so unchanged chunks keep their
+rows in the store, and so do the calls of a function whose body changed around them.
 
 A member chunk's facts hold a copy of its container's symbol at index 1 (its "pseudo" container);
 the merge maps it onto the header's symbol and folds its ``extra`` in through the plugin.
@@ -293,7 +293,7 @@ def extract(
         if lazy:
             for i, c in enumerate(done):
                 if c.facts.sites and len(c.facts.symbols) <= (2 if c.parent is not None else 1):
-                    c.key = _key(src, spans[i], _key(src, spans[c.parent], b"") if c.parent is not None else b"")
+                    c.key = _lazy_key(src, spans, i)
         if kept is not None and suffix:
             moved = _keep(old, kept.first, len(done), kept.dbyte, drow)
             # a class before the edit whose members are kept ends where it ended, not where error
@@ -345,6 +345,13 @@ def extract_member(
     return _merged(lang, whole, src, relpath, module, last, done, prefix, suffix, drow)
 
 
+def _lazy_key(src: bytes, spans: list[Span], i: int) -> bytes:
+    """The key of chunk ``i`` made where it is needed alone (a chunk that defines nothing names its
+    sites by it): its container's key made on the way."""
+    parent = spans[i].parent
+    return _key(src, spans[i], _key(src, spans[parent], b"") if parent is not None else b"")
+
+
 def _whole(lang: Language, tree: ts.Tree, src: bytes, relpath: str, module: str, spans: list[Span]) -> Extraction | None:
     """A file whose chunks are not kept, extracted in one pass (``Language.extract_whole``): the
     facts, symbol ids and site ids the merge of its chunks gives, without chunks. None when the
@@ -366,14 +373,13 @@ def _whole(lang: Language, tree: ts.Tree, src: bytes, relpath: str, module: str,
         site_at.append(j)
     ids = symbol_ids(relpath, facts)
     anchors: list[tuple[bytes, int]] = []
-    for k, sp in enumerate(spans):
+    for k in range(len(spans)):
         n = site_at[k + 1] - site_at[k]
         if n:  # named by its first definition, else by its key (see _site_ids)
             if sym_at[k + 1] > sym_at[k]:
                 anchors.append((_def_anchor(ids[sym_at[k]]), n))
             else:
-                parent_key = _key(src, spans[sp.parent], b"") if sp.parent is not None else b""
-                anchors.append((_key(src, sp, parent_key), n))
+                anchors.append((_lazy_key(src, spans, k), n))
     return Extraction(facts, [], _numbered(anchors), ids, sym_at, site_at, src=src)
 
 
