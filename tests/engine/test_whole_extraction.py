@@ -130,6 +130,22 @@ def test_a_protocol_with_attributes_and_methods_is_extracted_chunk_by_chunk() ->
     assert whole == merged
 
 
+def test_a_pass_whose_sites_leave_chunk_order_is_declined(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the caller checks the positions: a plugin's pass with its sites out of chunk order (here
+    # reversed) is not taken, and the file is extracted chunk by chunk
+    one_pass = type(PY).extract_whole
+
+    def reversed_sites(self: Any, *args: Any) -> Any:
+        facts = one_pass(self, *args)
+        facts.sites.reverse()
+        return facts
+
+    monkeypatch.setattr(type(PY), "extract_whole", reversed_sites)
+    merged, whole, taken = _both("def a():\n    b()\n\n\ndef b():\n    a()\n")
+    assert not taken
+    assert whole == merged
+
+
 @pytest.mark.parametrize("path", sorted(FIXTURES.rglob("*.py*")), ids=lambda p: str(p.relative_to(FIXTURES)))
 def test_the_fixtures_extract_in_one_pass_as_chunk_by_chunk(path: Path) -> None:
     merged, whole, _ = _both(path.read_text(), str(path.relative_to(FIXTURES)).replace("\\", "/"))

@@ -359,18 +359,25 @@ def _whole(lang: Language, tree: ts.Tree, src: bytes, relpath: str, module: str,
     facts = lang.extract_whole(tree, src, relpath, module, spans)
     if facts is None:
         return None
-    facts.docs = lang.docs(tree.root_node, facts, 1)
-    # each chunk's first symbol and first site: its symbols and sites start within it
+    # each chunk's first symbol and first site; the merge's order holds only when each symbol and
+    # site starts within its chunk, the chunks' in chunk order (else: chunk by chunk)
     sym_at, site_at = [1], [0]
     syms, sites = facts.symbols, facts.sites
     i, j = 1, 0
     for sp in spans:
         while i < len(syms) and syms[i].start_byte < sp.end:
+            if syms[i].start_byte < sp.start:
+                return None
             i += 1
         while j < len(sites) and sites[j].start_byte < sp.end:
+            if sites[j].start_byte < sp.start:
+                return None
             j += 1
         sym_at.append(i)
         site_at.append(j)
+    if i < len(syms) or j < len(sites):
+        return None
+    facts.docs = lang.docs(tree.root_node, facts, 1)
     ids = symbol_ids(relpath, facts)
     anchors: list[tuple[bytes, int]] = []
     for k in range(len(spans)):

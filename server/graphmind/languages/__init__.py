@@ -206,7 +206,8 @@ class Language:
         """A chunked plugin's facts of a whole file (its chunks: ``spans``) in one pass, exactly as
         the merge of the chunks' facts (``graphmind.engine.chunks.merge``) makes them; None when it
         cannot promise that for this file, or offers no such pass. Used where the chunks are not
-        kept (a file read from disk), so a first index skips each chunk's setup and the merge."""
+        kept (a file read from disk), so a first index skips each chunk's setup and the merge. The
+        caller checks the positions (each symbol and site within its chunk, in chunk order)."""
         return None
 
     def merge_member_extra(self, container: dict[str, Any], member: dict[str, Any]) -> dict[str, Any]:

@@ -601,21 +601,16 @@ class _Cut:
         self.first: dict[int, int] = {}  # chunk -> its first symbol
         self.split: dict[int, int] = {}  # a class whose members are chunks -> its header chunk
         self.parts: dict[tuple[int, int], _Scope] = {}  # (class, member chunk) -> that member's share
-        self.last = 0  # the chunk of the last symbol defined
         self.current = -1  # the chunk of the items being extracted (they come in position order)
         self.next_start = -1  # where the chunk after it starts
-        self.ok = True
 
     def chunk_at(self, pos: int) -> int:
         return bisect_right(self.starts, pos) - 1
 
     def defined(self, idx: int, pos: int) -> None:
-        """Symbol ``idx`` starts at ``pos`` (symbols come in position order)."""
+        """Symbol ``idx`` starts at ``pos`` (symbols come in position order; one out of its chunk
+        makes the caller decline the pass, see ``Language.extract_whole``)."""
         k = self.chunk_at(pos)
-        if k < self.last or k < 0 or pos >= self.spans[k].end:
-            self.ok = False
-            return
-        self.last = k
         if k not in self.first:
             self.first[k] = idx
             if self.spans[k].container is not None:
@@ -676,15 +671,6 @@ class _Cut:
 
     def finish(self, facts: Facts) -> Facts | None:
         """``facts`` as the merge of the chunks' makes them, or None where it would not."""
-        if not self.ok:
-            return None
-        spans, starts, k = self.spans, self.starts, 0
-        for site in facts.sites:  # in chunk order, each within its chunk
-            pos = site.start_byte
-            while k + 1 < len(starts) and starts[k + 1] <= pos:
-                k += 1
-            if pos < starts[k] or pos >= spans[k].end:
-                return None
         symbols = facts.symbols
         for idx, head in self.split.items():
             sym = symbols[idx]
