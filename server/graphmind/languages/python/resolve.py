@@ -623,9 +623,6 @@ class _Resolver(ValueResolver):
     ) -> tuple[Value | None, int]:
         if depth > MAX_DEPTH:
             return None, EXTRACTED
-        if len(evs) == 1:  # most names: one assignment (what merge gives of one value)
-            v, c = self.one_evidence(evs[0], evaluate, depth, outer, owner)
-            return (v, min(c, INFERRED)) if v is not None else (None, EXTRACTED)
         found: list[tuple[Value, int]] = []
         for ev in evs:
             v, c = self.one_evidence(ev, evaluate, depth, outer, owner)
