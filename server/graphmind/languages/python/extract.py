@@ -746,8 +746,10 @@ def _is_protocol_base(node: ts.Node) -> bool:
 # what a match of each pattern is, by the first of these capture names it has
 _ROLES = (
     "definition.function", "definition.class", "reference.call", "reference.decorator", "reference.argument", "import",
-    "assign", "bind", "bind.pattern", "global", "return", "yield", "narrow", "as",
+    "assign", "augment", "walrus", "bind.pattern", "global", "return", "yield", "as",
 )
+
+_ISINSTANCE = b"isinstance"
 
 
 @cache
@@ -789,6 +791,8 @@ def extract(
     def_nodes: list[tuple[ts.Node, ts.Node, str, ts.Node]] = []  # (node, name, kind, scope node)
     # everything else, attributed below to the innermost enclosing definition
     others: list[tuple[int, str, ts.Node, dict[str, list[ts.Node]]]] = []
+    # ``isinstance()`` calls narrow: found among the calls, by their text first (most files have none)
+    narrows: list[tuple[int, str, ts.Node, dict[str, list[ts.Node]]]] | None = [] if _ISINSTANCE in src else None
     roles = _roles(query)
     for pattern, caps in matches:
         role = roles[pattern]
@@ -804,7 +808,12 @@ def extract(
             def_nodes.append((n, caps["name"][0], "class", n))
         elif role is not None:
             n = caps[role][0]
-            others.append((n.start_byte, role, n, caps))
+            item = (n.start_byte, role, n, caps)
+            others.append(item)
+            if narrows is not None and role == "reference.call" and src.startswith(_ISINSTANCE, item[0]):
+                callee = caps["callee"][0]
+                if callee.type == "identifier" and callee.end_byte - item[0] == len(_ISINSTANCE):
+                    narrows.append(item)
 
     # definitions, nested by byte range
     def_nodes.sort(key=lambda d: (d[3].start_byte, -d[3].end_byte))
@@ -894,7 +903,6 @@ def extract(
     package = _package_of(module, relpath)
     narrow = Narrowing()
     # the narrowings first: a conditional expression's condition follows the branch it narrows
-    narrows = [it for it in others if it[1] == "narrow"]
     if narrows:
         for (_, _, node, _), owner in in_scopes(scope_nodes, narrows, pos=_START):
             added = len(narrow.regions)
@@ -937,8 +945,10 @@ def extract(
             _import(node, owner, sc, package, bindings, sites)
         elif key == "assign":
             _assign(caps, node, owner, sc, symbols, scopes, module_vars, narrow)
-        elif key == "bind":
-            sc.locals.add(_text(node))
+        elif key in ("augment", "walrus"):  # ``x += 1``, ``(x := f())``: binds a plain name only
+            name_node = node.child_by_field_name("left" if key == "augment" else "name")
+            if name_node is not None and name_node.type == "identifier":
+                sc.locals.add(_text(name_node))
         elif key == "bind.pattern":
             sc.locals.update(_pattern_names(node))
             if "iter" in caps and owner != 0:
@@ -946,8 +956,11 @@ def extract(
         elif key == "global":
             sc.globals.add(_text(node))
         elif key == "as":
-            if owner != 0:
-                _as_target(node, sc, narrow)
+            alias = node.child_by_field_name("alias")  # ``with``, ``except``; a case pattern's has none
+            if alias is not None:
+                sc.locals.update(_text(c) for c in alias.named_children if c.type == "identifier")
+                if owner != 0:
+                    _as_target(node, sc, narrow)
         elif key == "return":
             if symbols[owner].kind in ("function", "method") and "returns" not in symbols[owner].extra:
                 returns.setdefault(owner, []).extend(_return_evidence(node, sc, narrow))
