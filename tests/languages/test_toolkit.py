@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -114,6 +116,36 @@ def test_registry_and_module_name_hook() -> None:
     assert not languages.changes_module_names("pkg/sub/mod.py")
     assert not languages.changes_module_names("src/index.ts")
     assert not languages.changes_module_names("README.md")
+
+
+def test_plugins_declare_what_they_register() -> None:
+    # the manifest routes files and names before any import: it must say what each plugin registers
+    langs = languages.all_languages()
+    declared = {lang: p.package for p in languages.PLUGINS for lang in p.languages}
+    assert set(declared) == set(langs)
+    for name, lang in langs.items():
+        assert type(lang).__module__.startswith(f"graphmind.languages.{declared[name]}")
+        assert lang.extensions == languages.extensions_of(name)
+        assert all(languages.for_path(f"x{ext}") is lang for ext in lang.extensions)
+    assert languages.all_extensions() == sorted(e for lang in langs.values() for e in lang.extensions)
+    assert languages.for_path("notes.txt") is None and languages.get("cobol") is None
+
+
+def test_a_workspace_of_one_language_imports_its_plugin_only() -> None:
+    # in a fresh interpreter: importing a plugin costs every process (and every worker) its share
+    code = (
+        "import sys\n"
+        "from graphmind import languages\n"
+        "assert languages.for_path('a/b.py').name == 'python'\n"
+        "assert languages.family_of('python') == ('python',)\n"
+        "loaded = sorted(m.split('.')[2] for m in sys.modules if m.count('.') == 2 and m.startswith('graphmind.languages.'))\n"
+        "print(' '.join(x for x in loaded if not x.startswith('_')))\n"
+        "assert languages.get('typescript').name == 'typescript'\n"
+        "print('typescript' in languages.REGISTRY, 'go' in languages.REGISTRY)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
+    assert out[0] == "python"
+    assert out[1] == "True False"
 
 
 def test_common_names_are_one_shared_list_languages_extend() -> None:

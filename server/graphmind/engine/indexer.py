@@ -229,7 +229,7 @@ class Indexer:
         out: list[tuple[int, FileResolution]] = []
         held = 0
         for fid, path, lang_name in sorted(store.indexed_files(ids)):
-            lang = languages.all_languages().get(lang_name)
+            lang = languages.get(lang_name)
             if path in self.up.docs or not store.first_resolution(fid) or lang is None:
                 rest.append(fid)
                 continue

@@ -88,7 +88,7 @@ class FileLayers:
             return
         with store.tx():
             for fid, path, lang_name in layers.indexed_files():
-                lang = languages.all_languages().get(lang_name)
+                lang = languages.get(lang_name)
                 got = store.facts(fid)
                 if lang is None or got is None:
                     continue

@@ -124,7 +124,7 @@ def _resolve_group(db_path: str, files: list[IndexedFile]) -> list[tuple[int, Fi
     out: list[tuple[int, FileResolution | None]] = []
     with YoungCollections() as young:  # frees each resolver's cycles a few files later
         for fid, path, lang_name in files:
-            lang = languages.all_languages().get(lang_name)
+            lang = languages.get(lang_name)
             got = read_facts(_view.db, fid) if lang is not None else None
             if lang is None or got is None:
                 out.append((fid, None))

@@ -274,7 +274,7 @@ class Updater:
         store does not have it). None when there is nothing to write."""
         if row is None:
             return Change(path, delete=True)
-        lang = languages.all_languages().get(row.lang or "") or languages.for_path(path)
+        lang = languages.get(row.lang or "") or languages.for_path(path)
         common = {"sha256": row.sha256, "size": row.size or 0, "mtime_ns": row.mtime_ns or 0}
         if row.status == "skipped" or lang is None:
             return Change(path, lang, skip_reason=row.reason or "unsupported", **common)
@@ -369,7 +369,7 @@ class Updater:
             if got is None and doc is not None and doc.extraction is not None:
                 got = (doc.extraction.facts, doc.extraction.sids)
             got = got or self.store.facts(fid)
-            lang = languages.all_languages().get(lang_name)
+            lang = languages.get(lang_name)
             if got is None or lang is None:
                 continue
             facts, sids = got

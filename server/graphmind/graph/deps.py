@@ -32,12 +32,6 @@ class Dependency:
     via: str = ""  # the file whose import reaches it (at depth 1: the file asked about)
 
 
-def family(lang: str) -> tuple[str, ...]:
-    """Languages whose files import one another (TypeScript, TSX and JavaScript)."""
-    got = languages.all_languages().get(lang)
-    return tuple(getattr(got, "family", None) or (lang,))
-
-
 def _stem(path: str) -> str:
     base = os.path.basename(path)
     return base.split(".", 1)[0]
@@ -61,7 +55,7 @@ class ImportGraph:
             me = by_id.get(fid)
             if me is None:
                 continue
-            fam = family(me.lang)
+            fam = languages.family_of(me.lang)
             for _, module, stem, names in sorted(cands):
                 hit = [
                     f for f in files.get(module, [])

@@ -2,8 +2,9 @@
 
 The core (store, engine, graph) knows no language. A plugin turns a syntax tree into
 :class:`~graphmind.model.Facts` and resolves a file's call sites against a
-:class:`~graphmind.model.WorkspaceView`. The packages listed in ``PLUGINS`` are imported on first
-use and register their languages in ``REGISTRY``; what they share (the labelling policy, the
+:class:`~graphmind.model.WorkspaceView`. The packages listed in ``PLUGINS`` are imported the first
+time one of their languages or file extensions is asked for, and register their languages in
+``REGISTRY``; what they share (the labelling policy, the
 scope sweep, values) is in :mod:`._toolkit`.
 """
 
@@ -247,9 +248,62 @@ def _query(lang: str, grammar: str) -> ts.Query:
     return ts.Query(_ts_language(grammar), query_text(lang))
 
 
+class Plugin(NamedTuple):
+    """A plugin package and what it serves, known before it is imported."""
+
+    package: str  # under graphmind.languages
+    languages: dict[str, tuple[str, ...]]  # each language it registers -> the file extensions it claims
+
+
+# The plugin packages, in one place, with the languages each registers and their file extensions
+# (each ``Language.extensions`` reads them here, :func:`extensions_of`). A package is imported the
+# first time one of its languages or extensions is asked for: a workspace of one language never
+# pays for the others' (some 54 M instructions, every process). Each registers its languages when
+# imported; one that fails to import (a missing grammar) is recorded in LOAD_ERRORS and does not
+# take the others down.
+PLUGINS: tuple[Plugin, ...] = (
+    Plugin("python", {"python": (".py", ".pyi")}),
+    Plugin("ecmascript", {
+        "typescript": (".ts", ".mts", ".cts"), "tsx": (".tsx",), "javascript": (".js", ".jsx", ".mjs", ".cjs"),
+    }),
+    Plugin("go", {"go": (".go",), "gomod": (".mod",)}),
+    Plugin("rust", {"rust": (".rs",)}),
+    Plugin("java", {"java": (".java",)}),
+    Plugin("tags", {
+        "c": (".c", ".h"),
+        "cpp": (".cpp", ".cc", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp"),
+        "csharp": (".cs",),
+        "ruby": (".rb", ".rake", ".gemspec"),
+        "php": (".php",),
+        "kotlin": (".kt", ".kts"),
+        "swift": (".swift",),
+        "scala": (".scala", ".sc"),
+        "lua": (".lua",),
+        "bash": (".sh", ".bash"),
+        "elixir": (".ex", ".exs"),
+        "perl": (".pl", ".pm"),
+        "r": (".r",),
+        "julia": (".jl",),
+        "zig": (".zig",),
+    }),
+    Plugin("markdown", {"markdown": (".md", ".markdown")}),
+)
+_PACKAGE_OF_LANG = {lang: p.package for p in PLUGINS for lang in p.languages}
+_PACKAGE_OF_EXT = {ext: p.package for p in PLUGINS for exts in p.languages.values() for ext in exts}
+
 REGISTRY: dict[str, Language] = {}
 _BY_EXT: dict[str, Language] = {}
 LOAD_ERRORS: dict[str, str] = {}
+
+
+def extensions_of(lang: str) -> tuple[str, ...]:
+    """The file extensions of language ``lang``, as :data:`PLUGINS` declares them."""
+    return next(p.languages[lang] for p in PLUGINS if lang in p.languages)
+
+
+def all_extensions() -> list[str]:
+    """Every extension some language claims (without importing a plugin)."""
+    return sorted(_PACKAGE_OF_EXT)
 
 
 def register(lang: Language) -> None:
@@ -259,8 +313,21 @@ def register(lang: Language) -> None:
 
 
 def for_path(path: str) -> Language | None:
-    _load_all()
-    return _BY_EXT.get(os.path.splitext(path)[1].lower())
+    ext = os.path.splitext(path)[1].lower()
+    package = _PACKAGE_OF_EXT.get(ext)
+    if package is None:
+        return None
+    _load(package)
+    return _BY_EXT.get(ext)
+
+
+def get(lang: str) -> Language | None:
+    """The plugin of language ``lang`` (its package imported now if need be); None: no such language."""
+    package = _PACKAGE_OF_LANG.get(lang)
+    if package is None:
+        return None
+    _load(package)
+    return REGISTRY.get(lang)
 
 
 def changes_module_names(relpath: str) -> bool:
@@ -271,51 +338,44 @@ def changes_module_names(relpath: str) -> bool:
 
 def family_of(lang: str) -> tuple[str, ...]:
     """The languages whose files may call symbols of language ``lang`` (its plugin's family)."""
-    plugin = all_languages().get(lang)
+    plugin = get(lang)
     return tuple(plugin.family) if plugin is not None and plugin.family else (lang,)
 
 
 def for_lsp_id(language_id: str) -> Language | None:
-    _load_all()
-    for lang in REGISTRY.values():
+    for lang in all_languages().values():
         if language_id in lang.lsp_ids or language_id == lang.name:
             return lang
     return None
 
 
-# The plugin packages, in one place. Each registers its languages when imported; one that fails
-# to import (a missing grammar) is recorded in LOAD_ERRORS and does not take the others down.
-PLUGINS: tuple[str, ...] = ("python", "ecmascript", "go", "rust", "java", "tags", "markdown")
-
-_loaded = False
-_loading = False  # the thread holding _LOAD_LOCK is importing the plugins (one of them may ask)
+_loaded: set[str] = set()  # packages imported (or failed), their languages registered
+_loading: set[str] = set()  # packages the thread holding _LOAD_LOCK is importing (one may ask again)
 _LOAD_LOCK = threading.RLock()
 
 
-def _load_all() -> None:
-    """Import the plugins once. Another thread waits until they are all registered: the
-    language server's first index loads them while a request may already ask ``for_path``."""
-    global _loaded, _loading
-    if _loaded:
+def _load(package: str) -> None:
+    """Import a plugin package once. Another thread waits until its languages are registered:
+    the language server's first index loads them while a request may already ask ``for_path``."""
+    if package in _loaded:
         return
     with _LOAD_LOCK:
-        if _loaded or _loading:
+        if package in _loaded or package in _loading:
             return
-        _loading = True
+        _loading.add(package)
         import importlib
 
         try:
-            for mod in PLUGINS:
-                try:
-                    importlib.import_module(f"{__name__}.{mod}")
-                except Exception as exc:  # a broken grammar must not take the others down
-                    LOAD_ERRORS[mod] = f"{type(exc).__name__}: {exc}"
+            importlib.import_module(f"{__name__}.{package}")
+        except Exception as exc:  # a broken grammar must not take the others down
+            LOAD_ERRORS[package] = f"{type(exc).__name__}: {exc}"
         finally:
-            _loading = False
-            _loaded = True
+            _loading.discard(package)
+            _loaded.add(package)
 
 
 def all_languages() -> dict[str, Language]:
-    _load_all()
+    for p in PLUGINS:
+        _load(p.package)
     return REGISTRY
 

@@ -154,7 +154,7 @@ def _super_rows(lang: str, facts: Facts, ids: list[int], which: Iterable[int]) -
                 aliases = binding_names(facts.bindings)
             out.extend((lang, name, ids[i], "") for name in sorted(supertype_names(syms[i].extra, aliases)))
     if facts.bindings and ids and syms[0].kind == "module":
-        plugin = languages.all_languages().get(lang)
+        plugin = languages.get(lang)
         if plugin is not None:
             out.extend(sorted({(lang, r.name, ids[0], r.alias) for r in plugin.renames(facts.bindings)}))
     return out

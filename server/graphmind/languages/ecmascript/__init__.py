@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator
 import tree_sitter as ts
 
 from ...model import BindingFact, Facts, Import, Override, Rename, Resolution, WorkspaceView
-from .. import Language, SymbolInfo, query_text, register
+from .. import Language, SymbolInfo, extensions_of, query_text, register
 from .._toolkit import FamilyView
 from .._toolkit.dispatch import declared_overrides
 from .._toolkit.generated import minified
@@ -102,7 +102,7 @@ class ECMAScript(Language):
 class TypeScript(ECMAScript):
     name = "typescript"
     grammar = "typescript"
-    extensions = (".ts", ".mts", ".cts")
+    extensions = extensions_of("typescript")
     query_folders = ("ecmascript", "ecmascript/typescript")
     lsp_ids = ("typescript",)
 
@@ -110,7 +110,7 @@ class TypeScript(ECMAScript):
 class TSX(ECMAScript):
     name = "tsx"
     grammar = "tsx"
-    extensions = (".tsx",)
+    extensions = extensions_of("tsx")
     query_folders = ("ecmascript", "ecmascript/typescript", "ecmascript/jsx")
     lsp_ids = ("typescriptreact",)
 
@@ -118,7 +118,7 @@ class TSX(ECMAScript):
 class JavaScript(ECMAScript):
     name = "javascript"
     grammar = "javascript"
-    extensions = (".js", ".jsx", ".mjs", ".cjs")
+    extensions = extensions_of("javascript")
     query_folders = ("ecmascript", "ecmascript/jsx", "ecmascript/javascript")
     lsp_ids = ("javascript", "javascriptreact")
 

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator
 import tree_sitter as ts
 
 from ...model import BindingFact, Facts, Import, Override, Resolution, SymbolFact, WorkspaceView
-from .. import Language, SymbolInfo, register
+from .. import Language, SymbolInfo, extensions_of, register
 from .._toolkit.dispatch import declared_overrides
 from . import imports as _imports
 from . import policy
@@ -36,7 +36,7 @@ from .resolve import GoView, Resolver
 class Go(Language):
     name = "go"
     grammar = "go"
-    extensions = (".go",)
+    extensions = extensions_of("go")
     lsp_ids = ("go",)
 
     def module_name(self, relpath: str, is_file: Callable[[str], bool]) -> str:
@@ -70,7 +70,7 @@ class GoMod(Language):
 
     name = "gomod"
     grammar = "gomod"
-    extensions = (".mod",)
+    extensions = extensions_of("gomod")
     lsp_ids = ("go.mod",)
 
     def module_name(self, relpath: str, is_file: Callable[[str], bool]) -> str:

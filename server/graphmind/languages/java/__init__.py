@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import tree_sitter as ts
 
 from ...model import Facts, Import, Override, Resolution, WorkspaceView
-from .. import Language, SymbolInfo, register
+from .. import Language, SymbolInfo, extensions_of, register
 from . import extract, policy, resolve
 from . import imports as _imports
 
@@ -21,7 +21,7 @@ from . import imports as _imports
 class Java(Language):
     name = "java"
     grammar = "java"
-    extensions = (".java",)
+    extensions = extensions_of("java")
     lsp_ids = ("java",)
 
     def extract(self, tree: ts.Tree, src: bytes, relpath: str, module: str) -> Facts:

@@ -9,14 +9,14 @@ from collections.abc import Iterator
 import tree_sitter as ts
 
 from ...model import Facts, Resolution, SymbolFact, WorkspaceView
-from .. import Language, register
+from .. import Language, extensions_of, register
 from . import notes as _notes
 
 
 class Markdown(Language):
     name = "markdown"
     grammar = "markdown"
-    extensions = (".md", ".markdown")
+    extensions = extensions_of("markdown")
     lsp_ids = ("markdown",)
 
     def module_name(self, relpath: str, is_file: object) -> str:

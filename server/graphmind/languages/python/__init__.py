@@ -11,7 +11,7 @@ from typing import Any
 import tree_sitter as ts
 
 from ...model import BindingFact, Facts, Import, Override, Rename, Resolution, WorkspaceView
-from .. import Language, Span, SymbolInfo, WholeFile, register
+from .. import Language, Span, SymbolInfo, WholeFile, extensions_of, register
 from .._toolkit.docs import clean, definition_at, leading_comments
 from . import extract as _extract
 from . import imports as _imports
@@ -26,7 +26,7 @@ from .resolve import resolve_file as _resolve_file
 class Python(Language):
     name = "python"
     grammar = "python"
-    extensions = (".py", ".pyi")
+    extensions = extensions_of("python")
     lsp_ids = ("python",)
     chunked = True
     link_patterns = _links.PATTERNS

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 import tree_sitter as ts
 
 from ...model import BindingFact, Facts, Import, Override, Rename, Resolution, WorkspaceView
-from .. import Language, SymbolInfo, register
+from .. import Language, SymbolInfo, extensions_of, register
 from . import crates, extract, policy, resolve
 from . import imports as _imports
 
@@ -22,7 +22,7 @@ from . import imports as _imports
 class Rust(Language):
     name = "rust"
     grammar = "rust"
-    extensions = (".rs",)
+    extensions = extensions_of("rust")
     lsp_ids = ("rust",)
 
     def module_name(self, relpath: str, is_file: Callable[[str], bool]) -> str:

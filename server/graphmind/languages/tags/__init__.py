@@ -30,7 +30,7 @@ from collections.abc import Iterator
 import tree_sitter as ts
 
 from ...model import Facts, Resolution, WorkspaceView
-from .. import Language, register
+from .. import Language, extensions_of, register
 from .extract import extract
 from .resolve import resolve
 from .specs import TABLE, Spec
@@ -43,7 +43,7 @@ class TagLanguage(Language):
         self.spec = spec
         self.name = spec.name
         self.grammar = spec.grammar
-        self.extensions = spec.extensions
+        self.extensions = extensions_of(spec.name)
         self.lsp_ids = spec.lsp_ids
 
     def extract(self, tree: ts.Tree, src: bytes, relpath: str, module: str) -> Facts:

@@ -1,4 +1,4 @@
-"""The tag-level languages: one :class:`Spec` each (grammar, file extensions, LSP ids, and the
+"""The tag-level languages: one :class:`Spec` each (grammar, LSP ids, and the
 few words the generic rules need: receivers that mean "this object", constructor names, keywords
 that parse as calls, builtin method names)."""
 
@@ -11,7 +11,6 @@ from dataclasses import dataclass
 class Spec:
     name: str
     grammar: str
-    extensions: tuple[str, ...]
     lsp_ids: tuple[str, ...]
     self_names: frozenset[str] = frozenset()  # receivers meaning "this object/class"
     ctor_names: tuple[str, ...] = ()  # constructor method names; "<class>": named like the class
@@ -29,20 +28,19 @@ _ELIXIR_FORMS = frozenset(
 )
 
 TABLE: tuple[Spec, ...] = (
-    Spec("c", "c", (".c", ".h"), ("c",)),
-    Spec("cpp", "cpp", (".cpp", ".cc", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp"), ("cpp",),
-         frozenset({"this"}), ("<class>",)),
-    Spec("csharp", "csharp", (".cs",), ("csharp",), frozenset({"this", "base"}), ("<class>",)),
-    Spec("ruby", "ruby", (".rb", ".rake", ".gemspec"), ("ruby",), frozenset({"self", "super"}), ("initialize",)),
-    Spec("php", "php", (".php",), ("php",), frozenset({"$this", "self", "static", "parent"}), ("__construct",)),
-    Spec("kotlin", "kotlin", (".kt", ".kts"), ("kotlin",), frozenset({"this", "super"})),
-    Spec("swift", "swift", (".swift",), ("swift",), frozenset({"self", "super", "Self"}), ("init",)),
-    Spec("scala", "scala", (".scala", ".sc"), ("scala",), frozenset({"this", "super"})),
-    Spec("lua", "lua", (".lua",), ("lua",), frozenset({"self"})),
-    Spec("bash", "bash", (".sh", ".bash"), ("shellscript", "bash", "sh")),
-    Spec("elixir", "elixir", (".ex", ".exs"), ("elixir",), frozenset({"__MODULE__"}), (), _ELIXIR_FORMS),
-    Spec("perl", "perl", (".pl", ".pm"), ("perl",), frozenset({"$self", "$class", "__PACKAGE__"}), ("new",)),
-    Spec("r", "r", (".r",), ("r",)),
-    Spec("julia", "julia", (".jl",), ("julia",)),
-    Spec("zig", "zig", (".zig",), ("zig",), frozenset({"self", "@This()"})),
+    Spec("c", "c", ("c",)),
+    Spec("cpp", "cpp", ("cpp",), frozenset({"this"}), ("<class>",)),
+    Spec("csharp", "csharp", ("csharp",), frozenset({"this", "base"}), ("<class>",)),
+    Spec("ruby", "ruby", ("ruby",), frozenset({"self", "super"}), ("initialize",)),
+    Spec("php", "php", ("php",), frozenset({"$this", "self", "static", "parent"}), ("__construct",)),
+    Spec("kotlin", "kotlin", ("kotlin",), frozenset({"this", "super"})),
+    Spec("swift", "swift", ("swift",), frozenset({"self", "super", "Self"}), ("init",)),
+    Spec("scala", "scala", ("scala",), frozenset({"this", "super"})),
+    Spec("lua", "lua", ("lua",), frozenset({"self"})),
+    Spec("bash", "bash", ("shellscript", "bash", "sh")),
+    Spec("elixir", "elixir", ("elixir",), frozenset({"__MODULE__"}), (), _ELIXIR_FORMS),
+    Spec("perl", "perl", ("perl",), frozenset({"$self", "$class", "__PACKAGE__"}), ("new",)),
+    Spec("r", "r", ("r",)),
+    Spec("julia", "julia", ("julia",)),
+    Spec("zig", "zig", ("zig",), frozenset({"self", "@This()"})),
 )

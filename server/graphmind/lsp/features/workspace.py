@@ -58,7 +58,7 @@ def _watch_files(ls: GraphMindServer) -> None:
     ``*.ext`` pattern does not match)."""
     from ... import languages
 
-    exts = sorted({e.lstrip(".") for lang in languages.all_languages().values() for e in lang.extensions})
+    exts = sorted({e.lstrip(".") for e in languages.all_extensions()})
     sources = {"globPattern": "**/*.{" + ",".join(exts) + "}"}
     folders = {"globPattern": "**/*", "kind": WATCH_CREATE | WATCH_DELETE}
     registration = {"id": WATCH_ID, "method": "workspace/didChangeWatchedFiles",
