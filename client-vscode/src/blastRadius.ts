@@ -286,15 +286,17 @@ export class BlastRadiusController implements vscode.Disposable {
       this.updateMessage();
       return false;
     }
+    // numbered before waiting for the client (a restarted server may take seconds): a Clear or
+    // another request meanwhile makes this one moot
+    const seq = ++this.sequence;
     const client = await this.deps.client();
-    if (!client) {
+    if (!client || seq !== this.sequence) {
       this.updateMessage();
       return false;
     }
     this.liveRequest?.cancel();
     const cts = new vscode.CancellationTokenSource();
     this.liveRequest = cts;
-    const seq = ++this.sequence;
     const settings = this.settings();
     try {
       if (changes) {
@@ -482,6 +484,11 @@ export class BlastRadiusController implements vscode.Disposable {
 
   clear(): void {
     this.stale = false;
+    this.sequence++; // an answer on its way is not shown
+    if (this.liveTimer) {
+      clearTimeout(this.liveTimer);
+      this.liveTimer = undefined;
+    }
     this.liveRequest?.cancel();
     this.deps.provider.clear();
     this.updateMessage();

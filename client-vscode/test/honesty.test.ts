@@ -53,7 +53,10 @@ function memento() {
   };
 }
 
-function setup(client: ManagedClient | undefined, extra: { visible?: boolean; state?: ReturnType<typeof memento> } = {}) {
+function setup(
+  client: ManagedClient | undefined,
+  extra: { visible?: boolean; state?: ReturnType<typeof memento>; clientFn?: () => Promise<ManagedClient | undefined> } = {},
+) {
   const provider = new BlastRadiusTreeProvider(rel);
   const reveals: BlastNode[] = [];
   const treeView = {
@@ -65,7 +68,7 @@ function setup(client: ManagedClient | undefined, extra: { visible?: boolean; st
   const controller = new BlastRadiusController({
     provider,
     treeView,
-    client: async () => client,
+    client: extra.clientFn ?? (async () => client),
     settings: () => ({ depth: 3, minConfidence: 'inferred' }),
     restart: () => {},
     showLog: () => {},
@@ -333,6 +336,25 @@ describe('the view and the server state', () => {
     await tick(20);
     assert.equal(requests.length, 2);
     assert.equal(treeView.message, undefined);
+  });
+
+  it('cleared while the restarted server is still starting: the old rows do not come back', async () => {
+    const { client, requests } = fakeClient(() => sampleResult());
+    let ready: (c: ManagedClient) => void = () => {};
+    let starting: Promise<ManagedClient> | undefined;
+    const { controller, provider } = setup(client, { clientFn: async () => starting ?? client });
+    await controller.run(editor());
+    assert.ok(provider.result);
+    controller.serverStatusChanged({ server: 'stopped', index: 'unknown' });
+    starting = new Promise((r) => (ready = r)); // the next client() waits for the new server
+    controller.serverStatusChanged({ server: 'running', index: 'ready' });
+    await tick(20); // the view asks again: it waits for the client
+    controller.clear();
+    ready(client);
+    await tick(20);
+    assert.equal(provider.result, null, 'Clear holds');
+    assert.deepEqual(provider.getChildren(), []);
+    assert.equal(requests.length, 1, 'nothing asked for a cleared view');
   });
 
   it('computed while indexing: says so, and asks again when the index is ready', async () => {
