@@ -11,15 +11,16 @@
 [(class_declaration) (class)] @definition.class
 ; function values are scopes, named only by what they are bound to
 [(function_expression) (generator_function) (arrow_function)] @scope.function
-; object literals that may name their methods (`const api = {...}`, `module.exports = {...}`)
+; object literals that may name their methods (`const api = {...}`, `module.exports = {...}`; an
+; assignment's: see @assign)
 (variable_declarator value: (object) @scope.object)
-(assignment_expression right: (object) @scope.object)
 (export_statement value: (object) @scope.object)
-; object literals a function returns (`return { check() {...} }`, `() => ({...})`): their members
-; are named by the function
-(return_statement (object) @scope.object)
-(return_statement (parenthesized_expression (object) @scope.object))
-(arrow_function body: (parenthesized_expression (object) @scope.object))
+; object literals a function returns (`return { check() {...} }`, `() => ({...})`) are named by the
+; function; they, and what a function returns when nothing declares it (`return new Foo()`,
+; `() => new Foo()`, `return subject` of a name with a declared type), are read by the extractor
+; from the return statement and the arrow function's body: a pattern with a child step costs the
+; query's compilation an analysis of the grammar (up to 36 M instructions each, in every process)
+(return_statement) @return
 
 ; branches taken when a condition holds (`if (x instanceof C) ...`, `isC(x) ? x.m() : ...`, through
 ; `&&`): a scope where the names the condition tests have the types it proves (a scope only when it
@@ -43,18 +44,12 @@
 ; imports, exports, CommonJS
 (import_statement) @import
 (export_statement) @export
-(assignment_expression left: (member_expression) right: (_)) @assign
+(assignment_expression) @assign
 
 ; bindings and type evidence
 (variable_declarator) @declarator
 (for_in_statement left: (_) @bind.pattern)
 (catch_clause parameter: (_) @bind.pattern)
-; what a function returns when nothing declares it: `return new Foo()`, `() => new Foo()`
-(return_statement (new_expression) @ret.new)
-(arrow_function body: (new_expression) @ret.new)
-; `return subject` of a name with a declared type
-(return_statement (identifier) @ret.name)
-(arrow_function body: (identifier) @ret.name)
 ; object literals typed by their context: an argument (`ky.get(url, {fetch() {...}})`), nested in
 ; one (`{retry: {shouldRetry() {...}}}`): their methods are symbols implementing the type's members
 ; (only literals with a method or a function-valued key: the others define nothing)

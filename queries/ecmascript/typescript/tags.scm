@@ -9,8 +9,6 @@
 (public_field_definition) @field
 ; interface members that are not methods: typed fields, and function-typed properties (methods)
 (interface_body (property_signature) @field)
-; an object literal returned with a type assertion (`return {...} as Api`)
-(return_statement [(as_expression (object) @scope.object) (satisfies_expression (object) @scope.object)])
 ; type aliases of object types (and intersections with them) are interfaces by another name: their
 ; members are symbols, their named parts bases (`type I = Required<Options> & {retry: R}`)
 (type_alias_declaration value: [(object_type) (intersection_type)]) @definition.interface

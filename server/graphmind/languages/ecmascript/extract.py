@@ -9,6 +9,7 @@ bindings already live in ``bindings.py``. Splitting object-literal members out i
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import tree_sitter as ts
@@ -73,8 +74,53 @@ SIGNATURES = ("method_signature", "abstract_method_signature")  # @definition.me
 # Every capture the extractor handles (besides @callee, read with its call).
 CAPTURES = (
     *SCOPE_CAPTURES, "reference.call", "reference.class", "reference.value", "import", "export", "assign",
-    "declarator", "field", "bind.pattern", "ret.new", "ret.name", "call.signature",
+    "declarator", "field", "bind.pattern", "return", "call.signature",
 )
+# What the query captures whole and the extractor reads the children of (queries/ecmascript/): the
+# captures each child would have had.
+_WRAPPERS = frozenset({"parenthesized_expression", "as_expression", "satisfies_expression"})
+
+
+def _returned(value: ts.Node) -> Iterator[tuple[ts.Node, str]]:
+    """What a returned value (``return <value>``, an arrow function's expression body) opens or
+    says: an object literal (also in parentheses, ``as`` or ``satisfies``) is a scope its function
+    names; ``new Foo()`` and a name say what the function returns."""
+    t = value.type
+    if t == "object":
+        yield value, "scope.object"
+    elif t == "new_expression":
+        yield value, "ret.new"
+    elif t == "identifier":
+        yield value, "ret.name"
+    elif t in _WRAPPERS:
+        for c in value.named_children:
+            if c.type == "object":
+                yield c, "scope.object"
+
+
+def _captured_within(key: str, node: ts.Node) -> Iterator[tuple[ts.Node, str]]:
+    """The captures a node the query captures whole stands for: itself and its children's."""
+    if key == "return":
+        for c in node.named_children:
+            yield from _returned(c)
+        return
+    if key == "assign":
+        right = node.child_by_field_name("right")
+        if right is not None and right.type == "object":
+            yield right, "scope.object"
+        left = node.child_by_field_name("left")
+        if left is not None and left.type == "member_expression":
+            yield node, key
+        return
+    yield node, key
+    if key == "scope.function" and node.type == "arrow_function":
+        body = node.child_by_field_name("body")
+        if body is None:
+            return
+        if body.type in ("new_expression", "identifier"):  # `() => new Foo()`, `() => x`: what it returns
+            yield from _returned(body)
+        elif body.type == "parenthesized_expression":  # `() => ({...})`: a literal it names
+            yield from ((c, "scope.object") for c in body.named_children if c.type == "object")
 
 
 OVERLOADS = ("function_signature", "method_signature")
@@ -185,18 +231,18 @@ class Extractor(Bindings):
         items: list[tuple[int, int, str, ts.Node, dict[str, list[ts.Node]]]] = []
         seen: set[tuple[int, str]] = set()
         for _, caps in cursor.matches(self.tree.root_node):
-            key = next((k for k in CAPTURES if k in caps), None)
-            if key is None:
+            captured = next((k for k in CAPTURES if k in caps), None)
+            if captured is None:
                 continue
-            n = caps[key][0]
-            if n.type in SIGNATURES:
-                key = "signature"  # a bodiless member: no scope of its own
-            elif key in SCOPE_CAPTURES:
-                scope_nodes.setdefault(n.id, (n, SCOPE_CAPTURES[key]))
-                continue
-            if (n.id, key) not in seen:
-                seen.add((n.id, key))
-                items.append((n.start_byte, -n.end_byte, key, n, caps))
+            for n, key in _captured_within(captured, caps[captured][0]):
+                if n.type in SIGNATURES:
+                    key = "signature"  # a bodiless member: no scope of its own
+                elif key in SCOPE_CAPTURES:
+                    scope_nodes.setdefault(n.id, (n, SCOPE_CAPTURES[key]))
+                    continue
+                if (n.id, key) not in seen:
+                    seen.add((n.id, key))
+                    items.append((n.start_byte, -n.end_byte, key, n, caps))
         # scopes, outermost first
         stack = [0]
         for node, key in sorted(scope_nodes.values(), key=lambda nk: (nk[0].start_byte, -nk[0].end_byte)):
