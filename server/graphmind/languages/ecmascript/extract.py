@@ -114,13 +114,10 @@ def _captured_within(key: str, node: ts.Node) -> Iterator[tuple[ts.Node, str]]:
         return
     yield node, key
     if key == "scope.function" and node.type == "arrow_function":
+        # `() => new Foo()`, `() => x`: what it returns; `() => ({...})`: a literal it names
         body = node.child_by_field_name("body")
-        if body is None:
-            return
-        if body.type in ("new_expression", "identifier"):  # `() => new Foo()`, `() => x`: what it returns
+        if body is not None and body.type in ("new_expression", "identifier", "parenthesized_expression"):
             yield from _returned(body)
-        elif body.type == "parenthesized_expression":  # `() => ({...})`: a literal it names
-            yield from ((c, "scope.object") for c in body.named_children if c.type == "object")
 
 
 OVERLOADS = ("function_signature", "method_signature")
