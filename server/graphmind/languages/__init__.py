@@ -4,8 +4,7 @@ The core (store, engine, graph) knows no language. A plugin turns a syntax tree 
 :class:`~graphmind.model.Facts` and resolves a file's call sites against a
 :class:`~graphmind.model.WorkspaceView`. The packages listed in ``PLUGINS`` are imported the first
 time one of their languages or file extensions is asked for, and register their languages in
-``REGISTRY``; what they share (the labelling policy, the
-scope sweep, values) is in :mod:`._toolkit`.
+``REGISTRY``; what they share (the labelling policy, the scope sweep, values) is in :mod:`._toolkit`.
 """
 
 from __future__ import annotations
