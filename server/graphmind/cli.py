@@ -26,7 +26,7 @@ from . import __version__
 
 if TYPE_CHECKING:
     from .engine import IndexReport, Progress
-    from .graph import Graph
+    from .graph import Call, Graph, Sym
     from .live import View
 
 
@@ -85,6 +85,10 @@ def build_parser() -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=helptext)
         p.add_argument("symbol", help="qualified name, short name, or path/to/file.py:LINE")
         p.add_argument("--min-confidence", default="inferred", choices=["extracted", "inferred", "ambiguous"])
+        if name != "refs":
+            p.add_argument("--dispatch", action="store_true",
+                           help="also list the calls through a method SYMBOL overrides (callees: the overrides "
+                                "its calls may run), each with 'via dispatch'")
         _add_common(p)
 
     p = sub.add_parser("blast-radius", help="every caller (or callee) of SYMBOL within N hops")
@@ -216,11 +220,21 @@ def _run(args: argparse.Namespace, view: View) -> int:
             _print_blast(out)
         return 0
     min_conf = confidence_level(args.min_confidence)
-    fn = {"callers": graph.callers, "callees": graph.callees, "refs": graph.references}[args.command]
+    dispatch = getattr(args, "dispatch", True)  # refs: every use, whatever reaches it
+
+    def neighbours(t: Sym, through_declared: bool) -> list[Call]:
+        if args.command == "refs":
+            return graph.references(t.id, min_conf)
+        return (graph.callers if args.command == "callers" else graph.callees)(t.id, min_conf, through_declared)
+
     out: list[dict[str, Any]] = []
     for t in targets:
-        calls = fn(t.id, min_conf)
+        calls = neighbours(t, dispatch)
         entry = {"symbol": symbol_json(t), args.command: [call_json(c) for c in calls]}
+        if not dispatch:  # say what --dispatch would add, never a silent "no callers"
+            more = len(neighbours(t, True)) - len(calls)
+            if more:
+                entry["viaDispatch"] = more
         out.append(cli_agent.fit_list(entry, args.command, args))
     if args.json:
         print(cli_agent.dump({"results": out, **view_json(view)}, args))
@@ -234,6 +248,8 @@ def _run(args: argparse.Namespace, view: View) -> int:
             lines = ", ".join(f"{s['path']}:{s['line']}" for s in c["sites"])
             via = f"  via {c['via']['kind']} {c['via']['key']}" if "via" in c else ""
             print(f"  {c['confidence']:<9} {c['qualifiedName']}  ({c['path']}:{c['startLine']})  at {lines}{via}")
+        if entry.get("viaDispatch"):
+            print(f"  (+{entry['viaDispatch']} via dispatch, through a declared method: --dispatch lists them)")
     return 0
 
 

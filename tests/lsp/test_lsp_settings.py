@@ -48,7 +48,9 @@ def test_bad_values_are_ignored_with_a_log_line(options: dict, caplog: pytest.Lo
 def test_call_hierarchy_and_the_nested_depth(caplog: pytest.LogCaptureFixture) -> None:
     s = Settings()
     assert not s.update({"callHierarchy": {"includePossible": True}})
-    assert s.include_possible is True
+    assert s.include_possible is True and s.include_dispatch is False
+    assert not s.update({"callHierarchy": {"includeDispatch": True}})
+    assert s.include_dispatch is True and s.include_possible is True  # a key left out keeps its value
     with caplog.at_level(logging.WARNING, logger="graphmind.lsp.settings"):
         s.update({"callHierarchy": {"includePossible": "yes"}, "blastRadius": {}, "blastRadiusDepth": 4})
     assert s.include_possible is True and s.depth == 3  # a blastRadius object wins over the flat spelling

@@ -185,16 +185,27 @@ def find_symbol(view: View, query: Any, *, limit: int = 20, budget: Budget) -> A
     return paged(frame, "symbols", matches, budget=budget, offset=0, lines=lines, omit_keys=("kind",))
 
 
-def _neighbours(view: View, tool: str, symbol: Any, min_confidence: Any, budget: Budget, cursor: Any) -> Answer:
+def _neighbours(
+    view: View, tool: str, symbol: Any, min_confidence: Any, dispatch: Any, budget: Budget, cursor: Any
+) -> Answer:
+    """One-hop neighbours: the calls written to (from) the symbols; with ``dispatch``, also the
+    calls through a method they override (the overrides their calls may run), each with its
+    ``via``; without, how many those are (``viaDispatch``)."""
     g = view.graph
     min_conf = A.confidence("min_confidence", min_confidence)
+    if not isinstance(dispatch, bool):
+        raise A.ArgumentError(f"dispatch must be true or false, not {dispatch!r}")
     offset = _offset(cursor)
     targets = A.symbols(g, "symbol", symbol)
     incoming = tool == "callers"
+    fn = g.callers if incoming else g.callees
     calls: list[tuple[Sym, Call]] = []
+    via_dispatch = 0
     for t in targets:
-        got = g.callers(t.id, min_conf) if incoming else g.callees(t.id, min_conf)
+        got = fn(t.id, min_conf, dispatch)
         calls += [(t, c) for c in got]
+        if not dispatch:
+            via_dispatch += len(fn(t.id, min_conf, True)) - len(got)
     calls.sort(key=lambda tc: (-tc[1].confidence, tc[1].symbol.path, tc[1].symbol.range[0]))
     entries = []
     for t, c in calls:
@@ -208,10 +219,14 @@ def _neighbours(view: View, tool: str, symbol: Any, min_confidence: Any, budget:
         "complete": unresolved == 0 and weak == 0, "unresolvedSites": unresolved, "weakEdges": weak,
         "freshness": freshness(view),
     }
+    if via_dispatch:
+        frame["viaDispatch"] = via_dispatch
 
     def lines(d: Json) -> list[str]:
         out = [f"{tool} of " + "; ".join(_head(t) for t in d["targets"])]
         out.append(f"{plural(d['total'], tool[:-1])}, {_completeness_text(d)}")
+        if d.get("viaDispatch"):
+            out.append(f"+{d['viaDispatch']} via dispatch, through a declared method (dispatch=true lists them)")
         for e in d[tool]:
             at = ", ".join(f"{s['line']}:{s['column']}" for s in e["sites"])
             of = f" → {e['of']}" if "of" in e else ""
@@ -235,12 +250,16 @@ def _neighbour_gaps(g: Graph, targets: list[Sym], incoming: bool, min_conf: int)
     return unresolved, weak
 
 
-def callers(view: View, symbol: Any, *, min_confidence: Any = "inferred", budget: Budget, cursor: Any = None) -> Answer:
-    return _neighbours(view, "callers", symbol, min_confidence, budget, cursor)
+def callers(
+    view: View, symbol: Any, *, min_confidence: Any = "inferred", dispatch: Any = False, budget: Budget, cursor: Any = None
+) -> Answer:
+    return _neighbours(view, "callers", symbol, min_confidence, dispatch, budget, cursor)
 
 
-def callees(view: View, symbol: Any, *, min_confidence: Any = "inferred", budget: Budget, cursor: Any = None) -> Answer:
-    return _neighbours(view, "callees", symbol, min_confidence, budget, cursor)
+def callees(
+    view: View, symbol: Any, *, min_confidence: Any = "inferred", dispatch: Any = False, budget: Budget, cursor: Any = None
+) -> Answer:
+    return _neighbours(view, "callees", symbol, min_confidence, dispatch, budget, cursor)
 
 
 def _rank_items(g: Graph, items: list[Json], ids: list[int]) -> list[Json]:

@@ -1,7 +1,8 @@
 """Counts that never read as safe: besides the callers the graph knows (edges at ``inferred`` or
 above), the callers it may have missed: callers over ``ambiguous`` edges only ("possible") and
-unresolved call sites with the symbol's name. A lens reads "0 callers" only when nothing in the
-graph could call the symbol."""
+unresolved call sites with the symbol's name, and the callers that reach it only through a method
+it overrides or implements ("via dispatch": they call the declaration). A lens reads "0 callers"
+only when nothing in the graph could call the symbol."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ class CallerCounts(NamedTuple):
     known: int  # distinct callers over edges at ``inferred`` or above
     possible: int  # distinct callers over ``ambiguous`` edges only
     unresolved: int  # unresolved call sites named like the symbol
+    dispatch: int = 0  # distinct callers through a method it overrides or implements only
 
     @property
     def maybe(self) -> int:
@@ -30,7 +32,8 @@ def caller_counts(reads: Reads, syms: list[Sym]) -> dict[int, CallerCounts]:
     if not syms:
         return {}
     ids = [s.id for s in syms]
-    known = reads.caller_counts(ids, INFERRED)
+    known = reads.caller_counts(ids, INFERRED, dispatch=False)
+    every = reads.caller_counts(ids, INFERRED)  # the direct callers and those through a declaration
     possible = reads.possible_caller_counts(ids, INFERRED)
     out: dict[int, CallerCounts] = {}
     for langs in {languages.family_of(s.lang) for s in syms}:  # calls from files of the symbol's family only
@@ -38,7 +41,8 @@ def caller_counts(reads: Reads, syms: list[Sym]) -> dict[int, CallerCounts]:
         by_name = reads.unresolved_call_counts(sorted({s.name for s in mine if s.kind != "module"}), list(langs))
         for s in mine:
             unresolved = 0 if s.kind == "module" else by_name.get(s.name, 0)
-            out[s.id] = CallerCounts(known.get(s.id, 0), possible.get(s.id, 0), unresolved)
+            direct = known.get(s.id, 0)
+            out[s.id] = CallerCounts(direct, possible.get(s.id, 0), unresolved, every.get(s.id, 0) - direct)
     return out
 
 

@@ -146,9 +146,11 @@ class Graph:
         return [e] if e is not None and e.kind != "module" else []
 
     # ------------------------------------------------------------------ neighbours
-    def _neighbours(self, sid: int, incoming: bool, kinds: tuple[str, ...], min_conf: int) -> list[Call]:
+    def _neighbours(
+        self, sid: int, incoming: bool, kinds: tuple[str, ...], min_conf: int, dispatch: bool = True
+    ) -> list[Call]:
         with self._reads() as r:
-            rows = r.neighbours(sid, incoming, kinds, min_conf)
+            rows = r.neighbours(sid, incoming, kinds, min_conf, dispatch)
         calls: dict[int, Call] = {}
         syms = {x.id: x for x in self._syms_by_ids(sorted({row[0] for row in rows}))}
         for other_id, conf, via, *site in rows:
@@ -158,22 +160,39 @@ class Graph:
                 if sym is None:
                     continue
                 c = calls[other_id] = Call(sym, conf, via=Via.decode(via))
+            elif via is None:  # a call written to it too: the neighbour is a direct one
+                c.via = None
             c.confidence = max(c.confidence, conf)
             c.sites.append(Site.of(site))
         return sorted(calls.values(), key=lambda c: (c.symbol.path, c.symbol.range[0], c.symbol.qname))
 
-    def callers(self, sid: int, min_conf: int = INFERRED) -> list[Call]:
-        return self._neighbours(sid, True, ("call",), min_conf)
+    def callers(self, sid: int, min_conf: int = INFERRED, dispatch: bool = False) -> list[Call]:
+        """Who calls ``sid``: the calls written to it. With ``dispatch``, also the calls through a
+        method it overrides or implements (``x.save()`` on ``x: Base`` may run ``Sub.save``), each
+        with its ``via``: callers of the declaration, not of ``sid`` by name, so a call hierarchy
+        lists them apart (the blast radius always follows them)."""
+        return self._neighbours(sid, True, ("call",), min_conf, dispatch)
 
-    def callees(self, sid: int, min_conf: int = INFERRED) -> list[Call]:
-        """What ``sid`` calls; a declaration (an overload signature, a stub file's def) has no body
+    def dispatch_callers(self, ids: list[int], min_conf: int = INFERRED) -> dict[int, int]:
+        """How many callers reach each symbol only through a method it overrides or implements
+        (what :meth:`callers` adds with ``dispatch``)."""
+        if not ids:
+            return {}
+        with self._reads() as r:
+            every = r.caller_counts(ids, min_conf, dispatch=True)
+            direct = r.caller_counts(ids, min_conf, dispatch=False)
+        return {i: n - direct.get(i, 0) for i, n in every.items() if n > direct.get(i, 0)}
+
+    def callees(self, sid: int, min_conf: int = INFERRED, dispatch: bool = False) -> list[Call]:
+        """What ``sid`` calls (with ``dispatch``, also the overrides its calls through a declared
+        method may run); a declaration (an overload signature, a stub file's def) has no body
         that runs, so it answers as the definitions it declares (``Reads.implementations``)."""
         bodies = self._bodies([sid])
         if bodies == [sid]:
-            return self._neighbours(sid, False, ("call",), min_conf)
+            return self._neighbours(sid, False, ("call",), min_conf, dispatch)
         calls: dict[int, Call] = {}
         for body in bodies:  # the declaration's own (none: it has no body) and its definitions'
-            for c in self._neighbours(body, False, ("call",), min_conf):
+            for c in self._neighbours(body, False, ("call",), min_conf, dispatch):
                 got = calls.setdefault(c.symbol.id, c)
                 if got is not c:
                     got.confidence = max(got.confidence, c.confidence)
@@ -194,7 +213,7 @@ class Graph:
         if not ids:
             return {}
         with self._reads() as r:
-            return r.caller_counts(ids, min_conf)
+            return r.caller_counts(ids, min_conf, dispatch=True)
 
     def references(self, sid: int, min_conf: int = INFERRED) -> list[Call]:
         """Calls plus non-call uses (callbacks, decorators, imports) of a symbol."""

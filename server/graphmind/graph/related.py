@@ -90,11 +90,11 @@ def related(graph: Graph, seeds: list[Seed], budget: int = DEFAULT_BUDGET, min_c
     for seed in seeds:
         if seed.symbol is not None:
             s = seed.symbol
-            for c in graph.callees(s.id, min_conf):
+            for c in graph.callees(s.id, min_conf, dispatch=True):
                 kind = c.via.kind if c.via else None
                 cands.add(c.symbol.path, c.symbol, _CONF_WEIGHT[c.confidence] + 0.25 * min(len(c.sites) - 1, 4),
                           _via_phrase(kind, True, s.qname))
-            for c in graph.callers(s.id, min_conf):
+            for c in graph.callers(s.id, min_conf, dispatch=True):
                 kind = c.via.kind if c.via else None
                 cands.add(c.symbol.path, c.symbol, _CONF_WEIGHT[c.confidence] + 0.25 * min(len(c.sites) - 1, 4),
                           _via_phrase(kind, False, s.qname))

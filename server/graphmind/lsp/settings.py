@@ -71,7 +71,8 @@ FIELDS: dict[str, Reader] = {
     "maxFileSize": _positive,
     "blastRadius": _object({"depth": _non_negative}),
     "blastRadiusDepth": _non_negative,  # older flat spelling
-    "callHierarchy": _object({"includePossible": _boolean}),  # incoming calls list possible callers too
+    # incoming calls list possible callers too; both directions list calls through a declared method
+    "callHierarchy": _object({"includePossible": _boolean, "includeDispatch": _boolean}),
 }
 
 
@@ -83,6 +84,7 @@ class ClientSettings:
     max_file_size: int | None = None
     blast_radius_depth: int | None = None  # ``blastRadius.depth`` (an object), else the flat ``blastRadiusDepth``
     include_possible: bool | None = None  # ``callHierarchy.includePossible``
+    include_dispatch: bool | None = None  # ``callHierarchy.includeDispatch``
 
 
 def read(options: Any) -> ClientSettings | None:
@@ -95,6 +97,7 @@ def read(options: Any) -> ClientSettings | None:
         exclude=sent.get("exclude"), max_file_size=sent.get("maxFileSize"),
         blast_radius_depth=sent.get("blastRadiusDepth") if nested is None else nested.get("depth"),
         include_possible=sent.get("callHierarchy", {}).get("includePossible"),
+        include_dispatch=sent.get("callHierarchy", {}).get("includeDispatch"),
     )
 
 
@@ -106,6 +109,7 @@ class Settings:
         self._max_file_size: int | None = None  # None: the workspace's default
         self.depth = 3
         self.include_possible = False  # callHierarchy.includePossible
+        self.include_dispatch = False  # callHierarchy.includeDispatch
 
     @property
     def max_file_size(self) -> int:
@@ -133,6 +137,8 @@ class Settings:
             self.depth = sent.blast_radius_depth
         if sent.include_possible is not None:
             self.include_possible = sent.include_possible
+        if sent.include_dispatch is not None:
+            self.include_dispatch = sent.include_dispatch
         return before != (self.exclude, self.max_file_size)
 
     def update_from_change(self, settings: Any) -> bool:

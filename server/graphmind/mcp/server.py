@@ -49,6 +49,9 @@ _CONF = {"type": "string", "enum": ["extracted", "inferred", "ambiguous"], "defa
 _TOKENS = {"type": "integer", "minimum": MIN_TOKENS, "maximum": MAX_TOKENS, "default": MCP_DEFAULT_TOKENS,
            "description": "answer budget in tokens (≈4 characters each)"}
 _CURSOR = {"type": "string", "maxLength": 40, "description": "nextCursor of a previous, cut answer"}
+_DISPATCH = {"type": "boolean", "default": False,
+             "description": "also list the calls through a method the symbol overrides (callees: the overrides its "
+                            "calls may run), each with via dispatch"}
 
 
 def _schema(props: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
@@ -65,14 +68,14 @@ TOOLS: list[mt.Tool] = [
     mt.Tool(
         name="callers",
         description="Direct callers of a symbol, with call sites (line, column) and confidence.",
-        inputSchema=_schema({"symbol": _SYMBOL, "min_confidence": _CONF, "max_tokens": _TOKENS, "cursor": _CURSOR},
-                            ["symbol"]),
+        inputSchema=_schema({"symbol": _SYMBOL, "min_confidence": _CONF, "dispatch": _DISPATCH, "max_tokens": _TOKENS,
+                             "cursor": _CURSOR}, ["symbol"]),
     ),
     mt.Tool(
         name="callees",
         description="What a symbol calls directly, with call sites and confidence.",
-        inputSchema=_schema({"symbol": _SYMBOL, "min_confidence": _CONF, "max_tokens": _TOKENS, "cursor": _CURSOR},
-                            ["symbol"]),
+        inputSchema=_schema({"symbol": _SYMBOL, "min_confidence": _CONF, "dispatch": _DISPATCH, "max_tokens": _TOKENS,
+                             "cursor": _CURSOR}, ["symbol"]),
     ),
     mt.Tool(
         name="blast_radius",
@@ -147,8 +150,8 @@ def _call(tools: T.Tools, name: str, a: dict[str, Any]) -> T.Answer:
             return T.find_symbol(v, a.get("query"), limit=a.get("limit", 20), budget=budget)
         if name in ("callers", "callees"):
             fn: Callable[..., T.Answer] = T.callers if name == "callers" else T.callees
-            return fn(v, a.get("symbol"), min_confidence=a.get("min_confidence", "inferred"), budget=budget,
-                      cursor=a.get("cursor"))
+            return fn(v, a.get("symbol"), min_confidence=a.get("min_confidence", "inferred"),
+                      dispatch=a.get("dispatch", False), budget=budget, cursor=a.get("cursor"))
         if name == "blast_radius":
             return T.blast_radius(
                 v, a.get("symbol"), depth=a.get("depth", 3), direction=a.get("direction", "incoming"),

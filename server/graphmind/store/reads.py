@@ -19,6 +19,9 @@ SYMBOL_COLUMNS = (
     "s.signature, s.lang, s.parent_id"
 )
 SITE_COLUMNS = "f.path, st.sl, st.sc, st.el, st.ec, st.caller_id, st.name, st.kind"
+# an edge ``e`` that is a call written to its callee, not one through a declared method (``via``
+# ``dispatch:<declared>``: an override a call on a base-class or interface type may run)
+NOT_DISPATCH = "AND (e.via IS NULL OR e.via NOT LIKE 'dispatch:%')"
 
 
 def like_escape(s: str) -> str:
@@ -117,24 +120,27 @@ class Reads:
         """(callee id, confidence) of a site's edges."""
         return self._q("SELECT callee_id, confidence FROM edges WHERE file_id = ? AND sid = ?", (file_id, sid))  # type: ignore[return-value]
 
-    def neighbours(self, sid: int, incoming: bool, kinds: tuple[str, ...], min_conf: int) -> list[tuple]:
-        """(other symbol id, confidence, via, *site row) of the edges into (or out of) a symbol."""
+    def neighbours(
+        self, sid: int, incoming: bool, kinds: tuple[str, ...], min_conf: int, dispatch: bool = True
+    ) -> list[tuple]:
+        """(other symbol id, confidence, via, *site row) of the edges into (or out of) a symbol;
+        without ``dispatch``, only the calls written to it (no edge through a declared method)."""
         mine, other = ("callee_id", "caller_id") if incoming else ("caller_id", "callee_id")
         return self._q(
             f"SELECT e.{other}, e.confidence, e.via, {SITE_COLUMNS} "
             f"FROM edges e JOIN sites st ON st.file_id = e.file_id AND st.sid = e.sid "
             f"JOIN files f ON f.id = e.file_id "
             f"WHERE e.{mine} = ? AND e.kind IN ({','.join('?' * len(kinds))}) AND e.confidence >= ? "
-            f"ORDER BY f.path, st.sl, st.sc",
+            f"{'' if dispatch else NOT_DISPATCH} ORDER BY f.path, st.sl, st.sc",
             (sid, *kinds, min_conf),
         )
 
-    def caller_counts(self, ids: list[int], min_conf: int) -> dict[int, int]:
-        """Number of distinct callers of each symbol."""
+    def caller_counts(self, ids: list[int], min_conf: int, dispatch: bool = True) -> dict[int, int]:
+        """Number of distinct callers of each symbol (without ``dispatch``: direct callers only)."""
         return dict(
             self._q(
-                "SELECT callee_id, count(DISTINCT caller_id) FROM edges WHERE kind = 'call' AND confidence >= ? "
-                "AND callee_id IN (SELECT value FROM json_each(?)) GROUP BY callee_id",
+                "SELECT callee_id, count(DISTINCT caller_id) FROM edges e WHERE kind = 'call' AND confidence >= ? "
+                f"AND callee_id IN (SELECT value FROM json_each(?)) {'' if dispatch else NOT_DISPATCH} GROUP BY callee_id",
                 (min_conf, json.dumps(ids)),
             )
         )

@@ -63,8 +63,9 @@ def test_dispatch_edges_carry_the_declared_method(engine: Engine) -> None:
     assert ("src.shapes.total", "src.shapes.Square.describe", "dispatch:src.shapes.Base.describe") in v
     # the answers show it
     [tri] = Graph(engine).symbols_by_qname("src.shapes.Tri.area")
-    callers = Graph(engine).callers(tri.id)
+    callers = Graph(engine).callers(tri.id, dispatch=True)
     assert {(c.symbol.qname, c.via) for c in callers} == {("src.shapes.total", Via("dispatch", "src.shapes.Shape.area"))}
+    assert Graph(engine).callers(tri.id) == []  # direct callers: nobody calls Tri.area by its own type
 
 
 def test_unrelated_same_name_methods_stay_unlinked(engine: Engine) -> None:
@@ -84,7 +85,7 @@ def test_typed_literal_methods_are_reached_through_their_type(engine: Engine) ->
     # typed by another interface, or by nothing in the workspace: Options' calls never reach them
     assert not any(a == "src.options.Client.send" and b == "src.usage.unrelated.{}.fetch" for a, b, _ in v)
     [other, external] = Graph(engine).symbols_by_qname("src.usage.unrelated.{}.fetch")
-    callers = {c.symbol.qname for s in (other, external) for c in Graph(engine).callers(s.id)}
+    callers = {c.symbol.qname for s in (other, external) for c in Graph(engine).callers(s.id, dispatch=True)}
     assert callers == {"src.options.other"}
 
 

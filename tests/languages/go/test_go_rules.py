@@ -87,8 +87,9 @@ def test_blast_radius_follows_dispatch(engine: Engine) -> None:
 
     g = Graph(engine)
     [sphere_area] = g.symbols_by_qname("geo.Sphere.Area")
-    callers = {c.symbol.qname: c for c in g.callers(sphere_area.id)}
+    callers = {c.symbol.qname: c for c in g.callers(sphere_area.id, dispatch=True)}
     assert set(callers) == {"geo.Total", "geo.Largest"}
+    assert g.callers(sphere_area.id) == []  # both call Shape.Area: Sphere.Area's callers only through it
     assert callers["geo.Total"].via is not None and callers["geo.Total"].via.key == "shapes.Shape.Area"
     blast = g.blast_radius([sphere_area], depth=3)
     assert {i.symbol.qname for i in blast.items} >= {"geo.Total", "geo.Largest"}

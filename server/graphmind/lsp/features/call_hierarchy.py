@@ -5,6 +5,13 @@ expands into the modules that import it (its code runs on import); a script entr
 call in ``if __name__ == "__main__":``) has no callers, and its detail says so. Incoming calls
 include possible callers (ambiguous edges) when ``callHierarchy.includePossible`` is set.
 
+Both directions list the calls written to (from) a definition. A call through a declared method
+(``x.save()`` on ``x: Base``) is a call of ``Base.save``; that it may run ``Sub.save`` is dispatch,
+not a call anyone wrote to ``Sub.save``: such callers (callees) are listed only when
+``callHierarchy.includeDispatch`` is set, each detail starting "through Base.save · ". The blast
+radius follows them either way. A handler's emitters and a route's requesters (the links layer)
+are listed, their details starting "event <name> · " and "route <route> · ".
+
 Hot requests: each has a lean handler (params read from the JSON by ``lean.py``, the answer built
 as JSON) and a typed one for params the lean reader leaves to cattrs; both answer the same.
 """
@@ -15,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..lean import INCOMING, OUTGOING, PREPARE, ItemRef, Lean, TextPosition
 from ..server import GraphMindServer
-from ..to_proto import ToProto, hierarchy_detail
+from ..to_proto import ToProto, hierarchy_detail, via_label
 
 if TYPE_CHECKING:
     from lsprotocol import types as T
@@ -32,7 +39,7 @@ def _items(proto: ToProto, graph: Graph, calls: list[Call]) -> list[dict[str, An
     out = []
     for c in calls:
         main = c.symbol.kind == "module" and guards.all_inside(c.sites)
-        detail = hierarchy_detail(c.symbol, containers.get(c.symbol.id), main, c.confidence <= AMBIGUOUS)
+        detail = hierarchy_detail(c.symbol, containers.get(c.symbol.id), main, c.confidence <= AMBIGUOUS, via_label(c.via))
         out.append(proto.item_json(c.symbol, detail, main))
     return out
 
@@ -46,9 +53,9 @@ def prepare_lean(ls: GraphMindServer, at: TextPosition) -> Lean:
     return Lean([ctx.proto.item_json(s, hierarchy_detail(s, containers.get(s.id))) for s in syms])
 
 
-def _callers(graph: Graph, sym: Sym, ref: ItemRef, min_conf: int) -> list[Call]:
+def _callers(graph: Graph, sym: Sym, ref: ItemRef, min_conf: int, dispatch: bool) -> list[Call]:
     if sym.kind != "module":
-        return graph.callers(sym.id, min_conf)
+        return graph.callers(sym.id, min_conf, dispatch)
     if isinstance(ref.data, dict) and ref.data.get("mainBlock"):
         return []  # a script entry point: nothing calls it
     return graph.importers(sym, min_conf)
@@ -62,7 +69,8 @@ def incoming_lean(ls: GraphMindServer, ref: ItemRef) -> Lean:
     if found is None:
         return Lean(None)
     proto, graph, sym = found
-    calls = _callers(graph, sym, ref, AMBIGUOUS if ls.settings.include_possible else INFERRED)
+    settings = ls.settings
+    calls = _callers(graph, sym, ref, AMBIGUOUS if settings.include_possible else INFERRED, settings.include_dispatch)
     return Lean([{"from": item, "fromRanges": proto.site_ranges_json(c.sites)}
                  for c, item in zip(calls, _items(proto, graph, calls), strict=True)])
 
@@ -72,7 +80,7 @@ def outgoing_lean(ls: GraphMindServer, ref: ItemRef) -> Lean:
     if found is None:
         return Lean(None)
     proto, graph, sym = found
-    calls = graph.callees(sym.id)
+    calls = graph.callees(sym.id, dispatch=ls.settings.include_dispatch)
     return Lean([{"to": item, "fromRanges": proto.site_ranges_json(c.sites)}
                  for c, item in zip(calls, _items(proto, graph, calls), strict=True)])
 

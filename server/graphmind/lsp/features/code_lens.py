@@ -1,5 +1,6 @@
 """textDocument/codeLens: "N callers" above each function, method, class and constructor, with
-what may also call it ("3 callers · 65 possible"), and "indexing…" until the first index is done
+what may also call it ("3 callers · 65 possible") and what calls it through a method it overrides
+("2 callers · 5 via dispatch"), and "indexing…" until the first index is done
 (the server then asks the client to refresh every lens)."""
 
 from __future__ import annotations
@@ -17,12 +18,15 @@ INDEXING = "indexing…"
 
 
 def lens_title(c: CallerCounts) -> str:
-    """Direct callers; "0 callers" only when nothing in the graph could call the symbol."""
+    """Direct callers; "0 callers" only when nothing in the graph could call the symbol; the
+    callers through a method it overrides last ("2 callers · 5 via dispatch")."""
     if c.maybe == 0:
-        return f"{c.known} caller{'s' if c.known != 1 else ''}"
-    if c.known == 0:
-        return f"0 known callers · {c.maybe} possible"
-    return f"{c.known} caller{'s' if c.known != 1 else ''} · {c.maybe} possible"
+        title = f"{c.known} caller{'s' if c.known != 1 else ''}"
+    elif c.known == 0:
+        title = f"0 known callers · {c.maybe} possible"
+    else:
+        title = f"{c.known} caller{'s' if c.known != 1 else ''} · {c.maybe} possible"
+    return f"{title} · {c.dispatch} via dispatch" if c.dispatch else title
 
 
 def code_lens(ls: GraphMindServer, params: T.CodeLensParams) -> list[T.CodeLens] | None:
