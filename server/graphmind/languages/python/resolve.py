@@ -198,7 +198,7 @@ class _Resolver(ValueResolver):
             mods = [r for r in rows if r.kind == "module"]
             defs = self.bound([r for r in rows if r.kind != "module"])
             if defs and not all(r.extra.get("stub") for r in defs):
-                return ("syms", defs), EXTRACTED
+                return ("syms", defs), self.fallback_confidence(mod, name, depth)
             if not defs:
                 return ("mod", mods[0].qname), EXTRACTED
             stubs = defs  # only a .pyi declares the name: the .py's own binding (an import) is what runs
@@ -225,6 +225,18 @@ class _Resolver(ValueResolver):
         if name in BUILTINS:
             return ("ext", name), EXTRACTED
         return None, EXTRACTED
+
+    def fallback_confidence(self, mod: str, name: str, depth: int) -> int:
+        """The label of a module-level definition of ``name``: ``ambiguous`` when the module also
+        imports that name from outside the workspace (``try: from psycopg import IsolationLevel``,
+        ``except ImportError: class IsolationLevel``): the definition is a fallback that runs only
+        where the import fails, as :meth:`merge` labels such alternatives; else ``extracted``."""
+        for kind, target, extra in self.ws.bindings(mod, name):
+            if kind in ("import", "from"):
+                v, _ = self.binding_value(mod, kind, target, extra, depth + 1)
+                if v is not None and v[0] == "ext":
+                    return AMBIGUOUS
+        return EXTRACTED
 
     def binding_value(self, mod: str, kind: str, target: str, extra: Any, depth: int) -> tuple[Value | None, int]:
         if kind == "import":
