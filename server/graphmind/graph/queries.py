@@ -173,16 +173,6 @@ class Graph:
         lists them apart (the blast radius always follows them)."""
         return self._neighbours(sid, True, ("call",), min_conf, dispatch)
 
-    def dispatch_callers(self, ids: list[int], min_conf: int = INFERRED) -> dict[int, int]:
-        """How many callers reach each symbol only through a method it overrides or implements
-        (what :meth:`callers` adds with ``dispatch``)."""
-        if not ids:
-            return {}
-        with self._reads() as r:
-            every = r.caller_counts(ids, min_conf, dispatch=True)
-            direct = r.caller_counts(ids, min_conf, dispatch=False)
-        return {i: n - direct.get(i, 0) for i, n in every.items() if n > direct.get(i, 0)}
-
     def callees(self, sid: int, min_conf: int = INFERRED, dispatch: bool = False) -> list[Call]:
         """What ``sid`` calls (with ``dispatch``, also the overrides its calls through a declared
         method may run); a declaration (an overload signature, a stub file's def) has no body
