@@ -190,6 +190,11 @@ class Language:
         """The file's imports for the import graph (see :class:`~graphmind.model.Import`)."""
         return []
 
+    def imports_in(self, facts: Facts, root: Path) -> list[Import]:
+        """:meth:`imports` where the workspace's build files say more (C and C++: the include
+        paths of ``compile_commands.json``); ``root`` is the workspace folder. Default: :meth:`imports`."""
+        return self.imports(facts)
+
     def rebase_local(self, local: Any, mapping: list[int]) -> Any:
         """A chunk's ``Facts.local`` with symbol indices mapped to the file's (``mapping[i]``)."""
         return None
@@ -268,9 +273,11 @@ PLUGINS: tuple[Plugin, ...] = (
     Plugin("go", {"go": (".go",), "gomod": (".mod",)}),
     Plugin("rust", {"rust": (".rs",)}),
     Plugin("java", {"java": (".java",)}),
+    Plugin("cfamily", {
+        "c": (".c",),
+        "cpp": (".cpp", ".cc", ".cxx", ".c++", ".h", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp", ".inl"),
+    }),
     Plugin("tags", {
-        "c": (".c", ".h"),
-        "cpp": (".cpp", ".cc", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp"),
         "csharp": (".cs",),
         "ruby": (".rb", ".rake", ".gemspec"),
         "php": (".php",),

@@ -1,0 +1,190 @@
+"""C and C++ syntax as the extractor reads it: declarators, qualified names, type names, argument
+and parameter counts, and receiver expressions (:class:`Recv`). One reader for both grammars: C's
+node types are a subset of C++'s."""
+
+from __future__ import annotations
+
+import tree_sitter as ts
+
+CLASS_KINDS = frozenset({"class", "struct", "union"})
+FUNCTION_KINDS = frozenset({"function", "method", "constructor"})
+COMMENTS = ("comment",)
+# a smart pointer's ``->`` reaches its first template argument
+SMART_POINTERS = frozenset({"unique_ptr", "shared_ptr", "weak_ptr", "scoped_refptr", "auto_ptr"})
+_DECLARATOR_WRAPPERS = frozenset(
+    {"pointer_declarator", "reference_declarator", "parenthesized_declarator", "array_declarator",
+     "attributed_declarator", "init_declarator"}
+)
+
+
+class Recv:
+    """What a member call's receiver starts from (``x.f()``, ``p->f()``). Short values: a receiver
+    is stored (marshalled) with the facts as a plain tuple ``(kind, arg, chain)``: the value of
+    ``kind``/``arg``, then the fields read after it (``a->b.c`` is ``(VAR, "a", ["b", "c"])``)."""
+
+    THIS = "this"
+    VAR = "v"  # arg: a variable's name (a local, a field of the enclosing class, a global)
+    TYPED = "t"  # arg: type candidates (``new T``, ``T(...)``, a cast)
+    UNKNOWN = "u"
+
+
+def text(node: ts.Node | None) -> str:
+    return node.text.decode("utf-8", "replace") if node is not None and node.text is not None else ""
+
+
+def rng(node: ts.Node) -> tuple[int, int, int, int]:
+    s, e = node.start_point, node.end_point
+    return (s[0], s[1], e[0], e[1])
+
+
+def signature(node: ts.Node, src: bytes) -> str:
+    body = node.child_by_field_name("body")
+    end = body.start_byte if body is not None else node.end_byte
+    line = " ".join(src[node.start_byte:end].decode("utf-8", "replace").split()).rstrip(";{ ")
+    return line if len(line) <= 240 else line[:237] + "..."
+
+
+def function_declarator(node: ts.Node | None) -> ts.Node | None:
+    """The function declarator inside a declarator (``*f(int)``, ``&A::f() const``), or None."""
+    while node is not None:
+        if node.type == "function_declarator":
+            return node
+        if node.type not in _DECLARATOR_WRAPPERS:
+            return None
+        node = node.child_by_field_name("declarator") or next(
+            (c for c in node.named_children if c.type.endswith("declarator") or c.type == "identifier"), None
+        )
+    return None
+
+
+def declared_name(node: ts.Node | None) -> ts.Node | None:
+    """The name a (non-function) declarator declares: ``p`` of ``*p``, ``a`` of ``a[3]``,
+    ``fp`` of ``(*fp)(int)``."""
+    while node is not None:
+        if node.type in ("identifier", "field_identifier", "qualified_identifier", "destructor_name",
+                         "operator_name", "template_function"):
+            return node
+        inner = node.child_by_field_name("declarator")
+        if inner is None:
+            inner = next((c for c in node.named_children if c.type.endswith("declarator") or c.type in (
+                "identifier", "field_identifier")), None)
+        node = inner
+    return None
+
+
+def pointer_to_function(node: ts.Node | None) -> bool:
+    """Whether a declarator declares a pointer to a function (``(*fp)(int)``)."""
+    fd = function_declarator(node)
+    if fd is None:
+        return False
+    inner = fd.child_by_field_name("declarator")
+    return inner is not None and inner.type == "parenthesized_declarator"
+
+
+def qualified_parts(node: ts.Node | None) -> list[str]:
+    """``a::b::f`` -> ``["a", "b", "f"]``; ``::f`` -> ``["", "f"]``; template arguments dropped."""
+    if node is None:
+        return []
+    t = node.type
+    if t == "qualified_identifier":
+        scope = node.child_by_field_name("scope")
+        name = node.child_by_field_name("name")
+        head = qualified_parts(scope) if scope is not None else [""]
+        return head + qualified_parts(name)
+    if t in ("template_type", "template_function", "template_method"):
+        return qualified_parts(node.child_by_field_name("name"))
+    if t == "destructor_name":
+        return ["~" + text(node.named_children[0])] if node.named_children else [text(node)]
+    if t in ("identifier", "field_identifier", "type_identifier", "namespace_identifier", "operator_name"):
+        return [text(node)]
+    return [" ".join(text(node).split())] if t == "operator_cast" else []
+
+
+def type_parts(node: ts.Node | None) -> list[str] | None:
+    """The class a type names: ``Foo``, ``ns::Foo``, ``struct Foo``, ``Foo<T>``; a smart pointer's
+    pointee (``std::unique_ptr<Foo>`` -> ``Foo``); None for a builtin or unreadable type."""
+    if node is None:
+        return None
+    t = node.type
+    if t in ("type_identifier", "identifier"):
+        return [text(node)]
+    if t in ("struct_specifier", "class_specifier", "union_specifier"):
+        return type_parts(node.child_by_field_name("name"))
+    if t == "template_type":
+        name = node.child_by_field_name("name")
+        if text(name) in SMART_POINTERS:
+            args = node.child_by_field_name("arguments")
+            first = args.named_children[0] if args is not None and args.named_children else None
+            return type_parts(first.child_by_field_name("type") if first is not None and first.type == "type_descriptor" else first)
+        return type_parts(name)
+    if t == "qualified_identifier":
+        name = node.child_by_field_name("name")
+        if name is not None and name.type == "template_type" and text(name.child_by_field_name("name")) in SMART_POINTERS:
+            return type_parts(name)
+        parts = qualified_parts(node)
+        return parts or None
+    if t == "type_descriptor":
+        return type_parts(node.child_by_field_name("type"))
+    return None
+
+
+def arity(args: ts.Node | None) -> int:
+    if args is None:
+        return 0
+    return sum(1 for c in args.named_children if c.type not in COMMENTS)
+
+
+def param_range(declarator: ts.Node | None) -> tuple[int, int]:
+    """(fewest, most) arguments a function declarator accepts; most is -1 with ``...``."""
+    params = declarator.child_by_field_name("parameters") if declarator is not None else None
+    if params is None:
+        return (0, 0)
+    least = most = 0
+    for c in params.children:
+        if c.type == "parameter_declaration":
+            if c.child_by_field_name("declarator") is None and text(c) == "void":
+                continue  # f(void)
+            least += 1
+            most += 1
+        elif c.type == "optional_parameter_declaration":
+            most += 1
+        elif c.type in ("variadic_parameter", "...", "variadic_parameter_declaration"):
+            most = -1
+    return (least, most)
+
+
+def accepts(arity_range: list[int] | tuple[int, int] | None, n: int) -> bool:
+    """Whether a function of this (fewest, most) parameter range takes ``n`` arguments."""
+    if arity_range is None or n < 0:
+        return True
+    least, most = arity_range
+    return least <= n and (most < 0 or n <= most)
+
+
+def receiver(node: ts.Node | None) -> tuple:
+    """The plain-tuple :class:`Recv` of a receiver expression."""
+    chain: list[str] = []
+    while node is not None:
+        t = node.type
+        if t == "this":
+            return (Recv.THIS, None, chain[::-1])
+        if t == "identifier":
+            return (Recv.VAR, text(node), chain[::-1])
+        if t == "field_expression":
+            chain.append(text(node.child_by_field_name("field")))
+            node = node.child_by_field_name("argument")
+            continue
+        if t in ("parenthesized_expression",):
+            node = next((c for c in node.named_children if c.type not in COMMENTS), None)
+            continue
+        if t == "pointer_expression" and text(node)[:1] == "*":
+            node = node.child_by_field_name("argument")
+            continue
+        if t == "new_expression":
+            parts = type_parts(node.child_by_field_name("type"))
+            return (Recv.TYPED, parts, chain[::-1]) if parts else (Recv.UNKNOWN, None, [])
+        if t == "cast_expression":
+            parts = type_parts(node.child_by_field_name("type"))
+            return (Recv.TYPED, parts, chain[::-1]) if parts else (Recv.UNKNOWN, None, [])
+        return (Recv.UNKNOWN, None, [])
+    return (Recv.UNKNOWN, None, [])
