@@ -11,6 +11,7 @@
 (call_expression) @call
 (preproc_include) @include
 (preproc_function_def) @macro
+(preproc_def) @macro
 (assignment_expression) @assign
 (initializer_pair) @assign
 (pointer_expression) @address

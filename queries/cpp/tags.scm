@@ -14,6 +14,7 @@
 (new_expression) @new
 (preproc_include) @include
 (preproc_function_def) @macro
+(preproc_def) @macro
 (using_declaration) @using
 (assignment_expression) @assign
 (initializer_pair) @assign

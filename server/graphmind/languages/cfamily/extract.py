@@ -25,10 +25,12 @@ from ...model import CALL, REF, Facts, SiteFact, SymbolFact
 from .._toolkit import Scope, in_scopes
 from .syntax import (
     CLASS_KINDS,
+    FUNCTION_KINDS,
     Recv,
     arity,
     declared_name,
     function_declarator,
+    function_name,
     param_range,
     pointer_to_function,
     qualified_parts,
@@ -42,6 +44,7 @@ from .syntax import (
 NAME, MEMBER, NEW = "n", "m", "new"
 _CLASS_NODE_KINDS = {"class_specifier": "class", "struct_specifier": "struct", "union_specifier": "union"}
 _DEFS = ("namespace", "class", "function", "macro")
+_FUNCTION_MACRO = re.compile(r"#\s*define\s+(\w+)\(([^)]*)\)(.*)", re.S)
 _CALLED = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
 _NOT_CALLS = frozenset({"if", "while", "for", "switch", "return", "sizeof", "defined", "do", "else", "case",
                         "typeof", "__typeof__", "alignof", "_Alignof", "decltype", "offsetof", "static_assert",
@@ -181,9 +184,9 @@ class _Extractor:
 
     def _function(self, node: ts.Node, parent: int) -> int:
         fd = function_declarator(node.child_by_field_name("declarator"))
-        if fd is None:
-            return -1
-        name_node = fd.child_by_field_name("declarator")
+        if fd is None or self.symbols[parent].kind in FUNCTION_KINDS:
+            return -1  # none in a body: a statement a macro made look like one (`vmdispatch (x) {`)
+        name_node = function_name(fd)
         parts = [p for p in qualified_parts(name_node) if p]
         if not parts:
             return -1
@@ -215,7 +218,7 @@ class _Extractor:
         for d in node.children_by_field_name("declarator"):
             fd = function_declarator(d)
             if fd is not None and not pointer_to_function(d):
-                name_node = fd.child_by_field_name("declarator")
+                name_node = function_name(fd)
                 parts = [p for p in qualified_parts(name_node) if p]
                 if not parts:
                     continue
@@ -233,12 +236,18 @@ class _Extractor:
         return None
 
     def _macro(self, node: ts.Node, parent: int) -> int:
-        name = node.child_by_field_name("name")
-        params = {text(p) for p in (node.child_by_field_name("parameters") or node).named_children if p.type == "identifier"}
-        value = text(node.child_by_field_name("value"))
-        called = sorted({m for m in _CALLED.findall(value) if m not in _NOT_CALLS and m not in params})
+        """A function-like macro, read from its text: the grammar leaves some (``#define f(a)  \\``
+        before the body) as an object-like definition with an error inside."""
+        m = _FUNCTION_MACRO.match(text(node))
+        if m is None:
+            return -1
+        name, params, value = m.group(1), set(re.findall(r"\w+", m.group(2))), m.group(3).replace("\\\n", " ")
+        called = sorted({c for c in _CALLED.findall(value) if c not in _NOT_CALLS and c not in params})
         extra: dict[str, Any] = {"calls": called} if called else {}
-        self._add(text(name), text(name), "macro", 0, node, name, extra)
+        row, col = node.start_point
+        sel = (row, col + m.start(1), row, col + m.end(1))
+        self.symbols.append(SymbolFact(name, name, "macro", 0, rng(node), sel, node.start_byte, node.end_byte,
+                                       f"#define {name}({m.group(2).strip()})", extra))
         return -1
 
     # ---------------------------------------------------------------- what lies inside
@@ -281,10 +290,9 @@ class _Extractor:
             if key == "call":
                 fn = node.child_by_field_name("function")
                 n = arity(node.child_by_field_name("arguments"))
-                while fn is not None and fn.type == "parenthesized_expression" and fn.named_children:
-                    fn = fn.named_children[0]
-                if fn is not None and fn.type == "pointer_expression":  # (*fp)(x)
-                    fn = fn.child_by_field_name("argument")
+                if fn is not None and fn.type == "parenthesized_expression" and fn.named_children:
+                    inner = fn.named_children[0]  # (*fp)(x) calls fp; (T)(x) is a cast
+                    fn = inner.child_by_field_name("argument") if inner.type == "pointer_expression" else None
                 if fn is None:
                     continue
                 if fn.type == "field_expression":

@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...model import (
+    AMBIGUOUS,
     EXTERNAL,
     EXTRACTED,
     INFERRED,
@@ -278,7 +279,9 @@ class Resolver:
         fit = [r for r in rows if r.kind in CLASS_KINDS or accepts(r.extra.get("arity"), n)] or rows
         virtual = any(r.extra.get("virtual") for r in fit)
         picked = prefer_definitions(fit)
-        label = known_confidence(picked, conf)
+        # C has no overloads: one name defined twice in one file is an `#if` alternative, of
+        # which a build has exactly one (each keeps the label, as Python's alternatives do)
+        label = known_confidence(picked, conf, alternatives=not self.cpp and len({r.module for r in picked}) == 1)
         targets: dict[int, Target] = {r.id: Target(r.id, label) for r in picked}
         for cls in [r for r in picked if r.kind in CLASS_KINDS]:
             ctors = prefer_definitions([r for r in self.members(cls.qname) if r.kind == "constructor"])
@@ -308,26 +311,38 @@ class Resolver:
         return Resolution(i, [Target(r.id, label) for r in {r.id: r for r in rows}.values()], RESOLVED)
 
     def macro(self, i: int, name: str, caller: int) -> Resolution | None:
-        """A function-like macro: an edge to it, and inferred edges to what its body calls."""
+        """A function-like macro: an edge to it, and edges to what its body calls (through nested
+        macros): ``inferred`` when every definition of the macro (``#if`` alternatives) reaches
+        the function, ``ambiguous`` when only some do."""
         rows = self.macros(name)
         if not rows:
             return None
         targets: dict[int, Target] = {r.id: Target(r.id, known_confidence(rows, EXTRACTED)) for r in rows}
-        seen = {name}
-        todo = [(c, 1) for r in rows for c in r.extra.get("calls", ())]
-        while todo:
-            called, depth = todo.pop()
-            if called in seen:
-                continue
-            seen.add(called)
-            got = self.lookup(called, caller)
-            if got is not None:
-                fns = [r for r in prefer_definitions(got[0]) if r.kind in _CALLABLE]
-                for r in fns:
-                    targets.setdefault(r.id, Target(r.id, known_confidence(fns, INFERRED)))
-            elif depth < _MACRO_DEPTH:
-                todo.extend((c, depth + 1) for r in self.macros(called) for c in r.extra.get("calls", ()))
+        for r, sure in self.expansion(rows, caller, {name}, 1).values():
+            targets.setdefault(r.id, Target(r.id, INFERRED if sure else AMBIGUOUS))
         return Resolution(i, list(targets.values()), RESOLVED)
+
+    def expansion(self, rows: list[SymbolRow], caller: int, seen: set[str], depth: int) -> dict[int, tuple[SymbolRow, bool]]:
+        """What the definitions ``rows`` of one macro call: id -> (function, whether every
+        definition calls it and the name binds to it alone)."""
+        per_def: list[dict[int, tuple[SymbolRow, bool]]] = []
+        for m in rows:
+            got: dict[int, tuple[SymbolRow, bool]] = {}
+            for called in m.extra.get("calls", ()):
+                found = self.lookup(called, caller)
+                if found is not None:
+                    fns = [r for r in prefer_definitions(found[0]) if r.kind in _CALLABLE]
+                    for r in fns:
+                        got[r.id] = (r, got.get(r.id, (r, True))[1] and len(fns) == 1)
+                elif depth < _MACRO_DEPTH and called not in seen:
+                    for rid, (r, sure) in self.expansion(self.macros(called), caller, seen | {called}, depth + 1).items():
+                        got[rid] = (r, got.get(rid, (r, True))[1] and sure)
+            per_def.append(got)
+        out: dict[int, tuple[SymbolRow, bool]] = {}
+        for got in per_def:
+            for rid, (r, sure) in got.items():
+                out[rid] = (r, sure and all(rid in other for other in per_def) and out.get(rid, (r, True))[1])
+        return out
 
     # ---------------------------------------------------------------- one site
     def site(self, i: int, site: SiteFact) -> Resolution:

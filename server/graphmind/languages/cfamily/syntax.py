@@ -57,6 +57,20 @@ def function_declarator(node: ts.Node | None) -> ts.Node | None:
     return None
 
 
+def function_name(fd: ts.Node) -> ts.Node | None:
+    """The name a function declarator declares. An unknown macro before it (``LUAI_API int f(...)``)
+    leaves the parser one name short: the real name is then the identifier it could not place
+    (an ERROR node just before the parameters)."""
+    name = fd.child_by_field_name("declarator")
+    params = fd.child_by_field_name("parameters")
+    for c in fd.children:
+        if c.type == "ERROR" and params is not None and c.end_byte <= params.start_byte and c.named_children:
+            last = c.named_children[-1]
+            if last.type in ("identifier", "field_identifier"):
+                name = last
+    return name
+
+
 def declared_name(node: ts.Node | None) -> ts.Node | None:
     """The name a (non-function) declarator declares: ``p`` of ``*p``, ``a`` of ``a[3]``,
     ``fp`` of ``(*fp)(int)``."""
