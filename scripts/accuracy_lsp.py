@@ -135,16 +135,19 @@ class LspIndex:
         return self._lines[rel]
 
     def defs(self) -> list[Def]:
-        """Every callable definition, at its name (LSP position, UTF-16); a declaration that
-        has a definition elsewhere (``extra.decl``) is asked about through the definition."""
+        """Every callable definition, at its name (LSP position, UTF-16); a declaration
+        (``extra.decl``) only when nothing defines it (a pure virtual method): else it is asked
+        about through its definition."""
         import marshal
 
         kinds = ",".join(f"'{k}'" for k in self.kinds)
-        out: list[Def] = []
-        for path, qname, nsl, nsc, owner, extra in self._rows(
+        rows = [(*r[:5], bool(r[5]) and bool(marshal.loads(r[5]).get("decl"))) for r in self._rows(
             "f.path, s.qname, s.nsl, s.nsc, p.kind, s.extra", f"AND s.kind IN ({kinds})", "ORDER BY f.path, s.nsl, s.nsc"
-        ):
-            if extra and marshal.loads(extra).get("decl"):
+        )]
+        defined = {r[1] for r in rows if not r[5]}
+        out: list[Def] = []
+        for path, qname, nsl, nsc, owner, decl in rows:
+            if decl and qname in defined:
                 continue
             line = self.lines(path)[nsl] if nsl < len(self.lines(path)) else b""
             out.append(Def(qname, self.workspace / path, nsl, _utf16(line, nsc), owner == "interface"))

@@ -110,6 +110,13 @@ class Language:
     def parser(self) -> ts.Parser:
         return ts.Parser(self.ts_language)
 
+    def parse(self, text: bytes, old_tree: ts.Tree | None = None, parser: ts.Parser | None = None) -> ts.Tree:
+        """A tree of ``text``, incremental from ``old_tree`` (edited to match it), with ``parser``
+        (one of this language's, kept by the caller) or a new one. A plugin may leave out parts of
+        the text its grammar cannot read (C++'s export and annotation macros: ``included_ranges``)."""
+        p = parser if parser is not None else self.parser()
+        return p.parse(text, old_tree) if old_tree is not None else p.parse(text)
+
     def query(self) -> ts.Query:
         return _query(self.name, self.grammar)
 

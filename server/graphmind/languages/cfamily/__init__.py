@@ -24,7 +24,7 @@ import tree_sitter as ts
 from ...model import Facts, Import, Override, Resolution, WorkspaceView
 from .. import Language, SymbolInfo, extensions_of, register
 from .._toolkit import FamilyView
-from . import includes, policy, resolve
+from . import includes, masks, policy, resolve
 from .extract import extract
 
 FAMILY = ("c", "cpp")
@@ -36,6 +36,11 @@ class CFamily(Language):
 
     def module_name(self, relpath: str, is_file: Callable[[str], bool]) -> str:
         return relpath
+
+    def parse(self, text: bytes, old_tree: ts.Tree | None = None, parser: ts.Parser | None = None) -> ts.Tree:
+        p = parser if parser is not None else self.parser()
+        p.included_ranges = masks.included_ranges(text) if self.cpp else []
+        return super().parse(text, old_tree, p)
 
     def extract(self, tree: ts.Tree, src: bytes, relpath: str, module: str) -> Facts:
         return extract(self.query(), tree, src, module, self.cpp)

@@ -26,12 +26,16 @@ from .._toolkit import Scope, in_scopes
 from .syntax import (
     CLASS_KINDS,
     FUNCTION_KINDS,
+    MEMBER,
+    NAME,
+    NEW,
     Recv,
     arity,
     declared_name,
     function_declarator,
     function_name,
     param_range,
+    param_types,
     pointer_to_function,
     qualified_parts,
     receiver,
@@ -41,7 +45,6 @@ from .syntax import (
     type_parts,
 )
 
-NAME, MEMBER, NEW = "n", "m", "new"
 _CLASS_NODE_KINDS = {"class_specifier": "class", "struct_specifier": "struct", "union_specifier": "union"}
 _DEFS = ("namespace", "class", "function", "macro")
 _FUNCTION_MACRO = re.compile(r"#\s*define\s+(\w+)\(([^)]*)\)(.*)", re.S)
@@ -53,15 +56,18 @@ _NOT_CALLS = frozenset({"if", "while", "for", "switch", "return", "sizeof", "def
 __all__ = ["MEMBER", "NAME", "NEW", "candidates", "extract"]
 
 
-def candidates(parts: list[str], scope: str, using: list[str]) -> list[str]:
-    """The qualified names ``parts`` may mean from ``scope`` (``a.b.C``): ``a.b.C.X``, ``a.b.X``,
-    ``a.X``, ``X``, then each namespace a ``using namespace`` opens (``::X`` is ``X`` only)."""
+def candidates(parts: list[str], scope: str, using: list[str], aliases: dict[str, str] | None = None) -> list[str]:
+    """The qualified names ``parts`` may mean from ``scope`` (``a.b.C``): what a ``using a::X``
+    declaration names, ``a.b.C.X``, ``a.b.X``, ``a.X``, ``X``, then each namespace a ``using
+    namespace`` opens (``::X`` is ``X`` only)."""
     if not parts:
         return []
     if parts[0] == "":
         return [".".join(parts[1:])]
     joined = ".".join(parts)
     out: list[str] = []
+    if aliases and parts[0] in aliases:
+        out.append(".".join([aliases[parts[0]], *parts[1:]]))
     s = scope
     while s:
         out.append(f"{s}.{joined}")
@@ -168,7 +174,7 @@ class _Extractor:
         qname = ".".join([scope, *parts] if scope else parts)
         extra: dict[str, Any] = {}
         clause = next((b for b in node.named_children if b.type == "base_class_clause"), None)
-        bases = [candidates(tp, scope, self.using) for c in (clause.named_children if clause is not None else [])
+        bases = [self._cands(tp, scope) for c in (clause.named_children if clause is not None else [])
                  if (tp := type_parts(c))]
         if bases:
             extra["bases"] = bases
@@ -186,6 +192,8 @@ class _Extractor:
         fd = function_declarator(node.child_by_field_name("declarator"))
         if fd is None or self.symbols[parent].kind in FUNCTION_KINDS:
             return -1  # none in a body: a statement a macro made look like one (`vmdispatch (x) {`)
+        if any(c.type == "delete_method_clause" for c in node.children):
+            return -1  # `= delete`: nothing calls it
         name_node = function_name(fd)
         parts = [p for p in qualified_parts(name_node) if p]
         if not parts:
@@ -206,10 +214,19 @@ class _Extractor:
             extra["static"] = True
         if _virtual(node, fd):
             extra["virtual"] = True
+        self._signature(extra, node, fd, scope)
         qname = ".".join([scope, *parts] if scope else parts)
         idx = self._add(qname, parts[-1], kind, parent, node, _name_node(name_node) or name_node, extra)
         self.scope_of[idx] = qname.rpartition(".")[0] if kind != "function" or len(parts) > 1 else scope
         return idx
+
+    def _signature(self, extra: dict[str, Any], node: ts.Node, fd: ts.Node, scope: str) -> None:
+        """What tells overloads apart (the parameters' text, ``params``) and the class a call
+        returns (``ret``: candidates), for calls on the result."""
+        extra["params"] = param_types(fd.child_by_field_name("parameters"))
+        tp = type_parts(node.child_by_field_name("type"))
+        if tp:
+            extra["ret"] = self._cands(tp, scope)
 
     def _member(self, node: ts.Node, parent: int) -> int | None:
         """A member of a class body: a method's declaration (a symbol, ``decl``), else its fields'
@@ -227,12 +244,13 @@ class _Extractor:
                 extra: dict[str, Any] = {"arity": list(param_range(fd)), "decl": True}
                 if _virtual(node, fd):
                     extra["virtual"] = True
+                self._signature(extra, node, fd, cls.qname)
                 self._add(f"{cls.qname}.{name}", name, kind, parent, node, _name_node(name_node) or name_node, extra)
                 continue
             tp = type_parts(node.child_by_field_name("type"))
             name = declared_name(d)
             if name is not None and tp and cls.kind in CLASS_KINDS:
-                cls.extra.setdefault("fields", {})[text(name)] = candidates(tp, cls.qname, self.using)
+                cls.extra.setdefault("fields", {})[text(name)] = self._cands(tp, cls.qname)
         return None
 
     def _macro(self, node: ts.Node, parent: int) -> int:
@@ -309,7 +327,7 @@ class _Extractor:
                 tp = type_parts(tnode)
                 name = _name_node(tnode)
                 if tp and name is not None:
-                    cands = candidates(tp, scope_of(owner), self.using)
+                    cands = self._cands(tp, scope_of(owner))
                     site(owner, name, CALL, (NEW, cands, arity(node.child_by_field_name("arguments"))))
             elif key == "param":
                 if in_function:
@@ -327,7 +345,7 @@ class _Extractor:
                             tp = type_parts(tnode)
                             tname = _name_node(tnode)
                             if tp and tname is not None and tname.type == "type_identifier":
-                                cands = candidates(tp, scope_of(owner), self.using)
+                                cands = self._cands(tp, scope_of(owner))
                                 site(owner, tname, CALL, (NEW, cands, arity(value)))
                     elif function_declarator(d) is not None and not pointer_to_function(d):
                         fd = function_declarator(d)
@@ -337,7 +355,7 @@ class _Extractor:
                         tname = _name_node(tnode)
                         if in_function and self.cpp and tp and tname is not None and fname is not None:
                             # `T x(a);` in a body: an object constructed (the "most vexing parse")
-                            cands = candidates(tp, scope_of(owner), self.using)
+                            cands = self._cands(tp, scope_of(owner))
                             site(owner, tname, CALL, (NEW, cands, arity(fd.child_by_field_name("parameters"))))
                             locals_.setdefault(owner, {})[text(fname)] = cands
                         elif fname is not None:
@@ -384,10 +402,16 @@ class _Extractor:
                  "includes": includes}
         return Facts(self.module, self.symbols, sites, [], local)
 
+    def _cands(self, parts: list[str], scope: str) -> list[str]:
+        return candidates(parts, scope, self.using, self.aliases)
+
     def _typed(self, recv: tuple, owner: int) -> tuple:
         """A receiver with a type's parts turned into candidates from the owner's scope."""
         if recv[0] == Recv.TYPED:
-            return (Recv.TYPED, candidates(recv[1], self.scope_of.get(owner, ""), self.using), recv[2])
+            return (Recv.TYPED, self._cands(recv[1], self.scope_of.get(owner, "")), recv[2])
+        if recv[0] == Recv.CALL:
+            kind, arg, name = recv[1]
+            return (Recv.CALL, (kind, self._typed(arg, owner) if kind == MEMBER else arg, name), recv[2])
         return recv
 
     def _declare(self, into: dict[str, list[str]], node: ts.Node, owner: int) -> None:
@@ -402,7 +426,7 @@ class _Extractor:
             name = declared_name(d.child_by_field_name("declarator") if d.type == "init_declarator" else d)
             if name is None or name.type != "identifier" or function_declarator(d) is not None:
                 continue
-            into[text(name)] = candidates(parts, self.scope_of.get(owner, ""), self.using) if parts else []
+            into[text(name)] = self._cands(parts, self.scope_of.get(owner, "")) if parts else []
 
 
 def _virtual(node: ts.Node, fd: ts.Node) -> bool:

@@ -41,11 +41,10 @@ from ...model import (
     Target,
     WorkspaceView,
 )
-from .._toolkit import Dispatch, known_confidence, label_by_name, unresolved
+from .._toolkit import MAX_DEPTH, Dispatch, known_confidence, label_by_name, unresolved
 from .._toolkit.dispatch import declared_overrides, dispatch_via, weak_method
 from .builtins import COMMON_METHODS, STANDARD_NAMES
-from .extract import MEMBER, NEW
-from .syntax import CLASS_KINDS, FUNCTION_KINDS, Recv, accepts
+from .syntax import CLASS_KINDS, FUNCTION_KINDS, MEMBER, NEW, Recv, accepts
 
 _CALLABLE = FUNCTION_KINDS | CLASS_KINDS
 _HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".h++", ".inl", ".ipp", ".tpp", ".inc")
@@ -228,14 +227,20 @@ class Resolver:
                 break
         return None
 
-    def eval(self, recv: tuple, caller: int) -> tuple[str, list[SymbolRow]]:
+    def eval(self, recv: tuple, caller: int, depth: int = 0) -> tuple[str, list[SymbolRow]]:
         """("cls", classes) | ("ext", []) (a type the workspace does not define) | ("?", [])."""
         kind, arg, chain = recv
         cands: list[str] | None = None
+        if depth > MAX_DEPTH:
+            return "?", []
         if kind == Recv.THIS:
             classes = self.class_of(caller)
             if not classes:
                 return "?", []
+        elif kind == Recv.CALL:
+            state, classes = self.result(arg, caller, depth + 1)
+            if state != "cls":
+                return state, []
         else:
             if kind == Recv.TYPED:
                 cands = arg
@@ -256,6 +261,27 @@ class Resolver:
             if not classes:
                 return "ext", []
         return "cls", classes
+
+    def result(self, call: tuple, caller: int, depth: int) -> tuple[str, list[SymbolRow]]:
+        """The class a call returns (its functions' declared return type, when they agree), or
+        the class a constructor call makes."""
+        kind, arg, name = call
+        if kind == MEMBER:
+            state, classes = self.eval(arg, caller, depth)
+            if state != "cls":
+                return state, []
+            rows = self.methods(classes, name)
+        else:
+            found = self.qualified(arg, name, caller)[0] if arg else self.lookup(name, caller)
+            rows = found[0] if found is not None else []
+        made = [r for r in rows if r.kind in CLASS_KINDS]
+        if made:
+            return "cls", made
+        rets = {tuple(r.extra["ret"]) for r in prefer_definitions(rows) if r.extra.get("ret")}
+        if len(rets) != 1:
+            return "?", []
+        classes = self.class_at(list(next(iter(rets))))
+        return ("cls", classes) if classes else ("ext", [])
 
     def var_type(self, name: str, caller: int) -> list[str] | None:
         """A variable's declared class type: a local or parameter, a field of the caller's class,
@@ -279,9 +305,7 @@ class Resolver:
         fit = [r for r in rows if r.kind in CLASS_KINDS or accepts(r.extra.get("arity"), n)] or rows
         virtual = any(r.extra.get("virtual") for r in fit)
         picked = prefer_definitions(fit)
-        # C has no overloads: one name defined twice in one file is an `#if` alternative, of
-        # which a build has exactly one (each keeps the label, as Python's alternatives do)
-        label = known_confidence(picked, conf, alternatives=not self.cpp and len({r.module for r in picked}) == 1)
+        label = known_confidence(list(self.one_per_program(picked).values()), conf)
         targets: dict[int, Target] = {r.id: Target(r.id, label) for r in picked}
         for cls in [r for r in picked if r.kind in CLASS_KINDS]:
             ctors = prefer_definitions([r for r in self.members(cls.qname) if r.kind == "constructor"])
@@ -296,6 +320,14 @@ class Resolver:
                     for r in prefer_definitions(self.dispatch.overrides(declared, cls)):
                         targets.setdefault(r.id, Target(r.id, min(label, INFERRED), dispatch_via(declared)))
         return Resolution(i, list(targets.values()), RESOLVED)
+
+    def one_per_program(self, rows: list[SymbolRow]) -> dict[tuple, SymbolRow]:
+        """Definitions that are one function: a program links exactly one definition of a name
+        with external linkage (C has no overloads: a name; C++: a name and its parameters), so
+        two of them are alternatives (``#if`` branches, a platform's file: ``env_posix.cc`` /
+        ``env_windows.cc``), each keeping the label, as Python's alternatives do. Overloads (other
+        parameters) stay apart: ambiguous."""
+        return {(r.qname, None if not self.cpp else r.extra.get("params"), r.kind): r for r in rows}
 
     def pointer(self, i: int, name: str, caller: int) -> Resolution | None:
         """A call through a pointer ``name`` (a variable or a field): the functions the file

@@ -7,6 +7,7 @@ from __future__ import annotations
 import tree_sitter as ts
 
 CLASS_KINDS = frozenset({"class", "struct", "union"})
+NAME, MEMBER, NEW = "n", "m", "new"  # what a call site (or a call a receiver starts from) names
 FUNCTION_KINDS = frozenset({"function", "method", "constructor"})
 COMMENTS = ("comment",)
 # a smart pointer's ``->`` reaches its first template argument
@@ -25,6 +26,7 @@ class Recv:
     THIS = "this"
     VAR = "v"  # arg: a variable's name (a local, a field of the enclosing class, a global)
     TYPED = "t"  # arg: type candidates (``new T``, ``T(...)``, a cast)
+    CALL = "c"  # arg: the call ``(NAME, qualifier parts, name)`` or ``(MEMBER, receiver, name)``: its result
     UNKNOWN = "u"
 
 
@@ -167,12 +169,39 @@ def param_range(declarator: ts.Node | None) -> tuple[int, int]:
     return (least, most)
 
 
+def param_types(params: ts.Node | None) -> str:
+    """A parameter list without the parameters' names and default values: ``(const Slice&, int)``,
+    what tells overloads apart (the same function defined twice names its parameters freely)."""
+    if params is None:
+        return "()"
+    out = []
+    for p in params.named_children:
+        if p.type in COMMENTS:
+            continue
+        t = p.text or b""
+        name = declared_name(p.child_by_field_name("declarator"))
+        cut = [(name.start_byte, name.end_byte)] if name is not None and name.type == "identifier" else []
+        value = p.child_by_field_name("default_value")
+        if value is not None:
+            cut.append((value.start_byte, p.end_byte))
+        for start, end in sorted(cut, reverse=True):
+            t = t[: start - p.start_byte] + t[end - p.start_byte:]
+        out.append(" ".join(t.decode("utf-8", "replace").replace("=", " ").split()))
+    return "(" + ", ".join(out) + ")"
+
+
 def accepts(arity_range: list[int] | tuple[int, int] | None, n: int) -> bool:
     """Whether a function of this (fewest, most) parameter range takes ``n`` arguments."""
     if arity_range is None or n < 0:
         return True
     least, most = arity_range
     return least <= n and (most < 0 or n <= most)
+
+
+def _last_name(node: ts.Node | None) -> ts.Node | None:
+    while node is not None and node.type in ("template_method", "template_function", "qualified_identifier"):
+        node = node.child_by_field_name("name")
+    return node
 
 
 def receiver(node: ts.Node | None) -> tuple:
@@ -194,6 +223,16 @@ def receiver(node: ts.Node | None) -> tuple:
         if t == "pointer_expression" and text(node)[:1] == "*":
             node = node.child_by_field_name("argument")
             continue
+        if t == "call_expression":
+            fn = node.child_by_field_name("function")
+            if fn is not None and fn.type == "field_expression":
+                field = fn.child_by_field_name("field")
+                inner = receiver(fn.child_by_field_name("argument"))
+                return (Recv.CALL, (MEMBER, inner, text(_last_name(field))), chain[::-1])
+            parts = qualified_parts(fn) if fn is not None else []
+            if parts and fn.type in ("identifier", "qualified_identifier", "template_function"):
+                return (Recv.CALL, (NAME, parts[:-1], parts[-1]), chain[::-1])
+            return (Recv.UNKNOWN, None, [])
         if t == "new_expression":
             parts = type_parts(node.child_by_field_name("type"))
             return (Recv.TYPED, parts, chain[::-1]) if parts else (Recv.UNKNOWN, None, [])
