@@ -104,6 +104,7 @@ class _Extractor:
         self.functions: set[str] = set()  # names this file defines or declares as functions
         self.spans: list[Scope] = [Scope(0, len(src) + 1, 0)]
         self.anonymous: list[tuple[int, int]] = []  # anonymous namespaces: internal linkage
+        self.namespaces: set[str] = set()  # the namespaces this file opens
 
     # ---------------------------------------------------------------- definitions
     def run(self) -> Facts:
@@ -162,6 +163,7 @@ class _Extractor:
         scope = self._scope(parent)
         qname = ".".join([scope, *parts] if scope else parts)
         idx = self._add(qname, parts[-1], "namespace", parent, node, name, {})
+        self.namespaces.add(qname)
         self.scope_of[idx] = qname
         return idx
 
@@ -206,8 +208,7 @@ class _Extractor:
             kind = "constructor" if parts[-1] == self.symbols[parent].name else "method"
         elif len(parts) > 1:
             owner = ".".join([scope, *parts[:-1]] if scope else parts[:-1])
-            is_ns = any(s.qname == owner and s.kind == "namespace" for s in self.symbols)
-            kind = "function" if is_ns else "constructor" if parts[-1] == parts[-2] else "method"
+            kind = "function" if owner in self.namespaces else "constructor" if parts[-1] == parts[-2] else "method"
         else:
             kind = "function"
         if kind == "function" and pkind not in CLASS_KINDS and self._static(node):

@@ -18,6 +18,7 @@ import tree_sitter as ts
 
 _EXPORT = re.compile(rb"\b(?:class|struct|union)\s+((?:[A-Z_][A-Z0-9_]+\s+)+)(?=[A-Za-z_]\w*\s*(?:final\b\s*)?[:{<])")
 _MACRO = rb"[A-Z][A-Z0-9_]{2,}(?:\s*\((?:[^()]|\([^()]*\))*\))?"
+_TRAILING_START = re.compile(rb"\)\s*(?:(?:const|override|final|noexcept)\b\s*)*[A-Z][A-Z0-9_]{2,}")
 _TRAILING = re.compile(rb"\)\s*(?:(?:const|override|final|noexcept)\b\s*)*((?:" + _MACRO + rb"\s*)+)(?=[;{=:]|override\b|final\b|->)")
 _FIELD = re.compile(rb"\b\w+\s+((?:(?:PT_)?GUARDED_BY|ACQUIRED_(?:AFTER|BEFORE))\s*\([^()]*\))\s*(?=[;=])")
 _CAPS = re.compile(rb"[A-Z_][A-Z0-9_]+")
@@ -83,7 +84,10 @@ def masked(text: bytes) -> list[tuple[int, int]]:
     for m in _EXPORT.finditer(text):
         if not _in_directive(text, m.start()):
             spans.extend((m.start(1) + c.start(), m.start(1) + c.end()) for c in _CAPS.finditer(m.group(1)))
-    for m in _TRAILING.finditer(text):
+    for start in _TRAILING_START.finditer(text):
+        m = _TRAILING.match(text, start.start())
+        if m is None:
+            continue
         opening = _opening(text, m.start())
         before = _WORD_BEFORE.search(text, max(0, opening - 64), opening) if opening > 0 else None
         if opening < 0 or (before is not None and before.group(1) in _CONTROL) or _in_directive(text, m.start()):

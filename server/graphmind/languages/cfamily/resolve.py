@@ -72,6 +72,7 @@ class Resolver:
         self._classes: dict[tuple[str, ...], list[SymbolRow]] = {}
         self._bases: dict[int, list[SymbolRow]] = {}
         self._members: dict[str, list[SymbolRow]] = {}
+        self._symbols: dict[str, list[SymbolRow]] = {}
 
     # ---------------------------------------------------------------- the workspace
     def class_at(self, cands: list[str]) -> list[SymbolRow]:
@@ -81,7 +82,7 @@ class Resolver:
         if got is None:
             got = []
             for q in cands:
-                got = [r for r in self.ws.symbols(q) if r.kind in CLASS_KINDS]
+                got = [r for r in self.symbols(q) if r.kind in CLASS_KINDS]
                 if got:
                     break
             self._classes[key] = got
@@ -105,6 +106,13 @@ class Resolver:
                     seen.add(b.id)
                     todo.append(b)
         return False
+
+    def symbols(self, qname: str) -> list[SymbolRow]:
+        """``ws.symbols`` once per name and resolution (each asks both languages of the family)."""
+        got = self._symbols.get(qname)
+        if got is None:
+            got = self._symbols[qname] = self.ws.symbols(qname)
+        return got
 
     def members(self, qname: str) -> list[SymbolRow]:
         got = self._members.get(qname)
@@ -136,14 +144,14 @@ class Resolver:
         """Functions and classes at ``qname`` that the caller's file can see: another file's
         internal-linkage function only from a header; the caller's own definition first."""
         rows = [
-            r for r in self.ws.symbols(qname)
+            r for r in self.symbols(qname)
             if r.kind in _CALLABLE and not (r.extra.get("static") and r.module != self.f.module and not is_header(r.module))
         ]
         own = [r for r in rows if r.module == self.f.module]
         return own or rows
 
     def macros(self, name: str) -> list[SymbolRow]:
-        rows = [r for r in self.ws.symbols(name) if r.kind == "macro"]
+        rows = [r for r in self.symbols(name) if r.kind == "macro"]
         own = [r for r in rows if r.module == self.f.module]
         return own or rows
 
@@ -203,7 +211,7 @@ class Resolver:
             rows = self.callables(f"{base}.{name}")
             if rows:
                 return (rows, []), True
-            known = known or any(r.kind == "namespace" for r in self.ws.symbols(base))
+            known = known or any(r.kind == "namespace" for r in self.symbols(base))
         return None, known
 
     # ---------------------------------------------------------------- receivers
@@ -302,6 +310,8 @@ class Resolver:
         given up for its definition, a class with its constructors, a virtual method with its
         overrides in the subclasses of the receiver's class."""
         rows, within = found
+        if len(rows) == 1 and rows[0].kind not in CLASS_KINDS and not (within and rows[0].extra.get("virtual")):
+            return Resolution(i, [Target(rows[0].id, conf)], RESOLVED)  # most calls: one plain function
         fit = [r for r in rows if r.kind in CLASS_KINDS or accepts(r.extra.get("arity"), n)] or rows
         virtual = any(r.extra.get("virtual") for r in fit)
         picked = prefer_definitions(fit)
