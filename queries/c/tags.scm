@@ -10,6 +10,7 @@
 (parameter_declaration) @param
 (call_expression) @call
 (preproc_include) @include
+(type_definition) @typedef
 (preproc_function_def) @macro
 (preproc_def) @macro
 (assignment_expression) @assign

@@ -13,6 +13,8 @@
 (call_expression) @call
 (new_expression) @new
 (preproc_include) @include
+(type_definition) @typedef
+(alias_declaration) @typedef
 (preproc_function_def) @macro
 (preproc_def) @macro
 (using_declaration) @using

@@ -145,7 +145,7 @@ FRAGMENTS = [
     "\nint Help(int x) { return x; }\n", "\nnamespace n { int Help(int x) { return 0; } }\n",
     "\nclass Deep : public n::Sub {\n public:\n  int Go(int x) override { return 1; }\n};\n",
     "\nint n::Base::Stay() { return 2; }\n", "\n#define CALL(x) Twice(x)\n", "\nstatic int Twice(int x) { return x; }\n",
-    "\nusing namespace n;\n", " : public Base", "virtual ", " override", "Go", "Help", "Twice", "Stay",
+    "\nusing namespace n;\n", "\nnamespace n { typedef Sub Alias; }\n", "\nint R(n::Alias* a) { return a->Go(1); }\n", " : public Base", "virtual ", " override", "Go", "Help", "Twice", "Stay",
     "static ", "(int x, int y)", "b->", "::", " N_API", " LOCKS(m)", "class ", "if (x) ", "(", ")", "{", "}", ";", "\n", "",
 ]
 FILES = sorted(f for f in INITIAL if not f.endswith(".json"))

@@ -46,7 +46,7 @@ from .syntax import (
 )
 
 _CLASS_NODE_KINDS = {"class_specifier": "class", "struct_specifier": "struct", "union_specifier": "union"}
-_DEFS = ("namespace", "class", "function", "macro")
+_DEFS = ("namespace", "class", "function", "macro", "typedef")
 _FUNCTION_MACRO = re.compile(r"#\s*define\s+(\w+)\(([^)]*)\)(.*)", re.S)
 _CALLED = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
 _NOT_CALLS = frozenset({"if", "while", "for", "switch", "return", "sizeof", "defined", "do", "else", "case",
@@ -253,6 +253,21 @@ class _Extractor:
             if name is not None and tp and cls.kind in CLASS_KINDS:
                 cls.extra.setdefault("fields", {})[text(name)] = self._cands(tp, cls.qname)
         return None
+
+    def _typedef(self, node: ts.Node, parent: int) -> int:
+        """``typedef T Name;`` / ``using Name = T;`` naming a class: a ``typedef`` symbol whose
+        ``target`` is the class's candidates (a receiver of type ``Name`` is a ``T``)."""
+        if self.symbols[parent].kind in FUNCTION_KINDS:
+            return -1
+        scope = self._scope(parent)
+        tp = type_parts(node.child_by_field_name("type"))
+        names = [node.child_by_field_name("name")] if node.type == "alias_declaration" else [
+            d for d in node.children_by_field_name("declarator") if d.type == "type_identifier"]
+        for name in names:
+            if tp and name is not None and text(name) != tp[-1]:  # not `typedef struct S S;`
+                qname = f"{scope}.{text(name)}" if scope else text(name)
+                self._add(qname, text(name), "typedef", parent, node, name, {"target": self._cands(tp, scope)})
+        return -1
 
     def _macro(self, node: ts.Node, parent: int) -> int:
         """A function-like macro, read from its text: the grammar leaves some (``#define f(a)  \\``

@@ -75,14 +75,18 @@ class Resolver:
         self._symbols: dict[str, list[SymbolRow]] = {}
 
     # ---------------------------------------------------------------- the workspace
-    def class_at(self, cands: list[str]) -> list[SymbolRow]:
-        """The classes named by the first candidate the workspace defines."""
+    def class_at(self, cands: list[str], depth: int = 0) -> list[SymbolRow]:
+        """The classes named by the first candidate the workspace defines (through typedefs)."""
         key = tuple(cands)
         got = self._classes.get(key)
         if got is None:
+            self._classes[key] = []  # a typedef cycle stops here
             got = []
             for q in cands:
-                got = [r for r in self.symbols(q) if r.kind in CLASS_KINDS]
+                rows = self.symbols(q)
+                got = [r for r in rows if r.kind in CLASS_KINDS]
+                if not got and depth < MAX_DEPTH:
+                    got = [c for r in rows if r.kind == "typedef" for c in self.class_at(r.extra["target"], depth + 1)]
                 if got:
                     break
             self._classes[key] = got
