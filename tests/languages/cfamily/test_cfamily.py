@@ -162,3 +162,26 @@ def test_incremental_equals_fresh(edits: list[tuple[str, int, int, str]]) -> Non
 @given(edit_sequences(FILES, ['\n#include "base.h"\n', "\n#include <base.h>\n", '#include "c.c"\n', "#", "<", '"', ""]))
 def test_include_layer_incremental_equals_fresh(edits: list[tuple[str, int, int, str]]) -> None:
     check_incremental(INITIAL, OPEN, edits, snap=layer_snapshot)
+
+
+def test_changes_in_c_and_cpp(tmp_path: Path) -> None:
+    """``graphmind changes``: a C function's body and an out-of-line C++ method's signature
+    changed; their callers (across the C/C++ family) are in the blast radius."""
+    import json
+    import subprocess
+    import sys
+
+    from agents.agent_repos import make_repo
+
+    repo = make_repo(tmp_path / "proj", source=FIXTURE)
+    util = repo / "csrc" / "util.c"
+    util.write_text(util.read_text().replace("return helper(x) * 2;", "return helper(x) * 3;"))
+    store = repo / "src" / "store.cc"
+    store.write_text(store.read_text().replace("int Checksum(int x) { return x; }", "int Checksum(int x, int y = 0) { return x + y; }"))
+    r = subprocess.run([sys.executable, "-m", "graphmind", "changes", "--json"], cwd=repo, capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert {(c["qualifiedName"], c["change"]) for c in d["changed"]} == {("Twice", "modified"), ("shop.Checksum", "signature")}
+    affected = {a["qualifiedName"] for a in d["affected"]}
+    assert {"main", "Report.Run", "apply_all", "shop.Store.Count"} <= affected  # C called from C++, and C++ callers
