@@ -23,6 +23,7 @@ import tree_sitter as ts
 
 from ...model import CALL, REF, Facts, SiteFact, SymbolFact
 from .._toolkit import Scope, in_scopes
+from .._toolkit.nodes import rng, signature, text
 from .syntax import (
     CLASS_KINDS,
     FUNCTION_KINDS,
@@ -39,9 +40,6 @@ from .syntax import (
     pointer_to_function,
     qualified_parts,
     receiver,
-    rng,
-    signature,
-    text,
     type_parts,
 )
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import tree_sitter as ts
 
+from .._toolkit.nodes import text
+
 CLASS_KINDS = frozenset({"class", "struct", "union"})
 NAME, MEMBER, NEW = "n", "m", "new"  # what a call site (or a call a receiver starts from) names
 FUNCTION_KINDS = frozenset({"function", "method", "constructor"})
@@ -28,22 +30,6 @@ class Recv:
     TYPED = "t"  # arg: type candidates (``new T``, ``T(...)``, a cast)
     CALL = "c"  # arg: the call ``(NAME, qualifier parts, name)`` or ``(MEMBER, receiver, name)``: its result
     UNKNOWN = "u"
-
-
-def text(node: ts.Node | None) -> str:
-    return node.text.decode("utf-8", "replace") if node is not None and node.text is not None else ""
-
-
-def rng(node: ts.Node) -> tuple[int, int, int, int]:
-    s, e = node.start_point, node.end_point
-    return (s[0], s[1], e[0], e[1])
-
-
-def signature(node: ts.Node, src: bytes) -> str:
-    body = node.child_by_field_name("body")
-    end = body.start_byte if body is not None else node.end_byte
-    line = " ".join(src[node.start_byte:end].decode("utf-8", "replace").split()).rstrip(";{ ")
-    return line if len(line) <= 240 else line[:237] + "..."
 
 
 def function_declarator(node: ts.Node | None) -> ts.Node | None:
