@@ -23,12 +23,10 @@ the corpus (``--fresh-reference`` asks again), so a run before and after a chang
 from __future__ import annotations
 
 import argparse
-import bisect
 import json
 import os
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
@@ -37,8 +35,9 @@ if __package__ in (None, ""):
 
 from scripts import time_plugin  # noqa: E402
 from scripts.accuracy import scores, write_results  # noqa: E402
+from scripts.accuracy_lsp import LspIndex  # noqa: E402
 from scripts.fetch_corpus import cache_root  # noqa: E402
-from scripts.peer_gopls import GOCODE, Def, collect_incoming, prepare_module  # noqa: E402
+from scripts.peer_gopls import GOCODE, collect_incoming, prepare_module  # noqa: E402
 
 DEFAULT = "pflag=github.com/spf13/pflag,cobra=github.com/spf13/cobra,cli=github.com/urfave/cli"
 Edge = tuple[str, str]
@@ -51,118 +50,16 @@ def ignored_by_go(path: str) -> bool:
     return any(p == "testdata" or p[:1] in "_." for p in path.split("/")[:-1])
 
 
-def _utf16(line: bytes, byte_col: int) -> int:
-    return len(line[:byte_col].decode("utf-8", "replace").encode("utf-16-le")) // 2
-
-
-def _byte(line: bytes, utf16_col: int) -> int:
-    text = line.decode("utf-8", "replace")
-    return len(text.encode("utf-16-le")[: utf16_col * 2].decode("utf-16-le", "replace").encode("utf-8"))
-
-
-class GoIndex:
-    """A GraphMind index of a workspace, and names by position for both sides of the comparison."""
+class GoIndex(LspIndex):
+    """A GraphMind index of a Go workspace (folders the go command ignores left out)."""
 
     def __init__(self, workspace: Path, db: Path) -> None:
-        from graphmind.engine import Engine
-
-        self.workspace = workspace.resolve()
-        self.engine = Engine(self.workspace, db_path=db)
-        t0 = time.perf_counter()
-        self.engine.index()
-        self.seconds = time.perf_counter() - t0
-        self._lines: dict[str, list[bytes]] = {}
-        self._names: dict[tuple[str, int, int], str] | None = None
-        # per file: callables sorted by start, for the innermost one around a position
-        self._spans: dict[str, list[tuple[tuple[int, int], tuple[int, int], str]]] = {}
-        self.module_of: dict[str, str] = {}
-        self.callables: set[str] = set()
-        self.modules: set[str] = set()
-        rows = self.engine.db.execute(
-            "SELECT f.path, f.module, s.qname, s.kind, s.sl, s.sc, s.el, s.ec FROM symbols s "
-            "JOIN files f ON f.id = s.file_id WHERE f.lang = 'go'"
-        )
-        for path, module, qname, kind, sl, sc, el, ec in rows:
-            if ignored_by_go(path):
-                continue
-            self.module_of[path] = module
-            self.modules.add(module)
-            if kind in CALLABLE:
-                self.callables.add(qname)
-                self._spans.setdefault(path, []).append(((sl, sc), (el, ec), qname))
-        for spans in self._spans.values():
-            spans.sort()
+        super().__init__(workspace, db, ("go",), CALLABLE, ignored_by_go)
 
     @classmethod
     def build(cls, workspace: Path) -> GoIndex:
         tmp = tempfile.mkdtemp(prefix="graphmind-acc-go-")
         return cls(workspace, Path(tmp) / "index.db")
-
-    def __enter__(self) -> GoIndex:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.engine.close()
-
-    def lines(self, rel: str) -> list[bytes]:
-        if rel not in self._lines:
-            self._lines[rel] = (self.workspace / rel).read_bytes().split(b"\n")
-        return self._lines[rel]
-
-    def defs(self) -> list[Def]:
-        """Every function and method, at its name (LSP position, UTF-16)."""
-        out: list[Def] = []
-        for path, qname, nsl, nsc, owner in self.engine.db.execute(
-            "SELECT f.path, s.qname, s.nsl, s.nsc, p.kind FROM symbols s JOIN files f ON f.id = s.file_id "
-            "LEFT JOIN symbols p ON p.id = s.parent_id "
-            "WHERE f.lang = 'go' AND s.kind IN ('function', 'method') ORDER BY f.path, s.nsl, s.nsc"
-        ):
-            if ignored_by_go(path):
-                continue
-            line = self.lines(path)[nsl] if nsl < len(self.lines(path)) else b""
-            out.append(Def(qname, self.workspace / path, nsl, _utf16(line, nsc), owner == "interface"))
-        return out
-
-    def named(self, path: Path, line: int, char: int) -> str | None:
-        """The function or method whose name is at an LSP position."""
-        rel = path.resolve().relative_to(self.workspace).as_posix()
-        if self._names is None:
-            self._names = {}
-            for p, q, nsl, nsc in self.engine.db.execute(
-                "SELECT f.path, s.qname, s.nsl, s.nsc FROM symbols s JOIN files f ON f.id = s.file_id "
-                "WHERE f.lang = 'go' AND s.kind IN ('function', 'method')"
-            ):
-                self._names[(p, nsl, nsc)] = q
-        lines = self.lines(rel) if rel in self.module_of else []
-        return self._names.get((rel, line, _byte(lines[line], char) if line < len(lines) else char))
-
-    def enclosing(self, path: Path, line: int, char: int) -> str | None:
-        """The innermost function or method around an LSP position, else the file's package."""
-        rel = path.resolve().relative_to(self.workspace).as_posix()
-        if rel not in self.module_of:
-            return None
-        lines = self.lines(rel)
-        pos = (line, _byte(lines[line], char) if line < len(lines) else char)
-        spans = self._spans.get(rel, [])
-        best: str | None = None
-        for start, end, qname in spans[: bisect.bisect_right(spans, (pos, (1 << 30, 0), ""))]:
-            if start <= pos < end:
-                best = qname  # sorted by start: the last one containing pos is the innermost
-        return best if best is not None else self.module_of[rel]
-
-    def edges(self) -> tuple[dict[Edge, int], set[Edge]]:
-        """GraphMind's call edges with their best confidence, and those that are dispatch edges only."""
-        found: dict[Edge, int] = {}
-        direct: set[Edge] = set()
-        dispatch: set[Edge] = set()
-        for a, b, c, via in self.engine.db.execute(
-            "SELECT x.qname, y.qname, e.confidence, e.via FROM edges e JOIN symbols x ON x.id = e.caller_id "
-            "JOIN symbols y ON y.id = e.callee_id JOIN files f ON f.id = e.file_id "
-            "WHERE e.kind = 'call' AND f.lang = 'go'"
-        ):
-            found[(a, b)] = max(found.get((a, b), 0), c)
-            (dispatch if via else direct).add((a, b))
-        return found, dispatch - direct
 
 
 def corpus_dir(name: str) -> Path:
@@ -233,10 +130,12 @@ def evaluate(spec: str, fresh: bool, keep: Path | None) -> dict[str, Any]:
     return result
 
 
-def table(results: list[dict[str, Any]]) -> str:
+def table(results: list[dict[str, Any]], peer: str = "gopls") -> str:
+    """The accuracy table every reference check prints (``accuracy_lsp.py`` too, with its server)."""
     rows = [
-        "| corpus | lines | gopls edges (dispatch) | GraphMind (≥inferred) P / R / F1 | GraphMind dispatch edges "
-        "| static calls only P / R | extracted only P / R | with ambiguous P / R | P / R into definitions gopls "
+        f"| corpus | lines | {peer} edges (dispatch) | GraphMind (≥inferred) P / R / F1 | GraphMind dispatch edges "
+        "| static calls only P / R | extracted only P / R | with ambiguous P / R | "
+        f"P / R into definitions {peer} "
         "answered | index time |",
         "|---|---:|---:|---|---:|---|---|---|---|---:|",
     ]

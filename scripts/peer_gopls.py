@@ -38,6 +38,8 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from scripts.accuracy_lsp import Def  # noqa: E402
+from scripts.accuracy_lsp import Sources as _Sources  # noqa: E402
 from scripts.lsp_client import (  # noqa: E402
     LspClient,
     LspError,
@@ -130,18 +132,6 @@ def go_env() -> dict[str, str]:
 # ------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Def:
-    """A definition to ask about: its qualified name, the LSP position (UTF-16) of its name, and
-    whether it is a method of an interface."""
-
-    qname: str
-    path: Path
-    line: int
-    char: int
-    interface: bool = False
-
-
 @dataclass
 class EdgeReport:
     edges: set[tuple[str, str]]  # direct | dispatch
@@ -161,32 +151,6 @@ class EdgeReport:
 
 Enclosing = Callable[[Path, int, int], str | None]  # (file, line, UTF-16 char) -> caller qname
 Named = Callable[[Path, int, int], str | None]  # (file, line, UTF-16 char) -> the definition named there
-
-
-class _Sources:
-    """File texts, to tell a call from another reference: gopls's incoming calls are every
-    reference to the function (``Run: emptyRun`` too); a call is a name followed by ``(``,
-    possibly after type arguments (``New[int](...)``)."""
-
-    def __init__(self) -> None:
-        self._lines: dict[Path, list[str]] = {}
-
-    def is_call(self, path: Path, rng: dict[str, Any]) -> bool:
-        lines = self._lines.get(path)
-        if lines is None:
-            lines = self._lines[path] = path.read_text(encoding="utf-8", errors="replace").split("\n")
-        line, char = rng["end"]["line"], rng["end"]["character"]
-        rest = "\n".join(lines[line:line + 20])
-        i = len(lines[line].encode("utf-16-le")[: char * 2].decode("utf-16-le", "replace")) if line < len(lines) else 0
-        rest = rest[i:].lstrip()
-        if rest.startswith("["):  # type arguments
-            depth = 0
-            for j, ch in enumerate(rest):
-                depth += {"[": 1, "]": -1}.get(ch, 0)
-                if depth == 0:
-                    rest = rest[j + 1 :].lstrip()
-                    break
-        return rest.startswith("(")
 
 
 class _Gopls:

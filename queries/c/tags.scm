@@ -1,11 +1,20 @@
-; Tag-level queries for server/graphmind/languages/tags/ in tree-sitter's tags vocabulary: @definition.<kind> with @name;
-; @reference.call (a call) or @reference.class (an instantiation: new Foo, Foo.new) with the called @name (+ @receiver).
-; C: function definitions (also returning pointers) and function-like macros; calls by name.
-; Calls through struct fields (p->fn()) are function pointers: not captured.
+; C for server/graphmind/languages/cfamily/: each pattern captures one node the extractor reads whole
+; (one capture name per pattern; the extractor nests them by byte range and reads their fields).
+; The same capture names as queries/cpp (C's grammar has no namespaces, classes, new or using).
 
-(function_definition declarator: (function_declarator declarator: (identifier) @name)) @definition.function
-(function_definition declarator: (_ declarator: (function_declarator declarator: (identifier) @name))) @definition.function
-(function_definition declarator: (_ declarator: (_ declarator: (function_declarator declarator: (identifier) @name)))) @definition.function
-(preproc_function_def name: (identifier) @name) @definition.function
-
-(call_expression function: (identifier) @name) @reference.call
+(struct_specifier name: (_) body: (_)) @class
+(union_specifier name: (_) body: (_)) @class
+(function_definition) @function
+(field_declaration) @field
+(declaration) @declaration
+(parameter_declaration) @param
+(call_expression) @call
+(preproc_include) @include
+(type_definition) @typedef
+(preproc_function_def) @macro
+(preproc_def) @macro
+(assignment_expression) @assign
+(initializer_pair) @assign
+(pointer_expression) @address
+(argument_list (identifier) @value)
+(initializer_list (identifier) @value)

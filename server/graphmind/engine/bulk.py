@@ -40,7 +40,7 @@ def rows_of(layers: FileLayers, lang: languages.Language, facts: Facts, ids: lis
     links = [tuple(r) for r in link_rows(facts, ids, sids, layers.patterns(lang))] if facts.links else []
     note = lang.notes(facts)
     layer = NewLayerRows(
-        links, import_rows(lang.imports(facts)), digested(search_rows(facts, ids)),
+        links, import_rows(lang.imports_in(facts, layers.root)), digested(search_rows(facts, ids)),
         (note[0], [tuple(m) for m in note[1]]) if note else None,
     )
     return new_rows(lang.name, facts, ids, sids, layer)

@@ -36,6 +36,7 @@ def search_rows(facts: Facts, ids: list[int], which: Iterable[int] | None = None
 
 class FileLayers:
     def __init__(self, root: Path) -> None:
+        self.root = root
         self.config = config.load(root)
         self.fingerprint = config.fingerprint(self.config)
         self._extra = from_config(self.config)
@@ -54,7 +55,7 @@ class FileLayers:
         """Replace a file's layer rows (inside the caller's transaction)."""
         rows = link_rows(facts, ids, sids, self.patterns(lang)) if facts.links else []
         store.layers.replace_links(file_id, rows)
-        store.layers.replace_imports(file_id, import_rows(lang.imports(facts)))
+        store.layers.replace_imports(file_id, import_rows(lang.imports_in(facts, self.root)))
         store.layers.replace_search(file_id, search_rows(facts, ids))
         note = lang.notes(facts)
         store.layers.replace_note(file_id, note[0] if note else None, [tuple(m) for m in note[1]] if note else [])
@@ -77,7 +78,7 @@ class FileLayers:
         if whole:
             rows = link_rows(facts, ids, sids, self.patterns(lang)) if facts.links else []
             store.layers.replace_links(file_id, rows)
-            store.layers.replace_imports(file_id, import_rows(lang.imports(facts)))
+            store.layers.replace_imports(file_id, import_rows(lang.imports_in(facts, self.root)))
         store.layers.patch_search(file_id, removed, search_rows(facts, ids, added))
 
     def check_config(self, store: Store) -> None:

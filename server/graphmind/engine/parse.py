@@ -84,7 +84,7 @@ class Parsers:
         p = self._by_lang.get(lang.name)
         if p is None:
             p = self._by_lang[lang.name] = lang.parser()
-        return p.parse(text, old_tree) if old_tree is not None else p.parse(text)
+        return lang.parse(text, old_tree, p)
 
     def parse_member(
         self, lang: languages.Language, text: bytes, last: chunks.Extraction, hint: tuple[int, int, int]
@@ -135,7 +135,7 @@ def extract_file(
     if indexed_sha is not None and res.sha256 == indexed_sha:
         return FileRead(rel, res.sha256, None, None)
     text = as_parsed(res.text)
-    tree = lang.parser().parse(text)
+    tree = lang.parse(text)
     module = lang.module_name(rel, probe or languages.FileProbe(root))
     ext = chunks.extract(lang, tree, text, rel, module, keep=False)  # only its facts and site ids are kept
     return FileRead(rel, res.sha256, None, Extracted(ext.facts, ext.sids))

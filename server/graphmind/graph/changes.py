@@ -74,7 +74,7 @@ class ChangesResult:
 
 # ---------------------------------------------------------------------- symbols of a file's two texts
 def _facts(lang: languages.Language, rel: str, module: str, text: bytes) -> Facts:
-    tree = lang.parser().parse(text)
+    tree = lang.parse(text)
     return chunks.extract(lang, tree, text, rel, module, keep=False).facts  # its chunks are not kept
 
 

@@ -59,6 +59,6 @@ class Source:
                 tree = doc.tree if doc is not None else None
             if tree is None and lang is not None:
                 text = self.text(rel)
-                tree = lang.parser().parse(text) if text is not None else None
+                tree = lang.parse(text) if text is not None else None
             self._trees[rel] = tree
         return self._trees[rel]

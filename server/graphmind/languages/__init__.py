@@ -110,6 +110,13 @@ class Language:
     def parser(self) -> ts.Parser:
         return ts.Parser(self.ts_language)
 
+    def parse(self, text: bytes, old_tree: ts.Tree | None = None, parser: ts.Parser | None = None) -> ts.Tree:
+        """A tree of ``text``, incremental from ``old_tree`` (edited to match it), with ``parser``
+        (one of this language's, kept by the caller) or a new one. A plugin may leave out parts of
+        the text its grammar cannot read (C++'s export and annotation macros: ``included_ranges``)."""
+        p = parser if parser is not None else self.parser()
+        return p.parse(text, old_tree) if old_tree is not None else p.parse(text)
+
     def query(self) -> ts.Query:
         return _query(self.name, self.grammar)
 
@@ -190,6 +197,11 @@ class Language:
         """The file's imports for the import graph (see :class:`~graphmind.model.Import`)."""
         return []
 
+    def imports_in(self, facts: Facts, root: Path) -> list[Import]:
+        """:meth:`imports` where the workspace's build files say more (C and C++: the include
+        paths of ``compile_commands.json``); ``root`` is the workspace folder. Default: :meth:`imports`."""
+        return self.imports(facts)
+
     def rebase_local(self, local: Any, mapping: list[int]) -> Any:
         """A chunk's ``Facts.local`` with symbol indices mapped to the file's (``mapping[i]``)."""
         return None
@@ -268,9 +280,11 @@ PLUGINS: tuple[Plugin, ...] = (
     Plugin("go", {"go": (".go",), "gomod": (".mod",)}),
     Plugin("rust", {"rust": (".rs",)}),
     Plugin("java", {"java": (".java",)}),
+    Plugin("cfamily", {
+        "c": (".c",),
+        "cpp": (".cpp", ".cc", ".cxx", ".c++", ".h", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp", ".inl"),
+    }),
     Plugin("tags", {
-        "c": (".c", ".h"),
-        "cpp": (".cpp", ".cc", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp"),
         "csharp": (".cs",),
         "ruby": (".rb", ".rake", ".gemspec"),
         "php": (".php",),
