@@ -29,6 +29,7 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -61,11 +62,16 @@ def _byte(line: bytes, utf16_col: int) -> int:
 
 
 class GoIndex:
-    """A GraphMind index of a workspace, and names by position for both sides of the comparison."""
+    """A GraphMind index of a workspace, and names by position for both sides of the comparison.
+    ``lang`` and ``ignored`` (the files the reference never loads) serve another language's check
+    (``accuracy_php.py``)."""
 
-    def __init__(self, workspace: Path, db: Path) -> None:
+    def __init__(self, workspace: Path, db: Path, lang: str = "go", ignored: Callable[[str], bool] = ignored_by_go,
+                 kinds: tuple[str, ...] = CALLABLE) -> None:
         from graphmind.engine import Engine
 
+        self.lang, self.ignored, self.kinds = lang, ignored, kinds
+        self._in_kinds = f"s.kind IN ({', '.join('?' * len(kinds))})"
         self.workspace = workspace.resolve()
         self.engine = Engine(self.workspace, db_path=db)
         t0 = time.perf_counter()
@@ -80,14 +86,14 @@ class GoIndex:
         self.modules: set[str] = set()
         rows = self.engine.db.execute(
             "SELECT f.path, f.module, s.qname, s.kind, s.sl, s.sc, s.el, s.ec FROM symbols s "
-            "JOIN files f ON f.id = s.file_id WHERE f.lang = 'go'"
+            "JOIN files f ON f.id = s.file_id WHERE f.lang = ?", (lang,)
         )
         for path, module, qname, kind, sl, sc, el, ec in rows:
-            if ignored_by_go(path):
+            if ignored(path):
                 continue
             self.module_of[path] = module
             self.modules.add(module)
-            if kind in CALLABLE:
+            if kind in kinds:
                 self.callables.add(qname)
                 self._spans.setdefault(path, []).append(((sl, sc), (el, ec), qname))
         for spans in self._spans.values():
@@ -115,9 +121,9 @@ class GoIndex:
         for path, qname, nsl, nsc, owner in self.engine.db.execute(
             "SELECT f.path, s.qname, s.nsl, s.nsc, p.kind FROM symbols s JOIN files f ON f.id = s.file_id "
             "LEFT JOIN symbols p ON p.id = s.parent_id "
-            "WHERE f.lang = 'go' AND s.kind IN ('function', 'method') ORDER BY f.path, s.nsl, s.nsc"
+            f"WHERE f.lang = ? AND {self._in_kinds} ORDER BY f.path, s.nsl, s.nsc", (self.lang, *self.kinds)
         ):
-            if ignored_by_go(path):
+            if self.ignored(path):
                 continue
             line = self.lines(path)[nsl] if nsl < len(self.lines(path)) else b""
             out.append(Def(qname, self.workspace / path, nsl, _utf16(line, nsc), owner == "interface"))
@@ -130,7 +136,7 @@ class GoIndex:
             self._names = {}
             for p, q, nsl, nsc in self.engine.db.execute(
                 "SELECT f.path, s.qname, s.nsl, s.nsc FROM symbols s JOIN files f ON f.id = s.file_id "
-                "WHERE f.lang = 'go' AND s.kind IN ('function', 'method')"
+                f"WHERE f.lang = ? AND {self._in_kinds}", (self.lang, *self.kinds)
             ):
                 self._names[(p, nsl, nsc)] = q
         lines = self.lines(rel) if rel in self.module_of else []
@@ -158,7 +164,7 @@ class GoIndex:
         for a, b, c, via in self.engine.db.execute(
             "SELECT x.qname, y.qname, e.confidence, e.via FROM edges e JOIN symbols x ON x.id = e.caller_id "
             "JOIN symbols y ON y.id = e.callee_id JOIN files f ON f.id = e.file_id "
-            "WHERE e.kind = 'call' AND f.lang = 'go'"
+            "WHERE e.kind = 'call' AND f.lang = ?", (self.lang,)
         ):
             found[(a, b)] = max(found.get((a, b), 0), c)
             (dispatch if via else direct).add((a, b))
@@ -233,10 +239,10 @@ def evaluate(spec: str, fresh: bool, keep: Path | None) -> dict[str, Any]:
     return result
 
 
-def table(results: list[dict[str, Any]]) -> str:
+def table(results: list[dict[str, Any]], peer: str = "gopls") -> str:
     rows = [
-        "| corpus | lines | gopls edges (dispatch) | GraphMind (≥inferred) P / R / F1 | GraphMind dispatch edges "
-        "| static calls only P / R | extracted only P / R | with ambiguous P / R | P / R into definitions gopls "
+        f"| corpus | lines | {peer} edges (dispatch) | GraphMind (≥inferred) P / R / F1 | GraphMind dispatch edges "
+        f"| static calls only P / R | extracted only P / R | with ambiguous P / R | P / R into definitions {peer} "
         "answered | index time |",
         "|---|---:|---:|---|---:|---|---|---|---|---:|",
     ]

@@ -23,11 +23,13 @@
 (scoped_call_expression name: (name) @name) @reference.call
 (object_creation_expression) @reference.class
 
-; local names and their types: parameters, assignments, catch clauses, @var comments
+; local names and their types: parameters, assignments, catch clauses, @var comments, and where an
+; instanceof check narrows one
 (simple_parameter) @param
 (property_promotion_parameter) @param
 (variadic_parameter) @param
 (assignment_expression left: (variable_name) right: (_)) @local
 (assignment_expression left: [(member_access_expression) (scoped_property_access_expression)] right: (_)) @assign.prop
 (catch_clause) @catch
+(binary_expression operator: "instanceof" right: [(name) (qualified_name)]) @instanceof
 (comment) @doc

@@ -12,7 +12,9 @@ a file without one is named from its path, or by Composer's PSR-4 map (``module`
 A site's ``expr`` is ``(kind, receiver Expr | None, function candidates | None)``: kind ``f`` a
 function call, ``m`` a method call (``$x->m()``), ``s`` a scoped call (``Foo::m()``), ``n`` an
 instantiation (``new Foo``). A scope's locals map a variable to its evidence: ``("t", classes)``
-a declared type (parameter, ``catch``, ``@var``), ``("e", Expr)`` an assigned value.
+a declared type (parameter, ``catch``; ``("d", classes)``: ``@var`` / ``@param``), ``("e", Expr)`` an
+assigned value, ``("n", classes, start, end)`` an ``instanceof`` check that holds in the bytes
+[start, end) (:func:`_narrowing`; a property read on ``$this`` is the variable ``this.<name>``).
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ DECLARATION_KINDS = {
 _DEFINITIONS = frozenset({"definition.class", "definition.interface", "definition.trait", "definition.enum",
                           "definition.method", "definition.function"})
 _OTHERS = frozenset({"field", "trait.use", "reference.call", "reference.class", "param", "local", "assign.prop",
-                     "catch", "doc"})
+                     "catch", "doc", "instanceof"})
 _KINDS = _DEFINITIONS | _OTHERS | {"namespace", "import"}
 # Site kinds (the first item of a site's expr).
 FUNCTION, METHOD, SCOPED, NEW = "f", "m", "s", "n"
@@ -214,6 +216,8 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
             ]
             if var is not None and classes:
                 sc.setdefault(text(var)[1:], []).append(("t", classes))
+        elif key == "instanceof":
+            _narrowing(node, names, sc)
         elif key == "doc":
             t = text(node)
             if t.startswith("/**") and "@var" in t:
@@ -309,10 +313,74 @@ def _assigned_property(node: ts.Node, names: Names, sc: dict[str, list[tuple]], 
         if isinstance(v[1], list):
             classes = [v[1]]
     elif right is not None and right.type == "variable_name":
-        classes = [c for kind, c in sc.get(text(right)[1:], ()) if kind in ("t", "d") for c in c]
+        evidence = sc.get(text(right)[1:], ())  # a PHPDoc type first, as the resolver reads a local
+        classes = next((e[1] for kind in ("d", "t") for e in evidence if e[0] == kind), [])
     cls = symbols[owner.parent]
     if classes and cls.kind in CLASS_KINDS:
         cls.extra.setdefault("props", {}).setdefault(text(prop), classes)
+
+
+def _narrowing(check: ts.Node, names: Names, sc: dict[str, list[tuple]]) -> None:
+    """Where ``$x instanceof Foo`` (or ``$this->p instanceof Foo``) holds: the right side of an
+    ``&&`` it is the left of, the body of the ``if`` or the branch of the ``?:`` it is the
+    condition of, and, negated in an ``if`` (a guard: ``if (!$x instanceof Foo) { continue; }``)
+    or asserted (``assert($x instanceof Foo)``), the rest of the block. Flow is read this far only:
+    a reassignment inside the region is not seen."""
+    left, right = check.child_by_field_name("left"), check.child_by_field_name("right")
+    key = _narrowed_name(left)
+    classes = names.cls(text(right)) if right is not None else None
+    if key is None or not classes:
+        return
+    regions: list[tuple[int, int]] = []
+    cur, negated = check, False
+    while (p := cur.parent) is not None:
+        op = p.child_by_field_name("operator")
+        if p.type == "parenthesized_expression":
+            pass
+        elif p.type == "unary_op_expression" and text(op) == "!":
+            negated = not negated
+        elif p.type == "binary_expression" and text(op) in ("&&", "and") and not negated:
+            rhs = p.child_by_field_name("right")
+            if rhs is not None and rhs.start_byte >= cur.end_byte:
+                regions.append((rhs.start_byte, rhs.end_byte))
+        elif p.type == "binary_expression" and text(op) in ("||", "or") and negated:
+            pass  # if (!$x instanceof Foo || ...) return;  still a guard
+        elif p.type == "if_statement" and cur == p.child_by_field_name("condition"):
+            body = p.child_by_field_name("body")
+            if not negated and body is not None:
+                regions.append((body.start_byte, body.end_byte))
+            elif negated and p.parent is not None:
+                regions.append((p.end_byte, p.parent.end_byte))
+            break
+        elif p.type == "conditional_expression" and cur == p.child_by_field_name("condition") and not negated:
+            then = p.child_by_field_name("body")
+            if then is not None:
+                regions.append((then.start_byte, then.end_byte))
+            break
+        elif p.type in ("argument", "arguments"):
+            pass
+        elif p.type == "function_call_expression" and text(p.child_by_field_name("function")) == "assert" and not negated:
+            stmt = p.parent
+            if stmt is not None and stmt.type == "expression_statement" and stmt.parent is not None:
+                regions.append((stmt.end_byte, stmt.parent.end_byte))
+            break
+        else:
+            break
+        cur = p
+    for start, end in regions:
+        sc.setdefault(key, []).append(("n", classes, start, end))
+
+
+def _narrowed_name(node: ts.Node | None) -> str | None:
+    """``$x`` -> ``x``; ``$this->p`` -> ``this.p``; anything else: None."""
+    if node is None:
+        return None
+    if node.type == "variable_name":
+        return text(node)[1:]
+    obj, prop = node.child_by_field_name("object"), node.child_by_field_name("name")
+    if node.type == "member_access_expression" and text(obj) == "$this" and prop is not None and prop.type == "name":
+        return f"this.{text(prop)}"
+    return None
 
 
 def _site(node: ts.Node, names: Names, owner: int) -> SiteFact | None:
