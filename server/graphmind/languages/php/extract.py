@@ -12,8 +12,8 @@ a file without one is named from its path, or by Composer's PSR-4 map (``module`
 A site's ``expr`` is ``(kind, receiver Expr | None, function candidates | None)``: kind ``f`` a
 function call, ``m`` a method call (``$x->m()``), ``s`` a scoped call (``Foo::m()``), ``n`` an
 instantiation (``new Foo``). A scope's locals map a variable to its evidence: ``("t", classes)``
-a declared type (parameter, ``catch``; ``("d", classes)``: ``@var`` / ``@param``), ``("e", Expr)`` an
-assigned value, ``("n", classes, start, end)`` an ``instanceof`` check that holds in the bytes
+a declared type (parameter, ``catch``; ``("d", classes)``: ``@var`` / ``@param``), ``("e", Expr, at)`` a value
+assigned at byte ``at``, ``("n", classes, start, end)`` an ``instanceof`` check that holds in the bytes
 [start, end) (:func:`_narrowing`; a property read on ``$this`` is the variable ``this.<name>``).
 """
 
@@ -205,7 +205,7 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
             var = text(node.child_by_field_name("left"))[1:]
             value = receiver(node.child_by_field_name("right"), names)
             if value[0] != ExprKind.UNKNOWN:
-                sc.setdefault(var, []).append(("e", value))
+                sc.setdefault(var, []).append(("e", value, node.start_byte))
         elif key == "assign.prop":
             _assigned_property(node, names, sc, osym, symbols)
         elif key == "catch":
@@ -344,7 +344,9 @@ def _narrowing(check: ts.Node, names: Names, sc: dict[str, list[tuple]]) -> None
             if rhs is not None and rhs.start_byte >= cur.end_byte:
                 regions.append((rhs.start_byte, rhs.end_byte))
         elif p.type == "binary_expression" and text(op) in ("||", "or") and negated:
-            pass  # if (!$x instanceof Foo || ...) return;  still a guard
+            rhs = p.child_by_field_name("right")  # !$x instanceof Foo || $x->m(): it holds on the right
+            if rhs is not None and rhs.start_byte >= cur.end_byte:
+                regions.append((rhs.start_byte, rhs.end_byte))  # and after a guard `if (... || ...) return;`
         elif p.type == "if_statement" and cur == p.child_by_field_name("condition"):
             body = p.child_by_field_name("body")
             if not negated and body is not None:

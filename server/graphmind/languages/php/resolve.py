@@ -249,7 +249,7 @@ class Resolver:
             found = []
             for e in evidence:
                 if e[0] == "e":
-                    ev, c = self.eval(e[1], scope, depth + 1)
+                    ev, c = self.eval(e[1], scope, depth + 1, e[2])
                     if ev is not None:
                         found.append((ev, c))
             if found:
@@ -273,7 +273,20 @@ class Resolver:
                     return self.types_value(classes, ("inst", [r])), INFERRED
         return None, INFERRED
 
-    def eval(self, e: Expr | None, scope: int, depth: int = 0) -> tuple[Value | None, int]:
+    def narrowed(self, scope: int, name: str, at: int | None) -> Value | None:
+        """The class an ``instanceof`` check gives ``$name`` (``this.p``: ``$this->p``) at byte
+        ``at``: the innermost check whose region holds it, where the workspace defines the class."""
+        if at is None:
+            return None
+        checks = [e for e in self.scopes.get(scope, {}).get(name, ()) if e[0] == "n" and e[2] <= at < e[3]]
+        if not checks:
+            return None
+        v = self.type_value(min(checks, key=lambda e: e[3] - e[2])[1])
+        return v if v is not None and v[0] == "inst" else None
+
+    def eval(self, e: Expr | None, scope: int, depth: int = 0, at: int | None = None) -> tuple[Value | None, int]:
+        """The value of a receiver expression at byte ``at`` of the file (for ``instanceof``
+        checks; None: anywhere)."""
         if e is None or depth > MAX_DEPTH:
             return None, EXTRACTED
         kind, arg, chain = e
@@ -281,6 +294,9 @@ class Resolver:
         v: Value | None
         match kind:
             case ExprKind.THIS:
+                v = self.narrowed(scope, f"this.{chain[0]}", at) if chain else None
+                if v is not None:
+                    return self.props(v, INFERRED, chain[1:])
                 v = self.this_value(scope)
             case ExprKind.SELF | ExprKind.STATIC:
                 cls = self.own_class(scope)
@@ -295,11 +311,16 @@ class Resolver:
             case ExprKind.NEW:
                 v = self.new_value(arg, scope)
             case ExprKind.VAR:
-                v, c = self.local(arg, scope, depth)
+                v = self.narrowed(scope, arg, at)
+                v, c = (v, INFERRED) if v is not None else self.local(arg, scope, depth)
             case ExprKind.RESULT:
-                v, c = self.call_result(arg, scope, depth)
+                v, c = self.call_result(arg, scope, depth, at)
             case _:
                 return None, c
+        return self.props(v, c, chain)
+
+    def props(self, v: Value | None, c: int, chain: list[str]) -> tuple[Value | None, int]:
+        """``v->a->b``: each property's declared type in turn (the weakest step's confidence)."""
         for p in chain:
             if v is None or v[0] == "ext":
                 return None, c
@@ -318,7 +339,9 @@ class Resolver:
             return ("inst", parents) if parents else (("ext", "parent") if ext else None)
         return ("inst", [cls])
 
-    def call_result(self, call: tuple[Expr | None, str, list[str] | None], scope: int, depth: int) -> tuple[Value | None, int]:
+    def call_result(
+        self, call: tuple[Expr | None, str, list[str] | None], scope: int, depth: int, at: int | None = None
+    ) -> tuple[Value | None, int]:
         """What a call returns: its targets' declared return types (``static`` / ``self``: the
         receiver's class)."""
         recv, name, fcands = call
@@ -327,7 +350,7 @@ class Resolver:
             recv_value = None
             conf = EXTRACTED
         else:
-            got = self.method_call(recv, name, scope, depth + 1)
+            got = self.method_call(recv, name, scope, depth + 1, at)
             if got is None:
                 return None, EXTRACTED
             fns, conf, recv_value, _ = got
@@ -354,14 +377,14 @@ class Resolver:
         return None
 
     def method_call(
-        self, recv: Expr | None, name: str, scope: int, depth: int = 0
+        self, recv: Expr | None, name: str, scope: int, depth: int = 0, at: int | None = None
     ) -> tuple[list[SymbolRow] | None, int, Value | None, list[SymbolRow]] | None:
         """A method call's targets, their confidence, the receiver's value, and the types whose
         subtypes' overrides it also reaches (empty: no dispatch). None: the receiver is unknown;
         targets None: the method lies outside the workspace."""
         if recv is None:
             return None
-        v, c = self.eval(recv, scope, depth)
+        v, c = self.eval(recv, scope, depth, at)
         if v is None:
             return None
         kind, rows = v
@@ -380,29 +403,6 @@ class Resolver:
         dispatches = recv[0] in (ExprKind.THIS, ExprKind.STATIC, ExprKind.VAR, ExprKind.RESULT) or bool(recv[2])
         return ms, c, v, (list(rows) if dispatches and kind == "inst" or recv[0] == ExprKind.STATIC else [])
 
-    def narrowed_call(
-        self, recv: Expr, site: SiteFact
-    ) -> tuple[list[SymbolRow] | None, int, Value | None, list[SymbolRow]] | None:
-        """A call on ``$x`` or ``$this->p`` where an ``instanceof`` check holds (the innermost
-        one around the call): the checked class's method (``inferred``), with its dispatch."""
-        if recv[0] == ExprKind.VAR and not recv[2]:
-            key = recv[1]
-        elif recv[0] == ExprKind.THIS and len(recv[2]) == 1:
-            key = f"this.{recv[2][0]}"
-        else:
-            return None
-        checks = [e for e in self.scopes.get(site.caller, {}).get(key, ()) if e[0] == "n" and e[2] <= site.start_byte < e[3]]
-        if not checks:
-            return None
-        _, classes, _, _ = min(checks, key=lambda e: e[3] - e[2])
-        v = self.type_value(classes)
-        if v is None or v[0] != "inst":
-            return (None, INFERRED, v, []) if v is not None else None
-        ms, external = self.methods(v[1], site.name)
-        if not ms:
-            return (None, INFERRED, v, []) if external else ([], INFERRED, v, [])
-        return ms, INFERRED, v, list(v[1])
-
     def site(self, i: int, site: SiteFact) -> Resolution:
         kind, recv, fcands = site.expr
         if kind == FUNCTION:
@@ -420,7 +420,7 @@ class Resolver:
             for r in ctors:
                 targets.setdefault(r.id, known_confidence(ctors, EXTRACTED))
             return Resolution(i, list(targets.items()), RESOLVED)
-        got = self.narrowed_call(recv, site) or self.method_call(recv, site.name, site.caller)
+        got = self.method_call(recv, site.name, site.caller, at=site.start_byte)
         if got is None:
             return self.by_name(i, site)
         ms, c, _, within = got
