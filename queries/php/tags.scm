@@ -31,5 +31,6 @@
 (assignment_expression left: (variable_name) right: (_)) @local
 (assignment_expression left: [(member_access_expression) (scoped_property_access_expression)] right: (_)) @assign.prop
 (catch_clause) @catch
+(foreach_statement) @foreach
 (binary_expression operator: "instanceof" right: [(name) (qualified_name)]) @instanceof
 (comment) @doc

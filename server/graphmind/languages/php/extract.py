@@ -12,8 +12,9 @@ a file without one is named from its path, or by Composer's PSR-4 map (``module`
 A site's ``expr`` is ``(kind, receiver Expr | None, function candidates | None)``: kind ``f`` a
 function call, ``m`` a method call (``$x->m()``), ``s`` a scoped call (``Foo::m()``), ``n`` an
 instantiation (``new Foo``). A scope's locals map a variable to its evidence: ``("t", classes)``
-a declared type (parameter, ``catch``; ``("d", classes)``: ``@var`` / ``@param``), ``("e", Expr, at)`` a value
-assigned at byte ``at``, ``("n", classes, start, end)`` an ``instanceof`` check that holds in the bytes
+a declared type (parameter, ``catch``; ``("d", classes)``: ``@var`` / ``@param``; ``("de", classes)``
+the classes of its elements), ``("e", Expr, at)`` a value assigned at byte ``at``, ``("f", Expr, at)``
+an element of the value ``foreach`` iterates, ``("n", classes, start, end)`` an ``instanceof`` check that holds in the bytes
 [start, end) (:func:`_narrowing`; a property read on ``$this`` is the variable ``this.<name>``).
 """
 
@@ -33,6 +34,7 @@ from .syntax import (
     Names,
     call_receiver,
     class_type,
+    doc_elements,
     doc_types,
     new_expr,
     receiver,
@@ -49,7 +51,7 @@ DECLARATION_KINDS = {
 _DEFINITIONS = frozenset({"definition.class", "definition.interface", "definition.trait", "definition.enum",
                           "definition.method", "definition.function"})
 _OTHERS = frozenset({"field", "trait.use", "reference.call", "reference.class", "param", "local", "assign.prop",
-                     "catch", "doc", "instanceof"})
+                     "catch", "doc", "instanceof", "foreach"})
 _KINDS = _DEFINITIONS | _OTHERS | {"namespace", "import"}
 # Site kinds (the first item of a site's expr).
 FUNCTION, METHOD, SCOPED, NEW = "f", "m", "s", "n"
@@ -165,16 +167,22 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
                 ret = doc_types(names, doc, "return").get("", [])
             if ret:
                 extra["ret"] = ret
+            elems = doc_elements(names, doc, "return").get("") if doc else None
+            if elems:
+                extra["iter"] = elems  # what iterating over its result gives
         idx = len(symbols)
         symbols.append(SymbolFact(qname, name, kind, parent, rng(node), rng(name_node), node.start_byte,
                                   node.end_byte, signature(node, src), extra))
         names_of[idx] = names
         if kind not in CLASS_KINDS:
             sc = scopes[idx] = {}
-            if doc:  # @param types of parameters declared without one
+            if doc:  # @param types (they narrow a declared type: see the resolver)
                 for var, classes in doc_types(names, doc, "param").items():
                     if var:
                         sc.setdefault(var, []).append(("d", classes))
+                for var, classes in doc_elements(names, doc, "param").items():
+                    if var:
+                        sc.setdefault(var, []).append(("de", classes))
         stack.append((node.start_byte, node.end_byte, idx))
         spans.append((node.start_byte, node.end_byte, idx))
 
@@ -216,6 +224,8 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
             ]
             if var is not None and classes:
                 sc.setdefault(text(var)[1:], []).append(("t", classes))
+        elif key == "foreach":
+            _foreach(node, names, sc)
         elif key == "instanceof":
             _narrowing(node, names, sc)
         elif key == "doc":
@@ -224,6 +234,9 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
                 for var, classes in doc_types(names, t, "var").items():
                     if var:  # /** @var Foo $x */ above a statement
                         sc.setdefault(var, []).append(("d", classes))
+                for var, classes in doc_elements(names, t, "var").items():
+                    if var:  # /** @var Foo[] $xs */
+                        sc.setdefault(var, []).append(("de", classes))
     local = {
         "scopes": {i: s for i, s in scopes.items() if s},
         "imports": sorted({imp for s in sections for imp in s.names.imports}),
@@ -256,14 +269,13 @@ def _supertypes(node: ts.Node, kind: str, names: Names, extra: dict[str, Any]) -
 
 
 def _property(node: ts.Node, names: Names, cls: SymbolFact) -> None:
-    """A property declaration's type: declared, else its PHPDoc ``@var``."""
+    """A property declaration's type: declared, else its PHPDoc ``@var`` (``@var Foo[]``: the
+    classes of its elements, ``elems``)."""
+    doc = doc_before(node)
     classes = class_type(names, node.child_by_field_name("type"))
-    if not classes:
-        doc = doc_before(node)
-        classes = doc_types(names, doc, "var").get("", []) if doc else []
-        if not classes and doc:
-            got = doc_types(names, doc, "var")
-            classes = next(iter(got.values()), [])
+    if not classes and doc:
+        classes = next(iter(doc_types(names, doc, "var").values()), [])
+    elems = next(iter(doc_elements(names, doc, "var").values()), None) if doc else None
     props = cls.extra.setdefault("props", {})
     for el in node.named_children:
         if el.type == "property_element":
@@ -271,6 +283,8 @@ def _property(node: ts.Node, names: Names, cls: SymbolFact) -> None:
             if var is None:
                 continue
             name = text(var)[1:]
+            if elems:
+                cls.extra.setdefault("elems", {})[name] = elems
             if classes:
                 props[name] = classes
             else:
@@ -318,6 +332,21 @@ def _assigned_property(node: ts.Node, names: Names, sc: dict[str, list[tuple]], 
     cls = symbols[owner.parent]
     if classes and cls.kind in CLASS_KINDS:
         cls.extra.setdefault("props", {}).setdefault(text(prop), classes)
+
+
+def _foreach(node: ts.Node, names: Names, sc: dict[str, list[tuple]]) -> None:
+    """``foreach ($xs as $x)`` / ``foreach ($xs as $k => $x)``: ``$x`` is an element of ``$xs``."""
+    kids = [c for c in node.named_children if c.type != "comment"]
+    if len(kids) < 2:
+        return
+    value = kids[1]
+    if value.type == "pair":
+        value = value.named_children[-1] if value.named_children else value
+    if value.type == "by_ref":
+        value = next((c for c in value.named_children if c.type == "variable_name"), value)
+    iterated = receiver(kids[0], names)
+    if value.type == "variable_name" and iterated[0] != ExprKind.UNKNOWN:
+        sc.setdefault(text(value)[1:], []).append(("f", iterated, node.start_byte))
 
 
 def _narrowing(check: ts.Node, names: Names, sc: dict[str, list[tuple]]) -> None:

@@ -13,7 +13,9 @@ loads (:mod:`.composer`), else each, ``ambiguous``. A receiver of unknown type f
 method's name (the shared policy, :func:`~.._toolkit.label_by_name`).
 
 A value is ``('inst', rows)`` an instance of classes, ``('cls', rows)`` the classes themselves
-(static access) or ``('ext', name)`` of a class outside the workspace.
+(static access), ``('ext', name)`` of a class outside the workspace, or ``('arr', classes)`` an
+array or iterable whose elements are of these classes (PHPDoc ``Foo[]``, ``iterable<Foo>``: what
+``foreach`` gives).
 """
 
 from __future__ import annotations
@@ -248,10 +250,14 @@ class Resolver:
         if v is None or (v[0] != "inst" and not any(e[0] == "t" for e in evidence)):
             found = []
             for e in evidence:
-                if e[0] == "e":
+                if e[0] in ("e", "f"):
                     ev, c = self.eval(e[1], scope, depth + 1, e[2])
+                    if e[0] == "f":  # an element of what foreach iterates
+                        ev = self.types_value(ev[1], same) if ev is not None and ev[0] == "arr" else None
                     if ev is not None:
                         found.append((ev, c))
+                elif e[0] == "de":
+                    found.append((("arr", e[1]), INFERRED))
             if found:
                 v = merge(found)[0]
         self._locals[key] = (v, INFERRED)
@@ -271,6 +277,9 @@ class Resolver:
                 classes = r.extra.get("props", {}).get(name.lstrip("$"))
                 if classes:
                     return self.types_value(classes, ("inst", [r])), INFERRED
+                elems = r.extra.get("elems", {}).get(name.lstrip("$"))
+                if elems:
+                    return ("arr", elems), INFERRED
         return None, INFERRED
 
     def narrowed(self, scope: int, name: str, at: int | None) -> Value | None:
@@ -354,9 +363,12 @@ class Resolver:
             if got is None:
                 return None, EXTRACTED
             fns, conf, recv_value, _ = got
-        rets = []
+        rets: list[tuple[Value, int]] = []
         for r in fns or ():
-            ret = r.extra.get("ret")
+            ret = self.declared(r, "ret")
+            elems = None if ret else self.declared(r, "iter")
+            if elems:
+                rets.append((("arr", elems), min(conf, INFERRED)))
             if ret:
                 same = recv_value
                 if same is None or same[0] not in ("inst", "cls"):
@@ -366,6 +378,19 @@ class Resolver:
                 if rv is not None:
                     rets.append((rv, min(conf, INFERRED)))
         return merge(rets) if rets else (None, EXTRACTED)
+
+    def declared(self, method: SymbolRow, key: str) -> Any:
+        """A method's ``ret`` / ``iter``; a method that declares none (``{@inheritDoc}``) takes the
+        one of the method it overrides or implements."""
+        got = method.extra.get(key)
+        if got or method.kind != "method":
+            return got
+        owner = self.dispatch.owner_of(method)
+        for r in self.lineage(owner)[0][1:] if owner is not None else ():
+            for m in self.ws.symbols(f"{r.qname}.{method.name}"):
+                if m.kind == "method" and m.extra.get(key):
+                    return m.extra[key]
+        return None
 
     # --- calls
     def functions(self, cands: list[str]) -> list[SymbolRow] | None:
@@ -390,6 +415,8 @@ class Resolver:
         kind, rows = v
         if kind == "ext":
             return None, c, v, []
+        if kind == "arr":  # an array has no methods: the code knows better than its PHPDoc
+            return None
         ms, external = self.methods(rows, name)
         if not ms:
             own = self.own_class(scope)

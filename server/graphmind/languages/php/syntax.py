@@ -187,31 +187,89 @@ def class_type(names: Names, node: ts.Node | None) -> list[list[str]]:
     return out
 
 
-_DOC_TAG = re.compile(r"@(?:phpstan-|psalm-)?(var|return|param)\s+([^\s*]+)(?:\s+\$(\w+))?")
+_DOC_TAG = re.compile(r"@(?:phpstan-|psalm-)?(var|return|param)\s+")
+_CLASS_NAME = re.compile(r"^\\?\w+(\\\w+)*$")
 
 
-def doc_types(names: Names, comment: str, tag: str) -> dict[str, list[list[str]]]:
-    """PHPDoc ``@var`` / ``@return`` / ``@param`` types: the variable (``""`` when unnamed) -> the
-    classes its type names (``Foo|null``, ``?Foo``, ``Foo[]`` is an array, generics are cut)."""
-    out: dict[str, list[list[str]]] = {}
+def _doc_entries(comment: str, tag: str) -> list[tuple[str, str]]:
+    """Each ``@tag <type> [$var]`` of a PHPDoc comment: (type, variable or ""); a type may hold
+    spaces inside ``<...>`` (``array<string, Foo>``)."""
+    out: list[tuple[str, str]] = []
     for m in _DOC_TAG.finditer(comment):
         if m.group(1) != tag:
             continue
-        classes: list[list[str]] = []
-        for part in m.group(2).split("|"):
-            part = part.lstrip("?").split("<", 1)[0]
-            if not part or part.endswith("]") or part.startswith("$this") or not re.match(r"^[\\\w]+$", part):
-                if part in ("$this",):
-                    classes.append([SAME])
-                continue
-            if part.lower() in ("self", "static"):
-                classes.append([SAME])
-                continue
+        i = j = m.end()
+        depth = 0
+        while j < len(comment) and not (comment[j].isspace() and depth <= 0):
+            depth += 1 if comment[j] in "<({" else -1 if comment[j] in ">)}" else 0
+            j += 1
+        var = re.match(r"\s+\$(\w+)", comment[j:])
+        out.append((comment[i:j], var.group(1) if var else ""))
+    return out
+
+
+def _split_top(typ: str, seps: str) -> list[str]:
+    """``typ`` split at ``seps`` outside ``<...>`` and parentheses."""
+    parts, depth, cur = [], 0, []
+    for ch in typ:
+        depth += 1 if ch in "<({" else -1 if ch in ">)}" else 0
+        if ch in seps and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    parts.append("".join(cur))
+    return [p.strip() for p in parts if p.strip()]
+
+
+def _classes(names: Names, typ: str) -> list[list[str]]:
+    """The classes a PHPDoc type names (a union or intersection: each part; ``Foo<T>``: ``Foo``;
+    ``$this`` / ``self`` / ``static``: :data:`SAME`); arrays of them are :func:`_elements`."""
+    out: list[list[str]] = []
+    for part in _split_top(typ.strip("()"), "|&"):
+        part = part.lstrip("?").split("<", 1)[0]
+        if part.lower() in ("$this", "self", "static"):
+            out.append([SAME])
+        elif _CLASS_NAME.match(part):
             c = names.cls(part)
             if c:
-                classes.append(c)
+                out.append(c)
+    return out
+
+
+def _elements(names: Names, typ: str) -> list[list[str]]:
+    """The classes of the elements of an array or iterable type: ``Foo[]``, ``array<K, Foo>``,
+    ``list<Foo>``, ``iterable<Foo>``, ``Collection<Foo>`` (the last type argument)."""
+    out: list[list[str]] = []
+    for part in _split_top(typ.strip("()"), "|"):
+        part = part.lstrip("?")
+        if part.endswith("[]"):
+            out.extend(_classes(names, part[:-2]))
+        elif "<" in part and part.endswith(">"):
+            args = _split_top(part[part.index("<") + 1 : -1], ",")
+            if args:
+                out.extend(_classes(names, args[-1]))
+    return out
+
+
+def doc_types(names: Names, comment: str, tag: str) -> dict[str, list[list[str]]]:
+    """PHPDoc ``@var`` / ``@return`` / ``@param`` types (also ``@phpstan-`` / ``@psalm-``): the
+    variable (``""`` when unnamed) -> the classes its type names (``Foo|null``, ``?Foo``, ``A&B``)."""
+    out: dict[str, list[list[str]]] = {}
+    for typ, var in _doc_entries(comment, tag):
+        classes = _classes(names, typ)
         if classes:
-            out.setdefault(m.group(3) or "", classes)
+            out.setdefault(var, classes)
+    return out
+
+
+def doc_elements(names: Names, comment: str, tag: str) -> dict[str, list[list[str]]]:
+    """Like :func:`doc_types`, the classes of the elements of the array or iterable types."""
+    out: dict[str, list[list[str]]] = {}
+    for typ, var in _doc_entries(comment, tag):
+        elems = _elements(names, typ)
+        if elems:
+            out.setdefault(var, elems)
     return out
 
 
