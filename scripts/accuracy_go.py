@@ -156,6 +156,16 @@ class GoIndex:
                 best = qname  # sorted by start: the last one containing pos is the innermost
         return best if best is not None else self.module_of[rel]
 
+    def keeps(self, e: Edge) -> bool:
+        """An edge both sides can name: into a callable, from a callable or a file's module."""
+        return e[1] in self.callables and (e[0] in self.callables or e[0] in self.modules)
+
+    def levels(self, found: dict[Edge, int]) -> dict[int, set[Edge]]:
+        """The kept edges at each confidence level and above."""
+        from graphmind.model import AMBIGUOUS, EXTRACTED, INFERRED
+
+        return {lv: {e for e, c in found.items() if c >= lv and self.keeps(e)} for lv in (EXTRACTED, INFERRED, AMBIGUOUS)}
+
     def edges(self) -> tuple[dict[Edge, int], set[Edge]]:
         """GraphMind's call edges with their best confidence, and those that are dispatch edges only."""
         found: dict[Edge, int] = {}
@@ -191,7 +201,7 @@ def reference(ws: Path, idx: GoIndex, fresh: bool) -> tuple[set[Edge], set[Edge]
 
 
 def evaluate(spec: str, fresh: bool, keep: Path | None) -> dict[str, Any]:
-    from graphmind.model import AMBIGUOUS, CONFIDENCE_NAMES, EXTRACTED, INFERRED
+    from graphmind.model import CONFIDENCE_NAMES, INFERRED
 
     name, _, module = spec.partition("=")
     ws = corpus_dir(name)
@@ -202,12 +212,8 @@ def evaluate(spec: str, fresh: bool, keep: Path | None) -> dict[str, Any]:
         print(f"{name} ({module}): {lines} lines of Go; graphmind indexed in {idx.seconds:.2f}s", file=sys.stderr)
         ref_all, ref_dispatch, report = reference(ws, idx, fresh)
         found, dispatch = idx.edges()
-
-        def keep_edge(e: Edge) -> bool:
-            return e[1] in idx.callables and (e[0] in idx.callables or e[0] in idx.modules)
-
-        ref = {e for e in ref_all if keep_edge(e)}
-        levels = {lv: {e for e, c in found.items() if c >= lv and keep_edge(e)} for lv in (EXTRACTED, INFERRED, AMBIGUOUS)}
+        ref = {e for e in ref_all if idx.keeps(e)}
+        levels = idx.levels(found)
         default = levels[INFERRED]
         result = {
             "corpus": f"{name} ({module})",

@@ -94,7 +94,7 @@ def reference(ws: Path, idx: GoIndex, fresh: bool) -> tuple[set[Edge], dict[str,
 
 
 def evaluate(name: str, fresh: bool, keep: Path | None) -> dict[str, Any]:
-    from graphmind.model import AMBIGUOUS, CONFIDENCE_NAMES, EXTRACTED, INFERRED
+    from graphmind.model import CONFIDENCE_NAMES, INFERRED
 
     ws = corpus_dir(name)
     if not ws.is_dir():
@@ -104,12 +104,8 @@ def evaluate(name: str, fresh: bool, keep: Path | None) -> dict[str, Any]:
         print(f"{name}: {lines} lines of PHP; graphmind indexed in {idx.seconds:.2f}s", file=sys.stderr)
         ref_all, report = reference(ws, idx, fresh)
         found, dispatch = idx.edges()
-
-        def keep_edge(e: Edge) -> bool:
-            return e[1] in idx.callables and (e[0] in idx.callables or e[0] in idx.modules)
-
-        ref = {e for e in ref_all if keep_edge(e)}
-        levels = {lv: {e for e, c in found.items() if c >= lv and keep_edge(e)} for lv in (EXTRACTED, INFERRED, AMBIGUOUS)}
+        ref = {e for e in ref_all if idx.keeps(e)}
+        levels = idx.levels(found)
         default = levels[INFERRED]
         failed = set(report.get("failed", []))
         family = method_families(idx)

@@ -165,29 +165,24 @@ class Resolver:
         while cur is not None and cur.id not in seen and depth < MAX_DEPTH:
             seen.add(cur.id)
             order.append(cur)
-            for t in cur.extra.get("bases", ()):  # traits
-                v = self.type_value(t)
-                if v is None or v[0] != "inst":
-                    external = True
-                    continue
-                for r in v[1]:
-                    if r.id not in seen:
+            for key in ("bases", "implements"):  # its traits (next in the order), its interfaces (last)
+                for cands in cur.extra.get(key, ()):
+                    v = self.type_value(cands)
+                    if v is None or v[0] != "inst":
+                        external = True
+                        continue
+                    for r in v[1]:
+                        if r.id in seen:
+                            continue
                         sub, ext = self.lineage(r)
                         external = external or ext
+                        if key == "implements":
+                            interfaces.extend(sub)
+                            continue
                         for x in sub:
                             if x.id not in seen:
                                 seen.add(x.id)
                                 order.append(x)
-            for i in cur.extra.get("implements", ()):
-                v = self.type_value(i)
-                if v is None or v[0] != "inst":
-                    external = True
-                    continue
-                for r in v[1]:
-                    if r.id not in seen:
-                        sub, ext = self.lineage(r)
-                        external = external or ext
-                        interfaces.extend(sub)
             parents, ext = self.parent_of(cur)
             external = external or ext
             cur = parents[0] if parents else None
