@@ -49,7 +49,7 @@ from .._toolkit import (
 from .._toolkit.dispatch import declared_overrides, weak_method
 from .builtins import COMMON_METHODS
 from .extract import FUNCTION, NEW
-from .syntax import CALLABLE_KINDS, CLASS_KINDS, SAME, Expr, ExprKind
+from .syntax import CALLABLE_KINDS, CLASS_KINDS, ELEMENT, SAME, Expr, ExprKind
 
 Value = tuple[str, Any]
 _METHODS = frozenset({"method", "constructor"})
@@ -328,6 +328,9 @@ class Resolver:
         for p in chain:
             if v is None or v[0] == "ext":
                 return None, c
+            if p == ELEMENT:
+                v = self.types_value(v[1]) if v[0] == "arr" else None
+                continue
             v, c2 = self.prop(v, p)
             c = min(c, c2)
         return v, c

@@ -43,6 +43,7 @@ Expr = tuple[str, Any, list[str]]
 """``(kind, arg, chain)``: where a receiver starts and the properties read after it (a static
 property ``Foo::$bar`` is ``$bar`` in the chain); a plain tuple: it is marshalled with the facts."""
 
+ELEMENT = "[]"  # in a chain: an element of the array before it (``$xs[$i]``)
 SCOPE_KINDS = {"self": ExprKind.SELF, "static": ExprKind.STATIC, "parent": ExprKind.PARENT}
 
 
@@ -302,6 +303,9 @@ def receiver(node: ts.Node | None, names: Names) -> Expr:
         return (ExprKind.RESULT, (None, text(fn).rpartition("\\")[2], names.function(text(fn))), [])
     if t == "object_creation_expression":
         return new_expr(node, names)
+    if t == "subscript_expression":  # $xs[$i]: an element ("[]" in the chain)
+        base = receiver(node.named_children[0] if node.named_children else None, names)
+        return base if base[0] == ExprKind.UNKNOWN else (base[0], base[1], [*base[2], ELEMENT])
     if t == "parenthesized_expression":
         inner = next((c for c in node.named_children if c.type != "comment"), None)
         return receiver(inner, names)
