@@ -361,8 +361,10 @@ class Resolver:
             if got is None:
                 return None, EXTRACTED
             fns, conf, recv_value, _ = got
+        if fns is None:  # a library's function or method: what it returns is the library's too
+            return ("ext", name), conf
         rets: list[tuple[Value, int]] = []
-        for r in fns or ():
+        for r in fns:
             ret = self.declared(r, "ret")
             elems = None if ret else self.declared(r, "iter")
             if elems:
