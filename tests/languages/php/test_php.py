@@ -164,3 +164,30 @@ def test_incremental_equals_fresh(edits: list[tuple[str, int, int, str]]) -> Non
 def test_incremental_keystrokes_equal_fresh(edits: list[tuple[str, int, int, str]]) -> None:
     # byte edits of an open buffer (the live overlay's path), broken text included
     check_incremental(INITIAL, ("src/Sq.php",), edits)
+
+
+def test_changes_lists_the_phpunit_tests_a_change_reaches(tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    repo = tmp_path / "proj"
+    shutil.copytree(FIXTURE, repo)
+    (repo / ".gitignore").write_text(".graphmind/\n")
+
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=repo, check=True,
+                       capture_output=True)
+
+    git("init", "-q", "-b", "main")
+    git("add", "-A")
+    git("commit", "-qm", "initial")
+    square = repo / "src/Shapes/Square.php"
+    square.write_text(square.read_text().replace("return h(2);", "return h(3);"))  # Square::area's body
+    r = subprocess.run([sys.executable, "-m", "graphmind", "changes", "--json"], cwd=repo, capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert {(c["qualifiedName"], c["change"]) for c in d["changed"]} == {("App.Shapes.Square.area", "modified")}
+    tests = {t["qualifiedName"]: t["kind"] for t in d["tests"]}
+    assert tests == {"App.Tests.ShapeTest.testArea": "phpunit"}
