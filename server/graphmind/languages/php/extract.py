@@ -105,10 +105,16 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
     defs: list[tuple[ts.Node, ts.Node]] = []
     others: list[tuple[int, str, ts.Node]] = []
     for _, caps in ts.QueryCursor(query).matches(root):
-        key = next((k for k in caps if k in _KINDS), None)
+        key = None
+        for k in caps:  # each pattern has one capture that says what it found (besides @name)
+            if k in _KINDS:
+                key = k
+                break
         if key is None:
             continue
         n = caps[key][0]
+        if key == "doc" and src.find(b"@var", n.start_byte, n.end_byte) < 0:
+            continue  # only a comment with @var says something about a variable
         if key == "namespace":
             spaces.append(n)
         elif key == "import":
@@ -131,7 +137,7 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
     defs.sort(key=lambda d: (d[0].start_byte, -d[0].end_byte))
     stack: list[tuple[int, int, int]] = [(0, len(src) + 1, 0)]
     spans: list[tuple[int, int, int]] = [(0, len(src) + 1, 0)]
-    names_of: dict[int, Names] = {0: sections[0].names}
+    names_of: dict[int, Names] = {}
     scopes: dict[int, dict[str, list[tuple]]] = {0: {}}
     stem = relpath.rpartition("/")[2].rpartition(".")[0]
     for node, name_node in defs:
@@ -189,7 +195,8 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
     sites: list[SiteFact] = []
     for (_, key, node), owner in in_scopes(spans, others, pos=lambda it: it[0]):
         osym = symbols[owner]
-        names = names_of.get(owner) or _section_at(sections, node.start_byte).names
+        # a definition's namespace, or, at the top level, the namespace section the item is in
+        names = names_of[owner] if owner else _section_at(sections, node.start_byte).names
         sc = scopes.get(owner)
         if key == "field":
             if osym.kind in CLASS_KINDS:

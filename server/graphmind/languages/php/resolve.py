@@ -91,6 +91,8 @@ class Resolver:
         # memoised per file (the view's rows don't change while it resolves one)
         self._classes: dict[str, list[SymbolRow]] = {}
         self._lineage: dict[int, tuple[list[SymbolRow], bool]] = {}
+        self._lines: dict[int, tuple[list[SymbolRow], list[SymbolRow], bool]] = {}
+        self._ancestors: dict[int, set[int]] = {}
         self._own: dict[int, SymbolRow | None] = {}
         self._locals: dict[tuple[int, str], tuple[Value | None, int]] = {}
 
@@ -151,53 +153,60 @@ class Resolver:
     def lineage(self, cls: SymbolRow) -> tuple[list[SymbolRow], bool]:
         """PHP's lookup order for a class's members: the class, its traits (and theirs), its parent
         and the parent's traits, up the chain; then every interface on the way. The bool: some
-        supertype lies outside the workspace. Memoised."""
+        supertype lies outside the workspace. Memoised, built on the parent's and the traits'."""
         got = self._lineage.get(cls.id)
+        if got is None:
+            classes, interfaces, external = self._line(cls, 0)
+            seen = {r.id for r in classes}
+            order = list(classes)
+            for r in interfaces:
+                if r.id not in seen:
+                    seen.add(r.id)
+                    order.append(r)
+            got = self._lineage[cls.id] = (order, external)
+        return got
+
+    def _line(self, cls: SymbolRow, depth: int) -> tuple[list[SymbolRow], list[SymbolRow], bool]:
+        """(the class, its traits and its parents' chain in lookup order; the interfaces on the way;
+        whether a supertype lies outside the workspace), memoised per class."""
+        got = self._lines.get(cls.id)
         if got is not None:
             return got
-        self._lineage[cls.id] = ([cls], False)  # a cycle in broken code stops here
-        order: list[SymbolRow] = []
-        interfaces: list[SymbolRow] = []
-        seen: set[int] = set()
-        external = False
-        cur: SymbolRow | None = cls
-        depth = 0
-        while cur is not None and cur.id not in seen and depth < MAX_DEPTH:
-            seen.add(cur.id)
-            order.append(cur)
+        self._lines[cls.id] = ([cls], [], False)  # a cycle in broken code stops here
+        classes, interfaces, external = [cls], [], False
+        if depth < MAX_DEPTH:
             for key in ("bases", "implements"):  # its traits (next in the order), its interfaces (last)
-                for cands in cur.extra.get(key, ()):
+                for cands in cls.extra.get(key, ()):
                     v = self.type_value(cands)
                     if v is None or v[0] != "inst":
                         external = True
                         continue
                     for r in v[1]:
-                        if r.id in seen:
-                            continue
-                        sub, ext = self.lineage(r)
+                        sub, ifaces, ext = self._line(r, depth + 1)
                         external = external or ext
                         if key == "implements":
                             interfaces.extend(sub)
-                            continue
-                        for x in sub:
-                            if x.id not in seen:
-                                seen.add(x.id)
-                                order.append(x)
-            parents, ext = self.parent_of(cur)
+                        else:
+                            classes.extend(sub)
+                        interfaces.extend(ifaces)
+            parents, ext = self.parent_of(cls)
             external = external or ext
-            cur = parents[0] if parents else None
-            depth += 1
-        done = set()
-        for r in interfaces:
-            if r.id not in seen and r.id not in done:
-                done.add(r.id)
-                order.append(r)
-        got = self._lineage[cls.id] = (order, external)
+            if parents:
+                sub, ifaces, ext = self._line(parents[0], depth + 1)
+                classes.extend(sub)
+                interfaces.extend(ifaces)
+                external = external or ext
+        seen: set[int] = set()
+        classes = [r for r in classes if not (r.id in seen or seen.add(r.id))]  # type: ignore[func-returns-value]
+        got = self._lines[cls.id] = (classes, interfaces, external)
         return got
 
     def is_subtype(self, sub: SymbolRow, sup: SymbolRow) -> bool:
         """Is ``sup`` among ``sub``'s parents, traits or interfaces (transitively)?"""
-        return sub.id != sup.id and any(r.id == sup.id for r in self.lineage(sub)[0])
+        ancestors = self._ancestors.get(sub.id)
+        if ancestors is None:
+            ancestors = self._ancestors[sub.id] = {r.id for r in self.lineage(sub)[0]} - {sub.id}
+        return sup.id in ancestors
 
     def methods(self, start: list[SymbolRow], name: str) -> tuple[list[SymbolRow], bool]:
         """The method ``name`` each class finds first in its lookup order, and whether a supertype

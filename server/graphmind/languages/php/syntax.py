@@ -9,6 +9,7 @@ prefixes are dotted for every language.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 import tree_sitter as ts
@@ -192,7 +193,8 @@ _DOC_TAG = re.compile(r"@(?:phpstan-|psalm-)?(var|return|param)\s+")
 _CLASS_NAME = re.compile(r"^\\?\w+(\\\w+)*$")
 
 
-def _doc_entries(comment: str, tag: str) -> list[tuple[str, str]]:
+@lru_cache(maxsize=4096)  # a comment is read for each tag, for types and for element types
+def _doc_entries(comment: str, tag: str) -> tuple[tuple[str, str], ...]:
     """Each ``@tag <type> [$var]`` of a PHPDoc comment: (type, variable or ""); a type may hold
     spaces inside ``<...>`` (``array<string, Foo>``)."""
     out: list[tuple[str, str]] = []
@@ -206,11 +208,13 @@ def _doc_entries(comment: str, tag: str) -> list[tuple[str, str]]:
             j += 1
         var = re.match(r"\s+\$(\w+)", comment[j:])
         out.append((comment[i:j], var.group(1) if var else ""))
-    return out
+    return tuple(out)
 
 
 def _split_top(typ: str, seps: str) -> list[str]:
     """``typ`` split at ``seps`` outside ``<...>`` and parentheses."""
+    if not any(c in typ for c in "<({"):  # most types: no nesting to respect
+        return [p.strip() for p in re.split(f"[{re.escape(seps)}]", typ) if p.strip()]
     parts, depth, cur = [], 0, []
     for ch in typ:
         depth += 1 if ch in "<({" else -1 if ch in ">)}" else 0
