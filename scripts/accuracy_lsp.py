@@ -177,6 +177,16 @@ class LspIndex:
                 best = qname  # sorted by start: the last one containing pos is the innermost
         return best if best is not None else self.module_of[rel]
 
+    def keeps(self, e: Edge) -> bool:
+        """An edge both sides can name: into a callable, from a callable or a file's module."""
+        return e[1] in self.callables and (e[0] in self.callables or e[0] in self.modules)
+
+    def levels(self, found: dict[Edge, int]) -> dict[int, set[Edge]]:
+        """The kept edges at each confidence level and above."""
+        from graphmind.model import AMBIGUOUS, EXTRACTED, INFERRED
+
+        return {lv: {e for e, c in found.items() if c >= lv and self.keeps(e)} for lv in (EXTRACTED, INFERRED, AMBIGUOUS)}
+
     def edges(self) -> tuple[dict[Edge, int], set[Edge]]:
         """GraphMind's call edges with their best confidence, and those that are dispatch edges only."""
         found: dict[Edge, int] = {}

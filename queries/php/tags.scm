@@ -1,18 +1,36 @@
-; Tag-level queries for server/graphmind/languages/tags/ in tree-sitter's tags vocabulary: @definition.<kind> with @name;
-; @reference.call (a call) or @reference.class (an instantiation: new Foo, Foo.new) with the called @name (+ @receiver).
-; PHP: classes, interfaces, traits, enums, methods, functions; function, method, static and new calls.
+; PHP: what the extractor needs from the syntax tree (server/graphmind/languages/php/extract.py).
+; Capture names follow tree-sitter's tags vocabulary where one exists; the symbol's kind comes from
+; the node's type (trait_declaration -> trait, a method named __construct -> constructor, ...).
 
+(namespace_definition) @namespace
+(namespace_use_declaration) @import
+
+; type and member declarations
 (class_declaration name: (name) @name) @definition.class
 (interface_declaration name: (name) @name) @definition.interface
 (trait_declaration name: (name) @name) @definition.trait
 (enum_declaration name: (name) @name) @definition.enum
 (method_declaration name: (name) @name) @definition.method
 (function_definition name: (name) @name) @definition.function
+(property_declaration) @field
+(use_declaration) @trait.use
 
-(function_call_expression function: (name) @name) @reference.call
-(function_call_expression function: (qualified_name (name) @name .)) @reference.call
-(member_call_expression object: (_) @receiver name: (name) @name) @reference.call
-(nullsafe_member_call_expression object: (_) @receiver name: (name) @name) @reference.call
-(scoped_call_expression scope: (_) @receiver name: (name) @name) @reference.call
-(object_creation_expression (name) @name) @reference.class
-(object_creation_expression (qualified_name (name) @name .)) @reference.class
+; call sites: functions, methods ($x->m(), $x?->m()), static and scoped calls (Foo::m(),
+; self::m(), parent::m()), instantiations (new Foo)
+(function_call_expression function: (_) @name) @reference.call
+(member_call_expression name: (name) @name) @reference.call
+(nullsafe_member_call_expression name: (name) @name) @reference.call
+(scoped_call_expression name: (name) @name) @reference.call
+(object_creation_expression) @reference.class
+
+; local names and their types: parameters, assignments, catch clauses, @var comments, and where an
+; instanceof check narrows one
+(simple_parameter) @param
+(property_promotion_parameter) @param
+(variadic_parameter) @param
+(assignment_expression left: (variable_name) right: (_)) @local
+(assignment_expression left: [(member_access_expression) (scoped_property_access_expression)] right: (_)) @assign.prop
+(catch_clause) @catch
+(foreach_statement) @foreach
+(binary_expression operator: "instanceof" right: [(name) (qualified_name)]) @instanceof
+(comment) @doc

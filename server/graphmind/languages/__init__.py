@@ -284,10 +284,10 @@ PLUGINS: tuple[Plugin, ...] = (
         "c": (".c",),
         "cpp": (".cpp", ".cc", ".cxx", ".c++", ".h", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp", ".inl"),
     }),
+    Plugin("php", {"php": (".php",)}),
     Plugin("tags", {
         "csharp": (".cs",),
         "ruby": (".rb", ".rake", ".gemspec"),
-        "php": (".php",),
         "kotlin": (".kt", ".kts"),
         "swift": (".swift",),
         "scala": (".scala", ".sc"),
