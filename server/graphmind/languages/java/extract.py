@@ -16,6 +16,7 @@ import tree_sitter as ts
 
 from ...model import CALL, REF, Facts, SiteFact, SymbolFact
 from .._toolkit import in_scopes
+from .._toolkit.names import enclosing_classes
 from .syntax import (
     CLASS_KINDS,
     COMMENTS,
@@ -110,7 +111,7 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
             stack.pop()
         parent = stack[-1][2]
         name = text(name_node)
-        enclosing = _enclosing_classes(parent, symbols)
+        enclosing = enclosing_classes(parent, symbols, CLASS_KINDS)
         gen = dict(generics.get(parent, {}))
         _generics(node, gen, types, enclosing)
         extra: dict[str, Any] = {}
@@ -184,7 +185,7 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
         osym = symbols[owner]
         enclosing = enclosing_of.get(owner)
         if enclosing is None:
-            enclosing = enclosing_of[owner] = _enclosing_classes(owner, symbols)
+            enclosing = enclosing_of[owner] = enclosing_classes(owner, symbols, CLASS_KINDS)
         gen = generics.get(owner, {})
         sc = scopes.get(owner)
         if key == "field":
@@ -302,15 +303,6 @@ def _anonymous(node: ts.Node) -> bool:
         return False
     gp = p.parent
     return gp is not None and gp.type in ("object_creation_expression", "enum_constant")
-
-def _enclosing_classes(idx: int, symbols: list[SymbolFact]) -> list[str]:
-    out = []
-    i: int | None = idx
-    while i:
-        if symbols[i].kind in CLASS_KINDS:
-            out.append(symbols[i].qname)
-        i = symbols[i].parent
-    return out
 
 def _generics(node: ts.Node, gen: Generics, types: Types, enclosing: list[str]) -> None:
     tps = node.child_by_field_name("type_parameters") or next(
