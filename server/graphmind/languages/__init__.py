@@ -144,6 +144,9 @@ class Language:
     def resolve(self, facts: Facts, ws: WorkspaceView) -> Iterable[Resolution]:
         raise NotImplementedError
 
+    # the grammar attaches a comment to the end of the node before (``_toolkit.docs.leading_comments``)
+    comments_trail: bool = False
+
     def docs(self, root: ts.Node, facts: Facts, first: int) -> dict[int, str]:
         """What documents each of the facts' own symbols (index ``first`` on): by default the
         comments right above its definition."""
@@ -151,7 +154,7 @@ class Language:
         for i in range(first, len(facts.symbols)):
             s = facts.symbols[i]
             d = definition_at(root, s.start_byte, s.end_byte)
-            doc = leading_comments(d.node, d.parent) if d is not None else ""
+            doc = leading_comments(d.node, d.parent, trailing_extras=self.comments_trail) if d is not None else ""
             if doc:
                 out[i] = doc
         return out
@@ -269,12 +272,12 @@ PLUGINS: tuple[Plugin, ...] = (
     Plugin("rust", {"rust": (".rs",)}),
     Plugin("java", {"java": (".java",)}),
     Plugin("csharp", {"csharp": (".cs",)}),
+    Plugin("kotlin", {"kotlin": (".kt", ".kts")}),
     Plugin("tags", {
         "c": (".c", ".h"),
         "cpp": (".cpp", ".cc", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp"),
         "ruby": (".rb", ".rake", ".gemspec"),
         "php": (".php",),
-        "kotlin": (".kt", ".kts"),
         "swift": (".swift",),
         "scala": (".scala", ".sc"),
         "lua": (".lua",),

@@ -15,7 +15,7 @@ from profiles import examples
 
 FIXTURE = Path(__file__).parent / "fixtures"
 TAG_LANGS = (
-    "c", "cpp", "ruby", "php", "kotlin", "swift", "scala", "lua", "bash", "elixir", "perl", "r", "julia", "zig",
+    "c", "cpp", "ruby", "php", "swift", "scala", "lua", "bash", "elixir", "perl", "r", "julia", "zig",
 )
 
 

@@ -59,6 +59,21 @@ class Types:
         self.static_single: dict[str, list[str]] = {}  # member name -> classes (or packages)
         self.static_ondemand: list[str] = []
 
+    def local(self, scopes: dict[int, Any], local_functions: set[str] | None = None) -> dict[str, Any]:
+        """The file's ``Facts.local`` for :mod:`.nominal`: its imports (``imports``, ``ondemand``:
+        also the import graph's), static imports, each callable's locals (``scopes``) and the
+        names of the functions declared inside functions."""
+        out: dict[str, Any] = {
+            "imports": sorted(set(self.single.values())),
+            "ondemand": list(self.ondemand),
+            "static": self.static_single,
+            "static_od": self.static_ondemand,
+            "scopes": scopes,
+        }
+        if local_functions:
+            out["local_functions"] = sorted(local_functions)
+        return out
+
     def cands(self, parts: list[str] | None, enclosing: list[str], generics: Generics) -> list[str]:
         if not parts:
             return []

@@ -22,8 +22,11 @@ functions); what a language's extractor hands the resolver is the facts' symbols
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from types import ModuleType
 from typing import Any, NamedTuple
+
+import tree_sitter as ts
 
 from ...model import (
     EXTERNAL,
@@ -39,6 +42,7 @@ from ...model import (
     Target,
     WorkspaceView,
 )
+from .. import Language, SymbolInfo
 from .dispatch import Dispatch, declared_overrides, dispatch_via, weak_method
 from .labels import MAX_DEPTH, known_confidence, label_by_name, label_known, unresolved
 from .names import CLASS_KINDS, Expr, ExprKind
@@ -66,6 +70,36 @@ class Policy(NamedTuple):
     bases_in_one_list: bool = False
     # extension methods (C#'s ``this T x``, Kotlin's ``fun T.f()``) are looked up for members a type lacks
     extensions: bool = False
+
+
+class NominalLanguage(Language):
+    """A plugin on this resolver: the language's extractor (``extract_facts(query, tree, src,
+    relpath, module)``), its :class:`Policy`, and its tests and entry points (``rules``: a module
+    with ``test_kind(sym)`` and ``entry_point_reason(sym)``)."""
+
+    policy: Policy
+    extract_facts: Callable[[ts.Query, ts.Tree, bytes, str, str], Facts]
+    rules: ModuleType
+    # an import's class may live in a file named otherwise (C#, Kotlin): any file of its package
+    imports_any_file = True
+
+    def extract(self, tree: ts.Tree, src: bytes, relpath: str, module: str) -> Facts:
+        return type(self).extract_facts(self.query(), tree, src, relpath, module)
+
+    def imports(self, facts: Facts) -> list[Import]:
+        return imports(facts, any_file=self.imports_any_file)
+
+    def resolve(self, facts: Facts, ws: WorkspaceView) -> Iterator[Resolution]:
+        return resolve(self.policy, facts, ws)
+
+    def overrides(self, facts: Facts, ws: WorkspaceView, ids: list[int]) -> list[Override]:
+        return overrides(self.policy, facts, ws, ids)
+
+    def test_kind(self, sym: SymbolInfo) -> str | None:
+        return self.rules.test_kind(sym)  # type: ignore[no-any-return]
+
+    def entry_point_reason(self, sym: SymbolInfo) -> str | None:
+        return self.rules.entry_point_reason(sym)  # type: ignore[no-any-return]
 
 
 def resolve(policy: Policy, facts: Facts, ws: WorkspaceView) -> Iterator[Resolution]:

@@ -10,14 +10,10 @@ shared nominal resolver (:mod:`.._toolkit.nominal`).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import tree_sitter as ts
-
-from ...model import Facts, Import, Override, Resolution, WorkspaceView
-from .. import Language, SymbolInfo, extensions_of, register
+from .. import extensions_of, register
 from .._toolkit import nominal
-from . import extract, policy
+from . import extract
+from . import policy as entry_rules
 from .builtins import COMMON_METHODS, ENUM_METHODS, OBJECT_METHODS
 
 POLICY = nominal.Policy(
@@ -26,29 +22,14 @@ POLICY = nominal.Policy(
 )
 
 
-class CSharp(Language):
+class CSharp(nominal.NominalLanguage):
     name = "csharp"
     grammar = "csharp"
     extensions = extensions_of("csharp")
     lsp_ids = ("csharp",)
-
-    def extract(self, tree: ts.Tree, src: bytes, relpath: str, module: str) -> Facts:
-        return extract.extract(self.query(), tree, src, relpath, module)
-
-    def imports(self, facts: Facts) -> list[Import]:
-        return nominal.imports(facts, any_file=True)
-
-    def resolve(self, facts: Facts, ws: WorkspaceView) -> Iterator[Resolution]:
-        return nominal.resolve(POLICY, facts, ws)
-
-    def overrides(self, facts: Facts, ws: WorkspaceView, ids: list[int]) -> list[Override]:
-        return nominal.overrides(POLICY, facts, ws, ids)
-
-    def test_kind(self, sym: SymbolInfo) -> str | None:
-        return policy.test_kind(sym)
-
-    def entry_point_reason(self, sym: SymbolInfo) -> str | None:
-        return policy.entry_point_reason(sym)
+    policy = POLICY
+    extract_facts = staticmethod(extract.extract)
+    rules = entry_rules
 
 
 register(CSharp())

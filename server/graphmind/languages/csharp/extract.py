@@ -209,16 +209,7 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
                                    arity(node.child_by_field_name("arguments")))))
         elif sc is not None:
             _locals(key, node, sc, types, enclosing, gen)
-    local = {
-        "imports": sorted(set(base_types.single.values())),  # for the import graph
-        "ondemand": list(base_types.ondemand),
-        "static": base_types.static_single,
-        "static_od": base_types.static_ondemand,
-        "scopes": scopes,
-    }
-    if local_functions:
-        local["local_functions"] = sorted(local_functions)
-    return Facts(mod, symbols, sites, [], local)
+    return Facts(mod, symbols, sites, [], base_types.local(scopes, local_functions))
 
 
 def _locals(key: str, node: ts.Node, sc: dict[str, Any], types: Types, enclosing: list[str], gen: Generics) -> None:

@@ -284,14 +284,7 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
                     elif c.type == "formal_parameter":
                         nm = text(c.child_by_field_name("name"))
                         sc.locals[nm] = types.cands(type_parts(c.child_by_field_name("type")), enclosing, gen) or None
-    local = {
-        "imports": sorted(types.single.values()),  # for the import graph
-        "ondemand": list(types.ondemand),
-        "static": types.static_single,
-        "static_od": types.static_ondemand,
-        "scopes": {i: s.locals for i, s in scopes.items()},
-    }
-    return Facts(mod, symbols, sites, [], local)
+    return Facts(mod, symbols, sites, [], types.local({i: s.locals for i, s in scopes.items()}))
 
 
 

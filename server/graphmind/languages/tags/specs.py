@@ -32,7 +32,6 @@ TABLE: tuple[Spec, ...] = (
     Spec("cpp", "cpp", ("cpp",), frozenset({"this"}), ("<class>",)),
     Spec("ruby", "ruby", ("ruby",), frozenset({"self", "super"}), ("initialize",)),
     Spec("php", "php", ("php",), frozenset({"$this", "self", "static", "parent"}), ("__construct",)),
-    Spec("kotlin", "kotlin", ("kotlin",), frozenset({"this", "super"})),
     Spec("swift", "swift", ("swift",), frozenset({"self", "super", "Self"}), ("init",)),
     Spec("scala", "scala", ("scala",), frozenset({"this", "super"})),
     Spec("lua", "lua", ("lua",), frozenset({"self"})),
