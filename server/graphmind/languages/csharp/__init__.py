@@ -26,7 +26,7 @@ class CSharp(nominal.NominalLanguage):
     name = "csharp"
     grammar = "csharp"
     extensions = extensions_of("csharp")
-    lsp_ids = ("csharp",)
+    lsp_ids = ("csharp", "cs")  # VS Code's language id, Neovim's filetype
     policy = POLICY
     extract_facts = staticmethod(extract.extract)
     rules = entry_rules
