@@ -262,7 +262,7 @@ class Resolver:
         lies outside the workspace."""
         levels, external = self.hierarchy(start)
         found: list[SymbolRow] = []
-        arities: set[tuple[int, bool]] = set()
+        nearest: dict[tuple[int, bool], list[SymbolRow]] = {}  # a parameter list -> its nearest declarations
         all_named: list[SymbolRow] = []
         for level in levels:
             here: list[SymbolRow] = []
@@ -273,11 +273,15 @@ class Resolver:
             all_named.extend(here)
             for r in here:
                 key = (r.extra.get("arity", 0), bool(r.extra.get("varargs")))
-                if key in arities:
-                    continue  # overridden by a nearer class
-                if arity < 0 or self.arity_ok(r, arity):
+                fits = arity < 0 or self.arity_ok(r, arity)
+                if key in nearest:  # overridden by a nearer class: the override is the target,
+                    if fits:  # with the defaults it inherits (Kotlin: an override states none)
+                        found.extend(o for o in nearest[key] if o not in found)
+                    continue
+                if fits:
                     found.append(r)
-            arities.update((r.extra.get("arity", 0), bool(r.extra.get("varargs"))) for r in here)
+            for r in here:
+                nearest.setdefault((r.extra.get("arity", 0), bool(r.extra.get("varargs"))), []).append(r)
         if not found and all_named and arity >= 0 and not external:
             found = all_named  # the argument count matches none: every overload, ambiguous
         return found, external
@@ -367,7 +371,21 @@ class Resolver:
                 c.id == t.id or self.is_subtype(c, t) for c in classes for t in v[1]
             ):
                 out.append(r)
-        return out
+        return self.in_scope(out)
+
+    def in_scope(self, extensions: list[SymbolRow]) -> list[SymbolRow]:
+        """The extensions the file can see: those of its own module (and, for nested namespaces,
+        the enclosing ones), of a star-imported package (``using A.B;``) or imported by name. When
+        none is visible (a project-wide ``global using`` the file does not state), all of them."""
+        if len(extensions) < 2:
+            return extensions
+        parts = self.f.module.split(".")
+        visible = {".".join(parts[:i]) for i in range(1, len(parts) + 1)}
+        visible.update(self.f.local.get("ondemand", ()) if isinstance(self.f.local, dict) else ())
+        for owners in self.static_single.values():
+            visible.update(owners)
+        seen = [r for r in extensions if r.module in visible]
+        return seen or extensions
 
     def extensions_of_external(self, type_name: str, name: str, arity: int) -> list[SymbolRow]:
         """Extension methods ``name`` of a library type (``fun String.slug()``), matched by the
@@ -381,7 +399,7 @@ class Resolver:
             v, _ = self.type_value(ext)
             if ext[-1].rpartition(".")[2] == simple and v is not None and v[0] == "ext":
                 out.append(r)
-        return out
+        return self.in_scope(out)
 
     # --- names
     def local_type(self, name: str, scope: int) -> tuple[bool, Any]:
@@ -433,7 +451,7 @@ class Resolver:
             case ExprKind.RESULT:
                 v, c = self.call_result(arg, scope, depth)
             case ExprKind.NAME:
-                v, c, rest = self.name_chain(arg, rest, scope)
+                v, c, rest = self.name_chain(arg, rest, scope, depth)
             case _:
                 return None, c
         for f in rest:
@@ -459,7 +477,9 @@ class Resolver:
                 rets.append((rv, min(mc, INFERRED)))
         return merge_values(rets) if rets else (None, EXTRACTED)
 
-    def name_chain(self, cands: list[str], chain: list[str], scope: int) -> tuple[Value | None, int, list[str]]:
+    def name_chain(
+        self, cands: list[str], chain: list[str], scope: int, depth: int = 0
+    ) -> tuple[Value | None, int, list[str]]:
         """``a.b.c`` as a receiver: a local, a field, a class (static access), a package prefix."""
         first = chain[0]
         is_local, lt = self.local_type(first, scope)
@@ -467,7 +487,7 @@ class Resolver:
             if lt is None:
                 return None, INFERRED, chain[1:]
             if isinstance(lt, tuple):  # (LOCAL_VALUE, expr): var x = <expr>
-                v, c = self.eval(lt[1], scope, 1)
+                v, c = self.eval(lt[1], scope, depth + 1)  # (``val x = x.trim()`` ends at MAX_DEPTH)
                 return v, min(c, INFERRED), chain[1:]
             v, c = self.type_value(lt)
             return v, INFERRED, chain[1:]
@@ -658,8 +678,15 @@ class Resolver:
     def by_name(self, i: int, site: SiteFact, arity: int) -> Resolution:
         """Unknown receiver: a method name with one definition (of that arity) in the workspace is
         inferred; a few are ambiguous (an edge to each); none or too many leave it unresolved."""
-        cands = [r for r in self.ws.by_name(site.name) if r.kind in CALLABLE_KINDS]
-        if arity >= 0:
-            cands = [r for r in cands if self.arity_ok(r, arity)]
-        return label_by_name(i, cands, site.name, self.policy.common_methods)
+        # a member of the unknown receiver: a method, or an extension function the file can see
+        # (a top-level function without a receiver type is never called on one)
+        methods, extensions = [], []
+        for r in self.ws.by_name(site.name):
+            if arity >= 0 and not self.arity_ok(r, arity):
+                continue
+            if r.kind == "method":
+                methods.append(r)
+            elif r.kind == "function" and r.extra.get("extension") is not None:
+                extensions.append(r)
+        return label_by_name(i, methods + self.in_scope(extensions), site.name, self.policy.common_methods)
 

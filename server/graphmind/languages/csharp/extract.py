@@ -74,7 +74,7 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
     mod = _namespace_at(namespaces, namespaces[0][0]) if namespaces else module
     base_types = Types("", global_last=True)
     for u in usings:
-        _using(u, base_types)
+        _using(u, base_types, _namespace_at(namespaces, u.start_byte))
     types_in: dict[str, Types] = {}
 
     def types_for(ns: str) -> Types:
@@ -242,8 +242,11 @@ def _locals(key: str, node: ts.Node, sc: dict[str, Any], types: Types, enclosing
             sc[text(left)] = declared_type(node.child_by_field_name("type"), types, enclosing, gen)
 
 
-def _using(node: ts.Node, types: Types) -> None:
-    """``using A.B;`` / ``using X = A.B.C;`` / ``using static A.B.C;`` (``global`` ones alike)."""
+def _using(node: ts.Node, types: Types, ns: str) -> None:
+    """``using A.B;`` / ``using X = A.B.C;`` / ``using static A.B.C;`` (``global`` ones alike). A
+    namespace named inside ``namespace N.M`` may be relative to it (``using Internal;`` in
+    ``namespace Acme.Tests`` names ``Acme.Internal`` when that exists): each enclosing namespace's
+    reading is a candidate, before the absolute one."""
     alias = node.child_by_field_name("name")
     target = next((c for c in node.named_children if c != alias and c.type in ("identifier", "qualified_name")), None)
     parts = type_parts(target)
@@ -255,6 +258,8 @@ def _using(node: ts.Node, types: Types) -> None:
     elif any(c.type == "static" for c in node.children):
         types.static_ondemand.append(dotted)
     else:
+        parts_ns = ns.split(".") if ns else []
+        types.ondemand.extend(".".join([*parts_ns[:i], dotted]) for i in range(len(parts_ns), 0, -1))
         types.ondemand.append(dotted)
 
 
