@@ -24,6 +24,7 @@ class ExprKind:
     RESULT = "c"  # arg: the call ``(receiver Expr | None, method name, arity)``
     NEW = "new"  # arg: the created class's candidates
     # ``Name(...)`` in a language without ``new`` (Kotlin): a class's constructor, else a function call
+    # arg: (class candidates, name, arity[, the receiver Expr of ``a.Name(...)``])
     NEW_OR_CALL = "newc"
     CAST = "cast"  # arg: the cast-to class's candidates
     EXTERNAL = "ext"  # arg: a library type's name (a string literal is a ``String``)

@@ -29,6 +29,7 @@ from typing import Any, NamedTuple
 import tree_sitter as ts
 
 from ...model import (
+    AMBIGUOUS,
     EXTERNAL,
     EXTRACTED,
     INFERRED,
@@ -375,15 +376,14 @@ class Resolver:
 
     def in_scope(self, extensions: list[SymbolRow]) -> list[SymbolRow]:
         """The extensions the file can see: those of its own module (and, for nested namespaces,
-        the enclosing ones), of a star-imported package (``using A.B;``) or imported by name. When
+        the enclosing ones), of a star-imported package (``using A.B;``), or imported by its name. When
         none is visible (a project-wide ``global using`` the file does not state), all of them."""
         if len(extensions) < 2:
             return extensions
         parts = self.f.module.split(".")
         visible = {".".join(parts[:i]) for i in range(1, len(parts) + 1)}
         visible.update(self.f.local.get("ondemand", ()) if isinstance(self.f.local, dict) else ())
-        for owners in self.static_single.values():
-            visible.update(owners)
+        visible.update(self.static_single.get(extensions[0].name, ()))  # ``import a.b.f``
         seen = [r for r in extensions if r.module in visible]
         return seen or extensions
 
@@ -585,7 +585,8 @@ class Resolver:
                 if ms:
                     return ("syms", ms), known_confidence(ms, EXTRACTED), False, []
             if self.policy.implicit_receivers and self.workspace_methods(name, arity):
-                return None, INFERRED, True, []  # a member of a receiver the code does not name
+                # a member of a receiver the code does not name: a guess, never more than ambiguous
+                return None, AMBIGUOUS, True, []
             if external or any(not self.classes(o) for o in self.static_od):
                 return ("ext", name), EXTRACTED, False, []
             return None, EXTRACTED, False, []
@@ -641,7 +642,7 @@ class Resolver:
             v, c = self.type_value(recv[1][0])
             if v is not None and v[0] == "inst":
                 return self.created(i, v[1], arity, c)
-            recv = None  # not a workspace class: a function call
+            recv = recv[1][3] if len(recv[1]) > 3 else None  # not a workspace class: a call on the receiver
         if recv is not None and recv[0] == ExprKind.NEW:
             v, c = self.type_value(recv[1])
             if v is None:
@@ -652,7 +653,10 @@ class Resolver:
         v, c, unknown, within = self.virtual_call(recv, site.name, arity, site.caller)
         if v is None:
             if unknown:
-                return self.by_name(i, site, arity)
+                res = self.by_name(i, site, arity)
+                if c == AMBIGUOUS:
+                    res.targets = [(t[0], AMBIGUOUS) for t in res.targets]
+                return res
             return unresolved(i)
         if v[0] == "ext":
             return Resolution(i, [], EXTERNAL)

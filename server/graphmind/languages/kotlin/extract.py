@@ -153,11 +153,10 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
         gen = generics.get(owner, {})
         sc = scopes.get(owner)
         if key in ("property", "class.param"):
-            if key == "class.param":
-                if not any(c.type == "binding_pattern_kind" for c in node.named_children):
-                    continue  # a constructor parameter, not a property
-                if osym.kind == "constructor" and osym.parent is not None:
-                    osym = symbols[osym.parent]  # ``class C(val x: T)``: a property of the class
+            if key == "class.param" and osym.kind == "constructor" and osym.parent is not None:
+                # ``class C(val x: T)``: a property of the class; a plain parameter is seen by the
+                # property initializers and ``init`` blocks, whose calls are the class's: typed alike
+                osym = symbols[osym.parent]
             decl = node if key == "class.param" else next(
                 (c for c in node.named_children if c.type == "variable_declaration"), None
             )
@@ -192,10 +191,13 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
             if obj is None and sc is not None and name in sc:
                 continue  # a function value held by a local or parameter
             n_args = call_arity(node)
-            if obj is None and name[:1].isupper():
-                expr: Any = ((ExprKind.NEW_OR_CALL, (types.cands([name], enclosing, gen), name, n_args), []), n_args)
+            recv = receiver(obj, types, enclosing, gen) if obj is not None else None
+            qualifier = _dotted(obj) if obj is not None else []
+            if name[:1].isupper() and (obj is None or qualifier):  # Name(...), Outer.Name(...): a constructor?
+                cands = types.cands([*qualifier, name], enclosing, gen)
+                expr: Any = ((ExprKind.NEW_OR_CALL, (cands, name, n_args, recv), []), n_args)
             else:
-                expr = (receiver(obj, types, enclosing, gen) if obj is not None else None, n_args)
+                expr = (recv, n_args)
             sites.append(SiteFact(owner, name, CALL, rng(name_node), name_node.start_byte, name_node.end_byte, expr))
         elif sc is not None and key == "param":
             nm = next((c for c in node.named_children if c.type == "simple_identifier"), None)
@@ -212,6 +214,26 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
                 if nm is not None:
                     sc[text(nm)] = declared_type(type_node(decl), types, enclosing, gen)
     return Facts(mod, symbols, sites, [], types.local(scopes, local_functions))
+
+
+def _dotted(node: ts.Node) -> list[str]:
+    """``a.b.C`` as names (a receiver that may name a class); [] for any other expression."""
+    if node.type == "simple_identifier":
+        return [text(node)]
+    obj, name = callee_of_navigation(node)
+    if obj is None or name is None:
+        return []
+    left = _dotted(obj)
+    return [*left, text(name)] if left else []
+
+
+def callee_of_navigation(node: ts.Node) -> tuple[ts.Node | None, ts.Node | None]:
+    """``a.b`` -> (a, b); (None, None) for anything else."""
+    if node.type != "navigation_expression" or len(node.named_children) != 2:
+        return None, None
+    suffix = node.named_children[1]
+    name = suffix.named_children[0] if suffix.named_children else None
+    return node.named_children[0], name if name is not None and name.type == "simple_identifier" else None
 
 
 def _import(node: ts.Node, types: Types) -> None:
