@@ -50,6 +50,13 @@ from .names import CLASS_KINDS, Expr, ExprKind
 from .values import merge_values
 
 Value = tuple[str, Any]
+ARG_LAMBDA = "λ"  # ``λ<n>``: an argument that is a lambda of n parameters (-1: unknown)
+# library types a parameter may have that no lambda converts to (a lambda converts to delegates)
+NOT_DELEGATES = frozenset({"CancellationToken", "Type", "Object", "String", "Any"})
+# library types a string or number literal converts to besides its own (the interfaces .NET's
+# primitive types implement; ``T`` of a generic parameter never gets here)
+LITERAL_SUPERTYPES = frozenset({"Object", "String", "IComparable", "IConvertible", "IEquatable", "IEnumerable",
+                                "IFormattable", "ReadOnlySpan", "Span", "Nullable", "Any", "CharSequence"})
 CALLABLE_KINDS = frozenset({"method", "function"})
 
 
@@ -71,6 +78,9 @@ class Policy(NamedTuple):
     bases_in_one_list: bool = False
     # extension methods (C#'s ``this T x``, Kotlin's ``fun T.f()``) are looked up for members a type lacks
     extensions: bool = False
+    # overloads of one arity are told apart by the arguments whose types the code states (``new
+    # C()``, literals, lambdas) against the parameters' declared types (C#, Kotlin)
+    overloads_by_type: bool = False
 
 
 class NominalLanguage(Language):
@@ -148,6 +158,7 @@ class Resolver:
         self.static_single: dict[str, list[str]] = local.get("static", {})
         self.static_od: list[str] = local.get("static_od", [])
         self.local_functions: frozenset[str] = frozenset(local.get("local_functions", ()))
+        self.args: list[Any] | None = None  # the current site's argument types (:meth:`narrow`)
         self.dispatch = Dispatch(
             ws, weak_method(self.is_subtype), type_kinds=CLASS_KINDS, nominal=lambda t: True, partial=policy.partial
         )
@@ -285,7 +296,7 @@ class Resolver:
                 nearest.setdefault((r.extra.get("arity", 0), bool(r.extra.get("varargs"))), []).append(r)
         if not found and all_named and arity >= 0 and not external:
             found = all_named  # the argument count matches none: every overload, ambiguous
-        return found, external
+        return self.narrow(found), external
 
     def is_subtype(self, sub: SymbolRow, sup: SymbolRow) -> bool:
         """Is ``sup`` among ``sub``'s supertypes (extends / implements, transitively)?"""
@@ -329,14 +340,14 @@ class Resolver:
         if not rows:
             return []
         fit = [r for r in rows if self.arity_ok(r, arity)]
-        return fit or rows
+        return self.narrow(fit or rows)
 
     def functions(self, owner: str, name: str, arity: int) -> list[SymbolRow]:
         """The functions ``name`` a package (or an object) ``owner`` declares at its top level
         that take ``arity`` arguments (none fits: every one, ambiguous)."""
         rows = [r for r in self.ws.symbols(f"{owner}.{name}") if r.kind in CALLABLE_KINDS]
         fit = [r for r in rows if self.arity_ok(r, arity)]
-        return fit or rows
+        return self.narrow(fit or rows)
 
     def workspace_methods(self, name: str, arity: int) -> bool:
         """Does the workspace have a method (or an extension function) ``name`` taking ``arity``
@@ -372,7 +383,7 @@ class Resolver:
                 c.id == t.id or self.is_subtype(c, t) for c in classes for t in v[1]
             ):
                 out.append(r)
-        return self.in_scope(out)
+        return self.narrow(self.in_scope(out))
 
     def in_scope(self, extensions: list[SymbolRow]) -> list[SymbolRow]:
         """The extensions the file can see: those of its own module (and, for nested namespaces,
@@ -463,7 +474,11 @@ class Resolver:
     def call_result(self, call: tuple[Expr | None, str, int], scope: int, depth: int) -> tuple[Value | None, int]:
         """What a call ``(receiver, name, arity)`` returns: the declared return types of its targets."""
         recv, name, n_args = call
-        ms, mc, _ = self.call_targets(recv, name, n_args, scope, depth + 1)
+        args, self.args = self.args, None  # the site's argument types are not this inner call's
+        try:
+            ms, mc, _ = self.call_targets(recv, name, n_args, scope, depth + 1)
+        finally:
+            self.args = args
         if ms is None:
             return None, EXTRACTED
         if ms[0] == "ext":
@@ -637,7 +652,10 @@ class Resolver:
 
     # --- one site
     def site(self, i: int, site: SiteFact) -> Resolution:
-        recv, arity = site.expr
+        recv, arity, *more = site.expr
+        self.args = more[0] if more and self.policy.overloads_by_type else None
+        if self.args is None and arity == 0 and self.policy.overloads_by_type:
+            self.args = []  # no argument: an overload that takes none beats a params/vararg list
         if recv is not None and recv[0] == ExprKind.NEW_OR_CALL:
             v, c = self.type_value(recv[1][0])
             if v is not None and v[0] == "inst":
@@ -667,6 +685,54 @@ class Resolver:
         if through:  # a virtual call also reaches the overrides in the receiver's subtypes
             res.targets = [Target(t[0], t[1]) for t in res.targets] + through
         return res
+
+    def narrow(self, overloads: list[SymbolRow]) -> list[SymbolRow]:
+        """Of several overloads, those whose parameters accept the site's arguments of known type
+        (``self.args``: per argument, class candidates, ``ARG_LAMBDA``, or None), and of those the
+        ones that take them without expanding a ``params``/``vararg`` list; none: all of them."""
+        if self.args is None or len({r.id for r in overloads}) < 2:
+            return overloads
+        fit = [r for r in overloads if self.accepts(r)]
+        exact = [r for r in fit if not r.extra.get("varargs")]
+        return exact or fit or overloads
+
+    def accepts(self, r: SymbolRow) -> bool:
+        params = r.extra.get("params") or []
+        lambdas = r.extra.get("lambdas") or {}
+        for i, arg in enumerate(self.args or []):
+            if isinstance(arg, str) and arg.startswith(ARG_LAMBDA):  # a lambda of n parameters
+                n = int(arg[len(ARG_LAMBDA):])
+                if i in lambdas:
+                    if n >= 0 and lambdas[i] != n:
+                        return False  # Func<A, B, R> takes a lambda of two parameters
+                    continue
+            param = params[i] if i < len(params) else None  # (a params list is longer)
+            if arg is None or not param:
+                continue
+            pv, _ = self.type_value(param)
+            p_workspace = pv is not None and pv[0] == "inst"
+            if isinstance(arg, str):
+                if p_workspace or param[0] == "<prim>" or param[-1].rpartition(".")[2] in NOT_DELEGATES:
+                    return False  # a lambda is a library delegate or function type here
+                continue
+            if arg[0] == "<prim>":  # a literal: a string is no number, neither is a library class
+                if param[0] == "<prim>":
+                    if (arg[-1] == "String") != (param[-1] == "String"):
+                        return False
+                elif p_workspace or param[-1].rpartition(".")[2] not in LITERAL_SUPERTYPES:
+                    return False
+                continue
+            av, _ = self.type_value(arg)
+            if av is None:
+                continue
+            if av[0] == "inst":
+                if p_workspace and not any(a.id == q.id or self.is_subtype(a, q) for a in av[1] for q in pv[1]):
+                    return False
+                if not p_workspace and param[0] == "<prim>":
+                    return False  # an instance of a workspace class is no number or string
+            elif p_workspace:
+                return False  # a literal or a library object is no workspace class
+        return True
 
     def created(self, i: int, classes: list[SymbolRow], arity: int, c: int) -> Resolution:
         """Site ``i`` creates an instance of ``classes``: an edge to the class and to the

@@ -18,7 +18,7 @@ from .builtins import COMMON_METHODS, ENUM_METHODS, OBJECT_METHODS
 
 POLICY = nominal.Policy(
     "csharp", COMMON_METHODS, OBJECT_METHODS, ENUM_METHODS,
-    partial=True, upper_packages=True, bases_in_one_list=True, extensions=True,
+    partial=True, upper_packages=True, bases_in_one_list=True, extensions=True, overloads_by_type=True,
 )
 
 

@@ -26,8 +26,10 @@ from .._toolkit import in_scopes
 from .._toolkit.names import CLASS_KINDS, LOCAL_VALUE, ExprKind, Generics, Types, enclosing_classes
 from .syntax import (
     Params,
+    arg_types,
     arity,
     declared_type,
+    delegate_inputs,
     modifiers,
     name_of_call,
     receiver,
@@ -124,6 +126,14 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
         else:
             params = Params(node.child_by_field_name("parameters"))
             extra["arity"] = params.count
+            declared = [declared_type(p.child_by_field_name("type"), types, enclosing, gen) for p in params.nodes]
+            skip = 1 if params.this_type is not None and "static" in mods else 0
+            if any(declared):
+                extra["params"] = declared[skip:]
+            lambdas = {i - skip: n for i, p in enumerate(params.nodes)
+                       if i >= skip and (n := delegate_inputs(p.child_by_field_name("type"))) is not None}
+            if lambdas:
+                extra["lambdas"] = lambdas  # parameter position -> the inputs of its Func/Action
             if params.optional:
                 extra["min"] = params.count - params.optional
             if params.varargs:
@@ -197,7 +207,7 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
                 continue  # ``nameof``, or a delegate held by a local or parameter: not a named method
             recv = receiver(obj, types, enclosing, gen) if obj is not None else None
             sites.append(SiteFact(owner, text(name_node), CALL, rng(name_node), name_node.start_byte, name_node.end_byte,
-                                  (recv, arity(node.child_by_field_name("arguments")))))
+                                  _call_expr(recv, node.child_by_field_name("arguments"), types, enclosing, gen)))
         elif key == "reference.class":
             tnode = caps["name"][0]
             parts = type_parts(tnode)
@@ -205,11 +215,17 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
                 continue
             name_node = _simple_name(tnode)
             sites.append(SiteFact(owner, parts[-1], CALL, rng(name_node), name_node.start_byte, name_node.end_byte,
-                                  ((ExprKind.NEW, types.cands(parts, enclosing, gen), []),
-                                   arity(node.child_by_field_name("arguments")))))
+                                  _call_expr((ExprKind.NEW, types.cands(parts, enclosing, gen), []),
+                                             node.child_by_field_name("arguments"), types, enclosing, gen)))
         elif sc is not None:
             _locals(key, node, sc, types, enclosing, gen)
     return Facts(mod, symbols, sites, [], base_types.local(scopes, local_functions))
+
+
+def _call_expr(recv: Any, args: ts.Node | None, types: Types, enclosing: list[str], gen: Generics) -> tuple:
+    """A call site's expr: ``(receiver, arity)``, and the arguments' stated types when any is known."""
+    known = arg_types(args, types, enclosing, gen)
+    return (recv, arity(args)) if known is None else (recv, arity(args), known)
 
 
 def _locals(key: str, node: ts.Node, sc: dict[str, Any], types: Types, enclosing: list[str], gen: Generics) -> None:

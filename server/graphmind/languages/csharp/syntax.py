@@ -6,6 +6,7 @@ from __future__ import annotations
 import tree_sitter as ts
 
 from .._toolkit.names import Expr, ExprKind, Generics, Types
+from .._toolkit.nominal import ARG_LAMBDA
 from ..java.syntax import rng, text
 
 __all__ = ["rng", "text"]
@@ -59,6 +60,57 @@ def returned_type(node: ts.Node | None, types: Types, enclosing: list[str], gen:
         if args is not None and args.named_children:
             return declared_type(args.named_children[0], types, enclosing, gen)
     return declared_type(node, types, enclosing, gen)
+
+
+_LITERALS = {"integer_literal": "Int32", "real_literal": "Double", "boolean_literal": "Boolean",
+             "character_literal": "Char"}
+
+
+def arg_types(args: ts.Node | None, types: Types, enclosing: list[str], gen: Generics) -> list | None:
+    """What the code states of each argument's type (``new C()``: C's candidates, a literal, a
+    lambda: ``ARG_LAMBDA``; else None), for telling overloads apart; None when nothing is
+    known or an argument is named (``f(x: 1)``: positions do not say the parameter)."""
+    if args is None:
+        return None
+    out: list = []
+    for a in args.named_children:
+        if a.type != "argument":
+            continue
+        if a.child_by_field_name("name") is not None:
+            return None
+        e = a.named_children[-1] if a.named_children else None
+        t = e.type if e is not None else ""
+        if t == "object_creation_expression":
+            out.append(types.cands(type_parts(e.child_by_field_name("type")), enclosing, gen) or None)
+        elif t in _STRINGS:
+            out.append(["<prim>", "String"])
+        elif t in _LITERALS:
+            out.append(["<prim>", _LITERALS[t]])
+        elif t in ("lambda_expression", "anonymous_method_expression"):
+            ps = e.child_by_field_name("parameters")
+            n = 1 if ps is not None and ps.type == "implicit_parameter" else (
+                sum(1 for c in ps.named_children if c.type == "parameter") if ps is not None else -1)
+            out.append(f"{ARG_LAMBDA}{n}")
+        else:
+            out.append(None)
+    return out if any(x is not None for x in out) else None
+
+
+def delegate_inputs(node: ts.Node | None) -> int | None:
+    """How many parameters a lambda given for a parameter of this type takes: ``Func<A, B, R>`` 2,
+    ``Action<A>`` 1, ``Expression<Func<A, R>>`` 1; None for any other type."""
+    if node is None or node.type != "generic_name":
+        return None
+    head = type_parts(node)
+    targs = next((c for c in node.named_children if c.type == "type_argument_list"), None)
+    n = len(targs.named_children) if targs is not None else 0
+    if head == ["Expression"] and targs is not None and targs.named_children:
+        return delegate_inputs(targs.named_children[0])
+    if head == ["Func"]:
+        return n - 1
+    if head == ["Action"]:
+        return n
+    return None
 
 
 def modifiers(node: ts.Node) -> set[str]:
