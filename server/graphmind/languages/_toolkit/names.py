@@ -59,6 +59,7 @@ class Types:
         self.ondemand: list[str] = []
         self.static_single: dict[str, list[str]] = {}  # member name -> classes (or packages)
         self.static_ondemand: list[str] = []
+        self._memo: dict[tuple[tuple[str, ...], tuple[str, ...]], list[str]] = {}
 
     def local(self, scopes: dict[int, Any], local_functions: set[str] | None = None) -> dict[str, Any]:
         """The file's ``Facts.local`` for :mod:`.nominal`: its imports (``imports``, ``ondemand``:
@@ -81,6 +82,13 @@ class Types:
         first, rest = parts[0], parts[1:]
         if first in generics and not rest:
             return list(generics[first] or [])
+        key = (tuple(parts), tuple(enclosing))  # (the imports are all read before any type is named)
+        got = self._memo.get(key)
+        if got is None:
+            got = self._memo[key] = self._cands(first, rest, parts, enclosing)
+        return list(got)
+
+    def _cands(self, first: str, rest: list[str], parts: list[str], enclosing: list[str]) -> list[str]:
         out: list[str] = []
         for q in enclosing:  # innermost first: the class itself, then its member classes
             if q.rpartition(".")[2] == first:

@@ -167,22 +167,37 @@ class Resolver:
         self._supers: dict[int, tuple[list[SymbolRow], bool]] = {}
         self._hierarchies: dict[tuple[int, ...], tuple[list[list[SymbolRow]], bool]] = {}
         self._ancestors: dict[int, set[int]] = {}
+        # a file names the same types again and again (C#'s candidate lists are long: every
+        # enclosing namespace and ``using``): each list and each name is looked up once
+        self._classes: dict[str, list[SymbolRow]] = {}
+        self._type_values: dict[tuple[str, ...], Value] = {}
+        self._methods: dict[tuple[tuple[int, ...], str, int], tuple[list[SymbolRow], bool]] = {}
 
     # --- classes
     def classes(self, qname: str) -> list[SymbolRow]:
-        return [r for r in self.ws.symbols(qname) if r.kind in CLASS_KINDS]
+        got = self._classes.get(qname)
+        if got is None:
+            got = self._classes[qname] = [r for r in self.ws.symbols(qname) if r.kind in CLASS_KINDS]
+        return got
 
     def type_value(self, cands: list[str] | None) -> tuple[Value | None, int]:
         """The first candidate the workspace defines; none: a class outside the workspace."""
         if not cands:
             return None, EXTRACTED
+        key = tuple(cands)
+        got = self._type_values.get(key)
+        if got is None:
+            got = self._type_values[key] = self._type_value(cands)
+        return got, EXTRACTED
+
+    def _type_value(self, cands: list[str]) -> Value:
         if cands[0] in ("[]", "<prim>"):
-            return ("ext", cands[-1]), EXTRACTED
+            return ("ext", cands[-1])
         for c in cands:
             rows = self.classes(c)
             if rows:
-                return ("inst", rows), EXTRACTED
-        return ("ext", cands[-1]), EXTRACTED
+                return ("inst", rows)
+        return ("ext", cands[-1])
 
     def own_class(self, idx: int) -> SymbolRow | None:
         rows = [r for r in self.ws.symbols(self.f.symbols[idx].qname) if r.kind in CLASS_KINDS]
@@ -272,6 +287,13 @@ class Resolver:
         """Methods ``name`` of classes and their supertypes that take ``arity`` arguments (-1: any);
         a nearer class's overload hides a farther one with the same arity. The bool: a supertype
         lies outside the workspace."""
+        key = (tuple(r.id for r in start), name, arity)
+        got = self._methods.get(key)
+        if got is None:
+            got = self._methods[key] = self._methods_of(start, name, arity)
+        return self.narrow(got[0]), got[1]
+
+    def _methods_of(self, start: list[SymbolRow], name: str, arity: int) -> tuple[list[SymbolRow], bool]:
         levels, external = self.hierarchy(start)
         found: list[SymbolRow] = []
         nearest: dict[tuple[int, bool], list[SymbolRow]] = {}  # a parameter list -> its nearest declarations
@@ -296,7 +318,7 @@ class Resolver:
                 nearest.setdefault((r.extra.get("arity", 0), bool(r.extra.get("varargs"))), []).append(r)
         if not found and all_named and arity >= 0 and not external:
             found = all_named  # the argument count matches none: every overload, ambiguous
-        return self.narrow(found), external
+        return found, external
 
     def is_subtype(self, sub: SymbolRow, sup: SymbolRow) -> bool:
         """Is ``sup`` among ``sub``'s supertypes (extends / implements, transitively)?"""
