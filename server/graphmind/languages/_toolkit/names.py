@@ -118,3 +118,23 @@ def enclosing_classes(idx: int, symbols: list[SymbolFact], kinds: frozenset[str]
             out.append(symbols[i].qname)
         i = symbols[i].parent
     return out
+
+
+class Nesting:
+    """Declarations met in source order (outer before inner): which one encloses the next
+    (:meth:`parent`), and every declaration's byte span for the scope sweep (``spans``, index 0 is
+    the module, spanning the file)."""
+
+    def __init__(self, size: int) -> None:
+        self._stack: list[tuple[int, int, int]] = [(0, size + 1, 0)]
+        self.spans: list[tuple[int, int, int]] = [(0, size + 1, 0)]
+
+    def parent(self, start: int) -> int:
+        """The innermost declaration pushed so far that contains ``start``."""
+        while self._stack[-1][1] <= start:
+            self._stack.pop()
+        return self._stack[-1][2]
+
+    def push(self, start: int, end: int, idx: int) -> None:
+        self._stack.append((start, end, idx))
+        self.spans.append((start, end, idx))

@@ -23,7 +23,7 @@ import tree_sitter as ts
 
 from ...model import CALL, Facts, SiteFact, SymbolFact
 from .._toolkit import in_scopes
-from .._toolkit.names import CLASS_KINDS, LOCAL_VALUE, ExprKind, Generics, Types, enclosing_classes
+from .._toolkit.names import CLASS_KINDS, LOCAL_VALUE, ExprKind, Generics, Nesting, Types, enclosing_classes
 from .syntax import (
     Params,
     arg_types,
@@ -92,16 +92,13 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
         SymbolFact(mod, "<module>", "module", None, rng(root), (0, 0, 0, 0), 0, len(src), f"namespace {mod}")
     ]
     defs.sort(key=lambda d: (d[0].start_byte, -d[0].end_byte))
-    stack: list[tuple[int, int, int]] = [(0, len(src) + 1, 0)]
-    spans: list[tuple[int, int, int]] = [(0, len(src) + 1, 0)]
+    nesting = Nesting(len(src))
     generics: dict[int, Generics] = {0: {}}
     types_of: dict[int, Types] = {0: types_for(mod if namespaces else "")}
     scopes: dict[int, dict[str, Any]] = {}
     local_functions: set[str] = set()
     for node, name_node in defs:
-        while stack[-1][1] <= node.start_byte:
-            stack.pop()
-        parent = stack[-1][2]
+        parent = nesting.parent(node.start_byte)
         kind = DECLARATION_KINDS[node.type]
         name = text(name_node)
         ns = _namespace_at(namespaces, node.start_byte)
@@ -168,11 +165,10 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
         types_of[idx] = types
         if kind in _CALLABLE:
             scopes[idx] = {}
-        stack.append((node.start_byte, node.end_byte, idx))
-        spans.append((node.start_byte, node.end_byte, idx))
+        nesting.push(node.start_byte, node.end_byte, idx)
 
     sites: list[SiteFact] = []
-    for (_, key, node, caps), owner in in_scopes(spans, others, pos=lambda it: it[0]):
+    for (_, key, node, caps), owner in in_scopes(nesting.spans, others, pos=lambda it: it[0]):
         osym = symbols[owner]
         enclosing = enclosing_classes(owner, symbols)
         gen = generics.get(owner, {})

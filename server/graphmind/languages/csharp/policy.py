@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from .. import SymbolInfo
+from .._toolkit.entries import annotated_reason
 
 _ATTRIBUTE = re.compile(r"\[\s*([\w.]+(?:\s*\([^\]]*\))?(?:\s*,\s*[\w.]+(?:\s*\([^\]]*\))?)*)\s*\]")
 _NAME = re.compile(r"([\w.]+)")
@@ -43,12 +44,5 @@ def entry_point_reason(sym: SymbolInfo) -> str | None:
     words = set(re.findall(r"\w+", head))
     if sym.name == "Main" and "static" in words:
         return "main"
-    if "override" in words:
-        return "override"
-    names = attributes(sym)
-    if LIFECYCLE.intersection(names):
-        return "test lifecycle"
-    for a in names:
-        if a not in PLAIN and a not in TEST_ATTRIBUTES:
-            return f"attribute [{a}]"
-    return None
+    return annotated_reason(attributes(sym), override="override" in words, tests=TEST_ATTRIBUTES, lifecycle=LIFECYCLE,
+                            plain=PLAIN, shown="attribute [{}]")

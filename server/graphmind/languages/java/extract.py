@@ -16,7 +16,7 @@ import tree_sitter as ts
 
 from ...model import CALL, REF, Facts, SiteFact, SymbolFact
 from .._toolkit import in_scopes
-from .._toolkit.names import enclosing_classes
+from .._toolkit.names import Nesting, enclosing_classes
 from .syntax import (
     CLASS_KINDS,
     COMMENTS,
@@ -102,14 +102,11 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
         SymbolFact(mod, "<module>", "module", None, rng(root), (0, 0, 0, 0), 0, len(src), f"package {mod}")
     ]
     defs.sort(key=lambda d: (d[0].start_byte, -d[0].end_byte))
-    stack: list[tuple[int, int, int]] = [(0, len(src) + 1, 0)]
-    spans: list[tuple[int, int, int]] = [(0, len(src) + 1, 0)]
+    nesting = Nesting(len(src))
     generics: dict[int, Generics] = {0: {}}
     scopes: dict[int, _Scope] = {}
     for node, name_node, kind in defs:
-        while stack[-1][1] <= node.start_byte:
-            stack.pop()
-        parent = stack[-1][2]
+        parent = nesting.parent(node.start_byte)
         name = text(name_node)
         enclosing = enclosing_classes(parent, symbols, CLASS_KINDS)
         gen = dict(generics.get(parent, {}))
@@ -175,13 +172,12 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
             if node.type == "compact_constructor_declaration":
                 for f, c in symbols[parent].extra.get("fields", {}).items():
                     sc.locals[f] = c
-        stack.append((node.start_byte, node.end_byte, idx))
-        spans.append((node.start_byte, node.end_byte, idx))
+        nesting.push(node.start_byte, node.end_byte, idx)
 
     # members, sites and locals, attributed to the innermost enclosing declaration
     sites: list[SiteFact] = []
     enclosing_of: dict[int, list[str]] = {}  # the items of one declaration share its enclosing classes
-    for (_, key, node, caps), owner in in_scopes(spans, others, pos=lambda it: it[0]):
+    for (_, key, node, caps), owner in in_scopes(nesting.spans, others, pos=lambda it: it[0]):
         osym = symbols[owner]
         enclosing = enclosing_of.get(owner)
         if enclosing is None:

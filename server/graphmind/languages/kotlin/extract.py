@@ -25,7 +25,7 @@ import tree_sitter as ts
 
 from ...model import CALL, Facts, SiteFact, SymbolFact
 from .._toolkit import in_scopes
-from .._toolkit.names import CLASS_KINDS, LOCAL_VALUE, ExprKind, Generics, Types, enclosing_classes
+from .._toolkit.names import CLASS_KINDS, LOCAL_VALUE, ExprKind, Generics, Nesting, Types, enclosing_classes
 from .syntax import (
     Params,
     call_arity,
@@ -77,15 +77,12 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
         SymbolFact(mod, "<module>", "module", None, rng(root), (0, 0, 0, 0), 0, len(src), f"package {mod}")
     ]
     defs.sort(key=lambda d: (d[0].start_byte, -d[0].end_byte))
-    stack: list[tuple[int, int, int]] = [(0, len(src) + 1, 0)]
-    spans: list[tuple[int, int, int]] = [(0, len(src) + 1, 0)]
+    nesting = Nesting(len(src))
     generics: dict[int, Generics] = {0: {}}
     scopes: dict[int, dict[str, Any]] = {}
     local_functions: set[str] = set()
     for node, name_node in defs:
-        while stack[-1][1] <= node.start_byte:
-            stack.pop()
-        parent = stack[-1][2]
+        parent = nesting.parent(node.start_byte)
         mods = modifiers(node)
         enclosing = enclosing_classes(parent, symbols)
         gen = dict(generics.get(parent, {}))
@@ -143,11 +140,10 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
         generics[idx] = gen
         if kind in _CALLABLE:
             scopes[idx] = {}
-        stack.append((node.start_byte, node.end_byte, idx))
-        spans.append((node.start_byte, node.end_byte, idx))
+        nesting.push(node.start_byte, node.end_byte, idx)
 
     sites: list[SiteFact] = []
-    for (_, key, node, caps), owner in in_scopes(spans, others, pos=lambda it: it[0]):
+    for (_, key, node, caps), owner in in_scopes(nesting.spans, others, pos=lambda it: it[0]):
         osym = symbols[owner]
         enclosing = enclosing_classes(owner, symbols)
         gen = generics.get(owner, {})

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from .. import SymbolInfo
+from .._toolkit.entries import annotated_reason
 from ..java.policy import LIFECYCLE, PLAIN, TEST_ANNOTATIONS, annotations
 
 _WORDS = re.compile(r"\w+")
@@ -24,12 +25,5 @@ def entry_point_reason(sym: SymbolInfo) -> str | None:
     words = set(_WORDS.findall(" ".join(line.split("//")[0] for line in sym.head())))
     if sym.name == "main" and sym.kind == "function" and sym.parent_kind in (None, "module"):
         return "main"
-    if "override" in words:
-        return "override"
-    names = annotations(sym)
-    if LIFECYCLE.intersection(names):
-        return "test lifecycle"
-    for a in names:
-        if a not in KOTLIN_PLAIN and a not in TEST_ANNOTATIONS:
-            return f"annotation @{a}"
-    return None
+    return annotated_reason(annotations(sym), override="override" in words, tests=TEST_ANNOTATIONS,
+                            lifecycle=LIFECYCLE, plain=KOTLIN_PLAIN, shown="annotation @{}")
