@@ -81,6 +81,8 @@ class Policy(NamedTuple):
     # overloads of one arity are told apart by the arguments whose types the code states (``new
     # C()``, literals, lambdas) against the parameters' declared types (C#, Kotlin)
     overloads_by_type: bool = False
+    # packages have functions of their own (Kotlin): ``a.b.f()`` may name one
+    package_functions: bool = False
 
 
 class NominalLanguage(Language):
@@ -172,6 +174,7 @@ class Resolver:
         self._classes: dict[str, list[SymbolRow]] = {}
         self._type_values: dict[tuple[str, ...], Value] = {}
         self._methods: dict[tuple[tuple[int, ...], str, int], tuple[list[SymbolRow], bool]] = {}
+        self._roots: set[str] | None = None
 
     # --- classes
     def classes(self, qname: str) -> list[SymbolRow]:
@@ -364,6 +367,15 @@ class Resolver:
         fit = [r for r in rows if self.arity_ok(r, arity)]
         return self.narrow(fit or rows)
 
+    def package_roots(self) -> set[str]:
+        """The first names of the packages the file knows (its own, its imports'): a dotted chain
+        starting with one of them may name a package (``acme.util.check()``), not a value."""
+        if self._roots is None:
+            local = self.f.local if isinstance(self.f.local, dict) else {}
+            names = [self.f.module, *local.get("imports", ()), *local.get("ondemand", ())]
+            self._roots = {n.partition(".")[0] for n in names if n}
+        return self._roots
+
     def functions(self, owner: str, name: str, arity: int) -> list[SymbolRow]:
         """The functions ``name`` a package (or an object) ``owner`` declares at its top level
         that take ``arity`` arguments (none fits: every one, ambiguous)."""
@@ -552,6 +564,8 @@ class Resolver:
                 rows = self.classes(".".join(chain[:i]))
                 if rows:
                     return ("cls", rows), EXTRACTED, chain[i:]
+            if self.policy.package_functions and first in self.package_roots():  # acme.util.check()
+                return ("pkg", ".".join(chain)), EXTRACTED, []
         if first[:1].isupper():
             return ("ext", first), EXTRACTED, []
         if classes and self.hierarchy(classes)[1]:
@@ -645,6 +659,11 @@ class Resolver:
         if v is None:
             return None, c, True, []
         kind, payload = v
+        if kind == "pkg":
+            fs = self.functions(payload, name, arity)
+            if fs:
+                return ("syms", fs), known_confidence(fs, EXTRACTED), False, []
+            return ("ext", f"{payload}.{name}"), c, False, []  # a library package's
         if kind == "extd":
             # a library call's result or field (List<Repo>.get(0)): its type is unknown, so a
             # workspace method of that name may be the target; none: the library's own

@@ -18,6 +18,7 @@ from .builtins import COMMON_METHODS, ENUM_METHODS, OBJECT_METHODS
 
 POLICY = nominal.Policy(
     "kotlin", COMMON_METHODS, OBJECT_METHODS, ENUM_METHODS, implicit_receivers=True, extensions=True,
+    package_functions=True,
 )
 
 
