@@ -31,6 +31,7 @@ from .syntax import (
     call_arity,
     callee,
     declared_type,
+    dotted,
     modifiers,
     receiver,
     rng,
@@ -188,7 +189,7 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
                 continue  # a function value held by a local or parameter
             n_args = call_arity(node)
             recv = receiver(obj, types, enclosing, gen) if obj is not None else None
-            qualifier = _dotted(obj) if obj is not None else []
+            qualifier = dotted(obj) if obj is not None else []
             if name[:1].isupper() and (obj is None or qualifier):  # Name(...), Outer.Name(...): a constructor?
                 cands = types.cands([*qualifier, name], enclosing, gen)
                 expr: Any = ((ExprKind.NEW_OR_CALL, (cands, name, n_args, recv), []), n_args)
@@ -210,26 +211,6 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
                 if nm is not None:
                     sc[text(nm)] = declared_type(type_node(decl), types, enclosing, gen)
     return Facts(mod, symbols, sites, [], types.local(scopes, local_functions))
-
-
-def _dotted(node: ts.Node) -> list[str]:
-    """``a.b.C`` as names (a receiver that may name a class); [] for any other expression."""
-    if node.type == "simple_identifier":
-        return [text(node)]
-    obj, name = callee_of_navigation(node)
-    if obj is None or name is None:
-        return []
-    left = _dotted(obj)
-    return [*left, text(name)] if left else []
-
-
-def callee_of_navigation(node: ts.Node) -> tuple[ts.Node | None, ts.Node | None]:
-    """``a.b`` -> (a, b); (None, None) for anything else."""
-    if node.type != "navigation_expression" or len(node.named_children) != 2:
-        return None, None
-    suffix = node.named_children[1]
-    name = suffix.named_children[0] if suffix.named_children else None
-    return node.named_children[0], name if name is not None and name.type == "simple_identifier" else None
 
 
 def _import(node: ts.Node, types: Types) -> None:

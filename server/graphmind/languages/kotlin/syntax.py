@@ -78,6 +78,15 @@ class Params:
             prev = c
 
 
+def navigation(node: ts.Node) -> tuple[ts.Node | None, ts.Node | None]:
+    """``a.b`` -> (a, the identifier b); (None, None) for anything else (``a::b``, ``a.b()``)."""
+    kids = node.named_children
+    if node.type != "navigation_expression" or len(kids) != 2:
+        return None, None
+    name = kids[1].named_children[0] if kids[1].named_children else None
+    return (kids[0], name) if name is not None and name.type == "simple_identifier" else (None, None)
+
+
 def callee(call: ts.Node) -> tuple[ts.Node | None, ts.Node | None]:
     """A call's function expression -> (receiver node or None, the called name's identifier)."""
     fn = call.named_children[0] if call.named_children else None
@@ -85,13 +94,16 @@ def callee(call: ts.Node) -> tuple[ts.Node | None, ts.Node | None]:
         return None, None
     if fn.type == "simple_identifier":
         return None, fn
-    if fn.type == "navigation_expression":
-        kids = fn.named_children
-        suffix = kids[-1] if kids else None
-        name = suffix.named_children[0] if suffix is not None and suffix.named_children else None
-        if len(kids) == 2 and name is not None and name.type == "simple_identifier":
-            return kids[0], name
-    return None, None
+    return navigation(fn)
+
+
+def dotted(node: ts.Node) -> list[str]:
+    """``a.b.C`` as names (a receiver that may name a class); [] for any other expression."""
+    if node.type == "simple_identifier":
+        return [text(node)]
+    obj, name = navigation(node)
+    left = dotted(obj) if obj is not None and name is not None else []
+    return [*left, text(name)] if left and name is not None else []
 
 
 def receiver(node: ts.Node | None, types: Types, enclosing: list[str], gen: Generics) -> Expr | None:
@@ -109,11 +121,9 @@ def receiver(node: ts.Node | None, types: Types, enclosing: list[str], gen: Gene
     if t == "simple_identifier":
         return (ExprKind.NAME, types.cands([text(node)], enclosing, gen), [text(node)])
     if t == "navigation_expression":
-        kids = node.named_children
-        suffix = kids[-1] if len(kids) == 2 else None
-        name = suffix.named_children[0] if suffix is not None and suffix.named_children else None
-        base = receiver(kids[0], types, enclosing, gen) if kids else None
-        if base is None or name is None or name.type != "simple_identifier":
+        obj, name = navigation(node)
+        base = receiver(obj, types, enclosing, gen) if obj is not None else None
+        if base is None or name is None:
             return (ExprKind.UNKNOWN, None, [])
         kind, arg, chain = base
         return (kind, arg, [*chain, text(name)])
