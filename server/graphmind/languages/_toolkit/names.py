@@ -109,8 +109,16 @@ class Types:
         return [c for c in out if not (c in seen or seen.add(c))]  # type: ignore[func-returns-value]
 
 
-def enclosing_classes(idx: int, symbols: list[SymbolFact], kinds: frozenset[str] = CLASS_KINDS) -> list[str]:
-    """The qualified names of the types around symbol ``idx`` (itself included), innermost first."""
+def enclosing_classes(
+    idx: int, symbols: list[SymbolFact], kinds: frozenset[str] = CLASS_KINDS, memo: dict[int, list[str]] | None = None
+) -> list[str]:
+    """The qualified names of the types around symbol ``idx`` (itself included), innermost first
+    (``memo``: the items of one declaration share them; each declaration is walked once)."""
+    if memo is not None:
+        got = memo.get(idx)
+        if got is None:
+            got = memo[idx] = enclosing_classes(idx, symbols, kinds)
+        return got
     out = []
     i: int | None = idx
     while i:

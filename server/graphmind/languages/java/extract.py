@@ -179,9 +179,7 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
     enclosing_of: dict[int, list[str]] = {}  # the items of one declaration share its enclosing classes
     for (_, key, node, caps), owner in in_scopes(nesting.spans, others, pos=lambda it: it[0]):
         osym = symbols[owner]
-        enclosing = enclosing_of.get(owner)
-        if enclosing is None:
-            enclosing = enclosing_of[owner] = enclosing_classes(owner, symbols, CLASS_KINDS)
+        enclosing = enclosing_classes(owner, symbols, CLASS_KINDS, enclosing_of)
         gen = generics.get(owner, {})
         sc = scopes.get(owner)
         if key == "field":

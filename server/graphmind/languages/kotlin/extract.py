@@ -144,9 +144,10 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
         nesting.push(node.start_byte, node.end_byte, idx)
 
     sites: list[SiteFact] = []
+    enclosing_of: dict[int, list[str]] = {}
     for (_, key, node, caps), owner in in_scopes(nesting.spans, others, pos=lambda it: it[0]):
         osym = symbols[owner]
-        enclosing = enclosing_classes(owner, symbols)
+        enclosing = enclosing_classes(owner, symbols, memo=enclosing_of)
         gen = generics.get(owner, {})
         sc = scopes.get(owner)
         if key in ("property", "class.param"):
