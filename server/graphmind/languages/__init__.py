@@ -151,6 +151,9 @@ class Language:
     def resolve(self, facts: Facts, ws: WorkspaceView) -> Iterable[Resolution]:
         raise NotImplementedError
 
+    # the grammar attaches a comment to the end of the node before (``_toolkit.docs.leading_comments``)
+    comments_trail: bool = False
+
     def docs(self, root: ts.Node, facts: Facts, first: int) -> dict[int, str]:
         """What documents each of the facts' own symbols (index ``first`` on): by default the
         comments right above its definition."""
@@ -158,7 +161,7 @@ class Language:
         for i in range(first, len(facts.symbols)):
             s = facts.symbols[i]
             d = definition_at(root, s.start_byte, s.end_byte)
-            doc = leading_comments(d.node, d.parent) if d is not None else ""
+            doc = leading_comments(d.node, d.parent, trailing_extras=self.comments_trail) if d is not None else ""
             if doc:
                 out[i] = doc
         return out
@@ -285,10 +288,10 @@ PLUGINS: tuple[Plugin, ...] = (
         "cpp": (".cpp", ".cc", ".cxx", ".c++", ".h", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp", ".inl"),
     }),
     Plugin("php", {"php": (".php",)}),
+    Plugin("csharp", {"csharp": (".cs",)}),
+    Plugin("kotlin", {"kotlin": (".kt", ".kts")}),
     Plugin("tags", {
-        "csharp": (".cs",),
         "ruby": (".rb", ".rake", ".gemspec"),
-        "kotlin": (".kt", ".kts"),
         "swift": (".swift",),
         "scala": (".scala", ".sc"),
         "lua": (".lua",),

@@ -1,8 +1,10 @@
 """What language plugins share, written once: the labelling policy and the one list of common
 method names (:mod:`.labels`), dispatch to overrides and implementations (:mod:`.dispatch`), the
 enclosing-scope sweep (:mod:`.scopes`), values and their merge (:mod:`.values`), the view over
-a family of languages (:mod:`.family`), the generated code a plugin skips (:mod:`.generated`) and
-a node's text, range and signature (:mod:`.nodes`)."""
+a family of languages (:mod:`.family`), the generated code a plugin skips (:mod:`.generated`), a
+node's text, range and signature (:mod:`.nodes`), and the resolver of the nominal object-oriented
+languages -- Java, C#, Kotlin -- (:mod:`.nominal`, over the receiver expressions and type lookup of
+:mod:`.names`)."""
 
 from .dispatch import Dispatch, dispatch_via
 from .family import FamilyView

@@ -93,6 +93,7 @@ class Dispatch:
         members_at: Callable[[SymbolRow], str] | None = None,
         method_kinds: frozenset[str] = METHOD_KINDS,
         type_kinds: frozenset[str] = TYPE_KINDS,
+        partial: bool = False,
     ) -> None:
         self.ws = ws
         self.is_subtype = is_subtype
@@ -100,6 +101,8 @@ class Dispatch:
         self.method_kinds = method_kinds
         self.type_kinds = type_kinds
         self.nominal = nominal
+        # the types of one qualified name are parts of one type (C#'s ``partial class``)
+        self.partial = partial
         self.members_at = members_at or (lambda t: t.qname)
         self._memo: dict[tuple[str, int, int], list[SymbolRow]] = {}
         self._subtypes: dict[int, list[SymbolRow]] = {}
@@ -137,6 +140,7 @@ class Dispatch:
             if self.nominal is not None and self.nominal(within):
                 subs = self.subtypes(within)
                 ids = {t.id for t in subs}
+                parts = {t.qname for t in subs} if self.partial else set()
                 found: set[int] = set()
                 for sub in subs:
                     for r in self._methods_of(self.members_at(sub)).get(declared.name, ()):
@@ -144,7 +148,7 @@ class Dispatch:
                             continue
                         # the type that owns it (two types may share a qualified name)
                         owner = self.owner_of(r)
-                        if owner is not None and owner.id in ids and r.id not in found:
+                        if owner is not None and (owner.id in ids or owner.qname in parts) and r.id not in found:
                             found.add(r.id)
                             got.append(r)
             else:

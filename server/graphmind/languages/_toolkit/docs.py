@@ -39,9 +39,11 @@ def definition_at(root: ts.Node, start: int, end: int) -> Definition | None:
     return Definition(node, parent)
 
 
-def leading_comments(node: ts.Node, parent: ts.Node | None) -> str:
+def leading_comments(node: ts.Node, parent: ts.Node | None, *, trailing_extras: bool = False) -> str:
     """The comments right above a node (no blank line between), top to bottom; ``parent``: the
-    node's (the caller has it: see :class:`Definition`)."""
+    node's (the caller has it: see :class:`Definition`). ``trailing_extras``: a grammar that
+    attaches a comment to the end of the node before (Kotlin's ``package`` header, an import
+    list) has it read from there too."""
     parts: list[str] = []
     cur = node
     # a definition that opens its statement (``export function f``, ``pub fn``): the statement's comments
@@ -52,6 +54,8 @@ def leading_comments(node: ts.Node, parent: ts.Node | None) -> str:
         cur, parent = parent, grand
     while True:
         prev = cur.prev_sibling
+        while trailing_extras and prev is not None and "comment" not in prev.type and prev.child_count:
+            prev = prev.children[-1]  # the comment a grammar put inside the node before
         if prev is None or "comment" not in prev.type or cur.start_point[0] - prev.end_point[0] > 1:
             break
         parts.append(prev.text.decode("utf-8", "replace") if prev.text is not None else "")

@@ -16,6 +16,7 @@ import tree_sitter as ts
 
 from ...model import CALL, REF, Facts, SiteFact, SymbolFact
 from .._toolkit import in_scopes
+from .._toolkit.names import Nesting, enclosing_classes
 from .syntax import (
     CLASS_KINDS,
     COMMENTS,
@@ -101,16 +102,13 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
         SymbolFact(mod, "<module>", "module", None, rng(root), (0, 0, 0, 0), 0, len(src), f"package {mod}")
     ]
     defs.sort(key=lambda d: (d[0].start_byte, -d[0].end_byte))
-    stack: list[tuple[int, int, int]] = [(0, len(src) + 1, 0)]
-    spans: list[tuple[int, int, int]] = [(0, len(src) + 1, 0)]
+    nesting = Nesting(len(src))
     generics: dict[int, Generics] = {0: {}}
     scopes: dict[int, _Scope] = {}
     for node, name_node, kind in defs:
-        while stack[-1][1] <= node.start_byte:
-            stack.pop()
-        parent = stack[-1][2]
+        parent = nesting.parent(node.start_byte)
         name = text(name_node)
-        enclosing = _enclosing_classes(parent, symbols)
+        enclosing = enclosing_classes(parent, symbols, CLASS_KINDS)
         gen = dict(generics.get(parent, {}))
         _generics(node, gen, types, enclosing)
         extra: dict[str, Any] = {}
@@ -174,17 +172,14 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
             if node.type == "compact_constructor_declaration":
                 for f, c in symbols[parent].extra.get("fields", {}).items():
                     sc.locals[f] = c
-        stack.append((node.start_byte, node.end_byte, idx))
-        spans.append((node.start_byte, node.end_byte, idx))
+        nesting.push(node.start_byte, node.end_byte, idx)
 
     # members, sites and locals, attributed to the innermost enclosing declaration
     sites: list[SiteFact] = []
     enclosing_of: dict[int, list[str]] = {}  # the items of one declaration share its enclosing classes
-    for (_, key, node, caps), owner in in_scopes(spans, others, pos=lambda it: it[0]):
+    for (_, key, node, caps), owner in in_scopes(nesting.spans, others, pos=lambda it: it[0]):
         osym = symbols[owner]
-        enclosing = enclosing_of.get(owner)
-        if enclosing is None:
-            enclosing = enclosing_of[owner] = _enclosing_classes(owner, symbols)
+        enclosing = enclosing_classes(owner, symbols, CLASS_KINDS, enclosing_of)
         gen = generics.get(owner, {})
         sc = scopes.get(owner)
         if key == "field":
@@ -283,14 +278,7 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
                     elif c.type == "formal_parameter":
                         nm = text(c.child_by_field_name("name"))
                         sc.locals[nm] = types.cands(type_parts(c.child_by_field_name("type")), enclosing, gen) or None
-    local = {
-        "imports": sorted(types.single.values()),  # for the import graph
-        "ondemand": list(types.ondemand),
-        "static": types.static_single,
-        "static_od": types.static_ondemand,
-        "scopes": {i: s.locals for i, s in scopes.items()},
-    }
-    return Facts(mod, symbols, sites, [], local)
+    return Facts(mod, symbols, sites, [], types.local({i: s.locals for i, s in scopes.items()}))
 
 
 
@@ -302,15 +290,6 @@ def _anonymous(node: ts.Node) -> bool:
         return False
     gp = p.parent
     return gp is not None and gp.type in ("object_creation_expression", "enum_constant")
-
-def _enclosing_classes(idx: int, symbols: list[SymbolFact]) -> list[str]:
-    out = []
-    i: int | None = idx
-    while i:
-        if symbols[i].kind in CLASS_KINDS:
-            out.append(symbols[i].qname)
-        i = symbols[i].parent
-    return out
 
 def _generics(node: ts.Node, gen: Generics, types: Types, enclosing: list[str]) -> None:
     tps = node.child_by_field_name("type_parameters") or next(

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from .. import SymbolInfo
+from .._toolkit.entries import annotated_reason
 
 _ANNOTATION = re.compile(r"@([\w.]+)")
 TEST_ANNOTATIONS = frozenset({"Test", "ParameterizedTest", "RepeatedTest", "TestFactory", "TestTemplate", "Property"})
@@ -31,11 +32,5 @@ def entry_point_reason(sym: SymbolInfo) -> str | None:
     if sym.name == "main" and "static" in head:
         return "main"
     names = annotations(sym)
-    if "Override" in names:
-        return "override"
-    if LIFECYCLE.intersection(names):
-        return "test lifecycle"
-    for a in names:
-        if a not in PLAIN and a not in TEST_ANNOTATIONS:
-            return f"annotation @{a}"
-    return None
+    return annotated_reason(names, override="Override" in names, tests=TEST_ANNOTATIONS, lifecycle=LIFECYCLE,
+                            plain=PLAIN, shown="annotation @{}")

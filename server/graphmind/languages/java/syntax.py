@@ -3,39 +3,14 @@ for type names (:class:`Types`) and receiver expressions (:data:`Expr`, :func:`r
 
 from __future__ import annotations
 
-from typing import Any
-
 import tree_sitter as ts
+
+from .._toolkit.names import LOCAL_VALUE, Expr, ExprKind, Generics, Types
+
+__all__ = ["LOCAL_VALUE", "Expr", "ExprKind", "Generics", "Types"]
 
 CLASS_KINDS = frozenset({"class", "interface", "enum", "record", "annotation"})
 COMMENTS = ("line_comment", "block_comment")
-
-
-class ExprKind:
-    """Where a receiver :data:`Expr` starts. The values are short because sites are stored
-    (marshalled) with the file's facts; code names them through this class and reads exprs with
-    ``match``."""
-
-    NAME = "n"  # arg: type candidates of the chain's first name; chain: the names (``a.b.c``)
-    THIS = "this"
-    SUPER = "super"
-    OUTER = "outer"  # ``Outer.this``; arg: the outer class's candidates
-    RESULT = "c"  # arg: the call ``(receiver Expr | None, method name, arity)``
-    NEW = "new"  # arg: the created class's candidates
-    CAST = "cast"  # arg: the cast-to class's candidates
-    EXTERNAL = "ext"  # arg: a JDK type's name (a string literal is a ``String``)
-    UNKNOWN = "u"
-    CONSTRUCTOR = "ctor"  # ``this(...)`` / ``super(...)``; arg: "this" or "super"
-
-
-Expr = tuple[str, Any, list[str]]
-"""``(kind, arg, chain)``: where a receiver starts and the field names after it; a plain tuple
-because it is marshalled with the facts. A call site's expr is ``(receiver Expr | None, arity)``
-(arity -1: a method reference)."""
-
-LOCAL_VALUE = "v"
-"""A local's type is a type-candidate list, ``None`` (unknown), or ``(LOCAL_VALUE, Expr)``: the
-value a ``var`` was initialised with."""
 
 
 def text(node: ts.Node | None) -> str:
@@ -119,41 +94,6 @@ def param_count(node: ts.Node) -> tuple[int, bool]:
             n += 1
             varargs = True
     return n, varargs
-
-
-class Types:
-    """Turns a type name into candidate qualified names, in Java's lookup order."""
-
-    def __init__(self, pkg: str) -> None:
-        self.pkg = pkg
-        self.single: dict[str, str] = {}
-        self.ondemand: list[str] = []
-        self.static_single: dict[str, list[str]] = {}  # member name -> classes
-        self.static_ondemand: list[str] = []
-
-    def cands(self, parts: list[str] | None, enclosing: list[str], generics: dict[str, list[str] | None]) -> list[str]:
-        if not parts:
-            return []
-        first, rest = parts[0], parts[1:]
-        if first in generics and not rest:
-            return list(generics[first] or [])
-        out: list[str] = []
-        for q in enclosing:  # innermost first: the class itself, then its member classes
-            if q.rpartition(".")[2] == first:
-                out.append(q)
-            out.append(f"{q}.{first}")
-        if first in self.single:
-            out.append(self.single[first])
-        out.append(f"{self.pkg}.{first}" if self.pkg else first)
-        out.extend(f"{od}.{first}" for od in self.ondemand)
-        if rest:
-            out = [f"{c}.{'.'.join(rest)}" for c in out]
-            out.append(".".join(parts))
-        seen: set[str] = set()
-        return [c for c in out if not (c in seen or seen.add(c))]  # type: ignore[func-returns-value]
-
-
-Generics = dict[str, list[str] | None]  # a type parameter -> its bound's candidates
 
 
 def receiver(node: ts.Node | None, types: Types, enclosing: list[str], gen: Generics) -> Expr | None:

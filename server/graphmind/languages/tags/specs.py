@@ -28,9 +28,7 @@ _ELIXIR_FORMS = frozenset(
 )
 
 TABLE: tuple[Spec, ...] = (
-    Spec("csharp", "csharp", ("csharp",), frozenset({"this", "base"}), ("<class>",)),
     Spec("ruby", "ruby", ("ruby",), frozenset({"self", "super"}), ("initialize",)),
-    Spec("kotlin", "kotlin", ("kotlin",), frozenset({"this", "super"})),
     Spec("swift", "swift", ("swift",), frozenset({"self", "super", "Self"}), ("init",)),
     Spec("scala", "scala", ("scala",), frozenset({"this", "super"})),
     Spec("lua", "lua", ("lua",), frozenset({"self"})),

@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""Accuracy of GraphMind's call edges against a hand-read sample of call sites, for a language no
+reference server can be installed for here (C#, Kotlin: no language server among Debian's
+packages, PyPI or the npm registry that runs without downloading at run time).
+
+    python scripts/accuracy_hand.py sample CORPUS --lang csharp [--size 200] [--seed 1] > sites.txt
+    python scripts/accuracy_hand.py score CORPUS --lang csharp --reads READS.json [--out FILE]
+
+``sample`` indexes the corpus (a folder outside the repository), draws ``--size`` call sites at
+random (seeded) among those whose called name is the name of a callable or a class the workspace
+defines -- the sites where an edge is possible, and a mistake -- and prints each with its line,
+GraphMind's answer and the workspace's definitions of that name, to be read by hand. ``score``
+reads the reader's verdicts and scores GraphMind's edges of the same sites against them with the
+harness of ``accuracy.py`` (``scores``, ``write_results``; the table has the shape of
+``accuracy_go.py``'s).
+
+READS.json maps a site (``path:line:column``, 1-based) to the qualified names it calls in the
+workspace (``[]``: none, a library's), each optionally with a note: ``{"site": {"calls": [...],
+"note": "..."}}``. An edge is (site, callee). Dispatch edges (``via`` dispatch: an override reached
+through the declared method) are counted apart, as against the language servers: a reader names
+the method the receiver's static type declares.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from accuracy import scores, write_results  # noqa: E402
+from graphmind.engine import Engine  # noqa: E402
+from graphmind.model import AMBIGUOUS, CONFIDENCE_NAMES, EXTRACTED, INFERRED  # noqa: E402
+
+Edge = tuple[str, str]  # (site "path:line:col", callee qname)
+CALLABLE = ("function", "method", "constructor", "class", "struct", "record", "object", "enum", "interface")
+EXTENSIONS = {"csharp": (".cs",), "kotlin": (".kt", ".kts")}
+
+
+def index(corpus: Path, db: Path) -> tuple[Engine, float]:
+    t = time.perf_counter()
+    eng = Engine(corpus, db_path=db, jobs=1)
+    eng.index()
+    return eng, time.perf_counter() - t
+
+
+def candidate_sites(eng: Engine, lang: str) -> list[tuple[str, int, int, str, int, int]]:
+    """(path, line, col, name, file id, sid) of the call sites whose name some workspace callable has."""
+    names = {n for (n,) in eng.db.execute(
+        f"SELECT DISTINCT name FROM symbols WHERE kind IN ({','.join('?' * len(CALLABLE))})", CALLABLE)}
+    rows = eng.db.execute(
+        "SELECT f.path, st.sl, st.sc, st.name, f.id, st.sid FROM sites st JOIN files f ON f.id = st.file_id "
+        "WHERE f.lang = ? AND st.kind = 'call' ORDER BY f.path, st.sl, st.sc", (lang,)
+    )
+    return [(p, sl + 1, sc + 1, n, fid, sid) for p, sl, sc, n, fid, sid in rows if n in names]
+
+
+def answers(eng: Engine, fid: int, sid: int) -> list[tuple[str, int, str | None]]:
+    """GraphMind's edges of one site: (callee qname, confidence, via)."""
+    return sorted(eng.db.execute(
+        "SELECT s.qname, e.confidence, e.via FROM edges e JOIN symbols s ON s.id = e.callee_id "
+        "WHERE e.file_id = ? AND e.sid = ?", (fid, sid)))
+
+
+def draw(eng: Engine, lang: str, size: int, seed: int) -> list[tuple[str, int, int, str, int, int]]:
+    sites = candidate_sites(eng, lang)
+    return sorted(random.Random(seed).sample(sites, min(size, len(sites))))
+
+
+def cmd_sample(args: argparse.Namespace) -> int:
+    with tempfile.TemporaryDirectory(prefix="graphmind-hand-") as tmp:
+        eng, _ = index(args.corpus, Path(tmp) / "index.db")
+        for path, line, col, name, fid, sid in draw(eng, args.lang, args.size, args.seed):
+            text = (args.corpus / path).read_text(encoding="utf-8", errors="replace").splitlines()[line - 1].strip()
+            got = ", ".join(f"{q} {CONFIDENCE_NAMES[c]}{' via ' + v if v else ''}" for q, c, v in answers(eng, fid, sid))
+            defs = [q for (q,) in eng.db.execute(
+                f"SELECT qname FROM symbols WHERE name = ? AND kind IN ({','.join('?' * len(CALLABLE))}) LIMIT 6",
+                (name, *CALLABLE))]
+            print(f"{path}:{line}:{col}  {text[:160]}\n    graphmind: {got or '-'}\n    defined: {', '.join(defs)}")
+        eng.close()
+    return 0
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    reads: dict[str, Any] = json.loads(args.reads.read_text())
+    with tempfile.TemporaryDirectory(prefix="graphmind-hand-") as tmp:
+        eng, seconds = index(args.corpus, Path(tmp) / "index.db")
+        sample = draw(eng, args.lang, args.size, args.seed)
+        missing = [f"{p}:{ln}:{c}" for p, ln, c, *_ in sample if f"{p}:{ln}:{c}" not in reads]
+        if missing:
+            raise SystemExit(f"{len(missing)} sampled sites are not read yet, e.g. {missing[:3]}")
+        ref: set[Edge] = set()
+        found: dict[Edge, int] = {}
+        dispatch: set[Edge] = set()
+        for path, line, col, _, fid, sid in sample:
+            key = f"{path}:{line}:{col}"
+            ref.update((key, q) for q in reads[key]["calls"])
+            for q, c, via in answers(eng, fid, sid):
+                if via and via.startswith("dispatch:"):
+                    dispatch.add((key, q))
+                else:
+                    found[(key, q)] = max(c, found.get((key, q), 0))
+        lines = sum(len(p.read_bytes().splitlines()) for ext in EXTENSIONS[args.lang] for p in args.corpus.rglob(f"*{ext}"))
+        levels = {lv: {e for e, c in found.items() if c >= lv} for lv in (EXTRACTED, INFERRED, AMBIGUOUS)}
+        result = {
+            "corpus": args.name or args.corpus.name,
+            "language": args.lang,
+            "lines": lines,
+            "indexSeconds": round(seconds, 3),
+            "sampleSites": len(sample),
+            "referenceEdges": len(ref),
+            "graphmind": {CONFIDENCE_NAMES[lv]: scores(s, ref) for lv, s in levels.items()},
+            "dispatchEdges": len(dispatch),
+            "onlyGraphmind": sorted(levels[INFERRED] - ref),
+            "onlyHandRead": sorted(ref - levels[INFERRED]),
+        }
+        eng.close()
+    print(table([result]))
+    if args.out is not None:
+        write_results([result], args.out, args.out.parent, "onlyHandRead", "the hand-read sample")
+        (args.out.parent / f"{args.lang}-hand-disagreements.json").write_text(
+            json.dumps({k: result[k] for k in ("onlyGraphmind", "onlyHandRead")}, indent=1))
+    return 0
+
+
+def table(results: list[dict[str, Any]]) -> str:
+    rows = [
+        "| corpus | lines | sampled sites: hand-read edges | GraphMind (≥inferred) P / R / F1 | GraphMind dispatch edges "
+        "| extracted only P / R | with ambiguous P / R | index time |",
+        "|---|---:|---:|---|---:|---|---|---:|",
+    ]
+    for r in results:
+        g = r["graphmind"]
+        d, x, a = g["inferred"], g["extracted"], g["ambiguous"]
+        rows.append(
+            f"| {r['corpus']} ({r['language']}) | {r['lines']} | {r['sampleSites']}: {r['referenceEdges']} | "
+            f"{d['precision']:.3f} / {d['recall']:.3f} / {d['f1']:.3f} | {r['dispatchEdges']} | "
+            f"{x['precision']:.3f} / {x['recall']:.3f} | {a['precision']:.3f} / {a['recall']:.3f} | {r['indexSeconds']:.2f}s |"
+        )
+    return "\n".join(rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("command", choices=("sample", "score"))
+    ap.add_argument("corpus", type=Path)
+    ap.add_argument("--lang", required=True, choices=sorted(EXTENSIONS))
+    ap.add_argument("--size", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--reads", type=Path, help="the hand-read verdicts (score)")
+    ap.add_argument("--name", help="the corpus's name in the table (default: its folder's)")
+    ap.add_argument("--out", type=Path, help="write the results as JSON here (score)")
+    args = ap.parse_args(argv)
+    if args.command == "score" and args.reads is None:
+        ap.error("score needs --reads")
+    return cmd_sample(args) if args.command == "sample" else cmd_score(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
