@@ -268,11 +268,11 @@ PLUGINS: tuple[Plugin, ...] = (
     Plugin("go", {"go": (".go",), "gomod": (".mod",)}),
     Plugin("rust", {"rust": (".rs",)}),
     Plugin("java", {"java": (".java",)}),
+    Plugin("ruby", {"ruby": (".rb", ".rake", ".gemspec")}),
     Plugin("tags", {
         "c": (".c", ".h"),
         "cpp": (".cpp", ".cc", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp"),
         "csharp": (".cs",),
-        "ruby": (".rb", ".rake", ".gemspec"),
         "php": (".php",),
         "kotlin": (".kt", ".kts"),
         "swift": (".swift",),

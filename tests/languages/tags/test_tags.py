@@ -15,7 +15,7 @@ from profiles import examples
 
 FIXTURE = Path(__file__).parent / "fixtures"
 TAG_LANGS = (
-    "c", "cpp", "csharp", "ruby", "php", "kotlin", "swift", "scala", "lua", "bash", "elixir", "perl", "r", "julia", "zig",
+    "c", "cpp", "csharp", "php", "kotlin", "swift", "scala", "lua", "bash", "elixir", "perl", "r", "julia", "zig",
 )
 
 
@@ -62,8 +62,6 @@ def test_definitions_and_kinds(engine: Engine) -> None:
     assert kinds["cpp.main.Greeter.greet"] == "method"
     assert kinds["cpp.main.helper"] == "function"
     assert kinds["csharp.Main.Demo"] == "namespace"
-    assert kinds["ruby.main.Greeter.format"] == "method"
-    assert kinds["ruby.util.shared_util"] == "function"
     assert kinds["elixir.main.Demo.Greeter"] == "namespace"
     assert kinds["swift.main.Greeter.init"] == "constructor"
     assert kinds["lua.main.Greeter.greet"] == "method"
@@ -80,14 +78,18 @@ def test_unknown_names_stay_unresolved(engine: Engine) -> None:
 
 
 TAGS_INITIAL = {
-    "a.rb": "class Greeter\n  def greet\n    self.format + helper(1)\n  end\n\n  def format\n    1\n  end\nend\n\ndef helper(x)\n  shared(x)\nend\n",
-    "b.rb": "def shared(x)\n  x\nend\n\nclass Other\n  def format\n    2\n  end\nend\n",
+    "a.lua": (
+        "Greeter = {}\nfunction Greeter:greet()\n  return self:format() + helper(1)\nend\n\n"
+        "function Greeter:format()\n  return 1\nend\n\nfunction helper(x)\n  return shared(x)\nend\n"
+    ),
+    "b.lua": "function shared(x)\n  return x\nend\n\nOther = {}\nfunction Other:format()\n  return 2\nend\n",
     "m.c": "int helper(int x) { return shared(x); }\nint run(void) { return helper(1) + dup(); }\n",
     "n.c": "int shared(int x) { return x; }\nint dup(void) { return 0; }\n",
 }
 TAGS_FRAGMENTS = [
-    "\ndef shared(y)\n  y\nend\n", "\nclass Greeter\n  def helper(x)\n    x\n  end\nend\n", "\nint dup(void) { return 1; }\n",
-    "\nint shared(int x) { return helper(x); }\n", "helper(2)", "format", "def ", "end", "(", ")", "{", "}", "\n", "",
+    "\nfunction shared(y)\n  return y\nend\n", "\nfunction Greeter:helper(x)\n  return x\nend\n",
+    "\nint dup(void) { return 1; }\n", "\nint shared(int x) { return helper(x); }\n", "helper(2)", "format",
+    "function ", "end", "(", ")", "{", "}", "\n", "",
 ]
 
 
@@ -104,16 +106,18 @@ def test_tags_incremental_equals_fresh_property() -> None:
 
 
 def test_builtin_method_name_on_a_receiver_is_not_inferred(tmp_path: Path) -> None:
-    # one workspace method `get` is no evidence that `x.get` reaches it (x may be a Hash);
+    # one workspace method `get` is no evidence that `x:get()` reaches it (x may be any table);
     # a bare call and an uncommon method name keep the inferred label
-    (tmp_path / "a.rb").write_text("class Cache\n  def get\n    1\n  end\n\n  def fetch_all\n    2\n  end\nend\n")
-    (tmp_path / "b.rb").write_text("def run(x)\n  x.get\n  x.fetch_all()\n  get()\nend\n")
+    (tmp_path / "a.lua").write_text(
+        "Cache = {}\nfunction Cache:get()\n  return 1\nend\n\nfunction Cache:fetch_all()\n  return 2\nend\n"
+    )
+    (tmp_path / "b.lua").write_text("function run(x)\n  x:get()\n  x:fetch_all()\n  get()\nend\n")
     eng = Engine(tmp_path, db_path=tmp_path / "index.db")
     try:
         eng.index()
         assert edges(eng) == {
-            ("b.run", "a.Cache.get", "ambiguous"),  # x.get
-            ("b.run", "a.Cache.fetch_all", "inferred"),  # x.fetch_all()
+            ("b.run", "a.Cache.get", "ambiguous"),  # x:get()
+            ("b.run", "a.Cache.fetch_all", "inferred"),  # x:fetch_all()
             ("b.run", "a.Cache.get", "inferred"),  # get(): no receiver, the one definition
         }
     finally:

@@ -34,7 +34,9 @@ A language supplies two things:
 * optionally ``nominal(within)``: whether the subtypes of the type row ``within`` are found through
   the reverse index (by default: never, every same-named method is checked);
 * optionally ``members_at(sub)``: the qualified name a subtype's methods are named under (by
-  default its own; Rust: an ``impl`` block's methods are named under its type).
+  default its own; Rust: an ``impl`` block's methods are named under its type);
+* optionally ``type_key(row)``: what makes two type rows one type (by default its id; Ruby: its
+  qualified name, a class being reopened in many files, each with a symbol of its own).
 
 A resolver that holds its ``Dispatch`` passes its own methods through :func:`weak_method`, so
 that the two make no reference cycle (each file's resolution would otherwise stay alive, with its
@@ -49,7 +51,7 @@ Use::
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from typing import ParamSpec, TypeVar
 
 from ...model import INFERRED, Facts, Override, SymbolRow, Target, Via, WorkspaceView
@@ -91,6 +93,7 @@ class Dispatch:
         *,
         nominal: Callable[[SymbolRow], bool] | None = None,
         members_at: Callable[[SymbolRow], str] | None = None,
+        type_key: Callable[[SymbolRow], Hashable] | None = None,
         method_kinds: frozenset[str] = METHOD_KINDS,
         type_kinds: frozenset[str] = TYPE_KINDS,
     ) -> None:
@@ -101,6 +104,7 @@ class Dispatch:
         self.type_kinds = type_kinds
         self.nominal = nominal
         self.members_at = members_at or (lambda t: t.qname)
+        self.type_key = type_key or (lambda t: t.id)
         self._memo: dict[tuple[str, int, int], list[SymbolRow]] = {}
         self._subtypes: dict[int, list[SymbolRow]] = {}
         # a subtype's methods by name (``members_at``): read once per resolution, whatever is asked
@@ -136,7 +140,7 @@ class Dispatch:
             got = []
             if self.nominal is not None and self.nominal(within):
                 subs = self.subtypes(within)
-                ids = {t.id for t in subs}
+                keys = {self.type_key(t) for t in subs}
                 found: set[int] = set()
                 for sub in subs:
                     for r in self._methods_of(self.members_at(sub)).get(declared.name, ()):
@@ -144,7 +148,7 @@ class Dispatch:
                             continue
                         # the type that owns it (two types may share a qualified name)
                         owner = self.owner_of(r)
-                        if owner is not None and owner.id in ids and r.id not in found:
+                        if owner is not None and self.type_key(owner) in keys and r.id not in found:
                             found.add(r.id)
                             got.append(r)
             else:

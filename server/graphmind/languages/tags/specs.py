@@ -31,7 +31,6 @@ TABLE: tuple[Spec, ...] = (
     Spec("c", "c", ("c",)),
     Spec("cpp", "cpp", ("cpp",), frozenset({"this"}), ("<class>",)),
     Spec("csharp", "csharp", ("csharp",), frozenset({"this", "base"}), ("<class>",)),
-    Spec("ruby", "ruby", ("ruby",), frozenset({"self", "super"}), ("initialize",)),
     Spec("php", "php", ("php",), frozenset({"$this", "self", "static", "parent"}), ("__construct",)),
     Spec("kotlin", "kotlin", ("kotlin",), frozenset({"this", "super"})),
     Spec("swift", "swift", ("swift",), frozenset({"self", "super", "Self"}), ("init",)),
