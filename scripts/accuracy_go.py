@@ -233,10 +233,10 @@ def evaluate(spec: str, fresh: bool, keep: Path | None) -> dict[str, Any]:
     return result
 
 
-def table(results: list[dict[str, Any]]) -> str:
+def table(results: list[dict[str, Any]], peer: str = "gopls") -> str:
     rows = [
-        "| corpus | lines | gopls edges (dispatch) | GraphMind (≥inferred) P / R / F1 | GraphMind dispatch edges "
-        "| static calls only P / R | extracted only P / R | with ambiguous P / R | P / R into definitions gopls "
+        f"| corpus | lines | {peer} edges (dispatch) | GraphMind (≥inferred) P / R / F1 | GraphMind dispatch edges "
+        f"| static calls only P / R | extracted only P / R | with ambiguous P / R | P / R into definitions {peer} "
         "answered | index time |",
         "|---|---:|---:|---|---:|---|---|---|---|---:|",
     ]

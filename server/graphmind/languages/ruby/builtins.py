@@ -53,3 +53,14 @@ COMMON_METHODS = frozenset({
     "save!", "update!", "destroy", "create", "create!", "where", "find_by", "order", "limit", "includes", "pluck",
     "exists?", "reload", "valid?", "errors",
 })
+
+# attribute-like names that objects of gems answer (option parsers, Rack responses, models, YAML
+# documents) as often as the workspace's one definition of that name
+ATTRIBUTE_NAMES = frozenset({
+    "options", "config", "data", "content", "path", "type", "value", "id", "url", "params", "attributes",
+    "status", "body", "headers", "message", "result", "source", "logger", "version", "label", "title",
+})
+
+# what an unknown receiver's call of one workspace method is not evidence for (by-name policy)
+BY_NAME_COMMON = COMMON_METHODS | ATTRIBUTE_NAMES
+

@@ -63,10 +63,12 @@ _SEND = frozenset({"send", "public_send", "__send__"})
 
 
 class Site(NamedTuple):
-    """What the resolver needs of a site: how it reaches its target and the receiver."""
+    """What the resolver needs of a site: how it reaches its target, the receiver, and whether it
+    sits in a block of a class body (run by a DSL, maybe on an instance: ``should "x" do``)."""
 
     how: str
     recv: Expr
+    block: bool = False
 
 
 class _Scope:
@@ -101,6 +103,7 @@ class _Ctx(NamedTuple):
     cls: int | None  # the innermost class or module
     singleton: bool  # defining class methods (``class << self``)
     scope: _Scope
+    block: bool = False  # inside a block (a DSL's block may run on an instance: ``should "x" do``)
 
 
 class _Body:
@@ -144,7 +147,10 @@ class _Extractor:
         return len(self.symbols) - 1
 
     def site(self, ctx: _Ctx, name: str, node: ts.Node, how: str, recv: Expr, kind: str = CALL_SITE) -> None:
-        self.sites.append(SiteFact(ctx.owner, name, kind, rng(node), node.start_byte, node.end_byte, Site(how, recv)))
+        in_body_block = ctx.block and ctx.cls is not None and ctx.owner == ctx.cls
+        self.sites.append(
+            SiteFact(ctx.owner, name, kind, rng(node), node.start_byte, node.end_byte, Site(how, recv, in_body_block))
+        )
 
     def method_symbol(self, name: str, ctx: _Ctx, node: ts.Node, name_node: ts.Node, singleton: bool,
                       extra: dict[str, Any] | None = None) -> int:
@@ -197,6 +203,37 @@ class _Extractor:
         inner = _Ctx(idx, (qname, *ctx.nesting), idx, False, _Scope())
         self.visit_children(node.child_by_field_name("body"), inner)
 
+    def class_new(self, left: ts.Node, right: ts.Node, ctx: _Ctx) -> bool:
+        """``Name = Class.new(Base) do ... end`` and ``Name = Struct.new(:a, :b)``: a class."""
+        method, recv = right.child_by_field_name("method"), right.child_by_field_name("receiver")
+        if method is None or text(method) != "new" or recv is None or text(recv) not in ("Class", "Struct"):
+            return False
+        name = text(left)
+        outer = self.symbols[ctx.cls].qname if ctx.cls is not None else ""
+        qname = f"{outer}.{name}" if outer else name
+        args = right.child_by_field_name("arguments")
+        argv = list(args.named_children) if args is not None else []
+        extra: dict[str, Any] = {}
+        if text(recv) == "Class" and argv:
+            sp = const_parts(argv[0])
+            if sp is not None:
+                extra["extends"] = candidates(sp[0], sp[1], ctx.nesting)
+        idx = self.symbol(qname, name, "class", ctx, right, left, extra)
+        self.bodies[idx] = _Body()
+        inner = _Ctx(idx, (qname, *ctx.nesting), idx, False, _Scope())
+        if text(recv) == "Struct":
+            for a in argv:
+                member = symbol_name(a)
+                if member and a.type == "simple_symbol":
+                    for suffix in ("", "="):
+                        self.method_symbol(member + suffix, inner, a, a, False, {"attr": True})
+        block = right.child_by_field_name("block")
+        if block is not None:
+            for c in block.named_children:
+                if c.type in ("block_body", "body_statement"):
+                    self.visit_children(c, inner)
+        return True
+
     def on_singleton_class(self, node: ts.Node, ctx: _Ctx) -> None:
         value = node.child_by_field_name("value")
         if value is not None and value.type != "self":
@@ -209,7 +246,7 @@ class _Extractor:
             return
         singleton = ctx.singleton or node.type == "singleton_method"
         idx = self.method_symbol(text(name_node), ctx, node, name_node, singleton)
-        inner = ctx._replace(owner=idx, singleton=False, scope=_Scope())
+        inner = ctx._replace(owner=idx, singleton=False, scope=_Scope(), block=False)
         params, body = node.child_by_field_name("parameters"), node.child_by_field_name("body")
         if params is not None:
             self.declare_params(params, inner)
@@ -217,6 +254,19 @@ class _Extractor:
             self.visit_children(body, inner)
         elif body is not None:
             self.visit(body, inner)  # def x = expr (an endless method)
+        last = _last_statement(body)
+        if last is not None:
+            returned = self.returned(last, inner)
+            if returned is not None:
+                self.symbols[idx].extra["returns"] = returned
+
+    def returned(self, node: ts.Node, ctx: _Ctx) -> Expr:
+        """What a method's last statement gives, when it names a class: ``Repo.new(...)``,
+        ``@x ||= Repo.new``, ``Repo.new.tap { ... }``, ``@repo`` (an instance variable)."""
+        if node.type in ("assignment", "operator_assignment"):
+            node = node.child_by_field_name("right") or node
+        e = self.expr(node, ctx)
+        return e if e is not None and _names_a_class(e) else None
 
     def declare_params(self, node: ts.Node, ctx: _Ctx) -> None:
         for p in node.named_children:
@@ -233,7 +283,7 @@ class _Extractor:
                     self.visit(value, ctx)
 
     def on_block(self, node: ts.Node, ctx: _Ctx) -> None:
-        inner = ctx._replace(scope=_Scope(ctx.scope))
+        inner = ctx._replace(scope=_Scope(ctx.scope), block=True)
         for c in node.named_children:
             if c.type in ("block_parameters", "lambda_parameters"):
                 self.declare_params(c, inner)
@@ -267,6 +317,9 @@ class _Extractor:
                 self.site(ctx, f"{text(method)}=", method, SEND, self.expr(recv, ctx))  # a setter: x.name = v
             if recv is not None:
                 self.visit(recv, ctx)
+        elif left is not None and left.type == "constant" and right is not None and right.type == "call" \
+                and self.class_new(left, right, ctx):
+            return
         elif left is not None and left.type not in ("constant", "class_variable", "global_variable"):
             self.visit(left, ctx)
         if right is not None:
@@ -282,8 +335,9 @@ class _Extractor:
                 self.visit(c, ctx)
 
     def ivar(self, name: str, value: Expr, ctx: _Ctx) -> None:
-        """``@x = Repo.new`` in a method: the class records what its instances hold."""
-        if ctx.cls is None or value is None or value[0] != CALL or value[2] != "new" or (value[1] or ("",))[0] != CONST:
+        """``@x = Repo.new`` (or a call whose result may be known) in a class: the class records
+        what its instances hold."""
+        if ctx.cls is None or value is None or not _names_a_class(value):
             return
         got = self.symbols[ctx.cls].extra.setdefault("ivars", {}).setdefault(name, [])
         if value not in got:
@@ -375,6 +429,9 @@ class _Extractor:
         if name in ("require", "require_relative") and len(argv) == 1 and symbol_name(argv[0]):
             self.requires.append((name, require_path(name, symbol_name(argv[0]) or "", self.relpath)))
             return False  # still a call (of Kernel's)
+        if name == "include" and ctx.cls is None and ctx.owner == 0 and argv:
+            self.top_level_include(node, argv, ctx)
+            return False
         if not in_body:
             return False
         assert ctx.cls is not None
@@ -394,7 +451,10 @@ class _Extractor:
                 attr = symbol_name(a)
                 if attr:
                     for suffix in _ATTRS[name]:
-                        self.method_symbol(attr + suffix, ctx, a, a, ctx.singleton, {"attr": True})
+                        extra: dict[str, Any] = {"attr": True}
+                        if not suffix:
+                            extra["returns"] = (IVAR, f"@{attr}")  # a reader gives its instance variable
+                        self.method_symbol(attr + suffix, ctx, a, a, ctx.singleton, extra)
             return True
         if name == "module_function" and not argv:
             self.bodies.setdefault(ctx.cls, _Body()).mf = True
@@ -438,6 +498,13 @@ class _Extractor:
             self.callback_options(argv, ctx)  # validates :x, if: :ready?
         return False
 
+    def top_level_include(self, node: ts.Node, argv: list[ts.Node], ctx: _Ctx) -> None:
+        """``include Jekyll`` at a file's top level mixes the module into ``Object``: its
+        constants and methods are every object's. Recorded as a reopening of ``Object``."""
+        mixins = [candidates(got[0], got[1], ()) for got in map(const_parts, argv) if got is not None]
+        if mixins:
+            self.symbol("Object", "Object", "class", ctx, node, node, {"implements": mixins})
+
     def callback_options(self, argv: list[ts.Node], ctx: _Ctx) -> None:
         for key in CALLBACK_OPTIONS:
             v = _option(argv, key)
@@ -473,6 +540,21 @@ class _Extractor:
             return self.expr(node.named_children[0], ctx, depth + 1)
         lit = LITERALS.get(t)
         return (LIT, lit) if lit is not None else (UNKNOWN,)
+
+
+def _names_a_class(e: Expr) -> bool:
+    """Whether a value may evaluate to a class or an instance (a construction, a call, a
+    constant, another instance variable), not a literal or a local of unknown value."""
+    return e is not None and e[0] in (CALL, CONST, IVAR) and (e[0] != CALL or e[1] is None or _names_a_class(e[1]))
+
+
+def _last_statement(body: ts.Node | None) -> ts.Node | None:
+    if body is None:
+        return None
+    if body.type != "body_statement":
+        return body
+    kids = [c for c in body.named_children if c.type not in ("comment", "rescue", "ensure", "else")]
+    return kids[-1] if kids else None
 
 
 def _option(argv: list[ts.Node], key: str) -> ts.Node | None:

@@ -44,11 +44,14 @@ from ...model import (
 )
 from .._toolkit import MAX_DEPTH, Dispatch, known_confidence, label_by_name, unresolved
 from .._toolkit.dispatch import declared_overrides, dispatch_via, weak_method
-from .builtins import COMMON_METHODS, KERNEL
+from .builtins import BY_NAME_COMMON, KERNEL
 from .extract import ASSOC, CALLBACK, METHOD_REF, SUPER, Site
 from .syntax import CALL, CONST, IVAR, LIT, SELF, VALS
 
 TYPE_KINDS = frozenset({"class", "namespace"})
+OBJECT = "Object"  # reopened by a top-level ``include``: its mixins are every object's
+# methods that return their receiver (``Repo.new.tap { ... }``)
+SELF_RETURNING = frozenset({"tap", "dup", "clone", "freeze", "itself"})
 METHOD_KINDS = frozenset({"method"})
 
 # a value: ("inst", qnames) an instance of these classes; ("cls", qnames) the classes themselves;
@@ -94,6 +97,7 @@ class Resolver:
         self._ancestors: dict[str, Ancestry] = {}
         self._consts: dict[tuple[str, ...], str | None] = {}
         self._methods: dict[str, list[SymbolRow]] = {}
+        self._object: list[str] | None = None
 
     # --- classes and modules
     def types(self, qname: str) -> list[SymbolRow]:
@@ -104,11 +108,28 @@ class Resolver:
         return got
 
     def const(self, cands: list[str]) -> str | None:
-        """The first of a constant's lexical candidates that the workspace defines as a class or module."""
+        """The first of a constant's lexical candidates that the workspace defines as a class or
+        module; else the name under a module mixed into ``Object`` (``include Jekyll`` at a
+        file's top level makes ``Site`` mean ``Jekyll::Site`` everywhere)."""
         key = tuple(cands)
         if key not in self._consts:
-            self._consts[key] = next((c for c in cands if self.types(c)), None)
+            got = next((c for c in cands if self.types(c)), None)
+            if got is None and cands:
+                got = next((f"{m}.{cands[-1]}" for m in self.object_mixins() if self.types(f"{m}.{cands[-1]}")), None)
+            self._consts[key] = got
         return self._consts[key]
+
+    def object_mixins(self) -> list[str]:
+        """The modules mixed into ``Object`` by a top-level ``include`` anywhere in the workspace."""
+        if self._object is None:
+            self._object = [n for n in self.ancestors(OBJECT).names if n != OBJECT] if self.types(OBJECT) else []
+        return self._object
+
+    def chain(self, qname: str) -> Ancestry:
+        """Where an instance method is looked up: the ancestors, then ``Object``'s mixins."""
+        anc = self.ancestors(qname)
+        mixins = [m for m in self.object_mixins() if m not in anc.names]
+        return Ancestry(anc.names + mixins, anc.external) if mixins else anc
 
     def ancestors(self, qname: str, depth: int = 0) -> Ancestry:
         got = self._ancestors.get(qname)
@@ -180,11 +201,13 @@ class Resolver:
     def find(self, qname: str, name: str, singleton: bool) -> tuple[list[SymbolRow], bool]:
         """The definitions a call of ``name`` on an instance of ``qname`` (``singleton``: on the
         class) reaches first, and whether an ancestor lies outside the workspace."""
+        schain, sext = self.singleton_chain(qname)
         if singleton:
-            chain, external = self.singleton_chain(qname)
+            chain, external = schain, sext
         else:
-            anc = self.ancestors(qname)
-            chain, external = [(q, False) for q in anc.names], anc.external
+            anc = self.chain(qname)
+            # a gem extending the class (Forwardable's def_delegators) may define instance methods
+            chain, external = [(q, False) for q in anc.names], anc.external or sext
         for q, side in chain:
             rows = [r for r in self.methods(q, name) if _on_side(r, side)]
             if rows:
@@ -206,32 +229,31 @@ class Resolver:
                 return ("cls" if s.extra.get("self") else "inst", (syms[p].qname,))
         return ("top",)
 
-    def eval(self, e: Any, caller: int, depth: int = 0) -> tuple[Value | None, int]:
+    def eval(self, e: Any, me: Value, depth: int = 0, block: bool = False) -> tuple[Value | None, int]:
+        """The value of a receiver expression where ``self`` is ``me`` (``block``: in a block of
+        a class body, which a DSL may run on an instance)."""
         if e is None:
-            return self.self_of(caller), EXTRACTED
+            return me, EXTRACTED
         kind = e[0]
         if depth > MAX_DEPTH:
             return None, EXTRACTED
         if kind == SELF:
-            return self.self_of(caller), EXTRACTED
+            return me, EXTRACTED
         if kind == CONST:
             q = self.const(e[1])
             return (("cls", (q,)) if q is not None else ("ext", e[1][-1])), EXTRACTED
         if kind == LIT:
             return ("ext", e[1]), EXTRACTED
         if kind == VALS:
-            return self.merge([self.eval(v, caller, depth + 1) for v in e[1]], INFERRED)
+            return self.merge([self.eval(v, me, depth + 1, block) for v in e[1]], INFERRED)
         if kind == IVAR:
-            me = self.self_of(caller)
-            if me[0] != "inst":
+            if me[0] not in ("inst", "cls"):
                 return None, EXTRACTED
-            found = [v for r in self.types(me[1][0]) for v in r.extra.get("ivars", {}).get(e[1], ())]
-            return self.merge([self.eval(v, caller, depth + 1) for v in found], INFERRED) if found else (None, EXTRACTED)
+            found = [v for q in me[1] for r in self.types(q) for v in r.extra.get("ivars", {}).get(e[1], ())]
+            return self.merge([self.eval(v, me, depth + 1, block) for v in found], INFERRED) if found else (None, EXTRACTED)
         if kind == CALL:
             recv, name = e[1], e[2]
-            if recv is None and name not in ("new", "class"):
-                return None, EXTRACTED  # what a method returns: not known
-            v, c = self.eval(recv, caller, depth + 1)
+            v, c = self.eval(recv, me, depth + 1, block)
             if v is None:
                 return None, c
             if v[0] == "ext":
@@ -240,8 +262,42 @@ class Resolver:
                 return ("inst", v[1]), c
             if name == "class" and v[0] == "inst":
                 return ("cls", v[1]), c
-            return None, c
+            if name in SELF_RETURNING:
+                return v, c
+            return self.returns(v, name, depth, block and recv is None)
         return None, EXTRACTED
+
+    def returns(self, v: Value, name: str, depth: int, block: bool) -> tuple[Value | None, int]:
+        """What a call of ``name`` on ``v`` gives, from what its definitions' last statements
+        say (``inferred``): unknown unless every definition says the same kind of value."""
+        rows, _, _ = self.method_rows(v, name, block)
+        if not rows or any(r.extra.get("returns") is None for r in rows):
+            return None, EXTRACTED
+        callee_self = ("top",) if v[0] == "top" else v
+        return self.merge([self.eval(r.extra["returns"], callee_self, depth + 1) for r in rows], INFERRED)
+
+    def method_rows(self, v: Value, name: str, block: bool = False) -> tuple[list[SymbolRow], bool, int]:
+        """The definitions a call of ``name`` on ``v`` reaches first, whether a library may define
+        it instead, and the confidence cap (a class body's block reaching an instance method:
+        ``inferred``)."""
+        if v[0] == "top":
+            rows = self.top_functions(name)
+            return rows, False, EXTRACTED
+        if v[0] not in ("inst", "cls"):
+            return [], True, EXTRACTED
+        singleton = v[0] == "cls"
+        out: list[SymbolRow] = []
+        external = False
+        for q in v[1]:
+            rows, ext = self.find(q, name, singleton)
+            out.extend(rows)
+            external = external or ext
+        if not out and singleton and block:
+            for q in v[1]:
+                out.extend(self.find(q, name, False)[0])
+            if out:
+                return out, external, INFERRED
+        return out, external, EXTRACTED
 
     @staticmethod
     def merge(found: list[tuple[Value | None, int]], conf: int) -> tuple[Value | None, int]:
@@ -259,7 +315,8 @@ class Resolver:
     # --- sites
     def site(self, i: int) -> Resolution:
         s = self.f.sites[i]
-        how, recv = Site(*s.expr)
+        site = Site(*s.expr)
+        how, recv = site.how, site.recv
         if how == ASSOC:
             q = self.const(recv[1])
             if q is None:
@@ -274,12 +331,15 @@ class Resolver:
             return self.super_call(i, s.caller)
         if how == METHOD_REF:
             return self.call(i, self.self_of(s.caller), s.name, EXTRACTED, dispatch=True)
-        v, c = self.eval(recv, s.caller)
+        me = self.self_of(s.caller)
+        v, c = self.eval(recv, me, 0, site.block)
         if v is None:
             return self.by_name(i, s.name, receiver=recv is not None)
-        return self.call(i, v, s.name, c, dispatch=True, bare=recv is None)
+        return self.call(i, v, s.name, c, dispatch=True, bare=recv is None, block=site.block and recv is None)
 
-    def call(self, i: int, v: Value, name: str, conf: int, *, dispatch: bool, bare: bool = False) -> Resolution:
+    def call(
+        self, i: int, v: Value, name: str, conf: int, *, dispatch: bool, bare: bool = False, block: bool = False
+    ) -> Resolution:
         kind = v[0]
         if kind == "ext":
             return Resolution(i, [], EXTERNAL)
@@ -308,7 +368,9 @@ class Resolver:
             if len(direct) > 1:  # a local holding instances of several classes
                 targets = [Target(t.symbol, AMBIGUOUS, t.via) for t in targets]
             return Resolution(i, targets, RESOLVED)
-        if bare and not singleton and name not in KERNEL:
+        if singleton and block:  # a DSL's block (``should "x" do``) may run on an instance
+            return self.call(i, ("inst", v[1]), name, min(conf, INFERRED), dispatch=dispatch, bare=bare)
+        if bare and not singleton and not external and name not in KERNEL:
             got = self.top_functions(name)
             if got:
                 return self.top_level(i, name)
@@ -371,7 +433,7 @@ class Resolver:
         if singleton:
             chain, external = self.singleton_chain(owner)
         else:
-            anc = self.ancestors(owner)
+            anc = self.chain(owner)
             chain, external = [(q, False) for q in anc.names], anc.external
         rows, ext = self.after(chain, owner, m.name)
         if rows:
@@ -408,13 +470,18 @@ class Resolver:
         return [r for r in self.ws.by_name(name) if r.kind == "function" and not r.extra.get("self")]
 
     def top_level(self, i: int, name: str) -> Resolution:
-        """A call on the main object: a top-level ``def`` (this file's first), else Kernel's."""
+        """A call on the main object: a top-level ``def`` (this file's first), a method of a
+        module mixed into ``Object``, else Kernel's."""
         rows = self.top_functions(name)
         mine = [r for r in rows if r.module == self.f.module]
         if mine:
             return self.known(i, mine, EXTRACTED)
         if rows:
             return label_by_name(i, rows, name, receiver=False)
+        if self.types(OBJECT):
+            found, _ = self.find(OBJECT, name, False)
+            if found:
+                return self.known(i, found, EXTRACTED)
         return Resolution(i, [], EXTERNAL) if name in KERNEL else unresolved(i)
 
     def known(self, i: int, rows: list[SymbolRow], conf: int) -> Resolution:
@@ -426,7 +493,7 @@ class Resolver:
         cands = [r for r in self.ws.by_name(name) if r.kind in METHOD_KINDS or r.kind == "function"]
         if not cands and name in KERNEL:
             return Resolution(i, [], EXTERNAL)
-        return label_by_name(i, cands, name, COMMON_METHODS, receiver=receiver)
+        return label_by_name(i, cands, name, BY_NAME_COMMON, receiver=receiver)
 
 
 def _on_side(r: SymbolRow, singleton: bool) -> bool:
