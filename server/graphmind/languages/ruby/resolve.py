@@ -98,6 +98,8 @@ class Resolver:
         self._consts: dict[tuple[str, ...], str | None] = {}
         self._methods: dict[str, list[SymbolRow]] = {}
         self._object: list[str] | None = None
+        self._singletons: dict[str, tuple[list[tuple[str, bool]], bool]] = {}
+        self._found: dict[tuple[str, str, bool], tuple[list[SymbolRow], bool]] = {}
 
     # --- classes and modules
     def types(self, qname: str) -> list[SymbolRow]:
@@ -168,7 +170,13 @@ class Resolver:
 
     def singleton_chain(self, qname: str) -> tuple[list[tuple[str, bool]], bool]:
         """Where a class method is looked up: (qname, class-method side?) in order, and whether
-        an ancestor lies outside the workspace."""
+        an ancestor lies outside the workspace (memoised: the answer is shared)."""
+        got = self._singletons.get(qname)
+        if got is None:
+            got = self._singletons[qname] = self._singleton_chain(qname)
+        return got
+
+    def _singleton_chain(self, qname: str) -> tuple[list[tuple[str, bool]], bool]:
         out: list[tuple[str, bool]] = []
         external = False
         anc = self.ancestors(qname)
@@ -200,7 +208,14 @@ class Resolver:
 
     def find(self, qname: str, name: str, singleton: bool) -> tuple[list[SymbolRow], bool]:
         """The definitions a call of ``name`` on an instance of ``qname`` (``singleton``: on the
-        class) reaches first, and whether an ancestor lies outside the workspace."""
+        class) reaches first, and whether an ancestor lies outside the workspace (memoised)."""
+        key = (qname, name, singleton)
+        got = self._found.get(key)
+        if got is None:
+            got = self._found[key] = self._find(qname, name, singleton)
+        return got
+
+    def _find(self, qname: str, name: str, singleton: bool) -> tuple[list[SymbolRow], bool]:
         schain, sext = self.singleton_chain(qname)
         if singleton:
             chain, external = schain, sext
