@@ -60,6 +60,7 @@ _BLOCKS = frozenset({"block", "do_block", "lambda"})
 _MIXINS = {"include": "implements", "prepend": "prepends", "extend": "extends_self"}
 _ATTRS = {"attr_reader": ("",), "attr_writer": ("=",), "attr_accessor": ("", "="), "attr": ("",)}
 _SEND = frozenset({"send", "public_send", "__send__"})
+_KEYWORDS = frozenset({"__FILE__", "__LINE__", "__ENCODING__"})  # identifiers to the grammar, keywords to Ruby
 
 
 class Site(NamedTuple):
@@ -299,7 +300,7 @@ class _Extractor:
         name = text(node)
         if name == "module_function" and ctx.cls is not None and ctx.owner == ctx.cls:
             self.bodies.setdefault(ctx.cls, _Body()).mf = True  # the methods below are module functions
-        if ctx.scope.find(name) is None:
+        if ctx.scope.find(name) is None and name not in _KEYWORDS:
             self.site(ctx, name, node, SEND, None)  # not a local: a call of self's method
 
     def on_assignment(self, node: ts.Node, ctx: _Ctx) -> None:
