@@ -4,6 +4,10 @@ incremental equals fresh for every layer, and the live overlay adopting another 
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -116,3 +120,23 @@ def test_the_overlay_adopts_another_writers_ruby_file(lg: LiveGraph, tmp_path: P
     graph = Graph(lg.live)
     callers = {c.symbol.qname for c in graph.callers(graph.symbols_by_qname("Shop.Repo.save")[0].id)}
     assert callers == {"lib.shop.boot"}
+
+
+def test_changes_lists_the_minitest_test_reaching_an_edited_method(tmp_path: Path) -> None:
+    repo = write_files(tmp_path / "repo", {**FILES, ".gitignore": ".graphmind/\n"})
+    env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_AUTHOR_NAME": "t",
+           "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"}
+    for args in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-qm", "initial"]):
+        subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, env=env)
+    repo_rb = repo / "lib/shop/repo.rb"
+    repo_rb.write_text(repo_rb.read_text().replace("    def audit\n    end", "    def audit\n      1\n    end"))
+    r = subprocess.run([sys.executable, "-m", "graphmind", "changes", "--json"], cwd=repo, capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert {(c["qualifiedName"], c["change"]) for c in d["changed"]} == {("Shop.Repo.audit", "modified")}
+    tests = {t["qualifiedName"]: t for t in d["tests"]}
+    assert tests["RepoTest.test_save"]["kind"] == "minitest"
+    assert tests["RepoTest.test_save"]["chain"] == ["Shop.Repo.audit", "Shop.Repo.save", "RepoTest.test_save"]
+    # an RSpec file's examples are blocks of its top level: the file is the test
+    assert set(tests) == {"RepoTest.test_save", "spec.repo_spec"} and tests["spec.repo_spec"]["kind"] == "rspec"
