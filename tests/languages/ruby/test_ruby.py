@@ -52,3 +52,14 @@ def test_library_calls_are_external(engine: Engine) -> None:
     ))
     # render and params come from ApplicationController (a gem's), Order.find from ActiveRecord
     assert rows["render"] == rows["params"] == rows["find"] == rows["private"] == "external"
+
+
+def test_gems_dsl_calls_are_external(engine: Engine) -> None:
+    def statuses(path: str) -> dict[str, str]:
+        return dict(engine.db.execute(
+            "SELECT st.name, st.status FROM sites st JOIN files f ON f.id = st.file_id WHERE f.path = ?", (path,)
+        ))
+
+    # RSpec's DSL at the top level, a migration's methods (its superclass: Migration[7.0])
+    assert statuses("spec/order_spec.rb")["describe"] == statuses("spec/order_spec.rb")["it"] == "external"
+    assert statuses("db/migrate/001_add_total.rb")["add_column"] == "external"

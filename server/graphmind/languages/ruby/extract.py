@@ -65,7 +65,8 @@ _KEYWORDS = frozenset({"__FILE__", "__LINE__", "__ENCODING__"})  # identifiers t
 
 class Site(NamedTuple):
     """What the resolver needs of a site: how it reaches its target, the receiver, and whether it
-    sits in a block of a class body (run by a DSL, maybe on an instance: ``should "x" do``)."""
+    sits in a block of a class body or of the top level (run by a DSL, maybe on an instance:
+    ``should "x" do``, RSpec's ``it "x" do``)."""
 
     how: str
     recv: Expr
@@ -148,7 +149,7 @@ class _Extractor:
         return len(self.symbols) - 1
 
     def site(self, ctx: _Ctx, name: str, node: ts.Node, how: str, recv: Expr, kind: str = CALL_SITE) -> None:
-        in_body_block = ctx.block and ctx.cls is not None and ctx.owner == ctx.cls
+        in_body_block = ctx.block and (ctx.owner == ctx.cls or ctx.owner == 0)  # a class body's or the top level's
         self.sites.append(
             SiteFact(ctx.owner, name, kind, rng(node), node.start_byte, node.end_byte, Site(how, recv, in_body_block))
         )
@@ -194,10 +195,13 @@ class _Extractor:
         sup = node.child_by_field_name("superclass")
         if sup is not None:
             sc = next((c for c in sup.named_children), None)
+            if sc is not None and sc.type == "element_reference":  # Migration[7.0]: a subclass of Migration
+                sc = sc.child_by_field_name("object")
             sp = const_parts(sc)
             if sp is not None:
                 extra["extends"] = candidates(sp[0], sp[1], ctx.nesting)
             else:
+                extra["extends"] = [UNKNOWN]  # what an expression gives: a class outside what is known
                 self.visit(sup, ctx)  # Struct.new(...), a call: its sites are the enclosing scope's
         idx = self.symbol(qname, parts[-1], kind, ctx, node, name_node, extra)
         self.bodies[idx] = _Body()

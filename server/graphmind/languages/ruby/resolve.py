@@ -359,7 +359,7 @@ class Resolver:
         if kind == "ext":
             return Resolution(i, [], EXTERNAL)
         if kind == "top":
-            return self.top_level(i, name)
+            return self.top_level(i, name, block)
         singleton = kind == "cls"
         if singleton and name == "new":
             return self.new(i, v[1], conf)
@@ -484,9 +484,12 @@ class Resolver:
     def top_functions(self, name: str) -> list[SymbolRow]:
         return [r for r in self.ws.by_name(name) if r.kind == "function" and not r.extra.get("self")]
 
-    def top_level(self, i: int, name: str) -> Resolution:
+    def top_level(self, i: int, name: str, block: bool = False) -> Resolution:
         """A call on the main object: a top-level ``def`` (this file's first), a method of a
-        module mixed into ``Object``, else Kernel's."""
+        module mixed into ``Object``, else Kernel's or a gem's (``task``, ``describe``). In a
+        block of the top level, which a DSL may run on another object (RSpec's ``it`` on an
+        example that includes the helper modules its configuration names): a workspace module's
+        method of that name, by the by-name policy."""
         rows = self.top_functions(name)
         mine = [r for r in rows if r.module == self.f.module]
         if mine:
@@ -497,7 +500,17 @@ class Resolver:
             found, _ = self.find(OBJECT, name, False)
             if found:
                 return self.known(i, found, EXTRACTED)
-        return Resolution(i, [], EXTERNAL) if name in KERNEL else unresolved(i)
+        if block:
+            helpers = [r for r in self.ws.by_name(name) if r.kind in METHOD_KINDS and self.in_module(r)]
+            if helpers:
+                return label_by_name(i, helpers, name, BY_NAME_COMMON)
+        return Resolution(i, [], EXTERNAL)
+
+    def in_module(self, method: SymbolRow) -> bool:
+        """Is ``method`` an instance method of a module (not a class)?"""
+        owner = method.qname.rpartition(".")[0]
+        types = self.types(owner) if owner else []
+        return bool(types) and all(t.kind == "namespace" for t in types) and not method.extra.get("self")
 
     def known(self, i: int, rows: list[SymbolRow], conf: int) -> Resolution:
         c = known_confidence(rows, conf, alternatives=True)
