@@ -60,6 +60,7 @@ _BLOCKS = frozenset({"block", "do_block", "lambda"})
 _MIXINS = {"include": "implements", "prepend": "prepends", "extend": "extends_self"}
 _ATTRS = {"attr_reader": ("",), "attr_writer": ("=",), "attr_accessor": ("", "="), "attr": ("",)}
 _SEND = frozenset({"send", "public_send", "__send__"})
+_CLASS_MAKERS = frozenset({("Class", "new"), ("Struct", "new"), ("Data", "define")})
 _KEYWORDS = frozenset({"__FILE__", "__LINE__", "__ENCODING__"})  # identifiers to the grammar, keywords to Ruby
 
 
@@ -209,9 +210,10 @@ class _Extractor:
         self.visit_children(node.child_by_field_name("body"), inner)
 
     def class_new(self, left: ts.Node, right: ts.Node, ctx: _Ctx) -> bool:
-        """``Name = Class.new(Base) do ... end`` and ``Name = Struct.new(:a, :b)``: a class."""
+        """``Name = Class.new(Base) do ... end``, ``Name = Struct.new(:a, :b)`` and ``Name =
+        Data.define(:a, :b)``: a class (the members of a Struct or Data are its readers)."""
         method, recv = right.child_by_field_name("method"), right.child_by_field_name("receiver")
-        if method is None or text(method) != "new" or recv is None or text(recv) not in ("Class", "Struct"):
+        if method is None or recv is None or (text(recv), text(method)) not in _CLASS_MAKERS:
             return False
         name = text(left)
         outer = self.symbols[ctx.cls].qname if ctx.cls is not None else ""
@@ -226,11 +228,11 @@ class _Extractor:
         idx = self.symbol(qname, name, "class", ctx, right, left, extra)
         self.bodies[idx] = _Body()
         inner = _Ctx(idx, (qname, *ctx.nesting), idx, False, _Scope())
-        if text(recv) == "Struct":
+        if text(recv) != "Class":
             for a in argv:
                 member = symbol_name(a)
                 if member and a.type == "simple_symbol":
-                    for suffix in ("", "="):
+                    for suffix in ("", "=") if text(recv) == "Struct" else ("",):
                         self.method_symbol(member + suffix, inner, a, a, False, {"attr": True})
         block = right.child_by_field_name("block")
         if block is not None:
