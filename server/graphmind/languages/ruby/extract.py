@@ -60,6 +60,9 @@ _BLOCKS = frozenset({"block", "do_block", "lambda"})
 _MIXINS = {"include": "implements", "prepend": "prepends", "extend": "extends_self"}
 _ATTRS = {"attr_reader": ("",), "attr_writer": ("=",), "attr_accessor": ("", "="), "attr": ("",)}
 _SEND = frozenset({"send", "public_send", "__send__"})
+MAX_NESTING = 200  # nodes nested deeper are walked without recursion (_Extractor.flat)
+MAX_VALUE_NESTING = 12  # a local's value nested deeper (one local assigned from another, again and again): unknown
+MAX_VALUES = 8  # assignments a local's value remembers; more: unknown
 _CLASS_MAKERS = frozenset({("Class", "new"), ("Struct", "new"), ("Data", "define")})
 _KEYWORDS = frozenset({"__FILE__", "__LINE__", "__ENCODING__"})  # identifiers to the grammar, keywords to Ruby
 
@@ -93,11 +96,13 @@ class _Scope:
         return None
 
     def declare(self, name: str, value: Expr) -> None:
+        value = value if _nesting(value) <= MAX_VALUE_NESTING else (UNKNOWN,)  # b = a; c = b; ... stays small
         got = self.find(name)
         if got is None:
             self.vars[name] = [value]
         elif value not in got:
-            got.append(value)
+            # many assignments of a name: its value is unknown (the list stays bounded)
+            got.append(value if len(got) < MAX_VALUES else (UNKNOWN,))
 
 
 class _Ctx(NamedTuple):
@@ -131,6 +136,7 @@ class _Extractor:
         self.requires: list[tuple[str, str]] = []  # (require | require_relative, path: require_path)
         self.bodies: dict[int, _Body] = {}
         self.src_len = len(src)
+        self.depth = 0  # the walk's nesting (see MAX_NESTING)
 
     def run(self, root: ts.Node) -> Facts:
         self.symbols.append(
@@ -170,12 +176,45 @@ class _Extractor:
 
     # --- the walk
     def visit(self, node: ts.Node, ctx: _Ctx) -> None:
-        handler = _HANDLERS.get(node.type)
-        if handler is not None:
-            handler(self, node, ctx)
+        if self.depth >= MAX_NESTING:
+            self.flat(node, ctx)
             return
-        for c in node.named_children:
-            self.visit(c, ctx)
+        self.depth += 1
+        try:
+            handler = _HANDLERS.get(node.type)
+            if handler is not None:
+                handler(self, node, ctx)
+                return
+            for c in node.named_children:
+                self.visit(c, ctx)
+        finally:
+            self.depth -= 1
+
+    def flat(self, root: ts.Node, ctx: _Ctx) -> None:
+        """Code nested deeper than ``MAX_NESTING`` (a generated ``a + b + ...`` of thousands of
+        terms, a chain of thousands of calls), walked without recursion: its calls and bare
+        identifiers are sites, its assignments declare locals; a definition this deep is not
+        read (the walk above it stays within Python's recursion limit)."""
+        todo = [root]
+        while todo:
+            n = todo.pop()
+            parent = n.parent
+            if n.type == "call":
+                method, recv = n.child_by_field_name("method"), n.child_by_field_name("receiver")
+                if method is not None and method.type in ("identifier", "constant"):
+                    self.site(ctx, text(method), method, SEND, self.expr(recv, ctx) if recv is not None else None)
+                todo.extend(c for c in reversed(n.named_children) if method is None or c != method)
+                continue
+            if n.type == "identifier" and parent is not None:
+                if parent.type in _PARAMS or parent.type in _TARGETS or parent.type in ("block_parameters",
+                                                                                         "lambda_parameters"):
+                    ctx.scope.declare(text(n), (UNKNOWN,))
+                elif parent.type in ("assignment", "operator_assignment") and parent.child_by_field_name("left") == n:
+                    ctx.scope.declare(text(n), (UNKNOWN,))
+                else:
+                    self.on_identifier(n, ctx)
+                continue
+            todo.extend(reversed(n.named_children))
 
     def visit_children(self, node: ts.Node | None, ctx: _Ctx) -> None:
         if node is not None:
@@ -547,6 +586,13 @@ class _Extractor:
             return self.expr(node.named_children[0], ctx, depth + 1)
         lit = LITERALS.get(t)
         return (LIT, lit) if lit is not None else (UNKNOWN,)
+
+
+def _nesting(e: Any) -> int:
+    """How deep a value's tuples and lists nest."""
+    if not isinstance(e, (tuple, list)) or not e:
+        return 0
+    return 1 + max(_nesting(x) for x in e)
 
 
 def _names_a_class(e: Expr) -> bool:
