@@ -268,7 +268,7 @@ PLUGINS: tuple[Plugin, ...] = (
     Plugin("go", {"go": (".go",), "gomod": (".mod",)}),
     Plugin("rust", {"rust": (".rs",)}),
     Plugin("java", {"java": (".java",)}),
-    Plugin("ruby", {"ruby": (".rb", ".rake", ".gemspec")}),
+    Plugin("ruby", {"ruby": (".rb", ".rake", ".gemspec", ".ru")}),
     Plugin("tags", {
         "c": (".c", ".h"),
         "cpp": (".cpp", ".cc", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp"),

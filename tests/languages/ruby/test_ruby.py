@@ -27,7 +27,7 @@ def engine(tmp_path_factory: pytest.TempPathFactory):
 
 def test_ruby_is_first_class() -> None:
     assert type(languages.get("ruby")).__module__ == "graphmind.languages.ruby"
-    assert languages.for_path("tasks/db.rake") is languages.get("ruby")
+    assert languages.for_path("tasks/db.rake") is languages.for_path("config.ru") is languages.get("ruby")
 
 
 def test_edges_exact(engine: Engine) -> None:
