@@ -42,6 +42,7 @@ FILES = {
     ),
     "spec/repo_spec.rb": 'describe Shop::Repo do\n  it "saves" do\n    Shop::Repo.new.save\n  end\nend\n',
     "lib/tasks/db.rake": 'task :seed do\n  Shop::Util.slug("x")\nend\n',
+    "docs/saving.md": "# Saving an order\n\n`Shop::Repo#save` audits first; see `Shop::Util.slug` and `valid?`.\n",
 }
 
 
@@ -85,6 +86,14 @@ def test_requires_in_the_import_graph(tmp_path: Path) -> None:
 def test_search_reads_leading_comments(tmp_path: Path) -> None:
     g = _graph(tmp_path)
     assert [s.qname for s in g.search("rows order cache")] == ["Shop.Repo"]
+
+
+def test_doc_notes_name_ruby_methods(tmp_path: Path) -> None:
+    # Ruby's own notation in a note: Shop::Repo#save (an instance method), Shop::Util.slug
+    g = _graph(tmp_path)
+    for qname in ("Shop.Repo.save", "Shop.Util.slug"):
+        notes = g.notes(g.symbols_by_qname(qname))
+        assert [(n.path, n.title) for n in notes] == [("docs/saving.md", "Saving an order")], qname
 
 
 INITIAL = {k: FILES[k] for k in ("lib/shop.rb", "lib/shop/repo.rb", "lib/shop/util.rb", "test/repo_test.rb")}
