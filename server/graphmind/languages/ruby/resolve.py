@@ -44,6 +44,7 @@ from ...model import (
 )
 from .._toolkit import MAX_DEPTH, Dispatch, known_confidence, label_by_name, unresolved
 from .._toolkit.dispatch import declared_overrides, dispatch_via, weak_method
+from .._toolkit.labels import union_confidence
 from .builtins import BY_NAME_COMMON, KERNEL
 from .extract import ASSOC, CALLBACK, METHOD_REF, SUPER, Site
 from .syntax import CALL, CONST, IVAR, LIT, SELF, VALS
@@ -407,19 +408,24 @@ class Resolver:
         return out
 
     def from_includers(self, module: str, name: str, conf: int) -> tuple[list[Target], bool]:
-        """A module's method calling ``name`` on self, which the module does not define: the
-        definitions in the classes that include it (``inferred``; several: ``ambiguous``)."""
+        """A module's method calling ``name`` on self, which the module does not define: self is
+        an instance of one of the classes that include it, so each one's definition is a possible
+        callee, as for a value of a declared union of types (the toolkit's ``union_confidence``:
+        ``inferred`` when every including class has exactly one, else ``ambiguous``)."""
         rows = self.types(module)
-        found: dict[int, SymbolRow] = {}
+        parts: dict[str, list[SymbolRow]] = {}
         external = False
         for sub in self.dispatch.subtypes(rows[0]):
+            if sub.kind != "class" or sub.qname in parts:
+                continue  # a module including it is no instance; its including classes are here too
             got, ext = self.find(sub.qname, name, False)
             external = external or ext
-            for r in got:
-                found.setdefault(r.id, r)
+            parts[sub.qname] = got
+        found = {r.id: r for got in parts.values() for r in got}
         if not found:
             return [], external
-        c = known_confidence(list(found.values()), min(conf, INFERRED), alternatives=True)
+        by_class = [p for p in parts.values() if p]
+        c = union_confidence(by_class, min(conf, INFERRED), whole=len(by_class) == len(parts))
         return [Target(r.id, c) for r in found.values()], external
 
     def new(self, i: int, classes: tuple[str, ...], conf: int) -> Resolution:
