@@ -26,7 +26,6 @@ import tree_sitter as ts
 
 from ...model import CALL as CALL_SITE
 from ...model import REF, Facts, SiteFact, SymbolFact
-from .._toolkit.records import plain_facts
 from .rails import ASSOCIATIONS, CALLBACK_OPTIONS, is_callback
 from .syntax import (
     CALL,
@@ -68,7 +67,7 @@ _KEYWORDS = frozenset({"__FILE__", "__LINE__", "__ENCODING__"})  # identifiers t
 
 
 class Site(NamedTuple):
-    """What the resolver needs of a site: how it reaches its target, the receiver, and whether it
+    """What the resolver needs of a site (stored as a plain tuple, read back as ``Site(*expr)``): how it reaches its target, the receiver, and whether it
     sits in a block of a class body or of the top level (run by a DSL, maybe on an instance:
     ``should "x" do``, RSpec's ``it "x" do``)."""
 
@@ -144,7 +143,8 @@ class _Extractor:
         )
         self.bodies[0] = _Body()
         self.visit(root, _Ctx(0, (), None, False, _Scope()))
-        return plain_facts(Facts(self.module, self.symbols, self.sites, [], {"requires": self.requires}))
+        # every record is made a plain tuple where it is made (Site below), as marshal stores them
+        return Facts(self.module, self.symbols, self.sites, [], {"requires": self.requires})
 
     # --- symbols and sites
     def symbol(self, qname: str, name: str, kind: str, ctx: _Ctx, node: ts.Node, name_node: ts.Node,
@@ -158,7 +158,7 @@ class _Extractor:
     def site(self, ctx: _Ctx, name: str, node: ts.Node, how: str, recv: Expr, kind: str = CALL_SITE) -> None:
         in_body_block = ctx.block and (ctx.owner == ctx.cls or ctx.owner == 0)  # a class body's or the top level's
         self.sites.append(
-            SiteFact(ctx.owner, name, kind, rng(node), node.start_byte, node.end_byte, Site(how, recv, in_body_block))
+            SiteFact(ctx.owner, name, kind, rng(node), node.start_byte, node.end_byte, (how, recv, in_body_block))
         )
 
     def method_symbol(self, name: str, ctx: _Ctx, node: ts.Node, name_node: ts.Node, singleton: bool,
