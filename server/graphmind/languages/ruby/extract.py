@@ -47,7 +47,7 @@ from .syntax import (
 )
 
 # how a site reaches its target (Site.how)
-SEND, SUPER, CALLBACK, ASSOC, METHOD_REF = "send", "super", "callback", "assoc", "method"
+SEND, SUPER, CALLBACK, ASSOC, METHOD_REF, CONST_REF = "send", "super", "callback", "assoc", "method", "const"
 
 # nodes whose identifiers declare locals (parameters, assignment targets) or name something
 _PARAMS = frozenset({
@@ -245,6 +245,8 @@ class _Extractor:
                 self.visit(sup, ctx)  # Struct.new(...), a call: its sites are the enclosing scope's
         idx = self.symbol(qname, parts[-1], kind, ctx, node, name_node, extra)
         self.bodies[idx] = _Body()
+        if sup is not None and "extends" in extra and extra["extends"] != [UNKNOWN] and sc is not None:
+            self.on_constant(sc, ctx._replace(owner=idx))  # the subclass refers to its superclass
         inner = _Ctx(idx, (qname, *ctx.nesting), idx, False, _Scope())
         self.visit_children(node.child_by_field_name("body"), inner)
 
@@ -419,6 +421,29 @@ class _Extractor:
         for c in node.named_children:
             if pattern is None or c.id != pattern.id:
                 self.visit(c, ctx)
+
+    def on_constant(self, node: ts.Node, ctx: _Ctx) -> None:
+        """A class or module named as a value (``Story.where``, ``rescue Errors::Fatal``, ``when
+        Page``): a reference to it (a ``ref`` site), so that a class used only through its class
+        methods or as a value is no dead code. ``SCREAMING_CASE`` constants hold values, not
+        classes, and ``Foo.new`` is a call of the class already."""
+        got = const_parts(node)
+        if got is None:
+            self.visit_children(node, ctx)  # expr::Name
+            return
+        parts, top = got
+        if not any(ch.islower() for ch in parts[-1]):  # Foo::LIMIT: a value of Foo's
+            scope = node.child_by_field_name("scope") if node.type == "scope_resolution" else None
+            if scope is not None:
+                self.on_constant(scope, ctx)
+            return
+        parent = node.parent
+        if parent is not None and parent.type == "call" and parent.child_by_field_name("receiver") == node:
+            method = parent.child_by_field_name("method")
+            if method is not None and text(method) == "new":
+                return
+        name = node.child_by_field_name("name") if node.type == "scope_resolution" else node
+        self.site(ctx, parts[-1], name or node, CONST_REF, (CONST, candidates(parts, top, ctx.nesting)), REF)
 
     def on_super(self, node: ts.Node, ctx: _Ctx) -> None:
         self.site(ctx, "super", node, SUPER, None)
@@ -645,6 +670,6 @@ _HANDLERS = {
     "operator_assignment": _Extractor.on_assignment, "block": _Extractor.on_block, "do_block": _Extractor.on_block,
     "lambda": _Extractor.on_block, "for": _Extractor.on_for, "rescue": _Extractor.on_rescue,
     "super": _Extractor.on_super, "alias": _Extractor.on_alias, "undef": _Extractor.on_skip,
-    "in_clause": _Extractor.on_pattern,
+    "in_clause": _Extractor.on_pattern, "constant": _Extractor.on_constant, "scope_resolution": _Extractor.on_constant,
     **{p: _Extractor.on_skip for p in _PARAMS},
 }

@@ -46,7 +46,7 @@ from .._toolkit import MAX_DEPTH, Dispatch, known_confidence, label_by_name, unr
 from .._toolkit.dispatch import declared_overrides, dispatch_via, weak_method
 from .._toolkit.labels import union_confidence
 from .builtins import BY_NAME_COMMON, KERNEL
-from .extract import ASSOC, CALLBACK, METHOD_REF, SUPER, Site
+from .extract import ASSOC, CALLBACK, CONST_REF, METHOD_REF, SUPER, Site
 from .syntax import CALL, CONST, IVAR, LIT, SELF, VALS
 
 TYPE_KINDS = frozenset({"class", "namespace"})
@@ -333,11 +333,11 @@ class Resolver:
         s = self.f.sites[i]
         site = Site(*s.expr)
         how, recv = site.how, site.recv
-        if how == ASSOC:
+        if how in (ASSOC, CONST_REF):  # a class named by a symbol (Rails' convention), or as a value
             q = self.const(recv[1])
             if q is None:
                 return Resolution(i, [], EXTERNAL)
-            return self.known(i, self.types(q), INFERRED)
+            return self.known(i, self.types(q), INFERRED if how == ASSOC else EXTRACTED)
         if how == CALLBACK:
             me = self.self_of(s.caller)
             if me[0] == "top":
