@@ -290,8 +290,8 @@ PLUGINS: tuple[Plugin, ...] = (
     Plugin("php", {"php": (".php",)}),
     Plugin("csharp", {"csharp": (".cs",)}),
     Plugin("kotlin", {"kotlin": (".kt", ".kts")}),
+    Plugin("ruby", {"ruby": (".rb", ".rake", ".gemspec", ".ru")}),
     Plugin("tags", {
-        "ruby": (".rb", ".rake", ".gemspec"),
         "swift": (".swift",),
         "scala": (".scala", ".sc"),
         "lua": (".lua",),

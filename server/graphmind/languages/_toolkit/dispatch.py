@@ -34,7 +34,10 @@ A language supplies two things:
 * optionally ``nominal(within)``: whether the subtypes of the type row ``within`` are found through
   the reverse index (by default: never, every same-named method is checked);
 * optionally ``members_at(sub)``: the qualified name a subtype's methods are named under (by
-  default its own; Rust: an ``impl`` block's methods are named under its type).
+  default its own; Rust: an ``impl`` block's methods are named under its type);
+* optionally ``type_key(row)``: what makes two type rows one type (by default its id; Ruby: its
+  qualified name, a class being reopened in many files, each with a symbol of its own; C#: the parts
+  of a ``partial class``).
 
 A resolver that holds its ``Dispatch`` passes its own methods through :func:`weak_method`, so
 that the two make no reference cycle (each file's resolution would otherwise stay alive, with its
@@ -49,7 +52,7 @@ Use::
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from typing import ParamSpec, TypeVar
 
 from ...model import INFERRED, Facts, Override, SymbolRow, Target, Via, WorkspaceView
@@ -91,9 +94,9 @@ class Dispatch:
         *,
         nominal: Callable[[SymbolRow], bool] | None = None,
         members_at: Callable[[SymbolRow], str] | None = None,
+        type_key: Callable[[SymbolRow], Hashable] | None = None,
         method_kinds: frozenset[str] = METHOD_KINDS,
         type_kinds: frozenset[str] = TYPE_KINDS,
-        partial: bool = False,
     ) -> None:
         self.ws = ws
         self.is_subtype = is_subtype
@@ -101,9 +104,8 @@ class Dispatch:
         self.method_kinds = method_kinds
         self.type_kinds = type_kinds
         self.nominal = nominal
-        # the types of one qualified name are parts of one type (C#'s ``partial class``)
-        self.partial = partial
         self.members_at = members_at or (lambda t: t.qname)
+        self.type_key = type_key or (lambda t: t.id)
         self._memo: dict[tuple[str, int, int], list[SymbolRow]] = {}
         self._subtypes: dict[int, list[SymbolRow]] = {}
         # a subtype's methods by name (``members_at``): read once per resolution, whatever is asked
@@ -139,8 +141,7 @@ class Dispatch:
             got = []
             if self.nominal is not None and self.nominal(within):
                 subs = self.subtypes(within)
-                ids = {t.id for t in subs}
-                parts = {t.qname for t in subs} if self.partial else set()
+                keys = {self.type_key(t) for t in subs}
                 found: set[int] = set()
                 for sub in subs:
                     for r in self._methods_of(self.members_at(sub)).get(declared.name, ()):
@@ -148,7 +149,7 @@ class Dispatch:
                             continue
                         # the type that owns it (two types may share a qualified name)
                         owner = self.owner_of(r)
-                        if owner is not None and (owner.id in ids or owner.qname in parts) and r.id not in found:
+                        if owner is not None and self.type_key(owner) in keys and r.id not in found:
                             found.add(r.id)
                             got.append(r)
             else:

@@ -162,7 +162,9 @@ class Resolver:
         self.local_functions: frozenset[str] = frozenset(local.get("local_functions", ()))
         self.args: list[Any] | None = None  # the current site's argument types (:meth:`narrow`)
         self.dispatch = Dispatch(
-            ws, weak_method(self.is_subtype), type_kinds=CLASS_KINDS, nominal=lambda t: True, partial=policy.partial
+            ws, weak_method(self.is_subtype), type_kinds=CLASS_KINDS, nominal=lambda t: True,
+            # the parts of a partial class are one type
+            type_key=(lambda t: t.qname) if policy.partial else None,
         )
         # memoised per file (the view's rows don't change while it resolves one): a dispatch
         # check asks every same-named method's class for its supertypes, a call its receiver's

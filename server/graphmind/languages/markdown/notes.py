@@ -19,7 +19,8 @@ _CODE = re.compile(r"`([^`\n]+)`")
 _PATH = r"[A-Za-z0-9_./@-]*[A-Za-z0-9_-]\.[A-Za-z0-9]+"
 _LINE_REF = re.compile(rf"(?<![\w/.:-])({_PATH}):(\d+)\b")
 _SYMBOL_REF = re.compile(rf"(?<![\w/.:-])({_PATH})::([A-Za-z_][\w.]*)")
-_NAME = re.compile(r"^[A-Za-z_$][\w$]*(?:[.:][A-Za-z_$][\w$]*)*$|^[\w.:/-]+$")
+# a qualified name (``a.b``, ``A::B``, Ruby's and Javadoc's ``A#m``, a Ruby ``valid?``) or a path / topic
+_NAME = re.compile(r"^[A-Za-z_$][\w$]*(?:(?:::|[.:#])[A-Za-z_$][\w$]*)*[?!]?$|^[\w.:/-]+$")
 
 
 class Mention(NamedTuple):
@@ -72,7 +73,7 @@ def read(text: str, relpath: str) -> tuple[str, list[Mention]]:
                 continue
             code = m.group(1).strip()
             if code and len(code) <= 200 and _NAME.match(code):
-                mentions.append(Mention(CODE, code.replace("::", ".") if "/" not in code else code, "", i))
+                mentions.append(Mention(CODE, code.replace("::", ".").replace("#", ".") if "/" not in code else code, "", i))
         if len(mentions) >= MAX_MENTIONS:
             break
     return title or posixpath.splitext(posixpath.basename(relpath))[0], mentions[:MAX_MENTIONS]

@@ -9,7 +9,7 @@ instantiated: ``new Foo()``, ``Foo.new``). Extraction is :mod:`.extract`, resolu
 
 Names: the module is the file's path without its extension, '/' -> '.'; a definition's qualified
 name is its enclosing definition's plus its own name; a qualified definition name (C++
-``Foo::go``, Lua ``M:run``, Ruby ``Shop::Repo``) contributes all its parts, and its owner
+``Foo::go``, Lua ``M:run``, Elixir ``Demo.Greeter``) contributes all its parts, and its owner
 (``Foo``) counts as an enclosing class.
 
 Resolution knows no types or imports, so every rule is stated with its label:

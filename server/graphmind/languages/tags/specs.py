@@ -28,7 +28,6 @@ _ELIXIR_FORMS = frozenset(
 )
 
 TABLE: tuple[Spec, ...] = (
-    Spec("ruby", "ruby", ("ruby",), frozenset({"self", "super"}), ("initialize",)),
     Spec("swift", "swift", ("swift",), frozenset({"self", "super", "Self"}), ("init",)),
     Spec("scala", "scala", ("scala",), frozenset({"this", "super"})),
     Spec("lua", "lua", ("lua",), frozenset({"self"})),

@@ -1,0 +1,45 @@
+"""Incremental equals fresh for what Ruby's resolver reads across files: a class's superclass,
+its mixins (include, prepend, extend), a class reopened in another file, instance variables'
+classes, module functions, top-level defs, ``super`` and dispatch to overrides."""
+
+from __future__ import annotations
+
+from edit_sequences import edit_sequences
+from graph_util import check_incremental
+from hypothesis import HealthCheck, given, settings
+from profiles import examples
+
+INITIAL = {
+    "base.rb": (
+        "module Shop\n  module Saving\n    def persist\n      write\n      super\n    end\n  end\n\n"
+        "  class Base\n    def save\n      check\n    end\n\n    def check\n      true\n    end\n\n"
+        "    def self.build\n      new\n    end\n  end\nend\n\ndef helper(x)\n  x\nend\n"
+    ),
+    "repo.rb": (
+        "module Shop\n  class Repo < Base\n    include Saving\n    extend Finders\n\n    def initialize\n"
+        "      @cache = Cache.new\n    end\n\n    def check\n      super\n      @cache.store\n    end\n\n"
+        "    def write\n      helper(1)\n    end\n  end\n\n  class Cache\n    def store\n      1\n    end\n  end\nend\n"
+    ),
+    "use.rb": (
+        "module Shop\n  module Finders\n    def all\n      build\n    end\n  end\n\n  class Repo\n    def purge\n"
+        "      persist\n    end\n  end\nend\n\ndef run\n  r = Shop::Repo.new\n  r.save\n  r.purge\n  Shop::Repo.all\n"
+        "  item.persist\n  helper 2\nend\n"
+    ),
+}
+FRAGMENTS = [
+    "\n  class Repo < Object\n  end\n", "\n  class Other < Base\n    def check\n      1\n    end\n  end\n",
+    "\n    def save\n      check\n    end\n", "\n    def store\n      2\n    end\n", "\n    include Saving\n",
+    "\n    prepend Saving\n", "\n    extend Saving\n", "\n    def self.all\n      1\n    end\n",
+    "\ndef helper(y)\n  y\nend\n", "\n    @cache = Repo.new\n", "\n  module Saving\n    def write\n    end\n  end\n",
+    "\n    def persist\n      1\n    end\n", "\n    module_function\n", "\n    attr_reader :item\n",
+    " < Base", " < Repo", "Cache.new", "Repo.new", "super", "self.", "check", "persist", "::", "def ", "end",
+    "class ", "module ", "(", ")", "\n", "  ", "",
+]
+FILES = sorted(INITIAL)
+OPEN = ("base.rb", "use.rb")
+
+
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(edit_sequences(FILES, FRAGMENTS, max_length=40, max_edits=10))
+def test_ruby_incremental_equals_fresh(edits: list[tuple[str, int, int, str]]) -> None:
+    check_incremental(INITIAL, OPEN, edits)
