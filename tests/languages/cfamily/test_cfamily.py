@@ -185,3 +185,26 @@ def test_changes_in_c_and_cpp(tmp_path: Path) -> None:
     assert {(c["qualifiedName"], c["change"]) for c in d["changed"]} == {("Twice", "modified"), ("shop.Checksum", "signature")}
     affected = {a["qualifiedName"] for a in d["affected"]}
     assert {"main", "Report.Run", "apply_all", "shop.Store.Count"} <= affected  # C called from C++, and C++ callers
+
+
+def test_live_overlay_holds_a_c_buffer_never_the_base(tmp_path: Path) -> None:
+    """An open C++ buffer's new call reaches the server's overlay (readers see it), not the base."""
+    from graph_util import snapshot, write_files
+    from graphmind.live import LiveGraph
+
+    files = {"u.h": "int Twice(int x);\n", "u.c": '#include "u.h"\nint Twice(int x) { return 2 * x; }\n',
+             "m.cc": '#include "u.h"\nint Run() { return 1; }\n'}
+    edited = '#include "u.h"\nint Run() { return Twice(1); }\n'
+    g = LiveGraph(write_files(tmp_path / "ws", files), jobs=1)
+    try:
+        g.index()
+        g.open_document("m.cc", edited)
+        assert ("Run", "Twice", "extracted") in edges(g.live)
+        assert ("Run", "Twice", "extracted") not in edges(g.base)
+        fresh_root = write_files(tmp_path / "fresh", {**files, "m.cc": edited})
+        fresh = Engine(fresh_root, db_path=tmp_path / "fresh.db")
+        fresh.index()
+        assert snapshot(g.live) == snapshot(fresh)
+        fresh.close()
+    finally:
+        g.close()
