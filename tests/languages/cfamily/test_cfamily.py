@@ -208,3 +208,13 @@ def test_live_overlay_holds_a_c_buffer_never_the_base(tmp_path: Path) -> None:
         fresh.close()
     finally:
         g.close()
+
+
+def test_masks_leave_out_macros_the_grammar_cannot_read_and_nothing_else() -> None:
+    from graphmind.languages.cfamily.masks import masked
+
+    text = (b"class LIB_API Store : public Base {\n  int Get() const LOCKS_EXCLUDED(mu_);\n  int n_ GUARDED_BY(mu_);\n};\n"
+            b"x = (size_t) SIZE_MAX;\nif (x) LOG(y);\nreturn (int) MAXV;\n#define W(a) f(a) CONST_X;\n"
+            b"S::S()\n    :\n#if !defined(NDEBUG)\n      a_(1),\n#endif\n      b_(2) {}\n")
+    got = [text[a:b] for a, b in masked(text)]
+    assert got == [b"LIB_API", b"LOCKS_EXCLUDED(mu_)", b"GUARDED_BY(mu_)", b"#if !defined(NDEBUG)", b"#endif"]
