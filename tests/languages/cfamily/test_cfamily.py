@@ -185,3 +185,36 @@ def test_changes_in_c_and_cpp(tmp_path: Path) -> None:
     assert {(c["qualifiedName"], c["change"]) for c in d["changed"]} == {("Twice", "modified"), ("shop.Checksum", "signature")}
     affected = {a["qualifiedName"] for a in d["affected"]}
     assert {"main", "Report.Run", "apply_all", "shop.Store.Count"} <= affected  # C called from C++, and C++ callers
+
+
+def test_live_overlay_holds_a_c_buffer_never_the_base(tmp_path: Path) -> None:
+    """An open C++ buffer's new call reaches the server's overlay (readers see it), not the base."""
+    from graph_util import snapshot, write_files
+    from graphmind.live import LiveGraph
+
+    files = {"u.h": "int Twice(int x);\n", "u.c": '#include "u.h"\nint Twice(int x) { return 2 * x; }\n',
+             "m.cc": '#include "u.h"\nint Run() { return 1; }\n'}
+    edited = '#include "u.h"\nint Run() { return Twice(1); }\n'
+    g = LiveGraph(write_files(tmp_path / "ws", files), jobs=1)
+    try:
+        g.index()
+        g.open_document("m.cc", edited)
+        assert ("Run", "Twice", "extracted") in edges(g.live)
+        assert ("Run", "Twice", "extracted") not in edges(g.base)
+        fresh_root = write_files(tmp_path / "fresh", {**files, "m.cc": edited})
+        fresh = Engine(fresh_root, db_path=tmp_path / "fresh.db")
+        fresh.index()
+        assert snapshot(g.live) == snapshot(fresh)
+        fresh.close()
+    finally:
+        g.close()
+
+
+def test_masks_leave_out_macros_the_grammar_cannot_read_and_nothing_else() -> None:
+    from graphmind.languages.cfamily.masks import masked
+
+    text = (b"class LIB_API Store : public Base {\n  int Get() const LOCKS_EXCLUDED(mu_);\n  int n_ GUARDED_BY(mu_);\n};\n"
+            b"x = (size_t) SIZE_MAX;\nif (x) LOG(y);\nreturn (int) MAXV;\n#define W(a) f(a) CONST_X;\n"
+            b"S::S()\n    :\n#if !defined(NDEBUG)\n      a_(1),\n#endif\n      b_(2) {}\n")
+    got = [text[a:b] for a, b in masked(text)]
+    assert got == [b"LIB_API", b"LOCKS_EXCLUDED(mu_)", b"GUARDED_BY(mu_)", b"#if !defined(NDEBUG)", b"#endif"]

@@ -90,7 +90,9 @@ def masked(text: bytes) -> list[tuple[int, int]]:
             continue
         opening = _opening(text, m.start())
         before = _WORD_BEFORE.search(text, max(0, opening - 64), opening) if opening > 0 else None
-        if opening < 0 or (before is not None and before.group(1) in _CONTROL) or _in_directive(text, m.start()):
+        # only after a declarator's parameters (`name(...)`), never a cast (`(int) MAX;`) nor a
+        # statement's condition (`if (x) LOG(y);`)
+        if before is None or before.group(1) in _CONTROL or _in_directive(text, m.start()):
             continue
         spans.append((m.start(1), m.start(1) + len(m.group(1).rstrip())))
     for m in _FIELD.finditer(text):
