@@ -679,6 +679,11 @@ class Resolver:
             return ("ext", f"{payload}.{name}"), c, False, []
         if kind in ("inst", "cls"):
             ms, ext = self.methods(payload, name, arity)
+            if ms and kind == "inst" and self.policy.extensions and self.args and not any(self.accepts(r) for r in ms):
+                # no member accepts the arguments: C# turns to the extension methods
+                es = [r for r in self.extensions(payload, name, arity) if self.accepts(r)]
+                if es:
+                    return ("syms", es), known_confidence(es, min(c, INFERRED)), False, []
             if ms:
                 within = list(payload) if kind == "inst" and recv[0] != ExprKind.SUPER else []
                 return ("syms", ms), known_confidence(ms, c), False, within
