@@ -1,0 +1,113 @@
+"""PostgreSQL connections: a pool of psycopg 3 connections seen through the small part of
+sqlite3's interface the reads use (``execute`` → rows with ``fetchone``/``fetchall``), so that
+:class:`~.reads.Reads`, :class:`~.view.StoreView` and the layers' reads run unchanged on a
+snapshot. Every failure is an :class:`~.store.IndexUnavailable` whose message names the store by
+its redacted URL and never holds a password."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import re
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from .location import StoreLocation, redact_text
+from .pg_schema import SCHEMA_NAME
+from .store import IndexUnavailable
+
+CONNECT_TIMEOUT = 5  # seconds: a store that does not answer by then is down (editors fall back)
+POOL_SIZE = 4
+
+_TOKEN = re.compile(r"'(?:[^']|'')*'|\?(\d*)|%")
+
+
+@functools.lru_cache(maxsize=1024)
+def translate(sql: str) -> tuple[str, tuple[int, ...]]:
+    """sqlite3's parameters (``?`` and ``?N``, numbered the way SQLite numbers them) as psycopg's
+    (``%s``), with the index of the parameter each one takes; a literal ``%`` doubled."""
+    order: list[int] = []
+    last = 0
+
+    def sub(m: re.Match[str]) -> str:
+        nonlocal last
+        token = m.group(0)
+        if token.startswith("'") or token == "%":
+            return token.replace("%", "%%")
+        if m.group(1):
+            n = int(m.group(1))
+            last = max(last, n)
+        else:
+            last += 1
+            n = last
+        order.append(n - 1)
+        return "%s"
+
+    return _TOKEN.sub(sub, sql), tuple(order)
+
+
+class Rows(list):
+    """A statement's rows, fetched whole (the connection goes back to the pool at once)."""
+
+    def fetchone(self) -> tuple | None:
+        return self[0] if self else None
+
+    def fetchall(self) -> list[tuple]:
+        return list(self)
+
+
+def failure(exc: BaseException, location: StoreLocation) -> IndexUnavailable:
+    import psycopg
+
+    down = not isinstance(exc, psycopg.Error) or isinstance(exc, psycopg.OperationalError)
+    what = "is unavailable" if down else "refused a statement"
+    return IndexUnavailable(f"the store {location.shown} {what}: {redact_text(str(exc).strip(), location.url)}")
+
+
+def connect_options(snapshot: int | None) -> str:
+    opts = f"-c search_path={SCHEMA_NAME}"
+    return opts if snapshot is None else f"{opts} -c graphmind.snapshot={int(snapshot)}"
+
+
+class PgConnection:
+    """A pool of connections to one store (reading one snapshot when ``snapshot`` is given)."""
+
+    def __init__(
+        self, location: StoreLocation, *, snapshot: int | None = None, timeout: float = CONNECT_TIMEOUT,
+        size: int = POOL_SIZE,
+    ) -> None:
+        import psycopg
+        from psycopg_pool import ConnectionPool, PoolTimeout
+
+        self.location = location
+        self.snapshot = snapshot
+        self._errors = (psycopg.Error, PoolTimeout)
+        self.pool = ConnectionPool(
+            location.url, min_size=1, max_size=size, open=False, timeout=timeout, name="graphmind",
+            kwargs={"autocommit": True, "connect_timeout": max(1, int(timeout)), "options": connect_options(snapshot)},
+            reconnect_timeout=timeout,
+        )
+        try:
+            self.pool.open(wait=True, timeout=timeout)
+        except self._errors as exc:
+            self.pool.close(timeout=0)
+            raise failure(exc, location) from None
+
+    @contextlib.contextmanager
+    def connection(self) -> Iterator[Any]:
+        """One pooled connection (autocommit: open a transaction with ``conn.transaction()``)."""
+        try:
+            with self.pool.connection() as conn:
+                yield conn
+        except self._errors as exc:
+            raise failure(exc, self.location) from None
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Rows:
+        text, order = translate(sql)
+        with self.connection() as conn:
+            # no parameters: the text goes as written (psycopg reads no placeholders in it)
+            cur = conn.execute(text, [params[i] for i in order]) if order else conn.execute(sql)
+            return Rows(cur.fetchall() if cur.description is not None else ())
+
+    def close(self) -> None:
+        self.pool.close(timeout=1)
