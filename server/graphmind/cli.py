@@ -66,7 +66,7 @@ def _serve(argv: list[str]) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from . import cli_agent, cli_layers
+    from . import cli_agent, cli_layers, cli_team
     from .graph import MAX_DEPTH, MAX_LIMIT
 
     ap = argparse.ArgumentParser(prog="graphmind", description="Exact call graph, call hierarchy and blast radius.")
@@ -75,6 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("index", help="index (or refresh) a workspace and print a summary")
     p.add_argument("path", nargs="?", default=None, help="workspace root (same as --root)")
+    cli_team.add_store_options(p, index=True)
     _add_common(p)
 
     for name, helptext in (
@@ -99,6 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_common(p)
 
     cli_layers.add_parsers(sub, _add_common)
+    cli_team.add_parsers(sub, _add_common)
 
     _add_serve(sub)
     cli_agent.add_commands(sub, _add_common)
@@ -121,6 +123,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     root = Path(getattr(args, "path", None) or args.root or os.getcwd())
     if not root.is_dir():
         print(f"graphmind: {root} is not a directory", file=sys.stderr)
+        return 2
+    from . import cli_team
+
+    try:
+        if cli_team.wants_store(args, root):
+            return cli_team.run(args, root)
+    except cli_team.StoreURLError as exc:
+        print(f"graphmind: {exc}", file=sys.stderr)
         return 2
     try:
         with _progress_bar(args.command == "index" and not args.json) as progress:
