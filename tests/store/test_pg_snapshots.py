@@ -216,3 +216,29 @@ def test_the_unique_commit_is_the_last_guard(repo: Path, pg_url: str, tmp_path: 
     finally:
         shared.close()
         engine.close()
+
+
+def test_a_prune_waits_for_a_publish_that_shares_its_rows(repo: Path, pg_url: str) -> None:
+    """C2 shares C1's file versions; a prune of C1 while C2 is being published must not collect
+    them: it waits for the publish, then removes only what C2 does not use."""
+    loc = check(pg_url, "test")
+    commits = git(repo, "rev-list", "--reverse", "HEAD").split()
+    index_commit(repo, loc, commits[0], jobs=1)
+    shared = SnapshotStore(loc)
+    pruning: list[threading.Thread] = []
+
+    def prune_meanwhile() -> None:
+        t = threading.Thread(target=shared.prune, kwargs={"commits": [commits[0]]})
+        t.start()
+        t.join(1.0)
+        assert t.is_alive()  # blocked by the publish
+        pruning.append(t)
+
+    try:
+        made = index_commit(repo, loc, commits[1], jobs=1, before_commit=prune_meanwhile)
+        pruning[0].join(30)
+        assert [s.commit for s in shared.snapshots()] == [commits[1]]
+        assert made.new_files == 3 and shared.row_counts()["gm_files"] == 10
+        assert len(_rows(shared, commits[1])["symbols"]) > 0
+    finally:
+        shared.close()

@@ -144,6 +144,8 @@ class SnapshotStore:
         new_files = new_res = 0
         try:
             with self.conn.connection() as conn, conn.transaction():
+                # a prune (which takes this lock alone) must not collect rows this job shares
+                conn.execute("SELECT pg_advisory_xact_lock_shared(hashtext('graphmind prune'))")
                 conn.execute(
                     "CREATE TEMP TABLE stage_files(local_id bigint, digest bytea, path text, lang text, module text, "
                     "sha256 text, size bigint, status text, reason text, facts bytea, sids bytea) ON COMMIT DROP"
@@ -215,8 +217,8 @@ class SnapshotStore:
         removed = [s.commit for s in listed if s.id in doomed]
         with self.conn.connection() as conn, conn.transaction():
             # publishers share rows they did not write: none may publish while rows are collected
+            # (each holds this lock shared for its whole transaction)
             conn.execute("SELECT pg_advisory_xact_lock(hashtext('graphmind prune'))")
-            conn.execute("LOCK TABLE gm_snapshot_files IN SHARE ROW EXCLUSIVE MODE")
             conn.execute("DELETE FROM gm_snapshots WHERE id = ANY(%s)", (sorted(doomed),))
             res = conn.execute(
                 "DELETE FROM gm_resolutions r WHERE NOT EXISTS "
