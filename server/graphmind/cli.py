@@ -35,7 +35,7 @@ class UsageError(Exception):
 
 
 def _add_common(p: argparse.ArgumentParser) -> None:
-    from . import cli_agent
+    from . import cli_agent, cli_team
     from .workspace import DEFAULT_MAX_FILE_SIZE
 
     p.add_argument("--root", default=None, help="workspace root (default: the current directory)")
@@ -44,6 +44,7 @@ def _add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-file-size", type=int, default=DEFAULT_MAX_FILE_SIZE, help="skip larger files (bytes)")
     p.add_argument("--jobs", type=int, default=None, help="worker processes for a large index (default: 2 where there are 2 cores; 1 = none)")
     p.add_argument("--disk", action="store_true", help="answer from the files alone, ignoring a running editor's unsaved buffers")
+    cli_team.add_store_option(p)
     cli_agent.add_output_options(p)
 
 
@@ -75,7 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("index", help="index (or refresh) a workspace and print a summary")
     p.add_argument("path", nargs="?", default=None, help="workspace root (same as --root)")
-    cli_team.add_store_options(p, index=True)
+    cli_team.add_commit_option(p)
     _add_common(p)
 
     for name, helptext in (
@@ -133,9 +134,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"graphmind: {exc}", file=sys.stderr)
         return 2
     try:
-        with _progress_bar(args.command == "index" and not args.json) as progress:
-            view = open_view(root, disk=args.disk or args.command == "index", progress=progress,
-                             max_file_size=args.max_file_size, exclude=args.exclude, jobs=args.jobs)
+        shared, status = cli_team.snapshot_view(args, root)
+        if shared is not None:
+            view = shared
+        else:
+            with _progress_bar(args.command == "index" and not args.json) as progress:
+                view = open_view(root, disk=args.disk or args.command == "index", progress=progress,
+                                 max_file_size=args.max_file_size, exclude=args.exclude, jobs=args.jobs)
+            view.store = status  # why the shared store did not answer (None: none was set)
     except IndexUnavailable as exc:
         print(f"graphmind: {exc}", file=sys.stderr)
         return 1
@@ -173,10 +179,13 @@ def _progress_bar(show: bool) -> Iterator[Progress | None]:
 def view_json(view: View) -> dict[str, Any]:
     """Where an answer comes from: the live view (``overlay``: the unsaved buffers it includes) or
     the disk; ``stale`` when the editor's server had not caught up with the disk in time."""
-    return {"source": view.source, "overlay": view.overlay, **({"stale": True} if view.stale else {})}
+    return {"source": view.source, "overlay": view.overlay, **({"stale": True} if view.stale else {}),
+            **({"store": view.store.json()} if view.store is not None else {})}
 
 
 def _print_view(view: View) -> None:
+    if view.store is not None:
+        print(view.store.line())
     if view.overlay:
         print(f"overlay: {', '.join(view.overlay)} (unsaved editor buffers; --disk ignores them)")
     if view.stale:

@@ -14,13 +14,15 @@ from .store import IndexUnavailable
 from .store.location import StoreURLError, resolve
 
 
-def add_store_options(p: argparse.ArgumentParser, *, index: bool) -> None:
+def add_store_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--store", default=None, metavar="URL",
                    help="a shared PostgreSQL store (postgresql://user@host:port/db; default: $GRAPHMIND_STORE, "
                         "then [tool.graphmind] store; none: the local SQLite index). Passwords: ~/.pgpass or PGPASSWORD")
-    if index:
-        p.add_argument("--commit", default=None, metavar="REF",
-                       help="with a store: the commit to snapshot (default HEAD), read from git, not the working tree")
+
+
+def add_commit_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--commit", default=None, metavar="REF",
+                   help="with a store: the commit to snapshot (default HEAD), read from git, not the working tree")
 
 
 def add_parsers(sub: Any, add_common: Any) -> None:
@@ -30,15 +32,39 @@ def add_parsers(sub: Any, add_common: Any) -> None:
     p.add_argument("--older-than", type=float, default=None, metavar="DAYS",
                    help="prune: snapshots made more than DAYS before the newest one")
     p.add_argument("--commit", action="append", default=[], metavar="SHA", help="prune: this commit's snapshot (repeatable)")
-    add_store_options(p, index=False)
     add_common(p)
 
 
+# the commands a snapshot answers (the others answer from the local index, as without a store)
+SNAPSHOT_COMMANDS = ("callers", "callees", "refs", "blast-radius", "stats")
+
+
+def snapshot_view(args: argparse.Namespace, root: Path) -> tuple[Any, Any]:
+    """(a view over the newest snapshot of an ancestor of HEAD, its status) when a store is set
+    and the command is one a snapshot answers; (None, why not) when the store cannot answer;
+    (None, None) without a store (or with ``--disk``). StoreURLError for a bad setting."""
+    if args.command not in SNAPSHOT_COMMANDS or args.disk:
+        return None, None
+    location = resolve(args.store, root)
+    if location is None:
+        return None, None
+    from .graph import Graph
+    from .live import View
+    from .team import open_snapshot
+
+    engine, status = open_snapshot(root.resolve(), location)
+    if engine is None:
+        return None, status
+    return View(Graph(engine), engine, "snapshot", _close=[engine], store=status), status  # type: ignore[arg-type]
+
+
 def wants_store(args: argparse.Namespace, root: Path) -> bool:
-    """``index`` writes a snapshot when a store is set (by flag, environment or configuration)."""
+    """``index`` writes a snapshot when asked to: ``--store`` or ``--commit`` (then the URL may come
+    from the environment or the configuration). Without either it is the local index, even where
+    an editor's GRAPHMIND_STORE is set."""
     if args.command == "snapshots":
         return True
-    return args.command == "index" and (bool(args.commit) or resolve(args.store, root) is not None)
+    return args.command == "index" and bool(args.commit or args.store)
 
 
 def run(args: argparse.Namespace, root: Path) -> int:

@@ -12,7 +12,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from pg_util import PASSWORD, Cluster, bin_dir, free_port
+from graph_util import FIXTURES
+from pg_util import PASSWORD, Cluster, bin_dir, free_port, git
 
 
 @pytest.fixture(scope="session")
@@ -58,3 +59,25 @@ def pg_url(pg_cluster: Cluster) -> Iterator[str]:
     pg_cluster.admin(f"CREATE DATABASE {name}")
     yield pg_cluster.url(name)
     pg_cluster.admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """The shop fixture as a git repository with three commits: C1; C2 renames a method that
+    others call, edits and adds files; C3 deletes one and changes .gitignore (read whole)."""
+    root = tmp_path / "shop"
+    shutil.copytree(FIXTURES / "python" / "shop", root)
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "C1")
+    base = root / "src/shop/payments/base.py"
+    base.write_text(base.read_text().replace("def log(", "def record("))
+    (root / "scripts/tool.py").write_text((root / "scripts/tool.py").read_text() + "\n\ndef extra():\n    run()\n")
+    (root / "src/shop/new.py").write_text("from shop.orders import make\n\n\ndef fresh():\n    make()\n")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "C2")
+    (root / "scripts/helpers.py").unlink()
+    (root / ".gitignore").write_text("build/\n")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "C3")
+    return root

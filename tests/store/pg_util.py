@@ -68,3 +68,8 @@ class Cluster:
 
         with psycopg.connect(self.url(), autocommit=True) as conn:
             conn.execute(sql)
+
+
+def git(root: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(root), "-c", "user.email=ci@example.com", "-c", "user.name=ci", *args],
+                          capture_output=True, text=True, check=True).stdout.strip()

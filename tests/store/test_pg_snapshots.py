@@ -5,47 +5,17 @@ safe under concurrent jobs and a server that dies mid-publish."""
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 import threading
 from pathlib import Path
 
 import pytest
-from graph_util import FIXTURES
 from graphmind.cli import main
 from graphmind.commits import index_commit
 from graphmind.store import IndexUnavailable
 from graphmind.store.location import check
 from graphmind.store.pg_schema import FILE_ROWS, RESOLUTION_ROWS
 from graphmind.store.snapshots import SnapshotStore
-from pg_util import PASSWORD, Cluster
-
-
-def git(root: Path, *args: str) -> str:
-    return subprocess.run(["git", "-C", str(root), "-c", "user.email=ci@example.com", "-c", "user.name=ci", *args],
-                          capture_output=True, text=True, check=True).stdout.strip()
-
-
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    """The shop fixture as a git repository with three commits: C1; C2 renames a method that
-    others call, edits and adds files; C3 deletes one and changes .gitignore (read whole)."""
-    root = tmp_path / "shop"
-    shutil.copytree(FIXTURES / "python" / "shop", root)
-    git(root, "init", "-q")
-    git(root, "add", "-A")
-    git(root, "commit", "-qm", "C1")
-    base = root / "src/shop/payments/base.py"
-    base.write_text(base.read_text().replace("def log(", "def record("))
-    (root / "scripts/tool.py").write_text((root / "scripts/tool.py").read_text() + "\n\ndef extra():\n    run()\n")
-    (root / "src/shop/new.py").write_text("from shop.orders import make\n\n\ndef fresh():\n    make()\n")
-    git(root, "add", "-A")
-    git(root, "commit", "-qm", "C2")
-    (root / "scripts/helpers.py").unlink()
-    (root / ".gitignore").write_text("build/\n")
-    git(root, "add", "-A")
-    git(root, "commit", "-qm", "C3")
-    return root
+from pg_util import PASSWORD, Cluster, git
 
 
 def _rows(shared: SnapshotStore, commit: str) -> dict[str, list[str]]:

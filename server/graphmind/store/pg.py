@@ -61,20 +61,30 @@ def failure(exc: BaseException, location: StoreLocation) -> IndexUnavailable:
 
     down = not isinstance(exc, psycopg.Error) or isinstance(exc, psycopg.OperationalError)
     what = "is unavailable" if down else "refused a statement"
-    return IndexUnavailable(f"the store {location.shown} {what}: {redact_text(str(exc).strip(), location.url)}")
+    said = " ".join(str(exc).split())  # libpq's messages span lines
+    return IndexUnavailable(f"the store {location.shown} {what}: {redact_text(said, location.url)}")
 
 
-def connect_options(snapshot: int | None) -> str:
-    opts = f"-c search_path={SCHEMA_NAME}"
-    return opts if snapshot is None else f"{opts} -c graphmind.snapshot={int(snapshot)}"
+def connect_options(snapshot: int | None, read_only: bool, statement_timeout: float | None) -> str:
+    """A session's settings: the schema, the snapshot it reads, and for a reader (an editor)
+    read-only transactions and a bound on every statement."""
+    opts = [f"-c search_path={SCHEMA_NAME}"]
+    if snapshot is not None:
+        opts.append(f"-c graphmind.snapshot={int(snapshot)}")
+    if read_only:
+        opts.append("-c default_transaction_read_only=on")
+    if statement_timeout is not None:
+        opts.append(f"-c statement_timeout={max(1, int(statement_timeout * 1000))}")
+    return " ".join(opts)
 
 
 class PgConnection:
-    """A pool of connections to one store (reading one snapshot when ``snapshot`` is given)."""
+    """A pool of connections to one store (reading one snapshot when ``snapshot`` is given;
+    ``read_only``: sessions refuse every write, whatever the role may do)."""
 
     def __init__(
         self, location: StoreLocation, *, snapshot: int | None = None, timeout: float = CONNECT_TIMEOUT,
-        size: int = POOL_SIZE,
+        size: int = POOL_SIZE, read_only: bool = False, statement_timeout: float | None = None,
     ) -> None:
         import psycopg
         from psycopg_pool import ConnectionPool, PoolTimeout
@@ -82,9 +92,14 @@ class PgConnection:
         self.location = location
         self.snapshot = snapshot
         self._errors = (psycopg.Error, PoolTimeout)
+        kwargs = {"autocommit": True, "connect_timeout": max(1, round(timeout)),
+                  "options": connect_options(snapshot, read_only, statement_timeout)}
+        try:  # one connection first: a store that is down says why at once (the pool would retry)
+            psycopg.connect(location.url, **kwargs).close()
+        except psycopg.Error as exc:
+            raise failure(exc, location) from None
         self.pool = ConnectionPool(
-            location.url, min_size=1, max_size=size, open=False, timeout=timeout, name="graphmind",
-            kwargs={"autocommit": True, "connect_timeout": max(1, int(timeout)), "options": connect_options(snapshot)},
+            location.url, min_size=1, max_size=size, open=False, timeout=timeout, name="graphmind", kwargs=kwargs,
             reconnect_timeout=timeout,
         )
         try:

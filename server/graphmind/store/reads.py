@@ -7,8 +7,11 @@ signature, lang, parent_id. A site row is ``SITE_COLUMNS``: path, range (4), cal
 
 from __future__ import annotations
 
+import contextlib
 import marshal
 import sqlite3
+import time
+from collections.abc import Iterator
 from typing import Any
 
 from ..model import INFERRED
@@ -29,6 +32,20 @@ class Reads:
     def __init__(self, db: sqlite3.Connection, dialect: Dialect = SQLITE) -> None:
         self.db = db  # a sqlite3 connection, or one to PostgreSQL with the same interface (.pg)
         self.d = dialect
+
+    @contextlib.contextmanager
+    def deadline(self, at: float, every: int) -> Iterator[None]:
+        """Interrupt a SQLite query still running at ``at`` (time.monotonic(); checked every
+        ``every`` VM steps: sqlite3.OperationalError "interrupted"). A PostgreSQL reader's
+        statements are bounded by its session's ``statement_timeout`` instead (:mod:`.pg`)."""
+        if self.d.name != "sqlite":
+            yield
+            return
+        self.db.set_progress_handler(lambda: int(time.monotonic() > at), every)
+        try:
+            yield
+        finally:
+            self.db.set_progress_handler(None, 0)
 
     def _q(self, sql: str, params: tuple | list = ()) -> list[tuple]:
         return self.db.execute(sql, params).fetchall()

@@ -19,11 +19,12 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from .location import StoreLocation
-from .pg import PgConnection
+from .pg import CONNECT_TIMEOUT, PgConnection
 from .pg_schema import FILE_ROWS, PG_SCHEMA_VERSION, PG_TABLES, RESOLUTION_ROWS, SCHEMA_NAME, pg_column
 from .reads import Reads
 from .store import IndexUnavailable, Store
 
+READ_STATEMENT_SECONDS = 10.0  # an editor's statement that runs longer is cancelled
 BATCH = 500  # files read from the local index, digested and copied per round
 _FILE_COLUMNS = ("path", "lang", "module", "sha256", "size", "status", "reason", "facts", "sids")
 _FILE_TYPES = ("text", "text", "text", "text", "bigint", "text", "text", "bytea", "bytea")
@@ -72,9 +73,15 @@ def _digest(parts: list[bytes]) -> bytes:
 class SnapshotStore:
     """The snapshots of one PostgreSQL store."""
 
-    def __init__(self, location: StoreLocation, *, timeout: float | None = None) -> None:
+    def __init__(self, location: StoreLocation, *, timeout: float | None = None, read_only: bool = False) -> None:
+        """``read_only``: an editor's connections (no session may write; statements are bounded)."""
         self.location = location
-        self.conn = PgConnection(location, **({} if timeout is None else {"timeout": timeout}))
+        self.read_only = read_only
+        self.timeout = CONNECT_TIMEOUT if timeout is None else timeout
+        self.conn = PgConnection(location, timeout=self.timeout, **self._reader())
+
+    def _reader(self) -> dict:
+        return {"read_only": True, "statement_timeout": READ_STATEMENT_SECONDS} if self.read_only else {}
 
     def close(self) -> None:
         self.conn.close()
@@ -128,7 +135,7 @@ class SnapshotStore:
         """The queries' reads over one snapshot (close the connection when done)."""
         from .dialect import POSTGRES
 
-        conn = PgConnection(self.location, snapshot=snapshot)
+        conn = PgConnection(self.location, snapshot=snapshot, timeout=self.timeout, **self._reader())
         return Reads(conn, POSTGRES), conn  # type: ignore[arg-type]
 
     # ------------------------------------------------------------------ publish
@@ -228,6 +235,16 @@ class SnapshotStore:
                 "DELETE FROM gm_files f WHERE NOT EXISTS (SELECT 1 FROM gm_snapshot_files sf WHERE sf.file_id = f.id)"
             ).rowcount
         return Pruned(removed, files, res)
+
+    def grant_reader(self, role: str) -> None:
+        """Let ``role`` (an editors' login role, made by the database's administrator) read every
+        snapshot, and nothing else: USAGE on the schema, SELECT on its tables and views."""
+        from psycopg import sql
+
+        with self.conn.connection() as conn, conn.transaction():
+            who = sql.Identifier(role)
+            conn.execute(sql.SQL("GRANT USAGE ON SCHEMA {} TO {}").format(sql.Identifier(SCHEMA_NAME), who))
+            conn.execute(sql.SQL("GRANT SELECT ON ALL TABLES IN SCHEMA {} TO {}").format(sql.Identifier(SCHEMA_NAME), who))
 
     def row_counts(self) -> dict[str, int]:
         """Rows per table (``graphmind snapshots list``: what sharing saved)."""

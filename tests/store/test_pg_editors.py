@@ -1,0 +1,120 @@
+"""Editors and agents on a shared store: answers from the newest snapshot of an ancestor of HEAD
+naming it and its freshness; the local index, saying why, when the store is down (within the
+connect timeout) or has no such snapshot; editors' sessions read-only."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from graphmind.cli import main
+from graphmind.commits import index_commit
+from graphmind.store import IndexUnavailable
+from graphmind.store.location import check
+from graphmind.store.snapshots import SnapshotStore
+from graphmind.team import TIMEOUT_ENV, open_snapshot
+from pg_util import EDITOR_PASSWORD, PASSWORD, Cluster, git
+
+
+def _callers(root: Path, store: str, capsys: pytest.CaptureFixture[str], symbol: str = "shop.orders.make") -> dict:
+    assert main(["callers", symbol, "--root", str(root), "--store", store, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_an_answer_names_its_snapshot_and_freshness(repo: Path, pg_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    first = git(repo, "rev-parse", "HEAD~1")
+    index_commit(repo, check(pg_url, "test"), first, jobs=1)
+    got = _callers(repo, pg_url, capsys)
+    store = got["store"]
+    assert got["source"] == "snapshot" and store["answeredFrom"] == "snapshot"
+    assert store["commit"] == first and store["commitsBehind"] == 1 and store["fresh"] is False
+    assert store["localChangesNotInAnswer"] == [".gitignore", "scripts/helpers.py"]  # what HEAD changed since
+    assert [c["qualifiedName"] for c in got["results"][0]["callers"]] == ["shop.new.fresh", "shop.orders.cancel"]
+    assert PASSWORD not in json.dumps(got)
+
+    index_commit(repo, check(pg_url, "test"), "HEAD", jobs=1)
+    (repo / "src/shop/orders.py").write_text((repo / "src/shop/orders.py").read_text() + "\n# edited\n")
+    store = _callers(repo, pg_url, capsys)["store"]
+    assert store["commit"] == git(repo, "rev-parse", "HEAD") and store["commitsBehind"] == 0
+    assert store["localChangesNotInAnswer"] == ["src/shop/orders.py"] and store["fresh"] is False
+    assert main(["callers", "shop.orders.make", "--root", str(repo), "--store", pg_url]) == 0
+    assert "1 files changed locally are NOT in this answer" in capsys.readouterr().out
+
+
+def test_no_snapshot_of_an_ancestor_answers_locally(repo: Path, pg_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    SnapshotStore(check(pg_url, "test")).ensure_schema()
+    got = _callers(repo, pg_url, capsys)
+    assert got["source"] == "disk" and got["store"]["answeredFrom"] == "local"
+    assert got["store"]["reason"].startswith("no snapshot of HEAD")
+    assert [c["qualifiedName"] for c in got["results"][0]["callers"]] == ["shop.new.fresh", "shop.orders.cancel"]
+
+
+def test_a_store_that_does_not_answer_falls_back_within_the_timeout(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A listener that accepts and never speaks (a hung server), and a port nobody listens on."""
+    hole = socket.socket()
+    hole.bind(("127.0.0.1", 0))
+    hole.listen(8)
+    accepted: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        hole.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                accepted.append(hole.accept()[0])
+            except OSError:
+                pass
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    monkeypatch.setenv(TIMEOUT_ENV, "2")
+    try:
+        for port in (hole.getsockname()[1], 1):
+            url = f"postgresql://graphmind:{PASSWORD}@127.0.0.1:{port}/postgres"
+            start = time.monotonic()
+            engine, status = open_snapshot(repo, check(url, "test"))
+            took = time.monotonic() - start
+            assert engine is None and status.answered_from == "local" and took < 6, (took, status)
+            assert status.reason.startswith("unavailable") and PASSWORD not in status.reason
+            got = _callers(repo, url, capsys)
+            assert got["source"] == "disk" and got["store"]["answeredFrom"] == "local"
+            assert got["results"][0]["callers"]
+    finally:
+        stop.set()
+        thread.join(2)
+        hole.close()
+        for s in accepted:
+            s.close()
+
+
+def test_editors_connect_read_only(repo: Path, pg_url: str, pg_cluster: Cluster, capsys: pytest.CaptureFixture[str]) -> None:
+    loc = check(pg_url, "test")
+    index_commit(repo, loc, "HEAD~1", jobs=1)
+    pg_cluster.admin("DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'editor') THEN "
+                     f"CREATE ROLE editor LOGIN PASSWORD '{EDITOR_PASSWORD}'; END IF; END $$")
+    shared = SnapshotStore(loc)
+    shared.grant_reader("editor")
+    shared.close()
+    editor = pg_url.replace(f"graphmind:{PASSWORD}", f"editor:{EDITOR_PASSWORD}")
+    # the editors' role reads every snapshot ...
+    got = _callers(repo, editor, capsys)
+    assert got["store"]["answeredFrom"] == "snapshot" and got["results"][0]["callers"]
+    # ... and cannot write one
+    with pytest.raises(IndexUnavailable) as err:
+        index_commit(repo, check(editor, "test"), "HEAD", jobs=1)
+    assert "permission denied" in str(err.value) and EDITOR_PASSWORD not in str(err.value)
+    # an editor's session refuses writes whatever its role may do (here the owner's)
+    reader = SnapshotStore(loc, read_only=True)
+    try:
+        with pytest.raises(IndexUnavailable) as err:
+            reader.conn.execute("DELETE FROM gm_snapshots")
+        assert "read-only transaction" in str(err.value)
+        assert len(reader.snapshots()) == 1
+    finally:
+        reader.close()
