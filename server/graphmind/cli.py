@@ -130,18 +130,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if cli_team.wants_store(args, root):
             return cli_team.run(args, root)
+        location = None if args.disk or args.command == "index" else cli_team.resolve(args.store, root)
     except cli_team.StoreURLError as exc:
         print(f"graphmind: {exc}", file=sys.stderr)
         return 2
     try:
-        shared, status = cli_team.snapshot_view(args, root)
-        if shared is not None:
-            view = shared
-        else:
+        from .team import open_view as team_view
+
+        def local() -> View:
             with _progress_bar(args.command == "index" and not args.json) as progress:
-                view = open_view(root, disk=args.disk or args.command == "index", progress=progress,
+                return open_view(root, disk=args.disk or args.command == "index", progress=progress,
                                  max_file_size=args.max_file_size, exclude=args.exclude, jobs=args.jobs)
-            view.store = status  # why the shared store did not answer (None: none was set)
+
+        view = team_view(root, location, args.command, local)
     except IndexUnavailable as exc:
         print(f"graphmind: {exc}", file=sys.stderr)
         return 1

@@ -26,36 +26,14 @@ def add_commit_option(p: argparse.ArgumentParser) -> None:
 
 
 def add_parsers(sub: Any, add_common: Any) -> None:
-    p = sub.add_parser("snapshots", help="list or prune the commit snapshots of a shared store")
-    p.add_argument("action", choices=["list", "prune"])
+    p = sub.add_parser("snapshots", help="list or prune the commit snapshots of a shared store; let a role read them")
+    p.add_argument("action", choices=["list", "prune", "grant-reader"])
+    p.add_argument("--role", default=None, help="grant-reader: the editors' login role (made by the database's administrator)")
     p.add_argument("--keep", type=int, default=None, metavar="N", help="prune: keep the newest N snapshots")
     p.add_argument("--older-than", type=float, default=None, metavar="DAYS",
                    help="prune: snapshots made more than DAYS before the newest one")
     p.add_argument("--commit", action="append", default=[], metavar="SHA", help="prune: this commit's snapshot (repeatable)")
     add_common(p)
-
-
-# the commands a snapshot answers (the others answer from the local index, as without a store)
-SNAPSHOT_COMMANDS = ("callers", "callees", "refs", "blast-radius", "stats")
-
-
-def snapshot_view(args: argparse.Namespace, root: Path) -> tuple[Any, Any]:
-    """(a view over the newest snapshot of an ancestor of HEAD, its status) when a store is set
-    and the command is one a snapshot answers; (None, why not) when the store cannot answer;
-    (None, None) without a store (or with ``--disk``). StoreURLError for a bad setting."""
-    if args.command not in SNAPSHOT_COMMANDS or args.disk:
-        return None, None
-    location = resolve(args.store, root)
-    if location is None:
-        return None, None
-    from .graph import Graph
-    from .live import View
-    from .team import open_snapshot
-
-    engine, status = open_snapshot(root.resolve(), location)
-    if engine is None:
-        return None, status
-    return View(Graph(engine), engine, "snapshot", _close=[engine], store=status), status  # type: ignore[arg-type]
 
 
 def wants_store(args: argparse.Namespace, root: Path) -> bool:
@@ -113,6 +91,14 @@ def _snapshots(args: argparse.Namespace, location: Any) -> dict[str, Any]:
 
     shared = SnapshotStore(location)
     try:
+        if args.action == "grant-reader":
+            if not args.role:
+                raise IndexUnavailable("grant-reader: pass --role ROLE (the editors' login role)")
+            shared.ensure_schema()
+            shared.grant_reader(args.role)
+            if not args.json:
+                print(f"{args.role} may now read every snapshot of {location.shown} (and write none)")
+            return {"store": location.shown, "reader": args.role}
         if args.action == "prune":
             if args.keep is None and args.older_than is None and not args.commit:
                 raise IndexUnavailable("prune what? pass --keep N, --older-than DAYS or --commit SHA")

@@ -17,7 +17,7 @@ from typing import Any
 
 from .engine import Engine
 from .gitrepo import GitError, GitRepo
-from .store import IndexUnavailable
+from .store import IndexUnavailable, Store
 from .store.dialect import POSTGRES
 from .store.layers import Layers
 from .store.location import StoreLocation
@@ -81,6 +81,8 @@ class _SnapshotStoreReads:
         self.analysis = AnalysisReads(self.db, POSTGRES)  # type: ignore[arg-type]
         self.layers = Layers(self.db, POSTGRES)  # type: ignore[arg-type]
 
+    skipped_files = Store.skipped_files  # one SELECT, the same on both engines
+
 
 class SnapshotEngine:
     """The part of :class:`~graphmind.engine.Engine` a :class:`~graphmind.graph.Graph` reads,
@@ -101,9 +103,34 @@ class SnapshotEngine:
     def epoch(self) -> int:
         return self.snapshot.id
 
+    def skipped_files(self) -> list[tuple[str, str]]:
+        with self.lock:
+            return self.store.skipped_files()  # type: ignore[call-arg]
+
     def close(self) -> None:
         self.store.db.close()
         self._shared.close()
+
+
+# the questions a snapshot answers (the others need the local index's full-text search, git
+# comparisons of the working tree or the files' policies, and are answered locally)
+SNAPSHOT_QUESTIONS = ("callers", "callees", "refs", "blast-radius", "stats", "find_symbol", "blast_radius", "status")
+
+
+def open_view(root: Path, location: StoreLocation | None, question: str, local: Any) -> Any:
+    """The view a question is answered from: a snapshot's when a store is set, can answer and
+    the question is one it answers, else ``local()`` (with the store's status when one was set)."""
+    from .graph import Graph
+    from .live import View
+
+    if location is None or question not in SNAPSHOT_QUESTIONS:
+        return local()
+    engine, status = open_snapshot(root.resolve(), location)
+    if engine is not None:
+        return View(Graph(engine), engine, "snapshot", _close=[engine], store=status)  # type: ignore[arg-type]
+    view = local()
+    view.store = status
+    return view
 
 
 def timeout() -> float:

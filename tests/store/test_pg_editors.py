@@ -98,9 +98,8 @@ def test_editors_connect_read_only(repo: Path, pg_url: str, pg_cluster: Cluster,
     index_commit(repo, loc, "HEAD~1", jobs=1)
     pg_cluster.admin("DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'editor') THEN "
                      f"CREATE ROLE editor LOGIN PASSWORD '{EDITOR_PASSWORD}'; END IF; END $$")
-    shared = SnapshotStore(loc)
-    shared.grant_reader("editor")
-    shared.close()
+    assert main(["snapshots", "grant-reader", "--role", "editor", "--root", str(repo), "--store", pg_url]) == 0
+    assert "editor may now read every snapshot" in capsys.readouterr().out
     editor = pg_url.replace(f"graphmind:{PASSWORD}", f"editor:{EDITOR_PASSWORD}")
     # the editors' role reads every snapshot ...
     got = _callers(repo, editor, capsys)
@@ -118,3 +117,23 @@ def test_editors_connect_read_only(repo: Path, pg_url: str, pg_cluster: Cluster,
         assert len(reader.snapshots()) == 1
     finally:
         reader.close()
+
+
+def test_agents_tools_name_the_snapshot(repo: Path, pg_url: str) -> None:
+    """The MCP server's tools: a snapshot answers find_symbol, callers, blast_radius and status,
+    naming itself in every answer's freshness; the other tools answer locally."""
+    from graphmind.agents.tools import Tools
+    from graphmind.mcp.server import _call
+
+    index_commit(repo, check(pg_url, "test"), "HEAD", jobs=1)
+    tools = Tools(repo, store=check(pg_url, "test"))
+    for name, args in (("callers", {"symbol": "shop.orders.make"}), ("find_symbol", {"query": "make"}),
+                       ("blast_radius", {"symbol": "shop.orders.make"}), ("status", {})):
+        ans = _call(tools, name, args)
+        fresh = ans.data["freshness"]
+        assert fresh["source"] == "snapshot" and fresh["store"]["commit"] == git(repo, "rev-parse", "HEAD"), name
+        assert "snapshot 1 of" in ans.text and PASSWORD not in ans.text + json.dumps(ans.data), name
+    assert [c["qualifiedName"] for c in _call(tools, "callers", {"symbol": "shop.orders.make"}).data["callers"]] == [
+        "shop.new.fresh", "shop.orders.cancel"]
+    dead = _call(tools, "dead_code", {})
+    assert dead.data["freshness"]["source"] == "disk" and "store" not in dead.data["freshness"]

@@ -139,7 +139,7 @@ TOOLS: list[mt.Tool] = [
 
 
 def _call(tools: T.Tools, name: str, a: dict[str, Any]) -> T.Answer:
-    with tools.view() as v:
+    with tools.view(name) as v:
         if name == "status":
             return T.status(v, budget=tools.budget(None))
         budget = tools.budget(a.get("max_tokens"))
@@ -176,6 +176,7 @@ def _error(message: str, close: list[str] | None = None) -> mt.CallToolResult:
 
 
 def create_server(root: Path, *, disk: bool = False, **engine_opts: Any) -> Server:
+    """``store=``: a shared store's StoreLocation (see :class:`~graphmind.agents.tools.Tools`)."""
     tools = T.Tools(root, disk=disk, **engine_opts)
     server: Server = Server("graphmind", version=__version__, instructions=INSTRUCTIONS)
     lock = threading.Lock()  # one question at a time: each refreshes the same index
