@@ -110,8 +110,11 @@ def _snapshots(args: argparse.Namespace, location: Any) -> dict[str, Any]:
                       f"({got.files} file versions and {got.resolutions} resolutions no snapshot used)")
                 for c in got.snapshots:
                     print(f"  {c[:12]}")
+                if got.in_use:
+                    print(f"Kept {len(got.in_use)} snapshots an editor or agent is reading (prune again later): "
+                          + ", ".join(c[:12] for c in got.in_use))
             return {"store": location.shown, "pruned": got.snapshots, "fileVersions": got.files,
-                    "resolutions": got.resolutions}
+                    "resolutions": got.resolutions, "inUse": got.in_use}
         listed = shared.snapshots()
         rows = shared.row_counts()
     finally:

@@ -137,3 +137,27 @@ def test_agents_tools_name_the_snapshot(repo: Path, pg_url: str) -> None:
         "shop.new.fresh", "shop.orders.cancel"]
     dead = _call(tools, "dead_code", {})
     assert dead.data["freshness"]["source"] == "disk" and "store" not in dead.data["freshness"]
+
+
+def test_a_snapshot_being_read_is_not_pruned(repo: Path, pg_url: str) -> None:
+    """A prune keeps the snapshot an editor is reading (its views would otherwise answer
+    nothing: a silently wrong "no callers"), and removes it once the reader is gone."""
+    loc = check(pg_url, "test")
+    made = index_commit(repo, loc, "HEAD", jobs=1)
+    engine, status = open_snapshot(repo, loc)
+    assert engine is not None and status.snapshot.id == made.snapshot.id
+    shared = SnapshotStore(loc)
+    try:
+        got = shared.prune(keep=0)
+        assert got.snapshots == [] and got.in_use == [made.commit]
+        rows = engine.store.reads.symbols_by_qname("shop.orders.make")
+        assert len(rows) == 1 and engine.store.reads.neighbours(rows[0][0], True, ("call",), 0)
+        engine.close()
+        # the server releases a closed session's locks a moment after the client has gone
+        deadline = time.monotonic() + 10
+        while (got := shared.prune(keep=0)).in_use and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert got.snapshots == [made.commit] and got.in_use == []
+        assert shared.row_counts()["gm_files"] == 0
+    finally:
+        shared.close()

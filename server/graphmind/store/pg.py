@@ -46,6 +46,21 @@ def translate(sql: str) -> tuple[str, tuple[int, ...]]:
     return _TOKEN.sub(sub, sql), tuple(order)
 
 
+def snapshot_lock(snapshot: int) -> str:
+    """The advisory lock key of a snapshot: its readers hold it shared, a prune takes it alone."""
+    return f"hashtext('graphmind snapshot {int(snapshot)}')"
+
+
+def _holding(snapshot: int) -> Any:
+    """A reader's connection holds its snapshot's lock shared for its life, so that a prune
+    never removes a snapshot under a reader (whose views would then answer nothing)."""
+
+    def configure(conn: Any) -> None:
+        conn.execute(f"SELECT pg_advisory_lock_shared({snapshot_lock(snapshot)})")
+
+    return configure
+
+
 class Rows(list):
     """A statement's rows, fetched whole (the connection goes back to the pool at once)."""
 
@@ -100,7 +115,7 @@ class PgConnection:
             raise failure(exc, location) from None
         self.pool = ConnectionPool(
             location.url, min_size=1, max_size=size, open=False, timeout=timeout, name="graphmind", kwargs=kwargs,
-            reconnect_timeout=timeout,
+            reconnect_timeout=timeout, configure=None if snapshot is None else _holding(snapshot),
         )
         try:
             self.pool.open(wait=True, timeout=timeout)
@@ -125,4 +140,5 @@ class PgConnection:
             return Rows(cur.fetchall() if cur.description is not None else ())
 
     def close(self) -> None:
-        self.pool.close(timeout=1)
+        # waits for a connection still being opened (it would hold a reader's snapshot lock)
+        self.pool.close(timeout=CONNECT_TIMEOUT)

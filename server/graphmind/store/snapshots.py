@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from .location import StoreLocation
-from .pg import CONNECT_TIMEOUT, PgConnection
+from .pg import CONNECT_TIMEOUT, PgConnection, snapshot_lock
 from .pg_schema import FILE_ROWS, PG_SCHEMA_VERSION, PG_TABLES, RESOLUTION_ROWS, SCHEMA_NAME, pg_column
 from .reads import Reads
 from .store import IndexUnavailable, Store
@@ -56,6 +56,7 @@ class Pruned:
     snapshots: list[str]  # the commits whose snapshots were removed
     files: int  # file versions no snapshot had any more
     resolutions: int
+    in_use: list[str]  # commits whose snapshots were kept: an editor or agent was reading them
 
 
 def _local_table(table: str) -> str:
@@ -221,11 +222,13 @@ class SnapshotStore:
             doomed |= {s.id for s in listed if newest and (newest - s.created).total_seconds() > older_than_days * 86400}
         if commits:
             doomed |= {s.id for s in listed if any(s.commit.startswith(c) for c in commits)}
-        removed = [s.commit for s in listed if s.id in doomed]
         with self.conn.connection() as conn, conn.transaction():
             # publishers share rows they did not write: none may publish while rows are collected
             # (each holds this lock shared for its whole transaction)
             conn.execute("SELECT pg_advisory_xact_lock(hashtext('graphmind prune'))")
+            # a snapshot a reader holds is kept (the next prune removes it)
+            busy = {i for i in doomed if not conn.execute(f"SELECT pg_try_advisory_xact_lock({snapshot_lock(i)})").fetchone()[0]}
+            doomed -= busy
             conn.execute("DELETE FROM gm_snapshots WHERE id = ANY(%s)", (sorted(doomed),))
             res = conn.execute(
                 "DELETE FROM gm_resolutions r WHERE NOT EXISTS "
@@ -234,7 +237,7 @@ class SnapshotStore:
             files = conn.execute(
                 "DELETE FROM gm_files f WHERE NOT EXISTS (SELECT 1 FROM gm_snapshot_files sf WHERE sf.file_id = f.id)"
             ).rowcount
-        return Pruned(removed, files, res)
+        return Pruned([s.commit for s in listed if s.id in doomed], files, res, [s.commit for s in listed if s.id in busy])
 
     def grant_reader(self, role: str) -> None:
         """Let ``role`` (an editors' login role, made by the database's administrator) read every
