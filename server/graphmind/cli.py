@@ -147,7 +147,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"graphmind: {exc}", file=sys.stderr)
         return 1
     try:
-        return _run(args, view)
+        try:
+            return _run(args, view)
+        except IndexUnavailable as exc:
+            if view.source != "snapshot":
+                raise
+            # the shared store failed during the answer: the local index answers, saying so
+            view.close()
+            view = local()
+            view.store = cli_team.failed_status(location, exc)
+            return _run(args, view)
     except UsageError as exc:
         print(f"graphmind: {exc}", file=sys.stderr)
         return 2

@@ -36,6 +36,12 @@ def add_parsers(sub: Any, add_common: Any) -> None:
     add_common(p)
 
 
+def failed_status(location: Any, exc: Exception) -> Any:
+    from .team import StoreStatus
+
+    return StoreStatus.failed(location, exc)
+
+
 def wants_store(args: argparse.Namespace, root: Path) -> bool:
     """``index`` writes a snapshot when asked to: ``--store`` or ``--commit`` (then the URL may come
     from the environment or the configuration). Without either it is the local index, even where

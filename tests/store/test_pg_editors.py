@@ -161,3 +161,63 @@ def test_a_snapshot_being_read_is_not_pruned(repo: Path, pg_url: str) -> None:
         assert shared.row_counts()["gm_files"] == 0
     finally:
         shared.close()
+
+
+def test_the_store_going_down_mid_session(
+    repo: Path, pg_url: str, pg_cluster: Cluster, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An agent's session: the database dies during an answer, then stays down between
+    questions: each answer comes from the local index, says so, and takes no more than the
+    connect timeout; once it is back, answers come from the snapshot again."""
+    import graphmind.agents.tools as T
+    from graphmind.agents.tools import Tools
+    from graphmind.mcp.server import _call
+
+    index_commit(repo, check(pg_url, "test"), "HEAD", jobs=1)
+    monkeypatch.setenv(TIMEOUT_ENV, "2")
+    tools = Tools(repo, store=check(pg_url, "test"))
+    assert _call(tools, "callers", {"symbol": "shop.orders.make"}).data["freshness"]["source"] == "snapshot"
+    callers = T.callers
+
+    def dies_first(*args: object, **kw: object) -> object:  # the server dies once the view is open
+        pg_cluster.kill()
+        return callers(*args, **kw)
+
+    monkeypatch.setattr(T, "callers", dies_first)
+    try:
+        ans = _call(tools, "callers", {"symbol": "shop.orders.make"})
+        monkeypatch.setattr(T, "callers", callers)
+        fresh = ans.data["freshness"]
+        assert fresh["source"] == "disk" and fresh["store"]["answeredFrom"] == "local"
+        assert fresh["store"]["reason"].startswith("unavailable") and "answered from the local index" in ans.text
+        assert [c["qualifiedName"] for c in ans.data["callers"]] == ["shop.new.fresh", "shop.orders.cancel"]
+        start = time.monotonic()
+        ans = _call(tools, "blast_radius", {"symbol": "shop.orders.make"})
+        assert time.monotonic() - start < 8 and ans.data["freshness"]["store"]["answeredFrom"] == "local"
+        assert PASSWORD not in json.dumps(ans.data) + ans.text
+    finally:
+        pg_cluster.start()
+    assert _call(tools, "callers", {"symbol": "shop.orders.make"}).data["freshness"]["source"] == "snapshot"
+
+
+def test_the_command_line_when_the_store_dies_during_an_answer(
+    repo: Path, pg_url: str, pg_cluster: Cluster, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from graphmind.graph import Graph
+
+    index_commit(repo, check(pg_url, "test"), "HEAD", jobs=1)
+    callers = Graph.callers
+
+    def dies_first(self: Graph, *args: object) -> object:
+        if self.engine.__class__.__name__ == "SnapshotEngine":
+            pg_cluster.kill()
+        return callers(self, *args)
+
+    monkeypatch.setattr(Graph, "callers", dies_first)
+    try:
+        got = _callers(repo, pg_url, capsys)
+    finally:
+        pg_cluster.start()
+    assert got["source"] == "disk" and got["store"]["answeredFrom"] == "local"
+    assert got["store"]["reason"].startswith("unavailable")
+    assert [c["qualifiedName"] for c in got["results"][0]["callers"]] == ["shop.new.fresh", "shop.orders.cancel"]

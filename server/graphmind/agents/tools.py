@@ -598,11 +598,19 @@ class Tools:
         self.store = store
 
     @contextlib.contextmanager
-    def view(self, question: str = "") -> Iterator[View]:
+    def view(self, question: str = "", store_failed: Exception | None = None) -> Iterator[View]:
+        """``store_failed``: the shared store failed during this question: the local index answers."""
+        from ..team import StoreStatus
         from ..team import open_view as team_view
 
-        v = team_view(self.root, None if self.disk else self.store, question,
-                      lambda: open_view(self.root, disk=self.disk, **self.engine_opts))
+        def local() -> View:
+            return open_view(self.root, disk=self.disk, **self.engine_opts)
+
+        if store_failed is not None:
+            v = local()
+            v.store = StoreStatus.failed(self.store, store_failed)  # type: ignore[attr-defined]
+        else:
+            v = team_view(self.root, None if self.disk else self.store, question, local)
         try:
             yield v
         finally:
