@@ -62,8 +62,7 @@ def index_commit(
             done = shared.snapshot_of(commit)
             if done is not None:
                 return CommitIndex(commit, done, True, done.based_on, 0, done.files, 0, 0, time.monotonic() - start)
-            indexed = {s.commit: s for s in shared.snapshots()}
-            base = next((indexed[c] for c in repo.ancestors(commit, ANCESTORS) if c in indexed), None)
+            base = shared.newest_of(repo.ancestors(commit, ANCESTORS))
             with tempfile.TemporaryDirectory(prefix="graphmind-commit-") as tmp:
                 tree, db = Path(tmp) / "tree", Path(tmp) / "index.db"
                 tree.mkdir()

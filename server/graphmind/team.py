@@ -154,8 +154,8 @@ def open_snapshot(root: Path, location: StoreLocation) -> tuple[SnapshotEngine |
     except IndexUnavailable as exc:
         return None, StoreStatus.failed(location, exc)
     try:
-        indexed = {s.commit: s for s in shared.snapshots()}
-        behind, snap = next(((i, indexed[c]) for i, c in enumerate(ancestry) if c in indexed), (None, None))
+        snap = shared.newest_of(ancestry)
+        behind = ancestry.index(snap.commit) if snap is not None else None
         if snap is None:
             shared.close()
             return None, StoreStatus(location.shown, "local", f"no snapshot of HEAD ({head[:12]}) or of its ancestors")

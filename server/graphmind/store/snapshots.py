@@ -14,6 +14,7 @@ import contextlib
 import hashlib
 import marshal
 import sqlite3
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
@@ -25,6 +26,7 @@ from .reads import Reads
 from .store import IndexUnavailable, Store
 
 READ_STATEMENT_SECONDS = 10.0  # an editor's statement that runs longer is cancelled
+PRUNE_WAIT = 2.0  # seconds a prune waits for the readers of a snapshot to leave
 BATCH = 500  # files read from the local index, digested and copied per round
 _FILE_COLUMNS = ("path", "lang", "module", "sha256", "size", "status", "reason", "facts", "sids")
 _FILE_TYPES = ("text", "text", "text", "text", "bigint", "text", "text", "bytea", "bytea")
@@ -119,7 +121,17 @@ class SnapshotStore:
         )]
 
     def snapshot_of(self, commit: str) -> SnapshotInfo | None:
-        return next((s for s in self.snapshots() if s.commit == commit), None)
+        return self.newest_of([commit])
+
+    def newest_of(self, commits: list[str]) -> SnapshotInfo | None:
+        """The snapshot of the first of ``commits`` (newest first: a ``git rev-list``) that has one."""
+        if not commits or not self.has_schema():
+            return None
+        found = {r[1]: SnapshotInfo(*r) for r in self.conn.execute(
+            "SELECT id, commit, created, based_on, config, files, new_files, new_resolutions, seconds "
+            "FROM gm_snapshots WHERE commit = ANY(?::text[])", (commits,)
+        )}
+        return next((found[c] for c in commits if c in found), None)
 
     @contextlib.contextmanager
     def commit_lock(self, commit: str) -> Iterator[None]:
@@ -226,8 +238,16 @@ class SnapshotStore:
             # publishers share rows they did not write: none may publish while rows are collected
             # (each holds this lock shared for its whole transaction)
             conn.execute("SELECT pg_advisory_xact_lock(hashtext('graphmind prune'))")
-            # a snapshot a reader holds is kept (the next prune removes it)
-            busy = {i for i in doomed if not conn.execute(f"SELECT pg_try_advisory_xact_lock({snapshot_lock(i)})").fetchone()[0]}
+            # a snapshot a reader holds is kept (the next prune removes it); one a reader has just
+            # left is waited for a moment (the server releases a closed session's locks late)
+            def taken(i: int) -> bool:
+                return conn.execute(f"SELECT pg_try_advisory_xact_lock({snapshot_lock(i)})").fetchone()[0]
+
+            busy = {i for i in doomed if not taken(i)}
+            deadline = time.monotonic() + PRUNE_WAIT
+            while busy and time.monotonic() < deadline:
+                time.sleep(0.1)
+                busy = {i for i in busy if not taken(i)}
             doomed -= busy
             conn.execute("DELETE FROM gm_snapshots WHERE id = ANY(%s)", (sorted(doomed),))
             res = conn.execute(
