@@ -2,25 +2,28 @@
 does (a CI job, typically).
 
 The snapshot is made in a scratch SQLite index (the engine's one write path, whose incremental
-updates equal a fresh index) from the commit's files as git stores them (``git ls-tree`` +
-``git cat-file``; never the working tree), then published in one transaction
-(:meth:`~graphmind.store.snapshots.SnapshotStore.publish`). When the store has a snapshot of an
-ancestor, the newest one is the starting point: its rows are restored into the scratch index and
-only the files ``git diff --name-status`` names are read, parsed and resolved again, with the
-files whose resolution depends on them. A commit that changes a ``.gitignore`` or the GraphMind
+updates equal a fresh index) from the commit's tree as git stores it (``git ls-tree`` +
+``git cat-file``, written to a scratch folder; never the working tree), then published in one
+transaction (:meth:`~graphmind.store.snapshots.SnapshotStore.publish`). When the store has a
+snapshot of an ancestor, the newest one is the starting point: its rows are restored into the
+scratch index and only the files ``git diff --name-status`` names are read, parsed and resolved
+again, with the files whose resolution depends on them (the whole tree is still written: what a
+file means can depend on which other files exist, such as a Python package's ``__init__.py``). A commit that changes a ``.gitignore`` or the GraphMind
 configuration, which decide which files are indexed and how, is read whole (the unchanged
 files' contents are compared by SHA-256, not parsed again)."""
 
 from __future__ import annotations
 
+import posixpath
 import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import languages
 from .engine import Engine
-from .gitrepo import GitRepo
+from .gitrepo import ChangedFile, GitRepo
 from .store import Store
 from .store.location import StoreLocation
 from .store.snapshots import SnapshotInfo, SnapshotStore
@@ -44,6 +47,24 @@ class CommitIndex:
 def _is_setting(rel: str) -> bool:
     """A file whose change can change which files are indexed, or how they are linked."""
     return rel == "pyproject.toml" or rel == ".graphmind/config.toml" or rel.rsplit("/", 1)[-1] == ".gitignore"
+
+
+def _refresh(engine: Engine, changes: list[ChangedFile]) -> None:
+    """Re-read what a diff names, as an editor's file watcher does: a file added or deleted that
+    renames the modules below it (a Python package's ``__init__.py``) re-reads its folder, each
+    file as changed (its content is the same, its module name is not: the engine's unchanged-file
+    check compares contents only)."""
+    folders = sorted({posixpath.dirname(c.path) for c in changes
+                      if c.status in "AD" and languages.changes_module_names(c.path)})
+    for folder in folders:
+        for path in engine.store.paths_under(folder):
+            engine.store.forget_version(path)
+        engine.refresh_folder(folder)
+    engine.refresh_paths(sorted(c.path for c in changes if not any(_below(c.path, f) for f in folders)))
+
+
+def _below(path: str, folder: str) -> bool:
+    return not folder or path.startswith(folder + "/")
 
 
 def index_commit(
@@ -79,14 +100,14 @@ def index_commit(
                     local.close()
                     changes = repo.changes_between(base.commit, commit)
                     changed = len(changes)
-                    whole = any(_is_setting(c.path) for c in changes)
-                    wanted = {c.path for c in changes} if not whole else None
-                    repo.write_files([e for e in entries if wanted is None or e[2] in wanted or _is_setting(e[2])], tree)
+                    # the whole tree, though only the changed files are read: what a file means
+                    # can depend on which others exist (a Python package's __init__.py)
+                    repo.write_files(entries, tree)
                     engine = Engine(tree, **opts)
-                    if whole:
+                    if any(_is_setting(c.path) for c in changes):
                         engine.index()
                     else:
-                        engine.refresh_paths(sorted(wanted or ()))
+                        _refresh(engine, changes)
                 try:
                     published = shared.publish(
                         commit, engine.store, based_on=base.commit if base else None,
