@@ -224,17 +224,11 @@ class Reads:
 
     def sites_by_key(self, keys: list[tuple[int, int]]) -> list[tuple]:
         """(file_id, sid, *site row) of the sites with these (file_id, sid) keys."""
-        by_file: dict[int, list[int]] = {}
-        for fid, sid in keys:
-            by_file.setdefault(fid, []).append(sid)
-        out: list[tuple] = []
-        for fid, sids in by_file.items():
-            out += self._q(
-                f"SELECT st.file_id, st.sid, {SITE_COLUMNS} FROM sites st JOIN files f ON f.id = st.file_id "
-                f"WHERE st.file_id = ? AND st.sid IN (SELECT value FROM {self.d.ints})",
-                (fid, self.d.array(sids)),
-            )
-        return out
+        return self._q(
+            f"SELECT st.file_id, st.sid, {SITE_COLUMNS} "
+            f"FROM {self.d.pairs} w JOIN sites st ON st.file_id = w.a AND st.sid = w.b JOIN files f ON f.id = st.file_id",
+            self.d.pair_params(keys),
+        )
 
     def unresolved_calls_named(self, names: list[str], langs: list[str] | None = None) -> int:
         """Unresolved call sites with one of these names (in files of ``langs``: None = any)."""
