@@ -43,12 +43,13 @@ class GitRepo:
         except GitError as exc:
             raise GitError(f"{root} is not in a git repository ({exc})") from None
 
-    def _run(self, *args: str) -> subprocess.CompletedProcess[bytes]:
+    def _run(self, *args: str, input: bytes | None = None, timeout: float = 60) -> subprocess.CompletedProcess[bytes]:
         env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
         env.update(GIT_OPTIONAL_LOCKS="0", GIT_TERMINAL_PROMPT="0", GIT_PAGER="cat", LC_ALL="C")
         cmd = ["git", "--no-pager", "-C", str(self.root), "-c", "core.quotepath=off", "-c", "core.fsmonitor=false", *args]
+        stdin = {"input": input} if input is not None else {"stdin": subprocess.DEVNULL}
         try:
-            return subprocess.run(cmd, capture_output=True, env=env, timeout=60, check=False, stdin=subprocess.DEVNULL)
+            return subprocess.run(cmd, capture_output=True, env=env, timeout=timeout, check=False, **stdin)
         except FileNotFoundError:
             raise GitError("git is not installed") from None
         except subprocess.TimeoutExpired:
@@ -160,10 +161,7 @@ class GitRepo:
         --batch``; never the working tree). A symbolic link is written as one."""
         if not entries:
             return
-        p = subprocess.run(
-            ["git", "-C", str(self.root), "cat-file", "--batch"], input="".join(f"{oid}\n" for _, oid, _ in entries).encode(),
-            capture_output=True, timeout=600, check=False,
-        )
+        p = self._run("cat-file", "--batch", input="".join(f"{oid}\n" for _, oid, _ in entries).encode(), timeout=600)
         if p.returncode != 0:
             raise GitError(p.stderr.decode("utf-8", "replace").strip() or "git cat-file failed")
         data, at = p.stdout, 0
