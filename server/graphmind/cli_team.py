@@ -14,6 +14,10 @@ from .store import IndexUnavailable
 from .store.location import StoreURLError, resolve
 
 
+class UsageError(Exception):
+    """A team command asked for something it cannot do (exit 2)."""
+
+
 def add_store_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--store", default=None, metavar="URL",
                    help="a shared PostgreSQL store (postgresql://user@host:port/db; default: $GRAPHMIND_STORE, "
@@ -60,7 +64,7 @@ def run(args: argparse.Namespace, root: Path) -> int:
             print("graphmind: no store: pass --store postgresql://… (or set GRAPHMIND_STORE)", file=sys.stderr)
             return 2
         out = _index(args, root, location) if args.command == "index" else _snapshots(args, location)
-    except StoreURLError as exc:
+    except (StoreURLError, UsageError) as exc:
         print(f"graphmind: {exc}", file=sys.stderr)
         return 2
     except (GitError, IndexUnavailable) as exc:
@@ -99,7 +103,7 @@ def _snapshots(args: argparse.Namespace, location: Any) -> dict[str, Any]:
     try:
         if args.action == "grant-reader":
             if not args.role:
-                raise IndexUnavailable("grant-reader: pass --role ROLE (the editors' login role)")
+                raise UsageError("grant-reader: pass --role ROLE (the editors' login role)")
             shared.ensure_schema()
             shared.grant_reader(args.role)
             if not args.json:
@@ -107,9 +111,9 @@ def _snapshots(args: argparse.Namespace, location: Any) -> dict[str, Any]:
             return {"store": location.shown, "reader": args.role}
         if args.action == "prune":
             if args.keep is None and args.older_than is None and not args.commit:
-                raise IndexUnavailable("prune what? pass --keep N, --older-than DAYS or --commit SHA")
+                raise UsageError("prune what? pass --keep N, --older-than DAYS or --commit SHA")
             if args.keep is not None and args.keep < 0:
-                raise IndexUnavailable("--keep must not be negative")
+                raise UsageError("--keep must not be negative")
             got = shared.prune(keep=args.keep, older_than_days=args.older_than, commits=args.commit)
             if not args.json:
                 print(f"Pruned {len(got.snapshots)} snapshots from {location.shown} "

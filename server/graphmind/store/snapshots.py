@@ -226,6 +226,8 @@ class SnapshotStore:
         """Remove snapshots (all but the newest ``keep``, those older than ``older_than_days``,
         or the named ``commits``), then the file versions and resolutions no snapshot has."""
         doomed: set[int] = set()
+        if not self.has_schema():
+            return Pruned([], 0, 0, [])
         listed = self.snapshots()
         if keep is not None:
             doomed |= {s.id for s in listed[max(0, keep):]}
