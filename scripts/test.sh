@@ -14,6 +14,12 @@ fi
 .venv/bin/python -m pip install -q -e ".[test]"
 export PATH="$PWD/.venv/bin:$PATH"
 
+# the store tests start a throwaway PostgreSQL cluster (tests/store): its server must be installed
+if ! command -v initdb >/dev/null 2>&1 && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  echo "== installing PostgreSQL (Debian's postgresql) for the store tests"
+  apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql
+fi
+
 echo "== ruff"
 ruff check server tests scripts
 

@@ -35,7 +35,7 @@ class UsageError(Exception):
 
 
 def _add_common(p: argparse.ArgumentParser) -> None:
-    from . import cli_agent
+    from . import cli_agent, cli_team
     from .workspace import DEFAULT_MAX_FILE_SIZE
 
     p.add_argument("--root", default=None, help="workspace root (default: the current directory)")
@@ -44,6 +44,7 @@ def _add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-file-size", type=int, default=DEFAULT_MAX_FILE_SIZE, help="skip larger files (bytes)")
     p.add_argument("--jobs", type=int, default=None, help="worker processes for a large index (default: 2 where there are 2 cores; 1 = none)")
     p.add_argument("--disk", action="store_true", help="answer from the files alone, ignoring a running editor's unsaved buffers")
+    cli_team.add_store_option(p)
     cli_agent.add_output_options(p)
 
 
@@ -66,7 +67,7 @@ def _serve(argv: list[str]) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from . import cli_agent, cli_layers
+    from . import cli_agent, cli_layers, cli_team
     from .graph import MAX_DEPTH, MAX_LIMIT
 
     ap = argparse.ArgumentParser(prog="graphmind", description="Exact call graph, call hierarchy and blast radius.")
@@ -75,6 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("index", help="index (or refresh) a workspace and print a summary")
     p.add_argument("path", nargs="?", default=None, help="workspace root (same as --root)")
+    cli_team.add_commit_option(p)
     _add_common(p)
 
     for name, helptext in (
@@ -103,6 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_common(p)
 
     cli_layers.add_parsers(sub, _add_common)
+    cli_team.add_parsers(sub, _add_common)
 
     _add_serve(sub)
     cli_agent.add_commands(sub, _add_common)
@@ -126,15 +129,38 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not root.is_dir():
         print(f"graphmind: {root} is not a directory", file=sys.stderr)
         return 2
+    from . import cli_team
+
     try:
-        with _progress_bar(args.command == "index" and not args.json) as progress:
-            view = open_view(root, disk=args.disk or args.command == "index", progress=progress,
-                             max_file_size=args.max_file_size, exclude=args.exclude, jobs=args.jobs)
+        if cli_team.wants_store(args, root):
+            return cli_team.run(args, root)
+        location = None if args.disk or args.command == "index" else cli_team.resolve(args.store, root)
+    except cli_team.StoreURLError as exc:
+        print(f"graphmind: {exc}", file=sys.stderr)
+        return 2
+    try:
+        from .team import open_view as team_view
+
+        def local() -> View:
+            with _progress_bar(args.command == "index" and not args.json) as progress:
+                return open_view(root, disk=args.disk or args.command == "index", progress=progress,
+                                 max_file_size=args.max_file_size, exclude=args.exclude, jobs=args.jobs)
+
+        view = team_view(root, location, args.command, local)
     except IndexUnavailable as exc:
         print(f"graphmind: {exc}", file=sys.stderr)
         return 1
     try:
-        return _run(args, view)
+        try:
+            return _run(args, view)
+        except IndexUnavailable as exc:
+            if view.source != "snapshot":
+                raise
+            # the shared store failed during the answer: the local index answers, saying so
+            view.close()
+            view = local()
+            view.store = cli_team.failed_status(location, exc)
+            return _run(args, view)
     except UsageError as exc:
         print(f"graphmind: {exc}", file=sys.stderr)
         return 2
@@ -167,10 +193,13 @@ def _progress_bar(show: bool) -> Iterator[Progress | None]:
 def view_json(view: View) -> dict[str, Any]:
     """Where an answer comes from: the live view (``overlay``: the unsaved buffers it includes) or
     the disk; ``stale`` when the editor's server had not caught up with the disk in time."""
-    return {"source": view.source, "overlay": view.overlay, **({"stale": True} if view.stale else {})}
+    return {"source": view.source, "overlay": view.overlay, **({"stale": True} if view.stale else {}),
+            **({"store": view.store.json()} if view.store is not None else {})}
 
 
 def _print_view(view: View) -> None:
+    if view.store is not None:
+        print(view.store.line())
     if view.overlay:
         print(f"overlay: {', '.join(view.overlay)} (unsaved editor buffers; --disk ignores them)")
     if view.stale:

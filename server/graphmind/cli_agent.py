@@ -104,6 +104,9 @@ def add_commands(sub: Any, add_common: Callable[[argparse.ArgumentParser], None]
     p.add_argument("--disk", action="store_true", help="answer from the files on disk, ignoring editors' buffers")
     p.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="gitignore-style pattern to skip")
     p.add_argument("--log-level", default="WARNING")
+    from .cli_team import add_store_option
+
+    add_store_option(p)
 
     p = sub.add_parser("changes", help="changed symbols since a git base, their blast radius and the tests in it")
     p.add_argument("--base", default=None, metavar="REF",
@@ -135,9 +138,15 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.command == "mcp":
         from .mcp.server import serve
+        from .store.location import StoreURLError, resolve
 
         logging.basicConfig(stream=sys.stderr, level=args.log_level.upper(), format="graphmind-mcp: %(message)s")
-        serve(root, disk=args.disk, exclude=args.exclude)
+        try:
+            store = resolve(args.store, root)
+        except StoreURLError as exc:
+            print(f"graphmind: {exc}", file=sys.stderr)
+            return 2
+        serve(root, disk=args.disk, exclude=args.exclude, store=store)
         return 0
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="graphmind: %(message)s")
     opts = {"max_file_size": args.max_file_size, "exclude": args.exclude, "jobs": args.jobs}

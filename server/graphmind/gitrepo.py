@@ -43,12 +43,13 @@ class GitRepo:
         except GitError as exc:
             raise GitError(f"{root} is not in a git repository ({exc})") from None
 
-    def _run(self, *args: str) -> subprocess.CompletedProcess[bytes]:
+    def _run(self, *args: str, input: bytes | None = None, timeout: float = 60) -> subprocess.CompletedProcess[bytes]:
         env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
         env.update(GIT_OPTIONAL_LOCKS="0", GIT_TERMINAL_PROMPT="0", GIT_PAGER="cat", LC_ALL="C")
         cmd = ["git", "--no-pager", "-C", str(self.root), "-c", "core.quotepath=off", "-c", "core.fsmonitor=false", *args]
+        stdin = {"input": input} if input is not None else {"stdin": subprocess.DEVNULL}
         try:
-            return subprocess.run(cmd, capture_output=True, env=env, timeout=60, check=False, stdin=subprocess.DEVNULL)
+            return subprocess.run(cmd, capture_output=True, env=env, timeout=timeout, check=False, **stdin)
         except FileNotFoundError:
             raise GitError("git is not installed") from None
         except subprocess.TimeoutExpired:
@@ -127,3 +128,53 @@ class GitRepo:
     def staged_text(self, rel: str) -> bytes | None:
         p = self._run("cat-file", "blob", f":{self.prefix}{rel}")
         return p.stdout if p.returncode == 0 else None
+
+    # ------------------------------------------------------------------ commits (the shared store's indexer)
+    def changes_between(self, old: str, new: str) -> list[ChangedFile]:
+        """Files under the root that differ between two commits (A, M or D; renames are a delete
+        and an add): ``git diff --name-status``."""
+        fields = self._text(
+            "diff", "--name-status", "-z", "--no-renames", "--no-ext-diff", "--no-textconv", "--relative", old, new, "--"
+        ).split("\0")
+        return sorted(
+            (ChangedFile(path, status[:1]) for status, path in zip(fields[0::2], fields[1::2], strict=False) if path),
+            key=lambda c: c.path,
+        )
+
+    def ancestors(self, commit: str, limit: int) -> list[str]:
+        """``commit`` and its ancestors, newest first (at most ``limit``)."""
+        return self._text("rev-list", f"--max-count={limit}", commit, "--").split()
+
+    def tree_files(self, commit: str) -> list[tuple[str, str, str]]:
+        """(mode, object id, path under the root) of the files and symbolic links of a commit's
+        tree below the root (submodules are not files)."""
+        out = []
+        for entry in self._text("ls-tree", "-r", "-z", "--full-tree", commit, "--", self.prefix or ".").split("\0"):
+            meta, _, path = entry.partition("\t")
+            parts = meta.split()
+            if len(parts) == 3 and parts[1] == "blob" and path.startswith(self.prefix):
+                out.append((parts[0], parts[2], path[len(self.prefix):]))
+        return out
+
+    def write_files(self, entries: list[tuple[str, str, str]], dest: Path) -> None:
+        """Write blobs of :meth:`tree_files` under ``dest`` (from git's objects: ``git cat-file
+        --batch``; never the working tree). A symbolic link is written as one."""
+        if not entries:
+            return
+        p = self._run("cat-file", "--batch", input="".join(f"{oid}\n" for _, oid, _ in entries).encode(), timeout=600)
+        if p.returncode != 0:
+            raise GitError(p.stderr.decode("utf-8", "replace").strip() or "git cat-file failed")
+        data, at = p.stdout, 0
+        for mode, oid, rel in entries:
+            header_end = data.index(b"\n", at)
+            got_oid, kind, size = data[at:header_end].decode().split()
+            if got_oid != oid or kind != "blob":
+                raise GitError(f"git cat-file answered {got_oid} {kind} for {rel}")
+            body = data[header_end + 1 : header_end + 1 + int(size)]
+            at = header_end + 1 + int(size) + 1
+            target = dest / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if mode == "120000":
+                os.symlink(body.decode("utf-8", "surrogateescape"), target)
+            else:
+                target.write_bytes(body)

@@ -483,11 +483,14 @@ class View:
 
     graph: Graph
     engine: Engine
-    source: Literal["live", "disk"]
+    source: Literal["live", "disk", "snapshot"]
     overlay: list[str] = field(default_factory=list)  # the buffers the answer overlays
     stale: bool = False  # the overlay had not synced to the base in time
     report: IndexReport | None = None  # the base refresh done before answering
     _close: list[Engine] = field(default_factory=list, repr=False)
+    # a shared store was asked: the snapshot that answered and its freshness, or why the local
+    # index did (graphmind.team.StoreStatus)
+    store: Any = None
 
     def close(self) -> None:
         for eng in self._close:

@@ -59,12 +59,17 @@ class Answer:
 
 # ---------------------------------------------------------------------- framing
 def freshness(view: View) -> Json:
-    db = view.engine.db_path
-    times = [os.stat(p).st_mtime for p in (db, Path(f"{db}-wal")) if p.exists()]
-    indexed = _dt.datetime.fromtimestamp(max(times), _dt.UTC).isoformat(timespec="seconds") if times else None
+    store = getattr(view, "store", None)  # a shared store's status (graphmind.team.StoreStatus)
+    if view.source == "snapshot":
+        indexed = store.snapshot.created.isoformat(timespec="seconds")
+    else:
+        db = view.engine.db_path
+        times = [os.stat(p).st_mtime for p in (db, Path(f"{db}-wal")) if p.exists()]
+        indexed = _dt.datetime.fromtimestamp(max(times), _dt.UTC).isoformat(timespec="seconds") if times else None
     return {
         "epoch": view.engine.epoch(), "indexedAt": indexed, "source": view.source,
         "overlay": list(view.overlay), "stale": bool(view.stale),
+        **({"store": store.json(), "storeLine": store.line()} if store is not None else {}),
     }
 
 
@@ -74,6 +79,8 @@ def _fresh_text(f: Json) -> str:
         s += f", unsaved buffers: {', '.join(f['overlay'][:5])}" + (" …" if len(f["overlay"]) > 5 else "")
     if f["stale"]:
         s += ", STALE: the editor's overlay had not caught up"
+    if "storeLine" in f:
+        s += f"; {f['storeLine']}"
     return s + "]"
 
 
@@ -597,15 +604,32 @@ def status(view: View, *, budget: Budget) -> Answer:
 class Tools:
     """The tools over one workspace root: each call refreshes the index and reads the live view."""
 
-    def __init__(self, root: Path, *, disk: bool = False, default_tokens: int = MCP_DEFAULT_TOKENS, **engine_opts: Any) -> None:
+    def __init__(
+        self, root: Path, *, disk: bool = False, default_tokens: int = MCP_DEFAULT_TOKENS, store: Any = None,
+        **engine_opts: Any,
+    ) -> None:
+        """``store``: a shared store's StoreLocation; the questions a snapshot answers are
+        answered from the newest snapshot of an ancestor of HEAD (graphmind.team)."""
         self.root = root.resolve()
         self.disk = disk
         self.default_tokens = default_tokens
         self.engine_opts = engine_opts
+        self.store = store
 
     @contextlib.contextmanager
-    def view(self) -> Iterator[View]:
-        v = open_view(self.root, disk=self.disk, **self.engine_opts)
+    def view(self, question: str = "", store_failed: Exception | None = None) -> Iterator[View]:
+        """``store_failed``: the shared store failed during this question: the local index answers."""
+        from ..team import StoreStatus
+        from ..team import open_view as team_view
+
+        def local() -> View:
+            return open_view(self.root, disk=self.disk, **self.engine_opts)
+
+        if store_failed is not None:
+            v = local()
+            v.store = StoreStatus.failed(self.store, store_failed)  # type: ignore[attr-defined]
+        else:
+            v = team_view(self.root, None if self.disk else self.store, question, local)
         try:
             yield v
         finally:

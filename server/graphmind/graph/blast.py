@@ -34,7 +34,7 @@ import gc
 import itertools
 import sqlite3
 import time
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -136,14 +136,9 @@ def _one_version(reads: ReadsFactory, attempt: Callable[[], Generator[None, None
             gc.enable()
 
 
-@contextlib.contextmanager
-def _deadline(r: Reads, deadline: float) -> Iterator[None]:
+def _deadline(r: Reads, deadline: float) -> contextlib.AbstractContextManager[None]:
     """Interrupt a query still running at ``deadline`` (sqlite3.OperationalError: interrupted)."""
-    r.db.set_progress_handler(lambda: int(time.monotonic() > deadline), PROGRESS_OPS)
-    try:
-        yield
-    finally:
-        r.db.set_progress_handler(None, 0)
+    return r.deadline(deadline, PROGRESS_OPS)
 
 
 def _walk(

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 @contextlib.contextmanager
 def analysis_reads(graph: Graph) -> Iterator[AnalysisReads]:
     with graph.engine.lock:
-        yield AnalysisReads(graph.engine.store.db)
+        yield graph.engine.store.analysis
 
 
 class Classifier:

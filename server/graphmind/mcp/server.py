@@ -142,32 +142,45 @@ TOOLS: list[mt.Tool] = [
 
 
 def _call(tools: T.Tools, name: str, a: dict[str, Any]) -> T.Answer:
-    with tools.view() as v:
-        if name == "status":
-            return T.status(v, budget=tools.budget(None))
-        budget = tools.budget(a.get("max_tokens"))
-        if name == "find_symbol":
-            return T.find_symbol(v, a.get("query"), limit=a.get("limit", 20), budget=budget)
-        if name in ("callers", "callees"):
-            fn: Callable[..., T.Answer] = T.callers if name == "callers" else T.callees
-            return fn(v, a.get("symbol"), min_confidence=a.get("min_confidence", "inferred"),
-                      dispatch=a.get("dispatch", False), budget=budget, cursor=a.get("cursor"))
-        if name == "blast_radius":
-            return T.blast_radius(
-                v, a.get("symbol"), depth=a.get("depth", 3), direction=a.get("direction", "incoming"),
-                min_confidence=a.get("min_confidence", "inferred"), budget=budget, format=a.get("format", "brief"),
-                cursor=a.get("cursor"),
-            )
-        if name == "call_path":
-            return T.call_path(v, a.get("from"), a.get("to"), max_depth=a.get("max_depth", 6),
-                               min_confidence=a.get("min_confidence", "inferred"), budget=budget)
-        if name == "changes":
-            return T.changes(v, base=a.get("base"), depth=a.get("depth", 3), staged=a.get("staged", False),
-                             min_confidence=a.get("min_confidence", "inferred"), budget=budget, cursor=a.get("cursor"))
-        if name == "related":
-            return T.related(v, a.get("seeds"), items=a.get("budget", RELATED_BUDGET), budget=budget)
-        if name == "dead_code":
-            return T.dead_code(v, path=a.get("path", ""), budget=budget, cursor=a.get("cursor"))
+    """The tool's answer; when the shared store fails in the middle of it (the database went
+    down), the local index answers, with the store's status saying so."""
+    with tools.view(name) as v:
+        try:
+            return _answer(tools, v, name, a)
+        except IndexUnavailable as exc:
+            if v.source != "snapshot":
+                raise
+            failed = exc
+    with tools.view(name, store_failed=failed) as v:
+        return _answer(tools, v, name, a)
+
+
+def _answer(tools: T.Tools, v: Any, name: str, a: dict[str, Any]) -> T.Answer:
+    if name == "status":
+        return T.status(v, budget=tools.budget(None))
+    budget = tools.budget(a.get("max_tokens"))
+    if name == "find_symbol":
+        return T.find_symbol(v, a.get("query"), limit=a.get("limit", 20), budget=budget)
+    if name in ("callers", "callees"):
+        fn: Callable[..., T.Answer] = T.callers if name == "callers" else T.callees
+        return fn(v, a.get("symbol"), min_confidence=a.get("min_confidence", "inferred"),
+                  dispatch=a.get("dispatch", False), budget=budget, cursor=a.get("cursor"))
+    if name == "blast_radius":
+        return T.blast_radius(
+            v, a.get("symbol"), depth=a.get("depth", 3), direction=a.get("direction", "incoming"),
+            min_confidence=a.get("min_confidence", "inferred"), budget=budget, format=a.get("format", "brief"),
+            cursor=a.get("cursor"),
+        )
+    if name == "call_path":
+        return T.call_path(v, a.get("from"), a.get("to"), max_depth=a.get("max_depth", 6),
+                           min_confidence=a.get("min_confidence", "inferred"), budget=budget)
+    if name == "changes":
+        return T.changes(v, base=a.get("base"), depth=a.get("depth", 3), staged=a.get("staged", False),
+                         min_confidence=a.get("min_confidence", "inferred"), budget=budget, cursor=a.get("cursor"))
+    if name == "related":
+        return T.related(v, a.get("seeds"), items=a.get("budget", RELATED_BUDGET), budget=budget)
+    if name == "dead_code":
+        return T.dead_code(v, path=a.get("path", ""), budget=budget, cursor=a.get("cursor"))
     raise ArgumentError(f"no tool named {name!r}")
 
 
@@ -179,6 +192,7 @@ def _error(message: str, close: list[str] | None = None) -> mt.CallToolResult:
 
 
 def create_server(root: Path, *, disk: bool = False, **engine_opts: Any) -> Server:
+    """``store=``: a shared store's StoreLocation (see :class:`~graphmind.agents.tools.Tools`)."""
     tools = T.Tools(root, disk=disk, **engine_opts)
     server: Server = Server("graphmind", version=__version__, instructions=INSTRUCTIONS)
     lock = threading.Lock()  # one question at a time: each refreshes the same index

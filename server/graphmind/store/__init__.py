@@ -1,6 +1,8 @@
 """The store: SQLite, the single source of truth for the graph. All SQL of the core lives here:
 the schema (:mod:`.schema`), writes and transactions (:mod:`.store`), the resolvers' lookups
-(:mod:`.view`) and the queries' reads (:mod:`.reads`)."""
+(:mod:`.view`) and the queries' reads (:mod:`.reads`). A team's shared store is PostgreSQL
+(:mod:`.location`, :mod:`.pg`, :mod:`.pg_schema`, :mod:`.snapshots`): snapshots of commits that
+the same reads answer from; what the two engines spell differently is in :mod:`.dialect`."""
 
 from .codec import pack_facts, symbol_ids, unpack_facts
 from .reads import Reads

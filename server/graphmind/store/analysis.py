@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import json
-
 from .reads import SYMBOL_COLUMNS, Reads, like_escape
 
 
@@ -25,15 +23,15 @@ class AnalysisReads(Reads):
         if not parents:
             return set()
         rows = self._q(
-            """
+            f"""
             WITH RECURSIVE below(top, id) AS (
-                SELECT value, value FROM json_each(?)
+                SELECT value, value FROM {self.d.ints}
                 UNION SELECT b.top, s.id FROM below b JOIN symbols s ON s.parent_id = b.id
             )
             SELECT DISTINCT b.top FROM below b WHERE b.id != b.top
             AND EXISTS (SELECT 1 FROM edges e WHERE e.callee_id = b.id)
             """,
-            (json.dumps(parents),),
+            (self.d.array(parents),),
         )
         return {r[0] for r in rows}
 
@@ -43,8 +41,8 @@ class AnalysisReads(Reads):
             return {}
         return dict(self._q(
             "SELECT name, count(*) FROM sites WHERE status = 'unresolved' AND kind = 'call' "
-            "AND name IN (SELECT value FROM json_each(?)) GROUP BY name",
-            (json.dumps(sorted(set(names))),),
+            f"AND name IN (SELECT value FROM {self.d.texts}) GROUP BY name",
+            (self.d.array(sorted(set(names))),),
         ))
 
     def called_names(self, names: list[str], kinds: tuple[str, ...]) -> set[str]:
@@ -52,10 +50,10 @@ class AnalysisReads(Reads):
         if not names:
             return set()
         rows = self._q(
-            f"SELECT DISTINCT s.name FROM symbols s WHERE s.name IN (SELECT value FROM json_each(?)) "
+            f"SELECT DISTINCT s.name FROM symbols s WHERE s.name IN (SELECT value FROM {self.d.texts}) "
             f"AND s.kind IN ({','.join('?' * len(kinds))}) "
             "AND EXISTS (SELECT 1 FROM edges e WHERE e.callee_id = s.id)",
-            (json.dumps(sorted(set(names))), *kinds),
+            (self.d.array(sorted(set(names))), *kinds),
         )
         return {r[0] for r in rows}
 
@@ -64,8 +62,8 @@ class AnalysisReads(Reads):
             return {}
         return dict(self._q(
             "SELECT f.path, count(*) FROM sites st JOIN files f ON f.id = st.file_id WHERE st.status = 'unresolved' "
-            "AND st.kind = 'call' AND f.path IN (SELECT value FROM json_each(?)) GROUP BY f.path",
-            (json.dumps(sorted(set(paths))),),
+            f"AND st.kind = 'call' AND f.path IN (SELECT value FROM {self.d.texts}) GROUP BY f.path",
+            (self.d.array(sorted(set(paths))),),
         ))
 
     def unresolved_callers_named(self, names: list[str]) -> list[tuple]:
@@ -76,15 +74,15 @@ class AnalysisReads(Reads):
         return self._q(
             f"SELECT st.name, {SYMBOL_COLUMNS}, st.sl, st.sc FROM sites st JOIN symbols s ON s.id = st.caller_id "
             "JOIN files f ON f.id = s.file_id WHERE st.status = 'unresolved' AND st.kind = 'call' "
-            "AND st.name IN (SELECT value FROM json_each(?)) ORDER BY f.path, st.sl",
-            (json.dumps(sorted(set(names))),),
+            f"AND st.name IN (SELECT value FROM {self.d.texts}) ORDER BY f.path, st.sl",
+            (self.d.array(sorted(set(names))),),
         )
 
     def symbols_in_files(self, paths: list[str]) -> list[tuple]:
         if not paths:
             return []
-        return self._symbols("f.path IN (SELECT value FROM json_each(?)) ORDER BY f.path, s.sl, s.sc",
-                             (json.dumps(sorted(set(paths))),))
+        return self._symbols(f"f.path IN (SELECT value FROM {self.d.texts}) ORDER BY f.path, s.sl, s.sc",
+                             (self.d.array(sorted(set(paths))),))
 
     def most_called(self, limit: int, min_conf: int, kinds: tuple[str, ...] = ("function", "method")) -> list[tuple]:
         """(*symbol row, distinct callers) of the definitions with the most callers through call

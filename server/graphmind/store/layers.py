@@ -11,7 +11,6 @@ every query of calls sees them, and a fresh index and any sequence of edits make
 from __future__ import annotations
 
 import hashlib
-import json
 import sqlite3
 from collections.abc import Iterable
 from operator import itemgetter
@@ -19,6 +18,7 @@ from typing import NamedTuple
 
 from ..links import http
 from ..model import INFERRED
+from .dialect import SQLITE, Dialect
 
 LAYERS_SCHEMA = """
 CREATE TABLE IF NOT EXISTS links(
@@ -90,8 +90,9 @@ def _bucket(key: str) -> int:
 
 
 class Layers:
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: sqlite3.Connection, dialect: Dialect = SQLITE) -> None:
         self.db = db
+        self.d = dialect
         self.dirty_topics: set[str] = set()
         self.dirty_clients: set[tuple[int, int]] = set()  # (file_id, sid) of HTTP client calls
         self.dirty_buckets: set[int] = set()  # route paths' segment counts whose routes changed
@@ -192,8 +193,8 @@ class Layers:
             self._mark(file_id, self.db.execute("SELECT kind, role, key, sid FROM links WHERE file_id = ?", (file_id,)))
         elif sids:
             self._mark(file_id, self.db.execute(
-                "SELECT kind, role, key, sid FROM links WHERE file_id = ? AND sid IN (SELECT value FROM json_each(?))",
-                (file_id, "[" + ",".join(map(str, sids)) + "]"),
+                f"SELECT kind, role, key, sid FROM links WHERE file_id = ? AND sid IN (SELECT value FROM {self.d.ints})",
+                (file_id, self.d.array(sids)),
             ))
 
     def clear(self, file_id: int) -> None:
@@ -309,8 +310,8 @@ class Layers:
         if file_ids is None:
             return self.db.execute("SELECT file_id, spec, rank, module, stem, names FROM imports").fetchall()
         return self.db.execute(
-            "SELECT file_id, spec, rank, module, stem, names FROM imports WHERE file_id IN (SELECT value FROM json_each(?))",
-            ("[" + ",".join(map(str, file_ids)) + "]",),
+            f"SELECT file_id, spec, rank, module, stem, names FROM imports WHERE file_id IN (SELECT value FROM {self.d.ints})",
+            (self.d.array(file_ids),),
         ).fetchall()
 
     def importers_of(self, module: str) -> list[int]:
@@ -320,8 +321,8 @@ class Layers:
     def files_by_id(self, ids: list[int]) -> list[tuple[int, str, str, str]]:
         """(id, path, lang, module) of indexed files by id."""
         return self.db.execute(
-            "SELECT id, path, lang, module FROM files WHERE status = 'indexed' AND id IN (SELECT value FROM json_each(?))",
-            ("[" + ",".join(map(str, ids)) + "]",),
+            f"SELECT id, path, lang, module FROM files WHERE status = 'indexed' AND id IN (SELECT value FROM {self.d.ints})",
+            (self.d.array(ids),),
         ).fetchall()
 
     def files_by_module(self, modules: list[str] | None = None) -> list[tuple[int, str, str, str]]:
@@ -329,8 +330,8 @@ class Layers:
         if modules is None:
             return self.db.execute("SELECT id, path, lang, module FROM files WHERE status = 'indexed'").fetchall()
         return self.db.execute(
-            "SELECT id, path, lang, module FROM files WHERE status = 'indexed' AND module IN (SELECT value FROM json_each(?))",
-            (json.dumps(sorted(set(modules))),),
+            f"SELECT id, path, lang, module FROM files WHERE status = 'indexed' AND module IN (SELECT value FROM {self.d.texts})",
+            (self.d.array(sorted(set(modules))),),
         ).fetchall()
 
     # ------------------------------------------------------------------ reads: notes
@@ -339,8 +340,8 @@ class Layers:
         return self.db.execute(
             "SELECT f.path, n.title, m.kind, m.text, m.detail, m.line FROM mentions m "
             "JOIN notes n ON n.file_id = m.file_id JOIN files f ON f.id = m.file_id "
-            "WHERE m.text IN (SELECT value FROM json_each(?)) ORDER BY f.path, m.line",
-            (json.dumps(sorted(set(texts))),),
+            f"WHERE m.text IN (SELECT value FROM {self.d.texts}) ORDER BY f.path, m.line",
+            (self.d.array(sorted(set(texts))),),
         ).fetchall()
 
     def topics_of(self, ids: list[int]) -> list[tuple[int, str]]:
@@ -348,14 +349,14 @@ class Layers:
         return self.db.execute(
             f"""
             SELECT l.symbol_id, l.key FROM links l WHERE l.kind = 'event' AND l.key IS NOT NULL
-                AND l.symbol_id IN (SELECT value FROM json_each(?1))
+                AND l.symbol_id IN (SELECT value FROM {self.d.ints})
             UNION SELECT e.callee_id, l.key FROM links l JOIN edges e ON e.file_id = l.file_id AND e.sid = l.sid
                 AND e.via IS NULL WHERE l.kind = 'event' AND l.role = 'handle' AND l.key IS NOT NULL
-                AND e.callee_id IN (SELECT value FROM json_each(?1)) AND e.confidence >= {INFERRED}
+                AND e.callee_id IN (SELECT value FROM {self.d.ints}) AND e.confidence >= {INFERRED}
             UNION SELECT l.caller_id, l.key FROM links l WHERE l.kind = 'event' AND l.role = 'emit'
-                AND l.key IS NOT NULL AND l.caller_id IN (SELECT value FROM json_each(?1))
+                AND l.key IS NOT NULL AND l.caller_id IN (SELECT value FROM {self.d.ints})
             """,
-            ("[" + ",".join(map(str, ids)) + "]",),
+            (self.d.array(ids),) * 3,
         ).fetchall()
 
     def has_mentions(self) -> bool:

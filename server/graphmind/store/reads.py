@@ -7,12 +7,15 @@ signature, lang, parent_id. A site row is ``SITE_COLUMNS``: path, range (4), cal
 
 from __future__ import annotations
 
-import json
+import contextlib
 import marshal
 import sqlite3
+import time
+from collections.abc import Iterator
 from typing import Any
 
 from ..model import INFERRED
+from .dialect import SQLITE, Dialect
 
 SYMBOL_COLUMNS = (
     "s.id, s.qname, s.name, s.kind, f.path, s.sl, s.sc, s.el, s.ec, s.nsl, s.nsc, s.nel, s.nec, "
@@ -29,8 +32,23 @@ def like_escape(s: str) -> str:
 
 
 class Reads:
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self.db = db
+    def __init__(self, db: sqlite3.Connection, dialect: Dialect = SQLITE) -> None:
+        self.db = db  # a sqlite3 connection, or one to PostgreSQL with the same interface (.pg)
+        self.d = dialect
+
+    @contextlib.contextmanager
+    def deadline(self, at: float, every: int) -> Iterator[None]:
+        """Interrupt a SQLite query still running at ``at`` (time.monotonic(); checked every
+        ``every`` VM steps: sqlite3.OperationalError "interrupted"). A PostgreSQL reader's
+        statements are bounded by its session's ``statement_timeout`` instead (:mod:`.pg`)."""
+        if self.d.name != "sqlite":
+            yield
+            return
+        self.db.set_progress_handler(lambda: int(time.monotonic() > at), every)
+        try:
+            yield
+        finally:
+            self.db.set_progress_handler(None, 0)
 
     def _q(self, sql: str, params: tuple | list = ()) -> list[tuple]:
         return self.db.execute(sql, params).fetchall()
@@ -46,7 +64,7 @@ class Reads:
     def symbols_by_id(self, ids: list[int]) -> list[tuple]:
         if not ids:
             return []
-        return self._symbols("s.id IN (SELECT value FROM json_each(?))", (json.dumps(ids),))
+        return self._symbols(f"s.id IN (SELECT value FROM {self.d.ints})", (self.d.array(ids),))
 
     def symbols_by_qname(self, qname: str) -> list[tuple]:
         return self._symbols("s.qname = ? ORDER BY f.path, s.sl", (qname,))
@@ -140,8 +158,8 @@ class Reads:
         return dict(
             self._q(
                 "SELECT callee_id, count(DISTINCT caller_id) FROM edges e WHERE kind = 'call' AND confidence >= ? "
-                f"AND callee_id IN (SELECT value FROM json_each(?)) {'' if dispatch else NOT_DISPATCH} GROUP BY callee_id",
-                (min_conf, json.dumps(ids)),
+                f"AND callee_id IN (SELECT value FROM {self.d.ints}) {'' if dispatch else NOT_DISPATCH} GROUP BY callee_id",
+                (min_conf, self.d.array(ids)),
             )
         )
 
@@ -152,14 +170,14 @@ class Reads:
         return self._q(  # type: ignore[return-value]
             f"""
             WITH RECURSIVE reach(node, depth) AS (
-                SELECT value, 0 FROM json_each(?)
+                SELECT value, 0 FROM {self.d.ints}
                 UNION
                 SELECT e.{far}, r.depth + 1 FROM reach r JOIN edges e ON e.{near} = r.node
                 WHERE r.depth < ? AND e.kind = 'call' AND e.confidence >= ?
             )
             SELECT node, MIN(depth) FROM reach GROUP BY node
             """,
-            (json.dumps(targets), depth, min_conf),
+            (self.d.array(targets), depth, min_conf),
         )
 
     def call_edges_from(self, nodes: list[int], min_conf: int, incoming: bool) -> list[tuple[int, int, int, int, int, str | None]]:
@@ -169,9 +187,9 @@ class Reads:
         return self._q(  # type: ignore[return-value]
             f"""
             SELECT e.{far}, e.{near}, e.confidence, e.file_id, e.sid, e.via FROM edges e
-            WHERE e.{far} IN (SELECT value FROM json_each(?)) AND e.kind = 'call' AND e.confidence >= ?
+            WHERE e.{far} IN (SELECT value FROM {self.d.ints}) AND e.kind = 'call' AND e.confidence >= ?
             """,
-            (json.dumps(nodes), min_conf),
+            (self.d.array(nodes), min_conf),
         )
 
     def dispatched(self, declared: list[int], min_conf: int) -> list[tuple[int, int, int, str]]:
@@ -180,15 +198,15 @@ class Reads:
         edge with ``via`` ``dispatch:<its qualified name>`` at a site with a call edge to it), at
         ``min_conf`` or above."""
         return self._q(  # type: ignore[return-value]
-            """
+            f"""
             SELECT e.callee_id, d.callee_id, MAX(d.confidence), s.qname FROM edges e
             JOIN symbols s ON s.id = e.callee_id
             JOIN edges d ON d.file_id = e.file_id AND d.sid = e.sid
-            WHERE e.callee_id IN (SELECT value FROM json_each(?)) AND e.kind = 'call'
+            WHERE e.callee_id IN (SELECT value FROM {self.d.ints}) AND e.kind = 'call'
               AND d.kind = 'call' AND d.confidence >= ? AND d.via = 'dispatch:' || s.qname
-            GROUP BY e.callee_id, d.callee_id
+            GROUP BY e.callee_id, d.callee_id, s.qname
             """,
-            (json.dumps(declared), min_conf),
+            (self.d.array(declared), min_conf),
         )
 
     def overriders(self, declared: list[int], min_conf: int) -> list[tuple[int, int, int, str]]:
@@ -200,8 +218,8 @@ class Reads:
         best: dict[tuple[int, int], tuple[int, str]] = {}
         stored = [] if min_conf > INFERRED else self._q(
             "SELECT o.declared_id, o.impl_id, s.qname FROM overrides o JOIN symbols s ON s.id = o.declared_id "
-            "WHERE o.declared_id IN (SELECT value FROM json_each(?))",
-            (json.dumps(declared),),
+            f"WHERE o.declared_id IN (SELECT value FROM {self.d.ints})",
+            (self.d.array(declared),),
         )
         for d, impl, qname in stored:
             best[(d, impl)] = (INFERRED, qname)
@@ -214,9 +232,8 @@ class Reads:
         """(file_id, sid, *site row) of the sites with these (file_id, sid) keys."""
         return self._q(
             f"SELECT st.file_id, st.sid, {SITE_COLUMNS} "
-            "FROM json_each(?) w JOIN sites st ON st.file_id = json_extract(w.value, '$[0]') "
-            "AND st.sid = json_extract(w.value, '$[1]') JOIN files f ON f.id = st.file_id",
-            (json.dumps(keys),),
+            f"FROM {self.d.pairs} w JOIN sites st ON st.file_id = w.a AND st.sid = w.b JOIN files f ON f.id = st.file_id",
+            self.d.pair_params(keys),
         )
 
     def unresolved_calls_named(self, names: list[str], langs: list[str] | None = None) -> int:
@@ -224,24 +241,24 @@ class Reads:
         if langs is None:
             return self._q(
                 "SELECT count(*) FROM sites WHERE status = 'unresolved' AND kind = 'call' "
-                "AND name IN (SELECT value FROM json_each(?))",
-                (json.dumps(names),),
+                f"AND name IN (SELECT value FROM {self.d.texts})",
+                (self.d.array(names),),
             )[0][0]
         return sum(self.unresolved_call_counts(names, langs).values())
 
     def unresolved_calls_in(self, callers: list[int]) -> int:
         return self._q(
             "SELECT count(*) FROM sites WHERE status = 'unresolved' AND kind = 'call' "
-            "AND caller_id IN (SELECT value FROM json_each(?))",
-            (json.dumps(callers),),
+            f"AND caller_id IN (SELECT value FROM {self.d.ints})",
+            (self.d.array(callers),),
         )[0][0]
 
     def weak_calls(self, ids: list[int], min_conf: int, incoming: bool) -> int:
         """Call edges into (or out of) ``ids`` below ``min_conf``."""
         end = "callee_id" if incoming else "caller_id"
         return self._q(
-            f"SELECT count(*) FROM edges WHERE {end} IN (SELECT value FROM json_each(?)) AND kind = 'call' AND confidence < ?",
-            (json.dumps(ids), min_conf),
+            f"SELECT count(*) FROM edges WHERE {end} IN (SELECT value FROM {self.d.ints}) AND kind = 'call' AND confidence < ?",
+            (self.d.array(ids), min_conf),
         )[0][0]
 
     # ------------------------------------------------------------------ stats
@@ -274,10 +291,10 @@ class Reads:
         return dict(
             self._q(
                 "SELECT e.callee_id, count(DISTINCT e.caller_id) FROM edges e "
-                "WHERE e.kind = 'call' AND e.confidence < ? AND e.callee_id IN (SELECT value FROM json_each(?)) "
+                f"WHERE e.kind = 'call' AND e.confidence < ? AND e.callee_id IN (SELECT value FROM {self.d.ints}) "
                 "AND NOT EXISTS (SELECT 1 FROM edges k WHERE k.callee_id = e.callee_id AND k.caller_id = e.caller_id "
                 "AND k.kind = 'call' AND k.confidence >= ?) GROUP BY e.callee_id",
-                (min_conf, json.dumps(ids), min_conf),
+                (min_conf, self.d.array(ids), min_conf),
             )
         )
 
@@ -286,9 +303,9 @@ class Reads:
         return dict(
             self._q(
                 "SELECT st.name, count(*) FROM sites st JOIN files f ON f.id = st.file_id "
-                "WHERE st.status = 'unresolved' AND st.kind = 'call' AND st.name IN (SELECT value FROM json_each(?)) "
-                "AND f.lang IN (SELECT value FROM json_each(?)) GROUP BY st.name",
-                (json.dumps(names), json.dumps(langs)),
+                f"WHERE st.status = 'unresolved' AND st.kind = 'call' AND st.name IN (SELECT value FROM {self.d.texts}) "
+                f"AND f.lang IN (SELECT value FROM {self.d.texts}) GROUP BY st.name",
+                (self.d.array(names), self.d.array(langs)),
             )
         )
 
@@ -299,14 +316,16 @@ class Reads:
         """(*site row, caller qname) of the unresolved call sites named ``names`` (in files of
         ``langs``) or inside ``callers``, the first ``limit``: those named ``first`` before the
         others, then by path and position."""
-        where, arg = ("st.name", names) if names is not None else ("st.caller_id", callers or [])
-        in_langs = "" if langs is None else "AND f.lang IN (SELECT value FROM json_each(?)) "
+        where, arg, values = (
+            ("st.name", names, self.d.texts) if names is not None else ("st.caller_id", callers or [], self.d.ints)
+        )
+        in_langs = "" if langs is None else f"AND f.lang IN (SELECT value FROM {self.d.texts}) "
         return self._q(
             f"SELECT {SITE_COLUMNS}, c.qname FROM sites st JOIN files f ON f.id = st.file_id "
             "LEFT JOIN symbols c ON c.id = st.caller_id "
-            f"WHERE st.status = 'unresolved' AND st.kind = 'call' AND {where} IN (SELECT value FROM json_each(?)) {in_langs}"
-            "ORDER BY st.name IN (SELECT value FROM json_each(?)) DESC, f.path, st.sl, st.sc LIMIT ?",
-            (json.dumps(arg), *([] if langs is None else [json.dumps(langs)]), json.dumps(first or []), limit),
+            f"WHERE st.status = 'unresolved' AND st.kind = 'call' AND {where} IN (SELECT value FROM {values}) {in_langs}"
+            f"ORDER BY st.name IN (SELECT value FROM {self.d.texts}) DESC, f.path, st.sl, st.sc LIMIT ?",
+            (self.d.array(arg), *([] if langs is None else [self.d.array(langs)]), self.d.array(first or []), limit),
         )
 
     def importers(self, module_id: int) -> list[tuple]:

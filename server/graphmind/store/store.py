@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 
 from .. import languages
 from ..model import Facts, FileResolution, binding_names, supertype_names
+from .analysis import AnalysisReads
 from .codec import dump, pack_facts, pack_sids, symbol_ids, unpack_facts, unpack_sids
 from .layers import Layers, NewLayerRows
 from .reads import Reads
@@ -212,6 +213,7 @@ class Store:
         self.read_only = read_only
         self.db = self._open_read_only() if read_only else self._open()
         self.reads = Reads(self.db)  # the queries' side
+        self.analysis = AnalysisReads(self.db)  # the agent-facing questions' reads
         self.layers = Layers(self.db)  # links, imports, notes, search: rows per file, edges per key
         # during a bulk load (query indexes dropped): the files whose resolution was written.
         # The others have no edges or deps yet, so resolving them deletes nothing (without

@@ -1,0 +1,44 @@
+"""What differs between the two SQL engines, written once each. The reads (:mod:`.reads`,
+:mod:`.analysis`, :mod:`.view`, the layers' reads) are one text for both engines; where SQLite and
+PostgreSQL spell a thing differently, the text names it through the :class:`Dialect` it was
+given. Only :mod:`graphmind.store` knows that dialects exist."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Dialect:
+    name: str
+    # a FROM item whose column ``value`` holds the values of one list parameter (see ``array``):
+    # of 64-bit integers (ids) and of strings
+    ints: str
+    texts: str
+    # a FROM item whose columns ``a`` and ``b`` hold a list of integer pairs (see ``pair_params``)
+    pairs: str
+
+    def array(self, values: Iterable[Any]) -> Any:
+        """A list as the one parameter that ``ints``/``texts`` read."""
+        return json.dumps(list(values)) if self.name == "sqlite" else list(values)
+
+    def pair_params(self, pairs: list[tuple[int, int]]) -> tuple[Any, ...]:
+        """Integer pairs as the parameters ``pairs`` reads: one JSON list, or two arrays."""
+        if self.name == "sqlite":
+            return (json.dumps(pairs),)
+        return [a for a, _ in pairs], [b for _, b in pairs]
+
+
+SQLITE = Dialect(
+    "sqlite", ints="json_each(?)", texts="json_each(?)",
+    pairs="(SELECT json_extract(value, '$[0]') AS a, json_extract(value, '$[1]') AS b FROM json_each(?))",
+)
+# PostgreSQL: arrays are native (psycopg sends a list as an array); ``instr`` is a function of
+# the schema (:mod:`.pg_schema`), with SQLite's meaning
+POSTGRES = Dialect(
+    "postgresql", ints="unnest(?::bigint[]) AS j(value)", texts="unnest(?::text[]) AS j(value)",
+    pairs="(SELECT * FROM unnest(?::bigint[], ?::bigint[]) AS p(a, b))",
+)

@@ -1,0 +1,144 @@
+"""PostgreSQL connections: a pool of psycopg 3 connections seen through the small part of
+sqlite3's interface the reads use (``execute`` → rows with ``fetchone``/``fetchall``), so that
+:class:`~.reads.Reads`, :class:`~.view.StoreView` and the layers' reads run unchanged on a
+snapshot. Every failure is an :class:`~.store.IndexUnavailable` whose message names the store by
+its redacted URL and never holds a password."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import re
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from .location import StoreLocation, redact_text
+from .pg_schema import SCHEMA_NAME
+from .store import IndexUnavailable
+
+CONNECT_TIMEOUT = 5  # seconds: a store that does not answer by then is down (editors fall back)
+POOL_SIZE = 4
+
+_TOKEN = re.compile(r"'(?:[^']|'')*'|\?(\d*)|%")
+
+
+@functools.lru_cache(maxsize=1024)
+def translate(sql: str) -> tuple[str, tuple[int, ...]]:
+    """sqlite3's parameters (``?`` and ``?N``, numbered the way SQLite numbers them) as psycopg's
+    (``%s``), with the index of the parameter each one takes; a literal ``%`` doubled."""
+    order: list[int] = []
+    last = 0
+
+    def sub(m: re.Match[str]) -> str:
+        nonlocal last
+        token = m.group(0)
+        if token.startswith("'") or token == "%":
+            return token.replace("%", "%%")
+        if m.group(1):
+            n = int(m.group(1))
+            last = max(last, n)
+        else:
+            last += 1
+            n = last
+        order.append(n - 1)
+        return "%s"
+
+    return _TOKEN.sub(sub, sql), tuple(order)
+
+
+def snapshot_lock(snapshot: int) -> str:
+    """The advisory lock key of a snapshot: its readers hold it shared, a prune takes it alone."""
+    return f"hashtext('graphmind snapshot {int(snapshot)}')"
+
+
+def _holding(snapshot: int) -> Any:
+    """A reader's connection holds its snapshot's lock shared for its life, so that a prune
+    never removes a snapshot under a reader (whose views would then answer nothing)."""
+
+    def configure(conn: Any) -> None:
+        conn.execute(f"SELECT pg_advisory_lock_shared({snapshot_lock(snapshot)})")
+
+    return configure
+
+
+class Rows(list):
+    """A statement's rows, fetched whole (the connection goes back to the pool at once)."""
+
+    def fetchone(self) -> tuple | None:
+        return self[0] if self else None
+
+    def fetchall(self) -> list[tuple]:
+        return list(self)
+
+
+def failure(exc: BaseException, location: StoreLocation) -> IndexUnavailable:
+    import psycopg
+
+    down = not isinstance(exc, psycopg.Error) or isinstance(exc, psycopg.OperationalError)
+    what = "is unavailable" if down else "refused a statement"
+    said = " ".join(str(exc).split())  # libpq's messages span lines
+    return IndexUnavailable(f"the store {location.shown} {what}: {redact_text(said, location.url)}")
+
+
+def connect_options(snapshot: int | None, read_only: bool, statement_timeout: float | None) -> str:
+    """A session's settings: the schema, the snapshot it reads, and for a reader (an editor)
+    read-only transactions and a bound on every statement."""
+    opts = [f"-c search_path={SCHEMA_NAME}"]
+    if snapshot is not None:
+        opts.append(f"-c graphmind.snapshot={int(snapshot)}")
+    if read_only:
+        opts.append("-c default_transaction_read_only=on")
+    if statement_timeout is not None:
+        opts.append(f"-c statement_timeout={max(1, int(statement_timeout * 1000))}")
+    return " ".join(opts)
+
+
+class PgConnection:
+    """A pool of connections to one store (reading one snapshot when ``snapshot`` is given;
+    ``read_only``: sessions refuse every write, whatever the role may do)."""
+
+    def __init__(
+        self, location: StoreLocation, *, snapshot: int | None = None, timeout: float = CONNECT_TIMEOUT,
+        size: int = POOL_SIZE, read_only: bool = False, statement_timeout: float | None = None,
+    ) -> None:
+        import psycopg
+        from psycopg_pool import ConnectionPool, PoolTimeout
+
+        self.location = location
+        self.snapshot = snapshot
+        self._errors = (psycopg.Error, PoolTimeout)
+        kwargs = {"autocommit": True, "connect_timeout": max(1, round(timeout)),
+                  "options": connect_options(snapshot, read_only, statement_timeout)}
+        try:  # one connection first: a store that is down says why at once (the pool would retry)
+            psycopg.connect(location.url, **kwargs).close()
+        except psycopg.Error as exc:
+            raise failure(exc, location) from None
+        self.pool = ConnectionPool(
+            location.url, min_size=1, max_size=size, open=False, timeout=timeout, name="graphmind", kwargs=kwargs,
+            reconnect_timeout=timeout, configure=None if snapshot is None else _holding(snapshot),
+        )
+        try:
+            self.pool.open(wait=True, timeout=timeout)
+        except self._errors as exc:
+            self.pool.close(timeout=0)
+            raise failure(exc, location) from None
+
+    @contextlib.contextmanager
+    def connection(self) -> Iterator[Any]:
+        """One pooled connection (autocommit: open a transaction with ``conn.transaction()``)."""
+        try:
+            with self.pool.connection() as conn:
+                yield conn
+        except self._errors as exc:
+            raise failure(exc, self.location) from None
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Rows:
+        text, order = translate(sql)
+        with self.connection() as conn:
+            # no parameters: the text goes as written (psycopg reads no placeholders in it)
+            cur = conn.execute(text, [params[i] for i in order]) if order else conn.execute(sql)
+            return Rows(cur.fetchall() if cur.description is not None else ())
+
+    def close(self) -> None:
+        # waits for a connection still being opened (it would hold a reader's snapshot lock)
+        self.pool.close(timeout=CONNECT_TIMEOUT)

@@ -1,0 +1,167 @@
+"""Answering from a team's shared store: the newest snapshot of an ancestor of the local ``HEAD``.
+
+Every answer names the snapshot it used and its freshness (:class:`StoreStatus`): the snapshot's
+commit, how many commits it is behind ``HEAD``, and how many files differ locally from it — those
+local differences are not in a snapshot's answer (a local overlay on the shared base is a later
+step), so an answer never hides that it may miss them. When the store cannot be reached within
+its connect timeout, or holds no snapshot of an ancestor, the answer comes from the local index
+and says why (``answeredFrom: local``). Editors' sessions are read-only."""
+
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .engine import Engine
+from .gitrepo import GitError, GitRepo
+from .store import IndexUnavailable, Store
+from .store.dialect import POSTGRES
+from .store.layers import Layers
+from .store.location import StoreLocation
+from .store.snapshots import SnapshotInfo, SnapshotStore
+from .workspace import DEFAULT_MAX_FILE_SIZE
+
+EDITOR_TIMEOUT = 3.0  # seconds to reach the store before answering from the local index
+TIMEOUT_ENV = "GRAPHMIND_STORE_TIMEOUT"
+SHOWN_CHANGES = 20
+
+
+@dataclass
+class StoreStatus:
+    """Which snapshot answered and how fresh it is, or why the local index did."""
+
+    store: str  # the store's redacted URL
+    answered_from: str  # "snapshot" or "local"
+    reason: str | None = None  # why the local index answered
+    snapshot: SnapshotInfo | None = None
+    head: str | None = None
+    commits_behind: int | None = None
+    local_changes: list[str] = field(default_factory=list)  # files that differ from the snapshot's commit
+
+    def json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"url": self.store, "answeredFrom": self.answered_from}
+        if self.reason:
+            out["reason"] = self.reason
+        if self.snapshot is not None:
+            s = self.snapshot
+            out.update(
+                snapshot=s.id, commit=s.commit, created=s.created.isoformat(timespec="seconds"), head=self.head,
+                commitsBehind=self.commits_behind, localChanges=len(self.local_changes),
+                localChangesNotInAnswer=self.local_changes[:SHOWN_CHANGES],
+                fresh=self.commits_behind == 0 and not self.local_changes,
+            )
+        return out
+
+    def line(self) -> str:
+        if self.snapshot is None:
+            return f"store {self.store}: {self.reason}; answered from the local index"
+        s = self.snapshot
+        fresh = "at HEAD" if self.commits_behind == 0 else f"{self.commits_behind} commits behind HEAD"
+        local = (f"; {len(self.local_changes)} files changed locally are NOT in this answer"
+                 if self.local_changes else "; no local changes")
+        return f"snapshot {s.id} of {s.commit[:12]} ({fresh}, made {s.created:%Y-%m-%d %H:%M}) from {self.store}{local}"
+
+    @staticmethod
+    def failed(location: StoreLocation, exc: Exception) -> StoreStatus:
+        """The local index answers: the store's error, without its URL (the status names it)."""
+        said = str(exc).replace(f"the store {location.shown} is ", "", 1).replace(f"the store {location.shown} ", "", 1)
+        return StoreStatus(location.shown, "local", said)
+
+
+class _SnapshotStoreReads:
+    """The part of :class:`~graphmind.store.Store` a Graph reads, over one snapshot."""
+
+    def __init__(self, shared: SnapshotStore, snapshot: SnapshotInfo) -> None:
+        from .store.analysis import AnalysisReads
+
+        self.reads, self.db = shared.reads(snapshot.id)
+        self.analysis = AnalysisReads(self.db, POSTGRES)  # type: ignore[arg-type]
+        self.layers = Layers(self.db, POSTGRES)  # type: ignore[arg-type]
+
+    skipped_files = Store.skipped_files  # one SELECT, the same on both engines
+
+
+class SnapshotEngine:
+    """The part of :class:`~graphmind.engine.Engine` a :class:`~graphmind.graph.Graph` reads,
+    over a snapshot: no buffers, nothing written. Quoted source lines come from the files on
+    disk, as the local index's do."""
+
+    relpath = Engine.relpath
+
+    def __init__(self, root: Path, shared: SnapshotStore, snapshot: SnapshotInfo) -> None:
+        self.root = root
+        self.snapshot = snapshot
+        self.lock = threading.RLock()
+        self.docs: dict[str, Any] = {}
+        self.max_file_size = DEFAULT_MAX_FILE_SIZE
+        self.store = _SnapshotStoreReads(shared, snapshot)
+        self._shared = shared
+
+    def epoch(self) -> int:
+        return self.snapshot.id
+
+    def skipped_files(self) -> list[tuple[str, str]]:
+        with self.lock:
+            return self.store.skipped_files()  # type: ignore[call-arg]
+
+    def close(self) -> None:
+        self.store.db.close()
+        self._shared.close()
+
+
+# the questions a snapshot answers (the others need the local index's full-text search, git
+# comparisons of the working tree or the files' policies, and are answered locally)
+SNAPSHOT_QUESTIONS = ("callers", "callees", "refs", "blast-radius", "stats", "find_symbol", "blast_radius", "status")
+
+
+def open_view(root: Path, location: StoreLocation | None, question: str, local: Any) -> Any:
+    """The view a question is answered from: a snapshot's when a store is set, can answer and
+    the question is one it answers, else ``local()`` (with the store's status when one was set)."""
+    from .graph import Graph
+    from .live import View
+
+    if location is None or question not in SNAPSHOT_QUESTIONS:
+        return local()
+    engine, status = open_snapshot(root.resolve(), location)
+    if engine is not None:
+        return View(Graph(engine), engine, "snapshot", _close=[engine], store=status)  # type: ignore[arg-type]
+    view = local()
+    view.store = status
+    return view
+
+
+def timeout() -> float:
+    try:
+        return max(0.5, float(os.environ.get(TIMEOUT_ENV, EDITOR_TIMEOUT)))
+    except ValueError:
+        return EDITOR_TIMEOUT
+
+
+def open_snapshot(root: Path, location: StoreLocation) -> tuple[SnapshotEngine | None, StoreStatus]:
+    """The engine over the newest snapshot of an ancestor of ``HEAD``, with its status; (None,
+    status saying why) when the store is down or has none."""
+    try:
+        repo = GitRepo(root)
+        head = repo.commit_of("HEAD")
+        ancestry = repo.ancestors(head, 10_000)
+    except GitError as exc:
+        return None, StoreStatus(location.shown, "local", f"no git history to match snapshots with ({exc})")
+    try:
+        shared = SnapshotStore(location, timeout=timeout(), read_only=True)
+    except IndexUnavailable as exc:
+        return None, StoreStatus.failed(location, exc)
+    try:
+        snap = shared.newest_of(ancestry)
+        behind = ancestry.index(snap.commit) if snap is not None else None
+        if snap is None:
+            shared.close()
+            return None, StoreStatus(location.shown, "local", f"no snapshot of HEAD ({head[:12]}) or of its ancestors")
+        changes = [c.path for c in repo.changed_files(snap.commit)]
+        engine = SnapshotEngine(root, shared, snap)
+    except (IndexUnavailable, GitError) as exc:
+        shared.close()
+        return None, StoreStatus.failed(location, exc)
+    return engine, StoreStatus(location.shown, "snapshot", None, snap, head, behind, changes)

@@ -1,0 +1,75 @@
+"""A throwaway PostgreSQL cluster for the store tests: finding the server, starting and stopping it.
+
+The cluster is made with ``initdb`` + ``pg_ctl`` in a temporary folder, listening on 127.0.0.1
+(a free port) and on a socket in that folder; as root (CI) it runs as the ``postgres`` user
+(``initdb`` refuses root). When PostgreSQL cannot be started, the tests that need it fail with
+the reason: they are never skipped (``scripts/test.sh`` installs the server)."""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import socket
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+PASSWORD = "s3cret-Pw_for-tests"  # the superuser's; tests check it never shows
+EDITOR_PASSWORD = "ed1tor-Pw_for-tests"
+
+
+def bin_dir() -> Path | None:
+    found = shutil.which("pg_ctl")
+    if found and shutil.which("initdb"):
+        return Path(found).parent
+    for d in sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True):
+        if os.access(Path(d) / "initdb", os.X_OK):
+            return Path(d)
+    return None
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class Cluster:
+    bin: Path
+    data: Path
+    port: int
+    as_user: list[str]  # the command prefix that runs a server binary as its owner
+    log: Path
+
+    def url(self, database: str = "postgres", user: str = "graphmind", password: str = PASSWORD) -> str:
+        return f"postgresql://{user}:{password}@127.0.0.1:{self.port}/{database}"
+
+    def ctl(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([*self.as_user, str(self.bin / "pg_ctl"), "-D", str(self.data), *args],
+                              capture_output=True, text=True, check=check, timeout=120)
+
+    def start(self) -> None:
+        opts = f"-p {self.port} -k {self.data.parent} -c listen_addresses=127.0.0.1 -c fsync=off"
+        got = self.ctl("-w", "-t", "60", "-l", str(self.log), "-o", opts, "start", check=False)
+        if got.returncode != 0:
+            tail = self.log.read_text(errors="replace")[-2000:] if self.log.exists() else ""
+            pytest.fail(f"PostgreSQL did not start: {got.stdout}{got.stderr}\n{tail}", pytrace=False)
+
+    def kill(self) -> None:
+        """Stop at once, as a crash would (no shutdown checkpoint)."""
+        self.ctl("-m", "immediate", "stop", check=False)
+
+    def admin(self, sql: str) -> None:
+        import psycopg
+
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            conn.execute(sql)
+
+
+def git(root: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(root), "-c", "user.email=ci@example.com", "-c", "user.name=ci", *args],
+                          capture_output=True, text=True, check=True).stdout.strip()

@@ -1,0 +1,223 @@
+"""Editors and agents on a shared store: answers from the newest snapshot of an ancestor of HEAD
+naming it and its freshness; the local index, saying why, when the store is down (within the
+connect timeout) or has no such snapshot; editors' sessions read-only."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from graphmind.cli import main
+from graphmind.commits import index_commit
+from graphmind.store import IndexUnavailable
+from graphmind.store.location import check
+from graphmind.store.snapshots import SnapshotStore
+from graphmind.team import TIMEOUT_ENV, open_snapshot
+from pg_util import EDITOR_PASSWORD, PASSWORD, Cluster, git
+
+
+def _callers(root: Path, store: str, capsys: pytest.CaptureFixture[str], symbol: str = "shop.orders.make") -> dict:
+    assert main(["callers", symbol, "--root", str(root), "--store", store, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_an_answer_names_its_snapshot_and_freshness(repo: Path, pg_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    first = git(repo, "rev-parse", "HEAD~1")
+    index_commit(repo, check(pg_url, "test"), first, jobs=1)
+    got = _callers(repo, pg_url, capsys)
+    store = got["store"]
+    assert got["source"] == "snapshot" and store["answeredFrom"] == "snapshot"
+    assert store["commit"] == first and store["commitsBehind"] == 1 and store["fresh"] is False
+    assert store["localChangesNotInAnswer"] == [".gitignore", "scripts/helpers.py"]  # what HEAD changed since
+    assert [c["qualifiedName"] for c in got["results"][0]["callers"]] == ["shop.new.fresh", "shop.orders.cancel"]
+    assert PASSWORD not in json.dumps(got)
+
+    index_commit(repo, check(pg_url, "test"), "HEAD", jobs=1)
+    (repo / "src/shop/orders.py").write_text((repo / "src/shop/orders.py").read_text() + "\n# edited\n")
+    store = _callers(repo, pg_url, capsys)["store"]
+    assert store["commit"] == git(repo, "rev-parse", "HEAD") and store["commitsBehind"] == 0
+    assert store["localChangesNotInAnswer"] == ["src/shop/orders.py"] and store["fresh"] is False
+    assert main(["callers", "shop.orders.make", "--root", str(repo), "--store", pg_url]) == 0
+    assert "1 files changed locally are NOT in this answer" in capsys.readouterr().out
+
+
+def test_no_snapshot_of_an_ancestor_answers_locally(repo: Path, pg_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    SnapshotStore(check(pg_url, "test")).ensure_schema()
+    got = _callers(repo, pg_url, capsys)
+    assert got["source"] == "disk" and got["store"]["answeredFrom"] == "local"
+    assert got["store"]["reason"].startswith("no snapshot of HEAD")
+    assert [c["qualifiedName"] for c in got["results"][0]["callers"]] == ["shop.new.fresh", "shop.orders.cancel"]
+
+
+def test_a_store_that_does_not_answer_falls_back_within_the_timeout(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A listener that accepts and never speaks (a hung server), and a port nobody listens on."""
+    hole = socket.socket()
+    hole.bind(("127.0.0.1", 0))
+    hole.listen(8)
+    accepted: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        hole.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                accepted.append(hole.accept()[0])
+            except OSError:
+                pass
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    monkeypatch.setenv(TIMEOUT_ENV, "2")
+    try:
+        for port in (hole.getsockname()[1], 1):
+            url = f"postgresql://graphmind:{PASSWORD}@127.0.0.1:{port}/postgres"
+            start = time.monotonic()
+            engine, status = open_snapshot(repo, check(url, "test"))
+            took = time.monotonic() - start
+            assert engine is None and status.answered_from == "local" and took < 6, (took, status)
+            assert status.reason.startswith("unavailable") and PASSWORD not in status.reason
+            got = _callers(repo, url, capsys)
+            assert got["source"] == "disk" and got["store"]["answeredFrom"] == "local"
+            assert got["results"][0]["callers"]
+    finally:
+        stop.set()
+        thread.join(2)
+        hole.close()
+        for s in accepted:
+            s.close()
+
+
+def test_editors_connect_read_only(repo: Path, pg_url: str, pg_cluster: Cluster, capsys: pytest.CaptureFixture[str]) -> None:
+    loc = check(pg_url, "test")
+    index_commit(repo, loc, "HEAD~1", jobs=1)
+    pg_cluster.admin("DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'editor') THEN "
+                     f"CREATE ROLE editor LOGIN PASSWORD '{EDITOR_PASSWORD}'; END IF; END $$")
+    assert main(["snapshots", "grant-reader", "--role", "editor", "--root", str(repo), "--store", pg_url]) == 0
+    assert "editor may now read every snapshot" in capsys.readouterr().out
+    editor = pg_url.replace(f"graphmind:{PASSWORD}", f"editor:{EDITOR_PASSWORD}")
+    # the editors' role reads every snapshot ...
+    got = _callers(repo, editor, capsys)
+    assert got["store"]["answeredFrom"] == "snapshot" and got["results"][0]["callers"]
+    # ... and cannot write one
+    with pytest.raises(IndexUnavailable) as err:
+        index_commit(repo, check(editor, "test"), "HEAD", jobs=1)
+    assert "permission denied" in str(err.value) and EDITOR_PASSWORD not in str(err.value)
+    # an editor's session refuses writes whatever its role may do (here the owner's)
+    reader = SnapshotStore(loc, read_only=True)
+    try:
+        with pytest.raises(IndexUnavailable) as err:
+            reader.conn.execute("DELETE FROM gm_snapshots")
+        assert "read-only transaction" in str(err.value)
+        assert len(reader.snapshots()) == 1
+    finally:
+        reader.close()
+
+
+def test_agents_tools_name_the_snapshot(repo: Path, pg_url: str) -> None:
+    """The MCP server's tools: a snapshot answers find_symbol, callers, blast_radius and status,
+    naming itself in every answer's freshness; the other tools answer locally."""
+    from graphmind.agents.tools import Tools
+    from graphmind.mcp.server import _call
+
+    index_commit(repo, check(pg_url, "test"), "HEAD", jobs=1)
+    tools = Tools(repo, store=check(pg_url, "test"))
+    for name, args in (("callers", {"symbol": "shop.orders.make"}), ("find_symbol", {"query": "make"}),
+                       ("blast_radius", {"symbol": "shop.orders.make"}), ("status", {})):
+        ans = _call(tools, name, args)
+        fresh = ans.data["freshness"]
+        assert fresh["source"] == "snapshot" and fresh["store"]["commit"] == git(repo, "rev-parse", "HEAD"), name
+        assert "snapshot 1 of" in ans.text and PASSWORD not in ans.text + json.dumps(ans.data), name
+    assert [c["qualifiedName"] for c in _call(tools, "callers", {"symbol": "shop.orders.make"}).data["callers"]] == [
+        "shop.new.fresh", "shop.orders.cancel"]
+    dead = _call(tools, "dead_code", {})
+    assert dead.data["freshness"]["source"] == "disk" and "store" not in dead.data["freshness"]
+
+
+def test_a_snapshot_being_read_is_not_pruned(repo: Path, pg_url: str) -> None:
+    """A prune keeps the snapshot an editor is reading (its views would otherwise answer
+    nothing: a silently wrong "no callers"), and removes it once the reader is gone."""
+    loc = check(pg_url, "test")
+    made = index_commit(repo, loc, "HEAD", jobs=1)
+    engine, status = open_snapshot(repo, loc)
+    assert engine is not None and status.snapshot.id == made.snapshot.id
+    shared = SnapshotStore(loc)
+    try:
+        got = shared.prune(keep=0)
+        assert got.snapshots == [] and got.in_use == [made.commit]
+        rows = engine.store.reads.symbols_by_qname("shop.orders.make")
+        assert len(rows) == 1 and engine.store.reads.neighbours(rows[0][0], True, ("call",), 0)
+        engine.close()
+        # the server releases a closed session's locks a moment after the client has gone
+        deadline = time.monotonic() + 10
+        while (got := shared.prune(keep=0)).in_use and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert got.snapshots == [made.commit] and got.in_use == []
+        assert shared.row_counts()["gm_files"] == 0
+    finally:
+        shared.close()
+
+
+def test_the_store_going_down_mid_session(
+    repo: Path, pg_url: str, pg_cluster: Cluster, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An agent's session: the database dies during an answer, then stays down between
+    questions: each answer comes from the local index, says so, and takes no more than the
+    connect timeout; once it is back, answers come from the snapshot again."""
+    import graphmind.agents.tools as T
+    from graphmind.agents.tools import Tools
+    from graphmind.mcp.server import _call
+
+    index_commit(repo, check(pg_url, "test"), "HEAD", jobs=1)
+    monkeypatch.setenv(TIMEOUT_ENV, "2")
+    tools = Tools(repo, store=check(pg_url, "test"))
+    assert _call(tools, "callers", {"symbol": "shop.orders.make"}).data["freshness"]["source"] == "snapshot"
+    callers = T.callers
+
+    def dies_first(*args: object, **kw: object) -> object:  # the server dies once the view is open
+        pg_cluster.kill()
+        return callers(*args, **kw)
+
+    monkeypatch.setattr(T, "callers", dies_first)
+    try:
+        ans = _call(tools, "callers", {"symbol": "shop.orders.make"})
+        monkeypatch.setattr(T, "callers", callers)
+        fresh = ans.data["freshness"]
+        assert fresh["source"] == "disk" and fresh["store"]["answeredFrom"] == "local"
+        assert fresh["store"]["reason"].startswith("unavailable") and "answered from the local index" in ans.text
+        assert [c["qualifiedName"] for c in ans.data["callers"]] == ["shop.new.fresh", "shop.orders.cancel"]
+        start = time.monotonic()
+        ans = _call(tools, "blast_radius", {"symbol": "shop.orders.make"})
+        assert time.monotonic() - start < 8 and ans.data["freshness"]["store"]["answeredFrom"] == "local"
+        assert PASSWORD not in json.dumps(ans.data) + ans.text
+    finally:
+        pg_cluster.start()
+    assert _call(tools, "callers", {"symbol": "shop.orders.make"}).data["freshness"]["source"] == "snapshot"
+
+
+def test_the_command_line_when_the_store_dies_during_an_answer(
+    repo: Path, pg_url: str, pg_cluster: Cluster, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from graphmind.graph import Graph
+
+    index_commit(repo, check(pg_url, "test"), "HEAD", jobs=1)
+    callers = Graph.callers
+
+    def dies_first(self: Graph, *args: object) -> object:
+        if self.engine.__class__.__name__ == "SnapshotEngine":
+            pg_cluster.kill()
+        return callers(self, *args)
+
+    monkeypatch.setattr(Graph, "callers", dies_first)
+    try:
+        got = _callers(repo, pg_url, capsys)
+    finally:
+        pg_cluster.start()
+    assert got["source"] == "disk" and got["store"]["answeredFrom"] == "local"
+    assert got["store"]["reason"].startswith("unavailable")
+    assert [c["qualifiedName"] for c in got["results"][0]["callers"]] == ["shop.new.fresh", "shop.orders.cancel"]

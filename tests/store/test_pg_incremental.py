@@ -1,0 +1,84 @@
+"""Incremental equals fresh, for snapshots: a chain of commits of random edits, each snapshot
+made from its parent's, ends in a snapshot whose every row is shared with a fresh index of the
+last commit — publishing the fresh index adds no file version and no resolution, and both map
+every path to the same rows."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+from edit_sequences import edit_sequences, source_files
+from graph_util import FIXTURES
+from graphmind.commits import index_commit
+from graphmind.engine import Engine
+from graphmind.gitrepo import GitRepo
+from graphmind.store.location import check
+from graphmind.store.snapshots import SnapshotStore
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pg_util import git
+from profiles import examples
+
+SHOP = FIXTURES / "python" / "shop"
+FILES = source_files({p.relative_to(SHOP).as_posix(): "" for p in SHOP.rglob("*.py")})
+FRAGMENTS = [
+    "", "\n", "    pass\n", "def make():\n    return None\n", "cancel(1)\n", "from shop.orders import make\n",
+    "class Repo(Base):\n    def save(self, x):\n        log()\n", "refund", "Gateway", ".save(", "import shop.payments.base\n",
+]
+commits = st.lists(st.tuples(edit_sequences(FILES, FRAGMENTS, max_edits=4), st.sets(st.sampled_from(FILES), max_size=1)),
+                   min_size=1, max_size=3)
+
+
+def _apply(root: Path, edits: list[tuple[str, int, int, str]], deleted: set[str]) -> None:
+    for rel, offset, length, fragment in edits:
+        path = root / rel
+        if not path.exists():
+            continue
+        text = path.read_text()
+        at = offset % (len(text) + 1)
+        path.write_text(text[:at] + fragment + text[at + length:])
+    for rel in deleted:
+        (root / rel).unlink(missing_ok=True)
+
+
+def _mapping(shared: SnapshotStore, snapshot: int) -> set[tuple[int, int | None]]:
+    return set(shared.conn.execute("SELECT file_id, res_id FROM gm_snapshot_files WHERE snapshot_id = ?", (snapshot,)))
+
+
+@settings(max_examples=examples(8), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(history=commits)
+def test_a_chain_of_incremental_snapshots_equals_a_fresh_index(pg_url: str, history: list) -> None:
+    loc = check(pg_url, "test")
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "shop"
+        shutil.copytree(SHOP, root)
+        git(root, "init", "-q")
+        git(root, "add", "-A")
+        git(root, "commit", "-qm", "C0")
+        made = [index_commit(root, loc, "HEAD", jobs=1)]
+        for i, (edits, deleted) in enumerate(history, 1):
+            _apply(root, edits, deleted)
+            git(root, "add", "-A")
+            git(root, "commit", "-q", "--allow-empty", "-m", f"C{i}")
+            made.append(index_commit(root, loc, "HEAD", jobs=1))
+        last = made[-1]
+        assert last.snapshot is not None
+        assert last.already or last.based_on == made[-2].commit  # each from its parent's snapshot
+
+        tree = Path(tmp) / "fresh"
+        repo = GitRepo(root)
+        repo.write_files(repo.tree_files(last.commit), tree)
+        engine = Engine(tree, db_path=Path(tmp) / "fresh.db", jobs=1)
+        engine.index()
+        shared = SnapshotStore(loc)
+        try:
+            fresh = shared.publish(f"fresh {last.commit}", engine.store, based_on=None, seconds=0.0)
+            assert fresh.snapshot is not None
+            assert (fresh.new_files, fresh.new_resolutions) == (0, 0)
+            assert _mapping(shared, fresh.snapshot.id) == _mapping(shared, last.snapshot.id)
+            shared.prune(commits=[f"fresh {last.commit}"])
+        finally:
+            shared.close()
+            engine.close()
