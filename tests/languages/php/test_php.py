@@ -148,7 +148,9 @@ INITIAL = {
 FRAGMENTS = [
     "\n    public function area(): int { return 3; }\n", " extends Sq", " implements Shape", "\nuse P\\Util\\Box as B;\n",
     "\nclass Tri implements \\P\\Shape { public function area(): int { return 0; } }\n", "\n    use Twice;\n",
-    "\nfunction helper(): int { return 2; }\n", "area", "Shape", "twice", "static", "(", ")", "{", "}", ";", "\n", "",
+    "\nfunction helper(): int { return 2; }\n", "\n    /** @return Sq[] */\n    public function all(): array { return []; }\n",
+    "\n    foreach ($this->all() as $x) { $x->area(); }\n", " && $s instanceof Sq && $s->twice()", "/** @var Sq $q */",
+    "area", "Shape", "twice", "static", "(", ")", "{", "}", ";", "\n", "",
 ]
 
 
