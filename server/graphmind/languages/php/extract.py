@@ -421,6 +421,20 @@ def _narrowed_name(node: ts.Node | None) -> str | None:
     return None
 
 
+_OWN_CLASS = frozenset({ExprKind.THIS, ExprKind.SELF, ExprKind.STATIC, ExprKind.PARENT})
+
+
+def _in_anonymous_class(node: ts.Node) -> bool:
+    """Is ``node`` in a method of an anonymous class (before any named function around it)?"""
+    p = node.parent
+    while p is not None and p.type not in ("function_definition", "class_declaration", "trait_declaration",
+                                           "enum_declaration", "interface_declaration"):
+        if p.type == "anonymous_class":
+            return True
+        p = p.parent
+    return False
+
+
 def _site(node: ts.Node, names: Names, owner: int) -> SiteFact | None:
     t = node.type
     if t == "function_call_expression":
@@ -441,7 +455,10 @@ def _site(node: ts.Node, names: Names, owner: int) -> SiteFact | None:
         if name_node is None or name_node.type != "name":
             return None  # $x->$method(): a name known at run time only
         kind = SCOPED if t == "scoped_call_expression" else METHOD
-        expr = (kind, call_receiver(node, names), None)
+        recv = call_receiver(node, names)
+        if recv[0] in _OWN_CLASS and _in_anonymous_class(node):
+            recv = (ExprKind.UNKNOWN, None, [])  # $this of `new class { ... }`: not the enclosing class
+        expr = (kind, recv, None)
     return SiteFact(owner, text(name_node), CALL, rng(name_node), name_node.start_byte, name_node.end_byte, expr)
 
 
