@@ -158,11 +158,16 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
         doc = doc_before(node)
         if kind in CLASS_KINDS:
             _supertypes(node, kind, names, extra)
+            if any(c.type == "final_modifier" for c in node.children):
+                extra["sealed"] = True  # a final class has no subclasses
             if stem == name and module == names.ns:
                 extra["autoload"] = True  # where Composer's PSR-4 map looks for it
         else:
             if owner_class is not None and symbols[owner_class].extra.get("autoload"):
                 extra["autoload"] = True  # a member of the class Composer loads (the duplicates' are not)
+            if any(c.type == "final_modifier" or (c.type == "visibility_modifier" and text(c) == "private")
+                   for c in node.children):
+                extra["sealed"] = True  # final or private: no subclass overrides it
             if any(c.type == "static_modifier" for c in node.children):
                 extra["static"] = True
             if any(c.type == "abstract_modifier" for c in node.children) or (

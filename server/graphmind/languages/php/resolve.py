@@ -64,7 +64,8 @@ def resolve(facts: Facts, ws: WorkspaceView) -> Iterator[Resolution]:
 def overrides(facts: Facts, ws: WorkspaceView, ids: list[int]) -> list[Override]:
     """The overrides and implementations of every class's, interface's and trait's methods."""
     r = Resolver(facts, ws)
-    return declared_overrides(r.dispatch, facts, ids, "php", lambda t: True)
+    return declared_overrides(r.dispatch, facts, ids, "php", lambda t: not t.extra.get("sealed"),
+                              lambda m, _: not m.extra.get("sealed"))
 
 
 def loaded(rows: list[SymbolRow]) -> list[SymbolRow]:
@@ -474,10 +475,12 @@ class Resolver:
         out: list[Target] = []
         direct = {m.id for m in ms}
         for m in ms:
-            if m.kind != "method":
+            if m.kind != "method" or m.extra.get("sealed"):
                 continue
             via = dispatch_via(m)
             for cls in within:
+                if cls.extra.get("sealed"):
+                    continue
                 for r in self.dispatch.overrides(m, cls):
                     if r.id not in direct:
                         direct.add(r.id)
