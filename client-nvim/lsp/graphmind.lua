@@ -17,6 +17,7 @@ return {
   root_markers = {
     '.graphmind', 'pyproject.toml', 'setup.py', 'setup.cfg', 'package.json', 'tsconfig.json', 'go.mod',
     'Cargo.toml', 'pom.xml', 'build.gradle', '.git',
+    'composer.json',
   },
   -- Sent as initializationOptions and answered to workspace/configuration (section "graphmind").
   init_options = {

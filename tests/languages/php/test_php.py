@@ -193,3 +193,12 @@ def test_changes_lists_the_phpunit_tests_a_change_reaches(tmp_path: Path) -> Non
     assert {(c["qualifiedName"], c["change"]) for c in d["changed"]} == {("App.Shapes.Square.area", "modified")}
     tests = {t["qualifiedName"]: t["kind"] for t in d["tests"]}
     assert tests == {"App.Tests.ShapeTest.testArea": "phpunit"}
+
+
+def test_editors_start_the_server_for_php() -> None:
+    root = Path(__file__).parents[3]
+    assert "'php'" in (root / "client-vscode/src/languages.ts").read_text()  # the document selector
+    assert "onLanguage:php" in (root / "client-vscode/package.json").read_text()
+    lua = (root / "client-nvim/lsp/graphmind.lua").read_text()
+    assert "'php'" in lua[lua.index("filetypes"):lua.index("}", lua.index("filetypes"))]
+    assert "composer.json" in lua  # a PHP project's root marker
