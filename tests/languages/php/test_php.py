@@ -105,7 +105,7 @@ def test_import_graph(engine: Engine) -> None:
     # a class import names the class's file; `use function` the files of the function's namespace
     assert {d.file.path for d in got[1]} == {
         "src/Contracts/Shape.php", "src/Shapes/Square.php", "src/Shapes/Circle.php", "src/Support/helpers.php",
-        "src/Support/Named.php",
+        "src/Support/Named.php", "src/Support/Level.php",
     }
 
 

@@ -324,6 +324,9 @@ class Resolver:
                 v = ("cls", inst[1]) if inst is not None and inst[0] == "inst" else inst
             case ExprKind.NEW:
                 v = self.new_value(arg, scope)
+            case ExprKind.CASE:
+                inst = self.type_value(arg)
+                v = inst if inst is not None and inst[0] == "inst" and all(r.kind == "enum" for r in inst[1]) else None
             case ExprKind.VAR:
                 v = self.narrowed(scope, arg, at)
                 v, c = (v, INFERRED) if v is not None else self.local(arg, scope, depth)
@@ -481,11 +484,26 @@ class Resolver:
             for cls in within:
                 if cls.extra.get("sealed"):
                     continue
-                for r in self.dispatch.overrides(m, cls):
+                for r in self.implementations(m, cls):
                     if r.id not in direct:
                         direct.add(r.id)
                         out.append(Target(r.id, min(conf, INFERRED), via))
         return out
+
+    def implementations(self, m: SymbolRow, within: SymbolRow) -> list[SymbolRow]:
+        """What a call of ``m`` on an instance of ``within`` may run: the overrides in its
+        subtypes, and for each subclass the method PHP's lookup finds first (one a trait brings,
+        ``BufferHandler`` running ``ProcessableHandlerTrait::pushProcessor`` for
+        ``ProcessableHandlerInterface::pushProcessor``)."""
+        found = list(self.dispatch.overrides(m, within))
+        seen = {r.id for r in found} | {m.id}
+        for sub in self.dispatch.subtypes(within):
+            if sub.kind in ("class", "enum"):
+                for r in self.methods([sub], m.name)[0]:
+                    if r.id not in seen and r.kind == "method":
+                        seen.add(r.id)
+                        found.append(r)
+        return found
 
     def by_name(self, i: int, site: SiteFact) -> Resolution:
         """A receiver of unknown type: the shared name-only policy over the workspace's methods."""
