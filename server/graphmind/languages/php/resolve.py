@@ -371,7 +371,9 @@ class Resolver:
             conf = EXTRACTED
         else:
             got = self.method_call(recv, name, scope, depth + 1, at)
-            if got is None:
+            if got is None:  # an unknown receiver: no workspace method of that name, a library's
+                if not any(r.kind == "method" for r in self.ws.by_name(name)):
+                    return ("ext", name), EXTRACTED
                 return None, EXTRACTED
             fns, conf, recv_value, _ = got
         if fns is None:  # a library's function or method: what it returns is the library's too
