@@ -94,6 +94,7 @@ class Resolver:
         self._lineage: dict[int, tuple[list[SymbolRow], bool]] = {}
         self._lines: dict[int, tuple[list[SymbolRow], list[SymbolRow], bool]] = {}
         self._ancestors: dict[int, set[int]] = {}
+        self._implementations: dict[tuple[int, int], list[SymbolRow]] = {}
         self._own: dict[int, SymbolRow | None] = {}
         self._locals: dict[tuple[int, str], tuple[Value | None, int]] = {}
 
@@ -494,17 +495,21 @@ class Resolver:
 
     def implementations(self, m: SymbolRow, within: SymbolRow) -> list[SymbolRow]:
         """What a call of ``m`` on an instance of ``within`` may run: the overrides in its
-        subtypes, and for each subclass the method PHP's lookup finds first (one a trait brings,
-        ``BufferHandler`` running ``ProcessableHandlerTrait::pushProcessor`` for
-        ``ProcessableHandlerInterface::pushProcessor``)."""
-        found = list(self.dispatch.overrides(m, within))
-        seen = {r.id for r in found} | {m.id}
-        for sub in self.dispatch.subtypes(within):
-            if sub.kind in ("class", "enum"):
-                for r in self.methods([sub], m.name)[0]:
-                    if r.id not in seen and r.kind == "method":
-                        seen.add(r.id)
-                        found.append(r)
+        subtypes, and, for each subclass that uses traits, the method PHP's lookup finds first in
+        it (``BufferHandler`` runs ``ProcessableHandlerTrait::pushProcessor`` for
+        ``ProcessableHandlerInterface::pushProcessor``; its own subclasses inherit that one). A
+        trait used only by a class above ``within`` is not looked at."""
+        key = (m.id, within.id)
+        found = self._implementations.get(key)
+        if found is None:
+            found = self._implementations[key] = list(self.dispatch.overrides(m, within))
+            seen = {r.id for r in found} | {m.id}
+            for sub in self.dispatch.subtypes(within):
+                if sub.kind in ("class", "enum") and sub.extra.get("bases"):  # it uses traits
+                    for r in self.methods([sub], m.name)[0]:
+                        if r.id not in seen and r.kind == "method":
+                            seen.add(r.id)
+                            found.append(r)
         return found
 
     def by_name(self, i: int, site: SiteFact) -> Resolution:
