@@ -73,6 +73,16 @@ def test_dispatch_edges_name_the_declared_method(engine: Engine) -> None:
     assert ("App.Support.Named.label", "App.Shapes.Circle.name", "dispatch:App.Shapes.Base.name") in rows
 
 
+def test_override_pairs_include_what_traits_implement(engine: Engine) -> None:
+    rows = set(engine.db.execute(
+        "SELECT a.qname, b.qname FROM overrides o JOIN symbols a ON a.id = o.declared_id "
+        "JOIN symbols b ON b.id = o.impl_id"
+    ))
+    assert ("App.Contracts.Labelled.label", "App.Support.Named.label") in rows  # Base uses Named
+    assert ("App.Contracts.Shape.area", "App.Shapes.Square.area") in rows
+    assert ("App.Shapes.Base.name", "App.Shapes.Circle.name") in rows
+
+
 def test_library_and_builtin_calls_are_external(engine: Engine) -> None:
     rows = dict(engine.db.execute(
         "SELECT st.name, st.status FROM sites st JOIN files f ON f.id = st.file_id "

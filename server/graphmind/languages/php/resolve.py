@@ -62,10 +62,27 @@ def resolve(facts: Facts, ws: WorkspaceView) -> Iterator[Resolution]:
 
 
 def overrides(facts: Facts, ws: WorkspaceView, ids: list[int]) -> list[Override]:
-    """The overrides and implementations of every class's, interface's and trait's methods."""
+    """The overrides and implementations of every class's, interface's and trait's methods: the
+    shared rule (:func:`declared_overrides`), and the implementations a call reaches through
+    traits (:meth:`Resolver.implementations`), so that the blast radius steps to them too."""
     r = Resolver(facts, ws)
-    return declared_overrides(r.dispatch, facts, ids, "php", lambda t: not t.extra.get("sealed"),
-                              lambda m, _: not m.extra.get("sealed"))
+    out = declared_overrides(r.dispatch, facts, ids, "php", lambda t: not t.extra.get("sealed"),
+                             lambda m, _: not m.extra.get("sealed"))
+    known = set(out)
+    syms = facts.symbols
+    for i, s in enumerate(syms):
+        if s.kind != "method" or s.parent is None or syms[s.parent].kind not in CLASS_KINDS or s.extra.get("sealed"):
+            continue
+        declared = next((x for x in ws.symbols(s.qname) if x.id == ids[i]), None)
+        owner = next((x for x in ws.symbols(syms[s.parent].qname) if x.id == ids[s.parent]), None)
+        if declared is None or owner is None or owner.extra.get("sealed"):
+            continue
+        for impl in r.implementations(declared, owner):
+            pair = Override(ids[i], impl.id)
+            if pair not in known:
+                known.add(pair)
+                out.append(pair)
+    return out
 
 
 def loaded(rows: list[SymbolRow]) -> list[SymbolRow]:
