@@ -18,7 +18,7 @@ return {
     '.graphmind', 'pyproject.toml', 'setup.py', 'setup.cfg', 'package.json', 'tsconfig.json', 'go.mod',
     'compile_commands.json', 'CMakeLists.txt',
     'Cargo.toml', 'pom.xml', 'build.gradle', 'build.gradle.kts', 'settings.gradle.kts', '.git',
-    'Gemfile',
+    'Gemfile', 'composer.json',
   },
   -- Sent as initializationOptions and answered to workspace/configuration (section "graphmind").
   init_options = {

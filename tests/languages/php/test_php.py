@@ -73,6 +73,16 @@ def test_dispatch_edges_name_the_declared_method(engine: Engine) -> None:
     assert ("App.Support.Named.label", "App.Shapes.Circle.name", "dispatch:App.Shapes.Base.name") in rows
 
 
+def test_override_pairs_include_what_traits_implement(engine: Engine) -> None:
+    rows = set(engine.db.execute(
+        "SELECT a.qname, b.qname FROM overrides o JOIN symbols a ON a.id = o.declared_id "
+        "JOIN symbols b ON b.id = o.impl_id"
+    ))
+    assert ("App.Contracts.Labelled.label", "App.Support.Named.label") in rows  # Base uses Named
+    assert ("App.Contracts.Shape.area", "App.Shapes.Square.area") in rows
+    assert ("App.Shapes.Base.name", "App.Shapes.Circle.name") in rows
+
+
 def test_library_and_builtin_calls_are_external(engine: Engine) -> None:
     rows = dict(engine.db.execute(
         "SELECT st.name, st.status FROM sites st JOIN files f ON f.id = st.file_id "
@@ -105,7 +115,7 @@ def test_import_graph(engine: Engine) -> None:
     # a class import names the class's file; `use function` the files of the function's namespace
     assert {d.file.path for d in got[1]} == {
         "src/Contracts/Shape.php", "src/Shapes/Square.php", "src/Shapes/Circle.php", "src/Support/helpers.php",
-        "src/Support/Named.php",
+        "src/Support/Named.php", "src/Support/Level.php",
     }
 
 
@@ -148,7 +158,9 @@ INITIAL = {
 FRAGMENTS = [
     "\n    public function area(): int { return 3; }\n", " extends Sq", " implements Shape", "\nuse P\\Util\\Box as B;\n",
     "\nclass Tri implements \\P\\Shape { public function area(): int { return 0; } }\n", "\n    use Twice;\n",
-    "\nfunction helper(): int { return 2; }\n", "area", "Shape", "twice", "static", "(", ")", "{", "}", ";", "\n", "",
+    "\nfunction helper(): int { return 2; }\n", "\n    /** @return Sq[] */\n    public function all(): array { return []; }\n",
+    "\n    foreach ($this->all() as $x) { $x->area(); }\n", " && $s instanceof Sq && $s->twice()", "/** @var Sq $q */",
+    "area", "Shape", "twice", "static", "(", ")", "{", "}", ";", "\n", "",
 ]
 
 
@@ -191,3 +203,12 @@ def test_changes_lists_the_phpunit_tests_a_change_reaches(tmp_path: Path) -> Non
     assert {(c["qualifiedName"], c["change"]) for c in d["changed"]} == {("App.Shapes.Square.area", "modified")}
     tests = {t["qualifiedName"]: t["kind"] for t in d["tests"]}
     assert tests == {"App.Tests.ShapeTest.testArea": "phpunit"}
+
+
+def test_editors_start_the_server_for_php() -> None:
+    root = Path(__file__).parents[3]
+    assert "'php'" in (root / "client-vscode/src/languages.ts").read_text()  # the document selector
+    assert "onLanguage:php" in (root / "client-vscode/package.json").read_text()
+    lua = (root / "client-nvim/lsp/graphmind.lua").read_text()
+    assert "'php'" in lua[lua.index("filetypes"):lua.index("}", lua.index("filetypes"))]
+    assert "composer.json" in lua  # a PHP project's root marker

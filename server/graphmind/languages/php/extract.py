@@ -158,11 +158,16 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
         doc = doc_before(node)
         if kind in CLASS_KINDS:
             _supertypes(node, kind, names, extra)
+            if any(c.type == "final_modifier" for c in node.children):
+                extra["sealed"] = True  # a final class has no subclasses
             if stem == name and module == names.ns:
                 extra["autoload"] = True  # where Composer's PSR-4 map looks for it
         else:
             if owner_class is not None and symbols[owner_class].extra.get("autoload"):
                 extra["autoload"] = True  # a member of the class Composer loads (the duplicates' are not)
+            if any(c.type == "final_modifier" or (c.type == "visibility_modifier" and text(c) == "private")
+                   for c in node.children):
+                extra["sealed"] = True  # final or private: no subclass overrides it
             if any(c.type == "static_modifier" for c in node.children):
                 extra["static"] = True
             if any(c.type == "abstract_modifier" for c in node.children) or (
@@ -421,6 +426,20 @@ def _narrowed_name(node: ts.Node | None) -> str | None:
     return None
 
 
+_OWN_CLASS = frozenset({ExprKind.THIS, ExprKind.SELF, ExprKind.STATIC, ExprKind.PARENT})
+
+
+def _in_anonymous_class(node: ts.Node) -> bool:
+    """Is ``node`` in a method of an anonymous class (before any named function around it)?"""
+    p = node.parent
+    while p is not None and p.type not in ("function_definition", "class_declaration", "trait_declaration",
+                                           "enum_declaration", "interface_declaration"):
+        if p.type == "anonymous_class":
+            return True
+        p = p.parent
+    return False
+
+
 def _site(node: ts.Node, names: Names, owner: int) -> SiteFact | None:
     t = node.type
     if t == "function_call_expression":
@@ -441,7 +460,10 @@ def _site(node: ts.Node, names: Names, owner: int) -> SiteFact | None:
         if name_node is None or name_node.type != "name":
             return None  # $x->$method(): a name known at run time only
         kind = SCOPED if t == "scoped_call_expression" else METHOD
-        expr = (kind, call_receiver(node, names), None)
+        recv = call_receiver(node, names)
+        if recv[0] in _OWN_CLASS and _in_anonymous_class(node):
+            recv = (ExprKind.UNKNOWN, None, [])  # $this of `new class { ... }`: not the enclosing class
+        expr = (kind, recv, None)
     return SiteFact(owner, text(name_node), CALL, rng(name_node), name_node.start_byte, name_node.end_byte, expr)
 
 

@@ -62,9 +62,27 @@ def resolve(facts: Facts, ws: WorkspaceView) -> Iterator[Resolution]:
 
 
 def overrides(facts: Facts, ws: WorkspaceView, ids: list[int]) -> list[Override]:
-    """The overrides and implementations of every class's, interface's and trait's methods."""
+    """The overrides and implementations of every class's, interface's and trait's methods: the
+    shared rule (:func:`declared_overrides`), and the implementations a call reaches through
+    traits (:meth:`Resolver.implementations`), so that the blast radius steps to them too."""
     r = Resolver(facts, ws)
-    return declared_overrides(r.dispatch, facts, ids, "php", lambda t: True)
+    out = declared_overrides(r.dispatch, facts, ids, "php", lambda t: not t.extra.get("sealed"),
+                             lambda m, _: not m.extra.get("sealed"))
+    known = set(out)
+    syms = facts.symbols
+    for i, s in enumerate(syms):
+        if s.kind != "method" or s.parent is None or syms[s.parent].kind not in CLASS_KINDS or s.extra.get("sealed"):
+            continue
+        declared = next((x for x in ws.symbols(s.qname) if x.id == ids[i]), None)
+        owner = next((x for x in ws.symbols(syms[s.parent].qname) if x.id == ids[s.parent]), None)
+        if declared is None or owner is None or owner.extra.get("sealed"):
+            continue
+        for impl in r.implementations(declared, owner):
+            pair = Override(ids[i], impl.id)
+            if pair not in known:
+                known.add(pair)
+                out.append(pair)
+    return out
 
 
 def loaded(rows: list[SymbolRow]) -> list[SymbolRow]:
@@ -93,6 +111,7 @@ class Resolver:
         self._lineage: dict[int, tuple[list[SymbolRow], bool]] = {}
         self._lines: dict[int, tuple[list[SymbolRow], list[SymbolRow], bool]] = {}
         self._ancestors: dict[int, set[int]] = {}
+        self._implementations: dict[tuple[int, int], list[SymbolRow]] = {}
         self._own: dict[int, SymbolRow | None] = {}
         self._locals: dict[tuple[int, str], tuple[Value | None, int]] = {}
 
@@ -323,6 +342,9 @@ class Resolver:
                 v = ("cls", inst[1]) if inst is not None and inst[0] == "inst" else inst
             case ExprKind.NEW:
                 v = self.new_value(arg, scope)
+            case ExprKind.CASE:
+                inst = self.type_value(arg)
+                v = inst if inst is not None and inst[0] == "inst" and all(r.kind == "enum" for r in inst[1]) else None
             case ExprKind.VAR:
                 v = self.narrowed(scope, arg, at)
                 v, c = (v, INFERRED) if v is not None else self.local(arg, scope, depth)
@@ -367,7 +389,9 @@ class Resolver:
             conf = EXTRACTED
         else:
             got = self.method_call(recv, name, scope, depth + 1, at)
-            if got is None:
+            if got is None:  # an unknown receiver: no workspace method of that name, a library's
+                if not any(r.kind == "method" for r in self.ws.by_name(name)):
+                    return ("ext", name), EXTRACTED
                 return None, EXTRACTED
             fns, conf, recv_value, _ = got
         if fns is None:  # a library's function or method: what it returns is the library's too
@@ -474,15 +498,36 @@ class Resolver:
         out: list[Target] = []
         direct = {m.id for m in ms}
         for m in ms:
-            if m.kind != "method":
+            if m.kind != "method" or m.extra.get("sealed"):
                 continue
             via = dispatch_via(m)
             for cls in within:
-                for r in self.dispatch.overrides(m, cls):
+                if cls.extra.get("sealed"):
+                    continue
+                for r in self.implementations(m, cls):
                     if r.id not in direct:
                         direct.add(r.id)
                         out.append(Target(r.id, min(conf, INFERRED), via))
         return out
+
+    def implementations(self, m: SymbolRow, within: SymbolRow) -> list[SymbolRow]:
+        """What a call of ``m`` on an instance of ``within`` may run: the overrides in its
+        subtypes, and, for each subclass that uses traits, the method PHP's lookup finds first in
+        it (``BufferHandler`` runs ``ProcessableHandlerTrait::pushProcessor`` for
+        ``ProcessableHandlerInterface::pushProcessor``; its own subclasses inherit that one). A
+        trait used only by a class above ``within`` is not looked at."""
+        key = (m.id, within.id)
+        found = self._implementations.get(key)
+        if found is None:
+            found = self._implementations[key] = list(self.dispatch.overrides(m, within))
+            seen = {r.id for r in found} | {m.id}
+            for sub in self.dispatch.subtypes(within):
+                if sub.kind in ("class", "enum") and sub.extra.get("bases"):  # it uses traits
+                    for r in self.methods([sub], m.name)[0]:
+                        if r.id not in seen and r.kind == "method":
+                            seen.add(r.id)
+                            found.append(r)
+        return found
 
     def by_name(self, i: int, site: SiteFact) -> Resolution:
         """A receiver of unknown type: the shared name-only policy over the workspace's methods."""

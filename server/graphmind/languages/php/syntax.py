@@ -37,6 +37,7 @@ class ExprKind:
     PARENT = "parent"  # parent::
     NEW = "new"  # new Foo / new self; arg: candidates, or SELF / STATIC / PARENT
     RESULT = "c"  # arg: the call ``(receiver Expr | None, name, function candidates)``
+    CASE = "case"  # Foo::Bar, an enum's case (or a class constant); arg: the class's candidates
     UNKNOWN = "u"
 
 
@@ -307,6 +308,12 @@ def receiver(node: ts.Node | None, names: Names) -> Expr:
         return (ExprKind.RESULT, (None, text(fn).rpartition("\\")[2], names.function(text(fn))), [])
     if t == "object_creation_expression":
         return new_expr(node, names)
+    if t == "class_constant_access_expression":  # Level::Error (an enum's case is an instance of it)
+        kids = node.named_children
+        base = scope(kids[0], names) if kids else (ExprKind.UNKNOWN, None, [])
+        if base[0] == ExprKind.CLASS and len(kids) == 2 and kids[1].type == "name" and text(kids[1]) != "class":
+            return (ExprKind.CASE, base[1], [])
+        return (ExprKind.UNKNOWN, None, [])
     if t == "subscript_expression":  # $xs[$i]: an element ("[]" in the chain)
         base = receiver(node.named_children[0] if node.named_children else None, names)
         return base if base[0] == ExprKind.UNKNOWN else (base[0], base[1], [*base[2], ELEMENT])
