@@ -137,9 +137,12 @@ def test_the_server_skips_bad_buffers_and_answers_on(tmp_path: Path) -> None:
 
 
 @given(st.lists(st.sampled_from([0, 1, 5, LONG_LINE // 2, LONG_LINE // 2 + 1, LONG_LINE - 1, LONG_LINE,
-                                 LONG_LINE + 1, 2 * LONG_LINE]), min_size=1, max_size=5))
-def test_long_line_finds_a_line_over_the_limit_wherever_it_is(lengths: list[int]) -> None:
-    text = b"\n".join(b"a" * n for n in lengths)
+                                 LONG_LINE + 1, 2 * LONG_LINE]), min_size=1, max_size=5),
+       st.sampled_from([b"\n", b"\r\n", b"\r"]))
+def test_long_line_finds_a_line_over_the_limit_wherever_it_is(lengths: list[int], eol: bytes) -> None:
+    """Whatever the line ends (a lone CR ends a line, as in the parsers: a classic Mac file is
+    not one long line)."""
+    text = eol.join(b"a" * n for n in lengths)
     reason = long_line(text)
     assert (reason is not None) == (max(lengths) > LONG_LINE)
     if reason is not None:

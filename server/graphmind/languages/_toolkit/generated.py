@@ -30,15 +30,16 @@ def long_line(text: bytes) -> str | None:
     """Why ``text`` reads as generated ("a line of N bytes ..."), or None."""
     # such a line holds a whole aligned block of half its length: a few ``find``s over the text
     # (asked on every keystroke of an open buffer), the line measured only where one has no newline
+    # (a lone CR ends a line too, as in the parsers)
     block = LONG_LINE // 2
     at = 0
     while at + block <= len(text):
-        if text.find(b"\n", at, at + block) >= 0:
+        if text.find(b"\n", at, at + block) >= 0 or text.find(b"\r", at, at + block) >= 0:
             at += block
             continue
-        start = text.rfind(b"\n", 0, at) + 1
-        end = text.find(b"\n", at)
-        end = len(text) if end < 0 else end
+        start = max(text.rfind(b"\n", 0, at), text.rfind(b"\r", 0, at)) + 1
+        ends = [e for e in (text.find(b"\n", at), text.find(b"\r", at)) if e >= 0]
+        end = min(ends, default=len(text))
         if end - start > LONG_LINE:
             return f"a line of {end - start} bytes (longer than {LONG_LINE}: generated code or data)"
         at = (end // block + 1) * block
