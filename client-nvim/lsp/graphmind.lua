@@ -1,12 +1,21 @@
 -- GraphMind for Neovim 0.11+ (nvim-lspconfig's `lsp/` form).
 -- Put this folder on 'runtimepath' (or copy the file to ~/.config/nvim/lsp/graphmind.lua), then:
 --   vim.lsp.enable('graphmind')
-if vim.fn.executable('graphmind') == 0 then
-  vim.schedule(function()
-    vim.notify('GraphMind: `graphmind` is not on PATH (pip install graphmind, or set cmd in vim.lsp.config)',
+
+-- the user commands, when client-nvim joined the runtimepath after the plugins were loaded (a copy
+-- of this file alone has no lua/graphmind.lua beside it: no commands, the config still works)
+pcall(require, 'graphmind')
+
+-- Neovim starts no client when the command is not executable, and says nothing: say it, about the
+-- command in use (a user's vim.lsp.config may give its full path), once this file is read
+vim.schedule(function()
+  local cmd = vim.lsp.config.graphmind and vim.lsp.config.graphmind.cmd
+  if type(cmd) == 'table' and vim.fn.executable(cmd[1]) == 0 then
+    vim.notify(('GraphMind: `%s` is not executable (pip install graphmind, or set cmd in vim.lsp.config)'):format(cmd[1]),
       vim.log.levels.WARN)
-  end)
-end
+  end
+end)
+
 ---@type vim.lsp.Config
 return {
   cmd = { 'graphmind', 'serve' },

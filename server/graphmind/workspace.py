@@ -239,11 +239,19 @@ def selected(root: Path, rel: str, ignore: Ignore) -> bool:
     return not os.path.islink(full) or within(root, Path(full))
 
 
+BINARY_PROBE = 8192  # a NUL byte this near the start: a binary file (git's rule)
+
+
 def check_text(data: bytes, max_size: int = DEFAULT_MAX_FILE_SIZE) -> str | None:
+    """Why ``data`` is not indexable text (None: it is). A NUL byte is valid UTF-8 but no
+    language's source: one past git's binary probe still skips the file, saying where it is."""
     if len(data) > max_size:
         return f"too large ({len(data)} bytes > {max_size})"
-    if b"\0" in data[:8192]:
+    nul = data.find(b"\0")
+    if 0 <= nul < BINARY_PROBE:
         return "binary"
+    if nul >= 0:
+        return f"a NUL byte (at byte {nul})"
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as exc:

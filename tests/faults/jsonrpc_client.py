@@ -71,8 +71,12 @@ class RawServer:
             self.stderr.append(line.decode("utf-8", "replace"))
 
     def send_raw(self, body: bytes) -> None:
+        self.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+
+    def write(self, data: bytes) -> None:
+        """Bytes to the server's stdin as they are (headers and all)."""
         assert self.proc.stdin is not None
-        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.proc.stdin.write(data)
         self.proc.stdin.flush()
 
     def send(self, msg: Message) -> None:

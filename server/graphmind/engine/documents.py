@@ -9,8 +9,11 @@ from .parse import point_at
 from .update import Document, Updater
 
 
-def _bytes(text: str | bytes) -> bytes:
-    return text.encode("utf-8") if isinstance(text, str) else text
+def buffer_bytes(text: str | bytes) -> bytes:
+    """An editor's text as UTF-8. A lone surrogate (JSON's ``\\udc80`` lets a client send one) is
+    kept as the bytes it would be, which are not UTF-8: the buffer is skipped as "not UTF-8", as
+    such a file on disk is, instead of its update failing."""
+    return text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
 
 
 def open_document(up: Updater, rel: str, text: str | bytes) -> Document | None:
@@ -18,7 +21,7 @@ def open_document(up: Updater, rel: str, text: str | bytes) -> Document | None:
     lang = languages.for_path(rel)
     if lang is None:
         return None
-    doc = Document(rel, _bytes(text), None, lang)
+    doc = Document(rel, buffer_bytes(text), None, lang)
     up.docs[rel] = doc
     up.update_document(doc)
     return doc
@@ -26,7 +29,7 @@ def open_document(up: Updater, rel: str, text: str | bytes) -> Document | None:
 
 def set_text(up: Updater, doc: Document, text: str | bytes) -> None:
     """Replace a buffer's whole text (parsed afresh)."""
-    doc.text = _bytes(text)
+    doc.text = buffer_bytes(text)
     doc.tree = None
     up.update_document(doc)
 

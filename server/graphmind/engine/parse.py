@@ -107,6 +107,11 @@ class Parsers:
         return MemberParse(tree, region) if tree.root_node.has_error else None
 
 
+# why a file whose syntax nests deeper than the extractors' recursion (a chain of 20,000 method
+# calls, one expression over thousands of lines) is skipped, instead of failing a whole index
+TOO_DEEP = "nested too deeply to extract"
+
+
 class Extracted(NamedTuple):
     facts: Facts
     sids: list[int]  # one stable id per site
@@ -137,5 +142,8 @@ def extract_file(
     text = as_parsed(res.text)
     tree = lang.parse(text)
     module = lang.module_name(rel, probe or languages.FileProbe(root))
-    ext = chunks.extract(lang, tree, text, rel, module, keep=False)  # only its facts and site ids are kept
+    try:
+        ext = chunks.extract(lang, tree, text, rel, module, keep=False)  # only its facts and site ids are kept
+    except RecursionError:
+        return FileRead(rel, res.sha256, TOO_DEEP, None)
     return FileRead(rel, res.sha256, None, Extracted(ext.facts, ext.sids))

@@ -33,7 +33,7 @@ from ..store import NO_INTERFACE, Interface, Store, StoredFile, StoreView, symbo
 from ..workspace import check_text
 from . import chunks
 from .layers import FileLayers
-from .parse import Parsers
+from .parse import TOO_DEEP, Parsers
 
 
 @dataclass(slots=True)
@@ -130,14 +130,18 @@ class Updater:
         """Bring the graph up to date with a buffer's text (``fresh``: parse it from scratch)."""
         hint, doc.edited = doc.edited, None
         reason = check_text(doc.text, self.options.max_file_size) or doc.lang.skip_reason(doc.text)
+        prev = doc.extraction
+        if reason is None:
+            try:
+                ext = self._extract(doc, fresh, hint)
+            except RecursionError:
+                reason = TOO_DEEP
         if reason is not None:
             doc.tree = None
             doc.extraction = None
             with self.store.tx():
                 self.apply([Change(doc.path, doc.lang, size=len(doc.text), skip_reason=reason)])
             return
-        prev = doc.extraction
-        ext = self._extract(doc, fresh, hint)
         sha = hashlib.sha256(doc.text).hexdigest()
         with self.store.tx():
             # the text is whole again after broken-text patches: still a patch when the file's

@@ -23,6 +23,7 @@ import tree_sitter_language_pack as tslp
 
 from ..model import BindingFact, Facts, Import, Override, Rename, Resolution, WorkspaceView
 from ._toolkit.docs import definition_at, leading_comments
+from ._toolkit.generated import long_line
 
 
 class FileProbe:
@@ -168,8 +169,9 @@ class Language:
 
     def skip_reason(self, text: bytes) -> str | None:
         """Why a readable file of this language is not indexed (generated code, e.g. a minified
-        bundle), or None. Asked of files on disk and of open buffers alike."""
-        return None
+        bundle), or None. Asked of files on disk and of open buffers alike. Every language: a
+        line too long for code (:func:`._toolkit.generated.long_line`)."""
+        return long_line(text)
 
     def notes(self, facts: Facts) -> tuple[str, list[Any]] | None:
         """A doc note's title and mentions (:class:`graphmind.languages.markdown.notes.Mention`),

@@ -10,8 +10,10 @@ message -- a typed feature, or params a lean reader leaves to cattrs -- goes to 
 
 The protocol's rules hold for every message, whichever side answers it: a request before
 ``initialize`` gets ServerNotInitialized (-32002) and a notification then is dropped (except
-``exit``); a second ``initialize`` and anything after ``shutdown`` get InvalidRequest; an id that
-is not an integer or a string is an InvalidRequest; every request gets exactly one answer (a
+``exit``); a second ``initialize`` and anything after ``shutdown`` get InvalidRequest; a body that
+is not JSON gets ParseError (id null), one that is not a JSON-RPC 2.0 message (not an object, no
+``"jsonrpc": "2.0"``, no method nor result, a method or an id of a wrong type) InvalidRequest, and
+params that are neither an object nor an array InvalidParams; every request gets exactly one answer (a
 handler's failure is an error answer: ``RpcError`` its code and message, anything else
 InternalError); ``exit`` ends the session, the exit code 0 after ``shutdown`` and 1 without.
 """
@@ -21,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import itertools
+import json
 import logging
 import threading
 from collections.abc import Callable
@@ -34,6 +37,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
 METHOD_NOT_FOUND = -32601
 INVALID_PARAMS = -32602
@@ -181,31 +185,79 @@ class JsonRpc:
         self.send({"jsonrpc": "2.0", "id": msg_id, "error": {"code": code, "message": message}})
 
     # ------------------------------------------------------------------ from the client
+    def receive(self, body: bytes) -> None:
+        """One message's bytes: JSON (else ParseError, id null, as JSON-RPC 2.0 says). A batch (an
+        array) is read as its messages one by one, each request answered on its own: LSP frames
+        one message per body, and a client correlates answers by id."""
+        try:
+            data = json.loads(body, parse_constant=_not_json)
+        except RecursionError:
+            self.parse_error("the body is nested too deeply")
+            return
+        except ValueError as exc:  # not JSON, not UTF-8, NaN
+            self.parse_error(f"the body is not JSON: {exc}")
+            return
+        if type(data) is not list:
+            self.handle(data)
+            return
+        if not data:
+            self.invalid(None, "an empty batch")
+        for item in data:
+            self.handle(item)
+
+    def parse_error(self, why: str) -> None:
+        """A message that could not be read: whatever it asked for, it gets this one answer."""
+        log.warning("parse error: %s", why)
+        self.reply_error(None, PARSE_ERROR, f"parse error: {why}")
+
+    def invalid(self, msg_id: Any, why: str) -> None:
+        log.warning("invalid request: %s", why)
+        self.reply_error(msg_id, INVALID_REQUEST, why)
+
     def handle(self, data: Any) -> None:
-        """One message, decoded from its JSON."""
+        """One message, decoded from its JSON. What is not a JSON-RPC 2.0 message is answered here
+        with InvalidRequest: id null unless the message has an id (of a right type) to answer."""
         if type(data) is not dict:
-            self.server.typed().handle(data)  # pygls says what is wrong with it
+            self.invalid(None, f"a message must be an object, not {json_type(data)}")
             return
         method = data.get("method")
-        is_request = method is not None and "id" in data
-        if is_request and type(data["id"]) not in (int, str):  # whatever else is wrong: the one place ids are checked
-            self.reply_error(None, INVALID_REQUEST, f"id must be an integer or a string, not {json_type(data['id'])}")
+        has_id = "id" in data
+        if has_id and type(data["id"]) not in (int, str):  # whatever else is wrong: the one place ids are checked
+            self.invalid(None, f"id must be an integer or a string, not {json_type(data['id'])}")
             return
+        msg_id = data.get("id")
         if data.get("jsonrpc") != "2.0":
-            self.server.typed().handle(data)  # pygls says what is wrong with it
+            why = f'jsonrpc must be "2.0", not {json.dumps(data["jsonrpc"]) if "jsonrpc" in data else "absent"}'
+            if method is None and not has_id:
+                log.warning("dropped a message: %s", why)
+            else:  # a request, a notification, a response: the sender hears what is wrong
+                self.invalid(msg_id, why)
             return
         if method is None:
-            self._response(data)
+            if "result" in data or "error" in data:
+                self._response(data)
+            else:
+                self.invalid(msg_id, "a message needs a method (a request) or a result or an error (a response)")
             return
         if type(method) is not str:
-            self.server.typed().handle(data)
+            self.invalid(msg_id, f"method must be a string, not {json_type(method)}")
             return
+        is_request = has_id
         refusal = self.refusal(method, is_request)
         if refusal is not None:
             code, why = refusal
             if is_request:
                 log.info("%s (request %s): %s", method, data["id"], why)
                 self.reply_error(data["id"], code, why)
+            else:
+                log.info("ignored %s: %s", method, why)
+            return
+        params = data.get("params")
+        if params is not None and type(params) not in (dict, list) and method != EXIT:
+            why = f"invalid params for {method}: params must be an object or an array, not {json_type(params)}"
+            if is_request:
+                log.info("request %s: %s", data["id"], why)
+                self.reply_error(data["id"], INVALID_PARAMS, why)
             else:
                 log.info("ignored %s: %s", method, why)
             return
@@ -216,7 +268,7 @@ class JsonRpc:
         handler = self.server.lean_handlers.get(method)
         if handler is not None:
             readers = lean.READERS if is_request else lean.NOTIFICATION_READERS
-            params = readers[method](data.get("params")) if method in readers else None
+            params = readers[method](params) if method in readers else None
             if params is not None:
                 if is_request:
                     self._run(data["id"], handler, params)
@@ -349,6 +401,10 @@ class JsonRpc:
             task.cancel()  # its answer is RequestCancelled (``_finished``)
         elif self.server.typed_face is not None:
             self.server.typed_face.handle(data)
+
+
+def _not_json(constant: str) -> Any:
+    raise ValueError(f"{constant} is not JSON")
 
 
 def _initialize_problem(params: Any) -> str | None:

@@ -15,53 +15,116 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
-import json
 import logging
 import os
 import re
 import socket
 import stat
 import threading
+from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 from .jsonrpc import StreamWriter
 
 log = logging.getLogger(__name__)
 
-CONTENT_LENGTH = re.compile(rb"^Content-Length: (\d+)\r\n$")
+MAX_BODY = 64 << 20  # bytes a message may announce: a larger Content-Length is refused, not awaited
+MAX_HEADER = 8 << 10  # bytes of a header line: longer is garbage, not awaited
+HEADER = re.compile(rb"([A-Za-z0-9_-]+)[ \t]*:[ \t]*([^\r\n]*?)[ \t]*\r?\n")
+CONTENT_LENGTH_NAME = re.compile(rb"content-length[ \t]*:", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Unreadable:
+    """A message whose body cannot be found (its headers give no usable Content-Length): it gets
+    a ParseError answer, and the stream is read again from the next Content-Length header."""
+
+    why: str
 
 
 class Splitter:
     """Whole message bodies out of a byte stream that comes in chunks: headers up to the blank
-    line, then Content-Length bytes. Lines before a Content-Length header are skipped, as pygls does."""
+    line, then Content-Length bytes. Header names are matched case-insensitively and a bare LF
+    ends a line too. Blank lines between messages are skipped (as pygls does); anything else that
+    is not a header (the tail of a body shorter than its Content-Length said, stray output) is
+    skipped up to the next ``Content-Length:``, so one bad message never loses the ones after it."""
 
     def __init__(self) -> None:
         self.buf = bytearray()
-        self.length = 0  # of the body the headers read so far announce
+        self.length: int | None = None  # of the body the headers read so far announce
+        self.headers = False  # a header of this message was read (a blank line then ends them)
         self.in_body = False
+        self.resync = False  # skipping to the next Content-Length header
 
-    def feed(self, data: bytes) -> list[bytes]:
+    def feed(self, data: bytes) -> list[bytes | Unreadable]:
         self.buf += data
-        out: list[bytes] = []
+        out: list[bytes | Unreadable] = []
         while True:
+            if self.resync and not self._resync():
+                return out
             if self.in_body:
+                assert self.length is not None
                 if len(self.buf) < self.length:
                     return out
                 out.append(bytes(self.buf[: self.length]))
                 del self.buf[: self.length]
-                self.length, self.in_body = 0, False
+                self.length, self.headers, self.in_body = None, False, False
                 continue
             i = self.buf.find(b"\n")
             if i < 0:
+                if len(self.buf) > MAX_HEADER:
+                    self._garbage(f"a header line longer than {MAX_HEADER} bytes")
+                    continue
                 return out
-            header = bytes(self.buf[: i + 1])
+            line = bytes(self.buf[: i + 1])
+            if not line.strip():
+                del self.buf[: i + 1]
+                if self.length is not None:
+                    self.in_body = True
+                elif self.headers:  # the headers ended without a Content-Length
+                    out.append(self._unreadable("a message without a Content-Length header"))
+                continue
+            named = CONTENT_LENGTH_NAME.search(line)
+            if named is not None and named.start() > 0:  # the tail of something else, then a message
+                self._garbage(f"not a header: {line[: named.start()][:80]!r}", named.start())
+                continue
+            header = HEADER.fullmatch(line)
+            if header is None:
+                self._garbage(f"not a header: {line[:80]!r}")  # its Content-Length may follow in it
+                continue
             del self.buf[: i + 1]
-            if not self.length:
-                match = CONTENT_LENGTH.fullmatch(header)
-                if match:
-                    self.length = int(match.group(1))
-            elif not header.strip():
-                self.in_body = True
+            self.headers = True
+            if header.group(1).lower() != b"content-length":
+                continue
+            value = header.group(2)
+            if not value.isdigit():
+                out.append(self._unreadable(f"Content-Length is not a number: {value[:40].decode('latin-1')!r}"))
+            elif int(value) > MAX_BODY:
+                out.append(self._unreadable(f"Content-Length {int(value)} is over the limit ({MAX_BODY} bytes)"))
+            else:
+                self.length = int(value)
+
+    def _unreadable(self, why: str) -> Unreadable:
+        log.warning("unreadable message: %s", why)
+        self.length, self.headers, self.resync = None, False, True
+        return Unreadable(why)
+
+    def _garbage(self, what: str, upto: int = 1) -> None:
+        """Skip ``upto`` bytes (at least one: a malformed ``Content-Length:`` line is not found
+        again where it starts), then up to the next Content-Length header."""
+        log.warning("skipped bytes between messages: %s", what)
+        del self.buf[:upto]
+        self.length, self.headers, self.resync = None, False, True
+
+    def _resync(self) -> bool:
+        """Drop bytes up to the next ``Content-Length:`` (True: found, read on from there)."""
+        found = CONTENT_LENGTH_NAME.search(self.buf)
+        if found is None:
+            del self.buf[: max(0, len(self.buf) - 32)]  # a header name cut by the read stays
+            return False
+        del self.buf[: found.start()]
+        self.resync = False
+        return True
 
 
 def _fd(stream: Any) -> int | None:
@@ -116,12 +179,15 @@ async def _run(server: Any, stdin: BinaryIO, stop: threading.Event) -> None:
 
     rpc.on_exit = end
 
-    def deliver(bodies: list[bytes]) -> None:
+    def deliver(bodies: list[bytes | Unreadable]) -> None:
         for body in bodies:
             if done.done():  # ``exit``: what follows it is not read
                 return
             try:
-                rpc.handle(json.loads(body))
+                if isinstance(body, Unreadable):
+                    rpc.parse_error(body.why)
+                else:
+                    rpc.receive(body)
             except Exception:
                 log.exception("Unable to handle message")
 

@@ -125,7 +125,7 @@ class JavaScript(ECMAScript):
     def skip_reason(self, text: bytes) -> str | None:
         """A minified bundle is not indexed (see :mod:`.._toolkit.generated`); TypeScript is
         never shipped minified, so only JavaScript asks."""
-        return minified(text)
+        return minified(text) or super().skip_reason(text)
 
 
 register(TypeScript())

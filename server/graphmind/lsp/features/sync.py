@@ -10,6 +10,7 @@ import posixpath
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ...engine.documents import buffer_bytes
 from ..lean import DID_CHANGE, Change, DidChange
 from ..positions import line_start, offset_of
 from ..server import FileContext, GraphMindServer
@@ -98,7 +99,7 @@ def _apply(ls: GraphMindServer, uri: str, changes: list[Change]) -> None:
             anchor = (first_line, line0)
         start = offset_of(text, first_line, first_char, enc, anchor)
         end = max(start, offset_of(text, last_line, last_char, enc, anchor))
-        new = change.text.encode("utf-8")
+        new = buffer_bytes(change.text)
         edits.append((start, end, new))
         text = text[:start] + new + text[end:]  # later changes are relative to this text (which
         # is the same before ``start``: the anchor's line still starts where it did)
