@@ -47,7 +47,7 @@ from .._toolkit.dispatch import declared_overrides, dispatch_via, weak_method
 from .._toolkit.labels import union_confidence
 from .builtins import BY_NAME_COMMON, KERNEL
 from .extract import ASSOC, CALLBACK, CONST_REF, METHOD_REF, SUPER, Site
-from .syntax import CALL, CONST, IVAR, LIT, SELF, VALS
+from .syntax import CALL, CONST, IVAR, LIT, SELF, VALS, underscore
 
 TYPE_KINDS = frozenset({"class", "namespace"})
 OBJECT = "Object"  # reopened by a top-level ``include``: its mixins are every object's
@@ -109,6 +109,16 @@ class Resolver:
         if got is None:
             got = self._types[qname] = sorted((r for r in self.ws.symbols(qname) if r.kind in TYPE_KINDS), key=lambda r: r.id)
         return got
+
+    def canonical(self, qname: str) -> SymbolRow:
+        """The one definition of a class or module opened in many files that a reference to it
+        reaches (``module Jekyll`` opens 150 files: an edge to each would say nothing more): the
+        file Ruby's naming convention gives it (``Jekyll::Site`` in ``.../jekyll/site.rb``), else
+        the one that declares its superclass, else the first by id. Called with a defined name."""
+        rows = self.types(qname)
+        path = underscore(qname)
+        return min(rows, key=lambda r: (not (r.module == path or r.module.endswith("." + path)),
+                                        not r.extra.get("extends"), r.id))
 
     def const(self, cands: list[str]) -> str | None:
         """The first of a constant's lexical candidates that the workspace defines as a class or
@@ -337,7 +347,7 @@ class Resolver:
             q = self.const(recv[1])
             if q is None:
                 return Resolution(i, [], EXTERNAL)
-            return self.known(i, self.types(q), INFERRED if how == ASSOC else EXTRACTED)
+            return Resolution(i, [(self.canonical(q).id, INFERRED if how == ASSOC else EXTRACTED)], RESOLVED)
         if how == CALLBACK:
             me = self.self_of(s.caller)
             if me[0] == "top":
@@ -431,9 +441,7 @@ class Resolver:
     def new(self, i: int, classes: tuple[str, ...], conf: int) -> Resolution:
         targets: dict[int, int] = {}
         for q in classes:
-            types = self.types(q)
-            for t in types:
-                targets[t.id] = conf
+            targets[self.canonical(q).id] = conf
             rows, _ = self.find(q, "initialize", False)
             c = known_confidence(rows, conf, alternatives=True)
             for r in rows:

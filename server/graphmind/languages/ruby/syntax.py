@@ -19,6 +19,8 @@ A receiver expression is a plain tuple (stored with the facts, read back by the 
 
 from __future__ import annotations
 
+import re
+
 import tree_sitter as ts
 
 SELF, CONST, CALL, VALS, IVAR, LIT, UNKNOWN = "self", "const", "call", "vals", "ivar", "lit", "?"
@@ -69,6 +71,16 @@ def candidates(parts: list[str], top: bool, nesting: tuple[str, ...]) -> list[st
     if top:
         return [path]
     return [f"{n}.{path}" for n in nesting] + [path]
+
+
+def underscore(name: str) -> str:
+    """``Shop.HTTPRepo`` -> ``shop.http_repo``: the file path Ruby's convention (Zeitwerk, Rails'
+    autoloading) gives a constant, with dots."""
+    out = []
+    for part in name.split("."):
+        part = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", part)
+        out.append(re.sub(r"([a-z\d])([A-Z])", r"\1_\2", part).lower())
+    return ".".join(out)
 
 
 def camelize(word: str) -> str:
