@@ -6,7 +6,7 @@ Below a line of code, a comment whose caret points at a call names what the call
     //     ^ calls: c.main.helper extracted
     //                 ^ calls: c.util.shared_util inferred (defined once in the workspace)
 
-The comment token is the language's (``#``, ``//`` or ``--``); the caret's column is a column of
+The comment token is the language's (``#``, ``//``, ``--``, ``;``, ``%``, ``!`` or ``(*``); the caret's column is a column of
 the called name in the nearest line above that is not an annotation; one line per edge (a site
 with two ``ambiguous`` edges has two lines); anything after the label is a free remark.
 """
@@ -22,8 +22,8 @@ from graphmind.engine import Engine
 from graphmind.graph import Graph
 from graphmind.model import CONFIDENCE_NAMES
 
-_ANNOTATION = re.compile(r"^(\s*(?:#|//|--)\s*)\^\s*calls:\s*(\S+)\s+(extracted|inferred|ambiguous)\b")
-_IS_ANNOTATION = re.compile(r"^\s*(?:#|//|--)\s*\^")
+_ANNOTATION = re.compile(r"^(\s*(?:#|//|--|;+|%+|!|\(\*)\s*)\^\s*calls:\s*(\S+)\s+(extracted|inferred|ambiguous)\b")
+_IS_ANNOTATION = re.compile(r"^\s*(?:#|//|--|;+|%+|!|\(\*)\s*\^")
 
 
 class Annotation(NamedTuple):

@@ -2,7 +2,8 @@
 enclosing definition. The query (``queries/<lang>/tags.scm``) speaks tree-sitter's tags
 vocabulary: ``@definition.<kind>`` with ``@name``; ``@reference.call`` (a call) or
 ``@reference.class`` (an instantiation) with the called ``@name`` and, for ``x.f()``, the receiver
-as ``@receiver``.
+as ``@receiver``; ``@ignore`` marks a node the call patterns match that is no call (a Lisp
+``defun``'s parameter list).
 
 A site's ``expr`` is a :class:`Callee`."""
 
@@ -82,7 +83,9 @@ def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str)
     ]
     defs: dict[tuple[int, int, str], tuple[ts.Node, ts.Node, str]] = {}
     calls: dict[tuple[int, int, str], _Call] = {}
+    ignored: set[tuple[int, int, str]] = set()
     for _, caps in ts.QueryCursor(query).matches(root):
+        ignored.update(_key(n) for n in caps.get("ignore", ()))
         if "name" not in caps:
             continue
         dkey = next((k for k in caps if k.startswith(_DEF)), None)
@@ -96,8 +99,10 @@ def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str)
         n = caps[ck][0]
         k = _key(n)
         instantiates = ck == "reference.class"
-        if instantiates or k not in calls:  # a constructor pattern wins over the plain call one
-            recv = caps["receiver"][0] if "receiver" in caps and not instantiates else None
+        recv = caps["receiver"][0] if "receiver" in caps and not instantiates else None
+        seen = calls.get(k)
+        # a constructor pattern wins over a plain call one, a pattern with a receiver over one without
+        if seen is None or instantiates or (recv is not None and seen.receiver is None and not seen.instantiates):
             calls[k] = _Call(n, caps["name"][0], recv, instantiates)
 
     # definitions, nested by byte range
@@ -133,7 +138,7 @@ def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str)
     name_nodes = set(defs)
     sites: list[SiteFact] = []
     for call, owner in in_scopes(spans, calls.values(), pos=lambda c: c.node.start_byte):
-        if _key(call.name) in name_nodes:
+        if _key(call.name) in name_nodes or _key(call.node) in ignored:
             continue  # a definition's head (Elixir `def f(x)`), not a call
         name = [p for p in _SPLIT.split(_text(call.name).lstrip("&$@%*")) if p]
         if not name or name[-1] in spec.ignore:

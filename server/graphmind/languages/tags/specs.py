@@ -27,6 +27,13 @@ _ELIXIR_FORMS = frozenset(
      "fn", "quote", "unquote", "import", "alias", "require", "use", "receive", "try", "raise", "super"}
 )
 
+_LISP_FORMS = frozenset(
+    {"def", "defn", "defn-", "defmacro", "defmulti", "defmethod", "defprotocol", "defrecord", "deftype", "definterface",
+     "defun", "defvar", "defparameter", "defconst", "defcustom", "defgeneric", "defclass", "defstruct", "ns", "in-ns",
+     "let", "let*", "letfn", "if", "when", "unless", "cond", "case", "do", "progn", "fn", "lambda", "loop", "recur",
+     "quote", "setq", "setf", "and", "or", "not", "require", "provide", "declare", "interactive", "try", "catch"}
+)
+
 TABLE: tuple[Spec, ...] = (
     Spec("swift", "swift", ("swift",), frozenset({"self", "super", "Self"}), ("init",)),
     Spec("scala", "scala", ("scala",), frozenset({"this", "super"})),
@@ -37,4 +44,20 @@ TABLE: tuple[Spec, ...] = (
     Spec("r", "r", ("r",)),
     Spec("julia", "julia", ("julia",)),
     Spec("zig", "zig", ("zig",), frozenset({"self", "@This()"})),
+    Spec("haskell", "haskell", ("haskell",)),
+    Spec("ocaml", "ocaml", ("ocaml",), frozenset({"self"})),
+    Spec("clojure", "clojure", ("clojure",), ignore=_LISP_FORMS),
+    Spec("erlang", "erlang", ("erlang",)),
+    Spec("fsharp", "fsharp", ("fsharp",), frozenset({"this"})),
+    Spec("objc", "objc", ("objective-c", "objc"), frozenset({"self", "super"}), ("init",)),
+    Spec("elisp", "elisp", ("elisp", "emacs-lisp"), ignore=_LISP_FORMS),
+    Spec("commonlisp", "commonlisp", ("commonlisp", "lisp"), ignore=_LISP_FORMS),
+    Spec("d", "d", ("d",), frozenset({"this", "super"}), ("this",)),
+    Spec("nim", "nim", ("nim",)),
+    Spec("odin", "odin", ("odin",)),
+    Spec("gleam", "gleam", ("gleam",)),
+    Spec("hack", "hack", ("hack",), frozenset({"$this", "self", "static", "parent"}), ("__construct",)),
+    Spec("fortran", "fortran", ("fortran", "FortranFreeForm")),
+    Spec("pascal", "pascal", ("pascal", "objectpascal"), frozenset({"Self", "inherited"}), ("Create",)),
+    Spec("powershell", "powershell", ("powershell", "ps1"), frozenset({"$this"}), ("<class>",)),
 )
