@@ -31,7 +31,14 @@ _LISP_FORMS = frozenset(
     {"def", "defn", "defn-", "defmacro", "defmulti", "defmethod", "defprotocol", "defrecord", "deftype", "definterface",
      "defun", "defvar", "defparameter", "defconst", "defcustom", "defgeneric", "defclass", "defstruct", "ns", "in-ns",
      "let", "let*", "letfn", "if", "when", "unless", "cond", "case", "do", "progn", "fn", "lambda", "loop", "recur",
-     "quote", "setq", "setf", "and", "or", "not", "require", "provide", "declare", "interactive", "try", "catch"}
+     "quote", "setq", "setf", "and", "or", "not", "require", "provide", "declare", "interactive", "try", "catch",
+     "define", "define-syntax", "define-syntax-rule", "define/contract", "local", "var", "set", "each", "macro",
+     "global", "λ"}
+)
+_TCL_COMMANDS = frozenset(
+    {"set", "return", "expr", "if", "for", "foreach", "while", "switch", "puts", "incr", "list", "lappend", "lindex",
+     "llength", "string", "dict", "array", "global", "variable", "upvar", "namespace", "package", "source", "error",
+     "catch", "format", "proc", "eval", "uplevel", "break", "continue"}
 )
 
 TABLE: tuple[Spec, ...] = (
@@ -60,4 +67,20 @@ TABLE: tuple[Spec, ...] = (
     Spec("fortran", "fortran", ("fortran", "FortranFreeForm")),
     Spec("pascal", "pascal", ("pascal", "objectpascal"), frozenset({"Self", "inherited"}), ("Create",)),
     Spec("powershell", "powershell", ("powershell", "ps1"), frozenset({"$this"}), ("<class>",)),
+    Spec("cuda", "cuda", ("cuda", "cuda-cpp"), frozenset({"this"}), ("<class>",)),
+    Spec("solidity", "solidity", ("solidity",), frozenset({"this", "super"})),
+    Spec("tcl", "tcl", ("tcl",), ignore=_TCL_COMMANDS),
+    Spec("starlark", "starlark", ("starlark", "bzl")),
+    Spec("luau", "luau", ("luau",), frozenset({"self"})),
+    Spec("gdscript", "gdscript", ("gdscript",), frozenset({"self"}), ("_init",)),
+    Spec("elm", "elm", ("elm",)),
+    Spec("purescript", "purescript", ("purescript",)),
+    Spec("ada", "ada", ("ada",)),
+    Spec("racket", "racket", ("racket",), ignore=_LISP_FORMS),
+    Spec("scheme", "scheme", ("scheme",), ignore=_LISP_FORMS),
+    Spec("fennel", "fennel", ("fennel",), ignore=_LISP_FORMS),
+    Spec("janet", "janet", ("janet",), ignore=_LISP_FORMS),
+    Spec("apex", "apex", ("apex",), frozenset({"this", "super"}), ("<class>",)),
+    Spec("vim", "vim", ("vim",)),
+    Spec("squirrel", "squirrel", ("squirrel",), frozenset({"this"}), ("constructor",)),
 )
