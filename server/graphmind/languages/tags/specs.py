@@ -81,6 +81,6 @@ TABLE: tuple[Spec, ...] = (
     Spec("fennel", "fennel", ("fennel",), ignore=_LISP_FORMS),
     Spec("janet", "janet", ("janet",), ignore=_LISP_FORMS),
     Spec("apex", "apex", ("apex",), frozenset({"this", "super"}), ("<class>",)),
-    Spec("vim", "vim", ("vim",)),
+    Spec("vim", "vim", ("vim", "viml")),
     Spec("squirrel", "squirrel", ("squirrel",), frozenset({"this"}), ("constructor",)),
 )
