@@ -5,3 +5,9 @@
 
 (call expr: (atom) @name) @reference.call
 (call expr: (remote module: (remote_module module: (atom) @receiver) fun: (atom) @name)) @reference.call
+; type specs and type definitions name types, not functions
+(spec) @ignore
+(type_alias) @ignore
+(record_decl) @ignore
+(opaque) @ignore
+(callback) @ignore

@@ -71,6 +71,12 @@ def test_definitions_and_kinds(engine: Engine) -> None:
     assert kinds["elixir.main.Demo.Greeter"] == "namespace"
     assert kinds["swift.main.Greeter.init"] == "constructor"
     assert kinds["lua.main.Greeter.greet"] == "method"
+    # Erlang: two clauses are one function; a type spec's integer() is no call
+    helpers = engine.db.execute("SELECT sl, el FROM symbols WHERE qname = 'erlang.main.helper'").fetchall()
+    assert helpers == [(4, 5)]
+    sites = {n for (n,) in engine.db.execute(
+        "SELECT st.name FROM sites st JOIN files f ON f.id = st.file_id WHERE f.path = 'erlang/main.erl'")}
+    assert sites == {"helper", "shared_util"}
 
 
 def test_unknown_names_stay_unresolved(engine: Engine) -> None:

@@ -16,7 +16,8 @@ Resolution knows no types or imports, so every rule is stated with its label:
   * ``extracted`` -- a definition in the caller's own file: for a bare or self/this call the one in
     the innermost enclosing class that has it, else (bare calls) the file's top-level one; for
     ``Foo.f()`` / ``Foo::f()`` / ``new Foo`` the one in the file's class ``Foo``;
-  * ``inferred`` -- otherwise, the workspace (same language) has exactly one definition of the name,
+  * ``inferred`` -- otherwise, the workspace (same language) has exactly one definition of the name
+    (for ``Mod.f()``, ``mod:f()``: one in a module or class named ``Mod``, if any is),
     unless the call has a receiver and the name is a builtin method name (``Spec.builtin_methods``:
     ``x.get()`` is as likely a map's): then ``ambiguous``;
   * ``ambiguous`` -- it has 2..MAX_AMBIGUOUS (an edge to each); none or more -> unresolved.

@@ -109,6 +109,10 @@ class _Resolver:
         classes = [r for r in cands if r.kind in CLASS_KINDS]
         if len(classes) == 1 and all(r.kind in CLASS_KINDS or r.qname.startswith(classes[0].qname + ".") for r in cands):
             cands = classes  # a class and its own constructors: the class
+        if callee.receiver == OTHER and callee.receiver_name:
+            # Mod.f(), mod:f(), Pkg::f(): the candidates in a module or class of that name, if any
+            named = [r for r in cands if r.qname.split(".")[-2:-1] == [callee.receiver_name]]
+            cands = named or cands
         # a method name of the standard library on a receiver: one workspace method is no evidence
         receiver = callee.receiver is not None and not callee.instantiates
         conf = by_name_confidence(cands, name, self.spec.builtin_methods, receiver=receiver)
