@@ -9,4 +9,5 @@
 
 (application_expression function: (value_path . (value_name) @name)) @reference.call
 (application_expression function: (value_path (module_path) @receiver (value_name) @name)) @reference.call
+; obj#m: the spec says a receiver names a module (module_receivers), so an object method call stays unresolved
 (method_invocation . (_) @receiver (method_name) @name) @reference.call

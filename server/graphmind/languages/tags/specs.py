@@ -19,6 +19,9 @@ class Spec:
     # (``_toolkit.COMMON_METHOD_NAMES``): ``x.f()`` with one workspace ``f`` of such a name is
     # ambiguous, not inferred (the receiver is as likely a string or a list)
     builtin_methods: frozenset[str] = frozenset()
+    # a call's receiver always names a module (OCaml ``M.f``, Erlang ``m:f``): when no workspace
+    # module of that name defines the callee, the call leaves the workspace (unresolved)
+    module_receivers: bool = False
 
 
 _ELIXIR_FORMS = frozenset(
@@ -52,9 +55,9 @@ TABLE: tuple[Spec, ...] = (
     Spec("julia", "julia", ("julia",)),
     Spec("zig", "zig", ("zig",), frozenset({"self", "@This()"})),
     Spec("haskell", "haskell", ("haskell",)),
-    Spec("ocaml", "ocaml", ("ocaml",), frozenset({"self"})),
+    Spec("ocaml", "ocaml", ("ocaml",), frozenset({"self"}), module_receivers=True),
     Spec("clojure", "clojure", ("clojure",), ignore=_LISP_FORMS),
-    Spec("erlang", "erlang", ("erlang",)),
+    Spec("erlang", "erlang", ("erlang",), module_receivers=True),
     Spec("fsharp", "fsharp", ("fsharp",), frozenset({"this"})),
     Spec("objc", "objc", ("objective-c", "objc"), frozenset({"self", "super"}), ("init",)),
     Spec("elisp", "elisp", ("elisp", "emacs-lisp"), ignore=_LISP_FORMS),
