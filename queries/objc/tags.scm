@@ -4,7 +4,7 @@
 (class_interface . (identifier) @name) @definition.class
 (class_implementation . (identifier) @name) @definition.class
 (protocol_declaration . (identifier) @name) @definition.interface
-(method_definition . (_) . (identifier) @name) @definition.method
+(method_definition . (identifier) @name) @definition.method
 (method_definition (method_type) . (identifier) @name) @definition.method
 (method_declaration (method_type) . (identifier) @name) @definition.method
 (function_definition declarator: (function_declarator declarator: (identifier) @name)) @definition.function
