@@ -43,6 +43,10 @@ def engine(tmp_path_factory: pytest.TempPathFactory):
 
 
 def test_every_tag_grammar_loads() -> None:
+    from graphmind.languages.tags.specs import TABLE
+
+    assert set(TAG_LANGS) == {spec.name for spec in TABLE}  # each language has its fixture and tests
+    assert all((FIXTURE / lang).is_dir() for lang in TAG_LANGS)
     langs = languages.all_languages()
     assert "tags" not in languages.LOAD_ERRORS
     for name in TAG_LANGS:
