@@ -16,7 +16,7 @@ return {
     'perl', 'r', 'julia', 'zig', 'haskell', 'ocaml', 'clojure', 'erlang', 'fsharp', 'objc', 'lisp', 'd',
     'nim', 'odin', 'gleam', 'hack', 'fortran', 'pascal', 'ps1', 'cuda', 'solidity', 'tcl', 'bzl',
     'starlark', 'luau', 'gdscript', 'elm', 'purescript', 'ada', 'racket', 'scheme', 'fennel', 'janet',
-    'apex', 'vim', 'squirrel',
+    'apex', 'vim', 'squirrel', 'glsl', 'hlsl', 'pony',
   },
   root_markers = {
     '.graphmind', 'pyproject.toml', 'setup.py', 'setup.cfg', 'package.json', 'tsconfig.json', 'go.mod',

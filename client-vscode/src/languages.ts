@@ -58,6 +58,9 @@ export const LANGUAGES: readonly string[] = [
   'vim',
   'viml',
   'squirrel',
+  'glsl',
+  'hlsl',
+  'pony',
 ];
 
 export function isSupportedLanguage(languageId: string): boolean {

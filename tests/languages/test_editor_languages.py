@@ -29,7 +29,7 @@ EDITOR_IDS = {
     "gdscript": ("gdscript", "gdscript"), "elm": ("elm", "elm"), "purescript": ("purescript", "purescript"),
     "ada": ("ada", "ada"), "racket": ("racket", "racket"), "scheme": ("scheme", "scheme"),
     "fennel": ("fennel", "fennel"), "janet": ("janet", "janet"), "apex": ("apex", "apex"), "vim": ("viml", "vim"),
-    "squirrel": ("squirrel", "squirrel"),
+    "squirrel": ("squirrel", "squirrel"), "glsl": ("glsl", "glsl"), "hlsl": ("hlsl", "hlsl"), "pony": ("pony", "pony"),
 }
 # Neovim names one filetype for two languages: the server picks a file's language by its extension
 SHARED_FILETYPES = {"lisp": "commonlisp"}

@@ -333,6 +333,9 @@ PLUGINS: tuple[Plugin, ...] = (
         "apex": (".cls", ".trigger"),
         "vim": (".vim",),
         "squirrel": (".nut",),
+        "glsl": (".glsl", ".vert", ".frag", ".geom", ".comp", ".tesc", ".tese"),
+        "hlsl": (".hlsl", ".hlsli"),
+        "pony": (".pony",),
     }),
     Plugin("markdown", {"markdown": (".md", ".markdown")}),
 )

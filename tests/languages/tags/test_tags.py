@@ -19,12 +19,12 @@ TAG_LANGS = (
     "swift", "scala", "lua", "bash", "elixir", "perl", "r", "julia", "zig",
     "haskell", "ocaml", "clojure", "erlang", "fsharp", "objc", "elisp", "commonlisp", "d", "nim", "odin", "gleam",
     "hack", "fortran", "pascal", "powershell", "cuda", "solidity", "tcl", "starlark", "luau", "gdscript", "elm",
-    "purescript", "ada", "racket", "scheme", "fennel", "janet", "apex", "vim", "squirrel",
+    "purescript", "ada", "racket", "scheme", "fennel", "janet", "apex", "vim", "squirrel", "glsl", "hlsl", "pony",
 )
 # the languages whose fixtures have a second class with a same-name method (Other.format)
 WITH_METHODS = (
     "swift", "scala", "perl", "zig", "fsharp", "objc", "d", "hack", "pascal", "powershell", "cuda", "solidity", "luau",
-    "gdscript", "apex", "squirrel",
+    "gdscript", "apex", "squirrel", "hlsl", "pony",
 )
 
 

@@ -31,7 +31,7 @@ from collections.abc import Iterator
 import tree_sitter as ts
 
 from ...model import Facts, Resolution, WorkspaceView
-from .. import Language, extensions_of, register
+from .. import Language, _query, extensions_of, register
 from .extract import extract
 from .resolve import resolve
 from .specs import TABLE, Spec
@@ -46,6 +46,9 @@ class TagLanguage(Language):
         self.grammar = spec.grammar
         self.extensions = extensions_of(spec.name)
         self.lsp_ids = spec.lsp_ids
+
+    def query(self) -> ts.Query:
+        return _query(self.spec.queries or self.name, self.grammar)
 
     def extract(self, tree: ts.Tree, src: bytes, relpath: str, module: str) -> Facts:
         return extract(self.spec, self.query(), tree, src, module)

@@ -22,6 +22,7 @@ class Spec:
     # a call's receiver always names a module (OCaml ``M.f``, Erlang ``m:f``): when no workspace
     # module of that name defines the callee, the call leaves the workspace (unresolved)
     module_receivers: bool = False
+    queries: str = ""  # the folder under queries/ when another language's query fits the grammar
 
 
 _ELIXIR_FORMS = frozenset(
@@ -86,4 +87,7 @@ TABLE: tuple[Spec, ...] = (
     Spec("apex", "apex", ("apex",), frozenset({"this", "super"}), ("<class>",)),
     Spec("vim", "vim", ("vim", "viml")),
     Spec("squirrel", "squirrel", ("squirrel",), frozenset({"this"}), ("constructor",)),
+    Spec("glsl", "glsl", ("glsl",)),
+    Spec("hlsl", "hlsl", ("hlsl",), frozenset({"this"}), ("<class>",), queries="cuda"),  # both C++-derived
+    Spec("pony", "pony", ("pony",), frozenset({"this"}), ("create",)),
 )
