@@ -22,6 +22,10 @@ return {
   filetypes = {
     'python', 'typescript', 'typescriptreact', 'javascript', 'javascriptreact', 'go', 'rust', 'java',
     'c', 'cpp', 'cs', 'ruby', 'php', 'kotlin', 'swift', 'scala', 'lua', 'sh', 'bash', 'elixir',
+    'perl', 'r', 'julia', 'zig', 'haskell', 'ocaml', 'clojure', 'erlang', 'fsharp', 'objc', 'lisp', 'd',
+    'nim', 'odin', 'gleam', 'hack', 'fortran', 'pascal', 'ps1', 'cuda', 'solidity', 'tcl', 'bzl',
+    'starlark', 'luau', 'gdscript', 'elm', 'purescript', 'ada', 'racket', 'scheme', 'fennel', 'janet',
+    'apex', 'vim', 'squirrel', 'glsl', 'hlsl', 'pony',
   },
   root_markers = {
     '.graphmind', 'pyproject.toml', 'setup.py', 'setup.cfg', 'package.json', 'tsconfig.json', 'go.mod',

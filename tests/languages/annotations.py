@@ -6,9 +6,10 @@ Below a line of code, a comment whose caret points at a call names what the call
     //     ^ calls: c.main.helper extracted
     //                 ^ calls: c.util.shared_util inferred (defined once in the workspace)
 
-The comment token is the language's (``#``, ``//`` or ``--``); the caret's column is a column of
-the called name in the nearest line above that is not an annotation; one line per edge (a site
-with two ``ambiguous`` edges has two lines); anything after the label is a free remark.
+The comment token is the language's (``#``, ``//``, ``--``, ``;``, ``%``, ``!``, ``(*`` or ``"``); the caret's
+column is a column of the called name in the nearest line above that is not an annotation; one line per
+edge (a site with two ``ambiguous`` edges has two lines); anything after the label is a free remark.
+In an indentation-sensitive language the comment is indented like the code (GDScript).
 """
 
 from __future__ import annotations
@@ -22,8 +23,9 @@ from graphmind.engine import Engine
 from graphmind.graph import Graph
 from graphmind.model import CONFIDENCE_NAMES
 
-_ANNOTATION = re.compile(r"^(\s*(?:#|//|--)\s*)\^\s*calls:\s*(\S+)\s+(extracted|inferred|ambiguous)\b")
-_IS_ANNOTATION = re.compile(r"^\s*(?:#|//|--)\s*\^")
+_COMMENT = r"""(?:#|//|--|;+|%+|!|\(\*|")"""  # the comment tokens
+_ANNOTATION = re.compile(rf"^(\s*{_COMMENT}\s*)\^\s*calls:\s*(\S+)\s+(extracted|inferred|ambiguous)\b")
+_IS_ANNOTATION = re.compile(rf"^\s*{_COMMENT}\s*\^")
 
 
 class Annotation(NamedTuple):

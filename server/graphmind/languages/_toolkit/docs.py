@@ -1,5 +1,6 @@
 """What documents a definition, for full-text search: its leading comments (``//``, ``#``,
-``/** */``, ``///``), cleaned and cut to a paragraph. Plugins with docstrings add theirs."""
+``/** */``, ``///``, ``;;``, ``%%``, ``(* *)``, ...), cleaned and cut to a paragraph. Plugins with
+docstrings add theirs."""
 
 from __future__ import annotations
 
@@ -9,12 +10,13 @@ from typing import NamedTuple
 import tree_sitter as ts
 
 MAX_DOC = 400
-_MARKERS = re.compile(r"^\s*(?:/\*\*?|\*/|\*|///?|//!|#+|--)\s?", re.MULTILINE)
+# C-style, #, --, Lisp ;;, Erlang/MATLAB %%, OCaml (* *), and Fortran ! / Vim " before a space
+_MARKERS = re.compile(r"^\s*(?:/\*\*?|\*/|\*|///?|//!|#+|--|;+|%+|\(\*+|[!\"](?=\s))\s?", re.MULTILINE)
 
 
 def clean(text: str) -> str:
     """Comment markers out, whitespace folded, the first paragraph, at most ``MAX_DOC`` characters."""
-    text = _MARKERS.sub("", text.replace("*/", ""))
+    text = _MARKERS.sub("", text.replace("*/", "").replace("*)", ""))
     para = re.split(r"\n\s*\n", text.strip(), maxsplit=1)[0]
     para = " ".join(para.split())
     return para[:MAX_DOC]

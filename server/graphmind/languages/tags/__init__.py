@@ -16,7 +16,8 @@ Resolution knows no types or imports, so every rule is stated with its label:
   * ``extracted`` -- a definition in the caller's own file: for a bare or self/this call the one in
     the innermost enclosing class that has it, else (bare calls) the file's top-level one; for
     ``Foo.f()`` / ``Foo::f()`` / ``new Foo`` the one in the file's class ``Foo``;
-  * ``inferred`` -- otherwise, the workspace (same language) has exactly one definition of the name,
+  * ``inferred`` -- otherwise, the workspace (same language) has exactly one definition of the name
+    (for ``Mod.f()``, ``mod:f()``: one in a module or class named ``Mod``, if any is),
     unless the call has a receiver and the name is a builtin method name (``Spec.builtin_methods``:
     ``x.get()`` is as likely a map's): then ``ambiguous``;
   * ``ambiguous`` -- it has 2..MAX_AMBIGUOUS (an edge to each); none or more -> unresolved.
@@ -30,7 +31,7 @@ from collections.abc import Iterator
 import tree_sitter as ts
 
 from ...model import Facts, Resolution, WorkspaceView
-from .. import Language, extensions_of, register
+from .. import Language, _query, extensions_of, register
 from .extract import extract
 from .resolve import resolve
 from .specs import TABLE, Spec
@@ -45,6 +46,9 @@ class TagLanguage(Language):
         self.grammar = spec.grammar
         self.extensions = extensions_of(spec.name)
         self.lsp_ids = spec.lsp_ids
+
+    def query(self) -> ts.Query:
+        return _query(self.spec.queries or self.name, self.grammar)
 
     def extract(self, tree: ts.Tree, src: bytes, relpath: str, module: str) -> Facts:
         return extract(self.spec, self.query(), tree, src, module)

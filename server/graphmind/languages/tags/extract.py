@@ -2,7 +2,11 @@
 enclosing definition. The query (``queries/<lang>/tags.scm``) speaks tree-sitter's tags
 vocabulary: ``@definition.<kind>`` with ``@name``; ``@reference.call`` (a call) or
 ``@reference.class`` (an instantiation) with the called ``@name`` and, for ``x.f()``, the receiver
-as ``@receiver``.
+as ``@receiver``; ``@ignore`` marks a node whose calls are none (a Lisp ``defun``'s parameter list,
+an Erlang type spec).
+
+Consecutive definitions of one name in one scope are the clauses of one function (Erlang,
+Haskell, Elixir): one symbol, whose calls are those of every clause.
 
 A site's ``expr`` is a :class:`Callee`."""
 
@@ -82,7 +86,9 @@ def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str)
     ]
     defs: dict[tuple[int, int, str], tuple[ts.Node, ts.Node, str]] = {}
     calls: dict[tuple[int, int, str], _Call] = {}
+    ignored = [Scope(0, len(src) + 1, 0)]  # the root, then the spans of @ignore nodes (owner 1)
     for _, caps in ts.QueryCursor(query).matches(root):
+        ignored.extend(Scope(n.start_byte, n.end_byte, 1) for n in caps.get("ignore", ()))
         if "name" not in caps:
             continue
         dkey = next((k for k in caps if k.startswith(_DEF)), None)
@@ -96,14 +102,17 @@ def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str)
         n = caps[ck][0]
         k = _key(n)
         instantiates = ck == "reference.class"
-        if instantiates or k not in calls:  # a constructor pattern wins over the plain call one
-            recv = caps["receiver"][0] if "receiver" in caps and not instantiates else None
+        recv = caps["receiver"][0] if "receiver" in caps and not instantiates else None
+        seen = calls.get(k)
+        # a constructor pattern wins over a plain call one, a pattern with a receiver over one without
+        if seen is None or instantiates or (recv is not None and seen.receiver is None and not seen.instantiates):
             calls[k] = _Call(n, caps["name"][0], recv, instantiates)
 
     # definitions, nested by byte range
     order = sorted(defs.values(), key=lambda d: (d[0].start_byte, -d[0].end_byte))
     stack: list[Scope] = [Scope(0, len(src) + 1, 0)]
     spans: list[Scope] = [stack[0]]
+    last_child: dict[int, int] = {}  # parent -> its latest definition
     for node, name_node, kind in order:
         while stack[-1].end <= node.start_byte:
             stack.pop()
@@ -121,7 +130,17 @@ def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str)
         elif kind == "method" and "owner" not in extra and container not in CLASS_KINDS:
             kind = "function"
         qname = f"{symbols[parent].qname}.{'.'.join(parts)}"
+        prev = last_child.get(parent)
+        if prev is not None and symbols[prev].qname == qname and symbols[prev].kind == kind:
+            # the next clause of one function (Erlang, Haskell, Elixir): one definition spanning both
+            sym = symbols[prev]
+            sym.range = (*sym.range[:2], *_rng(node)[2:])
+            sym.end_byte = node.end_byte
+            stack.append(Scope(node.start_byte, node.end_byte, prev))
+            spans.append(stack[-1])
+            continue
         idx = len(symbols)
+        last_child[parent] = idx
         symbols.append(
             SymbolFact(qname, name, kind, parent, _rng(node), _rng(name_node), node.start_byte, node.end_byte,
                        _signature(node, src), extra)
@@ -131,8 +150,9 @@ def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str)
 
     # calls, attributed to the innermost enclosing definition
     name_nodes = set(defs)
+    kept = [c for c, inside in in_scopes(ignored, calls.values(), pos=lambda c: c.node.start_byte) if not inside]
     sites: list[SiteFact] = []
-    for call, owner in in_scopes(spans, calls.values(), pos=lambda c: c.node.start_byte):
+    for call, owner in in_scopes(spans, kept, pos=lambda c: c.node.start_byte):
         if _key(call.name) in name_nodes:
             continue  # a definition's head (Elixir `def f(x)`), not a call
         name = [p for p in _SPLIT.split(_text(call.name).lstrip("&$@%*")) if p]

@@ -16,6 +16,12 @@ def resolve(spec: Spec, facts: Facts, ws: WorkspaceView) -> Iterator[Resolution]
         yield r.site(i, site)
 
 
+def _owner(qname: str) -> str:
+    """The last name before a definition's own: its class or module."""
+    parts = qname.split(".")
+    return parts[-2] if len(parts) > 1 else ""
+
+
 class _Resolver:
     def __init__(self, facts: Facts, ws: WorkspaceView, spec: Spec) -> None:
         self.f = facts
@@ -109,6 +115,12 @@ class _Resolver:
         classes = [r for r in cands if r.kind in CLASS_KINDS]
         if len(classes) == 1 and all(r.kind in CLASS_KINDS or r.qname.startswith(classes[0].qname + ".") for r in cands):
             cands = classes  # a class and its own constructors: the class
+        if callee.receiver == OTHER and callee.receiver_name:
+            # Mod.f(), mod:f(), Pkg::f(): the candidates in a module or class of that name (OCaml's
+            # module Util is util.ml), if any; else none where the receiver is always a module
+            want = callee.receiver_name.lower()
+            named = [r for r in cands if _owner(r.qname).lower() == want]
+            cands = named or ([] if self.spec.module_receivers else cands)
         # a method name of the standard library on a receiver: one workspace method is no evidence
         receiver = callee.receiver is not None and not callee.instantiates
         conf = by_name_confidence(cands, name, self.spec.builtin_methods, receiver=receiver)
