@@ -508,7 +508,8 @@ class GraphMindServer:
             if use_progress:
                 msg = "cancelled" if cancel.is_set() else f"{files} files in {time.perf_counter() - t0:.1f}s"
                 self._progress(token, {"kind": "end", "message": msg})
-            self.ready.set()
+            if cancel is self.cancel:  # not superseded by a newer run (settings changed): its rows are the answer
+                self.ready.set()
             self.index_status.finished()
             self._refresh_lenses()
             _freeze_survivors()
