@@ -297,9 +297,11 @@ class Updater:
 
     def _replace(self, doc: Document, ext: chunks.Extraction, sha: str, typing: bool = False) -> None:
         """The full path for a buffer: all of its rows, and the files its interface change touches
-        (while typing, those wait on ``base``)."""
+        (while the text is broken, or other files already wait on ``base``, those wait). A
+        keystroke in whole text takes it only where it cannot patch (a language extracted whole,
+        symbol ordinals renumbered): other files are resolved at once, nothing is saved by waiting."""
         fid = self.store.file_id(doc.path)
-        if (doc.unsettled or typing) and doc.base is None:  # the interface other files were last resolved against
+        if doc.unsettled and doc.base is None:  # the interface other files were last resolved against
             doc.base, doc.base_ext = self.store.interface(fid), None
         self.stats.replaced += 1
         change = Change(doc.path, doc.lang, doc.text, doc.tree, sha, len(doc.text), 0, prepared=ext)
