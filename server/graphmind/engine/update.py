@@ -297,9 +297,9 @@ class Updater:
 
     def _replace(self, doc: Document, ext: chunks.Extraction, sha: str, typing: bool = False) -> None:
         """The full path for a buffer: all of its rows, and the files its interface change touches
-        (while the text is broken, or other files already wait on ``base``, those wait). A
-        keystroke in whole text takes it only where it cannot patch (a language extracted whole,
-        symbol ordinals renumbered): other files are resolved at once, nothing is saved by waiting."""
+        (while the text is broken, those wait on ``base``). A keystroke in whole text takes it only
+        where it cannot patch (a language extracted whole, symbol ordinals renumbered): other files
+        are resolved at once (propagate() after it), nothing is saved by waiting."""
         fid = self.store.file_id(doc.path)
         if doc.unsettled and doc.base is None:  # the interface other files were last resolved against
             doc.base, doc.base_ext = self.store.interface(fid), None
@@ -308,9 +308,10 @@ class Updater:
         # while other files wait on ``base``, propagate() decides which to re-resolve
         self.apply([change], deferred=doc.deferred if doc.base is not None else None)
         if doc.base is not None and (doc.unsettled or typing):
-            # every site of the file is resolved against the interface it has now: stale unless
-            # that is ``base`` (then other files need nothing but what propagate() finds)
-            if self.store.interface(fid if fid is not None else self.store.file_id(doc.path)) != doc.base:
+            # every site of the file is resolved against the interface it has now: while broken,
+            # stale unless that is ``base``; whole, other files are resolved by propagate() now
+            fid = fid if fid is not None else self.store.file_id(doc.path)
+            if doc.unsettled and self.store.interface(fid) != doc.base:
                 doc.stale_own, doc.stale_sids = True, None
             else:
                 doc.stale_own, doc.stale_sids = False, set()
