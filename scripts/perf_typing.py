@@ -15,7 +15,9 @@ Each corpus is copied once into ``--workdir`` (default ``/tmp/graphmind-typing``
 there. Each statement: ``didOpen`` of the file as on disk, ``prepareCallHierarchy`` on the file's
 caller, the keystrokes (Enter with its indentation is one keystroke, as an editor sends it),
 ``didClose``. Prints, per file and statement, the p50 / p95 / max of each keystroke's latency (of
-each key's median over the rounds), how many keys took over 15 ms, and the answer to an
+each key's median over the rounds), how many keys took over 15 ms, the server's CPU time per key
+(all its threads, from ``/proc``: what the wall time is on an idle machine, less the pipes'
+share), and the answer to an
 ``incomingCalls`` sent 0.31 s after the last keystroke (the server settles a buffer 0.3 s after
 its last change: that answer waits for it); ``--keys`` prints every keystroke. The machine's load (``/proc/loadavg``) is printed before and after.
 
@@ -164,7 +166,20 @@ def wait_ready(c: LspClient, timeout: float = 600) -> None:
 
 class Typed(NamedTuple):
     keys: list[float]  # each keystroke's didChange + incomingCalls, ms to the answer
+    cpu: list[float]  # the server's CPU time (all its threads) from the didChange to the answer, ms
     paused: float  # incomingCalls sent PAUSE_S after the last keystroke (the server settles at 0.3 s)
+
+
+def cpu_ns(pid: int) -> int:
+    """A process's CPU time so far, all threads, in ns (``/proc/PID/task/*/schedstat``: unlike the
+    wall time, it does not grow while other processes hold the CPU)."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            total += int((task / "schedstat").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            pass
+    return total
 
 
 PAUSE_S = 0.31
@@ -186,14 +201,17 @@ def type_statement(c: LspClient, ws: Path, corpus: Corpus, st: Typing, pace: flo
     ln = lines[line]
     char = utf16_len(ln) if st.at == "end" else utf16_len(ln) - utf16_len(ln.lstrip())
     out: list[float] = []
+    cpu: list[float] = []
     for version, key in enumerate(keystrokes(st.text), start=2):
         start = {"line": line, "character": char}
+        c0 = cpu_ns(c.pid)
         t0 = time.perf_counter()
         c.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
                                             "contentChanges": [{"range": {"start": start, "end": start}, "text": key}]})
         rid = c.send_request("callHierarchy/incomingCalls", {"item": items[0]})
         c.wait(rid, 60)
         out.append((time.perf_counter() - t0) * 1000)
+        cpu.append((cpu_ns(c.pid) - c0) / 1e6)
         if key.startswith("\n"):
             line, char = line + 1, utf16_len(key) - 1
         else:
@@ -204,7 +222,7 @@ def type_statement(c: LspClient, ws: Path, corpus: Corpus, st: Typing, pace: flo
     _, paused = c.timed_request("callHierarchy/incomingCalls", {"item": items[0]})
     c.did_close(path)
     c.request("graphmind/status", {})  # the close is handled before the next statement opens
-    return Typed(out, paused * 1000)
+    return Typed(out, cpu, paused * 1000)
 
 
 def loadavg() -> str:
@@ -229,8 +247,9 @@ def main() -> int:
     if args.server_path:
         env = {**os.environ, "PYTHONPATH": str(Path(args.server_path).resolve())}
     print(f"load before: {loadavg()}")
-    rows: list[tuple[str, str, int, float, float, float, int, float]] = []
+    rows: list[tuple[str, str, int, float, float, float, int, float, float, float, float]] = []
     everything: list[float] = []
+    all_cpu: list[float] = []
     for name in args.corpora.split(","):
         corpus = known[name]
         ws = prepare(corpus, args.workdir)
@@ -243,22 +262,27 @@ def main() -> int:
                 rounds = [type_statement(c, ws, corpus, st, args.pace) for _ in range(args.rounds)]
                 keys = keystrokes(st.text)
                 ms = [statistics.median(r.keys[i] for r in rounds) for i in range(len(keys))]
+                cpu = [statistics.median(r.cpu[i] for r in rounds) for i in range(len(keys))]
                 paused = statistics.median(r.paused for r in rounds)
                 everything.extend(ms)
+                all_cpu.extend(cpu)
                 slow = sum(1 for x in ms if x > SLOW_MS)
                 rows.append((f"{corpus.path} ({nlines:,} lines)", st.label, len(keys), percentile(ms, 50),
-                             percentile(ms, 95), max(ms), slow, paused))
+                             percentile(ms, 95), max(ms), slow, paused, percentile(cpu, 50), percentile(cpu, 95), max(cpu)))
                 if args.keys:
-                    print(f"{name} / {st.label}: " + " ".join(f"{k!r}:{x:.1f}" for k, x in zip(keys, ms, strict=True)))
+                    print(f"{name} / {st.label} (ms, server CPU ms): " + " ".join(
+                        f"{k!r}:{x:.1f}/{y:.1f}" for k, x, y in zip(keys, ms, cpu, strict=True)))
     print(f"load after: {loadavg()}")
     print()
-    print(f"| file | statement | keys | p50 ms | p95 ms | max ms | keys > {SLOW_MS:g} ms | "
-          f"after a pause, ms |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|")
-    for f, label, n, p50, p95, mx, slow, paused in rows:
-        print(f"| {f} | {label} | {n} | {p50:.2f} | {p95:.2f} | {mx:.2f} | {slow} | {paused:.1f} |")
-    print(f"| all | | {len(everything)} | {percentile(everything, 50):.2f} | {percentile(everything, 95):.2f} | "
-          f"{max(everything):.2f} | {sum(1 for x in everything if x > SLOW_MS)} | |")
+    print(f"| file | statement | keys | p50 / p95 / max ms | keys > {SLOW_MS:g} ms | server CPU p50 / p95 / max ms "
+          f"| after a pause, ms |")
+    print("|---|---|---:|---|---:|---|---:|")
+    for f, label, n, p50, p95, mx, slow, paused, c50, c95, cmx in rows:
+        print(f"| {f} | {label} | {n} | {p50:.2f} / {p95:.2f} / {mx:.2f} | {slow} | {c50:.2f} / {c95:.2f} / {cmx:.2f} "
+              f"| {paused:.1f} |")
+    print(f"| all | | {len(everything)} | {percentile(everything, 50):.2f} / {percentile(everything, 95):.2f} / "
+          f"{max(everything):.2f} | {sum(1 for x in everything if x > SLOW_MS)} | {percentile(all_cpu, 50):.2f} / "
+          f"{percentile(all_cpu, 95):.2f} / {max(all_cpu):.2f} | |")
     return 0
 
 
