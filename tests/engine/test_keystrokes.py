@@ -146,10 +146,36 @@ def test_broken_member_is_rechunked_alone_and_whole_text_patches(tmp_path: Path)
     eng.close()
 
 
-def test_whole_again_with_another_interface_takes_the_full_path(tmp_path: Path) -> None:
+def _closed_equals_fresh(tmp_path: Path, eng: Engine, files: dict[str, str]) -> dict[str, set[tuple]]:
+    """Close ``eng`` and check its graph is a fresh index's of ``files`` (and HELPERS); returns it."""
+    incremental = snapshot(eng)
+    eng.close()
+    expected_eng = _engine(tmp_path / "fresh", {"helpers.py": HELPERS, **files})
+    expected = snapshot(expected_eng)
+    expected_eng.close()
+    assert incremental == expected
+    return incremental
+
+
+def _resolved_files(eng: Engine) -> list[str]:
+    """The paths of the files the engine resolves from now on (whole or some of their sites), in order."""
+    seen: list[str] = []
+    up = eng.updater
+    inner = up._resolve
+
+    def spy(fid: int, path: str, *a, **k):  # type: ignore[no-untyped-def]
+        seen.append(path)
+        return inner(fid, path, *a, **k)
+
+    up._resolve = spy  # type: ignore[method-assign]
+    return seen
+
+
+def test_whole_again_with_another_interface_waits_for_settle(tmp_path: Path) -> None:
     """Broken text patched with an interface change (a method renamed while broken), then whole:
-    the interface is not back to the one other files were resolved against, so the whole file
-    and its dependents are resolved again."""
+    the interface is not back to the one other files were resolved against, so they wait, with
+    the file's other sites, for typing to pause; settled, the whole file and its dependents are
+    resolved again."""
     other = "from model import Model\n\n\ndef use():\n    Model().save()\n"
     eng = _engine(tmp_path, {"helpers.py": HELPERS, "model.py": MODEL, "other.py": other})
     doc = eng.open_document("model.py", MODEL)
@@ -159,17 +185,41 @@ def test_whole_again_with_another_interface_takes_the_full_path(tmp_path: Path) 
     _type(eng, "model.py", at, "d")  # def saved((self): renamed while broken
     assert doc.unsettled
     replaced = eng.stats.replaced
+    resolved = _resolved_files(eng)
     eng.edit_document("model.py", [(at + 1, at + 2, b"")])  # def saved(self): whole, renamed
-    assert not doc.unsettled and eng.stats.replaced == replaced + 1
-    incremental = snapshot(eng)
-    eng.close()
-    fresh = tmp_path / "fresh"
-    fresh.mkdir()
-    expected_eng = _engine(fresh, {"helpers.py": HELPERS, "model.py": doc.text.decode(), "other.py": other})
-    expected = snapshot(expected_eng)
-    expected_eng.close()
-    assert incremental == expected
+    assert not doc.unsettled and doc.pending and eng.stats.replaced == replaced
+    assert set(resolved) == {"model.py"}
+    assert eng.settle() and not doc.pending and eng.stats.replaced == replaced + 1
+    assert "other.py" in resolved
+    incremental = _closed_equals_fresh(tmp_path, eng, {"model.py": doc.text.decode(), "other.py": other})
     assert any(r[3] == "saved" for r in incremental["symbols"])
+
+
+def test_typing_that_changes_the_interface_patches_and_leaves_other_files_for_settle(tmp_path: Path) -> None:
+    """Issue 30: a return value typed into a method, the text whole at every keystroke; most
+    keystrokes change what the method returns, which other files read (its return evidence is
+    part of the file's interface). Each is a patch of the edited chunk: no keystroke takes the
+    full path or re-resolves another file (that cost half a second a key in Django's fields);
+    they are re-resolved once typing pauses, and the graph is then a fresh index's."""
+    other = "from model import Model\n\n\ndef use():\n    Model().check().load()\n"
+    eng = _engine(tmp_path, {"helpers.py": HELPERS, "model.py": MODEL, "other.py": other})
+    doc = eng.open_document("model.py", MODEL)
+    assert doc is not None
+    at = MODEL.index("        audit(self)\n") + len("        audit(self)")
+    replaced = eng.stats.replaced
+    resolved = _resolved_files(eng)
+    interfaces = set()
+    for key in ["\n        ", *"return self"]:
+        eng.edit_document("model.py", [(at, at, key.encode())])
+        at += len(key)
+        assert not doc.unsettled, key
+        interfaces.add(repr(eng.store.interface(eng.store.file_id("model.py"))))
+    assert len(interfaces) > 1  # the keystrokes changed the file's interface
+    assert doc.pending and eng.stats.replaced == replaced
+    assert set(resolved) == {"model.py"}
+    assert eng.settle() and not doc.pending
+    assert "other.py" in resolved
+    _closed_equals_fresh(tmp_path, eng, {"model.py": doc.text.decode(), "other.py": other})
 
 
 CLASSY = MODEL + "\n\nclass Last:\n    def a(self):\n        main()\n\n    def b(self):\n        self.a()\n"

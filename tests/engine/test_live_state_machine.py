@@ -156,7 +156,7 @@ class LiveMachine(RuleBasedStateMachine):
 
     @rule()
     def pause(self) -> None:
-        """Typing paused: broken buffers are parsed afresh."""
+        """Typing paused: broken buffers are parsed afresh, waiting files re-resolved."""
         assert self.lg is not None
         self.lg.settle()
 
@@ -238,7 +238,7 @@ class LiveMachine(RuleBasedStateMachine):
             self.seen = dict(self.disk)
             self.lg.sync()  # the watcher's part
             assert view.source == "live" and view.overlay == sorted(self.buffers)
-            if not any(d.unsettled for d in self.lg.live.docs.values()):
+            if not any(d.pending for d in self.lg.live.docs.values()):
                 same(view.engine, {**self.disk, **self.buffers}, "the CLI's live view")
         with open_view(self.root, disk=True, jobs=1) as view:
             assert view.source == "disk" and view.overlay == []
@@ -257,8 +257,8 @@ class LiveMachine(RuleBasedStateMachine):
         if self.lg is None:
             return
         same(self.lg.base, self.seen, "the base")
-        if any(d.unsettled for d in self.lg.live.docs.values()):
-            return  # broken text updated incrementally: compared once settled
+        if any(d.pending for d in self.lg.live.docs.values()):
+            return  # broken text updated incrementally, or other files waiting: compared once settled
         assert self.lg.overlay() == sorted(self.buffers)
         same(self.lg.live, {**self.seen, **self.buffers}, "the overlay")
 

@@ -92,6 +92,16 @@ def _fresh_facts(text: bytes) -> tuple[Facts, chunks.Range]:
     return ext.facts, chunks._range(tree.root_node)
 
 
+def _settled_equals_fresh(eng: Engine, fresh: Path, text: bytes) -> None:
+    """Settle and close ``eng``: its graph is a fresh index's of ``text`` (in ``fresh``)."""
+    eng.settle()
+    incremental = snapshot(eng)
+    eng.close()
+    expected_eng = _engine(fresh, text.decode())
+    assert incremental == snapshot(expected_eng)
+    expected_eng.close()
+
+
 def _no_bytes(f: Facts) -> Facts:
     return replace(f, symbols=[replace(s, start_byte=0, end_byte=0) for s in f.symbols],
                    sites=[replace(s, start_byte=0, end_byte=0) for s in f.sites])
@@ -124,6 +134,51 @@ def test_typing_a_statement_into_a_method_parses_the_method_alone(tmp_path: Path
     expected_eng = _engine(fresh, doc.text.decode())
     assert incremental == snapshot(expected_eng)
     expected_eng.close()
+
+
+def test_typing_at_the_end_of_a_members_last_line_parses_the_member_alone(tmp_path: Path) -> None:
+    """Text typed at the end of a method's last line extends the method's chunk (which ends where
+    the edit starts): broken, the method is parsed alone, as anywhere inside it."""
+    eng = _engine(tmp_path)
+    counts = _Counts(eng)
+    doc = eng.open_document("model.py", MODEL)
+    assert doc is not None
+    at = MODEL.index("        return n\n") + len("        return n")
+    opened = counts.whole
+    for ch in " + len(":
+        eng.edit_document("model.py", [(at, at, ch.encode())])
+        at += 1
+    # " ", "l", "e", "n": whole text; "+", " " (after a blank ending the method's line), "(": broken
+    assert doc.unsettled and counts.whole - opened == 4 and counts.member == 3
+    _settled_equals_fresh(eng, tmp_path / "fresh", doc.text)
+
+
+def test_typing_into_a_top_level_function_parses_the_function_alone(tmp_path: Path) -> None:
+    """Issue 30: the same for a top-level statement that is not a class. Broken, a new function's
+    header or an unclosed call made tree-sitter's error recovery swallow the classes and
+    functions below it (100-500 ms a keystroke in Django's fields); the statement is parsed alone
+    with the blank lines above it, the chunks below stand."""
+    text = MODEL + "\n\nmain()\n"
+    eng = _engine(tmp_path, text)
+    counts = _Counts(eng)
+    doc = eng.open_document("model.py", text)
+    assert doc is not None
+    at = text.index("    Model().save([])") + len("    Model().save([])")
+    keys = ["\n    ", *"audit(Model().load("]  # Enter, then a character a keystroke
+    for i, ch in enumerate(keys):
+        whole = counts.whole
+        eng.edit_document("model.py", [(at, at, ch.encode())])
+        at += len(ch)
+        if i >= keys.index("("):  # broken from the first parenthesis on
+            assert doc.unsettled
+            assert counts.whole == whole, f"the whole text was parsed at {ch!r}"
+    ext = doc.extraction
+    assert ext is not None and ext.facts.symbols[0].range == _fresh_facts(doc.text)[1]
+    assert {"audit", "load"} <= {s.name for s in ext.facts.sites}
+    eng.edit_document("model.py", [(at, at, b"))")])  # whole again: the whole text is parsed
+    assert not doc.unsettled
+    assert _no_bytes(doc.extraction.facts) == _no_bytes(_fresh_facts(doc.text)[0])  # type: ignore[union-attr]
+    _settled_equals_fresh(eng, tmp_path / "fresh", doc.text)
 
 
 def test_an_edit_outside_a_member_parses_the_whole_text(tmp_path: Path) -> None:

@@ -272,7 +272,8 @@ class Engine:
 
     def settle(self, path: str | None = None) -> bool:
         """Parse afresh the open documents (or one) last updated from an incremental parse of
-        text with syntax errors. Returns whether anything was re-parsed."""
+        text with syntax errors, or whose keystrokes left other files waiting
+        (``Document.pending``). Returns whether anything was re-parsed."""
         with self.lock, _collector_off():
             return documents.settle(self.updater, None if path is None else self.relpath(path))
 

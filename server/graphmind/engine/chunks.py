@@ -316,26 +316,31 @@ def extract_member(
     last: Extraction,
     spare: dict[bytes, Chunk] | None,
     hint: tuple[int, int, int],
-    header: int,
+    header: int | None,
     parsed: tuple[int, int],
     whole: Range,
 ) -> Extraction | None:
-    """An edit inside one member of the class of chunk ``header``, from a tree of part of the
-    text: the member (bytes ``parsed`` of ``src``) and the class's header (see
-    :func:`.parse.member_region`). As :func:`_edit_region` does for a broken whole tree, the
-    previous chunks stand but the edited member, extracted from ``tree`` (its root: error
-    recovery may have wrapped the class in an error); ``whole`` is the file's range (the
-    module's). None when the edit is not inside one member of that class, or the member's text
-    is not all in ``parsed``."""
+    """An edit inside one member of the class of chunk ``header`` (None: inside one top-level
+    statement), from a tree of part of the text: the member or statement (bytes ``parsed`` of
+    ``src``) and the class's header (see :func:`.parse.member_region`). As :func:`_edit_region`
+    does for a broken whole tree, the previous chunks stand but the edited member, extracted from
+    ``tree`` (its root: error recovery may have wrapped the class in an error); ``whole`` is the
+    file's range (the module's). None when the edit is not inside one member of that class (one
+    top-level statement), or its text is not all in ``parsed``."""
     old = last.chunks
-    if not old or old[0].facts.module != module or hint[0] != len(last.src) or old[header].container is None:
+    if not old or old[0].facts.module != module or hint[0] != len(last.src):
+        return None
+    if header is not None and old[header].container is None:
         return None
     most = min(len(last.src), len(src))
     same = _common(last.src, src, most, suffix=False, at_least=hint[1])
     tail = _common(last.src, src, most, suffix=True, at_least=hint[2])
-    root, h = tree.root_node, old[header]
-    spans = [Span(root, h.start_byte, h.start_byte + h.size, root.start_point, root.end_point, None, root)]
-    edited = _edit_region(lang, tree, src, relpath, module, old, spans, last.src, spare, same, tail)
+    root = tree.root_node
+    spans = []
+    if header is not None:
+        h = old[header]
+        spans = [Span(root, h.start_byte, h.start_byte + h.size, root.start_point, root.end_point, None, root)]
+    edited = _edit_region(lang, tree, src, relpath, module, old, spans, last.src, spare, same, tail, top=header is None)
     if edited is None:
         return None
     done, prefix, suffix, drow = edited
@@ -621,57 +626,75 @@ def _edit_region(
     spare: dict[bytes, Chunk] | None,
     same: int,
     tail: int,
+    top: bool = False,
 ) -> tuple[list[Chunk], int, int, int] | None:
     """A tree with syntax errors after an edit inside one class's members: the previous chunks
     stand, but the members the edit touched, which become one chunk of the same class extracted
     from the new tree (error recovery may have re-shaped the class and much below it; see
     :func:`_kept_tail`). Returns (chunks, kept before, kept after, lines moved), or None when the
     edit is not inside one class's members. ``same``, ``tail``: the lengths of the texts' common
-    prefix and suffix."""
+    prefix and suffix. ``top``: the edit is inside top-level statements instead (not class
+    headers), which become one top-level chunk extracted from the tree's root (a tree of their
+    text alone, see :func:`extract_member`)."""
     n, m = len(old_src), len(src)
     tail = min(tail, min(n, m) - same)  # the changed text as one range
     cut, dbyte = n - tail, m - n
+    # a chunk that ends where the edit starts, or before blanks on its last line, is touched: text
+    # typed at the end of its last line (a method's last statement) extends it
     front = 0
-    while front < len(old) and 0 <= old[front].size and old[front].start_byte + old[front].size <= same:
+    while front < len(old) and 0 <= old[front].size and not _on_last_line(old_src, old[front], same):
         front += 1
     first = len(old)
     while first > front and old[first - 1].start_byte >= cut and old_src.find(b"\n", cut, old[first - 1].start_byte) != -1:
         first -= 1
     touched = old[front:first]
     h = touched[0].parent if touched else None
-    if h is None or any(c.parent != h or c.size < 0 for c in touched) or touched[0].start_byte > same:
+    if not touched or (h is None) != top or touched[0].start_byte > same:
+        return None
+    if any(c.parent != h or c.size < 0 or (top and c.container is not None) for c in touched):
         return None
     old_end = touched[-1].start_byte + touched[-1].size
-    if old_end < cut:  # the touched members end inside the changed text
-        return None
-    header = old[h]
+    if old_end < cut:  # the touched members end inside the changed text, or before it on their last line
+        if not _on_last_line(old_src, touched[-1], cut):
+            return None
+        old_end = cut
     lo, hi = touched[0].start_byte, old_end + dbyte
-    hs = next((sp for sp in spans if sp.start == header.start_byte and sp.container is not None), None)
-    if hs is None or len(header.facts.symbols) < 2:
-        return None
-    # the class's node, or the file's where error recovery ended the class before the edit
-    node = hs.node if hs.node.end_byte >= hi else tree.root_node
+    node = tree.root_node
+    header = old[h] if h is not None else None
+    if header is not None:
+        hs = next((sp for sp in spans if sp.start == header.start_byte and sp.container is not None), None)
+        if hs is None or len(header.facts.symbols) < 2:
+            return None
+        # the class's node, or the file's where error recovery ended the class before the edit
+        node = hs.node if hs.node.end_byte >= hi else tree.root_node
     row = touched[0].start_row
     span = Span(node, lo, hi, (row, lo - (src.rfind(b"\n", 0, lo) + 1)),
                 (row + src.count(b"\n", lo, hi), hi - (src.rfind(b"\n", 0, hi) + 1)), h, None)
-    key = _key(src, span, header.key)
+    key = _key(src, span, header.key if header is not None else b"")
     o = spare.get(key) if spare is not None else None
     facts_row = row
     if o is not None:  # same key, same facts (their rows are as of o.facts_row)
         facts, facts_row = o.facts, o.facts_row
     else:
         facts = lang.extract(tree, src, relpath, module, node=node, byte_range=(lo, hi))
-        facts.docs = lang.docs(tree.root_node, facts, 2)
-    if len(facts.symbols) < 2 or facts.symbols[1].qname != header.facts.symbols[1].qname:
+        facts.docs = lang.docs(tree.root_node, facts, 1 if header is None else 2)
+    if header is not None and (len(facts.symbols) < 2 or facts.symbols[1].qname != header.facts.symbols[1].qname):
         return None  # not a member of the same class in the new tree
     drow = src.count(b"\n", same, m - tail) - old_src.count(b"\n", same, cut)
     chunk = Chunk(key, lo, row, span.end_point[0], h, facts, broken=True, size=hi - lo, kind=node.type,
                   facts_row=facts_row)
     done = old[:front]
-    r = header.container
-    if drow and r is not None:  # the class ends where it ended, moved
+    r = header.container if header is not None else None
+    if drow and h is not None and r is not None:  # the class ends where it ended, moved
         done[h] = replace(header, container=(r[0], r[1], r[2] + drow, r[3]))
     return [*done, chunk, *_keep(old, first, front + 1, dbyte, drow)], front, len(old) - first, drow
+
+
+def _on_last_line(src: bytes, c: Chunk, at: int) -> bool:
+    """Whether byte ``at`` of ``src`` is within chunk ``c`` or after it on its last line, past
+    blanks only."""
+    end = c.start_byte + c.size
+    return at <= end or not src[end:at].strip(b" \t")
 
 
 def _keep(old: list[Chunk], first: int, at: int, dbyte: int, drow: int) -> list[Chunk]:

@@ -70,8 +70,12 @@ def edit(up: Updater, doc: Document, edits: list[tuple[int, int, bytes]]) -> Non
 
 def settle(up: Updater, rel: str | None = None) -> bool:
     """Parse afresh the buffers (or one) last updated from an incremental parse of text with
-    syntax errors. Returns whether anything was re-parsed."""
-    docs = [d for d in up.docs.values() if d.unsettled and (rel is None or d.path == rel)]
+    syntax errors, or whose keystrokes left other files (or the file's other sites) waiting
+    (``Document.pending``). Returns whether anything was re-parsed."""
+    docs = [d for d in up.docs.values() if d.pending and (rel is None or d.path == rel)]
     for doc in docs:
-        up.update_document(doc, fresh=True)
+        # whole text's tree is the one a fresh parse gives: its chunks are reused, only the waiting
+        # sites and files are resolved again (see Updater.update_document)
+        whole = doc.tree is not None and not doc.unsettled and not doc.tree.root_node.has_error
+        up.update_document(doc, fresh=not whole)
     return bool(docs)

@@ -26,10 +26,11 @@ def point_at(text: bytes, offset: int) -> tuple[int, int]:
 
 class Region(NamedTuple):
     """Part of a file to parse alone: an edited class member (with the blank lines and comments
-    above it) and its class's header, which gives the member its class and indentation."""
+    above it) and its class's header, which gives the member its class and indentation; or an
+    edited top-level statement (not a class) with the blank lines and comments above it."""
 
     ranges: list[ts.Range]
-    header: int  # the class's header chunk
+    header: int | None  # the class's header chunk (None: a top-level statement)
     member: tuple[int, int]  # the bytes the member may span: from the end of the chunk before it
     whole: chunks.Range  # the file's range (the module's), as a parse of the whole text gives it
 
@@ -40,11 +41,11 @@ class MemberParse(NamedTuple):
 
 
 def member_region(last: chunks.Extraction, src: bytes, hint: tuple[int, int, int]) -> Region | None:
-    """The region to parse when one batch of edits changed text inside one member of a class
-    (``hint``: the last text's length and the lengths of common prefix and suffix the edits
-    left, see ``Document.edited``; ``src`` as parsed). None when the edit is elsewhere, or the
-    member ends the file's last line or shares its last line with what follows (the file's
-    range would change with it)."""
+    """The region to parse when one batch of edits changed text inside one member of a class, or
+    inside one top-level statement that is not a class (``hint``: the last text's length and the
+    lengths of common prefix and suffix the edits left, see ``Document.edited``; ``src`` as
+    parsed). None when the edit is elsewhere, or the member (statement) ends the file's last line
+    or shares its last line with what follows (the file's range would change with it)."""
     size, head, tail = hint
     old = last.chunks
     if size != len(last.src) or not old:
@@ -55,15 +56,22 @@ def member_region(last: chunks.Extraction, src: bytes, hint: tuple[int, int, int
         return None
     c, after = old[k], old[k + 1]
     h = c.parent
-    if h is None or c.size < 0 or cut > c.start_byte + c.size or after.start_row <= c.end_row:
+    # the edit ends within the chunk, or after it on its last line past blanks only
+    if c.size < 0 or not chunks._on_last_line(last.src, c, cut) or after.start_row <= c.end_row:
         return None
-    header, before = old[h], old[k - 1]
-    if header.size < 0 or before.size < 0:
+    if h is None and c.container is not None:  # a class header: its members would move with it
+        return None
+    before = old[k - 1]
+    if before.size < 0 or (h is not None and old[h].size < 0):
         return None
     dbyte = len(src) - size
-    lo, hi = before.start_byte + before.size, c.start_byte + c.size + dbyte
-    top = header.start_byte + header.size
-    spans = [(header.start_byte, hi)] if lo == top else [(header.start_byte, top), (lo, hi)]
+    lo, hi = before.start_byte + before.size, max(c.start_byte + c.size, cut) + dbyte
+    if h is None:
+        spans = [(lo, hi)]
+    else:
+        header = old[h]
+        top = header.start_byte + header.size
+        spans = [(header.start_byte, hi)] if lo == top else [(header.start_byte, top), (lo, hi)]
     r = last.facts.symbols[0].range
     drow = src.count(b"\n", head, len(src) - tail) - last.src.count(b"\n", head, cut)
     ranges = [ts.Range(point_at(src, a), point_at(src, b), a, b) for a, b in spans]
@@ -89,8 +97,8 @@ class Parsers:
     def parse_member(
         self, lang: languages.Language, text: bytes, last: chunks.Extraction, hint: tuple[int, int, int]
     ) -> MemberParse | None:
-        """A keystroke inside one class member that leaves the member's text broken: a tree of
-        the member and its class's header alone (:func:`member_region`). Tree-sitter's error
+        """A keystroke inside one class member (or top-level statement) that leaves its text
+        broken: a tree of the member and its class's header alone (:func:`member_region`). Tree-sitter's error
         recovery over the whole file costs 5–10 ms on a 2,885-line file (it re-shapes the class
         and much below it); over the member, ~0.1 ms. None when the edit is elsewhere, or the
         member's text parses without errors (then the whole text is parsed: it may be whole)."""

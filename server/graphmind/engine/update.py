@@ -46,10 +46,12 @@ class Document:
     lang: languages.Language
     extraction: chunks.Extraction | None = None  # the facts last stored for this buffer
     unsettled: bool = False  # updated from an incremental parse of broken text: settle() it
-    # while the text is broken, other files are not re-resolved on every keystroke: ``base`` is
-    # the interface they were last resolved against, until the text is whole, settled or closed
+    # while typing, other files are not re-resolved on every keystroke: ``base`` is the interface
+    # they were last resolved against, until the text settles (typing pauses), is closed, or is
+    # whole again with that interface
     base: Interface | None = None
-    stale_own: bool = False  # broken-text patches skipped re-resolving the file's other sites
+    base_ext: chunks.Extraction | None = None  # the extraction whose interface ``base`` is (None: unknown)
+    stale_own: bool = False  # keystrokes skipped re-resolving the file's other sites
     # the sites resolved against the broken interface while ``stale_own`` (None: all of them)
     stale_sids: set[int] | None = field(default_factory=set)
     deferred: set[str] = field(default_factory=set)  # lookup keys that changed while broken
@@ -58,6 +60,12 @@ class Document:
     # the pending edits' (text length before, common prefix, common suffix), set by
     # documents.edit for the next update (see chunks.extract's ``hint``)
     edited: tuple[int, int, int] | None = None
+
+    @property
+    def pending(self) -> bool:
+        """settle() has work: the tree is from an incremental parse of broken text, or other files
+        or the file's own other sites wait for typing to pause."""
+        return self.unsettled or self.stale_own or self.base is not None
 
 
 @dataclass(slots=True)
@@ -127,10 +135,17 @@ class Updater:
 
     # ------------------------------------------------------------------ a buffer's change
     def update_document(self, doc: Document, fresh: bool = False) -> None:
-        """Bring the graph up to date with a buffer's text (``fresh``: parse it from scratch)."""
+        """Bring the graph up to date with a buffer's text (``fresh``: parse it from scratch).
+
+        A keystroke (an edit, ``documents.edit``) costs what it changed in this file: when it
+        changes what other files can see of it (its interface: a new ``def``, a decorator, a
+        function's return value), other files and the file's other sites are re-resolved once
+        typing pauses (``settle``), the buffer closes, or the interface is back to ``base``."""
         hint, doc.edited = doc.edited, None
+        typing = hint is not None and not fresh
         reason = check_text(doc.text, self.options.max_file_size) or doc.lang.skip_reason(doc.text)
         prev = doc.extraction
+        was_broken = doc.unsettled
         if reason is None:
             try:
                 ext = self._extract(doc, fresh, hint)
@@ -147,10 +162,10 @@ class Updater:
             # the text is whole again after broken-text patches: still a patch when the file's
             # interface is back to ``base`` (see _patch), else every site of the file is resolved
             settling = doc.stale_own and not doc.unsettled
-            patchable = prev is not None and ext.reused and (not settling or doc.stale_sids is not None)
-            if not patchable or not self._patch(doc, prev, ext, sha, settling):  # type: ignore[arg-type]
-                self._replace(doc, ext, sha)
-            if not doc.unsettled:
+            patchable = prev is not None and ext.reused and (not settling or typing or doc.stale_sids is not None)
+            if not patchable or not self._patch(doc, prev, ext, sha, settling, typing, was_broken):  # type: ignore[arg-type]
+                self._replace(doc, ext, sha, typing)
+            if not doc.unsettled and not (typing and doc.stale_own):
                 doc.stale_own = False  # either path re-resolved every stale site of the file by now
                 doc.stale_sids = set()
                 self.propagate(doc)
@@ -193,14 +208,17 @@ class Updater:
         )
 
     def _patch(
-        self, doc: Document, prev: chunks.Extraction, ext: chunks.Extraction, sha: str, settling: bool = False
+        self, doc: Document, prev: chunks.Extraction, ext: chunks.Extraction, sha: str, settling: bool = False,
+        typing: bool = False, was_broken: bool = False,
     ) -> bool:
         """The keystroke path: when an edit leaves the file's interface (its symbols' ids, kinds and
         ``extra``, its module bindings) as it was, no other file can resolve differently. Then only
         the changed chunks' rows are replaced and re-resolved, and the rows below them move.
         ``settling``: the text is whole after broken-text patches; its interface must be the one
         the file's other sites were resolved against (``base``), and the sites resolved meanwhile
-        are resolved again. Returns False when that does not hold (the caller takes the full path)."""
+        are resolved again. ``typing``: a keystroke, which patches an interface change too (other
+        files wait on ``base``; ``was_broken``: the text it edited was). Returns False when that
+        does not hold (the caller takes the full path)."""
         store, lang, path = self.store, doc.lang, doc.path
         fid = store.file_id(path)
         if fid is None:
@@ -209,9 +227,15 @@ class Updater:
         d = _chunk_diff(prev, ext)
         if d is None:
             return False
-        if settling:
-            if doc.stale_sids is None or store.interface_of(lang.name, ext.facts, ext.ids) != doc.base:
+        if settling and typing and not was_broken and not d.interface_changed:
+            # the interface is the last keystroke's, which was whole text and not back to ``base``
+            settling = False
+        if settling and (doc.stale_sids is None or not self._back_to_base(doc, ext)):
+            if not typing:
                 return False
+            settling = False  # not back to ``base``: a keystroke like any other, other files still wait
+        if settling:
+            pass
         elif not d.interface_changed and _unchanged(prev, ext, d):
             # the edit changed no row: the changed chunks' symbols and sites (ids, positions,
             # callees) and what resolving them reads are as they were (a keystroke in a body that
@@ -220,12 +244,13 @@ class Updater:
             store.upsert_file(path, sha256=sha, size=len(doc.text), facts=None, sids=None)
             return True
         elif d.interface_changed:
-            if not doc.unsettled:
+            if not typing:
                 return False
-            # Broken text mid-typing: patch anyway. The file's other sites and other files are
-            # re-resolved once the text is whole, settled or closed (stale_own, base).
+            # Mid-typing, broken text or whole: patch anyway. The file's other sites and other
+            # files are re-resolved once typing pauses (settle), the buffer closes, or the
+            # interface is back to ``base`` (stale_own, base).
             if doc.base is None:
-                doc.base = store.interface(fid)
+                doc.base, doc.base_ext = store.interface(fid), prev
             doc.stale_own = True
             doc.deferred |= _part_keys(lang.name, ext.facts.module, prev.chunks[d.old_chunks])
             doc.deferred |= _part_keys(lang.name, ext.facts.module, ext.chunks[d.new_chunks])
@@ -241,10 +266,11 @@ class Updater:
         mid_sites = list(range(d.new_sites.start, d.new_sites.stop))
         store.insert_sites(fid, ext.facts, ext.ids, ext.sids, mid_sites)
         mid_sites.extend(_container_sites(prev, ext, d, set(mid_sites)))
-        if settling:  # and the sites resolved against the broken interface
+        if settling:  # and the sites resolved against another interface while typing
             stale, mid = doc.stale_sids or set(), set(mid_sites)
             mid_sites.extend(i for i, s in enumerate(ext.sids) if s in stale and i not in mid)
             mid_sites.sort()
+            doc.stale_own = False  # the file's sites are resolved against ``base`` again
         elif doc.stale_own and doc.stale_sids is not None:
             doc.stale_sids.update(ext.sids[i] for i in mid_sites)
         # the kept chunks' layer rows stand; the changed chunks' search rows are replaced, and
@@ -261,16 +287,38 @@ class Updater:
         store.bump_epoch()
         return True
 
-    def _replace(self, doc: Document, ext: chunks.Extraction, sha: str) -> None:
-        """The full path for a buffer: all of its rows, and the files its interface change touches."""
+    def _back_to_base(self, doc: Document, ext: chunks.Extraction) -> bool:
+        """Whether the file's interface is ``base`` again. Compared chunk by chunk with the
+        extraction ``base`` was taken from (a chunk reused since has the same part), as
+        _chunk_diff compares; else (chunks added or removed) with the whole interface."""
+        was = doc.base_ext
+        if was is not None and len(was.chunks) == len(ext.chunks):
+            return was.ids == ext.ids and all(
+                a.facts is b.facts or chunks.interface_part([a]) == chunks.interface_part([b])
+                for a, b in zip(was.chunks, ext.chunks, strict=True)
+            )
+        return self.store.interface_of(doc.lang.name, ext.facts, ext.ids) == doc.base
+
+    def _replace(self, doc: Document, ext: chunks.Extraction, sha: str, typing: bool = False) -> None:
+        """The full path for a buffer: all of its rows, and the files its interface change touches
+        (while the text is broken, those wait on ``base``). A keystroke in whole text takes it only
+        where it cannot patch (a language extracted whole, symbol ordinals renumbered): other files
+        are resolved at once (propagate() after it), nothing is saved by waiting."""
+        fid = self.store.file_id(doc.path)
         if doc.unsettled and doc.base is None:  # the interface other files were last resolved against
-            doc.base = self.store.interface(self.store.file_id(doc.path))
-        if doc.unsettled and doc.stale_own:
-            doc.stale_sids = None  # every site is resolved against the broken interface now
+            doc.base, doc.base_ext = self.store.interface(fid), None
         self.stats.replaced += 1
         change = Change(doc.path, doc.lang, doc.text, doc.tree, sha, len(doc.text), 0, prepared=ext)
         # while other files wait on ``base``, propagate() decides which to re-resolve
         self.apply([change], deferred=doc.deferred if doc.base is not None else None)
+        if doc.base is not None and (doc.unsettled or typing):
+            # every site of the file is resolved against the interface it has now: while broken,
+            # stale unless that is ``base``; whole, other files are resolved by propagate() now
+            fid = fid if fid is not None else self.store.file_id(doc.path)
+            if doc.unsettled and self.store.interface(fid) != doc.base:
+                doc.stale_own, doc.stale_sids = True, None
+            else:
+                doc.stale_own, doc.stale_sids = False, set()
 
     # ------------------------------------------------------------------ whole files
     def change_of_stored(self, path: str, row: StoredFile | None) -> Change | None:
@@ -349,7 +397,7 @@ class Updater:
         # up any of what changed while it was broken are resolved again too
         if self.resolved_meanwhile and doc.deferred:
             others |= self.store.dependents(doc.deferred) & self.resolved_meanwhile
-        doc.base, doc.deferred = None, set()
+        doc.base, doc.base_ext, doc.deferred = None, None, set()
         if not any(d.base is not None for d in self.docs.values()):
             self.resolved_meanwhile = set()
         others.discard(fid)  # type: ignore[arg-type]

@@ -193,13 +193,14 @@ class GraphMindServer:
         workspace.initialized(self)
 
     def schedule_settle(self, folder: LiveGraph, rel: str) -> None:
-        """Once typing pauses, parse afresh a buffer whose broken text was updated incrementally."""
+        """Once typing pauses, parse afresh a buffer whose broken text was updated incrementally,
+        or whose keystrokes left other files waiting (``Document.pending``)."""
         doc = folder.live.docs.get(rel)
         key = (str(folder.root), rel)
         old = self.settle_timers.pop(key, None)
         if old is not None:
             old.cancel()
-        if doc is None or not doc.unsettled or self.loop is None:
+        if doc is None or not doc.pending or self.loop is None:
             return
 
         def settle() -> None:
