@@ -9,7 +9,8 @@ MAX_SIGNATURE = 240
 
 
 def text(node: ts.Node | None) -> str:
-    return node.text.decode("utf-8", "replace") if node is not None and node.text is not None else ""
+    raw = node.text if node is not None else None  # each read copies the bytes from the source
+    return raw.decode("utf-8", "replace") if raw is not None else ""
 
 
 def rng(node: ts.Node) -> tuple[int, int, int, int]:

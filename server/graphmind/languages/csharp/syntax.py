@@ -6,8 +6,8 @@ from __future__ import annotations
 import tree_sitter as ts
 
 from .._toolkit.names import Expr, ExprKind, Generics, Types
+from .._toolkit.nodes import rng, text
 from .._toolkit.nominal import ARG_LAMBDA
-from ..java.syntax import rng, text
 
 __all__ = ["rng", "text"]
 

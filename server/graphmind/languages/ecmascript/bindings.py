@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import tree_sitter as ts
 
 from ...model import REF, BindingFact, SiteFact, SymbolFact
+from .._toolkit.nodes import rng, text
 from .records import Base, Expr, SiteExpr
 from .syntax import (
     CLASSES,
@@ -23,9 +24,7 @@ from .syntax import (
     param_types,
     pattern_names,
     require_spec,
-    rng,
     string_value,
-    text,
     type_evidence,
     value_evidence,
 )

@@ -16,6 +16,7 @@ import tree_sitter as ts
 
 from ...model import CALL, REF, BindingFact, Facts, SiteFact, SymbolFact
 from .._toolkit import Scope, in_scopes
+from .._toolkit.nodes import rng, text
 from .._toolkit.records import plain_facts
 from . import links
 from .bindings import Bindings
@@ -43,12 +44,10 @@ from .syntax import (
     param_types,
     pattern_names,
     require_spec,
-    rng,
     signature,
     signature_evidence,
     spread_sources,
     switch_narrowings,
-    text,
     type_arguments,
     type_evidence,
     type_param_bounds,

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 import tree_sitter as ts
 
+from .._toolkit.nodes import text
 from .builtins import GLOBALS
 from .records import ELEMENT, UNKNOWN, Base, Expr
 
@@ -37,17 +38,6 @@ PRIMITIVE_PARTS = ("predefined_type", "literal_type", "function_type", "template
 ARRAY_TYPES = ("Array", "ReadonlyArray")
 SET_TYPES = ("Set", "ReadonlySet", "WeakSet")  # iterated, and called back, with their elements as arrays are
 MAP_TYPES = ("Map", "ReadonlyMap", "WeakMap")
-
-
-def text(node: ts.Node | None) -> str:
-    if node is None or node.text is None:
-        return ""
-    return node.text.decode("utf-8", "replace")
-
-
-def rng(node: ts.Node) -> tuple[int, int, int, int]:
-    s, e = node.start_point, node.end_point
-    return (s[0], s[1], e[0], e[1])
 
 
 def string_value(node: ts.Node | None) -> str | None:

@@ -14,22 +14,13 @@ import tree_sitter as ts
 
 from ...model import CALL, REF, BindingFact, Facts, SiteFact, SymbolFact
 from .._toolkit import Scope, in_scopes
+from .._toolkit.nodes import rng, text
 from .builtins import BUILTIN_TYPES, BUILTINS
 from .packages import guess_name
 from .records import UNKNOWN, Base, ScopeRecord, SiteExpr
 
 if TYPE_CHECKING:
     from . import Go
-
-
-def text(node: ts.Node | None) -> str:
-    raw = node.text if node is not None else None  # each read copies the bytes from the source
-    return raw.decode("utf-8", "replace") if raw is not None else ""
-
-
-def rng(node: ts.Node) -> tuple[int, int, int, int]:
-    s, e = node.start_point, node.end_point
-    return (s[0], s[1], e[0], e[1])
 
 
 def string_literal(node: ts.Node | None) -> str | None:

@@ -17,6 +17,7 @@ import tree_sitter as ts
 from ...model import CALL, REF, Facts, SiteFact, SymbolFact
 from .._toolkit import in_scopes
 from .._toolkit.names import Nesting, enclosing_classes
+from .._toolkit.nodes import rng, text
 from .syntax import (
     CLASS_KINDS,
     COMMENTS,
@@ -29,9 +30,7 @@ from .syntax import (
     dotted,
     param_count,
     receiver,
-    rng,
     signature,
-    text,
     type_name_node,
     type_parts,
 )

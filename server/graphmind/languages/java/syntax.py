@@ -6,20 +6,12 @@ from __future__ import annotations
 import tree_sitter as ts
 
 from .._toolkit.names import LOCAL_VALUE, Expr, ExprKind, Generics, Types
+from .._toolkit.nodes import text
 
 __all__ = ["LOCAL_VALUE", "Expr", "ExprKind", "Generics", "Types"]
 
 CLASS_KINDS = frozenset({"class", "interface", "enum", "record", "annotation"})
 COMMENTS = ("line_comment", "block_comment")
-
-
-def text(node: ts.Node | None) -> str:
-    return node.text.decode("utf-8", "replace") if node is not None and node.text is not None else ""
-
-
-def rng(node: ts.Node) -> tuple[int, int, int, int]:
-    s, e = node.start_point, node.end_point
-    return (s[0], s[1], e[0], e[1])
 
 
 def signature(node: ts.Node, src: bytes) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import tree_sitter as ts
 
 from .._toolkit.names import Expr, ExprKind, Generics, Types
-from ..java.syntax import rng, text
+from .._toolkit.nodes import rng, text
 
 __all__ = ["rng", "text"]
 

@@ -26,6 +26,7 @@ import tree_sitter as ts
 
 from ...model import CALL, Facts, SiteFact, SymbolFact
 from .._toolkit import in_scopes
+from .._toolkit.nodes import rng, text
 from .syntax import (
     CLASS_KINDS,
     SAME,
@@ -38,9 +39,7 @@ from .syntax import (
     doc_types,
     new_expr,
     receiver,
-    rng,
     signature,
-    text,
 )
 
 # The kind of symbol each declaration node is (the query tags them ``@definition.*``).

@@ -14,6 +14,8 @@ from typing import Any
 
 import tree_sitter as ts
 
+from .._toolkit.nodes import text
+
 CLASS_KINDS = frozenset({"class", "interface", "trait", "enum"})
 CALLABLE_KINDS = frozenset({"function", "method", "constructor"})
 # Type names that are no class (PHP's own types, and the pseudo-types of PHPDoc).
@@ -47,15 +49,6 @@ property ``Foo::$bar`` is ``$bar`` in the chain); a plain tuple: it is marshalle
 
 ELEMENT = "[]"  # in a chain: an element of the array before it (``$xs[$i]``)
 SCOPE_KINDS = {"self": ExprKind.SELF, "static": ExprKind.STATIC, "parent": ExprKind.PARENT}
-
-
-def text(node: ts.Node | None) -> str:
-    return node.text.decode("utf-8", "replace") if node is not None and node.text is not None else ""
-
-
-def rng(node: ts.Node) -> tuple[int, int, int, int]:
-    s, e = node.start_point, node.end_point
-    return (s[0], s[1], e[0], e[1])
 
 
 def dotted(name: str) -> str:

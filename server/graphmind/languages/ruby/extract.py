@@ -26,6 +26,7 @@ import tree_sitter as ts
 
 from ...model import CALL as CALL_SITE
 from ...model import REF, Facts, SiteFact, SymbolFact
+from .._toolkit.nodes import rng, text
 from .rails import ASSOCIATIONS, CALLBACK_OPTIONS, is_callback
 from .syntax import (
     CALL,
@@ -40,10 +41,8 @@ from .syntax import (
     camelize,
     candidates,
     const_parts,
-    rng,
     singularize,
     symbol_name,
-    text,
 )
 
 # how a site reaches its target (Site.how)

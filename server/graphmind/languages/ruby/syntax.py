@@ -23,6 +23,8 @@ import re
 
 import tree_sitter as ts
 
+from .._toolkit.nodes import text
+
 SELF, CONST, CALL, VALS, IVAR, LIT, UNKNOWN = "self", "const", "call", "vals", "ivar", "lit", "?"
 Expr = tuple | None
 
@@ -34,14 +36,6 @@ LITERALS = {
     "symbol_array": "Array", "hash": "Hash", "regex": "Regexp", "range": "Range", "true": "TrueClass",
     "false": "FalseClass", "nil": "NilClass", "lambda": "Proc",
 }
-
-
-def text(node: ts.Node | None) -> str:
-    return node.text.decode("utf-8", "replace") if node is not None and node.text is not None else ""
-
-
-def rng(node: ts.Node) -> tuple[int, int, int, int]:
-    return (*node.start_point, *node.end_point)  # type: ignore[return-value]
 
 
 def const_parts(node: ts.Node | None) -> tuple[list[str], bool] | None:

@@ -17,6 +17,7 @@ import tree_sitter as ts
 
 from ...model import CALL, REF, BindingFact, Facts, SiteFact, SymbolFact
 from .._toolkit import in_scopes
+from .._toolkit.nodes import rng, signature, text
 from .builtins import PRELUDE
 from .crates import is_crate_root
 from .syntax import (
@@ -28,10 +29,7 @@ from .syntax import (
     expr_of,
     path_segs,
     pattern_names,
-    rng,
     scan_token_tree,
-    signature,
-    text,
     type_chain,
 )
 

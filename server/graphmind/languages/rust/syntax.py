@@ -14,6 +14,7 @@ from typing import Any
 
 import tree_sitter as ts
 
+from .._toolkit.nodes import text
 from .builtins import WRAPPERS
 
 
@@ -41,22 +42,6 @@ class Evidence:
 
     ANNOTATION = "ann"  # payload: a type path (``let x: T``, a parameter's type)
     VALUE = "val"  # payload: the Expr the local is bound to (``let x = f()``)
-
-
-def text(node: ts.Node | None) -> str:
-    return node.text.decode("utf-8", "replace") if node is not None and node.text is not None else ""
-
-
-def rng(node: ts.Node) -> tuple[int, int, int, int]:
-    s, e = node.start_point, node.end_point
-    return (s[0], s[1], e[0], e[1])
-
-
-def signature(node: ts.Node, src: bytes) -> str:
-    body = node.child_by_field_name("body")
-    end = body.start_byte if body is not None else node.end_byte
-    out = " ".join(src[node.start_byte : end].decode("utf-8", "replace").split()).rstrip(";{ ")
-    return out if len(out) <= 240 else out[:237] + "..."
 
 
 _PATH_KW = {"crate", "self", "super"}
