@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import marshal
 import sqlite3
-from collections.abc import Iterable
 from sys import intern
 from typing import Any
 
@@ -27,8 +26,6 @@ _BINDINGS = "SELECT kind, target, extra FROM bindings WHERE module=? AND name=? 
 # 1M-line workspace grew by 115 MB of cached rows; two generations of this many keep it near 60 MB
 # and every symbol of a workspace of Django's size (13K) cached.
 CACHE_ENTRIES = 50_000
-# names one prefetch query asks for at most (SQLite's bound on a statement's parameters is higher)
-_PREFETCH_BATCH = 500
 
 
 class _Caches:
@@ -114,28 +111,6 @@ class StoreView:
 
     def symbols(self, qname: str) -> list[SymbolRow]:
         return self._lookup(f"{self.lang}:{qname}", _BY_QNAME, (qname, self.lang))
-
-    def prefetch(self, qnames: Iterable[str], langs: tuple[str, ...] = ()) -> None:
-        """Cache what :meth:`symbols` answers for each of ``qnames`` (in each of ``langs``; default
-        this view's language) with one query for all those not cached yet: a family's view (C and
-        C++ look each name up in both) asks the store once, not once per language. Records no
-        dependency: the lookups that follow do, as before, so only a lookup's cost changes, never
-        its answer. (Fetching a C# candidate list ahead this way cost more than it saved: most
-        lists stop at their first candidate, and each row fetched is decoded.)"""
-        langs = langs or (self.lang,)
-        c = self._c
-        want = [q for q in dict.fromkeys(qnames)
-                if any(f"{lang}:{q}" not in c.found and f"{lang}:{q}" not in c.old_found for lang in langs)]
-        for i in range(0, len(want), _PREFETCH_BATCH):
-            part = want[i:i + _PREFETCH_BATCH]
-            got: dict[str, list[SymbolRow]] = {f"{lang}:{q}": [] for q in part for lang in langs}
-            sql = f"{_ROWS} WHERE qname IN ({','.join('?' * len(part))}) AND lang IN ({','.join('?' * len(langs))}) ORDER BY id"
-            for r in self.db.execute(sql, (*part, *langs)):
-                got[f"{r[5]}:{r[1]}"].append(self._row(r))
-            for key, rows in got.items():
-                if key not in c.found and key not in c.old_found:
-                    c.found[key] = rows
-                    c.made_one()
 
     def by_name(self, name: str) -> list[SymbolRow]:
         return self._lookup(f"{self.lang}:#{name}", _BY_NAME, (name, self.lang))

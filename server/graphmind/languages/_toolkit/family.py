@@ -3,7 +3,7 @@ each other; a Go package's ``go.mod`` is a ``gomod`` file)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 from ...model import SymbolRow, WorkspaceView
@@ -30,15 +30,7 @@ class FamilyView:
         return [x for v in self._views for x in fn(v)]
 
     def symbols(self, qname: str) -> list[SymbolRow]:
-        self.prefetch((qname,))  # one query for every language of the family
         return self._each(lambda v: v.symbols(qname))
-
-    def prefetch(self, qnames: Iterable[str]) -> None:
-        """The wrapped view's ``prefetch`` (see :meth:`graphmind.store.view.StoreView.prefetch`) for
-        every language of the family at once; nothing for a view without it."""
-        fetch = getattr(self.ws, "prefetch", None)
-        if self._views is not None and callable(fetch):
-            fetch(qnames, self.langs)
 
     def by_name(self, name: str) -> list[SymbolRow]:
         return self._each(lambda v: v.by_name(name))
