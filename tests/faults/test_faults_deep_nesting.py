@@ -172,3 +172,15 @@ def test_the_measure_finds_a_tree_deeper_than_the_limit_wherever_it_is(expr: str
     assert (reason is not None) == (depth(root) > limit), (depth(root), reason)
     if reason is not None and "more than" not in reason:
         assert int(reason.split()[1]) > limit
+
+
+def test_a_deeply_nested_text_compared_by_changes_reads_as_a_skipped_file() -> None:
+    """``graphmind changes`` compares a file's two texts: a deeply nested one holds no definitions,
+    as in the index (before: the extractor's RecursionError, after seconds of queries)."""
+    from graphmind.graph.changes import REMOVED, symbol_changes
+
+    java = languages.for_path("A.java")
+    old = b"class A { void g() {} }\n"
+    new = DEEP_FILES["chain.java"].encode()
+    changes = symbol_changes(java, "A.java", "A", old, new)
+    assert {(c.name, c.change) for c in changes} == {("A", REMOVED), ("g", REMOVED)}, changes
