@@ -294,6 +294,7 @@ def _index_summary(args: argparse.Namespace, graph: Graph, report: IndexReport) 
         "seconds": round(report.seconds, 3),
         **st,
         "skippedFiles": [{"path": p, "reason": r} for p, r in report.skipped],
+        "notRead": [{"path": p, "reason": r} for p, r in report.unread],
         "source": "disk",
         "overlay": [],
     }
@@ -303,13 +304,19 @@ def _index_summary(args: argparse.Namespace, graph: Graph, report: IndexReport) 
     print(f"Indexed {graph.engine.root} in {report.seconds:.2f}s "
           f"({report.indexed} parsed, {report.files - report.indexed - len(report.skipped)} unchanged, {report.removed} removed)")
     _print_stats(st)
-    if report.skipped:
-        print(f"Skipped {len(report.skipped)} files:")
-        for p, r in report.skipped[:50]:
-            print(f"  {p}: {r}")
-        if len(report.skipped) > 50:
-            print(f"  ... and {len(report.skipped) - 50} more")
+    _print_reasons(f"Skipped {len(report.skipped)} files:", report.skipped)
+    _print_reasons(f"Not read ({len(report.unread)}):", report.unread)
     return 0
+
+
+def _print_reasons(title: str, items: list[tuple[str, str]]) -> None:
+    """Paths and why each was passed over, the first 50."""
+    if items:
+        print(title)
+        for p, r in items[:50]:
+            print(f"  {p}: {r}")
+        if len(items) > 50:
+            print(f"  ... and {len(items) - 50} more")
 
 
 def _print_stats(st: dict[str, Any]) -> None:

@@ -89,14 +89,20 @@ def _skipped_dir(root: Path, rel: str, ignore: Ignore) -> bool:
     )
 
 
-def discover(root: Path, exclude: list[str] | None = None, under: str = "") -> Iterator[SourceFile]:
+def discover(
+    root: Path, exclude: list[str] | None = None, under: str = "", unread: list[tuple[str, str]] | None = None
+) -> Iterator[SourceFile]:
     """Every file with a supported language below ``root`` (or below its folder ``under``, a
     workspace-relative '/'-path), in a stable order (``os.walk``'s, top-down, names sorted).
 
     One ``scandir`` per folder and one ``stat`` per source file: a folder's ``.gitignore`` is
     read only when its listing has one, and a path is matched only against the ignore files
     above it that exist (a warm refresh of a workspace with thousands of folders walks it
-    without a ``realpath`` or a failed ``open`` per folder)."""
+    without a ``realpath`` or a failed ``open`` per folder).
+
+    ``unread`` gets what the walk passes over that a user may expect indexed, and why: a folder it
+    cannot list, a source file it cannot stat, a link to a source file outside the workspace
+    (never read: nothing outside the workspace is)."""
     ignore = Ignore(root, exclude)
     root_real = os.path.realpath(root)
     top_rel = ""
@@ -125,7 +131,9 @@ def discover(root: Path, exclude: list[str] | None = None, under: str = "") -> I
         try:
             with os.scandir(full_dir) as it:
                 entries = sorted(it, key=lambda e: e.name)
-        except OSError:
+        except OSError as exc:
+            if unread is not None:
+                unread.append((reldir + "/" if reldir else ".", f"unreadable folder ({exc.strerror or exc})"))
             continue
         names = {e.name: e for e in entries}
         if reldir and "pyvenv.cfg" in names and os.path.exists(names["pyvenv.cfg"].path):
@@ -151,10 +159,14 @@ def discover(root: Path, exclude: list[str] | None = None, under: str = "") -> I
             if languages.for_path(name) is None or _matches(user, chain, rel, False):
                 continue
             if e.is_symlink() and not os.path.realpath(e.path).startswith(root_real + os.sep):
+                if unread is not None:
+                    unread.append((rel, "a link to outside the workspace (not followed)"))
                 continue
             try:
                 st = e.stat()
-            except OSError:
+            except OSError as exc:
+                if unread is not None:
+                    unread.append((rel, f"unreadable ({exc.strerror or exc})"))
                 continue
             yield SourceFile(rel, st.st_size, st.st_mtime_ns)
         stack.extend(reversed(subdirs))

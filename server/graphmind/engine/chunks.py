@@ -20,19 +20,55 @@ file's lines, so a newline re-makes nothing but the merged rows below it.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
-from typing import Any, NamedTuple
+from functools import lru_cache, wraps
+from typing import Any, NamedTuple, TypeVar
 
 import tree_sitter as ts
 
 from ..languages import Language, Span
+from ..languages._toolkit.generated import deeply_nested
 from ..links import shapes
 from ..model import Facts, SiteFact, SymbolFact
 from ..store import symbol_ids
 
 Point = tuple[int, int]
 Range = tuple[int, int, int, int]
+
+
+# why a file is skipped whose syntax, though under the nesting limit, nests deeper than an
+# extractor's recursion goes (a last resort: the limit is meant to come first)
+TOO_DEEP = "nested too deeply to extract"
+
+
+class Unextractable(Exception):
+    """A tree not extracted, and why: it nests deeper than code does (see
+    :func:`..languages._toolkit.generated.deeply_nested`), or than an extractor recurses."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _bounded(extract: _F) -> _F:
+    """``extract(lang, tree, ...)`` raising :class:`Unextractable` when ``tree`` nests too deep for
+    the queries to run on it (checked before any does), or deeper than an extractor recurses."""
+
+    @wraps(extract)
+    def bounded(lang: Language, tree: ts.Tree, *args: Any, **kwargs: Any) -> Any:
+        reason = deeply_nested(tree.root_node)
+        if reason is not None:
+            raise Unextractable(reason)
+        try:
+            return extract(lang, tree, *args, **kwargs)
+        except RecursionError:
+            raise Unextractable(TOO_DEEP) from None
+
+    return bounded  # type: ignore[return-value]
 
 
 @dataclass(slots=True)
@@ -147,6 +183,7 @@ def _moved_sites(sites: list[SiteFact], drow: int) -> list[SiteFact]:
     ]
 
 
+@_bounded
 def extract(
     lang: Language,
     tree: ts.Tree,
@@ -307,6 +344,7 @@ def extract(
                    keep or reused)
 
 
+@_bounded
 def extract_member(
     lang: Language,
     tree: ts.Tree,

@@ -35,6 +35,8 @@ class IndexReport:
     unchanged: int = 0
     removed: int = 0
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    # what the walk passed over (an unreadable folder, a link out of the workspace), and why
+    unread: list[tuple[str, str]] = field(default_factory=list)
     seconds: float = 0.0
     cancelled: bool = False
 
@@ -56,7 +58,7 @@ class Indexer:
         seen: set[str] = set()
         todo: list[str] = []
         stat: dict[str, tuple[int, int]] = {}
-        for sf in discover(self.options.root, self.options.exclude):
+        for sf in discover(self.options.root, self.options.exclude, unread=report.unread):
             seen.add(sf.path)
             stat[sf.path] = (sf.size, sf.mtime_ns)
             row = known.get(sf.path)

@@ -115,11 +115,6 @@ class Parsers:
         return MemberParse(tree, region) if tree.root_node.has_error else None
 
 
-# why a file whose syntax nests deeper than the extractors' recursion (a chain of 20,000 method
-# calls, one expression over thousands of lines) is skipped, instead of failing a whole index
-TOO_DEEP = "nested too deeply to extract"
-
-
 class Extracted(NamedTuple):
     facts: Facts
     sids: list[int]  # one stable id per site
@@ -152,6 +147,6 @@ def extract_file(
     module = lang.module_name(rel, probe or languages.FileProbe(root))
     try:
         ext = chunks.extract(lang, tree, text, rel, module, keep=False)  # only its facts and site ids are kept
-    except RecursionError:
-        return FileRead(rel, res.sha256, TOO_DEEP, None)
+    except chunks.Unextractable as e:  # nested deeper than code (a generator's output): skipped
+        return FileRead(rel, res.sha256, e.reason, None)
     return FileRead(rel, res.sha256, None, Extracted(ext.facts, ext.sids))

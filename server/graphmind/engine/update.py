@@ -33,7 +33,7 @@ from ..store import NO_INTERFACE, Interface, Store, StoredFile, StoreView, symbo
 from ..workspace import check_text
 from . import chunks
 from .layers import FileLayers
-from .parse import TOO_DEEP, Parsers
+from .parse import Parsers
 
 
 @dataclass(slots=True)
@@ -149,8 +149,8 @@ class Updater:
         if reason is None:
             try:
                 ext = self._extract(doc, fresh, hint)
-            except RecursionError:
-                reason = TOO_DEEP
+            except chunks.Unextractable as e:  # nested deeper than code: skipped, the tick bounded
+                reason = e.reason
         if reason is not None:
             doc.tree = None
             doc.extraction = None

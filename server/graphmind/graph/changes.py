@@ -73,9 +73,14 @@ class ChangesResult:
 
 
 # ---------------------------------------------------------------------- symbols of a file's two texts
-def _facts(lang: languages.Language, rel: str, module: str, text: bytes) -> Facts:
+def _facts(lang: languages.Language, rel: str, module: str, text: bytes) -> Facts | None:
+    """The facts of one text of a file; None when it is skipped as the index skips it (nested
+    deeper than code): no definitions, as in the graph."""
     tree = lang.parse(text)
-    return chunks.extract(lang, tree, text, rel, module, keep=False).facts  # its chunks are not kept
+    try:
+        return chunks.extract(lang, tree, text, rel, module, keep=False).facts  # its chunks are not kept
+    except chunks.Unextractable:
+        return None
 
 
 def _own_texts(facts: Facts, text: bytes) -> list[str]:
