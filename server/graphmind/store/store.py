@@ -236,6 +236,9 @@ class Store:
             stacked.attach(self.db, base)
             self.db.execute(stacked.HIDDEN_SCHEMA)
             self.db.execute("INSERT OR REPLACE INTO main.meta VALUES(?, ?)", (stacked.STACKED_ON, str(Path(base).resolve())))
+            # what the base's rows were made with (the link patterns' fingerprint): the overlay's
+            # files are made the same way, and its engine does not re-match the base's files
+            self.db.execute(f"INSERT OR REPLACE INTO main.meta SELECT key, value FROM {stacked.BASE}.meta WHERE key LIKE 'layers.%'")
             stacked.make_views(self.db)
         except sqlite3.DatabaseError as exc:
             raise IndexUnavailable(f"cannot stack {self.path} on {base}: {exc}") from exc
