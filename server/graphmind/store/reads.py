@@ -155,13 +155,14 @@ class Reads:
 
     def caller_counts(self, ids: list[int], min_conf: int, dispatch: bool = True) -> dict[int, int]:
         """Number of distinct callers of each symbol (without ``dispatch``: direct callers only)."""
-        return dict(
-            self._q(
-                "SELECT callee_id, count(DISTINCT caller_id) FROM edges e WHERE kind = 'call' AND confidence >= ? "
-                f"AND callee_id IN (SELECT value FROM {self.d.ints}) {'' if dispatch else NOT_DISPATCH} GROUP BY callee_id",
-                (min_conf, self.d.array(ids)),
-            )
-        )
+        callers: dict[int, set[int]] = {}
+        for callee, caller in self._q(  # counted here: an aggregate would read a stacked overlay's views whole
+            "SELECT callee_id, caller_id FROM edges e WHERE kind = 'call' AND confidence >= ? "
+            f"AND callee_id IN (SELECT value FROM {self.d.ints}) {'' if dispatch else NOT_DISPATCH}",
+            (min_conf, self.d.array(ids)),
+        ):
+            callers.setdefault(callee, set()).add(caller)
+        return {callee: len(c) for callee, c in callers.items()}
 
     def reach(self, targets: list[int], depth: int, min_conf: int, incoming: bool) -> list[tuple[int, int]]:
         """(node, fewest hops) of every symbol within ``depth`` call edges of the targets: a
@@ -302,15 +303,18 @@ class Reads:
     def possible_caller_counts(self, ids: list[int], min_conf: int) -> dict[int, int]:
         """Number of distinct callers of each symbol over call edges below ``min_conf`` only (a
         caller that also has an edge at ``min_conf`` or above is not counted)."""
-        return dict(
-            self._q(
-                "SELECT e.callee_id, count(DISTINCT e.caller_id) FROM edges e "
-                f"WHERE e.kind = 'call' AND e.confidence < ? AND e.callee_id IN (SELECT value FROM {self.d.ints}) "
-                "AND NOT EXISTS (SELECT 1 FROM edges k WHERE k.callee_id = e.callee_id AND k.caller_id = e.caller_id "
-                "AND k.kind = 'call' AND k.confidence >= ?) GROUP BY e.callee_id",
-                (min_conf, self.d.array(ids), min_conf),
-            )
-        )
+        best: dict[tuple[int, int], int] = {}  # (callee, caller) -> best confidence (counted here, see caller_counts)
+        for callee, caller, conf in self._q(
+            f"SELECT callee_id, caller_id, confidence FROM edges WHERE kind = 'call' AND callee_id IN (SELECT value FROM {self.d.ints})",
+            (self.d.array(ids),),
+        ):
+            if best.get((callee, caller), -1) < conf:
+                best[(callee, caller)] = conf
+        counts: dict[int, int] = {}
+        for (callee, _), conf in best.items():
+            if conf < min_conf:
+                counts[callee] = counts.get(callee, 0) + 1
+        return counts
 
     def unresolved_call_counts(self, names: list[str], langs: list[str]) -> dict[str, int]:
         """Number of unresolved call sites in files of ``langs``, by called name (counted here:
