@@ -50,6 +50,16 @@ POLL_SECONDS = 0.15  # how often the watcher asks the base whether another conne
 REBASE_MIN = 200  # more differing files than this (and than a tenth of the workspace): rebase
 SYNC_BATCH = 8  # files adopted per hold of the engine lock (~50 ms: a keystroke waits at most that)
 BASE_EPOCH, OVERLAY = "base_epoch", "overlay"  # the overlay's meta keys
+OVERLAY_MODE_ENV = "GRAPHMIND_OVERLAY"  # "copy" (the default) or "delta" (stacked on the base)
+
+
+def overlay_mode(mode: str | None = None) -> Literal["copy", "delta"]:
+    """How a server's overlay holds the base: a copy of it, or a delta stacked on it
+    (``store/stacked.py``). ``mode`` wins over ``GRAPHMIND_OVERLAY``; ValueError names a bad one."""
+    value = (mode if mode is not None else os.environ.get(OVERLAY_MODE_ENV, "")).strip().lower() or "copy"
+    if value not in ("copy", "delta"):
+        raise ValueError(f"{OVERLAY_MODE_ENV} is {value!r}: 'copy' or 'delta'")
+    return value  # type: ignore[return-value]
 
 
 def live_dir(root: Path) -> Path:
@@ -165,7 +175,9 @@ class LiveGraph:
     """One workspace root in a server: ``base`` (disk only, never a document) and ``live`` (the
     overlay: base + open buffers; answers read this one)."""
 
-    def __init__(self, root: str | os.PathLike[str], **engine_opts: Any) -> None:
+    def __init__(self, root: str | os.PathLike[str], *, overlay: str | None = None, **engine_opts: Any) -> None:
+        """``overlay``: "copy" or "delta" (default: ``GRAPHMIND_OVERLAY``, else "copy")."""
+        self.mode = overlay_mode(overlay)
         self._sync_lock = threading.RLock()  # one sync at a time (the watcher's and explicit ones)
         self._read_lock = threading.Lock()  # the reader connection, one thread at a time
         self._count_lock = threading.Lock()
@@ -180,8 +192,15 @@ class LiveGraph:
         try:
             self._claim = _Liveness(self.base.root)
             self._reader = Store(self.base.db_path, read_only=True)  # a connection of its own: data_version
-            copied = self._copy_base_file(self._claim.db)
             opts = {k: v for k, v in engine_opts.items() if k != "db_path"}
+            if self.mode == "delta":  # nothing copied: the overlay is stacked on the base
+                with self._base_snapshot() as reader:
+                    self._seen_version = reader.data_version()
+                    epoch = reader.epoch()
+                self.live = Engine(self.base.root, db_path=self._claim.db, stack_on=self.base.db_path, **opts)
+                self._record(epoch)
+                return
+            copied = self._copy_base_file(self._claim.db)
             self.live = Engine(self.base.root, db_path=self._claim.db, **opts)
             if copied is None:
                 self.rebase()
@@ -251,7 +270,14 @@ class LiveGraph:
     # ------------------------------------------------------------------ base → overlay
     def sync(self) -> bool:
         """Adopt the base's changes into the overlay (paths that are not open buffers), or rebase
-        when very many differ. Returns whether anything changed."""
+        when very many differ. Returns whether anything changed.
+
+        A delta overlay reads every file it does not own from the base as it is now; what the
+        base's change can alter in its own files (their resolution, the base files resolved
+        against its buffers) is remade by replaying its buffers on the new base (:meth:`rebase`,
+        which costs the overlay's size, never the base's)."""
+        if self.mode == "delta":
+            return self._sync_delta()
         with self._sync_lock:
             with self._base_snapshot() as reader:
                 self._seen_version = reader.data_version()
@@ -276,16 +302,32 @@ class LiveGraph:
             self._record(epoch)
             return True
 
+    def _sync_delta(self) -> bool:
+        with self._sync_lock:
+            with self._base_snapshot() as reader:
+                version, epoch = reader.data_version(), reader.epoch()
+            synced = self.live.store.meta(BASE_EPOCH)
+            if synced is not None and int(synced) == epoch:
+                self._seen_version = version
+                return False
+            self.rebase()
+            return True
+
     def rebase(self) -> None:
-        """Copy the base again and replay the open buffers on it (each one a full update)."""
+        """Copy the base again (a delta overlay: drop what it owns) and replay the open buffers on
+        it (each one a full update)."""
         with self._sync_lock, self.live.lock:
             store = self.live.store
             before = store.epoch()
             with self._base_snapshot() as reader:
                 self._seen_version = reader.data_version()
                 epoch = reader.epoch()
-            with self._read_lock:
-                reader.copy_to(store)  # at least as new as ``epoch``
+            if self.mode == "delta":
+                with store.tx():
+                    store.unstack_all()
+            else:
+                with self._read_lock:
+                    reader.copy_to(store)  # at least as new as ``epoch``
             up = self.live.updater
             up.resolved_meanwhile = set()
             for doc in up.docs.values():
@@ -404,6 +446,9 @@ class LiveGraph:
             if self._reader is not None:
                 self._reader.close()
             self._reader = Store(self.base.db_path, read_only=True)
+            if self.mode == "delta":
+                with self.live.lock:
+                    self.live.store.restack()
         self.rebase()
 
     def start_watching(self, on_change: Callable[[], None] | None = None) -> None:

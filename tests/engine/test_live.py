@@ -33,9 +33,10 @@ def _fresh(tmp_path: Path, texts: dict[str, str]) -> dict[str, set[tuple]]:
         eng.close()
 
 
-@pytest.fixture
-def lg(tmp_path: Path):
-    g = LiveGraph(_ws(tmp_path, {"a.py": A, "b.py": B}), jobs=1)
+@pytest.fixture(params=["copy", "delta"])
+def lg(tmp_path: Path, request: pytest.FixtureRequest):
+    """A server's live graph, its overlay a copy of the base or a delta stacked on it."""
+    g = LiveGraph(_ws(tmp_path, {"a.py": A, "b.py": B}), jobs=1, overlay=request.param)
     g.index()
     yield g
     g.close()
@@ -123,7 +124,10 @@ def test_a_reader_waits_for_the_sync_then_says_stale(lg: LiveGraph) -> None:
     (lg.root / "c.py").write_text(C)  # the reader's refresh writes it; nobody syncs the overlay
     with open_view(lg.root, wait=0.2, jobs=1) as v:
         assert v.source == "live" and v.stale
-        assert ("c.k", "a.f", "extracted") not in edges(v.engine)
+        # a copied overlay has not adopted c.py yet; a delta one reads every file it does not
+        # own from the base as it is (only its own files wait for the sync)
+        assert (("c.k", "a.f", "extracted") in edges(v.engine)) == (lg.mode == "delta")
+        assert ("b.h", "a.f", "extracted") in edges(v.engine)
     lg.start_watching()
     (lg.root / "d.py").write_text(C.replace("k", "d"))
     with open_view(lg.root, wait=10, jobs=1) as v:
@@ -184,3 +188,28 @@ def test_a_read_only_store_never_writes(tmp_path: Path) -> None:
     with pytest.raises(IndexUnavailable):
         Store(tmp_path / "missing.db", read_only=True)
     assert not (tmp_path / "missing.db").exists()
+
+
+def test_a_delta_overlay_holds_only_its_own_files(tmp_path: Path) -> None:
+    """Nothing is copied: the overlay's own layer is the buffer and the files resolved against it;
+    a base file deleted by a buffer's rename stays hidden, and closing gives the base back."""
+    files = {"a.py": A, "b.py": B, "c.py": C, **{f"p{i}.py": f"def p{i}():\n    pass\n" for i in range(30)}}
+    g = LiveGraph(_ws(tmp_path, files), jobs=1, overlay="delta")
+    try:
+        g.index()
+        assert g.live.store.owned_paths() == []
+        g.open_document("a.py", "def f():\n    pass\n\ndef f2():\n    pass\n")  # interface changed
+        owned = g.live.store.owned_paths()
+        assert "a.py" in owned and "p3.py" not in owned
+        assert set(owned) <= {"a.py", "b.py", "c.py"}  # a.py and the files that looked it up
+        assert snapshot(g.live) == _fresh(tmp_path, {**files, "a.py": "def f():\n    pass\n\ndef f2():\n    pass\n"})
+        g.open_document("a.py", "def g():\n    pass\n")  # f gone: b and c lose their edges
+        assert ("b.g", "a.f", "extracted") not in edges(g.live)
+        assert snapshot(g.live) == _fresh(tmp_path, {**files, "a.py": "def g():\n    pass\n"})
+        g.close_document("a.py")
+        assert snapshot(g.live) == _fresh(tmp_path, files)
+        assert set(g.live.store.owned_paths()) <= {"a.py", "b.py", "c.py"}  # never the 30 others
+        rows = g.live.db.execute("SELECT count(*) FROM main.symbols").fetchone()[0]
+        assert 0 < rows < g.base.db.execute("SELECT count(*) FROM symbols").fetchone()[0]
+    finally:
+        g.close()

@@ -82,6 +82,8 @@ def splice(text: bytes, pos: int, length: int, frag: str) -> tuple[int, int, byt
 
 
 class LiveMachine(RuleBasedStateMachine):
+    mode = "copy"  # the overlay: a copy of the base (DeltaLiveMachine: a delta stacked on it)
+
     def __init__(self) -> None:
         super().__init__()
         self.tmp = Path(tempfile.mkdtemp(prefix="gm-live-", dir=SCRATCH))
@@ -121,7 +123,7 @@ class LiveMachine(RuleBasedStateMachine):
     def start(self) -> None:
         for rel, text in INITIAL.items():
             self.write(rel, text.encode())
-        self.lg = LiveGraph(self.root, jobs=1)
+        self.lg = LiveGraph(self.root, jobs=1, overlay=self.mode)
         self.lg.index()
         self.seen = dict(self.disk)
 
@@ -272,8 +274,16 @@ class LiveMachine(RuleBasedStateMachine):
             shutil.rmtree(self.tmp, ignore_errors=True)
 
 
+class DeltaLiveMachine(LiveMachine):
+    """The same steps and checks over a delta overlay: (the base as last read) + (the overlay of
+    the buffers) answers exactly as a fresh index of the disk as last read + the buffers."""
+
+    mode = "delta"
+
+
 TestLiveGraph = LiveMachine.TestCase
-TestLiveGraph.settings = settings(
+TestDeltaLiveGraph = DeltaLiveMachine.TestCase
+TestLiveGraph.settings = TestDeltaLiveGraph.settings = settings(
     max_examples=examples(25), stateful_step_count=20, deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )

@@ -63,10 +63,10 @@ def test_only_changed_rows_are_rewritten(tmp_path: Path) -> None:
     statements.clear()
     body = text.index("return 0")
     eng.edit_document("shop/orders.py", [(body, body + len("return 0"), b"return 1")])  # no definition changed
-    assert not [s for s in statements if "INTO search(" in s or "DELETE FROM search " in s]
+    assert not [s for s in statements if "INTO main.search(" in s or "DELETE FROM main.search " in s]
     doc = text.index("Create an order")
     eng.edit_document("shop/orders.py", [(doc, doc + len("Create"), b"Place")])  # one docstring changed
-    inserted = [s for s in statements if "INTO search(" in s]
+    inserted = [s for s in statements if "INTO main.search(" in s]
     assert len(inserted) == 1
     g = Graph(eng)
     assert names(g, "place order") == ["shop.orders.create_order"]

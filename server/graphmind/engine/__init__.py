@@ -60,9 +60,11 @@ class Engine:
         exclude: list[str] | None = None,
         jobs: int | None = None,
         read_only: bool = False,
+        stack_on: Path | None = None,
     ) -> None:
         """``read_only``: answer from an existing index (another process's overlay) and never
-        write it; IndexUnavailable when it cannot be read."""
+        write it; IndexUnavailable when it cannot be read. ``stack_on``: a new overlay over that
+        index, holding only the files it owns (``store/stacked.py``)."""
         root = Path(root).resolve()
         self.options = Options(
             root=root,
@@ -72,7 +74,7 @@ class Engine:
             jobs=parallel.default_jobs() if jobs is None else max(1, jobs),
         )
         self.lock = threading.RLock()
-        self.updater = Updater(Store(self.options.db_path, read_only=read_only), self.options)
+        self.updater = Updater(Store(self.options.db_path, read_only=read_only, base=stack_on), self.options)
         if not read_only:  # link patterns changed: rows re-matched from stored facts (a write)
             self.updater.layers.check_config(self.updater.store)
         self.indexer = Indexer(self.updater, self.lock)

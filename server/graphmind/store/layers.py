@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from operator import itemgetter
 from typing import NamedTuple
 
@@ -89,6 +89,10 @@ def _bucket(key: str) -> int:
     return len(http.segments(key.partition(" ")[2]))
 
 
+def _no_owner(file_id: int) -> None:
+    """A store that is not stacked owns every file it has."""
+
+
 class Layers:
     def __init__(self, db: sqlite3.Connection, dialect: Dialect = SQLITE) -> None:
         self.db = db
@@ -96,6 +100,8 @@ class Layers:
         self.dirty_topics: set[str] = set()
         self.dirty_clients: set[tuple[int, int]] = set()  # (file_id, sid) of HTTP client calls
         self.dirty_buckets: set[int] = set()  # route paths' segment counts whose routes changed
+        # called before a write to a file's rows (a stacked overlay takes the file from its base)
+        self.own: Callable[[int], None] = _no_owner
 
     # ------------------------------------------------------------------ per file
     def _mark(self, file_id: int, rows: Iterable[tuple[str, str, str | None, int | None]]) -> None:
@@ -112,6 +118,7 @@ class Layers:
 
     def replace_links(self, file_id: int, rows: list[tuple]) -> None:
         """A file's link rows: (kind, role, key, sid, caller_id, symbol_id)."""
+        self.own(file_id)
         old = set(self.db.execute(
             "SELECT kind, role, key, sid, caller_id, symbol_id FROM links WHERE file_id = ?", (file_id,)
         ))
@@ -119,27 +126,30 @@ class Layers:
         if old == new:
             return
         self._mark(file_id, ((r[0], r[1], r[2], r[3]) for r in old ^ new))
-        self.db.execute("DELETE FROM links WHERE file_id = ?", (file_id,))
-        self.db.executemany("INSERT INTO links VALUES(?,?,?,?,?,?,?)", [(file_id, *r) for r in rows])
+        self.db.execute("DELETE FROM main.links WHERE file_id = ?", (file_id,))
+        self.db.executemany("INSERT INTO main.links VALUES(?,?,?,?,?,?,?)", [(file_id, *r) for r in rows])
 
     def replace_imports(self, file_id: int, rows: list[ImportRow]) -> None:
         """A file's imports: one row per candidate module of each import, ``rank`` 0 first."""
+        self.own(file_id)
         old = self.db.execute(
             "SELECT spec, rank, module, stem, names FROM imports WHERE file_id = ? ORDER BY spec, rank", (file_id,)
         ).fetchall()
         if old == sorted(rows):
             return
-        self.db.execute("DELETE FROM imports WHERE file_id = ?", (file_id,))
-        self.db.executemany("INSERT INTO imports VALUES(?,?,?,?,?,?)", [(file_id, *r) for r in rows])
+        self.db.execute("DELETE FROM main.imports WHERE file_id = ?", (file_id,))
+        self.db.executemany("INSERT INTO main.imports VALUES(?,?,?,?,?,?)", [(file_id, *r) for r in rows])
 
     def replace_search(self, file_id: int, rows: list[SearchRow]) -> None:
         """A file's search rows: only the symbols whose row changed are rewritten."""
+        self.own(file_id)
         old = dict(self.db.execute("SELECT symbol_id, digest FROM search_rows WHERE file_id = ?", (file_id,)))
         self._rewrite_search(file_id, old, rows)
 
     def patch_search(self, file_id: int, removed: list[int], rows: list[SearchRow]) -> None:
         """Some of a file's search rows: the symbols ``removed`` lose theirs unless ``rows`` (the
         added symbols') gives them one again; a row is rewritten only when it changed."""
+        self.own(file_id)
         ids = [*removed, *(r[0] for r in rows)]
         if not ids:
             return
@@ -153,11 +163,11 @@ class Layers:
         gone = [sid for sid, d in old.items() if sid not in new or new[sid][0] != d]
         came = sorted(((d, r) for sid, (d, r) in new.items() if old.get(sid) != d), key=lambda dr: dr[1][0])  # by rowid (insert_new)
         if gone:
-            db.executemany("DELETE FROM search WHERE rowid = ?", [(sid,) for sid in gone])
-            db.executemany("DELETE FROM search_rows WHERE symbol_id = ?", [(sid,) for sid in gone])
+            db.executemany("DELETE FROM main.search WHERE rowid = ?", [(sid,) for sid in gone])
+            db.executemany("DELETE FROM main.search_rows WHERE symbol_id = ?", [(sid,) for sid in gone])
         if came:
-            db.executemany("INSERT INTO search(rowid, name, words, signature, doc) VALUES(?,?,?,?,?)", [r for _, r in came])
-            db.executemany("INSERT OR REPLACE INTO search_rows VALUES(?,?,?)", [(r[0], file_id, d) for d, r in came])
+            db.executemany("INSERT INTO main.search(rowid, name, words, signature, doc) VALUES(?,?,?,?,?)", [r for _, r in came])
+            db.executemany("INSERT OR REPLACE INTO main.search_rows VALUES(?,?,?)", [(r[0], file_id, d) for d, r in came])
 
     def insert_new(self, files: list[tuple[int, NewLayerRows]]) -> None:
         """The layer rows of files that have none yet (a first index): the rows the ``replace_*``
@@ -165,26 +175,27 @@ class Layers:
         db = self.db
         for fid, r in files:
             self._mark(fid, ((x[0], x[1], x[2], x[3]) for x in r.links))
-        db.executemany("INSERT INTO links VALUES(?,?,?,?,?,?,?)", [(fid, *x) for fid, r in files for x in r.links])
-        db.executemany("INSERT INTO imports VALUES(?,?,?,?,?,?)", [(fid, *x) for fid, r in files for x in r.imports])
+        db.executemany("INSERT INTO main.links VALUES(?,?,?,?,?,?,?)", [(fid, *x) for fid, r in files for x in r.links])
+        db.executemany("INSERT INTO main.imports VALUES(?,?,?,?,?,?)", [(fid, *x) for fid, r in files for x in r.imports])
         # by rowid: FTS5 flushes its pending terms to a new segment whenever a rowid is lower
         # than the last one (symbol ids are hashes: a flush per row or so, then merges)
-        db.executemany("INSERT INTO search(rowid, name, words, signature, doc) VALUES(?,?,?,?,?)",
+        db.executemany("INSERT INTO main.search(rowid, name, words, signature, doc) VALUES(?,?,?,?,?)",
                        sorted([x for _, r in files for _, x in r.search], key=itemgetter(0)))
-        db.executemany("INSERT INTO search_rows VALUES(?,?,?)",
+        db.executemany("INSERT INTO main.search_rows VALUES(?,?,?)",
                        sorted([(x[0], fid, d) for fid, r in files for d, x in r.search], key=itemgetter(0)))
         notes = [(fid, r.note) for fid, r in files if r.note is not None]
-        db.executemany("INSERT INTO notes VALUES(?, ?)", [(fid, n[0]) for fid, n in notes])
-        db.executemany("INSERT INTO mentions VALUES(?,?,?,?,?)", [(fid, *m) for fid, n in notes for m in n[1]])
+        db.executemany("INSERT INTO main.notes VALUES(?, ?)", [(fid, n[0]) for fid, n in notes])
+        db.executemany("INSERT INTO main.mentions VALUES(?,?,?,?,?)", [(fid, *m) for fid, n in notes for m in n[1]])
 
     def replace_note(self, file_id: int, title: str | None, mentions: list[tuple[str, str, str, int]]) -> None:
         """A doc note's title and mentions (kind, text, detail, line); ``title`` None: not a note."""
+        self.own(file_id)
         db = self.db
-        db.execute("DELETE FROM notes WHERE file_id = ?", (file_id,))
-        db.execute("DELETE FROM mentions WHERE file_id = ?", (file_id,))
+        db.execute("DELETE FROM main.notes WHERE file_id = ?", (file_id,))
+        db.execute("DELETE FROM main.mentions WHERE file_id = ?", (file_id,))
         if title is not None:
-            db.execute("INSERT INTO notes VALUES(?, ?)", (file_id, title))
-            db.executemany("INSERT INTO mentions VALUES(?,?,?,?,?)", [(file_id, *m) for m in mentions])
+            db.execute("INSERT INTO main.notes VALUES(?, ?)", (file_id, title))
+            db.executemany("INSERT INTO main.mentions VALUES(?,?,?,?,?)", [(file_id, *m) for m in mentions])
 
     def touched(self, file_id: int, sids: list[int] | None = None) -> None:
         """The file's edges (of all sites, or of ``sids``) were rewritten: the keys whose edges
@@ -201,7 +212,7 @@ class Layers:
         self.touched(file_id)
         self.replace_search(file_id, [])
         for table in FILE_TABLES:
-            self.db.execute(f"DELETE FROM {table} WHERE file_id = ?", (file_id,))
+            self.db.execute(f"DELETE FROM main.{table} WHERE file_id = ?", (file_id,))
 
     # ------------------------------------------------------------------ edges from rows
     def flush(self) -> None:
@@ -217,10 +228,14 @@ class Layers:
     def _remake_topic(self, topic: str) -> None:
         via = f"event:{topic}"
         db = self.db
-        db.execute("DELETE FROM edges WHERE via = ?", (via,))
+        for (fid,) in db.execute(  # the emitters' edges are written: their files are this layer's
+            "SELECT DISTINCT file_id FROM links WHERE kind = 'event' AND key = ? AND role = 'emit'", (topic,)
+        ).fetchall():
+            self.own(fid)
+        db.execute("DELETE FROM main.edges WHERE via = ?", (via,))
         db.execute(
             f"""
-            INSERT INTO edges(file_id, sid, caller_id, callee_id, confidence, kind, via)
+            INSERT INTO main.edges(file_id, sid, caller_id, callee_id, confidence, kind, via)
             SELECT em.file_id, em.sid, em.caller_id, h.target, max(h.conf), 'call', ?4
             FROM links em JOIN ({_HANDLERS}) h
             WHERE em.kind = ?1 AND em.key = ?2 AND em.role = 'emit'
@@ -241,8 +256,10 @@ class Layers:
             if (fid, sid) in clients or _bucket(key) in buckets
         ]
         redo = clients | {(fid, sid) for fid, sid, _, _ in calls}
+        for fid in sorted({fid for fid, _ in redo}):  # their edges are written: their files are this layer's
+            self.own(fid)
         db.executemany(
-            "DELETE FROM edges WHERE file_id = ? AND sid = ? AND via >= 'http:' AND via < 'http;'", sorted(redo)
+            "DELETE FROM main.edges WHERE file_id = ? AND sid = ? AND via >= 'http:' AND via < 'http;'", sorted(redo)
         )
         if not calls:
             return
@@ -283,7 +300,7 @@ class Layers:
                 if k not in out or out[k][0] < conf_of[r]:
                     out[k] = (conf_of[r], f"http:{method} {r.path}")
         db.executemany(
-            "INSERT INTO edges(file_id, sid, caller_id, callee_id, confidence, kind, via) VALUES(?,?,?,?,?,'call',?)",
+            "INSERT INTO main.edges(file_id, sid, caller_id, callee_id, confidence, kind, via) VALUES(?,?,?,?,?,'call',?)",
             [(*k, conf, via) for k, (conf, via) in sorted(out.items())],
         )
 
@@ -293,7 +310,7 @@ class Layers:
         return row[0] if row else None
 
     def set_meta(self, key: str, value: str) -> None:
-        self.db.execute("INSERT OR REPLACE INTO meta VALUES(?, ?)", (f"layers.{key}", value))
+        self.db.execute("INSERT OR REPLACE INTO main.meta VALUES(?, ?)", (f"layers.{key}", value))
 
     def indexed_files(self) -> list[tuple[int, str, str]]:
         return self.db.execute("SELECT id, path, lang FROM files WHERE status = 'indexed' ORDER BY id").fetchall()
@@ -392,13 +409,31 @@ class Layers:
         query (``column``: in that column only)."""
         target = f"{{{column}}} : ({match})" if column else match
         try:
-            return self.db.execute(
-                f"SELECT rowid, name, bm25(search, {_WEIGHTS}) AS score FROM search WHERE search MATCH ? "
-                "ORDER BY score LIMIT ?",
-                (target, limit),
-            ).fetchall()
+            if not self._stacked():
+                return self.db.execute(
+                    f"SELECT rowid, name, bm25(search, {_WEIGHTS}) AS score FROM search WHERE search MATCH ? "
+                    "ORDER BY score LIMIT ?",
+                    (target, limit),
+                ).fetchall()
+            # a stacked overlay: each layer's full-text index asked, the base's rows of hidden
+            # files left out (the views list which symbols are current), best scores first
+            got: list[tuple[int, str, float]] = []
+            hidden = (
+                "AND NOT EXISTS (SELECT 1 FROM base.search_rows r JOIN main.hidden h ON h.file_id = r.file_id "
+                "WHERE r.symbol_id = s.rowid)"
+            )
+            for schema, where in (("main", ""), ("base", hidden)):
+                got += self.db.execute(
+                    f"SELECT s.rowid, s.name, bm25(s, {_WEIGHTS}) AS score FROM {schema}.search s "
+                    f"WHERE s MATCH ? {where} ORDER BY score LIMIT ?",
+                    (target, limit),
+                ).fetchall()
+            return sorted(got, key=lambda r: (r[2], r[0]))[:limit]
         except sqlite3.OperationalError:  # a query FTS5 cannot parse matches nothing
             return []
+
+    def _stacked(self) -> bool:
+        return self.d is SQLITE and any(r[1] == "base" for r in self.db.execute("PRAGMA database_list"))
 
     def names_starting(self, prefix: str, limit: int) -> list[tuple[int, str]]:
         """(symbol id, name) of definitions whose name starts with ``prefix`` (any case): the

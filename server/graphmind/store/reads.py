@@ -155,18 +155,28 @@ class Reads:
 
     def caller_counts(self, ids: list[int], min_conf: int, dispatch: bool = True) -> dict[int, int]:
         """Number of distinct callers of each symbol (without ``dispatch``: direct callers only)."""
-        return dict(
-            self._q(
-                "SELECT callee_id, count(DISTINCT caller_id) FROM edges e WHERE kind = 'call' AND confidence >= ? "
-                f"AND callee_id IN (SELECT value FROM {self.d.ints}) {'' if dispatch else NOT_DISPATCH} GROUP BY callee_id",
-                (min_conf, self.d.array(ids)),
-            )
-        )
+        callers: dict[int, set[int]] = {}
+        for callee, caller in self._q(  # counted here: an aggregate would read a stacked overlay's views whole
+            "SELECT callee_id, caller_id FROM edges e WHERE kind = 'call' AND confidence >= ? "
+            f"AND callee_id IN (SELECT value FROM {self.d.ints}) {'' if dispatch else NOT_DISPATCH}",
+            (min_conf, self.d.array(ids)),
+        ):
+            callers.setdefault(callee, set()).add(caller)
+        return {callee: len(c) for callee, c in callers.items()}
 
     def reach(self, targets: list[int], depth: int, min_conf: int, incoming: bool) -> list[tuple[int, int]]:
         """(node, fewest hops) of every symbol within ``depth`` call edges of the targets: a
         cycle-safe recursive CTE over the edges."""
         near, far = ("callee_id", "caller_id") if incoming else ("caller_id", "callee_id")
+        if depth == 1:  # a blast radius's step: one plain statement (a stacked overlay's views flatten into it)
+            found = dict.fromkeys(targets, 0)
+            for (node,) in self._q(
+                f"SELECT e.{far} FROM edges e WHERE e.{near} IN (SELECT value FROM {self.d.ints}) "
+                "AND e.kind = 'call' AND e.confidence >= ?",
+                (self.d.array(targets), min_conf),
+            ):
+                found.setdefault(node, 1)
+            return sorted(found.items())
         return self._q(  # type: ignore[return-value]
             f"""
             WITH RECURSIVE reach(node, depth) AS (
@@ -197,17 +207,22 @@ class Reads:
         overrides or implementations that a call through a declared method also reaches (a call
         edge with ``via`` ``dispatch:<its qualified name>`` at a site with a call edge to it), at
         ``min_conf`` or above."""
-        return self._q(  # type: ignore[return-value]
+        # the best confidence is taken here, not by GROUP BY: SQLite flattens a stacked overlay's
+        # views into a join only when the query does not aggregate (store/stacked.py)
+        best: dict[tuple[int, int, str], int] = {}
+        for d, impl, conf, qname in self._q(
             f"""
-            SELECT e.callee_id, d.callee_id, MAX(d.confidence), s.qname FROM edges e
+            SELECT e.callee_id, d.callee_id, d.confidence, s.qname FROM edges e
             JOIN symbols s ON s.id = e.callee_id
             JOIN edges d ON d.file_id = e.file_id AND d.sid = e.sid
             WHERE e.callee_id IN (SELECT value FROM {self.d.ints}) AND e.kind = 'call'
               AND d.kind = 'call' AND d.confidence >= ? AND d.via = 'dispatch:' || s.qname
-            GROUP BY e.callee_id, d.callee_id, s.qname
             """,
             (self.d.array(declared), min_conf),
-        )
+        ):
+            if best.get((d, impl, qname), -1) < conf:
+                best[(d, impl, qname)] = conf
+        return [(d, impl, conf, qname) for (d, impl, qname), conf in sorted(best.items())]
 
     def overriders(self, declared: list[int], min_conf: int) -> list[tuple[int, int, int, str]]:
         """(declared id, override id, confidence, declared qname) of the overrides and
@@ -256,10 +271,10 @@ class Reads:
     def weak_calls(self, ids: list[int], min_conf: int, incoming: bool) -> int:
         """Call edges into (or out of) ``ids`` below ``min_conf``."""
         end = "callee_id" if incoming else "caller_id"
-        return self._q(
-            f"SELECT count(*) FROM edges WHERE {end} IN (SELECT value FROM {self.d.ints}) AND kind = 'call' AND confidence < ?",
+        return len(self._q(  # counted here: an aggregate over a stacked overlay's views reads them whole
+            f"SELECT 1 FROM edges WHERE {end} IN (SELECT value FROM {self.d.ints}) AND kind = 'call' AND confidence < ?",
             (self.d.array(ids), min_conf),
-        )[0][0]
+        ))
 
     # ------------------------------------------------------------------ stats
     def counts(self) -> dict[str, Any]:
@@ -288,26 +303,31 @@ class Reads:
     def possible_caller_counts(self, ids: list[int], min_conf: int) -> dict[int, int]:
         """Number of distinct callers of each symbol over call edges below ``min_conf`` only (a
         caller that also has an edge at ``min_conf`` or above is not counted)."""
-        return dict(
-            self._q(
-                "SELECT e.callee_id, count(DISTINCT e.caller_id) FROM edges e "
-                f"WHERE e.kind = 'call' AND e.confidence < ? AND e.callee_id IN (SELECT value FROM {self.d.ints}) "
-                "AND NOT EXISTS (SELECT 1 FROM edges k WHERE k.callee_id = e.callee_id AND k.caller_id = e.caller_id "
-                "AND k.kind = 'call' AND k.confidence >= ?) GROUP BY e.callee_id",
-                (min_conf, self.d.array(ids), min_conf),
-            )
-        )
+        best: dict[tuple[int, int], int] = {}  # (callee, caller) -> best confidence (counted here, see caller_counts)
+        for callee, caller, conf in self._q(
+            f"SELECT callee_id, caller_id, confidence FROM edges WHERE kind = 'call' AND callee_id IN (SELECT value FROM {self.d.ints})",
+            (self.d.array(ids),),
+        ):
+            if best.get((callee, caller), -1) < conf:
+                best[(callee, caller)] = conf
+        counts: dict[int, int] = {}
+        for (callee, _), conf in best.items():
+            if conf < min_conf:
+                counts[callee] = counts.get(callee, 0) + 1
+        return counts
 
     def unresolved_call_counts(self, names: list[str], langs: list[str]) -> dict[str, int]:
-        """Number of unresolved call sites in files of ``langs``, by called name."""
-        return dict(
-            self._q(
-                "SELECT st.name, count(*) FROM sites st JOIN files f ON f.id = st.file_id "
-                f"WHERE st.status = 'unresolved' AND st.kind = 'call' AND st.name IN (SELECT value FROM {self.d.texts}) "
-                f"AND f.lang IN (SELECT value FROM {self.d.texts}) GROUP BY st.name",
-                (self.d.array(names), self.d.array(langs)),
-            )
-        )
+        """Number of unresolved call sites in files of ``langs``, by called name (counted here:
+        a join that aggregates would materialize a stacked overlay's views)."""
+        counts: dict[str, int] = {}
+        for (name,) in self._q(
+            "SELECT st.name FROM sites st JOIN files f ON f.id = st.file_id "
+            f"WHERE st.status = 'unresolved' AND st.kind = 'call' AND st.name IN (SELECT value FROM {self.d.texts}) "
+            f"AND f.lang IN (SELECT value FROM {self.d.texts})",
+            (self.d.array(names), self.d.array(langs)),
+        ):
+            counts[name] = counts.get(name, 0) + 1
+        return counts
 
     def unresolved_call_sites(
         self, names: list[str] | None, callers: list[int] | None, limit: int, langs: list[str] | None = None,
@@ -320,13 +340,17 @@ class Reads:
             ("st.name", names, self.d.texts) if names is not None else ("st.caller_id", callers or [], self.d.ints)
         )
         in_langs = "" if langs is None else f"AND f.lang IN (SELECT value FROM {self.d.texts}) "
-        return self._q(
-            f"SELECT {SITE_COLUMNS}, c.qname FROM sites st JOIN files f ON f.id = st.file_id "
-            "LEFT JOIN symbols c ON c.id = st.caller_id "
-            f"WHERE st.status = 'unresolved' AND st.kind = 'call' AND {where} IN (SELECT value FROM {values}) {in_langs}"
-            f"ORDER BY st.name IN (SELECT value FROM {self.d.texts}) DESC, f.path, st.sl, st.sc LIMIT ?",
-            (self.d.array(arg), *([] if langs is None else [self.d.array(langs)]), self.d.array(first or []), limit),
+        # ordered and cut here, the caller's name asked per row: a stacked overlay's views are
+        # flattened into a plain join, never into a LEFT JOIN or an ORDER BY on an expression
+        rows = self._q(
+            f"SELECT {SITE_COLUMNS}, (SELECT c.qname FROM symbols c WHERE c.id = st.caller_id) "
+            "FROM sites st JOIN files f ON f.id = st.file_id "
+            f"WHERE st.status = 'unresolved' AND st.kind = 'call' AND {where} IN (SELECT value FROM {values}) {in_langs}",
+            (self.d.array(arg), *([] if langs is None else [self.d.array(langs)])),
         )
+        ahead = set(first or [])
+        rows.sort(key=lambda r: (r[6] not in ahead, r[0], r[1], r[2]))
+        return rows[:limit]
 
     def importers(self, module_id: int) -> list[tuple]:
         """(caller id, confidence, via, *site row) of the references from module-level code of

@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 
 from .. import languages
 from ..model import Facts, FileResolution, binding_names, supertype_names
+from . import stacked
 from .analysis import AnalysisReads
 from .codec import dump, pack_facts, pack_sids, symbol_ids, unpack_facts, unpack_sids
 from .layers import Layers, NewLayerRows
@@ -124,11 +125,11 @@ CACHE_KB = 65_536  # SQLite's page cache of the writing connection
 BULK_CACHE_KB = 32_768
 
 _NEW_SYMBOL = (
-    "INSERT OR REPLACE INTO symbols(id, qname, name, kind, parent_id, module, lang, sl, sc, el, ec, nsl, nsc, nel, nec, signature, "
+    "INSERT OR REPLACE INTO main.symbols(id, qname, name, kind, parent_id, module, lang, sl, sc, el, ec, nsl, nsc, nel, nec, signature, "
     "extra, file_id) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
 )
-_NEW_SUPER = "INSERT OR REPLACE INTO supers(lang, name, class_id, alias, file_id) VALUES(?,?,?,?,?)"
-_NEW_SITE = "INSERT OR REPLACE INTO sites(sid, caller_id, name, kind, status, sl, sc, el, ec, file_id) VALUES(?,?,?,?,?,?,?,?,?,?)"
+_NEW_SUPER = "INSERT OR REPLACE INTO main.supers(lang, name, class_id, alias, file_id) VALUES(?,?,?,?,?)"
+_NEW_SITE = "INSERT OR REPLACE INTO main.sites(sid, caller_id, name, kind, status, sl, sc, el, ec, file_id) VALUES(?,?,?,?,?,?,?,?,?,?)"
 
 
 def _symbol_rows(lang: str, facts: Facts, ids: list[int], which: Iterable[int]) -> list[tuple]:
@@ -205,13 +206,21 @@ def read_facts(db: sqlite3.Connection, file_id: int) -> tuple[Facts, list[int]] 
         return None
 
 
+NEXT_FILE_ID = "next_file_id"  # meta: file ids are never reused (see Store._new_file_ids)
+
+
 class Store:
-    def __init__(self, db_path: Path, *, read_only: bool = False) -> None:
+    def __init__(self, db_path: Path, *, read_only: bool = False, base: Path | None = None) -> None:
         """``read_only``: open an existing index without ever writing it (a reader of another
-        process's overlay); IndexUnavailable when it is missing, locked or not a current index."""
+        process's overlay); IndexUnavailable when it is missing, locked or not a current index.
+        ``base``: a new overlay stacked on that index (:mod:`.stacked`): it holds only the files
+        it owns, and reads answer over both; a reader of a stacked overlay stacks it the same way."""
         self.path = db_path
         self.read_only = read_only
         self.db = self._open_read_only() if read_only else self._open()
+        self.stacked = False
+        if base is not None and not read_only:
+            self._stack(Path(base))
         self.reads = Reads(self.db)  # the queries' side
         self.analysis = AnalysisReads(self.db)  # the agent-facing questions' reads
         self.layers = Layers(self.db)  # links, imports, notes, search: rows per file, edges per key
@@ -219,6 +228,39 @@ class Store:
         # The others have no edges or deps yet, so resolving them deletes nothing (without
         # ``deps_file``, deleting a file's deps would scan the table once per file).
         self._bulk_resolved: set[int] | None = None
+        self.layers.own = self.own
+
+    def _stack(self, base: Path) -> None:
+        """Make this (new, empty) store an overlay of ``base``."""
+        try:
+            stacked.attach(self.db, base)
+            self.db.execute(stacked.HIDDEN_SCHEMA)
+            self.db.execute("INSERT OR REPLACE INTO main.meta VALUES(?, ?)", (stacked.STACKED_ON, str(Path(base).resolve())))
+            # what the base's rows were made with (the link patterns' fingerprint): the overlay's
+            # files are made the same way, and its engine does not re-match the base's files
+            self.db.execute(f"INSERT OR REPLACE INTO main.meta SELECT key, value FROM {stacked.BASE}.meta WHERE key LIKE 'layers.%'")
+            stacked.make_views(self.db)
+        except sqlite3.DatabaseError as exc:
+            raise IndexUnavailable(f"cannot stack {self.path} on {base}: {exc}") from exc
+        self.stacked = True
+
+    def unstack_all(self) -> None:
+        """A stacked overlay drops every file it owns and every tombstone (then replays its buffers)."""
+        stacked.clear(self.db)
+
+    def restack(self) -> None:
+        """A stacked overlay attaches its base again (the base's file was replaced)."""
+        row = self.db.execute("SELECT value FROM main.meta WHERE key=?", (stacked.STACKED_ON,)).fetchone()
+        stacked.reattach(self.db, Path(row[0]))
+
+    def owned_paths(self) -> list[str]:
+        """The paths a stacked overlay holds rows of (its own layer)."""
+        return [p for (p,) in self.db.execute("SELECT path FROM main.files ORDER BY path")]
+
+    def own(self, file_id: int) -> None:
+        """Before a write to a file's rows: a stacked overlay takes the file over from its base."""
+        if self.stacked:
+            stacked.own(self.db, file_id)
 
     # ------------------------------------------------------------------ lifecycle
     def _open(self) -> sqlite3.Connection:
@@ -272,8 +314,13 @@ class Store:
     def _open_read_only(self) -> sqlite3.Connection:
         try:
             db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, isolation_level=None, check_same_thread=False, timeout=5.0)
-            db.execute("PRAGMA query_only=1")
             version = self._version(db)
+            if version == SCHEMA_VERSION:
+                row = db.execute("SELECT value FROM main.meta WHERE key=?", (stacked.STACKED_ON,)).fetchone()
+                if row:  # another server's stacked overlay: read it over its base
+                    stacked.attach(db, Path(row[0]))
+                    stacked.make_views(db, live=True)
+            db.execute("PRAGMA query_only=1")
         except sqlite3.DatabaseError as exc:
             raise IndexUnavailable(f"cannot read the index {self.path}: {exc}") from exc
         if version != SCHEMA_VERSION:
@@ -282,8 +329,10 @@ class Store:
         return db
 
     def _connect(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=5.0)
-        db.execute("PRAGMA journal_mode=WAL")
+        # as a URI: a stacked overlay attaches its base as one (read-only)
+        uri = Path(os.path.abspath(self.path)).as_uri()
+        db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False, timeout=5.0)
+        db.execute("PRAGMA main.journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
         db.execute("PRAGMA temp_store=MEMORY")
         db.execute(f"PRAGMA cache_size=-{CACHE_KB}")
@@ -309,8 +358,8 @@ class Store:
     def _create(self, db: sqlite3.Connection) -> None:
         db.executescript(SCHEMA)
         self.create_query_indexes(db)
-        db.execute("INSERT OR REPLACE INTO meta VALUES('schema_version', ?)", (SCHEMA_VERSION,))
-        db.execute("INSERT OR REPLACE INTO meta VALUES('epoch', '0')")
+        db.execute("INSERT OR REPLACE INTO main.meta VALUES('schema_version', ?)", (SCHEMA_VERSION,))
+        db.execute("INSERT OR REPLACE INTO main.meta VALUES('epoch', '0')")
 
     def create_query_indexes(self, db: sqlite3.Connection | None = None) -> None:
         db = db or self.db
@@ -405,11 +454,11 @@ class Store:
         return row[0] if row else None
 
     def set_meta(self, key: str, value: str) -> None:
-        self.db.execute("INSERT OR REPLACE INTO meta VALUES(?, ?)", (key, value))
+        self.db.execute("INSERT OR REPLACE INTO main.meta VALUES(?, ?)", (key, value))
 
     def bump_epoch(self) -> int:
         e = self.epoch() + 1
-        self.db.execute("INSERT OR REPLACE INTO meta VALUES('epoch', ?)", (str(e),))
+        self.db.execute("INSERT OR REPLACE INTO main.meta VALUES('epoch', ?)", (str(e),))
         return e
 
     # ------------------------------------------------------------------ files
@@ -447,7 +496,10 @@ class Store:
     def forget_version(self, path: str) -> None:
         """Make the file's next read from disk count as a change, whatever its size and mtime
         (a closed buffer's text may differ from the disk's)."""
-        self.db.execute("UPDATE files SET sha256=NULL, size=-1 WHERE path=?", (path,))
+        fid = self.file_id(path)
+        if fid is not None:
+            self.own(fid)
+        self.db.execute("UPDATE main.files SET sha256=NULL, size=-1 WHERE path=?", (path,))
 
     def skipped_files(self) -> list[tuple[str, str]]:
         """(path, reason) of the files not indexed."""
@@ -483,11 +535,13 @@ class Store:
     def upsert_file(self, path: str, **cols: Any) -> int:
         fid = self.file_id(path)
         if fid is None:
-            cur = self.db.execute("INSERT INTO files(path, status) VALUES(?, 'new')", (path,))
-            fid = int(cur.lastrowid or 0)
+            fid = self._new_file_ids(1)
+            self.db.execute("INSERT INTO main.files(id, path, status) VALUES(?, ?, 'new')", (fid, path))
+        else:
+            self.own(fid)
         if cols:
             sets = ", ".join(f"{k}=?" for k in cols)
-            self.db.execute(f"UPDATE files SET {sets} WHERE id=?", (*cols.values(), fid))
+            self.db.execute(f"UPDATE main.files SET {sets} WHERE id=?", (*cols.values(), fid))
         return fid
 
     def write_indexed(
@@ -518,11 +572,11 @@ class Store:
         :meth:`write_indexed` and the layers write for each, one statement per table for the
         whole batch. Returns their ids, in order."""
         db = self.db
-        first = int(db.execute("SELECT coalesce(max(id), 0) FROM files").fetchone()[0]) + 1
+        first = self._new_file_ids(len(files))
         fids = list(range(first, first + len(files)))
         pairs = list(zip(fids, files, strict=True))
         db.executemany(
-            "INSERT INTO files(id, path, lang, module, sha256, size, mtime_ns, status, reason, facts, sids, resolved) "
+            "INSERT INTO main.files(id, path, lang, module, sha256, size, mtime_ns, status, reason, facts, sids, resolved) "
             "VALUES(?,?,?,?,?,?,?,'indexed',NULL,?,?,0)",
             [(fid, f.path, f.lang, f.rows.module, f.sha256, f.size, f.mtime_ns, f.rows.facts, f.rows.sids)
              for fid, f in pairs],
@@ -530,9 +584,20 @@ class Store:
         db.executemany(_NEW_SYMBOL, [(*r, fid) for fid, f in pairs for r in f.rows.symbols])
         db.executemany(_NEW_SUPER, [(*r, fid) for fid, f in pairs for r in f.rows.supers])
         db.executemany(_NEW_SITE, [(*r, fid) for fid, f in pairs for r in f.rows.sites])
-        db.executemany("INSERT INTO bindings VALUES(?,?,?,?,?,?,?)", [(fid, *r) for fid, f in pairs for r in f.rows.bindings])
+        db.executemany("INSERT INTO main.bindings VALUES(?,?,?,?,?,?,?)", [(fid, *r) for fid, f in pairs for r in f.rows.bindings])
         self.layers.insert_new([(fid, f.rows.layers) for fid, f in pairs])
         return fids
+
+    def _new_file_ids(self, n: int) -> int:
+        """The first of ``n`` new file ids. An id is never given twice, even after its file is
+        deleted: an overlay stacked on this store hides the base's files by id."""
+        if self.stacked:
+            return stacked.next_id(self.db)
+        db = self.db
+        top = int(db.execute("SELECT coalesce(max(id), 0) FROM main.files").fetchone()[0]) + 1
+        first = max(top, int(self.meta(NEXT_FILE_ID) or 0))
+        self.set_meta(NEXT_FILE_ID, str(first + n))
+        return first
 
     def write_skipped(
         self, path: str, lang: str | None, reason: str, *, sha256: str | None, size: int, mtime_ns: int
@@ -592,24 +657,27 @@ class Store:
         """Replace the symbols, sites and bindings of one file (edges/deps are replaced by
         resolution). ``fresh``: the file has no rows yet."""
         db = self.db
+        self.own(file_id)
         if not fresh:
             self.clear_file(file_id)
         ids = symbol_ids(path, facts)
         self.insert_symbols(file_id, lang, facts, ids, range(len(facts.symbols)))
         self.insert_sites(file_id, facts, ids, sids, range(len(facts.sites)))
-        db.executemany("INSERT INTO bindings VALUES(?,?,?,?,?,?,?)", [(file_id, *r) for r in _binding_rows(lang, facts)])
+        db.executemany("INSERT INTO main.bindings VALUES(?,?,?,?,?,?,?)", [(file_id, *r) for r in _binding_rows(lang, facts)])
 
     def insert_symbols(self, file_id: int, lang: str, facts: Facts, ids: list[int], which: Iterable[int]) -> None:
         """Insert the symbol rows of ``which`` (``facts`` and ``ids``: the whole file's). The file's
         supers rows are written again whole: a type's supertype names depend on the file's
         bindings too (an alias), which another chunk than the type's may have changed."""
+        self.own(file_id)
         self.db.executemany(_NEW_SYMBOL, [(*r, file_id) for r in _symbol_rows(lang, facts, ids, which)])
-        self.db.execute("DELETE FROM supers WHERE file_id=?", (file_id,))
+        self.db.execute("DELETE FROM main.supers WHERE file_id=?", (file_id,))
         self.db.executemany(_NEW_SUPER, [(*r, file_id) for r in _super_rows(lang, facts, ids, range(len(facts.symbols)))])
 
     def insert_sites(
         self, file_id: int, facts: Facts, ids: list[int], sids: list[int], which: Iterable[int], statuses: list[str] | None = None
     ) -> None:
+        self.own(file_id)
         self.db.executemany(_NEW_SITE, [(*r, file_id) for r in _site_rows(facts, ids, sids, which, statuses)])
 
     def patch_file(
@@ -624,30 +692,36 @@ class Store:
         """The cheap path for an edit that left the file's interface alone: drop the rows of the
         changed chunks, and move the rows after them by ``drow`` lines (their text is unchanged)."""
         db = self.db
+        self.own(file_id)
         if removed_ids:
-            db.execute(f"DELETE FROM symbols WHERE id IN ({','.join(map(str, removed_ids))})")
+            db.execute(f"DELETE FROM main.symbols WHERE id IN ({','.join(map(str, removed_ids))})")
         if removed_sids:
             sids = ",".join(map(str, removed_sids))
-            db.execute(f"DELETE FROM sites WHERE file_id=? AND sid IN ({sids})", (file_id,))
-            db.execute(f"DELETE FROM edges WHERE file_id=? AND sid IN ({sids})", (file_id,))
+            db.execute(f"DELETE FROM main.sites WHERE file_id=? AND sid IN ({sids})", (file_id,))
+            db.execute(f"DELETE FROM main.edges WHERE file_id=? AND sid IN ({sids})", (file_id,))
         if drow:
             db.execute(
-                "UPDATE symbols SET sl=sl+?1, el=el+?1, nsl=nsl+?1, nel=nel+?1 WHERE file_id=?2 AND sl>=?3 AND id!=?4",
+                "UPDATE main.symbols SET sl=sl+?1, el=el+?1, nsl=nsl+?1, nel=nel+?1 WHERE file_id=?2 AND sl>=?3 AND id!=?4",
                 (drow, file_id, shift_from_row, keep_id),
             )
-            db.execute("UPDATE sites SET sl=sl+?1, el=el+?1 WHERE file_id=?2 AND sl>=?3", (drow, file_id, shift_from_row))
+            db.execute("UPDATE main.sites SET sl=sl+?1, el=el+?1 WHERE file_id=?2 AND sl>=?3", (drow, file_id, shift_from_row))
 
     def update_symbol_range(self, sid: int, r: tuple[int, int, int, int]) -> None:
-        self.db.execute("UPDATE symbols SET sl=?, sc=?, el=?, ec=? WHERE id=?", (*r, sid))
+        if self.stacked:
+            row = self.db.execute("SELECT file_id FROM symbols WHERE id=?", (sid,)).fetchone()
+            if row:
+                self.own(row[0])
+        self.db.execute("UPDATE main.symbols SET sl=?, sc=?, el=?, ec=? WHERE id=?", (*r, sid))
 
     def clear_file(self, file_id: int) -> None:
+        self.own(file_id)
         self.layers.clear(file_id)
         for table in ("symbols", "supers", "sites", "bindings", "edges", "deps", "overrides"):
-            self.db.execute(f"DELETE FROM {table} WHERE file_id=?", (file_id,))
+            self.db.execute(f"DELETE FROM main.{table} WHERE file_id=?", (file_id,))
 
     def delete_file(self, file_id: int) -> None:
         self.clear_file(file_id)
-        self.db.execute("DELETE FROM files WHERE id=?", (file_id,))
+        self.db.execute("DELETE FROM main.files WHERE id=?", (file_id,))
 
     def unresolved_files(self) -> set[int]:
         """Files whose facts are stored but whose sites were never resolved (an index that was
@@ -666,20 +740,21 @@ class Store:
     def write_resolution(self, file_id: int, res: FileResolution, only: Iterable[int] | None = None) -> None:
         """Store the outcome of resolving a file's sites (all of them, or the ``only`` ones)."""
         db = self.db
+        self.own(file_id)
         sids, statuses = res.sids, res.statuses
         only = None if only is None else list(only)
         self.layers.touched(file_id, None if only is None else [sids[i] for i in only])
         if only is None:
-            db.execute("UPDATE files SET resolved=1 WHERE id=?", (file_id,))
+            db.execute("UPDATE main.files SET resolved=1 WHERE id=?", (file_id,))
             first = self._bulk_resolved is not None and file_id not in self._bulk_resolved
             if first:
                 self._bulk_resolved.add(file_id)  # type: ignore[union-attr]
             else:
-                db.execute("DELETE FROM edges WHERE file_id=?", (file_id,))
-                db.execute("DELETE FROM deps WHERE file_id=?", (file_id,))
+                db.execute("DELETE FROM main.edges WHERE file_id=?", (file_id,))
+                db.execute("DELETE FROM main.deps WHERE file_id=?", (file_id,))
                 if res.overrides is not None:
-                    db.execute("DELETE FROM overrides WHERE file_id=?", (file_id,))
-                db.execute("UPDATE sites SET status='unresolved' WHERE file_id=? AND status!='unresolved'", (file_id,))
+                    db.execute("DELETE FROM main.overrides WHERE file_id=?", (file_id,))
+                db.execute("UPDATE main.sites SET status='unresolved' WHERE file_id=? AND status!='unresolved'", (file_id,))
             which: Iterable[int] = range(len(sids))
         else:
             if self._bulk_resolved is not None:
@@ -687,19 +762,19 @@ class Store:
             which = list(only)
             if which:  # sites resolved before (settling a broken buffer) start from unresolved
                 in_sids = ",".join(str(sids[i]) for i in which)
-                db.execute(f"DELETE FROM edges WHERE file_id=? AND sid IN ({in_sids})", (file_id,))
+                db.execute(f"DELETE FROM main.edges WHERE file_id=? AND sid IN ({in_sids})", (file_id,))
                 db.execute(
-                    f"UPDATE sites SET status='unresolved' WHERE file_id=? AND sid IN ({in_sids}) AND status!='unresolved'",
+                    f"UPDATE main.sites SET status='unresolved' WHERE file_id=? AND sid IN ({in_sids}) AND status!='unresolved'",
                     (file_id,),
                 )
         db.executemany(
-            "UPDATE sites SET status=? WHERE file_id=? AND sid=?",
+            "UPDATE main.sites SET status=? WHERE file_id=? AND sid=?",
             [(statuses[i], file_id, sids[i]) for i in which if statuses[i] != "unresolved"],
         )
-        db.executemany("INSERT INTO edges VALUES(?,?,?,?,?,?,?)", [(file_id, *e) for e in res.edges])
-        db.executemany("INSERT OR IGNORE INTO deps VALUES(?,?)", [(k, file_id) for k in res.deps])
+        db.executemany("INSERT INTO main.edges VALUES(?,?,?,?,?,?,?)", [(file_id, *e) for e in res.edges])
+        db.executemany("INSERT OR IGNORE INTO main.deps VALUES(?,?)", [(k, file_id) for k in res.deps])
         if res.overrides:
-            db.executemany("INSERT OR IGNORE INTO overrides VALUES(?,?,?)", [(*o, file_id) for o in res.overrides])
+            db.executemany("INSERT OR IGNORE INTO main.overrides VALUES(?,?,?)", [(*o, file_id) for o in res.overrides])
 
 
     def write_first_resolutions(self, batch: list[tuple[int, FileResolution]]) -> None:
@@ -710,18 +785,19 @@ class Store:
         assert self._bulk_resolved is not None
         db = self.db
         for fid, _ in batch:
+            self.own(fid)
             assert fid not in self._bulk_resolved
             self._bulk_resolved.add(fid)
             self.layers.touched(fid, None)
-        db.executemany("UPDATE files SET resolved=1 WHERE id=?", [(fid,) for fid, _ in batch])
+        db.executemany("UPDATE main.files SET resolved=1 WHERE id=?", [(fid,) for fid, _ in batch])
         db.executemany(
-            "UPDATE sites SET status=? WHERE file_id=? AND sid=?",
+            "UPDATE main.sites SET status=? WHERE file_id=? AND sid=?",
             [(st, fid, sid) for fid, res in batch for sid, st in zip(res.sids, res.statuses, strict=True) if st != "unresolved"],
         )
-        db.executemany("INSERT INTO edges VALUES(?,?,?,?,?,?,?)", [(fid, *e) for fid, res in batch for e in res.edges])
+        db.executemany("INSERT INTO main.edges VALUES(?,?,?,?,?,?,?)", [(fid, *e) for fid, res in batch for e in res.edges])
         # in key order: the deps table is keyed by (key, file_id), and sorted inserts touch each page once
-        db.executemany("INSERT OR IGNORE INTO deps VALUES(?,?)", sorted((k, fid) for fid, res in batch for k in res.deps))
-        db.executemany("INSERT OR IGNORE INTO overrides VALUES(?,?,?)", sorted((*o, fid) for fid, res in batch for o in res.overrides or ()))
+        db.executemany("INSERT OR IGNORE INTO main.deps VALUES(?,?)", sorted((k, fid) for fid, res in batch for k in res.deps))
+        db.executemany("INSERT OR IGNORE INTO main.overrides VALUES(?,?,?)", sorted((*o, fid) for fid, res in batch for o in res.overrides or ()))
 
     def bulk_loading(self) -> bool:
         """Between :meth:`drop_query_indexes` on an empty store and :meth:`create_query_indexes`."""

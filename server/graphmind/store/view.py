@@ -13,9 +13,14 @@ _ROWS = "SELECT id, qname, name, kind, module, lang, extra FROM symbols"
 _BY_QNAME = f"{_ROWS} WHERE qname=? AND lang=? ORDER BY id"
 _BY_NAME = f"{_ROWS} WHERE name=? AND lang=? ORDER BY id"
 # a type's row joins its symbol; a rename's row has its alias (and the module's id, not joined)
+# the types naming ``name`` among their supertypes, then the aliases (rows with only ``alias``).
+# Two plain arms rather than a LEFT JOIN: SQLite flattens a stacked overlay's views into these
+# (store/stacked.py), where it would materialize the whole symbols view for the LEFT JOIN
 _SUBTYPES = (
     "SELECT s.id, s.qname, s.name, s.kind, s.module, s.lang, s.extra, b.alias FROM supers b "
-    "LEFT JOIN symbols s ON s.id = b.class_id AND b.alias = '' WHERE b.lang=? AND b.name=? ORDER BY b.alias, s.id"
+    "JOIN symbols s ON s.id = b.class_id WHERE b.lang=?1 AND b.name=?2 AND b.alias = '' "
+    "UNION ALL SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, b.alias FROM supers b "
+    "WHERE b.lang=?1 AND b.name=?2 AND b.alias != '' ORDER BY 8, 1"
 )
 # '/' follows '.': the qnames under ``qname.``; no '.' after it: one level down
 _MEMBERS = f"{_ROWS} WHERE qname > ? AND qname < ? AND lang=? AND instr(substr(qname, ?), '.') = 0 ORDER BY id"

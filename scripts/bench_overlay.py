@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""A server's overlay as a copy of the base vs as a delta stacked on it (issue 28, item 3).
+
+Usage::
+
+    python scripts/bench_overlay.py [--corpus DIR] [--samples 100] [--seed 1] [--modes copy,delta]
+
+The corpus (default: the ``django/`` package of the Django 5.1 sdist, fetched by
+``scripts/fetch_corpus.py``) is copied into a temporary workspace (``ws/<name>/``) and indexed
+once (``graphmind index``). Then, per overlay mode (``GRAPHMIND_OVERLAY``), a ``graphmind serve``
+over stdio on the indexed workspace:
+
+* **start**: spawn → ``graphmind/status`` ready (the base is warm: a copied overlay copies it, a
+  delta one attaches it);
+* **local disk**: the server's ``.graphmind/live/<pid>.db`` + WAL, after start and after one open
+  buffer whose interface changed (a function added at the end of a much-imported file);
+* **latency over stdio**, with that buffer open: ``callHierarchy/incomingCalls`` (after a
+  ``prepareCallHierarchy``) and ``graphmind/blastRadius`` depth 3, for ``--samples`` Python
+  functions and methods picked at random (seeded) from the base; p50 / p95 in ms.
+
+Prints one table; ``--out`` writes the figures as JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from lsp_client import LspClient  # noqa: E402
+
+DJANGO = Path(os.environ.get("GRAPHMIND_CACHE", Path.home() / ".cache" / "graphmind")) / (
+    "corpora/django-5.1/src/Django-5.1/django"
+)
+EDITED = "django/db/models/fields/__init__.py"  # a file most of Django imports from
+ADDED = "\n\ndef _bench_overlay_added(value):\n    return value\n"
+
+
+def utf16_col(line: bytes, byte_col: int) -> int:
+    return len(line[:byte_col].decode("utf-8", "replace").encode("utf-16-le")) // 2
+
+
+def pct(values: list[float], p: int) -> float | None:
+    if not values:
+        return None
+    s = sorted(values)
+    return round(s[min(len(s) - 1, int(round(p / 100 * (len(s) - 1))))], 3)
+
+
+def live_bytes(ws: Path) -> int:
+    d = ws / ".graphmind" / "live"
+    return sum(p.stat().st_size for p in d.glob("*.db*")) if d.is_dir() else 0
+
+
+def sample_symbols(ws: Path, n: int, seed: int) -> list[dict[str, Any]]:
+    """Python functions and methods of the base, picked at random (seeded)."""
+    from graphmind.engine import Engine
+    from graphmind.graph import Graph
+
+    eng = Engine(ws, read_only=True)
+    try:
+        graph = Graph(eng)
+        ids = [r[0] for r in eng.db.execute(
+            "SELECT id FROM symbols WHERE lang = 'python' AND kind IN ('function', 'method') ORDER BY id")]
+        out = []
+        for sid in random.Random(seed).sample(ids, min(n, len(ids))):
+            sym = graph.symbol(sid)
+            if sym is not None and not sym.path.startswith(EDITED):
+                out.append({"path": sym.path, "line": sym.selection[0], "col": sym.selection[1]})
+        return out
+    finally:
+        eng.close()
+
+
+def wait_ready(c: LspClient, timeout: float = 600.0) -> float:
+    deadline = time.perf_counter() + timeout
+    while True:
+        st = c.request("graphmind/status", {}, timeout=timeout)
+        if st and st.get("ready"):
+            return c.elapsed()
+        if time.perf_counter() > deadline:
+            raise TimeoutError("graphmind/status not ready")
+        time.sleep(0.005)
+
+
+def run_mode(ws: Path, mode: str, symbols: list[dict[str, Any]], workdir: Path) -> dict[str, Any]:
+    env = {**os.environ, "GRAPHMIND_OVERLAY": mode}
+    c = LspClient([sys.executable, "-m", "graphmind", "serve"], cwd=ws, env=env, stderr=workdir / f"{mode}.log")
+    out: dict[str, Any] = {"mode": mode}
+    with c:
+        c.initialize(ws, timeout=600)
+        out["start_s"] = round(wait_ready(c), 3)
+        out["disk_at_start_mb"] = round(live_bytes(ws) / 2**20, 2)
+        path = ws / EDITED
+        text = path.read_text(encoding="utf-8") + ADDED
+        t0 = time.perf_counter()
+        c.notify("textDocument/didOpen", {"textDocument": {
+            "uri": path.resolve().as_uri(), "languageId": "python", "version": 1, "text": text}})
+        c.request("graphmind/status", {}, timeout=600)  # handled after the didOpen: the overlay holds it
+        out["open_edited_s"] = round(time.perf_counter() - t0, 3)
+        out["disk_with_buffer_mb"] = round(live_bytes(ws) / 2**20, 2)
+        times: dict[str, list[float]] = {"incoming": [], "blast3": []}
+        lines: dict[str, list[bytes]] = {}
+        for s in symbols:
+            if s["path"] not in lines:
+                lines[s["path"]] = (ws / s["path"]).read_bytes().split(b"\n")
+            pos = {"textDocument": {"uri": (ws / s["path"]).resolve().as_uri()},
+                   "position": {"line": s["line"], "character": utf16_col(lines[s["path"]][s["line"]], s["col"])}}
+            items, _ = c.timed_request("textDocument/prepareCallHierarchy", pos, timeout=60)
+            if not items:
+                continue
+            _, t = c.timed_request("callHierarchy/incomingCalls", {"item": items[0]}, timeout=60)
+            times["incoming"].append(t * 1000)
+            _, t = c.timed_request("graphmind/blastRadius", {**pos, "maxDepth": 3}, timeout=60)
+            times["blast3"].append(t * 1000)
+        for k, v in times.items():
+            out[f"{k}_p50_ms"], out[f"{k}_p95_ms"] = pct(v, 50), pct(v, 95)
+            out[f"{k}_mean_ms"] = round(statistics.fmean(v), 3) if v else None
+        out["queries"] = len(times["incoming"])
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--corpus", type=Path, default=DJANGO)
+    ap.add_argument("--samples", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--modes", default="copy,delta")
+    ap.add_argument("--out", type=Path)
+    args = ap.parse_args(argv)
+    if not args.corpus.is_dir():
+        print(f"no corpus at {args.corpus} (scripts/fetch_corpus.py fetches Django)", file=sys.stderr)
+        return 2
+    workdir = Path(tempfile.mkdtemp(prefix="gm-bench-overlay-"))
+    try:
+        ws = workdir / "ws"
+        shutil.copytree(args.corpus, ws / args.corpus.name, symlinks=True)
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "graphmind", "index", str(ws)], check=True, capture_output=True)
+        index_s = time.perf_counter() - t0
+        base_mb = sum(p.stat().st_size for p in (ws / ".graphmind").glob("index.db*")) / 2**20
+        symbols = sample_symbols(ws, args.samples, args.seed)
+        rows = [run_mode(ws, m.strip(), symbols, workdir) for m in args.modes.split(",") if m.strip()]
+        print(f"corpus {args.corpus.name}: index {index_s:.1f} s, base {base_mb:.1f} MB, {len(symbols)} symbols sampled")
+        cols = ["mode", "start_s", "open_edited_s", "disk_at_start_mb", "disk_with_buffer_mb",
+                "incoming_p50_ms", "incoming_p95_ms", "blast3_p50_ms", "blast3_p95_ms", "queries"]
+        print(" | ".join(cols))
+        for r in rows:
+            print(" | ".join(str(r.get(k)) for k in cols))
+        if args.out:
+            args.out.write_text(json.dumps({"index_s": index_s, "base_mb": base_mb, "rows": rows}, indent=2))
+        return 0
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
