@@ -6,7 +6,9 @@ Callee expressions are encoded as ``(base, arg, chain)``:
 ``('c', inner, ['m'])`` for ``<inner call>().m``; ``('x', inner, ['m'])`` for ``<inner>[k].m``
 (an element); ``('a', evidence, ['m'])`` for a receiver whose type the code states where it is
 used (``cast(Foo, x).m``, ``x.m`` inside ``if isinstance(x, Foo):``); ``('u', None, ['m'])`` for an
-unknown receiver; ``('i', 'pkg.mod', ['name'])`` for an imported name (a reference, not a call).
+unknown receiver; ``('i', 'pkg.mod', ['name'])`` for an imported name (a reference, not a call);
+``('l', indices, ['x', 'm'])`` for a function's local ``x`` bound several times, limited to the
+entries of its scope's evidence whose bindings reach the use (:mod:`.flow`, set after the pass).
 A site in a definition's header (a class's bases and ``metaclass=``, a function's or a lambda's
 parameter defaults) is ``('h', inner, chain)``: Python evaluates ``inner`` in the scope around
 the definition, although the site's caller is the definition.

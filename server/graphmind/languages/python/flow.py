@@ -255,6 +255,8 @@ class ScopeFlow:
             return None  # one binding, or none that states anything: nothing to restrict
         kills = self.kills(name, types)
         applicable = [k for k in kills if k.after <= pos and k.bstart <= pos < k.bend]
+        if not applicable and all(d.at <= pos and d.within is None for d in defs):
+            return None  # every binding is before the use, none killed: all of them
         ends = self._ends(pos) if applicable else None
         if ends is not None and ends.get("lambda"):
             return None  # runs when called, after any binding
