@@ -3,7 +3,7 @@ type (stated or inferred from its return statements), dispatch to overrides in s
 types of parameters' defaults, ``with``/``for`` targets and ``isinstance`` narrowing (in ``if``
 blocks, conditional expressions and ``and``), positions of annotated tuples, copies, unions
 (the branches of a conditional, a module-level name bound inside and outside the workspace), dispatch
-through a Protocol to its structural implementations, ``super(X, self)``. A change to
+through a Protocol to its structural implementations, ``super(X, self)``, a local's bindings in order. A change to
 what a function returns re-resolves its callers' callers."""
 
 from __future__ import annotations
@@ -52,6 +52,10 @@ FRAGMENTS = [
     "\n    u = t if isinstance(t, A) else B()\n    u.go()\n", "\n    k, l = pair()\n    k.go()\n", "-> 'tuple[B, A]'",
     " | B", "A | ", "copy.copy(", "partial(", "\nfrom functools import partial\n", "isinstance(t, B) and ",
     "\ndef make():\n    s = typed\n    t = s()\n    return t\n",
+    # a local's bindings in order (flow): a reassignment, branches, a loop, a narrowing join, a walrus
+    "\n    t = B()\n    t.go()\n", "\n    if f:\n        t = B()\n    else:\n        t = make()\n    t.go()\n",
+    "\n    for t in items():\n        t.go()\n        t = B()\n", "\n    if not isinstance(t, B):\n        t = B()\n    t.go()\n",
+    "(t := B())", "\n    t += 1\n",
     "A()", "B()", "-> B", "-> A", "return self", "go", "isinstance", "def ", "class ", "(", ")", ":", "\n", "    ", "",
 ]
 FILES = sorted(INITIAL)

@@ -6,7 +6,9 @@ Callee expressions are encoded as ``(base, arg, chain)``:
 ``('c', inner, ['m'])`` for ``<inner call>().m``; ``('x', inner, ['m'])`` for ``<inner>[k].m``
 (an element); ``('a', evidence, ['m'])`` for a receiver whose type the code states where it is
 used (``cast(Foo, x).m``, ``x.m`` inside ``if isinstance(x, Foo):``); ``('u', None, ['m'])`` for an
-unknown receiver; ``('i', 'pkg.mod', ['name'])`` for an imported name (a reference, not a call).
+unknown receiver; ``('i', 'pkg.mod', ['name'])`` for an imported name (a reference, not a call);
+``('l', indices, ['x', 'm'])`` for a function's local ``x`` bound several times, limited to the
+entries of its scope's evidence whose bindings reach the use (:mod:`.flow`, set after the pass).
 A site in a definition's header (a class's bases and ``metaclass=``, a function's or a lambda's
 parameter defaults) is ``('h', inner, chain)``: Python evaluates ``inner`` in the scope around
 the definition, although the site's caller is the definition.
@@ -48,6 +50,7 @@ from ...model import CALL, REF, BindingFact, Facts, SiteFact, SymbolFact
 from .. import Span, query_text
 from .._toolkit import in_scopes
 from . import links
+from .flow import ScopeFlow
 
 Expr = tuple[str, Any, list[str]]
 
@@ -500,7 +503,7 @@ def _isinstance_checks(cond: ts.Node) -> Iterator[tuple[list[str], list[tuple]]]
 
 
 class _Scope:
-    __slots__ = ("locals", "types", "imports", "globals", "self_name", "class_idx", "is_cls")
+    __slots__ = ("locals", "types", "imports", "globals", "self_name", "class_idx", "is_cls", "flow")
 
     def __init__(self) -> None:
         self.locals: set[str] = set()
@@ -510,6 +513,7 @@ class _Scope:
         self.self_name: str | None = None
         self.class_idx: int | None = None
         self.is_cls = False  # the first parameter is the class itself (a classmethod's ``cls``)
+        self.flow: ScopeFlow | None = None  # a function's bindings in order (not packed: see restrict_flow)
 
     @staticmethod
     def unpack(pack: tuple) -> _Scope:
@@ -880,6 +884,8 @@ def extract(
         )
         sc = _Scope()
         scopes[idx] = sc
+        if scope_node.type == "function_definition":
+            sc.flow = ScopeFlow(scope_node)
         if cut is not None:
             cut.defined(idx, node.start_byte)
         # the name binds in the enclosing scope
@@ -949,10 +955,17 @@ def extract(
             name_node = node.child_by_field_name("left" if key == "augment" else "name")
             if name_node is not None and name_node.type == "identifier":
                 sc.locals.add(_text(name_node))
+                if key == "walrus" and owner != 0:  # (``x += 1`` keeps x's type: no new binding)
+                    _walrus(_text(name_node), node, sc, narrow)
         elif key == "bind.pattern":
             sc.locals.update(_pattern_names(node))
             if "iter" in caps and owner != 0:
-                _for_target(node, caps["iter"][0], sc, narrow)
+                stated = _for_target(node, caps["iter"][0], sc, narrow)
+                if sc.flow is not None and node.parent is not None:
+                    loop = node.parent
+                    kind = "for" if loop.type == "for_statement" else "comp"
+                    for name in dict.fromkeys(_pattern_names(node)):
+                        sc.flow.bind(name, loop, kind, stated.get(name), caps["iter"][0])
         elif key == "global":
             sc.globals.add(_text(node))
         elif key == "as":
@@ -974,11 +987,52 @@ def extract(
         if 0 < len(distinct) <= MAX_RETURN_EVIDENCE:
             sym.extra["returns_ev"] = distinct
     _flush_vars(module_vars, bindings)
+    restrict_flow(scopes, symbols, sites)
     shapes = links.shapes(link_calls, link_bare, sites, symbols, src)
     if cut is not None:
         return Facts(module, symbols, sites, bindings, cut.local(scopes), shapes)
     local = {i: s.pack() for i, s in scopes.items()}
     return Facts(module, symbols, sites, bindings, local, shapes)
+
+
+def _walrus(name: str, node: ts.Node, sc: _Scope, narrow: Narrowing) -> None:
+    """``(x := f())``: what ``f()`` is, like ``x = f()``."""
+    value = node.child_by_field_name("value")
+    ev = _evidence(value, None, narrow) if value is not None else None
+    lst = sc.types.setdefault(name, []) if ev is not None else None
+    if sc.flow is not None:
+        sc.flow.bind(name, node, "walrus", len(lst) if lst is not None else None, value)
+    if lst is not None:
+        lst.append(ev)
+
+
+def restrict_flow(scopes: dict[int, _Scope], symbols: list[SymbolFact], sites: list[SiteFact]) -> None:
+    """Each function's locals at each use limited to the bindings that reach it (:mod:`.flow`):
+    in the sites' callee expressions and in the evidence of its bindings' values."""
+    flows = {i: sc for i, sc in scopes.items() if sc.flow is not None and sc.flow.multi(sc.types)}
+    if not flows:
+        return
+    nested: dict[int, set[str]] = {}
+    for sym in symbols:
+        if sym.parent in flows:
+            nested.setdefault(sym.parent, set()).add(sym.name)
+    skips: dict[int, set[str]] = {}
+    for i, sc in flows.items():
+        skip = skips[i] = {*sc.imports, *sc.globals, *nested.get(i, ())}
+        if sc.self_name is not None:
+            skip.add(sc.self_name)
+        flow = sc.flow
+        assert flow is not None
+        flow.prepare(sc.types)
+        for name, raw in list(flow.raw.items()):
+            lst = sc.types.get(name)
+            for _, _, ev, value in raw:
+                if lst is not None and ev is not None and value is not None:
+                    lst[ev] = flow.restrict_evidence(lst[ev], value.start_byte, sc.types, skip)
+    for site in sites:
+        sc = flows.get(site.caller)
+        if sc is not None and sc.flow is not None and site.expr[0] != "h":
+            site.expr = sc.flow.restrict(site.expr, site.start_byte, sc.types, skips[site.caller])
 
 
 def _flush_vars(module_vars: dict[str, list[tuple]], bindings: list[BindingFact]) -> None:
@@ -1008,6 +1062,8 @@ def _bind_params(scope_node: ts.Node, sc: _Scope, kind: str, extra: dict[str, An
             first = False
             if name_node is not None:
                 sc.locals.add(_text(name_node))
+                if sc.flow is not None:
+                    sc.flow.param(_text(name_node), None)
             continue
         else:
             continue
@@ -1025,8 +1081,11 @@ def _bind_params(scope_node: ts.Node, sc: _Scope, kind: str, extra: dict[str, An
                 plain = value is None or value.type == "none" or value.type in _LITERALS  # says nothing useful
                 dflt = None if plain else _evidence(value, None)
                 ev = ("dflt", dflt) if dflt is not None and dflt[0] != "ext" else None
-            if ev is not None:
-                sc.types.setdefault(pname, []).append(ev)
+            lst = sc.types.setdefault(pname, []) if ev is not None else None
+            if sc.flow is not None:
+                sc.flow.param(pname, len(lst) if lst is not None else None)
+            if lst is not None:
+                lst.append(ev)
         first = False
 
 def _import(node: ts.Node, owner: int, sc: _Scope, package: str, bindings: list[BindingFact], sites: list[SiteFact]) -> None:
@@ -1103,12 +1162,13 @@ def _assign(
         and all(c.type == "identifier" for c in left.named_children)
     ):  # ``a, b = X, Y``: each name gets its own value
         for name_node, part in zip(left.named_children, value.named_children, strict=True):
-            _assign_name(_text(name_node), part, None, owner, sc, symbols, module_vars, narrow)
+            _assign_name(_text(name_node), part, None, owner, sc, symbols, module_vars, narrow, node)
         return
     if left.type == "identifier":
-        _assign_name(_text(left), value, ann, owner, sc, symbols, module_vars, narrow)
+        _assign_name(_text(left), value, ann, owner, sc, symbols, module_vars, narrow, node)
         return
     _assign_other(left, value, ann, sc, symbols, narrow)
+    stated: dict[str, int] = {}  # name -> its evidence's index
     if owner != 0 and left.type in ("pattern_list", "tuple_pattern") and value is not None:
         # ``obj, rest = f()``: each name is a position of the value's tuple (``-> tuple[A, str]``)
         ev = _evidence(value, None, narrow)
@@ -1116,7 +1176,12 @@ def _assign(
             if ev is None or c.type == "list_splat_pattern":
                 break  # the positions after ``*rest`` count from the end
             if n is not None:
-                sc.types.setdefault(_text(n), []).append(("part", ev, i))
+                lst = sc.types.setdefault(_text(n), [])
+                stated[_text(n)] = len(lst)
+                lst.append(("part", ev, i))
+    if sc.flow is not None and left.type != "attribute" and left.type != "subscript":
+        for name in dict.fromkeys(_pattern_names(left)):
+            sc.flow.bind(name, node, "assign", stated.get(name), value)
 
 
 def _assign_name(
@@ -1128,6 +1193,7 @@ def _assign_name(
     symbols: list[SymbolFact],
     module_vars: dict[str, list[tuple]],
     narrow: Narrowing,
+    node: ts.Node,
 ) -> None:
     owner_sym = symbols[owner]
     if value is not None and value.type == "lambda":
@@ -1141,8 +1207,11 @@ def _assign_name(
     # that name is, evaluated in the class's module (never a name of the class body itself)
     global_val = ev is not None and ev[0] == "val" and ev[1][0] == "n" and ev[1][2][0] not in sc.locals
     sc.locals.add(name)
-    if ev is not None:
-        sc.types.setdefault(name, []).append(ev)
+    lst = sc.types.setdefault(name, []) if ev is not None else None
+    if sc.flow is not None and value is not None:  # ``x: Foo`` alone binds nothing: its type holds throughout
+        sc.flow.bind(name, node, "assign", len(lst) if lst is not None else None, value)
+    if lst is not None:
+        lst.append(ev)
         if owner_sym.kind == "class" and (ev[0] in ("call", "ann", "type", "same") or global_val):
             owner_sym.extra.setdefault("attrs", {}).setdefault(name, []).append(ev)
 
@@ -1251,12 +1320,14 @@ def _target_names(node: ts.Node) -> list[ts.Node | None]:
 _SAME_ELEMENTS = frozenset({"sorted", "reversed", "list", "tuple", "set", "frozenset", "iter"})
 
 
-def _for_target(target: ts.Node, iterable: ts.Node, sc: _Scope, narrow: Narrowing) -> None:
+def _for_target(target: ts.Node, iterable: ts.Node, sc: _Scope, narrow: Narrowing) -> dict[str, int]:
     """``for p in xs`` / ``for i, p in enumerate(xs)`` / ``for k, v in d.items()``: each target
-    name is an element (or a position of a tuple element) of the iterable's value."""
+    name is an element (or a position of a tuple element) of the iterable's value. Returns the
+    index of each name's evidence in its list."""
     names = _target_names(target)
+    stated: dict[str, int] = {}
     if not names:
-        return
+        return stated
     it, single = iterable, target.type == "identifier"
     if it.type == "call":
         fn, args = it.child_by_field_name("function"), it.child_by_field_name("arguments")
@@ -1268,14 +1339,15 @@ def _for_target(target: ts.Node, iterable: ts.Node, sc: _Scope, narrow: Narrowin
             it = arg0
     ev = _evidence(it, None, narrow)
     if ev is None:
-        return
-    if single:
-        if names[0] is not None:
-            sc.types.setdefault(_text(names[0]), []).append(("iter", ev, None))
-        return
+        return stated
     for i, n in enumerate(names):
         if n is not None:
-            sc.types.setdefault(_text(n), []).append(("iter", ev, i))
+            lst = sc.types.setdefault(_text(n), [])
+            stated[_text(n)] = len(lst)
+            lst.append(("iter", ev, None if single else i))
+        if single:
+            break
+    return stated
 
 
 def _as_target(node: ts.Node, sc: _Scope, narrow: Narrowing) -> None:
@@ -1300,8 +1372,11 @@ def _as_target(node: ts.Node, sc: _Scope, narrow: Narrowing) -> None:
     stmt = parent.parent.parent if parent.parent is not None else None
     is_async = stmt is not None and stmt.type == "with_statement" and stmt.children[0].type == "async"
     ev = _evidence(value, None, narrow)
-    if ev is not None:
-        sc.types.setdefault(_text(name), []).append(("enter", ev, "__aenter__" if is_async else "__enter__"))
+    lst = sc.types.setdefault(_text(name), []) if ev is not None else None
+    if sc.flow is not None and stmt is not None and stmt.type == "with_statement":
+        sc.flow.bind(_text(name), stmt, "with", len(lst) if lst is not None else None, value)
+    if lst is not None:
+        lst.append(("enter", ev, "__aenter__" if is_async else "__enter__"))
 
 
 def _return_evidence(node: ts.Node, sc: _Scope, narrow: Narrowing) -> list[tuple]:

@@ -118,7 +118,7 @@ class _Resolver(ValueResolver):
             if sym.kind != "module":
                 self.children.setdefault((sym.parent, sym.name), []).append(i)
         # (name, scope) -> value: a file's names are evaluated once; a cycle (x = f(x)) is unknown
-        self.memo: dict[tuple[str, int], tuple[Value | None, int, bool]] = {}
+        self.memo: dict[tuple[str, int, tuple[int, ...] | None], tuple[Value | None, int, bool]] = {}
         # function id -> its inferred return value (one level: while one is evaluated, calls in it
         # use annotations only, so the result never depends on the order of evaluation)
         self.returns: dict[int, tuple[Value | None, int]] = {}
@@ -696,17 +696,20 @@ class _Resolver(ValueResolver):
         return None, EXTRACTED
 
     # --- names in the file's own scopes
-    def lookup(self, name: str, scope: int, depth: int) -> tuple[Value | None, int, bool]:
+    def lookup(
+        self, name: str, scope: int, depth: int, only: tuple[int, ...] | None = None
+    ) -> tuple[Value | None, int, bool]:
         """Value of a bare name seen from ``scope``; the bool says the name is a local whose value
-        is unknown (so it must not be looked up further out)."""
-        key = (name, scope)
+        is unknown (so it must not be looked up further out). ``only``: the entries of the
+        scope's evidence for the name that reach the use (``('l', only, chain)``, see ``flow``)."""
+        key = (name, scope, only)
         got = self.memo.get(key)
         if got is None:
             self.memo[key] = (None, EXTRACTED, True)  # in progress: a cyclic definition is unknown
-            got = self.memo[key] = self._lookup(name, scope, depth)
+            got = self.memo[key] = self._lookup(name, scope, depth, only)
         return got
 
-    def _lookup(self, name: str, scope: int, depth: int) -> tuple[Value | None, int, bool]:
+    def _lookup(self, name: str, scope: int, depth: int, only: tuple[int, ...] | None) -> tuple[Value | None, int, bool]:
         s: int | None = scope
         syms = self.f.symbols
         while s is not None and s != 0:
@@ -734,8 +737,9 @@ class _Resolver(ValueResolver):
                         return ("syms", rows), EXTRACTED, False
                 if name in types:
                     outer = sym.parent if sym.parent is not None else 0
+                    evs = types[name] if only is None or s != scope else [types[name][i] for i in only]
                     v, c = self.evidence_value(
-                        types[name], lambda e, d, _s=s: self.eval_expr(e, _s, d), depth,
+                        evs, lambda e, d, _s=s: self.eval_expr(e, _s, d), depth,
                         outer=lambda e, d, _o=outer: self.eval_expr(e, _o, d),
                     )
                     return v, c, v is None
@@ -753,8 +757,8 @@ class _Resolver(ValueResolver):
         if depth > MAX_DEPTH:
             return None, EXTRACTED
         base, arg, chain = e
-        if base == "n":
-            v, c, _ = self.lookup(chain[0], scope, depth + 1)
+        if base == "n" or base == "l":  # 'l': a local, only the bindings that reach the use
+            v, c, _ = self.lookup(chain[0], scope, depth + 1, arg)
             return self.attrs(v, c, chain[1:], depth)
         if base == "s":
             cls = self.super_start(arg, scope, depth)
@@ -805,8 +809,8 @@ class _Resolver(ValueResolver):
             return self.outcome(i, site, v, c, receiver_unknown=False)
         if not chain:
             return unresolved(i)
-        if base == "n" and len(chain) == 1:
-            v, c, _ = self.lookup(chain[0], scope, 0)
+        if (base == "n" or base == "l") and len(chain) == 1:
+            v, c, _ = self.lookup(chain[0], scope, 0, arg)
             return self.outcome(i, site, v, c, receiver_unknown=False)
         recv_expr: Expr = (base, arg, chain[:-1])
         if base == "u" and len(chain) == 1:
