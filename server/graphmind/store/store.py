@@ -9,6 +9,7 @@ or a corrupt file means the index is rebuilt from the files, never a crash.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import os
 import sqlite3
@@ -228,7 +229,9 @@ class Store:
         # The others have no edges or deps yet, so resolving them deletes nothing (without
         # ``deps_file``, deleting a file's deps would scan the table once per file).
         self._bulk_resolved: set[int] | None = None
-        self.layers.own = self.own
+        if self.stacked:  # the layers' writes take their file over first; a function of the
+            # connection, not a bound method of the store (store -> layers -> store: a cycle)
+            self.layers.own = functools.partial(stacked.own, self.db)
 
     def _stack(self, base: Path) -> None:
         """Make this (new, empty) store an overlay of ``base``."""
