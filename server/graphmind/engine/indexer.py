@@ -4,6 +4,7 @@ paths re-read). Reading, parsing and extracting happen here or in worker process
 
 from __future__ import annotations
 
+import posixpath
 import stat
 import threading
 import time
@@ -69,6 +70,11 @@ class Indexer:
             todo.append(sf.path)
         report.files = len(seen)
         removed = [p for p in known if p not in seen and p not in self.up.docs]
+        # a package appeared or vanished (Python's __init__.py): the files below it are named anew,
+        # whatever their mtime and content
+        renamed = below(renaming_folders([*removed, *(p for p in seen if p not in known)]), known)
+        queued = set(todo)
+        todo += sorted(p for p in renamed if p in seen and p not in self.up.docs and p not in queued)
         report.removed = len(removed)
         total = len(todo)
         if progress:
@@ -80,7 +86,7 @@ class Indexer:
 
         def indexed_sha(rel: str) -> str | None:  # unchanged content is not parsed again
             row = known.get(rel)
-            return row.indexed_sha if row is not None else None
+            return row.indexed_sha if row is not None and rel not in renamed else None
 
         # the facts just extracted, for the resolution phase (no reload), while they fit in memory
         fresh: dict[str, tuple[Facts, list[int]]] = {}
@@ -306,6 +312,11 @@ class Indexer:
         ends where an index does."""
         changes: list[Change] = []
         ignore = Ignore(self.options.root, self.options.exclude)
+        paths = list(paths)
+        with self.lock:
+            known = {p: self.up.store.file_row(p) for p in paths}
+        came_or_went = [p for p in paths if (known[p] is None) == (self.options.root / p).is_file()]
+        renamed = below(renaming_folders(came_or_went), paths)
         for rel in paths:
             full = self.options.root / rel
             try:
@@ -315,9 +326,9 @@ class Indexer:
             if st is None or stat.S_ISDIR(st.st_mode) or not selected(self.options.root, rel, ignore):
                 changes.append(Change(rel, delete=True))
                 continue
-            with self.lock:
-                row = self.up.store.file_row(rel)
-            read = extract_file(self.options.root, rel, self.options.max_file_size, row.indexed_sha if row else None, self.up.probe)
+            row = known[rel]
+            sha = row.indexed_sha if row is not None and rel not in renamed else None
+            read = extract_file(self.options.root, rel, self.options.max_file_size, sha, self.up.probe)
             ch = self._change_of(read, row, (st.st_size, st.st_mtime_ns))
             if ch is not None:
                 changes.append(ch)
@@ -330,10 +341,25 @@ class Indexer:
         size, mtime = st if st else (0, 0)
         if read.reason is not None:
             return Change(rel, lang, sha256=read.sha256, size=size, mtime_ns=mtime, skip_reason=read.reason)
-        if row is not None and row.indexed_sha is not None and row.indexed_sha == read.sha256:
+        if read.extracted is None:  # the content it is indexed with, not read again (extract_file)
             with self.lock, self.up.store.tx():
                 self.up.store.upsert_file(rel, size=size, mtime_ns=mtime)
             return None
         got: Extracted = read.extracted  # type: ignore[assignment]
         ext = chunks.Extraction(got.facts, [], got.sids, [])
         return Change(rel, lang, b"", None, read.sha256, size, mtime, prepared=ext)
+
+
+def renaming_folders(paths: Iterable[str]) -> set[str]:
+    """The folders whose files' module names change when these files appear or vanish."""
+    return {posixpath.dirname(p) for p in paths if languages.changes_module_names(p)}
+
+
+def below(folders: set[str], paths: Iterable[str]) -> set[str]:
+    """The paths inside any of ``folders`` ('' is the workspace)."""
+    if not folders:
+        return set()
+    if "" in folders:
+        return set(paths)
+    prefixes = tuple(f + "/" for f in folders)
+    return {p for p in paths if p.startswith(prefixes)}
