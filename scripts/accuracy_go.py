@@ -82,7 +82,7 @@ def reference(ws: Path, idx: GoIndex, fresh: bool) -> tuple[set[Edge], set[Edge]
 
 
 def evaluate(spec: str, fresh: bool, keep: Path | None) -> dict[str, Any]:
-    from graphmind.model import AMBIGUOUS, CONFIDENCE_NAMES, EXTRACTED, INFERRED
+    from graphmind.model import CONFIDENCE_NAMES, INFERRED
 
     name, _, module = spec.partition("=")
     ws = corpus_dir(name)
@@ -94,11 +94,8 @@ def evaluate(spec: str, fresh: bool, keep: Path | None) -> dict[str, Any]:
         ref_all, ref_dispatch, report = reference(ws, idx, fresh)
         found, dispatch = idx.edges()
 
-        def keep_edge(e: Edge) -> bool:
-            return e[1] in idx.callables and (e[0] in idx.callables or e[0] in idx.modules)
-
-        ref = {e for e in ref_all if keep_edge(e)}
-        levels = {lv: {e for e, c in found.items() if c >= lv and keep_edge(e)} for lv in (EXTRACTED, INFERRED, AMBIGUOUS)}
+        ref = {e for e in ref_all if idx.keeps(e)}
+        levels = idx.levels(found)
         default = levels[INFERRED]
         result = {
             "corpus": f"{name} ({module})",

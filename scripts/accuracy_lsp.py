@@ -401,7 +401,7 @@ def lines_of(workspace: Path, ignored: Callable[[str], bool], suffixes: tuple[st
 
 
 def evaluate(name: str, ws: Path, server_name: str, fresh: bool, keep: Path | None, cflags: str) -> dict[str, Any]:
-    from graphmind.model import AMBIGUOUS, CONFIDENCE_NAMES, EXTRACTED, INFERRED
+    from graphmind.model import CONFIDENCE_NAMES, INFERRED
 
     from scripts.accuracy import scores
 
@@ -427,12 +427,8 @@ def evaluate(name: str, ws: Path, server_name: str, fresh: bool, keep: Path | No
             cached.write_text(json.dumps({"report": report, "edges": sorted(map(list, ref_all))}))
         found, dispatch = idx.edges()
 
-        def keep_edge(e: Edge) -> bool:
-            return e[1] in idx.callables and (e[0] in idx.callables or e[0] in idx.modules)
-
-        ref = {e for e in ref_all if keep_edge(e)}
-        levels = {lv: {e for e, c in found.items() if c >= lv and keep_edge(e) and e not in dispatch}
-                  for lv in (EXTRACTED, INFERRED, AMBIGUOUS)}
+        ref = {e for e in ref_all if idx.keeps(e)}
+        levels = {lv: edges - dispatch for lv, edges in idx.levels(found).items()}
         default = levels[INFERRED]
         failed = set(report.get("failed", []))
         result = {
@@ -442,14 +438,14 @@ def evaluate(name: str, ws: Path, server_name: str, fresh: bool, keep: Path | No
             "reference": report,
             "referenceEdges": len(ref),
             "graphmind": {CONFIDENCE_NAMES[lv]: scores(s, ref) for lv, s in levels.items()},
-            "dispatchEdges": len({e for e in dispatch if keep_edge(e) and found[e] >= INFERRED}),
+            "dispatchEdges": len({e for e in dispatch if idx.keeps(e) and found[e] >= INFERRED}),
             "referenceDispatchEdges": 0,  # a server names the declared method's callers only
             "static": scores(default, ref),
             "failedDefinitions": len(failed),
             "answered": scores({e for e in default if e[1] not in failed}, {e for e in ref if e[1] not in failed}),
             "onlyGraphmind": sorted(default - ref),
             "onlyReference": sorted(ref - default),
-            "dispatchOnly": sorted(e for e in dispatch if keep_edge(e)),
+            "dispatchOnly": sorted(e for e in dispatch if idx.keeps(e)),
         }
     if keep is not None:
         keep.mkdir(parents=True, exist_ok=True)
