@@ -4,6 +4,7 @@ paths re-read). Reading, parsing and extracting happen here or in worker process
 
 from __future__ import annotations
 
+import os
 import posixpath
 import stat
 import threading
@@ -312,18 +313,19 @@ class Indexer:
         ends where an index does."""
         changes: list[Change] = []
         ignore = Ignore(self.options.root, self.options.exclude)
-        paths = list(paths)
-        with self.lock:
-            known = {p: self.up.store.file_row(p) for p in paths}
-        came_or_went = [p for p in paths if (known[p] is None) == (self.options.root / p).is_file()]
-        renamed = below(renaming_folders(came_or_went), paths)
+        on_disk: dict[str, os.stat_result | None] = {}  # None: a path a whole index would not find
         for rel in paths:
-            full = self.options.root / rel
             try:
-                st = full.stat()
+                st: os.stat_result | None = (self.options.root / rel).stat()
             except OSError:
                 st = None
-            if st is None or stat.S_ISDIR(st.st_mode) or not selected(self.options.root, rel, ignore):
+            ok = st is not None and not stat.S_ISDIR(st.st_mode) and selected(self.options.root, rel, ignore)
+            on_disk[rel] = st if ok else None
+        with self.lock:
+            known = {p: self.up.store.file_row(p) for p in on_disk}
+        renamed = below(renaming_folders(p for p, st in on_disk.items() if (known[p] is None) != (st is None)), on_disk)
+        for rel, st in on_disk.items():
+            if st is None:
                 changes.append(Change(rel, delete=True))
                 continue
             row = known[rel]
