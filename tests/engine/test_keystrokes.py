@@ -13,6 +13,7 @@ from graphmind import languages
 from graphmind.engine import Engine, chunks, documents
 from graphmind.engine.update import Document
 from graphmind.eol import as_parsed
+from graphmind.graph import Graph
 from graphmind.model import Facts
 from graphmind.store import symbol_ids
 from hypothesis import HealthCheck, given, settings
@@ -220,6 +221,27 @@ def test_typing_that_changes_the_interface_patches_and_leaves_other_files_for_se
     assert eng.settle() and not doc.pending
     assert "other.py" in resolved
     _closed_equals_fresh(tmp_path, eng, {"model.py": doc.text.decode(), "other.py": other})
+
+
+def test_a_file_that_appears_binds_the_waiting_sites_of_a_buffer(tmp_path: Path) -> None:
+    """A call typed, then the import it needs typed above it: the call is one of the file's sites
+    left waiting for typing to pause (the import changed the file's bindings). The file the import
+    names then appears on disk (another writer: a CLI refresh, a checkout). The call was last
+    looked up before the import existed, so nothing recorded says the new file binds it: the
+    buffer settles at once, instead of answering 0 callers until typing pauses (CI found this)."""
+    eng = _engine(tmp_path, {"helpers.py": HELPERS, "intl.py": "def a():\n    pass\n"})
+    text = "def a():\n    pass\n"
+    doc = eng.open_document("intl.py", text)
+    assert doc is not None
+    eng.edit_document("intl.py", [(len(text), len(text), b"\n\ndef uses_later():\n    later_fn()\n")])
+    eng.edit_document("intl.py", [(0, 0, b"from later import later_fn\n")])
+    assert doc.stale_own
+    (tmp_path / "later.py").write_text("def later_fn():\n    pass\n", encoding="utf-8")
+    eng.refresh_paths(["later.py"])
+    graph = Graph(eng)
+    [target] = graph.find("later.later_fn")
+    assert [c.symbol.qname for c in graph.callers(target.id)] == ["intl.uses_later"]
+    assert not doc.stale_own
 
 
 CLASSY = MODEL + "\n\nclass Last:\n    def a(self):\n        main()\n\n    def b(self):\n        self.a()\n"

@@ -160,7 +160,9 @@ class Engine:
         # an index makes millions of small, acyclic objects: the cyclic collector would walk them
         # again and again for nothing (a third of the time on Django); it runs once at the end
         with _collector_off():
-            return self._index(progress, cancel)
+            report = self._index(progress, cancel)
+        self._settle_stale()
+        return report
 
     def _index(self, progress: Progress | None, cancel: threading.Event | None) -> IndexReport:
         try:
@@ -189,6 +191,7 @@ class Engine:
         if changes:
             with self.lock, self.store.tx():
                 self.updater.apply(changes)
+            self._settle_stale()
 
     def refresh_folder(self, folder: str) -> None:
         """A folder was created, deleted, renamed or changed (one event for the whole folder, as
@@ -210,7 +213,8 @@ class Engine:
     def adopt(self, rows: list[StoredFile], paths: Iterable[str]) -> None:
         """Make ``paths`` hold the versions another store has of them (``rows``: its stored
         facts, adopted without re-parsing; a path without a row is deleted), and re-resolve what
-        depends on them, open documents included. Open documents themselves are left alone."""
+        depends on them, open documents included. Open documents themselves keep their text (those
+        whose own sites wait for typing to pause are settled: see documents.settle_stale)."""
         by_path = {r.path: r for r in rows}
         with self.lock:
             changes = [
@@ -219,6 +223,11 @@ class Engine:
             if changes:
                 with self.store.tx():
                     self.updater.apply(changes)
+                self._settle_stale()
+
+    def _settle_stale(self) -> None:
+        with self.lock, _collector_off():
+            documents.settle_stale(self.updater)
 
     def skipped_files(self) -> list[tuple[str, str]]:
         with self.lock:

@@ -72,7 +72,18 @@ def settle(up: Updater, rel: str | None = None) -> bool:
     """Parse afresh the buffers (or one) last updated from an incremental parse of text with
     syntax errors, or whose keystrokes left other files (or the file's other sites) waiting
     (``Document.pending``). Returns whether anything was re-parsed."""
-    docs = [d for d in up.docs.values() if d.pending and (rel is None or d.path == rel)]
+    return _settle(up, [d for d in up.docs.values() if d.pending and (rel is None or d.path == rel)])
+
+
+def settle_stale(up: Updater) -> bool:
+    """Files changed outside the buffers (the disk, the base): settle the buffers whose own sites
+    wait for typing to pause (``Document.stale_own``). Those sites last looked their names up
+    before the buffer's newest bindings, so the lookups recorded for them cannot tell that the
+    change binds them now (an import typed, then the file it names appears)."""
+    return _settle(up, [d for d in up.docs.values() if d.stale_own])
+
+
+def _settle(up: Updater, docs: list[Document]) -> bool:
     for doc in docs:
         # whole text's tree is the one a fresh parse gives: its chunks are reused, only the waiting
         # sites and files are resolved again (see Updater.update_document)
