@@ -156,6 +156,21 @@ class GitRepo:
                 out.append((parts[0], parts[2], path[len(self.prefix):]))
         return out
 
+    def update_files(self, entries: list[tuple[str, str, str]], changes: list[ChangedFile], dest: Path) -> None:
+        """Move ``dest``, a tree written by :meth:`write_files`, to the commit whose
+        :meth:`tree_files` are ``entries``, given the ``changes`` between the two: the changed
+        files written again, the deleted ones removed (with the folders they leave empty)."""
+        changed = {c.path for c in changes}
+        for rel in sorted(changed):
+            target = dest / rel
+            if target.is_symlink() or target.is_file():
+                target.unlink()
+            folder = target.parent
+            while folder != dest and folder.is_dir() and not any(folder.iterdir()):
+                folder.rmdir()
+                folder = folder.parent
+        self.write_files([e for e in entries if e[2] in changed], dest)
+
     def write_files(self, entries: list[tuple[str, str, str]], dest: Path) -> None:
         """Write blobs of :meth:`tree_files` under ``dest`` (from git's objects: ``git cat-file
         --batch``; never the working tree). A symbolic link is written as one."""

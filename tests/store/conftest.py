@@ -6,47 +6,34 @@ from __future__ import annotations
 import itertools
 import os
 import shutil
-import subprocess
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from graph_util import FIXTURES
-from pg_util import PASSWORD, Cluster, bin_dir, free_port, git
+from graphmind.snapshot_cache import ENV
+from pg_util import Cluster, ClusterError, create, git
 
 
 @pytest.fixture(scope="session")
 def pg_cluster() -> Iterator[Cluster]:
-    bindir = bin_dir()
-    if bindir is None:
-        pytest.fail("PostgreSQL's server (initdb, pg_ctl) is not installed: run scripts/test.sh, which installs "
-                    "Debian's postgresql, or `apt-get install -y postgresql`", pytrace=False)
-    base = Path(tempfile.mkdtemp(prefix="graphmind-pg-"))
-    as_user: list[str] = []
-    if os.geteuid() == 0:  # initdb refuses root: the cluster belongs to the postgres user
-        shutil.chown(base, "postgres", "postgres")
-        as_user = ["runuser", "-u", "postgres", "--"]
-    pwfile = base / "pw"
-    pwfile.write_text(PASSWORD + "\n")
-    if as_user:
-        shutil.chown(pwfile, "postgres", "postgres")
-    cluster = Cluster(bindir, base / "data", free_port(), as_user, base / "log")
-    got = subprocess.run(
-        [*as_user, str(bindir / "initdb"), "-D", str(cluster.data), "-U", "graphmind", f"--pwfile={pwfile}",
-         "--auth-local=trust", "--auth-host=scram-sha-256", "--encoding=UTF8", "--locale=C.UTF-8", "-N"],
-        capture_output=True, text=True, timeout=120,
-    )
-    if got.returncode != 0:
-        pytest.fail(f"initdb failed: {got.stdout}{got.stderr}", pytrace=False)
-    if as_user:
-        shutil.chown(base, "postgres", "postgres")
-    cluster.start()
+    try:
+        cluster = create()
+    except ClusterError as exc:
+        pytest.fail(str(exc), pytrace=False)
     try:
         yield cluster
     finally:
         cluster.kill()
-        shutil.rmtree(base, ignore_errors=True)
+        shutil.rmtree(cluster.data.parent, ignore_errors=True)
+
+
+@pytest.fixture(autouse=True)
+def snapshot_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Each test's own cache of local snapshot copies (never the user's)."""
+    folder = tmp_path / "snapshot-cache"
+    monkeypatch.setenv(ENV, str(folder))
+    return folder
 
 
 _numbers = itertools.count()

@@ -12,10 +12,14 @@ import os
 import shutil
 import socket
 import subprocess
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
+
+class ClusterError(RuntimeError):
+    """PostgreSQL is not installed, or the cluster did not start (the message says why)."""
+
 
 PASSWORD = "s3cret-Pw_for-tests"  # the superuser's; tests check it never shows
 EDITOR_PASSWORD = "ed1tor-Pw_for-tests"
@@ -44,6 +48,7 @@ class Cluster:
     port: int
     as_user: list[str]  # the command prefix that runs a server binary as its owner
     log: Path
+    options: str = ""  # more server settings
 
     def url(self, database: str = "postgres", user: str = "graphmind", password: str = PASSWORD) -> str:
         return f"postgresql://{user}:{password}@127.0.0.1:{self.port}/{database}"
@@ -53,11 +58,11 @@ class Cluster:
                               capture_output=True, text=True, check=check, timeout=120)
 
     def start(self) -> None:
-        opts = f"-p {self.port} -k {self.data.parent} -c listen_addresses=127.0.0.1 -c fsync=off"
+        opts = f"-p {self.port} -k {self.data.parent} -c listen_addresses=127.0.0.1 -c fsync=off {self.options}".strip()
         got = self.ctl("-w", "-t", "60", "-l", str(self.log), "-o", opts, "start", check=False)
         if got.returncode != 0:
             tail = self.log.read_text(errors="replace")[-2000:] if self.log.exists() else ""
-            pytest.fail(f"PostgreSQL did not start: {got.stdout}{got.stderr}\n{tail}", pytrace=False)
+            raise ClusterError(f"PostgreSQL did not start: {got.stdout}{got.stderr}\n{tail}")
 
     def kill(self) -> None:
         """Stop at once, as a crash would (no shutdown checkpoint)."""
@@ -68,6 +73,41 @@ class Cluster:
 
         with psycopg.connect(self.url(), autocommit=True) as conn:
             conn.execute(sql)
+
+
+def create(options: str = "") -> Cluster:
+    """A new cluster in a temporary folder, started (as the ``postgres`` user when run as root:
+    initdb refuses root); the superuser ``graphmind`` has :data:`PASSWORD`. ``options``: more
+    server settings (``-c name=value ...``). Stop it with :meth:`Cluster.kill` and remove
+    ``cluster.data.parent``."""
+    bindir = bin_dir()
+    if bindir is None:
+        raise ClusterError("PostgreSQL's server (initdb, pg_ctl) is not installed: run scripts/test.sh, which installs "
+                           "Debian's postgresql, or `apt-get install -y postgresql`")
+    base = Path(tempfile.mkdtemp(prefix="graphmind-pg-"))
+    as_user: list[str] = []
+    if os.geteuid() == 0:
+        shutil.chown(base, "postgres", "postgres")
+        as_user = ["runuser", "-u", "postgres", "--"]
+    pwfile = base / "pw"
+    pwfile.write_text(PASSWORD + "\n")
+    if as_user:
+        shutil.chown(pwfile, "postgres", "postgres")
+    cluster = Cluster(bindir, base / "data", free_port(), as_user, base / "log", options)
+    got = subprocess.run(
+        [*as_user, str(bindir / "initdb"), "-D", str(cluster.data), "-U", "graphmind", f"--pwfile={pwfile}",
+         "--auth-local=trust", "--auth-host=scram-sha-256", "--encoding=UTF8", "--locale=C.UTF-8", "-N"],
+        capture_output=True, text=True, timeout=120,
+    )
+    if got.returncode != 0:
+        shutil.rmtree(base, ignore_errors=True)
+        raise ClusterError(f"initdb failed: {got.stdout}{got.stderr}")
+    try:
+        cluster.start()
+    except ClusterError:
+        shutil.rmtree(base, ignore_errors=True)
+        raise
+    return cluster
 
 
 def git(root: Path, *args: str) -> str:

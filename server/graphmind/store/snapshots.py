@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import marshal
 import sqlite3
 import time
@@ -43,6 +44,15 @@ class SnapshotInfo:
     new_files: int
     new_resolutions: int
     seconds: float
+
+
+@dataclass(frozen=True)
+class Delta:
+    """What an incremental job changed: the snapshot its local index started equal to, and the
+    paths whose rows it wrote since (:mod:`.touched`); every other path keeps that snapshot's rows."""
+
+    ancestor: SnapshotInfo
+    paths: list[str]
 
 
 @dataclass(frozen=True)
@@ -154,18 +164,30 @@ class SnapshotStore:
     # ------------------------------------------------------------------ publish
     def publish(
         self, commit: str, local: Store, *, based_on: str | None, seconds: float,
-        before_commit: Callable[[], None] | None = None,
+        before_commit: Callable[[], None] | None = None, delta: Delta | None = None,
     ) -> Published:
         """Publish the local index as the snapshot of ``commit``, in one transaction.
-        ``before_commit``: called once everything is copied, before the commit (fault tests)."""
+        ``delta``: the local index started equal to that snapshot and changed only those paths:
+        only they are digested and copied, the others keep the ancestor's rows (a pruned
+        ancestor: the whole index is published). ``before_commit``: called once everything is
+        copied, before the commit (fault tests)."""
         db = local.db
-        ids = [r[0] for r in db.execute("SELECT id FROM files ORDER BY path")]
         mapping: list[tuple[int, int | None]] = []
-        new_files = new_res = 0
+        new_files = new_res = inherited = 0
         try:
             with self.conn.connection() as conn, conn.transaction():
                 # a prune (which takes this lock alone) must not collect rows this job shares
                 conn.execute("SELECT pg_advisory_xact_lock_shared(hashtext('graphmind prune'))")
+                inherit = delta is not None and conn.execute(
+                    "SELECT 1 FROM gm_snapshots WHERE id = %s", (delta.ancestor.id,)).fetchone() is not None
+                if inherit:
+                    assert delta is not None
+                    ids = [r[0] for r in db.execute(
+                        "SELECT id FROM files WHERE path IN (SELECT value FROM json_each(?)) ORDER BY path",
+                        (json.dumps(delta.paths),))]
+                    inherited = conn.execute(_INHERITED.format("count(*)"), (delta.ancestor.id, delta.paths)).fetchone()[0]
+                else:
+                    ids = [r[0] for r in db.execute("SELECT id FROM files ORDER BY path")]
                 conn.execute(
                     "CREATE TEMP TABLE stage_files(local_id bigint, digest bytea, path text, lang text, module text, "
                     "sha256 text, size bigint, status text, reason text, facts bytea, sids bytea) ON COMMIT DROP"
@@ -179,10 +201,16 @@ class SnapshotStore:
                 row = conn.execute(
                     "INSERT INTO gm_snapshots(commit, based_on, config, files, new_files, new_resolutions, seconds) "
                     "VALUES(%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (commit) DO NOTHING RETURNING id",
-                    (commit, based_on, local.layers.meta("config"), len(mapping), new_files, new_res, seconds),
+                    (commit, based_on, local.layers.meta("config"), len(mapping) + inherited, new_files, new_res, seconds),
                 ).fetchone()
                 if row is None:  # another job made it meanwhile: ours is dropped with the transaction
                     raise _AlreadyPublished
+                if inherit:
+                    assert delta is not None
+                    conn.execute(
+                        "INSERT INTO gm_snapshot_files(snapshot_id, file_id, res_id) " + _INHERITED.format("%s, sf.file_id, sf.res_id"),
+                        (row[0], delta.ancestor.id, delta.paths),
+                    )
                 with conn.cursor().copy(
                     "COPY gm_snapshot_files(snapshot_id, file_id, res_id) FROM STDIN (FORMAT BINARY)"
                 ) as cp:
@@ -192,8 +220,8 @@ class SnapshotStore:
                 if before_commit is not None:
                     before_commit()
         except _AlreadyPublished:
-            return Published(None, len(mapping), 0, 0)
-        return Published(self.snapshot_of(commit), len(mapping), new_files, new_res)
+            return Published(None, len(mapping) + inherited, 0, 0)
+        return Published(self.snapshot_of(commit), len(mapping) + inherited, new_files, new_res)
 
     # ------------------------------------------------------------------ restore
     def restore(self, snapshot: SnapshotInfo, local: Store) -> None:
@@ -278,6 +306,11 @@ class SnapshotStore:
             return dict.fromkeys(tables, 0)
         row = self.conn.execute("SELECT " + ", ".join(f"(SELECT count(*) FROM {t})" for t in tables)).fetchone()
         return dict(zip(tables, row, strict=True))
+
+
+# an ancestor's files that a delta did not change (parameters: the ancestor's id, the changed paths)
+_INHERITED = ("SELECT {} FROM gm_snapshot_files sf JOIN gm_files f ON f.id = sf.file_id "
+              "WHERE sf.snapshot_id = %s AND NOT f.path = ANY(%s::text[])")
 
 
 class _AlreadyPublished(Exception):
@@ -372,4 +405,4 @@ def _copy(cur: object, table: str, cols: tuple[tuple[str, str], ...], rows: list
             cp.write_row(r)
 
 
-__all__ = ["Published", "Pruned", "SnapshotInfo", "SnapshotStore"]
+__all__ = ["Delta", "Published", "Pruned", "SnapshotInfo", "SnapshotStore"]
