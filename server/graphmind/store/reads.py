@@ -32,9 +32,11 @@ def like_escape(s: str) -> str:
 
 
 class Reads:
-    def __init__(self, db: sqlite3.Connection, dialect: Dialect = SQLITE) -> None:
+    def __init__(self, db: sqlite3.Connection, dialect: Dialect = SQLITE, *, fixed_epoch: int | None = None) -> None:
+        """``fixed_epoch``: the epoch of rows that never change (a snapshot's), never asked for."""
         self.db = db  # a sqlite3 connection, or one to PostgreSQL with the same interface (.pg)
         self.d = dialect
+        self.fixed_epoch = fixed_epoch
 
     @contextlib.contextmanager
     def deadline(self, at: float, every: int) -> Iterator[None]:
@@ -57,6 +59,8 @@ class Reads:
         return self._q(f"SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE {where}", params)
 
     def epoch(self) -> int:
+        if self.fixed_epoch is not None:  # a walk's "did the graph change under me?" costs no round trip
+            return self.fixed_epoch
         row = self.db.execute("SELECT value FROM meta WHERE key='epoch'").fetchone()
         return int(row[0]) if row else 0
 
@@ -208,13 +212,15 @@ class Reads:
         edge with ``via`` ``dispatch:<its qualified name>`` at a site with a call edge to it), at
         ``min_conf`` or above."""
         # the best confidence is taken here, not by GROUP BY: SQLite flattens a stacked overlay's
-        # views into a join only when the query does not aggregate (store/stacked.py)
+        # views into a join only when the query does not aggregate (store/stacked.py). A site's
+        # edges share its caller: that equality lets PostgreSQL reach them by an index (its
+        # views' file_id is the snapshot's, which no index of the edges holds)
         best: dict[tuple[int, int, str], int] = {}
         for d, impl, conf, qname in self._q(
             f"""
             SELECT e.callee_id, d.callee_id, d.confidence, s.qname FROM edges e
             JOIN symbols s ON s.id = e.callee_id
-            JOIN edges d ON d.file_id = e.file_id AND d.sid = e.sid
+            JOIN edges d ON d.caller_id = e.caller_id AND d.file_id = e.file_id AND d.sid = e.sid
             WHERE e.callee_id IN (SELECT value FROM {self.d.ints}) AND e.kind = 'call'
               AND d.kind = 'call' AND d.confidence >= ? AND d.via = 'dispatch:' || s.qname
             """,
@@ -278,20 +284,21 @@ class Reads:
 
     # ------------------------------------------------------------------ stats
     def counts(self) -> dict[str, Any]:
-        """Raw counts for :meth:`graphmind.graph.Graph.stats`."""
+        """Raw counts for :meth:`graphmind.graph.Graph.stats` (groups in order: PostgreSQL's hash
+        aggregates give none)."""
         q = self._q
         return {
-            "files_by_lang": q("SELECT lang, count(*) FROM files WHERE status = 'indexed' GROUP BY lang"),
-            "symbols_by_lang": q("SELECT lang, count(*) FROM symbols WHERE kind != 'module' GROUP BY lang"),
+            "files_by_lang": q("SELECT lang, count(*) FROM files WHERE status = 'indexed' GROUP BY lang ORDER BY 1"),
+            "symbols_by_lang": q("SELECT lang, count(*) FROM symbols WHERE kind != 'module' GROUP BY lang ORDER BY 1"),
             "call_edges_by_lang": q(
-                "SELECT f.lang, count(*) FROM edges e JOIN files f ON f.id = e.file_id WHERE e.kind = 'call' GROUP BY f.lang"
+                "SELECT f.lang, count(*) FROM edges e JOIN files f ON f.id = e.file_id WHERE e.kind = 'call' GROUP BY f.lang ORDER BY 1"
             ),
             "unresolved_by_lang": q(
                 "SELECT f.lang, count(*) FROM sites st JOIN files f ON f.id = st.file_id "
-                "WHERE st.kind = 'call' AND st.status = 'unresolved' GROUP BY f.lang"
+                "WHERE st.kind = 'call' AND st.status = 'unresolved' GROUP BY f.lang ORDER BY 1"
             ),
-            "call_edges_by_confidence": q("SELECT confidence, count(*) FROM edges WHERE kind = 'call' GROUP BY confidence"),
-            "call_sites_by_status": q("SELECT status, count(*) FROM sites WHERE kind = 'call' GROUP BY status"),
+            "call_edges_by_confidence": q("SELECT confidence, count(*) FROM edges WHERE kind = 'call' GROUP BY confidence ORDER BY 1"),
+            "call_sites_by_status": q("SELECT status, count(*) FROM sites WHERE kind = 'call' GROUP BY status ORDER BY 1"),
             "files": q("SELECT count(*) FROM files WHERE status = 'indexed'")[0][0],
             "skipped": q("SELECT count(*) FROM files WHERE status = 'skipped'")[0][0],
             "symbols": q("SELECT count(*) FROM symbols WHERE kind != 'module'")[0][0],

@@ -159,7 +159,7 @@ class SnapshotStore:
         from .dialect import POSTGRES
 
         conn = PgConnection(self.location, snapshot=snapshot, timeout=self.timeout, **self._reader())
-        return Reads(conn, POSTGRES), conn  # type: ignore[arg-type]
+        return Reads(conn, POSTGRES, fixed_epoch=snapshot), conn  # type: ignore[arg-type]
 
     # ------------------------------------------------------------------ publish
     def publish(
@@ -221,7 +221,15 @@ class SnapshotStore:
                     before_commit()
         except _AlreadyPublished:
             return Published(None, len(mapping) + inherited, 0, 0)
+        if not inherited:  # rows copied in bulk: the planner's statistics are new (or none, at first)
+            self.analyze()
         return Published(self.snapshot_of(commit), len(mapping) + inherited, new_files, new_res)
+
+    def analyze(self) -> None:
+        """Gather the planner's statistics of every table (after a bulk load they are missing
+        until autovacuum comes by, and the readers' plans are then 10× slower)."""
+        tables = ["gm_files", "gm_resolutions", *FILE_ROWS, *RESOLUTION_ROWS, "gm_snapshots", "gm_snapshot_files"]
+        self.conn.execute(f"ANALYZE {', '.join(tables)}")
 
     # ------------------------------------------------------------------ restore
     def restore(self, snapshot: SnapshotInfo, local: Store) -> None:

@@ -1,0 +1,351 @@
+#!/usr/bin/env python3
+"""A team's shared graph in PostgreSQL, measured (issue 28): CI snapshots and many readers at once.
+
+Usage::
+
+    nice -n 10 python scripts/bench_team.py [--lines 1000000] [--corpus DIR] [--editors 100] [--agents 5]
+                                            [--seconds 30] [--seed 1] [--out FILE.json]
+
+A generated monorepo (``scripts/gen_corpus.py``, ``--lines`` lines of Python; made once under
+``--corpus`` and committed to git) and a throwaway PostgreSQL cluster (``tests/store/pg_util.py``,
+as the tests start it; removed at the end). Then, with ``graphmind index --store URL --commit SHA``
+run as a CI job would (a process each, its own cache of local snapshot copies):
+
+a. **first snapshot**: the job's wall time, the database's size and its rows;
+b. **a commit changing 20 files** (a function added to each, calling one already there): the
+   incremental job's wall time and the rows it added (% of all rows), from this machine's copy of
+   the ancestor (``warm``), then the next such commit on a machine without one (``cold``: the
+   ancestor restored from the store);
+c. **readers**: ``--editors`` simulated editors, each a clone of the repository (hard links; its own
+   git index) with 1–20 files changed locally, and ``--agents`` agents, each a process holding
+   the read path the CLI and MCP use today (``team.open_snapshot``: the newest snapshot of an
+   ancestor of its HEAD, its local changes listed as not in the answer), all started at once.
+   Start to first answer (open + ``callers``); then, until ``--seconds`` or ``--questions`` per
+   reader, ``callers`` and a 3-hop blast radius of symbols picked at random from the snapshot —
+   editors with a think time of 0.5–1.5 s between questions, agents back to back. p50 / p95 per
+   question, and the local disk each editor's reads wrote (GraphMind's files; its changed files).
+
+Prints tables (and the load average); ``--out`` writes the figures as JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "tests" / "store"))
+import gen_corpus  # noqa: E402
+from pg_util import create, git  # noqa: E402
+
+CHANGED = 20  # files a CI commit changes
+MAX_CONNECTIONS = 400  # each reader holds two sessions (its store and its snapshot's reads)
+
+
+def pct(values: list[float], p: float) -> float | None:
+    if not values:
+        return None
+    s = sorted(values)
+    return round(s[min(len(s) - 1, int(round(p / 100 * (len(s) - 1))))], 2)
+
+
+def load() -> str:
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
+# ---------------------------------------------------------------------------------------- corpus
+def corpus(folder: Path, lines: int, seed: int) -> Path:
+    """The generated monorepo as a git repository (made once)."""
+    root = folder / f"synth-{lines}-s{seed}"
+    if (root / ".git").is_dir():
+        return root
+    gen_corpus.generate(root, lines, seed, force=True)
+    git(root, "init", "-q")
+    (root / ".git" / "info" / "exclude").write_text(f"{gen_corpus.TRUTH_FILE}\n")
+    git(root, "config", "core.trustctime", "false")  # editors' clones share inodes (hard links)
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "generated")
+    return root
+
+
+def python_files(root: Path) -> list[str]:
+    return sorted(p for p in git(root, "ls-files", "*.py").split("\n") if p and not p.endswith("__init__.py"))
+
+
+def add_functions(root: Path, paths: list[str], tag: str) -> None:
+    """A function added at the end of each file, calling the file's first top-level function
+    (an interface change: a new symbol; a new call)."""
+    for i, rel in enumerate(paths):
+        path = root / rel
+        text = path.read_text()
+        first = next((ln[4:].split("(", 1)[0] for ln in text.splitlines() if ln.startswith("def ")), None)
+        body = f"{first}()" if first else "None"
+        fresh = text + f"\n\ndef {tag}_{i}():\n    return {body}\n"
+        tmp = path.with_name(path.name + ".new")
+        tmp.write_text(fresh)
+        os.replace(tmp, path)  # a new inode: a clone's hard link to the old one is left alone
+
+
+# ---------------------------------------------------------------------------------------- CI jobs
+def index_job(root: Path, url: str, cache: Path) -> dict[str, Any]:
+    env = {**os.environ, "GRAPHMIND_SNAPSHOT_CACHE": str(cache)}
+    start = time.monotonic()
+    got = subprocess.run([sys.executable, "-m", "graphmind", "index", "--root", str(root), "--store", url,
+                          "--commit", "HEAD", "--json"], capture_output=True, text=True, env=env, check=False)
+    wall = time.monotonic() - start
+    if got.returncode != 0:
+        raise SystemExit(f"graphmind index failed: {got.stderr[-2000:]}")
+    out = json.loads(got.stdout)
+    out["wall"] = round(wall, 2)
+    return out
+
+
+def store_size(url: str) -> tuple[int, dict[str, int]]:
+    from graphmind.store.location import check
+    from graphmind.store.snapshots import SnapshotStore
+
+    shared = SnapshotStore(check(url, "bench"))
+    try:
+        size = shared.conn.execute("SELECT pg_database_size(current_database())").fetchone()[0]
+        return size, shared.row_counts()
+    finally:
+        shared.close()
+
+
+# ---------------------------------------------------------------------------------------- readers
+def sample_symbols(root: Path, url: str, n: int, seed: int) -> list[str]:
+    """Functions, methods and classes of files picked at random, read from the snapshot."""
+    from graphmind.graph import Graph
+    from graphmind.store.location import check
+    from graphmind.team import open_snapshot
+
+    engine, status = open_snapshot(root, check(url, "bench"))
+    if engine is None:
+        raise SystemExit(f"no snapshot to read: {status.reason}")
+    rng = random.Random(seed)
+    files = python_files(root)
+    out: list[str] = []
+    try:
+        graph = Graph(engine)  # type: ignore[arg-type]
+        for rel in rng.sample(files, min(len(files), n)):
+            syms = [s.qname for s in graph.file_symbols(rel) if s.kind in ("function", "method", "class")]
+            if syms:
+                out.append(rng.choice(syms))
+    finally:
+        engine.close()
+    return out
+
+
+def reader(kind: str, root: str, url: str, symbols: list[str], seconds: float, questions: int, seed: int,
+           ready: Any, results: Any) -> None:
+    """One editor or agent: open the snapshot as the CLI/MCP read path does, answer one
+    ``callers`` (start to first answer), wait for the others, then ask in a bounded loop."""
+    from graphmind.graph import Graph
+    from graphmind.store.location import check
+    from graphmind.team import open_snapshot
+
+    rng = random.Random(seed)
+    out: dict[str, Any] = {"kind": kind, "callers": [], "blast": [], "errors": 0}
+    waited = False
+    try:
+        start = time.monotonic()
+        engine, status = open_snapshot(Path(root), check(url, "bench"))
+        if engine is None:
+            out["failed"] = status.reason
+            return
+        graph = Graph(engine)  # type: ignore[arg-type]
+        first = graph.find(rng.choice(symbols))
+        if first:
+            graph.callers(first[0].id)
+        out["first_answer"] = (time.monotonic() - start) * 1000
+        out["local_changes"] = len(status.local_changes)
+        ready.wait()
+        waited = True
+        deadline = time.monotonic() + seconds
+        for _ in range(questions):
+            if time.monotonic() >= deadline:
+                break
+            if kind == "editor":
+                time.sleep(rng.uniform(0.5, 1.5))
+            what = rng.choice(("callers", "blast"))
+            q = time.monotonic()
+            try:
+                syms = graph.find(rng.choice(symbols))
+                if syms:
+                    if what == "callers":
+                        graph.callers(syms[0].id)
+                    else:
+                        graph.blast_radius(syms[:1], depth=3)
+            except Exception:  # noqa: BLE001 - counted: a benchmark reports failures, never hides them
+                out["errors"] += 1
+                continue
+            out[what].append((time.monotonic() - q) * 1000)
+        engine.close()
+    except Exception as exc:  # noqa: BLE001 - reported in the table
+        out["failed"] = repr(exc)
+    finally:
+        if not waited:
+            ready.wait()
+        results.put(out)
+
+
+def clone(root: Path, dest: Path, rng: random.Random, files: list[str]) -> int:
+    """An editor's checkout: hard links to the repository's files (its own git index and HEAD,
+    since git replaces files, never writes them in place), with 1–20 files changed; the bytes of
+    its changed files."""
+    subprocess.run(["cp", "-al", str(root), str(dest)], check=True)
+    changed = rng.sample(files, rng.randint(1, 20))
+    add_functions(dest, changed, "editor_local")
+    return sum((dest / p).stat().st_size for p in changed)
+
+
+def local_bytes(folder: Path) -> int:
+    """GraphMind's own files in an editor's checkout (an index or overlay it wrote)."""
+    gm = folder / ".graphmind"
+    return sum(p.stat().st_size for p in gm.rglob("*") if p.is_file()) if gm.exists() else 0
+
+
+def readers(root: Path, url: str, work: Path, args: argparse.Namespace) -> dict[str, Any]:
+    rng = random.Random(args.seed)
+    files = python_files(root)
+    symbols = sample_symbols(root, url, 1000, args.seed)
+    editors = []
+    changed_bytes = []
+    for i in range(args.editors):
+        dest = work / f"editor{i}"
+        changed_bytes.append(clone(root, dest, rng, files))
+        editors.append(dest)
+    ctx = mp.get_context("fork")
+    ready = ctx.Barrier(args.editors + args.agents + 1)
+    results = ctx.Queue()
+    procs = [ctx.Process(target=reader, args=("editor", str(e), url, symbols, args.seconds, args.questions,
+                                              args.seed + i, ready, results)) for i, e in enumerate(editors)]
+    procs += [ctx.Process(target=reader, args=("agent", str(root), url, symbols, args.seconds, args.questions * 10,
+                                               args.seed + 1000 + i, ready, results)) for i in range(args.agents)]
+    load_before = load()
+    for p in procs:
+        p.start()
+    ready.wait()
+    got = [results.get(timeout=args.seconds + 600) for _ in procs]
+    for p in procs:
+        p.join()
+    load_after = load()
+    out: dict[str, Any] = {"load_before": load_before, "load_after": load_after, "readers": {}}
+    for kind in ("editor", "agent", "all"):
+        mine = [g for g in got if kind == "all" or g["kind"] == kind]
+        callers = [x for g in mine for x in g["callers"]]
+        blast = [x for g in mine for x in g["blast"]]
+        first = [g["first_answer"] for g in mine if "first_answer" in g]
+        out["readers"][kind] = {
+            "count": len(mine), "failed": sum(1 for g in mine if "failed" in g), "errors": sum(g["errors"] for g in mine),
+            "callers": len(callers), "callers_p50": pct(callers, 50), "callers_p95": pct(callers, 95),
+            "blast": len(blast), "blast_p50": pct(blast, 50), "blast_p95": pct(blast, 95),
+            "first_p50": pct(first, 50), "first_p95": pct(first, 95), "first_max": pct(first, 100),
+        }
+    out["editor_graphmind_bytes_max"] = max(local_bytes(e) for e in editors) if editors else 0
+    out["editor_changed_bytes_p50"] = statistics.median(changed_bytes) if changed_bytes else 0
+    out["editor_changed_bytes_max"] = max(changed_bytes) if changed_bytes else 0
+    out["editor_local_changes"] = sorted({g.get("local_changes", 0) for g in got if g["kind"] == "editor"})[:3]
+    return out
+
+
+# ---------------------------------------------------------------------------------------- main
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    ap.add_argument("--lines", type=int, default=1_000_000)
+    ap.add_argument("--corpus", type=Path, default=Path.home() / ".cache" / "graphmind" / "corpora")
+    ap.add_argument("--editors", type=int, default=100)
+    ap.add_argument("--agents", type=int, default=5)
+    ap.add_argument("--seconds", type=float, default=30.0, help="how long the readers ask (default 30)")
+    ap.add_argument("--questions", type=int, default=60, help="at most this many questions per editor (agents: 10×)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out", type=Path, default=None)
+    args = ap.parse_args(argv)
+
+    figures: dict[str, Any] = {"lines": args.lines, "load_start": load()}
+    root = corpus(args.corpus, args.lines, args.seed)
+    files = python_files(root)
+    figures["files"] = len(files)
+    cluster = create(f"-c max_connections={MAX_CONNECTIONS}")
+    work = Path(tempfile.mkdtemp(prefix="graphmind-bench-team-"))
+    head = git(root, "rev-parse", "HEAD")
+    try:
+        cluster.admin("CREATE DATABASE team")
+        url = cluster.url("team")
+        cache = work / "ci-cache"
+        git(root, "checkout", "-q", "--detach", head)
+
+        first = index_job(root, url, cache)
+        size, rows = store_size(url)
+        figures["first"] = {"wall": first["wall"], "files": first["files"], "db_bytes": size, "rows": sum(rows.values()),
+                            "cache_bytes": sum(p.stat().st_size for p in cache.rglob("*") if p.is_file()),
+                            "load": load()}
+        print(f"(a) first snapshot: {first['wall']:.1f} s wall, {first['files']:,} files, database "
+              f"{size / 2**20:.0f} MiB, {sum(rows.values()):,} rows (load {load()})", flush=True)
+
+        rng = random.Random(args.seed)
+        for label in ("warm", "cold"):
+            before = sum(store_size(url)[1].values())
+            add_functions(root, rng.sample(files, CHANGED), f"ci_{label}")
+            git(root, "commit", "-qam", f"ci {label}")
+            if label == "cold":  # another machine: no local copy of the ancestor
+                shutil.rmtree(cache)
+            job = index_job(root, url, cache)
+            size, rows = store_size(url)
+            added = sum(rows.values()) - before
+            figures[label] = {"wall": job["wall"], "job_seconds": job["seconds"], "changed": job["filesChanged"],
+                              "new_files": job["newFileVersions"], "new_resolutions": job["newResolutions"],
+                              "added_rows": added, "added_pct": round(100 * added / before, 3), "db_bytes": size,
+                              "load": load()}
+            print(f"(b) {label} incremental ({job['filesChanged']} files changed): {job['wall']:.2f} s wall, "
+                  f"{job['newFileVersions']} new file versions, {job['newResolutions']} new resolutions, "
+                  f"+{added:,} rows ({100 * added / before:.3f} %) (load {load()})", flush=True)
+
+        figures["read"] = readers(root, url, work, args)
+    finally:
+        cluster.kill()
+        shutil.rmtree(cluster.data.parent, ignore_errors=True)
+        shutil.rmtree(work, ignore_errors=True)
+        git(root, "checkout", "-q", "--detach", head)  # the corpus as generated, for the next run
+    print_tables(figures)
+    if args.out:
+        args.out.write_text(json.dumps(figures, indent=2))
+    return 0
+
+
+def print_tables(f: dict[str, Any]) -> None:
+    print(f"\nCorpus: {f['lines']:,} lines, {f['files']:,} Python files; load average at start {f['load_start']}")
+    print("\n| CI job | wall | changed | new file versions | new resolutions | rows added | database |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    print(f"| first snapshot | {f['first']['wall']:.1f} s | all | {f['first']['files']:,} | | {f['first']['rows']:,} | "
+          f"{f['first']['db_bytes'] / 2**20:.0f} MiB |")
+    for label, name in (("warm", "20 files, local copy of the ancestor"), ("cold", "20 files, ancestor restored")):
+        x = f[label]
+        print(f"| {name} | {x['wall']:.2f} s | {x['changed']} | {x['new_files']} | {x['new_resolutions']} | "
+              f"{x['added_rows']:,} ({x['added_pct']:.2f} %) | {x['db_bytes'] / 2**20:.0f} MiB |")
+    r = f["read"]
+    print(f"\nReaders at once (load average before {r['load_before']}, after {r['load_after']}):")
+    print("\n| readers | count | callers p50 / p95 | blast-3 p50 / p95 | questions | start to first answer p50 / p95 / max | errors |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for kind, x in r["readers"].items():
+        print(f"| {kind} | {x['count']} | {x['callers_p50']} / {x['callers_p95']} ms | {x['blast_p50']} / {x['blast_p95']} ms | "
+              f"{x['callers'] + x['blast']:,} | {x['first_p50']} / {x['first_p95']} / {x['first_max']} ms | "
+              f"{x['errors'] + x['failed']} |")
+    print(f"\nLocal disk per editor: GraphMind's files {r['editor_graphmind_bytes_max']:,} bytes (max); its changed files "
+          f"{r['editor_changed_bytes_p50'] / 1024:.0f} KiB median, {r['editor_changed_bytes_max'] / 1024:.0f} KiB max. "
+          f"CI machine's local copy of a snapshot: {f['first']['cache_bytes'] / 2**20:.0f} MiB")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
