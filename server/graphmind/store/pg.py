@@ -85,7 +85,9 @@ def connect_options(snapshot: int | None, read_only: bool, statement_timeout: fl
     read-only transactions and a bound on every statement."""
     opts = [f"-c search_path={SCHEMA_NAME}"]
     if snapshot is not None:
-        opts.append(f"-c graphmind.snapshot={int(snapshot)}")
+        # a reader asks the same few statements over and over: each is planned once per session
+        # (planning the views' joins costs more than running them; see ``PgConnection``)
+        opts.append(f"-c graphmind.snapshot={int(snapshot)} -c plan_cache_mode=force_generic_plan")
     if read_only:
         opts.append("-c default_transaction_read_only=on")
     if statement_timeout is not None:
@@ -109,6 +111,8 @@ class PgConnection:
         self._errors = (psycopg.Error, PoolTimeout)
         kwargs = {"autocommit": True, "connect_timeout": max(1, round(timeout)),
                   "options": connect_options(snapshot, read_only, statement_timeout)}
+        if snapshot is not None:  # statements prepared at their first run (with one generic plan)
+            kwargs["prepare_threshold"] = 0
         try:  # one connection first: a store that is down says why at once (the pool would retry)
             psycopg.connect(location.url, **kwargs).close()
         except psycopg.Error as exc:
