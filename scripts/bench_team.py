@@ -241,23 +241,24 @@ def local_bytes(folder: Path) -> int:
     return sum(p.stat().st_size for p in gm.rglob("*") if p.is_file()) if gm.exists() else 0
 
 
-def readers(root: Path, url: str, work: Path, args: argparse.Namespace) -> dict[str, Any]:
+def readers(root: Path, url: str, work: Path, args: argparse.Namespace, editor_count: int, agent_count: int,
+            symbols: list[str]) -> dict[str, Any]:
+    """``editor_count`` editors and ``agent_count`` agents asking at once."""
     rng = random.Random(args.seed)
     files = python_files(root)
-    symbols = sample_symbols(root, url, 1000, args.seed)
     editors = []
     changed_bytes = []
-    for i in range(args.editors):
+    for i in range(editor_count):
         dest = work / f"editor{i}"
         changed_bytes.append(clone(root, dest, rng, files))
         editors.append(dest)
     ctx = mp.get_context("fork")
-    ready = ctx.Barrier(args.editors + args.agents + 1)
+    ready = ctx.Barrier(editor_count + agent_count + 1)
     results = ctx.Queue()
     procs = [ctx.Process(target=reader, args=("editor", str(e), url, symbols, args.seconds, args.questions,
                                               args.seed + i, ready, results)) for i, e in enumerate(editors)]
     procs += [ctx.Process(target=reader, args=("agent", str(root), url, symbols, args.seconds, args.questions * 10,
-                                               args.seed + 1000 + i, ready, results)) for i in range(args.agents)]
+                                               args.seed + 1000 + i, ready, results)) for i in range(agent_count)]
     load_before = load()
     for p in procs:
         p.start()
@@ -281,7 +282,8 @@ def readers(root: Path, url: str, work: Path, args: argparse.Namespace) -> dict[
     out["editor_graphmind_bytes_max"] = max(local_bytes(e) for e in editors) if editors else 0
     out["editor_changed_bytes_p50"] = statistics.median(changed_bytes) if changed_bytes else 0
     out["editor_changed_bytes_max"] = max(changed_bytes) if changed_bytes else 0
-    out["editor_local_changes"] = sorted({g.get("local_changes", 0) for g in got if g["kind"] == "editor"})[:3]
+    for e in editors:  # the next crowd's clones are its own
+        shutil.rmtree(e, ignore_errors=True)
     return out
 
 
@@ -337,7 +339,9 @@ def main(argv: list[str] | None = None) -> int:
                   f"{job['newFileVersions']} new file versions, {job['newResolutions']} new resolutions, "
                   f"+{added:,} rows ({100 * added / before:.3f} %) (load {load()})", flush=True)
 
-        figures["read"] = readers(root, url, work, args)
+        symbols = sample_symbols(root, url, 1000, args.seed)
+        figures["solo"] = readers(root, url, work, args, 0, 1, symbols)  # one agent alone: no contention
+        figures["read"] = readers(root, url, work, args, args.editors, args.agents, symbols)
     finally:
         cluster.kill()
         shutil.rmtree(cluster.data.parent, ignore_errors=True)
@@ -361,10 +365,12 @@ def print_tables(f: dict[str, Any]) -> None:
         print(f"| {name} | {x['wall']:.2f} s ({x['cpu']:.2f} s CPU) | {x['changed']} | {x['new_files']} | "
               f"{x['new_resolutions']} | {x['added_rows']:,} ({x['added_pct']:.2f} %) | {x['db_bytes'] / 2**20:.0f} MiB |")
     r = f["read"]
-    print(f"\nReaders at once (load average before {r['load_before']}, after {r['load_after']}):")
+    print(f"\nReaders at once (load average before {r['load_before']}, after {r['load_after']}; "
+          f"one agent alone: before {f['solo']['load_before']}):")
     print("\n| readers | count | callers p50 / p95 | blast-3 p50 / p95 | questions | start to first answer p50 / p95 / max | errors |")
     print("|---|---:|---:|---:|---:|---:|---:|")
-    for kind, x in r["readers"].items():
+    rows = [("one agent alone", f["solo"]["readers"]["agent"]), *r["readers"].items()]
+    for kind, x in rows:
         print(f"| {kind} | {x['count']} | {x['callers_p50']} / {x['callers_p95']} ms | {x['blast_p50']} / {x['blast_p95']} ms | "
               f"{x['callers'] + x['blast']:,} | {x['first_p50']} / {x['first_p95']} / {x['first_max']} ms | "
               f"{x['errors'] + x['failed']} |")

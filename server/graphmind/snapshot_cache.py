@@ -6,8 +6,8 @@ snapshot; a job on the same machine (a CI runner, its cache kept between jobs) i
 local copy the previous job left: the index and tree it published, **moved**, not copied. The
 job moves them forward to its own commit and leaves them for the next one.
 
-An entry is a folder named by the store (host, port, database: not the user) and the snapshot's
-id and commit; a job claims it by renaming it into its own work folder (atomic: two jobs never
+An entry is a folder named by the store (host, port, database: not the user; and GraphMind's
+version) and the snapshot's id, commit and time; a job claims it by renaming it into its own work folder (atomic: two jobs never
 share one), so a job that dies takes the entry with it and the next one restores from the
 store. Only a published snapshot's folder is put back. The :data:`KEEP` newest snapshots' entries are kept.
 The folder: ``GRAPHMIND_SNAPSHOT_CACHE``, else ``~/.cache/graphmind/snapshots``."""
@@ -24,7 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from . import __version__
 from .store.location import StoreLocation
+from .store.schema import SCHEMA_VERSION
 from .store.snapshots import SnapshotInfo
 
 ENV = "GRAPHMIND_SNAPSHOT_CACHE"
@@ -56,11 +58,13 @@ class SnapshotCache:
     def __init__(self, location: StoreLocation, folder: Path | None = None) -> None:
         self.folder = folder or default_folder()
         parts = urlsplit(location.url)
-        where = f"{parts.hostname}:{parts.port}{parts.path}?{parts.query}"
+        # a local index another GraphMind (another SQLite schema) made is never reused
+        where = f"{parts.hostname}:{parts.port}{parts.path}?{parts.query} {SCHEMA_VERSION} {__version__}"
         self.store = hashlib.sha256(where.encode()).hexdigest()[:16]
 
     def _entry(self, snapshot: SnapshotInfo) -> Path:
-        return self.folder / f"{self.store}-{snapshot.id}-{snapshot.commit[:12]}"
+        # the snapshot's time too: a database made again numbers its snapshots from 1 again
+        return self.folder / f"{self.store}-{snapshot.id}-{snapshot.commit[:12]}-{int(snapshot.created.timestamp() * 1e6)}"
 
     @contextlib.contextmanager
     def job(self) -> Iterator[Work]:

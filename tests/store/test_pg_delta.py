@@ -17,6 +17,11 @@ from pg_util import git
 from test_pg_incremental import assert_equals_fresh
 
 
+def _entries(cache: Path) -> list[list[str]]:
+    """(snapshot id, commit) of each local copy in the cache."""
+    return [p.name.split("-")[1:3] for p in cache.iterdir()]
+
+
 def _digested(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The paths each publish digests (its batches' files), recorded."""
     seen: list[str] = []
@@ -38,7 +43,7 @@ def test_an_incremental_job_publishes_only_what_it_changed(
     c1, c2, _ = git(repo, "rev-list", "--reverse", "HEAD").split()
     first = index_commit(repo, loc, c1, jobs=1)
     assert first.snapshot is not None
-    assert [p.name.split("-", 1)[1] for p in snapshot_cache.iterdir()] == [f"{first.snapshot.id}-{c1[:12]}"]
+    assert _entries(snapshot_cache) == [[str(first.snapshot.id), c1[:12]]]
 
     digested = _digested(monkeypatch)
     second = index_commit(repo, loc, c2, jobs=1)
@@ -47,7 +52,7 @@ def test_an_incremental_job_publishes_only_what_it_changed(
     assert {"src/shop/payments/base.py", "scripts/tool.py", "src/shop/new.py"} <= set(digested)
     assert len(digested) < second.files == 10
     # the local copy moved on to C2's snapshot (C1's was taken, not copied)
-    assert [p.name.split("-", 1)[1] for p in snapshot_cache.iterdir()] == [f"{second.snapshot.id}-{c2[:12]}"]
+    assert _entries(snapshot_cache) == [[str(second.snapshot.id), c2[:12]]]
     assert_equals_fresh(repo, loc, c2, second.snapshot.id, tmp_path)
 
 
