@@ -25,6 +25,7 @@ c. **readers**: ``--editors`` simulated editors, each a clone of the repository 
    reader, ``callers`` and a 3-hop blast radius of symbols picked at random from the snapshot —
    editors with a think time of 0.5–1.5 s between questions, agents back to back. p50 / p95 per
    question, and the local disk each editor's reads wrote (GraphMind's files; its changed files).
+   First one agent alone, the same way: the latencies without contention.
 
 Prints tables (and the load average); ``--out`` writes the figures as JSON."""
 
