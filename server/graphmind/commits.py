@@ -108,9 +108,11 @@ def index_commit(
                     if any(_is_setting(c.path) for c in changes):  # published whole
                         engine.index()
                     else:  # what the engine writes from here on is all that differs from the ancestor
-                        touched.track(engine.store.db)
+                        db = engine.store.db
+                        touched.track(db)
                         _refresh(engine, changes)
-                        delta = Delta(base, touched.touched(engine.store.db))
+                        if engine.store.db is db:  # else it rebuilt its index: the new one is published whole
+                            delta = Delta(base, touched.touched(db))
                 try:
                     published = shared.publish(
                         commit, engine.store, based_on=base.commit if base else None,
