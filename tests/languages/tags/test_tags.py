@@ -279,3 +279,35 @@ def test_changes_reach_the_callers(tmp_path: Path, lang: str) -> None:
     helper, run, _ = _lib_names(lang)
     assert {(c["qualifiedName"], c["change"]) for c in d["changed"]} == {(helper, "modified")}
     assert run in {a["qualifiedName"] for a in d["affected"]}
+
+
+def test_other_formats_under_a_language_extension_are_skipped_with_a_reason(tmp_path: Path) -> None:
+    """``.d`` is also what ``cc -MD`` writes beside objects, ``.scm`` a tree-sitter query (this
+    repository's ``queries/``), ``.cls`` a LaTeX or Visual Basic class: those are skipped and say
+    what they are, instead of being parsed as D, Scheme or Apex (error trees, junk definitions);
+    the languages' own files beside them are indexed."""
+    files = {
+        "out/main.d": "out/main.o: src/main.c include/util.h \\\n  include/config.h\n",
+        "queries/go/tags.scm": "(call_expression function: (identifier) @name) @reference.call\n"
+        '((identifier) @name (#match? @name "^[A-Z]"))\n',
+        "tex/report.cls": "\\NeedsTeXFormat{LaTeX2e}\n\\ProvidesClass{report}\n\\LoadClass{article}\n",
+        "vba/Account.cls": "VERSION 1.0 CLASS\nBEGIN\n  MultiUse = -1\nEND\nAttribute VB_Name = \"Account\"\n",
+        "src/app.d": "// main.d: entry\nmodule app;\n\nvoid run() {}\n\nvoid main() { run(); }\n",
+        "src/lib.scm": "(define (twice f x) (f (f x)))\n(define (go xs) `(a ,@xs))\n",
+        "src/Acct.cls": "public class Acct {\n    public void a() { b(); }\n    public void b() {}\n}\n",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+    eng = Engine(tmp_path, db_path=tmp_path / "i.db")
+    report = eng.index()
+    skipped = dict(report.skipped)
+    assert skipped == {
+        "out/main.d": "a make dependency file, not d code",
+        "queries/go/tags.scm": "a tree-sitter query, not scheme code",
+        "tex/report.cls": "a LaTeX class, not apex code",
+        "vba/Account.cls": "a Visual Basic class module, not apex code",
+    }
+    assert report.indexed == 3
+    assert edges(eng) == {("src.app.main", "src.app.run", "extracted"), ("src.Acct.Acct.a", "src.Acct.Acct.b", "extracted")}
+    eng.close()

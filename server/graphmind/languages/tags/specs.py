@@ -4,7 +4,20 @@ that parse as calls, builtin method names)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from typing import NamedTuple
+
+
+class Foreign(NamedTuple):
+    """Another format that shares the language's extension: a file whose first
+    :data:`FOREIGN_PROBE` bytes match ``pattern`` is that format (``what``), not code."""
+
+    pattern: re.Pattern[bytes]
+    what: str
+
+
+FOREIGN_PROBE = 4096
 
 
 @dataclass(frozen=True)
@@ -23,6 +36,7 @@ class Spec:
     # module of that name defines the callee, the call leaves the workspace (unresolved)
     module_receivers: bool = False
     queries: str = ""  # the folder under queries/ when another language's query fits the grammar
+    foreign: tuple[Foreign, ...] = ()  # formats that share the extension (skipped, with a reason)
 
 
 _ELIXIR_FORMS = frozenset(
@@ -63,7 +77,11 @@ TABLE: tuple[Spec, ...] = (
     Spec("objc", "objc", ("objective-c", "objc"), frozenset({"self", "super"}), ("init",)),
     Spec("elisp", "elisp", ("elisp", "emacs-lisp"), ignore=_LISP_FORMS),
     Spec("commonlisp", "commonlisp", ("commonlisp", "lisp"), ignore=_LISP_FORMS),
-    Spec("d", "d", ("d",), frozenset({"this", "super"}), ("this",)),
+    Spec("d", "d", ("d",), frozenset({"this", "super"}), ("this",), foreign=(
+        # what ``cc -MD`` writes beside objects: ``out/x.o: src/x.c include/y.h \\`` (a D attribute
+        # label, ``@safe:``, has no '.' or '/' in it; a comment starts ``//``, ``/*`` or ``/+``)
+        Foreign(re.compile(rb"\A\s*(?!/[/*+])[^\s:#@]*[./][^\s:#]*(?:[ \t]+[^\s:#]+)*[ \t]*:(?:\s|$)"), "a make dependency file"),
+    )),
     Spec("nim", "nim", ("nim",)),
     Spec("odin", "odin", ("odin",)),
     Spec("gleam", "gleam", ("gleam",)),
@@ -81,10 +99,17 @@ TABLE: tuple[Spec, ...] = (
     Spec("purescript", "purescript", ("purescript",)),
     Spec("ada", "ada", ("ada",)),
     Spec("racket", "racket", ("racket",), ignore=_LISP_FORMS),
-    Spec("scheme", "scheme", ("scheme",), ignore=_LISP_FORMS),
+    Spec("scheme", "scheme", ("scheme",), ignore=_LISP_FORMS, foreign=(
+        # ``(call_expression function: (identifier) @name)``, ``(#match? @name "^x")``: Scheme has
+        # no '@' after a form (its only '@' is unquote-splicing, ``,@``)
+        Foreign(re.compile(rb"[)\]][ \t]*@[A-Za-z_][\w.-]*|\(#(?:not-)?(?:eq|match|any-of|lua-match)\?"), "a tree-sitter query"),
+    )),
     Spec("fennel", "fennel", ("fennel",), ignore=_LISP_FORMS),
     Spec("janet", "janet", ("janet",), ignore=_LISP_FORMS),
-    Spec("apex", "apex", ("apex",), frozenset({"this", "super"}), ("<class>",)),
+    Spec("apex", "apex", ("apex",), frozenset({"this", "super"}), ("<class>",), foreign=(
+        Foreign(re.compile(rb"\\(?:NeedsTeXFormat|ProvidesClass|LoadClass|DeclareOption)\b"), "a LaTeX class"),
+        Foreign(re.compile(rb"(?m)^(?:VERSION \d+\.\d+ CLASS|Attribute VB_)"), "a Visual Basic class module"),
+    )),
     Spec("vim", "vim", ("vim", "viml")),
     Spec("squirrel", "squirrel", ("squirrel",), frozenset({"this"}), ("constructor",)),
     Spec("glsl", "glsl", ("glsl",)),
