@@ -151,7 +151,8 @@ def cmd_score(args: argparse.Namespace) -> int:
                     dispatch.add((key, q))
                 else:
                     found[(key, q)] = max(c, found.get((key, q), 0))
-        lines = sum(len(p.read_bytes().splitlines()) for ext in extensions(args.lang) for p in args.corpus.rglob(f"*{ext}"))
+        exts = extensions(args.lang)
+        lines = sum(len(p.read_bytes().splitlines()) for p in args.corpus.rglob("*") if p.suffix.lower() in exts and p.is_file())
         levels = {lv: {e for e, c in found.items() if c >= lv} for lv in (EXTRACTED, INFERRED, AMBIGUOUS)}
         result = {
             "corpus": args.name or args.corpus.name,

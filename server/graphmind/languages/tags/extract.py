@@ -3,7 +3,12 @@ enclosing definition. The query (``queries/<lang>/tags.scm``) speaks tree-sitter
 vocabulary: ``@definition.<kind>`` with ``@name``; ``@reference.call`` (a call) or
 ``@reference.class`` (an instantiation) with the called ``@name`` and, for ``x.f()``, the receiver
 as ``@receiver``; ``@ignore`` marks a node whose calls are none (a Lisp ``defun``'s parameter list,
-an Erlang type spec).
+an Erlang type spec, an Elixir ``@spec``). Two markers qualify a definition's match: ``@local`` (Lua's
+``local function``: seen only from its own file) and ``@augments`` (Swift's ``extension Foo``: it adds
+members to a type defined elsewhere and is no callee itself); they become the symbol's
+``extra["local"]`` / ``extra["augments"]``. A definition nested in a function is ``local`` as well,
+unless the language makes nested definitions global (``Spec.nested_global``: a Bash function
+defined inside another is a global command once that one has run).
 
 Consecutive definitions of one name in one scope are the clauses of one function (Erlang,
 Haskell, Elixir): one symbol, whose calls are those of every clause.
@@ -25,6 +30,7 @@ CLASS_KINDS = frozenset({"class", "struct", "interface", "trait", "enum", "names
 CALLABLE_KINDS = frozenset({"function", "method", "constructor", "class", "struct"})
 _SPLIT = re.compile(r"::|\.|:|\\|->")
 _DEF = "definition."
+_MARKERS = ("local", "augments")  # captures that qualify a definition (see the module docstring)
 
 # How a call names its receiver (``Callee.receiver``).
 NO_RECEIVER = None  # a bare call: f()
@@ -87,6 +93,7 @@ def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str)
     defs: dict[tuple[int, int, str], tuple[ts.Node, ts.Node, str]] = {}
     calls: dict[tuple[int, int, str], _Call] = {}
     ignored = [Scope(0, len(src) + 1, 0)]  # the root, then the spans of @ignore nodes (owner 1)
+    marked: dict[tuple[int, int, str], set[str]] = {}  # a definition's name node -> its markers
     for _, caps in ts.QueryCursor(query).matches(root):
         ignored.extend(Scope(n.start_byte, n.end_byte, 1) for n in caps.get("ignore", ()))
         if "name" not in caps:
@@ -95,6 +102,7 @@ def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str)
         if dkey is not None:
             n = caps[dkey][0]
             defs.setdefault(_key(caps["name"][0]), (n, caps["name"][0], dkey[len(_DEF):]))
+            marked.setdefault(_key(caps["name"][0]), set()).update(m for m in _MARKERS if m in caps)
             continue
         ck = "reference.class" if "reference.class" in caps else "reference.call" if "reference.call" in caps else None
         if ck is None:
@@ -121,10 +129,12 @@ def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str)
         if not parts:
             continue
         name = parts[-1]
-        extra: dict[str, str] = {}
+        extra: dict[str, str] = {m: "1" for m in sorted(marked.get(_key(name_node), ()))}
         if len(parts) > 1:
             extra["owner"] = parts[-2]
         container = _container(parent, symbols)
+        if container == "function" and not spec.nested_global:
+            extra["local"] = "1"  # a definition inside a function is seen from that function only
         if kind == "function" and ("owner" in extra or container in CLASS_KINDS - {"namespace"}):
             kind = "method"
         elif kind == "method" and "owner" not in extra and container not in CLASS_KINDS:

@@ -22,6 +22,16 @@ class Spec:
     # a call's receiver always names a module (OCaml ``M.f``, Erlang ``m:f``): when no workspace
     # module of that name defines the callee, the call leaves the workspace (unresolved)
     module_receivers: bool = False
+    # a bare call ``f()`` may mean a member of the enclosing class (an implicit this/self); not in
+    # Lua (``function M.f`` is a table's field) nor Haskell (an instance's method is reached
+    # through its class)
+    implicit_members: bool = True
+    # a bare call may mean another file's method (a Swift or Scala subclass calling an inherited
+    # one); not in Lua, Haskell, Elixir (a `defimpl`'s functions are reached through the protocol)
+    bare_methods: bool = True
+    # a definition nested in a function is global (Bash, Perl, the Lisps' defun, Tcl's proc, Vim
+    # script), not local to that function
+    nested_global: bool = False
     queries: str = ""  # the folder under queries/ when another language's query fits the grammar
 
 
@@ -45,24 +55,41 @@ _TCL_COMMANDS = frozenset(
      "catch", "format", "proc", "eval", "uplevel", "break", "continue"}
 )
 
+# methods of Lua's string and file values (``s:gsub()``, ``f:lines()``)
+_LUA_METHODS = frozenset(
+    {"byte", "char", "find", "format", "gmatch", "gsub", "len", "lower", "match", "rep", "reverse", "sub", "upper",
+     "close", "flush", "lines", "read", "seek", "setvbuf", "write"}
+)
+# methods of Scala's collections, options and strings
+_SCALA_METHODS = frozenset(
+    {"map", "flatMap", "filter", "filterNot", "foreach", "fold", "foldLeft", "foldRight", "reduce", "collect", "drop",
+     "dropRight", "dropWhile", "take", "takeRight", "takeWhile", "zip", "zipWithIndex", "head", "tail", "last", "init",
+     "exists", "forall", "find", "contains", "mkString", "toList", "toSeq", "toSet", "toMap", "toArray", "sum", "min",
+     "max", "sortBy", "sorted", "groupBy", "distinct", "indexOf", "slice", "split", "trim", "getOrElse", "orElse",
+     "isEmpty", "nonEmpty", "isDefined", "apply", "update", "length", "size", "grouped", "sliding", "flatten",
+     "reverse", "iterator", "mapValues", "partition", "span", "count", "padTo", "startsWith", "endsWith"}
+)
+
 TABLE: tuple[Spec, ...] = (
     Spec("swift", "swift", ("swift",), frozenset({"self", "super", "Self"}), ("init",)),
-    Spec("scala", "scala", ("scala",), frozenset({"this", "super"})),
-    Spec("lua", "lua", ("lua",), frozenset({"self"})),
-    Spec("bash", "bash", ("shellscript", "bash", "sh")),
-    Spec("elixir", "elixir", ("elixir",), frozenset({"__MODULE__"}), (), _ELIXIR_FORMS),
-    Spec("perl", "perl", ("perl",), frozenset({"$self", "$class", "__PACKAGE__"}), ("new",)),
+    Spec("scala", "scala", ("scala",), frozenset({"this", "super"}), builtin_methods=_SCALA_METHODS),
+    Spec("lua", "lua", ("lua",), frozenset({"self"}), builtin_methods=_LUA_METHODS, implicit_members=False,
+         bare_methods=False),
+    Spec("bash", "bash", ("shellscript", "bash", "sh"), nested_global=True),
+    Spec("elixir", "elixir", ("elixir",), frozenset({"__MODULE__"}), (), _ELIXIR_FORMS, module_receivers=True,
+         bare_methods=False),
+    Spec("perl", "perl", ("perl",), frozenset({"$self", "$class", "__PACKAGE__"}), ("new",), nested_global=True),
     Spec("r", "r", ("r",)),
     Spec("julia", "julia", ("julia",)),
     Spec("zig", "zig", ("zig",), frozenset({"self", "@This()"})),
-    Spec("haskell", "haskell", ("haskell",)),
+    Spec("haskell", "haskell", ("haskell",), implicit_members=False, bare_methods=False),
     Spec("ocaml", "ocaml", ("ocaml",), frozenset({"self"}), module_receivers=True),
     Spec("clojure", "clojure", ("clojure",), ignore=_LISP_FORMS),
     Spec("erlang", "erlang", ("erlang",), module_receivers=True),
     Spec("fsharp", "fsharp", ("fsharp",), frozenset({"this"})),
     Spec("objc", "objc", ("objective-c", "objc"), frozenset({"self", "super"}), ("init",)),
-    Spec("elisp", "elisp", ("elisp", "emacs-lisp"), ignore=_LISP_FORMS),
-    Spec("commonlisp", "commonlisp", ("commonlisp", "lisp"), ignore=_LISP_FORMS),
+    Spec("elisp", "elisp", ("elisp", "emacs-lisp"), ignore=_LISP_FORMS, nested_global=True),
+    Spec("commonlisp", "commonlisp", ("commonlisp", "lisp"), ignore=_LISP_FORMS, nested_global=True),
     Spec("d", "d", ("d",), frozenset({"this", "super"}), ("this",)),
     Spec("nim", "nim", ("nim",)),
     Spec("odin", "odin", ("odin",)),
@@ -73,7 +100,7 @@ TABLE: tuple[Spec, ...] = (
     Spec("powershell", "powershell", ("powershell", "ps1"), frozenset({"$this"}), ("<class>",)),
     Spec("cuda", "cuda", ("cuda", "cuda-cpp"), frozenset({"this"}), ("<class>",)),
     Spec("solidity", "solidity", ("solidity",), frozenset({"this", "super"})),
-    Spec("tcl", "tcl", ("tcl",), ignore=_TCL_COMMANDS),
+    Spec("tcl", "tcl", ("tcl",), ignore=_TCL_COMMANDS, nested_global=True),
     Spec("starlark", "starlark", ("starlark", "bzl")),
     Spec("luau", "luau", ("luau",), frozenset({"self"})),
     Spec("gdscript", "gdscript", ("gdscript",), frozenset({"self"}), ("_init",)),
@@ -85,7 +112,7 @@ TABLE: tuple[Spec, ...] = (
     Spec("fennel", "fennel", ("fennel",), ignore=_LISP_FORMS),
     Spec("janet", "janet", ("janet",), ignore=_LISP_FORMS),
     Spec("apex", "apex", ("apex",), frozenset({"this", "super"}), ("<class>",)),
-    Spec("vim", "vim", ("vim", "viml")),
+    Spec("vim", "vim", ("vim", "viml"), nested_global=True),
     Spec("squirrel", "squirrel", ("squirrel",), frozenset({"this"}), ("constructor",)),
     Spec("glsl", "glsl", ("glsl",)),
     Spec("hlsl", "hlsl", ("hlsl",), frozenset({"this"}), ("<class>",), queries="cuda"),  # both C++-derived
