@@ -133,8 +133,10 @@ def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str)
         if len(parts) > 1:
             extra["owner"] = parts[-2]
         container = _container(parent, symbols)
-        if container == "function" and not spec.nested_global:
-            extra["local"] = "1"  # a definition inside a function is seen from that function only
+        if container == "function" and not spec.nested_global and "owner" not in extra:
+            # a definition inside a function is seen from that function only (Lua's `function
+            # self.f` inside one is a table's field: reached through the table)
+            extra["local"] = "1"
         if kind == "function" and ("owner" in extra or container in CLASS_KINDS - {"namespace"}):
             kind = "method"
         elif kind == "method" and "owner" not in extra and container not in CLASS_KINDS:

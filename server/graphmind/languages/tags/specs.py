@@ -30,7 +30,8 @@ class Spec:
     # one); not in Lua, Haskell, Elixir (a `defimpl`'s functions are reached through the protocol)
     bare_methods: bool = True
     # a definition nested in a function is global (Bash, Perl, the Lisps' defun, Tcl's proc, Vim
-    # script), not local to that function
+    # script), or a member of the struct type the function returns (Zig's generic types), not local
+    # to that function
     nested_global: bool = False
     queries: str = ""  # the folder under queries/ when another language's query fits the grammar
 
@@ -81,7 +82,7 @@ TABLE: tuple[Spec, ...] = (
     Spec("perl", "perl", ("perl",), frozenset({"$self", "$class", "__PACKAGE__"}), ("new",), nested_global=True),
     Spec("r", "r", ("r",)),
     Spec("julia", "julia", ("julia",)),
-    Spec("zig", "zig", ("zig",), frozenset({"self", "@This()"})),
+    Spec("zig", "zig", ("zig",), frozenset({"self", "@This()"}), nested_global=True),
     Spec("haskell", "haskell", ("haskell",), implicit_members=False, bare_methods=False),
     Spec("ocaml", "ocaml", ("ocaml",), frozenset({"self"}), module_receivers=True),
     Spec("clojure", "clojure", ("clojure",), ignore=_LISP_FORMS),
