@@ -33,6 +33,9 @@ class Spec:
     # script), or a member of the struct type the function returns (Zig's generic types), not local
     # to that function
     nested_global: bool = False
+    # receivers whose chain starts with one of these names are the standard library's (Zig's
+    # `std.testing.expect()`): such a call is none of the workspace's, whatever its last name
+    library_roots: frozenset[str] = frozenset()
     queries: str = ""  # the folder under queries/ when another language's query fits the grammar
 
 
@@ -82,7 +85,7 @@ TABLE: tuple[Spec, ...] = (
     Spec("perl", "perl", ("perl",), frozenset({"$self", "$class", "__PACKAGE__"}), ("new",), nested_global=True),
     Spec("r", "r", ("r",)),
     Spec("julia", "julia", ("julia",)),
-    Spec("zig", "zig", ("zig",), frozenset({"self", "@This()"}), nested_global=True),
+    Spec("zig", "zig", ("zig",), frozenset({"self", "@This()"}), nested_global=True, library_roots=frozenset({"std"})),
     Spec("haskell", "haskell", ("haskell",), implicit_members=False, bare_methods=False),
     Spec("ocaml", "ocaml", ("ocaml",), frozenset({"self"}), module_receivers=True),
     Spec("clojure", "clojure", ("clojure",), ignore=_LISP_FORMS),
