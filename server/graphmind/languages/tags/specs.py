@@ -84,7 +84,7 @@ TABLE: tuple[Spec, ...] = (
          bare_methods=False),
     Spec("perl", "perl", ("perl",), frozenset({"$self", "$class", "__PACKAGE__"}), ("new",), nested_global=True),
     Spec("r", "r", ("r",)),
-    Spec("julia", "julia", ("julia",)),
+    Spec("julia", "julia", ("julia",), ctor_names=("<class>",)),  # an inner constructor, named like its struct
     Spec("zig", "zig", ("zig",), frozenset({"self", "@This()"}), nested_global=True, library_roots=frozenset({"std"})),
     Spec("haskell", "haskell", ("haskell",), implicit_members=False, bare_methods=False),
     Spec("ocaml", "ocaml", ("ocaml",), frozenset({"self"}), module_receivers=True),
