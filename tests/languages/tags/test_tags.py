@@ -78,10 +78,14 @@ def test_definitions_and_kinds(engine: Engine) -> None:
     assert kinds["lua.main.Greeter.greet"] == "method"
     # Erlang: two clauses are one function; a type spec's integer() is no call
     helpers = engine.db.execute("SELECT sl, el FROM symbols WHERE qname = 'erlang.main.helper'").fetchall()
-    assert helpers == [(4, 5)]
+    assert helpers == [(5, 6)]
     sites = {n for (n,) in engine.db.execute(
         "SELECT st.name FROM sites st JOIN files f ON f.id = st.file_id WHERE f.path = 'erlang/main.erl'")}
-    assert sites == {"helper", "shared_util"}
+    assert sites == {"helper", "shared_util", "twice"}  # twice(X) is a site, left unresolved (not imported)
+    status = dict(engine.db.execute(
+        "SELECT st.name, st.status FROM sites st JOIN files f ON f.id = st.file_id WHERE f.path = 'erlang/main.erl' "
+        "AND st.name = 'twice'"))
+    assert status == {"twice": "unresolved"}
 
 
 def test_unknown_names_stay_unresolved(engine: Engine) -> None:

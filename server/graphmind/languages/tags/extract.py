@@ -6,7 +6,8 @@ as ``@receiver``; ``@ignore`` marks a node whose calls are none (a Lisp ``defun`
 an Erlang type spec, an Elixir ``@spec``). Two markers qualify a definition's match: ``@local`` (Lua's
 ``local function``: seen only from its own file) and ``@augments`` (Swift's ``extension Foo``: it adds
 members to a type defined elsewhere and is no callee itself); they become the symbol's
-``extra["local"]`` / ``extra["augments"]``. A definition nested in a function is ``local`` as well,
+``extra["local"]`` / ``extra["augments"]``. ``@import.module`` with ``@import.name`` (Erlang's
+``-import(m, [f/1])``) makes a bare call of that name the module's: ``f(X)`` is ``m:f(X)``. A definition nested in a function is ``local`` as well,
 unless the language makes nested definitions global (``Spec.nested_global``: a Bash function
 defined inside another is a global command once that one has run).
 
@@ -103,8 +104,11 @@ def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str)
     calls: dict[tuple[int, int, str], _Call] = {}
     ignored = [Scope(0, len(src) + 1, 0)]  # the root, then the spans of @ignore nodes (owner 1)
     marked: dict[tuple[int, int, str], set[str]] = {}  # a definition's name node -> its markers
+    imports: dict[str, str] = {}  # a function name -> the module an import takes it from
     for _, caps in ts.QueryCursor(query).matches(root):
         ignored.extend(Scope(n.start_byte, n.end_byte, 1) for n in caps.get("ignore", ()))
+        if "import.module" in caps and "import.name" in caps:
+            imports[_text(caps["import.name"][0])] = _text(caps["import.module"][0])
         if "name" not in caps:
             continue
         dkey = next((k for k in caps if k.startswith(_DEF)), None)
@@ -179,7 +183,10 @@ def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str)
         name = [p for p in _SPLIT.split(_text(call.name).lstrip("&$@%*")) if p]
         if not name or name[-1] in spec.ignore:
             continue
-        if call.receiver is None:
+        if call.receiver is None and name[-1] in imports:
+            # Erlang's -import(m, [f/1]): f(X) means m:f(X)
+            callee = Callee(OTHER, imports[name[-1]], call.instantiates)
+        elif call.receiver is None:
             callee = Callee(NO_RECEIVER, None, call.instantiates)
         else:
             rt = _text(call.receiver)

@@ -122,6 +122,8 @@ class _Resolver:
             rows = self.rows(picked)
             if rows:
                 return Resolution(i, self.edges(rows, known_confidence(rows, EXTRACTED)), RESOLVED)
+        if callee.receiver is NO_RECEIVER and self.spec.bare_local_only:
+            return unresolved(i)  # Erlang: a bare call is the module's own function, an import's or a BIF
         # the workspace rule: one definition of the name is inferred, a few are ambiguous
         # a local definition (nested in a function, Lua's `local function`) is not seen from here, nor
         # is a Swift `extension Foo` a callee; where bare calls mean no members, a method is none

@@ -33,6 +33,9 @@ class Spec:
     # script), or a member of the struct type the function returns (Zig's generic types), not local
     # to that function
     nested_global: bool = False
+    # a bare call names its own file's definitions only, or an imported one (Erlang: another
+    # module's function is called as m:f(), or after -import(m, [f/1]))
+    bare_local_only: bool = False
     # receivers whose chain starts with one of these names are the standard library's (Zig's
     # `std.testing.expect()`): such a call is none of the workspace's, whatever its last name
     library_roots: frozenset[str] = frozenset()
@@ -89,7 +92,7 @@ TABLE: tuple[Spec, ...] = (
     Spec("haskell", "haskell", ("haskell",), implicit_members=False, bare_methods=False),
     Spec("ocaml", "ocaml", ("ocaml",), frozenset({"self"}), module_receivers=True),
     Spec("clojure", "clojure", ("clojure",), ignore=_LISP_FORMS),
-    Spec("erlang", "erlang", ("erlang",), module_receivers=True),
+    Spec("erlang", "erlang", ("erlang",), module_receivers=True, bare_local_only=True),
     Spec("fsharp", "fsharp", ("fsharp",), frozenset({"this"})),
     Spec("objc", "objc", ("objective-c", "objc"), frozenset({"self", "super"}), ("init",)),
     Spec("elisp", "elisp", ("elisp", "emacs-lisp"), ignore=_LISP_FORMS, nested_global=True),
