@@ -99,10 +99,14 @@ class _Resolver:
                     return picked
                 s = self.f.symbols[s].parent
         if own and (callee.receiver is SELF or (callee.receiver is NO_RECEIVER and self.spec.implicit_members)):
-            for cls in self.enclosing_classes(site.caller):
+            classes = self.enclosing_classes(site.caller)
+            for cls in classes:
                 picked = [j for j in own if self.class_of(j) == cls]
                 if picked:
                     return picked
+            if callee.receiver is SELF and not classes:
+                # self outside any class: the file is the class (a Perl package file, a GDScript script)
+                return [j for j in own if self.class_of(j) is None and self.top_level(j)]
         if own and callee.receiver is NO_RECEIVER:
             picked = [j for j in own if self.class_of(j) is None and self.top_level(j)]
         elif own and callee.receiver == OTHER and callee.receiver_name:  # Foo.create(): the file's class Foo

@@ -77,6 +77,18 @@ _SCALA_METHODS = frozenset(
      "reverse", "iterator", "mapValues", "partition", "span", "count", "padTo", "startsWith", "endsWith"}
 )
 
+# Perl's builtin functions (perlfunc) that code calls bare: `split /,/, $s` is never a workspace `sub split`
+_PERL_BUILTINS = frozenset(
+    {"split", "join", "push", "pop", "shift", "unshift", "splice", "reverse", "sort", "map", "grep", "keys", "values",
+     "each", "delete", "exists", "defined", "undef", "ref", "bless", "die", "warn", "eval", "return", "print", "printf",
+     "sprintf", "open", "close", "binmode", "read", "sysread", "syswrite", "seek", "tell", "eof", "length", "substr",
+     "index", "rindex", "uc", "lc", "ucfirst", "lcfirst", "chomp", "chop", "chr", "ord", "hex", "oct", "abs", "int",
+     "sqrt", "rand", "srand", "time", "localtime", "gmtime", "sleep", "wantarray", "local", "scalar", "pack", "unpack",
+     "require", "do", "exit", "system", "exec", "fork", "wait", "waitpid", "kill", "unlink", "mkdir", "rmdir", "rename",
+     "chdir", "opendir", "readdir", "closedir", "stat", "lstat", "select", "caller", "pos", "quotemeta", "lock",
+     "utf8::encode", "utf8::decode", "sprintf", "exp", "log", "sin", "cos", "atan2", "fileno", "flock", "chmod"}
+)
+
 TABLE: tuple[Spec, ...] = (
     Spec("swift", "swift", ("swift",), frozenset({"self", "super", "Self"}), ("init",)),
     Spec("scala", "scala", ("scala",), frozenset({"this", "super"}), builtin_methods=_SCALA_METHODS),
@@ -85,7 +97,8 @@ TABLE: tuple[Spec, ...] = (
     Spec("bash", "bash", ("shellscript", "bash", "sh"), nested_global=True),
     Spec("elixir", "elixir", ("elixir",), frozenset({"__MODULE__"}), (), _ELIXIR_FORMS, module_receivers=True,
          bare_methods=False),
-    Spec("perl", "perl", ("perl",), frozenset({"$self", "$class", "__PACKAGE__"}), ("new",), nested_global=True),
+    Spec("perl", "perl", ("perl",), frozenset({"$self", "$class", "__PACKAGE__", "shift"}), ("new",), _PERL_BUILTINS,
+         nested_global=True),
     Spec("r", "r", ("r",)),
     Spec("julia", "julia", ("julia",), ctor_names=("<class>",)),  # an inner constructor, named like its struct
     Spec("zig", "zig", ("zig",), frozenset({"self", "@This()"}), nested_global=True, library_roots=frozenset({"std"})),
