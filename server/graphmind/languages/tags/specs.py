@@ -86,7 +86,7 @@ _PERL_BUILTINS = frozenset(
      "sqrt", "rand", "srand", "time", "localtime", "gmtime", "sleep", "wantarray", "local", "scalar", "pack", "unpack",
      "require", "do", "exit", "system", "exec", "fork", "wait", "waitpid", "kill", "unlink", "mkdir", "rmdir", "rename",
      "chdir", "opendir", "readdir", "closedir", "stat", "lstat", "select", "caller", "pos", "quotemeta", "lock",
-     "utf8::encode", "utf8::decode", "sprintf", "exp", "log", "sin", "cos", "atan2", "fileno", "flock", "chmod"}
+     "exp", "log", "sin", "cos", "atan2", "fileno", "flock", "chmod"}
 )
 
 TABLE: tuple[Spec, ...] = (
