@@ -145,6 +145,9 @@ class _Resolver:
             # module Util is util.ml), if any; else none where the receiver is always a module
             want = callee.receiver_name.lower()
             named = [r for r in cands if _owner(r.qname).lower() == want]
+            # else the file named like the receiver (OCaml's Lwt.return: lwt.ml, which defines it in
+            # a submodule it includes)
+            named = named or [r for r in cands if r.module.rsplit(".", 1)[-1].lower() == want]
             cands = named or ([] if self.spec.module_receivers else cands)
             module_named = bool(named) and self.spec.module_receivers
         else:
