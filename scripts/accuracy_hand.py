@@ -104,7 +104,8 @@ def cmd_sample(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="graphmind-hand-") as tmp:
         eng, _ = index(args.corpus, Path(tmp) / "index.db")
         for path, line, col, name, fid, sid in draw(eng, args.lang, args.size, args.seed):
-            lines = (args.corpus / path).read_text(encoding="utf-8", errors="replace").splitlines()
+            # split on "\n" only, as the parser counts rows (splitlines also splits on \f, \u2028...)
+            lines = (args.corpus / path).read_text(encoding="utf-8", errors="replace").split("\n")
             text = lines[line - 1].strip()
             got = ", ".join(f"{q} {CONFIDENCE_NAMES[c]}{' via ' + v if v else ''}" for q, c, v in answers(eng, fid, sid))
             defs = [f"{q} ({p}:{sl + 1})" if args.context else q for q, p, sl in eng.db.execute(

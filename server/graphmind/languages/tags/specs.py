@@ -104,7 +104,7 @@ TABLE: tuple[Spec, ...] = (
     Spec("zig", "zig", ("zig",), frozenset({"self", "@This()"}), nested_global=True, library_roots=frozenset({"std"})),
     Spec("haskell", "haskell", ("haskell",), implicit_members=False, bare_methods=False),
     Spec("ocaml", "ocaml", ("ocaml",), frozenset({"self"}), module_receivers=True),
-    Spec("clojure", "clojure", ("clojure",), ignore=_LISP_FORMS),
+    Spec("clojure", "clojure", ("clojure",), ignore=_LISP_FORMS, module_receivers=True),  # alias/f: a namespace's
     Spec("erlang", "erlang", ("erlang",), module_receivers=True, bare_local_only=True),
     Spec("fsharp", "fsharp", ("fsharp",), frozenset({"this"})),
     Spec("objc", "objc", ("objective-c", "objc"), frozenset({"self", "super"}), ("init",)),
