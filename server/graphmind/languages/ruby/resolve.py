@@ -46,7 +46,8 @@ from .._toolkit import MAX_DEPTH, Dispatch, known_confidence, label_by_name, unr
 from .._toolkit.dispatch import declared_overrides, dispatch_via, weak_method
 from .._toolkit.labels import union_confidence
 from .builtins import BY_NAME_COMMON, KERNEL
-from .extract import ASSOC, CALLBACK, CONST_REF, METHOD_REF, SUPER, Site
+from .extract import ASSOC, CALLBACK, CONST_REF, LET, METHOD_REF, SUPER, Site
+from .rails import RECORD_BASES, RECORD_FINDERS
 from .syntax import CALL, CONST, IVAR, LIT, SELF, VALS, underscore
 
 TYPE_KINDS = frozenset({"class", "namespace"})
@@ -207,6 +208,15 @@ class Resolver:
                     out.extend((n, False) for n in a.names if (n, False) not in out)
         return out, external or anc.external
 
+    def is_record(self, qname: str, depth: int = 0) -> bool:
+        """Is the class an ActiveRecord model: a subclass, through workspace classes, of
+        ``ActiveRecord::Base`` (or of an ``ApplicationRecord`` the workspace does not define)?"""
+        sup = next((r.extra["extends"] for r in self.types(qname) if r.extra.get("extends")), None)
+        if sup is None or depth >= MAX_DEPTH:
+            return False
+        q = self.const(sup)
+        return sup[-1] in RECORD_BASES if q is None else self.is_record(q, depth + 1)
+
     def is_subtype(self, sub: SymbolRow, sup: SymbolRow) -> bool:
         return sub.qname != sup.qname and sup.qname in self.ancestors(sub.qname).names
 
@@ -290,7 +300,11 @@ class Resolver:
                 return ("cls", v[1]), c
             if name in SELF_RETURNING:
                 return v, c
-            return self.returns(v, name, depth, block and recv is None)
+            got = self.returns(v, name, depth, block and recv is None)
+            if got[0] is None and v[0] == "cls" and name in RECORD_FINDERS and all(map(self.is_record, v[1])) \
+                    and not self.method_rows(v, name)[0]:
+                return ("inst", v[1]), min(c, INFERRED)  # Rails: ActiveRecord's finder gives a record
+            return got
         return None, EXTRACTED
 
     def returns(self, v: Value, name: str, depth: int, block: bool) -> tuple[Value | None, int]:
@@ -355,6 +369,8 @@ class Resolver:
             return self.call(i, ("inst", me[1]), s.name, INFERRED, dispatch=True)
         if how == SUPER:
             return self.super_call(i, s.caller)
+        if how == LET:  # RSpec defines the method: no workspace definition is called
+            return Resolution(i, [], EXTERNAL)
         if how == METHOD_REF:
             return self.call(i, self.self_of(s.caller), s.name, EXTRACTED, dispatch=True)
         me = self.self_of(s.caller)
