@@ -64,11 +64,12 @@ MAX_VALUE_NESTING = 12  # a local's value nested deeper (one local assigned from
 MAX_VALUES = 8  # assignments a local's value remembers; more: unknown
 _CLASS_MAKERS = frozenset({("Class", "new"), ("Struct", "new"), ("Data", "define")})
 _KEYWORDS = frozenset({"__FILE__", "__LINE__", "__ENCODING__"})  # identifiers to the grammar, keywords to Ruby
+_ANYWHERE = frozenset({"require", "require_relative", "include"})  # what dsl() reads outside a class body
 _LETS = frozenset({"let", "let!", "subject", "subject!"})  # RSpec: a memoised method of the example group
 
 
 class Site(NamedTuple):
-    """What the resolver needs of a site (stored as a plain tuple, read back as ``Site(*expr)``): how it reaches its target, the receiver, and whether it
+    """What the resolver needs of a site (stored as a plain tuple, unpacked in this order): how it reaches its target, the receiver, and whether it
     sits in a block of a class body or of the top level (run by a DSL, maybe on an instance:
     ``should "x" do``, RSpec's ``it "x" do``)."""
 
@@ -193,16 +194,15 @@ class _Extractor:
         if self.depth >= MAX_NESTING:
             self.flat(node, ctx)
             return
+        # no try/finally: an exception ends the file's extraction, and the depth with it
         self.depth += 1
-        try:
-            handler = _HANDLERS.get(node.type)
-            if handler is not None:
-                handler(self, node, ctx)
-                return
+        handler = _HANDLERS.get(node.type)
+        if handler is not None:
+            handler(self, node, ctx)
+        else:
             for c in node.named_children:
                 self.visit(c, ctx)
-        finally:
-            self.depth -= 1
+        self.depth -= 1
 
     def flat(self, root: ts.Node, ctx: _Ctx) -> None:
         """Code nested deeper than ``MAX_NESTING`` (a generated ``a + b + ...`` of thousands of
@@ -350,7 +350,8 @@ class _Extractor:
 
     def on_block(self, node: ts.Node, ctx: _Ctx) -> None:
         inner = ctx._replace(scope=_Scope(ctx.scope), block=True)
-        self.declare_lets(node, inner)
+        if ctx.owner == 0 or ctx.owner == ctx.cls:  # an example group's block (in a method: no lets)
+            self.declare_lets(node, inner)
         for c in node.named_children:
             if c.type in ("block_parameters", "lambda_parameters"):
                 self.declare_params(c, inner)
@@ -546,6 +547,8 @@ class _Extractor:
         """Calls of a class body that declare something (mixins, accessors, aliases, Rails'
         associations and callbacks) and ``require``: True when handled whole."""
         in_body = ctx.cls is not None and ctx.owner == ctx.cls
+        if not in_body and name not in _ANYWHERE:
+            return False  # most calls: in a method's body, and no declaration
         argv = list(args.named_children) if args is not None else []
         if name in ("require", "require_relative") and len(argv) == 1 and symbol_name(argv[0]):
             self.requires.append((name, require_path(name, symbol_name(argv[0]) or "", self.relpath)))
