@@ -50,7 +50,7 @@ DECLARATION_KINDS = {
 _DEFINITIONS = frozenset({"definition.class", "definition.interface", "definition.trait", "definition.enum",
                           "definition.method", "definition.function"})
 _OTHERS = frozenset({"field", "trait.use", "reference.call", "reference.class", "param", "local", "assign.prop",
-                     "catch", "doc", "instanceof", "foreach"})
+                     "catch", "doc", "instanceof", "foreach", "return"})
 _KINDS = _DEFINITIONS | _OTHERS | {"namespace", "import"}
 # Site kinds (the first item of a site's expr).
 FUNCTION, METHOD, SCOPED, NEW = "f", "m", "s", "n"
@@ -197,6 +197,7 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
         spans.append((node.start_byte, node.end_byte, idx))
 
     sites: list[SiteFact] = []
+    returns: dict[int, list[ts.Node | None]] = {}  # a function's return statements' values (None: ``return;``)
     for (_, key, node), owner in in_scopes(spans, others, pos=lambda it: it[0]):
         osym = symbols[owner]
         # a definition's namespace, or, at the top level, the namespace section the item is in
@@ -237,6 +238,9 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
                 sc.setdefault(text(var)[1:], []).append(("t", classes))
         elif key == "foreach":
             _foreach(node, names, sc)
+        elif key == "return":
+            if owner and not _in_closure(node):  # a function's (a file's top-level return gives include's value)
+                returns.setdefault(owner, []).append(next((c for c in node.named_children if c.type != "comment"), None))
         elif key == "instanceof":
             _narrowing(node, names, sc)
         elif key == "doc":
@@ -248,11 +252,56 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
                 for var, classes in doc_elements(names, t, "var").items():
                     if var:  # /** @var Foo[] $xs */
                         sc.setdefault(var, []).append(("de", classes))
+    for owner, values in returns.items():
+        sym = symbols[owner]
+        if "ret" not in sym.extra and src.find(b"yield", sym.start_byte, sym.end_byte) < 0:
+            ret = _returned(values, names_of[owner], scopes.get(owner, {}))
+            if ret:
+                sym.extra["ret"] = ret  # inferred, as a declared one is read (the resolver says inferred)
     local = {
         "scopes": {i: s for i, s in scopes.items() if s},
         "imports": sorted({imp for s in sections for imp in s.names.imports}),
     }
     return Facts(mod, symbols, sites, [], local)
+
+
+def _in_closure(node: ts.Node) -> bool:
+    """Is a ``return`` a closure's (``function () { return 1; }`` inside a method), not the method's?"""
+    p = node.parent
+    while p is not None and p.type not in ("method_declaration", "function_definition"):
+        if p.type in ("anonymous_function", "anonymous_function_creation_expression", "arrow_function"):
+            return True
+        p = p.parent
+    return False
+
+
+def _returned(values: list[ts.Node | None], names: Names, sc: dict[str, list[tuple]]) -> list[list[str]] | None:
+    """The classes a function without a declared return type returns, when every ``return`` says
+    (``new Foo``, ``$this``, a local whose every assignment is ``new Foo``); a bare ``return;``
+    adds nothing (null). None: some return says no class."""
+    out: list[list[str]] = []
+    for node in values:
+        if node is None or node.type == "null":
+            continue
+        e = receiver(node, names)
+        if e[2]:
+            return None  # a property or an element: typed elsewhere
+        if e[0] == ExprKind.THIS:
+            got = [[SAME]]
+        elif e[0] == ExprKind.NEW and isinstance(e[1], list):
+            got = [e[1]]
+        elif e[0] == ExprKind.NEW and e[1] in (ExprKind.SELF, ExprKind.STATIC):
+            got = [[SAME]]  # new static(...): the receiver's class
+        elif e[0] == ExprKind.VAR:
+            evidence = sc.get(e[1], ())
+            if not evidence or any(not (x[0] == "e" and x[1][0] == ExprKind.NEW and isinstance(x[1][1], list)
+                                        and not x[1][2]) for x in evidence):
+                return None
+            got = [x[1][1] for x in evidence]
+        else:
+            return None
+        out.extend(c for c in got if c not in out)
+    return out or None
 
 
 def _anonymous(node: ts.Node) -> bool:

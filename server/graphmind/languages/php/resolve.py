@@ -244,8 +244,22 @@ class Resolver:
                         found.setdefault(m.id, m)
                     hit = True
                     break
+            if not hit and not ext:  # PHP's method names are case-insensitive: indentStackTraces() runs indentStacktraces()
+                hit = self.spelled_otherwise(order, name, found)
             external = external or (ext and not hit)
         return list(found.values()), external
+
+    def spelled_otherwise(self, order: list[SymbolRow], name: str, found: dict[int, SymbolRow]) -> bool:
+        """The method ``name`` spelled in another case, first along a lookup order (only asked
+        when the exact spelling is nowhere in it: a call the workspace would not answer)."""
+        low = name.lower()
+        for r in order:
+            rows = [m for m in self.ws.members(r.qname) if m.kind in _METHODS and m.name.lower() == low]
+            if rows:
+                for m in loaded(rows) if len(rows) > 1 and r.extra.get("autoload") else rows:
+                    found.setdefault(m.id, m)
+                return True
+        return False
 
     def constructors(self, classes: list[SymbolRow]) -> list[SymbolRow]:
         ms, _ = self.methods(classes, "__construct")
