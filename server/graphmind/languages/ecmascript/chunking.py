@@ -30,7 +30,6 @@ index of its first site (:func:`merge_local`): a site's scopes are those of the 
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable
 from typing import Any
 
 import tree_sitter as ts
@@ -46,57 +45,65 @@ _THIS_SYMBOL = ("cls", "static", "obj", "fn")  # ``this`` kinds that name a symb
 def chunk_spans(root: ts.Node) -> list[Span]:
     """The top-level statements, grouped where one's extraction reads another (see the module);
     a class declaration splits into its header and its members, the statements grouped after it
-    being members too (``Foo.create = ...`` sees ``Foo``, the member chunks' symbol 1)."""
+    being members too (``Foo.create = ...`` sees ``Foo``, the member chunks' symbol 1). Asked on
+    every keystroke: one walk over the statements and class bodies, each node's type read once."""
     spans: list[Span] = []
-    for first, last, group in _groups(root.children, _assignment):
-        cls = _class_of(first) if group else None
+    for group in _groups(root.children, True):
+        first, last = group[0], group[-1]
+        cls = _class_of(first) if len(group) > 1 or first.type in _CLASS_STATEMENTS else None
         body = cls.child_by_field_name("body") if cls is not None else None
         if cls is None or body is None:
-            spans.append(_span(first, last))
+            spans.append(Span(first, first.start_byte, last.end_byte, first.start_point, last.end_point, None, None))
             continue
         header = len(spans)
         spans.append(Span(first, first.start_byte, body.start_byte, first.start_point, body.start_point, None, cls))
-        members = [c for c in body.children if c.type not in ("{", "}")]
-        for m_first, m_last, _ in _groups(members, lambda n: False):
-            spans.append(_span(m_first, m_last, first, header))
-        for later in group[1:]:  # the statements grouped with the class
-            spans.append(_span(later, later, first, header))
+        for m in _groups(body.children, False):
+            a, b = m[0], m[-1]
+            spans.append(Span(first, a.start_byte, b.end_byte, a.start_point, b.end_point, header, None))
+        if len(group) > 1:  # the statements grouped with the class (and the comments between them)
+            c = first.next_sibling
+            while c is not None and c.start_byte < last.end_byte:
+                spans.append(Span(first, c.start_byte, c.end_byte, c.start_point, c.end_point, header, None))
+                c = c.next_sibling
     return spans
 
 
-def _span(first: ts.Node, last: ts.Node, node: ts.Node | None = None, parent: int | None = None) -> Span:
-    return Span(node or first, first.start_byte, last.end_byte, first.start_point, last.end_point, parent, None)
-
-
-def _groups(children: list[ts.Node], joins: Callable[[ts.Node], bool]) -> list[tuple[ts.Node, ts.Node, list[ts.Node]]]:
-    """Consecutive nodes as (first, last, the statements) of each group, comments alone (empty
-    list): a node joins the group before it when that group ends with an overload signature (a
-    class body's ``;`` after it aside) or ``joins`` says so, a ``;`` always; comments between them
-    are in the group."""
-    out: list[tuple[ts.Node, ts.Node, list[ts.Node]]] = []
+def _groups(children: list[ts.Node], top: bool) -> list[list[ts.Node]]:
+    """Consecutive nodes in groups, a comment alone: a node joins the group before it when that
+    group ends with an overload signature (a ``;`` after it aside), a ``;`` always, and at the top
+    level an assignment statement (see the module); comments between them are in the group. A
+    class body's braces are in none."""
+    out: list[list[ts.Node]] = []
     group: list[ts.Node] = []
     comments: list[ts.Node] = []  # comments after the open group
-
-    def flush() -> None:
-        if group:
-            out.append((group[0], group[-1], group))
-        out.extend((c, c, []) for c in comments)
-
+    open_signature = False  # the open group ends with an overload signature
     for child in children:
-        if "comment" in child.type:
+        t = child.type
+        if "comment" in t:
             comments.append(child)
             continue
-        if group and (child.type == ";" or _signature(next(n for n in reversed(group) if n.type != ";")) or joins(child)):
+        if t == "{" or t == "}":
+            continue
+        if group and (t == ";" or open_signature or (top and t == "expression_statement" and _assignment(child))):
             group.append(child)
             comments = []
         else:
-            flush()
+            if group:
+                out.append(group)
+            out.extend([c] for c in comments)
             group, comments = [child], []
-    flush()
+        if t != ";":
+            open_signature = t in OVERLOADS or (
+                t == "export_statement" and (d := child.child_by_field_name("declaration")) is not None and d.type in OVERLOADS
+            )
+    if group:
+        out.append(group)
+    out.extend([c] for c in comments)
     return out
 
 
 CLASS_DECLARATIONS = ("class_declaration", "abstract_class_declaration")
+_CLASS_STATEMENTS = (*CLASS_DECLARATIONS, "export_statement")
 
 
 def _class_of(statement: ts.Node) -> ts.Node | None:
@@ -140,17 +147,10 @@ def merge_member_extra(container: dict[str, Any], member: dict[str, Any]) -> dic
     return merged
 
 
-def _signature(node: ts.Node) -> bool:
-    decl = node.child_by_field_name("declaration") if node.type == "export_statement" else node
-    return decl is not None and decl.type in OVERLOADS
-
-
 def _assignment(node: ts.Node) -> bool:
     """An assignment as a statement: ``a.b = ...`` may define a member of ``a``; other assignments
     (``_cache = new WeakMap();``, as compilers emit them between a class and its members) keep
     such a statement with the definition above them."""
-    if node.type != "expression_statement" or not node.named_child_count:
-        return False
     e = node.named_child(0)
     return e is not None and e.type == "assignment_expression"
 
