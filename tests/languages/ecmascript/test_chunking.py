@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from graph_util import edges, write_files
+from graph_util import check_incremental, edges, write_files
 from graphmind import languages
 from graphmind.engine import Engine, chunks
 
@@ -128,3 +128,14 @@ def test_a_class_splits_into_its_header_and_members_and_an_edit_in_a_method_extr
     assert list(repo.extra["attrs"]) == ["db", "last"] and repo.extra["tags"] == {"kind": "disk"} and repo.extra["bases"]
     assert repo.range[2] == 12  # the class's extent, not its header's
     assert syms["src.m.Repo.create"].parent == second.facts.symbols.index(repo)
+
+
+def test_a_module_level_name_that_shadows_a_global_reaches_the_other_chunks_sites() -> None:
+    # `let fetch;` at the top makes `fetch()` in f this module's (unresolved), not the global one
+    # (external): a keystroke adding it in its own chunk must reach f's site, which is in another
+    check_incremental(
+        {"a.ts": "export function f() {\n  fetch();\n}\n"}, ("a.ts",), [("a.ts", 0, 0, "let fetch;\n")]
+    )
+    check_incremental(
+        {"a.ts": "let fetch;\nexport function f() {\n  fetch();\n}\n"}, ("a.ts",), [("a.ts", 4, 0, "x")]
+    )

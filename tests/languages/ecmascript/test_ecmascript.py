@@ -251,6 +251,8 @@ FRAGMENTS = [
     "\nRepo.create = () => new Repo();\nRepo.create().save();\n",
     "\nfunction Old() {}\nOld.prototype.go = function () {\n  this.go();\n};\n",
     "\n  const s = new Repo();\n  s.save();\n", "  helper();\n", "// note\n",
+    # a module-level name that shadows a global, used in another chunk
+    "\nlet fetch;\n", "\n  fetch();\n", "\nclass Cache {\n  store = new Map();\n  get() {\n    return this.store.get(1);\n  }\n}\n",
     "helper()", "save", "load", "work", "function ", "class ", "export ", "(", ")", "{", "}", "\n", "é",
 ]
 FILES = sorted(INITIAL)

@@ -20,6 +20,7 @@ from .._toolkit.nodes import rng, text
 from .._toolkit.records import plain_facts
 from . import links
 from .bindings import Bindings
+from .builtins import GLOBALS
 from .records import UNKNOWN, Base, Expr, ScopeRecord, SiteExpr
 from .syntax import (
     FUNCTION_VALUES,
@@ -270,6 +271,11 @@ class Extractor(Bindings):
         self.type_literals()
         for name, evs in self.module_vars.items():
             self.bindings.append(BindingFact(name, "var", "", evs))
+        # a module-level name without evidence that shadows a global (`let fetch;`): the module's
+        # sites use it, not the global, those of other chunks too, so it is part of the file's
+        # interface (a binding with no evidence: no value) and its change re-resolves them
+        for name in sorted((self.mlocals & GLOBALS) - self.module_vars.keys()):
+            self.bindings.append(BindingFact(name, "var", "", []))
         local = {
             "folder": self.folder,
             "scopes": [s.record() for s in self.scopes],
