@@ -1,0 +1,62 @@
+"""Typing into a Go buffer (issue 30): Go is chunked, one chunk per top-level declaration, so a
+keystroke inside one function re-extracts and re-resolves that function alone; the graph then
+equals a fresh index of the text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from graph_util import snapshot, write_files
+from graphmind.engine import Engine
+
+FILES = {
+    "go.mod": "module example.com/m\n",
+    "store/db.go": "package store\n\ntype DB struct{}\n\nfunc Open() *DB {\n\treturn &DB{}\n}\n\nfunc (d *DB) Query() {}\n",
+    "app/app.go": (
+        'package app\n\nimport st "example.com/m/store"\n\n'
+        "type App struct {\n\tdb *st.DB\n}\n\n"
+        "func first() {\n\thelper()\n}\n\n"
+        "func (a *App) Run() {\n\ta.db.Query()\n\thelper()\n}\n\n"
+        "func helper() {}\n"
+    ),
+}
+
+
+def _engine(tmp_path: Path) -> Engine:
+    write_files(tmp_path / "ws", FILES)
+    eng = Engine(tmp_path / "ws", db_path=tmp_path / "inc.db")
+    eng.index()
+    eng.open_document("app/app.go", FILES["app/app.go"])
+    return eng
+
+
+def _fresh(tmp_path: Path, text: bytes) -> dict[str, set[tuple]]:
+    write_files(tmp_path / "fresh", {**FILES, "app/app.go": text.decode()})
+    eng = Engine(tmp_path / "fresh", db_path=tmp_path / "fresh.db")
+    eng.index()
+    snap = snapshot(eng)
+    eng.close()
+    return snap
+
+
+def _type(eng: Engine, at: int, chars: str) -> None:
+    for ch in chars:
+        eng.edit_document("app/app.go", [(at, at, ch.encode())])
+        at += len(ch.encode())
+
+
+def test_a_keystroke_in_a_function_body_re_extracts_that_function_alone(tmp_path: Path) -> None:
+    eng = _engine(tmp_path)
+    doc = eng.docs["app/app.go"]
+    at = FILES["app/app.go"].index("\thelper()\n}\n\nfunc (a")
+    replaced = eng.stats.replaced
+    _type(eng, at, "first()\n\t")
+    ext = doc.extraction
+    assert ext is not None and ext.reused and len(ext.chunks) - ext.prefix - ext.suffix == 1
+    assert eng.stats.replaced == replaced  # every key a patch of the changed chunk's rows
+    # the method's calls through the field's qualified type resolve as a fresh index resolves them
+    assert eng.db.execute("SELECT count(*) FROM sites WHERE name='first' AND status='resolved'").fetchone()[0] == 1
+    eng.settle()
+    assert snapshot(eng) == _fresh(tmp_path, doc.text)
+    eng.close()
+
