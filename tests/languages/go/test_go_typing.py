@@ -60,3 +60,43 @@ def test_a_keystroke_in_a_function_body_re_extracts_that_function_alone(tmp_path
     assert snapshot(eng) == _fresh(tmp_path, doc.text)
     eng.close()
 
+
+def test_broken_text_in_a_method_leaves_its_type_where_it_is(tmp_path: Path) -> None:
+    # the method's chunk is a member of its type's declaration (its header): lines typed into the
+    # method move the rows below it, never the type's end
+    eng = _engine(tmp_path)
+    doc = eng.docs["app/app.go"]
+    at = FILES["app/app.go"].index("\thelper()\n}\n\nfunc helper")
+
+    def extent() -> list[tuple]:
+        return eng.db.execute("SELECT sl, el FROM symbols WHERE qname='app.App'").fetchall()
+
+    before = extent()
+    _type(eng, at, "x := (\n\n")
+    assert doc.unsettled
+    assert extent() == before
+    eng.settle()
+    assert extent() == before
+    assert snapshot(eng) == _fresh(tmp_path, doc.text)
+    eng.close()
+
+
+def test_a_new_function_typed_brace_first_is_parsed_alone_until_it_closes(tmp_path: Path) -> None:
+    # "{" then Enter: until "}" closes it the body would swallow every declaration below in a
+    # parse of the whole file; the keystrokes parse the new function alone (its chunk, broken),
+    # the chunks below stay as they were
+    eng = _engine(tmp_path)
+    doc = eng.docs["app/app.go"]
+    at = FILES["app/app.go"].index("\n\nfunc (a")
+    _type(eng, at, "\n\nfunc more() {")
+    for ch in ("\n\t", "h", "e", "l", "p", "e", "r", "(", ")", "\n"):
+        _type(eng, at + len("\n\nfunc more() {"), ch)
+        at += len(ch)
+        ext = doc.extraction
+        assert ext is not None and doc.unsettled
+        assert len(ext.chunks) - ext.prefix - ext.suffix == 1, repr(ch)
+        assert any(s.qname == "app.App.Run" for s in ext.facts.symbols)
+    _type(eng, at + len("\n\nfunc more() {"), "}")
+    eng.settle()
+    assert snapshot(eng) == _fresh(tmp_path, doc.text)
+    eng.close()
