@@ -219,6 +219,17 @@ def test_go_a_method_hangs_under_its_type_when_the_type_comes_first() -> None:
     assert [sp.parent for sp in spans] == [None, None, 1]
 
 
+def test_go_a_run_of_comments_is_one_chunk() -> None:
+    # a file's introduction (scannerc.go: 475 lines of //) is one chunk, not one per line whose key
+    # reads every comment above it
+    text = "// intro\n// more\n\n// after a blank\npackage p\n\n// F does.\nfunc F() {}\n/* x */ // y\n"
+    spans = GO.chunk_spans(GO.parser().parse(text.encode()).root_node)
+    assert [text[sp.start:sp.end] for sp in spans] == [
+        "// intro\n// more\n\n// after a blank", "package p", "// F does.", "func F() {}", "/* x */ // y"]
+    ext = _go(text)
+    assert ext.facts.docs == {1: "F does."}
+
+
 def test_go_chunks_hold_qualified_names_as_written_and_scopes_of_their_own() -> None:
     ext = _go(
         'package pkg\n\nimport (\n\t"fmt"\n\tst "example.com/m/store"\n)\n\n'

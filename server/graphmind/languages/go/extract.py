@@ -91,7 +91,9 @@ def _first_type(decl: ts.Node) -> ts.Node | None:
 
 
 def chunk_spans(root: ts.Node) -> list[Span]:
-    """One chunk per top-level declaration. A method of a type that an earlier declaration of the
+    """One chunk per top-level declaration (and per run of comments between them: the engine's
+    key of a comment reads the comments right above it, a file's introduction would cost the
+    square of its lines). A method of a type that an earlier declaration of the
     file declares (as its only or first type) is a member of that declaration's chunk, its header:
     the merge puts the method under the type, and an edit of the type re-extracts its methods."""
     spans: list[Span] = []
@@ -99,6 +101,10 @@ def chunk_spans(root: ts.Node) -> list[Span]:
     heads: set[int] = set()
     for child in root.children:
         parent = None
+        if child.type == "comment" and spans and spans[-1].node.type == "comment":
+            run = spans[-1]  # consecutive comments are one chunk (each asked for those above it)
+            run.end, run.end_point = child.end_byte, child.end_point
+            continue
         if child.type == "method_declaration":
             parent = first.get(receiver_type(child) or "")
             if parent is not None:
