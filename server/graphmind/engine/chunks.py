@@ -733,7 +733,9 @@ def _on_last_line(src: bytes, c: Chunk, at: int) -> bool:
     """Whether byte ``at`` of ``src`` is within chunk ``c`` or after it on its last line, past
     blanks only."""
     end = c.start_byte + c.size
-    return at <= end or not src[end:at].strip(b" \t")
+    # a line break between them is found without copying the text up to ``at`` (asked of every
+    # chunk before an edit)
+    return at <= end or (src.find(b"\n", end, at) == -1 and not src[end:at].strip(b" \t"))
 
 
 def _keep(old: list[Chunk], first: int, at: int, dbyte: int, drow: int) -> list[Chunk]:
