@@ -143,6 +143,8 @@ GO_FRAGMENTS = [
     "\nfunc Help() {\n\tNew().Run()\n}\n",
     '\nimport "example.com/m/a"\n',
     '\nimport a "example.com/m/b"\n',
+    '\nimport . "example.com/m/a"\n',
+    "New()",
     "\nvar f = func() {\n\tx := New()\n\tx.Run()\n}\n",
     "\nfunc x() {\n\tvar b Base\n\tb.Log()\n}\n",
     "Run", "Log", "step", "a.", "func ", "type ", "(", ")", "{", "}", "\n", "\t", ":=", "*", "",

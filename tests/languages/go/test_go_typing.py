@@ -100,3 +100,14 @@ def test_a_new_function_typed_brace_first_is_parsed_alone_until_it_closes(tmp_pa
     eng.settle()
     assert snapshot(eng) == _fresh(tmp_path, doc.text)
     eng.close()
+
+
+def test_a_dot_import_typed_in_re_resolves_the_other_declarations() -> None:
+    # what a dot import makes of bare names in every chunk: it is a binding of the file (its
+    # interface), so the keystroke that adds it leaves the file's other sites to be resolved again
+    from graph_util import check_incremental
+
+    initial = {"go.mod": "module example.com/m\n", "main.go": "package main\n\nfunc main() {\n\tNew()\n}\n",
+               "a/a.go": "package a\n\nfunc New() {}\n"}
+    at = initial["main.go"].index("\nfunc main")
+    check_incremental(initial, ("main.go",), [("main.go", at, 0, '\nimport . "example.com/m/a"\n')])

@@ -480,6 +480,9 @@ class Extractor:
             self.unnamed[path] = name
         elif name_node.type == "dot":
             self.dots.append(path)
+            # bound too: a dot import changes what every chunk's bare names resolve to, so it is
+            # part of the file's interface (the keystroke path then re-resolves the file's sites)
+            self.bind(node.start_byte, BindingFact(IMPORT + ".", "import", path, self.file))
             return
         elif name_node.type == "blank_identifier":
             return
