@@ -14,6 +14,14 @@ import path is outside the workspace (the standard library, a dependency).
 
 Expressions, type references, sites and scopes are the named records of :mod:`.records`;
 :mod:`.extract` produces them from ``queries/go/tags.scm``, :mod:`.resolve` evaluates them.
+
+Chunked: one chunk per top-level declaration, so a keystroke in one function re-extracts and
+re-resolves that function. What a chunk's facts hold reads no other chunk: a qualified name
+``pkg.T`` is kept with its file (``Base.QUAL``) and looked up at resolution in the file's imports
+(another file's through the ``<import>name`` bindings each import makes); scopes are numbered
+within their chunk; a method's chunk is a member of its type's declaration when that comes first
+in the file, and the merge puts it under the type (a method declared before its type, or of a
+type declared elsewhere, is the package's).
 """
 
 from __future__ import annotations

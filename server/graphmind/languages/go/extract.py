@@ -1,6 +1,11 @@
 """Go extraction: package, imports, definitions (types first, then functions and methods with their
 scopes), then call sites, references and type evidence in the innermost scope around them.
 
+Go is chunked (``Go.chunked``): a file's chunks are its top-level declarations (:func:`chunk_spans`),
+an edit re-extracts the declarations it changed, and a file read from disk is extracted in one
+pass that gives what the merge of its chunks gives (:class:`Extractor` with ``spans``,
+:func:`merge_local`; ``tests/engine/test_whole_extraction.py``).
+
 Why one module of this size: one pass over one query's captures; scopes, types, evidence and sites
 share the pass's state. Splitting it by capture family is a follow-up.
 """
@@ -122,8 +127,9 @@ def chunk_spans(root: ts.Node) -> list[Span]:
 
 def merge_local(parts: list[Any]) -> dict[str, Any]:
     """A file's scopes and imports from its chunks' (in order): the imports joined, the scopes one
-    list, and where each chunk's start (``chunks``: (its first site, its scopes' offset) for each
-    chunk with sites in scopes of its own), which :class:`Extractor` makes in one pass too."""
+    list, and where the chunks with both sites and scopes start (``chunks``: each one's first site
+    and how many scopes come before its own: a site's scope is numbered in its chunk, see
+    ``SiteExpr``), as :class:`Extractor` makes them in one pass too."""
     file = ""
     imports: dict[str, str] = {}
     dots: list[str] = []

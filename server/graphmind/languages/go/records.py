@@ -51,7 +51,7 @@ IMPORT = "<import>"
 
 
 class SiteExpr(NamedTuple):
-    scope: int  # the site's scope in its chunk: 0 the package's, k its chunk's k-th (see Chunks)
+    scope: int  # the site's scope in its chunk: 0 the package's, k its chunk's k-th (see extract.merge_local)
     expr: Expr
 
 
