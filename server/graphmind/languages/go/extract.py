@@ -169,8 +169,9 @@ def _member_of(tree: ts.Tree, node: ts.Node, byte_range: tuple[int, int] | None)
         return None
     root = tree.root_node
     key = (root.end_byte, root.child_count)
-    if _HEADS and _HEADS[0][0] is tree and _HEADS[0][1] == key:
-        heads = _HEADS[0][2]
+    cached = _HEADS[0] if _HEADS else None  # read once: another thread may replace it
+    if cached is not None and cached[0] is tree and cached[1] == key:
+        heads = cached[2]
     else:  # each chunk of a file asks: made once per tree
         heads = {}
         for c in root.children:
