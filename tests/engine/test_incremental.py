@@ -151,3 +151,44 @@ def _close_mid_typing(initial: dict[str, str], open_files: tuple[str, ...], edit
         fresh.close()
         for table in expected:
             assert incremental[table] == expected[table], table
+
+
+# Go is chunked too: one chunk per top-level declaration, a method a member of its type's
+# declaration when that comes first; qualified names are read through the declaring file's
+# imports at resolution, scopes are numbered within their chunk
+GO_INITIAL = {
+    "go.mod": "module example.com/m\n",
+    "main.go": 'package main\n\nimport (\n\t"example.com/m/a"\n\tbb "example.com/m/b"\n)\n\n'
+               "var srv = a.New()\n\nfunc main() {\n\ts := a.New()\n\tif t := srv; t != nil {\n\t\tt.Run()\n\t}\n"
+               "\ts.Run()\n\tbb.Help()\n}\n",
+    "a/a.go": "package a\n\ntype Server struct {\n\t*Base\n}\n\nfunc New() *Server {\n\treturn &Server{}\n}\n\n"
+              "func (s *Server) Run() {\n\ts.Log()\n\tstep()\n}\n",
+    "a/b.go": "package a\n\nfunc (b *Base) Log() {}\n\ntype Base struct{}\n\nfunc step() {\n\tfor i := range 3 {\n\t\tstep()\n\t}\n}\n",
+    "b/b.go": 'package b\n\nimport "example.com/m/a"\n\nfunc Make() a.Server {\n\treturn a.Server{}\n}\n\n'
+              "func Help() {\n\ts := Make()\n\ts.Run()\n}\n",
+}
+GO_FRAGMENTS = [
+    "\nfunc step() {}\n",
+    "\nfunc (s *Server) Log() {}\n",
+    "\nfunc (b *Base) Run() {}\n",
+    "\ntype Server struct{}\n",
+    "\ntype (\n\tServer struct{ b *Base }\n\tOther int\n)\n",
+    "\nfunc Help() {\n\tNew().Run()\n}\n",
+    '\nimport "example.com/m/a"\n',
+    '\nimport a "example.com/m/b"\n',
+    '\nimport . "example.com/m/a"\n',
+    "New()",
+    "\nvar f = func() {\n\tx := New()\n\tx.Run()\n}\n",
+    "\nfunc x() {\n\tvar b Base\n\tb.Log()\n}\n",
+    "Run", "Log", "step", "a.", "func ", "type ", "(", ")", "{", "}", "\n", "\t", ":=", "*", "",
+]
+GO_FILES = sorted(f for f in GO_INITIAL if f.endswith(".go"))
+GO_OPEN = ("main.go", "a/a.go", "a/b.go")
+
+
+@settings(max_examples=examples(50), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(edit_sequences(GO_FILES, GO_FRAGMENTS, max_length=30, max_edits=12))
+def test_go_keystrokes_equal_fresh(edits: list[tuple[str, int, int, str]]) -> None:
+    """Byte edits of Go buffers (the keystroke path: changed chunks patched, broken text from a
+    parse of the edited declaration alone) and of files on disk."""
+    check_incremental(GO_INITIAL, GO_OPEN, edits)

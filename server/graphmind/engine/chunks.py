@@ -334,10 +334,10 @@ def extract(
         if kept is not None and suffix:
             moved = _keep(old, kept.first, len(done), kept.dbyte, drow)
             # a class before the edit whose members are kept ends where it ended, not where error
-            # recovery ended it
+            # recovery ended it (moved when it reaches the edit: a Go type's methods follow it)
             for h in {c.parent for c in moved if c.parent is not None and c.parent < prefix}:
                 r = old[h].container
-                if r is not None:
+                if r is not None and r[2] >= old[prefix].start_row:
                     done[h] = replace(done[h], container=(r[0], r[1], r[2] + drow, r[3]))
             done = done + moved
     return _merged(lang, _range(root), src, relpath, module, last if reused else None, done, prefix, suffix, drow,
@@ -370,9 +370,10 @@ def extract_member(
         return None
     if header is not None and old[header].container is None:
         return None
-    most = min(len(last.src), len(src))
-    same = _common(last.src, src, most, suffix=False, at_least=hint[1])
-    tail = _common(last.src, src, most, suffix=True, at_least=hint[2])
+    # the edit where the editor made it, as parse.member_region placed the member: the longest
+    # common prefix may run past the member's end ("\n\t" typed before a "\n" starts the changed
+    # text on the next line, where no member is)
+    same, tail = hint[1], hint[2]
     root = tree.root_node
     spans = []
     if header is not None:
@@ -723,7 +724,7 @@ def _edit_region(
                   facts_row=facts_row)
     done = old[:front]
     r = header.container if header is not None else None
-    if drow and h is not None and r is not None:  # the class ends where it ended, moved
+    if drow and h is not None and r is not None and r[2] >= row:  # the class ends where it ended, moved
         done[h] = replace(header, container=(r[0], r[1], r[2] + drow, r[3]))
     return [*done, chunk, *_keep(old, first, front + 1, dbyte, drow)], front, len(old) - first, drow
 
@@ -732,7 +733,9 @@ def _on_last_line(src: bytes, c: Chunk, at: int) -> bool:
     """Whether byte ``at`` of ``src`` is within chunk ``c`` or after it on its last line, past
     blanks only."""
     end = c.start_byte + c.size
-    return at <= end or not src[end:at].strip(b" \t")
+    # a line break between them is found without copying the text up to ``at`` (asked of every
+    # chunk before an edit)
+    return at <= end or (src.find(b"\n", end, at) == -1 and not src[end:at].strip(b" \t"))
 
 
 def _keep(old: list[Chunk], first: int, at: int, dbyte: int, drow: int) -> list[Chunk]:
