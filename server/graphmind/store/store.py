@@ -222,7 +222,7 @@ class Store:
         if base is not None and not read_only:
             self._stack(Path(base))
         self.reads = Reads(self.db, stack=self.stack)  # the queries' side
-        self.analysis = AnalysisReads(self.db)  # the agent-facing questions' reads
+        self.analysis = AnalysisReads(self.db, stack=self.stack)  # the agent-facing questions' reads
         self.layers = Layers(self.db)  # links, imports, notes, search: rows per file, edges per key
         # during a bulk load (query indexes dropped): the files whose resolution was written.
         # The others have no edges or deps yet, so resolving them deletes nothing (without
