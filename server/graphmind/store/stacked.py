@@ -11,12 +11,12 @@ through TEMP views named like the tables, so the one read path (``Reads``, ``Ana
 A file's rows are in exactly one layer, so a join on (file_id, sid) never mixes layers; a lookup
 by symbol id crosses layers, and a symbol id is a hash of (path, qname, ordinal): an edge from an
 unchanged base file into an owned file's symbol still lands. Every write names ``main.`` and owns
-the file first (:func:`own`: its base rows are copied into ``main``, its id hidden), so an edit is
+the file first (:meth:`Stack.own`: its base rows are copied into ``main``, its id hidden), so an edit is
 always a whole file's replacement in the top layer.
 
 The cost is the query planner's: a join of k views is flattened into 2^k arms, each one probing
-both databases (a blast step over edges ⋈ sites ⋈ files: 8). Three things keep a stacked read as
-cheap as a plain one:
+both databases (a blast step over edges ⋈ sites ⋈ files: 8). Three things bring a stacked read
+close to a plain one (what is left: each statement takes a read lock on two databases):
 
 - a base row is visible when ``NOT EXISTS`` an indexed ``main.hidden`` row for its file (a
   constant ``NOT IN`` list was rebuilt as an ephemeral table per arm and per statement); the views
