@@ -35,14 +35,16 @@ _MARKERS = ("local", "augments")  # captures that qualify a definition (see the 
 
 # How a call names its receiver (``Callee.receiver``).
 NO_RECEIVER = None  # a bare call: f()
-SELF = "s"  # this/self/super: this.f()
+SELF = "s"  # this/self: this.f()
+SUPER = "u"  # super.f(): a parent's f, never the class's own
+_SUPER_NAMES = frozenset({"super", "inherited", "parent"})  # among a language's self_names
 OTHER = "o"  # anything else, by its last name: Foo.f(), x.f()
 
 
 class Callee(NamedTuple):
     """A call site's expression (marshalled as a plain tuple: field order is the format)."""
 
-    receiver: str | None  # NO_RECEIVER, SELF or OTHER
+    receiver: str | None  # NO_RECEIVER, SELF, SUPER or OTHER
     receiver_name: str | None  # OTHER's last name (``Foo`` of ``a::Foo.f()``), or SELF's text
     instantiates: bool  # new Foo(), Foo.new: the name is a class
 
@@ -194,7 +196,7 @@ def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str)
             if spec.library_roots and _chain_root(call.receiver) in spec.library_roots:
                 continue  # std.testing.expect(): the standard library's
             if rt in spec.self_names:
-                callee = Callee(SELF, rt, call.instantiates)
+                callee = Callee(SUPER if rt in _SUPER_NAMES else SELF, rt, call.instantiates)
             else:
                 callee = Callee(OTHER, rparts[-1] if rparts else "", call.instantiates)
         sites.append(
