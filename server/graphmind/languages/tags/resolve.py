@@ -160,11 +160,12 @@ class _Resolver:
         if callee.receiver == OTHER and callee.receiver_name:
             # Mod.f(), mod:f(), Pkg::f(): the candidates in a module or class of that name (OCaml's
             # module Util is util.ml), if any; else none where the receiver is always a module
-            named = [r for r in cands if _owner(r.qname) == callee.receiver_name]
-            # else the file named like the receiver, in any case (OCaml's Util.f: util.ml; Lwt.return:
-            # lwt.ml, which defines it in a submodule it includes)
+            # the owner named like the receiver (in its case, else in any), else the file named like it
+            # (OCaml's Lwt.return: lwt.ml, which defines it in a submodule it includes)
             want = callee.receiver_name.lower()
-            named = named or [r for r in cands if r.module.rsplit(".", 1)[-1].lower() == want]
+            named = ([r for r in cands if _owner(r.qname) == callee.receiver_name]
+                     or [r for r in cands if _owner(r.qname).lower() == want]
+                     or [r for r in cands if r.module.rsplit(".", 1)[-1].lower() == want])
             cands = named or ([] if self.spec.module_receivers else cands)
             module_named = bool(named) and self.spec.module_receivers
         else:
