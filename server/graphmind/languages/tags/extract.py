@@ -136,6 +136,7 @@ def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str)
     stack: list[Scope] = [Scope(0, len(src) + 1, 0)]
     spans: list[Scope] = [stack[0]]
     last_child: dict[int, int] = {}  # parent -> its latest definition
+    broken: set[int] = set()  # definitions whose parse has errors
     for node, name_node, kind in order:
         while stack[-1].end <= node.start_byte:
             stack.pop()
@@ -148,9 +149,10 @@ def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str)
         if len(parts) > 1:
             extra["owner"] = parts[-2]
         container = _container(parent, symbols)
-        if container == "function" and not spec.nested_global and "owner" not in extra:
+        if container == "function" and not spec.nested_global and "owner" not in extra and parent not in broken:
             # a definition inside a function is seen from that function only (Lua's `function
-            # self.f` inside one is a table's field: reached through the table)
+            # self.f` inside one is a table's field: reached through the table); not inside one
+            # that parsed with errors, where the nesting may be the parser's recovery
             extra["local"] = "1"
         if kind == "function" and ("owner" in extra or container in CLASS_KINDS - {"namespace"}):
             kind = "method"
@@ -167,6 +169,8 @@ def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str)
             spans.append(stack[-1])
             continue
         idx = len(symbols)
+        if node.has_error:
+            broken.add(idx)
         last_child[parent] = idx
         symbols.append(
             SymbolFact(qname, name, kind, parent, _rng(node), _rng(name_node), node.start_byte, node.end_byte,

@@ -124,9 +124,12 @@ class _Resolver:
         return None
 
     def top_level(self, j: int) -> bool:
-        """Is definition ``j`` outside any function (or global wherever it is nested)?"""
-        p = self.f.symbols[j].parent
-        return self.spec.nested_global or not p or self.f.symbols[p].kind not in ("function", "method", "constructor")
+        """Is definition ``j`` outside any function (or global wherever it is nested, or nested in a
+        function that parsed with errors: not ``local``)?"""
+        sym = self.f.symbols[j]
+        p = sym.parent
+        return (self.spec.nested_global or not p or self.f.symbols[p].kind not in ("function", "method", "constructor")
+                or not sym.extra.get("local"))
 
     def site(self, i: int, site: SiteFact) -> Resolution:
         callee = Callee(*site.expr)

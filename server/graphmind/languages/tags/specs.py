@@ -101,7 +101,7 @@ _SOLIDITY_METHODS = frozenset(
 TABLE: tuple[Spec, ...] = (
     Spec("swift", "swift", ("swift",), frozenset({"self", "super", "Self"}), ("init",)),
     Spec("scala", "scala", ("scala",), frozenset({"this", "super"}), builtin_methods=_SCALA_METHODS),
-    Spec("lua", "lua", ("lua",), frozenset({"self"}), builtin_methods=_LUA_METHODS, implicit_members=False,
+    Spec("lua", "lua", ("lua",), frozenset({"self"}), builtin_methods=_LUA_METHODS, implicit_members=False, nested_global=True,
          bare_methods=False),
     Spec("bash", "bash", ("shellscript", "bash", "sh"), nested_global=True),
     Spec("elixir", "elixir", ("elixir",), frozenset({"__MODULE__"}), (), _ELIXIR_FORMS, module_receivers=True,
