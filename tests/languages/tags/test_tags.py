@@ -315,3 +315,22 @@ def test_other_formats_under_a_language_extension_are_skipped_with_a_reason(tmp_
     assert report.indexed == 3
     assert edges(eng) == {("src.app.main", "src.app.run", "extracted"), ("src.Acct.Acct.a", "src.Acct.Acct.b", "extracted")}
     eng.close()
+
+
+def test_a_definition_nested_by_a_parse_error_is_not_local(tmp_path: Path) -> None:
+    # an unclosed `@{` makes the parser nest Helper2 inside Outer: a definition inside a function
+    # that parsed with errors is not taken as local to it (the nesting may be the recovery), so a
+    # call from another file still reaches it; a function nested in a clean one stays local
+    (tmp_path / "a.ps1").write_text(
+        "function Outer {\n    $x = @{ a = 1\n}\n\nfunction Helper2 {\n    1\n}\n"
+    )
+    (tmp_path / "c.ps1").write_text("function Clean {\n    function Inner {\n        1\n    }\n    Inner\n}\n")
+    (tmp_path / "b.ps1").write_text("function Run {\n    Helper2\n    Inner\n}\n")
+    eng = Engine(tmp_path, db_path=tmp_path / "index.db")
+    try:
+        eng.index()
+        got = {(a, b, c) for a, b, c in edges(eng) if a == "b.Run"}
+        assert got == {("b.Run", "a.Outer.Helper2", "inferred")}
+        assert ("c.Clean", "c.Clean.Inner", "extracted") in edges(eng)
+    finally:
+        eng.close()

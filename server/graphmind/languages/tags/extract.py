@@ -35,14 +35,16 @@ _MARKERS = ("local", "augments")  # captures that qualify a definition (see the 
 
 # How a call names its receiver (``Callee.receiver``).
 NO_RECEIVER = None  # a bare call: f()
-SELF = "s"  # this/self/super: this.f()
+SELF = "s"  # this/self: this.f()
+SUPER = "u"  # super.f(): a parent's f, never the class's own
+_SUPER_NAMES = frozenset({"super", "inherited", "parent"})  # among a language's self_names
 OTHER = "o"  # anything else, by its last name: Foo.f(), x.f()
 
 
 class Callee(NamedTuple):
     """A call site's expression (marshalled as a plain tuple: field order is the format)."""
 
-    receiver: str | None  # NO_RECEIVER, SELF or OTHER
+    receiver: str | None  # NO_RECEIVER, SELF, SUPER or OTHER
     receiver_name: str | None  # OTHER's last name (``Foo`` of ``a::Foo.f()``), or SELF's text
     instantiates: bool  # new Foo(), Foo.new: the name is a class
 
@@ -134,6 +136,7 @@ def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str)
     stack: list[Scope] = [Scope(0, len(src) + 1, 0)]
     spans: list[Scope] = [stack[0]]
     last_child: dict[int, int] = {}  # parent -> its latest definition
+    broken: set[int] = set()  # definitions whose parse has errors
     for node, name_node, kind in order:
         while stack[-1].end <= node.start_byte:
             stack.pop()
@@ -146,9 +149,10 @@ def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str)
         if len(parts) > 1:
             extra["owner"] = parts[-2]
         container = _container(parent, symbols)
-        if container == "function" and not spec.nested_global and "owner" not in extra:
+        if container == "function" and not spec.nested_global and "owner" not in extra and parent not in broken:
             # a definition inside a function is seen from that function only (Lua's `function
-            # self.f` inside one is a table's field: reached through the table)
+            # self.f` inside one is a table's field: reached through the table); not inside one
+            # that parsed with errors, where the nesting may be the parser's recovery
             extra["local"] = "1"
         if kind == "function" and ("owner" in extra or container in CLASS_KINDS - {"namespace"}):
             kind = "method"
@@ -165,6 +169,8 @@ def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str)
             spans.append(stack[-1])
             continue
         idx = len(symbols)
+        if node.has_error:
+            broken.add(idx)
         last_child[parent] = idx
         symbols.append(
             SymbolFact(qname, name, kind, parent, _rng(node), _rng(name_node), node.start_byte, node.end_byte,
@@ -194,7 +200,7 @@ def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str)
             if spec.library_roots and _chain_root(call.receiver) in spec.library_roots:
                 continue  # std.testing.expect(): the standard library's
             if rt in spec.self_names:
-                callee = Callee(SELF, rt, call.instantiates)
+                callee = Callee(SUPER if rt in _SUPER_NAMES else SELF, rt, call.instantiates)
             else:
                 callee = Callee(OTHER, rparts[-1] if rparts else "", call.instantiates)
         sites.append(

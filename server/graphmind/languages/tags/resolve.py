@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from ...model import EXTRACTED, RESOLVED, Facts, Resolution, SiteFact, SymbolRow, WorkspaceView
 from .._toolkit import by_name_confidence, known_confidence, unresolved
-from .extract import CALLABLE_KINDS, CLASS_KINDS, NO_RECEIVER, OTHER, SELF, Callee
+from .extract import CALLABLE_KINDS, CLASS_KINDS, NO_RECEIVER, OTHER, SELF, SUPER, Callee
 from .specs import Spec
 
 
@@ -86,7 +86,8 @@ class _Resolver:
     def own(self, site: SiteFact, callee: Callee) -> list[int]:
         """The caller's own file's definitions the call means (the ``extracted`` rules)."""
         # a Swift `extension Foo` is no callee
-        own = [j for j in self.by_name.get(site.name, []) if not self.f.symbols[j].extra.get("augments")]
+        own = [j for j in self.by_name.get(site.name, []) if not self.f.symbols[j].extra.get("augments")
+               and not (self.spec.new_only and not callee.instantiates and self.f.symbols[j].kind in CLASS_KINDS)]
         if callee.instantiates:
             return [j for j in own if self.f.symbols[j].kind in CLASS_KINDS]
         picked: list[int] = []
@@ -113,15 +114,28 @@ class _Resolver:
             picked = [j for j in own if self.class_of(j) == callee.receiver_name]
         return picked
 
+    def innermost_class(self, i: int) -> int | None:
+        """The class-like definition around definition ``i`` (itself included), if any."""
+        s: int | None = i
+        while s:
+            if self.f.symbols[s].kind in CLASS_KINDS:
+                return s
+            s = self.f.symbols[s].parent
+        return None
+
     def top_level(self, j: int) -> bool:
-        """Is definition ``j`` outside any function (or global wherever it is nested)?"""
-        p = self.f.symbols[j].parent
-        return self.spec.nested_global or not p or self.f.symbols[p].kind not in ("function", "method", "constructor")
+        """Is definition ``j`` outside any function (or global wherever it is nested, or nested in a
+        function that parsed with errors: not ``local``)?"""
+        sym = self.f.symbols[j]
+        p = sym.parent
+        return (self.spec.nested_global or not p or self.f.symbols[p].kind not in ("function", "method", "constructor")
+                or not sym.extra.get("local"))
 
     def site(self, i: int, site: SiteFact) -> Resolution:
         callee = Callee(*site.expr)
         name = site.name
-        picked = self.own(site, callee)
+        # super.f(): a parent's f, which a tag-level resolver cannot name: never the class's own
+        picked = [] if callee.receiver is SUPER else self.own(site, callee)
         if picked:
             rows = self.rows(picked)
             if rows:
@@ -133,6 +147,12 @@ class _Resolver:
         # is a Swift `extension Foo` a callee; where bare calls mean no members, a method is none
         cands = [r for r in self.ws.by_name(name) if r.kind in CALLABLE_KINDS
                  and not r.extra.get("local") and not r.extra.get("augments")]
+        if callee.receiver is SUPER:
+            own_class = self.innermost_class(site.caller)
+            cands = [r for r in cands if own_class is None or not (
+                r.module == self.f.module and r.qname.startswith(self.f.symbols[own_class].qname + "."))]
+        if self.spec.new_only and not callee.instantiates:
+            cands = [r for r in cands if r.kind not in CLASS_KINDS]  # Foo(x) converts, `new Foo()` creates
         if callee.receiver is NO_RECEIVER and not self.spec.bare_methods:
             cands = [r for r in cands if r.kind != "method"]
         if callee.instantiates:
@@ -143,11 +163,12 @@ class _Resolver:
         if callee.receiver == OTHER and callee.receiver_name:
             # Mod.f(), mod:f(), Pkg::f(): the candidates in a module or class of that name (OCaml's
             # module Util is util.ml), if any; else none where the receiver is always a module
+            # the owner named like the receiver (in its case, else in any), else the file named like it
+            # (OCaml's Lwt.return: lwt.ml, which defines it in a submodule it includes)
             want = callee.receiver_name.lower()
-            named = [r for r in cands if _owner(r.qname).lower() == want]
-            # else the file named like the receiver (OCaml's Lwt.return: lwt.ml, which defines it in
-            # a submodule it includes)
-            named = named or [r for r in cands if r.module.rsplit(".", 1)[-1].lower() == want]
+            named = ([r for r in cands if _owner(r.qname) == callee.receiver_name]
+                     or [r for r in cands if _owner(r.qname).lower() == want]
+                     or [r for r in cands if r.module.rsplit(".", 1)[-1].lower() == want])
             cands = named or ([] if self.spec.module_receivers else cands)
             module_named = bool(named) and self.spec.module_receivers
         else:

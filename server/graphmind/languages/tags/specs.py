@@ -46,6 +46,9 @@ class Spec:
     # script), or a member of the struct type the function returns (Zig's generic types), not local
     # to that function
     nested_global: bool = False
+    # an instance is created with `new Foo()` only: `Foo(x)` is a type conversion (Solidity's
+    # `IERC20(addr)`), no call of Foo
+    new_only: bool = False
     # a bare call names its own file's definitions only, or an imported one (Erlang: another
     # module's function is called as m:f(), or after -import(m, [f/1]))
     bare_local_only: bool = False
@@ -103,10 +106,16 @@ _PERL_BUILTINS = frozenset(
      "exp", "log", "sin", "cos", "atan2", "fileno", "flock", "chmod"}
 )
 
+# members of Solidity's builtin types and globals (`bytes.concat`, `abi.encode`, `arr.push`, `addr.call`)
+_SOLIDITY_METHODS = frozenset(
+    {"concat", "encode", "encodePacked", "encodeWithSelector", "encodeWithSignature", "encodeCall", "decode", "push",
+     "pop", "transfer", "send", "call", "delegatecall", "staticcall"}
+)
+
 TABLE: tuple[Spec, ...] = (
     Spec("swift", "swift", ("swift",), frozenset({"self", "super", "Self"}), ("init",)),
     Spec("scala", "scala", ("scala",), frozenset({"this", "super"}), builtin_methods=_SCALA_METHODS),
-    Spec("lua", "lua", ("lua",), frozenset({"self"}), builtin_methods=_LUA_METHODS, implicit_members=False,
+    Spec("lua", "lua", ("lua",), frozenset({"self"}), builtin_methods=_LUA_METHODS, implicit_members=False, nested_global=True,
          bare_methods=False),
     Spec("bash", "bash", ("shellscript", "bash", "sh"), nested_global=True),
     Spec("elixir", "elixir", ("elixir",), frozenset({"__MODULE__"}), (), _ELIXIR_FORMS, module_receivers=True,
@@ -137,7 +146,8 @@ TABLE: tuple[Spec, ...] = (
     Spec("pascal", "pascal", ("pascal", "objectpascal"), frozenset({"Self", "inherited"}), ("Create",)),
     Spec("powershell", "powershell", ("powershell", "ps1"), frozenset({"$this"}), ("<class>",)),
     Spec("cuda", "cuda", ("cuda", "cuda-cpp"), frozenset({"this"}), ("<class>",)),
-    Spec("solidity", "solidity", ("solidity",), frozenset({"this", "super"})),
+    Spec("solidity", "solidity", ("solidity",), frozenset({"this", "super"}), builtin_methods=_SOLIDITY_METHODS,
+         new_only=True),
     Spec("tcl", "tcl", ("tcl",), ignore=_TCL_COMMANDS, nested_global=True),
     Spec("starlark", "starlark", ("starlark", "bzl")),
     Spec("luau", "luau", ("luau",), frozenset({"self"})),
