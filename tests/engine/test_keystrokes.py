@@ -329,7 +329,8 @@ def test_a_spliced_merge_is_the_full_merge(edits: list[tuple[str, int, int, str]
             ext = doc.extraction
             assert ext is not None and doc.tree is not None
             fresh = [replace(c, cache=None, folded=None) for c in ext.chunks]
-            parsed = doc.lang.parser().parse(as_parsed(doc.text)).root_node  # the parse of the whole text
+            parsed_tree = doc.lang.parser().parse(as_parsed(doc.text))  # the parse of the whole text
+            parsed = parsed_tree.root_node
             whole = chunks._range(parsed)
             facts = chunks.merge(doc.lang, whole, as_parsed(doc.text), ext.facts.module, fresh)
             # byte offsets are not stored: an edit that moved only them keeps the last facts
@@ -344,7 +345,7 @@ def test_a_spliced_merge_is_the_full_merge(edits: list[tuple[str, int, int, str]
             # chunks moved by a line added or removed above kept the facts of where they were:
             # placed, they are the facts of a fresh extraction (whole text; broken text is settled)
             if not parsed.has_error:  # (not doc.tree: a member parse keeps the last tree, edited)
-                again = chunks.extract(doc.lang, doc.tree, as_parsed(doc.text), "model.py", ext.facts.module)
+                again = chunks.extract(doc.lang, parsed_tree, as_parsed(doc.text), "model.py", ext.facts.module)
                 # (docs aside: a comment typed above a class member does not change the member's
                 # chunk key, so its docs stay stale; found by this check, on main too, not fixed here)
                 assert replace(_no_bytes(ext.facts), docs={}) == replace(_no_bytes(again.facts), docs={})
