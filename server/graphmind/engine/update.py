@@ -29,7 +29,7 @@ import tree_sitter as ts
 from .. import languages
 from ..eol import as_parsed
 from ..model import Edge, Facts, FileResolution, Override, binding_names, supertype_names
-from ..store import NO_INTERFACE, Interface, Store, StoredFile, StoreView, symbol_ids
+from ..store import NO_INTERFACE, Interface, Store, StoredFile, StoreView, star_key, symbol_ids
 from ..workspace import check_text
 from . import chunks
 from .layers import FileLayers
@@ -588,6 +588,7 @@ def _part_keys(lang: str, module: str, part: list[chunks.Chunk]) -> set[str]:
             keys.add(f"{lang}:{sym.qname.rpartition('.')[0]}.*")
             keys.update(f"{lang}:>{n}" for n in supertype_names(sym.extra))
         keys.update(f"{lang}:{module}.{b.name}" for b in c.facts.bindings)
+        keys.update(star_key(lang, module) for b in c.facts.bindings if b.name == "*")
         # a binding may be the alias a type's base is written with (model.supertype_names)
         keys.update(f"{lang}:>{n}" for names in binding_names(c.facts.bindings).values() for n in names)
     return keys
@@ -608,6 +609,9 @@ def _diff(old: Interface, new: Interface) -> set[str]:
             ov, nv = o.get(k), n.get(k)
             if ov != nv:
                 keys.add(k)
+                if kind == "bindings" and k.endswith(".*"):  # a module's star imports
+                    lang, _, name = k.partition(":")
+                    keys.add(star_key(lang, name[:-2]))
                 if kind == "symbols":  # by_name() lookups of the short name see the change too,
                     lang, _, qname = k.partition(":")  # members() of its parent, and subtypes()
                     keys.add(f"{lang}:{qname.rpartition('.')[0]}.*")  # lookups that return its row
