@@ -449,6 +449,13 @@ def extract_region(
         or own[-1].end_point[0] >= after.start_row + drow
     ):
         return None
+    # statements at their block's column, and the next chunk at its own: an odd indentation (a
+    # top-level statement indented) parses differently alone and in the whole text
+    col = own[0].start_point[1] if own else 0
+    if any(sp.start_point[1] != col for sp in own if sp.parent is None or header is not None):
+        return None
+    if (header is None and col) or _column(last.src, after.start_byte) != (col if after.parent == header else 0):
+        return None
     ends = root.children[-1] if root.children else None
     if header is None and ends is not None and "comment" in ends.type and after.start_row + drow - ends.end_point[0] <= 1:
         return None
@@ -491,6 +498,10 @@ def extract_region(
     done += made
     done += _keep(old, stop, len(done), dbyte, drow)
     return _merged(lang, whole, src, relpath, module, last, done, first, len(old) - stop, drow)
+
+
+def _column(src: bytes, at: int) -> int:
+    return at - (src.rfind(b"\n", 0, at) + 1)
 
 
 def _lazy_key(src: bytes, spans: list[Span], i: int) -> bytes:
@@ -875,14 +886,6 @@ def remember(spare: dict[bytes, Chunk], ext: Extraction, bound: int) -> None:
     for c in new:
         if not c.broken or (o := spare.get(c.key)) is None or o.broken:
             spare[c.key] = c
-
-
-def layer_part(chunks: list[Chunk]) -> list[tuple] | None:
-    """What some chunks contribute to their file's link and import rows (None: call shapes, which
-    name the chunks' sites: the rows are remade)."""
-    if any(c.facts.links for c in chunks):
-        return None
-    return [(c.facts.bindings, c.facts.local) for c in chunks]
 
 
 def supers_part(chunks: list[Chunk]) -> list[tuple]:

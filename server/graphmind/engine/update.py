@@ -266,12 +266,22 @@ class Updater:
         if settling and typing and not was_broken and not d.interface_changed:
             # the interface is the last keystroke's, which was whole text and not back to ``base``
             settling = False
+        whole = False  # every site of the file is resolved again (typing paused, not back to ``base``)
         if settling and (doc.stale_sids is None or not self._back_to_base(doc, ext)):
             if not typing:
-                return False
+                if doc.stale_sids is None:
+                    return False
+                # the rows stand (each keystroke patched them): the changed chunks' rows are
+                # patched, the file's sites resolved against its interface now, other files by
+                # propagate() (the full path would write every row again)
+                whole = True
             settling = False  # not back to ``base``: a keystroke like any other, other files still wait
         if settling:
             pass
+        elif whole:
+            if d.interface_changed:
+                doc.deferred |= _part_keys(lang.name, ext.facts.module, prev.chunks[d.old_chunks])
+                doc.deferred |= _part_keys(lang.name, ext.facts.module, ext.chunks[d.new_chunks])
         elif not d.interface_changed and _unchanged(prev, ext, d):
             # the edit changed no row: the changed chunks' symbols and sites (ids, positions,
             # callees) and what resolving them reads are as they were (a keystroke in a body that
@@ -312,15 +322,21 @@ class Updater:
             doc.stale_sids.update(ext.sids[i] for i in mid_sites)
         # the kept chunks' layer rows stand; the changed chunks' search rows are replaced, and
         # their link and import rows when what makes them changed
-        was, now = chunks.layer_part(prev.chunks[d.old_chunks]), chunks.layer_part(ext.chunks[d.new_chunks])
+        was, now = self.layers.part(lang, prev.chunks[d.old_chunks]), self.layers.part(lang, ext.chunks[d.new_chunks])
         self.layers.patch(
             store, fid, lang, ext.facts, ext.ids, ext.sids, prev.ids[d.old_syms], range(d.new_syms.start, d.new_syms.stop),
             whole=not lang.chunked or was is None or was != now,
         )
         # the packed facts are written when the buffer closes; until then re-resolution reads the buffer's
         store.upsert_file(path, sha256=sha, size=len(doc.text), facts=None, sids=None)
-        # re-resolve the changed chunks' sites
-        self._resolve(fid, path, lang, ext.facts, ext.sids, StoreView(store.db), only=mid_sites, ids=ext.ids)
+        if whole:  # what the keystrokes left as other files saw it: the bindings, the classes' ``extra``
+            store.replace_bindings(fid, lang.name, ext.facts)
+            heads = sorted({ext.sym_at[c.parent] for c in ext.chunks if c.parent is not None})
+            store.insert_symbols(fid, lang.name, ext.facts, ext.ids, heads, supers=False)
+        # re-resolve the changed chunks' sites (or all of them)
+        self._resolve(fid, path, lang, ext.facts, ext.sids, StoreView(store.db), only=None if whole else mid_sites, ids=ext.ids)
+        if whole:
+            doc.stale_own = False
         store.bump_epoch()
         return True
 

@@ -668,6 +668,13 @@ class Store:
         self.insert_sites(file_id, facts, ids, sids, range(len(facts.sites)))
         db.executemany("INSERT INTO main.bindings VALUES(?,?,?,?,?,?,?)", [(file_id, *r) for r in _binding_rows(lang, facts)])
 
+    def replace_bindings(self, file_id: int, lang: str, facts: Facts) -> None:
+        """Write a file's module-level bindings rows again (the keystroke path leaves them as the
+        interface other files wait on until typing pauses)."""
+        self.own(file_id)
+        self.db.execute("DELETE FROM main.bindings WHERE file_id=?", (file_id,))
+        self.db.executemany("INSERT INTO main.bindings VALUES(?,?,?,?,?,?,?)", [(file_id, *r) for r in _binding_rows(lang, facts)])
+
     def insert_symbols(
         self, file_id: int, lang: str, facts: Facts, ids: list[int], which: Iterable[int], supers: bool = True
     ) -> None:
