@@ -634,7 +634,8 @@ def _splice(
     drow: int,
 ) -> Extraction | None:
     """The merge of an edit that changed one chunk and left the chunk's count of symbols as it was
-    (a keystroke in a function body, a newline included): every other chunk is the one merged last
+    (a keystroke in a function body, a newline included; in a statement that defines nothing, whose
+    sites are named by its text, see _site_ids): every other chunk is the one merged last
     time (the chunks after it moved ``drow`` lines, a class's header may have grown), so the file's
     facts are ``last``'s with the chunk's rebased symbols and sites put in place of the old ones,
     the rows after them moved, and the classes' extents set again; scopes are joined again only
@@ -647,7 +648,7 @@ def _splice(
     member = b.parent is not None
     own = len(b.facts.symbols) - (2 if member else 1)
     if (
-        own < 1 or a.parent != b.parent or a.container is not None or b.container is not None
+        a.parent != b.parent or a.container is not None or b.container is not None
         or len(a.facts.symbols) != len(b.facts.symbols)
         # a member's share of its class's ``extra`` (folded into the class's symbol) is the same
         or (member and a.facts.symbols[1].extra != b.facts.symbols[1].extra)
@@ -722,7 +723,7 @@ def _splice(
     # ids count same qualified names up: the chunk's own names as they were, so are the ids
     same_names = all(x.qname == y.qname for x, y in zip(a.facts.symbols[1:], b.facts.symbols[1:], strict=True))
     ids = last.ids if same_names else symbol_ids(relpath, merged)
-    if ids == last.ids:  # the chunk's sites count up from its first definition's id (see _site_ids)
+    if ids == last.ids and own:  # the chunk's sites count up from its first definition's id (see _site_ids)
         sbase = _site_base(_def_anchor(ids[base]), 0)
         sids = last.sids[:first_site] + list(range(sbase, sbase + len(msites))) + last.sids[site_at[k + 1] :]
     else:

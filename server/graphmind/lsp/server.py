@@ -399,14 +399,18 @@ class GraphMindServer:
         except OSError:
             return None
 
-    def file_line(self, eng: Engine, rel: str, row: int) -> bytes | None:
+    def file_line(self, eng: Engine, rel: str, row: int, disk: dict[str, list[bytes]] | None = None) -> bytes | None:
         """Line ``row`` of a file, without its line end (None past the end). A buffer's is found
         from the line of the last edit (``edit_anchors``): typing makes a new text every keystroke,
         and splitting it into lines cost more than the answer that needed one or two; a text that
         answers asked more lines of (callers in the file typed into) is split once."""
         doc = eng.docs.get(rel)
         if doc is None:
-            lines = self._disk_lines(eng, rel)
+            lines = disk.get(rel) if disk is not None else None
+            if lines is None:
+                lines = self._disk_lines(eng, rel)
+                if disk is not None:
+                    disk[rel] = lines
             return lines[row].removesuffix(b"\r") if 0 <= row < len(lines) else None
         key = (str(eng.root), rel)
         text, asked, split = self.buffer_lines.get(key) or (None, 0, None)
@@ -451,7 +455,8 @@ class GraphMindServer:
         uris = self.uris.setdefault(eng.root, {})
         if len(uris) > URI_CACHE:
             uris.clear()
-        return ToProto(eng.root, LineCache(lambda rel, row: self.file_line(eng, rel, row)), self.encoding, uris)
+        disk: dict[str, list[bytes]] = {}  # one answer's files on disk: stat'ed once each
+        return ToProto(eng.root, LineCache(lambda rel, row: self.file_line(eng, rel, row, disk)), self.encoding, uris)
 
     def to_point(self, eng: Engine, rel: str, line: int, character: int) -> tuple[int, int]:
         """(row, byte column) of an LSP position (as ``positions.point_of``, from the cached lines)."""
