@@ -225,7 +225,9 @@ def test_whole_text_typed_in_a_member_is_parsed_alone_and_is_fresh(tmp_path: Pat
     assert doc is not None
     at = MODEL.index("        return n\n") + len("        return n")
     # (the method's header pasted: error recovery in "def again(s" leaves the class, parsed whole)
-    _typed_fresh_at_once(eng, counts, at, ["\n", "\n    ", "def again(self):", "\n        ", *"return self.check()"])
+    _typed_fresh_at_once(
+        eng, counts, at, ["\n", "\n    ", "def again(self):", "\n        ", '"""Checks."""', "\n        ", *"return self.check()"]
+    )
     ext = doc.extraction
     assert ext is not None
     fresh = chunks.extract(doc.lang, Parsers().parse(doc.lang, as_parsed(doc.text)), as_parsed(doc.text), "model.py", "model")
@@ -236,6 +238,14 @@ def test_whole_text_typed_in_a_member_is_parsed_alone_and_is_fresh(tmp_path: Pat
     assert doc.extraction.sids == ext.sids  # type: ignore[union-attr]
     assert snapshot(eng)["sites"] == rows["sites"]
     _settled_equals_fresh(eng, tmp_path / "fresh", doc.text)
+
+
+def test_the_docstring_of_a_classs_only_method_is_its_doc() -> None:
+    """A class's body of one method spans just that method (so does a member parsed alone): the
+    method's docstring is found on the method, not looked for on its body."""
+    text = b'class A:\n    def f(self):\n        """Does f."""\n        return 1\n'
+    facts, _ = _fresh_facts(text)
+    assert list(facts.docs.values()) == ["Does f."]
 
 
 def test_a_statement_typed_out_of_its_class_is_not_taken_from_the_member_parse(tmp_path: Path) -> None:
