@@ -371,9 +371,10 @@ def extract_member(
         return None
     if header is not None and old[header].container is None:
         return None
-    most = min(len(last.src), len(src))
-    same = _common(last.src, src, most, suffix=False, at_least=hint[1])
-    tail = _common(last.src, src, most, suffix=True, at_least=hint[2])
+    # the edit where the editor made it, as parse.member_region placed the member: the longest
+    # common prefix may run past the member's end ("\n\t" typed before a "\n" starts the changed
+    # text on the next line, where no member is)
+    same, tail = hint[1], hint[2]
     root = tree.root_node
     spans = []
     if header is not None:
@@ -398,7 +399,7 @@ def extract_region(
     module: str,
     last: Extraction,
     spare: dict[bytes, Chunk] | None,
-    hint: tuple[int, int, int],
+    hint: tuple[int, int, int],  # (the last text's length, the edit's common prefix and suffix: member_region's)
     header: int | None,
     parsed: tuple[int, int],
     whole: Range,
@@ -435,9 +436,7 @@ def extract_region(
         base, pk = 1, h.key
     own = spans[base:]
     n, m = len(last.src), len(src)
-    most = min(n, m)
-    same = _common(last.src, src, most, suffix=False, at_least=hint[1])
-    tail = min(_common(last.src, src, most, suffix=True, at_least=hint[2]), most - same)
+    same, tail = hint[1], min(hint[2], min(n, m) - hint[1])  # the edit as member_region placed it
     cut, dbyte = n - tail, m - n
     drow = src.count(b"\n", same, m - tail) - last.src.count(b"\n", same, cut)
     after = old[stop]

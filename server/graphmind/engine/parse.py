@@ -34,6 +34,7 @@ class Region(NamedTuple):
     member: tuple[int, int]  # the bytes the member may span: from the end of the chunk before it
     whole: chunks.Range  # the file's range (the module's), as a parse of the whole text gives it
     replaced: tuple[int, int]  # the last extraction's chunks [first, stop) the member's bytes held
+    edit: tuple[int, int]  # the edit as placed here: lengths of common prefix and suffix (see Document.edited)
 
 
 class MemberParse(NamedTuple):
@@ -97,7 +98,7 @@ def member_region(last: chunks.Extraction, src: bytes, hint: tuple[int, int, int
     r = last.facts.symbols[0].range
     drow = src.count(b"\n", head, new_end) - last.src.count(b"\n", head, cut)
     ranges = [ts.Range(point_at(src, a), point_at(src, b), a, b) for a, b in spans]
-    return Region(ranges, h, (lo, hi), (r[0], r[1], r[2] + drow, r[3]), (k, stop))
+    return Region(ranges, h, (lo, hi), (r[0], r[1], r[2] + drow, r[3]), (k, stop), (head, size - cut))
 
 
 def _inert(c: chunks.Chunk) -> bool:

@@ -220,6 +220,7 @@ class Updater:
         came from whole text, or from member parses of this member only (``Document.partial``:
         settle parses the whole text once, to check and to bring the tree up to date)."""
         r = part.region
+        hint = (hint[0], *r.edit)  # the edit where member_region placed it
         exact_before = not doc.unsettled or doc.partial  # every chunk but broken members' is whole text's
         if part.tree.root_node.has_error:
             ext = chunks.extract_member(
