@@ -676,12 +676,24 @@ class Store:
         self.insert_sites(file_id, facts, ids, sids, range(len(facts.sites)))
         db.executemany("INSERT INTO main.bindings VALUES(?,?,?,?,?,?,?)", [(file_id, *r) for r in _binding_rows(lang, facts)])
 
-    def insert_symbols(self, file_id: int, lang: str, facts: Facts, ids: list[int], which: Iterable[int]) -> None:
+    def replace_bindings(self, file_id: int, lang: str, facts: Facts) -> None:
+        """Write a file's module-level bindings rows again (the keystroke path leaves them as the
+        interface other files wait on until typing pauses)."""
+        self.own(file_id)
+        self.db.execute("DELETE FROM main.bindings WHERE file_id=?", (file_id,))
+        self.db.executemany("INSERT INTO main.bindings VALUES(?,?,?,?,?,?,?)", [(file_id, *r) for r in _binding_rows(lang, facts)])
+
+    def insert_symbols(
+        self, file_id: int, lang: str, facts: Facts, ids: list[int], which: Iterable[int], supers: bool = True
+    ) -> None:
         """Insert the symbol rows of ``which`` (``facts`` and ``ids``: the whole file's). The file's
-        supers rows are written again whole: a type's supertype names depend on the file's
-        bindings too (an alias), which another chunk than the type's may have changed."""
+        supers rows are written again whole (unless ``supers`` is False: the caller knows they are
+        as they were): a type's supertype names depend on the file's bindings too (an alias),
+        which another chunk than the type's may have changed."""
         self.own(file_id)
         self.db.executemany(_NEW_SYMBOL, [(*r, file_id) for r in _symbol_rows(lang, facts, ids, which)])
+        if not supers:
+            return
         self.db.execute("DELETE FROM main.supers WHERE file_id=?", (file_id,))
         self.db.executemany(_NEW_SUPER, [(*r, file_id) for r in _super_rows(lang, facts, ids, range(len(facts.symbols)))])
 
