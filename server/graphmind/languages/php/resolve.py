@@ -61,11 +61,22 @@ def resolve(facts: Facts, ws: WorkspaceView) -> Iterator[Resolution]:
         yield r.site(i, site)
 
 
+def resolve_file(facts: Facts, ws: WorkspaceView, ids: list[int]) -> tuple[list[Resolution], list[Override]]:
+    """A whole file's resolutions and overrides, asked of one resolver: the overrides' walks reuse
+    the lineages and subtypes its sites walked. Its memos skip no dependency key: the view
+    recorded each lookup in this file's record the first time."""
+    r = Resolver(facts, ws)
+    return [r.site(i, site) for i, site in enumerate(facts.sites)], _overrides(r, facts, ws, ids)
+
+
 def overrides(facts: Facts, ws: WorkspaceView, ids: list[int]) -> list[Override]:
     """The overrides and implementations of every class's, interface's and trait's methods: the
     shared rule (:func:`declared_overrides`), and the implementations a call reaches through
     traits (:meth:`Resolver.implementations`), so that the blast radius steps to them too."""
-    r = Resolver(facts, ws)
+    return _overrides(Resolver(facts, ws), facts, ws, ids)
+
+
+def _overrides(r: Resolver, facts: Facts, ws: WorkspaceView, ids: list[int]) -> list[Override]:
     out = declared_overrides(r.dispatch, facts, ids, "php", lambda t: not t.extra.get("sealed"),
                              lambda m, _: not m.extra.get("sealed"))
     known = set(out)
@@ -549,4 +560,4 @@ class Resolver:
         return label_by_name(i, cands, site.name, COMMON_METHODS)
 
 
-__all__ = ["CALLABLE_KINDS", "Resolver", "overrides", "resolve"]
+__all__ = ["CALLABLE_KINDS", "Resolver", "overrides", "resolve", "resolve_file"]
