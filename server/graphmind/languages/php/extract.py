@@ -412,8 +412,9 @@ def _foreach(node: ts.Node, names: Names, sc: dict[str, list[tuple]]) -> None:
 def _narrowing(check: ts.Node, names: Names, sc: dict[str, list[tuple]]) -> None:
     """Where ``$x instanceof Foo`` (or ``$this->p instanceof Foo``) holds: the right side of an
     ``&&`` it is the left of, the body of the ``if`` or the branch of the ``?:`` it is the
-    condition of, and, negated in an ``if`` (a guard: ``if (!$x instanceof Foo) { continue; }``)
-    or asserted (``assert($x instanceof Foo)``), the rest of the block. Flow is read this far only:
+    condition of, the body of the ``while`` it is the condition of, and, negated in an ``if`` (a
+    guard: ``if (!$x instanceof Foo) { continue; }``) or asserted (``assert($x instanceof Foo)``,
+    ``\\assert(...)``), the rest of the block. Flow is read this far only:
     a reassignment inside the region is not seen."""
     left, right = check.child_by_field_name("left"), check.child_by_field_name("right")
     key = _narrowed_name(left)
@@ -443,6 +444,11 @@ def _narrowing(check: ts.Node, names: Names, sc: dict[str, list[tuple]]) -> None
             elif negated and p.parent is not None:
                 regions.append((p.end_byte, p.parent.end_byte))
             break
+        elif p.type == "while_statement" and cur == p.child_by_field_name("condition"):
+            body = p.child_by_field_name("body")  # it holds as each pass starts
+            if not negated and body is not None:
+                regions.append((body.start_byte, body.end_byte))
+            break
         elif p.type == "conditional_expression" and cur == p.child_by_field_name("condition") and not negated:
             then = p.child_by_field_name("body")
             if then is not None:
@@ -450,7 +456,8 @@ def _narrowing(check: ts.Node, names: Names, sc: dict[str, list[tuple]]) -> None
             break
         elif p.type in ("argument", "arguments"):
             pass
-        elif p.type == "function_call_expression" and text(p.child_by_field_name("function")) == "assert" and not negated:
+        elif p.type == "function_call_expression" and text(p.child_by_field_name("function")).lstrip("\\") == "assert" \
+                and not negated:  # assert() or \assert()
             stmt = p.parent
             if stmt is not None and stmt.type == "expression_statement" and stmt.parent is not None:
                 regions.append((stmt.end_byte, stmt.parent.end_byte))
