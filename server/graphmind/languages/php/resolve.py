@@ -47,6 +47,7 @@ from .._toolkit import (
     unresolved,
 )
 from .._toolkit.dispatch import declared_overrides, weak_method
+from .._toolkit.labels import union_confidence
 from .builtins import COMMON_METHODS
 from .extract import FUNCTION, NEW
 from .syntax import CALLABLE_KINDS, CLASS_KINDS, ELEMENT, SAME, Expr, ExprKind
@@ -335,10 +336,11 @@ class Resolver:
         ``at``: the innermost check whose region holds it, where the workspace defines the class."""
         if at is None:
             return None
-        checks = [e for e in self.scopes.get(scope, {}).get(name, ()) if e[0] == "n" and e[2] <= at < e[3]]
+        checks = [e for e in self.scopes.get(scope, {}).get(name, ()) if e[0] in ("n", "nu") and e[2] <= at < e[3]]
         if not checks:
             return None
-        v = self.type_value(min(checks, key=lambda e: e[3] - e[2])[1])
+        inner = min(checks, key=lambda e: e[3] - e[2])
+        v = self.type_value(inner[1]) if inner[0] == "n" else self.types_value(inner[1])
         return v if v is not None and v[0] == "inst" else None
 
     def eval(self, e: Expr | None, scope: int, depth: int = 0, at: int | None = None) -> tuple[Value | None, int]:
@@ -508,12 +510,17 @@ class Resolver:
         got = self.method_call(recv, site.name, site.caller, at=site.start_byte)
         if got is None:
             return self.by_name(i, site)
-        ms, c, _, within = got
+        ms, c, v, within = got
         if ms is None:
             return Resolution(i, [], EXTERNAL)
         if not ms:
             return unresolved(i)
         res = label_known(i, ms, c)
+        if len(res.targets) > 1 and v is not None and v[0] == "inst" and len({r.qname for r in v[1]}) == len(v[1]) > 1:
+            # several methods through a union of classes (``A|B``, ``$x instanceof A || $x instanceof
+            # B``): the toolkit's union policy, ``inferred`` when each class has exactly one
+            label = union_confidence([self.methods([cls], site.name)[0] for cls in v[1]], c)
+            res = Resolution(i, [(t[0], label) for t in res.targets], RESOLVED)
         through = self.overrides(ms, within, c) if within else []
         if through:  # a virtual call also reaches the overrides in the receiver's subtypes
             res.targets = [Target(t[0], t[1]) for t in res.targets] + through
