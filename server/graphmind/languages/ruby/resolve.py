@@ -75,10 +75,20 @@ def resolve(facts: Facts, ws: WorkspaceView) -> Iterator[Resolution]:
         yield r.site(i)
 
 
+def resolve_file(facts: Facts, ws: WorkspaceView, ids: list[int]) -> tuple[list[Resolution], list[Override]]:
+    """A whole file's resolutions and overrides, asked of one resolver (its ancestors and
+    subtypes walked once; the view recorded each lookup in this file's record the first time)."""
+    r = Resolver(facts, ws)
+    return [r.site(i) for i in range(len(facts.sites))], _overrides(r, facts, ids)
+
+
 def overrides(facts: Facts, ws: WorkspaceView, ids: list[int]) -> list[Override]:
     """The overrides of every class's and module's methods (instance by instance, class method by
     class method), as a call through them reaches them."""
-    r = Resolver(facts, ws)
+    return _overrides(Resolver(facts, ws), facts, ids)
+
+
+def _overrides(r: Resolver, facts: Facts, ids: list[int]) -> list[Override]:
     return declared_overrides(r.dispatch, facts, ids, "ruby", lambda t: True, _same_side)
 
 
