@@ -130,12 +130,18 @@ def evaluate(name: str, fresh: bool, keep: Path | None) -> dict[str, Any]:
             "byFamily": scores(by_family(default), by_family(ref)),
             "onlyGraphmind": sorted(default - ref),
             "onlyIntelephense": sorted(ref - default),
+            # what is left once both sides name methods by family: the disagreements to read
+            "onlyGraphmindByFamily": sorted(by_family(default) - by_family(ref)),
+            "onlyIntelephenseByFamily": sorted(by_family(ref) - by_family(default)),
         }
     if keep is not None:
         keep.mkdir(parents=True, exist_ok=True)
         (keep / f"php-{name}-disagreements.json").write_text(
-            json.dumps({k: result[k] for k in ("onlyGraphmind", "onlyIntelephense")}, indent=1)
+            json.dumps({k: result[k] for k in ("onlyGraphmind", "onlyIntelephense", "onlyGraphmindByFamily",
+                                                "onlyIntelephenseByFamily")}, indent=1)
         )
+    for k in ("onlyGraphmindByFamily", "onlyIntelephenseByFamily"):
+        del result[k]  # in the disagreements file only
     return result
 
 

@@ -14,9 +14,11 @@ over stdio on the indexed workspace:
   delta one attaches it);
 * **local disk**: the server's ``.graphmind/live/<pid>.db`` + WAL, after start and after one open
   buffer whose interface changed (a function added at the end of a much-imported file);
-* **latency over stdio**, with that buffer open: ``callHierarchy/incomingCalls`` (after a
-  ``prepareCallHierarchy``) and ``graphmind/blastRadius`` depth 3, for ``--samples`` Python
-  functions and methods picked at random (seeded) from the base; p50 / p95 in ms.
+* **latency over stdio**, with that buffer open: ``callHierarchy/incomingCalls`` (of the items
+  ``prepareCallHierarchy`` gave, asked first) and ``graphmind/blastRadius`` depth 3, for
+  ``--samples`` Python functions and methods picked at random (seeded) from the base; p50 / p95
+  in ms, and the server's CPU per request (``cpu_ms``, from ``/proc``: on a loaded machine the
+  wall times are mostly waiting for a core).
 
 Prints one table; ``--out`` writes the figures as JSON.
 """
@@ -24,6 +26,7 @@ Prints one table; ``--out`` writes the figures as JSON.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -82,6 +85,17 @@ def sample_symbols(ws: Path, n: int, seed: int) -> list[dict[str, Any]]:
         eng.close()
 
 
+def server_cpu(pid: int) -> float:
+    """Seconds of CPU the server process has used (all its threads, in ns from the scheduler's
+    statistics): what a request costs whatever else the machine runs (wall times on a loaded
+    machine are mostly waits for a core)."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):
+            total += int((task / "schedstat").read_text().split()[0])
+    return total / 1e9
+
+
 def wait_ready(c: LspClient, timeout: float = 600.0) -> float:
     deadline = time.perf_counter() + timeout
     while True:
@@ -109,24 +123,28 @@ def run_mode(ws: Path, mode: str, symbols: list[dict[str, Any]], workdir: Path) 
         c.request("graphmind/status", {}, timeout=600)  # handled after the didOpen: the overlay holds it
         out["open_edited_s"] = round(time.perf_counter() - t0, 3)
         out["disk_with_buffer_mb"] = round(live_bytes(ws) / 2**20, 2)
-        times: dict[str, list[float]] = {"incoming": [], "blast3": []}
         lines: dict[str, list[bytes]] = {}
+        asked: list[tuple[dict[str, Any], dict[str, Any]]] = []  # (position, call hierarchy item)
         for s in symbols:
             if s["path"] not in lines:
                 lines[s["path"]] = (ws / s["path"]).read_bytes().split(b"\n")
             pos = {"textDocument": {"uri": (ws / s["path"]).resolve().as_uri()},
                    "position": {"line": s["line"], "character": utf16_col(lines[s["path"]][s["line"]], s["col"])}}
-            items, _ = c.timed_request("textDocument/prepareCallHierarchy", pos, timeout=60)
-            if not items:
-                continue
-            _, t = c.timed_request("callHierarchy/incomingCalls", {"item": items[0]}, timeout=60)
-            times["incoming"].append(t * 1000)
-            _, t = c.timed_request("graphmind/blastRadius", {**pos, "maxDepth": 3}, timeout=60)
-            times["blast3"].append(t * 1000)
+            items = c.request("textDocument/prepareCallHierarchy", pos, timeout=60)
+            if items:
+                asked.append((pos, items[0]))
+        times: dict[str, list[float]] = {}
+        for name, method, params in (
+            ("incoming", "callHierarchy/incomingCalls", [{"item": item} for _, item in asked]),
+            ("blast3", "graphmind/blastRadius", [{**pos, "maxDepth": 3} for pos, _ in asked]),
+        ):
+            cpu = server_cpu(c.pid)
+            times[name] = [c.timed_request(method, p, timeout=60)[1] * 1000 for p in params]
+            out[f"{name}_cpu_ms"] = round((server_cpu(c.pid) - cpu) * 1000 / max(1, len(params)), 3)
         for k, v in times.items():
             out[f"{k}_p50_ms"], out[f"{k}_p95_ms"] = pct(v, 50), pct(v, 95)
             out[f"{k}_mean_ms"] = round(statistics.fmean(v), 3) if v else None
-        out["queries"] = len(times["incoming"])
+        out["queries"] = len(asked)
     return out
 
 
@@ -153,7 +171,8 @@ def main(argv: list[str] | None = None) -> int:
         rows = [run_mode(ws, m.strip(), symbols, workdir) for m in args.modes.split(",") if m.strip()]
         print(f"corpus {args.corpus.name}: index {index_s:.1f} s, base {base_mb:.1f} MB, {len(symbols)} symbols sampled")
         cols = ["mode", "start_s", "open_edited_s", "disk_at_start_mb", "disk_with_buffer_mb",
-                "incoming_p50_ms", "incoming_p95_ms", "blast3_p50_ms", "blast3_p95_ms", "queries"]
+                "incoming_p50_ms", "incoming_p95_ms", "incoming_cpu_ms", "blast3_p50_ms", "blast3_p95_ms", "blast3_cpu_ms",
+                "queries"]
         print(" | ".join(cols))
         for r in rows:
             print(" | ".join(str(r.get(k)) for k in cols))

@@ -35,6 +35,7 @@ PHASES = [  # (phase, module, qualified attribute); nested phases are subtracted
     ("parse", "graphmind.engine.parse", "Parsers.parse_member"),  # a broken class member alone
     ("extract", "graphmind.engine.chunks", "extract"),
     ("extract", "graphmind.engine.chunks", "extract_member"),
+    ("extract", "graphmind.engine.chunks", "extract_region"),  # whole text in a member, parsed alone
     ("write+resolve", "graphmind.engine.update", "Updater._patch"),
     ("replace", "graphmind.engine.update", "Updater._replace"),
     ("propagate", "graphmind.engine.update", "Updater.propagate"),

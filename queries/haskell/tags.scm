@@ -5,6 +5,8 @@
 (bind name: (variable) @name) @definition.function
 (data_type name: (name) @name) @definition.struct
 (class name: (name) @name) @definition.interface
+; `instance Show T where show = ...`: its functions are the class's methods for T, reached through the class
+(instance name: (name) @name) @definition.class
 
 (apply function: (variable) @name) @reference.call
 (apply function: (qualified module: (module) @receiver id: (variable) @name)) @reference.call

@@ -4,6 +4,8 @@
 ; functions assigned to names; calls f(), M.f(), obj:m().
 
 (function_declaration name: [(identifier) (dot_index_expression) (method_index_expression)] @name) @definition.function
+; `local function f`: seen from its own file only
+(function_declaration "local" name: (identifier) @name) @definition.function @local
 (assignment_statement (variable_list . name: [(identifier) (dot_index_expression)] @name) (expression_list . value: (function_definition))) @definition.function
 
 (function_call name: (identifier) @name) @reference.call

@@ -4,6 +4,8 @@
 
 (package_statement name: (package) @name (block)) @definition.namespace
 (subroutine_declaration_statement name: (bareword) @name) @definition.function
+; `has name => ...` (Mojo::Base, Moose, Moo): an accessor method named `name`
+(ambiguous_function_call_expression function: (function) @_has (#eq? @_has "has") . (autoquoted_bareword) @name) @definition.function
 
 (function_call_expression function: (function) @name) @reference.call
 (ambiguous_function_call_expression function: (function) @name) @reference.call

@@ -34,3 +34,6 @@
 (foreach_statement) @foreach
 (binary_expression operator: "instanceof" right: [(name) (qualified_name)]) @instanceof
 (comment) @doc
+
+; what a function without a declared return type returns (new Foo, $this, a local assigned new Foo)
+(return_statement) @return

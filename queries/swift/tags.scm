@@ -1,9 +1,11 @@
 ; Tag-level queries for server/graphmind/languages/tags/ in tree-sitter's tags vocabulary: @definition.<kind> with @name;
 ; @reference.call (a call) or @reference.class (an instantiation: new Foo, Foo.new) with the called @name (+ @receiver).
-; Swift: classes, structs, enums, extensions (all class_declaration), protocols, functions, inits.
+; Swift: classes, structs, enums, extensions (all class_declaration; an extension is @augments), protocols,
+; functions, inits.
 
 (class_declaration name: (type_identifier) @name) @definition.class
-(class_declaration name: (user_type (type_identifier) @name)) @definition.class
+; `extension Foo` (its name a user_type): it adds members to Foo and is no callee itself
+(class_declaration name: (user_type (type_identifier) @name)) @definition.class @augments
 (protocol_declaration name: (type_identifier) @name) @definition.interface
 (function_declaration name: (simple_identifier) @name) @definition.function
 (protocol_function_declaration name: (simple_identifier) @name) @definition.function

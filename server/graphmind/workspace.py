@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -65,18 +66,10 @@ class Ignore:
         self.specs.setdefault(reldir, None)
 
     def ignored(self, rel: str, is_dir: bool) -> bool:
-        probe = rel + "/" if is_dir else rel
-        if self.user.match_file(probe):
-            return True
+        """Whether ``rel`` itself is ignored (its folders are checked on their own: see selected)."""
         parts = rel.split("/")
-        for i in range(len(parts)):
-            reldir = "/".join(parts[:i])
-            spec = self._spec(reldir)
-            if spec is not None:
-                sub = "/".join(parts[i:]) + ("/" if is_dir else "")
-                if spec.match_file(sub):
-                    return True
-        return False
+        chain = tuple((d, spec) for i in range(len(parts)) if (spec := self._spec(d := "/".join(parts[:i]))) is not None)
+        return _matches(self.user, chain, rel, is_dir)
 
 
 def _skipped_dir(root: Path, rel: str, ignore: Ignore) -> bool:
@@ -175,12 +168,28 @@ def discover(
 def _matches(
     user: pathspec.PathSpec | None, chain: tuple[tuple[str, pathspec.PathSpec], ...], rel: str, is_dir: bool
 ) -> bool:
-    """:meth:`Ignore.ignored`, given the ignore files that exist above ``rel`` (``chain``)."""
+    """Whether ``rel`` is excluded by the user's globs or ignored by the ``.gitignore`` files above
+    it (``chain``, outermost first) as git decides: the last pattern that matches the path itself
+    wins, a deeper file's after an outer one's, so a negation (``!*/``, ``!*.py``) takes back what
+    an earlier ``*`` ignored. The walk never enters an ignored folder, so what a pattern matches
+    below a folder is decided at that folder."""
     slash = "/" if is_dir else ""
     if user is not None and user.match_file(rel + slash):
         return True
+    verdict = False
     for reldir, spec in chain:
-        if spec.match_file((rel[len(reldir) + 1 :] if reldir else rel) + slash):
+        probe = (rel[len(reldir) + 1 :] if reldir else rel) + slash
+        for pattern in spec.patterns:
+            if pattern.include is not None and _matches_itself(pattern.regex, probe):  # type: ignore[attr-defined]
+                verdict = pattern.include
+    return verdict
+
+
+def _matches_itself(regex: re.Pattern[str], probe: str) -> bool:
+    """A gitignore pattern's regex (pathspec's) matches ``probe`` itself, not only a folder above it
+    (its ``ps_d`` group is the slash after the folder it matched)."""
+    for m in regex.finditer(probe):
+        if m.groupdict().get("ps_d") is None or m.end("ps_d") == len(probe):
             return True
     return False
 

@@ -213,3 +213,28 @@ def test_a_delta_overlay_holds_only_its_own_files(tmp_path: Path) -> None:
         assert 0 < rows < g.base.db.execute("SELECT count(*) FROM symbols").fetchone()[0]
     finally:
         g.close()
+
+
+def test_a_delta_overlay_that_holds_nothing_reads_the_base_alone(tmp_path: Path) -> None:
+    """No buffer: the views are the base's tables (as fast as the base itself); the first file the
+    overlay takes widens them to both layers, and a write it rolls back takes that back too."""
+    g = LiveGraph(_ws(tmp_path, {"a.py": A, "b.py": B}), jobs=1, overlay="delta")
+    try:
+        g.index()
+        store = g.live.store
+        assert store.stack is not None and store.stack.layering == "base"
+        fid = store.file_id("b.py")
+        assert fid is not None
+        with pytest.raises(RuntimeError), store.tx():
+            store.own(fid)
+            assert store.stack.layering == "both"
+            assert store.owned_paths() == ["b.py"]
+            raise RuntimeError("a failed write")
+        assert store.stack.layering == "base" and store.owned_paths() == []
+        assert snapshot(g.live) == _fresh(tmp_path, {"a.py": A, "b.py": B})
+        g.open_document("b.py", B_MORE)
+        assert store.stack.layering == "both"
+        assert ("b.h", "a.f", "extracted") in edges(g.live)
+        assert snapshot(g.live) == _fresh(tmp_path, {"a.py": A, "b.py": B_MORE})
+    finally:
+        g.close()

@@ -60,9 +60,42 @@ def fresh(texts: Texts) -> dict[str, frozenset[tuple]]:
         eng = Engine(root, db_path=Path(tmp) / "fresh.db", jobs=1)
         try:
             eng.index()
-            return {k: frozenset(v) for k, v in layer_snapshot(eng).items()}
+            return {**{k: frozenset(v) for k, v in layer_snapshot(eng).items()}, **read_answers(eng)}
         finally:
             eng.close()
+
+
+def read_answers(eng: Engine) -> dict[str, frozenset[tuple]]:
+    """What the reads a query asks answer, for every symbol, file and site: a stacked overlay asks
+    the ones over one file's rows once per layer (store/stacked.py), and must answer as a fresh
+    index does. File ids differ between stores: answers are compared without them."""
+    r = eng.store.reads
+    db = eng.db
+    ids = sorted(i for (i,) in db.execute("SELECT id FROM symbols"))
+    paths = sorted(p for (p,) in db.execute("SELECT path FROM files"))
+    names = sorted({n for (n,) in db.execute("SELECT name FROM sites")})
+    out: dict[str, set[tuple]] = {k: set() for k in ("neighbours", "by_qname", "file", "sites", "spanning", "unresolved")}
+    out["by_id"] = set(r.symbols_by_id(ids))
+    out["overriders"] = set(r.overriders(ids, 0))
+    out["dispatched"] = set(r.dispatched(ids, 0))
+    for sid in ids:
+        for incoming in (True, False):
+            rows = r.neighbours(sid, incoming, ("call", "ref"), 0)
+            keys = [(row[3], row[4], row[5]) for row in rows]
+            assert keys == sorted(keys), "neighbours are ordered by path and position"
+            out["neighbours"].update((sid, incoming, *row) for row in rows)
+    for (qname,) in db.execute("SELECT DISTINCT qname FROM symbols"):
+        out["by_qname"].update(r.symbols_by_qname(qname))
+    for path in paths:
+        out["file"].update(r.file_symbols(path))
+        for line in range(8):
+            out["spanning"].update((path, line, *row[1:]) for row in r.sites_spanning(path, line))
+    keys = [(f, s) for f, s in db.execute("SELECT file_id, sid FROM sites")]
+    out["sites"] = {row[1:] for row in r.sites_by_key(keys)}
+    langs = sorted({lang for (lang,) in db.execute("SELECT DISTINCT lang FROM files WHERE lang IS NOT NULL")})
+    out["unresolved"] = {("count", *kv) for kv in r.unresolved_call_counts(names, langs).items()}
+    out["unresolved"].update(r.unresolved_call_sites(names, None, 100_000))
+    return {f"reads.{k}": frozenset(v) for k, v in out.items()}
 
 
 def frozen(texts: dict[str, bytes]) -> Texts:
@@ -70,7 +103,7 @@ def frozen(texts: dict[str, bytes]) -> Texts:
 
 
 def same(eng: Engine, texts: dict[str, bytes], what: str) -> None:
-    got = layer_snapshot(eng)
+    got = {**layer_snapshot(eng), **read_answers(eng)}
     want = fresh(frozen(texts))
     for table in want:
         assert frozenset(got[table]) == want[table], f"{what}: {table} differ from a fresh index"

@@ -36,22 +36,23 @@ def _plain(ext: chunks.Extraction) -> dict[str, Any]:
     }
 
 
-def _both(text: str, rel: str = "pkg/m.py") -> tuple[dict[str, Any], dict[str, Any], bool]:
+def _both(text: str, rel: str = "pkg/m.py", lang: languages.Language = PY) -> tuple[dict[str, Any], dict[str, Any], bool]:
     """(chunk by chunk and merged, one pass, whether the one pass was taken)."""
     src = text.encode()
-    tree = PY.parser().parse(src)
-    module = rel[:-3].replace("/", ".")
-    merged = chunks.extract(PY, tree, src, rel, module)  # kept chunks: always chunk by chunk
-    whole = chunks.extract(PY, tree, src, rel, module, keep=False)
+    tree = lang.parser().parse(src)
+    module = rel[:-3].replace("/", ".") if lang is PY else lang.module_name(rel, lambda _: False)
+    merged = chunks.extract(lang, tree, src, rel, module)  # kept chunks: always chunk by chunk
+    whole = chunks.extract(lang, tree, src, rel, module, keep=False)
     return _plain(merged), _plain(whole), not whole.chunks
 
 
-def _same(text: str) -> chunks.Extraction:
-    merged, whole, one_pass = _both(text)
+def _same(text: str, rel: str = "pkg/m.py", lang: languages.Language = PY) -> chunks.Extraction:
+    merged, whole, one_pass = _both(text, rel, lang)
     assert one_pass
     assert whole == merged
     src = text.encode()
-    return chunks.extract(PY, PY.parser().parse(src), src, "pkg/m.py", "pkg.m", keep=False)
+    module = rel[:-3].replace("/", ".") if lang is PY else lang.module_name(rel, lambda _: False)
+    return chunks.extract(lang, lang.parser().parse(src), src, rel, module, keep=False)
 
 
 def test_a_guard_at_module_level_narrows_its_own_chunk_only() -> None:
@@ -183,4 +184,104 @@ _PARTS = [
 @given(st.lists(st.sampled_from(_PARTS), min_size=1, max_size=8))
 def test_any_file_extracts_in_one_pass_as_chunk_by_chunk(parts: list[str]) -> None:
     merged, whole, _ = _both("\n".join(parts))
+    assert whole == merged
+
+
+# ---------------------------------------------------------------------------- Go
+GO = languages.for_path("m.go")
+GO_FIXTURES = [*sorted((FIXTURES.parent / "go").rglob("*.go")),
+               *sorted((Path(__file__).resolve().parents[1] / "languages" / "go" / "fixtures").rglob("*.go"))]
+
+
+def _go(text: str) -> chunks.Extraction:
+    return _same(text, "pkg/m.go", GO)
+
+
+def _go_pair(text: str, rel: str = "pkg/m.go") -> tuple[dict[str, Any], dict[str, Any], bool]:
+    return _both(text, rel, GO)
+
+
+def test_go_a_method_hangs_under_its_type_when_the_type_comes_first() -> None:
+    ext = _go(
+        "package pkg\n\nfunc (l *List) Early() {}\n\n"
+        "type (\n\tList struct{ items []int }\n\tSet map[int]bool\n)\n\n"
+        "func (l *List) Len() int {\n\treturn len(l.items)\n}\n\n"
+        "func helper() {}\n\n"
+        "func (s Set) Has(k int) bool {\n\treturn s[k]\n}\n"
+    )
+    syms = ext.facts.symbols
+    parent = {s.qname: syms[s.parent].qname if s.parent is not None else None for s in syms}
+    # a member of the declaration whose first type is its receiver's; else the package's
+    assert parent["pkg.List.Len"] == "pkg.List"
+    assert parent["pkg.List.Early"] == "pkg"  # declared before its type
+    assert parent["pkg.Set.Has"] == "pkg"  # the group's second type
+    spans = GO.chunk_spans(GO.parser().parse(b"package p\ntype T int\nfunc (T) M() {}\n").root_node)
+    assert [sp.parent for sp in spans] == [None, None, 1]
+
+
+def test_go_a_run_of_comments_is_one_chunk() -> None:
+    # a file's introduction (scannerc.go: 475 lines of //) is one chunk, not one per line whose key
+    # reads every comment above it
+    text = "// intro\n// more\n\n// after a blank\npackage p\n\n// F does.\nfunc F() {}\n/* x */ // y\n"
+    spans = GO.chunk_spans(GO.parser().parse(text.encode()).root_node)
+    assert [text[sp.start:sp.end] for sp in spans] == [
+        "// intro\n// more\n\n// after a blank", "package p", "// F does.", "func F() {}", "/* x */ // y"]
+    ext = _go(text)
+    assert ext.facts.docs == {1: "F does."}
+
+
+def test_go_chunks_hold_qualified_names_as_written_and_scopes_of_their_own() -> None:
+    ext = _go(
+        'package pkg\n\nimport (\n\t"fmt"\n\tst "example.com/m/store"\n)\n\n'
+        "var db = st.Open()\n\n"
+        "func a(x st.DB) {\n\tif y := x; y.Ok() {\n\t\tfmt.Println(y)\n\t}\n}\n\n"
+        "func b() {\n\tfor i := range 3 {\n\t\ta(i)\n\t}\n}\n"
+    )
+    f = ext.facts
+    a = next(s for s in f.symbols if s.name == "a")
+    assert a.signature.startswith("func a(x st.DB)")
+    # the file's imports are bindings other files read (Base.QUAL), and its own resolver's
+    assert [(b.name, b.target, b.extra) for b in f.bindings if b.kind == "import"] == [
+        ("<import>fmt", "fmt", "m.go"), ("<import>st", "example.com/m/store", "m.go")]
+    assert f.local["imports"] == {"fmt": "fmt", "st": "example.com/m/store"}
+    db = next(b for b in f.bindings if b.name == "db")
+    assert db.extra == [("call", ("q", ("m.go", "st"), ["Open"]), 0)]
+    # a's scopes are 1 and 2, b's 3 and 4 in the file: each chunk's sites name its own (1, 2)
+    assert len(f.local["scopes"]) == 4
+    ok = next(s for s in f.sites if s.name == "Ok")
+    again = next(s for s in f.sites if s.name == "a")
+    assert ok.expr[0] == 2 and again.expr[0] == 2
+    assert f.local["chunks"] == [(f.sites.index(ok), 0), (f.sites.index(again), 2)]
+
+
+@pytest.mark.parametrize("path", GO_FIXTURES, ids=lambda p: p.name)
+def test_go_fixtures_extract_in_one_pass_as_chunk_by_chunk(path: Path) -> None:
+    text = path.read_text()
+    merged, whole, one_pass = _go_pair(text, "pkg/" + path.name)
+    assert one_pass == (not GO.parser().parse(text.encode()).root_node.has_error)  # broken text: chunk by chunk
+    assert whole == merged
+
+
+_GO_PARTS = [
+    "package pkg\n",
+    'import "fmt"\n',
+    'import (\n\tst "example.com/m/store"\n\t. "example.com/m/dot"\n\t_ "embed"\n)\n',
+    "type Server struct {\n\tdb st.DB\n\t*Base\n}\n",
+    "type (\n\tBase struct{}\n\tID int\n)\n",
+    "type Querier interface {\n\tQuery(q string) (st.Rows, error)\n\tfmt.Stringer\n}\n",
+    "func (s *Server) Run() {\n\ts.db.Query()\n\tif r, err := s.Query(); err == nil {\n\t\tr.Next()\n\t}\n}\n",
+    "func (b *Base) Log(x ...any) {\n\tfmt.Println(x...)\n}\n",
+    "func New[T any](v T) *Server {\n\tdiff := diff(v)\n\treturn &Server{}\n}\n",
+    "var (\n\tsrv = New(1)\n\tq Querier\n\tf = func() { srv.Run() }\n)\n",
+    "var _ = func() int {\n\tswitch x := q.(type) {\n\tcase *Server:\n\t\tx.Run()\n\t}\n\treturn 0\n}()\n",
+    "const n = iota\n",
+    "func diff(v any) int {\n\tfor k, v := range st.All() {\n\t\tst.Use(k, v)\n\t}\n\treturn 0\n}\n",
+    "// a comment\n",
+]
+
+
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(_GO_PARTS), min_size=1, max_size=8))
+def test_any_go_file_extracts_in_one_pass_as_chunk_by_chunk(parts: list[str]) -> None:
+    merged, whole, _ = _go_pair("\n".join(parts))
     assert whole == merged

@@ -20,6 +20,7 @@ file's lines, so a newline re-makes nothing but the merged rows below it.
 from __future__ import annotations
 
 import hashlib
+from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache, wraps
@@ -30,7 +31,7 @@ import tree_sitter as ts
 from ..languages import Language, Span
 from ..languages._toolkit.generated import deeply_nested
 from ..links import shapes
-from ..model import Facts, SiteFact, SymbolFact
+from ..model import SUPERTYPE_KEYS, Facts, SiteFact, SymbolFact, supertype_names
 from ..store import symbol_ids
 
 Point = tuple[int, int]
@@ -334,10 +335,10 @@ def extract(
         if kept is not None and suffix:
             moved = _keep(old, kept.first, len(done), kept.dbyte, drow)
             # a class before the edit whose members are kept ends where it ended, not where error
-            # recovery ended it
+            # recovery ended it (moved when it reaches the edit: a Go type's methods follow it)
             for h in {c.parent for c in moved if c.parent is not None and c.parent < prefix}:
                 r = old[h].container
-                if r is not None:
+                if r is not None and r[2] >= old[prefix].start_row:
                     done[h] = replace(done[h], container=(r[0], r[1], r[2] + drow, r[3]))
             done = done + moved
     return _merged(lang, _range(root), src, relpath, module, last if reused else None, done, prefix, suffix, drow,
@@ -370,9 +371,10 @@ def extract_member(
         return None
     if header is not None and old[header].container is None:
         return None
-    most = min(len(last.src), len(src))
-    same = _common(last.src, src, most, suffix=False, at_least=hint[1])
-    tail = _common(last.src, src, most, suffix=True, at_least=hint[2])
+    # the edit where the editor made it, as parse.member_region placed the member: the longest
+    # common prefix may run past the member's end ("\n\t" typed before a "\n" starts the changed
+    # text on the next line, where no member is)
+    same, tail = hint[1], hint[2]
     root = tree.root_node
     spans = []
     if header is not None:
@@ -386,6 +388,119 @@ def extract_member(
     if not (parsed[0] <= member.start_byte and member.start_byte + member.size <= parsed[1]):
         return None
     return _merged(lang, whole, src, relpath, module, last, done, prefix, suffix, drow)
+
+
+@_bounded
+def extract_region(
+    lang: Language,
+    tree: ts.Tree,
+    src: bytes,
+    relpath: str,
+    module: str,
+    last: Extraction,
+    spare: dict[bytes, Chunk] | None,
+    hint: tuple[int, int, int],  # (the last text's length, the edit's common prefix and suffix: member_region's)
+    header: int | None,
+    parsed: tuple[int, int],
+    whole: Range,
+    replaced: tuple[int, int],
+) -> Extraction | None:
+    """Whole text inside one member of the class of chunk ``header`` (None: inside one top-level
+    statement), from a tree of that part of the text (bytes ``parsed``, and the class's header:
+    see :func:`.parse.member_region`) that has no syntax error: ``last``'s chunks ``replaced``
+    become the chunks a parse of the whole text gives there (the member may now be several
+    statements, or a class), extracted from ``tree``; the chunks before and after stand, moved.
+    The whole text is not parsed, so a keystroke costs what its member costs (an incremental parse
+    of the whole text re-lexes most of a large Python file). None when the part's tree may not be
+    what the whole text's holds there: a statement outside the class, a chunk on a line of its
+    neighbour's, a comment right above the next top-level chunk (it would be that chunk's doc)."""
+    old = last.chunks
+    root = tree.root_node
+    if root.has_error or not old or old[0].facts.module != module or hint[0] != len(last.src):
+        return None
+    first, stop = replaced
+    lo, hi = parsed
+    if not 0 < first < stop < len(old):
+        return None
+    spans = lang.chunk_spans(root)
+    base, pk = 0, b""  # spans[base:] are the member's; pk: their container's key
+    if header is not None:
+        h = old[header]
+        hs = spans[0] if spans else None
+        if (
+            h.container is None or len(root.children) != 1 or hs is None or hs.container is None
+            or hs.start != h.start_byte or hs.node.type != h.kind
+            or any(sp.parent != 0 for sp in spans[1:])
+        ):
+            return None
+        base, pk = 1, h.key
+    own = spans[base:]
+    n, m = len(last.src), len(src)
+    same, tail = hint[1], min(hint[2], min(n, m) - hint[1])  # the edit as member_region placed it
+    cut, dbyte = n - tail, m - n
+    drow = src.count(b"\n", same, m - tail) - last.src.count(b"\n", same, cut)
+    after = old[stop]
+    if any(sp.start < lo or sp.end > hi for sp in own):
+        return None
+    # (a header chunk ends where its first member starts)
+    if own and (
+        (first - 1 != header and own[0].start_point[0] <= old[first - 1].end_row)
+        or own[-1].end_point[0] >= after.start_row + drow
+    ):
+        return None
+    # statements at their block's column, and the next chunk at its own: an odd indentation (a
+    # top-level statement indented) parses differently alone and in the whole text
+    col = own[0].start_point[1] if own else 0
+    if any(sp.start_point[1] != col for sp in own if sp.parent is None or header is not None):
+        return None
+    if (header is None and col) or _column(last.src, after.start_byte) != (col if after.parent == header else 0):
+        return None
+    ends = root.children[-1] if root.children else None
+    if header is None and ends is not None and "comment" in ends.type and after.start_row + drow - ends.end_point[0] <= 1:
+        return None
+    made: list[Chunk] = []
+    keys: list[bytes] = []
+    for sp in own:
+        if header is not None:
+            parent, parent_key = header, pk
+        elif sp.parent is not None:  # a class typed at the top level: its header is one of these
+            parent, parent_key = first + sp.parent, keys[sp.parent]
+        else:
+            parent, parent_key = None, b""
+        key = _key(src, sp, parent_key)
+        keys.append(key)
+        rng = None
+        if sp.container is not None:
+            cn = sp.container
+            rng = (cn.start_point[0], cn.start_point[1], cn.end_point[0], cn.end_point[1])
+        o = spare.get(key) if spare is not None else None
+        if o is not None and not o.broken:  # same key, same facts: only its lines move
+            made.append(Chunk(key, sp.start, sp.start_point[0], sp.end_point[0], parent, o.facts, rng, size=o.size,
+                              kind=o.kind, facts_row=o.facts_row))
+            continue
+        facts = lang.extract(tree, src, relpath, module, node=sp.node, byte_range=(sp.start, sp.end))
+        facts.docs = lang.docs(root, facts, 2 if parent is not None else 1)
+        made.append(Chunk(key, sp.start, sp.start_point[0], sp.end_point[0], parent, facts, rng,
+                          size=sp.end - sp.start, kind=sp.node.type))
+    done = list(old[:first])
+    if header is not None:
+        r = old[header].container
+        assert r is not None
+        if after.parent == header:  # members follow: the class ends where it ended, moved
+            rng = (r[0], r[1], r[2] + drow, r[3])
+        else:  # the class's last member: it ends where the part's class does
+            cn = spans[0].container
+            assert cn is not None
+            rng = (r[0], r[1], cn.end_point[0], cn.end_point[1])
+        if rng != r:
+            done[header] = replace(old[header], container=rng)
+    done += made
+    done += _keep(old, stop, len(done), dbyte, drow)
+    return _merged(lang, whole, src, relpath, module, last, done, first, len(old) - stop, drow)
+
+
+def _column(src: bytes, at: int) -> int:
+    return at - (src.rfind(b"\n", 0, at) + 1)
 
 
 def _lazy_key(src: bytes, spans: list[Span], i: int) -> bytes:
@@ -518,7 +633,8 @@ def _splice(
     drow: int,
 ) -> Extraction | None:
     """The merge of an edit that changed one chunk and left the chunk's count of symbols as it was
-    (a keystroke in a function body, a newline included): every other chunk is the one merged last
+    (a keystroke in a function body, a newline included; in a statement that defines nothing, whose
+    sites are named by its text, see _site_ids): every other chunk is the one merged last
     time (the chunks after it moved ``drow`` lines, a class's header may have grown), so the file's
     facts are ``last``'s with the chunk's rebased symbols and sites put in place of the old ones,
     the rows after them moved, and the classes' extents set again; scopes are joined again only
@@ -531,7 +647,7 @@ def _splice(
     member = b.parent is not None
     own = len(b.facts.symbols) - (2 if member else 1)
     if (
-        own < 1 or a.parent != b.parent or a.container is not None or b.container is not None
+        a.parent != b.parent or a.container is not None or b.container is not None
         or len(a.facts.symbols) != len(b.facts.symbols)
         # a member's share of its class's ``extra`` (folded into the class's symbol) is the same
         or (member and a.facts.symbols[1].extra != b.facts.symbols[1].extra)
@@ -603,8 +719,10 @@ def _splice(
         if clinks:
             links.extend(clinks)
     merged = Facts(facts.module, symbols, sites, bindings, local, links, docs)
-    ids = symbol_ids(relpath, merged)
-    if ids == last.ids:  # the chunk's sites count up from its first definition's id (see _site_ids)
+    # ids count same qualified names up: the chunk's own names as they were, so are the ids
+    same_names = all(x.qname == y.qname for x, y in zip(a.facts.symbols[1:], b.facts.symbols[1:], strict=True))
+    ids = last.ids if same_names else symbol_ids(relpath, merged)
+    if ids == last.ids and own:  # the chunk's sites count up from its first definition's id (see _site_ids)
         sbase = _site_base(_def_anchor(ids[base]), 0)
         sids = last.sids[:first_site] + list(range(sbase, sbase + len(msites))) + last.sids[site_at[k + 1] :]
     else:
@@ -679,7 +797,12 @@ def _edit_region(
     cut, dbyte = n - tail, m - n
     # a chunk that ends where the edit starts, or before blanks on its last line, is touched: text
     # typed at the end of its last line (a method's last statement) extends it
-    front = 0
+    # (chunks ending on a line above the edit's are not touched: the search starts at the chunk
+    # before the one the edit starts in, which may end where it starts, unless a chunk before it
+    # has no known size)
+    front = max(0, bisect_right(old, same, key=lambda c: c.start_byte) - 2)
+    if any(c.size < 0 for c in old[:front]):
+        front = 0
     while front < len(old) and 0 <= old[front].size and not _on_last_line(old_src, old[front], same):
         front += 1
     first = len(old)
@@ -723,7 +846,7 @@ def _edit_region(
                   facts_row=facts_row)
     done = old[:front]
     r = header.container if header is not None else None
-    if drow and h is not None and r is not None:  # the class ends where it ended, moved
+    if drow and h is not None and r is not None and r[2] >= row:  # the class ends where it ended, moved
         done[h] = replace(header, container=(r[0], r[1], r[2] + drow, r[3]))
     return [*done, chunk, *_keep(old, first, front + 1, dbyte, drow)], front, len(old) - first, drow
 
@@ -732,7 +855,9 @@ def _on_last_line(src: bytes, c: Chunk, at: int) -> bool:
     """Whether byte ``at`` of ``src`` is within chunk ``c`` or after it on its last line, past
     blanks only."""
     end = c.start_byte + c.size
-    return at <= end or not src[end:at].strip(b" \t")
+    # a line break between them is found without copying the text up to ``at`` (asked of every
+    # chunk before an edit)
+    return at <= end or (src.find(b"\n", end, at) == -1 and not src[end:at].strip(b" \t"))
 
 
 def _keep(old: list[Chunk], first: int, at: int, dbyte: int, drow: int) -> list[Chunk]:
@@ -765,12 +890,18 @@ def remember(spare: dict[bytes, Chunk], ext: Extraction, bound: int) -> None:
             spare[c.key] = c
 
 
-def layer_part(chunks: list[Chunk]) -> list[tuple] | None:
-    """What some chunks contribute to their file's link and import rows (None: call shapes, which
-    name the chunks' sites: the rows are remade)."""
-    if any(c.facts.links for c in chunks):
-        return None
-    return [(c.facts.bindings, c.facts.local) for c in chunks]
+def supers_part(chunks: list[Chunk]) -> list[tuple]:
+    """What some chunks contribute to their file's supers rows: the supertypes their symbols
+    declare, and their module bindings (a supertype may be written with a file's alias)."""
+    out: list[tuple] = []
+    for c in chunks:
+        out.extend((s.qname, sorted(supertype_names(s.extra))) for s in c.facts.symbols[1:] if s.extra and _declares(s.extra))
+        out.extend((b.name, b.kind, b.target, b.extra) for b in c.facts.bindings)
+    return out
+
+
+def _declares(extra: dict[str, Any]) -> bool:
+    return any(k in extra for k in SUPERTYPE_KEYS)
 
 
 def interface_part(chunks: list[Chunk]) -> list[tuple]:

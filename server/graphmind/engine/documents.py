@@ -89,4 +89,6 @@ def _settle(up: Updater, docs: list[Document]) -> bool:
         # sites and files are resolved again (see Updater.update_document)
         whole = doc.tree is not None and not doc.unsettled and not doc.tree.root_node.has_error
         up.update_document(doc, fresh=not whole)
+        if doc.unsettled:  # members parsed alone were whole text, the whole text parsed at last is not
+            up.update_document(doc, fresh=True)
     return bool(docs)

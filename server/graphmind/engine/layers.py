@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .. import languages
 from ..links import NONE, Patterns, config, from_config, link_rows
@@ -14,6 +15,9 @@ from ..model import Facts, Import
 from ..store import Store, symbol_ids
 from ..store.layers import ImportRow, SearchRow
 from ..text import indexed_words
+
+if TYPE_CHECKING:
+    from .chunks import Chunk
 
 
 def import_rows(imports: list[Import]) -> list[ImportRow]:
@@ -59,6 +63,14 @@ class FileLayers:
         store.layers.replace_search(file_id, search_rows(facts, ids))
         note = lang.notes(facts)
         store.layers.replace_note(file_id, note[0] if note else None, [tuple(m) for m in note[1]] if note else [])
+
+    def part(self, lang: languages.Language, chunks: list[Chunk]) -> list[ImportRow] | None:
+        """What some chunks contribute to their file's link and import rows: their imports (None:
+        call shapes, which name the chunks' sites: the rows are remade). A local variable typed
+        changes a chunk's scopes, not its imports."""
+        if any(c.facts.links for c in chunks):
+            return None
+        return sorted(row for c in chunks for row in import_rows(lang.imports_in(c.facts, self.root)))
 
     def patch(
         self,

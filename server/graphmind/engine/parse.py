@@ -33,6 +33,8 @@ class Region(NamedTuple):
     header: int | None  # the class's header chunk (None: a top-level statement)
     member: tuple[int, int]  # the bytes the member may span: from the end of the chunk before it
     whole: chunks.Range  # the file's range (the module's), as a parse of the whole text gives it
+    replaced: tuple[int, int]  # the last extraction's chunks [first, stop) the member's bytes held
+    edit: tuple[int, int]  # the edit as placed here: lengths of common prefix and suffix (see Document.edited)
 
 
 class MemberParse(NamedTuple):
@@ -42,30 +44,51 @@ class MemberParse(NamedTuple):
 
 def member_region(last: chunks.Extraction, src: bytes, hint: tuple[int, int, int]) -> Region | None:
     """The region to parse when one batch of edits changed text inside one member of a class, or
-    inside one top-level statement that is not a class (``hint``: the last text's length and the
-    lengths of common prefix and suffix the edits left, see ``Document.edited``; ``src`` as
-    parsed). None when the edit is elsewhere, or the member (statement) ends the file's last line
+    inside one top-level statement that is not a class, or below it before the next chunk's line
+    (``hint``: the last text's length and the lengths of common prefix and suffix the edits left,
+    see ``Document.edited``; ``src`` as parsed). None when the edit is elsewhere, or the member (statement) ends the file's last line
     or shares its last line with what follows (the file's range would change with it)."""
     size, head, tail = hint
     old = last.chunks
     if size != len(last.src) or not old:
         return None
-    cut = size - tail  # the last text's changed bytes are [head, cut)
+    # the texts' common prefix and suffix, searched outwards from what the edits left alone (an
+    # insertion at a chunk's first byte is that chunk's, not the one before)
+    most = min(size, len(src))
+    head = chunks._common(last.src, src, most, suffix=False, at_least=head)
+    tail = min(chunks._common(last.src, src, most, suffix=True, at_least=tail), most - head)
+    cut, new_end = size - tail, len(src) - tail  # the last text's bytes [head, cut) became [head, new_end)
+    # an insertion (a deletion) that could be placed further left is: a newline typed at the end
+    # of a line is that line's, not the blank line's below it
+    while 0 < head and (head == cut) != (head == new_end) and last.src[head - 1] == (
+        src[new_end - 1] if head == cut else last.src[cut - 1]
+    ):
+        head, cut, new_end = head - 1, cut - 1, new_end - 1
     k = bisect_right(old, head, key=lambda c: c.start_byte) - 1
     if k < 1 or k + 1 >= len(old):
         return None
     c, after = old[k], old[k + 1]
     h = c.parent
-    # the edit ends within the chunk, or after it on its last line past blanks only
-    if c.size < 0 or not chunks._on_last_line(last.src, c, cut) or after.start_row <= c.end_row:
+    # the edit ends within the chunk or after it, before the next chunk (blank lines typed below a
+    # member are its region's: the next chunk moves)
+    if c.size < 0 or after.start_row <= c.end_row:
+        return None
+    if cut > c.start_byte + c.size and (cut > after.start_byte or last.src.find(b"\n", cut, after.start_byte) == -1):
         return None
     if h is None and c.container is not None:  # a class header: its members would move with it
         return None
+    end, stop = max(c.start_byte + c.size, cut), k + 1
+    # the chunks right above it that define and call nothing (comments, blank statements) are
+    # parsed with it: comments above a definition are its doc, and a parse of the whole text
+    # attaches them to it
+    while k > 1 and old[k - 1].parent == h and k - 1 != h and _inert(old[k - 1]) and old[k - 1].end_row + 1 >= c.start_row:
+        k -= 1
+        c = old[k]
     before = old[k - 1]
     if before.size < 0 or (h is not None and old[h].size < 0):
         return None
     dbyte = len(src) - size
-    lo, hi = before.start_byte + before.size, max(c.start_byte + c.size, cut) + dbyte
+    lo, hi = before.start_byte + before.size, end + dbyte
     if h is None:
         spans = [(lo, hi)]
     else:
@@ -73,9 +96,15 @@ def member_region(last: chunks.Extraction, src: bytes, hint: tuple[int, int, int
         top = header.start_byte + header.size
         spans = [(header.start_byte, hi)] if lo == top else [(header.start_byte, top), (lo, hi)]
     r = last.facts.symbols[0].range
-    drow = src.count(b"\n", head, len(src) - tail) - last.src.count(b"\n", head, cut)
+    drow = src.count(b"\n", head, new_end) - last.src.count(b"\n", head, cut)
     ranges = [ts.Range(point_at(src, a), point_at(src, b), a, b) for a, b in spans]
-    return Region(ranges, h, (lo, hi), (r[0], r[1], r[2] + drow, r[3]))
+    return Region(ranges, h, (lo, hi), (r[0], r[1], r[2] + drow, r[3]), (k, stop), (head, size - cut))
+
+
+def _inert(c: chunks.Chunk) -> bool:
+    """A chunk that defines, binds and calls nothing (a comment between members)."""
+    f = c.facts
+    return len(f.symbols) <= (2 if c.parent is not None else 1) and not f.sites and not f.bindings and not f.links
 
 
 class Parsers:
@@ -97,11 +126,11 @@ class Parsers:
     def parse_member(
         self, lang: languages.Language, text: bytes, last: chunks.Extraction, hint: tuple[int, int, int]
     ) -> MemberParse | None:
-        """A keystroke inside one class member (or top-level statement) that leaves its text
-        broken: a tree of the member and its class's header alone (:func:`member_region`). Tree-sitter's error
-        recovery over the whole file costs 5–10 ms on a 2,885-line file (it re-shapes the class
-        and much below it); over the member, ~0.1 ms. None when the edit is elsewhere, or the
-        member's text parses without errors (then the whole text is parsed: it may be whole)."""
+        """A keystroke inside one class member (or top-level statement): a tree of the member and
+        its class's header alone (:func:`member_region`). Tree-sitter's error recovery over the
+        whole file costs 5–10 ms on a 2,885-line file (it re-shapes the class and much below it),
+        and even an incremental parse of whole text often re-lexes most of it (7–25 ms there:
+        Python's indentation scanner); over the member, ~0.1 ms. None when the edit is elsewhere."""
         if not lang.chunked:
             return None
         region = member_region(last, text, hint)
@@ -111,8 +140,7 @@ class Parsers:
         if p is None:
             p = self._parts[lang.name] = lang.parser()
         p.included_ranges = region.ranges
-        tree = p.parse(text)
-        return MemberParse(tree, region) if tree.root_node.has_error else None
+        return MemberParse(p.parse(text), region)
 
 
 class Extracted(NamedTuple):

@@ -29,11 +29,11 @@ import tree_sitter as ts
 from .. import languages
 from ..eol import as_parsed
 from ..model import Edge, Facts, FileResolution, Override, binding_names, supertype_names
-from ..store import NO_INTERFACE, Interface, Store, StoredFile, StoreView, symbol_ids
+from ..store import NO_INTERFACE, Interface, Store, StoredFile, StoreView, star_key, symbol_ids
 from ..workspace import check_text
 from . import chunks
 from .layers import FileLayers
-from .parse import Parsers
+from .parse import MemberParse, Parsers
 
 
 @dataclass(slots=True)
@@ -61,11 +61,16 @@ class Document:
     # documents.edit for the next update (see chunks.extract's ``hint``)
     edited: tuple[int, int, int] | None = None
 
+    # the extraction's chunks are a parse of the whole text's but those of members parsed alone
+    # (see Updater._extract_member); ``tree`` is the last whole one, edited, not parsed since
+    partial: bool = False
+
     @property
     def pending(self) -> bool:
-        """settle() has work: the tree is from an incremental parse of broken text, or other files
-        or the file's own other sites wait for typing to pause."""
-        return self.unsettled or self.stale_own or self.base is not None
+        """settle() has work: the tree is from an incremental parse of broken text or not parsed
+        since members were parsed alone, or other files or the file's own other sites wait for
+        typing to pause."""
+        return self.unsettled or self.partial or self.stale_own or self.base is not None
 
 
 @dataclass(slots=True)
@@ -153,6 +158,7 @@ class Updater:
                 reason = e.reason
         if reason is not None:
             doc.tree = None
+            doc.partial = False
             doc.extraction = None
             with self.store.tx():
                 self.apply([Change(doc.path, doc.lang, size=len(doc.text), skip_reason=reason)])
@@ -180,18 +186,15 @@ class Updater:
         prev = doc.extraction
         module = doc.lang.module_name(doc.path, self.probe)
         if not parsed_afresh and prev is not None and hint is not None:
-            # broken text inside one class member: that member alone is parsed and extracted;
-            # the whole text's tree stays the last one, edited, for the next parse
+            # an edit inside one class member (top-level statement): that member alone is parsed
+            # and extracted; the whole text's tree stays the last one, edited, for the next parse
             part = self.parsers.parse_member(doc.lang, text, prev, hint)
             if part is not None:
-                ext = chunks.extract_member(
-                    doc.lang, part.tree, text, doc.path, module, prev, doc.spare, hint, part.region.header, part.region.member,
-                    part.region.whole,
-                )
+                ext = self._extract_member(doc, text, module, prev, hint, part)
                 if ext is not None:
-                    doc.unsettled = True
                     return ext
         tree = self.parsers.parse(doc.lang, text, None if parsed_afresh else doc.tree)
+        doc.partial = False
         broken = tree.root_node.has_error
         # Error recovery may differ between an incremental and a fresh parse. Text with syntax
         # errors is updated from the incremental tree now (the same tick) and parsed afresh by
@@ -206,6 +209,40 @@ class Updater:
         return chunks.extract(
             doc.lang, tree, text, doc.path, module, last, doc.spare if last is not None else None, hint
         )
+
+    def _extract_member(
+        self, doc: Document, text: bytes, module: str, prev: chunks.Extraction, hint: tuple[int, int, int],
+        part: MemberParse,
+    ) -> chunks.Extraction | None:
+        """The extraction after an edit inside one member, from the member's tree ``part``. Broken,
+        the member is one provisional chunk (settle parses the whole text afresh). Whole, its
+        chunks are the whole text's (``chunks.extract_region``): exact when every other chunk
+        came from whole text, or from member parses of this member only (``Document.partial``:
+        settle parses the whole text once, to check and to bring the tree up to date)."""
+        r = part.region
+        hint = (hint[0], *r.edit)  # the edit where member_region placed it
+        exact_before = not doc.unsettled or doc.partial  # every chunk but broken members' is whole text's
+        if part.tree.root_node.has_error:
+            ext = chunks.extract_member(
+                doc.lang, part.tree, text, doc.path, module, prev, doc.spare, hint, r.header, r.member, r.whole
+            )
+            if ext is None:
+                return None
+            doc.partial = exact_before
+            doc.unsettled = True
+            return ext
+        if not exact_before:
+            return None
+        ext = chunks.extract_region(
+            doc.lang, part.tree, text, doc.path, module, prev, doc.spare, hint, r.header, r.member, r.whole, r.replaced
+        )
+        if ext is None:
+            return None
+        first, stop = r.replaced
+        # chunks of broken text elsewhere (another member typed in): still provisional
+        doc.unsettled = any(c.broken for c in prev.chunks[:first]) or any(c.broken for c in prev.chunks[stop:])
+        doc.partial = True
+        return ext
 
     def _patch(
         self, doc: Document, prev: chunks.Extraction, ext: chunks.Extraction, sha: str, settling: bool = False,
@@ -230,12 +267,22 @@ class Updater:
         if settling and typing and not was_broken and not d.interface_changed:
             # the interface is the last keystroke's, which was whole text and not back to ``base``
             settling = False
+        whole = False  # every site of the file is resolved again (typing paused, not back to ``base``)
         if settling and (doc.stale_sids is None or not self._back_to_base(doc, ext)):
             if not typing:
-                return False
+                if doc.stale_sids is None:
+                    return False
+                # the rows stand (each keystroke patched them): the changed chunks' rows are
+                # patched, the file's sites resolved against its interface now, other files by
+                # propagate() (the full path would write every row again)
+                whole = True
             settling = False  # not back to ``base``: a keystroke like any other, other files still wait
         if settling:
             pass
+        elif whole:
+            if d.interface_changed:
+                doc.deferred |= _part_keys(lang.name, ext.facts.module, prev.chunks[d.old_chunks])
+                doc.deferred |= _part_keys(lang.name, ext.facts.module, ext.chunks[d.new_chunks])
         elif not d.interface_changed and _unchanged(prev, ext, d):
             # the edit changed no row: the changed chunks' symbols and sites (ids, positions,
             # callees) and what resolving them reads are as they were (a keystroke in a body that
@@ -262,7 +309,8 @@ class Updater:
         for i in range(max(1, d.new_syms.start)):
             if prev.facts.symbols[i].range != ext.facts.symbols[i].range:
                 store.update_symbol_range(ext.ids[i], ext.facts.symbols[i].range)
-        store.insert_symbols(fid, lang.name, ext.facts, ext.ids, range(d.new_syms.start, d.new_syms.stop))
+        supers = chunks.supers_part(prev.chunks[d.old_chunks]) != chunks.supers_part(ext.chunks[d.new_chunks])
+        store.insert_symbols(fid, lang.name, ext.facts, ext.ids, range(d.new_syms.start, d.new_syms.stop), supers)
         mid_sites = list(range(d.new_sites.start, d.new_sites.stop))
         store.insert_sites(fid, ext.facts, ext.ids, ext.sids, mid_sites)
         mid_sites.extend(_container_sites(prev, ext, d, set(mid_sites)))
@@ -275,15 +323,21 @@ class Updater:
             doc.stale_sids.update(ext.sids[i] for i in mid_sites)
         # the kept chunks' layer rows stand; the changed chunks' search rows are replaced, and
         # their link and import rows when what makes them changed
-        was, now = chunks.layer_part(prev.chunks[d.old_chunks]), chunks.layer_part(ext.chunks[d.new_chunks])
+        was, now = self.layers.part(lang, prev.chunks[d.old_chunks]), self.layers.part(lang, ext.chunks[d.new_chunks])
         self.layers.patch(
             store, fid, lang, ext.facts, ext.ids, ext.sids, prev.ids[d.old_syms], range(d.new_syms.start, d.new_syms.stop),
             whole=not lang.chunked or was is None or was != now,
         )
         # the packed facts are written when the buffer closes; until then re-resolution reads the buffer's
         store.upsert_file(path, sha256=sha, size=len(doc.text), facts=None, sids=None)
-        # re-resolve the changed chunks' sites
-        self._resolve(fid, path, lang, ext.facts, ext.sids, StoreView(store.db), only=mid_sites, ids=ext.ids)
+        if whole:  # what the keystrokes left as other files saw it: the bindings, the classes' ``extra``
+            store.replace_bindings(fid, lang.name, ext.facts)
+            heads = sorted({ext.sym_at[c.parent] for c in ext.chunks if c.parent is not None})
+            store.insert_symbols(fid, lang.name, ext.facts, ext.ids, heads, supers=False)
+        # re-resolve the changed chunks' sites (or all of them)
+        self._resolve(fid, path, lang, ext.facts, ext.sids, StoreView(store.db), only=None if whole else mid_sites, ids=ext.ids)
+        if whole:
+            doc.stale_own = False
         store.bump_epoch()
         return True
 
@@ -292,6 +346,8 @@ class Updater:
         extraction ``base`` was taken from (a chunk reused since has the same part), as
         _chunk_diff compares; else (chunks added or removed) with the whole interface."""
         was = doc.base_ext
+        if was is not None and was.ids != ext.ids:  # (symbols moved about: not base yet, settle decides)
+            return False
         if was is not None and len(was.chunks) == len(ext.chunks):
             return was.ids == ext.ids and all(
                 a.facts is b.facts or chunks.interface_part([a]) == chunks.interface_part([b])
@@ -549,6 +605,7 @@ def _part_keys(lang: str, module: str, part: list[chunks.Chunk]) -> set[str]:
             keys.add(f"{lang}:{sym.qname.rpartition('.')[0]}.*")
             keys.update(f"{lang}:>{n}" for n in supertype_names(sym.extra))
         keys.update(f"{lang}:{module}.{b.name}" for b in c.facts.bindings)
+        keys.update(star_key(lang, module) for b in c.facts.bindings if b.name == "*")
         # a binding may be the alias a type's base is written with (model.supertype_names)
         keys.update(f"{lang}:>{n}" for names in binding_names(c.facts.bindings).values() for n in names)
     return keys
@@ -569,6 +626,9 @@ def _diff(old: Interface, new: Interface) -> set[str]:
             ov, nv = o.get(k), n.get(k)
             if ov != nv:
                 keys.add(k)
+                if kind == "bindings" and k.endswith(".*"):  # a module's star imports
+                    lang, _, name = k.partition(":")
+                    keys.add(star_key(lang, name[:-2]))
                 if kind == "symbols":  # by_name() lookups of the short name see the change too,
                     lang, _, qname = k.partition(":")  # members() of its parent, and subtypes()
                     keys.add(f"{lang}:{qname.rpartition('.')[0]}.*")  # lookups that return its row

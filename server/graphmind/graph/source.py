@@ -56,7 +56,8 @@ class Source:
             lang = languages.for_path(rel)
             with self.engine.lock:
                 doc = self.engine.docs.get(rel)
-                tree = doc.tree if doc is not None else None
+                # (a buffer whose members were parsed alone has the last whole tree, edited since)
+                tree = doc.tree if doc is not None and not doc.partial else None
             if tree is None and lang is not None:
                 text = self.text(rel)
                 tree = lang.parse(text) if text is not None else None

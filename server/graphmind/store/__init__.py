@@ -21,9 +21,9 @@ from .store import (
     new_rows,
     read_facts,
 )
-from .view import StoreView
+from .view import StoreView, star_key
 
 __all__ = [
     "NO_INTERFACE", "QUERY_INDEXES", "SCHEMA", "SCHEMA_VERSION", "FileRow", "IndexUnavailable", "IndexedFile",
-    "Interface", "NewFile", "NewRows", "Reads", "Store", "StoreView", "StoredFile", "Version", "new_rows", "pack_facts", "read_facts", "symbol_ids", "unpack_facts",
+    "Interface", "NewFile", "NewRows", "Reads", "Store", "StoreView", "StoredFile", "Version", "new_rows", "pack_facts", "read_facts", "star_key", "symbol_ids", "unpack_facts",
 ]

@@ -15,8 +15,8 @@ class AnalysisReads(Reads):
         if prefix:
             where += " AND (f.path = ? OR f.path LIKE ? ESCAPE '\\')"
             params += [prefix, like_escape(prefix.rstrip("/")) + "/%"]
-        where += " AND NOT EXISTS (SELECT 1 FROM edges e WHERE e.callee_id = s.id) ORDER BY f.path, s.sl, s.sc"
-        return self._symbols(where, params)
+        where += " AND NOT EXISTS (SELECT 1 FROM edges e WHERE e.callee_id = s.id)"
+        return self._symbols(where, params, "f.path, s.sl, s.sc")
 
     def children_with_callers(self, parents: list[int]) -> set[int]:
         """Those of ``parents`` that have a member (at any depth below) some edge reaches."""
@@ -81,8 +81,8 @@ class AnalysisReads(Reads):
     def symbols_in_files(self, paths: list[str]) -> list[tuple]:
         if not paths:
             return []
-        return self._symbols(f"f.path IN (SELECT value FROM {self.d.texts}) ORDER BY f.path, s.sl, s.sc",
-                             (self.d.array(sorted(set(paths))),))
+        return self._symbols(f"f.path IN (SELECT value FROM {self.d.texts})", (self.d.array(sorted(set(paths))),),
+                             "f.path, s.sl, s.sc")
 
     def most_called(self, limit: int, min_conf: int, kinds: tuple[str, ...] = ("function", "method")) -> list[tuple]:
         """(*symbol row, distinct callers) of the definitions with the most callers through call

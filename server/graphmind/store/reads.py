@@ -16,7 +16,11 @@ from typing import Any
 
 from ..model import INFERRED
 from .dialect import SQLITE, Dialect
+from .stacked import Stack, layered
 
+# A read over one file's rows (its tables joined on the file) names them ``@table`` and its
+# driving row's file ``@visible(alias.file_id)``: a stacked overlay asks it once per layer
+# (store/stacked.py), a plain store and PostgreSQL as written without the marks.
 SYMBOL_COLUMNS = (
     "s.id, s.qname, s.name, s.kind, f.path, s.sl, s.sc, s.el, s.ec, s.nsl, s.nsc, s.nel, s.nec, "
     "s.signature, s.lang, s.parent_id"
@@ -25,6 +29,7 @@ SITE_COLUMNS = "f.path, st.sl, st.sc, st.el, st.ec, st.caller_id, st.name, st.ki
 # an edge ``e`` that is a call written to its callee, not one through a declared method (``via``
 # ``dispatch:<declared>``: an override a call on a base-class or interface type may run)
 NOT_DISPATCH = "AND (e.via IS NULL OR e.via NOT LIKE 'dispatch:%')"
+_ALL_SYMBOLS = f"SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id"
 
 
 def like_escape(s: str) -> str:
@@ -32,10 +37,14 @@ def like_escape(s: str) -> str:
 
 
 class Reads:
-    def __init__(self, db: sqlite3.Connection, dialect: Dialect = SQLITE, *, fixed_epoch: int | None = None) -> None:
+    def __init__(
+        self, db: sqlite3.Connection, dialect: Dialect = SQLITE, stack: Stack | None = None, *,
+        fixed_epoch: int | None = None,
+    ) -> None:
         """``fixed_epoch``: the epoch of rows that never change (a snapshot's), never asked for."""
         self.db = db  # a sqlite3 connection, or one to PostgreSQL with the same interface (.pg)
         self.d = dialect
+        self.stack = stack  # a stacked overlay's: how a read of one file's rows is asked
         self.fixed_epoch = fixed_epoch
 
     @contextlib.contextmanager
@@ -55,8 +64,15 @@ class Reads:
     def _q(self, sql: str, params: tuple | list = ()) -> list[tuple]:
         return self.db.execute(sql, params).fetchall()
 
-    def _symbols(self, where: str, params: tuple | list = ()) -> list[tuple]:
-        return self._q(f"SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE {where}", params)
+    def _layered(self, sql: str, params: tuple | list = (), order: str = "") -> list[tuple]:
+        """A read of one file's rows (``@table``, ``@visible``), ordered by result columns."""
+        return self._q(layered(sql, "plain" if self.stack is None else self.stack.layering, order), params)
+
+    def _symbols(self, where: str, params: tuple | list = (), order: str = "") -> list[tuple]:
+        return self._layered(
+            f"SELECT {SYMBOL_COLUMNS} FROM @symbols s JOIN @files f ON f.id = s.file_id WHERE {where} AND @visible(s.file_id)",
+            params, order,
+        )
 
     def epoch(self) -> int:
         if self.fixed_epoch is not None:  # a walk's "did the graph change under me?" costs no round trip
@@ -71,7 +87,7 @@ class Reads:
         return self._symbols(f"s.id IN (SELECT value FROM {self.d.ints})", (self.d.array(ids),))
 
     def symbols_by_qname(self, qname: str) -> list[tuple]:
-        return self._symbols("s.qname = ? ORDER BY f.path, s.sl", (qname,))
+        return self._symbols("s.qname = ?", (qname,), "f.path, s.sl")
 
     def implementations(self, sid: int) -> list[int]:
         """Ids of the definitions a declaration stands for (a symbol whose extra says
@@ -90,11 +106,11 @@ class Reads:
 
     def definitions_named(self, name: str) -> list[tuple]:
         """Definitions (not modules) with this short name."""
-        return self._symbols("s.name = ? AND s.kind != 'module' ORDER BY s.qname, f.path", (name,))
+        return self._symbols("s.name = ? AND s.kind != 'module'", (name,), "s.qname, f.path")
 
     def symbols_by_qname_suffix(self, suffix: str) -> list[tuple]:
         """Symbols whose qualified name ends with ``.suffix``."""
-        return self._symbols("s.qname LIKE ? ESCAPE '\\' ORDER BY s.qname", ("%." + like_escape(suffix),))
+        return self._symbols("s.qname LIKE ? ESCAPE '\\'", ("%." + like_escape(suffix),), "s.qname")
 
     def definition_names(self) -> list[str]:
         return [r[0] for r in self._q("SELECT DISTINCT name FROM symbols WHERE kind != 'module'")]
@@ -106,22 +122,22 @@ class Reads:
         """Definitions whose name or qualified name contains ``query``: exact names first, then
         prefixes, then shorter names ('' = the first ``limit`` by name)."""
         if not query:
-            return self._symbols("s.kind != 'module' ORDER BY s.name LIMIT ?", (limit,))
+            return self._q(f"{_ALL_SYMBOLS} WHERE s.kind != 'module' ORDER BY s.name LIMIT ?", (limit,))
         esc = like_escape(query)
-        return self._symbols(
-            "s.kind != 'module' AND (s.name LIKE ? ESCAPE '\\' OR s.qname LIKE ? ESCAPE '\\') "
+        return self._q(
+            f"{_ALL_SYMBOLS} WHERE s.kind != 'module' AND (s.name LIKE ? ESCAPE '\\' OR s.qname LIKE ? ESCAPE '\\') "
             "ORDER BY (s.name = ?) DESC, (s.name LIKE ? ESCAPE '\\') DESC, length(s.name), s.qname LIMIT ?",
             (f"%{esc}%", f"%{esc}%", query, f"{esc}%", limit),
         )
 
     def file_symbols(self, path: str) -> list[tuple]:
-        return self._symbols("f.path = ? ORDER BY s.sl, s.sc", (path,))
+        return self._symbols("f.path = ?", (path,), "s.sl, s.sc")
 
     def symbols_spanning(self, path: str, line: int) -> list[tuple]:
         """A file's symbols whose range covers ``line``, innermost (latest start, then the module
         last, then the shortest) first: ``lib.js:1`` is the function that starts there."""
-        return self._symbols(
-            "f.path = ? AND s.sl <= ? AND s.el >= ? ORDER BY s.sl DESC, s.sc DESC, s.kind = 'module', s.el",
+        return self._q(  # ordered by an expression: over the views (a compound orders by its columns)
+            f"{_ALL_SYMBOLS} WHERE f.path = ? AND s.sl <= ? AND s.el >= ? ORDER BY s.sl DESC, s.sc DESC, s.kind = 'module', s.el",
             (path, line, line),
         )
 
@@ -132,9 +148,9 @@ class Reads:
     # ------------------------------------------------------------------ sites and edges
     def sites_spanning(self, path: str, line: int) -> list[tuple]:
         """(file_id, sid, caller_id, name, kind, sl, sc, el, ec) of a file's sites covering ``line``."""
-        return self._q(
-            "SELECT st.file_id, st.sid, st.caller_id, st.name, st.kind, st.sl, st.sc, st.el, st.ec FROM sites st "
-            "JOIN files f ON f.id = st.file_id WHERE f.path = ? AND st.sl <= ? AND st.el >= ?",
+        return self._layered(
+            "SELECT st.file_id, st.sid, st.caller_id, st.name, st.kind, st.sl, st.sc, st.el, st.ec FROM @sites st "
+            "JOIN @files f ON f.id = st.file_id WHERE f.path = ? AND st.sl <= ? AND st.el >= ? AND @visible(st.file_id)",
             (path, line, line),
         )
 
@@ -148,13 +164,13 @@ class Reads:
         """(other symbol id, confidence, via, *site row) of the edges into (or out of) a symbol;
         without ``dispatch``, only the calls written to it (no edge through a declared method)."""
         mine, other = ("callee_id", "caller_id") if incoming else ("caller_id", "callee_id")
-        return self._q(
+        return self._layered(
             f"SELECT e.{other}, e.confidence, e.via, {SITE_COLUMNS} "
-            f"FROM edges e JOIN sites st ON st.file_id = e.file_id AND st.sid = e.sid "
-            f"JOIN files f ON f.id = e.file_id "
+            f"FROM @edges e JOIN @sites st ON st.file_id = e.file_id AND st.sid = e.sid "
+            f"JOIN @files f ON f.id = e.file_id "
             f"WHERE e.{mine} = ? AND e.kind IN ({','.join('?' * len(kinds))}) AND e.confidence >= ? "
-            f"{'' if dispatch else NOT_DISPATCH} ORDER BY f.path, st.sl, st.sc",
-            (sid, *kinds, min_conf),
+            f"{'' if dispatch else NOT_DISPATCH} AND @visible(e.file_id)",
+            (sid, *kinds, min_conf), "f.path, st.sl, st.sc",
         )
 
     def caller_counts(self, ids: list[int], min_conf: int, dispatch: bool = True) -> dict[int, int]:
@@ -211,22 +227,30 @@ class Reads:
         overrides or implementations that a call through a declared method also reaches (a call
         edge with ``via`` ``dispatch:<its qualified name>`` at a site with a call edge to it), at
         ``min_conf`` or above."""
-        # the best confidence is taken here, not by GROUP BY: SQLite flattens a stacked overlay's
-        # views into a join only when the query does not aggregate (store/stacked.py). A site's
-        # edges share its caller: that equality lets PostgreSQL reach them by an index (its
-        # views' file_id is the snapshot's, which no index of the edges holds)
-        best: dict[tuple[int, int, str], int] = {}
-        for d, impl, conf, qname in self._q(
+        # one site's edges (one file's rows, asked per layer); the declared methods' names are
+        # asked only when a dispatch edge was found, and compared here. The best confidence is
+        # taken here, not by GROUP BY: SQLite flattens a stacked overlay's views into a join only
+        # when the query does not aggregate (store/stacked.py). A site's edges share its caller:
+        # that equality lets PostgreSQL reach them by an index (its views' file_id is the
+        # snapshot's, which no index of the edges holds: it read every edge)
+        rows = self._layered(
             f"""
-            SELECT e.callee_id, d.callee_id, d.confidence, s.qname FROM edges e
-            JOIN symbols s ON s.id = e.callee_id
-            JOIN edges d ON d.caller_id = e.caller_id AND d.file_id = e.file_id AND d.sid = e.sid
+            SELECT e.callee_id, d.callee_id, d.confidence, d.via FROM @edges e
+            JOIN @edges d ON d.caller_id = e.caller_id AND d.file_id = e.file_id AND d.sid = e.sid
             WHERE e.callee_id IN (SELECT value FROM {self.d.ints}) AND e.kind = 'call'
-              AND d.kind = 'call' AND d.confidence >= ? AND d.via = 'dispatch:' || s.qname
+              AND d.kind = 'call' AND d.confidence >= ? AND d.via LIKE 'dispatch:%' AND @visible(e.file_id)
             """,
             (self.d.array(declared), min_conf),
-        ):
-            if best.get((d, impl, qname), -1) < conf:
+        )
+        if not rows:
+            return []
+        qnames = dict(self._q(
+            f"SELECT id, qname FROM symbols WHERE id IN (SELECT value FROM {self.d.ints})", (self.d.array(sorted({r[0] for r in rows})),)
+        ))
+        best: dict[tuple[int, int, str], int] = {}
+        for d, impl, conf, via in rows:
+            qname = qnames.get(d)
+            if qname is not None and via == f"dispatch:{qname}" and best.get((d, impl, qname), -1) < conf:
                 best[(d, impl, qname)] = conf
         return [(d, impl, conf, qname) for (d, impl, qname), conf in sorted(best.items())]
 
@@ -237,9 +261,9 @@ class Reads:
         its call sites reach (:meth:`dispatched`), each pair once at its best confidence; none
         below ``min_conf``."""
         best: dict[tuple[int, int], tuple[int, str]] = {}
-        stored = [] if min_conf > INFERRED else self._q(
-            "SELECT o.declared_id, o.impl_id, s.qname FROM overrides o JOIN symbols s ON s.id = o.declared_id "
-            f"WHERE o.declared_id IN (SELECT value FROM {self.d.ints})",
+        stored = [] if min_conf > INFERRED else self._layered(  # a file's rows: the methods it declares
+            "SELECT o.declared_id, o.impl_id, s.qname FROM @overrides o JOIN @symbols s ON s.id = o.declared_id "
+            f"WHERE o.declared_id IN (SELECT value FROM {self.d.ints}) AND @visible(o.file_id)",
             (self.d.array(declared),),
         )
         for d, impl, qname in stored:
@@ -251,9 +275,9 @@ class Reads:
 
     def sites_by_key(self, keys: list[tuple[int, int]]) -> list[tuple]:
         """(file_id, sid, *site row) of the sites with these (file_id, sid) keys."""
-        return self._q(
-            f"SELECT st.file_id, st.sid, {SITE_COLUMNS} "
-            f"FROM {self.d.pairs} w JOIN sites st ON st.file_id = w.a AND st.sid = w.b JOIN files f ON f.id = st.file_id",
+        return self._layered(
+            f"SELECT st.file_id, st.sid, {SITE_COLUMNS} FROM {self.d.pairs} w "
+            "JOIN @sites st ON st.file_id = w.a AND st.sid = w.b JOIN @files f ON f.id = st.file_id WHERE @visible(st.file_id)",
             self.d.pair_params(keys),
         )
 
@@ -327,10 +351,10 @@ class Reads:
         """Number of unresolved call sites in files of ``langs``, by called name (counted here:
         a join that aggregates would materialize a stacked overlay's views)."""
         counts: dict[str, int] = {}
-        for (name,) in self._q(
-            "SELECT st.name FROM sites st JOIN files f ON f.id = st.file_id "
+        for (name,) in self._layered(
+            "SELECT st.name FROM @sites st JOIN @files f ON f.id = st.file_id "
             f"WHERE st.status = 'unresolved' AND st.kind = 'call' AND st.name IN (SELECT value FROM {self.d.texts}) "
-            f"AND f.lang IN (SELECT value FROM {self.d.texts})",
+            f"AND f.lang IN (SELECT value FROM {self.d.texts}) AND @visible(st.file_id)",
             (self.d.array(names), self.d.array(langs)),
         ):
             counts[name] = counts.get(name, 0) + 1
@@ -349,10 +373,11 @@ class Reads:
         in_langs = "" if langs is None else f"AND f.lang IN (SELECT value FROM {self.d.texts}) "
         # ordered and cut here, the caller's name asked per row: a stacked overlay's views are
         # flattened into a plain join, never into a LEFT JOIN or an ORDER BY on an expression
-        rows = self._q(
+        rows = self._layered(
             f"SELECT {SITE_COLUMNS}, (SELECT c.qname FROM symbols c WHERE c.id = st.caller_id) "
-            "FROM sites st JOIN files f ON f.id = st.file_id "
-            f"WHERE st.status = 'unresolved' AND st.kind = 'call' AND {where} IN (SELECT value FROM {values}) {in_langs}",
+            "FROM @sites st JOIN @files f ON f.id = st.file_id "
+            f"WHERE st.status = 'unresolved' AND st.kind = 'call' AND {where} IN (SELECT value FROM {values}) {in_langs}"
+            "AND @visible(st.file_id)",
             (self.d.array(arg), *([] if langs is None else [self.d.array(langs)])),
         )
         ahead = set(first or [])

@@ -11,18 +11,32 @@ through TEMP views named like the tables, so the one read path (``Reads``, ``Ana
 A file's rows are in exactly one layer, so a join on (file_id, sid) never mixes layers; a lookup
 by symbol id crosses layers, and a symbol id is a hash of (path, qname, ordinal): an edge from an
 unchanged base file into an owned file's symbol still lands. Every write names ``main.`` and owns
-the file first (:func:`own`: its base rows are copied into ``main``, its id hidden), so an edit is
+the file first (:meth:`Stack.own`: its base rows are copied into ``main``, its id hidden), so an edit is
 always a whole file's replacement in the top layer.
 
-The hidden ids are written into the views as a constant list (not a subquery): SQLite flattens a
-UNION ALL view into a join only when its arms have no subquery. The views are made again when the
-list changes (a connection's TEMP schema, in the same transaction).
+The cost is the query planner's: a join of k views is flattened into 2^k arms, each one probing
+both databases (a blast step over edges ⋈ sites ⋈ files: 8). Three things bring a stacked read
+close to a plain one (what is left: each statement takes a read lock on two databases):
+
+- a base row is visible when ``NOT EXISTS`` an indexed ``main.hidden`` row for its file (a
+  constant ``NOT IN`` list was rebuilt as an ephemeral table per arm and per statement); the views
+  need not change when a file is hidden, so prepared statements stay valid;
+- an overlay that holds nothing (no buffer yet) makes its views the base's tables, unmixed
+  (:meth:`Stack.make_views`; the first own or new file widens them, :meth:`Stack.widen`);
+- a read over one file's rows (a join on ``file_id``: an edge, its site, its file) names its
+  tables ``@table`` and ``@visible(alias.file_id)``: :func:`layered` asks it once per layer,
+  two arms instead of 2^k, since a file's rows are all in one layer. Plain stores and PostgreSQL
+  read the same text with the marks removed.
 """
 
 from __future__ import annotations
 
+import functools
+import itertools
+import re
 import sqlite3
 from pathlib import Path
+from typing import Literal
 
 BASE = "base"  # the schema name the base is attached as
 STACKED_ON = "stacked_on"  # the overlay's meta key: the base database's path
@@ -38,104 +52,166 @@ FILE_KEYED: dict[str, str] = {
 HIDDEN_SCHEMA = "CREATE TABLE IF NOT EXISTS main.hidden(file_id INTEGER PRIMARY KEY)"
 
 
-def attach(db: sqlite3.Connection, base: Path) -> None:
-    """Attach the base read-only (a write transaction on the overlay then takes no lock on it)."""
+def visible(column: str) -> str:
+    """The base's row of file ``column`` is not hidden by the overlay (an indexed probe)."""
+    return f"NOT EXISTS (SELECT 1 FROM main.hidden h WHERE h.file_id = {column})"
+
+
+# the TEMP views: (name, columns, which base rows show). The full-text rows are plain rows here
+# (a MATCH asks each layer's index: ``Layers.search``), a base row shown unless its file is hidden
+_VIEWS: list[tuple[str, str, str]] = [
+    *((table, "*", visible(f"{BASE}.{table}.{key}")) for table, key in FILE_KEYED.items()),
+    ("search", "rowid, name, words, signature, doc",
+     f"rowid NOT IN (SELECT r.symbol_id FROM {BASE}.search_rows r JOIN main.hidden h ON h.file_id = r.file_id)"),
+]
+
+
+def attach(db: sqlite3.Connection, base: Path, cache_kb: int | None = None) -> None:
+    """Attach the base read-only (a write transaction on the overlay then takes no lock on it);
+    ``cache_kb``: its page cache, as large as the connection's own (most reads are the base's)."""
     db.execute(f"ATTACH DATABASE ? AS {BASE}", (f"{Path(base).resolve().as_uri()}?mode=ro",))
+    if cache_kb is not None:
+        db.execute(f"PRAGMA {BASE}.cache_size=-{cache_kb}")
 
 
 def is_stacked(db: sqlite3.Connection) -> bool:
     return any(r[1] == BASE for r in db.execute("PRAGMA database_list"))
 
 
-def make_views(db: sqlite3.Connection, *, live: bool = False) -> None:
-    """(Re)make the TEMP views over both layers with the current hidden ids. ``live``: a reader of
-    another process's overlay, whose hidden ids change under it: the views ask the table."""
-    if live:
-        hidden = "SELECT file_id FROM main.hidden"
+# How a read over one file's rows is asked (:func:`layered`): a plain store (or PostgreSQL), a
+# stacked overlay that holds nothing (the base alone), or one arm per layer
+Layering = Literal["plain", "base", "both"]
+_TABLE = re.compile(r"@(?=[a-z_]+\b)")
+_VISIBLE = re.compile(r"@visible\(([\w.]+)\)")
+_PARAM = re.compile(r"'(?:[^']|'')*'|\?(?!\d)")  # a string literal, or a lone ?
+
+
+@functools.lru_cache(maxsize=256)
+def layered(sql: str, layering: Layering = "plain", order: str = "") -> str:
+    """``sql`` (a SELECT naming the tables of one file's rows ``@table``, joined on its file, and
+    ``@visible(alias.file_id)`` in its WHERE) as ``layering`` asks it, ordered by ``order`` (result
+    columns: a compound's ORDER BY)."""
+    if layering == "both":  # each arm binds the same parameters: numbered as SQLite numbers a lone ``?``
+        numbers = itertools.count(1)
+        sql = _PARAM.sub(lambda m: m.group(0) if m.group(0).startswith("'") else f"?{next(numbers)}", sql)
+
+    def arm(prefix: str, hide: bool) -> str:
+        one = _VISIBLE.sub(lambda m: visible(m.group(1)) if hide else "1=1", sql)
+        return _TABLE.sub(prefix, one)
+
+    if layering == "plain":
+        out = arm("", False)
+    elif layering == "base":
+        out = arm(f"{BASE}.", False)
     else:
-        hidden = ",".join(str(r[0]) for r in db.execute("SELECT file_id FROM main.hidden")) or "-1"
-    for table, key in FILE_KEYED.items():
-        db.execute(f"DROP VIEW IF EXISTS temp.{table}")
+        out = f"{arm('main.', False)} UNION ALL {arm(f'{BASE}.', True)}"
+    return f"{out} ORDER BY {order}" if order else out
+
+
+class Stack:
+    """A connection's side of a stacked overlay: the shape of its TEMP views, and the
+    :data:`Layering` its reads use. ``live``: a reader of another process's overlay, whose owned
+    files change under it: both layers always."""
+
+    def __init__(self, db: sqlite3.Connection, *, live: bool = False) -> None:
+        self.db = db
+        self.live = live
+        self.layering: Layering = "both"
+
+    def holds_nothing(self) -> bool:
+        return self.db.execute(
+            "SELECT NOT EXISTS (SELECT 1 FROM main.files) AND NOT EXISTS (SELECT 1 FROM main.hidden)"
+        ).fetchone()[0] == 1
+
+    def make_views(self, *, widen: bool = False) -> None:
+        """(Re)make the TEMP views over both layers (over the base alone when the overlay holds
+        nothing and is not about to: ``widen``). In the caller's transaction: a rollback takes
+        them back (:meth:`rolled_back`)."""
+        alone = not (widen or self.live) and self.holds_nothing()
+        for view, columns, shown in _VIEWS:
+            self.db.execute(f"DROP VIEW IF EXISTS temp.{view}")
+            if alone:
+                self.db.execute(f"CREATE TEMP VIEW {view} AS SELECT {columns} FROM {BASE}.{view}")
+            else:
+                self.db.execute(
+                    f"CREATE TEMP VIEW {view} AS SELECT {columns} FROM main.{view} "
+                    f"UNION ALL SELECT {columns} FROM {BASE}.{view} WHERE {shown}"
+                )
+        self.layering = "base" if alone else "both"
+
+    def widen(self) -> None:
+        """Before the overlay holds its first row: views over both layers."""
+        if self.layering == "base":
+            self.make_views(widen=True)
+
+    def rolled_back(self) -> None:
+        """A write transaction was rolled back (its view changes with it): match the views and
+        the reads' layering to what the overlay holds now."""
+        self.make_views()
+
+    def own(self, file_id: int) -> bool:
+        """Make the overlay own a base file: its rows copied into ``main``, its base id hidden.
+        Returns whether anything was copied."""
+        db = self.db
+        if file_id >= OWN_IDS or owned(db, file_id):
+            return False
+        if db.execute(f"SELECT 1 FROM {BASE}.files WHERE id=?", (file_id,)).fetchone() is None:
+            return False
+        self.widen()
+        for table, key in FILE_KEYED.items():
+            db.execute(f"INSERT INTO main.{table} SELECT * FROM {BASE}.{table} WHERE {key}=?", (file_id,))
         db.execute(
-            f"CREATE TEMP VIEW {table} AS SELECT * FROM main.{table} "
-            f"UNION ALL SELECT * FROM {BASE}.{table} WHERE {key} NOT IN ({hidden})"
+            "INSERT INTO main.search(rowid, name, words, signature, doc) "
+            f"SELECT rowid, name, words, signature, doc FROM {BASE}.search "
+            f"WHERE rowid IN (SELECT symbol_id FROM {BASE}.search_rows WHERE file_id=?)",
+            (file_id,),
         )
-    # the full-text rows as plain rows (a MATCH asks each layer's index: ``Layers.search``)
-    db.execute("DROP VIEW IF EXISTS temp.search")
-    db.execute(
-        "CREATE TEMP VIEW search AS SELECT rowid, name, words, signature, doc FROM main.search UNION ALL "
-        f"SELECT rowid, name, words, signature, doc FROM {BASE}.search WHERE rowid NOT IN "
-        f"(SELECT symbol_id FROM {BASE}.search_rows WHERE file_id IN ({hidden}))"
-    )
+        self.hide([file_id])
+        return True
+
+    def hide(self, file_ids: list[int]) -> None:
+        """Hide base files (owned ones, or tombstones of deleted ones)."""
+        self.widen()
+        self.db.executemany("INSERT OR IGNORE INTO main.hidden VALUES(?)", [(i,) for i in file_ids])
+
+    def next_id(self) -> int:
+        """An id for a file the overlay creates: past every base id (its rows follow: views over
+        both layers)."""
+        self.widen()
+        row = self.db.execute("SELECT max(id) FROM main.files WHERE id >= ?", (OWN_IDS,)).fetchone()
+        return max(OWN_IDS, (row[0] or 0) + 1)
+
+    def drop_owned(self, file_ids: list[int]) -> None:
+        """Give owned files back to the base: their rows leave ``main`` and their base ids are no
+        longer hidden (a file the base no longer has stays hidden: nothing to show)."""
+        db = self.db
+        for fid in file_ids:
+            db.execute(
+                "DELETE FROM main.search WHERE rowid IN (SELECT symbol_id FROM main.search_rows WHERE file_id=?)", (fid,)
+            )
+            for table, key in FILE_KEYED.items():
+                if table != "files":
+                    db.execute(f"DELETE FROM main.{table} WHERE {key}=?", (fid,))
+            db.execute("DELETE FROM main.files WHERE id=?", (fid,))
+            db.execute("DELETE FROM main.hidden WHERE file_id=?", (fid,))
+        self.make_views()
+
+    def reattach(self, base: Path, cache_kb: int | None = None) -> None:
+        """The base file was replaced (rebuilt by another process): attach the new one."""
+        for view, _, _ in _VIEWS:
+            self.db.execute(f"DROP VIEW IF EXISTS temp.{view}")
+        self.db.execute(f"DETACH DATABASE {BASE}")
+        attach(self.db, base, cache_kb)
+        self.make_views()
+
+    def clear(self) -> None:
+        """Own nothing, hide nothing: the overlay answers exactly as its base."""
+        self.db.execute("DELETE FROM main.search")
+        for table in FILE_KEYED:
+            self.db.execute(f"DELETE FROM main.{table}")
+        self.db.execute("DELETE FROM main.hidden")
+        self.make_views()
 
 
 def owned(db: sqlite3.Connection, file_id: int) -> bool:
     return db.execute("SELECT 1 FROM main.files WHERE id=?", (file_id,)).fetchone() is not None
-
-
-def own(db: sqlite3.Connection, file_id: int) -> bool:
-    """Make the overlay own a base file: its rows copied into ``main``, its base id hidden. Returns
-    whether anything was copied (the views were then made again)."""
-    if file_id >= OWN_IDS or owned(db, file_id):
-        return False
-    if db.execute(f"SELECT 1 FROM {BASE}.files WHERE id=?", (file_id,)).fetchone() is None:
-        return False
-    for table, key in FILE_KEYED.items():
-        db.execute(f"INSERT INTO main.{table} SELECT * FROM {BASE}.{table} WHERE {key}=?", (file_id,))
-    db.execute(
-        "INSERT INTO main.search(rowid, name, words, signature, doc) "
-        f"SELECT rowid, name, words, signature, doc FROM {BASE}.search "
-        f"WHERE rowid IN (SELECT symbol_id FROM {BASE}.search_rows WHERE file_id=?)",
-        (file_id,),
-    )
-    hide(db, [file_id])
-    return True
-
-
-def hide(db: sqlite3.Connection, file_ids: list[int]) -> None:
-    """Hide base files (owned ones, or tombstones of deleted ones) and make the views again."""
-    db.executemany("INSERT OR IGNORE INTO main.hidden VALUES(?)", [(i,) for i in file_ids])
-    make_views(db)
-
-
-def next_id(db: sqlite3.Connection) -> int:
-    """An id for a file the overlay creates: past every base id."""
-    row = db.execute("SELECT max(id) FROM main.files WHERE id >= ?", (OWN_IDS,)).fetchone()
-    return max(OWN_IDS, (row[0] or 0) + 1)
-
-
-def drop_owned(db: sqlite3.Connection, file_ids: list[int]) -> None:
-    """Give owned files back to the base: their rows leave ``main`` and their base ids are no
-    longer hidden (a file the base no longer has stays hidden: nothing to show)."""
-    for fid in file_ids:
-        db.execute(
-            "DELETE FROM main.search WHERE rowid IN (SELECT symbol_id FROM main.search_rows WHERE file_id=?)", (fid,)
-        )
-        for table, key in FILE_KEYED.items():
-            if table != "files":
-                db.execute(f"DELETE FROM main.{table} WHERE {key}=?", (fid,))
-        db.execute("DELETE FROM main.files WHERE id=?", (fid,))
-        db.execute("DELETE FROM main.hidden WHERE file_id=?", (fid,))
-    make_views(db)
-
-
-def owned_ids(db: sqlite3.Connection) -> list[int]:
-    return [r[0] for r in db.execute("SELECT id FROM main.files")]
-
-
-def reattach(db: sqlite3.Connection, base: Path) -> None:
-    """The base file was replaced (rebuilt by another process): attach the new one."""
-    for table in (*FILE_KEYED, "search"):
-        db.execute(f"DROP VIEW IF EXISTS temp.{table}")
-    db.execute(f"DETACH DATABASE {BASE}")
-    attach(db, base)
-    make_views(db)
-
-
-def clear(db: sqlite3.Connection) -> None:
-    """Own nothing, hide nothing: the overlay answers exactly as its base."""
-    db.execute("DELETE FROM main.search")
-    for table in FILE_KEYED:
-        db.execute(f"DELETE FROM main.{table}")
-    db.execute("DELETE FROM main.hidden")
-    make_views(db)

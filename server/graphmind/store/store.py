@@ -9,7 +9,6 @@ or a corrupt file means the index is rebuilt from the files, never a crash.
 from __future__ import annotations
 
 import contextlib
-import functools
 import logging
 import os
 import sqlite3
@@ -218,43 +217,49 @@ class Store:
         it owns, and reads answer over both; a reader of a stacked overlay stacks it the same way."""
         self.path = db_path
         self.read_only = read_only
+        self.stack: stacked.Stack | None = None  # a stacked overlay's views and layering
         self.db = self._open_read_only() if read_only else self._open()
-        self.stacked = False
         if base is not None and not read_only:
             self._stack(Path(base))
-        self.reads = Reads(self.db)  # the queries' side
-        self.analysis = AnalysisReads(self.db)  # the agent-facing questions' reads
+        self.reads = Reads(self.db, stack=self.stack)  # the queries' side
+        self.analysis = AnalysisReads(self.db, stack=self.stack)  # the agent-facing questions' reads
         self.layers = Layers(self.db)  # links, imports, notes, search: rows per file, edges per key
         # during a bulk load (query indexes dropped): the files whose resolution was written.
         # The others have no edges or deps yet, so resolving them deletes nothing (without
         # ``deps_file``, deleting a file's deps would scan the table once per file).
         self._bulk_resolved: set[int] | None = None
-        if self.stacked:  # the layers' writes take their file over first; a function of the
-            # connection, not a bound method of the store (store -> layers -> store: a cycle)
-            self.layers.own = functools.partial(stacked.own, self.db)
+        if self.stack is not None:  # the layers' writes take their file over first; the stack's
+            # method, not the store's (store -> layers -> store: a cycle)
+            self.layers.own = self.stack.own
 
     def _stack(self, base: Path) -> None:
         """Make this (new, empty) store an overlay of ``base``."""
         try:
-            stacked.attach(self.db, base)
+            stacked.attach(self.db, base, CACHE_KB)
             self.db.execute(stacked.HIDDEN_SCHEMA)
             self.db.execute("INSERT OR REPLACE INTO main.meta VALUES(?, ?)", (stacked.STACKED_ON, str(Path(base).resolve())))
             # what the base's rows were made with (the link patterns' fingerprint): the overlay's
             # files are made the same way, and its engine does not re-match the base's files
             self.db.execute(f"INSERT OR REPLACE INTO main.meta SELECT key, value FROM {stacked.BASE}.meta WHERE key LIKE 'layers.%'")
-            stacked.make_views(self.db)
+            self.stack = stacked.Stack(self.db)
+            self.stack.make_views()
         except sqlite3.DatabaseError as exc:
             raise IndexUnavailable(f"cannot stack {self.path} on {base}: {exc}") from exc
-        self.stacked = True
+
+    @property
+    def stacked(self) -> bool:
+        return self.stack is not None
 
     def unstack_all(self) -> None:
         """A stacked overlay drops every file it owns and every tombstone (then replays its buffers)."""
-        stacked.clear(self.db)
+        assert self.stack is not None
+        self.stack.clear()
 
     def restack(self) -> None:
         """A stacked overlay attaches its base again (the base's file was replaced)."""
         row = self.db.execute("SELECT value FROM main.meta WHERE key=?", (stacked.STACKED_ON,)).fetchone()
-        stacked.reattach(self.db, Path(row[0]))
+        assert self.stack is not None
+        self.stack.reattach(Path(row[0]), CACHE_KB)
 
     def owned_paths(self) -> list[str]:
         """The paths a stacked overlay holds rows of (its own layer)."""
@@ -262,8 +267,8 @@ class Store:
 
     def own(self, file_id: int) -> None:
         """Before a write to a file's rows: a stacked overlay takes the file over from its base."""
-        if self.stacked:
-            stacked.own(self.db, file_id)
+        if self.stack is not None:
+            self.stack.own(file_id)
 
     # ------------------------------------------------------------------ lifecycle
     def _open(self) -> sqlite3.Connection:
@@ -321,8 +326,9 @@ class Store:
             if version == SCHEMA_VERSION:
                 row = db.execute("SELECT value FROM main.meta WHERE key=?", (stacked.STACKED_ON,)).fetchone()
                 if row:  # another server's stacked overlay: read it over its base
-                    stacked.attach(db, Path(row[0]))
-                    stacked.make_views(db, live=True)
+                    stacked.attach(db, Path(row[0]), CACHE_KB)
+                    self.stack = stacked.Stack(db, live=True)
+                    self.stack.make_views()
             db.execute("PRAGMA query_only=1")
         except sqlite3.DatabaseError as exc:
             raise IndexUnavailable(f"cannot read the index {self.path}: {exc}") from exc
@@ -413,6 +419,8 @@ class Store:
             yield
         except BaseException:
             db.execute("ROLLBACK")
+            if self.stack is not None:  # the views' changes were rolled back too
+                self.stack.rolled_back()
             raise
         else:
             self.layers.flush()  # the edges the transaction's link rows make
@@ -594,8 +602,8 @@ class Store:
     def _new_file_ids(self, n: int) -> int:
         """The first of ``n`` new file ids. An id is never given twice, even after its file is
         deleted: an overlay stacked on this store hides the base's files by id."""
-        if self.stacked:
-            return stacked.next_id(self.db)
+        if self.stack is not None:
+            return self.stack.next_id()
         db = self.db
         top = int(db.execute("SELECT coalesce(max(id), 0) FROM main.files").fetchone()[0]) + 1
         first = max(top, int(self.meta(NEXT_FILE_ID) or 0))
@@ -668,12 +676,24 @@ class Store:
         self.insert_sites(file_id, facts, ids, sids, range(len(facts.sites)))
         db.executemany("INSERT INTO main.bindings VALUES(?,?,?,?,?,?,?)", [(file_id, *r) for r in _binding_rows(lang, facts)])
 
-    def insert_symbols(self, file_id: int, lang: str, facts: Facts, ids: list[int], which: Iterable[int]) -> None:
+    def replace_bindings(self, file_id: int, lang: str, facts: Facts) -> None:
+        """Write a file's module-level bindings rows again (the keystroke path leaves them as the
+        interface other files wait on until typing pauses)."""
+        self.own(file_id)
+        self.db.execute("DELETE FROM main.bindings WHERE file_id=?", (file_id,))
+        self.db.executemany("INSERT INTO main.bindings VALUES(?,?,?,?,?,?,?)", [(file_id, *r) for r in _binding_rows(lang, facts)])
+
+    def insert_symbols(
+        self, file_id: int, lang: str, facts: Facts, ids: list[int], which: Iterable[int], supers: bool = True
+    ) -> None:
         """Insert the symbol rows of ``which`` (``facts`` and ``ids``: the whole file's). The file's
-        supers rows are written again whole: a type's supertype names depend on the file's
-        bindings too (an alias), which another chunk than the type's may have changed."""
+        supers rows are written again whole (unless ``supers`` is False: the caller knows they are
+        as they were): a type's supertype names depend on the file's bindings too (an alias),
+        which another chunk than the type's may have changed."""
         self.own(file_id)
         self.db.executemany(_NEW_SYMBOL, [(*r, file_id) for r in _symbol_rows(lang, facts, ids, which)])
+        if not supers:
+            return
         self.db.execute("DELETE FROM main.supers WHERE file_id=?", (file_id,))
         self.db.executemany(_NEW_SUPER, [(*r, file_id) for r in _super_rows(lang, facts, ids, range(len(facts.symbols)))])
 

@@ -65,6 +65,13 @@ class _Caches:
             self.found, self.bind, self.rows, self.renames = {}, {}, {}, {}
 
 
+def star_key(lang: str, module: str) -> str:
+    """The dependency key of a lookup of ``module``'s star imports (``bindings(module, "*")``).
+    A change of those bindings changes ``lang:module.*`` too (an index made before this key
+    recorded that one for the lookup)."""
+    return f"{lang}:{module}.*import"
+
+
 class StoreView:
     """The :class:`~graphmind.model.WorkspaceView` over the store, with a bounded cache
     (:class:`_Caches`) and dependency recording (``deps``: the keys the current file's resolution
@@ -156,7 +163,10 @@ class StoreView:
         return self._lookup(f"{self.lang}:{qname}.*", _MEMBERS, (qname + ".", qname + "/", self.lang, len(qname) + 2))
 
     def bindings(self, module: str, name: str) -> list[tuple[str, str, Any]]:
-        (self._owner or self).deps.add(f"{self.lang}:{module}.{name}")
+        """The module-level bindings of ``name`` in ``module``, recorded as ``lang:module.name``;
+        its star imports (``name`` "*") as :func:`star_key` (``lang:module.*`` is the key of
+        its members, which change far more often)."""
+        (self._owner or self).deps.add(star_key(self.lang, module) if name == "*" else f"{self.lang}:{module}.{name}")
         key = (self.lang, module, name)
         c = self._c
         rows = c.bind.get(key)

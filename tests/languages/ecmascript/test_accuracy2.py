@@ -234,6 +234,13 @@ def test_incremental_equals_fresh(edits: list[tuple[str, int, int, str]]) -> Non
     check_incremental(INITIAL, OPEN, edits, whole_text=True)
 
 
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(edit_sequences(FILES, FRAGMENTS, max_edits=8))
+def test_keystrokes_equal_fresh(edits: list[tuple[str, int, int, str]]) -> None:
+    """The same edits as byte edits: only the changed chunks are extracted and resolved again."""
+    check_incremental(INITIAL, OPEN, edits)
+
+
 def test_a_changed_return_re_resolves_callers_of_callers(tmp_path: Path) -> None:
     """``use.go`` calls ``make().run()``: removing ``run`` from what ``make`` returns drops the
     edge; adding it back restores it, as a fresh index would."""

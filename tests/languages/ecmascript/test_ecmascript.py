@@ -245,6 +245,14 @@ FRAGMENTS = [
     "\nconst x = new Repo();\nx.save();\n",
     "\nmodule.exports = Repo;\n",
     "\nexports.helper = function () {};\n",
+    # what one top-level statement's extraction reads of others (languages/ecmascript/chunking.py):
+    # overload signatures before their implementation, a member assigned to a definition above
+    "\nexport function over(a: string): void;\nexport function over(a: any) {\n  helper();\n}\n",
+    "\nRepo.create = () => new Repo();\nRepo.create().save();\n",
+    "\nfunction Old() {}\nOld.prototype.go = function () {\n  this.go();\n};\n",
+    "\n  const s = new Repo();\n  s.save();\n", "  helper();\n", "// note\n",
+    # a module-level name that shadows a global, used in another chunk
+    "\nlet fetch;\n", "\n  fetch();\n", "\nclass Cache {\n  store = new Map();\n  get() {\n    return this.store.get(1);\n  }\n}\n",
     "helper()", "save", "load", "work", "function ", "class ", "export ", "(", ")", "{", "}", "\n", "é",
 ]
 FILES = sorted(INITIAL)
@@ -254,5 +262,14 @@ OPEN = ("a.ts", "b.ts", "pkg/impl.tsx")
 @settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(edit_sequences(FILES, FRAGMENTS, max_edits=10))
 def test_incremental_equals_fresh(edits: list[tuple[str, int, int, str]]) -> None:
-    # open buffers get whole-text updates; byte edits are covered by tests/test_incremental.py
+    # open buffers get whole-text updates; byte edits below
     check_incremental(INITIAL, OPEN, edits, whole_text=True)
+
+
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(edit_sequences(FILES, FRAGMENTS, max_length=40, max_edits=12))
+def test_keystrokes_equal_fresh(edits: list[tuple[str, int, int, str]]) -> None:
+    """Byte edits as an editor sends them: the file is extracted chunk by chunk (top-level
+    statements, see languages/ecmascript/chunking.py), an edit re-extracts and re-resolves only
+    the chunks it changed."""
+    check_incremental(INITIAL, OPEN, edits)

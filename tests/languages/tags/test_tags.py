@@ -78,10 +78,14 @@ def test_definitions_and_kinds(engine: Engine) -> None:
     assert kinds["lua.main.Greeter.greet"] == "method"
     # Erlang: two clauses are one function; a type spec's integer() is no call
     helpers = engine.db.execute("SELECT sl, el FROM symbols WHERE qname = 'erlang.main.helper'").fetchall()
-    assert helpers == [(4, 5)]
+    assert helpers == [(5, 6)]
     sites = {n for (n,) in engine.db.execute(
         "SELECT st.name FROM sites st JOIN files f ON f.id = st.file_id WHERE f.path = 'erlang/main.erl'")}
-    assert sites == {"helper", "shared_util"}
+    assert sites == {"helper", "shared_util", "twice"}  # twice(X) is a site, left unresolved (not imported)
+    status = dict(engine.db.execute(
+        "SELECT st.name, st.status FROM sites st JOIN files f ON f.id = st.file_id WHERE f.path = 'erlang/main.erl' "
+        "AND st.name = 'twice'"))
+    assert status == {"twice": "unresolved"}
 
 
 def test_unknown_names_stay_unresolved(engine: Engine) -> None:
@@ -171,7 +175,8 @@ def test_tags_incremental_equals_fresh_property(lang: str) -> None:
 
 def test_builtin_method_name_on_a_receiver_is_not_inferred(tmp_path: Path) -> None:
     # one workspace method `get` is no evidence that `x:get()` reaches it (x may be any table);
-    # a bare call and an uncommon method name keep the inferred label
+    # an uncommon method name keeps the inferred label; a bare `get()` is a global, never the
+    # table's field `Cache.get` (Lua has no implicit self)
     (tmp_path / "a.lua").write_text(
         "Cache = {}\nfunction Cache:get()\n  return 1\nend\n\nfunction Cache:fetch_all()\n  return 2\nend\n"
     )
@@ -182,7 +187,6 @@ def test_builtin_method_name_on_a_receiver_is_not_inferred(tmp_path: Path) -> No
         assert edges(eng) == {
             ("b.run", "a.Cache.get", "ambiguous"),  # x:get()
             ("b.run", "a.Cache.fetch_all", "inferred"),  # x:fetch_all()
-            ("b.run", "a.Cache.get", "inferred"),  # get(): no receiver, the one definition
         }
     finally:
         eng.close()
@@ -279,3 +283,54 @@ def test_changes_reach_the_callers(tmp_path: Path, lang: str) -> None:
     helper, run, _ = _lib_names(lang)
     assert {(c["qualifiedName"], c["change"]) for c in d["changed"]} == {(helper, "modified")}
     assert run in {a["qualifiedName"] for a in d["affected"]}
+
+
+def test_other_formats_under_a_language_extension_are_skipped_with_a_reason(tmp_path: Path) -> None:
+    """``.d`` is also what ``cc -MD`` writes beside objects, ``.scm`` a tree-sitter query (this
+    repository's ``queries/``), ``.cls`` a LaTeX or Visual Basic class: those are skipped and say
+    what they are, instead of being parsed as D, Scheme or Apex (error trees, junk definitions);
+    the languages' own files beside them are indexed."""
+    files = {
+        "out/main.d": "out/main.o: src/main.c include/util.h \\\n  include/config.h\n",
+        "queries/go/tags.scm": "(call_expression function: (identifier) @name) @reference.call\n"
+        '((identifier) @name (#match? @name "^[A-Z]"))\n',
+        "tex/report.cls": "\\NeedsTeXFormat{LaTeX2e}\n\\ProvidesClass{report}\n\\LoadClass{article}\n",
+        "vba/Account.cls": "VERSION 1.0 CLASS\nBEGIN\n  MultiUse = -1\nEND\nAttribute VB_Name = \"Account\"\n",
+        "src/app.d": "// main.d: entry\nmodule app;\n\nvoid run() {}\n\nvoid main() { run(); }\n",
+        "src/lib.scm": "(define (twice f x) (f (f x)))\n(define (go xs) `(a ,@xs))\n",
+        "src/Acct.cls": "public class Acct {\n    public void a() { b(); }\n    public void b() {}\n}\n",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+    eng = Engine(tmp_path, db_path=tmp_path / "i.db")
+    report = eng.index()
+    skipped = dict(report.skipped)
+    assert skipped == {
+        "out/main.d": "a make dependency file, not d code",
+        "queries/go/tags.scm": "a tree-sitter query, not scheme code",
+        "tex/report.cls": "a LaTeX class, not apex code",
+        "vba/Account.cls": "a Visual Basic class module, not apex code",
+    }
+    assert report.indexed == 3
+    assert edges(eng) == {("src.app.main", "src.app.run", "extracted"), ("src.Acct.Acct.a", "src.Acct.Acct.b", "extracted")}
+    eng.close()
+
+
+def test_a_definition_nested_by_a_parse_error_is_not_local(tmp_path: Path) -> None:
+    # an unclosed `@{` makes the parser nest Helper2 inside Outer: a definition inside a function
+    # that parsed with errors is not taken as local to it (the nesting may be the recovery), so a
+    # call from another file still reaches it; a function nested in a clean one stays local
+    (tmp_path / "a.ps1").write_text(
+        "function Outer {\n    $x = @{ a = 1\n}\n\nfunction Helper2 {\n    1\n}\n"
+    )
+    (tmp_path / "c.ps1").write_text("function Clean {\n    function Inner {\n        1\n    }\n    Inner\n}\n")
+    (tmp_path / "b.ps1").write_text("function Run {\n    Helper2\n    Inner\n}\n")
+    eng = Engine(tmp_path, db_path=tmp_path / "index.db")
+    try:
+        eng.index()
+        got = {(a, b, c) for a, b, c in edges(eng) if a == "b.Run"}
+        assert got == {("b.Run", "a.Outer.Helper2", "inferred")}
+        assert ("c.Clean", "c.Clean.Inner", "extracted") in edges(eng)
+    finally:
+        eng.close()

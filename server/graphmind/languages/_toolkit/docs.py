@@ -5,6 +5,7 @@ docstrings add theirs."""
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from typing import NamedTuple
 
 import tree_sitter as ts
@@ -29,14 +30,16 @@ class Definition(NamedTuple):
     parent: ts.Node | None
 
 
-def definition_at(root: ts.Node, start: int, end: int) -> Definition | None:
+def definition_at(root: ts.Node, start: int, end: int, stop: Collection[str] = ()) -> Definition | None:
     """The outermost node spanning exactly [start, end), with its parent (found on the way up:
-    each ``parent`` walks down from the root, so a caller should not ask it again)."""
+    each ``parent`` walks down from the root, so a caller should not ask it again). ``stop``: node
+    types that hold statements, not one definition (a block of one method, a file or a part of
+    one parsed alone that holds it only): not climbed into."""
     node = root.descendant_for_byte_range(start, end)
     if node is None or node.start_byte != start or node.end_byte != end:
         return None
     parent = node.parent
-    while parent is not None and parent.start_byte == start and parent.end_byte == end:
+    while parent is not None and parent.start_byte == start and parent.end_byte == end and parent.type not in stop:
         node, parent = parent, parent.parent
     return Definition(node, parent)
 

@@ -24,18 +24,19 @@ Module keys: ``/src/app/util`` (a workspace path, extension dropped) or a bare s
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 import tree_sitter as ts
 
 from ...model import BindingFact, Facts, Import, Override, Rename, Resolution, WorkspaceView
-from .. import Language, SymbolInfo, extensions_of, query_text, register
+from .. import Language, Span, SymbolInfo, extensions_of, query_text, register
 from .._toolkit import FamilyView
 from .._toolkit.dispatch import declared_overrides
 from .._toolkit.generated import minified
+from . import chunking, policy
 from . import imports as _imports
 from . import links as _links
-from . import policy
 from .extract import Extractor
 from .resolve import Resolver
 from .syntax import module_of_path
@@ -48,6 +49,7 @@ class ECMAScript(Language):
     """The base of the three plugins: everything but the grammar is shared."""
 
     family = FAMILY
+    chunked = True
     link_patterns = _links.PATTERNS
     # One query set for the three grammars: ``queries/ecmascript/`` plus what a grammar adds.
     query_folders: tuple[str, ...] = ("ecmascript",)
@@ -61,8 +63,30 @@ class ECMAScript(Language):
     def module_name(self, relpath: str, is_file: Callable[[str], bool]) -> str:
         return module_of_path(relpath)
 
-    def extract(self, tree: ts.Tree, src: bytes, relpath: str, module: str) -> Facts:
-        return Extractor(self, tree, src, relpath, module).run()
+    def extract(
+        self,
+        tree: ts.Tree,
+        src: bytes,
+        relpath: str,
+        module: str,
+        node: ts.Node | None = None,
+        byte_range: tuple[int, int] | None = None,
+    ) -> Facts:
+        """The facts of a file, or of the chunk at ``byte_range`` (see :mod:`.chunking`)."""
+        container = chunking.container_of(node, byte_range[0]) if byte_range is not None else None
+        return Extractor(self, tree, src, relpath, module, byte_range, container).run()
+
+    def chunk_spans(self, root: ts.Node) -> list[Span]:
+        return chunking.chunk_spans(root)
+
+    def rebase_local(self, local: Any, mapping: list[int]) -> Any:
+        return chunking.rebase_local(local, mapping)
+
+    def merge_local(self, parts: list[Any]) -> Any:
+        return chunking.merge_local(parts)
+
+    def merge_member_extra(self, container: dict[str, Any], member: dict[str, Any]) -> dict[str, Any]:
+        return chunking.merge_member_extra(container, member)
 
     def imports(self, facts: Facts) -> list[Import]:
         return _imports.imports(facts)
@@ -87,10 +111,11 @@ class ECMAScript(Language):
                 out.append(Rename(b.name, b.target))
         return [r for r in out if r.alias != r.name]
 
-    def resolve(self, facts: Facts, ws: WorkspaceView) -> Iterator[Resolution]:
+    def resolve(self, facts: Facts, ws: WorkspaceView, only: Iterable[int] | None = None) -> Iterator[Resolution]:
+        """Resolutions of the file's sites (of ``only`` those, when given)."""
         r = Resolver(facts, FamilyView(ws, self.family))
-        for i, site in enumerate(facts.sites):
-            yield r.site(i, site)
+        for i in range(len(facts.sites)) if only is None else only:
+            yield r.site(i, facts.sites[i])
 
     def test_kind(self, sym: SymbolInfo) -> str | None:
         return policy.test_kind(sym)

@@ -20,6 +20,7 @@ from .._toolkit.nodes import rng, text
 from .._toolkit.records import plain_facts
 from . import links
 from .bindings import Bindings
+from .builtins import GLOBALS
 from .records import UNKNOWN, Base, Expr, ScopeRecord, SiteExpr
 from .syntax import (
     FUNCTION_VALUES,
@@ -172,10 +173,15 @@ class _Scope:
 
 
 class Extractor(Bindings):
-    def __init__(self, lang: ECMAScript, tree: ts.Tree, src: bytes, relpath: str, module: str) -> None:
+    def __init__(self, lang: ECMAScript, tree: ts.Tree, src: bytes, relpath: str, module: str,
+                 byte_range: tuple[int, int] | None = None, container: ts.Node | None = None) -> None:
         self.lang = lang
         self.tree = tree
         self.src = src
+        # a chunk (see chunking.py): only what starts within these bytes is extracted; a class
+        # member's chunk opens its class (symbol 1, scope 1) first, as the class's header does
+        self.byte_range = byte_range
+        self.container = container
         self.module = module
         self.folder = os.path.dirname(relpath)
         self.symbols: list[SymbolFact] = [
@@ -223,6 +229,9 @@ class Extractor(Bindings):
 
     def run(self) -> Facts:
         cursor = ts.QueryCursor(self.lang.query())
+        lo, hi = self.byte_range if self.byte_range is not None else (0, len(self.src) + 1)
+        if self.byte_range is not None:
+            cursor.set_byte_range(lo, hi)
         scope_nodes: dict[int, tuple[ts.Node, str]] = {}
         items: list[tuple[int, int, str, ts.Node, dict[str, list[ts.Node]]]] = []
         seen: set[tuple[int, str]] = set()
@@ -231,6 +240,8 @@ class Extractor(Bindings):
             if captured is None:
                 continue
             for n, key in _captured_within(captured, caps[captured][0]):
+                if not lo <= n.start_byte < hi and (self.container is None or n.id != self.container.id):
+                    continue
                 if n.type in SIGNATURES:
                     key = "signature"  # a bodiless member: no scope of its own
                 elif key in SCOPE_CAPTURES:
@@ -239,12 +250,17 @@ class Extractor(Bindings):
                 if (n.id, key) not in seen:
                     seen.add((n.id, key))
                     items.append((n.start_byte, -n.end_byte, key, n, caps))
+        if self.container is not None:  # a statement after its class matches nothing of the class
+            scope_nodes.setdefault(self.container.id, (self.container, "class"))
         # scopes, outermost first
         stack = [0]
         for node, key in sorted(scope_nodes.values(), key=lambda nk: (nk[0].start_byte, -nk[0].end_byte)):
             while self.scopes[stack[-1]].end <= node.start_byte and len(stack) > 1:
                 stack.pop()
+            bound = len(self.bindings)
             sid = self.open_scope(node, key, stack[-1])
+            if self.container is not None and node.id == self.container.id:
+                del self.bindings[bound:]  # the header's chunk binds the class (``export default``)
             if sid is not None:
                 stack.append(sid)
         # everything else, in the innermost scope around it
@@ -255,10 +271,16 @@ class Extractor(Bindings):
         self.type_literals()
         for name, evs in self.module_vars.items():
             self.bindings.append(BindingFact(name, "var", "", evs))
+        # a module-level name without evidence that shadows a global (`let fetch;`): the module's
+        # sites use it, not the global, those of other chunks too, so it is part of the file's
+        # interface (a binding with no evidence: no value) and its change re-resolves them
+        for name in sorted((self.mlocals & GLOBALS) - self.module_vars.keys()):
+            self.bindings.append(BindingFact(name, "var", "", []))
         local = {
             "folder": self.folder,
             "scopes": [s.record() for s in self.scopes],
             "mlocals": sorted(self.mlocals),
+            "nsites": len(self.sites),  # the merge maps a site to its chunk's scopes by counting (see chunking.py)
         }
         shapes = links.shapes(self.link_calls, self.sites, self.symbols, self.src)
         return plain_facts(Facts(self.module, self.symbols, self.sites, self.bindings, local, shapes))

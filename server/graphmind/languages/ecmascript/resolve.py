@@ -33,7 +33,7 @@ class Resolver(Values):
         super().__init__(facts, ws)
         self.dispatch = Dispatch(ws, weak_method(self.is_subtype), nominal=lambda t: True)
         self._literal_types: dict[tuple[str, str], list[SymbolRow]] = {}
-        self._external_params: dict[tuple[str, int], bool] = {}
+        self._external_params: dict[tuple[int, str, int], bool] = {}
 
     # --- names in the file's own scopes
     def own_symbol(self, idx: int) -> list[SymbolRow]:
@@ -150,6 +150,7 @@ class Resolver(Values):
 
     # --- one site
     def site(self, i: int, site: SiteFact) -> Resolution:
+        self.enter_part(self.chunk_scopes.part_of(i))
         scope, base, arg, chain, flag = SiteExpr(*site.expr)
         if base == Base.IMPORTED:
             key, form = arg
@@ -239,7 +240,7 @@ class Resolver(Values):
     def external_param(self, name: str, scope: int) -> bool:
         """``name`` is a parameter of callbacks passed only to external callees
         (``server.get('/', (request, response) => ...)``): their values come from outside."""
-        key = (name, scope)
+        key = (self.part, name, scope)
         if key not in self._external_params:
             self._external_params[key] = self._external_param(name, scope)
         return self._external_params[key]

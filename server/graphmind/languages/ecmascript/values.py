@@ -9,6 +9,7 @@ from typing import Any
 from ...model import EXTRACTED, INFERRED, Facts, SymbolRow
 from .._toolkit import MAX_DEPTH, FamilyView, ValueResolver, known_confidence
 from .builtins import GLOBALS
+from .chunking import scopes_of
 from .records import ELEMENT, Base, Expr, ScopeRecord
 from .syntax import OPAQUE_TYPES
 
@@ -57,7 +58,12 @@ class Values(ValueResolver):
         self.f = facts
         self.ws = ws
         local = facts.local or {}
-        self.scopes = [ScopeRecord(*s) for s in local.get("scopes", [(0, 0, ("none",), [], {}, {}, {})])]
+        # the scopes of the chunk whose site is resolved (see chunking.py): ``enter_part``
+        self.chunk_scopes = scopes_of(local)
+        self._parts: dict[int, list[ScopeRecord]] = {}
+        self.part = -1
+        self.scopes: list[ScopeRecord] = []
+        self.enter_part(0)
         self.mlocals: set[str] = set(local.get("mlocals", ()))
         self.M = facts.module
         self._globals: dict[tuple[str, str, int], tuple[Value | None, int]] = {}
@@ -65,6 +71,14 @@ class Values(ValueResolver):
         # (module, name, depth) -> the value an interface's name is also bound to (value_of_type_name)
         self._type_values: dict[tuple[str, str, int], tuple[Value | None, int] | None] = {}
         self._supertypes: dict[int, list[SymbolRow]] = {}  # a type's id -> its direct supertypes (is_subtype)
+
+    def enter_part(self, part: int) -> None:
+        """Resolve in the scopes of chunk ``part`` (a site's scope ids are its chunk's)."""
+        if part != self.part:
+            got = self._parts.get(part)
+            if got is None:
+                got = self._parts[part] = [ScopeRecord(*s) for s in self.chunk_scopes.scopes(part)]
+            self.scopes, self.part = got, part
 
     # --- modules
     def module_exists(self, name: str) -> bool:

@@ -14,21 +14,30 @@ import path is outside the workspace (the standard library, a dependency).
 
 Expressions, type references, sites and scopes are the named records of :mod:`.records`;
 :mod:`.extract` produces them from ``queries/go/tags.scm``, :mod:`.resolve` evaluates them.
+
+Chunked: one chunk per top-level declaration, so a keystroke in one function re-extracts and
+re-resolves that function. What a chunk's facts hold reads no other chunk: a qualified name
+``pkg.T`` is kept with its file (``Base.QUAL``) and looked up at resolution in the file's imports
+(another file's through the ``<import>name`` bindings each import makes); scopes are numbered
+within their chunk; a method's chunk is a member of its type's declaration when that comes first
+in the file, and the merge puts it under the type (a method declared before its type, or of a
+type declared elsewhere, is the package's).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 import tree_sitter as ts
 
 from ...model import BindingFact, Facts, Import, Override, Resolution, SymbolFact, WorkspaceView
-from .. import Language, SymbolInfo, extensions_of, register
+from .. import Language, Span, SymbolInfo, extensions_of, register
 from .._toolkit.dispatch import declared_overrides
 from . import imports as _imports
 from . import policy
-from .extract import Extractor, rng, text
+from .extract import Extractor, chunk_spans, merge_local, rng, text
 from .packages import GOMOD, package_of_dir
 from .resolve import GoView, Resolver
 
@@ -38,20 +47,40 @@ class Go(Language):
     grammar = "go"
     extensions = extensions_of("go")
     lsp_ids = ("go",)
+    chunked = True
 
     def module_name(self, relpath: str, is_file: Callable[[str], bool]) -> str:
         return package_of_dir(os.path.dirname(relpath))
 
-    def extract(self, tree: ts.Tree, src: bytes, relpath: str, module: str) -> Facts:
-        return Extractor(self, tree, src, relpath, module).run()
+    def chunk_spans(self, root: ts.Node) -> list[Span]:
+        return chunk_spans(root)
+
+    def extract(
+        self, tree: ts.Tree, src: bytes, relpath: str, module: str, node: ts.Node | None = None,
+        byte_range: tuple[int, int] | None = None,
+    ) -> Facts:
+        """A chunk's facts (``node`` within ``byte_range``), else the whole file's as its chunks' merge."""
+        if node is None:
+            return self.extract_whole(tree, src, relpath, module, chunk_spans(tree.root_node))
+        return Extractor(self, tree, src, relpath, module, node, byte_range).run()
+
+    def extract_whole(self, tree: ts.Tree, src: bytes, relpath: str, module: str, spans: list[Span]) -> Facts:
+        return Extractor(self, tree, src, relpath, module, spans=spans).run()
+
+    def rebase_local(self, local: Any, mapping: list[int]) -> Any:
+        return local  # a chunk's scopes and imports name no symbol
+
+    def merge_local(self, parts: list[Any]) -> dict[str, Any]:
+        return merge_local(parts)
 
     def imports(self, facts: Facts) -> list[Import]:
         return _imports.imports(facts)
 
-    def resolve(self, facts: Facts, ws: WorkspaceView) -> Iterator[Resolution]:
+    def resolve(self, facts: Facts, ws: WorkspaceView, only: Iterable[int] | None = None) -> Iterator[Resolution]:
         r = Resolver(facts, GoView(ws))
-        for i, site in enumerate(facts.sites):
-            yield r.site(i, site)
+        sites = facts.sites
+        for i in range(len(sites)) if only is None else only:
+            yield r.site(i, sites[i])
 
     def overrides(self, facts: Facts, ws: WorkspaceView, ids: list[int]) -> list[Override]:
         """The implementations of every interface's methods (method sets, as a call finds them)."""

@@ -1,23 +1,31 @@
 """Go extraction: package, imports, definitions (types first, then functions and methods with their
 scopes), then call sites, references and type evidence in the innermost scope around them.
 
+Go is chunked (``Go.chunked``): a file's chunks are its top-level declarations (:func:`chunk_spans`),
+an edit re-extracts the declarations it changed, and a file read from disk is extracted in one
+pass that gives what the merge of its chunks gives (:class:`Extractor` with ``spans``,
+:func:`merge_local`; ``tests/engine/test_whole_extraction.py``).
+
 Why one module of this size: one pass over one query's captures; scopes, types, evidence and sites
 share the pass's state. Splitting it by capture family is a follow-up.
 """
 
 from __future__ import annotations
 
+import os
 import re
+from bisect import bisect_right
 from typing import TYPE_CHECKING, Any
 
 import tree_sitter as ts
 
 from ...model import CALL, REF, BindingFact, Facts, SiteFact, SymbolFact
+from .. import Span
 from .._toolkit import Scope, in_scopes
 from .._toolkit.nodes import rng, text
 from .builtins import BUILTIN_TYPES, BUILTINS
 from .packages import guess_name
-from .records import UNKNOWN, Base, ScopeRecord, SiteExpr
+from .records import IMPORT, UNKNOWN, Base, ScopeRecord, SiteExpr
 
 if TYPE_CHECKING:
     from . import Go
@@ -71,12 +79,118 @@ def signature_shape(node: ts.Node) -> str:
     return f"({','.join(types(node.child_by_field_name('parameters')))}){res}"
 
 
-class _Scope:
-    __slots__ = ("parent", "owner", "start", "end", "locals", "types", "tparams", "after")
+def receiver_type(method: ts.Node) -> str | None:
+    """The name of a method's receiver's type (``func (s *Stack[T]) Push``: ``Stack``)."""
+    recv = method.child_by_field_name("receiver")
+    decl = next((c for c in recv.named_children if c.type == "parameter_declaration"), None) if recv is not None else None
+    t = decl.child_by_field_name("type") if decl is not None else None
+    while t is not None and t.type in ("pointer_type", "parenthesized_type", "generic_type"):
+        t = t.child_by_field_name("type") if t.type == "generic_type" else t.named_children[0] if t.named_child_count else None
+    name = text(t) if t is not None and t.type == "type_identifier" else None
+    return name if name not in BUILTIN_TYPES else None
 
-    def __init__(self, parent: int, owner: int, start: int, end: int) -> None:
+
+def _first_type(decl: ts.Node) -> ts.Node | None:
+    """A type declaration's first type (the only one, or the first of a group)."""
+    return next((c for c in decl.named_children if c.type in ("type_spec", "type_alias")), None)
+
+
+def chunk_spans(root: ts.Node) -> list[Span]:
+    """One chunk per top-level declaration (and per run of comments between them: the engine's
+    key of a comment reads the comments right above it, a file's introduction would cost the
+    square of its lines). A method of a type that an earlier declaration of the
+    file declares (as its only or first type) is a member of that declaration's chunk, its header:
+    the merge puts the method under the type, and an edit of the type re-extracts its methods."""
+    spans: list[Span] = []
+    first: dict[str, int] = {}  # a type's name -> the span of the declaration that declares it first
+    heads: set[int] = set()
+    for child in root.children:
+        parent = None
+        if child.type == "comment" and spans and spans[-1].node.type == "comment":
+            run = spans[-1]  # consecutive comments are one chunk (each asked for those above it)
+            run.end, run.end_point = child.end_byte, child.end_point
+            continue
+        if child.type == "method_declaration":
+            parent = first.get(receiver_type(child) or "")
+            if parent is not None:
+                heads.add(parent)
+        elif child.type == "type_declaration":
+            t = _first_type(child)
+            if t is not None and (name := t.child_by_field_name("name")) is not None:
+                first.setdefault(text(name), len(spans))
+        spans.append(Span(child, child.start_byte, child.end_byte, child.start_point, child.end_point, parent, None))
+    for h in heads:
+        decl = spans[h].node
+        spans[h].container = decl if decl.named_child_count == 1 else _first_type(decl)  # the type's range
+    return spans
+
+
+def merge_local(parts: list[Any]) -> dict[str, Any]:
+    """A file's scopes and imports from its chunks' (in order): the imports joined, the scopes one
+    list, and where the chunks with both sites and scopes start (``chunks``: each one's first site
+    and how many scopes come before its own: a site's scope is numbered in its chunk, see
+    ``SiteExpr``), as :class:`Extractor` makes them in one pass too."""
+    file = ""
+    imports: dict[str, str] = {}
+    dots: list[str] = []
+    unnamed: dict[str, str] = {}
+    scopes: list[tuple] = []
+    table: list[tuple[int, int]] = []
+    sites = 0
+    for p in parts:
+        if not p:
+            continue
+        file = file or p["file"]
+        imports.update(p["imports"])
+        dots.extend(p["dots"])
+        unnamed.update(p["unnamed"])
+        if p["sites"] and p["scopes"]:
+            table.append((sites, len(scopes)))
+        scopes.extend(p["scopes"])
+        sites += p["sites"]
+    return {"file": file, "imports": imports, "dots": dots, "unnamed": unnamed, "scopes": scopes, "chunks": table}
+
+
+_HEADS: list[tuple[ts.Tree, tuple[int, int], dict[str, int]]] = []  # the last tree's, see _member_of
+
+
+def _member_of(tree: ts.Tree, node: ts.Node, byte_range: tuple[int, int] | None) -> str | None:
+    """The type whose declaration's chunk the chunk of ``node`` (within ``byte_range``) is a member
+    of (:func:`chunk_spans`), or None: a method declared after its receiver's type. ``node`` is the
+    method, or (an edited region of broken text) the root around it."""
+    m = node
+    if node.type != "method_declaration":
+        lo = byte_range[0] if byte_range is not None else node.start_byte
+        m = next((c for c in node.children if c.end_byte > lo), None)
+        if m is None or m.type != "method_declaration" or (byte_range is not None and m.start_byte >= byte_range[1]):
+            return None
+    name = receiver_type(m)
+    if name is None:
+        return None
+    root = tree.root_node
+    key = (root.end_byte, root.child_count)
+    cached = _HEADS[0] if _HEADS else None  # read once: another thread may replace it
+    if cached is not None and cached[0] is tree and cached[1] == key:
+        heads = cached[2]
+    else:  # each chunk of a file asks: made once per tree
+        heads = {}
+        for c in root.children:
+            t = _first_type(c) if c.type == "type_declaration" else None
+            if t is not None and (n := t.child_by_field_name("name")) is not None:
+                heads.setdefault(text(n), c.start_byte)
+        _HEADS[:] = [(tree, key, heads)]
+    at = heads.get(name)
+    return name if at is not None and at < m.start_byte else None
+
+
+class _Scope:
+    __slots__ = ("parent", "owner", "start", "end", "locals", "types", "tparams", "after", "sid", "local")
+
+    def __init__(self, parent: int, owner: int, start: int, end: int, sid: int, local: int = 0) -> None:
         self.parent = parent
         self.owner = owner
+        self.sid = sid
+        self.local = local  # its number in its chunk (SiteExpr.scope)
         self.start = start
         self.end = end
         self.locals: set[str] = set()
@@ -94,7 +208,7 @@ class _Scope:
         self.locals.add(name)
 
     def record(self) -> tuple:
-        return tuple(ScopeRecord(self.parent, self.owner, sorted(self.locals), self.types, self.after))
+        return tuple(ScopeRecord(self.sid - self.parent if self.parent else 0, sorted(self.locals), self.types, self.after))
 
 
 def _names(node: ts.Node | None, name: str) -> bool:
@@ -129,31 +243,69 @@ _KINDS = _DEFINITIONS | _ITEMS | {"package", "import"}
 
 
 class Extractor:
-    def __init__(self, lang: Go, tree: ts.Tree, src: bytes, relpath: str, module: str) -> None:
+    """The facts of a file, or of one chunk of it (``node`` within ``byte_range``: a top-level
+    declaration, see :func:`chunk_spans`), or of a whole file as the merge of its chunks' facts
+    makes them (``spans``: its chunks, see ``Go.extract_whole``). Nothing a chunk's facts hold
+    depends on another chunk: a package-qualified name is kept as written (:attr:`Base.QUAL`, the
+    resolver reads the file's imports), scopes are numbered within their chunk, and a method is
+    put under its receiver's type by the merge (the type's declaration is the method's header
+    chunk)."""
+
+    def __init__(self, lang: Go, tree: ts.Tree, src: bytes, relpath: str, module: str, node: ts.Node | None = None,
+                 byte_range: tuple[int, int] | None = None, spans: list[Span] | None = None) -> None:
         self.lang = lang
         self.tree = tree
         self.src = src
         self.module = module
+        self.file = os.path.basename(relpath)
+        self.node = node
+        self.byte_range = byte_range
         self.symbols: list[SymbolFact] = [
             SymbolFact(module, "<module>", "module", None, rng(tree.root_node), (0, 0, 0, 0), 0, len(src), f"package {module}")
         ]
-        self.scopes: list[_Scope] = [_Scope(0, 0, 0, len(src) + 1)]
+        self.scopes: list[_Scope] = [_Scope(0, 0, 0, len(src) + 1, 0)]
         self.sites: list[SiteFact] = []
-        self.bindings: list[BindingFact] = []
         self.imports: dict[str, str] = {}  # local name -> import path
         self.dots: list[str] = []  # dot-imported paths
         self.unnamed: dict[str, str] = {}  # import path -> guessed name, for imports without a name
-        self.package = ""
-        self.types_by_name: dict[str, int] = {}
-        self.module_vars: dict[str, list[tuple]] = {}
+        self.type_at: dict[int, int] = {}  # a type_spec's start byte -> its symbol (interface methods' owner)
         # the type parameters in force where types are read (a generic function's or type's)
         self.tparams: dict[str, tuple | None] = {}
+        self._quals: dict[str, tuple[str, str]] = {}
+        # per chunk (one, unless ``spans``): its bindings, module variables, first symbol, first
+        # scope and first site
+        self.starts = [sp.start for sp in spans] if spans is not None else [0]
+        self.heads = [sp.parent for sp in spans] if spans is not None else [None]
+        self.bindings: dict[int, list[BindingFact]] = {}
+        self.module_vars: dict[int, dict[str, list[tuple]]] = {}
+        self.first_sym: dict[int, int] = {}
+        self.first_scope: dict[int, int] = {}
+        self.first_site: dict[int, int] = {}
+        # a member chunk (a method whose receiver's type an earlier declaration of the file
+        # declares): that type's name; its copy is symbol 1, the method's parent
+        self.header: str | None = None
+        if node is not None:
+            self.header = _member_of(tree, node, byte_range)
+            if self.header is not None:
+                self.symbols.append(SymbolFact(f"{module}.{self.header}", self.header, "type", 0, (0, 0, 0, 0),
+                                               (0, 0, 0, 0), 0, 0, "", {}))
+
+    def chunk_at(self, pos: int) -> int:
+        return bisect_right(self.starts, pos) - 1 if len(self.starts) > 1 else 0
+
+    def qual(self, pkg: str) -> tuple[str, str]:
+        """The ``arg`` of a :attr:`Base.QUAL` naming ``pkg`` in this file (one object per name:
+        stored facts refer to it once)."""
+        q = self._quals.get(pkg)
+        if q is None:
+            q = self._quals[pkg] = (self.file, pkg)
+        return q
 
     # --- expressions and types
     def expr_of(self, node: ts.Node | None, top: bool = False) -> tuple:
         """The :class:`~.records.Expr` ``(base, arg, chain)`` of an expression. ``top``: a
-        package-level context, where a name can only be a package-level one or an import (so
-        imports are decided here, for files that evaluate it elsewhere)."""
+        package-level context, where a name can only be a package-level one or an import (so a
+        qualified name is kept with its file, for files that evaluate it elsewhere)."""
         if node is None:
             return UNKNOWN
         t = node.type
@@ -163,10 +315,8 @@ class Extractor:
         if t == "selector_expression":
             operand = node.child_by_field_name("operand")
             field = text(node.child_by_field_name("field"))
-            if top and operand is not None and operand.type == "identifier":
-                path = self.imports.get(text(operand))
-                if path is not None:
-                    return (Base.PACKAGE, path, [field])
+            if top and operand is not None and operand.type == "identifier" and operand.text.decode() not in BUILTINS:
+                return (Base.QUAL, self.qual(text(operand)), [field])  # an import's member, else a name's
             base, arg, chain = self.expr_of(operand, top)
             return (base, arg, [*chain, field])
         if t == "call_expression":
@@ -237,8 +387,7 @@ class Extractor:
         if t == "qualified_type":
             pkg = text(node.child_by_field_name("package"))
             name = text(node.child_by_field_name("name"))
-            path = self.imports.get(pkg)
-            return (Base.PACKAGE, path, [name]) if path is not None else None
+            return (Base.QUAL, self.qual(pkg), [name])
         if t in ("pointer_type", "parenthesized_type", "type_elem", "type_constraint") and node.named_child_count:
             return self.type_ref(node.named_children[0], top)
         if t == "generic_type":
@@ -263,31 +412,33 @@ class Extractor:
     # --- the walk
     def run(self) -> Facts:
         cursor = ts.QueryCursor(self.lang.query())
-        matches = cursor.matches(self.tree.root_node)
-        defs: list[tuple[ts.Node, str, dict[str, list[ts.Node]]]] = []
+        if self.byte_range is not None:
+            cursor.set_byte_range(*self.byte_range)
+        matches = cursor.matches(self.node if self.node is not None else self.tree.root_node)
+        defs: list[tuple[int, ts.Node, str, dict[str, list[ts.Node]]]] = []
         items: list[tuple[int, str, ts.Node, dict[str, list[ts.Node]]]] = []
         for _, caps in matches:
             for key in caps:  # each pattern has one capture that says what it found
                 if key in _KINDS:
                     break
             if key == "package":
-                self.package = self.package or text(caps["package"][0])
+                node = caps["package"][0]
+                self.bind(node.start_byte, BindingFact("<package>", "package", text(node)))
             elif key == "import":
                 self.import_spec(caps["import"][0])
             elif key in _DEFINITIONS:
                 node = caps[key][0]
                 if node.type == "method_elem":
                     key = "signature"  # a method of an interface type: no body, no scope
-                defs.append((node, key, caps))
+                defs.append((self.chunk_at(node.start_byte), node, key, caps))
             else:
                 n = caps[key][0]
                 items.append((n.start_byte, key, n, caps))
-        if self.package:
-            self.bindings.append(BindingFact("<package>", "package", self.package))
-        # types first (methods hang under them), then everything with a body, outermost first
-        defs.sort(key=lambda d: (d[1] != "definition.type", d[0].start_byte, -d[0].end_byte))
+        # chunk by chunk: types first (interface methods hang under them), then everything with a
+        # body, outermost first
+        defs.sort(key=lambda d: (d[0], d[2] != "definition.type", d[1].start_byte, -d[1].end_byte))
         stack = [0]
-        for node, key, caps in defs:
+        for _, node, key, caps in defs:
             if key == "definition.type":
                 self.type_def(node, caps["name"][0])
                 continue
@@ -310,15 +461,21 @@ class Extractor:
             self.tparams = tparams[sid]
             self.item(key, node, caps, sid)
         self.tparams = {}
-        for name, evs in self.module_vars.items():
-            self.bindings.append(BindingFact(name, "var", "", evs))
-        local = {
-            "imports": self.imports,
-            "dots": self.dots,
-            "unnamed": self.unnamed,
-            "scopes": [s.record() for s in self.scopes],
-        }
-        return Facts(self.module, self.symbols, self.sites, self.bindings, local)
+        for k, names in self.module_vars.items():
+            self.bindings.setdefault(k, []).extend(BindingFact(name, "var", "", evs) for name, evs in names.items())
+        bindings = [b for k in sorted(self.bindings) for b in self.bindings[k]]
+        scopes = [s.record() for s in self.scopes[1:]]
+        local: dict[str, Any] = {"file": self.file, "imports": self.imports, "dots": self.dots, "unnamed": self.unnamed,
+                                 "scopes": scopes}
+        if self.node is not None:  # a chunk's: the merge numbers its scopes after the chunks' before it
+            local["sites"] = len(self.sites)
+        else:  # as the merge of the chunks' makes it (see merge_local)
+            local["chunks"] = [(self.first_site[k], first - 1) for k, first in sorted(self.first_scope.items())
+                               if k in self.first_site]
+        return Facts(self.module, self.symbols, self.sites, bindings, local)
+
+    def bind(self, pos: int, binding: BindingFact) -> None:
+        self.bindings.setdefault(self.chunk_at(pos), []).append(binding)
 
     def import_spec(self, node: ts.Node) -> None:
         path = string_literal(node.child_by_field_name("path"))
@@ -328,17 +485,32 @@ class Extractor:
         if name_node is None:
             name = guess_name(path)
             self.unnamed[path] = name
-            self.imports[name] = path
         elif name_node.type == "dot":
             self.dots.append(path)
+            # bound too: a dot import changes what every chunk's bare names resolve to, so it is
+            # part of the file's interface (the keystroke path then re-resolves the file's sites)
+            self.bind(node.start_byte, BindingFact(IMPORT + ".", "import", path, self.file))
+            return
         elif name_node.type == "blank_identifier":
             return
         else:
-            self.imports[text(name_node)] = path
+            name = text(name_node)
+        self.imports[name] = path
+        # what other files read of a qualified name this file's symbols hold (see Base.QUAL)
+        self.bind(node.start_byte, BindingFact(IMPORT + name, "import", path, self.file))
+
+    def receiver_parent(self, node: ts.Node, tname: str) -> int:
+        """The parent of a method of type ``tname``: that type when the method's chunk is a member
+        of its declaration's (see :func:`chunk_spans`), else the package."""
+        if self.node is not None:
+            return 1 if self.header == tname else 0
+        head = self.heads[self.chunk_at(node.start_byte)]
+        return self.first_sym.get(head, 0) if head is not None else 0
 
     def add_symbol(self, parent: int, qname: str, name: str, kind: str, node: ts.Node, name_node: ts.Node,
                    sig: str, extra: dict[str, Any]) -> int:
         idx = len(self.symbols)
+        self.first_sym.setdefault(self.chunk_at(node.start_byte), idx)
         self.symbols.append(
             SymbolFact(qname, name, kind, parent, rng(node), rng(name_node), node.start_byte, node.end_byte, sig, extra)
         )
@@ -426,8 +598,7 @@ class Extractor:
         decl = node.parent if node.parent is not None and node.parent.type == "type_declaration" else node
         rng_node = decl if decl.named_child_count == 1 else node
         sig = "type " + self.signature_text(node, name_node) + {"struct": " struct", "interface": " interface"}.get(kind, "")
-        idx = self.add_symbol(0, f"{self.module}.{name}", name, kind, rng_node, name_node, sig, extra)
-        self.types_by_name.setdefault(name, idx)
+        self.type_at[node.start_byte] = self.add_symbol(0, f"{self.module}.{name}", name, kind, rng_node, name_node, sig, extra)
 
     def signature(self, node: ts.Node, name_node: ts.Node) -> None:
         """A method of an interface type."""
@@ -436,7 +607,7 @@ class Extractor:
             iface = iface.parent
         if iface is None:
             return
-        owner = self.types_by_name.get(text(iface.child_by_field_name("name")))
+        owner = self.type_at.get(iface.start_byte)
         if owner is None:
             return
         name = text(name_node)
@@ -506,7 +677,7 @@ class Extractor:
                 return self.new_scope(ps, 0, node)
             self.tparams = tparams
             tname = ref[2][0]
-            parent = self.types_by_name.get(tname, 0)
+            parent = self.receiver_parent(node, tname)
             idx = self.add_symbol(parent, f"{self.module}.{tname}.{name}", name, "method", node, name_node, sig, self.method_extra(node))
             sid = self.new_scope(ps, idx, node)
             rname = decl.child_by_field_name("name") if decl is not None else None
@@ -561,8 +732,13 @@ class Extractor:
 
     def new_scope(self, parent: int, owner: int, node: ts.Node) -> int:
         sid = len(self.scopes)
-        self.scopes.append(_Scope(parent, owner, node.start_byte, node.end_byte))
+        first = self.first_scope.setdefault(self.chunk_at(node.start_byte), sid)
+        self.scopes.append(_Scope(parent, owner, node.start_byte, node.end_byte, sid, sid - first + 1))
         return sid
+
+    def add_site(self, site: SiteFact) -> None:
+        self.first_site.setdefault(self.chunk_at(site.start_byte), len(self.sites))
+        self.sites.append(site)
 
     def params(self, plist: ts.Node | None, sid: int) -> None:
         if plist is None or plist.type != "parameter_list":
@@ -598,16 +774,16 @@ class Extractor:
             name = e[2][-1] if e[2] else ""
             if callee.type == "func_literal":
                 name = ""
-            self.sites.append(SiteFact(owner, name, CALL, rng(name_node), name_node.start_byte, name_node.end_byte, tuple(SiteExpr(scope, e))))
+            self.add_site(SiteFact(owner, name, CALL, rng(name_node), name_node.start_byte, name_node.end_byte, tuple(SiteExpr(sc.local, e))))
 
         elif key == "reference.value":
             e = self.expr_of(node, top=(scope == 0))
             base, _, chain = e
-            if base not in (Base.NAME, Base.PACKAGE) or not chain or (base == Base.NAME and chain[0] in BUILTINS):
+            if base not in (Base.NAME, Base.QUAL) or not chain or (base == Base.NAME and chain[0] in BUILTINS):
                 return
             name_node = node.child_by_field_name("field") if node.type == "selector_expression" else node
             name_node = name_node if name_node is not None else node
-            self.sites.append(SiteFact(owner, chain[-1], REF, rng(name_node), name_node.start_byte, name_node.end_byte, tuple(SiteExpr(scope, e))))
+            self.add_site(SiteFact(owner, chain[-1], REF, rng(name_node), name_node.start_byte, name_node.end_byte, tuple(SiteExpr(sc.local, e))))
 
         elif key in ("assign.short", "assign.var", "assign.const", "assign.plain"):
             self.assign(key, node, scope)
@@ -661,10 +837,7 @@ class Extractor:
                 if ev is not None:
                     evs.append(ev)
             if top:
-                if evs:
-                    self.module_vars.setdefault(name, []).extend(evs)
-                else:
-                    self.module_vars.setdefault(name, [])
+                self.module_vars.setdefault(self.chunk_at(node.start_byte), {}).setdefault(name, []).extend(evs)
             else:
                 sc.declare(name, node.end_byte if value is not None and _names(value, name) else None)
                 if evs:

@@ -15,7 +15,10 @@ class Base:
     """What an expression or a type reference starts from. Short values: they are stored."""
 
     NAME = "n"  # a name: chain[0]
-    PACKAGE = "p"  # a name of the imported package ``arg`` (an import path), decided at extraction
+    # ``chain`` read from the name ``arg[1]`` as file ``arg[0]`` of its package sees it: a member of
+    # the package that file imports under that name, else (an expression, not a type) the name
+    # itself. Decided at resolution: a chunk's facts do not depend on the file's imports
+    QUAL = "q"
     CALL = "c"  # the result of calling the expression ``arg``
     TYPED = "t"  # a value of the type reference ``arg``: new(T), T{...}, x.(T), make(T)
     INDEX = "i"  # an element of the expression ``arg``: x[i] (of a generic F, F[T] is F itself)
@@ -32,7 +35,7 @@ class Base:
 
 class Expr(NamedTuple):
     """Built and stored as the plain tuple ``(base, arg, chain)``: ``s.db.Query`` is ``(NAME, None, ['s', 'db', 'Query'])``; a type reference is
-    ``(NAME, None, [T])`` (this package), ``(PACKAGE, path, [T])``, ``(BUILTIN, name)`` or one of
+    ``(NAME, None, [T])`` (this package), ``(QUAL, (file, pkg), [T])`` (``pkg.T`` in ``file``), ``(BUILTIN, name)`` or one of
     the composite references (``SLICE``, ``MAP``, ``CHAN``, ``FUNC``, ``STRUCT``) whose parts are
     type references or None (unknown)."""
 
@@ -42,16 +45,20 @@ class Expr(NamedTuple):
 
 
 UNKNOWN: tuple = (Base.UNKNOWN, None, [])
+# the binding a file's import makes: ``(IMPORT + name, "import", path, file)``, for other files that
+# read a qualified name one of its symbols holds (Base.QUAL)
+IMPORT = "<import>"
 
 
 class SiteExpr(NamedTuple):
-    scope: int
+    scope: int  # the site's scope in its chunk: 0 the package's, k its chunk's k-th (see extract.merge_local)
     expr: Expr
 
 
 class ScopeRecord(NamedTuple):
+    # how many scopes before this one its parent is, in the same chunk (0: the package's scope):
+    # a chunk's records mean the same wherever the chunk is in its file
     parent: int
-    owner: int
     locals: list[str]
     # a local name -> its evidence: ('ann' | 'recv', type ref); ('val', expr); ('call', expr, i): the
     # i-th result of calling expr; ('range', expr, i): the i-th variable of `for ... := range expr`

@@ -3,6 +3,7 @@ through types, fields and embedded types; then the labelling of the outcome."""
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from typing import Any
 
 from ...model import (
@@ -30,7 +31,7 @@ from .._toolkit import (
 from .._toolkit.dispatch import weak_method
 from .builtins import BUILTINS, COMMON_METHODS
 from .packages import GOMOD, package_of_dir
-from .records import Base, ScopeRecord, SiteExpr
+from .records import IMPORT, Base, ScopeRecord, SiteExpr
 
 # Values: ('pkg', qname) a workspace package; ('ext', name) outside the workspace; ('syms', rows)
 # definitions (functions, methods, types); ('inst', type rows) a value of a workspace type;
@@ -85,7 +86,15 @@ class Resolver(ValueResolver):
         self.f = facts
         self.ws = ws
         local = facts.local or {}
-        self.scopes = [ScopeRecord(*sc) for sc in local.get("scopes", [(0, 0, [], {}, {})])]
+        # the file's scopes after the package's (0), each chunk's after the chunks' before it; a
+        # site's scope is its chunk's number: ``_chunk_sites``/``_chunk_scopes`` say which chunk
+        self._records: list[tuple] = local.get("scopes", [])
+        self._scopes: dict[int, ScopeRecord] = {}
+        table = local.get("chunks", [])
+        self._chunk_sites = [t[0] for t in table]
+        self._chunk_scopes = [t[1] for t in table]
+        self.file: str = local.get("file", "")
+        self._imported: dict[tuple[str, str, str], str | None] = {}
         self.imports: dict[str, str] = dict(local.get("imports", {}))
         self.dots: list[str] = list(local.get("dots", []))
         self.unnamed: dict[str, str] = dict(local.get("unnamed", {}))
@@ -99,7 +108,31 @@ class Resolver(ValueResolver):
         self._method_sets: dict[int, dict[str, str | None]] = {}
         self._has: dict[tuple[int, str, str | None], bool] = {}
 
+    def scope(self, s: int) -> ScopeRecord:
+        """Scope ``s`` of the file (1 on: its chunks' records in order)."""
+        got = self._scopes.get(s)
+        if got is None:
+            got = self._scopes[s] = ScopeRecord(*self._records[s - 1])
+        return got
+
+    def site_scope(self, i: int, scope: int) -> int:
+        """The file's number of site ``i``'s scope, ``scope`` in its chunk."""
+        if not scope:
+            return 0
+        return scope + self._chunk_scopes[bisect_right(self._chunk_sites, i) - 1]
+
     # --- packages
+    def imported(self, pkg: str, file: str, name: str) -> str | None:
+        """The import path file ``file`` of package ``pkg`` imports under ``name`` (None: none):
+        this file's from its facts, another's from its import bindings."""
+        if pkg == self.pkg and file == self.file:
+            return self.imports.get(name)
+        key = (pkg, file, name)
+        if key not in self._imported:
+            paths = sorted(t for k, t, f in self.ws.bindings(pkg, IMPORT + name) if k == "import" and f == file)
+            self._imported[key] = paths[-1] if paths else None
+        return self._imported[key]
+
     def package_of_path(self, path: str) -> str | None:
         """The workspace package an import path names (None: outside the workspace)."""
         if path in self._paths:
@@ -170,8 +203,9 @@ class Resolver(ValueResolver):
                             if rows:
                                 break
                 return self.instances(rows, depth)
-            case (Base.PACKAGE, path, [tname, *_]):
-                pv = self.path_value(path)
+            case (Base.QUAL, (file, name), [tname, *_]):
+                path = self.imported(pkg, file, name)
+                pv = self.path_value(path) if path is not None else None
                 if pv is None:
                     return None, EXTRACTED
                 if pv[0] == "ext":
@@ -245,7 +279,7 @@ class Resolver(ValueResolver):
             return v, min(c, INFERRED)
         ext = False
         for emb in t.extra.get("embeds", ()):
-            if emb[0] in (Base.NAME, Base.PACKAGE) and emb[2][-1] == name:
+            if emb[0] in (Base.NAME, Base.QUAL) and emb[2][-1] == name:
                 v, c = self.type_value(emb, t.module, depth + 1)  # the embedded field itself
                 return v, min(c, INFERRED)
             ev, _ = self.type_value(emb, t.module, depth + 1)
@@ -303,16 +337,16 @@ class Resolver(ValueResolver):
         universe."""
         if pkg == self.pkg and scope is not None:
             s = scope
-            while 0 < s < len(self.scopes):
-                sc = self.scopes[s]
+            while 0 < s <= len(self._records):
+                sc = self.scope(s)
                 if at is not None and at < sc.after.get(name, 0):
-                    s = sc.parent
+                    s = s - sc.parent if sc.parent else 0
                     continue
                 if name in sc.types:
                     return self.local_value(s, name)
                 if name in sc.locals:
                     return None, EXTRACTED
-                s = sc.parent
+                s = s - sc.parent if sc.parent else 0
         v, c = self.package_member(pkg, name, depth)
         if v is not None:
             return v, c
@@ -346,7 +380,7 @@ class Resolver(ValueResolver):
             return None, EXTRACTED
         outer, self._cycle = self._cycle, False
         self._busy.add(key)
-        got = self.evidence_value(self.scopes[s].types[name], self.pkg, s, 0)
+        got = self.evidence_value(self.scope(s).types[name], self.pkg, s, 0)
         self._busy.discard(key)
         if not self._cycle:
             self._local_memo[key] = got
@@ -361,8 +395,11 @@ class Resolver(ValueResolver):
             case Base.NAME if chain:
                 v, c = self.lookup(chain[0], pkg, scope, depth + 1, at)
                 return self.attrs(v, c, chain[1:], depth)
-            case Base.PACKAGE:
-                v, c = self.path_value(arg), EXTRACTED
+            case Base.QUAL:
+                path = self.imported(pkg, *arg)
+                if path is None:  # not an import: a name of the package
+                    return self.eval((Base.NAME, None, [arg[1], *chain]), pkg, scope, depth, at)
+                v, c = self.path_value(path), EXTRACTED
             case Base.CALL:
                 v, c = self.eval(arg, pkg, scope, depth + 1)
                 v, c = self.call_result(v, c, depth)
@@ -445,6 +482,7 @@ class Resolver(ValueResolver):
     # --- one site
     def site(self, i: int, site: SiteFact) -> Resolution:
         scope, (base, arg, chain) = SiteExpr(*site.expr)
+        scope = self.site_scope(i, scope)
         if not chain:
             return unresolved(i)
         if base == Base.NAME and len(chain) == 1:

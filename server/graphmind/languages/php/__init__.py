@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 import tree_sitter as ts
 
 from ...model import Facts, Import, Override, Resolution, WorkspaceView
-from .. import Language, SymbolInfo, extensions_of, register
+from .. import Language, SymbolInfo, WholeFile, extensions_of, register
 from . import composer, extract, policy, resolve
 from . import imports as _imports
 
@@ -40,6 +40,9 @@ class Php(Language):
 
     def overrides(self, facts: Facts, ws: WorkspaceView, ids: list[int]) -> list[Override]:
         return resolve.overrides(facts, ws, ids)
+
+    def resolve_file(self, facts: Facts, ws: WorkspaceView, ids: list[int]) -> WholeFile:
+        return WholeFile(*resolve.resolve_file(facts, ws, ids))
 
     def test_kind(self, sym: SymbolInfo) -> str | None:
         return policy.test_kind(sym)

@@ -15,7 +15,8 @@ instantiation (``new Foo``). A scope's locals map a variable to its evidence: ``
 a declared type (parameter, ``catch``; ``("d", classes)``: ``@var`` / ``@param``; ``("de", classes)``
 the classes of its elements), ``("e", Expr, at)`` a value assigned at byte ``at``, ``("f", Expr, at)``
 an element of the value ``foreach`` iterates, ``("n", classes, start, end)`` an ``instanceof`` check that holds in the bytes
-[start, end) (:func:`_narrowing`; a property read on ``$this`` is the variable ``this.<name>``).
+[start, end) (:func:`_narrowing`; a property read on ``$this`` is the variable ``this.<name>``; ``("nu", [classes, ...],
+start, end)``: one of several, ``$x instanceof A || $x instanceof B``).
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ DECLARATION_KINDS = {
 _DEFINITIONS = frozenset({"definition.class", "definition.interface", "definition.trait", "definition.enum",
                           "definition.method", "definition.function"})
 _OTHERS = frozenset({"field", "trait.use", "reference.call", "reference.class", "param", "local", "assign.prop",
-                     "catch", "doc", "instanceof", "foreach"})
+                     "catch", "doc", "instanceof", "foreach", "return"})
 _KINDS = _DEFINITIONS | _OTHERS | {"namespace", "import"}
 # Site kinds (the first item of a site's expr).
 FUNCTION, METHOD, SCOPED, NEW = "f", "m", "s", "n"
@@ -197,6 +198,7 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
         spans.append((node.start_byte, node.end_byte, idx))
 
     sites: list[SiteFact] = []
+    returns: dict[int, list[ts.Node | None]] = {}  # a function's return statements' values (None: ``return;``)
     for (_, key, node), owner in in_scopes(spans, others, pos=lambda it: it[0]):
         osym = symbols[owner]
         # a definition's namespace, or, at the top level, the namespace section the item is in
@@ -237,6 +239,9 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
                 sc.setdefault(text(var)[1:], []).append(("t", classes))
         elif key == "foreach":
             _foreach(node, names, sc)
+        elif key == "return":
+            if owner and not _in_closure(node):  # a function's (a file's top-level return gives include's value)
+                returns.setdefault(owner, []).append(next((c for c in node.named_children if c.type != "comment"), None))
         elif key == "instanceof":
             _narrowing(node, names, sc)
         elif key == "doc":
@@ -248,11 +253,56 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
                 for var, classes in doc_elements(names, t, "var").items():
                     if var:  # /** @var Foo[] $xs */
                         sc.setdefault(var, []).append(("de", classes))
+    for owner, values in returns.items():
+        sym = symbols[owner]
+        if "ret" not in sym.extra and src.find(b"yield", sym.start_byte, sym.end_byte) < 0:
+            ret = _returned(values, names_of[owner], scopes.get(owner, {}))
+            if ret:
+                sym.extra["ret"] = ret  # inferred, as a declared one is read (the resolver says inferred)
     local = {
         "scopes": {i: s for i, s in scopes.items() if s},
         "imports": sorted({imp for s in sections for imp in s.names.imports}),
     }
     return Facts(mod, symbols, sites, [], local)
+
+
+def _in_closure(node: ts.Node) -> bool:
+    """Is a ``return`` a closure's (``function () { return 1; }`` inside a method), not the method's?"""
+    p = node.parent
+    while p is not None and p.type not in ("method_declaration", "function_definition"):
+        if p.type in ("anonymous_function", "anonymous_function_creation_expression", "arrow_function"):
+            return True
+        p = p.parent
+    return False
+
+
+def _returned(values: list[ts.Node | None], names: Names, sc: dict[str, list[tuple]]) -> list[list[str]] | None:
+    """The classes a function without a declared return type returns, when every ``return`` says
+    (``new Foo``, ``$this``, a local whose every assignment is ``new Foo``); a bare ``return;``
+    adds nothing (null). None: some return says no class."""
+    out: list[list[str]] = []
+    for node in values:
+        if node is None or node.type == "null":
+            continue
+        e = receiver(node, names)
+        if e[2]:
+            return None  # a property or an element: typed elsewhere
+        if e[0] == ExprKind.THIS:
+            got = [[SAME]]
+        elif e[0] == ExprKind.NEW and isinstance(e[1], list):
+            got = [e[1]]
+        elif e[0] == ExprKind.NEW and e[1] in (ExprKind.SELF, ExprKind.STATIC):
+            got = [[SAME]]  # new static(...): the receiver's class
+        elif e[0] == ExprKind.VAR:
+            evidence = sc.get(e[1], ())
+            if not evidence or any(not (x[0] == "e" and x[1][0] == ExprKind.NEW and isinstance(x[1][1], list)
+                                        and not x[1][2]) for x in evidence):
+                return None
+            got = [x[1][1] for x in evidence]
+        else:
+            return None
+        out.extend(c for c in got if c not in out)
+    return out or None
 
 
 def _anonymous(node: ts.Node) -> bool:
@@ -363,20 +413,30 @@ def _foreach(node: ts.Node, names: Names, sc: dict[str, list[tuple]]) -> None:
 def _narrowing(check: ts.Node, names: Names, sc: dict[str, list[tuple]]) -> None:
     """Where ``$x instanceof Foo`` (or ``$this->p instanceof Foo``) holds: the right side of an
     ``&&`` it is the left of, the body of the ``if`` or the branch of the ``?:`` it is the
-    condition of, and, negated in an ``if`` (a guard: ``if (!$x instanceof Foo) { continue; }``)
-    or asserted (``assert($x instanceof Foo)``), the rest of the block. Flow is read this far only:
+    condition of, the body of the ``while`` it is the condition of, and, negated in an ``if`` (a
+    guard: ``if (!$x instanceof Foo) { continue; }``) or asserted (``assert($x instanceof Foo)``,
+    ``\\assert(...)``), the rest of the block. Flow is read this far only:
     a reassignment inside the region is not seen."""
-    left, right = check.child_by_field_name("left"), check.child_by_field_name("right")
-    key = _narrowed_name(left)
-    classes = names.cls(text(right)) if right is not None else None
-    if key is None or not classes:
+    got = _checked(check, names)
+    if got is None:
         return
+    key, classes = got
+    union: list[list[str]] | None = None  # ``$x instanceof A || $x instanceof B``: either
     regions: list[tuple[int, int]] = []
     cur, negated = check, False
     while (p := cur.parent) is not None:
         op = p.child_by_field_name("operator")
         if p.type == "parenthesized_expression":
             pass
+        elif p.type == "binary_expression" and text(op) in ("||", "or") and not negated and union is None:
+            top, leaves = _disjunction(p)
+            checks = [_checked(c, names) if c.type == "binary_expression" and text(c.child_by_field_name("operator"))
+                      == "instanceof" else None for c in leaves]
+            if leaves[0].id != check.id or any(c is None or c[0] != key for c in checks):
+                break  # each check of a disjunction on one variable is read once, from its first
+            union = [c[1] for c in checks if c is not None]
+            cur = top
+            continue
         elif p.type == "unary_op_expression" and text(op) == "!":
             negated = not negated
         elif p.type == "binary_expression" and text(op) in ("&&", "and") and not negated:
@@ -394,6 +454,11 @@ def _narrowing(check: ts.Node, names: Names, sc: dict[str, list[tuple]]) -> None
             elif negated and p.parent is not None:
                 regions.append((p.end_byte, p.parent.end_byte))
             break
+        elif p.type == "while_statement" and cur == p.child_by_field_name("condition"):
+            body = p.child_by_field_name("body")  # it holds as each pass starts
+            if not negated and body is not None:
+                regions.append((body.start_byte, body.end_byte))
+            break
         elif p.type == "conditional_expression" and cur == p.child_by_field_name("condition") and not negated:
             then = p.child_by_field_name("body")
             if then is not None:
@@ -401,7 +466,8 @@ def _narrowing(check: ts.Node, names: Names, sc: dict[str, list[tuple]]) -> None
             break
         elif p.type in ("argument", "arguments"):
             pass
-        elif p.type == "function_call_expression" and text(p.child_by_field_name("function")) == "assert" and not negated:
+        elif p.type == "function_call_expression" and text(p.child_by_field_name("function")).lstrip("\\") == "assert" \
+                and not negated:  # assert() or \assert()
             stmt = p.parent
             if stmt is not None and stmt.type == "expression_statement" and stmt.parent is not None:
                 regions.append((stmt.end_byte, stmt.parent.end_byte))
@@ -410,7 +476,40 @@ def _narrowing(check: ts.Node, names: Names, sc: dict[str, list[tuple]]) -> None
             break
         cur = p
     for start, end in regions:
-        sc.setdefault(key, []).append(("n", classes, start, end))
+        sc.setdefault(key, []).append(("n", classes, start, end) if union is None else ("nu", union, start, end))
+
+
+def _checked(check: ts.Node, names: Names) -> tuple[str, list[str]] | None:
+    """``$x instanceof Foo``: the variable's key and the class's candidates."""
+    key = _narrowed_name(check.child_by_field_name("left"))
+    right = check.child_by_field_name("right")
+    if key is None or right is None or right.type not in ("name", "qualified_name"):
+        return None
+    classes = names.cls(text(right))
+    return (key, classes) if classes else None
+
+
+def _disjunction(node: ts.Node) -> tuple[ts.Node, list[ts.Node]]:
+    """The outermost ``||`` chain (through parentheses) around ``node``, and its operands in order."""
+    top = node
+    while top.parent is not None:
+        up = top.parent
+        while up is not None and up.type == "parenthesized_expression":
+            up = up.parent
+        if up is None or up.type != "binary_expression" or text(up.child_by_field_name("operator")) not in ("||", "or"):
+            break
+        top = up
+    leaves: list[ts.Node] = []
+    todo = [top]
+    while todo:
+        n = todo.pop()
+        while n.type == "parenthesized_expression" and n.named_child_count == 1:
+            n = n.named_children[0]
+        if n.type == "binary_expression" and text(n.child_by_field_name("operator")) in ("||", "or"):
+            todo.extend([n.child_by_field_name("right"), n.child_by_field_name("left")])
+        else:
+            leaves.append(n)
+    return top, leaves
 
 
 def _narrowed_name(node: ts.Node | None) -> str | None:

@@ -47,6 +47,7 @@ from .._toolkit import (
     unresolved,
 )
 from .._toolkit.dispatch import declared_overrides, weak_method
+from .._toolkit.labels import union_confidence
 from .builtins import COMMON_METHODS
 from .extract import FUNCTION, NEW
 from .syntax import CALLABLE_KINDS, CLASS_KINDS, ELEMENT, SAME, Expr, ExprKind
@@ -61,11 +62,22 @@ def resolve(facts: Facts, ws: WorkspaceView) -> Iterator[Resolution]:
         yield r.site(i, site)
 
 
+def resolve_file(facts: Facts, ws: WorkspaceView, ids: list[int]) -> tuple[list[Resolution], list[Override]]:
+    """A whole file's resolutions and overrides, asked of one resolver: the overrides' walks reuse
+    the lineages and subtypes its sites walked. Its memos skip no dependency key: the view
+    recorded each lookup in this file's record the first time."""
+    r = Resolver(facts, ws)
+    return [r.site(i, site) for i, site in enumerate(facts.sites)], _overrides(r, facts, ws, ids)
+
+
 def overrides(facts: Facts, ws: WorkspaceView, ids: list[int]) -> list[Override]:
     """The overrides and implementations of every class's, interface's and trait's methods: the
     shared rule (:func:`declared_overrides`), and the implementations a call reaches through
     traits (:meth:`Resolver.implementations`), so that the blast radius steps to them too."""
-    r = Resolver(facts, ws)
+    return _overrides(Resolver(facts, ws), facts, ws, ids)
+
+
+def _overrides(r: Resolver, facts: Facts, ws: WorkspaceView, ids: list[int]) -> list[Override]:
     out = declared_overrides(r.dispatch, facts, ids, "php", lambda t: not t.extra.get("sealed"),
                              lambda m, _: not m.extra.get("sealed"))
     known = set(out)
@@ -244,8 +256,22 @@ class Resolver:
                         found.setdefault(m.id, m)
                     hit = True
                     break
+            if not hit and not ext:  # PHP's method names are case-insensitive: indentStackTraces() runs indentStacktraces()
+                hit = self.spelled_otherwise(order, name, found)
             external = external or (ext and not hit)
         return list(found.values()), external
+
+    def spelled_otherwise(self, order: list[SymbolRow], name: str, found: dict[int, SymbolRow]) -> bool:
+        """The method ``name`` spelled in another case, first along a lookup order (only asked
+        when the exact spelling is nowhere in it: a call the workspace would not answer)."""
+        low = name.lower()
+        for r in order:
+            rows = [m for m in self.ws.members(r.qname) if m.kind in _METHODS and m.name.lower() == low]
+            if rows:
+                for m in loaded(rows) if len(rows) > 1 and r.extra.get("autoload") else rows:
+                    found.setdefault(m.id, m)
+                return True
+        return False
 
     def constructors(self, classes: list[SymbolRow]) -> list[SymbolRow]:
         ms, _ = self.methods(classes, "__construct")
@@ -310,10 +336,11 @@ class Resolver:
         ``at``: the innermost check whose region holds it, where the workspace defines the class."""
         if at is None:
             return None
-        checks = [e for e in self.scopes.get(scope, {}).get(name, ()) if e[0] == "n" and e[2] <= at < e[3]]
+        checks = [e for e in self.scopes.get(scope, {}).get(name, ()) if e[0] in ("n", "nu") and e[2] <= at < e[3]]
         if not checks:
             return None
-        v = self.type_value(min(checks, key=lambda e: e[3] - e[2])[1])
+        inner = min(checks, key=lambda e: e[3] - e[2])
+        v = self.type_value(inner[1]) if inner[0] == "n" else self.types_value(inner[1])
         return v if v is not None and v[0] == "inst" else None
 
     def eval(self, e: Expr | None, scope: int, depth: int = 0, at: int | None = None) -> tuple[Value | None, int]:
@@ -483,12 +510,17 @@ class Resolver:
         got = self.method_call(recv, site.name, site.caller, at=site.start_byte)
         if got is None:
             return self.by_name(i, site)
-        ms, c, _, within = got
+        ms, c, v, within = got
         if ms is None:
             return Resolution(i, [], EXTERNAL)
         if not ms:
             return unresolved(i)
         res = label_known(i, ms, c)
+        if len(res.targets) > 1 and v is not None and v[0] == "inst" and len({r.qname for r in v[1]}) == len(v[1]) > 1:
+            # several methods through a union of classes (``A|B``, ``$x instanceof A || $x instanceof
+            # B``): the toolkit's union policy, ``inferred`` when each class has exactly one
+            label = union_confidence([self.methods([cls], site.name)[0] for cls in v[1]], c)
+            res = Resolution(i, [(t[0], label) for t in res.targets], RESOLVED)
         through = self.overrides(ms, within, c) if within else []
         if through:  # a virtual call also reaches the overrides in the receiver's subtypes
             res.targets = [Target(t[0], t[1]) for t in res.targets] + through
@@ -535,4 +567,4 @@ class Resolver:
         return label_by_name(i, cands, site.name, COMMON_METHODS)
 
 
-__all__ = ["CALLABLE_KINDS", "Resolver", "overrides", "resolve"]
+__all__ = ["CALLABLE_KINDS", "Resolver", "overrides", "resolve", "resolve_file"]

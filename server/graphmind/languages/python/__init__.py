@@ -92,7 +92,7 @@ class Python(Language):
         out: dict[int, str] = {}
         for i in range(first, len(facts.symbols)):
             s = facts.symbols[i]
-            d = definition_at(root, s.start_byte, s.end_byte)
+            d = definition_at(root, s.start_byte, s.end_byte, _STATEMENTS)
             if d is None:
                 continue
             doc = _docstring(d.node)
@@ -136,6 +136,11 @@ class Python(Language):
 
     def declared_entry_points(self, root: Path) -> dict[str, str]:
         return policy.declared_entry_points(root)
+
+
+# what holds statements: a class's body of one method spans just that method, and so does a
+# member parsed alone (engine.parse.member_region) or a file of one function
+_STATEMENTS = ("block", "module")
 
 
 def _docstring(node: ts.Node) -> str:

@@ -47,6 +47,7 @@ from .syntax import (
 
 # how a site reaches its target (Site.how)
 SEND, SUPER, CALLBACK, ASSOC, METHOD_REF, CONST_REF = "send", "super", "callback", "assoc", "method", "const"
+LET = "let"  # a method RSpec's ``let(:name) { ... }`` defines on the example group (RSpec's, no workspace target)
 
 # nodes whose identifiers declare locals (parameters, assignment targets) or name something
 _PARAMS = frozenset({
@@ -63,10 +64,12 @@ MAX_VALUE_NESTING = 12  # a local's value nested deeper (one local assigned from
 MAX_VALUES = 8  # assignments a local's value remembers; more: unknown
 _CLASS_MAKERS = frozenset({("Class", "new"), ("Struct", "new"), ("Data", "define")})
 _KEYWORDS = frozenset({"__FILE__", "__LINE__", "__ENCODING__"})  # identifiers to the grammar, keywords to Ruby
+_ANYWHERE = frozenset({"require", "require_relative", "include"})  # what dsl() reads outside a class body
+_LETS = frozenset({"let", "let!", "subject", "subject!"})  # RSpec: a memoised method of the example group
 
 
 class Site(NamedTuple):
-    """What the resolver needs of a site (stored as a plain tuple, read back as ``Site(*expr)``): how it reaches its target, the receiver, and whether it
+    """What the resolver needs of a site (stored as a plain tuple, unpacked in this order): how it reaches its target, the receiver, and whether it
     sits in a block of a class body or of the top level (run by a DSL, maybe on an instance:
     ``should "x" do``, RSpec's ``it "x" do``)."""
 
@@ -76,13 +79,26 @@ class Site(NamedTuple):
 
 
 class _Scope:
-    """Local variables: name -> the values assigned so far. ``up``: the scope a block sees."""
+    """Local variables: name -> the values assigned so far. ``up``: the scope a block sees.
+    ``lets``: the methods RSpec's ``let(:name) { value }`` in this block defines (name -> what
+    its block gives), seen by the blocks inside it wherever in the block they are declared."""
 
-    __slots__ = ("up", "vars")
+    __slots__ = ("lets", "up", "vars")
 
     def __init__(self, up: _Scope | None = None) -> None:
         self.vars: dict[str, list[Expr]] = {}
         self.up = up
+        self.lets: dict[str, Expr] | None = None
+
+    def let(self, name: str) -> Expr | None:
+        """What the ``let`` named ``name`` of an enclosing block gives (``(UNKNOWN,)`` when its
+        block says nothing known); None: no such ``let``."""
+        s: _Scope | None = self
+        while s is not None:
+            if s.lets is not None and name in s.lets:
+                return s.lets[name]
+            s = s.up
+        return None
 
     def find(self, name: str) -> list[Expr] | None:
         s: _Scope | None = self
@@ -178,16 +194,15 @@ class _Extractor:
         if self.depth >= MAX_NESTING:
             self.flat(node, ctx)
             return
+        # no try/finally: an exception ends the file's extraction, and the depth with it
         self.depth += 1
-        try:
-            handler = _HANDLERS.get(node.type)
-            if handler is not None:
-                handler(self, node, ctx)
-                return
+        handler = _HANDLERS.get(node.type)
+        if handler is not None:
+            handler(self, node, ctx)
+        else:
             for c in node.named_children:
                 self.visit(c, ctx)
-        finally:
-            self.depth -= 1
+        self.depth -= 1
 
     def flat(self, root: ts.Node, ctx: _Ctx) -> None:
         """Code nested deeper than ``MAX_NESTING`` (a generated ``a + b + ...`` of thousands of
@@ -321,16 +336,22 @@ class _Extractor:
                 ctx.scope.declare(text(p), (UNKNOWN,))
             elif p.type in _PARAMS:
                 name = p.child_by_field_name("name")
+                value = p.child_by_field_name("value")
                 if name is not None:
-                    ctx.scope.declare(text(name), (UNKNOWN,))
+                    # an optional parameter's default (``klass: Page``) is its value when the caller
+                    # gives none: the one value the code states (``inferred``, as a local's)
+                    default = self.expr(value, ctx) if value is not None else None
+                    ctx.scope.declare(text(name), default if default is not None and _names_a_class(default)
+                                      and default[0] == CONST else (UNKNOWN,))
                 else:
                     self.declare_params(p, ctx)
-                value = p.child_by_field_name("value")
                 if value is not None:
                     self.visit(value, ctx)
 
     def on_block(self, node: ts.Node, ctx: _Ctx) -> None:
         inner = ctx._replace(scope=_Scope(ctx.scope), block=True)
+        if ctx.owner == 0 or ctx.owner == ctx.cls:  # an example group's block (in a method: no lets)
+            self.declare_lets(node, inner)
         for c in node.named_children:
             if c.type in ("block_parameters", "lambda_parameters"):
                 self.declare_params(c, inner)
@@ -342,12 +363,42 @@ class _Extractor:
             else:
                 self.visit(c, inner)
 
+    def declare_lets(self, block: ts.Node, ctx: _Ctx) -> None:
+        """RSpec's ``let(:user) { User.new }`` among a block's statements (``describe ... do``):
+        a method of the example group, seen by every block inside this one whether declared before
+        or after them (Ruby defines it before the examples run). Its value is what its block's last
+        statement gives."""
+        for body in block.named_children:
+            if body.type not in ("block_body", "body_statement"):
+                continue
+            for c in body.named_children:
+                if c.type != "call" or c.child_by_field_name("receiver") is not None:
+                    continue
+                method, args = c.child_by_field_name("method"), c.child_by_field_name("arguments")
+                if method is None or text(method) not in _LETS or args is None or not args.named_child_count:
+                    continue
+                name = symbol_name(args.named_children[0])
+                if not name:
+                    continue
+                value: Expr = (UNKNOWN,)
+                let_block = c.child_by_field_name("block")
+                last = _last_statement(next((b for b in let_block.named_children if b.type in ("block_body",
+                                                                                           "body_statement")), None)
+                                       ) if let_block is not None else None
+                if last is not None:
+                    got = self.expr(last, ctx)
+                    value = got if got is not None and _names_a_class(got) else (UNKNOWN,)
+                if ctx.scope.lets is None:
+                    ctx.scope.lets = {}
+                ctx.scope.lets[name] = value
+
     def on_identifier(self, node: ts.Node, ctx: _Ctx) -> None:
         name = text(node)
         if name == "module_function" and ctx.cls is not None and ctx.owner == ctx.cls:
             self.bodies.setdefault(ctx.cls, _Body()).mf = True  # the methods below are module functions
         if ctx.scope.find(name) is None and name not in _KEYWORDS:
-            self.site(ctx, name, node, SEND, None)  # not a local: a call of self's method
+            # not a local: a call of self's method (of an RSpec ``let``'s, when one is in scope)
+            self.site(ctx, name, node, SEND if ctx.scope.let(name) is None else LET, None)
 
     def on_assignment(self, node: ts.Node, ctx: _Ctx) -> None:
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
@@ -476,7 +527,8 @@ class _Extractor:
             self.site(ctx, "super", method, SUPER, None)
         elif method.type in ("identifier", "constant", "operator"):
             target = self.expr(recv, ctx) if recv is not None else None
-            self.site(ctx, name, method, SEND, target)
+            let = recv is None and ctx.scope.let(name) is not None
+            self.site(ctx, name, method, LET if let else SEND, target)
             if name in _SEND and args is not None and args.named_child_count:
                 sent = symbol_name(args.named_children[0])
                 if sent:
@@ -495,6 +547,8 @@ class _Extractor:
         """Calls of a class body that declare something (mixins, accessors, aliases, Rails'
         associations and callbacks) and ``require``: True when handled whole."""
         in_body = ctx.cls is not None and ctx.owner == ctx.cls
+        if not in_body and name not in _ANYWHERE:
+            return False  # most calls: in a method's body, and no declaration
         argv = list(args.named_children) if args is not None else []
         if name in ("require", "require_relative") and len(argv) == 1 and symbol_name(argv[0]):
             self.requires.append((name, require_path(name, symbol_name(argv[0]) or "", self.relpath)))
@@ -597,7 +651,10 @@ class _Extractor:
             return (CONST, candidates(got[0], got[1], ctx.nesting)) if got else (UNKNOWN,)
         if t == "identifier":
             vals = ctx.scope.find(text(node))
-            return (VALS, list(vals)) if vals is not None else (CALL, None, text(node))
+            if vals is not None:
+                return (VALS, list(vals))
+            let = ctx.scope.let(text(node))
+            return (VALS, [let]) if let is not None else (CALL, None, text(node))
         if t == "instance_variable":
             return (IVAR, text(node))
         if t == "call":
@@ -622,6 +679,8 @@ def _nesting(e: Any) -> int:
 def _names_a_class(e: Expr) -> bool:
     """Whether a value may evaluate to a class or an instance (a construction, a call, a
     constant, another instance variable), not a literal or a local of unknown value."""
+    if e is not None and e[0] == VALS:  # a local: each of its values
+        return bool(e[1]) and all(_names_a_class(v) for v in e[1])
     return e is not None and e[0] in (CALL, CONST, IVAR) and (e[0] != CALL or e[1] is None or _names_a_class(e[1]))
 
 

@@ -23,6 +23,16 @@ _CALLBACKS = frozenset(f"{p}_{e}" for p in _PHASES for e in _EVENTS) | frozenset
 )
 
 
+# ActiveRecord's class methods that give one record of the model they are called on
+# (``Category.create!(...)``: a ``Category``), when the workspace does not define them
+RECORD_FINDERS = frozenset({
+    "create", "create!", "find", "find_by", "find_by!", "find_or_create_by", "find_or_create_by!",
+    "find_or_initialize_by", "first", "first!", "last", "last!", "take", "take!", "sole", "find_sole_by",
+})
+# the superclass (outside the workspace) that makes a class an ActiveRecord model
+RECORD_BASES = frozenset({"ActiveRecord.Base", "ApplicationRecord"})
+
+
 def is_callback(name: str) -> bool:
     """Does a class-body call ``name :sym`` register method ``sym`` for the framework to call?"""
     return name in _CALLBACKS

@@ -46,7 +46,8 @@ from .._toolkit import MAX_DEPTH, Dispatch, known_confidence, label_by_name, unr
 from .._toolkit.dispatch import declared_overrides, dispatch_via, weak_method
 from .._toolkit.labels import union_confidence
 from .builtins import BY_NAME_COMMON, KERNEL
-from .extract import ASSOC, CALLBACK, CONST_REF, METHOD_REF, SUPER, Site
+from .extract import ASSOC, CALLBACK, CONST_REF, LET, METHOD_REF, SUPER
+from .rails import RECORD_BASES, RECORD_FINDERS
 from .syntax import CALL, CONST, IVAR, LIT, SELF, VALS, underscore
 
 TYPE_KINDS = frozenset({"class", "namespace"})
@@ -74,10 +75,20 @@ def resolve(facts: Facts, ws: WorkspaceView) -> Iterator[Resolution]:
         yield r.site(i)
 
 
+def resolve_file(facts: Facts, ws: WorkspaceView, ids: list[int]) -> tuple[list[Resolution], list[Override]]:
+    """A whole file's resolutions and overrides, asked of one resolver (its ancestors and
+    subtypes walked once; the view recorded each lookup in this file's record the first time)."""
+    r = Resolver(facts, ws)
+    return [r.site(i) for i in range(len(facts.sites))], _overrides(r, facts, ids)
+
+
 def overrides(facts: Facts, ws: WorkspaceView, ids: list[int]) -> list[Override]:
     """The overrides of every class's and module's methods (instance by instance, class method by
     class method), as a call through them reaches them."""
-    r = Resolver(facts, ws)
+    return _overrides(Resolver(facts, ws), facts, ids)
+
+
+def _overrides(r: Resolver, facts: Facts, ids: list[int]) -> list[Override]:
     return declared_overrides(r.dispatch, facts, ids, "ruby", lambda t: True, _same_side)
 
 
@@ -101,6 +112,10 @@ class Resolver:
         self._object: list[str] | None = None
         self._singletons: dict[str, tuple[list[tuple[str, bool]], bool]] = {}
         self._found: dict[tuple[str, str, bool], tuple[list[SymbolRow], bool]] = {}
+        self._canonical: dict[str, SymbolRow] = {}
+        # a site's answer by what decides it (a file calls one method on one receiver many times)
+        self._answers: dict[tuple, tuple[list, str]] = {}
+        self._self: dict[int, Value] = {}
 
     # --- classes and modules
     def types(self, qname: str) -> list[SymbolRow]:
@@ -115,10 +130,12 @@ class Resolver:
         reaches (``module Jekyll`` opens 150 files: an edge to each would say nothing more): the
         file Ruby's naming convention gives it (``Jekyll::Site`` in ``.../jekyll/site.rb``), else
         the one that declares its superclass, else the first by id. Called with a defined name."""
-        rows = self.types(qname)
-        path = underscore(qname)
-        return min(rows, key=lambda r: (not (r.module == path or r.module.endswith("." + path)),
-                                        not r.extra.get("extends"), r.id))
+        got = self._canonical.get(qname)
+        if got is None:
+            path = underscore(qname)
+            got = self._canonical[qname] = min(self.types(qname), key=lambda r: (
+                not (r.module == path or r.module.endswith("." + path)), not r.extra.get("extends"), r.id))
+        return got
 
     def const(self, cands: list[str]) -> str | None:
         """The first of a constant's lexical candidates that the workspace defines as a class or
@@ -207,6 +224,15 @@ class Resolver:
                     out.extend((n, False) for n in a.names if (n, False) not in out)
         return out, external or anc.external
 
+    def is_record(self, qname: str, depth: int = 0) -> bool:
+        """Is the class an ActiveRecord model: a subclass, through workspace classes, of
+        ``ActiveRecord::Base`` (or of an ``ApplicationRecord`` the workspace does not define)?"""
+        sup = next((r.extra["extends"] for r in self.types(qname) if r.extra.get("extends")), None)
+        if sup is None or depth >= MAX_DEPTH:
+            return False
+        q = self.const(sup)
+        return sup[-1] in RECORD_BASES if q is None else self.is_record(q, depth + 1)
+
     def is_subtype(self, sub: SymbolRow, sup: SymbolRow) -> bool:
         return sub.qname != sup.qname and sup.qname in self.ancestors(sub.qname).names
 
@@ -242,7 +268,13 @@ class Resolver:
 
     # --- values
     def self_of(self, idx: int) -> Value:
-        """What ``self`` is in symbol ``idx`` of the file."""
+        """What ``self`` is in symbol ``idx`` of the file (memoised)."""
+        got = self._self.get(idx)
+        if got is None:
+            got = self._self[idx] = self._self_of(idx)
+        return got
+
+    def _self_of(self, idx: int) -> Value:
         syms = self.f.symbols
         s = syms[idx]
         if s.kind in TYPE_KINDS:
@@ -290,7 +322,11 @@ class Resolver:
                 return ("cls", v[1]), c
             if name in SELF_RETURNING:
                 return v, c
-            return self.returns(v, name, depth, block and recv is None)
+            got = self.returns(v, name, depth, block and recv is None)
+            if got[0] is None and v[0] == "cls" and name in RECORD_FINDERS and all(map(self.is_record, v[1])) \
+                    and not self.method_rows(v, name)[0]:
+                return ("inst", v[1]), min(c, INFERRED)  # Rails: ActiveRecord's finder gives a record
+            return got
         return None, EXTRACTED
 
     def returns(self, v: Value, name: str, depth: int, block: bool) -> tuple[Value | None, int]:
@@ -341,8 +377,7 @@ class Resolver:
     # --- sites
     def site(self, i: int) -> Resolution:
         s = self.f.sites[i]
-        site = Site(*s.expr)
-        how, recv = site.how, site.recv
+        how, recv, in_block = s.expr  # a Site
         if how in (ASSOC, CONST_REF):  # a class named by a symbol (Rails' convention), or as a value
             q = self.const(recv[1])
             if q is None:
@@ -355,13 +390,22 @@ class Resolver:
             return self.call(i, ("inst", me[1]), s.name, INFERRED, dispatch=True)
         if how == SUPER:
             return self.super_call(i, s.caller)
+        if how == LET:  # RSpec defines the method: no workspace definition is called
+            return Resolution(i, [], EXTERNAL)
         if how == METHOD_REF:
             return self.call(i, self.self_of(s.caller), s.name, EXTRACTED, dispatch=True)
         me = self.self_of(s.caller)
-        v, c = self.eval(recv, me, 0, site.block)
-        if v is None:
-            return self.by_name(i, s.name, receiver=recv is not None)
-        return self.call(i, v, s.name, c, dispatch=True, bare=recv is None, block=site.block and recv is None)
+        v, c = self.eval(recv, me, 0, in_block)
+        key = (v, s.name, c, recv is None, in_block)
+        got = self._answers.get(key)
+        if got is None:
+            if v is None:
+                res = self.by_name(i, s.name, receiver=recv is not None)
+            else:
+                res = self.call(i, v, s.name, c, dispatch=True, bare=recv is None, block=in_block and recv is None)
+            self._answers[key] = (res.targets, res.status)
+            return res
+        return Resolution(i, list(got[0]), got[1])
 
     def call(
         self, i: int, v: Value, name: str, conf: int, *, dispatch: bool, bare: bool = False, block: bool = False

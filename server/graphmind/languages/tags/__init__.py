@@ -34,7 +34,7 @@ from ...model import Facts, Resolution, WorkspaceView
 from .. import Language, _query, extensions_of, register
 from .extract import extract
 from .resolve import resolve
-from .specs import TABLE, Spec
+from .specs import FOREIGN_PROBE, TABLE, Spec
 
 
 class TagLanguage(Language):
@@ -55,6 +55,14 @@ class TagLanguage(Language):
 
     def resolve(self, facts: Facts, ws: WorkspaceView) -> Iterator[Resolution]:
         return resolve(self.spec, facts, ws)
+
+    def skip_reason(self, text: bytes) -> str | None:
+        """A file of another format under this language's extension (``Spec.foreign``) is skipped."""
+        head = text[:FOREIGN_PROBE]
+        for f in self.spec.foreign:
+            if f.pattern.search(head):
+                return f"{f.what}, not {self.name} code"
+        return super().skip_reason(text)
 
 
 for _spec in TABLE:

@@ -3,7 +3,13 @@ enclosing definition. The query (``queries/<lang>/tags.scm``) speaks tree-sitter
 vocabulary: ``@definition.<kind>`` with ``@name``; ``@reference.call`` (a call) or
 ``@reference.class`` (an instantiation) with the called ``@name`` and, for ``x.f()``, the receiver
 as ``@receiver``; ``@ignore`` marks a node whose calls are none (a Lisp ``defun``'s parameter list,
-an Erlang type spec).
+an Erlang type spec, an Elixir ``@spec``). Two markers qualify a definition's match: ``@local`` (Lua's
+``local function``: seen only from its own file) and ``@augments`` (Swift's ``extension Foo``: it adds
+members to a type defined elsewhere and is no callee itself); they become the symbol's
+``extra["local"]`` / ``extra["augments"]``. ``@import.module`` with ``@import.name`` (Erlang's
+``-import(m, [f/1])``) makes a bare call of that name the module's: ``f(X)`` is ``m:f(X)``. A definition nested in a function is ``local`` as well,
+unless the language makes nested definitions global (``Spec.nested_global``: a Bash function
+defined inside another is a global command once that one has run).
 
 Consecutive definitions of one name in one scope are the clauses of one function (Erlang,
 Haskell, Elixir): one symbol, whose calls are those of every clause.
@@ -25,17 +31,20 @@ CLASS_KINDS = frozenset({"class", "struct", "interface", "trait", "enum", "names
 CALLABLE_KINDS = frozenset({"function", "method", "constructor", "class", "struct"})
 _SPLIT = re.compile(r"::|\.|:|\\|->")
 _DEF = "definition."
+_MARKERS = ("local", "augments")  # captures that qualify a definition (see the module docstring)
 
 # How a call names its receiver (``Callee.receiver``).
 NO_RECEIVER = None  # a bare call: f()
-SELF = "s"  # this/self/super: this.f()
+SELF = "s"  # this/self: this.f()
+SUPER = "u"  # super.f(): a parent's f, never the class's own
+_SUPER_NAMES = frozenset({"super", "inherited", "parent"})  # among a language's self_names
 OTHER = "o"  # anything else, by its last name: Foo.f(), x.f()
 
 
 class Callee(NamedTuple):
     """A call site's expression (marshalled as a plain tuple: field order is the format)."""
 
-    receiver: str | None  # NO_RECEIVER, SELF or OTHER
+    receiver: str | None  # NO_RECEIVER, SELF, SUPER or OTHER
     receiver_name: str | None  # OTHER's last name (``Foo`` of ``a::Foo.f()``), or SELF's text
     instantiates: bool  # new Foo(), Foo.new: the name is a class
 
@@ -60,6 +69,15 @@ def _signature(node: ts.Node, src: bytes) -> str:
     first = src[node.start_byte : node.end_byte].split(b"\n", 1)[0]
     text = " ".join(first.decode("utf-8", "replace").split()).rstrip("{ :")
     return text if len(text) <= 240 else text[:237] + "..."
+
+
+def _chain_root(receiver: ts.Node) -> str:
+    """The first name of the chain a receiver ends: ``std`` of ``std.testing.expect()``, whose
+    receiver node is only ``.testing`` where the grammar splits the chain into siblings (Zig)."""
+    start = receiver.parent.start_byte if receiver.parent is not None else receiver.start_byte
+    text = (receiver.parent or receiver).text or b""
+    head = text[: receiver.end_byte - start].decode("utf-8", "replace")
+    return next((p for p in _SPLIT.split(head) if p), "")
 
 
 def _key(node: ts.Node) -> tuple[int, int, str]:
@@ -87,14 +105,19 @@ def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str)
     defs: dict[tuple[int, int, str], tuple[ts.Node, ts.Node, str]] = {}
     calls: dict[tuple[int, int, str], _Call] = {}
     ignored = [Scope(0, len(src) + 1, 0)]  # the root, then the spans of @ignore nodes (owner 1)
+    marked: dict[tuple[int, int, str], set[str]] = {}  # a definition's name node -> its markers
+    imports: dict[str, str] = {}  # a function name -> the module an import takes it from
     for _, caps in ts.QueryCursor(query).matches(root):
         ignored.extend(Scope(n.start_byte, n.end_byte, 1) for n in caps.get("ignore", ()))
+        if "import.module" in caps and "import.name" in caps:
+            imports[_text(caps["import.name"][0])] = _text(caps["import.module"][0])
         if "name" not in caps:
             continue
         dkey = next((k for k in caps if k.startswith(_DEF)), None)
         if dkey is not None:
             n = caps[dkey][0]
             defs.setdefault(_key(caps["name"][0]), (n, caps["name"][0], dkey[len(_DEF):]))
+            marked.setdefault(_key(caps["name"][0]), set()).update(m for m in _MARKERS if m in caps)
             continue
         ck = "reference.class" if "reference.class" in caps else "reference.call" if "reference.call" in caps else None
         if ck is None:
@@ -113,6 +136,7 @@ def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str)
     stack: list[Scope] = [Scope(0, len(src) + 1, 0)]
     spans: list[Scope] = [stack[0]]
     last_child: dict[int, int] = {}  # parent -> its latest definition
+    broken: set[int] = set()  # definitions whose parse has errors
     for node, name_node, kind in order:
         while stack[-1].end <= node.start_byte:
             stack.pop()
@@ -121,10 +145,15 @@ def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str)
         if not parts:
             continue
         name = parts[-1]
-        extra: dict[str, str] = {}
+        extra: dict[str, str] = {m: "1" for m in sorted(marked.get(_key(name_node), ()))}
         if len(parts) > 1:
             extra["owner"] = parts[-2]
         container = _container(parent, symbols)
+        if container == "function" and not spec.nested_global and "owner" not in extra and parent not in broken:
+            # a definition inside a function is seen from that function only (Lua's `function
+            # self.f` inside one is a table's field: reached through the table); not inside one
+            # that parsed with errors, where the nesting may be the parser's recovery
+            extra["local"] = "1"
         if kind == "function" and ("owner" in extra or container in CLASS_KINDS - {"namespace"}):
             kind = "method"
         elif kind == "method" and "owner" not in extra and container not in CLASS_KINDS:
@@ -140,6 +169,8 @@ def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str)
             spans.append(stack[-1])
             continue
         idx = len(symbols)
+        if node.has_error:
+            broken.add(idx)
         last_child[parent] = idx
         symbols.append(
             SymbolFact(qname, name, kind, parent, _rng(node), _rng(name_node), node.start_byte, node.end_byte,
@@ -158,13 +189,18 @@ def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str)
         name = [p for p in _SPLIT.split(_text(call.name).lstrip("&$@%*")) if p]
         if not name or name[-1] in spec.ignore:
             continue
-        if call.receiver is None:
+        if call.receiver is None and name[-1] in imports:
+            # Erlang's -import(m, [f/1]): f(X) means m:f(X)
+            callee = Callee(OTHER, imports[name[-1]], call.instantiates)
+        elif call.receiver is None:
             callee = Callee(NO_RECEIVER, None, call.instantiates)
         else:
             rt = _text(call.receiver)
             rparts = [p for p in _SPLIT.split(rt) if p]
+            if spec.library_roots and _chain_root(call.receiver) in spec.library_roots:
+                continue  # std.testing.expect(): the standard library's
             if rt in spec.self_names:
-                callee = Callee(SELF, rt, call.instantiates)
+                callee = Callee(SUPER if rt in _SUPER_NAMES else SELF, rt, call.instantiates)
             else:
                 callee = Callee(OTHER, rparts[-1] if rparts else "", call.instantiates)
         sites.append(

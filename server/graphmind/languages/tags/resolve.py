@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from ...model import EXTRACTED, RESOLVED, Facts, Resolution, SiteFact, SymbolRow, WorkspaceView
 from .._toolkit import by_name_confidence, known_confidence, unresolved
-from .extract import CALLABLE_KINDS, CLASS_KINDS, NO_RECEIVER, OTHER, SELF, Callee
+from .extract import CALLABLE_KINDS, CLASS_KINDS, NO_RECEIVER, OTHER, SELF, SUPER, Callee
 from .specs import Spec
 
 
@@ -63,7 +63,7 @@ class _Resolver:
         out: dict[int, SymbolRow] = {}
         for i in idxs:
             for r in self.ws.symbols(self.f.symbols[i].qname):
-                if r.module == self.f.module and r.kind != "module":
+                if r.module == self.f.module and r.kind != "module" and not r.extra.get("augments"):
                     out[r.id] = r
         return list(out.values())
 
@@ -85,31 +85,76 @@ class _Resolver:
 
     def own(self, site: SiteFact, callee: Callee) -> list[int]:
         """The caller's own file's definitions the call means (the ``extracted`` rules)."""
-        own = self.by_name.get(site.name, [])
+        # a Swift `extension Foo` is no callee
+        own = [j for j in self.by_name.get(site.name, []) if not self.f.symbols[j].extra.get("augments")
+               and not (self.spec.new_only and not callee.instantiates and self.f.symbols[j].kind in CLASS_KINDS)]
         if callee.instantiates:
             return [j for j in own if self.f.symbols[j].kind in CLASS_KINDS]
         picked: list[int] = []
-        if own and callee.receiver in (NO_RECEIVER, SELF):
-            for cls in self.enclosing_classes(site.caller):
+        if own and callee.receiver is NO_RECEIVER:
+            # lexically: a definition local to the function the call is in, or to one around it
+            s = site.caller
+            while s and self.f.symbols[s].kind not in CLASS_KINDS:
+                picked = [j for j in own if self.f.symbols[j].parent == s]
+                if picked:
+                    return picked
+                s = self.f.symbols[s].parent
+        if own and (callee.receiver is SELF or (callee.receiver is NO_RECEIVER and self.spec.implicit_members)):
+            classes = self.enclosing_classes(site.caller)
+            for cls in classes:
                 picked = [j for j in own if self.class_of(j) == cls]
                 if picked:
                     return picked
-            if callee.receiver is NO_RECEIVER:
-                picked = [j for j in own if self.class_of(j) is None]
+            if callee.receiver is SELF and not classes:
+                # self outside any class: the file is the class (a Perl package file, a GDScript script)
+                return [j for j in own if self.class_of(j) is None and self.top_level(j)]
+        if own and callee.receiver is NO_RECEIVER:
+            picked = [j for j in own if self.class_of(j) is None and self.top_level(j)]
         elif own and callee.receiver == OTHER and callee.receiver_name:  # Foo.create(): the file's class Foo
             picked = [j for j in own if self.class_of(j) == callee.receiver_name]
         return picked
 
+    def innermost_class(self, i: int) -> int | None:
+        """The class-like definition around definition ``i`` (itself included), if any."""
+        s: int | None = i
+        while s:
+            if self.f.symbols[s].kind in CLASS_KINDS:
+                return s
+            s = self.f.symbols[s].parent
+        return None
+
+    def top_level(self, j: int) -> bool:
+        """Is definition ``j`` outside any function (or global wherever it is nested, or nested in a
+        function that parsed with errors: not ``local``)?"""
+        sym = self.f.symbols[j]
+        p = sym.parent
+        return (self.spec.nested_global or not p or self.f.symbols[p].kind not in ("function", "method", "constructor")
+                or not sym.extra.get("local"))
+
     def site(self, i: int, site: SiteFact) -> Resolution:
         callee = Callee(*site.expr)
         name = site.name
-        picked = self.own(site, callee)
+        # super.f(): a parent's f, which a tag-level resolver cannot name: never the class's own
+        picked = [] if callee.receiver is SUPER else self.own(site, callee)
         if picked:
             rows = self.rows(picked)
             if rows:
                 return Resolution(i, self.edges(rows, known_confidence(rows, EXTRACTED)), RESOLVED)
+        if callee.receiver is NO_RECEIVER and self.spec.bare_local_only:
+            return unresolved(i)  # Erlang: a bare call is the module's own function, an import's or a BIF
         # the workspace rule: one definition of the name is inferred, a few are ambiguous
-        cands = [r for r in self.ws.by_name(name) if r.kind in CALLABLE_KINDS]
+        # a local definition (nested in a function, Lua's `local function`) is not seen from here, nor
+        # is a Swift `extension Foo` a callee; where bare calls mean no members, a method is none
+        cands = [r for r in self.ws.by_name(name) if r.kind in CALLABLE_KINDS
+                 and not r.extra.get("local") and not r.extra.get("augments")]
+        if callee.receiver is SUPER:
+            own_class = self.innermost_class(site.caller)
+            cands = [r for r in cands if own_class is None or not (
+                r.module == self.f.module and r.qname.startswith(self.f.symbols[own_class].qname + "."))]
+        if self.spec.new_only and not callee.instantiates:
+            cands = [r for r in cands if r.kind not in CLASS_KINDS]  # Foo(x) converts, `new Foo()` creates
+        if callee.receiver is NO_RECEIVER and not self.spec.bare_methods:
+            cands = [r for r in cands if r.kind != "method"]
         if callee.instantiates:
             cands = [r for r in cands if r.kind in CLASS_KINDS]
         classes = [r for r in cands if r.kind in CLASS_KINDS]
@@ -118,11 +163,19 @@ class _Resolver:
         if callee.receiver == OTHER and callee.receiver_name:
             # Mod.f(), mod:f(), Pkg::f(): the candidates in a module or class of that name (OCaml's
             # module Util is util.ml), if any; else none where the receiver is always a module
+            # the owner named like the receiver (in its case, else in any), else the file named like it
+            # (OCaml's Lwt.return: lwt.ml, which defines it in a submodule it includes)
             want = callee.receiver_name.lower()
-            named = [r for r in cands if _owner(r.qname).lower() == want]
+            named = ([r for r in cands if _owner(r.qname) == callee.receiver_name]
+                     or [r for r in cands if _owner(r.qname).lower() == want]
+                     or [r for r in cands if r.module.rsplit(".", 1)[-1].lower() == want])
             cands = named or ([] if self.spec.module_receivers else cands)
-        # a method name of the standard library on a receiver: one workspace method is no evidence
-        receiver = callee.receiver is not None and not callee.instantiates
+            module_named = bool(named) and self.spec.module_receivers
+        else:
+            module_named = False
+        # a method name of the standard library on a receiver: one workspace method is no evidence,
+        # unless the receiver is a module that the workspace defines with that function
+        receiver = callee.receiver is not None and not callee.instantiates and not module_named
         conf = by_name_confidence(cands, name, self.spec.builtin_methods, receiver=receiver)
         if conf is None:
             return unresolved(i)

@@ -4,7 +4,20 @@ that parse as calls, builtin method names)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from typing import NamedTuple
+
+
+class Foreign(NamedTuple):
+    """Another format that shares the language's extension: a file whose first
+    :data:`FOREIGN_PROBE` bytes match ``pattern`` is that format (``what``), not code."""
+
+    pattern: re.Pattern[bytes]
+    what: str
+
+
+FOREIGN_PROBE = 4096
 
 
 @dataclass(frozen=True)
@@ -22,7 +35,28 @@ class Spec:
     # a call's receiver always names a module (OCaml ``M.f``, Erlang ``m:f``): when no workspace
     # module of that name defines the callee, the call leaves the workspace (unresolved)
     module_receivers: bool = False
+    # a bare call ``f()`` may mean a member of the enclosing class (an implicit this/self); not in
+    # Lua (``function M.f`` is a table's field) nor Haskell (an instance's method is reached
+    # through its class)
+    implicit_members: bool = True
+    # a bare call may mean another file's method (a Swift or Scala subclass calling an inherited
+    # one); not in Lua, Haskell, Elixir (a `defimpl`'s functions are reached through the protocol)
+    bare_methods: bool = True
+    # a definition nested in a function is global (Bash, Perl, the Lisps' defun, Tcl's proc, Vim
+    # script), or a member of the struct type the function returns (Zig's generic types), not local
+    # to that function
+    nested_global: bool = False
+    # an instance is created with `new Foo()` only: `Foo(x)` is a type conversion (Solidity's
+    # `IERC20(addr)`), no call of Foo
+    new_only: bool = False
+    # a bare call names its own file's definitions only, or an imported one (Erlang: another
+    # module's function is called as m:f(), or after -import(m, [f/1]))
+    bare_local_only: bool = False
+    # receivers whose chain starts with one of these names are the standard library's (Zig's
+    # `std.testing.expect()`): such a call is none of the workspace's, whatever its last name
+    library_roots: frozenset[str] = frozenset()
     queries: str = ""  # the folder under queries/ when another language's query fits the grammar
+    foreign: tuple[Foreign, ...] = ()  # formats that share the extension (skipped, with a reason)
 
 
 _ELIXIR_FORMS = frozenset(
@@ -45,25 +79,65 @@ _TCL_COMMANDS = frozenset(
      "catch", "format", "proc", "eval", "uplevel", "break", "continue"}
 )
 
+# methods of Lua's string and file values (``s:gsub()``, ``f:lines()``)
+_LUA_METHODS = frozenset(
+    {"byte", "char", "find", "format", "gmatch", "gsub", "len", "lower", "match", "rep", "reverse", "sub", "upper",
+     "close", "flush", "lines", "read", "seek", "setvbuf", "write"}
+)
+# methods of Scala's collections, options and strings
+_SCALA_METHODS = frozenset(
+    {"map", "flatMap", "filter", "filterNot", "foreach", "fold", "foldLeft", "foldRight", "reduce", "collect", "drop",
+     "dropRight", "dropWhile", "take", "takeRight", "takeWhile", "zip", "zipWithIndex", "head", "tail", "last", "init",
+     "exists", "forall", "find", "contains", "mkString", "toList", "toSeq", "toSet", "toMap", "toArray", "sum", "min",
+     "max", "sortBy", "sorted", "groupBy", "distinct", "indexOf", "slice", "split", "trim", "getOrElse", "orElse",
+     "isEmpty", "nonEmpty", "isDefined", "apply", "update", "length", "size", "grouped", "sliding", "flatten",
+     "reverse", "iterator", "mapValues", "partition", "span", "count", "padTo", "startsWith", "endsWith"}
+)
+
+# Perl's builtin functions (perlfunc) that code calls bare: `split /,/, $s` is never a workspace `sub split`
+_PERL_BUILTINS = frozenset(
+    {"split", "join", "push", "pop", "shift", "unshift", "splice", "reverse", "sort", "map", "grep", "keys", "values",
+     "each", "delete", "exists", "defined", "undef", "ref", "bless", "die", "warn", "eval", "return", "print", "printf",
+     "sprintf", "open", "close", "binmode", "read", "sysread", "syswrite", "seek", "tell", "eof", "length", "substr",
+     "index", "rindex", "uc", "lc", "ucfirst", "lcfirst", "chomp", "chop", "chr", "ord", "hex", "oct", "abs", "int",
+     "sqrt", "rand", "srand", "time", "localtime", "gmtime", "sleep", "wantarray", "local", "scalar", "pack", "unpack",
+     "require", "do", "exit", "system", "exec", "fork", "wait", "waitpid", "kill", "unlink", "mkdir", "rmdir", "rename",
+     "chdir", "opendir", "readdir", "closedir", "stat", "lstat", "select", "caller", "pos", "quotemeta", "lock",
+     "exp", "log", "sin", "cos", "atan2", "fileno", "flock", "chmod"}
+)
+
+# members of Solidity's builtin types and globals (`bytes.concat`, `abi.encode`, `arr.push`, `addr.call`)
+_SOLIDITY_METHODS = frozenset(
+    {"concat", "encode", "encodePacked", "encodeWithSelector", "encodeWithSignature", "encodeCall", "decode", "push",
+     "pop", "transfer", "send", "call", "delegatecall", "staticcall"}
+)
+
 TABLE: tuple[Spec, ...] = (
     Spec("swift", "swift", ("swift",), frozenset({"self", "super", "Self"}), ("init",)),
-    Spec("scala", "scala", ("scala",), frozenset({"this", "super"})),
-    Spec("lua", "lua", ("lua",), frozenset({"self"})),
-    Spec("bash", "bash", ("shellscript", "bash", "sh")),
-    Spec("elixir", "elixir", ("elixir",), frozenset({"__MODULE__"}), (), _ELIXIR_FORMS),
-    Spec("perl", "perl", ("perl",), frozenset({"$self", "$class", "__PACKAGE__"}), ("new",)),
+    Spec("scala", "scala", ("scala",), frozenset({"this", "super"}), builtin_methods=_SCALA_METHODS),
+    Spec("lua", "lua", ("lua",), frozenset({"self"}), builtin_methods=_LUA_METHODS, implicit_members=False, nested_global=True,
+         bare_methods=False),
+    Spec("bash", "bash", ("shellscript", "bash", "sh"), nested_global=True),
+    Spec("elixir", "elixir", ("elixir",), frozenset({"__MODULE__"}), (), _ELIXIR_FORMS, module_receivers=True,
+         bare_methods=False),
+    Spec("perl", "perl", ("perl",), frozenset({"$self", "$class", "__PACKAGE__", "shift"}), ("new",), _PERL_BUILTINS,
+         nested_global=True),
     Spec("r", "r", ("r",)),
-    Spec("julia", "julia", ("julia",)),
-    Spec("zig", "zig", ("zig",), frozenset({"self", "@This()"})),
-    Spec("haskell", "haskell", ("haskell",)),
+    Spec("julia", "julia", ("julia",), ctor_names=("<class>",)),  # an inner constructor, named like its struct
+    Spec("zig", "zig", ("zig",), frozenset({"self", "@This()"}), nested_global=True, library_roots=frozenset({"std"})),
+    Spec("haskell", "haskell", ("haskell",), implicit_members=False, bare_methods=False),
     Spec("ocaml", "ocaml", ("ocaml",), frozenset({"self"}), module_receivers=True),
-    Spec("clojure", "clojure", ("clojure",), ignore=_LISP_FORMS),
-    Spec("erlang", "erlang", ("erlang",), module_receivers=True),
+    Spec("clojure", "clojure", ("clojure",), ignore=_LISP_FORMS, module_receivers=True),  # alias/f: a namespace's
+    Spec("erlang", "erlang", ("erlang",), module_receivers=True, bare_local_only=True),
     Spec("fsharp", "fsharp", ("fsharp",), frozenset({"this"})),
     Spec("objc", "objc", ("objective-c", "objc"), frozenset({"self", "super"}), ("init",)),
-    Spec("elisp", "elisp", ("elisp", "emacs-lisp"), ignore=_LISP_FORMS),
-    Spec("commonlisp", "commonlisp", ("commonlisp", "lisp"), ignore=_LISP_FORMS),
-    Spec("d", "d", ("d",), frozenset({"this", "super"}), ("this",)),
+    Spec("elisp", "elisp", ("elisp", "emacs-lisp"), ignore=_LISP_FORMS, nested_global=True),
+    Spec("commonlisp", "commonlisp", ("commonlisp", "lisp"), ignore=_LISP_FORMS, nested_global=True),
+    Spec("d", "d", ("d",), frozenset({"this", "super"}), ("this",), foreign=(
+        # what ``cc -MD`` writes beside objects: ``out/x.o: src/x.c include/y.h \\`` (a D attribute
+        # label, ``@safe:``, has no '.' or '/' in it; a comment starts ``//``, ``/*`` or ``/+``)
+        Foreign(re.compile(rb"\A\s*(?!/[/*+])[^\s:#@]*[./][^\s:#]*(?:[ \t]+[^\s:#]+)*[ \t]*:(?:\s|$)"), "a make dependency file"),
+    )),
     Spec("nim", "nim", ("nim",)),
     Spec("odin", "odin", ("odin",)),
     Spec("gleam", "gleam", ("gleam",)),
@@ -72,8 +146,9 @@ TABLE: tuple[Spec, ...] = (
     Spec("pascal", "pascal", ("pascal", "objectpascal"), frozenset({"Self", "inherited"}), ("Create",)),
     Spec("powershell", "powershell", ("powershell", "ps1"), frozenset({"$this"}), ("<class>",)),
     Spec("cuda", "cuda", ("cuda", "cuda-cpp"), frozenset({"this"}), ("<class>",)),
-    Spec("solidity", "solidity", ("solidity",), frozenset({"this", "super"})),
-    Spec("tcl", "tcl", ("tcl",), ignore=_TCL_COMMANDS),
+    Spec("solidity", "solidity", ("solidity",), frozenset({"this", "super"}), builtin_methods=_SOLIDITY_METHODS,
+         new_only=True),
+    Spec("tcl", "tcl", ("tcl",), ignore=_TCL_COMMANDS, nested_global=True),
     Spec("starlark", "starlark", ("starlark", "bzl")),
     Spec("luau", "luau", ("luau",), frozenset({"self"})),
     Spec("gdscript", "gdscript", ("gdscript",), frozenset({"self"}), ("_init",)),
@@ -81,11 +156,18 @@ TABLE: tuple[Spec, ...] = (
     Spec("purescript", "purescript", ("purescript",)),
     Spec("ada", "ada", ("ada",)),
     Spec("racket", "racket", ("racket",), ignore=_LISP_FORMS),
-    Spec("scheme", "scheme", ("scheme",), ignore=_LISP_FORMS),
+    Spec("scheme", "scheme", ("scheme",), ignore=_LISP_FORMS, foreign=(
+        # ``(call_expression function: (identifier) @name)``, ``(#match? @name "^x")``: Scheme has
+        # no '@' after a form (its only '@' is unquote-splicing, ``,@``)
+        Foreign(re.compile(rb"[)\]][ \t]*@[A-Za-z_][\w.-]*|\(#(?:not-)?(?:eq|match|any-of|lua-match)\?"), "a tree-sitter query"),
+    )),
     Spec("fennel", "fennel", ("fennel",), ignore=_LISP_FORMS),
     Spec("janet", "janet", ("janet",), ignore=_LISP_FORMS),
-    Spec("apex", "apex", ("apex",), frozenset({"this", "super"}), ("<class>",)),
-    Spec("vim", "vim", ("vim", "viml")),
+    Spec("apex", "apex", ("apex",), frozenset({"this", "super"}), ("<class>",), foreign=(
+        Foreign(re.compile(rb"\\(?:NeedsTeXFormat|ProvidesClass|LoadClass|DeclareOption)\b"), "a LaTeX class"),
+        Foreign(re.compile(rb"(?m)^(?:VERSION \d+\.\d+ CLASS|Attribute VB_)"), "a Visual Basic class module"),
+    )),
+    Spec("vim", "vim", ("vim", "viml"), nested_global=True),
     Spec("squirrel", "squirrel", ("squirrel",), frozenset({"this"}), ("constructor",)),
     Spec("glsl", "glsl", ("glsl",)),
     Spec("hlsl", "hlsl", ("hlsl",), frozenset({"this"}), ("<class>",), queries="cuda"),  # both C++-derived

@@ -1,0 +1,208 @@
+"""ECMAScript files in chunks (``Language.chunked``): an edit re-extracts only the chunks whose
+text changed, and re-resolves only their sites (``engine/chunks.py``): a keystroke in a method's
+body costs that method, not the file.
+
+A chunk is a top-level statement, or a member of a class declaration (``class C``, ``export
+class C``): the class splits into its header (up to its body) and one chunk per member, as
+Python's do; a member's chunk holds a copy of its class (symbol 1, scope 1) and what it adds to the
+class's ``extra`` (properties: ``attrs``, ``tags``) is folded in by :func:`merge_member_extra`.
+A chunk holds what its extraction reads of the statements around it:
+
+- the overload signatures right before a function are one chunk with it (its range starts at the
+  first, :func:`.extract.overloads_start`);
+- assignments (``Foo.create = (...) => ...``, ``Foo.prototype.m = function``, and any other,
+  ``_cache = new WeakMap();``) are one chunk with the statement before them: the function is a
+  member of ``Foo`` when ``Foo`` is defined there (``Extractor.def_in_scope``; after a class,
+  they are member chunks of it). A definition further up (another declaration in between) is not
+  seen, by a fresh index or an edit alike;
+- a class member's overload signatures are one chunk with its implementation.
+
+A file from disk is extracted chunk by chunk too (no ``Language.extract_whole``): measured on zod,
+a first index costs about what one pass over the file did.
+
+A chunk's scopes are its own: scope 0 is the module's, the others count up from 1, and its sites
+name them so (``SiteExpr.scope``). The file's ``Facts.local`` keeps each chunk's scopes with the
+index of its first site (:func:`merge_local`): a site's scopes are those of the chunk it is in
+(:func:`scopes_of`). Symbol indices in the scopes (owners, ``this``, definitions) are the file's
+(:func:`rebase_local`).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from typing import Any
+
+import tree_sitter as ts
+
+from .. import Span
+from .extract import OVERLOADS
+
+# what a chunk's extraction keeps in ``Facts.local`` and the merge joins
+MODULE_SCOPE = (0, 0, ("none",), [], {}, {}, {})
+_THIS_SYMBOL = ("cls", "static", "obj", "fn")  # ``this`` kinds that name a symbol by index
+
+
+def chunk_spans(root: ts.Node) -> list[Span]:
+    """The top-level statements, grouped where one's extraction reads another (see the module);
+    a class declaration splits into its header and its members, the statements grouped after it
+    being members too (``Foo.create = ...`` sees ``Foo``, the member chunks' symbol 1). Asked on
+    every keystroke: one walk over the statements and class bodies, each node's type read once."""
+    spans: list[Span] = []
+    for group in _groups(root.children, True):
+        first, last = group[0], group[-1]
+        cls = _class_of(first) if len(group) > 1 or first.type in _CLASS_STATEMENTS else None
+        body = cls.child_by_field_name("body") if cls is not None else None
+        if cls is None or body is None:
+            spans.append(Span(first, first.start_byte, last.end_byte, first.start_point, last.end_point, None, None))
+            continue
+        header = len(spans)
+        spans.append(Span(first, first.start_byte, body.start_byte, first.start_point, body.start_point, None, cls))
+        for m in _groups(body.children, False):
+            a, b = m[0], m[-1]
+            spans.append(Span(first, a.start_byte, b.end_byte, a.start_point, b.end_point, header, None))
+        if len(group) > 1:  # the statements grouped with the class (and the comments between them)
+            c = first.next_sibling
+            while c is not None and c.start_byte < last.end_byte:
+                spans.append(Span(first, c.start_byte, c.end_byte, c.start_point, c.end_point, header, None))
+                c = c.next_sibling
+    return spans
+
+
+def _groups(children: list[ts.Node], top: bool) -> list[list[ts.Node]]:
+    """Consecutive nodes in groups, a comment alone: a node joins the group before it when that
+    group ends with an overload signature (a ``;`` after it aside), a ``;`` always, and at the top
+    level an assignment statement (see the module); comments between them are in the group. A
+    class body's braces are in none."""
+    out: list[list[ts.Node]] = []
+    group: list[ts.Node] = []
+    comments: list[ts.Node] = []  # comments after the open group
+    open_signature = False  # the open group ends with an overload signature
+    for child in children:
+        t = child.type
+        if "comment" in t:
+            comments.append(child)
+            continue
+        if t == "{" or t == "}":
+            continue
+        if group and (t == ";" or open_signature or (top and t == "expression_statement" and _assignment(child))):
+            group.append(child)
+            comments = []
+        else:
+            if group:
+                out.append(group)
+            out.extend([c] for c in comments)
+            group, comments = [child], []
+        if t != ";":
+            open_signature = t in OVERLOADS or (
+                t == "export_statement" and (d := child.child_by_field_name("declaration")) is not None and d.type in OVERLOADS
+            )
+    if group:
+        out.append(group)
+    out.extend([c] for c in comments)
+    return out
+
+
+CLASS_DECLARATIONS = ("class_declaration", "abstract_class_declaration")
+_CLASS_STATEMENTS = (*CLASS_DECLARATIONS, "export_statement")
+
+
+def _class_of(statement: ts.Node) -> ts.Node | None:
+    """The class a statement declares (``class C``, ``export class C``, ``export default class C``)."""
+    node = statement.child_by_field_name("declaration") if statement.type == "export_statement" else statement
+    if node is None and statement.type == "export_statement":
+        node = next((c for c in statement.named_children if c.type in CLASS_DECLARATIONS), None)
+    return node if node is not None and node.type in CLASS_DECLARATIONS else None
+
+
+def container_of(node: ts.Node | None, lo: int) -> ts.Node | None:
+    """The class a member chunk at byte ``lo`` belongs to, from the node its span names (the class's
+    statement), or None: the chunk is a top-level statement."""
+    if node is None or node.start_byte >= lo:
+        return None
+    if node.type in CLASS_DECLARATIONS:
+        return node
+    if node.type == "export_statement":
+        return _class_of(node)
+    # a tree of one member and its class's header (engine/parse.py member_region): the class around it
+    n = node.descendant_for_byte_range(lo, lo)
+    while n is not None and not (n.type in CLASS_DECLARATIONS and n.start_byte < lo):
+        n = n.parent
+    return n
+
+
+def merge_member_extra(container: dict[str, Any], member: dict[str, Any]) -> dict[str, Any]:
+    """What a member chunk adds to its class: the properties its constructor's parameters, its
+    fields and its ``this.x = ...`` declare (``attrs``, ``tags``), in the order of the members."""
+    attrs, tags = member.get("attrs"), member.get("tags")
+    if not attrs and not tags:
+        return container
+    merged = dict(container)
+    if attrs:
+        mine = {k: list(v) for k, v in merged.get("attrs", {}).items()}
+        for name, evs in attrs.items():
+            mine.setdefault(name, []).extend(evs)
+        merged["attrs"] = mine
+    if tags:
+        merged["tags"] = {**merged.get("tags", {}), **tags}
+    return merged
+
+
+def _assignment(node: ts.Node) -> bool:
+    """An assignment as a statement: ``a.b = ...`` may define a member of ``a``; other assignments
+    (``_cache = new WeakMap();``, as compilers emit them between a class and its members) keep
+    such a statement with the definition above them."""
+    e = node.named_child(0)
+    return e is not None and e.type == "assignment_expression"
+
+
+def rebase_local(local: Any, mapping: list[int]) -> Any:
+    """A chunk's scopes with its symbol indices the file's (``mapping[i]``)."""
+    if not local or all(m == i for i, m in enumerate(mapping)):
+        return local
+    scopes = []
+    for parent, owner, this, locals_, types, imports, defs in local["scopes"]:
+        if this and this[0] in _THIS_SYMBOL:
+            this = (this[0], mapping[this[1]])
+        scopes.append((parent, mapping[owner], this, locals_, types, imports,
+                       {k: mapping[v] for k, v in defs.items()} if defs else defs))
+    return {**local, "scopes": scopes}
+
+
+def merge_local(parts: list[Any]) -> dict[str, Any]:
+    """The file's ``Facts.local`` from its chunks' (in order): the module-level names of all of
+    them, and each chunk's scopes with the index of its first site (chunks without sites left out)."""
+    folder = ""
+    mlocals: set[str] = set()
+    table: list[tuple[int, list]] = []
+    at = 0
+    for p in parts:
+        if not p:
+            continue
+        folder = p["folder"]
+        mlocals.update(p["mlocals"])
+        n = p.get("nsites", 0)
+        if n:
+            table.append((at, p["scopes"]))
+            at += n
+    return {"folder": folder, "mlocals": sorted(mlocals), "parts": table}
+
+
+class ChunkScopes:
+    """The scopes a site of a file is resolved in: its chunk's (a file extracted whole has one)."""
+
+    def __init__(self, local: dict[str, Any]) -> None:
+        parts = local.get("parts")
+        if parts is None:  # one scope list for the whole file
+            parts = [(0, local.get("scopes", [MODULE_SCOPE]))]
+        self.starts = [at for at, _ in parts]
+        self.lists = [scopes for _, scopes in parts]
+
+    def part_of(self, site: int) -> int:
+        return max(0, bisect_right(self.starts, site) - 1)
+
+    def scopes(self, part: int) -> list:
+        return self.lists[part] if self.lists else [MODULE_SCOPE]
+
+
+def scopes_of(local: dict[str, Any] | None) -> ChunkScopes:
+    return ChunkScopes(local or {})

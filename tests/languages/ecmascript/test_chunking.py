@@ -1,0 +1,141 @@
+"""TypeScript and JavaScript are extracted chunk by chunk (languages/ecmascript/chunking.py): a
+file from disk (its chunks not kept) and an editor buffer (its chunks kept for the next edit) get
+the same facts, symbol ids and site ids; a chunk's scopes are its own, so an edit elsewhere keeps
+them; what one statement's extraction reads of another is in its chunk."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from graph_util import check_incremental, edges, write_files
+from graphmind import languages
+from graphmind.engine import Engine, chunks
+
+TS = languages.get("typescript")
+ROOTS = [Path(__file__).resolve().parent / "fixtures", Path(__file__).resolve().parents[2] / "fixtures" / "typescript"]
+SOURCES = sorted(p for root in ROOTS for p in root.rglob("*") if p.suffix in (".ts", ".tsx", ".js"))
+
+
+def _plain(ext: chunks.Extraction) -> dict[str, Any]:
+    f = ext.facts
+    return {
+        "symbols": [(s.qname, s.name, s.kind, s.parent, s.range, s.selection, s.signature, s.extra) for s in f.symbols],
+        "sites": [(s.caller, s.name, s.kind, s.range, s.expr) for s in f.sites],
+        "bindings": f.bindings,
+        "local": f.local,
+        "links": f.links,
+        "docs": f.docs,
+        "ids": ext.ids,
+        "sids": ext.sids,
+    }
+
+
+def _extract(text: bytes, rel: str = "src/m.ts", keep: bool = True, last: chunks.Extraction | None = None) -> chunks.Extraction:
+    lang = languages.for_path(rel)
+    assert lang is not None and lang.chunked
+    return chunks.extract(lang, lang.parser().parse(text), text, rel, rel.rsplit(".", 1)[0].replace("/", "."), last, keep=keep)
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
+def test_a_file_from_disk_is_extracted_as_a_buffer_is(path: Path) -> None:
+    text = path.read_bytes()
+    rel = f"src/{path.name}"
+    buffer, disk = _extract(text, rel), _extract(text, rel, keep=False)
+    assert buffer.chunks and not disk.chunks or len(disk.chunks) == len(buffer.chunks)
+    assert _plain(disk) == _plain(buffer)
+
+
+def test_an_edit_in_one_function_extracts_that_chunk_alone_and_keeps_the_others() -> None:
+    text = b"function a() {\n  b();\n}\n\nfunction b() {\n  const f = () => a();\n  f();\n}\n\nclass C {\n  m() { a(); }\n}\n"
+    first = _extract(text)
+    edited = text.replace(b"  b();\n", b"  b();\n  b();\n")
+    second = _extract(edited, last=first)
+    assert (second.prefix, second.suffix) == (0, 3)  # function b, class C's header and member were reused
+    assert all(second.chunks[i].facts is first.chunks[i].facts for i in (1, 2, 3))
+    assert _plain(second) == _plain(_extract(edited, keep=False))
+    # each chunk's sites name its own scopes (1: b's body, 2: the arrow b.f in it), wherever it is;
+    # the file's scopes are kept by chunk, with each chunk's first site
+    syms = second.facts.symbols
+    call = next(s for s in second.facts.sites if s.name == "a" and syms[s.caller].qname == "src.m.b.f")
+    assert call.expr[0] == 2
+    assert [at for at, _ in second.facts.local["parts"]] == [0, 2, 4]
+
+
+def test_overloads_and_assignments_are_in_the_chunk_of_what_they_belong_to() -> None:
+    src = (
+        b"export function f(a: string): void;\n// doc\nexport function f(a: number): void;\n"
+        b"export function f(a: any) {}\n\n"
+        b"export class Z {}\n_cache = new WeakMap();\nZ.create = () => new Z();\nZ.prototype.go = function () {};\n\n"
+        b"const other = 1;\nZ.late = () => 1;\n"
+    )
+    tree = TS.parser().parse(src)
+    spans = TS.chunk_spans(tree.root_node)
+    texts = [src[s.start : s.end].decode() for s in spans]
+    assert texts[0].startswith("export function f(a: string)") and texts[0].endswith("export function f(a: any) {}")
+    # the class's header, then the statements after it as its members
+    assert texts[1:5] == ["export class Z ", "_cache = new WeakMap();", "Z.create = () => new Z();",
+                          "Z.prototype.go = function () {};"]
+    assert [sp.parent for sp in spans[1:6]] == [None, 1, 1, 1, None]
+    assert texts[5] == "const other = 1;\nZ.late = () => 1;"
+    facts = _extract(src).facts
+    f = next(s for s in facts.symbols if s.qname == "src.m.f")
+    assert f.range[0] == 0  # the implementation's range starts at its first signature
+    qnames = {s.qname for s in facts.symbols}
+    assert {"src.m.Z.create", "src.m.Z.go"} <= qnames
+    # a definition further up, another declaration in between: not seen (by a fresh index alike)
+    assert "src.m.Z.late" not in qnames
+
+
+def test_static_members_assigned_after_a_class_are_called_through_it(tmp_path: Path) -> None:
+    write_files(tmp_path, {
+        "lib.js": "class Z {\n  run() {}\n}\nZ.create = function () {\n  return new Z();\n};\nmodule.exports = { Z };\n",
+        "use.js": "const { Z } = require('./lib');\nfunction go() {\n  Z.create().run();\n}\n",
+    })
+    eng = Engine(tmp_path, db_path=tmp_path / "index.db")
+    eng.index()
+    got = {(a, b) for a, b, _ in edges(eng)}
+    eng.close()
+    assert ("use.go", "lib.Z.create") in got and ("use.go", "lib.Z.run") in got
+
+
+def test_a_class_splits_into_its_header_and_members_and_an_edit_in_a_method_extracts_that_method() -> None:
+    text = (
+        b"export class Repo<T> extends Base implements Store {\n"
+        b"  readonly kind = \"disk\";\n"
+        b"  constructor(private readonly db: Db) {\n    super();\n  }\n"
+        b"  find(): Repo<T> {\n    return this.db.get();\n  }\n"
+        b"  save(x: number): void;\n  save(x: any) {\n    this.last = new Disk();\n  }\n"
+        b"}\n"
+        b"Repo.create = () => new Repo(db);\n"
+    )
+    tree = TS.parser().parse(text)
+    spans = TS.chunk_spans(tree.root_node)
+    assert [sp.parent for sp in spans] == [None, 0, 0, 0, 0, 0]
+    # a field with its ``;``, the overloads with their implementation
+    assert text[spans[1].start : spans[1].end] == b'readonly kind = "disk";'
+    assert text[spans[4].start : spans[4].end].startswith(b"save(x: number): void;")
+    first = _extract(text)
+    edited = text.replace(b"return this.db.get();", b"return this.db.get(1);")
+    second = _extract(edited, last=first)
+    assert (second.prefix, second.suffix) == (3, 2)
+    assert _plain(second) == _plain(_extract(edited, keep=False))
+    syms = {s.qname: s for s in second.facts.symbols}
+    assert {"src.m.Repo.find", "src.m.Repo.save", "src.m.Repo.constructor", "src.m.Repo.create"} <= set(syms)
+    repo = syms["src.m.Repo"]
+    # the members' share of the class: its properties, in the order of the members
+    assert list(repo.extra["attrs"]) == ["db", "last"] and repo.extra["tags"] == {"kind": "disk"} and repo.extra["bases"]
+    assert repo.range[2] == 12  # the class's extent, not its header's
+    assert syms["src.m.Repo.create"].parent == second.facts.symbols.index(repo)
+
+
+def test_a_module_level_name_that_shadows_a_global_reaches_the_other_chunks_sites() -> None:
+    # `let fetch;` at the top makes `fetch()` in f this module's (unresolved), not the global one
+    # (external): a keystroke adding it in its own chunk must reach f's site, which is in another
+    check_incremental(
+        {"a.ts": "export function f() {\n  fetch();\n}\n"}, ("a.ts",), [("a.ts", 0, 0, "let fetch;\n")]
+    )
+    check_incremental(
+        {"a.ts": "let fetch;\nexport function f() {\n  fetch();\n}\n"}, ("a.ts",), [("a.ts", 4, 0, "x")]
+    )
