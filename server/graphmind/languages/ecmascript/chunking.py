@@ -46,41 +46,50 @@ def chunk_spans(root: ts.Node) -> list[Span]:
     """The top-level statements, grouped where one's extraction reads another (see the module);
     a class declaration splits into its header and its members, the statements grouped after it
     being members too (``Foo.create = ...`` sees ``Foo``, the member chunks' symbol 1). Asked on
-    every keystroke: one walk over the statements and class bodies, each node's type read once."""
+    every keystroke: one walk over the statements and class bodies, each node's type read once,
+    a class looked for only in a statement that may declare one."""
     spans: list[Span] = []
-    for group in _groups(root.children, True):
-        first, last = group[0], group[-1]
-        cls = _class_of(first) if len(group) > 1 or first.type in _CLASS_STATEMENTS else None
+    add = spans.append
+    for group, first_type in _groups(root.children, True):
+        first = group[0]
+        cls = _class_of(first) if first_type in _CLASS_STATEMENTS else None
         body = cls.child_by_field_name("body") if cls is not None else None
-        if cls is None or body is None:
-            spans.append(Span(first, first.start_byte, last.end_byte, first.start_point, last.end_point, None, None))
+        if body is None:
+            last = group[-1]
+            add(Span(first, first.start_byte, last.end_byte, first.start_point, last.end_point, None, None))
             continue
         header = len(spans)
-        spans.append(Span(first, first.start_byte, body.start_byte, first.start_point, body.start_point, None, cls))
-        for m in _groups(body.children, False):
-            a, b = m[0], m[-1]
-            spans.append(Span(first, a.start_byte, b.end_byte, a.start_point, b.end_point, header, None))
+        add(Span(first, first.start_byte, body.start_byte, first.start_point, body.start_point, None, cls))
+        for m, _ in _groups(body.children, False):
+            a = m[0]
+            if len(m) == 1:
+                add(Span(first, a.start_byte, a.end_byte, a.start_point, a.end_point, header, None))
+            else:
+                b = m[-1]
+                add(Span(first, a.start_byte, b.end_byte, a.start_point, b.end_point, header, None))
         if len(group) > 1:  # the statements grouped with the class (and the comments between them)
+            last_end = group[-1].end_byte
             c = first.next_sibling
-            while c is not None and c.start_byte < last.end_byte:
-                spans.append(Span(first, c.start_byte, c.end_byte, c.start_point, c.end_point, header, None))
+            while c is not None and c.start_byte < last_end:
+                add(Span(first, c.start_byte, c.end_byte, c.start_point, c.end_point, header, None))
                 c = c.next_sibling
     return spans
 
 
-def _groups(children: list[ts.Node], top: bool) -> list[list[ts.Node]]:
-    """Consecutive nodes in groups, a comment alone: a node joins the group before it when that
-    group ends with an overload signature (a ``;`` after it aside), a ``;`` always, and at the top
-    level an assignment statement (see the module); comments between them are in the group. A
-    class body's braces are in none."""
-    out: list[list[ts.Node]] = []
+def _groups(children: list[ts.Node], top: bool) -> list[tuple[list[ts.Node], str]]:
+    """Consecutive nodes in groups, a comment alone, each with its first node's type: a node
+    joins the group before it when that group ends with an overload signature (a ``;`` after it
+    aside), a ``;`` always, and at the top level an assignment statement (see the module);
+    comments between them are in the group. A class body's braces are in none."""
+    out: list[tuple[list[ts.Node], str]] = []
     group: list[ts.Node] = []
-    comments: list[ts.Node] = []  # comments after the open group
+    group_type = ""
+    comments: list[tuple[ts.Node, str]] = []  # comments after the open group
     open_signature = False  # the open group ends with an overload signature
     for child in children:
         t = child.type
         if "comment" in t:
-            comments.append(child)
+            comments.append((child, t))
             continue
         if t == "{" or t == "}":
             continue
@@ -89,16 +98,18 @@ def _groups(children: list[ts.Node], top: bool) -> list[list[ts.Node]]:
             comments = []
         else:
             if group:
-                out.append(group)
-            out.extend([c] for c in comments)
-            group, comments = [child], []
+                out.append((group, group_type))
+            if comments:
+                out.extend(([c], ct) for c, ct in comments)
+                comments = []
+            group, group_type = [child], t
         if t != ";":
             open_signature = t in OVERLOADS or (
                 t == "export_statement" and (d := child.child_by_field_name("declaration")) is not None and d.type in OVERLOADS
             )
     if group:
-        out.append(group)
-    out.extend([c] for c in comments)
+        out.append((group, group_type))
+    out.extend(([c], ct) for c, ct in comments)
     return out
 
 
