@@ -43,7 +43,7 @@ from ...model import (
     Target,
     WorkspaceView,
 )
-from .. import Language, SymbolInfo
+from .. import Language, SymbolInfo, WholeFile
 from .dispatch import Dispatch, declared_overrides, dispatch_via, weak_method
 from .labels import MAX_DEPTH, known_confidence, label_by_name, label_known, unresolved
 from .names import CLASS_KINDS, Expr, ExprKind
@@ -108,6 +108,9 @@ class NominalLanguage(Language):
     def overrides(self, facts: Facts, ws: WorkspaceView, ids: list[int]) -> list[Override]:
         return overrides(self.policy, facts, ws, ids)
 
+    def resolve_file(self, facts: Facts, ws: WorkspaceView, ids: list[int]) -> WholeFile:
+        return resolve_file(self.policy, facts, ws, ids)
+
     def test_kind(self, sym: SymbolInfo) -> str | None:
         return self.rules.test_kind(sym)  # type: ignore[no-any-return]
 
@@ -123,8 +126,18 @@ def resolve(policy: Policy, facts: Facts, ws: WorkspaceView) -> Iterator[Resolut
 
 def overrides(policy: Policy, facts: Facts, ws: WorkspaceView, ids: list[int]) -> list[Override]:
     """The overrides and implementations of every type's methods."""
+    return _declared_overrides(Resolver(policy, facts, ws), facts, ids)
+
+
+def resolve_file(policy: Policy, facts: Facts, ws: WorkspaceView, ids: list[int]) -> WholeFile:
+    """:func:`resolve` and :func:`overrides` of a whole file by one resolver: the hierarchies and
+    subtypes its sites walked serve its declarations' overrides (the same lookups, made once)."""
     r = Resolver(policy, facts, ws)
-    return declared_overrides(r.dispatch, facts, ids, policy.lang, lambda t: True, _overrides)
+    return WholeFile([r.site(i, site) for i, site in enumerate(facts.sites)], _declared_overrides(r, facts, ids))
+
+
+def _declared_overrides(r: Resolver, facts: Facts, ids: list[int]) -> list[Override]:
+    return declared_overrides(r.dispatch, facts, ids, r.policy.lang, lambda t: True, _overrides)
 
 
 def imports(facts: Facts, *, any_file: bool = False) -> list[Import]:
