@@ -26,8 +26,8 @@ from .._toolkit.declarations import CaptureKinds, Declarations
 from .._toolkit.names import CLASS_KINDS, LOCAL_VALUE, ExprKind, Generics, Types
 from .syntax import (
     Params,
-    arg_types,
     arity,
+    call_args,
     declared_type,
     delegate_inputs,
     modifiers,
@@ -184,10 +184,11 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
             obj, name_node = name_of_call(caps["name"][0])
             if name_node is None:
                 continue
-            if obj is None and (text(name_node) == "nameof" or sc is not None and text(name_node) in sc):
+            name = text(name_node)
+            if obj is None and (name == "nameof" or sc is not None and name in sc):
                 continue  # ``nameof``, or a delegate held by a local or parameter: not a named method
             recv = receiver(obj, types, enclosing, gen) if obj is not None else None
-            sites.append(SiteFact(owner, text(name_node), CALL, rng(name_node), name_node.start_byte, name_node.end_byte,
+            sites.append(SiteFact(owner, name, CALL, rng(name_node), name_node.start_byte, name_node.end_byte,
                                   _call_expr(recv, node.child_by_field_name("arguments"), types, enclosing, gen)))
         elif key == "reference.class":
             tnode = caps["name"][0]
@@ -205,8 +206,8 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
 
 def _call_expr(recv: Any, args: ts.Node | None, types: Types, enclosing: list[str], gen: Generics) -> tuple:
     """A call site's expr: ``(receiver, arity)``, and the arguments' stated types when any is known."""
-    known = arg_types(args, types, enclosing, gen)
-    return (recv, arity(args)) if known is None else (recv, arity(args), known)
+    n, known = call_args(args, types, enclosing, gen)
+    return (recv, n) if known is None else (recv, n, known)
 
 
 def _locals(key: str, node: ts.Node, sc: dict[str, Any], types: Types, enclosing: list[str], gen: Generics) -> None:

@@ -52,19 +52,13 @@ _CALLABLE = frozenset({"method", "constructor", "function"})
 def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: str) -> Facts:
     root = tree.root_node
     heads, defs, others = _CAPTURES.sort(query, root)
-    pkg = ""
-    imports: list[ts.Node] = []
-    for key, n, _ in heads:
-        if key == "package":
-            ident = next((c for c in n.named_children if c.type == "identifier"), None)
-            pkg = ".".join(text(c) for c in ident.named_children) if ident is not None else ""
-        else:
-            imports.append(n)
+    pkg = next((_package(n) for key, n, _ in reversed(heads) if key == "package"), "")  # the last one counts
     mod = pkg or module
     types = Types(pkg)
     types.static_ondemand.append(mod)  # the package's own top-level functions
-    for imp in imports:
-        _import(imp, types)
+    for key, imp, _ in heads:
+        if key == "import":
+            _import(imp, types)
 
     decls = Declarations(
         SymbolFact(mod, "<module>", "module", None, rng(root), (0, 0, 0, 0), 0, len(src), f"package {mod}"), len(src)
@@ -196,6 +190,11 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
                 if nm is not None:
                     sc[text(nm)] = declared_type(type_node(decl), types, enclosing, gen)
     return Facts(mod, symbols, sites, [], types.local(decls.scopes, local_functions))
+
+
+def _package(node: ts.Node) -> str:
+    ident = next((c for c in node.named_children if c.type == "identifier"), None)
+    return ".".join(text(c) for c in ident.named_children) if ident is not None else ""
 
 
 def _import(node: ts.Node, types: Types) -> None:
