@@ -27,13 +27,18 @@ def _lookups(view: StoreView) -> list[object]:
     return out
 
 
-def test_bounded_caches_give_the_same_answers_and_keys(tmp_path: Path) -> None:
+def _indexed_shop(tmp_path: Path) -> Store:
+    """The store of an index of the Python shop fixture."""
     root = tmp_path / "shop"
     shutil.copytree(FIXTURES / "python" / "shop", root)
     eng = Engine(root, jobs=1)
     eng.index()
     eng.close()
-    store = Store(root / ".graphmind" / "index.db")
+    return Store(root / ".graphmind" / "index.db")
+
+
+def test_bounded_caches_give_the_same_answers_and_keys(tmp_path: Path) -> None:
+    store = _indexed_shop(tmp_path)
     answers = {}
     for limit in (1, 2, 3, 1_000_000):
         view = StoreView(store.db, cache_entries=limit)
@@ -49,12 +54,7 @@ def test_bounded_caches_give_the_same_answers_and_keys(tmp_path: Path) -> None:
 def test_a_settled_view_gives_the_same_answers_and_keys_with_fewer_queries(tmp_path: Path) -> None:
     """``settled``: a qualified name no symbol has is answered from the names read once, without
     a query, and still recorded as a dependency; a hash shared with a defined name asks the store."""
-    root = tmp_path / "shop"
-    shutil.copytree(FIXTURES / "python" / "shop", root)
-    eng = Engine(root, jobs=1)
-    eng.index()
-    eng.close()
-    store = Store(root / ".graphmind" / "index.db")
+    store = _indexed_shop(tmp_path)
     answers, queries = {}, {}
     for settled in (False, True):
         view = StoreView(store.db, settled=settled)
