@@ -9,7 +9,8 @@ folder on PYTHONPATH; with an editable install, link ``<checkout>/queries`` to
 ``<checkout>/server/graphmind/queries`` first) and by this checkout, alternating, each time in a
 fresh process. Reported: the medians of the CPU time of the indexing process (which a busy
 machine disturbs less than wall time) and of the part spent in the plugin's own ``extract`` and
-``resolve`` (resolve with its lookups in the store), so that a language's cost is told apart from
+``resolve`` (a whole file's ``resolve_file``: its sites with their lookups in the store, and its
+declarations' overrides), so that a language's cost is told apart from
 the engine's. Changes are against the first checkout. Every corpus indexes in one process
 (``jobs=1``), so the CPU counted is all the index's.
 """
@@ -32,8 +33,8 @@ from graphmind.engine import Engine
 spent = {"extract": 0.0, "resolve": 0.0}
 
 def wrap(lang):
-    # a whole file's resolution (its sites and its methods' overrides: the engine asks resolve_file,
-    # which a plugin may answer without calling resolve)
+    # a whole file's resolution: its sites and its declarations' overrides (Language.resolve_file,
+    # which a plugin may make of one resolver instead of calling its resolve and overrides)
     extract, resolve = lang.extract, lang.resolve_file
 
     def timed_extract(*args):

@@ -27,13 +27,18 @@ def _lookups(view: StoreView) -> list[object]:
     return out
 
 
-def test_bounded_caches_give_the_same_answers_and_keys(tmp_path: Path) -> None:
+def _indexed_shop(tmp_path: Path) -> Store:
+    """The store of an index of the Python shop fixture."""
     root = tmp_path / "shop"
     shutil.copytree(FIXTURES / "python" / "shop", root)
     eng = Engine(root, jobs=1)
     eng.index()
     eng.close()
-    store = Store(root / ".graphmind" / "index.db")
+    return Store(root / ".graphmind" / "index.db")
+
+
+def test_bounded_caches_give_the_same_answers_and_keys(tmp_path: Path) -> None:
+    store = _indexed_shop(tmp_path)
     answers = {}
     for limit in (1, 2, 3, 1_000_000):
         view = StoreView(store.db, cache_entries=limit)
@@ -44,6 +49,33 @@ def test_bounded_caches_give_the_same_answers_and_keys(tmp_path: Path) -> None:
     store.close()
     assert answers[1] == answers[2] == answers[3] == answers[1_000_000]
     assert sum(1 for a in answers[1][0] if a) >= 10  # the fixture's names are found
+
+
+def test_a_settled_view_gives_the_same_answers_and_keys_with_fewer_queries(tmp_path: Path) -> None:
+    """``settled``: a qualified name no symbol has is answered from the names read once, without
+    a query, and still recorded as a dependency; a hash shared with a defined name asks the store."""
+    store = _indexed_shop(tmp_path)
+    answers, queries = {}, {}
+    for settled in (False, True):
+        view = StoreView(store.db, settled=settled)
+        view.lang, view.deps = "python", set()
+        asked: list[str] = []
+        store.db.set_trace_callback(asked.append)
+        answers[settled] = (_lookups(view), sorted(view.deps))
+        store.db.set_trace_callback(None)
+        queries[settled] = [q for q in asked if "WHERE qname=?" in q or "WHERE qname=" in q]
+    assert answers[True] == answers[False]
+    assert "python:nowhere.x" in answers[True][1]  # a name nobody defines: still a dependency
+    assert len(queries[True]) < len(queries[False])
+    view = StoreView(store.db, settled=True)
+    view.lang = "python"
+    real = "shop.payments.gateway.Gateway"
+    assert view.symbols(real)
+    assert view._qnames is not None
+    known = view._qnames["python"]
+    view._qnames["python"] = type(known)("q", sorted({*known, hash("nowhere.y")}))  # a collision: the store decides
+    assert view.symbols("nowhere.y") == []
+    store.close()
 
 
 def test_an_entry_used_since_the_last_turn_stays() -> None:

@@ -216,7 +216,7 @@ class Indexer:
         with YoungCollections() as young:  # frees each resolver's cycles a few files later
             for i in range(0, len(ids), BATCH * 2):
                 with self.lock, store.tx():
-                    view = StoreView(store.db) if view is None else view
+                    view = StoreView(store.db, settled=True) if view is None else view  # symbols stored
                     part = ids[i : i + BATCH * 2]
                     if store.bulk_loading() and not any(d.base is not None for d in self.up.docs.values()):
                         part = self._resolve_first(part, view, fresh or {}, young)

@@ -120,7 +120,7 @@ def _resolve_group(db_path: str, files: list[IndexedFile]) -> list[tuple[int, Fi
     global _view
     if _view is None:  # one read-only connection and lookup cache per worker
         db = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, check_same_thread=False)
-        _view = StoreView(db)
+        _view = StoreView(db, settled=True)  # resolving an index: every file's symbols are stored
     out: list[tuple[int, FileResolution | None]] = []
     with YoungCollections() as young:  # frees each resolver's cycles a few files later
         for fid, path, lang_name in files:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import marshal
 import sqlite3
+from array import array
+from bisect import bisect_left
 from sys import intern
 from typing import Any
 
@@ -12,6 +14,7 @@ from ..model import SymbolRow
 _ROWS = "SELECT id, qname, name, kind, module, lang, extra FROM symbols"
 _BY_QNAME = f"{_ROWS} WHERE qname=? AND lang=? ORDER BY id"
 _BY_NAME = f"{_ROWS} WHERE name=? AND lang=? ORDER BY id"
+_QNAMES = "SELECT qname FROM symbols WHERE lang=?"
 # a type's row joins its symbol; a rename's row has its alias (and the module's id, not joined)
 # the types naming ``name`` among their supertypes, then the aliases (rows with only ``alias``).
 # Two plain arms rather than a LEFT JOIN: SQLite flattens a stacked overlay's views into these
@@ -78,7 +81,7 @@ class StoreView:
     looked up). Lookups see the symbols of one language (``lang``): qualified names of different
     languages may coincide and never bind to each other."""
 
-    def __init__(self, db: sqlite3.Connection, cache_entries: int | None = None) -> None:
+    def __init__(self, db: sqlite3.Connection, cache_entries: int | None = None, *, settled: bool = False) -> None:
         self.db = db
         self.lang = ""
         self.deps: set[str] = set()
@@ -86,12 +89,18 @@ class StoreView:
         # would make a cycle holding the caches until the cyclic collector runs)
         self._owner: StoreView | None = None
         self._c = _Caches(CACHE_ENTRIES if cache_entries is None else cache_entries)
+        # ``settled``: no symbol changes while the view is used (an index resolves after every file's
+        # symbols are stored). Then a language's qualified names are read once (their hashes, sorted:
+        # 8 bytes a symbol) and a name no symbol has is answered without a query -- most lookups of
+        # C#, Kotlin and C++ ask for a candidate the workspace does not define
+        self._qnames: dict[str, array[int]] | None = {} if settled else None
 
     def for_language(self, lang: str) -> StoreView:
         """A view of another language's symbols (a family such as TypeScript + JavaScript) that
         shares this view's caches and records its lookups in this view's ``deps``."""
         sibling = StoreView.__new__(StoreView)
         sibling.db, sibling.lang, sibling._owner, sibling._c = self.db, lang, self._owner or self, self._c
+        sibling._qnames = self._qnames
         return sibling
 
     def _row(self, r: tuple) -> SymbolRow:
@@ -122,7 +131,23 @@ class StoreView:
         return rows
 
     def symbols(self, qname: str) -> list[SymbolRow]:
+        if self._qnames is not None and not self._may_define(qname):
+            (self._owner or self).deps.add(f"{self.lang}:{qname}")  # recorded all the same
+            return []
         return self._lookup(f"{self.lang}:{qname}", _BY_QNAME, (qname, self.lang))
+
+    def _may_define(self, qname: str) -> bool:
+        """Whether a symbol of the view's language may have qualified name ``qname`` (a hash
+        collision says yes: the query decides)."""
+        assert self._qnames is not None
+        known = self._qnames.get(self.lang)
+        if known is None:
+            known = self._qnames[self.lang] = array(
+                "q", sorted({hash(q) for (q,) in self.db.execute(_QNAMES, (self.lang,))})
+            )
+        h = hash(qname)
+        i = bisect_left(known, h)
+        return i < len(known) and known[i] == h
 
     def by_name(self, name: str) -> list[SymbolRow]:
         return self._lookup(f"{self.lang}:#{name}", _BY_NAME, (name, self.lang))

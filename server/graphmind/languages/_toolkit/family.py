@@ -3,7 +3,6 @@ each other; a Go package's ``go.mod`` is a ``gomod`` file)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from ...model import SymbolRow, WorkspaceView
@@ -24,25 +23,30 @@ class FamilyView:
         sibling = getattr(ws, "for_language", None)
         self._views: list[WorkspaceView] | None = [sibling(lang) for lang in langs] if callable(sibling) else None
 
-    def _each(self, fn: Callable[[WorkspaceView], list]) -> list:
+    def _each(self, lookup: str, *args: str) -> list:
+        """The wrapped view's ``lookup(*args)``, once per member language (C and C++ ask every
+        lookup twice: a plain loop, no closure made per call)."""
         if self._views is None:
-            return fn(self.ws)
-        return [x for v in self._views for x in fn(v)]
+            return getattr(self.ws, lookup)(*args)  # type: ignore[no-any-return]
+        out: list = []
+        for v in self._views:
+            out += getattr(v, lookup)(*args)
+        return out
 
     def symbols(self, qname: str) -> list[SymbolRow]:
-        return self._each(lambda v: v.symbols(qname))
+        return self._each("symbols", qname)
 
     def by_name(self, name: str) -> list[SymbolRow]:
-        return self._each(lambda v: v.by_name(name))
+        return self._each("by_name", name)
 
     def subtypes(self, name: str) -> list[SymbolRow]:
-        return self._each(lambda v: v.subtypes(name))
+        return self._each("subtypes", name)
 
     def aliases(self, name: str) -> list[str]:
-        return self._each(lambda v: v.aliases(name))
+        return self._each("aliases", name)
 
     def members(self, qname: str) -> list[SymbolRow]:
-        return self._each(lambda v: v.members(qname))
+        return self._each("members", qname)
 
     def bindings(self, module: str, name: str) -> list[tuple[str, str, Any]]:
-        return self._each(lambda v: v.bindings(module, name))
+        return self._each("bindings", module, name)

@@ -115,6 +115,8 @@ def known_confidence(rows: Iterable[SymbolRow], conf: int, *, alternatives: bool
     ONE qualified name count as one: they are the alternatives of one binding (``def lock`` in
     each branch of ``if os.name == "nt": ... else: try: ... except: ...``), of which exactly one
     exists when the call runs, so each keeps the chain's label."""
+    if isinstance(rows, list) and len(rows) < 2:  # most calls: one definition (no set to build)
+        return conf
     key = (lambda r: r.qname) if alternatives else (lambda r: r.id)
     return AMBIGUOUS if len({key(r) for r in rows}) > 1 else conf
 

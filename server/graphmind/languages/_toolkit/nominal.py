@@ -43,7 +43,7 @@ from ...model import (
     Target,
     WorkspaceView,
 )
-from .. import Language, SymbolInfo
+from .. import Language, SymbolInfo, WholeFile
 from .dispatch import Dispatch, declared_overrides, dispatch_via, weak_method
 from .labels import MAX_DEPTH, known_confidence, label_by_name, label_known, unresolved
 from .names import CLASS_KINDS, Expr, ExprKind
@@ -108,6 +108,9 @@ class NominalLanguage(Language):
     def overrides(self, facts: Facts, ws: WorkspaceView, ids: list[int]) -> list[Override]:
         return overrides(self.policy, facts, ws, ids)
 
+    def resolve_file(self, facts: Facts, ws: WorkspaceView, ids: list[int]) -> WholeFile:
+        return resolve_file(self.policy, facts, ws, ids)
+
     def test_kind(self, sym: SymbolInfo) -> str | None:
         return self.rules.test_kind(sym)  # type: ignore[no-any-return]
 
@@ -123,8 +126,18 @@ def resolve(policy: Policy, facts: Facts, ws: WorkspaceView) -> Iterator[Resolut
 
 def overrides(policy: Policy, facts: Facts, ws: WorkspaceView, ids: list[int]) -> list[Override]:
     """The overrides and implementations of every type's methods."""
+    return _declared_overrides(Resolver(policy, facts, ws), facts, ids)
+
+
+def resolve_file(policy: Policy, facts: Facts, ws: WorkspaceView, ids: list[int]) -> WholeFile:
+    """:func:`resolve` and :func:`overrides` of a whole file by one resolver: the hierarchies and
+    subtypes its sites walked serve its declarations' overrides (the same lookups, made once)."""
     r = Resolver(policy, facts, ws)
-    return declared_overrides(r.dispatch, facts, ids, policy.lang, lambda t: True, _overrides)
+    return WholeFile([r.site(i, site) for i, site in enumerate(facts.sites)], _declared_overrides(r, facts, ids))
+
+
+def _declared_overrides(r: Resolver, facts: Facts, ids: list[int]) -> list[Override]:
+    return declared_overrides(r.dispatch, facts, ids, r.policy.lang, lambda t: True, _overrides)
 
 
 def imports(facts: Facts, *, any_file: bool = False) -> list[Import]:
@@ -174,6 +187,9 @@ class Resolver:
         # a file names the same types again and again (C#'s candidate lists are long: every
         # enclosing namespace and ``using``): each list and each name is looked up once
         self._classes: dict[str, list[SymbolRow]] = {}
+        self._first: dict[tuple[str, ...], list[SymbolRow]] = {}
+        self._enclosing: dict[int, list[SymbolRow]] = {}
+        self._extensions: dict[tuple[tuple[int, ...], str, int], list[SymbolRow]] = {}
         self._type_values: dict[tuple[str, ...], Value] = {}
         self._methods: dict[tuple[tuple[int, ...], str, int], tuple[list[SymbolRow], bool]] = {}
         self._roots: set[str] | None = None
@@ -183,6 +199,14 @@ class Resolver:
         got = self._classes.get(qname)
         if got is None:
             got = self._classes[qname] = [r for r in self.ws.symbols(qname) if r.kind in CLASS_KINDS]
+        return got
+
+    def first_class(self, cands: list[str]) -> list[SymbolRow]:
+        """The classes of the first of ``cands`` that names any (none: [])."""
+        key = tuple(cands)
+        got = self._first.get(key)
+        if got is None:
+            got = self._first[key] = next((rows for c in cands if (rows := self.classes(c))), [])
         return got
 
     def type_value(self, cands: list[str] | None) -> tuple[Value | None, int]:
@@ -209,6 +233,14 @@ class Resolver:
         return rows[0] if rows else None
 
     def enclosing_classes(self, scope: int) -> list[SymbolRow]:
+        """The workspace's rows of the types around ``scope``, innermost first (memoised per scope:
+        shared, not to be changed)."""
+        got = self._enclosing.get(scope)
+        if got is None:
+            got = self._enclosing[scope] = self._enclosing_classes(scope)
+        return got
+
+    def _enclosing_classes(self, scope: int) -> list[SymbolRow]:
         out = []
         s: int | None = scope
         while s:
@@ -409,6 +441,13 @@ class Resolver:
 
     def extensions(self, classes: list[SymbolRow], name: str, arity: int) -> list[SymbolRow]:
         """Extension methods ``name`` whose receiver type is one of ``classes`` or a supertype."""
+        key = (tuple(c.id for c in classes), name, arity)
+        got = self._extensions.get(key)
+        if got is None:
+            got = self._extensions[key] = self.in_scope(self._extensions_of(classes, name, arity))
+        return self.narrow(got)
+
+    def _extensions_of(self, classes: list[SymbolRow], name: str, arity: int) -> list[SymbolRow]:
         out = []
         for r in self.ws.by_name(name):
             ext = r.extra.get("extension")
@@ -419,7 +458,7 @@ class Resolver:
                 c.id == t.id or self.is_subtype(c, t) for c in classes for t in v[1]
             ):
                 out.append(r)
-        return self.narrow(self.in_scope(out))
+        return out
 
     def in_scope(self, extensions: list[SymbolRow]) -> list[SymbolRow]:
         """The extensions the file can see: those of its own module (and, for nested namespaces,
@@ -548,19 +587,18 @@ class Resolver:
             v, _ = self.type_value(ft)
             return v, INFERRED, chain[1:]
         # a class: the longest dotted prefix that names one (a.b.C.D -> nested classes too)
-        for c in cands:
-            rows = self.classes(c)
-            if rows:
-                v: Value | None = ("cls", rows)
-                i = 1
-                while i < len(chain):
-                    nested = self.classes(f"{rows[0].qname}.{chain[i]}")
-                    if not nested:
-                        break
-                    rows = nested
-                    v = ("cls", rows)
-                    i += 1
-                return v, EXTRACTED, chain[i:]
+        rows = self.first_class(cands)
+        if rows:
+            v: Value | None = ("cls", rows)
+            i = 1
+            while i < len(chain):
+                nested = self.classes(f"{rows[0].qname}.{chain[i]}")
+                if not nested:
+                    break
+                rows = nested
+                v = ("cls", rows)
+                i += 1
+            return v, EXTRACTED, chain[i:]
         if (first[:1].islower() or self.policy.upper_packages) and len(chain) > 1:  # a package prefix: com.acme.util.Util
             for i in range(2, len(chain) + 1):
                 rows = self.classes(".".join(chain[:i]))

@@ -17,6 +17,7 @@ A site's ``expr`` is ``(kind, arg, arity)``: :data:`NAME` with the qualifier's p
 from __future__ import annotations
 
 import re
+from operator import itemgetter
 from typing import Any
 
 import tree_sitter as ts
@@ -43,6 +44,8 @@ from .syntax import (
     type_parts,
 )
 
+_POSITION = itemgetter(0, 1)  # (start byte, -end byte) of a capture
+_START = itemgetter(0)
 _CLASS_NODE_KINDS = {"class_specifier": "class", "struct_specifier": "struct", "union_specifier": "union"}
 _DEFS = ("namespace", "class", "function", "macro", "typedef")
 _FUNCTION_MACRO = re.compile(r"#\s*define\s+(\w+)\(([^)]*)\)(.*)", re.S)
@@ -92,7 +95,7 @@ class _Extractor:
         self.caps: list[tuple[int, int, str, ts.Node]] = []
         for key, nodes in ts.QueryCursor(query).captures(self.root).items():
             self.caps.extend((n.start_byte, -n.end_byte, key, n) for n in nodes)
-        self.caps.sort(key=lambda c: (c[0], c[1]))
+        self.caps.sort(key=_POSITION)  # outer first at one start; ties keep the captures' order
         self.symbols: list[SymbolFact] = [
             SymbolFact(module, "<module>", "module", None, rng(self.root), (0, 0, 0, 0), 0, len(src), f"file {module}")
         ]
@@ -110,7 +113,7 @@ class _Extractor:
             if key == "using":
                 self._using(node)
         stack: list[Scope] = [self.spans[0]]
-        rest: list[tuple[str, ts.Node]] = []
+        rest: list[tuple[int, str, ts.Node]] = []  # (start byte, capture, node)
         for start, neg_end, key, node in self.caps:
             while stack[-1].end <= start:
                 stack.pop()
@@ -124,7 +127,7 @@ class _Extractor:
                     continue
             if idx is None:
                 if key != "using" and key not in _DEFS:
-                    rest.append((key, node))
+                    rest.append((start, key, node))
                 continue
             if idx >= 0:
                 span = Scope(start, -neg_end, idx)
@@ -283,7 +286,7 @@ class _Extractor:
         return -1
 
     # ---------------------------------------------------------------- what lies inside
-    def _items(self, rest: list[tuple[str, ts.Node]]) -> Facts:
+    def _items(self, rest: list[tuple[int, str, ts.Node]]) -> Facts:
         syms = self.symbols
         locals_: dict[int, dict[str, list[str]]] = {}
         globals_: dict[str, list[str]] = {}
@@ -316,7 +319,7 @@ class _Extractor:
             elif value.type == "qualified_identifier":
                 refs.append((owner, _name_node(value) or value, qualified_parts(value)[:-1]))
 
-        for (key, node), owner in in_scopes(self.spans, rest, pos=lambda it: it[1].start_byte):
+        for (_, key, node), owner in in_scopes(self.spans, rest, pos=_START):
             kind = syms[owner].kind
             in_function = kind in ("function", "method", "constructor")
             if key == "call":

@@ -22,12 +22,12 @@ from typing import Any
 import tree_sitter as ts
 
 from ...model import CALL, Facts, SiteFact, SymbolFact
-from .._toolkit import in_scopes
-from .._toolkit.names import CLASS_KINDS, LOCAL_VALUE, ExprKind, Generics, Nesting, Types, enclosing_classes
+from .._toolkit.declarations import CaptureKinds, Declarations
+from .._toolkit.names import CLASS_KINDS, LOCAL_VALUE, ExprKind, Generics, Types
 from .syntax import (
     Params,
-    arg_types,
     arity,
+    call_args,
     declared_type,
     delegate_inputs,
     modifiers,
@@ -45,33 +45,26 @@ DECLARATION_KINDS = {
     "constructor_declaration": "constructor", "local_function_statement": "function",
     "property_declaration": "property",
 }
-_DEFINITION_CAPTURES = frozenset({"definition.class", "definition.interface", "definition.method"})
-_OTHER_CAPTURES = frozenset({"field", "enum.constant", "reference.call", "reference.class", "local", "local.using",
-                             "param", "foreach", "out.var", "pattern"})
-_KINDS = _DEFINITION_CAPTURES | _OTHER_CAPTURES | {"namespace", "import"}
+_CAPTURES = CaptureKinds(
+    heads=frozenset({"namespace", "import"}),
+    definitions=frozenset({"definition.class", "definition.interface", "definition.method"}),
+    others=frozenset({"field", "enum.constant", "reference.call", "reference.class", "local", "local.using", "param",
+                      "foreach", "out.var", "pattern"}),
+)
 _CALLABLE = frozenset({"method", "constructor", "function", "property"})
 
 
 def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: str) -> Facts:
     root = tree.root_node
+    heads, defs, others = _CAPTURES.sort(query, root)
     namespaces: list[tuple[int, int, str]] = []  # (start, end, dotted name), outer first
     usings: list[ts.Node] = []
-    defs: list[tuple[ts.Node, ts.Node]] = []
-    others: list[tuple[int, str, ts.Node, dict[str, list[ts.Node]]]] = []
-    for _, caps in ts.QueryCursor(query).matches(root):
-        key = next((k for k in caps if k in _KINDS), None)
-        if key is None:
-            continue
-        n = caps[key][0]
+    for key, n, caps in heads:
         if key == "namespace":
             end = len(src) + 1 if n.type == "file_scoped_namespace_declaration" else n.end_byte
             namespaces.append((n.start_byte, end, ".".join(type_parts(caps["name"][0]) or [])))
-        elif key == "import":
-            usings.append(n)
-        elif key in _DEFINITION_CAPTURES:
-            defs.append((n, caps["name"][0]))
         else:
-            others.append((n.start_byte, key, n, caps))
+            usings.append(n)
     namespaces.sort(key=lambda ns: (ns[0], -ns[1]))
     mod = _namespace_at(namespaces, namespaces[0][0]) if namespaces else module
     base_types = Types("", global_last=True)
@@ -88,23 +81,22 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
             t.single, t.ondemand = base_types.single, base_types.ondemand
         return t
 
-    symbols: list[SymbolFact] = [
-        SymbolFact(mod, "<module>", "module", None, rng(root), (0, 0, 0, 0), 0, len(src), f"namespace {mod}")
-    ]
+    decls = Declarations(
+        SymbolFact(mod, "<module>", "module", None, rng(root), (0, 0, 0, 0), 0, len(src), f"namespace {mod}"), len(src)
+    )
+    symbols = decls.symbols
     defs.sort(key=lambda d: (d[0].start_byte, -d[0].end_byte))
-    nesting = Nesting(len(src))
-    generics: dict[int, Generics] = {0: {}}
     types_of: dict[int, Types] = {0: types_for(mod if namespaces else "")}
-    scopes: dict[int, dict[str, Any]] = {}
     local_functions: set[str] = set()
-    for node, name_node in defs:
-        parent = nesting.parent(node.start_byte)
+    for node, caps in defs:
+        name_node = caps["name"][0]
+        parent = decls.parent(node.start_byte)
         kind = DECLARATION_KINDS[node.type]
         name = text(name_node)
         ns = _namespace_at(namespaces, node.start_byte)
         types = types_for(ns) if not parent else types_of[parent]
-        enclosing = enclosing_classes(parent, symbols)
-        gen = dict(generics.get(parent, {}))
+        enclosing = decls.enclosing(parent)
+        gen = dict(decls.generics.get(parent, {}))
         _generics(node, gen, types, enclosing)
         pq = symbols[parent].qname if parent else ns
         qname = f"{pq}.{name}" if pq else name
@@ -156,25 +148,17 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
         if parent and symbols[parent].kind in CLASS_KINDS and kind == "property":
             symbols[parent].extra.setdefault("fields", {})[name] = extra.pop("type") or []
         extra.pop("type", None)
-        idx = len(symbols)
-        symbols.append(
+        idx = decls.add(
             SymbolFact(qname, name, kind, parent, rng(node), rng(name_node), node.start_byte, node.end_byte,
-                       _signature(node, src), extra)
+                       _signature(node, src), extra),
+            gen, {} if kind in _CALLABLE else None,
         )
-        generics[idx] = gen
         types_of[idx] = types
-        if kind in _CALLABLE:
-            scopes[idx] = {}
-        nesting.push(node.start_byte, node.end_byte, idx)
 
     sites: list[SiteFact] = []
-    enclosing_of: dict[int, list[str]] = {}
-    for (_, key, node, caps), owner in in_scopes(nesting.spans, others, pos=lambda it: it[0]):
+    for key, node, caps, owner, enclosing, gen, sc in decls.owned(others):
         osym = symbols[owner]
-        enclosing = enclosing_classes(owner, symbols, memo=enclosing_of)
-        gen = generics.get(owner, {})
         types = types_of.get(owner) or types_for(_namespace_at(namespaces, node.start_byte))
-        sc = scopes.get(owner)
         if key == "field":
             if osym.kind not in CLASS_KINDS:
                 continue
@@ -200,10 +184,11 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
             obj, name_node = name_of_call(caps["name"][0])
             if name_node is None:
                 continue
-            if obj is None and (text(name_node) == "nameof" or sc is not None and text(name_node) in sc):
+            name = text(name_node)
+            if obj is None and (name == "nameof" or sc is not None and name in sc):
                 continue  # ``nameof``, or a delegate held by a local or parameter: not a named method
             recv = receiver(obj, types, enclosing, gen) if obj is not None else None
-            sites.append(SiteFact(owner, text(name_node), CALL, rng(name_node), name_node.start_byte, name_node.end_byte,
+            sites.append(SiteFact(owner, name, CALL, rng(name_node), name_node.start_byte, name_node.end_byte,
                                   _call_expr(recv, node.child_by_field_name("arguments"), types, enclosing, gen)))
         elif key == "reference.class":
             tnode = caps["name"][0]
@@ -216,13 +201,13 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
                                              node.child_by_field_name("arguments"), types, enclosing, gen)))
         elif sc is not None:
             _locals(key, node, sc, types, enclosing, gen)
-    return Facts(mod, symbols, sites, [], base_types.local(scopes, local_functions))
+    return Facts(mod, symbols, sites, [], base_types.local(decls.scopes, local_functions))
 
 
 def _call_expr(recv: Any, args: ts.Node | None, types: Types, enclosing: list[str], gen: Generics) -> tuple:
     """A call site's expr: ``(receiver, arity)``, and the arguments' stated types when any is known."""
-    known = arg_types(args, types, enclosing, gen)
-    return (recv, arity(args)) if known is None else (recv, arity(args), known)
+    n, known = call_args(args, types, enclosing, gen)
+    return (recv, n) if known is None else (recv, n, known)
 
 
 def _locals(key: str, node: ts.Node, sc: dict[str, Any], types: Types, enclosing: list[str], gen: Generics) -> None:

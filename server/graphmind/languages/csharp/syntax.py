@@ -66,18 +66,24 @@ _LITERALS = {"integer_literal": "Int32", "real_literal": "Double", "boolean_lite
              "character_literal": "Char"}
 
 
-def arg_types(args: ts.Node | None, types: Types, enclosing: list[str], gen: Generics) -> list | None:
-    """What the code states of each argument's type (``new C()``: C's candidates, a literal, a
-    lambda: ``ARG_LAMBDA``; else None), for telling overloads apart; None when nothing is
-    known or an argument is named (``f(x: 1)``: positions do not say the parameter)."""
+def call_args(args: ts.Node | None, types: Types, enclosing: list[str], gen: Generics) -> tuple[int, list | None]:
+    """A call's argument count, and what the code states of each argument's type (``new C()``:
+    C's candidates, a literal, a lambda: ``ARG_LAMBDA``; else None), for telling overloads apart;
+    None when nothing is known or an argument is named (``f(x: 1)``: positions do not say the
+    parameter). One pass over the arguments."""
     if args is None:
-        return None
-    out: list = []
+        return 0, None
+    n = 0
+    out: list | None = []
     for a in args.named_children:
         if a.type != "argument":
             continue
+        n += 1
+        if out is None:
+            continue
         if a.child_by_field_name("name") is not None:
-            return None
+            out = None
+            continue
         e = a.named_children[-1] if a.named_children else None
         t = e.type if e is not None else ""
         if t == "object_creation_expression":
@@ -88,12 +94,12 @@ def arg_types(args: ts.Node | None, types: Types, enclosing: list[str], gen: Gen
             out.append(["<prim>", _LITERALS[t]])
         elif t in ("lambda_expression", "anonymous_method_expression"):
             ps = e.child_by_field_name("parameters")
-            n = 1 if ps is not None and ps.type == "implicit_parameter" else (
+            k = 1 if ps is not None and ps.type == "implicit_parameter" else (
                 sum(1 for c in ps.named_children if c.type == "parameter") if ps is not None else -1)
-            out.append(f"{ARG_LAMBDA}{n}")
+            out.append(f"{ARG_LAMBDA}{k}")
         else:
             out.append(None)
-    return out if any(x is not None for x in out) else None
+    return n, (out if out is not None and any(x is not None for x in out) else None)
 
 
 def delegate_inputs(node: ts.Node | None) -> int | None:
@@ -180,7 +186,8 @@ def receiver(node: ts.Node | None, types: Types, enclosing: list[str], gen: Gene
     if t == "base":
         return (ExprKind.SUPER, None, [])
     if t == "identifier":
-        return (ExprKind.NAME, types.cands([text(node)], enclosing, gen), [text(node)])
+        name = text(node)
+        return (ExprKind.NAME, types.cands([name], enclosing, gen), [name])
     if t == "generic_name":  # Factory<T>.Make(): a class
         parts = type_parts(node) or []
         return (ExprKind.NAME, types.cands(parts, enclosing, gen), parts)

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import tree_sitter as ts
 
 from ...model import Facts, Import, Override, Resolution, WorkspaceView
-from .. import Language, SymbolInfo, extensions_of, register
+from .. import Language, SymbolInfo, WholeFile, extensions_of, register
 from . import extract, policy, resolve
 from . import imports as _imports
 
@@ -35,6 +35,9 @@ class Java(Language):
 
     def overrides(self, facts: Facts, ws: WorkspaceView, ids: list[int]) -> list[Override]:
         return resolve.overrides(facts, ws, ids)
+
+    def resolve_file(self, facts: Facts, ws: WorkspaceView, ids: list[int]) -> WholeFile:
+        return resolve.resolve_file(facts, ws, ids)
 
     def test_kind(self, sym: SymbolInfo) -> str | None:
         return policy.test_kind(sym)

@@ -15,8 +15,7 @@ from typing import Any
 import tree_sitter as ts
 
 from ...model import CALL, REF, Facts, SiteFact, SymbolFact
-from .._toolkit import in_scopes
-from .._toolkit.names import Nesting, enclosing_classes
+from .._toolkit.declarations import CaptureKinds, Declarations
 from .._toolkit.nodes import rng, text
 from .syntax import (
     CLASS_KINDS,
@@ -41,11 +40,13 @@ DECLARATION_KINDS = {
     "record_declaration": "record", "annotation_type_declaration": "annotation", "method_declaration": "method",
     "constructor_declaration": "constructor", "compact_constructor_declaration": "constructor",
 }
-_DEFINITION_CAPTURES = frozenset({"definition.class", "definition.interface", "definition.method"})
-# What else the extractor reads (each pattern of the query has one of these captures).
-_OTHER_CAPTURES = frozenset({"field", "enum.constant", "reference.call", "reference.class", "ref.method", "local",
-                             "resource", "param", "foreach", "lambda.params"})
-_KINDS = _DEFINITION_CAPTURES | _OTHER_CAPTURES | {"package", "import"}
+# What the extractor reads: each pattern of the query has one of these captures (besides @name).
+_CAPTURES = CaptureKinds(
+    heads=frozenset({"package", "import"}),
+    definitions=frozenset({"definition.class", "definition.interface", "definition.method"}),
+    others=frozenset({"field", "enum.constant", "reference.call", "reference.class", "ref.method", "local", "resource",
+                      "param", "foreach", "lambda.params"}),
+)
 
 
 class _Scope:
@@ -58,28 +59,14 @@ class _Scope:
 
 def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: str) -> Facts:
     root = tree.root_node
-    matches = ts.QueryCursor(query).matches(root)
+    heads, defs, others = _CAPTURES.sort(query, root)
     pkg = ""
     imports: list[ts.Node] = []
-    defs: list[tuple[ts.Node, ts.Node, str]] = []
-    others: list[tuple[int, str, ts.Node, dict[str, list[ts.Node]]]] = []
-    for _, caps in matches:
-        key = None
-        for k in caps:  # each pattern has one capture that says what it found (besides @name)
-            if k in _KINDS:
-                key = k
-                break
+    for key, n, _ in heads:
         if key == "package":
-            pkg = ".".join(dotted(next((c for c in caps["package"][0].named_children if c.type != "annotation"), None)))
-        elif key == "import":
-            imports.append(caps["import"][0])
-        elif key in _DEFINITION_CAPTURES:
-            n = caps[key][0]
-            if not _anonymous(n):
-                defs.append((n, caps["name"][0], DECLARATION_KINDS[n.type]))
-        elif key is not None:
-            n = caps[key][0]
-            others.append((n.start_byte, key, n, caps))
+            pkg = ".".join(dotted(next((c for c in n.named_children if c.type != "annotation"), None)))
+        else:
+            imports.append(n)
     mod = pkg or module
     types = Types(pkg)
     for imp in imports:
@@ -97,18 +84,20 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
         else:
             types.single[parts[-1]] = ".".join(parts)
 
-    symbols: list[SymbolFact] = [
-        SymbolFact(mod, "<module>", "module", None, rng(root), (0, 0, 0, 0), 0, len(src), f"package {mod}")
-    ]
+    decls = Declarations(
+        SymbolFact(mod, "<module>", "module", None, rng(root), (0, 0, 0, 0), 0, len(src), f"package {mod}"), len(src),
+        CLASS_KINDS,
+    )
+    symbols = decls.symbols
+    scopes: dict[int, _Scope] = decls.scopes
+    defs = [(n, caps) for n, caps in defs if not _anonymous(n)]
     defs.sort(key=lambda d: (d[0].start_byte, -d[0].end_byte))
-    nesting = Nesting(len(src))
-    generics: dict[int, Generics] = {0: {}}
-    scopes: dict[int, _Scope] = {}
-    for node, name_node, kind in defs:
-        parent = nesting.parent(node.start_byte)
+    for node, caps in defs:
+        name_node, kind = caps["name"][0], DECLARATION_KINDS[node.type]
+        parent = decls.parent(node.start_byte)
         name = text(name_node)
-        enclosing = enclosing_classes(parent, symbols, CLASS_KINDS)
-        gen = dict(generics.get(parent, {}))
+        enclosing = decls.enclosing(parent)
+        gen = dict(decls.generics.get(parent, {}))
         _generics(node, gen, types, enclosing)
         extra: dict[str, Any] = {}
         pq = symbols[parent].qname if parent else (pkg or "")
@@ -161,26 +150,19 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
                 if symbols[parent].kind == "interface" and node.child_by_field_name("body") is None:
                     extra["abstract"] = True
             sig = signature(node, src)
-        idx = len(symbols)
-        symbols.append(
-            SymbolFact(qname, name, kind, parent, rng(node), rng(name_node), node.start_byte, node.end_byte, sig, extra)
+        sc = _Scope() if kind in ("method", "constructor") else None
+        if sc is not None and node.type == "compact_constructor_declaration":
+            for f, c in symbols[parent].extra.get("fields", {}).items():
+                sc.locals[f] = c
+        decls.add(
+            SymbolFact(qname, name, kind, parent, rng(node), rng(name_node), node.start_byte, node.end_byte, sig, extra),
+            gen, sc,
         )
-        generics[idx] = gen
-        if kind in ("method", "constructor"):
-            sc = scopes[idx] = _Scope()
-            if node.type == "compact_constructor_declaration":
-                for f, c in symbols[parent].extra.get("fields", {}).items():
-                    sc.locals[f] = c
-        nesting.push(node.start_byte, node.end_byte, idx)
 
     # members, sites and locals, attributed to the innermost enclosing declaration
     sites: list[SiteFact] = []
-    enclosing_of: dict[int, list[str]] = {}  # the items of one declaration share its enclosing classes
-    for (_, key, node, caps), owner in in_scopes(nesting.spans, others, pos=lambda it: it[0]):
+    for key, node, caps, owner, enclosing, gen, sc in decls.owned(others):
         osym = symbols[owner]
-        enclosing = enclosing_classes(owner, symbols, CLASS_KINDS, enclosing_of)
-        gen = generics.get(owner, {})
-        sc = scopes.get(owner)
         if key == "field":
             if osym.kind not in CLASS_KINDS:
                 continue

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...model import Facts, Override, Resolution, WorkspaceView
+from .. import WholeFile
 from .._toolkit import nominal
 from .builtins import COMMON_METHODS, ENUM_METHODS, OBJECT_METHODS
 
@@ -18,3 +19,7 @@ def resolve(facts: Facts, ws: WorkspaceView) -> Iterator[Resolution]:
 
 def overrides(facts: Facts, ws: WorkspaceView, ids: list[int]) -> list[Override]:
     return nominal.overrides(POLICY, facts, ws, ids)
+
+
+def resolve_file(facts: Facts, ws: WorkspaceView, ids: list[int]) -> WholeFile:
+    return nominal.resolve_file(POLICY, facts, ws, ids)

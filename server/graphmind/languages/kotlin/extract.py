@@ -24,8 +24,8 @@ from typing import Any
 import tree_sitter as ts
 
 from ...model import CALL, Facts, SiteFact, SymbolFact
-from .._toolkit import in_scopes
-from .._toolkit.names import CLASS_KINDS, LOCAL_VALUE, ExprKind, Generics, Nesting, Types, enclosing_classes
+from .._toolkit.declarations import CaptureKinds, Declarations
+from .._toolkit.names import CLASS_KINDS, LOCAL_VALUE, ExprKind, Generics, Types
 from .syntax import (
     Params,
     call_arity,
@@ -40,53 +40,39 @@ from .syntax import (
     type_parts,
 )
 
-_DEFINITION_CAPTURES = frozenset({"definition.class", "definition.method", "definition.constructor"})
-_OTHER_CAPTURES = frozenset({"property", "class.param", "enum.constant", "reference.call", "reference.ctor", "param",
-                             "foreach", "lambda.params"})
-_KINDS = _DEFINITION_CAPTURES | _OTHER_CAPTURES | {"package", "import"}
+_CAPTURES = CaptureKinds(
+    heads=frozenset({"package", "import"}),
+    definitions=frozenset({"definition.class", "definition.method", "definition.constructor"}),
+    others=frozenset({"property", "class.param", "enum.constant", "reference.call", "reference.ctor", "param",
+                      "foreach", "lambda.params"}),
+)
 _CALLABLE = frozenset({"method", "constructor", "function"})
 
 
 def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: str) -> Facts:
     root = tree.root_node
-    pkg = ""
-    imports: list[ts.Node] = []
-    defs: list[tuple[ts.Node, ts.Node | None]] = []
-    others: list[tuple[int, str, ts.Node, dict[str, list[ts.Node]]]] = []
-    for _, caps in ts.QueryCursor(query).matches(root):
-        key = next((k for k in caps if k in _KINDS), None)
-        if key is None:
-            continue
-        n = caps[key][0]
-        if key == "package":
-            ident = next((c for c in n.named_children if c.type == "identifier"), None)
-            pkg = ".".join(text(c) for c in ident.named_children) if ident is not None else ""
-        elif key == "import":
-            imports.append(n)
-        elif key in _DEFINITION_CAPTURES:
-            if not _anonymous(n):
-                defs.append((n, caps["name"][0] if "name" in caps else None))
-        else:
-            others.append((n.start_byte, key, n, caps))
+    heads, defs, others = _CAPTURES.sort(query, root)
+    pkg = next((_package(n) for key, n, _ in reversed(heads) if key == "package"), "")  # the last one counts
     mod = pkg or module
     types = Types(pkg)
     types.static_ondemand.append(mod)  # the package's own top-level functions
-    for imp in imports:
-        _import(imp, types)
+    for key, imp, _ in heads:
+        if key == "import":
+            _import(imp, types)
 
-    symbols: list[SymbolFact] = [
-        SymbolFact(mod, "<module>", "module", None, rng(root), (0, 0, 0, 0), 0, len(src), f"package {mod}")
-    ]
+    decls = Declarations(
+        SymbolFact(mod, "<module>", "module", None, rng(root), (0, 0, 0, 0), 0, len(src), f"package {mod}"), len(src)
+    )
+    symbols = decls.symbols
+    defs = [(n, caps) for n, caps in defs if not _anonymous(n)]
     defs.sort(key=lambda d: (d[0].start_byte, -d[0].end_byte))
-    nesting = Nesting(len(src))
-    generics: dict[int, Generics] = {0: {}}
-    scopes: dict[int, dict[str, Any]] = {}
     local_functions: set[str] = set()
-    for node, name_node in defs:
-        parent = nesting.parent(node.start_byte)
+    for node, caps in defs:
+        name_node = caps["name"][0] if "name" in caps else None
+        parent = decls.parent(node.start_byte)
         mods = modifiers(node)
-        enclosing = enclosing_classes(parent, symbols)
-        gen = dict(generics.get(parent, {}))
+        enclosing = decls.enclosing(parent)
+        gen = dict(decls.generics.get(parent, {}))
         _generics(node, gen, types, enclosing)
         in_type = bool(parent) and symbols[parent].kind in CLASS_KINDS
         extra: dict[str, Any] = {}
@@ -133,23 +119,15 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
         pq = symbols[parent].qname if parent else mod
         qname = f"{pq}.{name}" if pq else name
         name_range = rng(name_node) if name_node is not None else rng(node)
-        idx = len(symbols)
-        symbols.append(
+        decls.add(
             SymbolFact(qname, name, kind, parent, rng(node), name_range, node.start_byte, node.end_byte,
-                       _signature(node, src), extra)
+                       _signature(node, src), extra),
+            gen, {} if kind in _CALLABLE else None,
         )
-        generics[idx] = gen
-        if kind in _CALLABLE:
-            scopes[idx] = {}
-        nesting.push(node.start_byte, node.end_byte, idx)
 
     sites: list[SiteFact] = []
-    enclosing_of: dict[int, list[str]] = {}
-    for (_, key, node, caps), owner in in_scopes(nesting.spans, others, pos=lambda it: it[0]):
+    for key, node, caps, owner, enclosing, gen, sc in decls.owned(others):
         osym = symbols[owner]
-        enclosing = enclosing_classes(owner, symbols, memo=enclosing_of)
-        gen = generics.get(owner, {})
-        sc = scopes.get(owner)
         if key in ("property", "class.param"):
             if key == "class.param" and osym.kind == "constructor" and osym.parent is not None:
                 # ``class C(val x: T)``: a property of the class; a plain parameter is seen by the
@@ -211,7 +189,12 @@ def extract(query: ts.Query, tree: ts.Tree, src: bytes, relpath: str, module: st
                 nm = next((c for c in decl.named_children if c.type == "simple_identifier"), None)
                 if nm is not None:
                     sc[text(nm)] = declared_type(type_node(decl), types, enclosing, gen)
-    return Facts(mod, symbols, sites, [], types.local(scopes, local_functions))
+    return Facts(mod, symbols, sites, [], types.local(decls.scopes, local_functions))
+
+
+def _package(node: ts.Node) -> str:
+    ident = next((c for c in node.named_children if c.type == "identifier"), None)
+    return ".".join(text(c) for c in ident.named_children) if ident is not None else ""
 
 
 def _import(node: ts.Node, types: Types) -> None:

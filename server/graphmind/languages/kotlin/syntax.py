@@ -119,7 +119,8 @@ def receiver(node: ts.Node | None, types: Types, enclosing: list[str], gen: Gene
     if t == "super_expression":
         return (ExprKind.SUPER, None, [])
     if t == "simple_identifier":
-        return (ExprKind.NAME, types.cands([text(node)], enclosing, gen), [text(node)])
+        name = text(node)
+        return (ExprKind.NAME, types.cands([name], enclosing, gen), [name])
     if t == "navigation_expression":
         obj, name = navigation(node)
         base = receiver(obj, types, enclosing, gen) if obj is not None else None
@@ -128,14 +129,15 @@ def receiver(node: ts.Node | None, types: Types, enclosing: list[str], gen: Gene
         kind, arg, chain = base
         return (kind, arg, [*chain, text(name)])
     if t == "call_expression":
-        obj, name = callee(node)
-        if name is None:
+        obj, name_node = callee(node)
+        if name_node is None:
             return (ExprKind.UNKNOWN, None, [])
         n = call_arity(node)
-        if obj is None and text(name)[:1].isupper():
-            return (ExprKind.NEW_OR_CALL, (types.cands([text(name)], enclosing, gen), text(name), n), [])
+        called = text(name_node)
+        if obj is None and called[:1].isupper():
+            return (ExprKind.NEW_OR_CALL, (types.cands([called], enclosing, gen), called, n), [])
         inner = receiver(obj, types, enclosing, gen) if obj is not None else None
-        return (ExprKind.RESULT, (inner, text(name), n), [])
+        return (ExprKind.RESULT, (inner, called, n), [])
     if t in ("parenthesized_expression", "postfix_expression"):  # (x), x!!
         inner = next((c for c in node.named_children), None)
         return receiver(inner, types, enclosing, gen)
