@@ -46,8 +46,8 @@ class Spec:
     # script), or a member of the struct type the function returns (Zig's generic types), not local
     # to that function
     nested_global: bool = False
-    # an instance is created with `new Foo()` only: `Foo(x)` is a type conversion (Solidity's
-    # `IERC20(addr)`), no call of Foo
+    # an instance is created with `new Foo()` (Pascal: `TFoo.Create`) only: `Foo(x)` is a type
+    # conversion (Solidity's `IERC20(addr)`, Pascal's `TFoo(x)` cast), no call of Foo
     new_only: bool = False
     # a bare call names its own file's definitions only, or an imported one (Erlang: another
     # module's function is called as m:f(), or after -import(m, [f/1]))
@@ -143,7 +143,7 @@ TABLE: tuple[Spec, ...] = (
     Spec("gleam", "gleam", ("gleam",)),
     Spec("hack", "hack", ("hack",), frozenset({"$this", "self", "static", "parent"}), ("__construct",)),
     Spec("fortran", "fortran", ("fortran", "FortranFreeForm")),
-    Spec("pascal", "pascal", ("pascal", "objectpascal"), frozenset({"Self", "inherited"}), ("Create",)),
+    Spec("pascal", "pascal", ("pascal", "objectpascal"), frozenset({"Self", "inherited"}), ("Create",), new_only=True),
     Spec("powershell", "powershell", ("powershell", "ps1"), frozenset({"$this"}), ("<class>",)),
     Spec("cuda", "cuda", ("cuda", "cuda-cpp"), frozenset({"this"}), ("<class>",)),
     Spec("solidity", "solidity", ("solidity",), frozenset({"this", "super"}), builtin_methods=_SOLIDITY_METHODS,
