@@ -55,6 +55,8 @@ class Spec:
     # receivers whose chain starts with one of these names are the standard library's (Zig's
     # `std.testing.expect()`): such a call is none of the workspace's, whatever its last name
     library_roots: frozenset[str] = frozenset()
+    # `->` is part of a name (the Lisps' `string->number`), not a member access (Perl's `$o->f`)
+    arrow_names: bool = False
     queries: str = ""  # the folder under queries/ when another language's query fits the grammar
     foreign: tuple[Foreign, ...] = ()  # formats that share the extension (skipped, with a reason)
 
@@ -131,8 +133,9 @@ TABLE: tuple[Spec, ...] = (
     Spec("erlang", "erlang", ("erlang",), module_receivers=True, bare_local_only=True),
     Spec("fsharp", "fsharp", ("fsharp",), frozenset({"this"})),
     Spec("objc", "objc", ("objective-c", "objc"), frozenset({"self", "super"}), ("init",)),
-    Spec("elisp", "elisp", ("elisp", "emacs-lisp"), ignore=_LISP_FORMS, nested_global=True),
-    Spec("commonlisp", "commonlisp", ("commonlisp", "lisp"), ignore=_LISP_FORMS, nested_global=True),
+    Spec("elisp", "elisp", ("elisp", "emacs-lisp"), ignore=_LISP_FORMS, nested_global=True, arrow_names=True),
+    Spec("commonlisp", "commonlisp", ("commonlisp", "lisp"), ignore=_LISP_FORMS, nested_global=True,
+         arrow_names=True),
     Spec("d", "d", ("d",), frozenset({"this", "super"}), ("this",), foreign=(
         # what ``cc -MD`` writes beside objects: ``out/x.o: src/x.c include/y.h \\`` (a D attribute
         # label, ``@safe:``, has no '.' or '/' in it; a comment starts ``//``, ``/*`` or ``/+``)
@@ -155,8 +158,8 @@ TABLE: tuple[Spec, ...] = (
     Spec("elm", "elm", ("elm",)),
     Spec("purescript", "purescript", ("purescript",)),
     Spec("ada", "ada", ("ada",)),
-    Spec("racket", "racket", ("racket",), ignore=_LISP_FORMS),
-    Spec("scheme", "scheme", ("scheme",), ignore=_LISP_FORMS, foreign=(
+    Spec("racket", "racket", ("racket",), ignore=_LISP_FORMS, arrow_names=True),
+    Spec("scheme", "scheme", ("scheme",), ignore=_LISP_FORMS, arrow_names=True, foreign=(
         # ``(call_expression function: (identifier) @name)``, ``(#match? @name "^x")``: Scheme has
         # no '@' after a form (its only '@' is unquote-splicing, ``,@``)
         Foreign(re.compile(rb"[)\]][ \t]*@[A-Za-z_][\w.-]*|\(#(?:not-)?(?:eq|match|any-of|lua-match)\?"), "a tree-sitter query"),
