@@ -143,7 +143,7 @@ TABLE: tuple[Spec, ...] = (
     )),
     Spec("nim", "nim", ("nim",)),
     Spec("odin", "odin", ("odin",)),
-    Spec("gleam", "gleam", ("gleam",)),
+    Spec("gleam", "gleam", ("gleam",), module_receivers=True),  # no methods: `m.f()` is module m's
     Spec("hack", "hack", ("hack",), frozenset({"$this", "self", "static", "parent"}), ("__construct",)),
     Spec("fortran", "fortran", ("fortran", "FortranFreeForm")),
     Spec("pascal", "pascal", ("pascal", "objectpascal"), frozenset({"Self", "inherited"}), ("Create",), new_only=True),
