@@ -165,7 +165,7 @@ TABLE: tuple[Spec, ...] = (
         Foreign(re.compile(rb"[)\]][ \t]*@[A-Za-z_][\w.-]*|\(#(?:not-)?(?:eq|match|any-of|lua-match)\?"), "a tree-sitter query"),
     )),
     Spec("fennel", "fennel", ("fennel",), ignore=_LISP_FORMS),
-    Spec("janet", "janet", ("janet",), ignore=_LISP_FORMS),
+    Spec("janet", "janet", ("janet",), ignore=_LISP_FORMS, arrow_names=True),
     Spec("apex", "apex", ("apex",), frozenset({"this", "super"}), ("<class>",), foreign=(
         Foreign(re.compile(rb"\\(?:NeedsTeXFormat|ProvidesClass|LoadClass|DeclareOption)\b"), "a LaTeX class"),
         Foreign(re.compile(rb"(?m)^(?:VERSION \d+\.\d+ CLASS|Attribute VB_)"), "a Visual Basic class module"),
