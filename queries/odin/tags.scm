@@ -3,6 +3,9 @@
 
 (procedure_declaration . (identifier) @name) @definition.function
 (struct_declaration . (identifier) @name) @definition.struct
+; `@(require_results) f :: proc ...`: the attributes come first
+(procedure_declaration . (attributes) . (identifier) @name) @definition.function
+(struct_declaration . (attributes) . (identifier) @name) @definition.struct
 
 (call_expression function: (identifier) @name) @reference.call
 (member_expression . (_) @receiver (call_expression function: (identifier) @name) @reference.call)

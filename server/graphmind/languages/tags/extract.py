@@ -30,6 +30,7 @@ from .specs import Spec
 CLASS_KINDS = frozenset({"class", "struct", "interface", "trait", "enum", "namespace"})
 CALLABLE_KINDS = frozenset({"function", "method", "constructor", "class", "struct"})
 _SPLIT = re.compile(r"::|\.|:|\\|->")
+_SPLIT_NO_ARROW = re.compile(r"::|\.|:|\\")  # where `->` is part of a name (Spec.arrow_names)
 _DEF = "definition."
 _MARKERS = ("local", "augments")  # captures that qualify a definition (see the module docstring)
 
@@ -99,6 +100,7 @@ def _container(idx: int | None, symbols: list[SymbolFact]) -> str | None:
 
 def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str) -> Facts:
     root = tree.root_node
+    split = _SPLIT_NO_ARROW if spec.arrow_names else _SPLIT
     symbols: list[SymbolFact] = [
         SymbolFact(module, "<module>", "module", None, _rng(root), (0, 0, 0, 0), 0, len(src), f"module {module}")
     ]
@@ -141,7 +143,7 @@ def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str)
         while stack[-1].end <= node.start_byte:
             stack.pop()
         parent = stack[-1].owner
-        parts = [p for p in _SPLIT.split(_text(name_node)) if p]
+        parts = [p for p in split.split(_text(name_node)) if p]
         if not parts:
             continue
         name = parts[-1]
@@ -186,7 +188,7 @@ def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str)
     for call, owner in in_scopes(spans, kept, pos=lambda c: c.node.start_byte):
         if _key(call.name) in name_nodes:
             continue  # a definition's head (Elixir `def f(x)`), not a call
-        name = [p for p in _SPLIT.split(_text(call.name).lstrip("&$@%*")) if p]
+        name = [p for p in split.split(_text(call.name).lstrip("&$@%*")) if p]
         if not name or name[-1] in spec.ignore:
             continue
         if call.receiver is None and name[-1] in imports:
@@ -196,7 +198,7 @@ def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str)
             callee = Callee(NO_RECEIVER, None, call.instantiates)
         else:
             rt = _text(call.receiver)
-            rparts = [p for p in _SPLIT.split(rt) if p]
+            rparts = [p for p in split.split(rt) if p]
             if spec.library_roots and _chain_root(call.receiver) in spec.library_roots:
                 continue  # std.testing.expect(): the standard library's
             if rt in spec.self_names:

@@ -46,8 +46,8 @@ class Spec:
     # script), or a member of the struct type the function returns (Zig's generic types), not local
     # to that function
     nested_global: bool = False
-    # an instance is created with `new Foo()` only: `Foo(x)` is a type conversion (Solidity's
-    # `IERC20(addr)`), no call of Foo
+    # an instance is created with `new Foo()` (Pascal: `TFoo.Create`) only: `Foo(x)` is a type
+    # conversion (Solidity's `IERC20(addr)`, Pascal's `TFoo(x)` cast), no call of Foo
     new_only: bool = False
     # a bare call names its own file's definitions only, or an imported one (Erlang: another
     # module's function is called as m:f(), or after -import(m, [f/1]))
@@ -55,6 +55,8 @@ class Spec:
     # receivers whose chain starts with one of these names are the standard library's (Zig's
     # `std.testing.expect()`): such a call is none of the workspace's, whatever its last name
     library_roots: frozenset[str] = frozenset()
+    # `->` is part of a name (the Lisps' `string->number`), not a member access (Perl's `$o->f`)
+    arrow_names: bool = False
     queries: str = ""  # the folder under queries/ when another language's query fits the grammar
     foreign: tuple[Foreign, ...] = ()  # formats that share the extension (skipped, with a reason)
 
@@ -131,8 +133,9 @@ TABLE: tuple[Spec, ...] = (
     Spec("erlang", "erlang", ("erlang",), module_receivers=True, bare_local_only=True),
     Spec("fsharp", "fsharp", ("fsharp",), frozenset({"this"})),
     Spec("objc", "objc", ("objective-c", "objc"), frozenset({"self", "super"}), ("init",)),
-    Spec("elisp", "elisp", ("elisp", "emacs-lisp"), ignore=_LISP_FORMS, nested_global=True),
-    Spec("commonlisp", "commonlisp", ("commonlisp", "lisp"), ignore=_LISP_FORMS, nested_global=True),
+    Spec("elisp", "elisp", ("elisp", "emacs-lisp"), ignore=_LISP_FORMS, nested_global=True, arrow_names=True),
+    Spec("commonlisp", "commonlisp", ("commonlisp", "lisp"), ignore=_LISP_FORMS, nested_global=True,
+         arrow_names=True),
     Spec("d", "d", ("d",), frozenset({"this", "super"}), ("this",), foreign=(
         # what ``cc -MD`` writes beside objects: ``out/x.o: src/x.c include/y.h \\`` (a D attribute
         # label, ``@safe:``, has no '.' or '/' in it; a comment starts ``//``, ``/*`` or ``/+``)
@@ -140,10 +143,10 @@ TABLE: tuple[Spec, ...] = (
     )),
     Spec("nim", "nim", ("nim",)),
     Spec("odin", "odin", ("odin",)),
-    Spec("gleam", "gleam", ("gleam",)),
+    Spec("gleam", "gleam", ("gleam",), module_receivers=True),  # no methods: `m.f()` is module m's
     Spec("hack", "hack", ("hack",), frozenset({"$this", "self", "static", "parent"}), ("__construct",)),
     Spec("fortran", "fortran", ("fortran", "FortranFreeForm")),
-    Spec("pascal", "pascal", ("pascal", "objectpascal"), frozenset({"Self", "inherited"}), ("Create",)),
+    Spec("pascal", "pascal", ("pascal", "objectpascal"), frozenset({"Self", "inherited"}), ("Create",), new_only=True),
     Spec("powershell", "powershell", ("powershell", "ps1"), frozenset({"$this"}), ("<class>",)),
     Spec("cuda", "cuda", ("cuda", "cuda-cpp"), frozenset({"this"}), ("<class>",)),
     Spec("solidity", "solidity", ("solidity",), frozenset({"this", "super"}), builtin_methods=_SOLIDITY_METHODS,
@@ -155,14 +158,14 @@ TABLE: tuple[Spec, ...] = (
     Spec("elm", "elm", ("elm",)),
     Spec("purescript", "purescript", ("purescript",)),
     Spec("ada", "ada", ("ada",)),
-    Spec("racket", "racket", ("racket",), ignore=_LISP_FORMS),
-    Spec("scheme", "scheme", ("scheme",), ignore=_LISP_FORMS, foreign=(
+    Spec("racket", "racket", ("racket",), ignore=_LISP_FORMS, arrow_names=True),
+    Spec("scheme", "scheme", ("scheme",), ignore=_LISP_FORMS, arrow_names=True, foreign=(
         # ``(call_expression function: (identifier) @name)``, ``(#match? @name "^x")``: Scheme has
         # no '@' after a form (its only '@' is unquote-splicing, ``,@``)
         Foreign(re.compile(rb"[)\]][ \t]*@[A-Za-z_][\w.-]*|\(#(?:not-)?(?:eq|match|any-of|lua-match)\?"), "a tree-sitter query"),
     )),
     Spec("fennel", "fennel", ("fennel",), ignore=_LISP_FORMS),
-    Spec("janet", "janet", ("janet",), ignore=_LISP_FORMS),
+    Spec("janet", "janet", ("janet",), ignore=_LISP_FORMS, arrow_names=True),
     Spec("apex", "apex", ("apex",), frozenset({"this", "super"}), ("<class>",), foreign=(
         Foreign(re.compile(rb"\\(?:NeedsTeXFormat|ProvidesClass|LoadClass|DeclareOption)\b"), "a LaTeX class"),
         Foreign(re.compile(rb"(?m)^(?:VERSION \d+\.\d+ CLASS|Attribute VB_)"), "a Visual Basic class module"),
