@@ -53,10 +53,42 @@ MODEL = (
     "    Model().save([])\n"
 )
 TYPED = "total = max(total, len(items))"
+TS_HELPERS = "export function clean(x: number) {\n  return x;\n}\n\nexport function audit(x: unknown) {\n  return x;\n}\n"
+TS_MODEL = (
+    'import { clean, audit } from "./helpers";\n'
+    "\n"
+    "export class Model extends Base {\n"
+    "  limit = 3;\n"
+    "\n"
+    "  save(items: number[]): number {\n"
+    "    let n = 1;\n"
+    "    if (items) {\n"
+    "      this.check();\n"
+    "    }\n"
+    "    clean(n);\n"
+    "    return n;\n"
+    "  }\n"
+    "\n"
+    "  // checks it\n"
+    "  check(): boolean {\n"
+    "    audit(this);\n"
+    "    return true;\n"
+    "  }\n"
+    "\n"
+    "  load() {\n"
+    "    return this.save([]);\n"
+    "  }\n"
+    "}\n"
+    "Model.create = () => new Model();\n"
+    "\n"
+    "export function main() {\n"
+    "  new Model().save([]);\n"
+    "}\n"
+)
 
 
-def _engine(root: Path, text: str = MODEL) -> Engine:
-    write_files(root, {"helpers.py": HELPERS, "model.py": text})
+def _engine(root: Path, text: str = MODEL, rel: str = "model.py") -> Engine:
+    write_files(root, {"helpers.py": HELPERS, "helpers.ts": TS_HELPERS, rel: text})
     eng = Engine(root, db_path=root / "i.db")
     eng.index()
     return eng
@@ -82,22 +114,22 @@ class _Counts:
         parsers.parse, parsers.parse_member = count_whole, count_member  # type: ignore[method-assign]
 
 
-def _fresh_facts(text: bytes) -> tuple[Facts, chunks.Range]:
+def _fresh_facts(text: bytes, rel: str = "model.py") -> tuple[Facts, chunks.Range]:
     from graphmind import languages
 
-    lang = languages.for_path("model.py")
+    lang = languages.for_path(rel)
     assert lang is not None
     tree = Parsers().parse(lang, as_parsed(text))
-    ext = chunks.extract(lang, tree, as_parsed(text), "model.py", "model")
+    ext = chunks.extract(lang, tree, as_parsed(text), rel, rel.rsplit(".", 1)[0])
     return ext.facts, chunks._range(tree.root_node)
 
 
-def _settled_equals_fresh(eng: Engine, fresh: Path, text: bytes) -> None:
+def _settled_equals_fresh(eng: Engine, fresh: Path, text: bytes, rel: str = "model.py") -> None:
     """Settle and close ``eng``: its graph is a fresh index's of ``text`` (in ``fresh``)."""
     eng.settle()
     incremental = snapshot(eng)
     eng.close()
-    expected_eng = _engine(fresh, text.decode())
+    expected_eng = _engine(fresh, text.decode(), rel)
     assert incremental == snapshot(expected_eng)
     expected_eng.close()
 
@@ -294,19 +326,36 @@ def test_member_parses_keep_the_file_range_and_whole_text_is_fresh(edits: list[t
     """After every edit: the module's range is the one a parse of the whole text gives (a member
     parse carries it over); text that parses without errors has the facts a fresh extraction
     gives, at once (not only once settled); settled, the graph is a fresh index's."""
+    _member_parses_hold(edits, "model.py", MODEL)
+
+
+TS_FRAGMENTS = ["t", "(", ")", "{", "}", ";", "\n", "  ", "\n    ", "total = clean(", "n)", "x = ", "", "//", "/*",
+                "this.", "'", "`", "run() {}", "@d", "\n\n  go() {\n    this.check();\n  }\n", "// c\n", "Model.x = 1;\n"]
+
+
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(edit_sequences(["model.ts"], TS_FRAGMENTS, max_length=6, max_edits=16))
+def test_typescript_member_parses_keep_the_file_range_and_whole_text_is_fresh(
+    edits: list[tuple[str, int, int, str]],
+) -> None:
+    """The same for TypeScript, whose member parses hold the class's closing brace."""
+    _member_parses_hold(edits, "model.ts", TS_MODEL)
+
+
+def _member_parses_hold(edits: list[tuple[str, int, int, str]], rel: str, text: str) -> None:
     import tempfile
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        eng = _engine(root)
-        doc = eng.open_document("model.py", MODEL)
+        eng = _engine(root, text, rel)
+        doc = eng.open_document(rel, text)
         assert doc is not None
         for _path, pos, length, frag in edits:
             start = pos % (len(doc.text) + 1)
-            eng.edit_document("model.py", [(start, min(start + length, len(doc.text)), frag.encode())])
+            eng.edit_document(rel, [(start, min(start + length, len(doc.text)), frag.encode())])
             ext = doc.extraction
             assert ext is not None
-            facts, whole = _fresh_facts(doc.text)
+            facts, whole = _fresh_facts(doc.text, rel)
             assert ext.facts.symbols[0].range == whole
             if not doc.unsettled:
                 # (docs aside: a class's docstring edited as its first member chunk leaves the
@@ -315,6 +364,63 @@ def test_member_parses_keep_the_file_range_and_whole_text_is_fresh(edits: list[t
         eng.settle()
         incremental = snapshot(eng)
         eng.close()
-        expected_eng = _engine(root / "fresh", doc.text.decode())
+        expected_eng = _engine(root / "fresh", doc.text.decode(), rel)
         assert incremental == snapshot(expected_eng)
         expected_eng.close()
+
+
+def test_typing_into_a_typescript_method_parses_the_method_alone(tmp_path: Path) -> None:
+    """A brace language's class body opens with ``{`` before its first member and closes with ``}``
+    after its last: both are parsed with the member and the class's header (``parse._body``), else
+    error recovery wraps the class in an error (or makes the members of a class without ``{``
+    something else), and the member's tree holds no class, or a wrong one.
+    In the first, the middle and the last method of the class, and in a new method typed below the
+    last one (a statement grouped after the class, ``Model.create = ...``, is a member chunk too)."""
+    eng = _engine(tmp_path, TS_MODEL, "model.ts")
+    counts = _Counts(eng)
+    doc = eng.open_document("model.ts", TS_MODEL)
+    assert doc is not None
+    typed = "total = clean(n) + this."
+    text = TS_MODEL
+    keys = 0
+    methods = {"model.Model.save", "model.Model.check", "model.Model.load"}
+    for where, method in (("    if (items) {", "save"), ("    return true;", "check"), ("    return this.save([]);", "load")):
+        at = text.index(where) + 4
+        for i, ch in enumerate(typed):  # "total = clean(n) + this.if (items)": broken throughout
+            if ch == ")":  # typed with "(", as an editor does
+                continue
+            whole = counts.whole
+            eng.edit_document("model.ts", [(at + i, at + i, b"()" if ch == "(" else ch.encode())])
+            keys += 1
+            assert counts.whole == whole, f"the whole text was parsed at {typed[: i + 1]!r} in {where!r}"
+            assert doc.unsettled
+            # the member's tree has its class: the methods stay the class's, the typed text the method's
+            assert methods <= _qnames(doc.extraction), typed[: i + 1]
+        text = doc.text.decode()
+        assert typed + where.strip() in text
+        assert ("model.Model." + method, "clean") in _calls(doc.extraction)
+        assert ("model.Model.check", "audit") in _calls(doc.extraction)
+    member = counts.member
+    assert member == keys
+    at = text.index("  }\n}\n") + 3  # the end of the last method
+    new = ["\n", " ", " ", "r", "u", "n", "()", " ", "{}", "\n    ", "t", "h", "i", "s", ".", "l"]
+    for key in new:  # a new method after the last one, before the class's "}" (brackets typed in pairs)
+        whole = counts.whole
+        eng.edit_document("model.ts", [(at, at, key.encode())])
+        at += 1 if key in ("()", "{}") else len(key)
+        assert counts.whole == whole, f"the whole text was parsed at {key!r}"
+    assert counts.member == member + len(new)
+    assert doc.extraction is not None and doc.extraction.facts.symbols[0].range == _fresh_facts(doc.text, "model.ts")[1]
+    _settled_equals_fresh(eng, tmp_path / "fresh", doc.text, "model.ts")
+
+
+def _qnames(ext: chunks.Extraction | None) -> set[str]:
+    assert ext is not None
+    return {s.qname for s in ext.facts.symbols}
+
+
+def _calls(ext: chunks.Extraction | None) -> set[tuple[str | None, str]]:
+    """(caller's qualified name, callee's name) of each site."""
+    assert ext is not None
+    syms = ext.facts.symbols
+    return {(syms[s.caller].qname if s.caller is not None else None, s.name) for s in ext.facts.sites}

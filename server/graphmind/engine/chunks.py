@@ -453,7 +453,9 @@ def extract_region(
     col = own[0].start_point[1] if own else 0
     if any(sp.start_point[1] != col for sp in own if sp.parent is None or header is not None):
         return None
-    if (header is None and col) or _column(last.src, after.start_byte) != (col if after.parent == header else 0):
+    # (a statement grouped after the class, a member chunk too, is at the top level's column)
+    inside = after.parent == header and (header is None or after.start_row <= old[header].container[2])  # type: ignore[index]
+    if (header is None and col) or _column(last.src, after.start_byte) != (col if inside else 0):
         return None
     ends = root.children[-1] if root.children else None
     if header is None and ends is not None and "comment" in ends.type and after.start_row + drow - ends.end_point[0] <= 1:
@@ -486,9 +488,9 @@ def extract_region(
     if header is not None:
         r = old[header].container
         assert r is not None
-        if after.parent == header:  # members follow: the class ends where it ended, moved
+        if inside:  # members follow: the class ends where it ended, moved
             rng = (r[0], r[1], r[2] + drow, r[3])
-        else:  # the class's last member: it ends where the part's class does
+        else:  # the class's last member: it ends where the part's class does (with its closing text)
             cn = spans[0].container
             assert cn is not None
             rng = (r[0], r[1], cn.end_point[0], cn.end_point[1])

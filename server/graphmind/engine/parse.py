@@ -26,8 +26,9 @@ def point_at(text: bytes, offset: int) -> tuple[int, int]:
 
 class Region(NamedTuple):
     """Part of a file to parse alone: an edited class member (with the blank lines and comments
-    above it) and its class's header, which gives the member its class and indentation; or an
-    edited top-level statement (not a class) with the blank lines and comments above it."""
+    above it) and its class's header, which gives the member its class and indentation, and the
+    class body's opening and closing text (:func:`_body`); or an edited top-level statement (not a class) with
+    the blank lines and comments above it."""
 
     ranges: list[ts.Range]
     header: int | None  # the class's header chunk (None: a top-level statement)
@@ -94,11 +95,66 @@ def member_region(last: chunks.Extraction, src: bytes, hint: tuple[int, int, int
     else:
         header = old[h]
         top = header.start_byte + header.size
-        spans = [(header.start_byte, hi)] if lo == top else [(header.start_byte, top), (lo, hi)]
+        body = _body(old, h, last.src)
+        # the header with the class body's opening text (a "{" before the first member)
+        spans = [(header.start_byte, hi)] if lo == top else [(header.start_byte, body.first if body else top), (lo, hi)]
+        if body is not None and body.last < body.end and cut <= body.end:  # the closing text, as the edit left it
+            if last.src.find(b"\n", cut, body.end) == -1:
+                return None  # an edit on the class's last line: the class's range would change with it
+            a, b = max(body.last, cut) + dbyte, body.end + dbyte
+            if a == hi:
+                spans[-1] = (spans[-1][0], b)
+            elif a > hi:
+                spans.append((a, b))
     r = last.facts.symbols[0].range
     drow = src.count(b"\n", head, new_end) - last.src.count(b"\n", head, cut)
     ranges = [ts.Range(point_at(src, a), point_at(src, b), a, b) for a, b in spans]
     return Region(ranges, h, (lo, hi), (r[0], r[1], r[2] + drow, r[3]), (k, stop), (head, size - cut))
+
+
+class Body(NamedTuple):
+    """Where a class's members inside it are, in bytes: the first one's start, the last one's end,
+    the class's end. Before the first and after the last is the class body's opening and closing
+    text (a brace language's ``{`` and ``}``; a Python class's first member starts where its
+    header ends, and the class ends with its last member)."""
+
+    first: int
+    last: int
+    end: int
+
+
+def _body(old: list[chunks.Chunk], h: int, src: bytes) -> Body | None:
+    """The members inside the class of header chunk ``h`` (``src`` the text of ``old``). Parsed
+    with a member of the class, the opening and closing text keep the class whole in the member's
+    tree (without them, TypeScript's error recovery wraps the class in an error). None when the
+    class has no member inside it (a Go type's methods follow it) or a member's end is unknown."""
+    rng = old[h].container
+    if rng is None:
+        return None
+    k = h + 1  # the class's members are the chunks right after its header, then the statements grouped after it
+    while k < len(old) and old[k].parent == h and old[k].start_row <= rng[2]:
+        k += 1
+    if k == h + 1:
+        return None
+    m = old[k - 1]
+    pos = m.start_byte  # the start of the class's last line, from the last member starting at most there
+    if m.start_row == rng[2]:
+        pos = src.rfind(b"\n", 0, pos) + 1
+    else:
+        for _ in range(rng[2] - m.start_row):
+            pos = src.find(b"\n", pos) + 1
+    end = pos + rng[3]
+    line_end = src.find(b"\n", pos)
+    if (line_end != -1 and end > line_end) or src[end - 1 : end].isspace():
+        return None  # the class's end is not where its range says (a column not kept up with an edit)
+    while m.start_byte >= end:  # a statement grouped after the class, on its last line
+        k -= 1
+        if k == h + 1:
+            return None
+        m = old[k - 1]
+    if m.size < 0 or m.start_byte + m.size > end:
+        return None
+    return Body(old[h + 1].start_byte, m.start_byte + m.size, end)
 
 
 def _inert(c: chunks.Chunk) -> bool:
