@@ -457,6 +457,10 @@ def extract_region(
     inside = after.parent == header and (header is None or after.start_row <= old[header].container[2])  # type: ignore[index]
     if (header is None and col) or _column(last.src, after.start_byte) != (col if inside else 0):
         return None
+    # and at the column of the member before them: deeper, they continue its body (a member's
+    # ``def`` line commented out leaves its body to the member above)
+    if header is not None and first - 1 != header and _column(last.src, old[first - 1].start_byte) != col:
+        return None
     ends = root.children[-1] if root.children else None
     if header is None and ends is not None and "comment" in ends.type and after.start_row + drow - ends.end_point[0] <= 1:
         return None
