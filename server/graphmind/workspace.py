@@ -67,9 +67,18 @@ class Ignore:
 
     def ignored(self, rel: str, is_dir: bool) -> bool:
         """Whether ``rel`` itself is ignored (its folders are checked on their own: see selected)."""
+        return _matches(self.user, self.above(rel), rel, is_dir)
+
+    def above(self, rel: str) -> tuple[tuple[str, pathspec.PathSpec], ...]:
+        """The ``.gitignore`` files of the folders above ``rel`` (the root's first), with their folders."""
         parts = rel.split("/")
-        chain = tuple((d, spec) for i in range(len(parts)) if (spec := self._spec(d := "/".join(parts[:i]))) is not None)
-        return _matches(self.user, chain, rel, is_dir)
+        chain: tuple[tuple[str, pathspec.PathSpec], ...] = ()
+        for i in range(len(parts)):
+            reldir = "/".join(parts[:i])
+            spec = self._spec(reldir)
+            if spec is not None:
+                chain += ((reldir, spec),)
+        return chain
 
 
 def _skipped_dir(root: Path, rel: str, ignore: Ignore) -> bool:
@@ -107,14 +116,7 @@ def discover(
         if not os.path.isdir(os.path.join(root, *parts)):
             return
     # the ignore files of the top folder's ancestors (its own is read from its listing below)
-    chain: tuple[tuple[str, pathspec.PathSpec], ...] = ()
-    if top_rel:
-        parts = top_rel.split("/")
-        for i in range(len(parts)):
-            reldir = "/".join(parts[:i])
-            spec = ignore._spec(reldir)
-            if spec is not None:
-                chain += ((reldir, spec),)
+    chain = ignore.above(top_rel) if top_rel else ()
     user = ignore.user if exclude else None
     stack: list[tuple[str, str, tuple[tuple[str, pathspec.PathSpec], ...]]] = [
         (top_rel, os.path.join(root, top_rel) if top_rel else str(root), chain)
