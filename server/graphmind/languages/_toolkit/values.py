@@ -50,3 +50,13 @@ class ValueResolver:
 
     def merge(self, found: list[tuple[Value, int]]) -> tuple[Value | None, int]:
         return merge_values(found)
+
+
+def join_attrs(container: dict[str, Any], attrs: dict[str, list[Any]]) -> dict[str, list[Any]]:
+    """A class's attributes' evidence (its ``extra["attrs"]``: name -> evidence) with a member
+    chunk's appended, in member order: how a chunked plugin folds its members' attributes back into
+    their class (``Language.merge_member_extra``)."""
+    joined = {k: list(v) for k, v in container.get("attrs", {}).items()}
+    for name, evs in attrs.items():
+        joined.setdefault(name, []).extend(evs)
+    return joined

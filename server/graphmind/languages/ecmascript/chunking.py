@@ -35,6 +35,7 @@ from typing import Any
 import tree_sitter as ts
 
 from .. import Span
+from .._toolkit.values import join_attrs
 from .extract import OVERLOADS
 
 # what a chunk's extraction keeps in ``Facts.local`` and the merge joins
@@ -149,10 +150,7 @@ def merge_member_extra(container: dict[str, Any], member: dict[str, Any]) -> dic
         return container
     merged = dict(container)
     if attrs:
-        mine = {k: list(v) for k, v in merged.get("attrs", {}).items()}
-        for name, evs in attrs.items():
-            mine.setdefault(name, []).extend(evs)
-        merged["attrs"] = mine
+        merged["attrs"] = join_attrs(merged, attrs)
     if tags:
         merged["tags"] = {**merged.get("tags", {}), **tags}
     return merged

@@ -49,6 +49,7 @@ import tree_sitter as ts
 from ...model import CALL, REF, BindingFact, Facts, SiteFact, SymbolFact
 from .. import Span, query_text
 from .._toolkit import in_scopes
+from .._toolkit.values import join_attrs
 from . import links
 from .flow import ScopeFlow
 
@@ -721,10 +722,7 @@ def merge_member_extra(container: dict[str, Any], member: dict[str, Any]) -> dic
         return container
     merged = dict(container)
     if attrs:
-        mine = {k: list(v) for k, v in merged.get("attrs", {}).items()}
-        for name, evs in attrs.items():
-            mine.setdefault(name, []).extend(evs)
-        merged["attrs"] = mine
+        merged["attrs"] = join_attrs(merged, attrs)
     if members:  # a Protocol's method names, in the order of its body
         names = list(merged.get("members", []))
         names.extend(n for n in members if n not in names)
