@@ -3,10 +3,11 @@ enclosing definition. The query (``queries/<lang>/tags.scm``) speaks tree-sitter
 vocabulary: ``@definition.<kind>`` with ``@name``; ``@reference.call`` (a call) or
 ``@reference.class`` (an instantiation) with the called ``@name`` and, for ``x.f()``, the receiver
 as ``@receiver``; ``@ignore`` marks a node whose calls are none (a Lisp ``defun``'s parameter list,
-an Erlang type spec, an Elixir ``@spec``). Two markers qualify a definition's match: ``@local`` (Lua's
-``local function``: seen only from its own file) and ``@augments`` (Swift's ``extension Foo``: it adds
-members to a type defined elsewhere and is no callee itself); they become the symbol's
-``extra["local"]`` / ``extra["augments"]``. ``@import.module`` with ``@import.name`` (Erlang's
+an Erlang type spec, an Elixir ``@spec``). Three markers qualify a definition's match: ``@local`` (Lua's
+``local function``: seen only from its own file), ``@augments`` (Swift's ``extension Foo``: it adds
+members to a type defined elsewhere and is no callee itself) and ``@nullary`` (a constructor that
+takes no arguments: Pony's ``Foo(x)`` then means ``Foo.create().apply(x)``); they become the symbol's
+``extra["local"]`` / ``extra["augments"]`` / ``extra["nullary"]``. ``@import.module`` with ``@import.name`` (Erlang's
 ``-import(m, [f/1])``) makes a bare call of that name the module's: ``f(X)`` is ``m:f(X)``. A definition nested in a function is ``local`` as well,
 unless the language makes nested definitions global (``Spec.nested_global``: a Bash function
 defined inside another is a global command once that one has run).
@@ -32,7 +33,7 @@ CALLABLE_KINDS = frozenset({"function", "method", "constructor", "class", "struc
 _SPLIT = re.compile(r"::|\.|:|\\|->")
 _SPLIT_NO_ARROW = re.compile(r"::|\.|:|\\")  # where `->` is part of a name (Spec.arrow_names)
 _DEF = "definition."
-_MARKERS = ("local", "augments")  # captures that qualify a definition (see the module docstring)
+_MARKERS = ("local", "augments", "nullary")  # captures that qualify a definition (see the module docstring)
 
 # How a call names its receiver (``Callee.receiver``).
 NO_RECEIVER = None  # a bare call: f()

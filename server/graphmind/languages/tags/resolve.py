@@ -70,11 +70,15 @@ class _Resolver:
     def with_ctors(self, classes: list[SymbolRow], conf: int) -> list[tuple[int, int]]:
         targets: dict[int, int] = {r.id: conf for r in classes}
         for cls in classes:
-            for cn in self.spec.ctor_names:
-                name = cls.name if cn == "<class>" else cn
-                for r in self.ws.symbols(f"{cls.qname}.{name}"):
-                    if r.kind in ("method", "constructor", "function"):
-                        targets.setdefault(r.id, conf)
+            ctors = [r for cn in self.spec.ctor_names
+                     for r in self.ws.symbols(f"{cls.qname}.{cls.name if cn == '<class>' else cn}")
+                     if r.kind in ("method", "constructor", "function")]
+            if self.spec.type_call_method and all(r.extra.get("nullary") for r in ctors):
+                # Pony: a type whose create takes no arguments, called, is `Foo.create().apply(...)`
+                ctors += [r for r in self.ws.symbols(f"{cls.qname}.{self.spec.type_call_method}")
+                          if r.kind in ("method", "function")]
+            for r in ctors:
+                targets.setdefault(r.id, conf)
         return list(targets.items())
 
     def edges(self, rows: list[SymbolRow], conf: int) -> list[tuple[int, int]]:

@@ -57,6 +57,9 @@ class Spec:
     library_roots: frozenset[str] = frozenset()
     # `->` is part of a name (the Lisps' `string->number`), not a member access (Perl's `$o->f`)
     arrow_names: bool = False
+    # calling a type whose constructor takes no arguments (or that declares none) calls this method
+    # of it too: Pony's create-apply sugar, `Foo(x)` is `Foo.create().apply(x)`
+    type_call_method: str = ""
     queries: str = ""  # the folder under queries/ when another language's query fits the grammar
     foreign: tuple[Foreign, ...] = ()  # formats that share the extension (skipped, with a reason)
 
@@ -174,5 +177,5 @@ TABLE: tuple[Spec, ...] = (
     Spec("squirrel", "squirrel", ("squirrel",), frozenset({"this"}), ("constructor",)),
     Spec("glsl", "glsl", ("glsl",)),
     Spec("hlsl", "hlsl", ("hlsl",), frozenset({"this"}), ("<class>",), queries="cuda"),  # both C++-derived
-    Spec("pony", "pony", ("pony",), frozenset({"this"}), ("create",)),
+    Spec("pony", "pony", ("pony",), frozenset({"this"}), ("create",), type_call_method="apply"),
 )
