@@ -117,6 +117,9 @@ _SOLIDITY_METHODS = frozenset(
      "pop", "transfer", "send", "call", "delegatecall", "staticcall"}
 )
 
+# the global objects of Electric Imp's Squirrel API (agent and device code)
+_IMP_GLOBALS = frozenset({"agent", "device", "server", "imp", "hardware", "http", "crypto", "math"})
+
 TABLE: tuple[Spec, ...] = (
     Spec("swift", "swift", ("swift",), frozenset({"self", "super", "Self"}), ("init",)),
     Spec("scala", "scala", ("scala",), frozenset({"this", "super"}), builtin_methods=_SCALA_METHODS),
@@ -174,7 +177,9 @@ TABLE: tuple[Spec, ...] = (
         Foreign(re.compile(rb"(?m)^(?:VERSION \d+\.\d+ CLASS|Attribute VB_)"), "a Visual Basic class module"),
     )),
     Spec("vim", "vim", ("vim", "viml"), nested_global=True),
-    Spec("squirrel", "squirrel", ("squirrel",), frozenset({"this"}), ("constructor",)),
+    # Squirrel's public code is mostly Electric Imp's: `imp.wakeup()`, `server.log()`, `agent.on()` are
+    # the platform's objects (impOS API), never a workspace class's method of that name
+    Spec("squirrel", "squirrel", ("squirrel",), frozenset({"this"}), ("constructor",), library_roots=_IMP_GLOBALS),
     Spec("glsl", "glsl", ("glsl",)),
     Spec("hlsl", "hlsl", ("hlsl",), frozenset({"this"}), ("<class>",), queries="cuda"),  # both C++-derived
     Spec("pony", "pony", ("pony",), frozenset({"this"}), ("create",), type_call_method="apply"),
