@@ -12,3 +12,7 @@
 (call_expression function: (identifier) @name) @reference.call
 (call_expression function: (qualified_identifier scope: (_) @receiver name: (identifier) @name)) @reference.call
 (call_expression function: (field_expression argument: (_) @receiver field: (field_identifier) @name)) @reference.call
+
+; `#include "x.h"`: a bare call prefers the definitions of the file it names; `#define F G`: F() is G()
+(preproc_include path: (string_literal (string_content) @include))
+(preproc_def name: (identifier) @alias.name value: (preproc_arg) @alias.target)

@@ -51,7 +51,7 @@ class TagLanguage(Language):
         return _query(self.spec.queries or self.name, self.grammar)
 
     def extract(self, tree: ts.Tree, src: bytes, relpath: str, module: str) -> Facts:
-        return extract(self.spec, self.query(), tree, src, module)
+        return extract(self.spec, self.query(), tree, src, module, relpath)
 
     def resolve(self, facts: Facts, ws: WorkspaceView) -> Iterator[Resolution]:
         return resolve(self.spec, facts, ws)

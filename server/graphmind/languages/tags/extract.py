@@ -8,7 +8,10 @@ an Erlang type spec, an Elixir ``@spec``). Three markers qualify a definition's 
 members to a type defined elsewhere and is no callee itself) and ``@nullary`` (a constructor that
 takes no arguments: Pony's ``Foo(x)`` then means ``Foo.create().apply(x)``); they become the symbol's
 ``extra["local"]`` / ``extra["augments"]`` / ``extra["nullary"]``. ``@import.module`` with ``@import.name`` (Erlang's
-``-import(m, [f/1])``) makes a bare call of that name the module's: ``f(X)`` is ``m:f(X)``. A definition nested in a function is ``local`` as well,
+``-import(m, [f/1])``) makes a bare call of that name the module's: ``f(X)`` is ``m:f(X)``. ``@include``
+(the path of a C preprocessor ``#include "x.h"``, resolved from the including file's folder) names
+a file whose definitions a bare call prefers (``Facts.local["includes"]``: those files' modules); ``@alias.name``
+with ``@alias.target`` (``#define BlurPixels Blur9``) makes a bare call of the name a call of the target. A definition nested in a function is ``local`` as well,
 unless the language makes nested definitions global (``Spec.nested_global``: a Bash function
 defined inside another is a global command once that one has run).
 
@@ -19,6 +22,7 @@ A site's ``expr`` is a :class:`Callee`."""
 
 from __future__ import annotations
 
+import posixpath
 import re
 from typing import NamedTuple
 
@@ -99,7 +103,16 @@ def _container(idx: int | None, symbols: list[SymbolFact]) -> str | None:
     return None
 
 
-def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str) -> Facts:
+def included_module(relpath: str, include: str) -> str | None:
+    """The module of the file ``#include "include"`` names, from the including file's folder
+    (None when the path leaves the workspace)."""
+    path = posixpath.normpath(posixpath.join(posixpath.dirname(relpath), include.replace("\\", "/")))
+    if path.startswith("../") or path == ".." or posixpath.isabs(path):
+        return None
+    return posixpath.splitext(path)[0].replace("/", ".")
+
+
+def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str, relpath: str = "") -> Facts:
     root = tree.root_node
     split = _SPLIT_NO_ARROW if spec.arrow_names else _SPLIT
     symbols: list[SymbolFact] = [
@@ -110,10 +123,19 @@ def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str)
     ignored = [Scope(0, len(src) + 1, 0)]  # the root, then the spans of @ignore nodes (owner 1)
     marked: dict[tuple[int, int, str], set[str]] = {}  # a definition's name node -> its markers
     imports: dict[str, str] = {}  # a function name -> the module an import takes it from
+    includes: list[str] = []  # the modules of the files an #include names
+    aliases: dict[str, str] = {}  # `#define F G`: F -> G
     for _, caps in ts.QueryCursor(query).matches(root):
         ignored.extend(Scope(n.start_byte, n.end_byte, 1) for n in caps.get("ignore", ()))
         if "import.module" in caps and "import.name" in caps:
             imports[_text(caps["import.name"][0])] = _text(caps["import.module"][0])
+        for inc in caps.get("include", ()):
+            if (m := included_module(relpath, _text(inc))) is not None and m not in includes:
+                includes.append(m)
+        if "alias.name" in caps and "alias.target" in caps:
+            target = _text(caps["alias.target"][0]).strip()
+            if target.isidentifier():
+                aliases[_text(caps["alias.name"][0])] = target
         if "name" not in caps:
             continue
         dkey = next((k for k in caps if k.startswith(_DEF)), None)
@@ -190,6 +212,8 @@ def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str)
         if _key(call.name) in name_nodes:
             continue  # a definition's head (Elixir `def f(x)`), not a call
         name = [p for p in split.split(_text(call.name).lstrip("&$@%*")) if p]
+        if name and call.receiver is None and name[-1] in aliases:
+            name[-1] = aliases[name[-1]]  # #define BlurPixels Blur9: BlurPixels(x) is Blur9(x)
         if not name or name[-1] in spec.ignore:
             continue
         if call.receiver is None and name[-1] in imports:
@@ -209,4 +233,4 @@ def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str)
         sites.append(
             SiteFact(owner, name[-1], CALL, _rng(call.name), call.name.start_byte, call.name.end_byte, tuple(callee))
         )
-    return Facts(module, symbols, sites, [], None)
+    return Facts(module, symbols, sites, [], {"includes": includes} if includes else None)

@@ -27,6 +27,7 @@ class _Resolver:
         self.f = facts
         self.ws = ws
         self.spec = spec
+        self.includes: list[str] = (facts.local or {}).get("includes", [])
         self.by_name: dict[str, list[int]] = {}
         for i, s in enumerate(facts.symbols):
             if i and s.kind in CALLABLE_KINDS:
@@ -159,6 +160,10 @@ class _Resolver:
             cands = [r for r in cands if r.kind not in CLASS_KINDS]  # Foo(x) converts, `new Foo()` creates
         if callee.receiver is NO_RECEIVER and not self.spec.bare_methods:
             cands = [r for r in cands if r.kind != "method"]
+        if callee.receiver is NO_RECEIVER and self.includes:
+            # C preprocessor: a name defined in a file this one #includes is that file's (another
+            # program's or shader's same-named function is not compiled with this one)
+            cands = [r for r in cands if r.module in self.includes] or cands
         if callee.instantiates:
             cands = [r for r in cands if r.kind in CLASS_KINDS]
         classes = [r for r in cands if r.kind in CLASS_KINDS]
