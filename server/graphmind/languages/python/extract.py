@@ -1420,7 +1420,7 @@ def _either(value: ts.Node) -> list[ts.Node]:
 def rebase_local(local: Any, mapping: list[int]) -> dict[int, tuple]:
     out: dict[int, tuple] = {}
     for idx, pack in (local or {}).items():
-        if pack == _EMPTY_SCOPE and idx in (0, 1):
+        if idx < 2 and pack == _EMPTY_SCOPE:
             continue  # a chunk's empty share of the module's or its class's scope adds nothing
         class_idx = pack[5]
         if class_idx is not None and mapping[class_idx] != class_idx:
@@ -1428,20 +1428,38 @@ def rebase_local(local: Any, mapping: list[int]) -> dict[int, tuple]:
         out[mapping[idx]] = pack
     return out
 
+
+# The last join of each scope several chunks add to (a class's, by its index): the packs joined,
+# held and compared by identity, and their join. A keystroke in one member of a large class
+# changes one pack of the file's: the other classes' scopes are not joined again (a chunk merged
+# again unchanged keeps its packs). One tuple per index, replaced whole.
+_JOINED: dict[int, tuple[list[tuple], tuple]] = {}
+
+
 def merge_local(parts: list[Any]) -> dict[int, tuple]:
     """Scopes by file symbol index. A scope several chunks add to (the module's, a class's)
     is their union, in chunk order."""
-    merged: dict[int, tuple] = {}
-    shared: dict[int, _Scope] = {}
+    groups: dict[int, list[tuple]] = {}
     for part in parts:
         for idx, pack in part.items():
-            if idx not in merged and idx not in shared:
-                merged[idx] = pack
-                continue
-            sc = shared.get(idx)
-            if sc is None:
-                sc = shared[idx] = _Scope.unpack(merged.pop(idx))
+            packs = groups.get(idx)
+            if packs is None:
+                groups[idx] = [pack]
+            else:
+                packs.append(pack)
+    merged: dict[int, tuple] = {}
+    for idx in sorted(groups):
+        packs = groups[idx]
+        if len(packs) == 1:
+            merged[idx] = packs[0]
+            continue
+        was = _JOINED.get(idx)
+        if was is not None and len(was[0]) == len(packs) and all(a is b for a, b in zip(was[0], packs, strict=True)):
+            merged[idx] = was[1]
+            continue
+        sc = _Scope.unpack(packs[0])
+        for pack in packs[1:]:
             sc.add(pack)
-    for idx, sc in shared.items():
-        merged[idx] = sc.pack()
-    return dict(sorted(merged.items()))
+        joined = merged[idx] = sc.pack()
+        _JOINED[idx] = (packs, joined)
+    return merged
