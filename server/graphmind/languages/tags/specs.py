@@ -57,6 +57,9 @@ class Spec:
     library_roots: frozenset[str] = frozenset()
     # `->` is part of a name (the Lisps' `string->number`), not a member access (Perl's `$o->f`)
     arrow_names: bool = False
+    # characters a call's name may start with that are no part of the name (Perl's `&f`, a `$`
+    # variable called); in the Lisps `%` and `*` are name characters (`%make-iset`, `*print-fn*`)
+    sigils: str = "&$@%*"
     queries: str = ""  # the folder under queries/ when another language's query fits the grammar
     foreign: tuple[Foreign, ...] = ()  # formats that share the extension (skipped, with a reason)
 
@@ -133,9 +136,10 @@ TABLE: tuple[Spec, ...] = (
     Spec("erlang", "erlang", ("erlang",), module_receivers=True, bare_local_only=True),
     Spec("fsharp", "fsharp", ("fsharp",), frozenset({"this"})),
     Spec("objc", "objc", ("objective-c", "objc"), frozenset({"self", "super"}), ("init",)),
-    Spec("elisp", "elisp", ("elisp", "emacs-lisp"), ignore=_LISP_FORMS, nested_global=True, arrow_names=True),
+    Spec("elisp", "elisp", ("elisp", "emacs-lisp"), ignore=_LISP_FORMS, nested_global=True, arrow_names=True,
+         sigils=""),
     Spec("commonlisp", "commonlisp", ("commonlisp", "lisp"), ignore=_LISP_FORMS, nested_global=True,
-         arrow_names=True),
+         arrow_names=True, sigils=""),
     Spec("d", "d", ("d",), frozenset({"this", "super"}), ("this",), foreign=(
         # what ``cc -MD`` writes beside objects: ``out/x.o: src/x.c include/y.h \\`` (a D attribute
         # label, ``@safe:``, has no '.' or '/' in it; a comment starts ``//``, ``/*`` or ``/+``)
@@ -158,14 +162,17 @@ TABLE: tuple[Spec, ...] = (
     Spec("elm", "elm", ("elm",)),
     Spec("purescript", "purescript", ("purescript",)),
     Spec("ada", "ada", ("ada",)),
-    Spec("racket", "racket", ("racket",), ignore=_LISP_FORMS, arrow_names=True),
-    Spec("scheme", "scheme", ("scheme",), ignore=_LISP_FORMS, arrow_names=True, foreign=(
+    # `#lang at-exp`: `@f[x]` in a text reads as `(f x)`
+    Spec("racket", "racket", ("racket",), ignore=_LISP_FORMS, arrow_names=True, sigils="@"),
+    Spec("scheme", "scheme", ("scheme",), ignore=_LISP_FORMS, arrow_names=True, sigils="", foreign=(
         # ``(call_expression function: (identifier) @name)``, ``(#match? @name "^x")``: Scheme has
         # no '@' after a form (its only '@' is unquote-splicing, ``,@``)
         Foreign(re.compile(rb"[)\]][ \t]*@[A-Za-z_][\w.-]*|\(#(?:not-)?(?:eq|match|any-of|lua-match)\?"), "a tree-sitter query"),
     )),
-    Spec("fennel", "fennel", ("fennel",), ignore=_LISP_FORMS),
-    Spec("janet", "janet", ("janet",), ignore=_LISP_FORMS, arrow_names=True),
+    # `(fn f [] ...)` is a local of its file, seen elsewhere through the module's table (`utils.f`)
+    # or a destructuring `(local {: f} (require :utils))`; `(fn M.f [] ...)` is table M's field
+    Spec("fennel", "fennel", ("fennel",), ignore=_LISP_FORMS, bare_methods=False, bare_local_only=True),
+    Spec("janet", "janet", ("janet",), ignore=_LISP_FORMS, arrow_names=True, sigils=""),
     Spec("apex", "apex", ("apex",), frozenset({"this", "super"}), ("<class>",), foreign=(
         Foreign(re.compile(rb"\\(?:NeedsTeXFormat|ProvidesClass|LoadClass|DeclareOption)\b"), "a LaTeX class"),
         Foreign(re.compile(rb"(?m)^(?:VERSION \d+\.\d+ CLASS|Attribute VB_)"), "a Visual Basic class module"),
