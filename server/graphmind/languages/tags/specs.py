@@ -117,6 +117,16 @@ _SOLIDITY_METHODS = frozenset(
      "pop", "transfer", "send", "call", "delegatecall", "staticcall"}
 )
 
+# methods of Apex's system types that workspace classes also declare: a Database result's, an
+# exception's, an SObject's and its describe's, a custom setting's (`saveResult.getId()`,
+# `e.getMessage()`, `Settings__c.getInstance()`)
+_APEX_METHODS = frozenset(
+    {"getId", "isSuccess", "getErrors", "getStatusCode", "getFields", "getMessage", "getTypeName", "getCause",
+     "getLineNumber", "getStackTraceString", "getSObjectType", "getSObject", "getSObjects", "getPopulatedFieldsAsMap",
+     "getDescribe", "getName", "getLabel", "getType", "getInstance", "getValues", "getAll", "getOrgDefaults",
+     "containsKey", "keySet", "addAll", "isEmpty", "valueOf"}
+)
+
 TABLE: tuple[Spec, ...] = (
     Spec("swift", "swift", ("swift",), frozenset({"self", "super", "Self"}), ("init",)),
     Spec("scala", "scala", ("scala",), frozenset({"this", "super"}), builtin_methods=_SCALA_METHODS),
@@ -173,7 +183,7 @@ TABLE: tuple[Spec, ...] = (
     # or a destructuring `(local {: f} (require :utils))`; `(fn M.f [] ...)` is table M's field
     Spec("fennel", "fennel", ("fennel",), ignore=_LISP_FORMS, bare_methods=False, bare_local_only=True),
     Spec("janet", "janet", ("janet",), ignore=_LISP_FORMS, arrow_names=True, sigils=""),
-    Spec("apex", "apex", ("apex",), frozenset({"this", "super"}), ("<class>",), foreign=(
+    Spec("apex", "apex", ("apex",), frozenset({"this", "super"}), ("<class>",), builtin_methods=_APEX_METHODS, foreign=(
         Foreign(re.compile(rb"\\(?:NeedsTeXFormat|ProvidesClass|LoadClass|DeclareOption)\b"), "a LaTeX class"),
         Foreign(re.compile(rb"(?m)^(?:VERSION \d+\.\d+ CLASS|Attribute VB_)"), "a Visual Basic class module"),
     )),
