@@ -128,7 +128,10 @@ def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str,
     for _, caps in ts.QueryCursor(query).matches(root):
         ignored.extend(Scope(n.start_byte, n.end_byte, 1) for n in caps.get("ignore", ()))
         if "import.module" in caps and "import.name" in caps:
-            imports[_text(caps["import.name"][0])] = _text(caps["import.module"][0])
+            # the module by its last name: Fennel's `(require :fennel.utils)` is utils
+            mod = [p for p in split.split(_text(caps["import.module"][0]).strip(":\"'")) if p]
+            for n in caps["import.name"]:
+                imports[_text(n)] = mod[-1] if mod else ""
         for inc in caps.get("include", ()):
             if (m := included_module(relpath, _text(inc))) is not None and m not in includes:
                 includes.append(m)
@@ -211,7 +214,7 @@ def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str,
     for call, owner in in_scopes(spans, kept, pos=lambda c: c.node.start_byte):
         if _key(call.name) in name_nodes:
             continue  # a definition's head (Elixir `def f(x)`), not a call
-        name = [p for p in split.split(_text(call.name).lstrip("&$@%*")) if p]
+        name = [p for p in split.split(_text(call.name).lstrip(spec.sigils)) if p]
         if name and call.receiver is None and name[-1] in aliases:
             name[-1] = aliases[name[-1]]  # #define BlurPixels Blur9: BlurPixels(x) is Blur9(x)
         if not name or name[-1] in spec.ignore:

@@ -119,6 +119,10 @@ class _Resolver:
             picked = [j for j in own if self.class_of(j) == callee.receiver_name]
         return picked
 
+    def declared_in_class(self, r: SymbolRow) -> bool:
+        """Is workspace definition ``r`` a member of a class-like definition (not a table's field)?"""
+        return any(o.kind in CLASS_KINDS for o in self.ws.symbols(r.qname.rsplit(".", 1)[0]))
+
     def innermost_class(self, i: int) -> int | None:
         """The class-like definition around definition ``i`` (itself included), if any."""
         s: int | None = i
@@ -179,11 +183,15 @@ class _Resolver:
                      or [r for r in cands if _owner(r.qname).lower() == want]
                      or [r for r in cands if r.module.rsplit(".", 1)[-1].lower() == want])
             cands = named or ([] if self.spec.module_receivers else cands)
-            module_named = bool(named) and self.spec.module_receivers
+            # a receiver spelled exactly like the class that declares the callee
+            # (`LoggerParameter.getId(...)`) names it: no library type's method of that name (a
+            # table's field, Lua's `M.table.insert` of a polyfill, is no such evidence)
+            module_named = bool(named) and (self.spec.module_receivers or all(
+                _owner(r.qname) == callee.receiver_name and self.declared_in_class(r) for r in named))
         else:
             module_named = False
         # a method name of the standard library on a receiver: one workspace method is no evidence,
-        # unless the receiver is a module that the workspace defines with that function
+        # unless the receiver names the module or class that the workspace defines with that function
         receiver = callee.receiver is not None and not callee.instantiates and not module_named
         conf = by_name_confidence(cands, name, self.spec.builtin_methods, receiver=receiver)
         if conf is None:

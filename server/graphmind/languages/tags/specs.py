@@ -60,6 +60,9 @@ class Spec:
     # calling a type whose constructor takes no arguments (or that declares none) calls this method
     # of it too: Pony's create-apply sugar, `Foo(x)` is `Foo.create().apply(x)`
     type_call_method: str = ""
+    # characters a call's name may start with that are no part of the name (Perl's `&f`, a `$`
+    # variable called); in the Lisps `%` and `*` are name characters (`%make-iset`, `*print-fn*`)
+    sigils: str = "&$@%*"
     queries: str = ""  # the folder under queries/ when another language's query fits the grammar
     foreign: tuple[Foreign, ...] = ()  # formats that share the extension (skipped, with a reason)
 
@@ -120,6 +123,16 @@ _SOLIDITY_METHODS = frozenset(
 # the global objects of Electric Imp's Squirrel API (agent and device code)
 _IMP_GLOBALS = frozenset({"agent", "device", "server", "imp", "hardware", "http", "crypto", "math"})
 
+# methods of Apex's system types that workspace classes also declare: a Database result's, an
+# exception's, an SObject's and its describe's, a custom setting's (`saveResult.getId()`,
+# `e.getMessage()`, `Settings__c.getInstance()`)
+_APEX_METHODS = frozenset(
+    {"getId", "isSuccess", "getErrors", "getStatusCode", "getFields", "getMessage", "getTypeName", "getCause",
+     "getLineNumber", "getStackTraceString", "getSObjectType", "getSObject", "getSObjects", "getPopulatedFieldsAsMap",
+     "getDescribe", "getName", "getLabel", "getType", "getInstance", "getValues", "getAll", "getOrgDefaults",
+     "containsKey", "keySet", "addAll", "isEmpty", "valueOf"}
+)
+
 TABLE: tuple[Spec, ...] = (
     Spec("swift", "swift", ("swift",), frozenset({"self", "super", "Self"}), ("init",)),
     Spec("scala", "scala", ("scala",), frozenset({"this", "super"}), builtin_methods=_SCALA_METHODS),
@@ -139,9 +152,10 @@ TABLE: tuple[Spec, ...] = (
     Spec("erlang", "erlang", ("erlang",), module_receivers=True, bare_local_only=True),
     Spec("fsharp", "fsharp", ("fsharp",), frozenset({"this"})),
     Spec("objc", "objc", ("objective-c", "objc"), frozenset({"self", "super"}), ("init",)),
-    Spec("elisp", "elisp", ("elisp", "emacs-lisp"), ignore=_LISP_FORMS, nested_global=True, arrow_names=True),
+    Spec("elisp", "elisp", ("elisp", "emacs-lisp"), ignore=_LISP_FORMS, nested_global=True, arrow_names=True,
+         sigils=""),
     Spec("commonlisp", "commonlisp", ("commonlisp", "lisp"), ignore=_LISP_FORMS, nested_global=True,
-         arrow_names=True),
+         arrow_names=True, sigils=""),
     Spec("d", "d", ("d",), frozenset({"this", "super"}), ("this",), foreign=(
         # what ``cc -MD`` writes beside objects: ``out/x.o: src/x.c include/y.h \\`` (a D attribute
         # label, ``@safe:``, has no '.' or '/' in it; a comment starts ``//``, ``/*`` or ``/+``)
@@ -164,15 +178,18 @@ TABLE: tuple[Spec, ...] = (
     Spec("elm", "elm", ("elm",)),
     Spec("purescript", "purescript", ("purescript",)),
     Spec("ada", "ada", ("ada",)),
-    Spec("racket", "racket", ("racket",), ignore=_LISP_FORMS, arrow_names=True),
-    Spec("scheme", "scheme", ("scheme",), ignore=_LISP_FORMS, arrow_names=True, foreign=(
+    # `#lang at-exp`: `@f[x]` in a text reads as `(f x)`
+    Spec("racket", "racket", ("racket",), ignore=_LISP_FORMS, arrow_names=True, sigils="@"),
+    Spec("scheme", "scheme", ("scheme",), ignore=_LISP_FORMS, arrow_names=True, sigils="", foreign=(
         # ``(call_expression function: (identifier) @name)``, ``(#match? @name "^x")``: Scheme has
         # no '@' after a form (its only '@' is unquote-splicing, ``,@``)
         Foreign(re.compile(rb"[)\]][ \t]*@[A-Za-z_][\w.-]*|\(#(?:not-)?(?:eq|match|any-of|lua-match)\?"), "a tree-sitter query"),
     )),
-    Spec("fennel", "fennel", ("fennel",), ignore=_LISP_FORMS),
-    Spec("janet", "janet", ("janet",), ignore=_LISP_FORMS, arrow_names=True),
-    Spec("apex", "apex", ("apex",), frozenset({"this", "super"}), ("<class>",), foreign=(
+    # `(fn f [] ...)` is a local of its file, seen elsewhere through the module's table (`utils.f`)
+    # or a destructuring `(local {: f} (require :utils))`; `(fn M.f [] ...)` is table M's field
+    Spec("fennel", "fennel", ("fennel",), ignore=_LISP_FORMS, bare_methods=False, bare_local_only=True),
+    Spec("janet", "janet", ("janet",), ignore=_LISP_FORMS, arrow_names=True, sigils=""),
+    Spec("apex", "apex", ("apex",), frozenset({"this", "super"}), ("<class>",), builtin_methods=_APEX_METHODS, foreign=(
         Foreign(re.compile(rb"\\(?:NeedsTeXFormat|ProvidesClass|LoadClass|DeclareOption)\b"), "a LaTeX class"),
         Foreign(re.compile(rb"(?m)^(?:VERSION \d+\.\d+ CLASS|Attribute VB_)"), "a Visual Basic class module"),
     )),
