@@ -11,7 +11,10 @@ takes no arguments: Pony's ``Foo(x)`` then means ``Foo.create().apply(x)``); the
 ``-import(m, [f/1])``) makes a bare call of that name the module's: ``f(X)`` is ``m:f(X)``. ``@include``
 (the path of a C preprocessor ``#include "x.h"``, resolved from the including file's folder) names
 a file whose definitions a bare call prefers (``Facts.local["includes"]``: those files' modules); ``@alias.name``
-with ``@alias.target`` (``#define BlurPixels Blur9``) makes a bare call of the name a call of the target. A definition nested in a function is ``local`` as well,
+with ``@alias.target`` (``#define BlurPixels Blur9``) makes a bare call of the name a call of the target.
+``@bound`` marks a name a parameter or a local variable binds (Squirrel's ``function(callback)``,
+``foreach (k, cb in t)``): a bare call of that name in the definition around it, or in one nested
+there, calls that value, no definition of the workspace: it is no call site. A definition nested in a function is ``local`` as well,
 unless the language makes nested definitions global (``Spec.nested_global``: a Bash function
 defined inside another is a global command once that one has run).
 
@@ -125,7 +128,9 @@ def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str,
     imports: dict[str, str] = {}  # a function name -> the module an import takes it from
     includes: list[str] = []  # the modules of the files an #include names
     aliases: dict[str, str] = {}  # `#define F G`: F -> G
+    bound: list[ts.Node] = []  # names parameters and local variables bind
     for _, caps in ts.QueryCursor(query).matches(root):
+        bound.extend(caps.get("bound", ()))
         ignored.extend(Scope(n.start_byte, n.end_byte, 1) for n in caps.get("ignore", ()))
         if "import.module" in caps and "import.name" in caps:
             imports[_text(caps["import.name"][0])] = _text(caps["import.module"][0])
@@ -204,6 +209,18 @@ def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str,
         stack.append(Scope(node.start_byte, node.end_byte, idx))
         spans.append(stack[-1])
 
+    # the names bound in each definition (the module's: 0), shadowing the workspace's in it
+    binds: dict[int, set[str]] = {}
+    for node, owner in in_scopes(spans, bound, pos=lambda n: n.start_byte):
+        binds.setdefault(owner, set()).add(_text(node))
+
+    def shadowed(name: str, owner: int | None) -> bool:
+        while owner is not None:
+            if name in binds.get(owner, ()):
+                return True
+            owner = symbols[owner].parent
+        return False
+
     # calls, attributed to the innermost enclosing definition
     name_nodes = set(defs)
     kept = [c for c, inside in in_scopes(ignored, calls.values(), pos=lambda c: c.node.start_byte) if not inside]
@@ -214,7 +231,7 @@ def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str,
         name = [p for p in split.split(_text(call.name).lstrip("&$@%*")) if p]
         if name and call.receiver is None and name[-1] in aliases:
             name[-1] = aliases[name[-1]]  # #define BlurPixels Blur9: BlurPixels(x) is Blur9(x)
-        if not name or name[-1] in spec.ignore:
+        if not name or name[-1] in spec.ignore or (call.receiver is None and binds and shadowed(name[-1], owner)):
             continue
         if call.receiver is None and name[-1] in imports:
             # Erlang's -import(m, [f/1]): f(X) means m:f(X)
