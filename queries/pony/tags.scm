@@ -39,3 +39,7 @@
 (assignment_expression (variable_declaration . (identifier) @typed.name .)
   (block . [(identifier) @typed.type (call_expression callee: (identifier) @typed.type)] .)
   (#match? @typed.type "^_?[A-Z]"))
+; a type parameter stands for its constraint (`[A: Flag[B] val]`), or for no known type
+(generic_parameter . (identifier) @generic.name)
+(generic_parameter . (identifier) @generic.name [(base_type name: (identifier) @generic.bound)
+  (_ . (base_type name: (identifier) @generic.bound) .)])

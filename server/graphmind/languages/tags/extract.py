@@ -16,7 +16,9 @@ with ``@alias.target`` (``#define BlurPixels Blur9``) makes a bare call of the n
 ``foreach (k, cb in t)``): a bare call of that name in the definition around it, or in one nested
 there, calls that value, no definition of the workspace: it is no call site. ``@typed.name`` with
 ``@typed.type`` declares a name's type (Pony's ``h: TestHelper``, ``let mt = MT``): a call on that
-receiver (``h.fail()``, ``this._h.fail()`` for a field) names the type as ``Foo.f()`` does. A definition nested in a function is ``local`` as well,
+receiver (``h.fail()``, ``this._h.fail()`` for a field) names the type as ``Foo.f()`` does; a type
+parameter (``@generic.name``) stands for its constraint (``@generic.bound``: ``A: Flag[B]`` is a
+Flag), or for no known type when it has none. A definition nested in a function is ``local`` as well,
 unless the language makes nested definitions global (``Spec.nested_global``: a Bash function
 defined inside another is a global command once that one has run).
 
@@ -133,10 +135,14 @@ def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str,
     aliases: dict[str, str] = {}  # `#define F G`: F -> G
     bound: list[ts.Node] = []  # names parameters and local variables bind
     typed: list[tuple[ts.Node, str]] = []  # a declared name's node, its type's name
+    generics: list[tuple[ts.Node, str]] = []  # a type parameter's node, its constraint's type ("": none)
     for _, caps in ts.QueryCursor(query).matches(root):
         bound.extend(caps.get("bound", ()))
         if "typed.name" in caps and "typed.type" in caps:
             typed.append((caps["typed.name"][0], _text(caps["typed.type"][0])))
+        if "generic.name" in caps:  # a type parameter: its constraint's type, or none
+            bound_type = caps.get("generic.bound")
+            generics.append((caps["generic.name"][0], _text(bound_type[0]) if bound_type else ""))
         ignored.extend(Scope(n.start_byte, n.end_byte, 1) for n in caps.get("ignore", ()))
         if "import.module" in caps and "import.name" in caps:
             imports[_text(caps["import.name"][0])] = _text(caps["import.module"][0])
@@ -224,6 +230,9 @@ def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str,
     types: dict[int, dict[str, str]] = {}
     for (node, tname), owner in in_scopes(spans, typed, pos=lambda t: t[0].start_byte):
         types.setdefault(owner, {})[_text(node)] = tname
+    params: dict[int, dict[str, str]] = {}  # the type parameters of each definition
+    for (node, tname), owner in in_scopes(spans, generics, pos=lambda t: t[0].start_byte):
+        params.setdefault(owner, {})[_text(node)] = tname
 
     def shadowed(name: str, owner: int | None) -> bool:
         while owner is not None:
@@ -233,11 +242,15 @@ def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str,
         return False
 
     def declared_type(name: str, owner: int | None) -> str | None:
-        while owner is not None:
-            if (t := types.get(owner, {}).get(name)) is not None:
-                return t
+        scope, found = owner, None
+        while scope is not None and found is None:
+            found = types.get(scope, {}).get(name)
+            scope = symbols[scope].parent
+        while found and owner is not None:  # `flag: A` with `[A: Flag[B]]`: a Flag
+            if (bound := params.get(owner, {}).get(found)) is not None:
+                return bound or None
             owner = symbols[owner].parent
-        return None
+        return found
 
     # calls, attributed to the innermost enclosing definition
     name_nodes = set(defs)
