@@ -14,3 +14,7 @@
 (member_declaration . (identifier) @bound)
 (foreach_statement index: (identifier) @bound)
 (foreach_statement value: (identifier) @bound)
+
+; a name created from a call of a class (`audio <- VS10XX(...)`, `local f = SpiFlash(spi)`): its type
+(update_expression left: (identifier) @typed.name right: (call_expression function: (identifier) @typed.type))
+(local_declaration . (identifier) @typed.name . (call_expression function: (identifier) @typed.type))
