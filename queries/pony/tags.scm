@@ -27,3 +27,19 @@
 ; first have the call before them as receiver here, a receiver all the same, never `this`)
 (chain_expression . (_) @receiver . (call_expression callee: (identifier) @name) @reference.call)
 (chain_expression . (_) @receiver . (chain_expression . (call_expression callee: (identifier) @name) @reference.call))
+
+; a name's declared type: a parameter's, a field's, a local's (`h: TestHelper`, `let _got: Array[String]`,
+; `var y: String val`), or the type a local is created from (`let mt = MT`, `let r = Reader(x)`)
+(parameter name: (identifier) @typed.name [(base_type name: (identifier) @typed.type)
+  (_ . (base_type name: (identifier) @typed.type) .) (_ . (_ . (base_type name: (identifier) @typed.type) .) .)])
+(field name: (identifier) @typed.name [(base_type name: (identifier) @typed.type)
+  (_ . (base_type name: (identifier) @typed.type) .) (_ . (_ . (base_type name: (identifier) @typed.type) .) .)])
+(variable_declaration . (identifier) @typed.name [(base_type name: (identifier) @typed.type)
+  (_ . (base_type name: (identifier) @typed.type) .) (_ . (_ . (base_type name: (identifier) @typed.type) .) .)])
+(assignment_expression (variable_declaration . (identifier) @typed.name .)
+  (block . [(identifier) @typed.type (call_expression callee: (identifier) @typed.type)] .)
+  (#match? @typed.type "^_?[A-Z]"))
+; a type parameter stands for its constraint (`[A: Flag[B] val]`), or for no known type
+(generic_parameter . (identifier) @generic.name)
+(generic_parameter . (identifier) @generic.name [(base_type name: (identifier) @generic.bound)
+  (_ . (base_type name: (identifier) @generic.bound) .)])

@@ -12,7 +12,8 @@ name is its enclosing definition's plus its own name; a qualified definition nam
 ``Foo::go``, Lua ``M:run``, Elixir ``Demo.Greeter``) contributes all its parts, and its owner
 (``Foo``) counts as an enclosing class.
 
-Resolution knows no types or imports, so every rule is stated with its label:
+Resolution knows no types or imports beyond what a query declares (a C ``#include``, a declared
+receiver type: :mod:`.extract`), so every rule is stated with its label:
   * ``extracted`` -- a definition in the caller's own file: for a bare or self/this call the one in
     the innermost enclosing class that has it, else (bare calls) the file's top-level one; for
     ``Foo.f()`` / ``Foo::f()`` / ``new Foo`` the one in the file's class ``Foo``;
@@ -21,6 +22,9 @@ Resolution knows no types or imports, so every rule is stated with its label:
     unless the call has a receiver and the name is a builtin method name (``Spec.builtin_methods``:
     ``x.get()`` is as likely a map's): then ``ambiguous``;
   * ``ambiguous`` -- it has 2..MAX_AMBIGUOUS (an edge to each); none or more -> unresolved.
+A bare call's candidates narrow to those of the files the caller ``#include``s, if any; a call on a
+receiver declared with a type (``h: TestHelper``) narrows to that type's own definitions of the name
+and, found there, is no standard-library-name guess.
 The labels come from the shared policy (:mod:`.._toolkit.labels`).
 """
 

@@ -11,7 +11,14 @@ takes no arguments: Pony's ``Foo(x)`` then means ``Foo.create().apply(x)``); the
 ``-import(m, [f/1])``) makes a bare call of that name the module's: ``f(X)`` is ``m:f(X)``. ``@include``
 (the path of a C preprocessor ``#include "x.h"``, resolved from the including file's folder) names
 a file whose definitions a bare call prefers (``Facts.local["includes"]``: those files' modules); ``@alias.name``
-with ``@alias.target`` (``#define BlurPixels Blur9``) makes a bare call of the name a call of the target. A definition nested in a function is ``local`` as well,
+with ``@alias.target`` (``#define BlurPixels Blur9``) makes a bare call of the name a call of the target.
+``@bound`` marks a name a parameter or a local variable binds (Squirrel's ``function(callback)``,
+``foreach (k, cb in t)``): a bare call of that name in the definition around it, or in one nested
+there, calls that value, no definition of the workspace: it is no call site. ``@typed.name`` with
+``@typed.type`` declares a name's type (Pony's ``h: TestHelper``, ``let mt = MT``): a call on that
+receiver (``h.fail()``, ``this._h.fail()`` for a field) names the type as ``Foo.f()`` does; a type
+parameter (``@generic.name``) stands for its constraint (``@generic.bound``: ``A: Flag[B]`` is a
+Flag), or for no known type when it has none. A definition nested in a function is ``local`` as well,
 unless the language makes nested definitions global (``Spec.nested_global``: a Bash function
 defined inside another is a global command once that one has run).
 
@@ -45,13 +52,14 @@ SELF = "s"  # this/self: this.f()
 SUPER = "u"  # super.f(): a parent's f, never the class's own
 _SUPER_NAMES = frozenset({"super", "inherited", "parent"})  # among a language's self_names
 OTHER = "o"  # anything else, by its last name: Foo.f(), x.f()
+TYPED = "t"  # a name declared with a type (``@typed``): h.f() with `h: TestHelper`, by the type's name
 
 
 class Callee(NamedTuple):
     """A call site's expression (marshalled as a plain tuple: field order is the format)."""
 
-    receiver: str | None  # NO_RECEIVER, SELF, SUPER or OTHER
-    receiver_name: str | None  # OTHER's last name (``Foo`` of ``a::Foo.f()``), or SELF's text
+    receiver: str | None  # NO_RECEIVER, SELF, SUPER, OTHER or TYPED
+    receiver_name: str | None  # OTHER's last name (``Foo`` of ``a::Foo.f()``), TYPED's type, or SELF's text
     instantiates: bool  # new Foo(), Foo.new: the name is a class
 
 
@@ -125,7 +133,16 @@ def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str,
     imports: dict[str, str] = {}  # a function name -> the module an import takes it from
     includes: list[str] = []  # the modules of the files an #include names
     aliases: dict[str, str] = {}  # `#define F G`: F -> G
+    bound: list[ts.Node] = []  # names parameters and local variables bind
+    typed: list[tuple[ts.Node, str]] = []  # a declared name's node, its type's name
+    generics: list[tuple[ts.Node, str]] = []  # a type parameter's node, its constraint's type ("": none)
     for _, caps in ts.QueryCursor(query).matches(root):
+        bound.extend(caps.get("bound", ()))
+        if "typed.name" in caps and "typed.type" in caps:
+            typed.append((caps["typed.name"][0], _text(caps["typed.type"][0])))
+        if "generic.name" in caps:  # a type parameter: its constraint's type, or none
+            bound_type = caps.get("generic.bound")
+            generics.append((caps["generic.name"][0], _text(bound_type[0]) if bound_type else ""))
         ignored.extend(Scope(n.start_byte, n.end_byte, 1) for n in caps.get("ignore", ()))
         if "import.module" in caps and "import.name" in caps:
             # the module by its last name: Fennel's `(require :fennel.utils)` is utils
@@ -207,6 +224,37 @@ def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str,
         stack.append(Scope(node.start_byte, node.end_byte, idx))
         spans.append(stack[-1])
 
+    # the names bound in each definition (the module's: 0), shadowing the workspace's in it
+    binds: dict[int, set[str]] = {}
+    for node, owner in in_scopes(spans, bound, pos=lambda n: n.start_byte):
+        binds.setdefault(owner, set()).add(_text(node))
+
+    # the declared types of the names of each definition (a parameter's, a local's, a field's)
+    types: dict[int, dict[str, str]] = {}
+    for (node, tname), owner in in_scopes(spans, typed, pos=lambda t: t[0].start_byte):
+        types.setdefault(owner, {})[_text(node)] = tname
+    params: dict[int, dict[str, str]] = {}  # the type parameters of each definition
+    for (node, tname), owner in in_scopes(spans, generics, pos=lambda t: t[0].start_byte):
+        params.setdefault(owner, {})[_text(node)] = tname
+
+    def shadowed(name: str, owner: int | None) -> bool:
+        while owner is not None:
+            if name in binds.get(owner, ()):
+                return True
+            owner = symbols[owner].parent
+        return False
+
+    def declared_type(name: str, owner: int | None) -> str | None:
+        scope, found = owner, None
+        while scope is not None and found is None:
+            found = types.get(scope, {}).get(name)
+            scope = symbols[scope].parent
+        while found and owner is not None:  # `flag: A` with `[A: Flag[B]]`: a Flag
+            if (bound := params.get(owner, {}).get(found)) is not None:
+                return bound or None
+            owner = symbols[owner].parent
+        return found
+
     # calls, attributed to the innermost enclosing definition
     name_nodes = set(defs)
     kept = [c for c, inside in in_scopes(ignored, calls.values(), pos=lambda c: c.node.start_byte) if not inside]
@@ -217,7 +265,7 @@ def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str,
         name = [p for p in split.split(_text(call.name).lstrip(spec.sigils)) if p]
         if name and call.receiver is None and name[-1] in aliases:
             name[-1] = aliases[name[-1]]  # #define BlurPixels Blur9: BlurPixels(x) is Blur9(x)
-        if not name or name[-1] in spec.ignore:
+        if not name or name[-1] in spec.ignore or (call.receiver is None and binds and shadowed(name[-1], owner)):
             continue
         if call.receiver is None and name[-1] in imports:
             # Erlang's -import(m, [f/1]): f(X) means m:f(X)
@@ -229,8 +277,14 @@ def extract(spec: Spec, query: ts.Query, tree: ts.Tree, src: bytes, module: str,
             rparts = [p for p in split.split(rt) if p]
             if spec.library_roots and _chain_root(call.receiver) in spec.library_roots:
                 continue  # std.testing.expect(): the standard library's
+            # `h.f()` / `this._h.f()` on a name declared with a type: that type's f
+            declared = (declared_type(rparts[-1], owner) if types and rparts
+                        and (len(rparts) == 1 or (len(rparts) == 2 and rparts[0] in spec.self_names))
+                        and rt.replace(".", "").replace("_", "").replace("'", "").isalnum() else None)
             if rt in spec.self_names:
                 callee = Callee(SUPER if rt in _SUPER_NAMES else SELF, rt, call.instantiates)
+            elif declared:
+                callee = Callee(TYPED, declared, call.instantiates)
             else:
                 callee = Callee(OTHER, rparts[-1] if rparts else "", call.instantiates)
         sites.append(

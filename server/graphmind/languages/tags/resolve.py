@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from ...model import EXTRACTED, RESOLVED, Facts, Resolution, SiteFact, SymbolRow, WorkspaceView
 from .._toolkit import by_name_confidence, known_confidence, unresolved
-from .extract import CALLABLE_KINDS, CLASS_KINDS, NO_RECEIVER, OTHER, SELF, SUPER, Callee
+from .extract import CALLABLE_KINDS, CLASS_KINDS, NO_RECEIVER, OTHER, SELF, SUPER, TYPED, Callee
 from .specs import Spec
 
 
@@ -115,7 +115,7 @@ class _Resolver:
                 return [j for j in own if self.class_of(j) is None and self.top_level(j)]
         if own and callee.receiver is NO_RECEIVER:
             picked = [j for j in own if self.class_of(j) is None and self.top_level(j)]
-        elif own and callee.receiver == OTHER and callee.receiver_name:  # Foo.create(): the file's class Foo
+        elif own and callee.receiver in (OTHER, TYPED) and callee.receiver_name:  # Foo.create(): the file's class Foo
             picked = [j for j in own if self.class_of(j) == callee.receiver_name]
         return picked
 
@@ -173,21 +173,24 @@ class _Resolver:
         classes = [r for r in cands if r.kind in CLASS_KINDS]
         if len(classes) == 1 and all(r.kind in CLASS_KINDS or r.qname.startswith(classes[0].qname + ".") for r in cands):
             cands = classes  # a class and its own constructors: the class
-        if callee.receiver == OTHER and callee.receiver_name:
+        if callee.receiver in (OTHER, TYPED) and callee.receiver_name:
             # Mod.f(), mod:f(), Pkg::f(): the candidates in a module or class of that name (OCaml's
             # module Util is util.ml), if any; else none where the receiver is always a module
             # the owner named like the receiver (in its case, else in any), else the file named like it
             # (OCaml's Lwt.return: lwt.ml, which defines it in a submodule it includes)
             want = callee.receiver_name.lower()
-            named = ([r for r in cands if _owner(r.qname) == callee.receiver_name]
-                     or [r for r in cands if _owner(r.qname).lower() == want]
-                     or [r for r in cands if r.module.rsplit(".", 1)[-1].lower() == want])
+            named = [r for r in cands if _owner(r.qname) == callee.receiver_name]
+            if not named and callee.receiver == OTHER:  # a declared type is named exactly
+                named = ([r for r in cands if _owner(r.qname).lower() == want]
+                         or [r for r in cands if r.module.rsplit(".", 1)[-1].lower() == want])
             cands = named or ([] if self.spec.module_receivers else cands)
-            # a receiver spelled exactly like the class that declares the callee
-            # (`LoggerParameter.getId(...)`) names it: no library type's method of that name (a
-            # table's field, Lua's `M.table.insert` of a polyfill, is no such evidence)
-            module_named = bool(named) and (self.spec.module_receivers or all(
-                _owner(r.qname) == callee.receiver_name and self.declared_in_class(r) for r in named))
+            # a receiver that is a module, whose declared type defines the name, or spelled exactly
+            # like the class that declares the callee (`LoggerParameter.getId(...)`) names it: no
+            # library type's method of that name (a table's field, Lua's `M.table.insert` of a
+            # polyfill, is no such evidence)
+            module_named = bool(named) and (
+                self.spec.module_receivers or callee.receiver == TYPED or all(
+                    _owner(r.qname) == callee.receiver_name and self.declared_in_class(r) for r in named))
         else:
             module_named = False
         # a method name of the standard library on a receiver: one workspace method is no evidence,
