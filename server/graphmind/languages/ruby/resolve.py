@@ -124,6 +124,9 @@ class Resolver:
         # a site's answer by what decides it (a file calls one method on one receiver many times)
         self._answers: dict[tuple, tuple[list, str]] = {}
         self._self: dict[int, Value] = {}
+        # an element expression's value by its identity (a block parameter's, read at each use),
+        # with the expression itself, which keeps its id from being reused
+        self._elements: dict[tuple, tuple[Any, tuple[Value | None, int]]] = {}
 
     # --- classes and modules
     def types(self, qname: str) -> list[SymbolRow]:
@@ -349,6 +352,13 @@ class Resolver:
         """An element of a container (``docs.first``, ``@by_name["x"]``, the parameter of ``docs.each
         { |doc| }``): what a workspace class's own ``[]``/``first`` returns, else what the container
         was made of or given (``inferred``)."""
+        memo = (id(e), me, depth, block)
+        got = self._elements.get(memo)
+        if got is None:
+            got = self._elements[memo] = (e, self._element(e, me, depth, block))
+        return got[1]
+
+    def _element(self, e: Any, me: Value, depth: int, block: bool) -> tuple[Value | None, int]:
         _, container, key, method = e
         v, _ = self.eval(container, me, depth + 1, block)
         each = method in ITERATORS and method not in ("find", "detect", "find_index")  # a block run on every one
