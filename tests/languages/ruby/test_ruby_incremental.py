@@ -1,7 +1,8 @@
 """Incremental equals fresh for what Ruby's resolver reads across files: a class's superclass,
 its mixins (include, prepend, extend), a class reopened in another file, instance variables'
 classes, module functions, top-level defs, ``super``, dispatch to overrides, the elements a class
-adds to its collections (``items << Cache.new``) and YARD's ``@param``/``@return`` types."""
+adds to its collections (``items << Cache.new``), YARD's ``@param``/``@return`` types and a test
+DSL's ``setup`` blocks (their instance variables)."""
 
 from __future__ import annotations
 
@@ -36,7 +37,8 @@ FRAGMENTS = [
     "\ndef helper(y)\n  y\nend\n", "\n    @cache = Repo.new\n", "\n  module Saving\n    def write\n    end\n  end\n",
     "\n    def persist\n      1\n    end\n", "\n    module_function\n", "\n    attr_reader :item\n",
     "\n    items << Repo.new\n", "\n    @items = [Cache.new]\n", "# @return [Repo]\n", "# @param repo [Cache]\n",
-    "items", "[Repo.new]", ".each { |x| x.store }", " < Base", " < Repo", "Cache.new", "Repo.new", "super", "self.", "check", "persist", "::", "def ", "end",
+    "\n    setup do\n      @cache = Repo.new\n    end\n", "\n    should \"x\" do\n      @cache.store\n    end\n",
+    "context \"y\" do\n", "items", "[Repo.new]", ".each { |x| x.store }", " < Base", " < Repo", "Cache.new", "Repo.new", "super", "self.", "check", "persist", "::", "def ", "end",
     "class ", "module ", "(", ")", "\n", "  ", "",
 ]
 FILES = sorted(INITIAL)

@@ -143,6 +143,9 @@ class _Ctx(NamedTuple):
     singleton: bool  # defining class methods (``class << self``)
     scope: _Scope
     block: bool = False  # inside a block (a DSL's block may run on an instance: ``should "x" do``)
+    # the class body's blocks around (their first bytes): the example groups of a test DSL
+    # (``context "x" do setup do @a = ... end; should "y" do @a.run end end``)
+    group: tuple[int, ...] = ()
 
 
 class _Body:
@@ -325,7 +328,7 @@ class _Extractor:
             return
         singleton = ctx.singleton or node.type == "singleton_method"
         idx = self.method_symbol(text(name_node), ctx, node, name_node, singleton)
-        inner = ctx._replace(owner=idx, singleton=False, scope=_Scope(), block=False)
+        inner = ctx._replace(owner=idx, singleton=False, scope=_Scope(), block=False, group=())
         params, body = node.child_by_field_name("parameters"), node.child_by_field_name("body")
         doc = yard_tags(node)
         if params is not None:
@@ -410,6 +413,8 @@ class _Extractor:
         inner = ctx._replace(scope=_Scope(ctx.scope), block=True)
         if ctx.owner == 0 or ctx.owner == ctx.cls:  # an example group's block (in a method: no lets)
             self.declare_lets(node, inner)
+        if ctx.cls is not None and ctx.owner == ctx.cls:
+            inner = inner._replace(group=(*ctx.group, node.start_byte))
         for c in node.named_children:
             if c.type in ("block_parameters", "lambda_parameters"):
                 self.declare_params(c, inner)
@@ -502,7 +507,18 @@ class _Extractor:
         what its instances hold."""
         if ctx.cls is None or value is None or not _names_a_class(value):
             return
-        got = self.symbols[ctx.cls].extra.setdefault("ivars", {}).setdefault(name, [])
+        extra = self.symbols[ctx.cls].extra
+        got = extra.setdefault("ivars", {}).setdefault(name, [])
+        groups = extra.get("ivar_groups", {}).get(name)
+        if ctx.group or groups is not None:
+            # assigned in a class body's block (a test DSL's ``setup``/``before``): seen by the
+            # blocks of the group around it (``groups``: (value, group) pairs; () is everywhere)
+            groups = extra.setdefault("ivar_groups", {}).setdefault(name, [])
+            if not groups:
+                groups.extend((v, ()) for v in got)  # assigned in methods before: everywhere
+            entry = (value, ctx.group[:-1])
+            if entry not in groups and len(groups) < MAX_VALUES * 4:
+                groups.append(entry)
         if value not in got:
             got.append(value)
 
@@ -764,7 +780,8 @@ class _Extractor:
             let = ctx.scope.let(text(node))
             return (VALS, [let]) if let is not None else (CALL, None, text(node))
         if t == "instance_variable":
-            return (IVAR, text(node))
+            # read in a class body's block: the assignments of its example groups' blocks
+            return (IVAR, text(node), ctx.group) if ctx.group else (IVAR, text(node))
         if t == "call":
             method = node.child_by_field_name("method")
             if method is None or method.type not in ("identifier", "constant"):

@@ -323,6 +323,8 @@ class Resolver:
             if me[0] not in ("inst", "cls"):
                 return None, EXTRACTED
             found = [v for q in me[1] for r in self.types(q) for v in r.extra.get("ivars", {}).get(e[1], ())]
+            if len(e) > 2:
+                found = self.in_group(me, e[1], found, e[2])
             vals = [self.eval(v, me, depth + 1, block) for v in found]
             # an element of a collection nothing describes counts as an assignment of an unknown
             # value, which the class does not record (``@doc = docs[0]`` beside ``@doc = Doc.new``)
@@ -347,6 +349,17 @@ class Resolver:
                 return ("inst", v[1]), min(c, INFERRED)  # Rails: ActiveRecord's finder gives a record
             return got
         return None, EXTRACTED
+
+    def in_group(self, me: Value, name: str, found: list, group: tuple[int, ...]) -> list:
+        """The assignments of instance variable ``name`` that a class body's block at ``group``
+        sees: those of methods, and those of the blocks (a ``setup``, a ``before``) of the example
+        groups around it, in this file; an assignment in another group's block is another test's."""
+        scopes: dict[str, list[tuple[int, ...]]] = {}  # by the value's repr (values hold lists)
+        for q in me[1]:
+            for r in self.types(q):
+                for v, g in r.extra.get("ivar_groups", {}).get(name, ()):
+                    scopes.setdefault(repr(v), []).append(tuple(g) if r.module == self.f.module else ())
+        return [v for v in found if repr(v) not in scopes or any(group[:len(g)] == g for g in scopes[repr(v)])]
 
     def element(self, e: Any, me: Value, depth: int, block: bool) -> tuple[Value | None, int]:
         """An element of a container (``docs.first``, ``@by_name["x"]``, the parameter of ``docs.each
