@@ -127,6 +127,7 @@ class Resolver:
         # an element expression's value by its identity (a block parameter's, read at each use),
         # with the expression itself, which keeps its id from being reused
         self._elements: dict[tuple, tuple[Any, tuple[Value | None, int]]] = {}
+        self._ivars: dict[tuple, tuple[Value | None, int]] = {}  # an instance variable's value where it is read
 
     # --- classes and modules
     def types(self, qname: str) -> list[SymbolRow]:
@@ -322,14 +323,11 @@ class Resolver:
         if kind == IVAR:
             if me[0] not in ("inst", "cls"):
                 return None, EXTRACTED
-            found = [v for q in me[1] for r in self.types(q) for v in r.extra.get("ivars", {}).get(e[1], ())]
-            if len(e) > 2:
-                found = self.in_group(me, e[1], found, e[2])
-            vals = [self.eval(v, me, depth + 1, block) for v in found]
-            # an element of a collection nothing describes counts as an assignment of an unknown
-            # value, which the class does not record (``@doc = docs[0]`` beside ``@doc = Doc.new``)
-            vals = [got for v, got in zip(found, vals, strict=True) if v[0] != ELEM or got[0] is not None]
-            return self.merge(vals, INFERRED) if vals else (None, EXTRACTED)
+            memo = (e[1], e[2] if len(e) > 2 else None, me, depth, block)
+            got = self._ivars.get(memo)
+            if got is None:
+                got = self._ivars[memo] = self.ivar(e, me, depth, block)
+            return got
         if kind == CALL:
             recv, name = e[1], e[2]
             v, c = self.eval(recv, me, depth + 1, block)
@@ -349,6 +347,17 @@ class Resolver:
                 return ("inst", v[1]), min(c, INFERRED)  # Rails: ActiveRecord's finder gives a record
             return got
         return None, EXTRACTED
+
+    def ivar(self, e: Any, me: Value, depth: int, block: bool) -> tuple[Value | None, int]:
+        """An instance variable's value: what the class's code assigns it (memoised by the caller)."""
+        found = [v for q in me[1] for r in self.types(q) for v in r.extra.get("ivars", {}).get(e[1], ())]
+        if len(e) > 2:
+            found = self.in_group(me, e[1], found, e[2])
+        vals = [self.eval(v, me, depth + 1, block) for v in found]
+        # an element of a collection nothing describes counts as an assignment of an unknown
+        # value, which the class does not record (``@doc = docs[0]`` beside ``@doc = Doc.new``)
+        vals = [got for v, got in zip(found, vals, strict=True) if v[0] != ELEM or got[0] is not None]
+        return self.merge(vals, INFERRED) if vals else (None, EXTRACTED)
 
     def in_group(self, me: Value, name: str, found: list, group: tuple[int, ...]) -> list:
         """The assignments of instance variable ``name`` that a class body's block at ``group``
