@@ -128,6 +128,7 @@ class Resolver:
         # with the expression itself, which keeps its id from being reused
         self._elements: dict[tuple, tuple[Any, tuple[Value | None, int]]] = {}
         self._ivars: dict[tuple, tuple[Value | None, int]] = {}  # an instance variable's value where it is read
+        self._groups: dict[tuple, dict[str, list[tuple[int, ...]]]] = {}  # in_group's scopes by (classes, name)
 
     # --- classes and modules
     def types(self, qname: str) -> list[SymbolRow]:
@@ -363,11 +364,15 @@ class Resolver:
         """The assignments of instance variable ``name`` that a class body's block at ``group``
         sees: those of methods, and those of the blocks (a ``setup``, a ``before``) of the example
         groups around it, in this file; an assignment in another group's block is another test's."""
-        scopes: dict[str, list[tuple[int, ...]]] = {}  # by the value's repr (values hold lists)
-        for q in me[1]:
-            for r in self.types(q):
-                for v, g in r.extra.get("ivar_groups", {}).get(name, ()):
-                    scopes.setdefault(repr(v), []).append(tuple(g) if r.module == self.f.module else ())
+        scopes = self._groups.get((me[1], name))
+        if scopes is None:
+            scopes = self._groups[(me[1], name)] = {}  # by the value's repr (values hold lists)
+            for q in me[1]:
+                for r in self.types(q):
+                    for v, g in r.extra.get("ivar_groups", {}).get(name, ()):
+                        scopes.setdefault(repr(v), []).append(tuple(g) if r.module == self.f.module else ())
+        if not scopes:
+            return found
         return [v for v in found if repr(v) not in scopes or any(group[:len(g)] == g for g in scopes[repr(v)])]
 
     def element(self, e: Any, me: Value, depth: int, block: bool) -> tuple[Value | None, int]:
