@@ -143,18 +143,21 @@ class _Ctx(NamedTuple):
     singleton: bool  # defining class methods (``class << self``)
     scope: _Scope
     block: bool = False  # inside a block (a DSL's block may run on an instance: ``should "x" do``)
-    # the class body's blocks around (their first bytes): the example groups of a test DSL
+    # the class body's blocks around (their ordinals in it): the example groups of a test DSL
     # (``context "x" do setup do @a = ... end; should "y" do @a.run end end``)
     group: tuple[int, ...] = ()
 
 
 class _Body:
-    """A class body's state while it is read: ``module_function`` with no arguments."""
+    """A class body's state while it is read: ``module_function`` with no arguments, and how many
+    of its blocks were read (a block's ordinal names its example group: unlike its offset, it stays
+    when the lines above it change)."""
 
-    __slots__ = ("mf",)
+    __slots__ = ("blocks", "mf")
 
     def __init__(self) -> None:
         self.mf = False
+        self.blocks = 0
 
 
 def extract(tree: ts.Tree, src: bytes, relpath: str, module: str) -> Facts:
@@ -414,7 +417,9 @@ class _Extractor:
         if ctx.owner == 0 or ctx.owner == ctx.cls:  # an example group's block (in a method: no lets)
             self.declare_lets(node, inner)
         if ctx.cls is not None and ctx.owner == ctx.cls:
-            inner = inner._replace(group=(*ctx.group, node.start_byte))
+            body = self.bodies.setdefault(ctx.cls, _Body())
+            body.blocks += 1
+            inner = inner._replace(group=(*ctx.group, body.blocks))
         for c in node.named_children:
             if c.type in ("block_parameters", "lambda_parameters"):
                 self.declare_params(c, inner)
