@@ -15,6 +15,10 @@
 * ``super`` reaches the next definition of the caller's name after the caller's class in its
   ancestors.
 * A call through a method also reaches its overrides in subclasses (``inferred``, via dispatch).
+* Where the code does not decide a receiver: a collection's element is what the code states the
+  collection holds (literals, what a class adds to it, what it stores under a literal key), a
+  parameter or a result is what a YARD tag says, and an instance variable read in a test DSL's
+  block is what the setup blocks of its example groups assign (``inferred``).
 
 Labels: ``self``, constants and ``super`` give ``extracted`` edges; a receiver known through a
 local variable's or an instance variable's assignments gives ``inferred`` ones; an unknown
@@ -65,7 +69,9 @@ SAME_ELEMENTS = frozenset({
 HASH_VALUES = frozenset({"[]", "fetch", "each_value", "dig"})
 
 # a value: ("inst", qnames) an instance of these classes; ("cls", qnames) the classes themselves;
-# ("top",) the main object; ("ext", name) something of the core library or a gem
+# ("top",) the main object; ("ext", name) something of the core library or a gem. An instance's
+# third part "each": the parameter of a block run on every element of a collection (of several
+# classes, each one's method is called: a union's members, not one of them)
 Value = tuple
 
 
