@@ -115,11 +115,12 @@ def evaluate(workspace: Path, sample: dict[str, Any], keep: Path | None, name: s
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     ap.add_argument("--corpus", type=Path, required=True, help="the repository the sample was read in")
-    ap.add_argument("--sample", type=Path, action="append", help="a hand-read sample (repeatable; default: both of docs/accuracy/)")
+    ap.add_argument("--sample", type=Path, action="append", help="a hand-read sample (repeatable; default: the three jekyll samples of docs/accuracy/)")
     ap.add_argument("--out", type=Path, default=Path("bench-results/accuracy-ruby.json"))
     ap.add_argument("--disagreements", type=Path, default=Path("bench-results/accuracy"))
     args = ap.parse_args(argv)
-    samples = args.sample or [ROOT / "docs" / "accuracy" / f for f in ("ruby-jekyll.json", "ruby-jekyll-heldout.json")]
+    samples = args.sample or [ROOT / "docs" / "accuracy" / f for f in (
+        "ruby-jekyll.json", "ruby-jekyll-heldout.json", "ruby-jekyll-heldout2.json")]
     results = [evaluate(args.corpus.resolve(), json.loads(p.read_text()), args.disagreements, p.stem) for p in samples]
     print(table(results, peer="hand-read"))
     write_results(results, args.out, args.disagreements, "onlyReading", "the reading")

@@ -20,6 +20,7 @@ singleton) and ``ivars`` (instance variables assigned a ``Const.new``).
 from __future__ import annotations
 
 import posixpath
+import re
 from typing import Any, NamedTuple
 
 import tree_sitter as ts
@@ -29,8 +30,11 @@ from ...model import REF, Facts, SiteFact, SymbolFact
 from .._toolkit.nodes import rng, text
 from .rails import ASSOCIATIONS, CALLBACK_OPTIONS, is_callback
 from .syntax import (
+    ARRAY,
     CALL,
     CONST,
+    ELEM,
+    HASH,
     IVAR,
     LIT,
     LITERALS,
@@ -41,6 +45,7 @@ from .syntax import (
     camelize,
     candidates,
     const_parts,
+    literal_key,
     singularize,
     symbol_name,
 )
@@ -66,6 +71,18 @@ _CLASS_MAKERS = frozenset({("Class", "new"), ("Struct", "new"), ("Data", "define
 _KEYWORDS = frozenset({"__FILE__", "__LINE__", "__ENCODING__"})  # identifiers to the grammar, keywords to Ruby
 _ANYWHERE = frozenset({"require", "require_relative", "include"})  # what dsl() reads outside a class body
 _LETS = frozenset({"let", "let!", "subject", "subject!"})  # RSpec: a memoised method of the example group
+# calls that give one element of their receiver (``first(2)``, with an argument, gives an array)
+_ELEMENT_CALLS = frozenset({"first", "last", "find", "detect", "fetch", "sample", "min", "max", "min_by", "max_by"})
+# calls whose block's parameter is an element of the receiver (the first one of several: ``each_with_index``)
+ITERATORS = frozenset({
+    "each", "map", "collect", "flat_map", "select", "filter", "reject", "find", "detect", "find_all", "filter_map",
+    "each_with_index", "each_with_object", "sort_by", "min_by", "max_by", "group_by", "partition", "any?", "all?",
+    "none?", "count", "sum", "find_index", "each_value", "take_while", "drop_while", "map!", "select!", "reject!",
+    "sort_by!", "uniq", "each_entry",
+})
+_FIRST_OF_SEVERAL = frozenset({"each_with_index", "each_with_object"})  # |element, index| and |element, memo|
+_SELF_PARAM = frozenset({"tap", "then", "yield_self"})  # the block's parameter is the receiver itself
+_APPENDS = frozenset({"push", "append", "unshift"})  # and ``<<``: they add their arguments as elements
 
 
 class Site(NamedTuple):
@@ -126,15 +143,21 @@ class _Ctx(NamedTuple):
     singleton: bool  # defining class methods (``class << self``)
     scope: _Scope
     block: bool = False  # inside a block (a DSL's block may run on an instance: ``should "x" do``)
+    # the class body's blocks around (their ordinals in it): the example groups of a test DSL
+    # (``context "x" do setup do @a = ... end; should "y" do @a.run end end``)
+    group: tuple[int, ...] = ()
 
 
 class _Body:
-    """A class body's state while it is read: ``module_function`` with no arguments."""
+    """A class body's state while it is read: ``module_function`` with no arguments, and how many
+    of its blocks were read (a block's ordinal names its example group: unlike its offset, it stays
+    when the lines above it change)."""
 
-    __slots__ = ("mf",)
+    __slots__ = ("blocks", "mf")
 
     def __init__(self) -> None:
         self.mf = False
+        self.blocks = 0
 
 
 def extract(tree: ts.Tree, src: bytes, relpath: str, module: str) -> Facts:
@@ -308,27 +331,66 @@ class _Extractor:
             return
         singleton = ctx.singleton or node.type == "singleton_method"
         idx = self.method_symbol(text(name_node), ctx, node, name_node, singleton)
-        inner = ctx._replace(owner=idx, singleton=False, scope=_Scope(), block=False)
+        inner = ctx._replace(owner=idx, singleton=False, scope=_Scope(), block=False, group=())
         params, body = node.child_by_field_name("parameters"), node.child_by_field_name("body")
+        doc = yard_tags(node)
         if params is not None:
             self.declare_params(params, inner)
+            for pname, types in doc.params.items():
+                got = inner.scope.vars.get(pname)
+                value = self.documented(types, ctx)
+                if got == [(UNKNOWN,)] and value is not None:  # a parameter with no default value
+                    inner.scope.vars[pname] = [value]
         if body is not None and body.type == "body_statement":
             self.visit_children(body, inner)
         elif body is not None:
             self.visit(body, inner)  # def x = expr (an endless method)
         last = _last_statement(body)
-        if last is not None:
+        # a YARD ``@return [Type]`` is the method's declared result, as a solver reads it first
+        returned = self.documented(doc.returns, ctx) if doc.returns else None
+        if returned is None and last is not None:
             returned = self.returned(last, inner)
-            if returned is not None:
-                self.symbols[idx].extra["returns"] = returned
+        if returned is not None:
+            self.symbols[idx].extra["returns"] = returned
+
+    def documented(self, types: list[str], ctx: _Ctx) -> Expr:
+        """The value a YARD type list (``[Site]``, ``[Page, Document]``, ``[Array<Doc>]``) states:
+        an instance of each class (``nil`` dropped: it is no receiver of a workspace method), an
+        array of them, a core class's literal; None when a type is not a constant path."""
+        vals: list[Expr] = []
+        for t in types:
+            if t == "nil":
+                continue
+            inner = t.partition("<")[2].rstrip(">").strip() if t.startswith(("Array<", "Set<")) else None
+            if inner is not None:
+                elem = self.documented([inner], ctx) if "," not in inner and inner else None
+                if elem is None:
+                    return None
+                vals.append((ARRAY, [elem]))
+                continue
+            name = "Array" if t.startswith("Array") else "Hash" if t.startswith("Hash") else t
+            if name in YARD_CORE:
+                vals.append((LIT, YARD_CORE[name]))
+                continue
+            if name in _ANY or not _CONST_PATH.fullmatch(name):
+                return None
+            parts = name.lstrip(":").split("::")
+            vals.append((CALL, (CONST, candidates(parts, name.startswith("::"), ctx.nesting)), "new"))
+        if not vals:
+            return None
+        return vals[0] if len(vals) == 1 else (VALS, vals)
 
     def returned(self, node: ts.Node, ctx: _Ctx) -> Expr:
         """What a method's last statement gives, when it names a class: ``Repo.new(...)``,
         ``@x ||= Repo.new``, ``Repo.new.tap { ... }``, ``@repo`` (an instance variable)."""
+        ivar = None
         if node.type in ("assignment", "operator_assignment"):
+            left = node.child_by_field_name("left")
+            ivar = (IVAR, text(left)) if left is not None and left.type == "instance_variable" else None
             node = node.child_by_field_name("right") or node
         e = self.expr(node, ctx)
-        return e if e is not None and _names_a_class(e) else None
+        # ``@docs ||= []``: the instance variable, whose elements the class records
+        return e if e is not None and _names_a_class(e) else ivar
 
     def declare_params(self, node: ts.Node, ctx: _Ctx) -> None:
         for p in node.named_children:
@@ -348,13 +410,22 @@ class _Extractor:
                 if value is not None:
                     self.visit(value, ctx)
 
-    def on_block(self, node: ts.Node, ctx: _Ctx) -> None:
+    def on_block(self, node: ts.Node, ctx: _Ctx, first: Expr = None) -> None:
+        """A block (``first``: what its first parameter is given, when the call says: an element
+        of the receiver for ``each``/``map``/``select``..., the receiver for ``tap``)."""
         inner = ctx._replace(scope=_Scope(ctx.scope), block=True)
         if ctx.owner == 0 or ctx.owner == ctx.cls:  # an example group's block (in a method: no lets)
             self.declare_lets(node, inner)
+        if ctx.cls is not None and ctx.owner == ctx.cls:
+            body = self.bodies.setdefault(ctx.cls, _Body())
+            body.blocks += 1
+            inner = inner._replace(group=(*ctx.group, body.blocks))
         for c in node.named_children:
             if c.type in ("block_parameters", "lambda_parameters"):
                 self.declare_params(c, inner)
+                p = c.named_children[0] if c.named_child_count else None
+                if first is not None and p is not None and p.type == "identifier":
+                    inner.scope.vars[text(p)] = [first]
             elif c.type in ("block_body", "body_statement", "block", "do_block"):
                 if c.type in _BLOCKS:
                     self.on_block(c, inner)
@@ -418,6 +489,10 @@ class _Extractor:
         elif left is not None and left.type == "constant" and right is not None and right.type == "call" \
                 and self.class_new(left, right, ctx):
             return
+        elif left is not None and left.type == "element_reference" and (obj := left.child_by_field_name("object")):
+            index = [c for c in left.named_children if c.id != obj.id]
+            self.element(obj, value, literal_key(index[0]) if len(index) == 1 else None, ctx)
+            self.visit(left, ctx)
         elif left is not None and left.type not in ("constant", "class_variable", "global_variable"):
             self.visit(left, ctx)
         if right is not None:
@@ -437,15 +512,28 @@ class _Extractor:
         what its instances hold."""
         if ctx.cls is None or value is None or not _names_a_class(value):
             return
-        got = self.symbols[ctx.cls].extra.setdefault("ivars", {}).setdefault(name, [])
+        extra = self.symbols[ctx.cls].extra
+        got = extra.setdefault("ivars", {}).setdefault(name, [])
+        groups = extra.get("ivar_groups", {}).get(name)
+        if ctx.group or groups is not None:
+            # assigned in a class body's block (a test DSL's ``setup``/``before``): seen by the
+            # blocks of the group around it (``groups``: (value, group) pairs; () is everywhere)
+            groups = extra.setdefault("ivar_groups", {}).setdefault(name, [])
+            if not groups:
+                groups.extend((v, ()) for v in got)  # assigned in methods before: everywhere
+            entry = (value, ctx.group[:-1])
+            if entry not in groups and len(groups) < MAX_VALUES * 4:
+                groups.append(entry)
         if value not in got:
             got.append(value)
 
     def on_for(self, node: ts.Node, ctx: _Ctx) -> None:
         pattern = node.child_by_field_name("pattern")
         if pattern is not None:
-            if pattern.type == "identifier":
-                ctx.scope.declare(text(pattern), (UNKNOWN,))
+            if pattern.type == "identifier":  # for doc in docs: an element of docs
+                coll = node.child_by_field_name("value")
+                ctx.scope.declare(text(pattern), (ELEM, self.expr(coll.named_children[0] if coll is not None and
+                                                                   coll.named_child_count else coll, ctx), None, "each"))
             else:
                 self.declare_targets(pattern, ctx)
         for c in node.named_children:
@@ -539,9 +627,50 @@ class _Extractor:
                     self.site(ctx, ref, args.named_children[0], METHOD_REF, None, REF)
         if recv is not None:
             self.visit(recv, ctx)
+            if name in _APPENDS and args is not None:
+                for a in args.named_children:
+                    self.element(recv, self.expr(a, ctx), None, ctx)
         self.visit_children(args, ctx)
         if block is not None:
-            self.visit(block, ctx)
+            self.on_block(block, ctx, self.block_first(recv, name, block, ctx))
+
+    def block_first(self, recv: ts.Node | None, name: str, block: ts.Node, ctx: _Ctx) -> Expr:
+        """What the first parameter of a call's block is given, when the call says (else None):
+        an element of the receiver (``docs.each { |doc| }``), or the receiver (``tap``)."""
+        if recv is None or (name not in ITERATORS and name not in _SELF_PARAM):
+            return None
+        params = next((c for c in block.named_children if c.type == "block_parameters"), None)
+        if params is None or (params.named_child_count > 1 and name not in _FIRST_OF_SEVERAL):
+            return None  # |key, value| of a hash's each: not one element
+        target = self.expr(recv, ctx)
+        return target if name in _SELF_PARAM else (ELEM, target, None, name)
+
+    def on_binary(self, node: ts.Node, ctx: _Ctx) -> None:
+        """``docs << doc`` adds an element to ``docs``."""
+        op, left, right = (node.child_by_field_name(f) for f in ("operator", "left", "right"))
+        if op is not None and op.type == "<<" and left is not None and right is not None:
+            self.element(left, self.expr(right, ctx), None, ctx)
+        self.visit_children(node, ctx)
+
+    def element(self, container: ts.Node, value: Expr, key: str | None, ctx: _Ctx) -> None:
+        """``@docs << doc``, ``docs.push(doc)``, ``@by_name["x"] = doc`` in a class: the class
+        records what the container (an instance variable, or a method of its own: ``docs``) holds,
+        with the literal key it was stored under."""
+        if ctx.cls is None or value is None or not _names_a_class(value):
+            return
+        if container.type == "instance_variable":
+            name = text(container)
+        elif container.type == "identifier" and ctx.scope.find(text(container)) is None:
+            name = text(container)  # a bare call: self's method
+        elif container.type == "call" and (r := container.child_by_field_name("receiver")) is not None \
+                and r.type == "self" and (m := container.child_by_field_name("method")) is not None:
+            name = text(m)
+        else:
+            return
+        got = self.symbols[ctx.cls].extra.setdefault("elems", {}).setdefault(name, [])
+        entry = (key, value)
+        if entry not in got and len(got) < MAX_VALUES:
+            got.append(entry)
 
     def dsl(self, name: str, node: ts.Node, args: ts.Node | None, block: ts.Node | None, ctx: _Ctx) -> bool:
         """Calls of a class body that declare something (mixins, accessors, aliases, Rails'
@@ -656,17 +785,98 @@ class _Extractor:
             let = ctx.scope.let(text(node))
             return (VALS, [let]) if let is not None else (CALL, None, text(node))
         if t == "instance_variable":
-            return (IVAR, text(node))
+            # read in a class body's block: the assignments of its example groups' blocks
+            return (IVAR, text(node), ctx.group) if ctx.group else (IVAR, text(node))
         if t == "call":
             method = node.child_by_field_name("method")
             if method is None or method.type not in ("identifier", "constant"):
                 return (UNKNOWN,)
             recv = node.child_by_field_name("receiver")
-            return (CALL, self.expr(recv, ctx, depth + 1) if recv is not None else None, text(method))
+            name = text(method)
+            if recv is not None and name in _ELEMENT_CALLS:
+                args = node.child_by_field_name("arguments")
+                argv = list(args.named_children) if args is not None else []
+                if name == "fetch" and argv:
+                    return (ELEM, self.expr(recv, ctx, depth + 1), literal_key(argv[0]), name)
+                if not argv:
+                    return (ELEM, self.expr(recv, ctx, depth + 1), None, name)
+            return (CALL, self.expr(recv, ctx, depth + 1) if recv is not None else None, name)
+        if t == "element_reference" and (obj := node.child_by_field_name("object")) is not None:
+            index = [c for c in node.named_children if c.id != obj.id]
+            return (ELEM, self.expr(obj, ctx, depth + 1), literal_key(index[0]) if len(index) == 1 else None, "[]")
+        if t == "array" and node.named_child_count and all(c.type not in ("splat_argument", "block_argument")
+                                                         for c in node.named_children):
+            elems = [self.expr(c, ctx, depth + 1) for c in node.named_children]
+            if all(_names_a_class(v) for v in elems):
+                return (ARRAY, elems)
+        if t == "hash" and node.named_child_count and all(c.type == "pair" for c in node.named_children):
+            pairs = [(literal_key(c.child_by_field_name("key")), self.expr(c.child_by_field_name("value"), ctx, depth + 1))
+                     for c in node.named_children]
+            if any(_names_a_class(v) for _, v in pairs):
+                return (HASH, pairs)
         if t == "parenthesized_statements" and node.named_child_count == 1:
             return self.expr(node.named_children[0], ctx, depth + 1)
         lit = LITERALS.get(t)
         return (LIT, lit) if lit is not None else (UNKNOWN,)
+
+
+class YardTags(NamedTuple):
+    """The types a method's YARD comment states: ``@param [Type] name`` (or ``@param name
+    [Type]``) and ``@return [Type]``."""
+
+    params: dict[str, list[str]]
+    returns: list[str]
+
+
+_YARD_PARAM = re.compile(r"#\s*@param\s+(?:\[([^\]]*)\]\s*(\w+)|(\w+)\s+\[([^\]]*)\])")
+_YARD_RETURN = re.compile(r"#\s*@return\s+\[([^\]]*)\]")
+_CONST_PATH = re.compile(r"(?:::)?[A-Z]\w*(?:::[A-Z]\w*)*")
+# the core classes YARD names (``Boolean`` is YARD's own word for true or false)
+YARD_CORE = {"String": "String", "Symbol": "Symbol", "Integer": "Integer", "Float": "Float", "Numeric": "Integer",
+             "Array": "Array", "Hash": "Hash", "Boolean": "TrueClass", "true": "TrueClass", "false": "FalseClass",
+             "Proc": "Proc", "Regexp": "Regexp", "Time": "Time", "Pathname": "Pathname"}
+_ANY = frozenset({"Object", "BasicObject", "void", "self"})  # says nothing of the class
+
+
+def yard_tags(method: ts.Node) -> YardTags:
+    """The YARD tags of the comment lines right above a ``def``."""
+    params: dict[str, list[str]] = {}
+    returns: list[str] = []
+    node, line = _before(method), method.start_point[0]
+    while node is not None and node.type == "comment" and node.end_point[0] == line - 1:
+        c = text(node)
+        m = _YARD_PARAM.match(c)
+        if m:
+            types, name = (m.group(1), m.group(2)) if m.group(2) else (m.group(4), m.group(3))
+            params[name] = _yard_types(types)
+        m = _YARD_RETURN.match(c)
+        if m:
+            returns = _yard_types(m.group(1))
+        node, line = _before(node), node.start_point[0]
+    return YardTags(params, returns)
+
+
+def _before(node: ts.Node) -> ts.Node | None:
+    """The node before ``node`` in the source: its previous sibling, or its parent's when it is
+    the first (a class body's first ``def``: the comments above it precede the body's node)."""
+    while node.prev_named_sibling is None and node.parent is not None and node.parent.type in ("body_statement",
+                                                                                               "block_body"):
+        node = node.parent
+    return node.prev_named_sibling
+
+
+def _yard_types(types: str) -> list[str]:
+    """``Page, Document`` -> ["Page", "Document"] (commas inside ``<...>`` kept)."""
+    out, depth, cur = [], 0, ""
+    for ch in types:
+        depth += ch in "<({"
+        depth -= ch in ">)}"
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    return [t for t in [*out, cur.strip()] if t]
 
 
 def _nesting(e: Any) -> int:
@@ -681,6 +891,10 @@ def _names_a_class(e: Expr) -> bool:
     constant, another instance variable), not a literal or a local of unknown value."""
     if e is not None and e[0] == VALS:  # a local: each of its values
         return bool(e[1]) and all(_names_a_class(v) for v in e[1])
+    if e is not None and e[0] in (ARRAY, HASH):  # a literal whose elements are known
+        return True
+    if e is not None and e[0] == ELEM:
+        return _names_a_class(e[1])
     return e is not None and e[0] in (CALL, CONST, IVAR) and (e[0] != CALL or e[1] is None or _names_a_class(e[1]))
 
 
@@ -726,7 +940,7 @@ _HANDLERS = {
     "method": _Extractor.on_method, "singleton_method": _Extractor.on_method, "call": _Extractor.on_call,
     "identifier": _Extractor.on_identifier, "assignment": _Extractor.on_assignment,
     "operator_assignment": _Extractor.on_assignment, "block": _Extractor.on_block, "do_block": _Extractor.on_block,
-    "lambda": _Extractor.on_block, "for": _Extractor.on_for, "rescue": _Extractor.on_rescue,
+    "lambda": _Extractor.on_block, "for": _Extractor.on_for, "binary": _Extractor.on_binary, "rescue": _Extractor.on_rescue,
     "super": _Extractor.on_super, "alias": _Extractor.on_alias, "undef": _Extractor.on_skip,
     "in_clause": _Extractor.on_pattern, "constant": _Extractor.on_constant, "scope_resolution": _Extractor.on_constant,
     **{p: _Extractor.on_skip for p in _PARAMS},

@@ -15,6 +15,10 @@
 * ``super`` reaches the next definition of the caller's name after the caller's class in its
   ancestors.
 * A call through a method also reaches its overrides in subclasses (``inferred``, via dispatch).
+* Where the code does not decide a receiver: a collection's element is what the code states the
+  collection holds (literals, what a class adds to it, what it stores under a literal key), a
+  parameter or a result is what a YARD tag says, and an instance variable read in a test DSL's
+  block is what the setup blocks of its example groups assign (``inferred``).
 
 Labels: ``self``, constants and ``super`` give ``extracted`` edges; a receiver known through a
 local variable's or an instance variable's assignments gives ``inferred`` ones; an unknown
@@ -46,18 +50,28 @@ from .._toolkit import MAX_DEPTH, Dispatch, known_confidence, label_by_name, unr
 from .._toolkit.dispatch import declared_overrides, dispatch_via, weak_method
 from .._toolkit.labels import union_confidence
 from .builtins import BY_NAME_COMMON, KERNEL
-from .extract import ASSOC, CALLBACK, CONST_REF, LET, METHOD_REF, SUPER
+from .extract import ASSOC, CALLBACK, CONST_REF, ITERATORS, LET, METHOD_REF, SUPER
 from .rails import RECORD_BASES, RECORD_FINDERS
-from .syntax import CALL, CONST, IVAR, LIT, SELF, VALS, underscore
+from .syntax import ARRAY, CALL, CONST, ELEM, HASH, IVAR, LIT, SELF, VALS, underscore
 
 TYPE_KINDS = frozenset({"class", "namespace"})
 OBJECT = "Object"  # reopened by a top-level ``include``: its mixins are every object's
 # methods that return their receiver (``Repo.new.tap { ... }``)
 SELF_RETURNING = frozenset({"tap", "dup", "clone", "freeze", "itself"})
 METHOD_KINDS = frozenset({"method"})
+# calls that give a collection of their receiver's elements (``values``: a hash's, as an array)
+SAME_ELEMENTS = frozenset({
+    "select", "filter", "reject", "sort", "sort_by", "uniq", "compact", "to_a", "reverse", "dup", "clone", "freeze",
+    "values", "find_all", "sort!", "sort_by!", "select!", "reject!", "uniq!", "compact!", "tap", "shuffle", "take",
+    "drop", "first", "last", "min_by", "max_by", "each",
+})
+# how a hash gives its values (its ``each``, ``map``... give [key, value] pairs)
+HASH_VALUES = frozenset({"[]", "fetch", "each_value", "dig"})
 
 # a value: ("inst", qnames) an instance of these classes; ("cls", qnames) the classes themselves;
-# ("top",) the main object; ("ext", name) something of the core library or a gem
+# ("top",) the main object; ("ext", name) something of the core library or a gem. An instance's
+# third part "each": the parameter of a block run on every element of a collection (of several
+# classes, each one's method is called: a union's members, not one of them)
 Value = tuple
 
 
@@ -116,6 +130,11 @@ class Resolver:
         # a site's answer by what decides it (a file calls one method on one receiver many times)
         self._answers: dict[tuple, tuple[list, str]] = {}
         self._self: dict[int, Value] = {}
+        # an element expression's value by its identity (a block parameter's, read at each use),
+        # with the expression itself, which keeps its id from being reused
+        self._elements: dict[tuple, tuple[Any, tuple[Value | None, int]]] = {}
+        self._ivars: dict[tuple, tuple[Value | None, int]] = {}  # an instance variable's value where it is read
+        self._groups: dict[tuple, dict[str, list[tuple[int, ...]]]] = {}  # in_group's scopes by (classes, name)
 
     # --- classes and modules
     def types(self, qname: str) -> list[SymbolRow]:
@@ -302,13 +321,20 @@ class Resolver:
             return (("cls", (q,)) if q is not None else ("ext", e[1][-1])), EXTRACTED
         if kind == LIT:
             return ("ext", e[1]), EXTRACTED
+        if kind in (ARRAY, HASH):
+            return ("ext", "Array" if kind == ARRAY else "Hash"), EXTRACTED
+        if kind == ELEM:
+            return self.element(e, me, depth, block)
         if kind == VALS:
             return self.merge([self.eval(v, me, depth + 1, block) for v in e[1]], INFERRED)
         if kind == IVAR:
             if me[0] not in ("inst", "cls"):
                 return None, EXTRACTED
-            found = [v for q in me[1] for r in self.types(q) for v in r.extra.get("ivars", {}).get(e[1], ())]
-            return self.merge([self.eval(v, me, depth + 1, block) for v in found], INFERRED) if found else (None, EXTRACTED)
+            memo = (e[1], e[2] if len(e) > 2 else None, me, depth, block)
+            got = self._ivars.get(memo)
+            if got is None:
+                got = self._ivars[memo] = self.ivar(e, me, depth, block)
+            return got
         if kind == CALL:
             recv, name = e[1], e[2]
             v, c = self.eval(recv, me, depth + 1, block)
@@ -328,6 +354,125 @@ class Resolver:
                 return ("inst", v[1]), min(c, INFERRED)  # Rails: ActiveRecord's finder gives a record
             return got
         return None, EXTRACTED
+
+    def ivar(self, e: Any, me: Value, depth: int, block: bool) -> tuple[Value | None, int]:
+        """An instance variable's value: what the class's code assigns it (memoised by the caller)."""
+        found = [v for q in me[1] for r in self.types(q) for v in r.extra.get("ivars", {}).get(e[1], ())]
+        if len(e) > 2:
+            found = self.in_group(me, e[1], found, e[2])
+        vals = [self.eval(v, me, depth + 1, block) for v in found]
+        # an element of a collection nothing describes counts as an assignment of an unknown
+        # value, which the class does not record (``@doc = docs[0]`` beside ``@doc = Doc.new``)
+        vals = [got for v, got in zip(found, vals, strict=True) if v[0] != ELEM or got[0] is not None]
+        return self.merge(vals, INFERRED) if vals else (None, EXTRACTED)
+
+    def in_group(self, me: Value, name: str, found: list, group: tuple[int, ...]) -> list:
+        """The assignments of instance variable ``name`` that a class body's block at ``group``
+        sees: those of methods, and those of the blocks (a ``setup``, a ``before``) of the example
+        groups around it, in this file; an assignment in another group's block is another test's."""
+        scopes = self._groups.get((me[1], name))
+        if scopes is None:
+            scopes = self._groups[(me[1], name)] = {}  # by the value's repr (values hold lists)
+            for q in me[1]:
+                for r in self.types(q):
+                    for v, g in r.extra.get("ivar_groups", {}).get(name, ()):
+                        scopes.setdefault(repr(v), []).append(tuple(g) if r.module == self.f.module else ())
+        if not scopes:
+            return found
+        return [v for v in found if repr(v) not in scopes or any(group[:len(g)] == g for g in scopes[repr(v)])]
+
+    def element(self, e: Any, me: Value, depth: int, block: bool) -> tuple[Value | None, int]:
+        """An element of a container (``docs.first``, ``@by_name["x"]``, the parameter of ``docs.each
+        { |doc| }``): what a workspace class's own ``[]``/``first`` returns, else what the container
+        was made of or given (``inferred``)."""
+        memo = (id(e), me, depth, block)
+        got = self._elements.get(memo)
+        if got is None:
+            got = self._elements[memo] = (e, self._element(e, me, depth, block))
+        return got[1]
+
+    def _element(self, e: Any, me: Value, depth: int, block: bool) -> tuple[Value | None, int]:
+        _, container, key, method = e
+        v, _ = self.eval(container, me, depth + 1, block)
+        each = method in ITERATORS and method not in ("find", "detect", "find_index")  # a block run on every one
+        if v is not None and v[0] in ("inst", "cls", "top") and self.method_rows(v, method, block)[0]:
+            return (None, EXTRACTED) if each else self.returns(v, method, depth, block)
+        got, c = self.elements(container, me, depth + 1, key, method, block)
+        if got is not None and got[0] in ("inst", "cls"):
+            got = (got[0], got[1], "each") if each else got[:2]
+        return got, c
+
+    def elements(self, e: Any, me: Value, depth: int, key: str | None, how: str,
+                 block: bool = False) -> tuple[Value | None, int]:
+        """What the elements of container ``e`` are (under ``key``, when a literal names it; ``how``:
+        the call that reads them), unknown unless every source says the same kind of value."""
+        return self.merge(self.sources(e, me, depth, key, how, block), INFERRED)
+
+    def sources(self, e: Any, me: Value, depth: int, key: str | None, how: str,
+                block: bool = False) -> list[tuple[Value | None, int]]:
+        """The values container ``e`` holds, from each place that says: an array or hash literal's
+        elements, what a class adds to its instance variable or its method's collection (``docs <<
+        doc``, ``@by_name[k] = v``), what a reader of it returns. ``(None, _)``: a source of
+        unknown elements; empty: nothing says."""
+        unknown = [(None, EXTRACTED)]
+        if e is None or depth > MAX_DEPTH:
+            return unknown
+        kind = e[0]
+        if kind == ARRAY:
+            return [self.eval(x, me, depth + 1, block) for x in e[1]]
+        if kind == HASH:
+            vals = [x for k, x in e[1] if key is None or k == key]
+            if how not in HASH_VALUES or not vals:
+                return unknown
+            return [self.eval(x, me, depth + 1, block) for x in vals]
+        if kind == VALS:
+            return [got for x in e[1] for got in (self.sources(x, me, depth + 1, key, how, block) or unknown)]
+        if kind == IVAR:
+            return self.held(me, e[1], key, how, depth)[0] if me[0] in ("inst", "cls") else unknown
+        if kind != CALL:
+            return unknown
+        recv, name = e[1], e[2]
+        if name in SAME_ELEMENTS:
+            return self.sources(recv, me, depth + 1, key, "each_value" if name == "values" else how, block)
+        v, _ = self.eval(recv, me, depth + 1, block)
+        if v is not None and v[0] in ("inst", "cls", "top"):
+            rows = self.method_rows(v, name, block and recv is None)[0]
+        elif v is None and recv is not None:
+            # a receiver of unknown class and a name one workspace method has (the by-name policy's
+            # one inferred candidate): that method's collection
+            rows = [r for r in self.ws.by_name(name) if r.kind in METHOD_KINDS]
+            rows = rows if len({r.qname for r in rows}) == 1 and name not in BY_NAME_COMMON else []
+        else:
+            rows = []
+        found: list[tuple[Value | None, int]] = []
+        for r in rows:
+            owner = r.qname.rpartition(".")[0]
+            callee: Value = ("cls" if r.extra.get("self") else "inst", (owner,))
+            held, stored = self.held(callee, name, key, how, depth)
+            ret = r.extra.get("returns")
+            if ret is not None and not stored:
+                found.extend(self.sources(ret, callee, depth + 1, key, how))
+            found.extend(held)
+        return found or unknown
+
+    def held(self, me: Value, name: str, key: str | None, how: str,
+             depth: int) -> tuple[list[tuple[Value | None, int]], bool]:
+        """What the classes of ``me`` put in their instance variable or method's collection ``name``:
+        the literals assigned to it and what their code adds (``<<``, ``push``, ``[k] = v``), and
+        whether the code stores values under literal ``key`` (``data["excerpt"] ||= Excerpt.new``):
+        then those are the values read under that key."""
+        found: list[tuple[Value | None, int]] = []
+        stored: list[tuple[Value | None, int]] = []
+        for q in me[1]:
+            for r in self.types(q):
+                for x in r.extra.get("ivars", {}).get(name, ()):
+                    found.extend(self.sources(x, me, depth + 1, key, how) or [(None, EXTRACTED)])
+                for k, x in r.extra.get("elems", {}).get(name, ()):
+                    if key is not None and k == key:
+                        stored.append(self.eval(x, me, depth + 1))
+                    elif key is None or k is None:
+                        found.append(self.eval(x, me, depth + 1))
+        return (stored, True) if stored else (found, False)
 
     def returns(self, v: Value, name: str, depth: int, block: bool) -> tuple[Value | None, int]:
         """What a call of ``name`` on ``v`` gives, from what its definitions' last statements
@@ -372,7 +517,8 @@ class Resolver:
         if len(kinds) != 1 or kinds & {"top"}:
             return None, EXTRACTED
         names = sorted({q for v, _ in found if v is not None for q in v[1]})
-        return (kinds.pop(), tuple(names)), min([conf, *(c for _, c in found)])
+        every = all(len(v) > 2 for v, _ in found if v is not None)  # each one: the block runs on every element
+        return (kinds.pop(), tuple(names), *(("each",) if every else ())), min([conf, *(c for _, c in found)])
 
     # --- sites
     def site(self, i: int) -> Resolution:
@@ -420,9 +566,11 @@ class Resolver:
             return self.new(i, v[1], conf)
         targets: list[Target] = []
         direct: set[str] = set()  # the qualified names reached directly (several: ambiguous)
+        parts: list[list[SymbolRow]] = []  # each class's definitions
         external = False
         for q in v[1]:
             rows, ext = self.find(q, name, singleton)
+            parts.append(rows)
             external = external or ext
             c = known_confidence(rows, conf, alternatives=True) if rows else conf
             seen = {t.symbol for t in targets}
@@ -435,7 +583,12 @@ class Resolver:
                 targets.extend(got)
                 external = external or ext
         if targets:
-            if len(direct) > 1:  # a local holding instances of several classes
+            if len(direct) > 1 and len(v) > 2:
+                # a block run on every element (``[Foo.new, Bar.new].each { |h| h.run }``): each
+                # class's definition is called, as for a member of a declared union of types
+                c = union_confidence([p for p in parts if p], conf, whole=all(parts))
+                targets = [Target(t.symbol, min(t.confidence, c), t.via) for t in targets]
+            elif len(direct) > 1:  # a local holding instances of several classes
                 targets = [Target(t.symbol, AMBIGUOUS, t.via) for t in targets]
             return Resolution(i, targets, RESOLVED)
         if singleton and block:  # a DSL's block (``should "x" do``) may run on an instance

@@ -14,6 +14,12 @@ A receiver expression is a plain tuple (stored with the facts, read back by the 
   (an unknown one is ``(UNKNOWN,)``: a parameter, a block's argument);
 * ``(IVAR, name)`` -- an instance variable (its class's recorded assignments);
 * ``(LIT, type)`` -- a literal of a core class (``"s"``, ``[1]``, ``{}``, ``1``);
+* ``(ARRAY, [expr, ...])`` -- an array literal whose elements name classes (``[Foo.new, Bar]``);
+* ``(HASH, [(key, expr), ...])`` -- a hash literal with a value that names a class (``{"a" =>
+  Foo.new}``; ``key``: the literal string or symbol key, else None);
+* ``(ELEM, container, key, method)`` -- an element of ``container`` (``x[key]``, ``x.first``,
+  ``x.fetch(:key)``, the block parameter of ``x.each { |e| }``): ``method`` is the call that
+  gives it, which a workspace class of ``container`` may define itself;
 * ``(UNKNOWN,)`` -- anything else.
 """
 
@@ -26,6 +32,7 @@ import tree_sitter as ts
 from .._toolkit.nodes import text
 
 SELF, CONST, CALL, VALS, IVAR, LIT, UNKNOWN = "self", "const", "call", "vals", "ivar", "lit", "?"
+ARRAY, HASH, ELEM = "array", "hash", "elem"
 Expr = tuple | None
 
 # the node types of literals, by the core class their value is an instance of
@@ -95,6 +102,15 @@ def singularize(word: str) -> str:
     if word.endswith("s") and not word.endswith("ss"):
         return word[:-1]
     return word
+
+
+def literal_key(node: ts.Node | None) -> str | None:
+    """The key a hash is indexed with when it is a literal (``"a"``, ``:a``, ``a:``), else None."""
+    if node is None:
+        return None
+    if node.type == "hash_key_symbol":
+        return text(node)
+    return symbol_name(node) if node.type in ("simple_symbol", "string", "delimited_symbol") else None
 
 
 def symbol_name(node: ts.Node) -> str | None:
