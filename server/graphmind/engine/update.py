@@ -60,6 +60,12 @@ class Document:
     # the pending edits' (text length before, common prefix, common suffix), set by
     # documents.edit for the next update (see chunks.extract's ``hint``)
     edited: tuple[int, int, int] | None = None
+    # (the byte offset where a line of ``text`` starts, its row): the line of the last edit, from
+    # which documents.edit counts the next edit's rows (typing stays near it)
+    line_anchor: tuple[int, int] = (0, 0)
+    # ``text`` is UTF-8 without a NUL byte (workspace.check_text), kept by documents.edit through
+    # edits that keep it so (False: not known, checked at the next update)
+    checked: bool = False
 
     # the extraction's chunks are a parse of the whole text's but those of members parsed alone
     # (see Updater._extract_member); ``tree`` is the last whole one, edited, not parsed since
@@ -148,7 +154,7 @@ class Updater:
         typing pauses (``settle``), the buffer closes, or the interface is back to ``base``."""
         hint, doc.edited = doc.edited, None
         typing = hint is not None and not fresh
-        reason = check_text(doc.text, self.options.max_file_size) or doc.lang.skip_reason(doc.text)
+        reason = self._text_reason(doc) or doc.lang.skip_reason(doc.text)
         prev = doc.extraction
         was_broken = doc.unsettled
         if reason is None:
@@ -177,6 +183,15 @@ class Updater:
                 self.propagate(doc)
         doc.extraction = ext
         chunks.remember(doc.spare, ext, 4 * len(ext.chunks) + 256)
+
+    def _text_reason(self, doc: Document) -> str | None:
+        """Why a buffer's text is not indexable text (``workspace.check_text``); a text checked
+        before and edited since by edits that kept it text is not decoded again."""
+        if doc.checked and len(doc.text) <= self.options.max_file_size:
+            return None
+        reason = check_text(doc.text, self.options.max_file_size)
+        doc.checked = reason is None
+        return reason
 
     def _extract(self, doc: Document, fresh: bool, hint: tuple[int, int, int] | None = None) -> chunks.Extraction:
         """Extract: parse (incrementally from the edited tree, unless ``fresh``) and re-extract

@@ -432,6 +432,12 @@ class GraphMindServer:
         end = text.find(b"\n", start)
         return text[start : len(text) if end < 0 else end].removesuffix(b"\r")
 
+    def buffer_split(self, key: tuple[str, str], text: bytes) -> list[bytes] | None:
+        """The lines of a buffer's ``text`` that answers split it into (None: not split), taken
+        for the buffer's next change to keep up (see ``sync._apply``)."""
+        got = self.buffer_lines.pop(key, None)
+        return got[2] if got is not None and got[0] is text and b"\r" not in text else None
+
     def _disk_lines(self, eng: Engine, rel: str) -> list[bytes]:
         """A file's lines on disk, kept while its size and mtime stay the same."""
         root = str(eng.root)
@@ -456,7 +462,24 @@ class GraphMindServer:
         if len(uris) > URI_CACHE:
             uris.clear()
         disk: dict[str, list[bytes]] = {}  # one answer's files on disk: stat'ed once each
-        return ToProto(eng.root, LineCache(lambda rel, row: self.file_line(eng, rel, row, disk)), self.encoding, uris)
+        return ToProto(
+            eng.root,
+            LineCache(lambda rel, row: self.file_line(eng, rel, row, disk), lambda rel: self.file_lines(eng, rel, disk)),
+            self.encoding, uris,
+        )
+
+    def file_lines(self, eng: Engine, rel: str, disk: dict[str, list[bytes]]) -> list[bytes] | None:
+        """A file's lines if they are at hand: a file on disk's (read and split once while it is
+        unchanged), an open buffer's once answers split it (kept up with its changes, see
+        ``sync._apply``); else None (a buffer's few lines are found one by one: ``file_line``)."""
+        doc = eng.docs.get(rel)
+        if doc is None:
+            lines = disk.get(rel)
+            if lines is None:
+                lines = disk[rel] = self._disk_lines(eng, rel)
+            return lines
+        got = self.buffer_lines.get((str(eng.root), rel))
+        return got[2] if got is not None and got[0] is doc.text else None
 
     def to_point(self, eng: Engine, rel: str, line: int, character: int) -> tuple[int, int]:
         """(row, byte column) of an LSP position (as ``positions.point_of``, from the cached lines)."""
