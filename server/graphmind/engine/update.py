@@ -35,6 +35,8 @@ from . import chunks
 from .layers import FileLayers
 from .parse import MemberParse, Parsers
 
+WARM_ENTRIES = 5_000  # a warm keystroke view's cache generation (see Updater._keystroke_view)
+
 
 @dataclass(slots=True)
 class Document:
@@ -139,6 +141,9 @@ class Updater:
         self.parsers = Parsers()
         self.docs: dict[str, Document] = {}
         self.resolved_meanwhile: set[int] = set()  # files resolved while a buffer was broken
+        # the keystrokes' view, kept warm while no lookup could answer differently: the epoch it
+        # was last used at (see _keystroke_view)
+        self._warm: tuple[StoreView, int] | None = None
 
     @property
     def probe(self) -> languages.FileProbe:
@@ -350,11 +355,25 @@ class Updater:
             heads = sorted({ext.sym_at[c.parent] for c in ext.chunks if c.parent is not None})
             store.insert_symbols(fid, lang.name, ext.facts, ext.ids, heads, supers=False)
         # re-resolve the changed chunks' sites (or all of them)
-        self._resolve(fid, path, lang, ext.facts, ext.sids, StoreView(store.db), only=None if whole else mid_sites, ids=ext.ids)
+        same = not (d.interface_changed or whole or supers)
+        view = self._keystroke_view() if same else StoreView(store.db)
+        self._resolve(fid, path, lang, ext.facts, ext.sids, view, only=None if whole else mid_sites, ids=ext.ids)
         if whole:
             doc.stale_own = False
-        store.bump_epoch()
+        epoch = store.bump_epoch()
+        self._warm = (view, epoch) if same else None
         return True
+
+    def _keystroke_view(self) -> StoreView:
+        """The view a keystroke that keeps its file's interface resolves through: the last such
+        keystroke's, caches and all, when nothing was written since but keystrokes like it (the
+        epoch it left is the store's). Such a keystroke rewrites its chunks' symbols as they were
+        (ids, kinds, ``extra``; bindings and supertypes untouched), so every lookup answers as
+        before: a cold view asked the store again for each (~2 ms of a TypeScript keystroke)."""
+        warm = self._warm
+        if warm is not None and warm[0].db is self.store.db and warm[1] == self.store.epoch():
+            return warm[0]
+        return StoreView(self.store.db, WARM_ENTRIES)
 
     def _back_to_base(self, doc: Document, ext: chunks.Extraction) -> bool:
         """Whether the file's interface is ``base`` again. Compared chunk by chunk with the
