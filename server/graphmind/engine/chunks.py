@@ -501,9 +501,23 @@ def extract_region(
             rng = (r[0], r[1], cn.end_point[0], cn.end_point[1])
         if rng != r:
             done[header] = replace(old[header], container=rng)
+    # the region's first chunks may be the ones it had (comments above the edited member are
+    # parsed with it): those carry over, merge cache and all, and the merge splices what follows
+    # (the last one is left as made: one chunk changed, if only in its lines, is what it splices)
+    same = 0
+    while same < len(made) - 1 and first + same < stop - 1 and _unmoved(old[first + same], made[same]):
+        made[same] = old[first + same]
+        same += 1
     done += made
     done += _keep(old, stop, len(done), dbyte, drow)
-    return _merged(lang, whole, src, relpath, module, last, done, first, len(old) - stop, drow)
+    return _merged(lang, whole, src, relpath, module, last, done, first + same, len(old) - stop, drow)
+
+
+def _unmoved(o: Chunk, c: Chunk) -> bool:
+    """Whether chunk ``c``, made from a whole tree before an edit, is ``o`` of the last extraction:
+    the same key (text, column, node type, container, comments above) at the same place."""
+    return (o.key == c.key and o.start_byte == c.start_byte and o.start_row == c.start_row and o.parent == c.parent
+            and o.container == c.container and not o.broken and o.size == c.size and o.kind == c.kind)
 
 
 def _column(src: bytes, at: int) -> int:
