@@ -5,6 +5,7 @@ answer's rows reused while the store's epoch stays, a buffer's lines kept up wit
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -27,21 +28,12 @@ class K:
 '''
 
 
-class Sink:
-    def __init__(self) -> None:
-        self.out: list[bytes] = []
-
-    def write(self, data: bytes) -> None:
-        self.out.append(data)
-
-    def close(self) -> None:
-        pass
-
-
-def _send(server: GraphMindServer, sink: Sink, message: dict[str, Any]) -> Any:
-    sink.out.clear()
+def _send(server: GraphMindServer, sink: io.BytesIO, message: dict[str, Any]) -> Any:
+    """The answer to ``message`` (None: a notification, or no answer)."""
+    sink.seek(0)
+    sink.truncate()
     server.rpc.receive(json.dumps(message).encode())
-    for raw in sink.out:
+    for raw in sink.getvalue().split(b"Content-Length: ")[1:]:
         body = json.loads(raw.split(b"\r\n\r\n", 1)[1])
         if body.get("id") == message.get("id"):
             return body.get("result")
@@ -50,7 +42,7 @@ def _send(server: GraphMindServer, sink: Sink, message: dict[str, Any]) -> Any:
 
 async def _typing(root: Path, edits: list[tuple[int, int, str]]) -> None:
     server = create_server()
-    sink = Sink()
+    sink = io.BytesIO()
     server.rpc.writer = sink
     server.rpc.loop = asyncio.get_running_loop()
     uri = (root / "m.py").as_uri()
