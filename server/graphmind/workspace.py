@@ -282,6 +282,29 @@ def check_text(data: bytes, max_size: int = DEFAULT_MAX_FILE_SIZE) -> str | None
     return None
 
 
+def edit_keeps_text(text: bytes, start: int, end: int) -> bool:
+    """Whether ``text``, whose bytes ``start``..``end`` an edit just wrote into a text that
+    :func:`check_text` found to be UTF-8 without a NUL byte, still is (its size aside). Only the
+    written bytes are decoded, widened to the characters they touch: the rest is the text that was
+    checked, split at character starts (a keystroke need not decode a whole file)."""
+    # from the start of the character before the edit to the end of the one after it
+    lo, hi = max(0, start - 1), end
+    while 0 < lo > start - 4 and text[lo] & 0xC0 == 0x80:
+        lo -= 1
+    while hi < len(text) and hi < end + 3 and text[hi] & 0xC0 == 0x80:
+        hi += 1
+    if hi < len(text) and text[hi] & 0xC0 == 0x80:
+        return False  # (not a character start after the edit: not text a client sends)
+    part = text[lo:hi]
+    if b"\0" in part:
+        return False
+    try:
+        part.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 def within(root: Path, path: Path) -> bool:
     """True when ``path`` (resolved) lies inside ``root``."""
     try:

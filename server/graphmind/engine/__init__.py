@@ -26,8 +26,8 @@ from pathlib import Path
 from ..store import IndexUnavailable, Store, StoredFile
 from ..workspace import DEFAULT_MAX_FILE_SIZE, discover
 from . import chunks, documents, parallel
-from .documents import point_at
 from .indexer import BATCH, BULK_MIN, KEEP_FACTS_MAX, Indexer, IndexReport, Progress
+from .parse import point_at
 from .update import Change, Document, Options, Updater, UpdateStats
 
 log = logging.getLogger(__name__)
@@ -128,6 +128,8 @@ class Engine:
     # ------------------------------------------------------------------ paths
     def relpath(self, path: str | os.PathLike[str]) -> str:
         """Workspace-relative '/'-path of ``path`` (absolute or relative); ValueError outside."""
+        if type(path) is str and path in self.docs:  # an open buffer's own path (every keystroke's)
+            return path
         p = Path(path)
         if not p.is_absolute():
             p = self.root / p

@@ -20,7 +20,8 @@ file's lines, so a newline re-makes nothing but the merged rows below it.
 from __future__ import annotations
 
 import hashlib
-from bisect import bisect_right
+import operator
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache, wraps
@@ -500,9 +501,23 @@ def extract_region(
             rng = (r[0], r[1], cn.end_point[0], cn.end_point[1])
         if rng != r:
             done[header] = replace(old[header], container=rng)
+    # the region's first chunks may be the ones it had (comments above the edited member are
+    # parsed with it): those carry over, merge cache and all, and the merge splices what follows
+    # (the last one is left as made: one chunk changed, if only in its lines, is what it splices)
+    same = 0
+    while same < len(made) - 1 and first + same < stop - 1 and _unmoved(old[first + same], made[same]):
+        made[same] = old[first + same]
+        same += 1
     done += made
     done += _keep(old, stop, len(done), dbyte, drow)
-    return _merged(lang, whole, src, relpath, module, last, done, first, len(old) - stop, drow)
+    return _merged(lang, whole, src, relpath, module, last, done, first + same, len(old) - stop, drow)
+
+
+def _unmoved(o: Chunk, c: Chunk) -> bool:
+    """Whether chunk ``c``, made from a whole tree before an edit, is ``o`` of the last extraction:
+    the same key (text, column, node type, container, comments above) at the same place."""
+    return (o.key == c.key and o.start_byte == c.start_byte and o.start_row == c.start_row and o.parent == c.parent
+            and o.container == c.container and not o.broken and o.size == c.size and o.kind == c.kind)
 
 
 def _column(src: bytes, at: int) -> int:
@@ -598,10 +613,8 @@ def _kept_tail(old: list[Chunk], prefix: int, spans: list[Span], src: bytes, old
     n, m = len(old_src), len(src)
     cut, dbyte = n - lo, m - n
     drow = src.count(b"\n", 0, m - lo) - old_src.count(b"\n", 0, cut)
-    first = len(old)
     # a kept chunk starts on a line after the changed text (its columns are its own)
-    while first > prefix and old[first - 1].start_byte >= cut and old_src.find(b"\n", cut, old[first - 1].start_byte) != -1:
-        first -= 1
+    first = max(prefix, _below(old, old_src, cut))
     while True:
         # a kept member's container is kept or before the edit; no new span reaches a kept chunk
         while first < len(old) and (p := old[first].parent) is not None and prefix <= p < first:
@@ -667,14 +680,14 @@ def _splice(
     base = sym_at[k]
     # every other chunk is the one merged last time (its facts and cache, at the same symbol
     # index), moved ``drow`` lines if after the edit; a header's class extent is its container's
+    # (a file's every chunk is asked this on every keystroke: the loops run in comprehensions)
+    cached_at = [o.cache.at[0] if o.cache is not None else -1 for o in old]
+    cached_at[k] = sym_at[k]
+    if cached_at != sym_at[: len(old)]:
+        return None
     grown: list[tuple[int, tuple[int, int, int, int]]] = []
-    for i, (o, c) in enumerate(zip(old, done, strict=True)):
-        if i == k:
-            continue
-        if o.cache is None or o.cache.at[0] != sym_at[i]:
-            return None
-        if c is o:
-            continue
+    for i in [i for i, same in enumerate(map(operator.is_, old, done)) if not same and i != k]:
+        o, c = old[i], done[i]
         if (
             c.facts is not o.facts or c.cache is not o.cache or c.parent != o.parent
             or c.start_row - o.start_row != (drow if i > k else 0)
@@ -705,25 +718,13 @@ def _splice(
         local = facts.local
     else:
         local = lang.merge_local([mlocal if i == k else c.cache.local for i, c in enumerate(done)])  # type: ignore[union-attr]
-    # docs, module bindings and call shapes in chunk order (few chunks have any)
-    docs: dict[int, str] = {}
-    bindings: list = []
-    links: list[tuple] = []
-    for i, c in enumerate(done):
-        if i == k:
-            cdocs, clinks = mdocs, mlinks
-        else:
-            cache = c.cache
-            assert cache is not None
-            cdocs, clinks = cache.docs, cache.links
-            if cache.links_at != new_site_at[i] and clinks:  # a call added or removed above
-                clinks = _rebased(lang, c, *cache.at, new_site_at[i]).links
-        if cdocs:
-            docs.update(cdocs)
-        if c.facts.bindings:
-            bindings.extend(c.facts.bindings)
-        if clinks:
-            links.extend(clinks)
+    # docs, module bindings and call shapes in chunk order (few chunks have any): the last merge's
+    # when the chunk's are as they were and no call shape moved (no site added or removed above one)
+    if (mdocs == was.docs and mlinks == was.links and b.facts.bindings == a.facts.bindings
+            and (not dsite or not facts.links)):
+        docs, bindings, links = facts.docs, facts.bindings, facts.links
+    else:
+        docs, bindings, links = _joined(lang, done, k, mdocs, mlinks, new_site_at)
     merged = Facts(facts.module, symbols, sites, bindings, local, links, docs)
     # ids count same qualified names up: the chunk's own names as they were, so are the ids
     same_names = all(x.qname == y.qname for x, y in zip(a.facts.symbols[1:], b.facts.symbols[1:], strict=True))
@@ -734,6 +735,33 @@ def _splice(
     else:
         sids = _site_ids(done, ids, sym_at)
     return Extraction(merged, done, sids, ids, sym_at, new_site_at, prefix, suffix, drow, True, src)
+
+
+def _joined(
+    lang: Language, done: list[Chunk], k: int, mdocs: list[tuple[int, str]], mlinks: list[tuple], site_at: list[int]
+) -> tuple[dict[int, str], list, list[tuple]]:
+    """The docs, module bindings and call shapes of chunks ``done`` in chunk order, chunk ``k``'s
+    being ``mdocs`` and ``mlinks`` (each other chunk's from its merge cache, its call shapes moved
+    to its first site, ``site_at``)."""
+    docs: dict[int, str] = {}
+    bindings: list = []
+    links: list[tuple] = []
+    for i, c in enumerate(done):
+        if i == k:
+            cdocs, clinks = mdocs, mlinks
+        else:
+            cache = c.cache
+            assert cache is not None
+            cdocs, clinks = cache.docs, cache.links
+            if cache.links_at != site_at[i] and clinks:  # a call added or removed above
+                clinks = _rebased(lang, c, *cache.at, site_at[i]).links
+        if cdocs:
+            docs.update(cdocs)
+        if c.facts.bindings:
+            bindings.extend(c.facts.bindings)
+        if clinks:
+            links.extend(clinks)
+    return docs, bindings, links
 
 
 def _same_facts(a: Facts, b: Facts) -> bool:
@@ -811,9 +839,7 @@ def _edit_region(
         front = 0
     while front < len(old) and 0 <= old[front].size and not _on_last_line(old_src, old[front], same):
         front += 1
-    first = len(old)
-    while first > front and old[first - 1].start_byte >= cut and old_src.find(b"\n", cut, old[first - 1].start_byte) != -1:
-        first -= 1
+    first = max(front, _below(old, old_src, cut))
     touched = old[front:first]
     h = touched[0].parent if touched else None
     if not touched or (h is None) != top or touched[0].start_byte > same:
@@ -857,6 +883,13 @@ def _edit_region(
     return [*done, chunk, *_keep(old, first, front + 1, dbyte, drow)], front, len(old) - first, drow
 
 
+def _below(old: list[Chunk], src: bytes, cut: int) -> int:
+    """The first of chunks ``old`` (of ``src``) that starts on a line after byte ``cut``, and every
+    one after it does (they are in byte order): found by bisection, not by a walk up from the last."""
+    nl = src.find(b"\n", cut)
+    return len(old) if nl < 0 else bisect_left(old, nl + 1, key=lambda c: c.start_byte)
+
+
 def _on_last_line(src: bytes, c: Chunk, at: int) -> bool:
     """Whether byte ``at`` of ``src`` is within chunk ``c`` or after it on its last line, past
     blanks only."""
@@ -869,7 +902,13 @@ def _on_last_line(src: bytes, c: Chunk, at: int) -> bool:
 def _keep(old: list[Chunk], first: int, at: int, dbyte: int, drow: int) -> list[Chunk]:
     """The previous chunks from ``first`` on, ``dbyte`` bytes and ``drow`` lines further, as the
     chunks from ``at`` on (their headers' indices moved with them)."""
-    out: list[Chunk] = []
+    if not drow and first == at:  # same lines, same headers' indices: each chunk carries over (below)
+        out = old[first:]
+        if dbyte:
+            for o in out:
+                o.start_byte += dbyte
+        return out
+    out = []
     for o in old[first:]:
         parent = o.parent if o.parent is None or o.parent < first else o.parent - first + at
         if not drow and parent == o.parent:

@@ -5,7 +5,8 @@
 from __future__ import annotations
 
 from .. import languages
-from .parse import point_at
+from ..workspace import edit_keeps_text
+from .parse import point_from
 from .update import Document, Updater
 
 
@@ -31,6 +32,8 @@ def set_text(up: Updater, doc: Document, text: str | bytes) -> None:
     """Replace a buffer's whole text (parsed afresh)."""
     doc.text = buffer_bytes(text)
     doc.tree = None
+    doc.line_anchor = (0, 0)
+    doc.checked = False
     up.update_document(doc)
 
 
@@ -42,10 +45,13 @@ def edit(up: Updater, doc: Document, edits: list[tuple[int, int, bytes]]) -> Non
     # bytes no edit touched: a common prefix and suffix of the old and new text (a lone CR before
     # an edit may become part of a CRLF, so the prefix stops a byte short)
     head, tail = len(text), len(text)
+    anchor = doc.line_anchor
+    checked = doc.checked
     for start, old_end, new in edits:
         if not (0 <= start <= old_end <= len(text)):
             raise ValueError(f"edit range {start}..{old_end} outside {doc.path} ({len(text)} bytes)")
         new_text = text[:start] + new + text[old_end:]
+        checked = checked and edit_keeps_text(new_text, start, start + len(new))
         head, tail = min(head, max(0, start - 1)), min(tail, len(text) - old_end)
         if tree is not None:
             new_end = start + len(new)
@@ -53,15 +59,24 @@ def edit(up: Updater, doc: Document, edits: list[tuple[int, int, bytes]]) -> Non
             # the edit's first byte, so the edit the tree sees starts at it
             if start and text[start - 1] == 0x0D:
                 start -= 1
+            if anchor[0] > start:  # the last edit's line is below this one: counted from the top
+                anchor = (0, 0)
+            at = point_from(text, anchor, start)
+            # the line the edit starts on starts before it, where it did (not after a CR: see above)
+            anchor = (start - at[1], at[0])
             tree.edit(
                 start_byte=start,
                 old_end_byte=old_end,
                 new_end_byte=new_end,
-                start_point=point_at(text, start),
-                old_end_point=point_at(text, old_end),
-                new_end_point=point_at(new_text, new_end),
+                start_point=at,
+                old_end_point=point_from(text, anchor, old_end),
+                new_end_point=point_from(new_text, anchor, new_end),
             )
+        elif anchor[0] >= start:  # (a line start right after the edit may be one no longer)
+            anchor = (0, 0)
         text = new_text
+    doc.line_anchor = anchor
+    doc.checked = checked
     doc.edited = (len(doc.text), head, tail)
     doc.text = text
     doc.tree = tree

@@ -24,6 +24,20 @@ def point_at(text: bytes, offset: int) -> tuple[int, int]:
     return text.count(b"\n", 0, offset), offset - (text.rfind(b"\n", 0, offset) + 1)
 
 
+def point_from(text: bytes, line: tuple[int, int], offset: int) -> tuple[int, int]:
+    """:func:`point_at` of ``offset``, counting lines from ``line``: (the byte offset where a line of
+    ``text`` starts, at or before ``offset``; that line's row). A keystroke's points cost the text
+    between them, not the text above (a count from the top of a 5,000-line file: ~0.25 ms each)."""
+    start, row = line
+    part = text[start : offset + 1]  # the byte after ``offset`` tells whether a CR before it is lone
+    if b"\r" in part:
+        part = as_parsed(part)
+    n = part.count(b"\n", 0, offset - start)
+    if not n:
+        return row, offset - start
+    return row + n, offset - start - (part.rfind(b"\n", 0, offset - start) + 1)
+
+
 class Region(NamedTuple):
     """Part of a file to parse alone: an edited class member (with the blank lines and comments
     above it) and its class's header, which gives the member its class and indentation, and the
@@ -108,7 +122,16 @@ def member_region(last: chunks.Extraction, src: bytes, hint: tuple[int, int, int
                 spans.append((a, b))
     r = last.facts.symbols[0].range
     drow = src.count(b"\n", head, new_end) - last.src.count(b"\n", head, cut)
-    ranges = [ts.Range(point_at(src, a), point_at(src, b), a, b) for a, b in spans]
+    # points counted from the line the first range starts on: a chunk's before the edit (its row is
+    # the last text's, which is the same there)
+    known = old[h] if h is not None else before
+    line = (known.start_byte - chunks._column(src, known.start_byte), known.start_row)
+    ranges = []
+    for a, b in spans:
+        pa = point_from(src, line, a)
+        pb = point_from(src, (a - pa[1], pa[0]), b)
+        line = (b - pb[1], pb[0])
+        ranges.append(ts.Range(pa, pb, a, b))
     return Region(ranges, h, (lo, hi), (r[0], r[1], r[2] + drow, r[3]), (k, stop), (head, size - cut))
 
 

@@ -119,23 +119,43 @@ def point_of(text: bytes, line: int, character: int, encoding: str) -> tuple[int
 class LineCache:
     """Lines of files, for converting stored byte columns to the client's encoding (one answer's:
     each line looked up once). ``line_of(path, row)`` gives a line without its end, None past the
-    end of the file (the server keeps files' lines across requests while they are unchanged)."""
+    end of the file; ``lines_of(path)``, when given, a file's lines (split at ``\n``, each maybe
+    ending in ``\r``) if the server has them at hand, else None (the server keeps files' lines
+    across requests while they are unchanged)."""
 
-    def __init__(self, line_of: Callable[[str, int], bytes | None]) -> None:
+    def __init__(
+        self, line_of: Callable[[str, int], bytes | None], lines_of: Callable[[str], list[bytes] | None] | None = None
+    ) -> None:
         self._get = line_of
+        self._get_all = lines_of
+        self._files: dict[str, list[bytes] | None] = {}
         self._lines: dict[tuple[str, int], bytes] = {}
+        self._width: dict[tuple[str, int], int] = {}  # an ASCII line's length; -1: not ASCII
 
     def line(self, path: str, row: int) -> bytes:
         key = (path, row)
         line = self._lines.get(key)
         if line is None:
-            line = self._lines[key] = (self._get(path, row) or b"").rstrip(b"\r")
+            lines = self._files[path] if path in self._files else self._file(path)
+            if lines is not None:
+                line = lines[row] if 0 <= row < len(lines) else b""
+            else:
+                line = self._get(path, row) or b""
+            line = self._lines[key] = line.rstrip(b"\r")
         return line
+
+    def _file(self, path: str) -> list[bytes] | None:
+        lines = self._files[path] = self._get_all(path) if self._get_all is not None else None
+        return lines
 
     def column(self, path: str, row: int, byte_col: int, encoding: str) -> int:
         if encoding == UTF8:
             return byte_col
-        line = self.line(path, row)
-        if line.isascii():  # the usual case: one byte, one unit
-            return min(byte_col, len(line))
-        return bytes_to_units(line, byte_col, encoding)
+        key = (path, row)
+        width = self._width.get(key)
+        if width is None:
+            line = self.line(path, row)
+            width = self._width[key] = len(line) if line.isascii() else -1  # the usual case: one byte, one unit
+        if width >= 0:
+            return min(byte_col, width)
+        return bytes_to_units(self._lines[key], byte_col, encoding)

@@ -141,6 +141,8 @@ class GraphMindServer:
         self.uris: dict[Path, dict[str, str]] = {}  # per folder: relative path -> uri
         self.contexts: OrderedDict[str, tuple[Path, str] | None] = OrderedDict()  # uri -> (folder, rel)
         self.lean_handlers: dict[str, Callable[..., Any]] = {}
+        # the last incomingCalls' rows and what they answered (see call_hierarchy.incoming_lean)
+        self.last_incoming: tuple[tuple, Any] | None = None
 
     def lean_feature(self, method: str, handler: Callable[..., Any]) -> None:
         """The lean handler of a hot request (see ``lean.py``); ``feature`` registers its typed one."""
@@ -360,14 +362,29 @@ class GraphMindServer:
     def item_symbol(self, item: ItemRef) -> tuple[ToProto, Graph, Sym] | None:
         """The symbol of a call hierarchy item: by its stable id, its qualified name, or its position.
         ``data`` is what we put there, but a client may send anything back: wrong types are ignored."""
+        graph = self.item_graph(item)
+        found = None if graph is None else self.item_in(graph, item)
+        if graph is None or found is None:
+            return None
+        return self.to_proto(graph.engine), graph, found[0]
+
+    def item_graph(self, item: ItemRef) -> Graph | None:
+        """The live graph of the folder a call hierarchy item is in (``data``'s root, else its uri)."""
         data = item.data if isinstance(item.data, dict) else {}
-        root, sid, qname, path = (data.get(k) for k in ("root", "id", "qname", "path"))
+        root = data.get("root")
         graph = self.graphs.get(Path(root)) if isinstance(root, str) else next(iter(self.graphs.values()), None)
         if graph is None:
             ctx = self.context(item.uri)
             if ctx is None:
                 return None
             graph = ctx.graph
+        return graph
+
+    def item_in(self, graph: Graph, item: ItemRef) -> tuple[Sym, bool] | None:
+        """An item's symbol in ``graph``, and whether the graph's rows alone found it (its id or
+        qualified name; not its position, which is converted through the file's current text)."""
+        data = item.data if isinstance(item.data, dict) else {}
+        sid, qname, path = (data.get(k) for k in ("id", "qname", "path"))
         sym = None
         sid = symbol_id(sid)
         if sid is not None:
@@ -376,13 +393,11 @@ class GraphMindServer:
             cands = graph.symbols_by_qname(qname)
             cands = [c for c in cands if c.path == path] or cands
             sym = cands[0] if cands else None
-        if sym is None:  # a client that dropped `data`: use the item's position
-            ctx = self.context(item.uri)
-            found = ctx.symbols_at(item.line, item.character) if ctx is not None else []
-            sym = found[0] if found else None
-        if sym is None:
-            return None
-        return self.to_proto(graph.engine), graph, sym
+        if sym is not None:
+            return sym, True
+        ctx = self.context(item.uri)  # a client that dropped `data`: use the item's position
+        found = ctx.symbols_at(item.line, item.character) if ctx is not None else []
+        return (found[0], False) if found else None
 
     # ------------------------------------------------------------------ file text and positions
     def read_file(self, eng: Engine, rel: str) -> bytes | None:
@@ -432,6 +447,12 @@ class GraphMindServer:
         end = text.find(b"\n", start)
         return text[start : len(text) if end < 0 else end].removesuffix(b"\r")
 
+    def buffer_split(self, key: tuple[str, str], text: bytes) -> list[bytes] | None:
+        """The lines of a buffer's ``text`` that answers split it into (None: not split), taken
+        for the buffer's next change to keep up (see ``sync._apply``)."""
+        got = self.buffer_lines.pop(key, None)
+        return got[2] if got is not None and got[0] is text and b"\r" not in text else None
+
     def _disk_lines(self, eng: Engine, rel: str) -> list[bytes]:
         """A file's lines on disk, kept while its size and mtime stay the same."""
         root = str(eng.root)
@@ -456,7 +477,24 @@ class GraphMindServer:
         if len(uris) > URI_CACHE:
             uris.clear()
         disk: dict[str, list[bytes]] = {}  # one answer's files on disk: stat'ed once each
-        return ToProto(eng.root, LineCache(lambda rel, row: self.file_line(eng, rel, row, disk)), self.encoding, uris)
+        return ToProto(
+            eng.root,
+            LineCache(lambda rel, row: self.file_line(eng, rel, row, disk), lambda rel: self.file_lines(eng, rel, disk)),
+            self.encoding, uris,
+        )
+
+    def file_lines(self, eng: Engine, rel: str, disk: dict[str, list[bytes]]) -> list[bytes] | None:
+        """A file's lines if they are at hand: a file on disk's (read and split once while it is
+        unchanged), an open buffer's once answers split it (kept up with its changes, see
+        ``sync._apply``); else None (a buffer's few lines are found one by one: ``file_line``)."""
+        doc = eng.docs.get(rel)
+        if doc is None:
+            lines = disk.get(rel)
+            if lines is None:
+                lines = disk[rel] = self._disk_lines(eng, rel)
+            return lines
+        got = self.buffer_lines.get((str(eng.root), rel))
+        return got[2] if got is not None and got[0] is doc.text else None
 
     def to_point(self, eng: Engine, rel: str, line: int, character: int) -> tuple[int, int]:
         """(row, byte column) of an LSP position (as ``positions.point_of``, from the cached lines)."""

@@ -30,11 +30,14 @@ if TYPE_CHECKING:
     from ...graph import Call, Graph, Sym
 
 
-def _items(proto: ToProto, graph: Graph, calls: list[Call]) -> list[dict[str, Any]]:
-    """Items of the other ends of some calls, each with its detail."""
+def _items(
+    proto: ToProto, graph: Graph, calls: list[Call], containers: dict[int, str | None] | None = None
+) -> list[dict[str, Any]]:
+    """Items of the other ends of some calls, each with its detail (``containers``: theirs, when known)."""
     from ...graph import AMBIGUOUS
 
-    containers = graph.containers([c.symbol for c in calls])
+    if containers is None:
+        containers = graph.containers([c.symbol for c in calls])
     guards = graph.main_guards()
     out = []
     for c in calls:
@@ -65,14 +68,31 @@ def incoming_lean(ls: GraphMindServer, ref: ItemRef) -> Lean:
     from ...graph import AMBIGUOUS
     from ...model import INFERRED
 
-    found = ls.item_symbol(ref)
-    if found is None:
+    graph = ls.item_graph(ref)
+    if graph is None:
         return Lean(None)
-    proto, graph, sym = found
     settings = ls.settings
-    calls = _callers(graph, sym, ref, AMBIGUOUS if settings.include_possible else INFERRED, settings.include_dispatch)
+    min_conf, dispatch = AMBIGUOUS if settings.include_possible else INFERRED, settings.include_dispatch
+    # Asked after every keystroke, mostly of the same item, while most keystrokes change no row
+    # (the store's epoch stays): the symbol, its callers and their containers are the last answer's
+    # then. The JSON is made again: positions are converted through the files' current text.
+    data = ref.data if isinstance(ref.data, dict) else {}
+    key = (graph, graph.engine.epoch(), ref.uri, ref.line, ref.character, min_conf, dispatch,
+           *(repr(data.get(k)) for k in ("id", "qname", "path", "root", "mainBlock")))
+    last = ls.last_incoming
+    if last is not None and last[0] == key:
+        sym, calls, containers = last[1]
+    else:
+        found = ls.item_in(graph, ref)
+        if found is None:
+            return Lean(None)
+        sym = found[0]
+        calls = _callers(graph, sym, ref, min_conf, dispatch)
+        containers = graph.containers([c.symbol for c in calls])
+        ls.last_incoming = (key, (sym, calls, containers)) if found[1] else None
+    proto = ls.to_proto(graph.engine)
     return Lean([{"from": item, "fromRanges": proto.site_ranges_json(c.sites)}
-                 for c, item in zip(calls, _items(proto, graph, calls), strict=True)])
+                 for c, item in zip(calls, _items(proto, graph, calls, containers), strict=True)])
 
 
 def outgoing_lean(ls: GraphMindServer, ref: ItemRef) -> Lean:

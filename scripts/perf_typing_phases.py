@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+"""Where a keystroke's server time goes, in process (issue 30): ``perf_typing.py``'s statements
+typed into the same files, each keystroke a ``didChange`` and an ``incomingCalls`` body fed to the
+server's own ``JsonRpc`` (no pipes, no other process), timed in this thread's CPU time (what a
+loaded machine does not inflate much) per phase: the engine's (extract, member parse, merge, diff,
+patch, resolve, the store's writes), the answer's (the item, callers, containers, items' JSON),
+and the cyclic collector's (``gc0``..``gc2``).
+
+    PYTHONPATH=<tree>/server python scripts/perf_typing_phases.py [--corpora django,zod,yaml]
+        [--workdir /tmp/graphmind-typing] [--keys]
+
+Prints, per file and statement, the p50 and max of a keystroke (didChange / incomingCalls) and
+each phase's median / mean per keystroke, largest first. Phases nest (``extract`` holds
+``parse_member`` and ``chunks.*``; ``patch`` holds ``resolve`` and the ``st.*`` writes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import statistics
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from scripts.perf_typing import corpora, find_line, keystrokes, prepare, utf16_len  # noqa: E402
+
+spent: dict[str, int] = defaultdict(int)
+_inside: set[str] = set()
+
+
+def _timed(obj: Any, name: str, label: str) -> None:
+    f: Callable[..., Any] = getattr(obj, name)
+
+    def timed(*a: Any, **k: Any) -> Any:
+        if label in _inside:  # (a recursive call is counted once)
+            return f(*a, **k)
+        _inside.add(label)
+        t = time.thread_time_ns()
+        try:
+            return f(*a, **k)
+        finally:
+            spent[label] += time.thread_time_ns() - t
+            _inside.discard(label)
+
+    setattr(obj, name, timed)
+
+
+def _collections() -> None:
+    started = [0]
+
+    def callback(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            started[0] = time.thread_time_ns()
+        else:
+            spent[f"gc{info['generation']}"] += time.thread_time_ns() - started[0]
+
+    gc.callbacks.append(callback)
+
+
+def _wrap_phases() -> None:
+    from graphmind.engine import chunks, documents, update
+    from graphmind.engine.layers import FileLayers
+    from graphmind.engine.parse import Parsers
+    from graphmind.graph import Graph
+    from graphmind.lsp.features import call_hierarchy
+    from graphmind.lsp.server import GraphMindServer
+    from graphmind.lsp.to_proto import ToProto
+    from graphmind.store.store import Store
+
+    for obj, name, label in (
+        (documents, "edit", "didChange engine"), (update.Updater, "_extract", "extract"),
+        (Parsers, "parse", "parse"), (Parsers, "parse_member", "parse_member"),
+        (chunks, "extract", "chunks.extract"), (chunks, "extract_region", "chunks.extract_region"),
+        (chunks, "extract_member", "chunks.extract_member"), (chunks, "merge", "chunks.merge"),
+        (update, "_chunk_diff", "diff"), (update.Updater, "_patch", "patch"), (update.Updater, "_replace", "replace"),
+        (update, "resolve_facts", "resolve"), (FileLayers, "patch", "layers.patch"),
+        (Store, "patch_file", "st.patch_file"), (Store, "insert_symbols", "st.insert_symbols"),
+        (Store, "insert_sites", "st.insert_sites"), (Store, "upsert_file", "st.upsert_file"),
+        (Store, "write_resolution", "st.write_resolution"),
+        (call_hierarchy, "incoming_lean", "incoming"), (GraphMindServer, "item_in", "i.item"),
+        (Graph, "callers", "i.callers"), (Graph, "containers", "i.containers"), (ToProto, "item_json", "i.item_json"),
+        (ToProto, "site_ranges_json", "i.site_ranges"),
+    ):
+        if hasattr(obj, name):  # (a tree before a phase's function existed: left out)
+            _timed(obj, name, label)
+
+
+class _Sink:
+    def __init__(self) -> None:
+        self.out: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        self.out.append(data)
+
+    def close(self) -> None:
+        pass
+
+
+def _body(message: dict[str, Any]) -> bytes:
+    return json.dumps(message).encode()
+
+
+async def _run(workdir: Path, names: list[str], show_keys: bool) -> list[float]:
+    from graphmind.lsp.server import create_server
+
+    everything: list[float] = []
+    for name in names:
+        corpus = corpora()[name]
+        ws = prepare(corpus, workdir)
+        server = create_server()
+        rpc, sink = server.rpc, _Sink()
+        rpc.writer, rpc.loop = sink, asyncio.get_running_loop()
+        rpc.receive(_body({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "processId": None, "rootUri": ws.as_uri(), "capabilities": {},
+            "workspaceFolders": [{"uri": ws.as_uri(), "name": ws.name}]}}))
+        rpc.receive(_body({"jsonrpc": "2.0", "method": "initialized", "params": {}}))
+        while not server.ready.is_set():
+            await asyncio.sleep(0.1)
+        await asyncio.sleep(0.5)
+        ids = iter(range(100, 1 << 30))
+        for st in corpus.statements:
+            path = ws / corpus.path
+            text = path.read_text(encoding="utf-8")
+            lines = text.split("\n")
+            uri = path.as_uri()
+            rpc.receive(_body({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+                "textDocument": {"uri": uri, "languageId": corpus.language_id, "version": 1, "text": text}}}))
+            fl = find_line(lines, corpus.caller)
+            pos = {"line": fl, "character": utf16_len(lines[fl][: lines[fl].index(corpus.caller_name)])}
+            sink.out.clear()
+            rpc.receive(_body({"jsonrpc": "2.0", "id": 2, "method": "textDocument/prepareCallHierarchy",
+                               "params": {"textDocument": {"uri": uri}, "position": pos}}))
+            item = json.loads(sink.out[-1].split(b"\r\n\r\n", 1)[1])["result"][0]
+            line = find_line(lines, st.anchor)
+            char = utf16_len(lines[line]) if st.at == "end" else utf16_len(lines[line]) - utf16_len(lines[line].lstrip())
+            keys = keystrokes(st.text)
+            times: list[tuple[float, float]] = []
+            phases: list[dict[str, float]] = []
+            for version, key in enumerate(keys, start=2):
+                at = {"line": line, "character": char}
+                change = _body({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+                    "textDocument": {"uri": uri, "version": version},
+                    "contentChanges": [{"range": {"start": at, "end": at}, "text": key}]}})
+                ask = _body({"jsonrpc": "2.0", "id": next(ids), "method": "callHierarchy/incomingCalls",
+                             "params": {"item": item}})
+                before = dict(spent)
+                t0 = time.thread_time_ns()
+                rpc.receive(change)
+                t1 = time.thread_time_ns()
+                rpc.receive(ask)
+                t2 = time.thread_time_ns()
+                times.append(((t1 - t0) / 1e6, (t2 - t1) / 1e6))
+                phases.append({k: (v - before.get(k, 0)) / 1e6 for k, v in spent.items() if v != before.get(k, 0)})
+                if key.startswith("\n"):
+                    line, char = line + 1, utf16_len(key) - 1
+                else:
+                    char += utf16_len(key)
+            await asyncio.sleep(0.4)  # the buffer settles
+            rpc.receive(_body({"jsonrpc": "2.0", "method": "textDocument/didClose", "params": {"textDocument": {"uri": uri}}}))
+            total = [a + b for a, b in times]
+            everything += total
+            labels = sorted({k for p in phases for k in p})
+            per = {k: [p.get(k, 0.0) for p in phases] for k in labels}
+            print(f"{name} / {st.label}: {len(keys)} keys, p50 {statistics.median(total):.2f} max {max(total):.2f} ms "
+                  f"(didChange p50 {statistics.median(a for a, _ in times):.2f}, "
+                  f"incomingCalls p50 {statistics.median(b for _, b in times):.2f})")
+            print("   " + "  ".join(f"{k} {statistics.median(v):.2f}/{statistics.mean(v):.2f}"
+                                    for k, v in sorted(per.items(), key=lambda kv: -statistics.mean(kv[1]))))
+            if show_keys:
+                print("   " + " ".join(f"{k!r}:{t:.1f}" for k, t in zip(keys, total, strict=True)))
+        server.shut_down()
+    return everything
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--corpora", default="django,zod,yaml")
+    ap.add_argument("--workdir", type=Path, default=Path("/tmp/graphmind-typing"))
+    ap.add_argument("--keys", action="store_true", help="print every keystroke's CPU ms")
+    args = ap.parse_args()
+    _wrap_phases()
+    _collections()
+    everything = asyncio.run(_run(args.workdir, args.corpora.split(","), args.keys))
+    ranked = sorted(everything)
+    print(f"all: {len(ranked)} keys, p50 {statistics.median(ranked):.2f} p95 {ranked[int(len(ranked) * 0.95)]:.2f} "
+          f"max {ranked[-1]:.2f} ms (this thread's CPU)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

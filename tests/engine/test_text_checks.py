@@ -1,0 +1,26 @@
+"""A keystroke's text check (``workspace.edit_keeps_text``) decodes only what the edit wrote, and
+answers as a check of the whole text does."""
+
+from __future__ import annotations
+
+from graphmind.workspace import check_text, edit_keeps_text
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+TEXT = st.text(alphabet=st.characters(codec="utf-8", exclude_characters="\0"), max_size=30).map(str.encode)
+# any bytes an edit may write: pieces of multi-byte characters, NUL, continuation bytes
+BYTES = st.one_of(TEXT, st.binary(max_size=4), st.sampled_from([b"\xc3", b"\xa9", b"\0", b"\xf0\x9f", b"\xe4\xb8\xad"]))
+
+
+@settings(max_examples=2000, deadline=None)
+@given(TEXT, st.integers(0, 200), st.integers(0, 200), BYTES)
+def test_an_edit_keeps_text_as_a_whole_check_says(text: bytes, a: int, b: int, new: bytes) -> None:
+    start, end = sorted((min(a, len(text)), min(b, len(text))))
+    edited = text[:start] + new + text[end:]
+    assert edit_keeps_text(edited, start, start + len(new)) == (check_text(edited) is None)
+
+
+def test_a_character_cut_in_half_is_not_text() -> None:
+    text = "é".encode()  # C3 A9
+    edited = text[:1] + b"x"  # its second byte replaced
+    assert check_text(edited) is not None and not edit_keeps_text(edited, 1, 2)

@@ -1,0 +1,88 @@
+"""incomingCalls while typing, in process (the server's JsonRpc fed message bodies): after every
+keystroke the answer is the one a server that keeps nothing between requests gives (the last
+answer's rows reused while the store's epoch stays, a buffer's lines kept up with each change)."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+from graphmind.lsp.server import GraphMindServer, create_server
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+SOURCE = '''def target(x):
+    return x
+
+
+def caller_a():
+    s = "é😀"; target(1)
+
+
+class K:
+    def m(self):
+        return target(2)
+'''
+
+
+def _send(server: GraphMindServer, sink: io.BytesIO, message: dict[str, Any]) -> Any:
+    """The answer to ``message`` (None: a notification, or no answer)."""
+    sink.seek(0)
+    sink.truncate()
+    server.rpc.receive(json.dumps(message).encode())
+    for raw in sink.getvalue().split(b"Content-Length: ")[1:]:
+        body = json.loads(raw.split(b"\r\n\r\n", 1)[1])
+        if body.get("id") == message.get("id"):
+            return body.get("result")
+    return None
+
+
+async def _typing(root: Path, edits: list[tuple[int, int, str]]) -> None:
+    server = create_server()
+    sink = io.BytesIO()
+    server.rpc.writer = sink
+    server.rpc.loop = asyncio.get_running_loop()
+    uri = (root / "m.py").as_uri()
+    _send(server, sink, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "processId": None, "rootUri": root.as_uri(), "capabilities": {}, "workspaceFolders": [{"uri": root.as_uri(), "name": "w"}]}})
+    _send(server, sink, {"jsonrpc": "2.0", "method": "initialized", "params": {}})
+    for _ in range(600):
+        if server.ready.is_set():
+            break
+        await asyncio.sleep(0.05)
+    _send(server, sink, {"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+        "textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": SOURCE}}})
+    items = _send(server, sink, {"jsonrpc": "2.0", "id": 2, "method": "textDocument/prepareCallHierarchy",
+                                 "params": {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 4}}})
+    assert items
+    text = SOURCE
+    for n, (line, char, key) in enumerate(edits):
+        lines = text.split("\n")
+        line = min(line, len(lines) - 1)
+        char = min(char, len(lines[line].encode("utf-16-le")) // 2)
+        if lines[line][:char].encode("utf-16-le") != lines[line].encode("utf-16-le")[: 2 * char]:
+            continue  # (inside a surrogate pair)
+        at = {"line": line, "character": char}
+        _send(server, sink, {"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+            "textDocument": {"uri": uri, "version": n + 2}, "contentChanges": [{"range": {"start": at, "end": at}, "text": key}]}})
+        prefix = lines[line].encode("utf-16-le")[: 2 * char].decode("utf-16-le")
+        lines[line] = prefix + key + lines[line][len(prefix):]
+        text = "\n".join(lines)
+        ask = {"jsonrpc": "2.0", "id": 100 + n, "method": "callHierarchy/incomingCalls", "params": {"item": items[0]}}
+        got = _send(server, sink, ask)
+        server.last_incoming = None  # nothing kept: the rows read again, the buffer's lines found afresh
+        server.buffer_lines.clear()
+        assert got == _send(server, sink, ask), (n, key, text)
+    server.shut_down()
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.integers(0, 11), st.integers(0, 30), st.sampled_from(
+    ["a", " ", "é", "😀", "\n    ", "target(3); ", "(", "#", "\n"])), min_size=1, max_size=12))
+def test_incoming_calls_while_typing_are_what_a_fresh_read_answers(tmp_path_factory: Any, edits: list) -> None:
+    root = tmp_path_factory.mktemp("w")
+    (root / "m.py").write_text(SOURCE, encoding="utf-8")
+    asyncio.run(_typing(root, edits))
