@@ -1003,13 +1003,28 @@ def _rebased(lang: Language, c: Chunk, base: int, ctx: int, first_site: int, kee
         mapping = [0, ctx, *range(base, base + len(own))]
     else:
         mapping = [0, *range(base, base + len(own))]
-    if not keep and row == c.facts_row:
+    drow = row - c.facts_row  # the chunk moved since its facts were extracted: rows move too
+    if not keep and not drow:
         for sym in own:
             if sym.parent is not None:
                 sym.parent = mapping[sym.parent]
         for site in part.sites:
             site.caller = mapping[site.caller]
         msyms, msites = own, part.sites
+    elif drow:  # indices and rows in one pass (each record is made once)
+        msyms = [
+            SymbolFact(sym.qname, sym.name, sym.kind, mapping[sym.parent] if sym.parent is not None else None,
+                       (r[0] + drow, r[1], r[2] + drow, r[3]), (n[0] + drow, n[1], n[2] + drow, n[3]), sym.start_byte,
+                       sym.end_byte, sym.signature, sym.extra)
+            for sym in own
+            for r, n in ((sym.range, sym.selection),)
+        ]
+        msites = [
+            SiteFact(mapping[site.caller], site.name, site.kind, (r[0] + drow, r[1], r[2] + drow, r[3]), site.start_byte,
+                     site.end_byte, site.expr)
+            for site in part.sites
+            for r in (site.range,)
+        ]
     else:
         msyms = [
             sym if (p := (mapping[sym.parent] if sym.parent is not None else None)) == sym.parent
@@ -1022,8 +1037,6 @@ def _rebased(lang: Language, c: Chunk, base: int, ctx: int, first_site: int, kee
             else SiteFact(c_, site.name, site.kind, site.range, site.start_byte, site.end_byte, site.expr)
             for site in part.sites
         ]
-    if row != c.facts_row:  # the chunk moved since its facts were extracted
-        msyms, msites = _moved_symbols(msyms, row - c.facts_row), _moved_sites(msites, row - c.facts_row)
     mlocal = lang.rebase_local(part.local, mapping)
     mdocs = [(mapping[i], d) for i, d in part.docs.items()] if part.docs else []
     # the link layer's call shapes point at sites and symbols too
