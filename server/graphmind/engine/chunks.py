@@ -638,80 +638,112 @@ def _splice(
     lang: Language, whole: Range, src: bytes, relpath: str, last: Extraction, done: list[Chunk], prefix: int, suffix: int,
     drow: int,
 ) -> Extraction | None:
-    """The merge of an edit that changed one chunk and left the chunk's count of symbols as it was
-    (a keystroke in a function body, a newline included; in a statement that defines nothing, whose
-    sites are named by its text, see _site_ids): every other chunk is the one merged last
-    time (the chunks after it moved ``drow`` lines, a class's header may have grown), so the file's
-    facts are ``last``'s with the chunk's rebased symbols and sites put in place of the old ones,
-    the rows after them moved, and the classes' extents set again; scopes are joined again only
-    when the chunk's changed. None when that does not hold (then :func:`merge`)."""
+    """The merge of an edit that changed some chunks of one container (one class's members, or
+    top-level statements that are not classes) and left their count of symbols as it was (a
+    keystroke in a function body, a newline included; a statement typed on a blank line, a
+    decorator joining its definition; in a statement that defines nothing, whose sites are named by
+    its text, see _site_ids): every other chunk is the one merged last time (the chunks after them
+    moved ``drow`` lines, a class's header may have grown), so the file's facts are ``last``'s with
+    the chunks' rebased symbols and sites put in place of the old ones, the rows after them moved,
+    and the classes' extents set again; scopes are joined again only when the chunks' changed, the
+    class's ``extra`` folded again only when its members' shares did. None when that does not hold
+    (then :func:`merge`)."""
     old = last.chunks
     k = prefix
-    if len(done) != len(old) or prefix + suffix != len(done) - 1:
+    stop, new_stop = len(old) - suffix, len(done) - suffix  # old[k:stop] became done[k:new_stop]
+    if k > stop or k > new_stop or (k == stop and k == new_stop):
         return None
-    a, b = old[k], done[k]
-    member = b.parent is not None
-    own = len(b.facts.symbols) - (2 if member else 1)
-    if (
-        a.parent != b.parent or a.container is not None or b.container is not None
-        or len(a.facts.symbols) != len(b.facts.symbols)
-        # a member's share of its class's ``extra`` (folded into the class's symbol) is the same
-        or (member and a.facts.symbols[1].extra != b.facts.symbols[1].extra)
-    ):
+    was_part, now_part = old[k:stop], done[k:new_stop]
+    parent = (now_part or was_part)[0].parent
+    if any(c.parent != parent or c.container is not None for c in (*was_part, *now_part)):
+        return None
+    member = parent is not None
+    skip = 2 if member else 1  # a member's symbol 1 is its container's copy
+    own = sum(len(c.facts.symbols) - skip for c in now_part)
+    if own != sum(len(c.facts.symbols) - skip for c in was_part):
         return None
     sym_at = last.sym_at
     ctx = -1
     if member:
-        h = done[b.parent]  # type: ignore[index]
-        ctx = sym_at[b.parent] if h.container is not None and len(h.facts.symbols) > 1 else 0  # type: ignore[index]
+        h = done[parent]  # type: ignore[index]
+        ctx = sym_at[parent] if h.container is not None and len(h.facts.symbols) > 1 else 0  # type: ignore[index]
     base = sym_at[k]
+    dk = len(done) - len(old)
     # every other chunk is the one merged last time (its facts and cache, at the same symbol
     # index), moved ``drow`` lines if after the edit; a header's class extent is its container's
     grown: list[tuple[int, tuple[int, int, int, int]]] = []
-    for i, (o, c) in enumerate(zip(old, done, strict=True)):
-        if i == k:
+    for i, c in enumerate(done):
+        if k <= i < new_stop:
             continue
-        if o.cache is None or o.cache.at[0] != sym_at[i]:
+        after_edit = i >= new_stop
+        o = old[i - dk] if after_edit else old[i]
+        if o.cache is None or o.cache.at[0] != sym_at[i - dk if after_edit else i]:
             return None
         if c is o:
             continue
+        moved_parent = o.parent if o.parent is None or o.parent < k else o.parent + dk
         if (
-            c.facts is not o.facts or c.cache is not o.cache or c.parent != o.parent
-            or c.start_row - o.start_row != (drow if i > k else 0)
+            c.facts is not o.facts or c.cache is not o.cache or c.parent != moved_parent
+            or c.start_row - o.start_row != (drow if after_edit else 0)
         ):
             return None
         if c.container is not None and c.container != o.container:
-            grown.append((sym_at[i], c.container))
+            grown.append((sym_at[i - dk if after_edit else i], c.container))
     site_at = last.site_at
     first_site = site_at[k]
-    was = _rebased(lang, a, base, ctx, first_site)  # cached unless ``last`` kept the merge before it
-    now = _rebased(lang, b, base, ctx, first_site)
-    msyms, msites, mlocal, mdocs, mlinks = now.symbols, now.sites, now.local, now.docs, now.links
+    # the old chunks as merged last time (cached unless ``last`` kept the merge before it), the
+    # new ones placed where they start
+    was = [_rebased(lang, a, sym_at[k + j], ctx, site_at[k + j]) for j, a in enumerate(was_part)]
+    now: list[Rebased] = []
+    new_sym_at, new_site = [], []
+    at, site = base, first_site
+    for b in now_part:
+        new_sym_at.append(at)
+        new_site.append(site)
+        r = _rebased(lang, b, at, ctx, site)
+        now.append(r)
+        at += len(b.facts.symbols) - skip
+        site += len(b.facts.sites)
+    msyms = [x for r in now for x in r.symbols]
+    msites = [x for r in now for x in r.sites]
     facts = last.facts
     symbols = list(facts.symbols)
     symbols[0] = replace(symbols[0], range=whole, end_byte=len(src))
     symbols[base : base + own] = msyms
-    after = facts.sites[site_at[k + 1] :]
+    after = facts.sites[site_at[stop] :]
     if drow:
         symbols[base + own :] = _moved_symbols(symbols[base + own :], drow)
         after = _moved_sites(after, drow)
     for idx, rng in grown:
         if symbols[idx].range != rng:
             symbols[idx] = replace(symbols[idx], range=rng)
+    shares = [c.facts.symbols[1].extra for c in was_part if len(c.facts.symbols) > 1] if member else []
+    if member and ctx > 0 and shares != [c.facts.symbols[1].extra for c in now_part if len(c.facts.symbols) > 1]:
+        # the members' shares of the class's ``extra`` changed (a member added or removed): folded again
+        header = done[parent]  # type: ignore[index]
+        extra = _folded(lang, header, [header.facts.symbols[1].extra] + [
+            c.facts.symbols[1].extra for c in done if c.parent == parent and len(c.facts.symbols) > 1
+        ])
+        if extra != symbols[ctx].extra:
+            symbols[ctx] = replace(symbols[ctx], extra=extra)
     sites = facts.sites[:first_site] + msites + after
-    dsite = len(msites) - (site_at[k + 1] - first_site)
-    new_site_at = site_at[: k + 1] + [x + dsite for x in site_at[k + 1 :]] if dsite else site_at
-    if mlocal == was.local:
+    dsite = len(msites) - (site_at[stop] - first_site)
+    new_site_at = site_at[:k] + new_site + ([x + dsite for x in site_at[stop:]] if dsite else site_at[stop:])
+    new_sym_at = sym_at[:k] + new_sym_at + sym_at[stop:]
+    if len(was) == len(now) and all(x.local == y.local for x, y in zip(was, now, strict=True)):
         local = facts.local
     else:
-        local = lang.merge_local([mlocal if i == k else c.cache.local for i, c in enumerate(done)])  # type: ignore[union-attr]
+        local = lang.merge_local([
+            now[i - k].local if k <= i < new_stop else c.cache.local  # type: ignore[union-attr]
+            for i, c in enumerate(done)
+        ])
     # docs, module bindings and call shapes in chunk order (few chunks have any)
     docs: dict[int, str] = {}
     bindings: list = []
     links: list[tuple] = []
     for i, c in enumerate(done):
-        if i == k:
-            cdocs, clinks = mdocs, mlinks
+        if k <= i < new_stop:
+            cdocs, clinks = now[i - k].docs, now[i - k].links
         else:
             cache = c.cache
             assert cache is not None
@@ -725,15 +757,18 @@ def _splice(
         if clinks:
             links.extend(clinks)
     merged = Facts(facts.module, symbols, sites, bindings, local, links, docs)
-    # ids count same qualified names up: the chunk's own names as they were, so are the ids
-    same_names = all(x.qname == y.qname for x, y in zip(a.facts.symbols[1:], b.facts.symbols[1:], strict=True))
+    # ids count same qualified names up: the chunks' own names as they were, so are the ids
+    same_names = [x.qname for c in was_part for x in c.facts.symbols[skip:]] == [
+        x.qname for c in now_part for x in c.facts.symbols[skip:]
+    ]
     ids = last.ids if same_names else symbol_ids(relpath, merged)
-    if ids == last.ids and own:  # the chunk's sites count up from its first definition's id (see _site_ids)
+    if ids == last.ids and own and len(now_part) == 1 and len(was_part) == 1:
+        # the chunk's sites count up from its first definition's id (see _site_ids)
         sbase = _site_base(_def_anchor(ids[base]), 0)
-        sids = last.sids[:first_site] + list(range(sbase, sbase + len(msites))) + last.sids[site_at[k + 1] :]
+        sids = last.sids[:first_site] + list(range(sbase, sbase + len(msites))) + last.sids[site_at[stop] :]
     else:
-        sids = _site_ids(done, ids, sym_at)
-    return Extraction(merged, done, sids, ids, sym_at, new_site_at, prefix, suffix, drow, True, src)
+        sids = _site_ids(done, ids, new_sym_at)
+    return Extraction(merged, done, sids, ids, new_sym_at, new_site_at, prefix, suffix, drow, True, src)
 
 
 def _same_facts(a: Facts, b: Facts) -> bool:
@@ -962,18 +997,23 @@ def merge(lang: Language, whole: Range, src: bytes, module: str, chunks: list[Ch
         rng = header.container or sym.range
         # folded again only when a member's facts changed (a keystroke in one method of a large
         # class reuses the rest): the members' ``extra`` objects are kept and compared by identity
-        exs = members[ci]
-        was = header.folded
-        if was is not None and len(was[0]) == len(exs) and all(a is b for a, b in zip(was[0], exs, strict=True)):
-            extra = was[1]
-        else:
-            extra = dict(exs[0])
-            for m in exs[1:]:
-                extra = lang.merge_member_extra(extra, m)
-            header.folded = (exs, extra)
+        extra = _folded(lang, header, members[ci])
         if rng != sym.range or extra != sym.extra:
             symbols[idx] = replace(sym, range=rng, extra=extra)
     return Facts(module, symbols, sites, bindings, lang.merge_local(locals_), links, docs)
+
+
+def _folded(lang: Language, header: Chunk, exs: list[Any]) -> Any:
+    """A class's ``extra``: its header's and its members' shares ``exs``, in order, folded by the
+    plugin; the last fold is kept on the header and reused while every share is the same object."""
+    was = header.folded
+    if was is not None and len(was[0]) == len(exs) and all(a is b for a, b in zip(was[0], exs, strict=True)):
+        return was[1]
+    extra = dict(exs[0])
+    for m in exs[1:]:
+        extra = lang.merge_member_extra(extra, m)
+    header.folded = (exs, extra)
+    return extra
 
 
 def _rebased(lang: Language, c: Chunk, base: int, ctx: int, first_site: int, keep: bool = True) -> Rebased:
