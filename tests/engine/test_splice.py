@@ -41,11 +41,14 @@ def _rows(ext: chunks.Extraction) -> tuple:
     )
 
 
-def test_a_statement_typed_on_a_blank_line_is_spliced_and_fresh(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    write_files(tmp_path, {"model.py": MODEL})
-    eng = Engine(tmp_path, db_path=tmp_path / "i.db")
+def _typed_without_merges(root: Path, monkeypatch, text: str, plan: list[tuple[str, str]]) -> list[str]:  # type: ignore[no-untyped-def]
+    """Types each (anchor, text) of ``plan`` one character a keystroke after the anchor's line; the
+    extraction of whole text is a fresh one's at every key, and the graph once settled a fresh
+    index's. Returns the typed texts whose keystroke merged every chunk again."""
+    write_files(root, {"model.py": text})
+    eng = Engine(root, db_path=root / "i.db")
     eng.index()
-    doc = eng.open_document("model.py", MODEL)
+    doc = eng.open_document("model.py", text)
     assert doc is not None
     merges: list[str] = []
     merge = chunks.merge
@@ -57,26 +60,64 @@ def test_a_statement_typed_on_a_blank_line_is_spliced_and_fresh(tmp_path: Path, 
         return merge(*a, **k)
 
     monkeypatch.setattr(chunks, "merge", counted)
-    # on the blank line between the methods, then at the top level below main: each first key
-    # adds a chunk (a statement that defines nothing) to the class's members, or to the file's
-    for anchor, typed in (("        return 1\n", "    print(1)"), ("    Model().save()\n", "main()")):
+    for anchor, typed in plan:
         at = doc.text.index(anchor.encode()) + len(anchor)
-        eng.edit_document("model.py", [(at, at, b"\n")])
-        at += 1
         for i, ch in enumerate(typed):
-            typing[0] = typed[: i + 1]
+            typing[0] = f"{anchor!r}: {typed[: i + 1]!r}"
             eng.edit_document("model.py", [(at + i, at + i, ch.encode())])
             typing[0] = None
             assert doc.extraction is not None
             if not doc.unsettled:
                 assert _rows(doc.extraction) == _rows(_fresh(doc.text, "model.py")), typed[: i + 1]
-    assert not merges, f"these keystrokes merged every chunk again: {merges}"
     eng.settle()
     incremental = snapshot(eng)
     eng.close()
-    fresh = tmp_path / "fresh"
+    fresh = root / "fresh"
     write_files(fresh, {"model.py": doc.text.decode()})
     expected = Engine(fresh, db_path=fresh / "i.db")
     expected.index()
     assert incremental == snapshot(expected)
     expected.close()
+    return merges
+
+
+def test_a_statement_typed_on_a_blank_line_is_spliced_and_fresh(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # on the blank line between the methods, then at the top level below main: each first key
+    # adds a chunk (a statement that defines nothing) to the class's members, or to the file's
+    merges = _typed_without_merges(
+        tmp_path, monkeypatch, MODEL, [("        return 1\n", "\n    print(1)"), ("    Model().save()\n", "\nmain()")]
+    )
+    assert not merges, f"these keystrokes merged every chunk again: {merges}"
+
+
+CLASSES = (
+    "class Model:\n"
+    "    def save(self):\n"
+    "        self.n = 1\n"
+    "        return 1\n"
+    "\n"
+    "    def load(self):\n"
+    "        return self.save()\n"
+    "\n"
+    "\n"
+    "class Child(Model):\n"
+    "    def run(self):\n"
+    "        self.x = 2\n"
+    "        self.load()\n"
+    "\n"
+    "\n"
+    "def main():\n"
+    "    Model().save()\n"
+)
+
+
+def test_a_definition_typed_above_classes_is_spliced_and_fresh(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A new method (its class's attribute evidence too), a decorator typed before a method and a
+    new top-level function add symbols: the chunks after them, a class and its members among
+    them, are placed again at their new indices; the chunks before them stand."""
+    merges = _typed_without_merges(tmp_path, monkeypatch, CLASSES, [
+        ("        return 1\n", "\n    def go(self):\n        self.y = 3\n"),
+        ("self.y = 3\n\n    ", "@staticmethod\n    "),
+        ("    Model().save()\n", "\n\ndef other():\n    return main()\n"),
+    ])
+    assert not merges, f"these keystrokes merged every chunk again: {merges}"

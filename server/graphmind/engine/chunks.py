@@ -651,17 +651,16 @@ def _splice(
     old = last.chunks
     k = prefix
     stop, new_stop = len(old) - suffix, len(done) - suffix  # old[k:stop] became done[k:new_stop]
-    if k > stop or k > new_stop or (k == stop and k == new_stop):
+    if k > stop or k > new_stop:
         return None
-    was_part, now_part = old[k:stop], done[k:new_stop]
-    parent = (now_part or was_part)[0].parent
+    was_part, now_part = old[k:stop], done[k:new_stop]  # (both empty: only the file's range changed)
+    parent = (now_part or was_part)[0].parent if now_part or was_part else None
     if any(c.parent != parent or c.container is not None for c in (*was_part, *now_part)):
         return None
     member = parent is not None
     skip = 2 if member else 1  # a member's symbol 1 is its container's copy
     own = sum(len(c.facts.symbols) - skip for c in now_part)
-    if own != sum(len(c.facts.symbols) - skip for c in was_part):
-        return None
+    dsym = own - sum(len(c.facts.symbols) - skip for c in was_part)
     sym_at = last.sym_at
     ctx = -1
     if member:
@@ -677,7 +676,7 @@ def _splice(
             continue
         after_edit = i >= new_stop
         o = old[i - dk] if after_edit else old[i]
-        if o.cache is None or o.cache.at[0] != sym_at[i - dk if after_edit else i]:
+        if (o.cache is None or o.cache.at[0] != sym_at[i - dk if after_edit else i]) and not (after_edit and dsym):
             return None
         if c is o:
             continue
@@ -687,7 +686,7 @@ def _splice(
             or c.start_row - o.start_row != (drow if after_edit else 0)
         ):
             return None
-        if c.container is not None and c.container != o.container:
+        if c.container is not None and c.container != o.container and not (after_edit and dsym):
             grown.append((sym_at[i - dk if after_edit else i], c.container))
     site_at = last.site_at
     first_site = site_at[k]
@@ -709,11 +708,41 @@ def _splice(
     facts = last.facts
     symbols = list(facts.symbols)
     symbols[0] = replace(symbols[0], range=whole, end_byte=len(src))
-    symbols[base : base + own] = msyms
-    after = facts.sites[site_at[stop] :]
-    if drow:
-        symbols[base + own :] = _moved_symbols(symbols[base + own :], drow)
-        after = _moved_sites(after, drow)
+    if dsym:
+        # the symbols after the edit move to other indices: the chunks after it are placed again
+        # (as merge places them; the chunks before it and their merge stand)
+        dsite = len(msites) - (site_at[stop] - first_site)
+        symbols[base:] = msyms
+        after = []
+        heads: dict[int, list[Any]] = {}  # a header after the edit -> its own and its members' shares
+        for i in range(new_stop, len(done)):
+            c = done[i]
+            at_i, site_i = sym_at[i - dk] + dsym, site_at[i - dk] + dsite
+            cctx = -1
+            if c.parent is not None:
+                h = done[c.parent]
+                cctx = (sym_at[c.parent - dk] + dsym if c.parent >= new_stop else sym_at[c.parent]) if (
+                    h.container is not None and len(h.facts.symbols) > 1) else 0
+                if c.parent in heads and len(c.facts.symbols) > 1:
+                    heads[c.parent].append(c.facts.symbols[1].extra)
+            if c.container is not None and len(c.facts.symbols) > 1:
+                heads[i] = [c.facts.symbols[1].extra]
+            r = _rebased(lang, c, at_i, cctx, site_i)
+            symbols.extend(r.symbols)
+            after.extend(r.sites)
+        for i, exs in heads.items():  # a class's extent is its container's, its ``extra`` its members' fold
+            idx = sym_at[i - dk] + dsym
+            sym = symbols[idx]
+            rng = done[i].container or sym.range
+            extra = _folded(lang, done[i], exs)
+            if rng != sym.range or extra != sym.extra:
+                symbols[idx] = replace(sym, range=rng, extra=extra)
+    else:
+        symbols[base : base + own] = msyms
+        after = facts.sites[site_at[stop] :]
+        if drow:
+            symbols[base + own :] = _moved_symbols(symbols[base + own :], drow)
+            after = _moved_sites(after, drow)
     for idx, rng in grown:
         if symbols[idx].range != rng:
             symbols[idx] = replace(symbols[idx], range=rng)
@@ -729,8 +758,8 @@ def _splice(
     sites = facts.sites[:first_site] + msites + after
     dsite = len(msites) - (site_at[stop] - first_site)
     new_site_at = site_at[:k] + new_site + ([x + dsite for x in site_at[stop:]] if dsite else site_at[stop:])
-    new_sym_at = sym_at[:k] + new_sym_at + sym_at[stop:]
-    if len(was) == len(now) and all(x.local == y.local for x, y in zip(was, now, strict=True)):
+    new_sym_at = sym_at[:k] + new_sym_at + ([x + dsym for x in sym_at[stop:]] if dsym else sym_at[stop:])
+    if not dsym and len(was) == len(now) and all(x.local == y.local for x, y in zip(was, now, strict=True)):
         local = facts.local
     else:
         local = lang.merge_local([
