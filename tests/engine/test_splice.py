@@ -90,24 +90,9 @@ def test_a_statement_typed_on_a_blank_line_is_spliced_and_fresh(tmp_path: Path, 
     assert not merges, f"these keystrokes merged every chunk again: {merges}"
 
 
-CLASSES = (
-    "class Model:\n"
-    "    def save(self):\n"
-    "        self.n = 1\n"
-    "        return 1\n"
-    "\n"
-    "    def load(self):\n"
-    "        return self.save()\n"
-    "\n"
-    "\n"
-    "class Child(Model):\n"
-    "    def run(self):\n"
-    "        self.x = 2\n"
-    "        self.load()\n"
-    "\n"
-    "\n"
-    "def main():\n"
-    "    Model().save()\n"
+# MODEL with a class after the first (a member of each binds an attribute: the classes' ``extra``)
+CLASSES = MODEL.replace("        return 1\n", "        self.n = 1\n        return 1\n").replace(
+    "def main():", "class Child(Model):\n    def run(self):\n        self.x = 2\n        self.load()\n\n\ndef main():"
 )
 
 
