@@ -20,7 +20,6 @@ file's lines, so a newline re-makes nothing but the merged rows below it.
 from __future__ import annotations
 
 import hashlib
-import operator
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -651,104 +650,173 @@ def _splice(
     lang: Language, whole: Range, src: bytes, relpath: str, last: Extraction, done: list[Chunk], prefix: int, suffix: int,
     drow: int,
 ) -> Extraction | None:
-    """The merge of an edit that changed one chunk and left the chunk's count of symbols as it was
-    (a keystroke in a function body, a newline included; in a statement that defines nothing, whose
-    sites are named by its text, see _site_ids): every other chunk is the one merged last
-    time (the chunks after it moved ``drow`` lines, a class's header may have grown), so the file's
-    facts are ``last``'s with the chunk's rebased symbols and sites put in place of the old ones,
-    the rows after them moved, and the classes' extents set again; scopes are joined again only
-    when the chunk's changed. None when that does not hold (then :func:`merge`)."""
+    """The merge of an edit that changed some chunks of one container (one class's members, or
+    top-level statements that are not classes) and left their count of symbols as it was (a
+    keystroke in a function body, a newline included; a statement typed on a blank line, a
+    decorator joining its definition; in a statement that defines nothing, whose sites are named by
+    its text, see _site_ids): every other chunk is the one merged last time (the chunks after them
+    moved ``drow`` lines, a class's header may have grown), so the file's facts are ``last``'s with
+    the chunks' rebased symbols and sites put in place of the old ones, the rows after them moved,
+    and the classes' extents set again; scopes are joined again only when the chunks' changed, the
+    class's ``extra`` folded again only when its members' shares did. None when that does not hold
+    (then :func:`merge`)."""
     old = last.chunks
     k = prefix
-    if len(done) != len(old) or prefix + suffix != len(done) - 1:
+    stop, new_stop = len(old) - suffix, len(done) - suffix  # old[k:stop] became done[k:new_stop]
+    if k > stop or k > new_stop:
         return None
-    a, b = old[k], done[k]
-    member = b.parent is not None
-    own = len(b.facts.symbols) - (2 if member else 1)
-    if (
-        a.parent != b.parent or a.container is not None or b.container is not None
-        or len(a.facts.symbols) != len(b.facts.symbols)
-        # a member's share of its class's ``extra`` (folded into the class's symbol) is the same
-        or (member and a.facts.symbols[1].extra != b.facts.symbols[1].extra)
-    ):
+    was_part, now_part = old[k:stop], done[k:new_stop]  # (both empty: only the file's range changed)
+    parent = (now_part or was_part)[0].parent if now_part or was_part else None
+    if any(c.parent != parent or c.container is not None for c in (*was_part, *now_part)):
         return None
+    member = parent is not None
+    skip = 2 if member else 1  # a member's symbol 1 is its container's copy
+    own = sum(len(c.facts.symbols) - skip for c in now_part)
+    dsym = own - sum(len(c.facts.symbols) - skip for c in was_part)
     sym_at = last.sym_at
     ctx = -1
     if member:
-        h = done[b.parent]  # type: ignore[index]
-        ctx = sym_at[b.parent] if h.container is not None and len(h.facts.symbols) > 1 else 0  # type: ignore[index]
+        h = done[parent]  # type: ignore[index]
+        ctx = sym_at[parent] if h.container is not None and len(h.facts.symbols) > 1 else 0  # type: ignore[index]
     base = sym_at[k]
+    dk = len(done) - len(old)
     # every other chunk is the one merged last time (its facts and cache, at the same symbol
-    # index), moved ``drow`` lines if after the edit; a header's class extent is its container's
-    # (a file's every chunk is asked this on every keystroke: the loops run in comprehensions)
+    # index, unless the chunks after the edit are placed again), moved ``drow`` lines if after the
+    # edit; a header's class extent is its container's (a file's every chunk is asked this on
+    # every keystroke: the loops run in comprehensions)
     cached_at = [o.cache.at[0] if o.cache is not None else -1 for o in old]
-    cached_at[k] = sym_at[k]
-    if cached_at != sym_at[: len(old)]:
+    cached_at[k:stop] = sym_at[k:stop]
+    if (cached_at[:k] != sym_at[:k]) if dsym else (cached_at != sym_at[: len(old)]):
         return None
     grown: list[tuple[int, tuple[int, int, int, int]]] = []
-    for i in [i for i, same in enumerate(map(operator.is_, old, done)) if not same and i != k]:
-        o, c = old[i], done[i]
+    changed = [i for i in range(k) if done[i] is not old[i]]
+    changed += [i for i in range(new_stop, len(done)) if done[i] is not old[i - dk]]
+    for i in changed:
+        c = done[i]
+        after_edit = i >= new_stop
+        o = old[i - dk] if after_edit else old[i]
+        moved_parent = o.parent if o.parent is None or o.parent < k else o.parent + dk
         if (
-            c.facts is not o.facts or c.cache is not o.cache or c.parent != o.parent
-            or c.start_row - o.start_row != (drow if i > k else 0)
+            c.facts is not o.facts or c.cache is not o.cache or c.parent != moved_parent
+            or c.start_row - o.start_row != (drow if after_edit else 0)
         ):
             return None
-        if c.container is not None and c.container != o.container:
-            grown.append((sym_at[i], c.container))
+        if c.container is not None and c.container != o.container and not (after_edit and dsym):
+            grown.append((sym_at[i - dk if after_edit else i], c.container))
     site_at = last.site_at
     first_site = site_at[k]
-    was = _rebased(lang, a, base, ctx, first_site)  # cached unless ``last`` kept the merge before it
-    now = _rebased(lang, b, base, ctx, first_site)
-    msyms, msites, mlocal, mdocs, mlinks = now.symbols, now.sites, now.local, now.docs, now.links
+    # the old chunks as merged last time (cached unless ``last`` kept the merge before it), the
+    # new ones placed where they start
+    was = [_rebased(lang, a, sym_at[k + j], ctx, site_at[k + j]) for j, a in enumerate(was_part)]
+    now: list[Rebased] = []
+    new_sym_at, new_site = [], []
+    at, site = base, first_site
+    for b in now_part:
+        new_sym_at.append(at)
+        new_site.append(site)
+        r = _rebased(lang, b, at, ctx, site)
+        now.append(r)
+        at += len(b.facts.symbols) - skip
+        site += len(b.facts.sites)
+    msyms = [x for r in now for x in r.symbols]
+    msites = [x for r in now for x in r.sites]
     facts = last.facts
     symbols = list(facts.symbols)
     symbols[0] = replace(symbols[0], range=whole, end_byte=len(src))
-    symbols[base : base + own] = msyms
-    after = facts.sites[site_at[k + 1] :]
-    if drow:
-        symbols[base + own :] = _moved_symbols(symbols[base + own :], drow)
-        after = _moved_sites(after, drow)
+    if dsym:
+        # the symbols after the edit move to other indices: the chunks after it are placed again
+        # (as merge places them; the chunks before it and their merge stand)
+        dsite = len(msites) - (site_at[stop] - first_site)
+        symbols[base:] = msyms
+        after = []
+        heads: dict[int, list[Any]] = {}  # a header after the edit -> its own and its members' shares
+        for i in range(new_stop, len(done)):
+            c = done[i]
+            at_i, site_i = sym_at[i - dk] + dsym, site_at[i - dk] + dsite
+            cctx = -1
+            if c.parent is not None:
+                h = done[c.parent]
+                cctx = (sym_at[c.parent - dk] + dsym if c.parent >= new_stop else sym_at[c.parent]) if (
+                    h.container is not None and len(h.facts.symbols) > 1) else 0
+                if c.parent in heads and len(c.facts.symbols) > 1:
+                    heads[c.parent].append(c.facts.symbols[1].extra)
+            if c.container is not None and len(c.facts.symbols) > 1:
+                heads[i] = [c.facts.symbols[1].extra]
+            r = _rebased(lang, c, at_i, cctx, site_i)
+            symbols.extend(r.symbols)
+            after.extend(r.sites)
+        for i, exs in heads.items():  # a class's extent is its container's, its ``extra`` its members' fold
+            idx = sym_at[i - dk] + dsym
+            sym = symbols[idx]
+            rng = done[i].container or sym.range
+            extra = _folded(lang, done[i], exs)
+            if rng != sym.range or extra != sym.extra:
+                symbols[idx] = replace(sym, range=rng, extra=extra)
+    else:
+        symbols[base : base + own] = msyms
+        after = facts.sites[site_at[stop] :]
+        if drow:
+            symbols[base + own :] = _moved_symbols(symbols[base + own :], drow)
+            after = _moved_sites(after, drow)
     for idx, rng in grown:
         if symbols[idx].range != rng:
             symbols[idx] = replace(symbols[idx], range=rng)
+    shares = [c.facts.symbols[1].extra for c in was_part if len(c.facts.symbols) > 1] if member else []
+    if member and ctx > 0 and shares != [c.facts.symbols[1].extra for c in now_part if len(c.facts.symbols) > 1]:
+        # the members' shares of the class's ``extra`` changed (a member added or removed): folded again
+        header = done[parent]  # type: ignore[index]
+        extra = _folded(lang, header, [header.facts.symbols[1].extra] + [
+            c.facts.symbols[1].extra for c in done if c.parent == parent and len(c.facts.symbols) > 1
+        ])
+        if extra != symbols[ctx].extra:
+            symbols[ctx] = replace(symbols[ctx], extra=extra)
     sites = facts.sites[:first_site] + msites + after
-    dsite = len(msites) - (site_at[k + 1] - first_site)
-    new_site_at = site_at[: k + 1] + [x + dsite for x in site_at[k + 1 :]] if dsite else site_at
-    if mlocal == was.local:
+    dsite = len(msites) - (site_at[stop] - first_site)
+    new_site_at = site_at[:k] + new_site + ([x + dsite for x in site_at[stop:]] if dsite else site_at[stop:])
+    new_sym_at = sym_at[:k] + new_sym_at + ([x + dsym for x in sym_at[stop:]] if dsym else sym_at[stop:])
+    if not dsym and len(was) == len(now) and all(x.local == y.local for x, y in zip(was, now, strict=True)):
         local = facts.local
     else:
-        local = lang.merge_local([mlocal if i == k else c.cache.local for i, c in enumerate(done)])  # type: ignore[union-attr]
+        local = lang.merge_local([
+            now[i - k].local if k <= i < new_stop else c.cache.local  # type: ignore[union-attr]
+            for i, c in enumerate(done)
+        ])
     # docs, module bindings and call shapes in chunk order (few chunks have any): the last merge's
-    # when the chunk's are as they were and no call shape moved (no site added or removed above one)
-    if (mdocs == was.docs and mlinks == was.links and b.facts.bindings == a.facts.bindings
+    # when the chunks' are as they were and no symbol or call shape moved (no definition added or
+    # removed, no site added or removed above one)
+    if (not dsym and [r.docs for r in was] == [r.docs for r in now] and [r.links for r in was] == [r.links for r in now]
+            and [c.facts.bindings for c in was_part] == [c.facts.bindings for c in now_part]
             and (not dsite or not facts.links)):
         docs, bindings, links = facts.docs, facts.bindings, facts.links
     else:
-        docs, bindings, links = _joined(lang, done, k, mdocs, mlinks, new_site_at)
+        docs, bindings, links = _joined(lang, done, k, now, new_site_at)
     merged = Facts(facts.module, symbols, sites, bindings, local, links, docs)
-    # ids count same qualified names up: the chunk's own names as they were, so are the ids
-    same_names = all(x.qname == y.qname for x, y in zip(a.facts.symbols[1:], b.facts.symbols[1:], strict=True))
+    # ids count same qualified names up: the chunks' own names as they were, so are the ids
+    same_names = [x.qname for c in was_part for x in c.facts.symbols[skip:]] == [
+        x.qname for c in now_part for x in c.facts.symbols[skip:]
+    ]
     ids = last.ids if same_names else symbol_ids(relpath, merged)
-    if ids == last.ids and own:  # the chunk's sites count up from its first definition's id (see _site_ids)
+    if ids == last.ids and own and len(now_part) == 1 and len(was_part) == 1:
+        # the chunk's sites count up from its first definition's id (see _site_ids)
         sbase = _site_base(_def_anchor(ids[base]), 0)
-        sids = last.sids[:first_site] + list(range(sbase, sbase + len(msites))) + last.sids[site_at[k + 1] :]
+        sids = last.sids[:first_site] + list(range(sbase, sbase + len(msites))) + last.sids[site_at[stop] :]
     else:
-        sids = _site_ids(done, ids, sym_at)
-    return Extraction(merged, done, sids, ids, sym_at, new_site_at, prefix, suffix, drow, True, src)
+        sids = _site_ids(done, ids, new_sym_at)
+    return Extraction(merged, done, sids, ids, new_sym_at, new_site_at, prefix, suffix, drow, True, src)
 
 
 def _joined(
-    lang: Language, done: list[Chunk], k: int, mdocs: list[tuple[int, str]], mlinks: list[tuple], site_at: list[int]
+    lang: Language, done: list[Chunk], k: int, now: list[Rebased], site_at: list[int]
 ) -> tuple[dict[int, str], list, list[tuple]]:
-    """The docs, module bindings and call shapes of chunks ``done`` in chunk order, chunk ``k``'s
-    being ``mdocs`` and ``mlinks`` (each other chunk's from its merge cache, its call shapes moved
-    to its first site, ``site_at``)."""
+    """The docs, module bindings and call shapes of chunks ``done`` in chunk order, chunks ``k``
+    on being ``now`` (each other chunk's from its merge cache, its call shapes moved to its first
+    site, ``site_at``)."""
     docs: dict[int, str] = {}
     bindings: list = []
     links: list[tuple] = []
     for i, c in enumerate(done):
-        if i == k:
-            cdocs, clinks = mdocs, mlinks
+        if k <= i < k + len(now):
+            cdocs, clinks = now[i - k].docs, now[i - k].links
         else:
             cache = c.cache
             assert cache is not None
@@ -1001,18 +1069,23 @@ def merge(lang: Language, whole: Range, src: bytes, module: str, chunks: list[Ch
         rng = header.container or sym.range
         # folded again only when a member's facts changed (a keystroke in one method of a large
         # class reuses the rest): the members' ``extra`` objects are kept and compared by identity
-        exs = members[ci]
-        was = header.folded
-        if was is not None and len(was[0]) == len(exs) and all(a is b for a, b in zip(was[0], exs, strict=True)):
-            extra = was[1]
-        else:
-            extra = dict(exs[0])
-            for m in exs[1:]:
-                extra = lang.merge_member_extra(extra, m)
-            header.folded = (exs, extra)
+        extra = _folded(lang, header, members[ci])
         if rng != sym.range or extra != sym.extra:
             symbols[idx] = replace(sym, range=rng, extra=extra)
     return Facts(module, symbols, sites, bindings, lang.merge_local(locals_), links, docs)
+
+
+def _folded(lang: Language, header: Chunk, exs: list[Any]) -> Any:
+    """A class's ``extra``: its header's and its members' shares ``exs``, in order, folded by the
+    plugin; the last fold is kept on the header and reused while every share is the same object."""
+    was = header.folded
+    if was is not None and len(was[0]) == len(exs) and all(a is b for a, b in zip(was[0], exs, strict=True)):
+        return was[1]
+    extra = dict(exs[0])
+    for m in exs[1:]:
+        extra = lang.merge_member_extra(extra, m)
+    header.folded = (exs, extra)
+    return extra
 
 
 def _rebased(lang: Language, c: Chunk, base: int, ctx: int, first_site: int, keep: bool = True) -> Rebased:
@@ -1042,13 +1115,28 @@ def _rebased(lang: Language, c: Chunk, base: int, ctx: int, first_site: int, kee
         mapping = [0, ctx, *range(base, base + len(own))]
     else:
         mapping = [0, *range(base, base + len(own))]
-    if not keep and row == c.facts_row:
+    drow = row - c.facts_row  # the chunk moved since its facts were extracted: rows move too
+    if not keep and not drow:
         for sym in own:
             if sym.parent is not None:
                 sym.parent = mapping[sym.parent]
         for site in part.sites:
             site.caller = mapping[site.caller]
         msyms, msites = own, part.sites
+    elif drow:  # indices and rows in one pass (each record is made once)
+        msyms = [
+            SymbolFact(sym.qname, sym.name, sym.kind, mapping[sym.parent] if sym.parent is not None else None,
+                       (r[0] + drow, r[1], r[2] + drow, r[3]), (n[0] + drow, n[1], n[2] + drow, n[3]), sym.start_byte,
+                       sym.end_byte, sym.signature, sym.extra)
+            for sym in own
+            for r, n in ((sym.range, sym.selection),)
+        ]
+        msites = [
+            SiteFact(mapping[site.caller], site.name, site.kind, (r[0] + drow, r[1], r[2] + drow, r[3]), site.start_byte,
+                     site.end_byte, site.expr)
+            for site in part.sites
+            for r in (site.range,)
+        ]
     else:
         msyms = [
             sym if (p := (mapping[sym.parent] if sym.parent is not None else None)) == sym.parent
@@ -1061,8 +1149,6 @@ def _rebased(lang: Language, c: Chunk, base: int, ctx: int, first_site: int, kee
             else SiteFact(c_, site.name, site.kind, site.range, site.start_byte, site.end_byte, site.expr)
             for site in part.sites
         ]
-    if row != c.facts_row:  # the chunk moved since its facts were extracted
-        msyms, msites = _moved_symbols(msyms, row - c.facts_row), _moved_sites(msites, row - c.facts_row)
     mlocal = lang.rebase_local(part.local, mapping)
     mdocs = [(mapping[i], d) for i, d in part.docs.items()] if part.docs else []
     # the link layer's call shapes point at sites and symbols too

@@ -57,12 +57,15 @@ class MemberParse(NamedTuple):
     region: Region
 
 
-def member_region(last: chunks.Extraction, src: bytes, hint: tuple[int, int, int]) -> Region | None:
+def member_region(
+    last: chunks.Extraction, src: bytes, hint: tuple[int, int, int], wider: bool = False
+) -> Region | None:
     """The region to parse when one batch of edits changed text inside one member of a class, or
     inside one top-level statement that is not a class, or below it before the next chunk's line
     (``hint``: the last text's length and the lengths of common prefix and suffix the edits left,
     see ``Document.edited``; ``src`` as parsed). None when the edit is elsewhere, or the member (statement) ends the file's last line
-    or shares its last line with what follows (the file's range would change with it)."""
+    or shares its last line with what follows (the file's range would change with it). ``wider``:
+    the class member after it too (see :meth:`Parsers.parse_member`), None when there is none."""
     size, head, tail = hint
     old = last.chunks
     if size != len(last.src) or not old:
@@ -93,6 +96,14 @@ def member_region(last: chunks.Extraction, src: bytes, hint: tuple[int, int, int
     if h is None and c.container is not None:  # a class header: its members would move with it
         return None
     end, stop = max(c.start_byte + c.size, cut), k + 1
+    if wider:  # the next member of the class (and the comments before it)
+        while True:
+            nxt = old[stop]
+            if h is None or nxt.parent != h or nxt.size < 0 or stop + 1 >= len(old) or old[stop + 1].start_row <= nxt.end_row:
+                return None
+            end, stop = nxt.start_byte + nxt.size, stop + 1
+            if not _inert(nxt):
+                break
     # the chunks right above it that define and call nothing (comments, blank statements) are
     # parsed with it: comments above a definition are its doc, and a parse of the whole text
     # attaches them to it
@@ -203,16 +214,19 @@ class Parsers:
         return lang.parse(text, old_tree, p)
 
     def parse_member(
-        self, lang: languages.Language, text: bytes, last: chunks.Extraction, hint: tuple[int, int, int]
+        self, lang: languages.Language, text: bytes, last: chunks.Extraction, hint: tuple[int, int, int],
+        wider: bool = False,
     ) -> MemberParse | None:
         """A keystroke inside one class member (or top-level statement): a tree of the member and
         its class's header alone (:func:`member_region`). Tree-sitter's error recovery over the
         whole file costs 5–10 ms on a 2,885-line file (it re-shapes the class and much below it),
         and even an incremental parse of whole text often re-lexes most of it (7–25 ms there:
-        Python's indentation scanner); over the member, ~0.1 ms. None when the edit is elsewhere."""
+        Python's indentation scanner); over the member, ~0.1 ms. None when the edit is elsewhere.
+        ``wider``: the member after it is parsed too (a broken ``def`` line alone, Python's error
+        recovery wraps its class in an error; followed by a member, it keeps the class)."""
         if not lang.chunked:
             return None
-        region = member_region(last, text, hint)
+        region = member_region(last, text, hint, wider)
         if region is None:
             return None
         p = self._parts.get(lang.name)

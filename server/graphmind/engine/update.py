@@ -208,11 +208,16 @@ class Updater:
         if not parsed_afresh and prev is not None and hint is not None:
             # an edit inside one class member (top-level statement): that member alone is parsed
             # and extracted; the whole text's tree stays the last one, edited, for the next parse
-            part = self.parsers.parse_member(doc.lang, text, prev, hint)
-            if part is not None:
+            # broken, and not a member of its class in the member's tree: with the member after it
+            for wider in (False, True):
+                part = self.parsers.parse_member(doc.lang, text, prev, hint, wider)
+                if part is None:
+                    break
                 ext = self._extract_member(doc, text, module, prev, hint, part)
                 if ext is not None:
                     return ext
+                if not part.tree.root_node.has_error or part.region.header is None:
+                    break
         tree = self.parsers.parse(doc.lang, text, None if parsed_afresh else doc.tree)
         doc.partial = False
         broken = tree.root_node.has_error

@@ -1,0 +1,108 @@
+"""A keystroke that changes the count of chunks but not of symbols (a statement typed on a blank
+line below a member, a newline between members) is spliced into the last merge
+(``chunks._splice``), not merged again chunk by chunk, and its facts are a fresh extraction's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from graph_util import snapshot, write_files
+from graphmind import languages
+from graphmind.engine import Engine, chunks
+from graphmind.eol import as_parsed
+
+MODEL = (
+    "class Model:\n"
+    "    def save(self):\n"
+    "        return 1\n"
+    "\n"
+    "    def load(self):\n"
+    "        return self.save()\n"
+    "\n"
+    "\n"
+    "def main():\n"
+    "    Model().save()\n"
+)
+
+
+def _fresh(text: bytes, rel: str) -> chunks.Extraction:
+    lang = languages.for_path(rel)
+    assert lang is not None
+    src = as_parsed(text)
+    return chunks.extract(lang, lang.parser().parse(src), src, rel, rel.rsplit(".", 1)[0])
+
+
+def _rows(ext: chunks.Extraction) -> tuple:
+    f = ext.facts
+    return (
+        [(s.qname, s.kind, s.parent, s.range, s.selection, s.signature, s.extra) for s in f.symbols],
+        [(s.caller, s.name, s.kind, s.range, s.expr) for s in f.sites],
+        f.local, f.links, f.docs, f.bindings, ext.ids, ext.sids, ext.sym_at, ext.site_at,
+    )
+
+
+def _typed_without_merges(root: Path, monkeypatch, text: str, plan: list[tuple[str, str]]) -> list[str]:  # type: ignore[no-untyped-def]
+    """Types each (anchor, text) of ``plan`` one character a keystroke after the anchor's line; the
+    extraction of whole text is a fresh one's at every key, and the graph once settled a fresh
+    index's. Returns the typed texts whose keystroke merged every chunk again."""
+    write_files(root, {"model.py": text})
+    eng = Engine(root, db_path=root / "i.db")
+    eng.index()
+    doc = eng.open_document("model.py", text)
+    assert doc is not None
+    merges: list[str] = []
+    merge = chunks.merge
+    typing: list[str | None] = [None]  # the text typed so far, during a keystroke
+
+    def counted(*a, **k):  # type: ignore[no-untyped-def]
+        if typing[0] is not None:
+            merges.append(typing[0])
+        return merge(*a, **k)
+
+    monkeypatch.setattr(chunks, "merge", counted)
+    for anchor, typed in plan:
+        at = doc.text.index(anchor.encode()) + len(anchor)
+        for i, ch in enumerate(typed):
+            typing[0] = f"{anchor!r}: {typed[: i + 1]!r}"
+            eng.edit_document("model.py", [(at + i, at + i, ch.encode())])
+            typing[0] = None
+            assert doc.extraction is not None
+            if not doc.unsettled:
+                assert _rows(doc.extraction) == _rows(_fresh(doc.text, "model.py")), typed[: i + 1]
+    eng.settle()
+    incremental = snapshot(eng)
+    eng.close()
+    fresh = root / "fresh"
+    write_files(fresh, {"model.py": doc.text.decode()})
+    expected = Engine(fresh, db_path=fresh / "i.db")
+    expected.index()
+    assert incremental == snapshot(expected)
+    expected.close()
+    return merges
+
+
+def test_a_statement_typed_on_a_blank_line_is_spliced_and_fresh(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # on the blank line between the methods, then at the top level below main: each first key
+    # adds a chunk (a statement that defines nothing) to the class's members, or to the file's
+    merges = _typed_without_merges(
+        tmp_path, monkeypatch, MODEL, [("        return 1\n", "\n    print(1)"), ("    Model().save()\n", "\nmain()")]
+    )
+    assert not merges, f"these keystrokes merged every chunk again: {merges}"
+
+
+# MODEL with a class after the first (a member of each binds an attribute: the classes' ``extra``)
+CLASSES = MODEL.replace("        return 1\n", "        self.n = 1\n        return 1\n").replace(
+    "def main():", "class Child(Model):\n    def run(self):\n        self.x = 2\n        self.load()\n\n\ndef main():"
+)
+
+
+def test_a_definition_typed_above_classes_is_spliced_and_fresh(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A new method (its class's attribute evidence too), a decorator typed before a method and a
+    new top-level function add symbols: the chunks after them, a class and its members among
+    them, are placed again at their new indices; the chunks before them stand."""
+    merges = _typed_without_merges(tmp_path, monkeypatch, CLASSES, [
+        ("        return 1\n", "\n    def go(self):\n        self.y = 3\n"),
+        ("self.y = 3\n\n    ", "@staticmethod\n    "),
+        ("    Model().save()\n", "\n\ndef other():\n    return main()\n"),
+    ])
+    assert not merges, f"these keystrokes merged every chunk again: {merges}"
