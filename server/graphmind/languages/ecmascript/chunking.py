@@ -44,7 +44,7 @@ from .extract import OVERLOADS
 
 # what a chunk's extraction keeps in ``Facts.local`` and the merge joins
 MODULE_SCOPE = (0, 0, ("none",), [], {}, {}, {})
-_THIS_SYMBOL = ("cls", "static", "obj", "fn")  # ``this`` kinds that name a symbol by index
+THIS_SYMBOL = ("cls", "static", "obj", "fn")  # ``this`` kinds that name a symbol by index
 
 
 def chunk_spans(root: ts.Node) -> list[Span]:
@@ -197,7 +197,7 @@ def _placed_scopes(scopes: list, index: Any) -> list:
     """Scopes with their symbol indices mapped by ``index``."""
     out = []
     for parent, owner, this, locals_, types, imports, defs in scopes:
-        if this and this[0] in _THIS_SYMBOL:
+        if this and this[0] in THIS_SYMBOL:
             this = (this[0], index(this[1]))
         out.append((parent, index(owner), this, locals_, types, imports,
                     {k: index(v) for k, v in defs.items()} if defs else defs))

@@ -23,6 +23,7 @@ from .._toolkit.dispatch import dispatch_via, weak_method
 from .._toolkit.labels import union_confidence
 from . import site_memo
 from .builtins import BUILTIN_METHODS, GLOBALS
+from .chunking import THIS_SYMBOL
 from .records import Base, Expr, SiteExpr
 from .site_memo import Entry, FileMemo
 from .values import Value, Values
@@ -199,7 +200,7 @@ class Resolver(Values):
             while 0 < s < len(self.scopes):
                 sc = self.scopes[s]
                 this = sc.this
-                if this and this[0] in ("cls", "static", "obj", "fn"):
+                if this and this[0] in THIS_SYMBOL:
                     this = (this[0], syms[this[1]].qname, syms[this[1]].kind)
                 out.append((s, sc.parent, this))
                 s = sc.parent
