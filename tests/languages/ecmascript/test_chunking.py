@@ -60,7 +60,7 @@ def test_an_edit_in_one_function_extracts_that_chunk_alone_and_keeps_the_others(
     syms = second.facts.symbols
     call = next(s for s in second.facts.sites if s.name == "a" and syms[s.caller].qname == "src.m.b.f")
     assert call.expr[0] == 2
-    assert [at for at, _ in second.facts.local["parts"]] == [0, 2, 4]
+    assert [p[0] for p in second.facts.local["parts"]] == [0, 2, 4]
 
 
 def test_overloads_and_assignments_are_in_the_chunk_of_what_they_belong_to() -> None:

@@ -34,7 +34,7 @@ from .. import Language, Span, SymbolInfo, extensions_of, query_text, register
 from .._toolkit import FamilyView
 from .._toolkit.dispatch import declared_overrides
 from .._toolkit.generated import minified
-from . import chunking, policy
+from . import chunking, policy, site_memo
 from . import imports as _imports
 from . import links as _links
 from .extract import Extractor
@@ -112,10 +112,17 @@ class ECMAScript(Language):
         return [r for r in out if r.alias != r.name]
 
     def resolve(self, facts: Facts, ws: WorkspaceView, only: Iterable[int] | None = None) -> Iterator[Resolution]:
-        """Resolutions of the file's sites (of ``only`` those, when given)."""
+        """Resolutions of the file's sites (of ``only`` those, when given: a keystroke's, whose
+        unchanged sites keep their resolutions, see :mod:`.site_memo`)."""
         r = Resolver(facts, FamilyView(ws, self.family))
-        for i in range(len(facts.sites)) if only is None else only:
-            yield r.site(i, facts.sites[i])
+        if only is None:
+            site_memo.forget(ws, facts.module)
+            for i in range(len(facts.sites)):
+                yield r.site(i, facts.sites[i])
+            return
+        memo = site_memo.memo_for(ws, facts)
+        for i in only:
+            yield r.site(i, facts.sites[i]) if memo is None else r.site_memoized(i, facts.sites[i], memo)
 
     def test_kind(self, sym: SymbolInfo) -> str | None:
         return policy.test_kind(sym)

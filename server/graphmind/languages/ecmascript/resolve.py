@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import marshal
 from collections.abc import Callable
 
 from ...model import (
@@ -20,8 +21,11 @@ from ...model import (
 from .._toolkit import MAX_DEPTH, Dispatch, FamilyView, known_confidence, label_by_name, unresolved
 from .._toolkit.dispatch import dispatch_via, weak_method
 from .._toolkit.labels import union_confidence
+from . import site_memo
 from .builtins import BUILTIN_METHODS, GLOBALS
+from .chunking import THIS_SYMBOL
 from .records import Base, Expr, SiteExpr
+from .site_memo import Entry, FileMemo
 from .values import Value, Values
 
 # Values whose members are outside the workspace: external ones, builtin arrays and maps.
@@ -34,6 +38,7 @@ class Resolver(Values):
         self.dispatch = Dispatch(ws, weak_method(self.is_subtype), nominal=lambda t: True)
         self._literal_types: dict[tuple[str, str], list[SymbolRow]] = {}
         self._external_params: dict[tuple[int, str, int], bool] = {}
+        self.reads: set[tuple] | None = None  # the scope reads of the site being resolved (site_memo)
 
     # --- names in the file's own scopes
     def own_symbol(self, idx: int) -> list[SymbolRow]:
@@ -53,6 +58,8 @@ class Resolver(Values):
     def lookup(self, name: str, scope: int, depth: int, *, type_name: bool = False) -> tuple[Value | None, int]:
         """The value of ``name`` in ``scope``; a ``type_name`` is looked up among definitions and
         imports only (``checks: checks.$ZodCheck[]``: the parameter names no type)."""
+        if self.reads is not None:
+            self.reads.add(("n", scope, name))
         s = scope
         while s != 0 and s < len(self.scopes):
             parent, _, _, locals_, types, imports, defs = self.scopes[s]
@@ -82,6 +89,8 @@ class Resolver(Values):
         return (lambda e, d: self.eval_expr(e, scope, d)) if 0 < scope < len(self.scopes) else None
 
     def this_value(self, scope: int) -> tuple[Value | None, int]:
+        if self.reads is not None:
+            self.reads.add(("t", scope))
         s = scope
         while 0 < s < len(self.scopes):
             this = self.scopes[s].this
@@ -104,6 +113,8 @@ class Resolver(Values):
         return None, EXTRACTED
 
     def enclosing_class(self, scope: int) -> SymbolRow | None:
+        if self.reads is not None:
+            self.reads.add(("t", scope))
         s = scope
         while 0 < s < len(self.scopes):
             this = self.scopes[s].this
@@ -149,6 +160,52 @@ class Resolver(Values):
         return self.attrs(v, c, chain, depth)
 
     # --- one site
+    def site_memoized(self, i: int, site: SiteFact, memo: FileMemo) -> Resolution:
+        """:meth:`site`, or the resolution the site had when its scope reads were what they are
+        now (see :mod:`.site_memo`)."""
+        self.enter_part(self.chunk_scopes.part_of(i))
+        key = marshal.dumps((site.name, site.kind, site.expr, len(self.scopes)))
+        e = memo.entries.get(key)
+        if e is not None and all(self.read_sig(rd) == sig for rd, sig in e.reads):
+            if site_memo.CHECK:
+                now = self.site(i, site)
+                assert (sorted(now.targets), now.status) == (sorted(e.targets), e.status), (site, now, e)
+            return Resolution(i, list(e.targets), e.status)
+        self.reads = set()
+        try:
+            res = self.site(i, site)
+        finally:
+            reads, self.reads = self.reads, None
+        memo.entries[key] = Entry([(rd, self.read_sig(rd)) for rd in reads], list(res.targets), res.status)
+        return res
+
+    def read_sig(self, read: tuple) -> tuple:
+        """What a scope read of a site's resolution reads in the current part's scopes, from its
+        scope up: a name's (``("n", scope, name)``) definition (its symbol's name and kind),
+        import, type evidence and local in each scope, and whether it is a module-level name;
+        ``this`` (``("t", scope)``) in each scope, the symbol it names by its name and kind."""
+        syms = self.f.symbols
+        out: list[tuple] = []
+        s = read[1]
+        if read[0] == "n":
+            name = read[2]
+            while 0 < s < len(self.scopes):
+                parent, _, _, locals_, types, imports, defs = self.scopes[s]
+                d = defs.get(name)
+                out.append((s, parent, None if d is None else (syms[d].qname, syms[d].kind), imports.get(name),
+                            types.get(name), name in locals_))
+                s = parent
+            out.append((name in self.mlocals,))
+        else:
+            while 0 < s < len(self.scopes):
+                sc = self.scopes[s]
+                this = sc.this
+                if this and this[0] in THIS_SYMBOL:
+                    this = (this[0], syms[this[1]].qname, syms[this[1]].kind)
+                out.append((s, sc.parent, this))
+                s = sc.parent
+        return tuple(out)
+
     def site(self, i: int, site: SiteFact) -> Resolution:
         self.enter_part(self.chunk_scopes.part_of(i))
         scope, base, arg, chain, flag = SiteExpr(*site.expr)
@@ -240,6 +297,8 @@ class Resolver(Values):
     def external_param(self, name: str, scope: int) -> bool:
         """``name`` is a parameter of callbacks passed only to external callees
         (``server.get('/', (request, response) => ...)``): their values come from outside."""
+        if self.reads is not None:
+            self.reads.add(("n", scope, name))
         key = (self.part, name, scope)
         if key not in self._external_params:
             self._external_params[key] = self._external_param(name, scope)
