@@ -138,3 +138,30 @@ def test_reused_resolutions_are_the_ones_sites_get_now_and_typing_equals_fresh(
     """One open buffer (the other file changes on disk): every resolution the memo gives is the
     one the site gets at that moment (``site_memo.CHECK``), and the end is a fresh index's."""
     check_incremental(TS_INITIAL, ("model.ts",), edits)
+
+
+
+def test_another_buffers_deferred_change_reaches_reused_resolutions_when_it_settles(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found by the property with two buffers: ``repo.ts`` typed broken (its ``save`` gone)
+    defers re-resolving other files; a keystroke in ``run.ts`` then reuses its ``x.save()``
+    resolution from before, as run.ts's other sites keep theirs, until repo.ts settles: then the
+    files depending on what changed are resolved whole, and the graph is a fresh index's."""
+    monkeypatch.setattr(site_memo, "CHECK", False)  # (the reused resolution is not what the broken text gives)
+    reused: list[str] = []
+    memoized = resolve.Resolver.site_memoized
+    site = resolve.Resolver.site
+
+    def spied(self, i, s, memo):  # type: ignore[no-untyped-def]
+        calls = len(seen)
+        res = memoized(self, i, s, memo)
+        if len(seen) == calls:
+            reused.append(s.name)
+        return res
+
+    seen: list[str] = []
+    monkeypatch.setattr(resolve.Resolver, "site", lambda self, i, s: (seen.append(s.name), site(self, i, s))[1])
+    monkeypatch.setattr(resolve.Resolver, "site_memoized", spied)
+    files = {"repo.ts": "export class Repo {\n  save() {}\n}\n", "run.ts": "export function run(x) {\n  x.save();\n  go();\n}\n"}
+    at = files["run.ts"].index("go();")
+    check_incremental(files, ("repo.ts", "run.ts"), [("run.ts", at, 0, "g"), ("repo.ts", 0, 0, "("), ("run.ts", at + 1, 0, "o")])
+    assert "save" in reused

@@ -9,8 +9,10 @@ interface (its symbols' names, kinds and ``extra``, its module bindings) and (4)
 through the view. A site whose (1) and (2) are as they were when it was resolved, in a file whose
 (3) is, has the resolution it had, as long as (4) did not change its answer — and every lookup of
 (4) is a recorded dependency: a change that answers one differently re-resolves the whole file
-(``Language.resolve`` without ``only``), which starts the file's memo afresh; a change another
-buffer's typing defers is brought to this file when that buffer settles, the same way.
+(``Language.resolve`` without ``only``), which starts the file's memo afresh. A change another
+buffer's typing defers (``Document.base``) is not seen meanwhile: a reused resolution is the one
+from before it, as this file's other chunks' sites keep theirs, until that buffer settles and the
+files depending on what changed are resolved whole.
 
 The memo is kept per store connection and module; only ``resolve(only=...)`` (a keystroke's
 sites) reads and fills it. The dependencies a reused resolution recorded when it was made are in
@@ -24,7 +26,8 @@ from typing import Any
 from ...model import BindingFact, Facts, SymbolFact, WorkspaceView
 
 MAX_FILES = 8  # buffers typed into lately, per process
-# tests set it: every reused resolution is compared with the one the site gets now (AssertionError)
+# tests set it: every reused resolution is compared with the one the site gets now (AssertionError;
+# it holds while no other buffer's change is deferred)
 CHECK = False
 
 
