@@ -1,0 +1,127 @@
+"""A local layer stacked on a snapshot in PostgreSQL: the SQL of both sides.
+
+SQLite cannot attach PostgreSQL, so the stacking is done in the reader's PostgreSQL session, as
+:mod:`.stacked` does it in SQLite: the local layer (a small SQLite index of the files that differ
+from the snapshot's commit, and of the snapshot's files re-resolved against them) is copied into
+TEMP tables of each session when the session opens (binary-free COPY of a few thousand rows), and
+TEMP views named like the snapshot's views shadow them (PostgreSQL searches ``pg_temp`` first)::
+
+    symbols (TEMP view) = graphmind.symbols WHERE NOT EXISTS (o_hidden: its file)  UNION ALL  o_symbols
+
+``o_hidden`` holds the snapshot's file ids the layer replaces or deletes (tombstones). A file's
+rows are in exactly one layer; a symbol id is a hash of (path, qname, ordinal), so an edge from a
+snapshot file into a local file's symbol still lands. The local layer's file ids start at 2^40
+(:data:`.stacked.OWN_IDS`): never a file version's id. So ``Reads``, ``AnalysisReads``, the
+layers' reads, ``StoreView`` and the recursive walks keep their one SQL text over snapshot ∪
+layer. Nothing is written to the shared store: TEMP tables live and die with the session (an
+editor's read-only session opens one read-write transaction to make them; a role needs only the
+database's default TEMPORARY privilege)."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from .dialect import POSTGRES
+from .pg_schema import SCHEMA_NAME
+
+# the snapshot's views a local layer shadows, and the column naming a row's file
+LAYERED_VIEWS: dict[str, str] = {
+    "files": "id", "symbols": "file_id", "bindings": "file_id", "supers": "file_id", "links": "file_id",
+    "imports": "file_id", "notes": "file_id", "mentions": "file_id", "sites": "file_id", "edges": "file_id",
+    "deps": "file_id", "overrides": "file_id",
+}
+# how a local SQLite index gives a view's column that its table lacks or keeps otherwise: a
+# snapshot's file has no mtime and is resolved; a binding's ``rowid`` is its rank in its file (as
+# a published snapshot keeps it)
+_LOCAL_COLUMN = {
+    ("files", "mtime_ns"): "NULL",
+    ("files", "resolved"): "1",
+    ("bindings", "rowid"): "row_number() OVER (PARTITION BY file_id ORDER BY rowid) - 1",
+}
+
+
+@dataclass(frozen=True)
+class LayerRows:
+    """A local layer's rows as the snapshot's views hold them, and the snapshot files it hides."""
+
+    rows: dict[str, tuple[list[str], list[tuple]]]  # view -> (its columns, rows)
+    hidden: list[int]
+
+    def count(self) -> int:
+        return sum(len(r) for _, r in self.rows.values())
+
+
+def view_columns(pg: Any) -> dict[str, list[str]]:
+    """The columns of the snapshot's views (``pg``: a PgConnection), in their order."""
+    out: dict[str, list[str]] = {}
+    with pg.connection() as conn:
+        for view in LAYERED_VIEWS:
+            cur = conn.execute(f"SELECT * FROM {SCHEMA_NAME}.{view} LIMIT 0", prepare=False)
+            out[view] = [d.name for d in cur.description]
+    return out
+
+
+def local_rows(db: sqlite3.Connection, columns: dict[str, list[str]], hidden: Iterable[int]) -> LayerRows:
+    """Every row of a local SQLite index, in the columns of the snapshot's views."""
+    rows: dict[str, tuple[list[str], list[tuple]]] = {}
+    for view, cols in columns.items():
+        select = ", ".join(_LOCAL_COLUMN.get((view, c), c) for c in cols)
+        rows[view] = (cols, list(db.execute(f"SELECT {select} FROM {view}")))
+    return LayerRows(rows, sorted(set(hidden)))
+
+
+def install(conn: Any, layer: LayerRows) -> None:
+    """Stack ``layer`` on the snapshot in one session (a psycopg connection): its TEMP tables,
+    filled, and the TEMP views that shadow the snapshot's. Again on the same session: replaced."""
+    with conn.transaction():
+        conn.execute("SET TRANSACTION READ WRITE", prepare=False)  # an editor's session is read-only by default
+        for view in LAYERED_VIEWS:
+            conn.execute(f"DROP VIEW IF EXISTS pg_temp.{view}", prepare=False)
+        conn.execute("DROP TABLE IF EXISTS pg_temp.o_hidden", prepare=False)
+        conn.execute("CREATE TEMP TABLE o_hidden(file_id bigint PRIMARY KEY)", prepare=False)
+        with conn.cursor().copy("COPY o_hidden(file_id) FROM STDIN") as cp:
+            for fid in layer.hidden:
+                cp.write_row((fid,))
+        for view, key in LAYERED_VIEWS.items():
+            cols, rows = layer.rows[view]
+            names = ", ".join(cols)
+            conn.execute(f"DROP TABLE IF EXISTS pg_temp.o_{view}", prepare=False)
+            conn.execute(f"CREATE TEMP TABLE o_{view} AS SELECT {names} FROM {SCHEMA_NAME}.{view} WITH NO DATA", prepare=False)
+            if rows:
+                with conn.cursor().copy(f"COPY o_{view}({names}) FROM STDIN") as cp:
+                    for r in rows:
+                        cp.write_row(r)
+            conn.execute(
+                f"CREATE TEMP VIEW {view} AS SELECT {names} FROM {SCHEMA_NAME}.{view} v "
+                f"WHERE NOT EXISTS (SELECT 1 FROM o_hidden h WHERE h.file_id = v.{key}) "
+                f"UNION ALL SELECT {names} FROM o_{view}",
+                prepare=False,
+            )
+        # the planner's statistics of the small tables (autovacuum never sees TEMP tables)
+        conn.execute("ANALYZE " + ", ".join(["o_hidden", *(f"o_{v}" for v in LAYERED_VIEWS)]), prepare=False)
+
+
+# ---------------------------------------------------------------------- the snapshot's side of a build
+def snapshot_ids(pg: Any, paths: list[str]) -> dict[str, int]:
+    """The snapshot's file ids of those ``paths`` it has (read before any layer is installed)."""
+    if not paths:
+        return {}
+    return {p: i for i, p in pg.execute(f"SELECT f.id, f.path FROM files f JOIN {POSTGRES.texts} ON j.value = f.path",
+                                         (POSTGRES.array(paths),))}
+
+
+def dependent_paths(pg: Any, keys: Iterable[str]) -> set[str]:
+    """The snapshot's files whose resolution looked up one of ``keys`` (its ``deps``)."""
+    keys = sorted(keys)
+    if not keys:
+        return set()
+    return {p for (p,) in pg.execute(
+        f"SELECT DISTINCT f.path FROM deps d JOIN files f ON f.id = d.file_id JOIN {POSTGRES.texts} ON j.value = d.key",
+        (POSTGRES.array(keys),),
+    )}
+
+
+__all__ = ["LAYERED_VIEWS", "LayerRows", "dependent_paths", "install", "local_rows", "snapshot_ids", "view_columns"]
