@@ -118,9 +118,11 @@ class SnapshotEngine:
         self._shared.close()
 
 
-# the questions a snapshot answers (the others need the local index's full-text search, git
-# comparisons of the working tree or the files' policies, and are answered locally)
-SNAPSHOT_QUESTIONS = ("callers", "callees", "refs", "blast-radius", "stats", "find_symbol", "blast_radius", "status")
+# the questions a snapshot (with the local layer) answers; the others need the local index's
+# full-text search (not in PostgreSQL), git comparisons of the working tree or the files'
+# policies, and are answered locally
+SNAPSHOT_QUESTIONS = ("callers", "callees", "refs", "blast-radius", "stats", "deps", "cycles", "find_symbol", "blast_radius",
+                      "status")
 
 
 def open_view(root: Path, location: StoreLocation | None, question: str, local: Any) -> Any:

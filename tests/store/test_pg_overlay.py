@@ -237,3 +237,18 @@ def test_the_editors_role_stacks_its_layer(repo: Path, pg_url: str, pg_cluster: 
     assert got["store"]["answeredFrom"] == "snapshot" and got["store"]["overlay"]["files"] == 1
     assert [c["qualifiedName"] for c in got["results"][0]["callers"]] == [
         "shop.later.later", "shop.new.fresh", "shop.orders.cancel"]
+
+
+def test_the_import_layer_over_the_snapshot_and_the_local_layer(repo: Path, pg_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """deps and cycles: the snapshot + local layer answers as the local index of the working tree."""
+    index_commit(repo, check(pg_url, "test"), "HEAD", jobs=1)
+    (repo / "src/shop/payments/base.py").write_text("from shop.orders import make\n\n\ndef record():\n    make()\n")
+    (repo / "src/shop/later.py").write_text("import shop.payments.base\n")
+    for question in (["deps", "src/shop/orders.py", "--depth", "3"], ["deps", "src/shop/payments/base.py"], ["cycles"]):
+        assert main([*question, "--root", str(repo), "--store", pg_url, "--json"]) == 0
+        stacked = json.loads(capsys.readouterr().out)
+        assert main([*question, "--root", str(repo), "--disk", "--json"]) == 0
+        local = json.loads(capsys.readouterr().out)
+        assert stacked.pop("store")["overlay"]["files"] == 2 and stacked.pop("source") == "snapshot", question
+        local.pop("source"), local.pop("overlay", None), stacked.pop("overlay", None)
+        assert stacked == local and (stacked.get("cycles") or stacked.get("importedBy")), question
