@@ -26,6 +26,7 @@ from typing import Any
 
 from .dialect import POSTGRES
 from .pg_schema import SCHEMA_NAME
+from .stacked import Layering
 
 # the snapshot's views a local layer shadows, and the column naming a row's file
 LAYERED_VIEWS: dict[str, str] = {
@@ -104,6 +105,13 @@ def install(conn: Any, layer: LayerRows) -> None:
         conn.execute("ANALYZE " + ", ".join(["o_hidden", *(f"o_{v}" for v in LAYERED_VIEWS)]), prepare=False)
 
 
+class LayerStack:
+    """How a session with a local layer asks a read of one file's rows (``Reads.stack``): one arm
+    over the snapshot's views, one over the layer's TEMP tables (:func:`.stacked.layered`)."""
+
+    layering: Layering = "snapshot+layer"
+
+
 # ---------------------------------------------------------------------- the snapshot's side of a build
 def snapshot_ids(pg: Any, paths: list[str]) -> dict[str, int]:
     """The snapshot's file ids of those ``paths`` it has (read before any layer is installed)."""
@@ -124,4 +132,4 @@ def dependent_paths(pg: Any, keys: Iterable[str]) -> set[str]:
     )}
 
 
-__all__ = ["LAYERED_VIEWS", "LayerRows", "dependent_paths", "install", "local_rows", "snapshot_ids", "view_columns"]
+__all__ = ["LAYERED_VIEWS", "LayerRows", "LayerStack", "dependent_paths", "install", "local_rows", "snapshot_ids", "view_columns"]
