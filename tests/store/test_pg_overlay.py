@@ -252,3 +252,24 @@ def test_the_import_layer_over_the_snapshot_and_the_local_layer(repo: Path, pg_u
         assert stacked.pop("store")["overlay"]["files"] == 2 and stacked.pop("source") == "snapshot", question
         local.pop("source"), local.pop("overlay", None), stacked.pop("overlay", None)
         assert stacked == local and (stacked.get("cycles") or stacked.get("importedBy")), question
+
+
+def test_a_role_without_temporary_tables_answers_locally_and_says_why(
+    repo: Path, pg_url: str, pg_cluster: Cluster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The layer lives in TEMP tables of the reader's session: a role the database refuses them
+    gets the local index's answer, with PostgreSQL's reason, never a snapshot missing its edits."""
+    loc = check(pg_url, "test")
+    index_commit(repo, loc, "HEAD", jobs=1)
+    pg_cluster.admin("DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'editor') THEN "
+                     f"CREATE ROLE editor LOGIN PASSWORD '{EDITOR_PASSWORD}'; END IF; END $$")
+    SnapshotStore(loc).grant_reader("editor")
+    database = pg_url.rsplit("/", 1)[1]
+    pg_cluster.admin(f"REVOKE TEMPORARY ON DATABASE {database} FROM PUBLIC")
+    editor = pg_url.replace(f"graphmind:{PASSWORD}", f"editor:{EDITOR_PASSWORD}")
+    (repo / "src/shop/later.py").write_text("from shop.orders import make\n\n\ndef later():\n    make()\n")
+    got = _callers_cli(repo, editor, capsys, "shop.orders.make")
+    assert got["store"]["answeredFrom"] == "local" and "permission denied" in got["store"]["reason"]
+    assert EDITOR_PASSWORD not in json.dumps(got)
+    assert [c["qualifiedName"] for c in got["results"][0]["callers"]] == [
+        "shop.later.later", "shop.new.fresh", "shop.orders.cancel"]

@@ -76,33 +76,37 @@ def local_rows(db: sqlite3.Connection, columns: dict[str, list[str]], hidden: It
 
 def install(conn: Any, layer: LayerRows) -> None:
     """Stack ``layer`` on the snapshot in one session (a psycopg connection): its TEMP tables,
-    filled, and the TEMP views that shadow the snapshot's. Again on the same session: replaced."""
+    filled, and the TEMP views that shadow the snapshot's. Again on the same session: replaced.
+    Three round trips of statements and one COPY per table (a session's start waits on them)."""
+    views = list(LAYERED_VIEWS)
+    make = [
+        "SET TRANSACTION READ WRITE",  # an editor's session is read-only by default
+        *(f"DROP VIEW IF EXISTS pg_temp.{v}" for v in views),
+        *(f"DROP TABLE IF EXISTS pg_temp.o_{v}" for v in ["hidden", *views]),
+        "CREATE TEMP TABLE o_hidden(file_id bigint PRIMARY KEY)",
+        *(f"CREATE TEMP TABLE o_{v} AS SELECT {', '.join(layer.rows[v][0])} FROM {SCHEMA_NAME}.{v} WITH NO DATA"
+          for v in views),
+    ]
+    shadow = [
+        f"CREATE TEMP VIEW {v} AS SELECT {', '.join(cols)} FROM {SCHEMA_NAME}.{v} x "
+        f"WHERE NOT EXISTS (SELECT 1 FROM o_hidden h WHERE h.file_id = x.{LAYERED_VIEWS[v]}) "
+        f"UNION ALL SELECT {', '.join(cols)} FROM o_{v}"
+        for v in views for cols in [layer.rows[v][0]]
+    ]
+    # the planner's statistics of the small tables (autovacuum never sees TEMP tables)
+    shadow.append("ANALYZE " + ", ".join(f"o_{v}" for v in ["hidden", *views]))
     with conn.transaction():
-        conn.execute("SET TRANSACTION READ WRITE", prepare=False)  # an editor's session is read-only by default
-        for view in LAYERED_VIEWS:
-            conn.execute(f"DROP VIEW IF EXISTS pg_temp.{view}", prepare=False)
-        conn.execute("DROP TABLE IF EXISTS pg_temp.o_hidden", prepare=False)
-        conn.execute("CREATE TEMP TABLE o_hidden(file_id bigint PRIMARY KEY)", prepare=False)
+        conn.execute(";\n".join(make), prepare=False)
         with conn.cursor().copy("COPY o_hidden(file_id) FROM STDIN") as cp:
             for fid in layer.hidden:
                 cp.write_row((fid,))
-        for view, key in LAYERED_VIEWS.items():
-            cols, rows = layer.rows[view]
-            names = ", ".join(cols)
-            conn.execute(f"DROP TABLE IF EXISTS pg_temp.o_{view}", prepare=False)
-            conn.execute(f"CREATE TEMP TABLE o_{view} AS SELECT {names} FROM {SCHEMA_NAME}.{view} WITH NO DATA", prepare=False)
+        for v in views:
+            cols, rows = layer.rows[v]
             if rows:
-                with conn.cursor().copy(f"COPY o_{view}({names}) FROM STDIN") as cp:
+                with conn.cursor().copy(f"COPY o_{v}({', '.join(cols)}) FROM STDIN") as cp:
                     for r in rows:
                         cp.write_row(r)
-            conn.execute(
-                f"CREATE TEMP VIEW {view} AS SELECT {names} FROM {SCHEMA_NAME}.{view} v "
-                f"WHERE NOT EXISTS (SELECT 1 FROM o_hidden h WHERE h.file_id = v.{key}) "
-                f"UNION ALL SELECT {names} FROM o_{view}",
-                prepare=False,
-            )
-        # the planner's statistics of the small tables (autovacuum never sees TEMP tables)
-        conn.execute("ANALYZE " + ", ".join(["o_hidden", *(f"o_{v}" for v in LAYERED_VIEWS)]), prepare=False)
+        conn.execute(";\n".join(shadow), prepare=False)
 
 
 class LayerStack:
