@@ -103,6 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--corpus", type=Path, default=DJANGO)
     ap.add_argument("--questions", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--only", default="", help="only the local changes whose label holds this text")
     ap.add_argument("--out", type=Path, default=None)
     args = ap.parse_args(argv)
     from graphmind.commits import index_commit
@@ -137,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
             ("20 files, a function added", lambda: add_functions(root, rng.sample(files, 20), "local_fn")),
             ("QuerySet.filter renamed (core)", lambda: rename_method(root, "django/db/models/query.py", "filter", "filter2")),
         ]
-        for label, change in cases:
+        for label, change in [c for c in cases if args.only in c[0]]:
             reset(root)
             shutil.rmtree(root / ".graphmind", ignore_errors=True)
             change()

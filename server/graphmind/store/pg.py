@@ -18,6 +18,7 @@ from .store import IndexUnavailable
 
 CONNECT_TIMEOUT = 5  # seconds: a store that does not answer by then is down (editors fall back)
 POOL_SIZE = 4
+SETUP_SECONDS = 30.0  # how long a reader's new session may take to set up (a local layer's rows copied in)
 
 _TOKEN = re.compile(r"'(?:[^']|'')*'|\?(\d*)|%")
 
@@ -130,7 +131,8 @@ class PgConnection:
             reconnect_timeout=timeout, configure=None if snapshot is None else _holding(snapshot, setup),
         )
         try:
-            self.pool.open(wait=True, timeout=timeout)
+            # (the probe has set a session up already: the store is up and accepts the setup)
+            self.pool.open(wait=True, timeout=timeout + (SETUP_SECONDS if setup is not None else 0))
         except self._errors as exc:
             self.pool.close(timeout=0)
             raise failure(exc, location) from None
