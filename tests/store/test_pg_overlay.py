@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from edit_sequences import edit_sequences, source_files
+from edit_sequences import apply_edits, edit_sequences, source_files
 from graph_util import FIXTURES
 from graphmind.cli import main
 from graphmind.commits import index_commit
@@ -30,7 +30,7 @@ from graphmind.store.snapshots import SnapshotStore
 from graphmind.team import open_snapshot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from pg_util import EDITOR_PASSWORD, PASSWORD, Cluster, git
+from pg_util import EDITOR_PASSWORD, PASSWORD, Cluster, git, repository
 from profiles import examples
 
 SHOP = FIXTURES / "python" / "shop"
@@ -48,18 +48,6 @@ history = st.tuples(
     st.sets(st.sampled_from(FILES), max_size=2),
     st.lists(st.sampled_from(FRAGMENTS), max_size=2),
 )
-
-
-def _apply(root: Path, edits: list[tuple[str, int, int, str]], deleted: set[str]) -> None:
-    for rel, offset, length, fragment in edits:
-        path = root / rel
-        if not path.exists():
-            continue
-        text = path.read_text()
-        at = offset % (len(text) + 1)
-        path.write_text(text[:at] + fragment + text[at + length:])
-    for rel in deleted:
-        (root / rel).unlink(missing_ok=True)
 
 
 def _canonical(rows_by_view: dict[str, tuple[list[str], list[tuple]]]) -> dict[str, list[tuple]]:
@@ -139,17 +127,13 @@ def test_a_snapshot_and_the_local_layer_equal_a_fresh_index_of_the_working_tree(
     commits, edits, deleted, new_files = case
     loc = check(pg_url, "test")
     with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp) / "shop"
-        shutil.copytree(SHOP, root)
-        git(root, "init", "-q")
-        git(root, "add", "-A")
-        git(root, "commit", "-qm", "C0")
+        root = repository(SHOP, Path(tmp) / "shop")
         index_commit(root, loc, "HEAD", jobs=1, cache=Path(tmp) / "cache")
         for i, (commit_edits, commit_deleted) in enumerate(commits, 1):  # HEAD moves past the snapshot
-            _apply(root, commit_edits, commit_deleted)
+            apply_edits(root, commit_edits, commit_deleted)
             git(root, "add", "-A")
             git(root, "commit", "-q", "--allow-empty", "-m", f"C{i}")
-        _apply(root, edits, deleted)
+        apply_edits(root, edits, deleted)
         for i, text in enumerate(new_files):
             (root / f"src/shop/local{i}.py").write_text(f"from shop.orders import make\n\n\ndef local{i}():\n    make()\n{text}")
         assert_stacked_equals_fresh(root, loc, Path(tmp))
