@@ -165,8 +165,11 @@ def _build(
             for p in held + gone:
                 keys |= interface_diff(side.interface(ids.get(p)), store.interface(store.file_id(p)))
             others = sorted(dependent_paths(pg, keys) - set(held) - set(gone))
-            if others:
-                engine.adopt(side.stored_files(others), others)
+            if others:  # their stored facts, not parsed; resolved below with the others
+                stored = {f.path: f for f in side.stored_files(others)}
+                with engine.lock, store.tx():
+                    engine.updater.apply([ch for p in others if (ch := engine.updater.change_of_stored(p, stored.get(p)))],
+                                         resolve=False)
                 ids.update(snapshot_ids(pg, others))
         finally:
             pg.close()
@@ -178,7 +181,9 @@ def _build(
         try:
             with engine.lock, store.tx():
                 fids = [f for p in store.paths_under("") if (f := store.file_id(p)) is not None]
-                engine.updater.resolve_files(fids, StoreView(pg))  # type: ignore[arg-type]
+                # settled: no symbol changes meanwhile, so a qualified name no symbol has (most of
+                # the lookups) is answered without a round trip
+                engine.updater.resolve_files(fids, StoreView(pg, settled=True))  # type: ignore[arg-type]
                 store.bump_epoch()
         finally:
             pg.close()
