@@ -179,6 +179,26 @@ def test_local_edits_are_in_the_answer_and_named(repo: Path, pg_url: str, capsys
     assert (repo / ".graphmind" / LAYER_FILE).stat().st_size < 5 * 2**20
 
 
+def test_a_large_layer_is_indexed_and_answers_alike(repo: Path, pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past INDEXED_ROWS a layer's TEMP tables get the shared tables' indexes (here: every table)."""
+    import graphmind.store.pg_overlay as pg_overlay
+
+    monkeypatch.setattr(pg_overlay, "INDEXED_ROWS", 0)
+    loc = check(pg_url, "test")
+    index_commit(repo, loc, "HEAD", jobs=1)
+    orders = repo / "src/shop/orders.py"
+    orders.write_text(orders.read_text().replace("def make(", "def made("))
+    with tempfile.TemporaryDirectory() as tmp:
+        assert_stacked_equals_fresh(repo, loc, Path(tmp))
+    engine, _ = open_snapshot(repo, loc)
+    try:
+        indexes = engine.store.db.execute(  # type: ignore[union-attr]
+            "SELECT count(*) FROM pg_indexes WHERE schemaname LIKE 'pg_temp%' AND tablename LIKE 'o_%'")
+        assert indexes.fetchone()[0] >= sum(len(v) for v in pg_overlay._INDEXES.values())
+    finally:
+        engine.close()  # type: ignore[union-attr]
+
+
 def test_a_snapshot_file_whose_callee_changed_locally_is_re_resolved(repo: Path, pg_url: str) -> None:
     """shop.new.fresh (unchanged) calls make(); make() deleted locally: its edge is gone from the
     answer, as in a fresh index (the snapshot's file is re-resolved in the layer)."""

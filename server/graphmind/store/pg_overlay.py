@@ -74,6 +74,23 @@ def local_rows(db: sqlite3.Connection, columns: dict[str, list[str]], hidden: It
     return LayerRows(rows, sorted(set(hidden)))
 
 
+# the indexes of the shared tables (:mod:`.pg_schema`), for a local layer's TEMP tables
+_INDEXES: dict[str, list[str]] = {
+    "files": ["(id)", "(path)"],
+    "symbols": ["(id)", "(qname)", "(name)", "(file_id, sl)", "(parent_id)"],
+    "bindings": ["(module, name)", "(file_id)"],
+    "supers": ["(lang, name)", "(file_id)"],
+    "links": ["(file_id)"],
+    "imports": ["(file_id)", "(module)"],
+    "mentions": ["(text)"],
+    "sites": ["(file_id, sid)", "(name) WHERE status = 'unresolved'", "(caller_id) WHERE status = 'unresolved'"],
+    "edges": ["(file_id, sid)", "(callee_id, kind, confidence)", "(caller_id, kind)"],
+    "deps": ["(key)", "(file_id)"],
+    "overrides": ["(declared_id)", "(file_id)"],
+}
+INDEXED_ROWS = 2000  # a layer's table with fewer rows has no index
+
+
 def install(conn: Any, layer: LayerRows) -> None:
     """Stack ``layer`` on the snapshot in one session (a psycopg connection): its TEMP tables,
     filled, and the TEMP views that shadow the snapshot's. Again on the same session: replaced.
@@ -93,6 +110,9 @@ def install(conn: Any, layer: LayerRows) -> None:
         f"UNION ALL SELECT {', '.join(cols)} FROM o_{v}"
         for v in views for cols in [layer.rows[v][0]]
     ]
+    # a large layer's tables get the shared tables' indexes (a small one is read whole faster)
+    shadow += [f"CREATE INDEX ON o_{v}{cols}" for v, indexed in _INDEXES.items() if len(layer.rows[v][1]) >= INDEXED_ROWS
+               for cols in indexed]
     # the planner's statistics of the small tables (autovacuum never sees TEMP tables)
     shadow.append("ANALYZE " + ", ".join(f"o_{v}" for v in ["hidden", *views]))
     with conn.transaction():
