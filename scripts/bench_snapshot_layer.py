@@ -95,7 +95,7 @@ def latencies(engine: Any, symbols: list[str], questions: int, seed: int) -> dic
             else:
                 graph.blast_radius(syms[:1], depth=3)
             out[what].append((time.monotonic() - q) * 1000)
-    return {f"{k}_{p}": pct(v, p) for k, v in out.items() for p in (50, 95)}
+    return {**{f"{k}_{p}": pct(v, p) for k, v in out.items() for p in (50, 95)}, **{f"{k}_n": len(v) for k, v in out.items()}}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -171,13 +171,13 @@ def print_tables(f: dict[str, Any]) -> None:
     s = f["snapshot"]
     print(f"\nSnapshot: {s['files']:,} files, made in {s['seconds']} s; load average at start {f['load_start']}")
     print("\n| local change | changed files (bytes) | re-resolved | layer rows | .graphmind/ on disk | first answer, cold "
-          "(layer made in) | first answer, warm (layer read in) | callers p50 / p95 | blast-3 p50 / p95 | load |")
+          "(layer made in) | first answer, warm (layer read in) | callers p50 / p95 (n) | blast-3 p50 / p95 | load |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     for c in f["cases"]:
         print(f"| {c['case']} | {c['changed']} ({c['changed_bytes'] / 1024:.0f} KiB) | {c['reresolved']} | {c['layer_rows']:,} | "
               f"{c['graphmind_bytes'] / 1024:.0f} KiB | {c['cold_ms']:.0f} ms ({c['build_s'] * 1000:.0f} ms) | "
               f"{c['warm_ms']:.0f} ms ({c['kept_s'] * 1000:.0f} ms) | "
-              f"{c['callers_50']} / {c['callers_95']} ms | {c['blast_50']} / {c['blast_95']} ms | {c['load']} |")
+              f"{c['callers_50']} / {c['callers_95']} ms ({c['callers_n']}) | {c['blast_50']} / {c['blast_95']} ms | {c['load']} |")
 
 
 if __name__ == "__main__":
