@@ -35,7 +35,15 @@ from .engine import Engine
 from .engine.update import interface_diff
 from .gitrepo import ChangedFile
 from .store import Store, StoreView
-from .store.pg_overlay import LayerRows, dependent_paths, install, local_rows, snapshot_ids, view_columns
+from .store.pg_overlay import (
+    LayerRows,
+    check,
+    dependent_paths,
+    install,
+    local_rows,
+    snapshot_ids,
+    view_columns,
+)
 from .store.snapshots import SnapshotInfo, SnapshotStore
 from .store.stacked import OWN_IDS
 from .store.store import NEXT_FILE_ID
@@ -177,7 +185,7 @@ def _build(
         hidden = sorted(ids.values())
         # 3. resolve every file of the layer against snapshot ∪ layer
         interface = local_rows(store.db, columns, hidden)
-        _, pg = shared.reads(snapshot.id, setup=lambda conn: install(conn, interface), size=1)
+        _, pg = shared.reads(snapshot.id, setup=lambda conn: install(conn, interface), size=1, check=check)
         try:
             with engine.lock, store.tx():
                 fids = [f for p in store.paths_under("") if (f := store.file_id(p)) is not None]

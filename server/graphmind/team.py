@@ -23,7 +23,7 @@ from .store import IndexUnavailable, Store
 from .store.dialect import POSTGRES
 from .store.layers import Layers
 from .store.location import StoreLocation
-from .store.pg_overlay import LayerStack
+from .store.pg_overlay import LayerStack, check
 from .store.snapshots import SnapshotInfo, SnapshotStore
 from .workspace import DEFAULT_MAX_FILE_SIZE
 
@@ -83,7 +83,7 @@ class _SnapshotStoreReads:
     def __init__(self, shared: SnapshotStore, snapshot: SnapshotInfo, layer: LocalLayer | None) -> None:
         from .store.analysis import AnalysisReads
 
-        self.reads, self.db = shared.reads(snapshot.id, setup=layer.install if layer is not None else None)
+        self.reads, self.db = shared.reads(snapshot.id, setup=layer.install if layer is not None else None, check=check)
         if layer is not None:  # a read of one file's rows: an arm per layer
             self.reads.stack = LayerStack()  # type: ignore[assignment]
         self.analysis = AnalysisReads(self.db, POSTGRES)  # type: ignore[arg-type]

@@ -102,12 +102,13 @@ def connect_options(snapshot: int | None, read_only: bool, statement_timeout: fl
 class PgConnection:
     """A pool of connections to one store (reading one snapshot when ``snapshot`` is given;
     ``read_only``: sessions refuse every write, whatever the role may do; ``setup``: run on each
-    new session of a snapshot's reader, after it holds the snapshot's lock)."""
+    new session of a snapshot's reader, after it holds the snapshot's lock; ``check``: what the
+    first connection runs instead, to say at once why a store refuses ``setup``)."""
 
     def __init__(
         self, location: StoreLocation, *, snapshot: int | None = None, timeout: float = CONNECT_TIMEOUT,
         size: int = POOL_SIZE, read_only: bool = False, statement_timeout: float | None = None,
-        setup: Callable[[Any], None] | None = None,
+        setup: Callable[[Any], None] | None = None, check: Callable[[Any], None] | None = None,
     ) -> None:
         import psycopg
         from psycopg_pool import ConnectionPool, PoolTimeout
@@ -123,7 +124,7 @@ class PgConnection:
             # why at once (the pool would retry until its timeout)
             with psycopg.connect(location.url, **kwargs) as probe:
                 if setup is not None and snapshot is not None:
-                    setup(probe)
+                    (check or setup)(probe)
         except psycopg.Error as exc:
             raise failure(exc, location) from None
         self.pool = ConnectionPool(
@@ -131,7 +132,7 @@ class PgConnection:
             reconnect_timeout=timeout, configure=None if snapshot is None else _holding(snapshot, setup),
         )
         try:
-            # (the probe has set a session up already: the store is up and accepts the setup)
+            # (the probe found the store up, accepting the setup)
             self.pool.open(wait=True, timeout=timeout + (SETUP_SECONDS if setup is not None else 0))
         except self._errors as exc:
             self.pool.close(timeout=0)

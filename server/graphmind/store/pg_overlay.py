@@ -19,6 +19,7 @@ database's default TEMPORARY privilege)."""
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -129,6 +130,19 @@ def install(conn: Any, layer: LayerRows) -> None:
         conn.execute(";\n".join(shadow), prepare=False)
 
 
+def check(conn: Any) -> None:
+    """Whether a session may make a layer's TEMP tables (PostgreSQL's error says why not), at the
+    cost of one table made and rolled back rather than a whole layer copied in."""
+    with contextlib.suppress(_Rollback), conn.transaction():
+        conn.execute("SET TRANSACTION READ WRITE", prepare=False)
+        conn.execute("CREATE TEMP TABLE o_check(x int)", prepare=False)
+        raise _Rollback
+
+
+class _Rollback(Exception):
+    pass
+
+
 class LayerStack:
     """How a session with a local layer asks a read of one file's rows (``Reads.stack``): one arm
     over the snapshot's views, one over the layer's TEMP tables (:func:`.stacked.layered`)."""
@@ -156,4 +170,4 @@ def dependent_paths(pg: Any, keys: Iterable[str]) -> set[str]:
     )}
 
 
-__all__ = ["LAYERED_VIEWS", "LayerRows", "LayerStack", "dependent_paths", "install", "local_rows", "snapshot_ids", "view_columns"]
+__all__ = ["LAYERED_VIEWS", "LayerRows", "LayerStack", "check", "dependent_paths", "install", "local_rows", "snapshot_ids", "view_columns"]

@@ -155,13 +155,17 @@ class SnapshotStore:
             finally:
                 conn.execute("SELECT pg_advisory_unlock(hashtext(%s))", (f"graphmind commit {commit}",))
 
-    def reads(self, snapshot: int, setup: Callable[[Any], None] | None = None, size: int | None = None) -> tuple[Reads, PgConnection]:
+    def reads(
+        self, snapshot: int, setup: Callable[[Any], None] | None = None, size: int | None = None,
+        check: Callable[[Any], None] | None = None,
+    ) -> tuple[Reads, PgConnection]:
         """The queries' reads over one snapshot (close the connection when done); ``setup``: run
-        on each new session (a local layer stacked on the snapshot: :mod:`.pg_overlay`)."""
+        on each new session (a local layer stacked on the snapshot: :mod:`.pg_overlay`), ``check``
+        first on a probe (see :class:`.pg.PgConnection`)."""
         from .dialect import POSTGRES
 
         pool = {} if size is None else {"size": size}
-        conn = PgConnection(self.location, snapshot=snapshot, timeout=self.timeout, setup=setup, **pool, **self._reader())
+        conn = PgConnection(self.location, snapshot=snapshot, timeout=self.timeout, setup=setup, check=check, **pool, **self._reader())
         return Reads(conn, POSTGRES, fixed_epoch=snapshot), conn  # type: ignore[arg-type]
 
     # ------------------------------------------------------------------ publish
