@@ -20,7 +20,7 @@ b. **a commit changing 20 files**, three times: a statement added to a function 
 c. **readers**: ``--editors`` simulated editors, each a clone of the repository (hard links; its own
    git index) with 1–20 files changed locally, and ``--agents`` agents, each a process holding
    the read path the CLI and MCP use today (``team.open_snapshot``: the newest snapshot of an
-   ancestor of its HEAD, its local changes listed as not in the answer), all started at once.
+   ancestor of its HEAD, its local changes stacked on it: ``snapshot_layer``), all started at once.
    Start to first answer (open + ``callers``); then, until ``--seconds`` or ``--questions`` per
    reader, ``callers`` and a 3-hop blast radius of symbols picked at random from the snapshot —
    editors with a think time of 0.5–1.5 s between questions, agents back to back. p50 / p95 per

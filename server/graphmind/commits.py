@@ -46,12 +46,12 @@ class CommitIndex:
     seconds: float
 
 
-def _is_setting(rel: str) -> bool:
+def is_setting(rel: str) -> bool:
     """A file whose change can change which files are indexed, or how they are linked."""
     return rel == "pyproject.toml" or rel == ".graphmind/config.toml" or rel.rsplit("/", 1)[-1] == ".gitignore"
 
 
-def _refresh(engine: Engine, changes: list[ChangedFile]) -> None:
+def refresh_changes(engine: Engine, changes: list[ChangedFile]) -> None:
     """Re-read what a diff names, as an editor's file watcher does: a file added or deleted that
     renames the modules below it (a Python package's ``__init__.py``) re-reads its folder, each
     file as changed (its content is the same, its module name is not: the engine's unchanged-file
@@ -105,12 +105,12 @@ def index_commit(
                     changed = len(changes)
                     _start_from(base, changes, entries, repo, shared, local_copies, work)
                     engine = Engine(work.tree, **opts)
-                    if any(_is_setting(c.path) for c in changes):  # published whole
+                    if any(is_setting(c.path) for c in changes):  # published whole
                         engine.index()
                     else:  # what the engine writes from here on is all that differs from the ancestor
                         db = engine.store.db
                         touched.track(db)
-                        _refresh(engine, changes)
+                        refresh_changes(engine, changes)
                         if engine.store.db is db:  # else it rebuilt its index: the new one is published whole
                             delta = Delta(base, touched.touched(db))
                 try:

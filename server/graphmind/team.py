@@ -1,11 +1,12 @@
-"""Answering from a team's shared store: the newest snapshot of an ancestor of the local ``HEAD``.
+"""Answering from a team's shared store: the newest snapshot of an ancestor of the local ``HEAD``,
+with the working tree's changes since its commit stacked on it (:mod:`.snapshot_layer`).
 
 Every answer names the snapshot it used and its freshness (:class:`StoreStatus`): the snapshot's
-commit, how many commits it is behind ``HEAD``, and how many files differ locally from it — those
-local differences are not in a snapshot's answer (a local overlay on the shared base is a later
-step), so an answer never hides that it may miss them. When the store cannot be reached within
-its connect timeout, or holds no snapshot of an ancestor, the answer comes from the local index
-and says why (``answeredFrom: local``). Editors' sessions are read-only."""
+commit, how many commits it is behind ``HEAD``, and the local layer (the files that differ from
+the snapshot's commit, the snapshot's files re-resolved against them): those local changes are in
+the answer. When the store cannot be reached within its connect timeout, holds no snapshot of an
+ancestor, or the local changes cannot be stacked (a changed ``.gitignore``), the answer comes from
+the local index and says why (``answeredFrom: local``). Editors' sessions are read-only."""
 
 from __future__ import annotations
 
@@ -17,10 +18,12 @@ from typing import Any
 
 from .engine import Engine
 from .gitrepo import GitError, GitRepo
+from .snapshot_layer import LayerRefused, LocalLayer, open_layer
 from .store import IndexUnavailable, Store
 from .store.dialect import POSTGRES
 from .store.layers import Layers
 from .store.location import StoreLocation
+from .store.pg_overlay import LayerStack, check
 from .store.snapshots import SnapshotInfo, SnapshotStore
 from .workspace import DEFAULT_MAX_FILE_SIZE
 
@@ -40,6 +43,7 @@ class StoreStatus:
     head: str | None = None
     commits_behind: int | None = None
     local_changes: list[str] = field(default_factory=list)  # files that differ from the snapshot's commit
+    layer: LocalLayer | None = None  # those changes, stacked on the snapshot (None: there are none)
 
     def json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"url": self.store, "answeredFrom": self.answered_from}
@@ -49,9 +53,9 @@ class StoreStatus:
             s = self.snapshot
             out.update(
                 snapshot=s.id, commit=s.commit, created=s.created.isoformat(timespec="seconds"), head=self.head,
-                commitsBehind=self.commits_behind, localChanges=len(self.local_changes),
-                localChangesNotInAnswer=self.local_changes[:SHOWN_CHANGES],
-                fresh=self.commits_behind == 0 and not self.local_changes,
+                commitsBehind=self.commits_behind, fresh=self.commits_behind == 0,
+                localChanges=len(self.local_changes), localChangesInAnswer=self.local_changes[:SHOWN_CHANGES],
+                overlay=self.layer.json() if self.layer is not None else None,
             )
         return out
 
@@ -60,9 +64,11 @@ class StoreStatus:
             return f"store {self.store}: {self.reason}; answered from the local index"
         s = self.snapshot
         fresh = "at HEAD" if self.commits_behind == 0 else f"{self.commits_behind} commits behind HEAD"
-        local = (f"; {len(self.local_changes)} files changed locally are NOT in this answer"
-                 if self.local_changes else "; no local changes")
-        return f"snapshot {s.id} of {s.commit[:12]} ({fresh}, made {s.created:%Y-%m-%d %H:%M}) from {self.store}{local}"
+        local = "; no local changes"
+        if self.layer is not None:
+            again = f", {len(self.layer.reresolved)} of its files re-resolved" if self.layer.reresolved else ""
+            local = f" + overlay of {len(self.local_changes)} local files{again}"
+        return f"snapshot {s.id} of {s.commit[:12]} ({fresh}, made {s.created:%Y-%m-%d %H:%M}){local} from {self.store}"
 
     @staticmethod
     def failed(location: StoreLocation, exc: Exception) -> StoreStatus:
@@ -74,10 +80,12 @@ class StoreStatus:
 class _SnapshotStoreReads:
     """The part of :class:`~graphmind.store.Store` a Graph reads, over one snapshot."""
 
-    def __init__(self, shared: SnapshotStore, snapshot: SnapshotInfo) -> None:
+    def __init__(self, shared: SnapshotStore, snapshot: SnapshotInfo, layer: LocalLayer | None) -> None:
         from .store.analysis import AnalysisReads
 
-        self.reads, self.db = shared.reads(snapshot.id)
+        self.reads, self.db = shared.reads(snapshot.id, setup=layer.install if layer is not None else None, check=check)
+        if layer is not None:  # a read of one file's rows: an arm per layer
+            self.reads.stack = LayerStack()  # type: ignore[assignment]
         self.analysis = AnalysisReads(self.db, POSTGRES)  # type: ignore[arg-type]
         self.layers = Layers(self.db, POSTGRES)  # type: ignore[arg-type]
 
@@ -87,17 +95,18 @@ class _SnapshotStoreReads:
 class SnapshotEngine:
     """The part of :class:`~graphmind.engine.Engine` a :class:`~graphmind.graph.Graph` reads,
     over a snapshot: no buffers, nothing written. Quoted source lines come from the files on
-    disk, as the local index's do."""
+    disk, as the local index's do. ``layer``: the local changes stacked on the snapshot."""
 
     relpath = Engine.relpath
 
-    def __init__(self, root: Path, shared: SnapshotStore, snapshot: SnapshotInfo) -> None:
+    def __init__(self, root: Path, shared: SnapshotStore, snapshot: SnapshotInfo, layer: LocalLayer | None = None) -> None:
         self.root = root
         self.snapshot = snapshot
         self.lock = threading.RLock()
         self.docs: dict[str, Any] = {}
         self.max_file_size = DEFAULT_MAX_FILE_SIZE
-        self.store = _SnapshotStoreReads(shared, snapshot)
+        self.layer = layer
+        self.store = _SnapshotStoreReads(shared, snapshot, layer)
         self._shared = shared
 
     def epoch(self) -> int:
@@ -112,9 +121,11 @@ class SnapshotEngine:
         self._shared.close()
 
 
-# the questions a snapshot answers (the others need the local index's full-text search, git
-# comparisons of the working tree or the files' policies, and are answered locally)
-SNAPSHOT_QUESTIONS = ("callers", "callees", "refs", "blast-radius", "stats", "find_symbol", "blast_radius", "status")
+# the questions a snapshot (with the local layer) answers; the others need the local index's
+# full-text search (not in PostgreSQL), git comparisons of the working tree or the files'
+# policies, and are answered locally
+SNAPSHOT_QUESTIONS = ("callers", "callees", "refs", "blast-radius", "stats", "deps", "cycles", "find_symbol", "blast_radius",
+                      "status")
 
 
 def open_view(root: Path, location: StoreLocation | None, question: str, local: Any) -> Any:
@@ -159,9 +170,14 @@ def open_snapshot(root: Path, location: StoreLocation) -> tuple[SnapshotEngine |
         if snap is None:
             shared.close()
             return None, StoreStatus(location.shown, "local", f"no snapshot of HEAD ({head[:12]}) or of its ancestors")
-        changes = [c.path for c in repo.changed_files(snap.commit)]
-        engine = SnapshotEngine(root, shared, snap)
+        changes = repo.changed_files(snap.commit)
+        layer = open_layer(root, shared, snap, changes) if changes else None
+        engine = SnapshotEngine(root, shared, snap, layer)
+    except LayerRefused as exc:
+        shared.close()
+        return None, StoreStatus(location.shown, "local", f"snapshot {snap.id} of {snap.commit[:12]} found, but {exc}")
     except (IndexUnavailable, GitError) as exc:
         shared.close()
         return None, StoreStatus.failed(location, exc)
-    return engine, StoreStatus(location.shown, "snapshot", None, snap, head, behind, changes)
+    paths = sorted({*(layer.changed if layer else ()), *(layer.deleted if layer else ())})
+    return engine, StoreStatus(location.shown, "snapshot", None, snap, head, behind, paths, layer)

@@ -113,3 +113,12 @@ def create(options: str = "") -> Cluster:
 def git(root: Path, *args: str) -> str:
     return subprocess.run(["git", "-C", str(root), "-c", "user.email=ci@example.com", "-c", "user.name=ci", *args],
                           capture_output=True, text=True, check=True).stdout.strip()
+
+
+def repository(source: Path, root: Path) -> Path:
+    """``source``'s files copied to ``root``, as a git repository with one commit (C0)."""
+    shutil.copytree(source, root)
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "C0")
+    return root

@@ -76,7 +76,7 @@ def test_an_ancestor_pruned_during_the_job_publishes_the_whole_index(
     loc = check(pg_url, "test")
     c1, c2, _ = git(repo, "rev-list", "--reverse", "HEAD").split()
     index_commit(repo, loc, c1, jobs=1)
-    refresh = commits_module._refresh
+    refresh = commits_module.refresh_changes
 
     def pruned_meanwhile(engine: object, changes: list) -> None:
         refresh(engine, changes)  # type: ignore[arg-type]
@@ -86,7 +86,7 @@ def test_an_ancestor_pruned_during_the_job_publishes_the_whole_index(
         finally:
             other.close()
 
-    monkeypatch.setattr(commits_module, "_refresh", pruned_meanwhile)
+    monkeypatch.setattr(commits_module, "refresh_changes", pruned_meanwhile)
     digested = _digested(monkeypatch)
     second = index_commit(repo, loc, c2, jobs=1)
     assert second.snapshot is not None and second.files == 10 and len(digested) == 10

@@ -26,23 +26,28 @@ def _callers(root: Path, store: str, capsys: pytest.CaptureFixture[str], symbol:
 
 
 def test_an_answer_names_its_snapshot_and_freshness(repo: Path, pg_url: str, capsys: pytest.CaptureFixture[str]) -> None:
-    first = git(repo, "rev-parse", "HEAD~1")
-    index_commit(repo, check(pg_url, "test"), first, jobs=1)
+    snapshotted = git(repo, "rev-parse", "HEAD")
+    index_commit(repo, check(pg_url, "test"), "HEAD", jobs=1)
+    orders = repo / "src/shop/orders.py"
+    orders.write_text(orders.read_text() + "\n\ndef later():\n    make()\n")
+    git(repo, "commit", "-qam", "C4")
     got = _callers(repo, pg_url, capsys)
     store = got["store"]
     assert got["source"] == "snapshot" and store["answeredFrom"] == "snapshot"
-    assert store["commit"] == first and store["commitsBehind"] == 1 and store["fresh"] is False
-    assert store["localChangesNotInAnswer"] == [".gitignore", "scripts/helpers.py"]  # what HEAD changed since
-    assert [c["qualifiedName"] for c in got["results"][0]["callers"]] == ["shop.new.fresh", "shop.orders.cancel"]
+    assert store["commit"] == snapshotted and store["commitsBehind"] == 1 and store["fresh"] is False
+    # what HEAD changed since the snapshot's commit is in the answer (its local layer)
+    assert store["localChangesInAnswer"] == ["src/shop/orders.py"] and store["overlay"]["files"] == 1
+    assert [c["qualifiedName"] for c in got["results"][0]["callers"]] == [
+        "shop.new.fresh", "shop.orders.cancel", "shop.orders.later"]
     assert PASSWORD not in json.dumps(got)
 
     index_commit(repo, check(pg_url, "test"), "HEAD", jobs=1)
-    (repo / "src/shop/orders.py").write_text((repo / "src/shop/orders.py").read_text() + "\n# edited\n")
     store = _callers(repo, pg_url, capsys)["store"]
-    assert store["commit"] == git(repo, "rev-parse", "HEAD") and store["commitsBehind"] == 0
-    assert store["localChangesNotInAnswer"] == ["src/shop/orders.py"] and store["fresh"] is False
+    assert store["commit"] == git(repo, "rev-parse", "HEAD") and store["commitsBehind"] == 0 and store["fresh"] is True
+    assert store["localChanges"] == 0 and store["overlay"] is None
+    orders.write_text(orders.read_text() + "\n# edited\n")
     assert main(["callers", "shop.orders.make", "--root", str(repo), "--store", pg_url]) == 0
-    assert "1 files changed locally are NOT in this answer" in capsys.readouterr().out
+    assert "+ overlay of 1 local files from" in capsys.readouterr().out
 
 
 def test_no_snapshot_of_an_ancestor_answers_locally(repo: Path, pg_url: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -101,9 +106,13 @@ def test_editors_connect_read_only(repo: Path, pg_url: str, pg_cluster: Cluster,
     assert main(["snapshots", "grant-reader", "--role", "editor", "--root", str(repo), "--store", pg_url]) == 0
     assert "editor may now read every snapshot" in capsys.readouterr().out
     editor = pg_url.replace(f"graphmind:{PASSWORD}", f"editor:{EDITOR_PASSWORD}")
-    # the editors' role reads every snapshot ...
+    # the editors' role reads every snapshot ... (checked out at the snapshot's commit: HEAD
+    # changed .gitignore since, which a local layer does not stack)
+    branch = git(repo, "rev-parse", "--abbrev-ref", "HEAD")
+    git(repo, "checkout", "-q", "HEAD~1")
     got = _callers(repo, editor, capsys)
     assert got["store"]["answeredFrom"] == "snapshot" and got["results"][0]["callers"]
+    git(repo, "checkout", "-q", branch)
     # ... and cannot write one
     with pytest.raises(IndexUnavailable) as err:
         index_commit(repo, check(editor, "test"), "HEAD", jobs=1)

@@ -11,7 +11,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from edit_sequences import edit_sequences, source_files
+from edit_sequences import apply_edits, edit_sequences, source_files
 from graph_util import FIXTURES
 from graphmind.commits import index_commit
 from graphmind.engine import Engine
@@ -20,7 +20,7 @@ from graphmind.store.location import StoreLocation, check
 from graphmind.store.snapshots import SnapshotStore
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from pg_util import git
+from pg_util import git, repository
 from profiles import examples
 
 SHOP = FIXTURES / "python" / "shop"
@@ -35,18 +35,6 @@ commits = st.lists(st.tuples(edit_sequences(FILES, FRAGMENTS, max_edits=4), st.s
                    min_size=1, max_size=3)
 
 
-def _apply(root: Path, edits: list[tuple[str, int, int, str]], deleted: set[str]) -> None:
-    for rel, offset, length, fragment in edits:
-        path = root / rel
-        if not path.exists():
-            continue
-        text = path.read_text()
-        at = offset % (len(text) + 1)
-        path.write_text(text[:at] + fragment + text[at + length:])
-    for rel in deleted:
-        (root / rel).unlink(missing_ok=True)
-
-
 def _mapping(shared: SnapshotStore, snapshot: int) -> set[tuple[int, int | None]]:
     return set(shared.conn.execute("SELECT file_id, res_id FROM gm_snapshot_files WHERE snapshot_id = ?", (snapshot,)))
 
@@ -56,15 +44,11 @@ def _mapping(shared: SnapshotStore, snapshot: int) -> set[tuple[int, int | None]
 def test_a_chain_of_incremental_snapshots_equals_a_fresh_index(pg_url: str, snapshot_cache: Path, history: list) -> None:
     loc = check(pg_url, "test")
     with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp) / "shop"
-        shutil.copytree(SHOP, root)
-        git(root, "init", "-q")
-        git(root, "add", "-A")
-        git(root, "commit", "-qm", "C0")
+        root = repository(SHOP, Path(tmp) / "shop")
         shutil.rmtree(snapshot_cache, ignore_errors=True)  # hypothesis runs every example in one test
         made = [index_commit(root, loc, "HEAD", jobs=1)]
         for i, (edits, deleted, cold) in enumerate(history, 1):
-            _apply(root, edits, deleted)
+            apply_edits(root, edits, deleted)
             git(root, "add", "-A")
             git(root, "commit", "-q", "--allow-empty", "-m", f"C{i}")
             if cold:

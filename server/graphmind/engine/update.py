@@ -675,3 +675,6 @@ def _diff(old: Interface, new: Interface) -> set[str]:
                         keys.add(f"{lang}:#{rec[1]}")
                         keys |= supers_of.get(rec[0], set())
     return keys
+
+
+interface_diff = _diff  # the keys two interfaces of a file answer differently (a snapshot's local layer)

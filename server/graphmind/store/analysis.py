@@ -41,7 +41,7 @@ class AnalysisReads(Reads):
             return {}
         return dict(self._q(
             "SELECT name, count(*) FROM sites WHERE status = 'unresolved' AND kind = 'call' "
-            f"AND name IN (SELECT value FROM {self.d.texts}) GROUP BY name",
+            f"AND name {self.d.in_texts} GROUP BY name",
             (self.d.array(sorted(set(names))),),
         ))
 
@@ -50,7 +50,7 @@ class AnalysisReads(Reads):
         if not names:
             return set()
         rows = self._q(
-            f"SELECT DISTINCT s.name FROM symbols s WHERE s.name IN (SELECT value FROM {self.d.texts}) "
+            f"SELECT DISTINCT s.name FROM symbols s WHERE s.name {self.d.in_texts} "
             f"AND s.kind IN ({','.join('?' * len(kinds))}) "
             "AND EXISTS (SELECT 1 FROM edges e WHERE e.callee_id = s.id)",
             (self.d.array(sorted(set(names))), *kinds),
@@ -62,7 +62,7 @@ class AnalysisReads(Reads):
             return {}
         return dict(self._q(
             "SELECT f.path, count(*) FROM sites st JOIN files f ON f.id = st.file_id WHERE st.status = 'unresolved' "
-            f"AND st.kind = 'call' AND f.path IN (SELECT value FROM {self.d.texts}) GROUP BY f.path",
+            f"AND st.kind = 'call' AND f.path {self.d.in_texts} GROUP BY f.path",
             (self.d.array(sorted(set(paths))),),
         ))
 
@@ -74,14 +74,14 @@ class AnalysisReads(Reads):
         return self._q(
             f"SELECT st.name, {SYMBOL_COLUMNS}, st.sl, st.sc FROM sites st JOIN symbols s ON s.id = st.caller_id "
             "JOIN files f ON f.id = s.file_id WHERE st.status = 'unresolved' AND st.kind = 'call' "
-            f"AND st.name IN (SELECT value FROM {self.d.texts}) ORDER BY f.path, st.sl",
+            f"AND st.name {self.d.in_texts} ORDER BY f.path, st.sl",
             (self.d.array(sorted(set(names))),),
         )
 
     def symbols_in_files(self, paths: list[str]) -> list[tuple]:
         if not paths:
             return []
-        return self._symbols(f"f.path IN (SELECT value FROM {self.d.texts})", (self.d.array(sorted(set(paths))),),
+        return self._symbols(f"f.path {self.d.in_texts}", (self.d.array(sorted(set(paths))),),
                              "f.path, s.sl, s.sc")
 
     def most_called(self, limit: int, min_conf: int, kinds: tuple[str, ...] = ("function", "method")) -> list[tuple]:

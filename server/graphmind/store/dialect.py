@@ -20,6 +20,11 @@ class Dialect:
     texts: str
     # a FROM item whose columns ``a`` and ``b`` hold a list of integer pairs (see ``pair_params``)
     pairs: str
+    # ``column {in_ints}``: the column's value is in one list parameter (see ``array``). A
+    # restriction in PostgreSQL (``= ANY``), not a semi join: a local layer's UNION ALL views
+    # (:mod:`.pg_overlay`) take it into each arm, where a join to a list would read every row
+    in_ints: str
+    in_texts: str
 
     def array(self, values: Iterable[Any]) -> Any:
         """A list as the one parameter that ``ints``/``texts`` read."""
@@ -34,11 +39,13 @@ class Dialect:
 
 SQLITE = Dialect(
     "sqlite", ints="json_each(?)", texts="json_each(?)",
+    in_ints="IN (SELECT value FROM json_each(?))", in_texts="IN (SELECT value FROM json_each(?))",
     pairs="(SELECT json_extract(value, '$[0]') AS a, json_extract(value, '$[1]') AS b FROM json_each(?))",
 )
 # PostgreSQL: arrays are native (psycopg sends a list as an array); ``instr`` is a function of
 # the schema (:mod:`.pg_schema`), with SQLite's meaning
 POSTGRES = Dialect(
     "postgresql", ints="unnest(?::bigint[]) AS j(value)", texts="unnest(?::text[]) AS j(value)",
+    in_ints="= ANY(?::bigint[])", in_texts="= ANY(?::text[])",
     pairs="(SELECT * FROM unnest(?::bigint[], ?::bigint[]) AS p(a, b))",
 )

@@ -204,7 +204,7 @@ class Layers:
             self._mark(file_id, self.db.execute("SELECT kind, role, key, sid FROM links WHERE file_id = ?", (file_id,)))
         elif sids:
             self._mark(file_id, self.db.execute(
-                f"SELECT kind, role, key, sid FROM links WHERE file_id = ? AND sid IN (SELECT value FROM {self.d.ints})",
+                f"SELECT kind, role, key, sid FROM links WHERE file_id = ? AND sid {self.d.in_ints}",
                 (file_id, self.d.array(sids)),
             ))
 
@@ -327,7 +327,7 @@ class Layers:
         if file_ids is None:
             return self.db.execute("SELECT file_id, spec, rank, module, stem, names FROM imports").fetchall()
         return self.db.execute(
-            f"SELECT file_id, spec, rank, module, stem, names FROM imports WHERE file_id IN (SELECT value FROM {self.d.ints})",
+            f"SELECT file_id, spec, rank, module, stem, names FROM imports WHERE file_id {self.d.in_ints}",
             (self.d.array(file_ids),),
         ).fetchall()
 
@@ -338,7 +338,7 @@ class Layers:
     def files_by_id(self, ids: list[int]) -> list[tuple[int, str, str, str]]:
         """(id, path, lang, module) of indexed files by id."""
         return self.db.execute(
-            f"SELECT id, path, lang, module FROM files WHERE status = 'indexed' AND id IN (SELECT value FROM {self.d.ints})",
+            f"SELECT id, path, lang, module FROM files WHERE status = 'indexed' AND id {self.d.in_ints}",
             (self.d.array(ids),),
         ).fetchall()
 
@@ -347,7 +347,7 @@ class Layers:
         if modules is None:
             return self.db.execute("SELECT id, path, lang, module FROM files WHERE status = 'indexed'").fetchall()
         return self.db.execute(
-            f"SELECT id, path, lang, module FROM files WHERE status = 'indexed' AND module IN (SELECT value FROM {self.d.texts})",
+            f"SELECT id, path, lang, module FROM files WHERE status = 'indexed' AND module {self.d.in_texts}",
             (self.d.array(sorted(set(modules))),),
         ).fetchall()
 
@@ -357,7 +357,7 @@ class Layers:
         return self.db.execute(
             "SELECT f.path, n.title, m.kind, m.text, m.detail, m.line FROM mentions m "
             "JOIN notes n ON n.file_id = m.file_id JOIN files f ON f.id = m.file_id "
-            f"WHERE m.text IN (SELECT value FROM {self.d.texts}) ORDER BY f.path, m.line",
+            f"WHERE m.text {self.d.in_texts} ORDER BY f.path, m.line",
             (self.d.array(sorted(set(texts))),),
         ).fetchall()
 
@@ -366,12 +366,12 @@ class Layers:
         return self.db.execute(
             f"""
             SELECT l.symbol_id, l.key FROM links l WHERE l.kind = 'event' AND l.key IS NOT NULL
-                AND l.symbol_id IN (SELECT value FROM {self.d.ints})
+                AND l.symbol_id {self.d.in_ints}
             UNION SELECT e.callee_id, l.key FROM links l JOIN edges e ON e.file_id = l.file_id AND e.sid = l.sid
                 AND e.via IS NULL WHERE l.kind = 'event' AND l.role = 'handle' AND l.key IS NOT NULL
-                AND e.callee_id IN (SELECT value FROM {self.d.ints}) AND e.confidence >= {INFERRED}
+                AND e.callee_id {self.d.in_ints} AND e.confidence >= {INFERRED}
             UNION SELECT l.caller_id, l.key FROM links l WHERE l.kind = 'event' AND l.role = 'emit'
-                AND l.key IS NOT NULL AND l.caller_id IN (SELECT value FROM {self.d.ints})
+                AND l.key IS NOT NULL AND l.caller_id {self.d.in_ints}
             """,
             (self.d.array(ids),) * 3,
         ).fetchall()

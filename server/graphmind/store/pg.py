@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from .location import StoreLocation, redact_text
@@ -18,6 +18,7 @@ from .store import IndexUnavailable
 
 CONNECT_TIMEOUT = 5  # seconds: a store that does not answer by then is down (editors fall back)
 POOL_SIZE = 4
+SETUP_SECONDS = 30.0  # how long a reader's new session may take to set up (a local layer's rows copied in)
 
 _TOKEN = re.compile(r"'(?:[^']|'')*'|\?(\d*)|%")
 
@@ -51,12 +52,15 @@ def snapshot_lock(snapshot: int) -> str:
     return f"hashtext('graphmind snapshot {int(snapshot)}')"
 
 
-def _holding(snapshot: int) -> Any:
+def _holding(snapshot: int, setup: Callable[[Any], None] | None) -> Any:
     """A reader's connection holds its snapshot's lock shared for its life, so that a prune
-    never removes a snapshot under a reader (whose views would then answer nothing)."""
+    never removes a snapshot under a reader (whose views would then answer nothing); then
+    ``setup`` makes the session's own state (a local layer stacked on the snapshot)."""
 
     def configure(conn: Any) -> None:
         conn.execute(f"SELECT pg_advisory_lock_shared({snapshot_lock(snapshot)})")
+        if setup is not None:
+            setup(conn)
 
     return configure
 
@@ -97,11 +101,14 @@ def connect_options(snapshot: int | None, read_only: bool, statement_timeout: fl
 
 class PgConnection:
     """A pool of connections to one store (reading one snapshot when ``snapshot`` is given;
-    ``read_only``: sessions refuse every write, whatever the role may do)."""
+    ``read_only``: sessions refuse every write, whatever the role may do; ``setup``: run on each
+    new session of a snapshot's reader, after it holds the snapshot's lock; ``check``: what the
+    first connection runs instead, to say at once why a store refuses ``setup``)."""
 
     def __init__(
         self, location: StoreLocation, *, snapshot: int | None = None, timeout: float = CONNECT_TIMEOUT,
         size: int = POOL_SIZE, read_only: bool = False, statement_timeout: float | None = None,
+        setup: Callable[[Any], None] | None = None, check: Callable[[Any], None] | None = None,
     ) -> None:
         import psycopg
         from psycopg_pool import ConnectionPool, PoolTimeout
@@ -113,16 +120,20 @@ class PgConnection:
                   "options": connect_options(snapshot, read_only, statement_timeout)}
         if snapshot is not None:  # statements prepared at their first run (with one generic plan)
             kwargs["prepare_threshold"] = 0
-        try:  # one connection first: a store that is down says why at once (the pool would retry)
-            psycopg.connect(location.url, **kwargs).close()
+        try:  # one connection first: a store that is down, or a session it refuses to set up, says
+            # why at once (the pool would retry until its timeout)
+            with psycopg.connect(location.url, **kwargs) as probe:
+                if setup is not None and snapshot is not None:
+                    (check or setup)(probe)
         except psycopg.Error as exc:
             raise failure(exc, location) from None
         self.pool = ConnectionPool(
             location.url, min_size=1, max_size=size, open=False, timeout=timeout, name="graphmind", kwargs=kwargs,
-            reconnect_timeout=timeout, configure=None if snapshot is None else _holding(snapshot),
+            reconnect_timeout=timeout, configure=None if snapshot is None else _holding(snapshot, setup),
         )
         try:
-            self.pool.open(wait=True, timeout=timeout)
+            # (the probe found the store up, accepting the setup)
+            self.pool.open(wait=True, timeout=timeout + (SETUP_SECONDS if setup is not None else 0))
         except self._errors as exc:
             self.pool.close(timeout=0)
             raise failure(exc, location) from None

@@ -84,7 +84,7 @@ class Reads:
     def symbols_by_id(self, ids: list[int]) -> list[tuple]:
         if not ids:
             return []
-        return self._symbols(f"s.id IN (SELECT value FROM {self.d.ints})", (self.d.array(ids),))
+        return self._symbols(f"s.id {self.d.in_ints}", (self.d.array(ids),))
 
     def symbols_by_qname(self, qname: str) -> list[tuple]:
         return self._symbols("s.qname = ?", (qname,), "f.path, s.sl")
@@ -156,7 +156,10 @@ class Reads:
 
     def site_targets(self, file_id: int, sid: int) -> list[tuple[int, int]]:
         """(callee id, confidence) of a site's edges."""
-        return self._q("SELECT callee_id, confidence FROM edges WHERE file_id = ? AND sid = ?", (file_id, sid))  # type: ignore[return-value]
+        return self._layered(  # type: ignore[return-value]
+            "SELECT e.callee_id, e.confidence FROM @edges e WHERE e.file_id = ? AND e.sid = ? AND @visible(e.file_id)",
+            (file_id, sid),
+        )
 
     def neighbours(
         self, sid: int, incoming: bool, kinds: tuple[str, ...], min_conf: int, dispatch: bool = True
@@ -178,7 +181,7 @@ class Reads:
         callers: dict[int, set[int]] = {}
         for callee, caller in self._q(  # counted here: an aggregate would read a stacked overlay's views whole
             "SELECT callee_id, caller_id FROM edges e WHERE kind = 'call' AND confidence >= ? "
-            f"AND callee_id IN (SELECT value FROM {self.d.ints}) {'' if dispatch else NOT_DISPATCH}",
+            f"AND callee_id {self.d.in_ints} {'' if dispatch else NOT_DISPATCH}",
             (min_conf, self.d.array(ids)),
         ):
             callers.setdefault(callee, set()).add(caller)
@@ -191,7 +194,7 @@ class Reads:
         if depth == 1:  # a blast radius's step: one plain statement (a stacked overlay's views flatten into it)
             found = dict.fromkeys(targets, 0)
             for (node,) in self._q(
-                f"SELECT e.{far} FROM edges e WHERE e.{near} IN (SELECT value FROM {self.d.ints}) "
+                f"SELECT e.{far} FROM edges e WHERE e.{near} {self.d.in_ints} "
                 "AND e.kind = 'call' AND e.confidence >= ?",
                 (self.d.array(targets), min_conf),
             ):
@@ -217,7 +220,7 @@ class Reads:
         return self._q(  # type: ignore[return-value]
             f"""
             SELECT e.{far}, e.{near}, e.confidence, e.file_id, e.sid, e.via FROM edges e
-            WHERE e.{far} IN (SELECT value FROM {self.d.ints}) AND e.kind = 'call' AND e.confidence >= ?
+            WHERE e.{far} {self.d.in_ints} AND e.kind = 'call' AND e.confidence >= ?
             """,
             (self.d.array(nodes), min_conf),
         )
@@ -237,7 +240,7 @@ class Reads:
             f"""
             SELECT e.callee_id, d.callee_id, d.confidence, d.via FROM @edges e
             JOIN @edges d ON d.caller_id = e.caller_id AND d.file_id = e.file_id AND d.sid = e.sid
-            WHERE e.callee_id IN (SELECT value FROM {self.d.ints}) AND e.kind = 'call'
+            WHERE e.callee_id {self.d.in_ints} AND e.kind = 'call'
               AND d.kind = 'call' AND d.confidence >= ? AND d.via LIKE 'dispatch:%' AND @visible(e.file_id)
             """,
             (self.d.array(declared), min_conf),
@@ -245,7 +248,7 @@ class Reads:
         if not rows:
             return []
         qnames = dict(self._q(
-            f"SELECT id, qname FROM symbols WHERE id IN (SELECT value FROM {self.d.ints})", (self.d.array(sorted({r[0] for r in rows})),)
+            f"SELECT id, qname FROM symbols WHERE id {self.d.in_ints}", (self.d.array(sorted({r[0] for r in rows})),)
         ))
         best: dict[tuple[int, int, str], int] = {}
         for d, impl, conf, via in rows:
@@ -263,7 +266,7 @@ class Reads:
         best: dict[tuple[int, int], tuple[int, str]] = {}
         stored = [] if min_conf > INFERRED else self._layered(  # a file's rows: the methods it declares
             "SELECT o.declared_id, o.impl_id, s.qname FROM @overrides o JOIN @symbols s ON s.id = o.declared_id "
-            f"WHERE o.declared_id IN (SELECT value FROM {self.d.ints}) AND @visible(o.file_id)",
+            f"WHERE o.declared_id {self.d.in_ints} AND @visible(o.file_id)",
             (self.d.array(declared),),
         )
         for d, impl, qname in stored:
@@ -286,7 +289,7 @@ class Reads:
         if langs is None:
             return self._q(
                 "SELECT count(*) FROM sites WHERE status = 'unresolved' AND kind = 'call' "
-                f"AND name IN (SELECT value FROM {self.d.texts})",
+                f"AND name {self.d.in_texts}",
                 (self.d.array(names),),
             )[0][0]
         return sum(self.unresolved_call_counts(names, langs).values())
@@ -294,7 +297,7 @@ class Reads:
     def unresolved_calls_in(self, callers: list[int]) -> int:
         return self._q(
             "SELECT count(*) FROM sites WHERE status = 'unresolved' AND kind = 'call' "
-            f"AND caller_id IN (SELECT value FROM {self.d.ints})",
+            f"AND caller_id {self.d.in_ints}",
             (self.d.array(callers),),
         )[0][0]
 
@@ -302,7 +305,7 @@ class Reads:
         """Call edges into (or out of) ``ids`` below ``min_conf``."""
         end = "callee_id" if incoming else "caller_id"
         return len(self._q(  # counted here: an aggregate over a stacked overlay's views reads them whole
-            f"SELECT 1 FROM edges WHERE {end} IN (SELECT value FROM {self.d.ints}) AND kind = 'call' AND confidence < ?",
+            f"SELECT 1 FROM edges WHERE {end} {self.d.in_ints} AND kind = 'call' AND confidence < ?",
             (self.d.array(ids), min_conf),
         ))
 
@@ -336,7 +339,7 @@ class Reads:
         caller that also has an edge at ``min_conf`` or above is not counted)."""
         best: dict[tuple[int, int], int] = {}  # (callee, caller) -> best confidence (counted here, see caller_counts)
         for callee, caller, conf in self._q(
-            f"SELECT callee_id, caller_id, confidence FROM edges WHERE kind = 'call' AND callee_id IN (SELECT value FROM {self.d.ints})",
+            f"SELECT callee_id, caller_id, confidence FROM edges WHERE kind = 'call' AND callee_id {self.d.in_ints}",
             (self.d.array(ids),),
         ):
             if best.get((callee, caller), -1) < conf:
@@ -353,8 +356,8 @@ class Reads:
         counts: dict[str, int] = {}
         for (name,) in self._layered(
             "SELECT st.name FROM @sites st JOIN @files f ON f.id = st.file_id "
-            f"WHERE st.status = 'unresolved' AND st.kind = 'call' AND st.name IN (SELECT value FROM {self.d.texts}) "
-            f"AND f.lang IN (SELECT value FROM {self.d.texts}) AND @visible(st.file_id)",
+            f"WHERE st.status = 'unresolved' AND st.kind = 'call' AND st.name {self.d.in_texts} "
+            f"AND f.lang {self.d.in_texts} AND @visible(st.file_id)",
             (self.d.array(names), self.d.array(langs)),
         ):
             counts[name] = counts.get(name, 0) + 1
@@ -368,15 +371,15 @@ class Reads:
         ``langs``) or inside ``callers``, the first ``limit``: those named ``first`` before the
         others, then by path and position."""
         where, arg, values = (
-            ("st.name", names, self.d.texts) if names is not None else ("st.caller_id", callers or [], self.d.ints)
+            ("st.name", names, self.d.in_texts) if names is not None else ("st.caller_id", callers or [], self.d.in_ints)
         )
-        in_langs = "" if langs is None else f"AND f.lang IN (SELECT value FROM {self.d.texts}) "
+        in_langs = "" if langs is None else f"AND f.lang {self.d.in_texts} "
         # ordered and cut here, the caller's name asked per row: a stacked overlay's views are
         # flattened into a plain join, never into a LEFT JOIN or an ORDER BY on an expression
         rows = self._layered(
             f"SELECT {SITE_COLUMNS}, (SELECT c.qname FROM symbols c WHERE c.id = st.caller_id) "
             "FROM @sites st JOIN @files f ON f.id = st.file_id "
-            f"WHERE st.status = 'unresolved' AND st.kind = 'call' AND {where} IN (SELECT value FROM {values}) {in_langs}"
+            f"WHERE st.status = 'unresolved' AND st.kind = 'call' AND {where} {values} {in_langs}"
             "AND @visible(st.file_id)",
             (self.d.array(arg), *([] if langs is None else [self.d.array(langs)])),
         )

@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from .location import StoreLocation
 from .pg import CONNECT_TIMEOUT, PgConnection, snapshot_lock
@@ -154,11 +155,17 @@ class SnapshotStore:
             finally:
                 conn.execute("SELECT pg_advisory_unlock(hashtext(%s))", (f"graphmind commit {commit}",))
 
-    def reads(self, snapshot: int) -> tuple[Reads, PgConnection]:
-        """The queries' reads over one snapshot (close the connection when done)."""
+    def reads(
+        self, snapshot: int, setup: Callable[[Any], None] | None = None, size: int | None = None,
+        check: Callable[[Any], None] | None = None,
+    ) -> tuple[Reads, PgConnection]:
+        """The queries' reads over one snapshot (close the connection when done); ``setup``: run
+        on each new session (a local layer stacked on the snapshot: :mod:`.pg_overlay`), ``check``
+        first on a probe (see :class:`.pg.PgConnection`)."""
         from .dialect import POSTGRES
 
-        conn = PgConnection(self.location, snapshot=snapshot, timeout=self.timeout, **self._reader())
+        pool = {} if size is None else {"size": size}
+        conn = PgConnection(self.location, snapshot=snapshot, timeout=self.timeout, setup=setup, check=check, **pool, **self._reader())
         return Reads(conn, POSTGRES, fixed_epoch=snapshot), conn  # type: ignore[arg-type]
 
     # ------------------------------------------------------------------ publish

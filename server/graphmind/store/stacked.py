@@ -38,6 +38,8 @@ import sqlite3
 from pathlib import Path
 from typing import Literal
 
+from .pg_schema import SCHEMA_NAME
+
 BASE = "base"  # the schema name the base is attached as
 STACKED_ON = "stacked_on"  # the overlay's meta key: the base database's path
 OWN_IDS = 1 << 40  # the overlay's own new files are numbered from here (never a base's id)
@@ -52,9 +54,9 @@ FILE_KEYED: dict[str, str] = {
 HIDDEN_SCHEMA = "CREATE TABLE IF NOT EXISTS main.hidden(file_id INTEGER PRIMARY KEY)"
 
 
-def visible(column: str) -> str:
+def visible(column: str, hidden: str = "main.hidden") -> str:
     """The base's row of file ``column`` is not hidden by the overlay (an indexed probe)."""
-    return f"NOT EXISTS (SELECT 1 FROM main.hidden h WHERE h.file_id = {column})"
+    return f"NOT EXISTS (SELECT 1 FROM {hidden} h WHERE h.file_id = {column})"
 
 
 # the TEMP views: (name, columns, which base rows show). The full-text rows are plain rows here
@@ -79,8 +81,12 @@ def is_stacked(db: sqlite3.Connection) -> bool:
 
 
 # How a read over one file's rows is asked (:func:`layered`): a plain store (or PostgreSQL), a
-# stacked overlay that holds nothing (the base alone), or one arm per layer
-Layering = Literal["plain", "base", "both"]
+# stacked overlay that holds nothing (the base alone), or one arm per layer; "snapshot+layer": a
+# snapshot in PostgreSQL (its views, plain) and a local layer stacked on it in the session
+# (:mod:`.pg_overlay`: TEMP tables ``o_<table>``, ``o_hidden``)
+Layering = Literal["plain", "base", "both", "snapshot+layer"]
+_SNAPSHOT = f"{SCHEMA_NAME}."  # the snapshot's views
+_LAYER = "pg_temp.o_"  # the local layer's TEMP tables
 _TABLE = re.compile(r"@(?=[a-z_]+\b)")
 _VISIBLE = re.compile(r"@visible\(([\w.]+)\)")
 _PARAM = re.compile(r"'(?:[^']|'')*'|\?(?!\d)")  # a string literal, or a lone ?
@@ -91,20 +97,23 @@ def layered(sql: str, layering: Layering = "plain", order: str = "") -> str:
     """``sql`` (a SELECT naming the tables of one file's rows ``@table``, joined on its file, and
     ``@visible(alias.file_id)`` in its WHERE) as ``layering`` asks it, ordered by ``order`` (result
     columns: a compound's ORDER BY)."""
-    if layering == "both":  # each arm binds the same parameters: numbered as SQLite numbers a lone ``?``
+    if layering in ("both", "snapshot+layer"):  # each arm binds the same parameters: numbered as SQLite numbers a lone ``?``
         numbers = itertools.count(1)
         sql = _PARAM.sub(lambda m: m.group(0) if m.group(0).startswith("'") else f"?{next(numbers)}", sql)
 
-    def arm(prefix: str, hide: bool) -> str:
-        one = _VISIBLE.sub(lambda m: visible(m.group(1)) if hide else "1=1", sql)
+    def arm(prefix: str, hide: str | None) -> str:
+        one = _VISIBLE.sub(lambda m: visible(m.group(1), hide) if hide else "1=1", sql)
         return _TABLE.sub(prefix, one)
 
     if layering == "plain":
-        out = arm("", False)
+        out = arm("", None)
     elif layering == "base":
-        out = arm(f"{BASE}.", False)
-    else:
-        out = f"{arm('main.', False)} UNION ALL {arm(f'{BASE}.', True)}"
+        out = arm(f"{BASE}.", None)
+    elif layering == "both":
+        out = f"{arm('main.', None)} UNION ALL {arm(f'{BASE}.', 'main.hidden')}"
+    else:  # PostgreSQL orders a compound by its output columns' names, never by a table's column
+        out = f"{arm(_LAYER, None)} UNION ALL {arm(_SNAPSHOT, f'{_LAYER}hidden')}"
+        order = re.sub(r"\b\w+\.", "", order)
     return f"{out} ORDER BY {order}" if order else out
 
 

@@ -1,0 +1,206 @@
+"""The local layer of a snapshot's answers: what the working tree changed since the snapshot's
+commit, stacked on the snapshot so that local edits are in every answer.
+
+The layer is a small SQLite index (``.graphmind/snapshot-layer.db``) holding only
+
+- the files that differ from the snapshot's commit (``git diff`` against it, and untracked
+  files), read from disk; a package's ``__init__.py`` added or deleted re-reads its folder, whose
+  module names change (as a CI job does: :func:`graphmind.commits.refresh_changes`);
+- the snapshot's files whose resolution looked up something those files changed (the snapshot's
+  ``deps`` of the keys the interfaces' diff names), adopted from their stored facts and
+  re-resolved; nothing else of the snapshot is copied;
+- tombstones: the snapshot's ids of every path it replaces or deletes (``hidden``).
+
+Every file of the layer is resolved against snapshot ∪ layer: the resolvers' ``StoreView`` reads a
+PostgreSQL session in which the layer is stacked on the snapshot (:mod:`.store.pg_overlay`), so
+its lookups see the snapshot's symbols, the layer's hiding them. Readers stack the finished layer
+the same way in each of their sessions. The layer is kept for the next question while the
+snapshot and the changed files' contents are the same (its key: their digests); otherwise it is
+made again, which costs what changed, never the snapshot."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from .commits import is_setting, refresh_changes
+from .engine import Engine
+from .engine.update import interface_diff
+from .gitrepo import ChangedFile
+from .store import Store, StoreView
+from .store.pg_overlay import (
+    LayerRows,
+    check,
+    dependent_paths,
+    install,
+    local_rows,
+    snapshot_ids,
+    view_columns,
+)
+from .store.snapshots import SnapshotInfo, SnapshotStore
+from .store.stacked import OWN_IDS
+from .store.store import NEXT_FILE_ID
+
+LAYER_FILE = "snapshot-layer.db"
+_KEY = "snapshot_layer"  # meta: what the layer was made from, and what it holds
+
+
+class LayerRefused(Exception):
+    """The working tree's changes cannot be stacked on a snapshot (the message says why)."""
+
+
+@dataclass(frozen=True)
+class LocalLayer:
+    snapshot: int
+    changed: list[str]  # paths that differ from the snapshot's commit, read from disk
+    deleted: list[str]  # the snapshot's paths the working tree no longer has (tombstones)
+    reresolved: list[str]  # the snapshot's files re-resolved against the changed ones
+    rows: LayerRows
+    built: bool  # made for this question (False: kept from an earlier one)
+    seconds: float
+    path: Path
+
+    def install(self, conn: Any) -> None:
+        """Stack the layer on the snapshot in a new session (:func:`.store.pg_overlay.install`)."""
+        install(conn, self.rows)
+
+    def json(self) -> dict[str, Any]:
+        return {"files": len(self.changed), "deleted": len(self.deleted), "reresolved": len(self.reresolved),
+                "rows": self.rows.count(), "built": self.built, "seconds": round(self.seconds, 3),
+                "bytes": self.path.stat().st_size if self.path.exists() else 0}
+
+
+class _SnapshotSide:
+    """The store's reads a build asks the snapshot (the same SQL as the local index's)."""
+
+    def __init__(self, db: Any) -> None:
+        self.db = db
+
+    interface = Store.interface
+    stored_files = Store.stored_files
+
+
+def _digest(root: Path, location_key: str, snapshot: SnapshotInfo, changes: list[ChangedFile]) -> str:
+    """What the layer is made from: the store, the snapshot, GraphMind's version, and every
+    changed path's content now (a layer whose key differs is made again)."""
+    h = hashlib.sha256(json.dumps([location_key, snapshot.id, snapshot.commit, __version__]).encode())
+    for c in changes:
+        try:
+            content = (root / c.path).read_bytes() if (root / c.path).is_file() else None
+        except OSError:
+            content = None
+        h.update(f"\0{c.path}\0{c.status}\0".encode())
+        h.update(b"-" if content is None else hashlib.sha256(content).digest())
+    return h.hexdigest()
+
+
+def open_layer(root: Path, shared: SnapshotStore, snapshot: SnapshotInfo, changes: list[ChangedFile]) -> LocalLayer:
+    """The local layer of ``changes`` on ``snapshot``: kept from an earlier question when made from
+    the same contents, else made now. LayerRefused when the changes cannot be stacked;
+    IndexUnavailable when the store fails."""
+    start = time.monotonic()
+    settings = [c.path for c in changes if is_setting(c.path)]
+    if settings:  # which files are indexed, or how they are linked, may differ everywhere
+        raise LayerRefused(f"local changes to {', '.join(settings)} change which files are indexed or how")
+    folder = root / ".graphmind"
+    path = folder / LAYER_FILE
+    key = _digest(root, shared.location.shown, snapshot, changes)
+    columns = view_columns(shared.conn)
+    kept = _kept(path, key, columns)
+    if kept is not None:
+        return LocalLayer(snapshot.id, *kept, built=False, seconds=time.monotonic() - start, path=path)
+    tmp = folder / f"{LAYER_FILE}.{os.getpid()}.tmp"
+    for p in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
+        p.unlink(missing_ok=True)
+    try:
+        made = _build(root, shared, snapshot, changes, columns, tmp, key)
+        os.replace(tmp, path)  # atomic: a reader in another process sees the old layer or this one
+    finally:
+        for p in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
+            p.unlink(missing_ok=True)
+    changed, deleted, reresolved, rows = made
+    return LocalLayer(snapshot.id, changed, deleted, reresolved, rows, built=True, seconds=time.monotonic() - start,
+                      path=path)
+
+
+def _kept(path: Path, key: str, columns: dict[str, list[str]]) -> tuple[list[str], list[str], list[str], LayerRows] | None:
+    """The layer made earlier from the same key, read; None when there is none."""
+    if not path.exists():
+        return None
+    try:
+        store = Store(path, read_only=True)
+    except Exception:  # noqa: BLE001 - a damaged or older layer is made again
+        return None
+    try:
+        said = store.meta(_KEY)
+        if said is None:
+            return None
+        made = json.loads(said)
+        if made.get("key") != key:
+            return None
+        return made["changed"], made["deleted"], made["reresolved"], local_rows(store.db, columns, made["hidden"])
+    except (sqlite3.Error, ValueError, KeyError):
+        return None
+    finally:
+        store.close()
+
+
+def _build(
+    root: Path, shared: SnapshotStore, snapshot: SnapshotInfo, changes: list[ChangedFile],
+    columns: dict[str, list[str]], db_path: Path, key: str,
+) -> tuple[list[str], list[str], list[str], LayerRows]:
+    engine = Engine(root, db_path=db_path, jobs=1)
+    try:
+        store = engine.store
+        store.set_meta(NEXT_FILE_ID, str(OWN_IDS))  # never a snapshot's file id
+        # 1. the changed files from disk (resolved later, against snapshot ∪ layer)
+        refresh_changes(engine, changes)
+        held = store.paths_under("")
+        gone = sorted({c.path for c in changes} - set(held))
+        _, pg = shared.reads(snapshot.id, size=1)
+        try:
+            ids = snapshot_ids(pg, held + gone)
+            # 2. what other files can see of them changed: the snapshot's files that looked it up
+            side = _SnapshotSide(pg)
+            keys: set[str] = set()
+            for p in held + gone:
+                keys |= interface_diff(side.interface(ids.get(p)), store.interface(store.file_id(p)))
+            others = sorted(dependent_paths(pg, keys) - set(held) - set(gone))
+            if others:  # their stored facts, not parsed; resolved below with the others
+                stored = {f.path: f for f in side.stored_files(others)}
+                with engine.lock, store.tx():
+                    engine.updater.apply([ch for p in others if (ch := engine.updater.change_of_stored(p, stored.get(p)))],
+                                         resolve=False)
+                ids.update(snapshot_ids(pg, others))
+        finally:
+            pg.close()
+        deleted = [p for p in gone if p in ids]
+        hidden = sorted(ids.values())
+        # 3. resolve every file of the layer against snapshot ∪ layer
+        interface = local_rows(store.db, columns, hidden)
+        _, pg = shared.reads(snapshot.id, setup=lambda conn: install(conn, interface), size=1, check=check)
+        try:
+            with engine.lock, store.tx():
+                fids = [f for p in store.paths_under("") if (f := store.file_id(p)) is not None]
+                # settled: no symbol changes meanwhile, so a qualified name no symbol has (most of
+                # the lookups) is answered without a round trip
+                engine.updater.resolve_files(fids, StoreView(pg, settled=True))  # type: ignore[arg-type]
+                store.bump_epoch()
+        finally:
+            pg.close()
+        store.set_meta(_KEY, json.dumps({"key": key, "changed": held, "deleted": deleted, "reresolved": others,
+                                         "hidden": hidden}))
+        store.checkpoint()
+        return held, deleted, others, local_rows(store.db, columns, hidden)
+    finally:
+        engine.close()
+
+
+__all__ = ["LAYER_FILE", "LayerRefused", "LocalLayer", "open_layer"]

@@ -1,0 +1,173 @@
+"""A local layer stacked on a snapshot in PostgreSQL: the SQL of both sides.
+
+SQLite cannot attach PostgreSQL, so the stacking is done in the reader's PostgreSQL session, as
+:mod:`.stacked` does it in SQLite: the local layer (a small SQLite index of the files that differ
+from the snapshot's commit, and of the snapshot's files re-resolved against them) is copied into
+TEMP tables of each session when the session opens (binary-free COPY of a few thousand rows), and
+TEMP views named like the snapshot's views shadow them (PostgreSQL searches ``pg_temp`` first)::
+
+    symbols (TEMP view) = graphmind.symbols WHERE NOT EXISTS (o_hidden: its file)  UNION ALL  o_symbols
+
+``o_hidden`` holds the snapshot's file ids the layer replaces or deletes (tombstones). A file's
+rows are in exactly one layer; a symbol id is a hash of (path, qname, ordinal), so an edge from a
+snapshot file into a local file's symbol still lands. The local layer's file ids start at 2^40
+(:data:`.stacked.OWN_IDS`): never a file version's id. So ``Reads``, ``AnalysisReads``, the
+layers' reads, ``StoreView`` and the recursive walks keep their one SQL text over snapshot ∪
+layer. Nothing is written to the shared store: TEMP tables live and die with the session (an
+editor's read-only session opens one read-write transaction to make them; a role needs only the
+database's default TEMPORARY privilege)."""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from .dialect import POSTGRES
+from .pg_schema import SCHEMA_NAME
+from .stacked import Layering
+
+# the snapshot's views a local layer shadows, and the column naming a row's file
+LAYERED_VIEWS: dict[str, str] = {
+    "files": "id", "symbols": "file_id", "bindings": "file_id", "supers": "file_id", "links": "file_id",
+    "imports": "file_id", "notes": "file_id", "mentions": "file_id", "sites": "file_id", "edges": "file_id",
+    "deps": "file_id", "overrides": "file_id",
+}
+# how a local SQLite index gives a view's column that its table lacks or keeps otherwise: a
+# snapshot's file has no mtime and is resolved; a binding's ``rowid`` is its rank in its file (as
+# a published snapshot keeps it)
+_LOCAL_COLUMN = {
+    ("files", "mtime_ns"): "NULL",
+    ("files", "resolved"): "1",
+    ("bindings", "rowid"): "row_number() OVER (PARTITION BY file_id ORDER BY rowid) - 1",
+}
+
+
+@dataclass(frozen=True)
+class LayerRows:
+    """A local layer's rows as the snapshot's views hold them, and the snapshot files it hides."""
+
+    rows: dict[str, tuple[list[str], list[tuple]]]  # view -> (its columns, rows)
+    hidden: list[int]
+
+    def count(self) -> int:
+        return sum(len(r) for _, r in self.rows.values())
+
+
+def view_columns(pg: Any) -> dict[str, list[str]]:
+    """The columns of the snapshot's views (``pg``: a PgConnection), in their order."""
+    out: dict[str, list[str]] = {}
+    with pg.connection() as conn:
+        for view in LAYERED_VIEWS:
+            cur = conn.execute(f"SELECT * FROM {SCHEMA_NAME}.{view} LIMIT 0", prepare=False)
+            out[view] = [d.name for d in cur.description]
+    return out
+
+
+def local_rows(db: sqlite3.Connection, columns: dict[str, list[str]], hidden: Iterable[int]) -> LayerRows:
+    """Every row of a local SQLite index, in the columns of the snapshot's views."""
+    rows: dict[str, tuple[list[str], list[tuple]]] = {}
+    for view, cols in columns.items():
+        select = ", ".join(_LOCAL_COLUMN.get((view, c), c) for c in cols)
+        rows[view] = (cols, list(db.execute(f"SELECT {select} FROM {view}")))
+    return LayerRows(rows, sorted(set(hidden)))
+
+
+# the indexes of the shared tables (:mod:`.pg_schema`), for a local layer's TEMP tables
+_INDEXES: dict[str, list[str]] = {
+    "files": ["(id)", "(path)"],
+    "symbols": ["(id)", "(qname)", "(name)", "(file_id, sl)", "(parent_id)"],
+    "bindings": ["(module, name)", "(file_id)"],
+    "supers": ["(lang, name)", "(file_id)"],
+    "links": ["(file_id)"],
+    "imports": ["(file_id)", "(module)"],
+    "mentions": ["(text)"],
+    "sites": ["(file_id, sid)", "(name) WHERE status = 'unresolved'", "(caller_id) WHERE status = 'unresolved'"],
+    "edges": ["(file_id, sid)", "(callee_id, kind, confidence)", "(caller_id, kind)"],
+    "deps": ["(key)", "(file_id)"],
+    "overrides": ["(declared_id)", "(file_id)"],
+}
+INDEXED_ROWS = 2000  # a layer's table with fewer rows has no index
+
+
+def install(conn: Any, layer: LayerRows) -> None:
+    """Stack ``layer`` on the snapshot in one session (a psycopg connection): its TEMP tables,
+    filled, and the TEMP views that shadow the snapshot's. Again on the same session: replaced.
+    Three round trips of statements and one COPY per table (a session's start waits on them)."""
+    views = list(LAYERED_VIEWS)
+    make = [
+        "SET TRANSACTION READ WRITE",  # an editor's session is read-only by default
+        *(f"DROP VIEW IF EXISTS pg_temp.{v}" for v in views),
+        *(f"DROP TABLE IF EXISTS pg_temp.o_{v}" for v in ["hidden", *views]),
+        "CREATE TEMP TABLE o_hidden(file_id bigint PRIMARY KEY)",
+        *(f"CREATE TEMP TABLE o_{v} AS SELECT {', '.join(layer.rows[v][0])} FROM {SCHEMA_NAME}.{v} WITH NO DATA"
+          for v in views),
+    ]
+    shadow = [
+        f"CREATE TEMP VIEW {v} AS SELECT {', '.join(cols)} FROM {SCHEMA_NAME}.{v} x "
+        f"WHERE NOT EXISTS (SELECT 1 FROM o_hidden h WHERE h.file_id = x.{LAYERED_VIEWS[v]}) "
+        f"UNION ALL SELECT {', '.join(cols)} FROM o_{v}"
+        for v in views for cols in [layer.rows[v][0]]
+    ]
+    # a large layer's tables get the shared tables' indexes (a small one is read whole faster)
+    shadow += [f"CREATE INDEX ON o_{v}{cols}" for v, indexed in _INDEXES.items() if len(layer.rows[v][1]) >= INDEXED_ROWS
+               for cols in indexed]
+    # the planner's statistics of the small tables (autovacuum never sees TEMP tables)
+    shadow.append("ANALYZE " + ", ".join(f"o_{v}" for v in ["hidden", *views]))
+    with conn.transaction():
+        conn.execute(";\n".join(make), prepare=False)
+        with conn.cursor().copy("COPY o_hidden(file_id) FROM STDIN") as cp:
+            for fid in layer.hidden:
+                cp.write_row((fid,))
+        for v in views:
+            cols, rows = layer.rows[v]
+            if rows:
+                with conn.cursor().copy(f"COPY o_{v}({', '.join(cols)}) FROM STDIN") as cp:
+                    for r in rows:
+                        cp.write_row(r)
+        conn.execute(";\n".join(shadow), prepare=False)
+
+
+def check(conn: Any) -> None:
+    """Whether a session may make a layer's TEMP tables (PostgreSQL's error says why not), at the
+    cost of one table made and rolled back rather than a whole layer copied in."""
+    with contextlib.suppress(_Rollback), conn.transaction():
+        conn.execute("SET TRANSACTION READ WRITE", prepare=False)
+        conn.execute("CREATE TEMP TABLE o_check(x int)", prepare=False)
+        raise _Rollback
+
+
+class _Rollback(Exception):
+    pass
+
+
+class LayerStack:
+    """How a session with a local layer asks a read of one file's rows (``Reads.stack``): one arm
+    over the snapshot's views, one over the layer's TEMP tables (:func:`.stacked.layered`)."""
+
+    layering: Layering = "snapshot+layer"
+
+
+# ---------------------------------------------------------------------- the snapshot's side of a build
+def snapshot_ids(pg: Any, paths: list[str]) -> dict[str, int]:
+    """The snapshot's file ids of those ``paths`` it has (read before any layer is installed)."""
+    if not paths:
+        return {}
+    return {p: i for i, p in pg.execute(f"SELECT f.id, f.path FROM files f JOIN {POSTGRES.texts} ON j.value = f.path",
+                                         (POSTGRES.array(paths),))}
+
+
+def dependent_paths(pg: Any, keys: Iterable[str]) -> set[str]:
+    """The snapshot's files whose resolution looked up one of ``keys`` (its ``deps``)."""
+    keys = sorted(keys)
+    if not keys:
+        return set()
+    return {p for (p,) in pg.execute(
+        f"SELECT DISTINCT f.path FROM deps d JOIN files f ON f.id = d.file_id JOIN {POSTGRES.texts} ON j.value = d.key",
+        (POSTGRES.array(keys),),
+    )}
+
+
+__all__ = ["LAYERED_VIEWS", "LayerRows", "LayerStack", "check", "dependent_paths", "install", "local_rows", "snapshot_ids", "view_columns"]
