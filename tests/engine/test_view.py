@@ -103,3 +103,50 @@ def test_a_first_index_with_tiny_view_caches_makes_the_same_graph(tmp_path: Path
         snaps.append(layer_snapshot(eng))
         eng.close()
     assert snaps[0]["edges"] and snaps[0] == snaps[1]
+
+
+def test_a_derived_value_found_computed_records_the_keys_its_computation_recorded(tmp_path: Path) -> None:
+    """``derived``: a settled view computes a value once for every file; a file that finds it
+    computed records the keys a fresh computation records, a nested one's too."""
+    store = _indexed_shop(tmp_path)
+    calls: list[str] = []
+
+    def inner(view: StoreView, q: str) -> list[int]:
+        calls.append("inner")
+        return [r.id for r in view.symbols(q)]
+
+    def outer(view: StoreView) -> int:
+        calls.append("outer")
+        return len(view.derived("inner", inner, view, "shop.payments.gateway.Gateway")) + len(view.by_name("save"))
+
+    keys = {}
+    for settled in (False, True):
+        view = StoreView(store.db, settled=settled)
+        view.lang = "python"
+        got = []
+        for _ in range(2):  # two files' resolutions
+            view.deps = set()
+            view.derived("inner", inner, view, "shop.payments.gateway.Gateway")  # computed before the outer one
+            got.append((view.derived("outer", outer, view), sorted(view.deps)))
+        keys[settled] = got
+    store.close()
+    assert keys[True] == keys[False]
+    assert keys[True][1][1] == ["python:#save", "python:shop.payments.gateway.Gateway"]
+    assert calls[-2:] == ["inner", "outer"]  # settled: each computed once (unsettled: every time, 6 calls)
+    assert len(calls) == 6 + 2
+
+
+def test_a_first_index_with_derived_values_makes_the_same_rows_as_without(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The nominal resolver's derived values (Java's shop here) leave edges and dependencies as
+    computing them for each file does."""
+    rows = []
+    for i in range(2):
+        if i:
+            monkeypatch.setattr(StoreView, "derived", lambda self, key, compute, *args: compute(*args))
+        monkeypatch.setattr(indexer, "BULK_MIN", 0)
+        eng = Engine(FIXTURES / "java" / "shop", db_path=tmp_path / f"{i}.db", jobs=1)
+        eng.index()
+        rows.append((layer_snapshot(eng)["edges"], set(eng.db.execute("SELECT d.key, f.path FROM deps d JOIN files f ON f.id = d.file_id"))))
+        eng.close()
+    assert rows[0][0] and rows[0][1]
+    assert rows[0] == rows[1]

@@ -6,8 +6,9 @@ import marshal
 import sqlite3
 from array import array
 from bisect import bisect_left
+from collections.abc import Callable, Hashable
 from sys import intern
-from typing import Any
+from typing import Any, TypeVar
 
 from ..model import SymbolRow
 
@@ -35,6 +36,8 @@ _BINDINGS = "SELECT kind, target, extra FROM bindings WHERE module=? AND name=? 
 # and every symbol of a workspace of Django's size (13K) cached.
 CACHE_ENTRIES = 50_000
 
+T = TypeVar("T")
+
 
 class _Caches:
     """A view's lookup caches, in two generations: when the newer one has made ``limit`` entries it
@@ -42,7 +45,10 @@ class _Caches:
     moves to the newer one, so what resolution keeps asking for stays cached. Only the cost of a
     lookup depends on them, never its answer or the dependency it records."""
 
-    __slots__ = ("found", "bind", "rows", "renames", "old_found", "old_bind", "old_rows", "old_renames", "made", "limit")
+    __slots__ = (
+        "found", "bind", "rows", "renames", "derived", "old_found", "old_bind", "old_rows", "old_renames", "old_derived",
+        "made", "limit",
+    )
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
@@ -55,10 +61,14 @@ class _Caches:
         self.rows: dict[int, SymbolRow] = {}
         # the aliases of a subtypes lookup, by its key (its types are in ``found``)
         self.renames: dict[str, list[str]] = {}
+        # a settled view's values derived from lookups, with the keys those lookups recorded
+        # (:meth:`StoreView.derived`)
+        self.derived: dict[Hashable, tuple[Any, frozenset[str]]] = {}
         self.old_found: dict[str, list[SymbolRow]] = {}
         self.old_bind: dict[tuple[str, str, str], list[tuple[str, str, Any]]] = {}
         self.old_rows: dict[int, SymbolRow] = {}
         self.old_renames: dict[str, list[str]] = {}
+        self.old_derived: dict[Hashable, tuple[Any, frozenset[str]]] = {}
 
     def made_one(self) -> None:
         self.made += 1
@@ -66,6 +76,7 @@ class _Caches:
             self.made = 0
             self.old_found, self.old_bind, self.old_rows, self.old_renames = self.found, self.bind, self.rows, self.renames
             self.found, self.bind, self.rows, self.renames = {}, {}, {}, {}
+            self.old_derived, self.derived = self.derived, {}
 
 
 def star_key(lang: str, module: str) -> str:
@@ -129,6 +140,35 @@ class StoreView:
             c.found[key] = rows
             c.made_one()
         return rows
+
+    def derived(self, key: Hashable, compute: Callable[..., T], *args: Any) -> T:
+        """``compute(*args)``: a value a resolver derives from this view's lookups alone (a candidate
+        list's type, a class's supertypes), the same for every file. While the view is settled it
+        is computed once per language and key for all the files resolved, and a file that finds
+        it computed records the dependencies its computation recorded: each file's are those a
+        fresh computation would record. The value is shared: not to be changed. A resolver's own
+        memo of such a value must not answer within another's computation (its dependencies would
+        be left out of that one's)."""
+        if self._qnames is None:  # symbols may change between two files' resolutions
+            return compute(*args)
+        owner = self._owner or self
+        c = self._c
+        k = (self.lang, key)
+        got = c.derived.get(k)
+        if got is None:
+            got = c.old_derived.get(k)
+            if got is None:
+                outer = owner.deps
+                owner.deps = set()
+                try:
+                    value = compute(*args)
+                finally:
+                    inner, owner.deps = owner.deps, outer
+                got = (value, frozenset(inner))
+            c.derived[k] = got
+            c.made_one()
+        owner.deps |= got[1]
+        return got[0]  # type: ignore[no-any-return]
 
     def symbols(self, qname: str) -> list[SymbolRow]:
         if self._qnames is not None and not self._may_define(qname):

@@ -22,9 +22,9 @@ functions); what a language's extractor hands the resolver is the facts' symbols
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from types import ModuleType
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 import tree_sitter as ts
 
@@ -50,6 +50,7 @@ from .names import CLASS_KINDS, Expr, ExprKind
 from .values import merge_values
 
 Value = tuple[str, Any]
+T = TypeVar("T")
 ARG_LAMBDA = "λ"  # ``λ<n>``: an argument that is a lambda of n parameters (-1: unknown)
 # library types a parameter may have that no lambda converts to (a lambda converts to delegates)
 NOT_DELEGATES = frozenset({"CancellationToken", "Type", "Object", "String", "Any"})
@@ -193,13 +194,30 @@ class Resolver:
         self._type_values: dict[tuple[str, ...], Value] = {}
         self._methods: dict[tuple[tuple[int, ...], str, int], tuple[list[SymbolRow], bool]] = {}
         self._roots: set[str] | None = None
+        # what the workspace alone decides (a name's classes, a candidate list's type, a class's
+        # supertypes, hierarchy and methods) is the same for every file: an index's settled view
+        # computes it once for all of them (``derived``), each file recording its dependencies
+        # (its per-file memos are then not used: a hit in one would not record its dependencies
+        # within another's computation)
+        self._derived: Callable[..., Any] | None = getattr(ws, "derived", None)
+
+    def _shared(self, memo: dict[Any, T], tag: str, key: Hashable, compute: Callable[..., T], *args: Any) -> T:
+        """``compute(*args)``, memoised by ``key``: through the view's ``derived`` when it has one
+        (see above), else in ``memo``, the resolver's own."""
+        d = self._derived
+        if d is not None:
+            return d((tag, key), compute, *args)  # type: ignore[no-any-return]
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = compute(*args)
+        return got
 
     # --- classes
     def classes(self, qname: str) -> list[SymbolRow]:
-        got = self._classes.get(qname)
-        if got is None:
-            got = self._classes[qname] = [r for r in self.ws.symbols(qname) if r.kind in CLASS_KINDS]
-        return got
+        return self._shared(self._classes, "nominal.classes", qname, self._classes_of, qname)
+
+    def _classes_of(self, qname: str) -> list[SymbolRow]:
+        return [r for r in self.ws.symbols(qname) if r.kind in CLASS_KINDS]
 
     def first_class(self, cands: list[str]) -> list[SymbolRow]:
         """The classes of the first of ``cands`` that names any (none: [])."""
@@ -213,11 +231,7 @@ class Resolver:
         """The first candidate the workspace defines; none: a class outside the workspace."""
         if not cands:
             return None, EXTRACTED
-        key = tuple(cands)
-        got = self._type_values.get(key)
-        if got is None:
-            got = self._type_values[key] = self._type_value(cands)
-        return got, EXTRACTED
+        return self._shared(self._type_values, "nominal.type", tuple(cands), self._type_value, cands), EXTRACTED
 
     def _type_value(self, cands: list[str]) -> Value:
         if cands[0] in ("[]", "<prim>"):
@@ -253,10 +267,7 @@ class Resolver:
 
     def supers(self, cls: SymbolRow) -> tuple[list[SymbolRow], bool]:
         """Direct supertypes in the workspace, and whether one is outside it."""
-        got = self._supers.get(cls.id)
-        if got is None:
-            got = self._supers[cls.id] = self._direct_supers(cls)
-        return got
+        return self._shared(self._supers, "nominal.supers", cls.id, self._direct_supers, cls)
 
     def _direct_supers(self, cls: SymbolRow) -> tuple[list[SymbolRow], bool]:
         out: list[SymbolRow] = []
@@ -290,11 +301,7 @@ class Resolver:
     def hierarchy(self, start: list[SymbolRow]) -> tuple[list[list[SymbolRow]], bool]:
         """Classes by distance (the start, their supertypes, ...), and whether any supertype is
         outside the workspace. Memoised: the answer is shared, not to be changed."""
-        key = tuple(r.id for r in start)
-        got = self._hierarchies.get(key)
-        if got is None:
-            got = self._hierarchies[key] = self._hierarchy(start)
-        return got
+        return self._shared(self._hierarchies, "nominal.hierarchy", tuple(r.id for r in start), self._hierarchy, start)
 
     def _hierarchy(self, start: list[SymbolRow]) -> tuple[list[list[SymbolRow]], bool]:
         levels: list[list[SymbolRow]] = []
@@ -325,9 +332,7 @@ class Resolver:
         a nearer class's overload hides a farther one with the same arity. The bool: a supertype
         lies outside the workspace."""
         key = (tuple(r.id for r in start), name, arity)
-        got = self._methods.get(key)
-        if got is None:
-            got = self._methods[key] = self._methods_of(start, name, arity)
+        got = self._shared(self._methods, "nominal.methods", key, self._methods_of, start, name, arity)
         return self.narrow(got[0]), got[1]
 
     def _methods_of(self, start: list[SymbolRow], name: str, arity: int) -> tuple[list[SymbolRow], bool]:
