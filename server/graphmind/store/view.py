@@ -37,6 +37,7 @@ _BINDINGS = "SELECT kind, target, extra FROM bindings WHERE module=? AND name=? 
 CACHE_ENTRIES = 50_000
 
 T = TypeVar("T")
+_NO_KEYS: frozenset[str] = frozenset()
 
 
 class _Caches:
@@ -141,16 +142,17 @@ class StoreView:
             c.made_one()
         return rows
 
-    def derived(self, key: Hashable, compute: Callable[..., T], *args: Any) -> T:
+    def derived(self, key: Hashable, compute: Callable[..., T], *args: Any) -> tuple[T, frozenset[str]]:
         """``compute(*args)``: a value a resolver derives from this view's lookups alone (a candidate
-        list's type, a class's supertypes), the same for every file. While the view is settled it
-        is computed once per language and key for all the files resolved, and a file that finds
-        it computed records the dependencies its computation recorded: each file's are those a
-        fresh computation would record. The value is shared: not to be changed. A resolver's own
-        memo of such a value must not answer within another's computation (its dependencies would
-        be left out of that one's)."""
+        list's type, a class's supertypes), the same for every file, with the dependency keys its
+        computation recorded (recorded now: a file that finds it computed records what a fresh
+        computation would). While the view is settled it is computed once per language and key
+        for all the files resolved; else every time (the keys: none, the computation recorded
+        them). The value is shared: not to be changed. A resolver that keeps such a value for
+        itself records its keys again (:meth:`record`) whenever it uses it: it may be within
+        another value's computation, whose keys must include them."""
         if self._qnames is None:  # symbols may change between two files' resolutions
-            return compute(*args)
+            return compute(*args), _NO_KEYS
         owner = self._owner or self
         c = self._c
         k = (self.lang, key)
@@ -168,26 +170,33 @@ class StoreView:
             c.derived[k] = got
             c.made_one()
         owner.deps |= got[1]
-        return got[0]  # type: ignore[no-any-return]
+        return got
+
+    def record(self, keys: frozenset[str]) -> None:
+        """Record dependency keys (those of a value :meth:`derived` gave)."""
+        (self._owner or self).deps |= keys
 
     def symbols(self, qname: str) -> list[SymbolRow]:
-        if self._qnames is not None and not self._may_define(qname):
-            (self._owner or self).deps.add(f"{self.lang}:{qname}")  # recorded all the same
-            return []
-        return self._lookup(f"{self.lang}:{qname}", _BY_QNAME, (qname, self.lang))
+        key = f"{self.lang}:{qname}"
+        qnames = self._qnames
+        # settled: a name no symbol of the language has (its hash is not among theirs; a collision
+        # says maybe: the query decides) is answered without a query
+        if qnames is not None:
+            known = qnames.get(self.lang)
+            if known is None:
+                known = self._known_qnames()
+            h = hash(qname)
+            i = bisect_left(known, h)
+            if i == len(known) or known[i] != h:
+                (self._owner or self).deps.add(key)  # recorded all the same
+                return []
+        return self._lookup(key, _BY_QNAME, (qname, self.lang))
 
-    def _may_define(self, qname: str) -> bool:
-        """Whether a symbol of the view's language may have qualified name ``qname`` (a hash
-        collision says yes: the query decides)."""
+    def _known_qnames(self) -> array[int]:
+        """The hashes of the view's language's qualified names, sorted (read once)."""
         assert self._qnames is not None
-        known = self._qnames.get(self.lang)
-        if known is None:
-            known = self._qnames[self.lang] = array(
-                "q", sorted({hash(q) for (q,) in self.db.execute(_QNAMES, (self.lang,))})
-            )
-        h = hash(qname)
-        i = bisect_left(known, h)
-        return i < len(known) and known[i] == h
+        known = self._qnames[self.lang] = array("q", sorted({hash(q) for (q,) in self.db.execute(_QNAMES, (self.lang,))}))
+        return known
 
     def by_name(self, name: str) -> list[SymbolRow]:
         return self._lookup(f"{self.lang}:#{name}", _BY_NAME, (name, self.lang))

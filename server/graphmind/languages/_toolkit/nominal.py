@@ -51,6 +51,7 @@ from .values import merge_values
 
 Value = tuple[str, Any]
 T = TypeVar("T")
+_NO_KEYS: frozenset[str] = frozenset()
 ARG_LAMBDA = "λ"  # ``λ<n>``: an argument that is a lambda of n parameters (-1: unknown)
 # library types a parameter may have that no lambda converts to (a lambda converts to delegates)
 NOT_DELEGATES = frozenset({"CancellationToken", "Type", "Object", "String", "Any"})
@@ -182,35 +183,35 @@ class Resolver:
         )
         # memoised per file (the view's rows don't change while it resolves one): a dispatch
         # check asks every same-named method's class for its supertypes, a call its receiver's
-        self._supers: dict[int, tuple[list[SymbolRow], bool]] = {}
-        self._hierarchies: dict[tuple[int, ...], tuple[list[list[SymbolRow]], bool]] = {}
+        self._supers: dict[int, tuple[tuple[list[SymbolRow], bool], frozenset[str]]] = {}
+        self._hierarchies: dict[tuple[int, ...], tuple[tuple[list[list[SymbolRow]], bool], frozenset[str]]] = {}
         self._ancestors: dict[int, set[int]] = {}
         # a file names the same types again and again (C#'s candidate lists are long: every
         # enclosing namespace and ``using``): each list and each name is looked up once
-        self._classes: dict[str, list[SymbolRow]] = {}
+        self._classes: dict[str, tuple[list[SymbolRow], frozenset[str]]] = {}
         self._first: dict[tuple[str, ...], list[SymbolRow]] = {}
         self._enclosing: dict[int, list[SymbolRow]] = {}
         self._extensions: dict[tuple[tuple[int, ...], str, int], list[SymbolRow]] = {}
-        self._type_values: dict[tuple[str, ...], Value] = {}
-        self._methods: dict[tuple[tuple[int, ...], str, int], tuple[list[SymbolRow], bool]] = {}
+        self._type_values: dict[tuple[str, ...], tuple[Value, frozenset[str]]] = {}
+        self._methods: dict[tuple[tuple[int, ...], str, int], tuple[tuple[list[SymbolRow], bool], frozenset[str]]] = {}
         self._roots: set[str] | None = None
         # what the workspace alone decides (a name's classes, a candidate list's type, a class's
         # supertypes, hierarchy and methods) is the same for every file: an index's settled view
         # computes it once for all of them (``derived``), each file recording its dependencies
-        # (its per-file memos are then not used: a hit in one would not record its dependencies
-        # within another's computation)
-        self._derived: Callable[..., Any] | None = getattr(ws, "derived", None)
+        self._derived: Callable[..., tuple[Any, frozenset[str]]] | None = getattr(ws, "derived", None)
 
-    def _shared(self, memo: dict[Any, T], tag: str, key: Hashable, compute: Callable[..., T], *args: Any) -> T:
-        """``compute(*args)``, memoised by ``key``: through the view's ``derived`` when it has one
-        (see above), else in ``memo``, the resolver's own."""
-        d = self._derived
-        if d is not None:
-            return d((tag, key), compute, *args)  # type: ignore[no-any-return]
+    def _shared(
+        self, memo: dict[Any, tuple[T, frozenset[str]]], tag: str, key: Hashable, compute: Callable[..., T], *args: Any
+    ) -> T:
+        """``compute(*args)``, memoised in ``memo`` (the resolver's) by ``key``, through the view's
+        ``derived`` when it has one (see above)."""
         got = memo.get(key)
         if got is None:
-            got = memo[key] = compute(*args)
-        return got
+            d = self._derived
+            got = memo[key] = d((tag, key), compute, *args) if d is not None else (compute(*args), _NO_KEYS)
+        elif got[1]:
+            self.ws.record(got[1])  # type: ignore[attr-defined]  # (maybe within another value's computation)
+        return got[0]
 
     # --- classes
     def classes(self, qname: str) -> list[SymbolRow]:
