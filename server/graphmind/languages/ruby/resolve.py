@@ -245,20 +245,11 @@ class Resolver:
 
     def find(self, qname: str, name: str, singleton: bool) -> tuple[list[SymbolRow], bool]:
         """The definitions a call of ``name`` on an instance of ``qname`` (``singleton``: on the
-        class) reaches first, and whether an ancestor lies outside the workspace. Memoised per
-        file, and computed by a resolver of its own that starts empty, whatever this one walked
-        (:func:`_found`): the answer depends on the workspace alone, so an index's settled view
-        computes it once for every file (``derived``), each recording the keys it looked up. The
-        answer is shared, not to be changed."""
+        class) reaches first, and whether an ancestor lies outside the workspace (memoised)."""
         key = (qname, name, singleton)
         got = self._found.get(key)
         if got is None:
-            derived = getattr(self.ws, "derived", None)
-            got = self._found[key] = (
-                derived(("ruby.find", key), _found, self.ws, qname, name, singleton)[0]
-                if derived is not None
-                else _found(self.ws, qname, name, singleton)
-            )
+            got = self._found[key] = self._find(qname, name, singleton)
         return got
 
     def _find(self, qname: str, name: str, singleton: bool) -> tuple[list[SymbolRow], bool]:
@@ -595,12 +586,3 @@ def _on_side(r: SymbolRow, singleton: bool) -> bool:
     """Is method row ``r`` a class method (``singleton``) or an instance method? A
     ``module_function`` is both."""
     return bool(r.extra.get("mf")) or bool(r.extra.get("self")) == singleton
-
-
-_NO_FACTS = Facts("", [], [], [], {})
-
-
-def _found(ws: WorkspaceView, qname: str, name: str, singleton: bool) -> tuple[list[SymbolRow], bool]:
-    """:meth:`Resolver.find`, walked by a resolver that starts empty: every lookup it makes is
-    recorded, and its answer is the workspace's alone, whichever file asks first."""
-    return Resolver(_NO_FACTS, ws)._find(qname, name, singleton)
