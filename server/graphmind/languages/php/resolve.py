@@ -97,15 +97,6 @@ def _overrides(r: Resolver, facts: Facts, ws: WorkspaceView, ids: list[int]) -> 
     return out
 
 
-_NO_FACTS = Facts("", [], [], [], {})
-
-
-def _implementations(ws: WorkspaceView, m: SymbolRow, within: SymbolRow) -> list[SymbolRow]:
-    """:meth:`Resolver.implementations`, walked by a resolver that starts empty: every lookup it
-    makes is recorded, and its answer is the workspace's alone, whichever file asks first."""
-    return Resolver(_NO_FACTS, ws)._implementations_of(m, within)
-
-
 def loaded(rows: list[SymbolRow]) -> list[SymbolRow]:
     """Of several definitions of one qualified name, those where Composer's PSR-4 map looks
     (the class it loads and its members); none there: all of them."""
@@ -566,32 +557,18 @@ class Resolver:
         subtypes, and, for each subclass that uses traits, the method PHP's lookup finds first in
         it (``BufferHandler`` runs ``ProcessableHandlerTrait::pushProcessor`` for
         ``ProcessableHandlerInterface::pushProcessor``; its own subclasses inherit that one). A
-        trait used only by a class above ``within`` is not looked at.
-
-        Memoised per file, and computed by a resolver of its own that starts empty, whatever this
-        one walked (:func:`_implementations`): the answer depends on the workspace alone, so an
-        index's settled view computes it once for every file (``derived``), each recording the
-        keys it looked up. The answer is shared, not to be changed."""
+        trait used only by a class above ``within`` is not looked at."""
         key = (m.id, within.id)
         found = self._implementations.get(key)
         if found is None:
-            derived = getattr(self.ws, "derived", None)
-            found = self._implementations[key] = (
-                derived(("php.implementations", key), _implementations, self.ws, m, within)[0]
-                if derived is not None
-                else _implementations(self.ws, m, within)
-            )
-        return found
-
-    def _implementations_of(self, m: SymbolRow, within: SymbolRow) -> list[SymbolRow]:
-        found = list(self.dispatch.overrides(m, within))
-        seen = {r.id for r in found} | {m.id}
-        for sub in self.dispatch.subtypes(within):
-            if sub.kind in ("class", "enum") and sub.extra.get("bases"):  # it uses traits
-                for r in self.methods([sub], m.name)[0]:
-                    if r.id not in seen and r.kind == "method":
-                        seen.add(r.id)
-                        found.append(r)
+            found = self._implementations[key] = list(self.dispatch.overrides(m, within))
+            seen = {r.id for r in found} | {m.id}
+            for sub in self.dispatch.subtypes(within):
+                if sub.kind in ("class", "enum") and sub.extra.get("bases"):  # it uses traits
+                    for r in self.methods([sub], m.name)[0]:
+                        if r.id not in seen and r.kind == "method":
+                            seen.add(r.id)
+                            found.append(r)
         return found
 
     def by_name(self, i: int, site: SiteFact) -> Resolution:
