@@ -6,9 +6,8 @@ import marshal
 import sqlite3
 from array import array
 from bisect import bisect_left
-from collections.abc import Callable, Hashable
 from sys import intern
-from typing import Any, TypeVar
+from typing import Any
 
 from ..model import SymbolRow
 
@@ -36,9 +35,6 @@ _BINDINGS = "SELECT kind, target, extra FROM bindings WHERE module=? AND name=? 
 # and every symbol of a workspace of Django's size (13K) cached.
 CACHE_ENTRIES = 50_000
 
-T = TypeVar("T")
-_NO_KEYS: frozenset[str] = frozenset()
-
 
 class _Caches:
     """A view's lookup caches, in two generations: when the newer one has made ``limit`` entries it
@@ -46,10 +42,7 @@ class _Caches:
     moves to the newer one, so what resolution keeps asking for stays cached. Only the cost of a
     lookup depends on them, never its answer or the dependency it records."""
 
-    __slots__ = (
-        "found", "bind", "rows", "renames", "derived", "old_found", "old_bind", "old_rows", "old_renames", "old_derived",
-        "made", "limit",
-    )
+    __slots__ = ("found", "bind", "rows", "renames", "old_found", "old_bind", "old_rows", "old_renames", "made", "limit")
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
@@ -62,14 +55,10 @@ class _Caches:
         self.rows: dict[int, SymbolRow] = {}
         # the aliases of a subtypes lookup, by its key (its types are in ``found``)
         self.renames: dict[str, list[str]] = {}
-        # a settled view's values derived from lookups, with the keys those lookups recorded
-        # (:meth:`StoreView.derived`)
-        self.derived: dict[Hashable, tuple[Any, frozenset[str]]] = {}
         self.old_found: dict[str, list[SymbolRow]] = {}
         self.old_bind: dict[tuple[str, str, str], list[tuple[str, str, Any]]] = {}
         self.old_rows: dict[int, SymbolRow] = {}
         self.old_renames: dict[str, list[str]] = {}
-        self.old_derived: dict[Hashable, tuple[Any, frozenset[str]]] = {}
 
     def made_one(self) -> None:
         self.made += 1
@@ -77,7 +66,6 @@ class _Caches:
             self.made = 0
             self.old_found, self.old_bind, self.old_rows, self.old_renames = self.found, self.bind, self.rows, self.renames
             self.found, self.bind, self.rows, self.renames = {}, {}, {}, {}
-            self.old_derived, self.derived = self.derived, {}
 
 
 def star_key(lang: str, module: str) -> str:
@@ -142,61 +130,22 @@ class StoreView:
             c.made_one()
         return rows
 
-    def derived(self, key: Hashable, compute: Callable[..., T], *args: Any) -> tuple[T, frozenset[str]]:
-        """``compute(*args)``: a value a resolver derives from this view's lookups alone (a candidate
-        list's type, a class's supertypes), the same for every file, with the dependency keys its
-        computation recorded (recorded now: a file that finds it computed records what a fresh
-        computation would). While the view is settled it is computed once per language and key
-        for all the files resolved; else every time (the keys: none, the computation recorded
-        them). The value is shared: not to be changed. A resolver that keeps such a value for
-        itself records its keys again (:meth:`record`) whenever it uses it: it may be within
-        another value's computation, whose keys must include them."""
-        if self._qnames is None:  # symbols may change between two files' resolutions
-            return compute(*args), _NO_KEYS
-        owner = self._owner or self
-        c = self._c
-        k = (self.lang, key)
-        got = c.derived.get(k)
-        if got is None:
-            got = c.old_derived.get(k)
-            if got is None:
-                outer = owner.deps
-                owner.deps = set()
-                try:
-                    value = compute(*args)
-                finally:
-                    inner, owner.deps = owner.deps, outer
-                got = (value, frozenset(inner))
-            c.derived[k] = got
-            c.made_one()
-        owner.deps |= got[1]
-        return got
-
-    def record(self, keys: frozenset[str]) -> None:
-        """Record dependency keys (those of a value :meth:`derived` gave)."""
-        (self._owner or self).deps |= keys
-
     def symbols(self, qname: str) -> list[SymbolRow]:
         key = f"{self.lang}:{qname}"
         qnames = self._qnames
         # settled: a name no symbol of the language has (its hash is not among theirs; a collision
-        # says maybe: the query decides) is answered without a query
+        # says maybe: the query decides) is answered without a query. Inline: the most frequent
+        # lookup of all
         if qnames is not None:
             known = qnames.get(self.lang)
             if known is None:
-                known = self._known_qnames()
+                known = qnames[self.lang] = array("q", sorted({hash(q) for (q,) in self.db.execute(_QNAMES, (self.lang,))}))
             h = hash(qname)
             i = bisect_left(known, h)
             if i == len(known) or known[i] != h:
                 (self._owner or self).deps.add(key)  # recorded all the same
                 return []
         return self._lookup(key, _BY_QNAME, (qname, self.lang))
-
-    def _known_qnames(self) -> array[int]:
-        """The hashes of the view's language's qualified names, sorted (read once)."""
-        assert self._qnames is not None
-        known = self._qnames[self.lang] = array("q", sorted({hash(q) for (q,) in self.db.execute(_QNAMES, (self.lang,))}))
-        return known
 
     def by_name(self, name: str) -> list[SymbolRow]:
         return self._lookup(f"{self.lang}:#{name}", _BY_NAME, (name, self.lang))

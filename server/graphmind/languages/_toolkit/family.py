@@ -3,12 +3,9 @@ each other; a Go package's ``go.mod`` is a ``gomod`` file)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
-from typing import Any, TypeVar
+from typing import Any
 
 from ...model import SymbolRow, WorkspaceView
-
-T = TypeVar("T")
 
 
 class FamilyView:
@@ -35,12 +32,6 @@ class FamilyView:
         for v in self._views:
             out += getattr(v, lookup)(*args)
         return out
-
-    def derived(self, key: Hashable, compute: Callable[..., T], *args: Any) -> tuple[T, frozenset[str]]:
-        """The wrapped view's ``derived`` (a value computed once per index, its keys recorded on
-        each use), if it has one; else ``compute(*args)`` (its lookups recorded as it runs)."""
-        d = getattr(self.ws, "derived", None)
-        return d(key, compute, *args) if d is not None else (compute(*args), frozenset())  # type: ignore[no-any-return]
 
     def symbols(self, qname: str) -> list[SymbolRow]:
         return self._each("symbols", qname)

@@ -22,9 +22,9 @@ functions); what a language's extractor hands the resolver is the facts' symbols
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Iterator
 from types import ModuleType
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, NamedTuple
 
 import tree_sitter as ts
 
@@ -50,8 +50,6 @@ from .names import CLASS_KINDS, Expr, ExprKind
 from .values import merge_values
 
 Value = tuple[str, Any]
-T = TypeVar("T")
-_NO_KEYS: frozenset[str] = frozenset()
 ARG_LAMBDA = "λ"  # ``λ<n>``: an argument that is a lambda of n parameters (-1: unknown)
 # library types a parameter may have that no lambda converts to (a lambda converts to delegates)
 NOT_DELEGATES = frozenset({"CancellationToken", "Type", "Object", "String", "Any"})
@@ -183,42 +181,25 @@ class Resolver:
         )
         # memoised per file (the view's rows don't change while it resolves one): a dispatch
         # check asks every same-named method's class for its supertypes, a call its receiver's
-        self._supers: dict[int, tuple[tuple[list[SymbolRow], bool], frozenset[str]]] = {}
-        self._hierarchies: dict[tuple[int, ...], tuple[tuple[list[list[SymbolRow]], bool], frozenset[str]]] = {}
+        self._supers: dict[int, tuple[list[SymbolRow], bool]] = {}
+        self._hierarchies: dict[tuple[int, ...], tuple[list[list[SymbolRow]], bool]] = {}
         self._ancestors: dict[int, set[int]] = {}
         # a file names the same types again and again (C#'s candidate lists are long: every
         # enclosing namespace and ``using``): each list and each name is looked up once
-        self._classes: dict[str, tuple[list[SymbolRow], frozenset[str]]] = {}
+        self._classes: dict[str, list[SymbolRow]] = {}
         self._first: dict[tuple[str, ...], list[SymbolRow]] = {}
         self._enclosing: dict[int, list[SymbolRow]] = {}
         self._extensions: dict[tuple[tuple[int, ...], str, int], list[SymbolRow]] = {}
-        self._type_values: dict[tuple[str, ...], tuple[Value, frozenset[str]]] = {}
-        self._methods: dict[tuple[tuple[int, ...], str, int], tuple[tuple[list[SymbolRow], bool], frozenset[str]]] = {}
+        self._type_values: dict[tuple[str, ...], Value] = {}
+        self._methods: dict[tuple[tuple[int, ...], str, int], tuple[list[SymbolRow], bool]] = {}
         self._roots: set[str] | None = None
-        # what the workspace alone decides (a name's classes, a candidate list's type, a class's
-        # supertypes, hierarchy and methods) is the same for every file: an index's settled view
-        # computes it once for all of them (``derived``), each file recording its dependencies
-        self._derived: Callable[..., tuple[Any, frozenset[str]]] | None = getattr(ws, "derived", None)
-
-    def _shared(
-        self, memo: dict[Any, tuple[T, frozenset[str]]], tag: str, key: Hashable, compute: Callable[..., T], *args: Any
-    ) -> T:
-        """``compute(*args)``, memoised in ``memo`` (the resolver's) by ``key``, through the view's
-        ``derived`` when it has one (see above)."""
-        got = memo.get(key)
-        if got is None:
-            d = self._derived
-            got = memo[key] = d((tag, key), compute, *args) if d is not None else (compute(*args), _NO_KEYS)
-        elif got[1]:
-            self.ws.record(got[1])  # type: ignore[attr-defined]  # (maybe within another value's computation)
-        return got[0]
 
     # --- classes
     def classes(self, qname: str) -> list[SymbolRow]:
-        return self._shared(self._classes, "nominal.classes", qname, self._classes_of, qname)
-
-    def _classes_of(self, qname: str) -> list[SymbolRow]:
-        return [r for r in self.ws.symbols(qname) if r.kind in CLASS_KINDS]
+        got = self._classes.get(qname)
+        if got is None:
+            got = self._classes[qname] = [r for r in self.ws.symbols(qname) if r.kind in CLASS_KINDS]
+        return got
 
     def first_class(self, cands: list[str]) -> list[SymbolRow]:
         """The classes of the first of ``cands`` that names any (none: [])."""
@@ -232,7 +213,11 @@ class Resolver:
         """The first candidate the workspace defines; none: a class outside the workspace."""
         if not cands:
             return None, EXTRACTED
-        return self._shared(self._type_values, "nominal.type", tuple(cands), self._type_value, cands), EXTRACTED
+        key = tuple(cands)
+        got = self._type_values.get(key)
+        if got is None:
+            got = self._type_values[key] = self._type_value(cands)
+        return got, EXTRACTED
 
     def _type_value(self, cands: list[str]) -> Value:
         if cands[0] in ("[]", "<prim>"):
@@ -268,7 +253,10 @@ class Resolver:
 
     def supers(self, cls: SymbolRow) -> tuple[list[SymbolRow], bool]:
         """Direct supertypes in the workspace, and whether one is outside it."""
-        return self._shared(self._supers, "nominal.supers", cls.id, self._direct_supers, cls)
+        got = self._supers.get(cls.id)
+        if got is None:
+            got = self._supers[cls.id] = self._direct_supers(cls)
+        return got
 
     def _direct_supers(self, cls: SymbolRow) -> tuple[list[SymbolRow], bool]:
         out: list[SymbolRow] = []
@@ -302,7 +290,11 @@ class Resolver:
     def hierarchy(self, start: list[SymbolRow]) -> tuple[list[list[SymbolRow]], bool]:
         """Classes by distance (the start, their supertypes, ...), and whether any supertype is
         outside the workspace. Memoised: the answer is shared, not to be changed."""
-        return self._shared(self._hierarchies, "nominal.hierarchy", tuple(r.id for r in start), self._hierarchy, start)
+        key = tuple(r.id for r in start)
+        got = self._hierarchies.get(key)
+        if got is None:
+            got = self._hierarchies[key] = self._hierarchy(start)
+        return got
 
     def _hierarchy(self, start: list[SymbolRow]) -> tuple[list[list[SymbolRow]], bool]:
         levels: list[list[SymbolRow]] = []
@@ -333,7 +325,9 @@ class Resolver:
         a nearer class's overload hides a farther one with the same arity. The bool: a supertype
         lies outside the workspace."""
         key = (tuple(r.id for r in start), name, arity)
-        got = self._shared(self._methods, "nominal.methods", key, self._methods_of, start, name, arity)
+        got = self._methods.get(key)
+        if got is None:
+            got = self._methods[key] = self._methods_of(start, name, arity)
         return self.narrow(got[0]), got[1]
 
     def _methods_of(self, start: list[SymbolRow], name: str, arity: int) -> tuple[list[SymbolRow], bool]:

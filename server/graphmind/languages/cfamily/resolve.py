@@ -39,10 +39,10 @@ from ...model import (
     SiteFact,
     SymbolRow,
     Target,
+    WorkspaceView,
 )
 from .._toolkit import MAX_DEPTH, Dispatch, known_confidence, label_by_name, unresolved
 from .._toolkit.dispatch import declared_overrides, dispatch_via, weak_method
-from .._toolkit.family import FamilyView
 from .builtins import COMMON_METHODS, STANDARD_NAMES
 from .syntax import CLASS_KINDS, FUNCTION_KINDS, MEMBER, NEW, Recv, accepts
 
@@ -58,7 +58,7 @@ def is_header(module: str) -> bool:
 
 
 class Resolver:
-    def __init__(self, facts: Facts, ws: FamilyView, cpp: bool) -> None:
+    def __init__(self, facts: Facts, ws: WorkspaceView, cpp: bool) -> None:
         self.f = facts
         self.ws = ws
         self.cpp = cpp
@@ -112,17 +112,16 @@ class Resolver:
         return False
 
     def symbols(self, qname: str) -> list[SymbolRow]:
-        """``ws.symbols`` once per name and resolution (each asks both languages of the family),
-        and once per index for every file (``derived``: its keys recorded for each)."""
+        """``ws.symbols`` once per name and resolution (each asks both languages of the family)."""
         got = self._symbols.get(qname)
         if got is None:
-            got = self._symbols[qname] = self.ws.derived(("cfamily.symbols", qname), self.ws.symbols, qname)[0]
+            got = self._symbols[qname] = self.ws.symbols(qname)
         return got
 
     def members(self, qname: str) -> list[SymbolRow]:
         got = self._members.get(qname)
         if got is None:
-            got = self._members[qname] = self.ws.derived(("cfamily.members", qname), self.ws.members, qname)[0]
+            got = self._members[qname] = self.ws.members(qname)
         return got
 
     def methods(self, classes: list[SymbolRow], name: str, depth: int = 0) -> list[SymbolRow]:
@@ -450,13 +449,13 @@ def prefer_definitions(rows: list[SymbolRow]) -> list[SymbolRow]:
     return [r for r in rows if not (r.extra.get("decl") and r.qname in defined)]
 
 
-def resolve(facts: Facts, ws: FamilyView, cpp: bool) -> Iterator[Resolution]:
+def resolve(facts: Facts, ws: WorkspaceView, cpp: bool) -> Iterator[Resolution]:
     r = Resolver(facts, ws, cpp)
     for i, site in enumerate(facts.sites):
         yield r.site(i, site)
 
 
-def overrides(facts: Facts, ws: FamilyView, ids: list[int], lang: str, cpp: bool) -> list[Override]:
+def overrides(facts: Facts, ws: WorkspaceView, ids: list[int], lang: str, cpp: bool) -> list[Override]:
     """The overrides of each virtual method a class of the file declares."""
     if not cpp:
         return []
