@@ -131,23 +131,21 @@ class StoreView:
         return rows
 
     def symbols(self, qname: str) -> list[SymbolRow]:
-        if self._qnames is not None and not self._may_define(qname):
-            (self._owner or self).deps.add(f"{self.lang}:{qname}")  # recorded all the same
-            return []
-        return self._lookup(f"{self.lang}:{qname}", _BY_QNAME, (qname, self.lang))
-
-    def _may_define(self, qname: str) -> bool:
-        """Whether a symbol of the view's language may have qualified name ``qname`` (a hash
-        collision says yes: the query decides)."""
-        assert self._qnames is not None
-        known = self._qnames.get(self.lang)
-        if known is None:
-            known = self._qnames[self.lang] = array(
-                "q", sorted({hash(q) for (q,) in self.db.execute(_QNAMES, (self.lang,))})
-            )
-        h = hash(qname)
-        i = bisect_left(known, h)
-        return i < len(known) and known[i] == h
+        key = f"{self.lang}:{qname}"
+        qnames = self._qnames
+        # settled: a name no symbol of the language has (its hash is not among theirs; a collision
+        # says maybe: the query decides) is answered without a query. Inline: the most frequent
+        # lookup of all
+        if qnames is not None:
+            known = qnames.get(self.lang)
+            if known is None:
+                known = qnames[self.lang] = array("q", sorted({hash(q) for (q,) in self.db.execute(_QNAMES, (self.lang,))}))
+            h = hash(qname)
+            i = bisect_left(known, h)
+            if i == len(known) or known[i] != h:
+                (self._owner or self).deps.add(key)  # recorded all the same
+                return []
+        return self._lookup(key, _BY_QNAME, (qname, self.lang))
 
     def by_name(self, name: str) -> list[SymbolRow]:
         return self._lookup(f"{self.lang}:#{name}", _BY_NAME, (name, self.lang))

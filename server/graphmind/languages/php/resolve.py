@@ -126,6 +126,7 @@ class Resolver:
         self._implementations: dict[tuple[int, int], list[SymbolRow]] = {}
         self._own: dict[int, SymbolRow | None] = {}
         self._locals: dict[tuple[int, str], tuple[Value | None, int]] = {}
+        self._methods: dict[tuple[tuple[int, ...], str], tuple[list[SymbolRow], bool]] = {}
 
     # --- classes
     def classes(self, qname: str) -> list[SymbolRow]:
@@ -241,7 +242,16 @@ class Resolver:
 
     def methods(self, start: list[SymbolRow], name: str) -> tuple[list[SymbolRow], bool]:
         """The method ``name`` each class finds first in its lookup order, and whether a supertype
-        of one of them lies outside the workspace (the method may be inherited from there)."""
+        of one of them lies outside the workspace (the method may be inherited from there).
+        Memoised (a file calls the same methods on the same types again and again): the answer is
+        shared, not to be changed."""
+        key = (tuple(r.id for r in start), name)
+        got = self._methods.get(key)
+        if got is None:
+            got = self._methods[key] = self._methods_of(start, name)
+        return got
+
+    def _methods_of(self, start: list[SymbolRow], name: str) -> tuple[list[SymbolRow], bool]:
         found: dict[int, SymbolRow] = {}
         external = False
         for cls in start:
