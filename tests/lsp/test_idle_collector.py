@@ -49,27 +49,30 @@ def test_hold_turns_automatic_collections_off_and_release_on(held: IdleCollector
 
 
 def test_quiet_client_gets_young_then_full_collection(held: IdleCollector, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Quiet for a moment: what the last messages made is collected and its survivors frozen; quiet
+    for longer: everything, so a cycle among frozen objects is freed too."""
     monkeypatch.setattr(collector_mod, "YOUNG_IDLE_S", 0.01)
-    monkeypatch.setattr(collector_mod, "FULL_IDLE_S", 0.05)
+    monkeypatch.setattr(collector_mod, "FULL_IDLE_S", 0.5)
 
-    async def run() -> tuple[bool, list[int], bool, list[int]]:
+    async def run() -> list[object]:
         loop = asyncio.get_running_loop()
-        gc.collect()
-        ref = _cycle()
+        old = Node()  # alive at the young collection: frozen by it
+        old_ref = weakref.ref(old)
+        new_ref = _cycle()  # garbage already
         held.after_message(loop)
         for _ in range(50):  # messages keep coming: nothing is collected
             await asyncio.sleep(0)
             held.after_message(loop)
-        busy = (ref() is not None, list(held.collections))
-        await asyncio.sleep(0.03)
-        young = list(held.collections)
+        busy = [list(held.collections), new_ref() is not None]
         await asyncio.sleep(0.1)
-        return busy[0], busy[1], ref() is None, [*young, *held.collections]
+        young = [list(held.collections), new_ref() is None, gc.get_freeze_count() > 0]
+        del old  # now garbage, but frozen: only the full collection frees it
+        gc.collect()
+        young.append(old_ref() is not None)
+        await asyncio.sleep(0.6)
+        return [*busy, *young, list(held.collections), old_ref() is None]
 
-    alive_while_busy, while_busy, freed, after = asyncio.run(run())
-    assert alive_while_busy and while_busy == [0, 0]
-    assert after[:2] == [1, 0]  # quiet for the young delay: the young generations only
-    assert after[2:] == [1, 1] and freed  # then everything
+    assert asyncio.run(run()) == [[0, 0], True, [1, 0], True, True, True, [1, 1], True]
 
 
 def test_a_client_that_never_pauses_is_bounded(held: IdleCollector, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -80,7 +83,7 @@ def test_a_client_that_never_pauses_is_bounded(held: IdleCollector, monkeypatch:
     assert held.collections == [0, 0] and all(r() is not None for r in refs)
     refs += [_cycle() for _ in range(4_000)]  # (each Node and its __dict__: two tracked objects)
     held.after_message(None)
-    assert held.collections == [0, 1]
+    assert held.collections == [1, 0]
     assert all(r() is None for r in refs)
     assert gc.get_count()[0] < 100
 

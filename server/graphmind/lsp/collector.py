@@ -8,12 +8,15 @@ everything the update left alive (~6 ms after an Enter), and every tenth young c
 one walks every unfrozen survivor: the open buffers' trees, facts and view rows (50 ms pauses
 while typing into Django's ``fields/__init__.py``).
 
-So once an index is frozen the server turns automatic collections off, and collects itself: the
-young generations once the client has been quiet for :data:`YOUNG_IDLE_S`, everything (but the
-frozen) after :data:`FULL_IDLE_S`. A client that never pauses still cannot grow the heap without
-bound: when the objects made since the last collection (the collector's own count: allocations
-less deallocations, which replacing a file's facts leaves flat) pass :data:`LIMIT`, the next
-message is followed by a full collection.
+So once an index is frozen the server turns automatic collections off, and collects itself, after
+the answer is written: what the last messages made, once the client has been quiet for
+:data:`YOUNG_IDLE_S`, and everything after :data:`FULL_IDLE_S`. Each collection freezes what
+survives it, so the next walks only what was made since (a collection's cost is the number of
+objects it walks, and a large buffer's facts and trees are hundreds of thousands); the one after a
+second of quiet unfreezes first, so that a cycle among older objects is freed too. A client that
+never pauses still cannot grow the heap without bound: when the objects made since the last
+collection (the collector's own count: allocations less deallocations, which replacing a file's
+facts leaves flat) pass :data:`LIMIT`, the message is followed by a collection of what is new.
 """
 
 from __future__ import annotations
@@ -21,8 +24,8 @@ from __future__ import annotations
 import asyncio
 import gc
 
-YOUNG_IDLE_S = 0.05  # quiet this long: the young generations are collected
-FULL_IDLE_S = 1.0  # quiet this long: every generation (the frozen index aside)
+YOUNG_IDLE_S = 0.05  # quiet this long: what was made since the last collection is collected
+FULL_IDLE_S = 1.0  # quiet this long: everything, frozen or not
 LIMIT = 100_000  # objects made since the last collection that force one, quiet or not
 
 
@@ -45,6 +48,7 @@ class IdleCollector:
         self._cancel()
         if self.held:
             self.held = False
+            gc.unfreeze()  # (what this server froze is walked again: its cycles can be freed)
             gc.enable()
 
     def after_message(self, loop: asyncio.AbstractEventLoop | None) -> None:
@@ -53,7 +57,7 @@ class IdleCollector:
         if gc.isenabled():  # (an update that began before ``hold`` turned it on again at its end)
             gc.disable()
         if gc.get_count()[0] > LIMIT:  # a client that never pauses: bounded all the same
-            self._collect_full()
+            self._collect_young()
         if loop is None:
             return
         self._cancel()
@@ -67,13 +71,18 @@ class IdleCollector:
         self._young = self._full = None
 
     def _collect_young(self) -> None:
+        """What was made since the last collection (the rest is frozen); its survivors frozen."""
         self._young = None
         if self.held:
-            gc.collect(1)
+            gc.collect()
+            gc.freeze()
             self.collections[0] += 1
 
     def _collect_full(self) -> None:
+        """Everything, the index's survivors too; the survivors frozen again."""
         self._full = None
         if self.held:
+            gc.unfreeze()
             gc.collect()
+            gc.freeze()
             self.collections[1] += 1
