@@ -60,7 +60,7 @@ def test_quiet_client_gets_young_then_full_collection(held: IdleCollector, monke
         old_ref = weakref.ref(old)
         new_ref = _cycle()  # garbage already
         held.after_message(loop)
-        for _ in range(50):  # messages keep coming: nothing is collected
+        for _ in range(collector_mod.EVERY - 2):  # messages keep coming: nothing is collected yet
             await asyncio.sleep(0)
             held.after_message(loop)
         busy = [list(held.collections), new_ref() is not None]
@@ -76,6 +76,7 @@ def test_quiet_client_gets_young_then_full_collection(held: IdleCollector, monke
 
 
 def test_a_client_that_never_pauses_is_bounded(held: IdleCollector, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every EVERY messages, and after a message that made LIMIT objects, what is new is collected."""
     monkeypatch.setattr(collector_mod, "LIMIT", 5_000)
     gc.collect()
     refs = [_cycle() for _ in range(2_000)]
@@ -86,6 +87,11 @@ def test_a_client_that_never_pauses_is_bounded(held: IdleCollector, monkeypatch:
     assert held.collections == [1, 0]
     assert all(r() is None for r in refs)
     assert gc.get_count()[0] < 100
+    ref = _cycle()
+    for n in range(collector_mod.EVERY):
+        assert ref() is not None and held.collections == [1, 0], n
+        held.after_message(None)
+    assert ref() is None and held.collections == [2, 0]
 
 
 def test_server_holds_the_collector_after_its_index_and_releases_it_at_shutdown(tmp_path: Path) -> None:

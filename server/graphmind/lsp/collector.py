@@ -14,9 +14,10 @@ the answer is written: what the last messages made, once the client has been qui
 survives it, so the next walks only what was made since (a collection's cost is the number of
 objects it walks, and a large buffer's facts and trees are hundreds of thousands); the one after a
 second of quiet unfreezes first, so that a cycle among older objects is freed too. A client that
-never pauses still cannot grow the heap without bound: when the objects made since the last
-collection (the collector's own count: allocations less deallocations, which replacing a file's
-facts leaves flat) pass :data:`LIMIT`, the message is followed by a collection of what is new.
+never pauses still cannot grow the heap without bound: every :data:`EVERY` messages, or once the
+objects made since the last collection (the collector's own count: allocations less
+deallocations) pass :data:`LIMIT`, a message is followed by a collection of what is new: a few
+keystrokes' survivors, a millisecond or two (one every ~40 keystrokes walked ~30 ms of them).
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ import gc
 
 YOUNG_IDLE_S = 0.05  # quiet this long: what was made since the last collection is collected
 FULL_IDLE_S = 1.0  # quiet this long: everything, frozen or not
-LIMIT = 100_000  # objects made since the last collection that force one, quiet or not
+EVERY = 16  # messages (8 keystrokes: a didChange and a request each) that force one, quiet or not
+LIMIT = 100_000  # objects made since the last collection that force one (a large didOpen)
 
 
 class IdleCollector:
@@ -38,6 +40,7 @@ class IdleCollector:
         self._young: asyncio.TimerHandle | None = None
         self._full: asyncio.TimerHandle | None = None
         self.collections = [0, 0]  # (young, full) collections run: what a test can see
+        self.messages = 0  # since the last collection
 
     def hold(self) -> None:
         if not self.held:
@@ -56,7 +59,8 @@ class IdleCollector:
             return
         if gc.isenabled():  # (an update that began before ``hold`` turned it on again at its end)
             gc.disable()
-        if gc.get_count()[0] > LIMIT:  # a client that never pauses: bounded all the same
+        self.messages += 1
+        if self.messages >= EVERY or gc.get_count()[0] > LIMIT:  # a client that never pauses: bounded all the same
             self._collect_young()
         if loop is None:
             return
@@ -73,6 +77,7 @@ class IdleCollector:
     def _collect_young(self) -> None:
         """What was made since the last collection (the rest is frozen); its survivors frozen."""
         self._young = None
+        self.messages = 0
         if self.held:
             gc.collect()
             gc.freeze()
@@ -81,6 +86,7 @@ class IdleCollector:
     def _collect_full(self) -> None:
         """Everything, the index's survivors too; the survivors frozen again."""
         self._full = None
+        self.messages = 0
         if self.held:
             gc.unfreeze()
             gc.collect()
