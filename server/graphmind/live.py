@@ -198,10 +198,12 @@ class LiveGraph:
                     self._seen_version = reader.data_version()
                     epoch = reader.epoch()
                 self.live = Engine(self.base.root, db_path=self._claim.db, stack_on=self.base.db_path, **opts)
+                self.live.store.volatile()  # a cache of the base and the buffers: a keystroke's commit waits for no disk
                 self._record(epoch)
                 return
             copied = self._copy_base_file(self._claim.db)
             self.live = Engine(self.base.root, db_path=self._claim.db, **opts)
+            self.live.store.volatile()
             if copied is None:
                 self.rebase()
             else:

@@ -238,3 +238,12 @@ def test_a_delta_overlay_that_holds_nothing_reads_the_base_alone(tmp_path: Path)
         assert snapshot(g.live) == _fresh(tmp_path, {"a.py": A, "b.py": B_MORE})
     finally:
         g.close()
+
+
+def test_the_overlay_is_a_volatile_cache_and_the_base_is_not(lg: LiveGraph, tmp_path: Path) -> None:
+    """A keystroke's commit to the overlay (deleted with its server, made again from the base)
+    waits for no disk; the index on disk keeps synchronous=NORMAL, also after a rebase."""
+    assert lg.live.store.synchronous() == 0
+    assert lg.base.store.synchronous() == 1
+    lg.rebase()
+    assert lg.live.store.synchronous() == 0

@@ -40,7 +40,8 @@ def _collector_off() -> Iterator[None]:
     ``Dispatch``); a generational collection in the middle of one only walks them and promotes
     the short-lived ones (a keystroke's view rows, ~3,500 on a 1M-line workspace), which soon
     sets off a full collection of everything alive (30–50 ms while typing). The collector runs
-    again after the update, on what the update left alive."""
+    again after the update, on what the update left alive (unless it was off before: a server
+    collects when its client is quiet, ``graphmind.lsp.collector``)."""
     was = gc.isenabled()
     gc.disable()
     try:

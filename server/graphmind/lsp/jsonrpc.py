@@ -190,6 +190,12 @@ class JsonRpc:
         array) is read as its messages one by one, each request answered on its own: LSP frames
         one message per body, and a client correlates answers by id."""
         try:
+            self._receive(body)
+        finally:  # answered: the collector's turn comes when the client is quiet
+            self.server.collector.after_message(self.loop)
+
+    def _receive(self, body: bytes) -> None:
+        try:
             data = json.loads(body, parse_constant=_not_json)
         except RecursionError:
             self.parse_error("the body is nested too deeply")

@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from pygls.uris import to_fs_path  # (pygls.uris alone: no lsprotocol)
 
 from ..eol import as_parsed
+from .collector import IdleCollector
 from .index_status import IndexStatus
 from .jsonrpc import JsonRpc, capability
 from .lean import ItemRef
@@ -132,6 +133,7 @@ class GraphMindServer:
         self.poller: threading.Thread | None = None
         self.ready = threading.Event()
         self.index_status = IndexStatus(self)
+        self.collector = IdleCollector()  # the cyclic collector runs when the client is quiet
         self.settle_timers: dict[tuple[str, str], asyncio.TimerHandle] = {}
         self.line_cache: OrderedDict[tuple[str, str], tuple[tuple[int, int], list[bytes]]] = OrderedDict()
         # an open buffer's text (the object), how many of its lines answers asked, and its lines
@@ -575,6 +577,7 @@ class GraphMindServer:
             self.index_status.finished()
             self._refresh_lenses()
             _freeze_survivors()
+            self.from_thread(self.collector.hold)
 
     def _progress(self, token: str, value: dict[str, Any]) -> None:
         self.from_thread(self.rpc.notify, "$/progress", {"token": token, "value": value})
@@ -610,6 +613,7 @@ class GraphMindServer:
         self.pending_roots = []
         for root in list(self._folders):
             self.close_root(root)  # deletes this server's overlay
+        self.collector.release()
 
 
 class ClientLogHandler(logging.Handler):

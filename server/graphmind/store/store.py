@@ -246,6 +246,16 @@ class Store:
         except sqlite3.DatabaseError as exc:
             raise IndexUnavailable(f"cannot stack {self.path} on {base}: {exc}") from exc
 
+    def volatile(self) -> None:
+        """This database is a rebuildable cache (a server's overlay: deleted when its server goes,
+        made again from the base when one starts): its commits and WAL checkpoints do not wait for
+        the disk. Only ``main``: an attached base is read-only here, and an index keeps NORMAL."""
+        self.db.execute("PRAGMA main.synchronous=OFF")
+
+    def synchronous(self) -> int:
+        """``main``'s synchronous level (0 OFF, 1 NORMAL, 2 FULL)."""
+        return self.db.execute("PRAGMA main.synchronous").fetchone()[0]
+
     @property
     def stacked(self) -> bool:
         return self.stack is not None

@@ -1,0 +1,128 @@
+"""The server's cyclic collector (``lsp/collector.py``): off while messages come, the young
+generations collected once the client is quiet, everything a little later, and a client that never
+pauses still bounded (a full collection once enough objects were made since the last one)."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import io
+import json
+import weakref
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from graphmind.lsp import collector as collector_mod
+from graphmind.lsp.collector import IdleCollector
+
+
+class Node:
+    def __init__(self) -> None:
+        self.me = self  # a reference cycle: only the cyclic collector frees it
+
+
+@pytest.fixture
+def held() -> Iterator[IdleCollector]:
+    was = gc.isenabled()
+    c = IdleCollector()
+    c.hold()
+    try:
+        yield c
+    finally:
+        c.release()
+        if not was:
+            gc.disable()
+
+
+def _cycle() -> weakref.ref[Node]:
+    return weakref.ref(Node())
+
+
+def test_hold_turns_automatic_collections_off_and_release_on(held: IdleCollector) -> None:
+    assert not gc.isenabled()
+    gc.enable()  # an update that began before hold turns it on at its end
+    held.after_message(None)
+    assert not gc.isenabled()
+    held.release()
+    assert gc.isenabled()
+
+
+def test_quiet_client_gets_young_then_full_collection(held: IdleCollector, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Quiet for a moment: what the last messages made is collected and its survivors frozen; quiet
+    for longer: everything, so a cycle among frozen objects is freed too."""
+    monkeypatch.setattr(collector_mod, "YOUNG_IDLE_S", 0.01)
+    monkeypatch.setattr(collector_mod, "FULL_IDLE_S", 0.5)
+
+    async def run() -> list[object]:
+        loop = asyncio.get_running_loop()
+        old = Node()  # alive at the young collection: frozen by it
+        old_ref = weakref.ref(old)
+        new_ref = _cycle()  # garbage already
+        held.after_message(loop)
+        for _ in range(collector_mod.EVERY - 2):  # messages keep coming: nothing is collected yet
+            await asyncio.sleep(0)
+            held.after_message(loop)
+        busy = [list(held.collections), new_ref() is not None]
+        await asyncio.sleep(0.1)
+        young = [list(held.collections), new_ref() is None, gc.get_freeze_count() > 0]
+        del old  # now garbage, but frozen: only the full collection frees it
+        gc.collect()
+        young.append(old_ref() is not None)
+        await asyncio.sleep(0.6)
+        return [*busy, *young, list(held.collections), old_ref() is None]
+
+    assert asyncio.run(run()) == [[0, 0], True, [1, 0], True, True, True, [1, 1], True]
+
+
+def test_a_client_that_never_pauses_is_bounded(held: IdleCollector, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every EVERY messages, and after a message that made LIMIT objects, what is new is collected."""
+    monkeypatch.setattr(collector_mod, "LIMIT", 5_000)
+    gc.collect()
+    refs = [_cycle() for _ in range(2_000)]
+    held.after_message(None)
+    assert held.collections == [0, 0] and all(r() is not None for r in refs)
+    refs += [_cycle() for _ in range(4_000)]  # (each Node and its __dict__: two tracked objects)
+    held.after_message(None)
+    assert held.collections == [1, 0]
+    assert all(r() is None for r in refs)
+    assert gc.get_count()[0] < 100
+    ref = _cycle()
+    for n in range(collector_mod.EVERY):
+        assert ref() is not None and held.collections == [1, 0], n
+        held.after_message(None)
+    assert ref() is None and held.collections == [2, 0]
+
+
+def test_server_holds_the_collector_after_its_index_and_releases_it_at_shutdown(tmp_path: Path) -> None:
+    from graphmind.lsp.server import create_server
+
+    (tmp_path / "m.py").write_text("def f():\n    return 1\n\ndef g():\n    return f()\n")
+    was = gc.isenabled()
+
+    async def run() -> tuple[bool, bool, bool]:
+        server = create_server()
+        server.rpc.writer = io.BytesIO()
+        server.rpc.loop = asyncio.get_running_loop()
+        for message in (
+            {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {},
+                "workspaceFolders": [{"uri": tmp_path.as_uri(), "name": "w"}]}},
+            {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+        ):
+            server.rpc.receive(json.dumps(message).encode())
+        for _ in range(600):
+            if server.ready.is_set() and server.collector.held:
+                break
+            await asyncio.sleep(0.05)
+        held = server.collector.held and not gc.isenabled()
+        server.rpc.receive(json.dumps({"jsonrpc": "2.0", "id": 2, "method": "graphmind/status", "params": {}}).encode())
+        still = not gc.isenabled()
+        server.shut_down()
+        return held, still, gc.isenabled()
+
+    try:
+        assert asyncio.run(run()) == (True, True, True)
+    finally:
+        if was:
+            gc.enable()
