@@ -723,10 +723,10 @@ def _splice(
     facts = last.facts
     symbols = list(facts.symbols)
     symbols[0] = replace(symbols[0], range=whole, end_byte=len(src))
+    dsite = len(msites) - (site_at[stop] - first_site)  # sites added (removed) before the chunks after
     if dsym:
         # the symbols after the edit move to other indices: the chunks after it are placed again
         # (as merge places them; the chunks before it and their merge stand)
-        dsite = len(msites) - (site_at[stop] - first_site)
         symbols[base:] = msyms
         after = []
         heads: dict[int, list[Any]] = {}  # a header after the edit -> its own and its members' shares
@@ -771,7 +771,6 @@ def _splice(
         if extra != symbols[ctx].extra:
             symbols[ctx] = replace(symbols[ctx], extra=extra)
     sites = facts.sites[:first_site] + msites + after
-    dsite = len(msites) - (site_at[stop] - first_site)
     new_site_at = site_at[:k] + new_site + ([x + dsite for x in site_at[stop:]] if dsite else site_at[stop:])
     new_sym_at = sym_at[:k] + new_sym_at + ([x + dsym for x in sym_at[stop:]] if dsym else sym_at[stop:])
     if not dsym and len(was) == len(now) and all(x.local == y.local for x, y in zip(was, now, strict=True)):
