@@ -26,6 +26,20 @@ def write_files(root: Path, files: dict[str, str]) -> Path:
     return root
 
 
+def resolved_files(eng: Engine) -> list[str]:
+    """The paths of the files the engine resolves from now on (whole or some of their sites), in order."""
+    seen: list[str] = []
+    up = eng.updater
+    inner = up._resolve
+
+    def spy(fid: int, path: str, *a, **k):  # type: ignore[no-untyped-def]
+        seen.append(path)
+        return inner(fid, path, *a, **k)
+
+    up._resolve = spy  # type: ignore[method-assign]
+    return seen
+
+
 def edges(engine: Engine, kind: str = "call") -> set[tuple[str, str, str]]:
     """(caller qname, callee qname, confidence) of every edge of a kind."""
     rows = engine.db.execute(

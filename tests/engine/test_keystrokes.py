@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from edit_sequences import edit_sequences
-from graph_util import check_incremental, snapshot, write_files
+from graph_util import check_incremental, resolved_files, snapshot, write_files
 from graphmind import languages
 from graphmind.engine import Engine, chunks, documents
 from graphmind.engine.update import Document
@@ -158,20 +158,6 @@ def _closed_equals_fresh(tmp_path: Path, eng: Engine, files: dict[str, str]) -> 
     return incremental
 
 
-def _resolved_files(eng: Engine) -> list[str]:
-    """The paths of the files the engine resolves from now on (whole or some of their sites), in order."""
-    seen: list[str] = []
-    up = eng.updater
-    inner = up._resolve
-
-    def spy(fid: int, path: str, *a, **k):  # type: ignore[no-untyped-def]
-        seen.append(path)
-        return inner(fid, path, *a, **k)
-
-    up._resolve = spy  # type: ignore[method-assign]
-    return seen
-
-
 def test_whole_again_with_another_interface_waits_for_settle(tmp_path: Path) -> None:
     """Broken text patched with an interface change (a method renamed while broken), then whole:
     the interface is not back to the one other files were resolved against, so they wait, with
@@ -186,7 +172,7 @@ def test_whole_again_with_another_interface_waits_for_settle(tmp_path: Path) -> 
     _type(eng, "model.py", at, "d")  # def saved((self): renamed while broken
     assert doc.unsettled
     replaced = eng.stats.replaced
-    resolved = _resolved_files(eng)
+    resolved = resolved_files(eng)
     eng.edit_document("model.py", [(at + 1, at + 2, b"")])  # def saved(self): whole, renamed
     assert not doc.unsettled and doc.pending and eng.stats.replaced == replaced
     assert set(resolved) == {"model.py"}
@@ -211,7 +197,7 @@ def test_typing_that_changes_the_interface_patches_and_leaves_other_files_for_se
     assert doc is not None
     at = MODEL.index("        audit(self)\n") + len("        audit(self)")
     replaced = eng.stats.replaced
-    resolved = _resolved_files(eng)
+    resolved = resolved_files(eng)
     interfaces = set()
     for key in ["\n        ", *"return self"]:
         eng.edit_document("model.py", [(at, at, key.encode())])

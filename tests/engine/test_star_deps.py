@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from edit_sequences import edit_sequences
-from graph_util import check_incremental, snapshot, write_files
+from graph_util import check_incremental, resolved_files, snapshot, write_files
 from graphmind.engine import Engine
 from graphmind.graph import Graph
 from hypothesis import HealthCheck, given, settings
@@ -29,19 +29,6 @@ def _engine(root: Path, files: dict[str, str]) -> Engine:
     return eng
 
 
-def _resolved(eng: Engine) -> list[str]:
-    seen: list[str] = []
-    up = eng.updater
-    inner = up._resolve
-
-    def spy(fid: int, path: str, *a, **k):  # type: ignore[no-untyped-def]
-        seen.append(path)
-        return inner(fid, path, *a, **k)
-
-    up._resolve = spy  # type: ignore[method-assign]
-    return seen
-
-
 def _closed_equals_fresh(root: Path, eng: Engine, files: dict[str, str]) -> None:
     incremental = snapshot(eng)
     eng.close()
@@ -53,7 +40,7 @@ def _closed_equals_fresh(root: Path, eng: Engine, files: dict[str, str]) -> None
 def test_a_function_added_to_a_module_does_not_re_resolve_its_star_askers(tmp_path: Path) -> None:
     eng = _engine(tmp_path, FILES)
     text = FILES["m.py"] + "\n\ndef b():\n    return 3\n"
-    resolved = _resolved(eng)
+    resolved = resolved_files(eng)
     eng.open_document("m.py", text)  # the buffer's text: a new top-level function
     assert "use.py" not in resolved  # it asked m's bindings of helper and m's star imports only
     _closed_equals_fresh(tmp_path, eng, {**FILES, "m.py": text})
@@ -63,7 +50,7 @@ def test_a_star_import_added_to_a_module_re_resolves_its_star_askers(tmp_path: P
     files = {**FILES, "use.py": FILES["use.py"] + "\n\ndef go():\n    import m\n    m.extra()\n"}
     eng = _engine(tmp_path, files)
     text = "from more import *\n" + FILES["m.py"]
-    resolved = _resolved(eng)
+    resolved = resolved_files(eng)
     eng.open_document("m.py", text)
     assert "use.py" in resolved
     graph = Graph(eng)
