@@ -5,6 +5,8 @@
 -- :GraphmindBlastRadius [depth] [direction] [minConfidence]
 -- Asks the GraphMind server for the blast radius of the symbol under the cursor and puts every
 -- affected caller (at its call site) in the quickfix list, nearest first.
+require('graphmind.filetypes') -- the filetypes Neovim lacks for GraphMind's extensions
+
 local M = {}
 
 local function client_for(buf)

@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import { allCallSites, targetCount, type BlastNode, type BlastQuery, type BlastRadiusTreeProvider } from './blastTree';
 import { changesSummary, type ChangesQuery } from './changesTree';
-import { isSupportedLanguage } from './languages';
+import { isSupportedDocument } from './languages';
 import {
   BLAST_RADIUS_METHOD,
   buildBlastRadiusParams,
@@ -45,7 +45,7 @@ export interface BlastRadiusDeps {
 
 /** The parts of a TextDocumentChangeEvent the view follows. */
 export interface DocumentChange {
-  document: { uri: { scheme: string; toString(): string }; languageId: string };
+  document: { uri: { scheme: string; path?: string; toString(): string }; languageId: string };
   contentChanges: readonly { range: LspRange; text: string }[];
 }
 
@@ -183,7 +183,7 @@ export class BlastRadiusController implements vscode.Disposable {
       return undefined;
     }
     const doc = editor.document;
-    if (!isSupportedLanguage(doc.languageId)) {
+    if (!isSupportedDocument(doc.languageId, doc.uri.path)) {
       void vscode.window.showWarningMessage(`GraphMind doesn't index "${doc.languageId}" files, so it has no blast radius here.`);
       return undefined;
     }
@@ -224,7 +224,7 @@ export class BlastRadiusController implements vscode.Disposable {
     if ((!changes && (!query || !this.deps.provider.result)) || e.contentChanges.length === 0) {
       return;
     }
-    if (e.document.uri.scheme !== 'file' || !isSupportedLanguage(e.document.languageId)) {
+    if (e.document.uri.scheme !== 'file' || !isSupportedDocument(e.document.languageId, e.document.uri.path)) {
       return;
     }
     if (query && e.document.uri.toString() === query.uri) {

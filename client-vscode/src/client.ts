@@ -11,7 +11,7 @@ import {
   type LanguageClientOptions,
   type ServerOptions,
 } from 'vscode-languageclient/node';
-import { LANGUAGES } from './languages';
+import { DOCUMENT_SELECTOR } from './languages';
 import { RestartPolicy } from './restartPolicy';
 import type { ClientFactory } from './server';
 
@@ -78,7 +78,7 @@ export function createClientFactory(output: vscode.OutputChannel): ClientFactory
     let started = false;
     const policy = new RestartPolicy();
     const clientOptions: LanguageClientOptions = {
-      documentSelector: LANGUAGES.map((language) => ({ scheme: 'file', language })),
+      documentSelector: [...DOCUMENT_SELECTOR],
       outputChannel: output,
       traceOutputChannel: output,
       revealOutputChannelOn: RevealOutputChannelOn.Never,
