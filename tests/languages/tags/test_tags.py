@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import pytest
-from graph_util import check_incremental, edges
+from graph_util import check_incremental, edges, layer_snapshot
 from graphmind import languages
 from graphmind.engine import Engine
 from languages.annotations import annotated_edges, read_annotations
@@ -169,6 +169,38 @@ def test_tags_incremental_equals_fresh_property(lang: str) -> None:
     @given(edit_sequences(source_files(case.initial), case.fragments))
     def run(edits: list[tuple[str, int, int, str]]) -> None:
         check_incremental(case.initial, case.open_files, edits)
+
+    run()
+
+
+def _fixture_case(lang: str) -> EditCase:
+    """The language's own annotated fixture as an edit case: its files; as fragments, each of its
+    code lines (a second definition of a name makes calls ambiguous, a call line adds sites, a
+    class header re-nests what follows) and the punctuation that breaks and mends its syntax; its
+    ``main`` file edited as an open buffer (the live overlay), the others on disk."""
+    files = sorted(p for p in (FIXTURE / lang).rglob("*") if p.is_file())
+    initial = {p.relative_to(FIXTURE / lang).as_posix(): p.read_text(encoding="utf-8") for p in files}
+    lines = sorted({line + "\n" for text in initial.values() for line in text.splitlines()
+                    if line.strip() and "^ calls:" not in line})
+    fragments = [*lines, "(", ")", "{", "}", "[", "]", "end", "\n", " ", ""]
+    return EditCase(initial, fragments, tuple(r for r in initial if r.rsplit("/", 1)[-1].lower().startswith("main.")))
+
+
+@pytest.mark.parametrize("lang", TAG_LANGS)
+def test_tags_incremental_equals_fresh_on_every_fixture(lang: str) -> None:
+    """Incremental == fresh for every tag-level language, drawn over its annotated fixture (the
+    hand-written EDIT_CASES above cover four languages' harder shapes), every layer compared
+    (search rows, imports, notes: ``layer_snapshot``)."""
+    from edit_sequences import edit_sequences, source_files
+    from hypothesis import HealthCheck, given, settings
+
+    case = _fixture_case(lang)
+    assert case.open_files, f"{lang}: no main file to open as a buffer"
+
+    @settings(max_examples=examples(5), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(edit_sequences(source_files(case.initial), case.fragments, max_length=40, max_edits=8))
+    def run(edits: list[tuple[str, int, int, str]]) -> None:
+        check_incremental(case.initial, case.open_files, edits, snap=layer_snapshot)
 
     run()
 
