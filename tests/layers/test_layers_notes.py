@@ -57,6 +57,22 @@ def test_blast_radius_returns_the_notes_of_targets_and_items(tmp_path: Path) -> 
     eng.close()
 
 
+def test_a_one_segment_qualified_name_is_named_by_itself(tmp_path: Path) -> None:
+    """A C function's qualified name is its name: a backticked ``parse_config`` names it; a bare
+    ``run`` still names no ``app.run`` (two segments or more of a longer name)."""
+    from graphmind.engine import Engine
+
+    (tmp_path / "cfg.c").write_text("int parse_config(void) { return 0; }\n")
+    (tmp_path / "app.py").write_text("def run():\n    pass\n")
+    (tmp_path / "n.md").write_text("# Config\n\n`parse_config` runs before `run`.\n")
+    eng = Engine(tmp_path, db_path=tmp_path / ".graphmind" / "index.db")
+    eng.index()
+    g = Graph(eng)
+    assert [(n.title, n.symbols) for n in g.notes(g.find("parse_config"))] == [("Config", ["parse_config"])]
+    assert g.notes(g.find("app.run")) == []
+    eng.close()
+
+
 def test_notes_follow_edits_of_the_markdown_and_of_the_code(tmp_path: Path) -> None:
     root = workspace(tmp_path, "events/py", "notes")
     eng = indexed(root)

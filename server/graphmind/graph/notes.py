@@ -23,8 +23,10 @@ class Note:
 
 
 def _suffixes(qname: str) -> list[str]:
+    """The mentions that name ``qname``: its last two segments or more (a bare ``run`` names no
+    ``app.run``); a qualified name of one segment (a C function, a C++ global) is named by itself."""
     parts = qname.split(".")
-    return [".".join(parts[i:]) for i in range(len(parts) - 1)]  # two segments or more
+    return [".".join(parts[i:]) for i in range(len(parts) - 1)] or [qname]
 
 
 def notes_for(layers: Layers, reads: Reads, syms: list[Sym]) -> list[Note]:
