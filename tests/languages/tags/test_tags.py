@@ -296,6 +296,53 @@ def test_search_and_dead_code(tmp_path: Path, lang: str) -> None:
         eng.close()
 
 
+# Per language, a definition its runtime calls though no code does (by name, or by a mark in its
+# header) and an unused one beside it: dead code lists the second only, and names why the first runs.
+ENTRY_CASES: dict[str, tuple[str, str, str]] = {  # file: (text, the entry point, why it runs)
+    "a.hack": ("<<__EntryPoint>>\nfunction start(): void {\n  echo 1;\n}\n\nfunction unused(): void {}\n",
+               "a.start", "__EntryPoint"),
+    "b.fs": ("module Prog\n\n[<EntryPoint>]\nlet run argv =\n    0\n\nlet unused x = x\n", "b.run", "EntryPoint"),
+    "C.cls": ("public with sharing class Ctl {\n    @AuraEnabled\n    public static String load() {\n        return 'x';\n"
+              "    }\n\n    public static String unused() {\n        return 'y';\n    }\n}\n", "C.Ctl.load", "@AuraEnabled"),
+    "d.sol": ("pragma solidity ^0.8.0;\n\ncontract Vault {\n    function deposit(\n        uint amount\n    ) external returns"
+              " (uint) {\n        return amount;\n    }\n\n    function unused() internal pure returns (uint) {\n"
+              "        return 1;\n    }\n}\n", "d.Vault.deposit", "external"),
+    "e.gd": ("extends Node\n\nfunc _ready():\n    pass\n\nfunc unused():\n    pass\n", "e._ready", "_ready"),
+    "f.clj": ("(ns f)\n\n(defn -main [& args]\n  (println args))\n\n(defn unused [] 1)\n", "f.-main", "-main"),
+    "g.erl": ("-module(g).\n-export([init/1]).\n\ninit(Args) ->\n    {ok, Args}.\n\nunused() ->\n    ok.\n", "g.init",
+              "init"),
+    "h.swift": ("@main\nstruct App {\n    static func main() {\n    }\n}\n\nfunc unused() {}\n", "h.App.main", "main"),
+    "i.hlsl": ("[numthreads(8, 8, 1)]\nvoid CSMain(uint3 id : SV_DispatchThreadID)\n{\n}\n\nfloat unused(float x)\n{\n"
+               "    return x;\n}\n", "i.CSMain", "numthreads"),
+    "j.glsl": ("void main() {\n}\n\nfloat unused(float x) {\n    return x;\n}\n", "j.main", "main"),
+    "k.pony": ("actor Main\n  new create(env: Env) =>\n    None\n\nprimitive P\n  fun unused(): U32 => 1\n", "k.Main.create",
+               "Main.create"),
+}
+
+
+def test_dead_code_knows_each_languages_entry_points(tmp_path: Path) -> None:
+    from graphmind.graph import Graph
+    from graphmind.graph.dead import dead_code
+    from graphmind.graph.policy import Classifier
+
+    for rel, (text, _, _) in ENTRY_CASES.items():
+        (tmp_path / rel).write_text(text)
+    eng = Engine(tmp_path, db_path=tmp_path / ".graphmind" / "index.db")
+    try:
+        eng.index()
+        graph = Graph(eng)
+        dead = {s.qname for s in dead_code(graph).items}
+        # each file's unused definition (Pony's with its primitive, dead as a whole), nothing else
+        members = {"C": "C.Ctl.unused", "d": "d.Vault.unused", "k": "k.P"}
+        assert dead == {members.get(m := rel.split(".")[0], f"{m}.unused") for rel in ENTRY_CASES}
+        reasons = Classifier(graph)
+        for rel, (_, entry, reason) in ENTRY_CASES.items():
+            (sym,) = graph.symbols_by_qname(entry)
+            assert reasons.entry_point_reason(sym) == reason, rel
+    finally:
+        eng.close()
+
+
 @pytest.mark.parametrize("lang", ["clojure", "erlang", "vim"])
 def test_changes_reach_the_callers(tmp_path: Path, lang: str) -> None:
     import json

@@ -30,12 +30,13 @@ The labels come from the shared policy (:mod:`.._toolkit.labels`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import tree_sitter as ts
 
 from ...model import Facts, Resolution, WorkspaceView
-from .. import Language, _query, extensions_of, register
+from .. import Language, SymbolInfo, _query, extensions_of, register
 from .extract import extract
 from .resolve import resolve
 from .specs import FOREIGN_PROBE, TABLE, Spec
@@ -60,6 +61,18 @@ class TagLanguage(Language):
     def resolve(self, facts: Facts, ws: WorkspaceView) -> Iterator[Resolution]:
         return resolve(self.spec, facts, ws)
 
+    def entry_point_reason(self, sym: SymbolInfo) -> str | None:
+        """A definition the runtime calls (``Spec.entry_points``: by name, or ``Owner.name``), or
+        one whose header carries the language's mark (``Spec.entry_mark``): the name or the mark."""
+        spec = self.spec
+        if sym.kind != "class" and (sym.name in spec.entry_points or f"{sym.parent_name}.{sym.name}" in spec.entry_points):
+            return sym.name if sym.name in spec.entry_points else f"{sym.parent_name}.{sym.name}"
+        if spec.entry_mark is not None:
+            m = spec.entry_mark.search("\n".join(_header(sym)))
+            if m is not None:
+                return m.group(0).strip(" \t()[]<>:")
+        return None
+
     def skip_reason(self, text: bytes) -> str | None:
         """A file of another format under this language's extension (``Spec.foreign``) is skipped."""
         head = text[:FOREIGN_PROBE]
@@ -67,6 +80,26 @@ class TagLanguage(Language):
             if f.pattern.search(head):
                 return f"{f.what}, not {self.name} code"
         return super().skip_reason(text)
+
+
+# a definition's header: the attribute lines right above it, its lines to its name, then on to the
+# line that opens its body (a modifier after the parameters: Solidity's `external`, HLSL's semantic)
+_ATTRIBUTE_LINE = re.compile(r"^\s*(?:@|\[<|\[|<<|#\[)")
+_HEADER_LINES = 6
+
+
+def _header(sym: SymbolInfo) -> list[str]:
+    above: list[str] = []
+    n = sym.start_line - 1
+    while n >= 0 and len(above) < _HEADER_LINES and _ATTRIBUTE_LINE.match(sym.line(n)):
+        above.insert(0, sym.line(n))
+        n -= 1
+    lines = above + sym.head()
+    n = max(sym.start_line, sym.name_line)
+    while "{" not in lines[-1] and n < min(sym.end_line, sym.name_line + _HEADER_LINES):
+        n += 1
+        lines.append(sym.line(n))
+    return lines
 
 
 for _spec in TABLE:

@@ -65,6 +65,11 @@ class Spec:
     sigils: str = "&$@%*"
     queries: str = ""  # the folder under queries/ when another language's query fits the grammar
     foreign: tuple[Foreign, ...] = ()  # formats that share the extension (skipped, with a reason)
+    # dead code: what the runtime, engine or toolchain calls though no code does -- definitions by
+    # name (``main``; ``Owner.name``: a member of a type of that name, Pony's ``Main.create``), and
+    # a mark in a definition's header (an attribute, a modifier: Hack's ``<<__EntryPoint>>``)
+    entry_points: frozenset[str] = frozenset()
+    entry_mark: re.Pattern[str] | None = None
 
 
 _ELIXIR_FORMS = frozenset(
@@ -133,50 +138,71 @@ _APEX_METHODS = frozenset(
      "containsKey", "keySet", "addAll", "isEmpty", "valueOf"}
 )
 
+# OTP's behaviour callbacks (gen_server, supervisor, application), called by the runtime
+_OTP_CALLBACKS = frozenset(
+    {"init", "handle_call", "handle_cast", "handle_info", "handle_continue", "terminate", "code_change", "start",
+     "stop"}
+)
+# the methods Godot's engine calls on a node or object
+_GODOT_CALLBACKS = frozenset(
+    {"_init", "_ready", "_process", "_physics_process", "_input", "_unhandled_input", "_unhandled_key_input",
+     "_enter_tree", "_exit_tree", "_draw", "_notification", "_gui_input", "_integrate_forces",
+     "_get_configuration_warnings"}
+)
+_MAIN = frozenset({"main"})
+
 TABLE: tuple[Spec, ...] = (
-    Spec("swift", "swift", ("swift",), frozenset({"self", "super", "Self"}), ("init",)),
-    Spec("scala", "scala", ("scala",), frozenset({"this", "super"}), builtin_methods=_SCALA_METHODS),
+    Spec("swift", "swift", ("swift",), frozenset({"self", "super", "Self"}), ("init",), entry_points=_MAIN,
+         entry_mark=re.compile(r"@main\b")),
+    Spec("scala", "scala", ("scala",), frozenset({"this", "super"}), builtin_methods=_SCALA_METHODS,
+         entry_points=_MAIN, entry_mark=re.compile(r"@main\b")),
     Spec("lua", "lua", ("lua",), frozenset({"self"}), builtin_methods=_LUA_METHODS, implicit_members=False, nested_global=True,
          bare_methods=False),
     Spec("bash", "bash", ("shellscript", "bash", "sh"), nested_global=True),
     Spec("elixir", "elixir", ("elixir",), frozenset({"__MODULE__"}), (), _ELIXIR_FORMS, module_receivers=True,
-         bare_methods=False),
+         bare_methods=False, entry_points=_OTP_CALLBACKS),
     Spec("perl", "perl", ("perl",), frozenset({"$self", "$class", "__PACKAGE__", "shift"}), ("new",), _PERL_BUILTINS,
          nested_global=True),
     Spec("r", "r", ("r",)),
     Spec("julia", "julia", ("julia",), ctor_names=("<class>",)),  # an inner constructor, named like its struct
-    Spec("zig", "zig", ("zig",), frozenset({"self", "@This()"}), nested_global=True, library_roots=frozenset({"std"})),
-    Spec("haskell", "haskell", ("haskell",), implicit_members=False, bare_methods=False),
+    Spec("zig", "zig", ("zig",), frozenset({"self", "@This()"}), nested_global=True, library_roots=frozenset({"std"}),
+         entry_points=_MAIN),
+    Spec("haskell", "haskell", ("haskell",), implicit_members=False, bare_methods=False, entry_points=_MAIN),
     Spec("ocaml", "ocaml", ("ocaml",), frozenset({"self"}), module_receivers=True),
-    Spec("clojure", "clojure", ("clojure",), ignore=_LISP_FORMS, module_receivers=True),  # alias/f: a namespace's
-    Spec("erlang", "erlang", ("erlang",), module_receivers=True, bare_local_only=True),
-    Spec("fsharp", "fsharp", ("fsharp",), frozenset({"this"})),
-    Spec("objc", "objc", ("objective-c", "objc"), frozenset({"self", "super"}), ("init",)),
+    Spec("clojure", "clojure", ("clojure",), ignore=_LISP_FORMS, module_receivers=True,  # alias/f: a namespace's
+         entry_points=frozenset({"-main"})),
+    Spec("erlang", "erlang", ("erlang",), module_receivers=True, bare_local_only=True,
+         entry_points=_OTP_CALLBACKS | _MAIN),  # main/1: an escript's
+    Spec("fsharp", "fsharp", ("fsharp",), frozenset({"this"}), entry_mark=re.compile(r"\[<\s*EntryPoint\s*>\]")),
+    Spec("objc", "objc", ("objective-c", "objc"), frozenset({"self", "super"}), ("init",), entry_points=_MAIN),
     Spec("elisp", "elisp", ("elisp", "emacs-lisp"), ignore=_LISP_FORMS, nested_global=True, arrow_names=True,
          sigils=""),
     Spec("commonlisp", "commonlisp", ("commonlisp", "lisp"), ignore=_LISP_FORMS, nested_global=True,
          arrow_names=True, sigils=""),
-    Spec("d", "d", ("d",), frozenset({"this", "super"}), ("this",), foreign=(
+    Spec("d", "d", ("d",), frozenset({"this", "super"}), ("this",), entry_points=_MAIN, foreign=(
         # what ``cc -MD`` writes beside objects: ``out/x.o: src/x.c include/y.h \\`` (a D attribute
         # label, ``@safe:``, has no '.' or '/' in it; a comment starts ``//``, ``/*`` or ``/+``)
         Foreign(re.compile(rb"\A\s*(?!/[/*+])[^\s:#@]*[./][^\s:#]*(?:[ \t]+[^\s:#]+)*[ \t]*:(?:\s|$)"), "a make dependency file"),
     )),
     Spec("nim", "nim", ("nim",)),
-    Spec("odin", "odin", ("odin",)),
-    Spec("gleam", "gleam", ("gleam",), module_receivers=True),  # no methods: `m.f()` is module m's
-    Spec("hack", "hack", ("hack",), frozenset({"$this", "self", "static", "parent"}), ("__construct",)),
+    Spec("odin", "odin", ("odin",), entry_points=_MAIN),
+    Spec("gleam", "gleam", ("gleam",), module_receivers=True, entry_points=_MAIN),  # no methods: `m.f()` is module m's
+    Spec("hack", "hack", ("hack",), frozenset({"$this", "self", "static", "parent"}), ("__construct",),
+         entry_mark=re.compile(r"<<\s*__EntryPoint\b")),
     Spec("fortran", "fortran", ("fortran", "FortranFreeForm")),
     Spec("pascal", "pascal", ("pascal", "objectpascal"), frozenset({"Self", "inherited"}), ("Create",), new_only=True),
     Spec("powershell", "powershell", ("powershell", "ps1"), frozenset({"$this"}), ("<class>",)),
-    Spec("cuda", "cuda", ("cuda", "cuda-cpp"), frozenset({"this"}), ("<class>",)),
+    Spec("cuda", "cuda", ("cuda", "cuda-cpp"), frozenset({"this"}), ("<class>",), entry_points=_MAIN),
+    # a contract's public and external functions are its interface: transactions call them
     Spec("solidity", "solidity", ("solidity",), frozenset({"this", "super"}), builtin_methods=_SOLIDITY_METHODS,
-         new_only=True),
+         new_only=True, entry_points=frozenset({"receive", "fallback"}), entry_mark=re.compile(r"\b(?:external|public)\b")),
     Spec("tcl", "tcl", ("tcl",), ignore=_TCL_COMMANDS, nested_global=True),
     Spec("starlark", "starlark", ("starlark", "bzl")),
     Spec("luau", "luau", ("luau",), frozenset({"self"})),
-    Spec("gdscript", "gdscript", ("gdscript",), frozenset({"self"}), ("_init",)),
-    Spec("elm", "elm", ("elm",)),
-    Spec("purescript", "purescript", ("purescript",)),
+    Spec("gdscript", "gdscript", ("gdscript",), frozenset({"self"}), ("_init",), entry_points=_GODOT_CALLBACKS),
+    # The Elm Architecture: main wires init, update, view and subscriptions as record fields
+    Spec("elm", "elm", ("elm",), entry_points=frozenset({"main", "init", "update", "view", "subscriptions"})),
+    Spec("purescript", "purescript", ("purescript",), entry_points=_MAIN),
     Spec("ada", "ada", ("ada",)),
     # `#lang at-exp`: `@f[x]` in a text reads as `(f x)`
     Spec("racket", "racket", ("racket",), ignore=_LISP_FORMS, arrow_names=True, sigils="@"),
@@ -188,8 +214,11 @@ TABLE: tuple[Spec, ...] = (
     # `(fn f [] ...)` is a local of its file, seen elsewhere through the module's table (`utils.f`)
     # or a destructuring `(local {: f} (require :utils))`; `(fn M.f [] ...)` is table M's field
     Spec("fennel", "fennel", ("fennel",), ignore=_LISP_FORMS, bare_methods=False, bare_local_only=True),
-    Spec("janet", "janet", ("janet",), ignore=_LISP_FORMS, arrow_names=True, sigils=""),
-    Spec("apex", "apex", ("apex",), frozenset({"this", "super"}), ("<class>",), builtin_methods=_APEX_METHODS, foreign=(
+    Spec("janet", "janet", ("janet",), ignore=_LISP_FORMS, arrow_names=True, sigils="", entry_points=_MAIN),
+    # what Salesforce calls: Lightning, Flow, remote and REST methods; tests
+    Spec("apex", "apex", ("apex",), frozenset({"this", "super"}), ("<class>",), builtin_methods=_APEX_METHODS,
+         entry_mark=re.compile(r"@(?:AuraEnabled|InvocableMethod|RemoteAction|Http(?:Get|Post|Put|Patch|Delete)|IsTest|"
+                               r"TestSetup)\b|\btestMethod\b", re.I), foreign=(
         Foreign(re.compile(rb"\\(?:NeedsTeXFormat|ProvidesClass|LoadClass|DeclareOption)\b"), "a LaTeX class"),
         Foreign(re.compile(rb"(?m)^(?:VERSION \d+\.\d+ CLASS|Attribute VB_)"), "a Visual Basic class module"),
     )),
@@ -197,7 +226,10 @@ TABLE: tuple[Spec, ...] = (
     # Squirrel's public code is mostly Electric Imp's: `imp.wakeup()`, `server.log()`, `agent.on()` are
     # the platform's objects (impOS API), never a workspace class's method of that name
     Spec("squirrel", "squirrel", ("squirrel",), frozenset({"this"}), ("constructor",), library_roots=_IMP_GLOBALS),
-    Spec("glsl", "glsl", ("glsl",)),
-    Spec("hlsl", "hlsl", ("hlsl",), frozenset({"this"}), ("<class>",), queries="cuda"),  # both C++-derived
-    Spec("pony", "pony", ("pony",), frozenset({"this"}), ("create",), type_call_method="apply"),
+    Spec("glsl", "glsl", ("glsl",), entry_points=_MAIN),
+    # a shader's entry: its output's system-value semantic (`) : SV_TARGET`), a compute shader's [numthreads]
+    Spec("hlsl", "hlsl", ("hlsl",), frozenset({"this"}), ("<class>",), queries="cuda",  # both C++-derived
+         entry_points=_MAIN, entry_mark=re.compile(r"\)\s*:\s*SV_\w+|\[\s*numthreads\s*\(", re.I)),
+    Spec("pony", "pony", ("pony",), frozenset({"this"}), ("create",), type_call_method="apply",
+         entry_points=frozenset({"Main.create"})),  # the program: actor Main's constructor
 )
