@@ -49,8 +49,9 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -123,6 +124,41 @@ def write_results(results: list[dict[str, Any]], out: Path, disagreements: Path,
     for r in results:
         print(f"\n{r['corpus']}: {len(r['onlyGraphmind'])} edges only GraphMind has, "
               f"{len(r[peer_key])} only {peer} has (see {disagreements}/)")
+
+
+class Column(NamedTuple):
+    """A column of :func:`reference_table`: its header, a result's cell, and whether it is a number."""
+
+    header: str
+    cell: Callable[[dict[str, Any]], str]
+    number: bool = False
+
+
+def pr(s: dict[str, Any]) -> str:
+    return f"{s['precision']:.3f} / {s['recall']:.3f}"
+
+
+def reference_table(results: list[dict[str, Any]], peer: str, extra: Sequence[Column] = ()) -> str:
+    """The table every check against a language's reference prints (gopls, tsserver, clangd,
+    intelephense, hand-read samples): the same columns first, from the same scores (:func:`scores`)
+    -- the reference's edges, GraphMind's at the default confidence, extracted only, with ambiguous,
+    its dispatch edges (and how many the reference has, where the check counts them) --, then the
+    check's own ``extra`` columns, then the index time."""
+    cols = [
+        Column("corpus", lambda r: str(r["corpus"])),
+        Column("lines", lambda r: str(r["lines"]), True),
+        Column(f"{peer} edges", lambda r: str(r["referenceEdges"]), True),
+        Column("GraphMind (≥inferred) P / R / F1", lambda r: f"{pr(r['graphmind']['inferred'])} / {r['graphmind']['inferred']['f1']:.3f}"),
+        Column("extracted only P / R", lambda r: pr(r["graphmind"]["extracted"])),
+        Column("with ambiguous P / R", lambda r: pr(r["graphmind"]["ambiguous"])),
+        Column("GraphMind dispatch edges (in reference)",
+               lambda r: f"{r['dispatchEdges']}" + (f" ({r['dispatchFound']})" if "dispatchFound" in r else ""), True),
+        *extra,
+        Column("index time", lambda r: f"{r['indexSeconds']:.2f}s", True),
+    ]
+    rows = ["| " + " | ".join(c.header for c in cols) + " |", "|" + "|".join("---:" if c.number else "---" for c in cols) + "|"]
+    rows += ["| " + " | ".join(c.cell(r) for c in cols) + " |" for r in results]
+    return "\n".join(rows)
 
 
 def scores(found: set[Edge], ref: set[Edge]) -> dict[str, Any]:

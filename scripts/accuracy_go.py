@@ -34,7 +34,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from scripts import time_plugin  # noqa: E402
-from scripts.accuracy import scores, write_results  # noqa: E402
+from scripts.accuracy import Column, pr, reference_table, scores, write_results  # noqa: E402
 from scripts.accuracy_lsp import LspIndex  # noqa: E402
 from scripts.fetch_corpus import cache_root  # noqa: E402
 from scripts.peer_gopls import GOCODE, collect_incoming, prepare_module  # noqa: E402
@@ -128,27 +128,21 @@ def evaluate(spec: str, fresh: bool, keep: Path | None) -> dict[str, Any]:
 
 
 def table(results: list[dict[str, Any]], peer: str = "gopls") -> str:
-    """The accuracy table every reference check prints (``accuracy_lsp.py`` too, with its server)."""
-    rows = [
-        f"| corpus | lines | {peer} edges (dispatch) | GraphMind (≥inferred) P / R / F1 | GraphMind dispatch edges "
-        "| static calls only P / R | extracted only P / R | with ambiguous P / R | "
-        f"P / R into definitions {peer} "
-        "answered | index time |",
-        "|---|---:|---:|---|---:|---|---|---|---|---:|",
-    ]
-    for r in results:
-        g = r["graphmind"]
-        d, x, a, w = g["inferred"], g["extracted"], g["ambiguous"], r["static"]
+    """The reference table (:func:`scripts.accuracy.reference_table`) with the columns of a check
+    against a call-hierarchy server (``accuracy_lsp.py``, ``accuracy_php.py``, ``accuracy_ruby.py``
+    print it too): the reference's own dispatch edges, static calls alone, and the edges into the
+    definitions the server answered for."""
+
+    def answered(r: dict[str, Any]) -> str:
         ans = r.get("answered")
-        answered = (f"{ans['precision']:.3f} / {ans['recall']:.3f} ({r['failedDefinitions']} failed)"
-                    if ans is not None else "n/a (cached before failures were kept)")
-        rows.append(
-            f"| {r['corpus']} | {r['lines']} | {r['referenceEdges']} ({r['referenceDispatchEdges']}) | "
-            f"{d['precision']:.3f} / {d['recall']:.3f} / {d['f1']:.3f} | {r['dispatchEdges']} | "
-            f"{w['precision']:.3f} / {w['recall']:.3f} | {x['precision']:.3f} / {x['recall']:.3f} | "
-            f"{a['precision']:.3f} / {a['recall']:.3f} | {answered} | {r['indexSeconds']:.2f}s |"
-        )
-    return "\n".join(rows)
+        return (f"{pr(ans)} ({r['failedDefinitions']} failed)" if ans is not None
+                else "n/a (cached before failures were kept)")
+
+    return reference_table(results, peer, [
+        Column(f"{peer} dispatch edges", lambda r: str(r["referenceDispatchEdges"]), True),
+        Column("static calls only P / R", lambda r: pr(r["static"])),
+        Column(f"P / R into definitions {peer} answered", answered),
+    ])
 
 
 def time_against(specs: list[str], others: list[Path], repeat: int) -> str:

@@ -19,7 +19,7 @@ GraphMind's answer and the workspace's definitions of that name, to be read by h
 reads the reader's verdicts and scores GraphMind's edges of the sites read (the sample is the
 file's keys: it is not redrawn, so a later change to the extraction keeps the same sites; a site
 read that is no call site any more counts with no edges) with the harness of ``accuracy.py``
-(``scores``, ``write_results``; the table has the shape of ``accuracy_go.py``'s). ``table`` prints
+(``scores``, ``write_results``; the table is every reference check's, ``reference_table``). ``table`` prints
 the table of several ``score --out`` files.
 
 READS.json maps a site (``path:line:column``, 1-based) to the qualified names it calls in the
@@ -42,7 +42,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from accuracy import scores, write_results  # noqa: E402
+from accuracy import Column, reference_table, scores, write_results  # noqa: E402
 from graphmind.engine import Engine  # noqa: E402
 from graphmind.model import AMBIGUOUS, CONFIDENCE_NAMES, EXTRACTED, INFERRED  # noqa: E402
 
@@ -178,20 +178,10 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 
 def table(results: list[dict[str, Any]]) -> str:
-    rows = [
-        "| corpus | lines | sampled sites: hand-read edges | GraphMind (≥inferred) P / R / F1 | GraphMind dispatch edges "
-        "| extracted only P / R | with ambiguous P / R | index time |",
-        "|---|---:|---:|---|---:|---|---|---:|",
-    ]
-    for r in results:
-        g = r["graphmind"]
-        d, x, a = g["inferred"], g["extracted"], g["ambiguous"]
-        rows.append(
-            f"| {r['corpus']} ({r['language']}) | {r['lines']} | {r['sampleSites']}: {r['referenceEdges']} | "
-            f"{d['precision']:.3f} / {d['recall']:.3f} / {d['f1']:.3f} | {r['dispatchEdges']} | "
-            f"{x['precision']:.3f} / {x['recall']:.3f} | {a['precision']:.3f} / {a['recall']:.3f} | {r['indexSeconds']:.2f}s |"
-        )
-    return "\n".join(rows)
+    """The reference table (:func:`accuracy.reference_table`), the hand-read sample's reference,
+    with the sites sampled and each corpus's language."""
+    return reference_table([r | {"corpus": f"{r['corpus']} ({r['language']})"} for r in results], "hand-read",
+                           [Column("sampled sites", lambda r: str(r["sampleSites"]), True)])
 
 
 def main(argv: list[str] | None = None) -> int:

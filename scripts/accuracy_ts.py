@@ -58,7 +58,7 @@ from typing import Any, NamedTuple
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from accuracy import scores, write_results  # noqa: E402
+from accuracy import Column, pr, reference_table, scores, write_results  # noqa: E402
 from fetch_corpus import cache_root  # noqa: E402
 from graphmind.engine import Engine  # noqa: E402
 from graphmind.languages._toolkit import FamilyView  # noqa: E402
@@ -399,22 +399,12 @@ def raw_miss_class(miss: Edge, ours: set[Edge], found: Ours) -> str:
 
 
 def table(results: list[dict[str, Any]]) -> str:
-    rows = [
-        "| corpus | lines | tsserver edges | GraphMind (≥inferred) P / R / F1 | extracted only P / R | "
-        "with ambiguous P / R | dispatch edges (found) | by method family P / R | naive same-name P / R | index s |",
-        "|---|---:|---:|---|---|---|---|---|---|---:|",
-    ]
-    for r in results:
-        g = r["graphmind"]
-        d, x, a, n, m = g["inferred"], g["extracted"], g["ambiguous"], r["naiveSameName"], r["byMethodFamily"]
-        rows.append(
-            f"| {r['corpus']} | {r['lines']} | {r['referenceEdges']} | "
-            f"{d['precision']:.3f} / {d['recall']:.3f} / {d['f1']:.3f} | {x['precision']:.3f} / {x['recall']:.3f} | "
-            f"{a['precision']:.3f} / {a['recall']:.3f} | {r['dispatchEdges']} ({r['dispatchFound']}) | "
-            f"{m['precision']:.3f} / {m['recall']:.3f} | "
-            f"{n['precision']:.3f} / {n['recall']:.3f} | {r['indexSeconds']:.2f} |"
-        )
-    return "\n".join(rows)
+    """The reference table (:func:`accuracy.reference_table`) with this check's columns: by method
+    family (the module doc) and the naive same-name graph."""
+    return reference_table(results, "tsserver", [
+        Column("by method family P / R", lambda r: pr(r["byMethodFamily"])),
+        Column("naive same-name P / R", lambda r: pr(r["naiveSameName"])),
+    ])
 
 
 def main(argv: list[str] | None = None) -> int:
