@@ -160,24 +160,65 @@ def test_a_buffer_edit_reaches_the_answers_and_changes(workspaces: dict[str, Eng
         eng.close_document(a.path)
 
 
-def _has_import_graph(lang: str) -> bool:
-    plugin = languages.get(lang)
-    assert plugin is not None
-    return type(plugin).imports is not languages.Language.imports or type(plugin).imports_in is not languages.Language.imports_in
+# the tag level resolves by name alone: its files are in the import graph only through a C
+# preprocessor's `#include "x.h"` (GLSL, HLSL and CUDA's queries capture it); the others' imports
+# name no file (Lua's `require "x"` is a module search path's, Erlang's -import a module's name)
+WITH_INCLUDES = {"glsl", "hlsl", "cuda"}
+NO_IMPORT_GRAPH = {spec.name for spec in __import__("graphmind.languages.tags.specs", fromlist=["TABLE"]).TABLE} - WITH_INCLUDES
 
 
-# the tag level resolves by name alone: it reads no imports, so its files have no import graph
-NO_IMPORT_GRAPH = {spec.name for spec in __import__("graphmind.languages.tags.specs", fromlist=["TABLE"]).TABLE}
+def test_the_tag_languages_with_includes_are_those_whose_query_captures_them() -> None:
+    from graphmind.languages import query_text
+
+    tags = __import__("graphmind.languages.tags.specs", fromlist=["TABLE"]).TABLE
+    assert {s.name for s in tags if "@include" in query_text(s.queries or s.name)} == WITH_INCLUDES
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_language_with_imports_has_them_in_the_import_graph(workspaces: dict[str, Engine], lang: str) -> None:
     c = cases()[lang]
-    assert _has_import_graph(lang) == (lang not in NO_IMPORT_GRAPH)
-    if lang in NO_IMPORT_GRAPH:
-        return
     plugin = languages.get(lang)
     assert plugin is not None
+    if lang in NO_IMPORT_GRAPH:
+        return
     key = IMPORT_ROOTS[lang][0] if lang in IMPORT_ROOTS else c.root
     mine = {(a, b) for a, b in import_edges(workspaces[key]) if languages.for_path(a) is plugin}
     assert mine, f"{lang}: no import edge from its files in {key}"
+
+
+TAGS = {spec.name for spec in __import__("graphmind.languages.tags.specs", fromlist=["TABLE"]).TABLE}
+FIRST_CLASS = [lang for lang in LANGS if lang not in TAGS]
+
+
+def _edit_case(lang: str) -> tuple[dict[str, str], list[str], list[str]]:
+    """A first-class language's fixture as an edit case: every file of its workspace; edited, the
+    language's annotated files (three at most, the first an open buffer), with their code lines
+    and the punctuation that breaks and mends them as fragments."""
+    c = cases()[lang]
+    root = ROOTS[c.root]
+    files = {p.relative_to(root).as_posix(): p.read_text(encoding="utf-8") for p in sorted(root.rglob("*")) if p.is_file()}
+    plugin = languages.get(lang)
+    edited = sorted({a.path for a in read_annotations(root) if languages.for_path(a.path) is plugin})[:3]
+    lines = sorted({line + "\n" for rel in edited for line in files[rel].splitlines()
+                    if line.strip() and "^ calls:" not in line})
+    return files, edited, [*lines, "(", ")", "{", "}", ";", "\n", " ", ""]
+
+
+@pytest.mark.parametrize("lang", FIRST_CLASS)
+def test_incremental_equals_fresh_on_each_first_class_fixture(lang: str) -> None:
+    """Incremental == fresh, every layer compared (imports, search, notes: ``layer_snapshot``),
+    drawn over the language's own annotated fixture (its hand-written properties draw over small
+    workspaces; the tag-level languages': ``tags/test_tags.py``)."""
+    from edit_sequences import edit_sequences
+    from graph_util import check_incremental, layer_snapshot
+    from hypothesis import HealthCheck, given, settings
+    from profiles import examples
+
+    files, edited, fragments = _edit_case(lang)
+
+    @settings(max_examples=examples(5), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(edit_sequences(edited, fragments, max_length=40, max_edits=6))
+    def run(edits: list[tuple[str, int, int, str]]) -> None:
+        check_incremental(files, (edited[0],), edits, snap=layer_snapshot)
+
+    run()

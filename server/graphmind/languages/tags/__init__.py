@@ -35,7 +35,7 @@ from collections.abc import Iterator
 
 import tree_sitter as ts
 
-from ...model import Facts, Resolution, WorkspaceView
+from ...model import Facts, Import, Resolution, WorkspaceView
 from .. import Language, SymbolInfo, _query, extensions_of, register
 from .extract import extract
 from .resolve import resolve
@@ -60,6 +60,11 @@ class TagLanguage(Language):
 
     def resolve(self, facts: Facts, ws: WorkspaceView) -> Iterator[Resolution]:
         return resolve(self.spec, facts, ws)
+
+    def imports(self, facts: Facts) -> list[Import]:
+        """The files a C preprocessor ``#include "x.h"`` names (GLSL, HLSL, CUDA: the ``@include``
+        of their queries), for the import graph; no other tag-level import names a file."""
+        return [Import(m, ((m, None),)) for m in (facts.local or {}).get("includes", [])]
 
     def entry_point_reason(self, sym: SymbolInfo) -> str | None:
         """A definition the runtime calls (``Spec.entry_points``: by name, or ``Owner.name``), or
