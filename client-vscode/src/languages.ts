@@ -80,10 +80,15 @@ export const EXTENSIONS: readonly string[] = [
   'tesc', 'tese', 'hlsl', 'hlsli', 'pony',
 ];
 
-/** The language client's document selector: the language ids, and the files of those extensions whatever their id. */
+/**
+ * The language client's document selector: the language ids, the files of those extensions whatever their id, and
+ * Markdown, whose doc notes follow an open note's unsaved edits (synchronised only: a note neither activates the
+ * extension nor offers the blast radius).
+ */
 export const DOCUMENT_SELECTOR: readonly ({ scheme: string; language: string } | { scheme: string; pattern: string })[] = [
   ...LANGUAGES.map((language) => ({ scheme: 'file', language })),
   { scheme: 'file', pattern: `**/*.{${EXTENSIONS.join(',')}}` },
+  { scheme: 'file', language: 'markdown' },
 ];
 
 export function isSupportedLanguage(languageId: string): boolean {

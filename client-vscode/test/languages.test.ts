@@ -22,6 +22,7 @@ describe('which documents the server indexes', () => {
     const patterns = DOCUMENT_SELECTOR.flatMap((f) => ('pattern' in f ? [f.pattern] : []));
     assert.deepEqual(patterns, [`**/*.{${EXTENSIONS.join(',')}}`]);
     assert.ok(DOCUMENT_SELECTOR.some((f) => 'language' in f && f.language === 'pony'));
+    assert.ok(DOCUMENT_SELECTOR.some((f) => 'language' in f && f.language === 'markdown'), 'doc notes follow open notes');
     assert.equal(new Set(EXTENSIONS).size, EXTENSIONS.length);
   });
 });

@@ -42,7 +42,9 @@ EDITOR_IDS = {
     "fennel": ("fennel", "fennel"), "janet": ("janet", "janet"), "apex": ("apex", "apex"), "vim": ("viml", "vim"),
     "squirrel": ("squirrel", "squirrel"), "glsl": ("glsl", "glsl"), "hlsl": ("hlsl", "hlsl"), "pony": ("pony", "pony"),
 }
-# reach the server as files on disk (the file watcher), never as an editor's buffers
+# no call graph of their own: go.mod reaches the server as a file (the file watcher); doc notes too,
+# and VS Code also sends open notes (their unsaved edits link symbols) without being activated by
+# them, while Neovim does not attach to Markdown (it would start a server for any repository's README)
 NOT_IN_EDITORS = {"markdown": "doc notes", "gomod": "go.mod, read for Go's module path"}
 # Neovim names one filetype for two languages: the server picks a file's language by its extension
 SHARED_FILETYPES = {"lisp": "commonlisp"}
@@ -102,6 +104,7 @@ def test_vscode_sends_every_extension_whatever_its_language_id() -> None:
     for ext in exts:
         assert re.fullmatch(by_ext, "." + ext, re.I), ext
     assert not re.fullmatch(by_ext, ".md") and not re.fullmatch(by_id, "markdown")
+    assert "{ scheme: 'file', language: 'markdown' }" in VSCODE_LANGUAGES.read_text()  # open notes are sent
 
 
 def _samples() -> dict[str, str]:

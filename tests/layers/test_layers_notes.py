@@ -16,7 +16,8 @@ from graphmind.graph import Graph
 from graphmind.languages.markdown.notes import read
 from hypothesis import HealthCheck, given, settings
 from layers_util import indexed, layer_snapshot, workspace
-from lsp_util import blast_radius, lsp_session, uri
+from lsp_util import blast_radius, change, lsp_session, open_doc, uri
+from lsprotocol import types as T
 from profiles import examples
 
 ADR = "docs/adr/0001-idempotent-charges.md"
@@ -110,6 +111,22 @@ async def test_lsp_blast_radius_notes(tmp_path: Path) -> None:
             {"path": ADR, "uri": uri(root, ADR), "title": "ADR 1: Charges must be idempotent", "line": 5,
              "symbols": ["shop.billing.charge", "shop.orders.create_order"]},
         ]
+
+
+async def test_an_open_notes_unsaved_edit_links_it(tmp_path: Path) -> None:
+    """The editors send open Markdown buffers (VS Code's document selector): a note typed into, not
+    saved, names a symbol in the next blast radius, and the note's own requests answer (no lens)."""
+    root = workspace(tmp_path, "events/py", "notes")
+    (root / "docs" / "draft.md").write_text("# Draft\n\nNothing yet.\n")
+    async with lsp_session(root) as lc:
+        await open_doc(lc, root, "docs/draft.md", "markdown")
+        change(lc, root, "docs/draft.md", 2, T.Position(2, 0), T.Position(2, 12), "`shop.billing.forget` is gone.")
+        res = await blast_radius(lc, symbol="shop.billing.forget")
+        assert [n["path"] for n in res["notes"]] == ["docs/draft.md"]
+        lenses = await lc.text_document_code_lens_async(T.CodeLensParams(text_document=T.TextDocumentIdentifier(
+            uri=uri(root, "docs/draft.md"))))
+        assert not lenses
+    assert "shop.billing.forget" not in (root / "docs" / "draft.md").read_text()  # never written
 
 
 # ---------------------------------------------------------------------- incremental == fresh
