@@ -12,6 +12,8 @@ THOROUGH_EXAMPLES = 2_000
 PROFILE = os.environ.get("GRAPHMIND_HYPOTHESIS", "default")
 
 
-def examples(n: int) -> int:
-    """The number of examples a property runs: ``n``, or at least THOROUGH_EXAMPLES when thorough."""
-    return max(n, THOROUGH_EXAMPLES) if PROFILE == "thorough" else n
+def examples(n: int, cases: int = 1) -> int:
+    """The number of examples a property runs: ``n``, or at least THOROUGH_EXAMPLES when thorough.
+    A property parametrized over ``cases`` (one per language) shares THOROUGH_EXAMPLES among them
+    (still ``n`` each at least): the property as a whole gets its 2,000."""
+    return max(n, -(-THOROUGH_EXAMPLES // cases)) if PROFILE == "thorough" else n

@@ -216,7 +216,7 @@ def test_incremental_equals_fresh_on_each_first_class_fixture(lang: str) -> None
 
     files, edited, fragments = _edit_case(lang)
 
-    @settings(max_examples=examples(5), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=examples(5, len(FIRST_CLASS)), deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(edit_sequences(edited, fragments, max_length=40, max_edits=6))
     def run(edits: list[tuple[str, int, int, str]]) -> None:
         check_incremental(files, (edited[0],), edits, snap=layer_snapshot)

@@ -197,7 +197,7 @@ def test_tags_incremental_equals_fresh_on_every_fixture(lang: str) -> None:
     case = _fixture_case(lang)
     assert case.open_files, f"{lang}: no main file to open as a buffer"
 
-    @settings(max_examples=examples(5), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=examples(5, len(TAG_LANGS)), deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(edit_sequences(source_files(case.initial), case.fragments, max_length=40, max_edits=8))
     def run(edits: list[tuple[str, int, int, str]]) -> None:
         check_incremental(case.initial, case.open_files, edits, snap=layer_snapshot)
