@@ -26,6 +26,9 @@ A bare call's candidates narrow to those of the files the caller ``#include``s, 
 receiver declared with a type (``h: TestHelper``) narrows to that type's own definitions of the name
 and, found there, is no standard-library-name guess.
 The labels come from the shared policy (:mod:`.._toolkit.labels`).
+
+Beyond the call graph: a C preprocessor's ``#include "x"`` (GLSL, HLSL, CUDA) is an import-graph
+edge; dead code leaves out what a language's runtime calls (``Spec.entry_points``, ``Spec.entry_mark``).
 """
 
 from __future__ import annotations
