@@ -343,6 +343,57 @@ def test_dead_code_knows_each_languages_entry_points(tmp_path: Path) -> None:
         eng.close()
 
 
+# Per language, a test of its framework calling a helper, beside a function that is no test
+TEST_CASES: dict[str, tuple[str, str, str]] = {  # file: (text, the test, its kind)
+    "Tests/ATests.swift": ("import XCTest\n\nclass ATests: XCTestCase {\n    func testRuns() {\n        helper()\n    }\n}\n\n"
+                           "func helper() {}\n", "Tests.ATests.ATests.testRuns", "xctest"),
+    "Sources/Lib.swift": ("func testable() {}\n\nfunc helper2() {\n    testable()\n}\n", "", ""),  # no XCTest: no test
+    "b_tests.erl": ("-module(b_tests).\n-include_lib(\"eunit/include/eunit.hrl\").\n\nruns_test() ->\n    helper().\n\n"
+                    "helper() ->\n    ok.\n", "b_tests.runs_test", "eunit"),
+    "test/c_test.gleam": ("pub fn runs_test() {\n  helper()\n}\n\nfn helper() {\n  1\n}\n", "test.c_test.runs_test", "gleeunit"),
+    "d.t.sol": ("contract DTest {\n    function testRuns() public {\n        helper();\n    }\n\n    function helper() internal {}\n}\n",
+                "d.t.DTest.testRuns", "forge test"),
+    "e.gd": ("extends GutTest\n\nfunc test_runs():\n    helper()\n\nfunc helper():\n    pass\n", "e.test_runs", "gut"),
+    "f.odin": ("package f\n\n@(test)\nruns :: proc(t: ^testing.T) {\n    helper()\n}\n\nhelper :: proc() {}\n", "f.runs",
+               "odin test"),
+    "G.cls": ("@IsTest\nprivate class GTest {\n    @IsTest\n    static void runs() {\n        helper();\n    }\n\n"
+              "    static void helper() {}\n}\n", "G.GTest.runs", "apex test"),
+}
+
+
+def test_tests_of_each_languages_framework(tmp_path: Path) -> None:
+    """Each is a test of its framework (``changes`` lists it when a change reaches it; dead code
+    leaves it out); the helper it calls is none, nor a function named like a test in a file that
+    does not use the framework (Swift's ``testable``)."""
+    from agents.agent_repos import make_repo
+    from graphmind.gitrepo import GitRepo
+    from graphmind.graph import Graph
+    from graphmind.graph.changes import changes
+    from graphmind.graph.dead import dead_code
+    from graphmind.graph.policy import Classifier
+
+    repo = make_repo(tmp_path / "ws", files={rel: text for rel, (text, _, _) in TEST_CASES.items()})
+    eng = Engine(repo, db_path=repo / ".graphmind" / "index.db")
+    try:
+        eng.index()
+        graph = Graph(eng)
+        kinds = Classifier(graph)
+        tests = {rel: (test, kind) for rel, (_, test, kind) in TEST_CASES.items() if test}
+        for rel, (test, kind) in tests.items():
+            (sym,) = graph.symbols_by_qname(test)
+            assert kinds.test_kind(sym) == kind, rel
+        others = [s for s in graph.search("helper") + graph.search("testable") if s.kind != "module"]
+        assert len(others) == len(TEST_CASES) + 1 and all(kinds.test_kind(s) is None for s in others)
+        assert dead_code(graph).excluded.get("test") == len(tests)
+        # a change of Gleam's helper reaches its test
+        rel = "test/c_test.gleam"
+        text = (repo / rel).read_bytes()
+        result = changes(graph, GitRepo(repo), GitRepo(repo).base("HEAD"), buffers={rel: text.replace(b"  1\n", b"  2\n")})
+        assert [(t.symbol.qname, t.kind) for t in result.tests] == [("test.c_test.runs_test", "gleeunit")]
+    finally:
+        eng.close()
+
+
 @pytest.mark.parametrize("lang", ["clojure", "erlang", "vim"])
 def test_changes_reach_the_callers(tmp_path: Path, lang: str) -> None:
     import json

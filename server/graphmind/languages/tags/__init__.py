@@ -28,7 +28,8 @@ and, found there, is no standard-library-name guess.
 The labels come from the shared policy (:mod:`.._toolkit.labels`).
 
 Beyond the call graph: a C preprocessor's ``#include "x"`` (GLSL, HLSL, CUDA) is an import-graph
-edge; dead code leaves out what a language's runtime calls (``Spec.entry_points``, ``Spec.entry_mark``).
+edge; dead code leaves out what a language's runtime calls (``Spec.entry_points``, ``Spec.entry_mark``) and
+its test frameworks' tests (``Spec.tests``), which ``changes`` lists.
 """
 
 from __future__ import annotations
@@ -68,6 +69,18 @@ class TagLanguage(Language):
         """The files a C preprocessor ``#include "x.h"`` names (GLSL, HLSL, CUDA: the ``@include``
         of their queries), for the import graph; no other tag-level import names a file."""
         return [Import(m, ((m, None),)) for m in (facts.local or {}).get("includes", [])]
+
+    def test_kind(self, sym: SymbolInfo) -> str | None:
+        """The framework of the first of the language's test rules (``Spec.tests``) ``sym`` matches."""
+        if sym.kind not in ("function", "method") or not self.spec.tests:
+            return None
+        for rule in self.spec.tests:
+            if ((rule.name is None or rule.name.search(sym.name))
+                    and (rule.path is None or rule.path.search(sym.path))
+                    and (rule.header is None or rule.header.search("\n".join(_header(sym))))
+                    and (rule.file is None or any(rule.file.search(line) for line in sym.lines))):  # last: the costliest
+                return rule.kind
+        return None
 
     def entry_point_reason(self, sym: SymbolInfo) -> str | None:
         """A definition the runtime calls (``Spec.entry_points``: by name, or ``Owner.name``), or

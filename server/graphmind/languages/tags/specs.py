@@ -20,6 +20,18 @@ class Foreign(NamedTuple):
 FOREIGN_PROBE = 4096
 
 
+class TestRule(NamedTuple):
+    """A test of a tag-level language's framework (``changes`` lists those a change reaches, dead
+    code leaves them out): a function or method whose name, header (attributes, modifiers) and
+    file's text match the patterns given (None: any)."""
+
+    kind: str  # the framework, as ``changes`` names it
+    name: re.Pattern[str] | None = None
+    header: re.Pattern[str] | None = None
+    file: re.Pattern[str] | None = None  # searched in each line of the file (an import, a base class)
+    path: re.Pattern[str] | None = None  # searched in the file's path
+
+
 @dataclass(frozen=True)
 class Spec:
     name: str
@@ -70,6 +82,7 @@ class Spec:
     # a mark in a definition's header (an attribute, a modifier: Hack's ``<<__EntryPoint>>``)
     entry_points: frozenset[str] = frozenset()
     entry_mark: re.Pattern[str] | None = None
+    tests: tuple[TestRule, ...] = ()
 
 
 _ELIXIR_FORMS = frozenset(
@@ -153,9 +166,12 @@ _MAIN = frozenset({"main"})
 
 TABLE: tuple[Spec, ...] = (
     Spec("swift", "swift", ("swift",), frozenset({"self", "super", "Self"}), ("init",), entry_points=_MAIN,
-         entry_mark=re.compile(r"@main\b")),
+         entry_mark=re.compile(r"@main\b"), tests=(
+             TestRule("xctest", name=re.compile(r"^test"), file=re.compile(r"^\s*(?:@testable\s+)?import\s+XCTest\b")),
+             TestRule("swift testing", header=re.compile(r"@Test\b")),
+         )),
     Spec("scala", "scala", ("scala",), frozenset({"this", "super"}), builtin_methods=_SCALA_METHODS,
-         entry_points=_MAIN, entry_mark=re.compile(r"@main\b")),
+         entry_points=_MAIN, entry_mark=re.compile(r"@main\b"), tests=(TestRule("junit", header=re.compile(r"@Test\b")),)),
     Spec("lua", "lua", ("lua",), frozenset({"self"}), builtin_methods=_LUA_METHODS, implicit_members=False, nested_global=True,
          bare_methods=False),
     Spec("bash", "bash", ("shellscript", "bash", "sh"), nested_global=True),
@@ -172,8 +188,10 @@ TABLE: tuple[Spec, ...] = (
     Spec("clojure", "clojure", ("clojure",), ignore=_LISP_FORMS, module_receivers=True,  # alias/f: a namespace's
          entry_points=frozenset({"-main"})),
     Spec("erlang", "erlang", ("erlang",), module_receivers=True, bare_local_only=True,
-         entry_points=_OTP_CALLBACKS | _MAIN),  # main/1: an escript's
-    Spec("fsharp", "fsharp", ("fsharp",), frozenset({"this"}), entry_mark=re.compile(r"\[<\s*EntryPoint\s*>\]")),
+         entry_points=_OTP_CALLBACKS | _MAIN,  # main/1: an escript's
+         tests=(TestRule("eunit", name=re.compile(r"_test_?$"), file=re.compile(r"-include_lib\(\s*\"eunit/")),)),
+    Spec("fsharp", "fsharp", ("fsharp",), frozenset({"this"}), entry_mark=re.compile(r"\[<\s*EntryPoint\s*>\]"),
+         tests=(TestRule("dotnet test", header=re.compile(r"\[<\s*(?:Test|Fact|Theory|TestMethod|Property)\b")),)),
     Spec("objc", "objc", ("objective-c", "objc"), frozenset({"self", "super"}), ("init",), entry_points=_MAIN),
     Spec("elisp", "elisp", ("elisp", "emacs-lisp"), ignore=_LISP_FORMS, nested_global=True, arrow_names=True,
          sigils=""),
@@ -185,21 +203,25 @@ TABLE: tuple[Spec, ...] = (
         Foreign(re.compile(rb"\A\s*(?!/[/*+])[^\s:#@]*[./][^\s:#]*(?:[ \t]+[^\s:#]+)*[ \t]*:(?:\s|$)"), "a make dependency file"),
     )),
     Spec("nim", "nim", ("nim",)),
-    Spec("odin", "odin", ("odin",), entry_points=_MAIN),
-    Spec("gleam", "gleam", ("gleam",), module_receivers=True, entry_points=_MAIN),  # no methods: `m.f()` is module m's
+    Spec("odin", "odin", ("odin",), entry_points=_MAIN, tests=(TestRule("odin test", header=re.compile(r"@\(test\)")),)),
+    Spec("gleam", "gleam", ("gleam",), module_receivers=True, entry_points=_MAIN,  # no methods: `m.f()` is module m's
+         tests=(TestRule("gleeunit", name=re.compile(r"_test$"), path=re.compile(r"(?:^|/)test/")),)),
     Spec("hack", "hack", ("hack",), frozenset({"$this", "self", "static", "parent"}), ("__construct",),
-         entry_mark=re.compile(r"<<\s*__EntryPoint\b")),
+         entry_mark=re.compile(r"<<\s*__EntryPoint\b"),
+         tests=(TestRule("hacktest", name=re.compile(r"^test"), file=re.compile(r"\bextends\s+(?:\\?Facebook\\HackTest\\)?HackTest\b")),)),
     Spec("fortran", "fortran", ("fortran", "FortranFreeForm")),
     Spec("pascal", "pascal", ("pascal", "objectpascal"), frozenset({"Self", "inherited"}), ("Create",), new_only=True),
     Spec("powershell", "powershell", ("powershell", "ps1"), frozenset({"$this"}), ("<class>",)),
     Spec("cuda", "cuda", ("cuda", "cuda-cpp"), frozenset({"this"}), ("<class>",), entry_points=_MAIN),
     # a contract's public and external functions are its interface: transactions call them
     Spec("solidity", "solidity", ("solidity",), frozenset({"this", "super"}), builtin_methods=_SOLIDITY_METHODS,
-         new_only=True, entry_points=frozenset({"receive", "fallback"}), entry_mark=re.compile(r"\b(?:external|public)\b")),
+         new_only=True, entry_points=frozenset({"receive", "fallback"}), entry_mark=re.compile(r"\b(?:external|public)\b"),
+         tests=(TestRule("forge test", name=re.compile(r"^(?:test|invariant)"), path=re.compile(r"\.t\.sol$")),)),
     Spec("tcl", "tcl", ("tcl",), ignore=_TCL_COMMANDS, nested_global=True),
     Spec("starlark", "starlark", ("starlark", "bzl")),
     Spec("luau", "luau", ("luau",), frozenset({"self"})),
-    Spec("gdscript", "gdscript", ("gdscript",), frozenset({"self"}), ("_init",), entry_points=_GODOT_CALLBACKS),
+    Spec("gdscript", "gdscript", ("gdscript",), frozenset({"self"}), ("_init",), entry_points=_GODOT_CALLBACKS,
+         tests=(TestRule("gut", name=re.compile(r"^test_"), file=re.compile(r"^extends\s+(?:GutTest\b|\"res://addons/gut/test\.gd\")")),)),
     # The Elm Architecture: main wires init, update, view and subscriptions as record fields
     Spec("elm", "elm", ("elm",), entry_points=frozenset({"main", "init", "update", "view", "subscriptions"})),
     Spec("purescript", "purescript", ("purescript",), entry_points=_MAIN),
@@ -217,8 +239,9 @@ TABLE: tuple[Spec, ...] = (
     Spec("janet", "janet", ("janet",), ignore=_LISP_FORMS, arrow_names=True, sigils="", entry_points=_MAIN),
     # what Salesforce calls: Lightning, Flow, remote and REST methods; tests
     Spec("apex", "apex", ("apex",), frozenset({"this", "super"}), ("<class>",), builtin_methods=_APEX_METHODS,
-         entry_mark=re.compile(r"@(?:AuraEnabled|InvocableMethod|RemoteAction|Http(?:Get|Post|Put|Patch|Delete)|IsTest|"
-                               r"TestSetup)\b|\btestMethod\b", re.I), foreign=(
+         entry_mark=re.compile(r"@(?:AuraEnabled|InvocableMethod|RemoteAction|Http(?:Get|Post|Put|Patch|Delete)|"
+                               r"TestSetup)\b", re.I),
+         tests=(TestRule("apex test", header=re.compile(r"@IsTest\b|\btestMethod\b", re.I)),), foreign=(
         Foreign(re.compile(rb"\\(?:NeedsTeXFormat|ProvidesClass|LoadClass|DeclareOption)\b"), "a LaTeX class"),
         Foreign(re.compile(rb"(?m)^(?:VERSION \d+\.\d+ CLASS|Attribute VB_)"), "a Visual Basic class module"),
     )),
