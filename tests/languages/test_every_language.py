@@ -41,10 +41,8 @@ ROOTS = {
 # where a language's annotated fixture has no imports between its files (one Java package), the
 # fixture whose import graph the language's tests check
 IMPORT_ROOTS = {"java": ("java-shop", TESTS / "fixtures/java/shop")}
-# languages with no call graph of their own (their files reach other layers), and those whose
-# fixture is another language's of the same family
+# languages with no call graph of their own (their files reach other layers)
 NOT_CODE = {"markdown": "doc notes", "gomod": "go.mod, read for Go's module path"}
-SHARED_FIXTURE = {"tsx": "typescript", "javascript": "typescript"}
 
 
 class Case(NamedTuple):
@@ -65,7 +63,7 @@ def cases() -> dict[str, Case]:
     return out
 
 
-LANGS = sorted({lang for p in languages.PLUGINS for lang in p.languages} - set(NOT_CODE) - set(SHARED_FIXTURE))
+LANGS = sorted({lang for p in languages.PLUGINS for lang in p.languages} - set(NOT_CODE))
 
 
 @pytest.fixture(scope="module")
@@ -95,8 +93,6 @@ def _graph(workspaces: dict[str, Engine], lang: str) -> tuple[Case, Graph]:
 
 def test_every_language_has_an_annotated_fixture() -> None:
     assert sorted(cases()) == LANGS
-    for lang, same in SHARED_FIXTURE.items():
-        assert languages.family_of(lang) == languages.family_of(same)
 
 
 @pytest.mark.parametrize("lang", LANGS)
