@@ -1,0 +1,311 @@
+"""The language server on a team's shared store: one workspace folder's call questions
+(callHierarchy, ``graphmind/blastRadius``) answered over the newest snapshot of an ancestor of
+the local ``HEAD`` ∪ the working tree's changes since its commit ∪ the editor's unsaved buffers.
+
+The snapshot and its local layer are :mod:`.team`'s and :mod:`.snapshot_layer`'s, the same as the
+CLI's and the MCP tools'; what this module adds is a long-running server's side of them:
+
+- what the answer is made from (:class:`Wanted`): ``HEAD``, the working tree's changes against it
+  (names and stats: looked at no more than once a second) and the buffers whose text differs
+  from the disk. When it moves (a ``git checkout``, a save, a keystroke), the snapshot is picked
+  again and the layer made again, in a thread; an answer waits for it up to :data:`ANSWER_WAIT`
+  seconds, else the local index answers and the status says why.
+- the fallback: a store that does not connect within its timeout (``GRAPHMIND_STORE_TIMEOUT``),
+  has no snapshot of an ancestor, refuses the layer or fails in the middle of an answer: the local
+  index (which the server keeps as before) answers, and ``graphmind/status`` says so and why; the
+  store is tried again when what the answer is made from moves, or after :data:`RETRY_SECONDS`.
+- ``status()``: the snapshot, its commit, how many commits it is behind ``HEAD``, the local files
+  and buffers in its layer; or ``answeredFrom: local`` and the reason.
+
+Sessions are read-only (:class:`~graphmind.store.snapshots.SnapshotStore` ``read_only``): an
+editor never writes the store. Its layer with buffers is kept in ``.graphmind/`` apart from the
+CLI's (:data:`BUFFER_LAYER`); with no unsaved buffer it is the CLI's own layer file."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import threading
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .gitrepo import GitError, GitRepo
+from .store import IndexUnavailable
+from .store.location import StoreLocation
+from .team import SnapshotEngine, StoreStatus, open_snapshot
+
+if TYPE_CHECKING:
+    from .graph import Graph
+    from .live import LiveGraph
+
+log = logging.getLogger(__name__)
+
+CHECK_SECONDS = 1.0  # HEAD and the working tree's changes are looked at no more often
+ANSWER_WAIT = 5.0  # an answer waits this long for its snapshot and layer, else the local index answers
+RETRY_SECONDS = 30.0  # a store that failed is tried again after this (or when the answer's inputs move)
+BUFFER_LAYER = "snapshot-layer-buffers.db"
+SHOWN_BUFFERS = 20
+
+
+@dataclass(frozen=True)
+class Wanted:
+    """What a snapshot answer is made from; another value: the snapshot is picked, its layer made again."""
+
+    head: str | None
+    changes: str  # digest of the working tree's changes against HEAD (names and stats)
+    buffers: tuple[tuple[str, str], ...]  # (path, SHA-256) of the buffers whose text is not the disk's
+
+
+class StoreFolder:
+    """One workspace folder's answers from a shared store (see the module's doc)."""
+
+    def __init__(self, folder: LiveGraph, location: StoreLocation) -> None:
+        self.folder = folder
+        self.root = folder.root
+        self.location = location
+        self._lock = threading.Lock()
+        self._engine: SnapshotEngine | None = None
+        self._graph: Graph | None = None
+        self._retired: SnapshotEngine | None = None  # the previous engine: an answer may still be walking it
+        self._status = StoreStatus(location.shown, "local", "connecting to the store")
+        self._made: Wanted | None = None  # what the engine (or the failure) was made from
+        self._failed_at: float | None = None
+        self._building: threading.Thread | None = None
+        self._note: str | None = None  # why the last answer did not wait for its snapshot
+        self._checked = (-1e9, None, "")  # (when, HEAD, digest of the changes)
+        self._texts: dict[str, tuple[bytes, str | None]] = {}  # a buffer's text -> its digest (None: the disk's)
+        self._texts_lock = threading.Lock()
+        self._closed = False
+        try:
+            self._repo: GitRepo | None = GitRepo(self.root)
+        except GitError as exc:
+            self._repo = None
+            self._status = StoreStatus(location.shown, "local", f"no git history to match snapshots with ({exc})")
+
+    # ------------------------------------------------------------------ the answer
+    def start(self) -> None:
+        """Pick the snapshot and make the layer now, in a thread (the server answers meanwhile)."""
+        if self._repo is not None:
+            with self._lock:
+                self._build_locked(*self._inputs())
+
+    def graph(self, wait: float = ANSWER_WAIT) -> Graph | None:
+        """The snapshot's graph (with the local layer and the buffers) for an answer now, made
+        again first when what it is made from moved (waiting up to ``wait`` seconds); None: the
+        local index answers (``status()`` says why)."""
+        if self._repo is None or self._closed:
+            return None
+        want, buffers = self._inputs()
+        deadline = time.monotonic() + wait
+        while True:
+            with self._lock:
+                if self._made == want and (self._graph is not None or not self._retry_due()):
+                    self._note = None
+                    return self._graph
+                thread = self._building
+                if thread is None or not thread.is_alive():
+                    thread = self._build_locked(want, buffers)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                self._note = f"the snapshot and its layer of the local changes were not ready within {wait:g}s"
+                return None
+            thread.join(left)
+
+    def failed(self, exc: Exception) -> bool:
+        """An answer over the snapshot failed with ``exc``: when it is this store's failure, the
+        local index answers from now on (until a retry); True then."""
+        if self.location.shown not in str(exc):
+            return False
+        with self._lock:
+            self._status = StoreStatus.failed(self.location, exc)
+            self._status.reason = f"failed during an answer: {self._status.reason}"
+            self._retire(None)
+            self._failed_at = time.monotonic()
+        return True
+
+    def status(self) -> dict[str, Any]:
+        """``graphmind/status``'s ``store`` of the folder: the snapshot, its freshness and its
+        layer, or ``answeredFrom: local`` and why. Never waits for a snapshot being made."""
+        if self._repo is not None and not self._closed:
+            want, buffers = self._inputs()
+            with self._lock:
+                moved = self._made != want
+                if moved and (self._building is None or not self._building.is_alive()):
+                    self._build_locked(want, buffers)
+                building = self._building is not None and self._building.is_alive()
+        else:
+            moved = building = False
+        out = self.describe()
+        if building or moved:
+            out["updating"] = True  # HEAD, the local files or the buffers moved: being made again
+        return out
+
+    def describe(self) -> dict[str, Any]:
+        """What answered last: the snapshot and its freshness, or the local index and why."""
+        st = self._status
+        out = st.json()
+        if st.snapshot is not None:
+            out["summary"] = st.line()
+            out["buffersInAnswer"] = [p for p, _ in (self._made.buffers if self._made else ())][:SHOWN_BUFFERS]
+        else:
+            out["summary"] = f"local index: {st.reason}"
+        if self._note:
+            out["lastAnswer"] = f"local index: {self._note}"
+        return out
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            thread = self._building
+        if thread is not None:
+            thread.join(timeout=15)
+        with self._lock:
+            self._retire(None)
+            if self._retired is not None:
+                self._retired.close()
+                self._retired = None
+
+    # ------------------------------------------------------------------ what the answer is made from
+    def _inputs(self) -> tuple[Wanted, dict[str, bytes]]:
+        """What an answer now is made from, and the texts of the buffers in it."""
+        head, changes = self._head_and_changes()
+        buffers = self._buffers()
+        return Wanted(head, changes, tuple(sorted((rel, d) for rel, (_, d) in buffers.items()))), {
+            rel: text for rel, (text, _) in buffers.items()}
+
+    def _head_and_changes(self) -> tuple[str | None, str]:
+        when, head, changes = self._checked
+        now = time.monotonic()
+        if now - when < CHECK_SECONDS or self._repo is None:
+            return head, changes
+        try:
+            head = self._repo.commit_of("HEAD")
+            h = hashlib.sha256()
+            for c in self._repo.changed_files("HEAD"):
+                try:
+                    st = (self.root / c.path).stat()
+                    stamp = f"{st.st_size}:{st.st_mtime_ns}"
+                except OSError:
+                    stamp = "-"
+                h.update(f"{c.path}\0{c.status}\0{stamp}\0".encode())
+            changes = h.hexdigest()
+        except GitError as exc:
+            head, changes = None, f"git failed: {exc}"
+        self._checked = (now, head, changes)
+        return head, changes
+
+    def _buffers(self) -> dict[str, tuple[bytes, str]]:
+        """The open buffers whose text is not the file's on disk: their texts and digests (a
+        text compared with the disk once: a keystroke makes a new text object)."""
+        live = self.folder.live
+        with live.lock:
+            texts = {rel: doc.text for rel, doc in live.docs.items()}
+        out: dict[str, tuple[bytes, str]] = {}
+        with self._texts_lock:
+            for rel, text in texts.items():
+                seen = self._texts.get(rel)
+                if seen is None or seen[0] is not text:
+                    try:
+                        disk = (self.root / rel).read_bytes()
+                    except OSError:
+                        disk = None
+                    seen = self._texts[rel] = (text, None if disk == text else hashlib.sha256(text).hexdigest())
+                if seen[1] is not None:
+                    out[rel] = (text, seen[1])
+            for rel in set(self._texts) - set(texts):
+                del self._texts[rel]
+        return out
+
+    # ------------------------------------------------------------------ making the snapshot answer
+    def _retry_due(self) -> bool:
+        return self._failed_at is not None and time.monotonic() - self._failed_at >= RETRY_SECONDS
+
+    def _build_locked(self, want: Wanted, buffers: dict[str, bytes]) -> threading.Thread:
+        thread = threading.Thread(target=self._build, args=(want, buffers), name="graphmind-store", daemon=True)
+        self._building = thread
+        thread.start()
+        return thread
+
+    def _build(self, want: Wanted, buffers: dict[str, bytes]) -> None:
+        from .graph import Graph
+
+        if self._closed:
+            return
+        start = time.monotonic()
+        try:
+            engine, status = open_snapshot(self.root, self.location, buffers, BUFFER_LAYER if buffers else None)
+        except Exception as exc:  # noqa: BLE001 - whatever failed, the local index answers, saying why
+            log.exception("opening the snapshot of %s failed", self.root)
+            engine, status = None, StoreStatus(self.location.shown, "local", f"opening the snapshot failed: {exc}")
+        with self._lock:
+            if self._closed:
+                if engine is not None:
+                    engine.close()
+                return
+            self._made = want
+            self._status = status
+            if engine is not None:
+                engine.docs = self.folder.live.docs  # quoted lines and positions: the buffers' texts
+                self._retire(engine)
+                self._graph = Graph(engine)  # type: ignore[arg-type]
+                self._failed_at = None
+                log.info("%s answers from %s (made in %.2fs)", self.root, status.line(), time.monotonic() - start)
+            else:
+                self._retire(None)
+                self._failed_at = time.monotonic()
+                log.warning("%s answers from the local index: %s", self.root, status.line())
+
+    def _retire(self, engine: SnapshotEngine | None) -> None:
+        """``engine`` answers from now on; the one before it is closed when the next one retires
+        it (an answer walking it step by step, a blast radius, may still be using it)."""
+        if self._retired is not None:
+            self._retired.close()
+        self._retired = self._engine
+        self._engine = engine
+        self._graph = None
+
+
+def open_folder(folder: LiveGraph, store: str | None) -> StoreFolder | None:
+    """The store answers of a folder when a store is set (``store``: ``--store`` or the client's
+    ``store`` setting, else ``GRAPHMIND_STORE``, else ``[tool.graphmind] store``); None without one.
+    A setting that names no PostgreSQL store raises StoreURLError."""
+    from .store.location import resolve
+
+    location = resolve(store, folder.root)
+    if location is None:
+        return None
+    found = StoreFolder(folder, location)
+    found.start()
+    return found
+
+
+def answer(store: StoreFolder | None, local: Graph, ask: Callable[[Graph], Any]) -> Any:
+    """``ask`` over the graph that answers a folder's call questions: its store's snapshot when
+    there is one to answer, else ``local``; a store that fails during the answer: ``local``."""
+    graph = store.graph() if store is not None else None
+    if graph is None:
+        return ask(local)
+    try:
+        return ask(graph)
+    except IndexUnavailable as exc:
+        if store is None or not store.failed(exc):
+            raise
+        return ask(local)
+
+
+async def answer_async(store: StoreFolder | None, local: Graph, ask: Callable[[Graph], Awaitable[Any]]) -> Any:
+    """:func:`answer` of an answer made in steps (a blast radius)."""
+    graph = store.graph() if store is not None else None
+    if graph is None:
+        return await ask(local)
+    try:
+        return await ask(graph)
+    except IndexUnavailable as exc:
+        if store is None or not store.failed(exc):
+            raise
+        return await ask(local)
+
+
+__all__ = ["ANSWER_WAIT", "BUFFER_LAYER", "StoreFolder", "Wanted", "answer", "answer_async", "open_folder"]
