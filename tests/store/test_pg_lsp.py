@@ -18,7 +18,7 @@ from graphmind.commits import index_commit
 from graphmind.store.location import check
 from graphmind.team import TIMEOUT_ENV
 from lsprotocol import types as T
-from pg_util import PASSWORD, git
+from pg_util import PASSWORD, Cluster, git
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lsp"))
 from lsp_util import _plain, blast_radius, incoming_names, lsp_session, pos_in, prepare, uri  # noqa: E402
@@ -146,3 +146,17 @@ async def test_checkout_moves_to_the_matching_snapshot(repo: Path, pg_url: str) 
         store = await _store_status(lc, repo, lambda s: s.get("commitsBehind") == 1 and not s.get("updating"))
         assert store["commit"] == c2 and store["localChangesInAnswer"] == [ORDERS]
         assert "shop.orders.later" in await _make_callers(lc, repo)
+
+
+async def test_a_store_lost_mid_session_answers_locally_and_says_so(repo: Path, pg_url: str, pg_cluster: Cluster) -> None:
+    index_commit(repo, check(pg_url, "test"), "HEAD", jobs=1)
+    async with lsp_session(repo, init_options={"store": pg_url}) as lc:
+        await _store_status(lc, repo, lambda s: s["answeredFrom"] == "snapshot" and not s.get("updating"))
+        assert await _make_callers(lc, repo) == {"shop.new.fresh", "shop.orders.cancel"}
+        pg_cluster.admin(f"DROP DATABASE {pg_url.rsplit('/', 1)[1]} WITH (FORCE)")  # its sessions are ended
+        began = time.monotonic()
+        assert await _make_callers(lc, repo) == {"shop.new.fresh", "shop.orders.cancel"}  # the local index's
+        assert time.monotonic() - began < 10
+        store = await _store_status(lc, repo, lambda s: True)
+        assert store["answeredFrom"] == "local" and store["reason"].startswith("failed during an answer: unavailable")
+        assert PASSWORD not in str(store)
