@@ -74,7 +74,9 @@ class StoreFolder:
         self._failed_at: float | None = None
         self._building: threading.Thread | None = None
         self._note: str | None = None  # why the last answer did not wait for its snapshot
-        self._checked = (-1e9, None, "")  # (when, HEAD, digest of the changes)
+        self._checked: tuple[str | None, str] | None = None  # (HEAD, digest of the changes), by the watcher
+        self._watcher: threading.Thread | None = None
+        self._stop = threading.Event()
         self._texts: dict[str, tuple[bytes, str | None]] = {}  # a buffer's text -> its digest (None: the disk's)
         self._texts_lock = threading.Lock()
         self._closed = False
@@ -86,10 +88,29 @@ class StoreFolder:
 
     # ------------------------------------------------------------------ the answer
     def start(self) -> None:
-        """Pick the snapshot and make the layer now, in a thread (the server answers meanwhile)."""
-        if self._repo is not None:
-            with self._lock:
-                self._build_locked(*self._inputs())
+        """Watch HEAD and the working tree in a thread: it picks the snapshot and makes the layer
+        now, and again when they move (the server answers meanwhile)."""
+        if self._repo is None or self._watcher is not None:
+            return
+        self._watcher = threading.Thread(target=self._watch, name="graphmind-store-watch", daemon=True)
+        self._watcher.start()
+
+    def _watch(self) -> None:
+        """Every CHECK_SECONDS: HEAD and the working tree's changes against it (git, off the
+        answers' path); when they moved, the snapshot is picked and its layer made again now."""
+        seen: tuple[tuple[str, str], ...] | None = None  # the buffers at the last look
+        while not self._stop.is_set():
+            try:
+                self._checked = self._look()
+                want, buffers = self._inputs()
+                quiet, seen = want.buffers == seen, want.buffers  # typing paused: the buffers' layer made ahead
+                with self._lock:
+                    if not self._closed and self._stale(want) and (quiet or self._made is None) \
+                            and (self._building is None or not self._building.is_alive()):
+                        self._build_locked(want, buffers)
+            except Exception:
+                log.exception("watching %s for its snapshot failed", self.root)
+            self._stop.wait(CHECK_SECONDS)
 
     def graph(self, wait: float = ANSWER_WAIT) -> Graph | None:
         """The snapshot's graph (with the local layer and the buffers) for an answer now, made
@@ -97,11 +118,13 @@ class StoreFolder:
         local index answers (``status()`` says why)."""
         if self._repo is None or self._closed:
             return None
-        want, buffers = self._inputs()
         deadline = time.monotonic() + wait
+        while self._checked is None and time.monotonic() < deadline:  # the watcher's first look at HEAD
+            self._stop.wait(0.02)
+        want, buffers = self._inputs()
         while True:
             with self._lock:
-                if self._made == want and (self._graph is not None or not self._retry_due()):
+                if not self._stale(want):
                     self._note = None
                     return self._graph
                 thread = self._building
@@ -127,16 +150,14 @@ class StoreFolder:
 
     def status(self) -> dict[str, Any]:
         """``graphmind/status``'s ``store`` of the folder: the snapshot, its freshness and its
-        layer, or ``answeredFrom: local`` and why. Never waits for a snapshot being made."""
-        if self._repo is not None and not self._closed:
-            want, buffers = self._inputs()
-            with self._lock:
-                moved = self._made != want
-                if moved and (self._building is None or not self._building.is_alive()):
-                    self._build_locked(want, buffers)
+        layer, or ``answeredFrom: local`` and why; ``updating`` while it is being made again.
+        Never waits for it."""
+        moved = building = False
+        if self._repo is not None and not self._closed and self._checked is not None:
+            want, _ = self._inputs()
+            with self._lock:  # (made again by the watcher, or by the next answer: see graph)
+                moved = self._stale(want)
                 building = self._building is not None and self._building.is_alive()
-        else:
-            moved = building = False
         out = self.describe()
         if building or moved:
             out["updating"] = True  # HEAD, the local files or the buffers moved: being made again
@@ -156,11 +177,13 @@ class StoreFolder:
         return out
 
     def close(self) -> None:
+        self._stop.set()
         with self._lock:
             self._closed = True
             thread = self._building
-        if thread is not None:
-            thread.join(timeout=15)
+        for t in (self._watcher, thread):
+            if t is not None:
+                t.join(timeout=15)
         with self._lock:
             self._retire(None)
             if self._retired is not None:
@@ -169,17 +192,16 @@ class StoreFolder:
 
     # ------------------------------------------------------------------ what the answer is made from
     def _inputs(self) -> tuple[Wanted, dict[str, bytes]]:
-        """What an answer now is made from, and the texts of the buffers in it."""
-        head, changes = self._head_and_changes()
+        """What an answer now is made from (HEAD and the changes as the watcher last saw them),
+        and the texts of the buffers in it."""
+        head, changes = self._checked or (None, "")
         buffers = self._buffers()
         return Wanted(head, changes, tuple(sorted((rel, d) for rel, (_, d) in buffers.items()))), {
             rel: text for rel, (text, _) in buffers.items()}
 
-    def _head_and_changes(self) -> tuple[str | None, str]:
-        when, head, changes = self._checked
-        now = time.monotonic()
-        if now - when < CHECK_SECONDS or self._repo is None:
-            return head, changes
+    def _look(self) -> tuple[str | None, str]:
+        """HEAD, and a digest of the working tree's changes against it (names, sizes, mtimes)."""
+        assert self._repo is not None
         try:
             head = self._repo.commit_of("HEAD")
             h = hashlib.sha256()
@@ -193,7 +215,6 @@ class StoreFolder:
             changes = h.hexdigest()
         except GitError as exc:
             head, changes = None, f"git failed: {exc}"
-        self._checked = (now, head, changes)
         return head, changes
 
     def _buffers(self) -> dict[str, tuple[bytes, str]]:
@@ -219,8 +240,11 @@ class StoreFolder:
         return out
 
     # ------------------------------------------------------------------ making the snapshot answer
-    def _retry_due(self) -> bool:
-        return self._failed_at is not None and time.monotonic() - self._failed_at >= RETRY_SECONDS
+    def _stale(self, want: Wanted) -> bool:
+        """The answer is to be made again for ``want``: it was made from something else, or it
+        failed and it is time to try the store again."""
+        retry = self._failed_at is not None and time.monotonic() - self._failed_at >= RETRY_SECONDS
+        return self._made != want or (self._graph is None and retry)
 
     def _build_locked(self, want: Wanted, buffers: dict[str, bytes]) -> threading.Thread:
         thread = threading.Thread(target=self._build, args=(want, buffers), name="graphmind-store", daemon=True)
