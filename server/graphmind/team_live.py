@@ -35,6 +35,7 @@ from .gitrepo import GitError, GitRepo
 from .store import IndexUnavailable
 from .store.location import StoreLocation
 from .team import SnapshotEngine, StoreStatus, open_snapshot
+from .workspace import SKIP_DIRS
 
 if TYPE_CHECKING:
     from .graph import Graph
@@ -206,6 +207,8 @@ class StoreFolder:
             head = self._repo.commit_of("HEAD")
             h = hashlib.sha256()
             for c in self._repo.changed_files("HEAD"):
+                if any(part in SKIP_DIRS for part in c.path.split("/")):  # never indexed (.graphmind/ itself)
+                    continue
                 try:
                     st = (self.root / c.path).stat()
                     stamp = f"{st.st_size}:{st.st_mtime_ns}"
@@ -241,10 +244,15 @@ class StoreFolder:
 
     # ------------------------------------------------------------------ making the snapshot answer
     def _stale(self, want: Wanted) -> bool:
-        """The answer is to be made again for ``want``: it was made from something else, or it
-        failed and it is time to try the store again."""
-        retry = self._failed_at is not None and time.monotonic() - self._failed_at >= RETRY_SECONDS
-        return self._made != want or (self._graph is None and retry)
+        """The answer is to be made again for ``want``: it was made from something else; after a
+        failure (the store down, no snapshot), only when HEAD or the files moved or RETRY_SECONDS
+        passed (not for every keystroke: each try may wait for the connect timeout)."""
+        if self._made is None:
+            return True
+        if self._graph is None and self._failed_at is not None:
+            moved = (self._made.head, self._made.changes) != (want.head, want.changes)
+            return moved or time.monotonic() - self._failed_at >= RETRY_SECONDS
+        return self._made != want
 
     def _build_locked(self, want: Wanted, buffers: dict[str, bytes]) -> threading.Thread:
         thread = threading.Thread(target=self._build, args=(want, buffers), name="graphmind-store", daemon=True)
