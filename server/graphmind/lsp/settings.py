@@ -66,7 +66,8 @@ def _fields(obj: dict[str, Any], fields: dict[str, Reader]) -> dict[str, Any]:
         try:
             out[key] = read(obj[key])
         except (TypeError, ValueError) as exc:
-            log.warning("ignoring the setting %s = %r: %s", key, obj[key], exc)
+            shown = "(not shown: it may hold a password)" if key in SECRET else repr(obj[key])
+            log.warning("ignoring the setting %s = %s: %s", key, shown, exc)
     return out
 
 
@@ -81,6 +82,9 @@ FIELDS: dict[str, Reader] = {
     "callHierarchy": _object({"includePossible": _boolean, "includeDispatch": _boolean}),
     "store": _text,  # a shared store's URL (read when a folder opens; see team_live.py)
 }
+
+
+SECRET = frozenset({"store"})  # settings whose value a log line never shows
 
 
 @dataclass(frozen=True)
