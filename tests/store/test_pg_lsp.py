@@ -16,9 +16,10 @@ from typing import Any
 import pytest
 from graphmind.commits import index_commit
 from graphmind.store.location import check
+from graphmind.store.snapshots import SnapshotStore
 from graphmind.team import TIMEOUT_ENV
 from lsprotocol import types as T
-from pg_util import PASSWORD, Cluster, git
+from pg_util import EDITOR_PASSWORD, PASSWORD, Cluster, git
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lsp"))
 from lsp_util import _plain, blast_radius, incoming_names, lsp_session, pos_in, prepare, uri  # noqa: E402
@@ -134,12 +135,17 @@ async def test_a_store_down_at_start_answers_locally_and_says_so(repo: Path, mon
             s.close()
 
 
-async def test_checkout_moves_to_the_matching_snapshot(repo: Path, pg_url: str) -> None:
+async def test_checkout_moves_to_the_matching_snapshot(repo: Path, pg_url: str, pg_cluster: Cluster) -> None:
     loc = check(pg_url, "test")
     index_commit(repo, loc, "HEAD~1", jobs=1)  # C2
     index_commit(repo, loc, "HEAD", jobs=1)  # C3
     c2, c3 = git(repo, "rev-parse", "HEAD~1"), git(repo, "rev-parse", "HEAD")
-    async with lsp_session(repo, init_options={"store": pg_url}) as lc:
+    # the editor connects with the read-only role the CI grants (it can read, not write, snapshots)
+    pg_cluster.admin("DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'editor') THEN "
+                     f"CREATE ROLE editor LOGIN PASSWORD '{EDITOR_PASSWORD}'; END IF; END $$")
+    SnapshotStore(loc).grant_reader("editor")
+    editor = pg_url.replace(f"graphmind:{PASSWORD}", f"editor:{EDITOR_PASSWORD}")
+    async with lsp_session(repo, init_options={"store": editor}) as lc:
         store = await _store_status(lc, repo, lambda s: s.get("commit") == c3 and not s.get("updating"))
         assert store["commitsBehind"] == 0
         git(repo, "checkout", "-q", c2)
