@@ -175,3 +175,11 @@ async def test_a_store_lost_mid_session_answers_locally_and_says_so(repo: Path, 
         store = await _store_status(lc, repo, lambda s: True)
         assert store["answeredFrom"] == "local" and store["reason"].startswith("failed during an answer: unavailable")
         assert PASSWORD not in str(store)
+
+
+async def test_no_snapshot_of_an_ancestor_answers_locally_and_says_so(repo: Path, pg_url: str) -> None:
+    SnapshotStore(check(pg_url, "test")).ensure_schema()
+    async with lsp_session(repo, init_options={"store": pg_url}) as lc:
+        store = await _store_status(lc, repo, lambda s: s["reason"] != "connecting to the store")
+        assert store["answeredFrom"] == "local" and store["reason"].startswith("no snapshot of HEAD")
+        assert await _make_callers(lc, repo) == {"shop.new.fresh", "shop.orders.cancel"}
