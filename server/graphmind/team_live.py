@@ -178,13 +178,15 @@ class StoreFolder:
         return out
 
     def close(self) -> None:
+        """Stop watching and close the snapshot's sessions. A layer being made is not waited for
+        long (a server's exit would wait on it): its thread closes what it made when it ends."""
         self._stop.set()
         with self._lock:
             self._closed = True
             thread = self._building
-        for t in (self._watcher, thread):
+        for t, wait in ((self._watcher, 10.0), (thread, 2.0)):
             if t is not None:
-                t.join(timeout=15)
+                t.join(timeout=wait)
         with self._lock:
             self._retire(None)
             if self._retired is not None:
