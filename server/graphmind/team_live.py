@@ -45,6 +45,7 @@ log = logging.getLogger(__name__)
 
 CHECK_SECONDS = 1.0  # HEAD and the working tree's changes are looked at no more often
 ANSWER_WAIT = 5.0  # an answer waits this long for its snapshot and layer, else the local index answers
+FIRST_WAIT = 30.0  # the server's local index waits this long at most for the first snapshot answer
 RETRY_SECONDS = 30.0  # a store that failed is tried again after this (or when the answer's inputs move)
 BUFFER_LAYER = "snapshot-layer-buffers.db"
 SHOWN_BUFFERS = 20
@@ -112,6 +113,15 @@ class StoreFolder:
             except Exception:
                 log.exception("watching %s for its snapshot failed", self.root)
             self._stop.wait(CHECK_SECONDS)
+
+    def first_made(self, cancel: threading.Event, wait: float = FIRST_WAIT) -> None:
+        """Wait (up to ``wait`` seconds, or until ``cancel``) for the first snapshot answer to be
+        made or to fail: the server's local index waits for it, rather than taking the CPU it
+        needs to answer soon after the start."""
+        deadline = time.monotonic() + wait
+        while self._made is None and self._repo is not None and not self._closed and not cancel.is_set() \
+                and time.monotonic() < deadline:
+            self._stop.wait(0.05)
 
     def graph(self, wait: float = ANSWER_WAIT) -> Graph | None:
         """The snapshot's graph (with the local layer and the buffers) for an answer now, made

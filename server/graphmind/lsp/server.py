@@ -592,6 +592,9 @@ class GraphMindServer:
         files = 0
         try:
             for root, folder in list(self.folders.items()):
+                store = self.stores.get(root)
+                if store is not None:  # its snapshot answers first; the local index then (2 cores: not at once)
+                    store.first_made(cancel)
                 last = [0.0]
 
                 def progress(done: int, total: int, message: str, _root: Path = root, last: list[float] = last) -> None:
