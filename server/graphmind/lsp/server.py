@@ -405,15 +405,6 @@ class GraphMindServer:
         ctx = self.context(uri)
         return None if ctx is None else (ctx, ctx.symbols_at(line, character))
 
-    def item_symbol(self, item: ItemRef) -> tuple[ToProto, Graph, Sym] | None:
-        """The symbol of a call hierarchy item: by its stable id, its qualified name, or its position.
-        ``data`` is what we put there, but a client may send anything back: wrong types are ignored."""
-        graph = self.item_graph(item)
-        found = None if graph is None else self.item_in(graph, item)
-        if graph is None or found is None:
-            return None
-        return self.to_proto(graph.engine), graph, found[0]
-
     def item_graph(self, item: ItemRef) -> Graph | None:
         """The live graph of the folder a call hierarchy item is in (``data``'s root, else its uri)."""
         data = item.data if isinstance(item.data, dict) else {}
