@@ -65,6 +65,8 @@ export function serverSettings(): Record<string, unknown> {
     exclude: c.get<string[]>('exclude', []),
     maxFileSize: c.get<number>('maxFileSize', 1048576),
     blastRadius: { depth: c.get<number>('blastRadius.depth', 3) },
+    // a shared store's URL (empty: the server's environment or the workspace's configuration decides)
+    ...(c.get<string>('store') ? { store: c.get<string>('store') } : {}),
   };
 }
 

@@ -123,6 +123,23 @@ export interface ServerStatus {
   /** Files indexed so far and in total, while indexing (since issue 15, optional). */
   indexed?: number;
   totalFiles?: number;
+  /** Per workspace folder (the request only). */
+  folders?: Record<string, { store?: StoreStatus }>;
+}
+
+/**
+ * With a shared store (issue 28): the snapshot that answers a folder's call questions and its
+ * freshness, or why the local index answers.
+ */
+export interface StoreStatus {
+  answeredFrom: 'snapshot' | 'local';
+  /** One line: "snapshot 3 of 9faf80d39082 (2 commits behind HEAD, …) + overlay of 4 local files …", or "local index: <why>". */
+  summary?: string;
+  reason?: string;
+  commit?: string;
+  commitsBehind?: number;
+  /** HEAD, the local files or the buffers moved: the snapshot answer is being made again. */
+  updating?: boolean;
 }
 
 export interface BlastRadiusSettings {

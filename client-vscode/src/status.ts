@@ -1,6 +1,6 @@
 /** The server's state (process and index) for the status bar and the views. */
 import * as vscode from 'vscode';
-import { STATUS_METHOD, STATUS_NOTIFICATION, type ServerStatus } from './protocol';
+import { STATUS_METHOD, STATUS_NOTIFICATION, type ServerStatus, type StoreStatus } from './protocol';
 import type { ManagedClient, ServerState } from './server';
 
 /** `unknown` until the server has answered `graphmind/status` (or while it is not running). */
@@ -12,6 +12,30 @@ export interface StatusSnapshot {
   /** Files indexed so far / in total, when the server says. */
   indexed?: number;
   totalFiles?: number;
+  /** With a shared store: what answers call questions (the first folder on a store). */
+  store?: StoreSummary;
+}
+
+/** The status bar's words for a shared store's status. */
+export interface StoreSummary {
+  /** "snapshot 9faf80d", "snapshot 9faf80d, 2 behind", or "local index". */
+  text: string;
+  /** The server's summary line (which snapshot and its local layer, or why the local index answers). */
+  detail: string;
+  local: boolean;
+}
+
+/** The store of the first folder that has one; undefined when no folder is on a shared store. */
+export function storeSummaryOf(status: ServerStatus | null | undefined): StoreSummary | undefined {
+  const store: StoreStatus | undefined = Object.values(status?.folders ?? {}).find((f) => f?.store)?.store;
+  if (!store) {
+    return undefined;
+  }
+  if (store.answeredFrom !== 'snapshot' || !store.commit) {
+    return { text: 'local index', detail: store.summary ?? `local index: ${store.reason ?? 'no snapshot'}`, local: true };
+  }
+  const behind = store.commitsBehind ? `, ${store.commitsBehind} behind` : '';
+  return { text: `snapshot ${store.commit.slice(0, 7)}${behind}`, detail: store.summary ?? '', local: false };
 }
 
 export interface StatusSource {
@@ -19,6 +43,9 @@ export interface StatusSource {
   readonly running: ManagedClient | undefined;
   readonly onDidChangeState: vscode.Event<ServerState>;
 }
+
+/** With a shared store, status is polled this many times slower once the index is ready. */
+const STORE_POLL_FACTOR = 5;
 
 export function indexStateOf(status: ServerStatus | null | undefined): IndexState {
   if (!status || typeof status !== 'object') {
@@ -63,7 +90,9 @@ export class StatusTracker implements vscode.Disposable {
       prev.server !== next.server ||
       prev.index !== next.index ||
       prev.indexed !== next.indexed ||
-      prev.totalFiles !== next.totalFiles
+      prev.totalFiles !== next.totalFiles ||
+      prev.store?.text !== next.store?.text ||
+      prev.store?.detail !== next.store?.detail
     ) {
       this.changed.fire(next);
     }
@@ -110,16 +139,22 @@ export class StatusTracker implements vscode.Disposable {
     }
     if (this.snapshot.index !== 'ready') {
       this.timer = setTimeout(() => void this.poll(client, session), this.pollMs);
+    } else if (this.snapshot.store) {
+      // a shared store's snapshot moves with HEAD (git checkout) and may fail: keep following it, slowly
+      this.timer = setTimeout(() => void this.poll(client, session), this.pollMs * STORE_POLL_FACTOR);
     }
   }
 
   private apply(status: ServerStatus): void {
     const index = indexStateOf(status);
+    // (a statusChanged notification names no folders: the store seen last stands)
+    const store = status.folders ? storeSummaryOf(status) : this.snapshot.store;
     this.set({
       server: this.source.state,
       index,
       indexed: index === 'indexing' ? status.indexed : undefined,
       totalFiles: index === 'indexing' ? status.totalFiles : undefined,
+      ...(store ? { store } : {}),
     });
   }
 
@@ -155,6 +190,14 @@ export function statusBarContent(s: StatusSnapshot, serverDisplay?: string): Sta
         command: 'graphmind.restartServer',
       };
     case 'running':
+      if (s.index === 'ready' && s.store) {
+        const icon = s.store.local ? '$(warning)' : '$(check)';
+        return {
+          text: `${icon} GraphMind: ${s.store.text}`,
+          tooltip: `GraphMind: ready. Call hierarchy and blast radius: ${s.store.detail}${server}`,
+          command: 'graphmind.showLog',
+        };
+      }
       if (s.index === 'ready') {
         return { text: '$(check) GraphMind', tooltip: `GraphMind: ready (index complete).${server}`, command: 'graphmind.showLog' };
       }

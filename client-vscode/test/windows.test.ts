@@ -3,7 +3,7 @@ import { beforeEach, describe, it } from 'node:test';
 import { RecordingOutputChannel } from '../src/outputChannel';
 import { ServerManager, startFingerprint, type ManagedClient, type ServerEnvironment, type ServerState } from '../src/server';
 import { effectiveSetting, resolveServerCommand } from '../src/serverCommand';
-import { indexStateOf, statusBarContent, StatusTracker } from '../src/status';
+import { indexStateOf, statusBarContent, StatusTracker, storeSummaryOf } from '../src/status';
 import * as vscode from './vscode-stub';
 
 const tick = (ms = 5) => new Promise((r) => setTimeout(r, ms));
@@ -218,5 +218,38 @@ describe('status: indexing / ready / stopped', () => {
     assert.equal(stopped.command, 'graphmind.restartServer');
     assert.match(stopped.tooltip, /Server: \/usr\/bin\/graphmind serve/);
     assert.equal(statusBarContent({ server: 'failed', index: 'unknown' }).command, 'graphmind.restartServer');
+  });
+
+  it('a folder on a shared store: the snapshot and its freshness, or the local index and why', async () => {
+    const snapshot = {
+      answeredFrom: 'snapshot', commit: '9faf80d39082aa', commitsBehind: 2,
+      summary: 'snapshot 3 of 9faf80d39082 (2 commits behind HEAD, made 2026-12-06 12:20) + overlay of 4 local files from postgresql://editor@db/graph',
+    } as const;
+    const down = { answeredFrom: 'local', reason: 'unavailable: connection failed', summary: 'local index: unavailable: connection failed' } as const;
+    assert.equal(storeSummaryOf({ ready: true, indexing: false }), undefined);
+    const on = storeSummaryOf({ ready: true, indexing: false, folders: { '/w': {}, '/v': { store: snapshot } } })!;
+    assert.deepEqual(on, { text: 'snapshot 9faf80d, 2 behind', detail: snapshot.summary, local: false });
+    const bar = statusBarContent({ server: 'running', index: 'ready', store: on });
+    assert.equal(bar.text, '$(check) GraphMind: snapshot 9faf80d, 2 behind');
+    assert.match(bar.tooltip, /overlay of 4 local files/);
+    const local = statusBarContent({ server: 'running', index: 'ready', store: storeSummaryOf({ ready: true, indexing: false, folders: { '/w': { store: down } } }) });
+    assert.equal(local.text, '$(warning) GraphMind: local index');
+    assert.match(local.tooltip, /local index: unavailable: connection failed/);
+
+    // the tracker keeps following a store once ready (its snapshot moves with HEAD)
+    const answers = [
+      { ready: true, indexing: false, folders: { '/w': { store: snapshot } } },
+      { ready: true, indexing: false, folders: { '/w': { store: down } } },
+    ];
+    const client: ManagedClient = {
+      start: async () => {},
+      stop: async () => {},
+      isRunning: () => true,
+      sendRequest: async <R>() => (answers.length > 1 ? answers.shift() : answers[0]) as R,
+    };
+    const t = new StatusTracker(source(client) as never, 1);
+    await tick(60);
+    assert.equal(t.current.store?.text, 'local index');
+    t.dispose();
   });
 });

@@ -53,6 +53,9 @@ def _add_serve(sub: Any) -> None:
     p.add_argument("--tcp", type=int, default=None, metavar="PORT", help="listen on TCP instead of stdio")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--log-level", default="INFO")
+    p.add_argument("--store", default=None, metavar="URL",
+                   help="answer call questions from a shared PostgreSQL store's snapshots (default: the client's "
+                        "`store` setting, $GRAPHMIND_STORE, then [tool.graphmind] store; none: the local index)")
 
 
 def _serve(argv: list[str]) -> int:
@@ -63,7 +66,7 @@ def _serve(argv: list[str]) -> int:
 
     logging.basicConfig(stream=sys.stderr, level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("pygls").setLevel(logging.WARNING)  # it logs every message body at INFO
-    return serve(tcp=args.tcp, host=args.host)
+    return serve(tcp=args.tcp, host=args.host, store=args.store)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -25,6 +25,7 @@ import json
 import os
 import sqlite3
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -87,9 +88,10 @@ class _SnapshotSide:
     stored_files = Store.stored_files
 
 
-def _digest(root: Path, location_key: str, snapshot: SnapshotInfo, changes: list[ChangedFile]) -> str:
+def _digest(root: Path, location_key: str, snapshot: SnapshotInfo, changes: list[ChangedFile],
+            buffers: Mapping[str, bytes] | None = None) -> str:
     """What the layer is made from: the store, the snapshot, GraphMind's version, and every
-    changed path's content now (a layer whose key differs is made again)."""
+    changed path's content now, and an editor's buffers' texts (a layer whose key differs is made again)."""
     h = hashlib.sha256(json.dumps([location_key, snapshot.id, snapshot.commit, __version__]).encode())
     for c in changes:
         try:
@@ -98,29 +100,33 @@ def _digest(root: Path, location_key: str, snapshot: SnapshotInfo, changes: list
             content = None
         h.update(f"\0{c.path}\0{c.status}\0".encode())
         h.update(b"-" if content is None else hashlib.sha256(content).digest())
+    for rel, text in sorted((buffers or {}).items()):
+        h.update(f"\0buffer {rel}\0".encode() + hashlib.sha256(text).digest())
     return h.hexdigest()
 
 
-def open_layer(root: Path, shared: SnapshotStore, snapshot: SnapshotInfo, changes: list[ChangedFile]) -> LocalLayer:
+def open_layer(root: Path, shared: SnapshotStore, snapshot: SnapshotInfo, changes: list[ChangedFile],
+               buffers: Mapping[str, bytes] | None = None, name: str = LAYER_FILE) -> LocalLayer:
     """The local layer of ``changes`` on ``snapshot``: kept from an earlier question when made from
     the same contents, else made now. LayerRefused when the changes cannot be stacked;
-    IndexUnavailable when the store fails."""
+    IndexUnavailable when the store fails. ``buffers``: an editor's unsaved texts by path, which
+    win over the disk's (kept in the layer file ``name`` under ``.graphmind/``)."""
     start = time.monotonic()
     settings = [c.path for c in changes if is_setting(c.path)]
     if settings:  # which files are indexed, or how they are linked, may differ everywhere
         raise LayerRefused(f"local changes to {', '.join(settings)} change which files are indexed or how")
     folder = root / ".graphmind"
-    path = folder / LAYER_FILE
-    key = _digest(root, shared.location.shown, snapshot, changes)
+    path = folder / name
+    key = _digest(root, shared.location.shown, snapshot, changes, buffers)
     columns = view_columns(shared.conn)
     kept = _kept(path, key, columns)
     if kept is not None:
         return LocalLayer(snapshot.id, *kept, built=False, seconds=time.monotonic() - start, path=path)
-    tmp = folder / f"{LAYER_FILE}.{os.getpid()}.tmp"
+    tmp = folder / f"{name}.{os.getpid()}.tmp"
     for p in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
         p.unlink(missing_ok=True)
     try:
-        made = _build(root, shared, snapshot, changes, columns, tmp, key)
+        made = _build(root, shared, snapshot, changes, columns, tmp, key, buffers)
         os.replace(tmp, path)  # atomic: a reader in another process sees the old layer or this one
     finally:
         for p in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
@@ -154,14 +160,17 @@ def _kept(path: Path, key: str, columns: dict[str, list[str]]) -> tuple[list[str
 
 def _build(
     root: Path, shared: SnapshotStore, snapshot: SnapshotInfo, changes: list[ChangedFile],
-    columns: dict[str, list[str]], db_path: Path, key: str,
+    columns: dict[str, list[str]], db_path: Path, key: str, buffers: Mapping[str, bytes] | None = None,
 ) -> tuple[list[str], list[str], list[str], LayerRows]:
     engine = Engine(root, db_path=db_path, jobs=1)
     try:
         store = engine.store
         store.set_meta(NEXT_FILE_ID, str(OWN_IDS))  # never a snapshot's file id
-        # 1. the changed files from disk (resolved later, against snapshot ∪ layer)
+        # 1. the changed files from disk, then the buffers' texts over them (resolved later,
+        # against snapshot ∪ layer)
         refresh_changes(engine, changes)
+        for rel, text in sorted((buffers or {}).items()):
+            engine.open_document(rel, text)
         held = store.paths_under("")
         gone = sorted({c.path for c in changes} - set(held))
         _, pg = shared.reads(snapshot.id, size=1)

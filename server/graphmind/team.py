@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -151,9 +152,12 @@ def timeout() -> float:
         return EDITOR_TIMEOUT
 
 
-def open_snapshot(root: Path, location: StoreLocation) -> tuple[SnapshotEngine | None, StoreStatus]:
+def open_snapshot(
+    root: Path, location: StoreLocation, buffers: Mapping[str, bytes] | None = None, layer_name: str | None = None,
+) -> tuple[SnapshotEngine | None, StoreStatus]:
     """The engine over the newest snapshot of an ancestor of ``HEAD``, with its status; (None,
-    status saying why) when the store is down or has none."""
+    status saying why) when the store is down or has none. ``buffers``: an editor's unsaved
+    texts, stacked with the working tree's changes (in the layer file ``layer_name``)."""
     try:
         repo = GitRepo(root)
         head = repo.commit_of("HEAD")
@@ -171,7 +175,8 @@ def open_snapshot(root: Path, location: StoreLocation) -> tuple[SnapshotEngine |
             shared.close()
             return None, StoreStatus(location.shown, "local", f"no snapshot of HEAD ({head[:12]}) or of its ancestors")
         changes = repo.changed_files(snap.commit)
-        layer = open_layer(root, shared, snap, changes) if changes else None
+        named = {"name": layer_name} if layer_name else {}
+        layer = open_layer(root, shared, snap, changes, buffers, **named) if changes or buffers else None
         engine = SnapshotEngine(root, shared, snap, layer)
     except LayerRefused as exc:
         shared.close()

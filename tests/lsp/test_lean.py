@@ -208,12 +208,17 @@ def test_the_status_json_is_what_cattrs_writes_for_status_result() -> None:
     for indexed, total in ((None, None), (3, 10), (0, None)):
         ready = threading.Event()
         ls = SimpleNamespace(ready=ready, indexing=None, folders={"/w": folder}, encoding="utf-16",
-                             index_status=SimpleNamespace(indexed=indexed, total=total))
+                             index_status=SimpleNamespace(indexed=indexed, total=total), stores={})
         typed = StatusResult(
             ready=False, indexing=False, position_encoding="utf-16", indexed=indexed, total_files=total,
             folders={"/w": FolderStatus(epoch=7, open_documents=1, overlay=["a.py"], base_epoch=5)},
         )
         assert status_json(ls) == PROTOCOL._converter.unstructure(typed)  # type: ignore[arg-type]
+    # a folder on a shared store: its store's status too
+    said = {"url": "postgresql://u@h/db", "answeredFrom": "local", "reason": "unavailable"}
+    ls.stores = {"/w": SimpleNamespace(status=lambda: said)}
+    typed.folders["/w"].store = said
+    assert status_json(ls) == PROTOCOL._converter.unstructure(typed)  # type: ignore[arg-type]
 
 
 @settings(max_examples=300, deadline=None)

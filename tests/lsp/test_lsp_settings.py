@@ -55,3 +55,17 @@ def test_call_hierarchy_and_the_nested_depth(caplog: pytest.LogCaptureFixture) -
         s.update({"callHierarchy": {"includePossible": "yes"}, "blastRadius": {}, "blastRadiusDepth": 4})
     assert s.include_possible is True and s.depth == 3  # a blastRadius object wins over the flat spelling
     assert [r.getMessage() for r in caplog.records] == ["ignoring the setting includePossible = 'yes': expected true or false, got 'yes'"]
+
+
+def test_the_store_url_is_read_and_never_logged(caplog: pytest.LogCaptureFixture) -> None:
+    s = Settings()
+    assert s.store is None
+    assert not s.update({"store": "postgresql://editor:pw@db/graph"})  # read when a folder opens: no re-index
+    assert s.store == "postgresql://editor:pw@db/graph"
+    with caplog.at_level(logging.WARNING, logger="graphmind.lsp.settings"):
+        s.update({"store": {"url": "postgresql://editor:pw@db/graph"}})
+    assert s.store == "postgresql://editor:pw@db/graph"
+    assert [r.getMessage() for r in caplog.records] == [
+        "ignoring the setting store = (not shown: it may hold a password): expected a string, got dict"]
+    s.update({"store": ""})  # an empty setting: no store
+    assert s.store is None

@@ -79,6 +79,9 @@ class FolderStatus:
     open_documents: int
     overlay: list[str]  # the open buffers' paths
     base_epoch: int  # the base's version (the disk as last read by anyone)
+    # with a shared store: the snapshot answering call questions and its freshness, or why the
+    # local index does (``team_live.StoreFolder.status``)
+    store: dict[str, Any] | None = None
 
 
 @attrs.define

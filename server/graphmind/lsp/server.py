@@ -55,6 +55,7 @@ if TYPE_CHECKING:  # imported when the first folder opens (after ``initialize`` 
     from ..engine import Engine
     from ..graph import Graph, Sym
     from ..live import LiveGraph
+    from ..team_live import StoreFolder
     from .typed import TypedFace
 
 log = logging.getLogger(__name__)
@@ -124,6 +125,10 @@ class GraphMindServer:
         self.typed_commands: list[tuple[str, Callable[..., Any]]] = []
         self._folders: dict[Path, LiveGraph] = {}
         self._graphs: dict[Path, Graph] = {}  # on each folder's overlay
+        # a shared store's snapshot answering each folder's call questions (team_live.py), when a
+        # store is set: ``--store`` (store_option), the client's ``store``, GRAPHMIND_STORE, [tool.graphmind]
+        self.stores: dict[Path, StoreFolder] = {}
+        self.store_option: str | None = None
         self.pending_roots: list[Path] = []  # named by ``initialize``, not opened yet
         self._opening = threading.RLock()
         self.settings = Settings()
@@ -281,12 +286,51 @@ class GraphMindServer:
             self._graphs[root] = Graph(folder.live)
             self.contexts.clear()
             folder.start_watching(on_change=self._refresh_lenses)  # other writers of the base
+            self._open_store(root, folder)
+
+    def _open_store(self, root: Path, folder: LiveGraph) -> None:
+        from ..store.location import StoreURLError
+        from ..team_live import open_folder
+
+        try:
+            store = open_folder(folder, self.store_option or self.settings.store)
+        except StoreURLError as exc:
+            log.error("%s: the local index answers: %s", root, exc)
+            return
+        if store is not None:
+            self.stores[root] = store
+
+    def answer(self, local: Graph, ask: Callable[[Graph], Any]) -> Any:
+        """``ask`` over the graph that answers call questions in ``local``'s folder: its shared
+        store's snapshot ∪ local changes ∪ buffers when a store is set and answers, else ``local``."""
+        if not self.stores:
+            return ask(local)
+        from ..team_live import answer
+
+        return answer(self.stores.get(local.engine.root), local, ask)
+
+    def store_status(self, graph: Graph) -> dict[str, Any]:
+        """``{"store": …}``: what answered in ``graph``'s folder (the snapshot and its freshness, or
+        the local index and why), when a store is set; else ``{}``."""
+        store = self.stores.get(graph.engine.root) if self.stores else None
+        return {} if store is None else {"store": store.describe()}
+
+    async def answer_async(self, local: Graph, ask: Callable[[Graph], Any]) -> Any:
+        """``answer`` of an answer made in steps (``ask`` is a coroutine function)."""
+        if not self.stores:
+            return await ask(local)
+        from ..team_live import answer_async
+
+        return await answer_async(self.stores.get(local.engine.root), local, ask)
 
     def close_root(self, folder: Path) -> None:
         root = folder.resolve()
         with self._opening:  # a folder removed before it was opened is not opened at all
             self.pending_roots = [p for p in self.pending_roots if p.resolve() != root]
         self._hand_back_buffers(root)
+        store = self.stores.pop(root, None)
+        if store is not None:
+            store.close()
         live = self._folders.pop(root, None)
         self._graphs.pop(root, None)
         self.uris.pop(root, None)
@@ -360,15 +404,6 @@ class GraphMindServer:
     def symbols_at(self, uri: str, line: int, character: int) -> tuple[FileContext, list[Sym]] | None:
         ctx = self.context(uri)
         return None if ctx is None else (ctx, ctx.symbols_at(line, character))
-
-    def item_symbol(self, item: ItemRef) -> tuple[ToProto, Graph, Sym] | None:
-        """The symbol of a call hierarchy item: by its stable id, its qualified name, or its position.
-        ``data`` is what we put there, but a client may send anything back: wrong types are ignored."""
-        graph = self.item_graph(item)
-        found = None if graph is None else self.item_in(graph, item)
-        if graph is None or found is None:
-            return None
-        return self.to_proto(graph.engine), graph, found[0]
 
     def item_graph(self, item: ItemRef) -> Graph | None:
         """The live graph of the folder a call hierarchy item is in (``data``'s root, else its uri)."""
@@ -548,6 +583,9 @@ class GraphMindServer:
         files = 0
         try:
             for root, folder in list(self.folders.items()):
+                store = self.stores.get(root)
+                if store is not None:  # its snapshot answers first; the local index then (2 cores: not at once)
+                    store.first_made(cancel)
                 last = [0.0]
 
                 def progress(done: int, total: int, message: str, _root: Path = root, last: list[float] = last) -> None:
@@ -639,9 +677,11 @@ def create_server() -> GraphMindServer:
     return server
 
 
-def serve(tcp: int | None = None, host: str = "127.0.0.1") -> int:
-    """Run a server until ``exit`` (or the client goes); the exit code: 0 after ``shutdown``, else 1."""
+def serve(tcp: int | None = None, host: str = "127.0.0.1", store: str | None = None) -> int:
+    """Run a server until ``exit`` (or the client goes); the exit code: 0 after ``shutdown``, else 1.
+    ``store``: a shared store's URL (``--store``; see ``team_live.py``)."""
     server = create_server()
+    server.store_option = store
     try:
         if tcp is not None:
             server.start_tcp(host, tcp)

@@ -42,6 +42,12 @@ def _texts(value: Any) -> list[str]:
     return [str(v) for v in value]  # exclude patterns: anything, as text
 
 
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"expected a string, got {type(value).__name__}")  # (never the value: a URL may hold a password)
+    return value
+
+
 def _object(fields: dict[str, Reader]) -> Reader:
     def read(value: Any) -> dict[str, Any]:
         if not isinstance(value, dict):
@@ -60,7 +66,8 @@ def _fields(obj: dict[str, Any], fields: dict[str, Reader]) -> dict[str, Any]:
         try:
             out[key] = read(obj[key])
         except (TypeError, ValueError) as exc:
-            log.warning("ignoring the setting %s = %r: %s", key, obj[key], exc)
+            shown = "(not shown: it may hold a password)" if key in SECRET else repr(obj[key])
+            log.warning("ignoring the setting %s = %s: %s", key, shown, exc)
     return out
 
 
@@ -73,7 +80,11 @@ FIELDS: dict[str, Reader] = {
     "blastRadiusDepth": _non_negative,  # older flat spelling
     # incoming calls list possible callers too; both directions list calls through a declared method
     "callHierarchy": _object({"includePossible": _boolean, "includeDispatch": _boolean}),
+    "store": _text,  # a shared store's URL (read when a folder opens; see team_live.py)
 }
+
+
+SECRET = frozenset({"store"})  # settings whose value a log line never shows
 
 
 @dataclass(frozen=True)
@@ -85,6 +96,7 @@ class ClientSettings:
     blast_radius_depth: int | None = None  # ``blastRadius.depth`` (an object), else the flat ``blastRadiusDepth``
     include_possible: bool | None = None  # ``callHierarchy.includePossible``
     include_dispatch: bool | None = None  # ``callHierarchy.includeDispatch``
+    store: str | None = None  # a shared store's URL
 
 
 def read(options: Any) -> ClientSettings | None:
@@ -98,6 +110,7 @@ def read(options: Any) -> ClientSettings | None:
         blast_radius_depth=sent.get("blastRadiusDepth") if nested is None else nested.get("depth"),
         include_possible=sent.get("callHierarchy", {}).get("includePossible"),
         include_dispatch=sent.get("callHierarchy", {}).get("includeDispatch"),
+        store=sent.get("store"),
     )
 
 
@@ -110,6 +123,7 @@ class Settings:
         self.depth = 3
         self.include_possible = False  # callHierarchy.includePossible
         self.include_dispatch = False  # callHierarchy.includeDispatch
+        self.store: str | None = None  # a shared store's URL, for the folders opened from now on
 
     @property
     def max_file_size(self) -> int:
@@ -139,6 +153,8 @@ class Settings:
             self.include_possible = sent.include_possible
         if sent.include_dispatch is not None:
             self.include_dispatch = sent.include_dispatch
+        if sent.store is not None:
+            self.store = sent.store or None
         return before != (self.exclude, self.max_file_size)
 
     def update_from_change(self, settings: Any) -> bool:

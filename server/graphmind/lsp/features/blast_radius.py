@@ -40,23 +40,35 @@ def _check(p: BlastQuery, depth: int) -> None:
         raise _invalid(str(exc)) from None
 
 
-def _targets(ls: GraphMindServer, p: BlastQuery) -> tuple[ToProto, Graph, list[Sym]] | None:
-    """The symbols at the position, or named ``symbol`` (in the first folder that has one)."""
+def _folders(ls: GraphMindServer, p: BlastQuery) -> list[Graph]:
+    """The local graph of the folder of the position, or of every folder (a ``symbol``)."""
     if p.uri is not None and p.position is not None:
-        got = ls.symbols_at(p.uri, max(p.position[0], 0), max(p.position[1], 0))
-        if got is None:
+        ctx = ls.context(p.uri)
+        if ctx is None:
             raise _invalid(f"{p.uri} is not in a workspace folder")
-        ctx, targets = got
-        return (ctx.proto, ctx.graph, targets) if targets else None
+        return [ctx.graph]
     if p.symbol:
-        for graph in ls.graphs.values():
-            targets = graph.find(p.symbol)
-            if targets:
-                return ls.to_proto(graph.engine), graph, targets
+        return list(ls.graphs.values())
+    raise _invalid("give textDocument + position, or symbol")
+
+
+def _targets(ls: GraphMindServer, p: BlastQuery, graph: Graph) -> tuple[ToProto, Graph, list[Sym]] | None:
+    """The symbols at the position, or named ``symbol``, in ``graph``."""
+    if p.uri is not None and p.position is not None:
+        ctx = ls.context(p.uri)
+        assert ctx is not None  # (_folders found it)
+        row, col = ls.to_point(ctx.engine, ctx.rel, max(p.position[0], 0), max(p.position[1], 0))
+        targets = graph.resolve_position(ctx.rel, row, col)
+        return (ctx.proto, graph, targets) if targets else None
+    targets = graph.find(p.symbol or "")
+    return (ls.to_proto(graph.engine), graph, targets) if targets else None
+
+
+def _not_found(ls: GraphMindServer, p: BlastQuery) -> None:
+    if p.symbol and (p.uri is None or p.position is None):
         close = [m for g in ls.graphs.values() for m in g.close_matches(p.symbol)]
         hint = f"; did you mean: {', '.join(close[:5])}" if close else ""
         raise _invalid(f"no symbol named {p.symbol!r}{hint}")
-    raise _invalid("give textDocument + position, or symbol")
 
 
 async def blast_radius(ls: GraphMindServer, params: BlastQuery) -> Lean:
@@ -64,9 +76,18 @@ async def blast_radius(ls: GraphMindServer, params: BlastQuery) -> Lean:
     are plainly well-formed, by cattrs otherwise (``blast_radius_typed``)."""
     depth = ls.settings.depth if params.max_depth is None else params.max_depth
     _check(params, depth)
-    found = _targets(ls, params)
+    for local in _folders(ls, params):
+        answer = await ls.answer_async(local, lambda graph: _walk(ls, params, depth, graph))
+        if answer is not None:
+            return answer
+    _not_found(ls, params)
+    return Lean(None)
+
+
+async def _walk(ls: GraphMindServer, params: BlastQuery, depth: int, graph: Graph) -> Lean | None:
+    found = _targets(ls, params, graph)
     if found is None:
-        return Lean(None)
+        return None
     proto, graph, targets = found
     steps = graph.blast_radius_steps(targets, depth, params.direction, params.min_confidence, params.limit)
     while True:
@@ -75,7 +96,8 @@ async def blast_radius(ls: GraphMindServer, params: BlastQuery) -> Lean:
         except StopIteration as stop:
             res = stop.value
             graph.annotate_blast(res, depth, params.direction, params.min_confidence, params.unresolved_limit)
-            return Lean({**proto.blast_json(res), "indexing": not ls.ready.is_set()})  # counts may be low while indexing
+            store = ls.store_status(graph)  # the snapshot that answered and its freshness, when a store is set
+            return Lean({**proto.blast_json(res), "indexing": not ls.ready.is_set(), **store})  # counts may be low while indexing
         await asyncio.sleep(0)  # other messages (edits, a cancellation) are handled between steps
 
 

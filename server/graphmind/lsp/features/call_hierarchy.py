@@ -48,12 +48,17 @@ def _items(
 
 
 def prepare_lean(ls: GraphMindServer, at: TextPosition) -> Lean:
-    got = ls.symbols_at(at.uri, at.line, at.character)
-    if got is None or not got[1]:
+    ctx = ls.context(at.uri)
+    if ctx is None:
         return Lean(None)
-    ctx, syms = got
-    containers = ctx.graph.containers(syms)
-    return Lean([ctx.proto.item_json(s, hierarchy_detail(s, containers.get(s.id))) for s in syms])
+    row, col = ls.to_point(ctx.engine, ctx.rel, at.line, at.character)
+
+    def ask(graph: Graph) -> Lean:
+        syms = graph.resolve_position(ctx.rel, row, col)
+        containers = graph.containers(syms)
+        return Lean([ctx.proto.item_json(s, hierarchy_detail(s, containers.get(s.id))) for s in syms] or None)
+
+    return ls.answer(ctx.graph, ask)  # (a shared store's snapshot, when one is set: team_live.py)
 
 
 def _callers(graph: Graph, sym: Sym, ref: ItemRef, min_conf: int, dispatch: bool) -> list[Call]:
@@ -65,12 +70,14 @@ def _callers(graph: Graph, sym: Sym, ref: ItemRef, min_conf: int, dispatch: bool
 
 
 def incoming_lean(ls: GraphMindServer, ref: ItemRef) -> Lean:
+    graph = ls.item_graph(ref)
+    return Lean(None) if graph is None else ls.answer(graph, lambda g: _incoming(ls, g, ref))
+
+
+def _incoming(ls: GraphMindServer, graph: Graph, ref: ItemRef) -> Lean:
     from ...graph import AMBIGUOUS
     from ...model import INFERRED
 
-    graph = ls.item_graph(ref)
-    if graph is None:
-        return Lean(None)
     settings = ls.settings
     min_conf, dispatch = AMBIGUOUS if settings.include_possible else INFERRED, settings.include_dispatch
     # Asked after every keystroke, mostly of the same item, while most keystrokes change no row
@@ -96,10 +103,15 @@ def incoming_lean(ls: GraphMindServer, ref: ItemRef) -> Lean:
 
 
 def outgoing_lean(ls: GraphMindServer, ref: ItemRef) -> Lean:
-    found = ls.item_symbol(ref)
+    graph = ls.item_graph(ref)
+    return Lean(None) if graph is None else ls.answer(graph, lambda g: _outgoing(ls, g, ref))
+
+
+def _outgoing(ls: GraphMindServer, graph: Graph, ref: ItemRef) -> Lean:
+    found = ls.item_in(graph, ref)
     if found is None:
         return Lean(None)
-    proto, graph, sym = found
+    proto, sym = ls.to_proto(graph.engine), found[0]
     calls = graph.callees(sym.id, dispatch=ls.settings.include_dispatch)
     return Lean([{"to": item, "fromRanges": proto.site_ranges_json(c.sites)}
                  for c, item in zip(calls, _items(proto, graph, calls), strict=True)])

@@ -1,4 +1,5 @@
-"""graphmind/status: whether the initial index is done, and each folder's graph version.
+"""graphmind/status: whether the initial index is done, and each folder's graph version (and,
+with a shared store, the snapshot that answers its call questions: ``team_live.py``).
 
 Clients and agents poll it (the benchmark every few milliseconds while a server starts): the
 answer is written as JSON directly (``lean.Lean``), the shape of ``protocol.StatusResult``."""
@@ -23,6 +24,8 @@ def status_json(ls: GraphMindServer) -> dict[str, Any]:
             str(root): {
                 "epoch": f.live.epoch(), "openDocuments": len(f.live.docs), "overlay": f.overlay(),
                 "baseEpoch": f.base.epoch(),
+                # a shared store: the snapshot answering call questions and its freshness, or why the local index does
+                **({"store": ls.stores[root].status()} if root in ls.stores else {}),
             }
             for root, f in ls.folders.items()
         },
