@@ -76,6 +76,10 @@ CAPTURES = (
     *SCOPE_CAPTURES, "reference.call", "reference.class", "reference.value", "import", "export", "assign",
     "declarator", "field", "bind.pattern", "return", "call.signature",
 )
+# a query's pattern -> the capture the extractor handles its matches by, learnt from its first match
+# (each pattern of queries/ecmascript/ captures one of CAPTURES: test_ecmascript checks it); by the
+# query's id (queries are made once, ECMAScript.query)
+_MAIN_CAPTURE: dict[int, dict[int, str | None]] = {}
 # What the query captures whole and the extractor reads the children of (queries/ecmascript/): the
 # captures each child would have had.
 _WRAPPERS = frozenset({"parenthesized_expression", "as_expression", "satisfies_expression"})
@@ -235,10 +239,14 @@ class Extractor(Bindings):
         scope_nodes: dict[int, tuple[ts.Node, str]] = {}
         items: list[tuple[int, int, str, ts.Node, dict[str, list[ts.Node]]]] = []
         seen: set[tuple[int, str]] = set()
-        for _, caps in cursor.matches(self.tree.root_node):
-            captured = next((k for k in CAPTURES if k in caps), None)
-            if captured is None:
-                continue
+        main = _MAIN_CAPTURE.setdefault(id(self.lang.query()), {})
+        for pattern, caps in cursor.matches(self.tree.root_node):
+            captured = main.get(pattern)
+            if captured is None or captured not in caps:
+                captured = next((k for k in CAPTURES if k in caps), None)
+                if captured is None:
+                    continue
+                main.setdefault(pattern, captured)
             for n, key in _captured_within(captured, caps[captured][0]):
                 if not lo <= n.start_byte < hi and (self.container is None or n.id != self.container.id):
                     continue
