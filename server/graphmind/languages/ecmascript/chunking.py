@@ -182,8 +182,9 @@ class Placed(NamedTuple):
 
 def rebase_local(local: Any, mapping: list[int]) -> Any:
     """A chunk's scopes placed in the file by ``mapping[i]`` (its symbol i is the file's
-    ``mapping[i]``): kept as the chunk's with a :class:`Placed`, mapped when resolved. A mapping of
-    another shape is applied at once."""
+    ``mapping[i]``): kept as the chunk's with where its symbols went (``placed``: a :class:`Placed`'s
+    fields), mapped when resolved. A mapping of another shape is applied at once. A chunk without
+    sites is kept as it is: the merge keeps only its module-level names."""
     if not local or not local.get("nsites"):  # (no site is resolved in its scopes: where is moot)
         return local
     n = len(mapping)
