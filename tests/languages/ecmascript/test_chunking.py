@@ -162,3 +162,22 @@ def test_a_chunk_is_placed_only_where_its_sites_read_its_scopes() -> None:
     # a mapping that is not one range from symbol 2 on is applied at once
     applied = chunking.rebase_local(local, [0, 7, 9, 12])
     assert "placed" not in applied and applied["scopes"][2][6] == {"f": 12}
+
+
+def test_a_function_whose_body_is_being_typed_stays_a_function() -> None:
+    """While ``{`` has no ``}`` yet, an unclosed ``(`` or a trailing operator makes error recovery
+    turn a whole ``function`` declaration into an ERROR's flat children: it is still the function
+    (its symbol, parameters and the calls typed in it), so typing does not remove and add it key
+    after key; an ERROR that swallowed definitions below it is not taken for one."""
+    head = b"export function clamp(val: number, step: number): number {\n  return rem("
+    for text in (head, head + b"val, step) * "):
+        ext = _extract(text)
+        syms = ext.facts.symbols
+        assert [(s.qname, s.kind) for s in syms[1:]] == [("src.m.clamp", "function")]
+        assert syms[1].extra["returns"] == ("ext", "number")
+        assert all(s.caller == 1 for s in ext.facts.sites)
+        assert _plain(ext) == _plain(_extract(text, keep=False))
+    calls = {s.name for s in _extract(head + b"val, step) * ").facts.sites}
+    assert "rem" in calls
+    swallowed = _extract(b"function a(x) {\n  b(\nfunction c() {}\nclass D {}\n")
+    assert "src.m.a.c" not in {s.qname for s in swallowed.facts.symbols}
