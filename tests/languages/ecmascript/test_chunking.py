@@ -139,3 +139,45 @@ def test_a_module_level_name_that_shadows_a_global_reaches_the_other_chunks_site
     check_incremental(
         {"a.ts": "let fetch;\nexport function f() {\n  fetch();\n}\n"}, ("a.ts",), [("a.ts", 4, 0, "x")]
     )
+
+
+def test_a_chunk_is_placed_only_where_its_sites_read_its_scopes() -> None:
+    """``rebase_local``, asked of every chunk after an edit that added or removed a symbol: a
+    chunk without sites is not copied (no site is resolved in its scopes); one with sites keeps
+    its scopes as extracted, with where its symbols went, and the resolver maps them there."""
+    from graphmind.languages.ecmascript import chunking
+
+    bare = {"folder": "", "mlocals": [], "nsites": 0, "scopes": [chunking.MODULE_SCOPE]}
+    assert chunking.rebase_local(bare, [0, 7, 9, 10]) is bare
+    scopes = [chunking.MODULE_SCOPE, (0, 1, ("cls", 1), [], {}, {}, {}), (1, 2, ("cls", 1), ["x"], {}, {}, {"f": 3})]
+    local = {"folder": "", "mlocals": [], "nsites": 2, "scopes": scopes}
+    assert chunking.rebase_local(local, [0, 1, 2, 3]) is local  # where it was extracted
+    placed = chunking.rebase_local(local, [0, 7, 9, 10])
+    assert placed["scopes"] is scopes and placed["placed"] == (7, 9)
+    merged = chunking.merge_local([bare, placed, local])
+    assert [p[0] for p in merged["parts"]] == [0, 2]  # each part with its first site; the bare chunk has none
+    mapped = chunking.scopes_of(merged).scopes(0)
+    assert mapped[1][1] == 7 and mapped[1][2] == ("cls", 7) and mapped[2][1] == 9 and mapped[2][6] == {"f": 10}
+    assert chunking.scopes_of(merged).scopes(1) == scopes
+    # a mapping that is not one range from symbol 2 on is applied at once
+    applied = chunking.rebase_local(local, [0, 7, 9, 12])
+    assert "placed" not in applied and applied["scopes"][2][6] == {"f": 12}
+
+
+def test_a_function_whose_body_is_being_typed_stays_a_function() -> None:
+    """While ``{`` has no ``}`` yet, an unclosed ``(`` or a trailing operator makes error recovery
+    turn a whole ``function`` declaration into an ERROR's flat children: it is still the function
+    (its symbol, parameters and the calls typed in it), so typing does not remove and add it key
+    after key; an ERROR that swallowed definitions below it is not taken for one."""
+    head = b"export function clamp(val: number, step: number): number {\n  return rem("
+    for text in (head, head + b"val, step) * "):
+        ext = _extract(text)
+        syms = ext.facts.symbols
+        assert [(s.qname, s.kind) for s in syms[1:]] == [("src.m.clamp", "function")]
+        assert syms[1].extra["returns"] == ("ext", "number")
+        assert all(s.caller == 1 for s in ext.facts.sites)
+        assert _plain(ext) == _plain(_extract(text, keep=False))
+    calls = {s.name for s in _extract(head + b"val, step) * ").facts.sites}
+    assert "rem" in calls
+    swallowed = _extract(b"function a(x) {\n  b(\nfunction c() {}\nclass D {}\n")
+    assert "src.m.a.c" not in {s.qname for s in swallowed.facts.symbols}

@@ -273,3 +273,23 @@ def test_keystrokes_equal_fresh(edits: list[tuple[str, int, int, str]]) -> None:
     statements, see languages/ecmascript/chunking.py), an edit re-extracts and re-resolves only
     the chunks it changed."""
     check_incremental(INITIAL, OPEN, edits)
+
+
+@pytest.mark.parametrize("name", ["typescript", "tsx", "javascript"])
+def test_each_query_pattern_captures_one_thing_the_extractor_handles(name: str) -> None:
+    """The extractor dispatches a match by the one capture of ``CAPTURES`` its pattern has, learnt
+    per pattern from its first match (``extract._MAIN_CAPTURE``): a pattern with two would be
+    dispatched by the first one seen."""
+    from graphmind import languages
+    from graphmind.languages.ecmascript.extract import CAPTURES
+
+    q = languages.get(name).query()
+    for p in range(q.pattern_count):
+        present = []
+        for c in range(q.capture_count):
+            try:  # (tree-sitter 0.26 raises for a capture the pattern does not have)
+                q.capture_quantifier(p, c)
+            except SystemError:
+                continue
+            present.append(q.capture_name(c))
+        assert len([n for n in present if n in CAPTURES]) == 1, (p, present)

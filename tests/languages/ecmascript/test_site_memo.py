@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from edit_sequences import edit_sequences
-from graph_util import check_incremental, snapshot, write_files
+from graph_util import check_incremental, edges, snapshot, write_files
 from graphmind.engine import Engine
 from graphmind.languages.ecmascript import resolve, site_memo
 from hypothesis import HealthCheck, example, given, settings
@@ -165,3 +165,26 @@ def test_another_buffers_deferred_change_reaches_reused_resolutions_when_it_sett
     at = files["run.ts"].index("go();")
     check_incremental(files, ("repo.ts", "run.ts"), [("run.ts", at, 0, "g"), ("repo.ts", 0, 0, "("), ("run.ts", at + 1, 0, "o")])
     assert "save" in reused
+
+
+def test_a_scope_read_is_checked_in_the_part_of_the_site_that_reads_it(tmp_path: Path) -> None:
+    """The memo's checks are kept per chunk for one keystroke's resolution (``read_sig_now``): two
+    methods read the same name in their scope 1, which holds different things in each; an edit to
+    one method's local re-resolves its call and keeps the other's."""
+    model = (
+        "import { A, B } from './lib';\n\n"
+        "export class M {\n"
+        "  one() {\n    const r = new A();\n    r.run();\n  }\n\n"
+        "  two() {\n    const r = new B();\n    r.run();\n  }\n"
+        "}\n"
+    )
+    eng = _engine(tmp_path / "ws", {"lib.ts": LIB, "model.ts": model})
+    eng.open_document("model.ts", model)
+    at = model.index("new A()") + len("new ")
+    _type(eng, "model.ts", at, "x")  # "new xA()"
+    eng.edit_document("model.ts", [(at, at + 2, b"B")])  # "new B()" in one(): both r.run() now B.run
+    text = model.replace("new A()", "new B()")
+    assert _edges(eng, "model.ts") == _fresh_edges(tmp_path, {"lib.ts": LIB, "model.ts": text}, "model.ts")
+    runs = {(a, b) for a, b, _ in edges(eng) if b.endswith(".run")}
+    assert runs == {("model.M.one", "lib.B.run"), ("model.M.two", "lib.B.run")}
+    eng.close()

@@ -17,14 +17,15 @@ def plain(value: Any) -> Any:
     t = type(value)
     if t in _ATOMS:
         return value
+    # (an atom inside is kept without a call: most values are)
     if t is list:
-        return [plain(v) for v in value]
+        return [v if type(v) in _ATOMS else plain(v) for v in value]
     if isinstance(value, tuple):
-        return tuple([plain(v) for v in value])
+        return tuple([v if type(v) in _ATOMS else plain(v) for v in value])
     if isinstance(value, list):
-        return [plain(v) for v in value]
+        return [v if type(v) in _ATOMS else plain(v) for v in value]
     if isinstance(value, dict):
-        return {k: plain(v) for k, v in value.items()}
+        return {k: v if type(v) in _ATOMS else plain(v) for k, v in value.items()}
     return value
 
 

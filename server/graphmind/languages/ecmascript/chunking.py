@@ -182,15 +182,21 @@ class Placed(NamedTuple):
 
 def rebase_local(local: Any, mapping: list[int]) -> Any:
     """A chunk's scopes placed in the file by ``mapping[i]`` (its symbol i is the file's
-    ``mapping[i]``): kept as the chunk's with a :class:`Placed`, mapped when resolved. A mapping of
-    another shape is applied at once."""
-    n = len(mapping)
-    if not local:
+    ``mapping[i]``): kept as the chunk's with where its symbols went (``placed``: a :class:`Placed`'s
+    fields), mapped when resolved. A mapping of another shape is applied at once. A chunk without
+    sites is kept as it is: the merge keeps only its module-level names."""
+    if not local or not local.get("nsites"):  # (no site is resolved in its scopes: where is moot)
         return local
-    if n > 2 and mapping[-1] - mapping[2] != n - 3:  # (the engine's is one range from 2 on)
-        return {**local, "scopes": _placed_scopes(local["scopes"], mapping.__getitem__)}
-    placed = Placed(mapping[1] if n > 1 else 1, mapping[2] if n > 2 else 2)
-    return local if placed == (1, 2) else {**local, "placed": placed}
+    n = len(mapping)
+    if n > 2:
+        rest = mapping[2]
+        if mapping[-1] - rest != n - 3:  # (the engine's is one range from 2 on)
+            return {**local, "scopes": _placed_scopes(local["scopes"], mapping.__getitem__)}
+        first = mapping[1]
+    else:
+        first, rest = mapping[1] if n > 1 else 1, 2
+    # asked of every chunk after an edit that added or removed a symbol: no record made on the way
+    return local if first == 1 and rest == 2 else {**local, "placed": (first, rest)}
 
 
 def _placed_scopes(scopes: list, index: Any) -> list:
@@ -216,11 +222,12 @@ def merge_local(parts: list[Any]) -> dict[str, Any]:
         if not p:
             continue
         folder = p["folder"]
-        mlocals.update(p["mlocals"])
+        if p["mlocals"]:
+            mlocals.update(p["mlocals"])
         n = p.get("nsites", 0)
         if n:
             placed = p.get("placed")
-            table.append((at, p["scopes"]) if placed is None else (at, p["scopes"], tuple(placed)))
+            table.append((at, p["scopes"]) if placed is None else (at, p["scopes"], placed))
             at += n
     return {"folder": folder, "mlocals": sorted(mlocals), "parts": table}
 

@@ -76,6 +76,10 @@ CAPTURES = (
     *SCOPE_CAPTURES, "reference.call", "reference.class", "reference.value", "import", "export", "assign",
     "declarator", "field", "bind.pattern", "return", "call.signature",
 )
+# a query's pattern -> the capture the extractor handles its matches by, learnt from its first match
+# (each pattern of queries/ecmascript/ captures one of CAPTURES: test_ecmascript checks it); by the
+# query's id (queries are made once, ECMAScript.query)
+_MAIN_CAPTURE: dict[int, dict[int, str | None]] = {}
 # What the query captures whole and the extractor reads the children of (queries/ecmascript/): the
 # captures each child would have had.
 _WRAPPERS = frozenset({"parenthesized_expression", "as_expression", "satisfies_expression"})
@@ -235,10 +239,14 @@ class Extractor(Bindings):
         scope_nodes: dict[int, tuple[ts.Node, str]] = {}
         items: list[tuple[int, int, str, ts.Node, dict[str, list[ts.Node]]]] = []
         seen: set[tuple[int, str]] = set()
-        for _, caps in cursor.matches(self.tree.root_node):
-            captured = next((k for k in CAPTURES if k in caps), None)
-            if captured is None:
-                continue
+        main = _MAIN_CAPTURE.setdefault(id(self.lang.query()), {})
+        for pattern, caps in cursor.matches(self.tree.root_node):
+            captured = main.get(pattern)
+            if captured is None or captured not in caps:
+                captured = next((k for k in CAPTURES if k in caps), None)
+                if captured is None:
+                    continue
+                main.setdefault(pattern, captured)
             for n, key in _captured_within(captured, caps[captured][0]):
                 if not lo <= n.start_byte < hi and (self.container is None or n.id != self.container.id):
                     continue
@@ -252,6 +260,8 @@ class Extractor(Bindings):
                     items.append((n.start_byte, -n.end_byte, key, n, caps))
         if self.container is not None:  # a statement after its class matches nothing of the class
             scope_nodes.setdefault(self.container.id, (self.container, "class"))
+        for node in self.unfinished_functions(lo, hi):
+            scope_nodes.setdefault(node.id, (node, "unfinished"))
         # scopes, outermost first
         stack = [0]
         for node, key in sorted(scope_nodes.values(), key=lambda nk: (nk[0].start_byte, -nk[0].end_byte)):
@@ -292,9 +302,36 @@ class Extractor(Bindings):
                 return t
             scope = self.scopes[scope].parent
 
+    def unfinished_functions(self, lo: int, hi: int) -> Iterator[ts.Node]:
+        """The top-level statements in bytes [lo, hi) that are a function declaration whose body is
+        being typed and that error recovery made an ERROR (see :func:`unfinished_head`)."""
+        c = self.tree.root_node.first_child_for_byte(lo)
+        while c is not None and c.start_byte < hi:
+            if c.type == "ERROR" and c.start_byte >= lo and unfinished_head(c) is not None:
+                yield c
+            c = c.next_sibling
+
+    def open_unfinished(self, node: ts.Node, ps: int) -> int | None:
+        """The function an unfinished declaration defines (``node``: its ERROR), as a whole one
+        would: its symbol, and its scope with its parameters, holding what is typed in its body."""
+        head = unfinished_head(node)
+        if head is None:
+            return None
+        name_node, params, ret = head
+        name = text(name_node)
+        extra = self.function_extra(node, params, ret)
+        idx = self.add_symbol(ps, name, "function", node, name_node, signature(node, self.src, ret or params), extra)
+        self.bind_def(ps, name, idx)
+        sid = self.new_scope(ps, idx, this_param(params) or ("none",), node)
+        self.scopes[sid].fn = idx
+        self.bind_params(params, sid, node)
+        return sid
+
     def open_scope(self, node: ts.Node, key: str, ps: int) -> int | None:
         """Make the scope of a function, class, interface, namespace or object node and, when
         the node defines a named thing, its symbol."""
+        if key == "unfinished":
+            return self.open_unfinished(node, ps)
         psc = self.scopes[ps]
         t = node.type
         parent = node.parent
@@ -947,6 +984,35 @@ class Extractor(Bindings):
             extra["alias"] = True  # a type alias's member: no by-name candidate
         return self.add_symbol(scope, name, "method", node, name_node, signature(node, self.src, end), extra)
 
+
+
+# what may follow an unfinished function's ``{`` in its ERROR: anything but another statement that
+# defines something (then the ERROR is error recovery's swallowing of the code below, not a body)
+_DEFINES = ("declaration", "export_statement", "class", "function", "method_definition")
+
+
+def unfinished_head(error: ts.Node) -> tuple[ts.Node, ts.Node, ts.Node | None] | None:
+    """(name, parameters, return type) of a function declaration whose body is being typed, from
+    the ERROR error recovery made of it: while its ``{`` has no ``}`` yet, an unclosed ``(`` or a
+    trailing operator in the body turns ``[export] function f(params)[: T] {`` and what follows
+    into an ERROR's flat children, and the function would vanish and come back key after key
+    (each time every chunk below it placed again). None when the ERROR is not that: no such head,
+    or a definition after it."""
+    kids = error.children
+    for i, k in enumerate(kids):
+        if k.type != "function":
+            continue
+        if i + 3 >= len(kids) or kids[i + 1].type != "identifier" or kids[i + 2].type != "formal_parameters":
+            return None
+        j, ret = i + 3, None
+        if kids[j].type == "type_annotation":
+            ret, j = kids[j], j + 1
+        if j >= len(kids) or kids[j].type != "{":
+            return None
+        if any(c.type.endswith(_DEFINES) or c.type == "ERROR" for c in kids[j + 1 :]):
+            return None
+        return kids[i + 1], kids[i + 2], ret
+    return None
 
 
 def alias_bases(node: ts.Node) -> list[list[str]]:

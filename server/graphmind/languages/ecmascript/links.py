@@ -126,6 +126,12 @@ def shapes(calls: list[tuple[int, ts.Node]], sites: list[SiteFact], symbols: lis
     defs: dict[int, int] | None = None
     out: list[tuple] = []
     for site, node in calls:
+        # most calls are not kept: told from the site's name (the callee's last name, as
+        # _dotted's last part) and the call's text before its callee is read
+        if sites[site].name not in VERBS and not after_at(src, node.start_byte, _BLANK) and not quoted(
+            src, node.start_byte, node.end_byte, b"\"'`"
+        ):
+            continue
         fn = node.child_by_field_name("function")
         dotted = _dotted(fn) if fn is not None else None
         if dotted is None or not _maybe_link(node, dotted.rpartition(".")[2], src):

@@ -39,6 +39,7 @@ class Resolver(Values):
         self._literal_types: dict[tuple[str, str], list[SymbolRow]] = {}
         self._external_params: dict[tuple[int, str, int], bool] = {}
         self.reads: set[tuple] | None = None  # the scope reads of the site being resolved (site_memo)
+        self._sigs: dict[tuple[int, tuple], tuple] = {}  # (part, scope read) -> read_sig (read_sig_now)
 
     # --- names in the file's own scopes
     def own_symbol(self, idx: int) -> list[SymbolRow]:
@@ -166,7 +167,7 @@ class Resolver(Values):
         self.enter_part(self.chunk_scopes.part_of(i))
         key = marshal.dumps((site.name, site.kind, site.expr, len(self.scopes)))
         e = memo.entries.get(key)
-        if e is not None and all(self.read_sig(rd) == sig for rd, sig in e.reads):
+        if e is not None and all(self.read_sig_now(rd) == sig for rd, sig in e.reads):
             if site_memo.CHECK:
                 now = self.site(i, site)
                 assert (sorted(now.targets), now.status) == (sorted(e.targets), e.status), (site, now, e)
@@ -176,8 +177,17 @@ class Resolver(Values):
             res = self.site(i, site)
         finally:
             reads, self.reads = self.reads, None
-        memo.entries[key] = Entry([(rd, self.read_sig(rd)) for rd in reads], list(res.targets), res.status)
+        memo.entries[key] = Entry([(rd, self.read_sig_now(rd)) for rd in reads], list(res.targets), res.status)
         return res
+
+    def read_sig_now(self, read: tuple) -> tuple:
+        """:meth:`read_sig`, kept per part for the resolver's life: one keystroke's sites (~50 in a
+        large method) read the same few names (``ctx``, ``input``, ``this``) in the same scopes."""
+        key = (self.part, read)
+        got = self._sigs.get(key)
+        if got is None:
+            got = self._sigs[key] = self.read_sig(read)
+        return got
 
     def read_sig(self, read: tuple) -> tuple:
         """What a scope read of a site's resolution reads in the current part's scopes, from its
