@@ -85,7 +85,7 @@ _INDEXES: dict[str, list[str]] = {
     "imports": ["(file_id)", "(module)"],
     "mentions": ["(text)"],
     "sites": ["(file_id, sid)", "(name) WHERE status = 'unresolved'", "(caller_id) WHERE status = 'unresolved'"],
-    "edges": ["(file_id, sid)", "(callee_id, kind, confidence)", "(caller_id, kind)"],
+    "edges": ["(file_id, sid)", "(callee_id, kind, confidence)", "(caller_id, kind)", "(via) WHERE via LIKE 'dispatch:%'"],
     "deps": ["(key)", "(file_id)"],
     "overrides": ["(declared_id)", "(file_id)"],
 }
