@@ -4,7 +4,7 @@
 Usage::
 
     nice -n 10 python scripts/bench_team.py [--lines 1000000] [--corpus DIR] [--editors 100] [--agents 5]
-                                            [--seconds 30] [--seed 1] [--out FILE.json]
+                                            [--seconds 30] [--seed 1] [--out FILE.json] [--store URL]
 
 A generated monorepo (``scripts/gen_corpus.py``, ``--lines`` lines of Python; made once under
 ``--corpus`` and committed to git) and a throwaway PostgreSQL cluster (``tests/store/pg_util.py``,
@@ -25,7 +25,14 @@ c. **readers**: ``--editors`` simulated editors, each a clone of the repository 
    reader, ``callers`` and a 3-hop blast radius of symbols picked at random from the snapshot —
    editors with a think time of 0.5–1.5 s between questions, agents back to back. p50 / p95 per
    question, and the local disk each editor's reads wrote (GraphMind's files; its changed files).
-   First one agent alone, the same way: the latencies without contention.
+   First one agent alone, the same way: the latencies without contention. Beside each wall
+   latency, the reader's own CPU time per question (its Python: the readers share the machine's
+   cores with the database) and the database's time per statement (``pg_stat_statements``,
+   loaded in the benchmark's cluster: calls, mean / max execution and planning time).
+
+``--store URL`` runs the readers alone over a store made earlier (with a snapshot of the corpus's
+HEAD, e.g. by a previous run's CI job; its cluster started with ``shared_preload_libraries =
+pg_stat_statements``): two versions of the reads, back to back on one snapshot.
 
 Prints tables (and the load average); ``--out`` writes the figures as JSON."""
 
@@ -149,6 +156,37 @@ def store_size(url: str) -> tuple[int, dict[str, int]]:
         shared.close()
 
 
+# ---------------------------------------------------------------------------------------- server time
+# The database's own time per statement (pg_stat_statements, in Debian's PostgreSQL): the readers'
+# wall latency also holds their own Python and the queueing of 100 processes on 2 cores
+STATEMENTS = "-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=top"
+
+
+def _admin(url: str) -> Any:
+    import psycopg
+
+    return psycopg.connect(url, autocommit=True)
+
+
+def statements_reset(url: str) -> None:
+    with _admin(url) as conn:
+        conn.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
+        conn.execute("SELECT pg_stat_statements_reset()")
+
+
+def statements(url: str) -> list[dict[str, Any]]:
+    """The statements the readers ran since the reset, by total server time: calls, mean / max
+    execution time (ms) and what each is (its first words)."""
+    with _admin(url) as conn:
+        rows = conn.execute(
+            "SELECT calls, total_exec_time, mean_exec_time, max_exec_time, mean_plan_time, "
+            "left(regexp_replace(query, '\\s+', ' ', 'g'), 70) FROM pg_stat_statements "
+            "WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) "
+            "AND query NOT LIKE '%pg_stat_statements%' ORDER BY total_exec_time DESC LIMIT 8").fetchall()
+    return [{"calls": c, "total_ms": round(t, 1), "mean_ms": round(m, 3), "max_ms": round(x, 1), "plan_ms": round(p, 3),
+             "query": q} for c, t, m, x, p, q in rows]
+
+
 # ---------------------------------------------------------------------------------------- readers
 def sample_symbols(root: Path, url: str, n: int, seed: int) -> list[str]:
     """Functions, methods and classes of files picked at random, read from the snapshot."""
@@ -182,7 +220,7 @@ def reader(kind: str, root: str, url: str, symbols: list[str], seconds: float, q
     from graphmind.team import open_snapshot
 
     rng = random.Random(seed)
-    out: dict[str, Any] = {"kind": kind, "callers": [], "blast": [], "errors": 0}
+    out: dict[str, Any] = {"kind": kind, "callers": [], "blast": [], "callers_cpu": [], "blast_cpu": [], "errors": 0}
     waited = False
     try:
         start = time.monotonic()
@@ -205,7 +243,7 @@ def reader(kind: str, root: str, url: str, symbols: list[str], seconds: float, q
             if kind == "editor":
                 time.sleep(rng.uniform(0.5, 1.5))
             what = rng.choice(("callers", "blast"))
-            q = time.monotonic()
+            q, cpu = time.monotonic(), time.process_time()
             try:
                 syms = graph.find(rng.choice(symbols))
                 if syms:
@@ -217,6 +255,7 @@ def reader(kind: str, root: str, url: str, symbols: list[str], seconds: float, q
                 out["errors"] += 1
                 continue
             out[what].append((time.monotonic() - q) * 1000)
+            out[f"{what}_cpu"].append((time.process_time() - cpu) * 1000)  # the reader's own (Python) share
         engine.close()
     except Exception as exc:  # noqa: BLE001 - reported in the table
         out["failed"] = repr(exc)
@@ -264,11 +303,13 @@ def readers(root: Path, url: str, work: Path, args: argparse.Namespace, editor_c
     for p in procs:
         p.start()
     ready.wait()
+    statements_reset(url)  # the crowd's questions only (not the readers' starts)
     got = [results.get(timeout=args.seconds + 600) for _ in procs]
     for p in procs:
         p.join()
     load_after = load()
-    out: dict[str, Any] = {"load_before": load_before, "load_after": load_after, "readers": {}}
+    out: dict[str, Any] = {"load_before": load_before, "load_after": load_after, "readers": {},
+                           "statements": statements(url)}
     for kind in ("editor", "agent", "all"):
         mine = [g for g in got if kind == "all" or g["kind"] == kind]
         callers = [x for g in mine for x in g["callers"]]
@@ -278,6 +319,8 @@ def readers(root: Path, url: str, work: Path, args: argparse.Namespace, editor_c
             "count": len(mine), "failed": sum(1 for g in mine if "failed" in g), "errors": sum(g["errors"] for g in mine),
             "callers": len(callers), "callers_p50": pct(callers, 50), "callers_p95": pct(callers, 95),
             "blast": len(blast), "blast_p50": pct(blast, 50), "blast_p95": pct(blast, 95),
+            "callers_cpu_p50": pct([x for g in mine for x in g["callers_cpu"]], 50),
+            "blast_cpu_p50": pct([x for g in mine for x in g["blast_cpu"]], 50),
             "first_p50": pct(first, 50), "first_p95": pct(first, 95), "first_max": pct(first, 100),
         }
     out["editor_graphmind_bytes_max"] = max(local_bytes(e) for e in editors) if editors else 0
@@ -299,13 +342,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--questions", type=int, default=60, help="at most this many questions per editor (agents: 10×)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--store", default=None, help="readers only, over this store (started with pg_stat_statements "
+                    "for the server's time) holding a snapshot of the corpus's HEAD; no CI jobs")
+    ap.add_argument("--solo", action=argparse.BooleanOptionalAction, default=True, help="one agent alone first")
     args = ap.parse_args(argv)
+    if args.store:
+        return readers_only(args)
 
     figures: dict[str, Any] = {"lines": args.lines, "load_start": load()}
     root = corpus(args.corpus, args.lines, args.seed)
     files = python_files(root)
     figures["files"] = len(files)
-    cluster = create(f"-c max_connections={MAX_CONNECTIONS}")
+    cluster = create(f"-c max_connections={MAX_CONNECTIONS} {STATEMENTS}")
     work = Path(tempfile.mkdtemp(prefix="graphmind-bench-team-"))
     head = git(root, "rev-parse", "HEAD")
     try:
@@ -354,6 +402,24 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def readers_only(args: argparse.Namespace) -> int:
+    """The readers' part alone, over a store made earlier (an A/B of two versions' reads)."""
+    root = corpus(args.corpus, args.lines, args.seed)
+    work = Path(tempfile.mkdtemp(prefix="graphmind-bench-team-"))
+    figures: dict[str, Any] = {"lines": args.lines, "load_start": load()}
+    try:
+        symbols = sample_symbols(root, args.store, 1000, args.seed)
+        if args.solo:
+            figures["solo"] = readers(root, args.store, work, args, 0, 1, symbols)
+        figures["read"] = readers(root, args.store, work, args, args.editors, args.agents, symbols)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print_readers(figures)
+    if args.out:
+        args.out.write_text(json.dumps(figures, indent=2))
+    return 0
+
+
 def print_tables(f: dict[str, Any]) -> None:
     print(f"\nCorpus: {f['lines']:,} lines, {f['files']:,} Python files; load average at start {f['load_start']}")
     print("\n| CI job | wall (the job's CPU) | changed | new file versions | new resolutions | rows added | database |")
@@ -365,19 +431,30 @@ def print_tables(f: dict[str, Any]) -> None:
         x = f[label]
         print(f"| {name} | {x['wall']:.2f} s ({x['cpu']:.2f} s CPU) | {x['changed']} | {x['new_files']} | "
               f"{x['new_resolutions']} | {x['added_rows']:,} ({x['added_pct']:.2f} %) | {x['db_bytes'] / 2**20:.0f} MiB |")
+    print_readers(f)
+    print(f"CI machine's local copy of a snapshot: {f['first']['cache_bytes'] / 2**20:.0f} MiB")
+
+
+def print_readers(f: dict[str, Any]) -> None:
     r = f["read"]
-    print(f"\nReaders at once (load average before {r['load_before']}, after {r['load_after']}; "
-          f"one agent alone: before {f['solo']['load_before']}):")
-    print("\n| readers | count | callers p50 / p95 | blast-3 p50 / p95 | questions | start to first answer p50 / p95 / max | errors |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
-    rows = [("one agent alone", f["solo"]["readers"]["agent"]), *r["readers"].items()]
+    solo = f"; one agent alone: before {f['solo']['load_before']}" if "solo" in f else ""
+    print(f"\nReaders at once (load average before {r['load_before']}, after {r['load_after']}{solo}):")
+    print("\n| readers | count | callers p50 / p95 | blast-3 p50 / p95 | reader's CPU p50: callers / blast-3 | questions "
+          "| start to first answer p50 / p95 / max | errors |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    rows = [*([("one agent alone", f["solo"]["readers"]["agent"])] if "solo" in f else []), *r["readers"].items()]
     for kind, x in rows:
         print(f"| {kind} | {x['count']} | {x['callers_p50']} / {x['callers_p95']} ms | {x['blast_p50']} / {x['blast_p95']} ms | "
+              f"{x['callers_cpu_p50']} / {x['blast_cpu_p50']} ms | "
               f"{x['callers'] + x['blast']:,} | {x['first_p50']} / {x['first_p95']} / {x['first_max']} ms | "
               f"{x['errors'] + x['failed']} |")
+    print("\nThe database's time per statement during the crowd (pg_stat_statements: execution, planning):")
+    print("\n| statement | calls | mean / max ms | planning mean ms |")
+    print("|---|---:|---:|---:|")
+    for st in r["statements"]:
+        print(f"| `{st['query']}…` | {st['calls']:,} | {st['mean_ms']} / {st['max_ms']} | {st['plan_ms']} |")
     print(f"\nLocal disk per editor: GraphMind's files {r['editor_graphmind_bytes_max']:,} bytes (max); its changed files "
-          f"{r['editor_changed_bytes_p50'] / 1024:.0f} KiB median, {r['editor_changed_bytes_max'] / 1024:.0f} KiB max. "
-          f"CI machine's local copy of a snapshot: {f['first']['cache_bytes'] / 2**20:.0f} MiB")
+          f"{r['editor_changed_bytes_p50'] / 1024:.0f} KiB median, {r['editor_changed_bytes_max'] / 1024:.0f} KiB max.")
 
 
 if __name__ == "__main__":

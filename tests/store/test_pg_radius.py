@@ -2,7 +2,8 @@
 ``Dialect.one_trip``), and answers exactly as the walk in steps does (``graph.blast``: a statement
 per hop and per batch, which SQLite keeps): on drawn call graphs with cycles, overrides and calls
 through a declared method, both directions, every depth and confidence asked; and when a bound cuts
-the one statement (its rows, a clamped depth). Callers with their symbols are one statement too."""
+the one statement (its rows, a clamped depth). Callers with their symbols are one statement too,
+and answer as a statement for the edges and one for the symbols."""
 
 from __future__ import annotations
 
@@ -95,6 +96,13 @@ def assert_one_trip_equals_steps(graph: Graph, reads: Any) -> int:
             got = graph.blast_radius([sym], depth, direction, conf)
             assert canonical(got) == canonical(want), (sym.qname, depth, direction, conf)
             asked += 1
+        for dispatch in (False, True):  # callers with their symbols: one statement, or two
+            reads.d = stepped(reads)
+            try:
+                want = graph.callers(sym.id, dispatch=dispatch)
+            finally:
+                reads.d = one
+            assert repr(graph.callers(sym.id, dispatch=dispatch)) == repr(want), sym.qname
     return asked
 
 

@@ -31,7 +31,9 @@ SITE_COLUMNS = "f.path, st.sl, st.sc, st.el, st.ec, st.caller_id, st.name, st.ki
 # ``dispatch:<declared>``: an override a call on a base-class or interface type may run)
 NOT_DISPATCH = "AND (e.via IS NULL OR e.via NOT LIKE 'dispatch:%')"
 # the symbol at an edge's other end, beside the edge's own file (``o``, ``ofl``)
-_OTHER_SYMBOL = SYMBOL_COLUMNS.replace("s.", "o.").replace("f.path", "ofl.path")
+# (named apart: a layered read orders its arms by the result's column names)
+_OTHER_SYMBOL = ", ".join(f"{c} AS o_{c.split('.')[1]}"
+                          for c in SYMBOL_COLUMNS.replace("s.", "o.").replace("f.path", "ofl.path").split(", "))
 _ALL_SYMBOLS = f"SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id"
 
 
