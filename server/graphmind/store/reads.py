@@ -329,36 +329,43 @@ class Reads:
         at a deeper level is a row again, and ``RadiusRows.cut`` says the rows bound cut it."""
         near, far = ("callee_id", "caller_id") if incoming else ("caller_id", "callee_id")
         d = self.d
-        # the rows one hop adds from the walk's row ``w``, each arm asked per node through its
-        # index (LATERAL: a join to the arms' UNION ALL would hash every edge of the snapshot):
-        # its call edges (no parent kept: an edge is read again with its site below); incoming,
-        # also a declared method's implementations with the declared method as their parent (a
-        # stored override, ``inferred``; a dispatch edge at the site of a call to it, found by its
-        # ``via`` through the index of the few edges that have one, at its confidence)
+        # Every view is read by a restriction on its own columns (``x.col = <a value of an outer
+        # row>``, in a LATERAL subquery), never by a join to another view or to the walk: over a
+        # local layer the views are UNION ALLs, which PostgreSQL does not flatten, and a join's
+        # condition does not reach their arms (each arm read whole: seconds on a snapshot),
+        # where a restriction does and uses the arm's index (``OFFSET 0`` keeps each such
+        # subquery apart: pulled up into its parent, its restriction would be a join's condition
+        # again). The rows one hop adds from the
+        # walk's row ``w``: its call edges (no parent kept: the edges are read again with their
+        # sites below); incoming, also a declared method's implementations, with the declared
+        # method as their parent: a stored override (``inferred``), and a dispatch edge at the
+        # site of a call to it (found by its ``via``, through the index of the few edges that
+        # have one), at its confidence.
         hops = (f"SELECT e.{far} AS node, CAST(NULL AS bigint) AS parent, CAST(NULL AS integer) AS conf FROM edges e "
                 f"WHERE e.{near} = w.node AND e.kind = 'call' AND e.confidence >= ?2")
         if incoming:
             hops += (
-                f" UNION ALL SELECT o.impl_id, w.node, {INFERRED} FROM overrides o JOIN symbols s ON s.id = o.declared_id "
-                f"WHERE o.declared_id = w.node AND ?2 <= {INFERRED}"
-                " UNION ALL SELECT x.callee_id, w.node, x.confidence FROM symbols s "
-                "JOIN edges x ON x.via = 'dispatch:' || s.qname AND x.via LIKE 'dispatch:%' "
-                "JOIN edges e ON e.caller_id = x.caller_id AND e.file_id = x.file_id AND e.sid = x.sid "
-                "WHERE s.id = w.node AND e.callee_id = w.node AND e.kind = 'call' AND x.kind = 'call' AND x.confidence >= ?2"
+                f" UNION ALL SELECT o.impl_id, w.node, {INFERRED} FROM overrides o "
+                f"WHERE o.declared_id = w.node AND ?2 <= {INFERRED} AND EXISTS (SELECT 1 FROM symbols s WHERE s.id = w.node OFFSET 0)"
+                " UNION ALL SELECT x.callee_id, w.node, x.confidence FROM symbols s CROSS JOIN LATERAL ("
+                "SELECT x.callee_id, x.confidence, x.caller_id, x.file_id, x.sid FROM edges x "
+                "WHERE x.via = 'dispatch:' || s.qname AND x.via LIKE 'dispatch:%' AND x.kind = 'call' AND x.confidence >= ?2 OFFSET 0) x "
+                "WHERE s.id = w.node AND EXISTS (SELECT 1 FROM edges e WHERE e.caller_id = x.caller_id AND e.file_id = x.file_id "
+                "AND e.sid = x.sid AND e.callee_id = w.node AND e.kind = 'call' OFFSET 0)"
             )
-        # (counted by file, each file's language looked up by its id: a join to the files made
-        # the generic plan hash every file of the snapshot)
+        # (unresolved calls counted by file, each file's language looked up by its id)
         unresolved = (
-            "SELECT (SELECT f.lang FROM files f WHERE f.id = k.file_id) AS lang, k.n FROM ("
-            "SELECT st.file_id, count(*) AS n FROM sites st WHERE st.status = 'unresolved' AND st.kind = 'call' AND st.name IN "
-            "(SELECT s.name FROM lv JOIN symbols s ON s.id = lv.node WHERE lv.depth < ?5 AND s.kind != 'module') "
-            "GROUP BY st.file_id) k"
+            "SELECT (SELECT f.lang FROM files f WHERE f.id = k.file_id OFFSET 0) AS lang, k.n FROM ("
+            "SELECT st.file_id, count(*) AS n FROM (SELECT DISTINCT s.name FROM lv CROSS JOIN LATERAL "
+            "(SELECT s.name FROM symbols s WHERE s.id = lv.node AND s.kind != 'module' OFFSET 0) s WHERE lv.depth < ?5) nm "
+            "CROSS JOIN LATERAL (SELECT st.file_id FROM sites st WHERE st.name = nm.name AND st.status = 'unresolved' "
+            "AND st.kind = 'call' OFFSET 0) st GROUP BY st.file_id) k"
         ) if incoming else (
-            "SELECT NULL AS lang, count(*) AS n FROM sites st WHERE st.status = 'unresolved' AND st.kind = 'call' "
-            "AND st.caller_id IN (SELECT node FROM lv WHERE depth < ?5)"
+            "SELECT NULL AS lang, count(*) AS n FROM lv CROSS JOIN LATERAL (SELECT 1 FROM sites st WHERE st.caller_id = lv.node "
+            "AND st.status = 'unresolved' AND st.kind = 'call' OFFSET 0) st WHERE lv.depth < ?5"
         )
-        # the edges the walk followed are read again first (``reached``: a fence), then kept
-        # when they reach the next level; with both ends' levels in one join, the generic plan (its
+        # the edges the walk followed are read again first (``reached``: a fence), then kept when
+        # they reach the next level; with both ends' levels in one join, the generic plan (its
         # estimates know no row counts) paired every two nodes before reading an edge
         sql = f"""
             WITH RECURSIVE walk(node, depth, parent, conf) AS (
@@ -369,9 +376,10 @@ class Reads:
             cut AS (SELECT node, depth, parent, conf FROM walk LIMIT ?4),
             lv AS (SELECT node, min(depth) AS depth FROM cut GROUP BY node),
             reached AS MATERIALIZED (
-                SELECT e.{far} AS node, p.depth, e.{near} AS parent, e.confidence AS conf, e.file_id AS fid, e.sid AS sid,
-                       e.via AS via
-                FROM lv p JOIN edges e ON e.{near} = p.node WHERE p.depth < ?3 AND e.kind = 'call' AND e.confidence >= ?2
+                SELECT e.node, p.depth, p.node AS parent, e.conf, e.fid, e.sid, e.via FROM lv p CROSS JOIN LATERAL (
+                    SELECT e.{far} AS node, e.confidence AS conf, e.file_id AS fid, e.sid, e.via FROM edges e
+                    WHERE e.{near} = p.node AND e.kind = 'call' AND e.confidence >= ?2 OFFSET 0) e
+                WHERE p.depth < ?3
             ),
             par AS (
                 SELECT r.node, r.parent, r.conf, r.fid, r.sid, r.via FROM reached r JOIN lv c ON c.node = r.node
@@ -380,16 +388,19 @@ class Reads:
             SELECT
                 (SELECT count(*) FROM cut),
                 (SELECT {d.json_rows("node, depth")} FROM lv),
-                (SELECT {d.json_rows(SYMBOL_COLUMNS)} FROM lv JOIN symbols s ON s.id = lv.node JOIN files f ON f.id = s.file_id),
+                (SELECT {d.json_rows(SYMBOL_COLUMNS)} FROM lv
+                 CROSS JOIN LATERAL (SELECT * FROM symbols s WHERE s.id = lv.node OFFSET 0) s
+                 CROSS JOIN LATERAL (SELECT f.path FROM files f WHERE f.id = s.file_id OFFSET 0) f),
                 (SELECT {d.json_rows("node, parent, conf, fid, sid, via")} FROM par),
                 (SELECT {d.json_rows("st.file_id, st.sid, " + SITE_COLUMNS)} FROM (SELECT DISTINCT fid, sid FROM par) k
-                 JOIN sites st ON st.file_id = k.fid AND st.sid = k.sid JOIN files f ON f.id = st.file_id),
-                (SELECT {d.json_rows("i.parent, i.node, i.conf, s.qname")} FROM cut i JOIN lv c ON c.node = i.node
-                 JOIN lv p ON p.node = i.parent JOIN symbols s ON s.id = i.parent
-                 WHERE i.parent IS NOT NULL AND c.depth = i.depth AND i.depth - p.depth = 1),
+                 CROSS JOIN LATERAL (SELECT * FROM sites st WHERE st.file_id = k.fid AND st.sid = k.sid OFFSET 0) st
+                 CROSS JOIN LATERAL (SELECT f.path FROM files f WHERE f.id = st.file_id OFFSET 0) f),
+                {f"(SELECT {d.json_rows('i.parent, i.node, i.conf, s.qname')} FROM cut i JOIN lv c ON c.node = i.node "
+                 "JOIN lv p ON p.node = i.parent CROSS JOIN LATERAL (SELECT s.qname FROM symbols s WHERE s.id = i.parent OFFSET 0) s "
+                 "WHERE i.parent IS NOT NULL AND c.depth = i.depth AND i.depth - p.depth = 1)" if incoming else "NULL"},
                 (SELECT {d.json_rows("u.lang, u.n")} FROM ({unresolved}) u),
-                (SELECT count(*) FROM edges e WHERE e.{near} IN (SELECT node FROM lv WHERE depth < ?5)
-                 AND e.kind = 'call' AND e.confidence < ?2)
+                (SELECT count(*) FROM lv CROSS JOIN LATERAL (SELECT 1 FROM edges e WHERE e.{near} = lv.node AND e.kind = 'call'
+                 AND e.confidence < ?2 OFFSET 0) e WHERE lv.depth < ?5)
         """
         (rows, level, syms, edges, sites, impls, unres, weak), = self._q(
             sql, (d.array(targets), min_conf, depth, max_rows, near_depth))
