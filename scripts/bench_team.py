@@ -345,6 +345,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--store", default=None, help="readers only, over this store (started with pg_stat_statements "
                     "for the server's time) holding a snapshot of the corpus's HEAD; no CI jobs")
     ap.add_argument("--solo", action=argparse.BooleanOptionalAction, default=True, help="one agent alone first")
+    ap.add_argument("--ci", action=argparse.BooleanOptionalAction, default=True,
+                    help="the three incremental CI jobs (b) after the first snapshot")
+    ap.add_argument("--crowds", default=None, help="editors+agents of each crowd, e.g. 20+5,100+5 "
+                    "(default: --editors + --agents)")
     args = ap.parse_args(argv)
     if args.store:
         return readers_only(args)
@@ -371,7 +375,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{size / 2**20:.0f} MiB, {sum(rows.values()):,} rows (load {load()})", flush=True)
 
         rng = random.Random(args.seed)
-        for label, edit in (("bodies", edit_bodies), ("interfaces", add_functions), ("cold", edit_bodies)):
+        for label, edit in (("bodies", edit_bodies), ("interfaces", add_functions), ("cold", edit_bodies)) if args.ci else ():
             before = sum(store_size(url)[1].values())
             edit(root, rng.sample(files, CHANGED), f"ci_{label}")
             git(root, "commit", "-qam", f"ci {label}")
@@ -390,7 +394,7 @@ def main(argv: list[str] | None = None) -> int:
 
         symbols = sample_symbols(root, url, 1000, args.seed)
         figures["solo"] = readers(root, url, work, args, 0, 1, symbols)  # one agent alone: no contention
-        figures["read"] = readers(root, url, work, args, args.editors, args.agents, symbols)
+        crowds(root, url, work, args, symbols, figures)
     finally:
         cluster.kill()
         shutil.rmtree(cluster.data.parent, ignore_errors=True)
@@ -402,6 +406,14 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def crowds(root: Path, url: str, work: Path, args: argparse.Namespace, symbols: list[str], figures: dict[str, Any]) -> None:
+    """Each crowd of readers in turn: ``read`` (the last), and ``read_<editors>+<agents>``."""
+    sizes = [tuple(int(n) for n in c.split("+")) for c in args.crowds.split(",")] if args.crowds else [(args.editors, args.agents)]
+    for editors, agents in sizes:
+        figures["read"] = figures[f"read_{editors}+{agents}"] = readers(root, url, work, args, editors, agents, symbols)
+        print_readers(figures, f"{editors} editors + {agents} agents")
+
+
 def readers_only(args: argparse.Namespace) -> int:
     """The readers' part alone, over a store made earlier (an A/B of two versions' reads)."""
     root = corpus(args.corpus, args.lines, args.seed)
@@ -411,10 +423,9 @@ def readers_only(args: argparse.Namespace) -> int:
         symbols = sample_symbols(root, args.store, 1000, args.seed)
         if args.solo:
             figures["solo"] = readers(root, args.store, work, args, 0, 1, symbols)
-        figures["read"] = readers(root, args.store, work, args, args.editors, args.agents, symbols)
+        crowds(root, args.store, work, args, symbols, figures)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    print_readers(figures)
     if args.out:
         args.out.write_text(json.dumps(figures, indent=2))
     return 0
@@ -428,17 +439,18 @@ def print_tables(f: dict[str, Any]) -> None:
           f"{f['first']['db_bytes'] / 2**20:.0f} MiB |")
     for label, name in (("bodies", "20 function bodies edited"), ("interfaces", "20 files each gain a function"),
                         ("cold", "20 bodies, no local copy (restored)")):
+        if label not in f:
+            continue
         x = f[label]
         print(f"| {name} | {x['wall']:.2f} s ({x['cpu']:.2f} s CPU) | {x['changed']} | {x['new_files']} | "
               f"{x['new_resolutions']} | {x['added_rows']:,} ({x['added_pct']:.2f} %) | {x['db_bytes'] / 2**20:.0f} MiB |")
-    print_readers(f)
     print(f"CI machine's local copy of a snapshot: {f['first']['cache_bytes'] / 2**20:.0f} MiB")
 
 
-def print_readers(f: dict[str, Any]) -> None:
+def print_readers(f: dict[str, Any], crowd: str) -> None:
     r = f["read"]
     solo = f"; one agent alone: before {f['solo']['load_before']}" if "solo" in f else ""
-    print(f"\nReaders at once (load average before {r['load_before']}, after {r['load_after']}{solo}):")
+    print(f"\nReaders at once, {crowd} (load average before {r['load_before']}, after {r['load_after']}{solo}):")
     print("\n| readers | count | callers p50 / p95 | blast-3 p50 / p95 | reader's CPU p50: callers / blast-3 | questions "
           "| start to first answer p50 / p95 / max | errors |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")

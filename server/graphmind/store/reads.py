@@ -199,7 +199,8 @@ class Reads:
         self, sid: int, incoming: bool, kinds: tuple[str, ...], min_conf: int, dispatch: bool = True
     ) -> list[tuple[tuple, tuple | None]]:
         """:meth:`neighbours`' rows, each with the other symbol's row (SYMBOL_COLUMNS; None when
-        it has none): one statement where a round trip costs (``Dialect.one_trip``), else two."""
+        it has none): one statement where a round trip costs (``Dialect.one_trip``), else two.
+        The symbol is read by a restriction in a LATERAL subquery (see :meth:`radius`)."""
         if not self.d.one_trip:
             rows = self.neighbours(sid, incoming, kinds, min_conf, dispatch)
             syms = {r[0]: r for r in self.symbols_by_id(sorted({row[0] for row in rows}))}
@@ -208,7 +209,8 @@ class Reads:
         rows = self._layered(
             f"SELECT e.{other}, e.confidence, e.via, {SITE_COLUMNS}, {_OTHER_SYMBOL} "
             f"FROM @edges e JOIN @sites st ON st.file_id = e.file_id AND st.sid = e.sid "
-            f"JOIN @files f ON f.id = e.file_id LEFT JOIN symbols o ON o.id = e.{other} LEFT JOIN files ofl ON ofl.id = o.file_id "
+            f"JOIN @files f ON f.id = e.file_id LEFT JOIN LATERAL (SELECT * FROM symbols o WHERE o.id = e.{other} OFFSET 0) o "
+            "ON true LEFT JOIN LATERAL (SELECT ofl.path FROM files ofl WHERE ofl.id = o.file_id OFFSET 0) ofl ON true "
             f"WHERE e.{mine} = ? AND e.kind IN ({','.join('?' * len(kinds))}) AND e.confidence >= ? "
             f"{'' if dispatch else NOT_DISPATCH} AND @visible(e.file_id)",
             (sid, *kinds, min_conf), "f.path, st.sl, st.sc",
