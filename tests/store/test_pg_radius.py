@@ -18,6 +18,7 @@ import pytest
 from graphmind.commits import index_commit
 from graphmind.graph import Graph, blast
 from graphmind.store.location import check
+from graphmind.store.snapshots import SnapshotStore
 from graphmind.team import open_snapshot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -189,3 +190,20 @@ def test_bounds_that_cut_the_one_statement(chain: Path, pg_url: str, monkeypatch
             reads.d = dataclasses.replace(reads.d, one_trip=True)
             assert canonical(got) == canonical(want), nodes
             assert ("nodes" in got.truncated_by) == (nodes < 100), nodes
+
+
+def test_a_store_made_before_the_dispatch_index_gets_it_from_its_next_indexer(chain: Path, pg_url: str) -> None:
+    """An index added to the schema since a store was made (``PG_ADDED_INDEXES``) is made by the
+    next job that owns the tables; the readers' answers are the same with or without it."""
+    loc = check(pg_url, "test")
+    with snapshot_graph(chain, pg_url) as (graph, _):
+        before = canonical(graph.blast_radius(graph.find("chain.f0"), 3))
+    shared = SnapshotStore(loc)
+    try:
+        shared.conn.execute("DROP INDEX graphmind.gm_edges_dispatch")
+        with snapshot_graph(chain, pg_url) as (graph, _):
+            assert canonical(graph.blast_radius(graph.find("chain.f0"), 3)) == before
+        shared.ensure_schema()
+        assert shared.conn.execute("SELECT to_regclass('graphmind.gm_edges_dispatch')").fetchone()[0] is not None
+    finally:
+        shared.close()

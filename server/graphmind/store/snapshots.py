@@ -125,6 +125,18 @@ class SnapshotStore:
                     f"the store {self.location.shown} holds GraphMind schema {got[0] if got else '?'}, "
                     f"not {PG_SCHEMA_VERSION}: use another database (or schema) for this version"
                 )
+            self._add_indexes(conn)
+
+    @staticmethod
+    def _add_indexes(conn: Any) -> None:
+        """The indexes added to this schema version since a store was made (``PG_ADDED_INDEXES``),
+        when it lacks them and this role owns its tables (another role's job, or an editor's,
+        goes on without: a reader of a store without them is slower, not wrong)."""
+        import psycopg
+
+        if conn.execute("SELECT to_regclass(%s)", (f"{SCHEMA_NAME}.gm_edges_dispatch",)).fetchone()[0] is not None:
+            return
+        with contextlib.suppress(psycopg.errors.InsufficientPrivilege), conn.transaction():
             conn.execute(PG_ADDED_INDEXES)
 
     def has_schema(self) -> bool:
