@@ -183,8 +183,12 @@ def statements(url: str) -> list[dict[str, Any]]:
             "left(regexp_replace(query, '\\s+', ' ', 'g'), 70) FROM pg_stat_statements "
             "WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) "
             "AND query NOT LIKE '%pg_stat_statements%' ORDER BY total_exec_time DESC LIMIT 8").fetchall()
+        calls, total = conn.execute(
+            "SELECT coalesce(sum(calls), 0), coalesce(sum(total_exec_time), 0) FROM pg_stat_statements "
+            "WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) "
+            "AND query NOT LIKE '%pg_stat_statements%'").fetchone()
     return [{"calls": c, "total_ms": round(t, 1), "mean_ms": round(m, 3), "max_ms": round(x, 1), "plan_ms": round(p, 3),
-             "query": q} for c, t, m, x, p, q in rows]
+             "query": q} for c, t, m, x, p, q in rows] + [{"calls": int(calls), "total_ms": round(float(total), 1), "query": "all"}]
 
 
 # ---------------------------------------------------------------------------------------- readers
@@ -463,8 +467,12 @@ def print_readers(f: dict[str, Any], crowd: str) -> None:
     print("\nThe database's time per statement during the crowd (pg_stat_statements: execution, planning):")
     print("\n| statement | calls | mean / max ms | planning mean ms |")
     print("|---|---:|---:|---:|")
-    for st in r["statements"]:
+    for st in r["statements"][:-1]:
         print(f"| `{st['query']}…` | {st['calls']:,} | {st['mean_ms']} / {st['max_ms']} | {st['plan_ms']} |")
+    every = r["statements"][-1]
+    asked = r["readers"]["all"]["callers"] + r["readers"]["all"]["blast"]
+    print(f"\nEvery statement of the crowd: {every['calls']:,} calls, {every['total_ms'] / 1000:.1f} s of execution in the "
+          f"database, {every['total_ms'] / max(1, asked):.1f} ms per question asked ({every['calls'] / max(1, asked):.1f} statements)")
     print(f"\nLocal disk per editor: GraphMind's files {r['editor_graphmind_bytes_max']:,} bytes (max); its changed files "
           f"{r['editor_changed_bytes_p50'] / 1024:.0f} KiB median, {r['editor_changed_bytes_max'] / 1024:.0f} KiB max.")
 
