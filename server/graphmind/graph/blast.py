@@ -188,7 +188,9 @@ def _one_trip(
     """The walk and its answer's rows in one statement, where a round trip costs more than the
     statements it saves (a PostgreSQL reader: ``Dialect.one_trip``); None where the walk
     goes in steps, or when the statement's rows bound cut it (a deep walk through cycles meets
-    nodes again at every level): the stepped walk then visits each node once, as before."""
+    nodes again at every level): the stepped walk then visits each node once, as before. Its
+    time is bounded by the reader's ``statement_timeout`` (a cancelled statement is an error, not
+    an answer cut by ``time``)."""
     with reads() as r:
         if not r.d.one_trip:
             return None
