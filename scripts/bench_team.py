@@ -4,7 +4,7 @@
 Usage::
 
     nice -n 10 python scripts/bench_team.py [--lines 1000000] [--corpus DIR] [--editors 100] [--agents 5]
-                                            [--seconds 30] [--seed 1] [--out FILE.json]
+                                            [--seconds 30] [--seed 1] [--out FILE.json] [--store URL]
 
 A generated monorepo (``scripts/gen_corpus.py``, ``--lines`` lines of Python; made once under
 ``--corpus`` and committed to git) and a throwaway PostgreSQL cluster (``tests/store/pg_util.py``,
@@ -25,7 +25,14 @@ c. **readers**: ``--editors`` simulated editors, each a clone of the repository 
    reader, ``callers`` and a 3-hop blast radius of symbols picked at random from the snapshot —
    editors with a think time of 0.5–1.5 s between questions, agents back to back. p50 / p95 per
    question, and the local disk each editor's reads wrote (GraphMind's files; its changed files).
-   First one agent alone, the same way: the latencies without contention.
+   First one agent alone, the same way: the latencies without contention. Beside each wall
+   latency, the reader's own CPU time per question (its Python: the readers share the machine's
+   cores with the database) and the database's time per statement (``pg_stat_statements``,
+   loaded in the benchmark's cluster: calls, mean / max execution and planning time).
+
+``--store URL`` runs the readers alone over a store made earlier (with a snapshot of the corpus's
+HEAD, e.g. by a previous run's CI job; its cluster started with ``shared_preload_libraries =
+pg_stat_statements``): two versions of the reads, back to back on one snapshot.
 
 Prints tables (and the load average); ``--out`` writes the figures as JSON."""
 
@@ -149,6 +156,41 @@ def store_size(url: str) -> tuple[int, dict[str, int]]:
         shared.close()
 
 
+# ---------------------------------------------------------------------------------------- server time
+# The database's own time per statement (pg_stat_statements, in Debian's PostgreSQL): the readers'
+# wall latency also holds their own Python and the queueing of 100 processes on 2 cores
+STATEMENTS = "-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=top"
+
+
+def _admin(url: str) -> Any:
+    import psycopg
+
+    return psycopg.connect(url, autocommit=True)
+
+
+def statements_reset(url: str) -> None:
+    with _admin(url) as conn:
+        conn.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
+        conn.execute("SELECT pg_stat_statements_reset()")
+
+
+def statements(url: str) -> list[dict[str, Any]]:
+    """The statements the readers ran since the reset, by total server time: calls, mean / max
+    execution time (ms) and what each is (its first words)."""
+    with _admin(url) as conn:
+        rows = conn.execute(
+            "SELECT calls, total_exec_time, mean_exec_time, max_exec_time, mean_plan_time, "
+            "left(regexp_replace(query, '\\s+', ' ', 'g'), 70) FROM pg_stat_statements "
+            "WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) "
+            "AND query NOT LIKE '%pg_stat_statements%' ORDER BY total_exec_time DESC LIMIT 8").fetchall()
+        calls, total = conn.execute(
+            "SELECT coalesce(sum(calls), 0), coalesce(sum(total_exec_time), 0) FROM pg_stat_statements "
+            "WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) "
+            "AND query NOT LIKE '%pg_stat_statements%'").fetchone()
+    return [{"calls": c, "total_ms": round(t, 1), "mean_ms": round(m, 3), "max_ms": round(x, 1), "plan_ms": round(p, 3),
+             "query": q} for c, t, m, x, p, q in rows] + [{"calls": int(calls), "total_ms": round(float(total), 1), "query": "all"}]
+
+
 # ---------------------------------------------------------------------------------------- readers
 def sample_symbols(root: Path, url: str, n: int, seed: int) -> list[str]:
     """Functions, methods and classes of files picked at random, read from the snapshot."""
@@ -182,7 +224,7 @@ def reader(kind: str, root: str, url: str, symbols: list[str], seconds: float, q
     from graphmind.team import open_snapshot
 
     rng = random.Random(seed)
-    out: dict[str, Any] = {"kind": kind, "callers": [], "blast": [], "errors": 0}
+    out: dict[str, Any] = {"kind": kind, "callers": [], "blast": [], "callers_cpu": [], "blast_cpu": [], "errors": 0}
     waited = False
     try:
         start = time.monotonic()
@@ -205,7 +247,7 @@ def reader(kind: str, root: str, url: str, symbols: list[str], seconds: float, q
             if kind == "editor":
                 time.sleep(rng.uniform(0.5, 1.5))
             what = rng.choice(("callers", "blast"))
-            q = time.monotonic()
+            q, cpu = time.monotonic(), time.process_time()
             try:
                 syms = graph.find(rng.choice(symbols))
                 if syms:
@@ -217,6 +259,7 @@ def reader(kind: str, root: str, url: str, symbols: list[str], seconds: float, q
                 out["errors"] += 1
                 continue
             out[what].append((time.monotonic() - q) * 1000)
+            out[f"{what}_cpu"].append((time.process_time() - cpu) * 1000)  # the reader's own (Python) share
         engine.close()
     except Exception as exc:  # noqa: BLE001 - reported in the table
         out["failed"] = repr(exc)
@@ -264,11 +307,13 @@ def readers(root: Path, url: str, work: Path, args: argparse.Namespace, editor_c
     for p in procs:
         p.start()
     ready.wait()
+    statements_reset(url)  # the crowd's questions only (not the readers' starts)
     got = [results.get(timeout=args.seconds + 600) for _ in procs]
     for p in procs:
         p.join()
     load_after = load()
-    out: dict[str, Any] = {"load_before": load_before, "load_after": load_after, "readers": {}}
+    out: dict[str, Any] = {"load_before": load_before, "load_after": load_after, "readers": {},
+                           "statements": statements(url)}
     for kind in ("editor", "agent", "all"):
         mine = [g for g in got if kind == "all" or g["kind"] == kind]
         callers = [x for g in mine for x in g["callers"]]
@@ -278,6 +323,8 @@ def readers(root: Path, url: str, work: Path, args: argparse.Namespace, editor_c
             "count": len(mine), "failed": sum(1 for g in mine if "failed" in g), "errors": sum(g["errors"] for g in mine),
             "callers": len(callers), "callers_p50": pct(callers, 50), "callers_p95": pct(callers, 95),
             "blast": len(blast), "blast_p50": pct(blast, 50), "blast_p95": pct(blast, 95),
+            "callers_cpu_p50": pct([x for g in mine for x in g["callers_cpu"]], 50),
+            "blast_cpu_p50": pct([x for g in mine for x in g["blast_cpu"]], 50),
             "first_p50": pct(first, 50), "first_p95": pct(first, 95), "first_max": pct(first, 100),
         }
     out["editor_graphmind_bytes_max"] = max(local_bytes(e) for e in editors) if editors else 0
@@ -299,13 +346,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--questions", type=int, default=60, help="at most this many questions per editor (agents: 10×)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--store", default=None, help="readers only, over this store (started with pg_stat_statements "
+                    "for the server's time) holding a snapshot of the corpus's HEAD; no CI jobs")
+    ap.add_argument("--solo", action=argparse.BooleanOptionalAction, default=True, help="one agent alone first")
+    ap.add_argument("--ci", action=argparse.BooleanOptionalAction, default=True,
+                    help="the three incremental CI jobs (b) after the first snapshot")
+    ap.add_argument("--crowds", default=None, help="editors+agents of each crowd, e.g. 20+5,100+5 "
+                    "(default: --editors + --agents)")
     args = ap.parse_args(argv)
+    if args.store:
+        return readers_only(args)
 
     figures: dict[str, Any] = {"lines": args.lines, "load_start": load()}
     root = corpus(args.corpus, args.lines, args.seed)
     files = python_files(root)
     figures["files"] = len(files)
-    cluster = create(f"-c max_connections={MAX_CONNECTIONS}")
+    cluster = create(f"-c max_connections={MAX_CONNECTIONS} {STATEMENTS}")
     work = Path(tempfile.mkdtemp(prefix="graphmind-bench-team-"))
     head = git(root, "rev-parse", "HEAD")
     try:
@@ -323,7 +379,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{size / 2**20:.0f} MiB, {sum(rows.values()):,} rows (load {load()})", flush=True)
 
         rng = random.Random(args.seed)
-        for label, edit in (("bodies", edit_bodies), ("interfaces", add_functions), ("cold", edit_bodies)):
+        for label, edit in (("bodies", edit_bodies), ("interfaces", add_functions), ("cold", edit_bodies)) if args.ci else ():
             before = sum(store_size(url)[1].values())
             edit(root, rng.sample(files, CHANGED), f"ci_{label}")
             git(root, "commit", "-qam", f"ci {label}")
@@ -342,13 +398,38 @@ def main(argv: list[str] | None = None) -> int:
 
         symbols = sample_symbols(root, url, 1000, args.seed)
         figures["solo"] = readers(root, url, work, args, 0, 1, symbols)  # one agent alone: no contention
-        figures["read"] = readers(root, url, work, args, args.editors, args.agents, symbols)
+        crowds(root, url, work, args, symbols, figures)
     finally:
         cluster.kill()
         shutil.rmtree(cluster.data.parent, ignore_errors=True)
         shutil.rmtree(work, ignore_errors=True)
         git(root, "checkout", "-q", "--detach", head)  # the corpus as generated, for the next run
     print_tables(figures)
+    if args.out:
+        args.out.write_text(json.dumps(figures, indent=2))
+    return 0
+
+
+def crowds(root: Path, url: str, work: Path, args: argparse.Namespace, symbols: list[str], figures: dict[str, Any]) -> None:
+    """Each crowd of readers in turn: ``read`` (the last), and ``read_<editors>+<agents>``."""
+    sizes = [tuple(int(n) for n in c.split("+")) for c in args.crowds.split(",")] if args.crowds else [(args.editors, args.agents)]
+    for editors, agents in sizes:
+        figures["read"] = figures[f"read_{editors}+{agents}"] = readers(root, url, work, args, editors, agents, symbols)
+        print_readers(figures, f"{editors} editors + {agents} agents")
+
+
+def readers_only(args: argparse.Namespace) -> int:
+    """The readers' part alone, over a store made earlier (an A/B of two versions' reads)."""
+    root = corpus(args.corpus, args.lines, args.seed)
+    work = Path(tempfile.mkdtemp(prefix="graphmind-bench-team-"))
+    figures: dict[str, Any] = {"lines": args.lines, "load_start": load()}
+    try:
+        symbols = sample_symbols(root, args.store, 1000, args.seed)
+        if args.solo:
+            figures["solo"] = readers(root, args.store, work, args, 0, 1, symbols)
+        crowds(root, args.store, work, args, symbols, figures)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
     if args.out:
         args.out.write_text(json.dumps(figures, indent=2))
     return 0
@@ -362,22 +443,38 @@ def print_tables(f: dict[str, Any]) -> None:
           f"{f['first']['db_bytes'] / 2**20:.0f} MiB |")
     for label, name in (("bodies", "20 function bodies edited"), ("interfaces", "20 files each gain a function"),
                         ("cold", "20 bodies, no local copy (restored)")):
+        if label not in f:
+            continue
         x = f[label]
         print(f"| {name} | {x['wall']:.2f} s ({x['cpu']:.2f} s CPU) | {x['changed']} | {x['new_files']} | "
               f"{x['new_resolutions']} | {x['added_rows']:,} ({x['added_pct']:.2f} %) | {x['db_bytes'] / 2**20:.0f} MiB |")
+    print(f"CI machine's local copy of a snapshot: {f['first']['cache_bytes'] / 2**20:.0f} MiB")
+
+
+def print_readers(f: dict[str, Any], crowd: str) -> None:
     r = f["read"]
-    print(f"\nReaders at once (load average before {r['load_before']}, after {r['load_after']}; "
-          f"one agent alone: before {f['solo']['load_before']}):")
-    print("\n| readers | count | callers p50 / p95 | blast-3 p50 / p95 | questions | start to first answer p50 / p95 / max | errors |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
-    rows = [("one agent alone", f["solo"]["readers"]["agent"]), *r["readers"].items()]
+    solo = f"; one agent alone: before {f['solo']['load_before']}" if "solo" in f else ""
+    print(f"\nReaders at once, {crowd} (load average before {r['load_before']}, after {r['load_after']}{solo}):")
+    print("\n| readers | count | callers p50 / p95 | blast-3 p50 / p95 | reader's CPU p50: callers / blast-3 | questions "
+          "| start to first answer p50 / p95 / max | errors |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    rows = [*([("one agent alone", f["solo"]["readers"]["agent"])] if "solo" in f else []), *r["readers"].items()]
     for kind, x in rows:
         print(f"| {kind} | {x['count']} | {x['callers_p50']} / {x['callers_p95']} ms | {x['blast_p50']} / {x['blast_p95']} ms | "
+              f"{x['callers_cpu_p50']} / {x['blast_cpu_p50']} ms | "
               f"{x['callers'] + x['blast']:,} | {x['first_p50']} / {x['first_p95']} / {x['first_max']} ms | "
               f"{x['errors'] + x['failed']} |")
+    print("\nThe database's time per statement during the crowd (pg_stat_statements: execution, planning):")
+    print("\n| statement | calls | mean / max ms | planning mean ms |")
+    print("|---|---:|---:|---:|")
+    for st in r["statements"][:-1]:
+        print(f"| `{st['query']}…` | {st['calls']:,} | {st['mean_ms']} / {st['max_ms']} | {st['plan_ms']} |")
+    every = r["statements"][-1]
+    asked = r["readers"]["all"]["callers"] + r["readers"]["all"]["blast"]
+    print(f"\nEvery statement of the crowd: {every['calls']:,} calls, {every['total_ms'] / 1000:.1f} s of execution in the "
+          f"database, {every['total_ms'] / max(1, asked):.1f} ms per question asked ({every['calls'] / max(1, asked):.1f} statements)")
     print(f"\nLocal disk per editor: GraphMind's files {r['editor_graphmind_bytes_max']:,} bytes (max); its changed files "
-          f"{r['editor_changed_bytes_p50'] / 1024:.0f} KiB median, {r['editor_changed_bytes_max'] / 1024:.0f} KiB max. "
-          f"CI machine's local copy of a snapshot: {f['first']['cache_bytes'] / 2**20:.0f} MiB")
+          f"{r['editor_changed_bytes_p50'] / 1024:.0f} KiB median, {r['editor_changed_bytes_max'] / 1024:.0f} KiB max.")
 
 
 if __name__ == "__main__":

@@ -41,6 +41,7 @@ from typing import TypeVar
 from .. import languages
 from ..model import EXTRACTED, Via
 from ..store import Reads
+from ..store.reads import RadiusRows
 from .records import BlastItem, BlastResult, Site, Sym
 
 MAX_DEPTH = 1000  # hops; a deeper request is clamped
@@ -87,9 +88,11 @@ def blast_steps(
 
     def attempt() -> Generator[None, None, tuple[BlastResult, int]]:
         walk = _Walk()
-        deadline = time.monotonic() + seconds
-        yield from _walk(reads, walk, target_ids, depth, wanted, incoming, min_conf, max_nodes, deadline)
-        result = yield from _answer(reads, walk, targets, depth, incoming, min_conf, limit)
+        got = _one_trip(reads, walk, target_ids, depth, wanted, incoming, min_conf, max_nodes)
+        if got is None:  # walked in steps
+            deadline = time.monotonic() + seconds
+            yield from _walk(reads, walk, target_ids, depth, wanted, incoming, min_conf, max_nodes, deadline)
+        result = yield from _answer(reads, walk, targets, depth, incoming, min_conf, limit, got)
         return result, result.epoch
 
     return (yield from _one_version(reads, attempt))
@@ -178,6 +181,31 @@ def _walk(
                 return
 
 
+def _one_trip(
+    reads: ReadsFactory, walk: _Walk, target_ids: list[int], depth: int, wanted: int, incoming: bool, min_conf: int,
+    max_nodes: int,
+) -> RadiusRows | None:
+    """The walk and its answer's rows in one statement, where a round trip costs more than the
+    statements it saves (a PostgreSQL reader: ``Dialect.one_trip``); None where the walk
+    goes in steps, or when the statement's rows bound cut it (a deep walk through cycles meets
+    nodes again at every level): the stepped walk then visits each node once, as before. Its
+    time is bounded by the reader's ``statement_timeout`` (a cancelled statement is an error, not
+    an answer cut by ``time``)."""
+    with reads() as r:
+        if not r.d.one_trip:
+            return None
+        # one hop past a clamped depth: whether the clamp cut anything
+        got = r.radius(list(dict.fromkeys(target_ids)), depth + (depth < wanted), min_conf, incoming, max_nodes, depth)
+    if got.cut:
+        return None
+    beyond = [n for n, d in got.level.items() if d > depth]
+    if beyond:
+        walk.cut.append("maxDepth")
+    walk.level.update(sorted(((n, d) for n, d in got.level.items() if d <= depth), key=lambda nd: nd[1]))  # level by level
+    walk.implemented.extend(got.implemented)  # the answer keeps those between consecutive levels
+    return got
+
+
 def _hop(
     reads: ReadsFactory, nodes: list[int], incoming: bool, min_conf: int, deadline: float,
     implemented: list[tuple[int, int, int, str]],
@@ -200,21 +228,23 @@ def _hop(
 
 def _answer(
     reads: ReadsFactory, walk: _Walk, targets: list[Sym], depth: int, incoming: bool, min_conf: int, limit: int,
+    got: RadiusRows | None = None,
 ) -> Generator[None, None, BlastResult]:
+    """The answer of a walk: its rows read here in batches, or ``got``, read with the walk."""
     level = walk.level
     start_ids = [n for n, d in level.items() if d == 0]  # the targets, and what a declaration declares
     nodes = list(level)
     # the edges between consecutive levels decide each node's best path
     by_node: dict[int, list[tuple[int, int, int, int, str | None]]] = {}
     syms: dict[int, Sym] = {}
-    for i in range(0, len(nodes), BATCH):
-        with reads() as r:
-            edges = r.call_edges_from(nodes[i : i + BATCH], min_conf, incoming)
-            rows = r.symbols_by_id(nodes[i : i + BATCH])
+    batches = ([(got.edges, got.symbols)] if got is not None else
+               ((r.call_edges_from(nodes[i : i + BATCH], min_conf, incoming), r.symbols_by_id(nodes[i : i + BATCH]))
+                for i in range(0, len(nodes), BATCH) for r in _reading(reads)))
+    for edges, rows in batches:
         for node, parent, conf, fid, idx, via in edges:
             if level.get(parent) is not None and level.get(node, -1) == level[parent] + 1:
                 by_node.setdefault(node, []).append((parent, conf, fid, idx, via))
-        syms.update((s.id, s) for s in map(Sym.of, rows))
+        syms.update((s.id, s) for s in map(Sym.of, rows) if s.id in level)
         yield
     for parent, node, conf, declared in walk.implemented:  # found by the walk; no call site: (-1, -1)
         if parent in level and level.get(node, -1) == level[parent] + 1:
@@ -255,9 +285,14 @@ def _answer(
     shown = shown[:limit]
     if total > len(shown):
         walk.cut.insert(0, "limit")
-    yield from _fill_sites(reads, shown, site_keys)
+    yield from _fill_sites(reads, shown, site_keys, None if got is None else got.sites)
     near = [n for n, d in level.items() if d < depth]  # what is beyond the last level is beyond the answer
-    unresolved, weak = yield from _completeness(reads, near, incoming, min_conf, {n: syms[n] for n in near if n in syms})
+    near_syms = {n: syms[n] for n in near if n in syms}
+    if got is None:
+        unresolved, weak = yield from _completeness(reads, near, incoming, min_conf, near_syms)
+    else:  # counted with the walk: the unresolved calls by their file's language
+        langs = _families(near_syms) if incoming else {None}
+        unresolved, weak = sum(n for lang, n in got.unresolved.items() if lang in langs), got.weak
     with reads() as r:
         epoch = r.epoch()
     return BlastResult(
@@ -266,13 +301,22 @@ def _answer(
     )
 
 
-def _fill_sites(reads: ReadsFactory, items: list[BlastItem], keys: dict[int, list[tuple[int, int]]]) -> Generator[None, None, None]:
+def _reading(reads: ReadsFactory) -> Generator[Reads, None, None]:
+    """``reads()`` held for one batch's statements (for a generator expression)."""
+    with reads() as r:
+        yield r
+
+
+def _fill_sites(
+    reads: ReadsFactory, items: list[BlastItem], keys: dict[int, list[tuple[int, int]]], rows: list[tuple] | None = None,
+) -> Generator[None, None, None]:
+    """The items' call sites: read here in batches, or from ``rows`` (read with the walk)."""
     wanted = sorted({k for item in items for k in keys.get(item.symbol.id, [])})
     found: dict[tuple[int, int], Site] = {}
-    for i in range(0, len(wanted), BATCH):
-        with reads() as r:
-            rows = r.sites_by_key(wanted[i : i + BATCH])
-        found.update(((fid, sid), Site.of(rest)) for fid, sid, *rest in rows)
+    batches = ([rows] if rows is not None else
+               (r.sites_by_key(wanted[i : i + BATCH]) for i in range(0, len(wanted), BATCH) for r in _reading(reads)))
+    for batch in batches:
+        found.update(((fid, sid), Site.of(rest)) for fid, sid, *rest in batch)
         yield
     for j, item in enumerate(items):
         if j % BATCH == BATCH - 1:
@@ -292,7 +336,7 @@ def _completeness(
     caller, an edge one end), so they add up."""
     unresolved = weak = 0
     names = sorted({s.name for s in syms.values() if s.kind != "module"})
-    langs = sorted({lang for s in syms.values() for lang in languages.family_of(s.lang)})  # a call in another language can't reach them
+    langs = sorted(_families(syms))
     yield
     for i in range(0, max(len(ids), len(names)), BATCH):
         with reads() as r:
@@ -303,3 +347,8 @@ def _completeness(
             weak += r.weak_calls(ids[i : i + BATCH], min_conf, incoming) if i < len(ids) else 0
         yield
     return unresolved, weak
+
+
+def _families(syms: dict[int, Sym]) -> set[str | None]:
+    """The languages whose unresolved calls could reach ``syms`` (a call in another language can't)."""
+    return {lang for s in syms.values() for lang in languages.family_of(s.lang)}

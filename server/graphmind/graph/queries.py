@@ -150,16 +150,14 @@ class Graph:
         self, sid: int, incoming: bool, kinds: tuple[str, ...], min_conf: int, dispatch: bool = True
     ) -> list[Call]:
         with self._reads() as r:
-            rows = r.neighbours(sid, incoming, kinds, min_conf, dispatch)
+            rows = r.neighbour_calls(sid, incoming, kinds, min_conf, dispatch)
         calls: dict[int, Call] = {}
-        syms = {x.id: x for x in self._syms_by_ids(sorted({row[0] for row in rows}))}
-        for other_id, conf, via, *site in rows:
+        for (other_id, conf, via, *site), sym_row in rows:
             c = calls.get(other_id)
             if c is None:
-                sym = syms.get(other_id)
-                if sym is None:
+                if sym_row is None:
                     continue
-                c = calls[other_id] = Call(sym, conf, via=Via.decode(via))
+                c = calls[other_id] = Call(Sym.of(sym_row), conf, via=Via.decode(via))
             elif via is None:  # a call written to it too: the neighbour is a direct one
                 c.via = None
             c.confidence = max(c.confidence, conf)

@@ -25,10 +25,29 @@ class Dialect:
     # (:mod:`.pg_overlay`) take it into each arm, where a join to a list would read every row
     in_ints: str
     in_texts: str
+    # ``json_rows(columns)``: an aggregate of a query's rows, each a JSON array of ``columns``
+    # (NULL when there are none; read back with :meth:`rows`)
+    json_agg: str = "json_group_array(json_array({}))"
+    # whether a round trip costs more than the joins that save one (a PostgreSQL reader): a
+    # question is then one statement where it can be (a blast radius: ``Reads.radius``, not a
+    # statement per hop; callers with their symbols: ``Reads.neighbour_calls``). SQLite in process
+    # keeps its small statements (a stacked overlay's views flatten into them; a blast radius's
+    # steps let the language server take edits between them)
+    one_trip: bool = False
 
     def array(self, values: Iterable[Any]) -> Any:
         """A list as the one parameter that ``ints``/``texts`` read."""
         return json.dumps(list(values)) if self.name == "sqlite" else list(values)
+
+    def json_rows(self, columns: str) -> str:
+        return self.json_agg.format(columns)
+
+    @staticmethod
+    def rows(value: Any) -> list[list[Any]]:
+        """The rows of a :meth:`json_rows` aggregate (SQLite gives its text, psycopg parses it)."""
+        if value is None:
+            return []
+        return json.loads(value) if isinstance(value, str) else value
 
     def pair_params(self, pairs: list[tuple[int, int]]) -> tuple[Any, ...]:
         """Integer pairs as the parameters ``pairs`` reads: one JSON list, or two arrays."""
@@ -48,4 +67,5 @@ POSTGRES = Dialect(
     "postgresql", ints="unnest(?::bigint[]) AS j(value)", texts="unnest(?::text[]) AS j(value)",
     in_ints="= ANY(?::bigint[])", in_texts="= ANY(?::text[])",
     pairs="(SELECT * FROM unnest(?::bigint[], ?::bigint[]) AS p(a, b))",
+    json_agg="json_agg(json_build_array({}))", one_trip=True,
 )

@@ -23,6 +23,13 @@ SCHEMA_NAME = "graphmind"
 
 _C = 'text COLLATE "C"'
 
+# indexes added since a schema version was first made: an existing store gets them from its next
+# indexer (``SnapshotStore.ensure_schema``); a reader of a store without them is slower, not wrong
+PG_ADDED_INDEXES = """
+-- a dispatch edge by its via (a blast radius's hop from a declared method to its overrides)
+CREATE INDEX IF NOT EXISTS gm_edges_dispatch ON gm_edges(via) WHERE via LIKE 'dispatch:%';
+"""
+
 PG_TABLES = f"""
 CREATE TABLE gm_meta(key text PRIMARY KEY, value text NOT NULL);
 CREATE TABLE gm_files(
@@ -76,6 +83,7 @@ CREATE TABLE gm_edges(
 CREATE INDEX gm_edges_site ON gm_edges(res_id, sid);
 CREATE INDEX gm_edges_callee ON gm_edges(callee_id, kind, confidence);
 CREATE INDEX gm_edges_caller ON gm_edges(caller_id, kind);
+{PG_ADDED_INDEXES}
 CREATE TABLE gm_deps(res_id bigint NOT NULL REFERENCES gm_resolutions ON DELETE CASCADE, key {_C} NOT NULL);
 CREATE INDEX gm_deps_res ON gm_deps(res_id);
 CREATE TABLE gm_overrides(

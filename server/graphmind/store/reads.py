@@ -12,6 +12,7 @@ import marshal
 import sqlite3
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from ..model import INFERRED
@@ -29,7 +30,25 @@ SITE_COLUMNS = "f.path, st.sl, st.sc, st.el, st.ec, st.caller_id, st.name, st.ki
 # an edge ``e`` that is a call written to its callee, not one through a declared method (``via``
 # ``dispatch:<declared>``: an override a call on a base-class or interface type may run)
 NOT_DISPATCH = "AND (e.via IS NULL OR e.via NOT LIKE 'dispatch:%')"
+# the symbol at an edge's other end, beside the edge's own file (``o``, ``ofl``)
+# (named apart: a layered read orders its arms by the result's column names)
+_OTHER_SYMBOL = ", ".join(f"{c} AS o_{c.split('.')[1]}"
+                          for c in SYMBOL_COLUMNS.replace("s.", "o.").replace("f.path", "ofl.path").split(", "))
 _ALL_SYMBOLS = f"SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id"
+
+
+@dataclass(frozen=True)
+class RadiusRows:
+    """What :meth:`Reads.radius` read: a blast radius's walk and its answer's rows."""
+
+    level: dict[int, int]  # node -> fewest hops
+    symbols: list[tuple]  # SYMBOL_COLUMNS of the nodes
+    edges: list[tuple]  # (node, parent, confidence, file_id, sid, via): call edges between consecutive levels
+    sites: list[tuple]  # (file_id, sid, *SITE_COLUMNS) of those edges
+    implemented: list[tuple]  # (declared, implementation, confidence, declared qname) between consecutive levels
+    unresolved: dict[str | None, int]  # unresolved call sites that could reach the near nodes, by file language
+    weak: int  # call edges into (out of) the near nodes below the confidence asked
+    cut: bool  # the rows bound cut the walk
 
 
 def like_escape(s: str) -> str:
@@ -176,6 +195,29 @@ class Reads:
             (sid, *kinds, min_conf), "f.path, st.sl, st.sc",
         )
 
+    def neighbour_calls(
+        self, sid: int, incoming: bool, kinds: tuple[str, ...], min_conf: int, dispatch: bool = True
+    ) -> list[tuple[tuple, tuple | None]]:
+        """:meth:`neighbours`' rows, each with the other symbol's row (SYMBOL_COLUMNS; None when
+        it has none): one statement where a round trip costs (``Dialect.one_trip``), else two.
+        The symbol is read by a restriction in a LATERAL subquery (see :meth:`radius`)."""
+        if not self.d.one_trip:
+            rows = self.neighbours(sid, incoming, kinds, min_conf, dispatch)
+            syms = {r[0]: r for r in self.symbols_by_id(sorted({row[0] for row in rows}))}
+            return [(row, syms.get(row[0])) for row in rows]
+        mine, other = ("callee_id", "caller_id") if incoming else ("caller_id", "callee_id")
+        rows = self._layered(
+            f"SELECT e.{other}, e.confidence, e.via, {SITE_COLUMNS}, {_OTHER_SYMBOL} "
+            f"FROM @edges e JOIN @sites st ON st.file_id = e.file_id AND st.sid = e.sid "
+            f"JOIN @files f ON f.id = e.file_id LEFT JOIN LATERAL (SELECT * FROM symbols o WHERE o.id = e.{other} OFFSET 0) o "
+            "ON true LEFT JOIN LATERAL (SELECT ofl.path FROM files ofl WHERE ofl.id = o.file_id OFFSET 0) ofl ON true "
+            f"WHERE e.{mine} = ? AND e.kind IN ({','.join('?' * len(kinds))}) AND e.confidence >= ? "
+            f"{'' if dispatch else NOT_DISPATCH} AND @visible(e.file_id)",
+            (sid, *kinds, min_conf), "f.path, st.sl, st.sc",
+        )
+        width = 3 + SITE_COLUMNS.count(",") + 1
+        return [(row[:width], row[width:] if row[width] is not None else None) for row in rows]
+
     def caller_counts(self, ids: list[int], min_conf: int, dispatch: bool = True) -> dict[int, int]:
         """Number of distinct callers of each symbol (without ``dispatch``: direct callers only)."""
         callers: dict[int, set[int]] = {}
@@ -276,6 +318,102 @@ class Reads:
                 best[(d, impl)] = (conf, qname)
         return [(d, impl, conf, qname) for (d, impl), (conf, qname) in best.items()]
 
+    def radius(
+        self, targets: list[int], depth: int, min_conf: int, incoming: bool, max_rows: int, near_depth: int,
+    ) -> RadiusRows:
+        """A blast radius's walk and every row its answer reads, in one statement (one round trip):
+        a recursive CTE over the call edges (incoming: also each declared method's overrides, the
+        ``overrides`` table and the dispatch edges at its call sites, as :meth:`overriders`), at
+        most ``depth`` hops and ``max_rows`` rows of the walk, then the levels, the symbols, the
+        edges between consecutive levels with their sites, and what completeness counts over the
+        nodes less than ``near_depth`` hops away (:mod:`graphmind.graph.blast` reads them as it
+        reads its stepped walk's). The walk dedupes (node, hops), not nodes: a node reached again
+        at a deeper level is a row again, and ``RadiusRows.cut`` says the rows bound cut it."""
+        near, far = ("callee_id", "caller_id") if incoming else ("caller_id", "callee_id")
+        d = self.d
+        # Every view is read by a restriction on its own columns (``x.col = <a value of an outer
+        # row>``, in a LATERAL subquery), never by a join to another view or to the walk: over a
+        # local layer the views are UNION ALLs, which PostgreSQL does not flatten, and a join's
+        # condition does not reach their arms (each arm read whole: seconds on a snapshot),
+        # where a restriction does and uses the arm's index (``OFFSET 0`` keeps each such
+        # subquery apart: pulled up into its parent, its restriction would be a join's condition
+        # again). The rows one hop adds from the
+        # walk's row ``w``: its call edges (no parent kept: the edges are read again with their
+        # sites below); incoming, also a declared method's implementations, with the declared
+        # method as their parent: a stored override (``inferred``), and a dispatch edge at the
+        # site of a call to it (found by its ``via``, through the index of the few edges that
+        # have one), at its confidence.
+        hops = (f"SELECT e.{far} AS node, CAST(NULL AS bigint) AS parent, CAST(NULL AS integer) AS conf FROM edges e "
+                f"WHERE e.{near} = w.node AND e.kind = 'call' AND e.confidence >= ?2")
+        if incoming:
+            hops += (
+                f" UNION ALL SELECT o.impl_id, w.node, {INFERRED} FROM overrides o "
+                f"WHERE o.declared_id = w.node AND ?2 <= {INFERRED} AND EXISTS (SELECT 1 FROM symbols s WHERE s.id = w.node OFFSET 0)"
+                " UNION ALL SELECT x.callee_id, w.node, x.confidence FROM symbols s CROSS JOIN LATERAL ("
+                "SELECT x.callee_id, x.confidence, x.caller_id, x.file_id, x.sid FROM edges x "
+                "WHERE x.via = 'dispatch:' || s.qname AND x.via LIKE 'dispatch:%' AND x.kind = 'call' AND x.confidence >= ?2 OFFSET 0) x "
+                "WHERE s.id = w.node AND EXISTS (SELECT 1 FROM edges e WHERE e.caller_id = x.caller_id AND e.file_id = x.file_id "
+                "AND e.sid = x.sid AND e.callee_id = w.node AND e.kind = 'call' OFFSET 0)"
+            )
+        # (unresolved calls counted by file, each file's language looked up by its id)
+        unresolved = (
+            "SELECT (SELECT f.lang FROM files f WHERE f.id = k.file_id OFFSET 0) AS lang, k.n FROM ("
+            "SELECT st.file_id, count(*) AS n FROM (SELECT DISTINCT s.name FROM lv CROSS JOIN LATERAL "
+            "(SELECT s.name FROM symbols s WHERE s.id = lv.node AND s.kind != 'module' OFFSET 0) s WHERE lv.depth < ?5) nm "
+            "CROSS JOIN LATERAL (SELECT st.file_id FROM sites st WHERE st.name = nm.name AND st.status = 'unresolved' "
+            "AND st.kind = 'call' OFFSET 0) st GROUP BY st.file_id) k"
+        ) if incoming else (
+            "SELECT NULL AS lang, count(*) AS n FROM lv CROSS JOIN LATERAL (SELECT 1 FROM sites st WHERE st.caller_id = lv.node "
+            "AND st.status = 'unresolved' AND st.kind = 'call' OFFSET 0) st WHERE lv.depth < ?5"
+        )
+        # the edges the walk followed are read again first (``reached``: a fence), then kept when
+        # they reach the next level; with both ends' levels in one join, the generic plan (its
+        # estimates know no row counts) paired every two nodes before reading an edge
+        sql = f"""
+            WITH RECURSIVE walk(node, depth, parent, conf) AS (
+                SELECT value, 0, CAST(NULL AS bigint), CAST(NULL AS integer) FROM {d.ints}
+                UNION
+                SELECT h.node, w.depth + 1, h.parent, h.conf FROM walk w CROSS JOIN LATERAL ({hops}) h WHERE w.depth < ?3
+            ),
+            cut AS (SELECT node, depth, parent, conf FROM walk LIMIT ?4),
+            lv AS (SELECT node, min(depth) AS depth FROM cut GROUP BY node),
+            reached AS MATERIALIZED (
+                SELECT e.node, p.depth, p.node AS parent, e.conf, e.fid, e.sid, e.via FROM lv p CROSS JOIN LATERAL (
+                    SELECT e.{far} AS node, e.confidence AS conf, e.file_id AS fid, e.sid, e.via FROM edges e
+                    WHERE e.{near} = p.node AND e.kind = 'call' AND e.confidence >= ?2 OFFSET 0) e
+                WHERE p.depth < ?3
+            ),
+            par AS (
+                SELECT r.node, r.parent, r.conf, r.fid, r.sid, r.via FROM reached r JOIN lv c ON c.node = r.node
+                WHERE c.depth - r.depth = 1
+            )
+            SELECT
+                (SELECT count(*) FROM cut),
+                (SELECT {d.json_rows("node, depth")} FROM lv),
+                (SELECT {d.json_rows(SYMBOL_COLUMNS)} FROM lv
+                 CROSS JOIN LATERAL (SELECT * FROM symbols s WHERE s.id = lv.node OFFSET 0) s
+                 CROSS JOIN LATERAL (SELECT f.path FROM files f WHERE f.id = s.file_id OFFSET 0) f),
+                (SELECT {d.json_rows("node, parent, conf, fid, sid, via")} FROM par),
+                (SELECT {d.json_rows("st.file_id, st.sid, " + SITE_COLUMNS)} FROM (SELECT DISTINCT fid, sid FROM par) k
+                 CROSS JOIN LATERAL (SELECT * FROM sites st WHERE st.file_id = k.fid AND st.sid = k.sid OFFSET 0) st
+                 CROSS JOIN LATERAL (SELECT f.path FROM files f WHERE f.id = st.file_id OFFSET 0) f),
+                {f"(SELECT {d.json_rows('i.parent, i.node, i.conf, s.qname')} FROM cut i JOIN lv c ON c.node = i.node "
+                 "JOIN lv p ON p.node = i.parent CROSS JOIN LATERAL (SELECT s.qname FROM symbols s WHERE s.id = i.parent OFFSET 0) s "
+                 "WHERE i.parent IS NOT NULL AND c.depth = i.depth AND i.depth - p.depth = 1)" if incoming else "NULL"},
+                (SELECT {d.json_rows("u.lang, u.n")} FROM ({unresolved}) u),
+                (SELECT count(*) FROM lv CROSS JOIN LATERAL (SELECT 1 FROM edges e WHERE e.{near} = lv.node AND e.kind = 'call'
+                 AND e.confidence < ?2 OFFSET 0) e WHERE lv.depth < ?5)
+        """
+        (rows, level, syms, edges, sites, impls, unres, weak), = self._q(
+            sql, (d.array(targets), min_conf, depth, max_rows, near_depth))
+        by_lang: dict[str | None, int] = {}
+        for lang, n in d.rows(unres):
+            by_lang[lang] = by_lang.get(lang, 0) + n
+        return RadiusRows(
+            {n: h for n, h in d.rows(level)}, [tuple(r) for r in d.rows(syms)], [tuple(r) for r in d.rows(edges)],
+            [tuple(r) for r in d.rows(sites)], [tuple(r) for r in d.rows(impls)], by_lang, weak, rows >= max_rows,
+        )
+
     def sites_by_key(self, keys: list[tuple[int, int]]) -> list[tuple]:
         """(file_id, sid, *site row) of the sites with these (file_id, sid) keys."""
         return self._layered(
@@ -321,7 +459,7 @@ class Reads:
                 "SELECT f.lang, count(*) FROM edges e JOIN files f ON f.id = e.file_id WHERE e.kind = 'call' GROUP BY f.lang ORDER BY 1"
             ),
             "unresolved_by_lang": q(
-                "SELECT f.lang, count(*) FROM sites st JOIN files f ON f.id = st.file_id "
+                "SELECT f.lang AS lang, count(*) AS n FROM sites st JOIN files f ON f.id = st.file_id "
                 "WHERE st.kind = 'call' AND st.status = 'unresolved' GROUP BY f.lang ORDER BY 1"
             ),
             "call_edges_by_confidence": q("SELECT confidence, count(*) FROM edges WHERE kind = 'call' GROUP BY confidence ORDER BY 1"),

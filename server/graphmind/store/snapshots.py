@@ -23,7 +23,15 @@ from typing import Any
 
 from .location import StoreLocation
 from .pg import CONNECT_TIMEOUT, PgConnection, snapshot_lock
-from .pg_schema import FILE_ROWS, PG_SCHEMA_VERSION, PG_TABLES, RESOLUTION_ROWS, SCHEMA_NAME, pg_column
+from .pg_schema import (
+    FILE_ROWS,
+    PG_ADDED_INDEXES,
+    PG_SCHEMA_VERSION,
+    PG_TABLES,
+    RESOLUTION_ROWS,
+    SCHEMA_NAME,
+    pg_column,
+)
 from .reads import Reads
 from .store import IndexUnavailable, Store
 
@@ -117,6 +125,19 @@ class SnapshotStore:
                     f"the store {self.location.shown} holds GraphMind schema {got[0] if got else '?'}, "
                     f"not {PG_SCHEMA_VERSION}: use another database (or schema) for this version"
                 )
+            self._add_indexes(conn)
+
+    @staticmethod
+    def _add_indexes(conn: Any) -> None:
+        """The indexes added to this schema version since a store was made (``PG_ADDED_INDEXES``),
+        when it lacks them and this role owns its tables (another role's job, or an editor's,
+        goes on without: a reader of a store without them is slower, not wrong)."""
+        import psycopg
+
+        if conn.execute("SELECT to_regclass(%s)", (f"{SCHEMA_NAME}.gm_edges_dispatch",)).fetchone()[0] is not None:
+            return
+        with contextlib.suppress(psycopg.errors.InsufficientPrivilege), conn.transaction():
+            conn.execute(PG_ADDED_INDEXES)
 
     def has_schema(self) -> bool:
         return self.conn.execute("SELECT to_regclass(?)", (f"{SCHEMA_NAME}.gm_meta",)).fetchone()[0] is not None
