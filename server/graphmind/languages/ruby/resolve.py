@@ -18,7 +18,11 @@
 * Where the code does not decide a receiver: a collection's element is what the code states the
   collection holds (literals, what a class adds to it, what it stores under a literal key), a
   parameter or a result is what a YARD tag says, and an instance variable read in a test DSL's
-  block is what the setup blocks of its example groups assign (``inferred``).
+  block is what the setup blocks of its example groups assign (``inferred``). A parameter
+  nothing else describes is what the workspace's resolved calls of its method pass in its
+  position (a keyword parameter: under its name): the union of their classes, as a declared
+  union's (``inferred``; unknown when one caller passes something unknown, or when the callers
+  are too many or pass too many classes: :mod:`.._toolkit.callers`).
 
 Labels: ``self``, constants and ``super`` give ``extracted`` edges; a receiver known through a
 local variable's or an instance variable's assignments gives ``inferred`` ones; an unknown
@@ -46,13 +50,13 @@ from ...model import (
     Target,
     WorkspaceView,
 )
-from .._toolkit import MAX_DEPTH, Dispatch, known_confidence, label_by_name, unresolved
+from .._toolkit import MAX_DEPTH, Dispatch, callers, known_confidence, label_by_name, unresolved
 from .._toolkit.dispatch import declared_overrides, dispatch_via, weak_method
 from .._toolkit.labels import union_confidence
 from .builtins import BY_NAME_COMMON, KERNEL
 from .extract import ASSOC, CALLBACK, CONST_REF, ITERATORS, LET, METHOD_REF, SUPER
 from .rails import RECORD_BASES, RECORD_FINDERS
-from .syntax import ARRAY, CALL, CONST, ELEM, HASH, IVAR, LIT, SELF, VALS, underscore
+from .syntax import ARRAY, CALL, CONST, ELEM, HASH, IVAR, LIT, PARAM, SELF, SPLAT, VALS, new_key, underscore
 
 TYPE_KINDS = frozenset({"class", "namespace"})
 OBJECT = "Object"  # reopened by a top-level ``include``: its mixins are every object's
@@ -135,6 +139,9 @@ class Resolver:
         self._elements: dict[tuple, tuple[Any, tuple[Value | None, int]]] = {}
         self._ivars: dict[tuple, tuple[Value | None, int]] = {}  # an instance variable's value where it is read
         self._groups: dict[tuple, dict[str, list[tuple[int, ...]]]] = {}  # in_group's scopes by (classes, name)
+        self._params: dict[tuple, tuple[Value | None, int]] = {}  # a parameter's value from its callers
+        # whether a call record reaches a method: by the record's identity (kept alive beside it) and the method
+        self._reaches: dict[tuple, tuple[Any, bool]] = {}
 
     # --- classes and modules
     def types(self, qname: str) -> list[SymbolRow]:
@@ -327,6 +334,8 @@ class Resolver:
             return self.element(e, me, depth, block)
         if kind == VALS:
             return self.merge([self.eval(v, me, depth + 1, block) for v in e[1]], INFERRED)
+        if kind == PARAM:
+            return self.param(e, me, depth)
         if kind == IVAR:
             if me[0] not in ("inst", "cls"):
                 return None, EXTRACTED
@@ -355,9 +364,99 @@ class Resolver:
             return got
         return None, EXTRACTED
 
+    def param(self, e: Any, me: Value, depth: int) -> tuple[Value | None, int]:
+        """What a method's parameter is given by the workspace's calls of the method (memoised; a
+        parameter its own callers pass on, through a cycle of calls, is unknown there). Read in an
+        instance of a subclass (``@obj`` that a superclass's ``initialize(obj)`` assigns): what the
+        constructions of that subclass pass."""
+        owner = e[1]
+        made = (owner,)
+        if e[3] == "initialize" and me[0] == "inst" and owner not in me[1] \
+                and all(owner in self.ancestors(q).names for q in me[1]):
+            made = tuple(me[1])
+        key = (*e, made)
+        got = self._params.get(key)
+        if got is None:
+            self._params[key] = (None, EXTRACTED)
+            got = self._params[key] = self._param(e, made, depth)
+        return got
+
+    def _param(self, e: Any, made: tuple[str, ...], depth: int) -> tuple[Value | None, int]:
+        _, owner, singleton, name, position, keyword = e
+        unknown = (None, EXTRACTED)
+        callee = {r.id for r in self.methods(owner, name) if _on_side(r, singleton)}
+        if not callee or depth > MAX_DEPTH:
+            return unknown
+        new = name == "initialize" and not singleton
+        if new:
+            # ``Foo.new(...)`` reaches ``initialize`` of Foo, or of a superclass Foo inherits it
+            # from: the constructions of ``made`` (the owner, or the subclass it is read in) and below
+            classes = {*made, *(t.qname for q in made for t in self.subclasses(q))}
+            names = [*sorted(new_key(q) for q in classes), "new"]
+        else:
+            names = [name]
+        found: list[tuple[Value | None, int]] = []
+        for n in names:
+            recs = callers.records(self.ws, n)
+            if recs is None:
+                return unknown
+            for rec in recs:
+                recv, me, block, positional, keywords = rec
+                if not self.reaches(rec, "new" if new else name, callee, depth, made if new else None):
+                    continue
+                if keyword is not None:
+                    arg = next((v for k, v in keywords if k == keyword), None)
+                    if arg is None and positional and positional[-1][0] == SPLAT:
+                        return unknown
+                else:
+                    arg = positional[position] if position < len(positional) else None
+                    if positional and positional[min(position, len(positional) - 1)][0] == SPLAT:
+                        return unknown
+                if arg is None:
+                    continue  # not given: the parameter's default
+                v, c = self.eval(arg, me, depth + 1, block)
+                if v is not None and v[0] != "top" and v != ("ext", "NilClass"):
+                    # what the code does not decide (a test's mock, another parameter nothing
+                    # describes) is no evidence, nor nil (the parameter's default, no receiver);
+                    # a core or a gem's value is (with a workspace class: unknown)
+                    found.append((v, c))
+        v, c = self.merge(found, INFERRED) if found else unknown
+        if v is None or v[0] not in ("inst", "cls") or len(v[1]) > callers.MAX_UNION:
+            return unknown
+        # callers passing several classes: each one's method is called, as for a declared union
+        return ((v[0], v[1], "each") if len(v[1]) > 1 else (v[0], v[1])), c
+
+    def subclasses(self, qname: str) -> list[SymbolRow]:
+        """The classes below ``qname`` (``dispatch``'s walk down the declared superclasses)."""
+        rows = self.types(qname)
+        return [t for t in self.dispatch.subtypes(rows[0]) if t.kind == "class"] if rows else []
+
+    def reaches(self, rec: tuple, name: str, callee: set[int], depth: int, made: tuple[str, ...] | None) -> bool:
+        """Does the call a record describes reach one of ``callee``'s definitions, the way the
+        call is resolved: its receiver's value where it was made, then the receiver's method
+        (``new``: the class's ``initialize``, of a class that is or is below one of ``made``)."""
+        key = (id(rec), name, min(callee), made)
+        got = self._reaches.get(key)
+        if got is None:
+            recv, me, block = rec[0], rec[1], rec[2]
+            v, _ = self.eval(recv, me, depth + 1, block)
+            if v is None:
+                hit = False
+            elif name == "new":
+                hit = v[0] == "cls" and any(r.id in callee for q in v[1] for r in self.find(q, "initialize", False)[0]) \
+                    and made is not None and all(any(m in self.ancestors(q).names for m in made) for q in v[1])
+            else:
+                hit = any(r.id in callee for r in self.method_rows(v, name, block and recv is None)[0])
+            got = self._reaches[key] = (rec, hit)
+        return got[1]
+
     def ivar(self, e: Any, me: Value, depth: int, block: bool) -> tuple[Value | None, int]:
-        """An instance variable's value: what the class's code assigns it (memoised by the caller)."""
+        """An instance variable's value: what the class's code assigns it, else what its ancestors'
+        code does (``@obj`` that a superclass's ``initialize`` assigns; memoised by the caller)."""
         found = [v for q in me[1] for r in self.types(q) for v in r.extra.get("ivars", {}).get(e[1], ())]
+        if not found and me[0] == "inst":
+            found = [v for q in me[1] for a in self.ancestors(q).names[1:] for r in self.types(a)
+                     for v in r.extra.get("ivars", {}).get(e[1], ())]
         if len(e) > 2:
             found = self.in_group(me, e[1], found, e[2])
         vals = [self.eval(v, me, depth + 1, block) for v in found]
