@@ -26,9 +26,10 @@ from typing import Any, NamedTuple
 import tree_sitter as ts
 
 from ...model import CALL as CALL_SITE
-from ...model import REF, BindingFact, Facts, SiteFact, SymbolFact
+from ...model import REF, Facts, SiteFact, SymbolFact
 from .._toolkit import callers
 from .._toolkit.nodes import rng, text
+from .builtins import COMMON_METHODS, KERNEL
 from .rails import ASSOCIATIONS, CALLBACK_OPTIONS, is_callback
 from .syntax import (
     ARRAY,
@@ -84,6 +85,10 @@ ITERATORS = frozenset({
     "none?", "count", "sum", "find_index", "each_value", "take_while", "drop_while", "map!", "select!", "reject!",
     "sort_by!", "uniq", "each_entry",
 })
+# names of the core library's methods: their calls are not published for their callees'
+# parameters, nor are those read for a call of one (what callers pass would decide no workspace
+# method; ``new`` is published under its class's name)
+NO_CALLERS_FOR = KERNEL | COMMON_METHODS | ITERATORS
 _FIRST_OF_SEVERAL = frozenset({"each_with_index", "each_with_object"})  # |element, index| and |element, memo|
 _SELF_PARAM = frozenset({"tap", "then", "yield_self"})  # the block's parameter is the receiver itself
 _APPENDS = frozenset({"push", "append", "unshift"})  # and ``<<``: they add their arguments as elements
@@ -175,7 +180,7 @@ class _Extractor:
         self.symbols: list[SymbolFact] = []
         self.sites: list[SiteFact] = []
         self.requires: list[tuple[str, str]] = []  # (require | require_relative, path: require_path)
-        self.calls: list[BindingFact] = []  # the calls with arguments, for their callees' parameters
+        self.calls: dict[str, list[tuple]] = {}  # the calls with arguments by name, for their callees' parameters
         self.bodies: dict[int, _Body] = {}
         self.src_len = len(src)
         self.depth = 0  # the walk's nesting (see MAX_NESTING)
@@ -187,7 +192,7 @@ class _Extractor:
         self.bodies[0] = _Body()
         self.visit(root, _Ctx(0, (), None, False, _Scope()))
         # every record is made a plain tuple where it is made (Site below), as marshal stores them
-        return Facts(self.module, self.symbols, self.sites, self.calls, {"requires": self.requires})
+        return Facts(self.module, self.symbols, self.sites, callers.table(self.calls), {"requires": self.requires})
 
     # --- symbols and sites
     def symbol(self, qname: str, name: str, kind: str, ctx: _Ctx, node: ts.Node, name_node: ts.Node,
@@ -673,7 +678,7 @@ class _Extractor:
             target = self.expr(recv, ctx) if recv is not None else None
             let = recv is None and ctx.scope.let(name) is not None
             self.site(ctx, name, method, LET if let else SEND, target)
-            if args is not None and method.type != "operator":
+            if args is not None and method.type != "operator" and (name not in NO_CALLERS_FOR or name == "new"):
                 self.call_record(name, target, args, ctx)
             if name in _SEND and args is not None and args.named_child_count:
                 sent = symbol_name(args.named_children[0])
@@ -715,9 +720,7 @@ class _Extractor:
         in_body_block = ctx.block and (ctx.owner == ctx.cls or ctx.owner == 0)
         if name == "new" and target is not None and target[0] == CONST:
             name = new_key(target[1][-1])  # Foo.new(...): kept under the class's name
-        b = callers.binding(name, (target, self.self_value(ctx), in_body_block, positional, keywords))
-        if b is not None:
-            self.calls.append(b)
+        self.calls.setdefault(name, []).append((target, self.self_value(ctx), in_body_block, positional, keywords))
 
     def self_value(self, ctx: _Ctx) -> tuple:
         """What ``self`` is where ``ctx`` reads (the resolver's value for it: an instance, the

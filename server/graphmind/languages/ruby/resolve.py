@@ -54,12 +54,15 @@ from .._toolkit import MAX_DEPTH, Dispatch, callers, known_confidence, label_by_
 from .._toolkit.dispatch import declared_overrides, dispatch_via, weak_method
 from .._toolkit.labels import union_confidence
 from .builtins import BY_NAME_COMMON, KERNEL
-from .extract import ASSOC, CALLBACK, CONST_REF, ITERATORS, LET, METHOD_REF, SUPER
+from .extract import ASSOC, CALLBACK, CONST_REF, ITERATORS, LET, METHOD_REF, NO_CALLERS_FOR, SUPER
 from .rails import RECORD_BASES, RECORD_FINDERS
 from .syntax import ARRAY, CALL, CONST, ELEM, HASH, IVAR, LIT, PARAM, SELF, SPLAT, VALS, new_key, underscore
 
 TYPE_KINDS = frozenset({"class", "namespace"})
 OBJECT = "Object"  # reopened by a top-level ``include``: its mixins are every object's
+# parameters read from their callers one inside another (a caller passing on its own parameter):
+# deeper, unknown (each level multiplies the calls read)
+MAX_PASSED_ON = 3
 # methods that return their receiver (``Repo.new.tap { ... }``)
 SELF_RETURNING = frozenset({"tap", "dup", "clone", "freeze", "itself"})
 METHOD_KINDS = frozenset({"method"})
@@ -140,6 +143,8 @@ class Resolver:
         self._ivars: dict[tuple, tuple[Value | None, int]] = {}  # an instance variable's value where it is read
         self._groups: dict[tuple, dict[str, list[tuple[int, ...]]]] = {}  # in_group's scopes by (classes, name)
         self._params: dict[tuple, tuple[Value | None, int]] = {}  # a parameter's value from its callers
+        self._passing = 0  # parameters being read from their callers, one inside another's
+        self._callers = False  # may a parameter be read from its callers for the current site?
         # whether a call record reaches a method: by the record's identity (kept alive beside it) and the method
         self._reaches: dict[tuple, tuple[Any, bool]] = {}
 
@@ -335,11 +340,11 @@ class Resolver:
         if kind == VALS:
             return self.merge([self.eval(v, me, depth + 1, block) for v in e[1]], INFERRED)
         if kind == PARAM:
-            return self.param(e, me, depth)
+            return self.param(e, me, depth) if self._callers else (None, EXTRACTED)
         if kind == IVAR:
             if me[0] not in ("inst", "cls"):
                 return None, EXTRACTED
-            memo = (e[1], e[2] if len(e) > 2 else None, me, depth, block)
+            memo = (e[1], e[2] if len(e) > 2 else None, me, depth, block, self._callers)
             got = self._ivars.get(memo)
             if got is None:
                 got = self._ivars[memo] = self.ivar(e, me, depth, block)
@@ -377,15 +382,19 @@ class Resolver:
         key = (*e, made)
         got = self._params.get(key)
         if got is None:
+            if self._passing >= MAX_PASSED_ON:
+                return None, EXTRACTED  # not memoised: a shallower read of it may go further
             self._params[key] = (None, EXTRACTED)
+            self._passing += 1
             got = self._params[key] = self._param(e, made, depth)
+            self._passing -= 1
         return got
 
     def _param(self, e: Any, made: tuple[str, ...], depth: int) -> tuple[Value | None, int]:
         _, owner, singleton, name, position, keyword = e
         unknown = (None, EXTRACTED)
         callee = {r.id for r in self.methods(owner, name) if _on_side(r, singleton)}
-        if not callee or depth > MAX_DEPTH:
+        if not callee or depth > MAX_DEPTH or name in NO_CALLERS_FOR:  # (its calls are not published)
             return unknown
         new = name == "initialize" and not singleton
         if new:
@@ -439,16 +448,29 @@ class Resolver:
         got = self._reaches.get(key)
         if got is None:
             recv, me, block = rec[0], rec[1], rec[2]
+            # the receiver as the caller's code states it: a receiver that is itself a parameter
+            # is not read from its own callers (the record is not counted)
+            wanted, self._callers = self._callers, False
             v, _ = self.eval(recv, me, depth + 1, block)
+            self._callers = wanted
             if v is None:
                 hit = False
             elif name == "new":
-                hit = v[0] == "cls" and any(r.id in callee for q in v[1] for r in self.find(q, "initialize", False)[0]) \
-                    and made is not None and all(any(m in self.ancestors(q).names for m in made) for q in v[1])
+                hit = v[0] == "cls" and made is not None \
+                    and all(any(m in self.ancestors(q).names for m in made) for q in v[1]) \
+                    and any(r.id in callee for q in v[1] for r in self.initializer(q))
             else:
                 hit = any(r.id in callee for r in self.method_rows(v, name, block and recv is None)[0])
             got = self._reaches[key] = (rec, hit)
         return got[1]
+
+    def initializer(self, qname: str) -> list[SymbolRow]:
+        """The ``initialize`` that ``qname.new`` runs: the first along its ancestors."""
+        for q in self.chain(qname).names:
+            rows = [r for r in self.methods(q, "initialize") if _on_side(r, False)]
+            if rows:
+                return rows
+        return []
 
     def ivar(self, e: Any, me: Value, depth: int, block: bool) -> tuple[Value | None, int]:
         """An instance variable's value: what the class's code assigns it, else what its ancestors'
@@ -484,7 +506,7 @@ class Resolver:
         """An element of a container (``docs.first``, ``@by_name["x"]``, the parameter of ``docs.each
         { |doc| }``): what a workspace class's own ``[]``/``first`` returns, else what the container
         was made of or given (``inferred``)."""
-        memo = (id(e), me, depth, block)
+        memo = (id(e), me, depth, block, self._callers)
         got = self._elements.get(memo)
         if got is None:
             got = self._elements[memo] = (e, self._element(e, me, depth, block))
@@ -640,7 +662,14 @@ class Resolver:
         if how == METHOD_REF:
             return self.call(i, self.self_of(s.caller), s.name, EXTRACTED, dispatch=True)
         me = self.self_of(s.caller)
+        self._callers = False
         v, c = self.eval(recv, me, 0, in_block)
+        if v is None and recv is not None and s.name not in NO_CALLERS_FOR and s.name[:1].isalpha() \
+                and self.by_name_rows(s.name):
+            # a receiver the code does not decide, of a call that may reach a workspace method:
+            # what the callers of the methods whose parameters it comes from pass
+            self._callers = True
+            v, c = self.eval(recv, me, 0, in_block)
         key = (v, s.name, c, recv is None, in_block)
         got = self._answers.get(key)
         if got is None:
@@ -826,9 +855,13 @@ class Resolver:
         c = known_confidence(rows, conf, alternatives=True)
         return Resolution(i, [(r.id, c) for r in rows], RESOLVED)
 
+    def by_name_rows(self, name: str) -> list[SymbolRow]:
+        """The workspace's methods and functions named ``name``."""
+        return [r for r in self.ws.by_name(name) if r.kind in METHOD_KINDS or r.kind == "function"]
+
     def by_name(self, i: int, name: str, *, receiver: bool) -> Resolution:
         """An unknown receiver: the workspace's methods of that name (the shared by-name policy)."""
-        cands = [r for r in self.ws.by_name(name) if r.kind in METHOD_KINDS or r.kind == "function"]
+        cands = self.by_name_rows(name)
         if not cands and name in KERNEL:
             return Resolution(i, [], EXTERNAL)
         return label_by_name(i, cands, name, BY_NAME_COMMON, receiver=receiver)
