@@ -136,7 +136,8 @@ class _Scope:
         return None
 
     def declare(self, name: str, value: Expr) -> None:
-        value = value if _nesting(value) <= MAX_VALUE_NESTING else (UNKNOWN,)  # b = a; c = b; ... stays small
+        if value[0] != PARAM:  # (a parameter's value is flat)
+            value = value if _nesting(value) <= MAX_VALUE_NESTING else (UNKNOWN,)  # b = a; c = b; ... stays small
         got = self.find(name)
         if got is None:
             self.vars[name] = [value]
