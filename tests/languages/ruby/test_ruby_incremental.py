@@ -52,3 +52,13 @@ OPEN = ("base.rb", "use.rb")
 @given(edit_sequences(FILES, FRAGMENTS, max_length=40, max_edits=10))
 def test_ruby_incremental_equals_fresh(edits: list[tuple[str, int, int, str]]) -> None:
     check_incremental(INITIAL, OPEN, edits)
+
+
+def test_an_edited_caller_re_resolves_its_callees_file() -> None:
+    # use.rb (open: keystrokes) calls Repo#take and Cache.new, defined in repo.rb (on disk): what
+    # it passes is box's, into's and @owner's class there; each edit changes one of them
+    use = INITIAL["use.rb"]
+    at = use.index("Shop::Cache.new(r), into: r")
+    check_incremental(INITIAL, OPEN, [("use.rb", at, len("Shop::Cache.new(r)"), "Shop::Repo.new")])
+    check_incremental(INITIAL, OPEN, [("use.rb", use.index("into: r)"), len("into: r"), "into: Shop::Cache.new(1)")])
+    check_incremental(INITIAL, ("base.rb",), [("use.rb", at + len("Shop::Cache.new("), 1, "Shop::Cache.new(2)")])
