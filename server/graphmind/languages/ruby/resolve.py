@@ -50,7 +50,15 @@ from ...model import (
     Target,
     WorkspaceView,
 )
-from .._toolkit import MAX_DEPTH, Dispatch, callers, known_confidence, label_by_name, unresolved
+from .._toolkit import (
+    MAX_DEPTH,
+    Dispatch,
+    by_name_confidence,
+    callers,
+    known_confidence,
+    label_by_name,
+    unresolved,
+)
 from .._toolkit.dispatch import declared_overrides, dispatch_via, weak_method
 from .._toolkit.labels import union_confidence
 from .builtins import BY_NAME_COMMON, KERNEL
@@ -665,7 +673,7 @@ class Resolver:
         self._callers = False
         v, c = self.eval(recv, me, 0, in_block)
         if v is None and recv is not None and s.name not in NO_CALLERS_FOR and s.name[:1].isalpha() \
-                and self.by_name_rows(s.name):
+                and self.callers_may_decide(s.name):
             # a receiver the code does not decide, of a call that may reach a workspace method:
             # what the callers of the methods whose parameters it comes from pass
             self._callers = True
@@ -854,6 +862,14 @@ class Resolver:
     def known(self, i: int, rows: list[SymbolRow], conf: int) -> Resolution:
         c = known_confidence(rows, conf, alternatives=True)
         return Resolution(i, [(r.id, c) for r in rows], RESOLVED)
+
+    def callers_may_decide(self, name: str) -> bool:
+        """May what callers pass decide more than the by-name policy does for a call of ``name``
+        on an unknown receiver? Not when the workspace has no such method, nor when it has one
+        whose name is not common (the policy's ``inferred`` edge to it is all a receiver's class
+        could give)."""
+        cands = self.by_name_rows(name)
+        return bool(cands) and by_name_confidence(cands, name, BY_NAME_COMMON) != INFERRED
 
     def by_name_rows(self, name: str) -> list[SymbolRow]:
         """The workspace's methods and functions named ``name``."""
