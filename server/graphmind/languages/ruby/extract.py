@@ -597,10 +597,13 @@ class _Extractor:
                 self.visit(body, ctx)  # not all classes (``when :a``, ``when LIMIT``)
                 continue
             before = holder.vars[name]
-            holder.vars[name] = [(CALL, (CONST, candidates(got[0], got[1], ctx.nesting)), "new")
-                                 for got in classes if got is not None]
+            narrowed = [(CALL, (CONST, candidates(got[0], got[1], ctx.nesting)), "new") for got in classes if got is not None]
+            holder.vars[name] = list(narrowed)
             self.visit(body, ctx)
+            assigned = holder.vars[name][len(narrowed):]  # what the branch assigns the local stays after it
             holder.vars[name] = before
+            for v in assigned:
+                holder.declare(name, v)
 
     def on_rescue(self, node: ts.Node, ctx: _Ctx) -> None:
         for c in node.named_children:

@@ -21,8 +21,11 @@
   block is what the setup blocks of its example groups assign (``inferred``). A parameter
   nothing else describes is what the workspace's resolved calls of its method pass in its
   position (a keyword parameter: under its name): the union of their classes, as a declared
-  union's (``inferred``; unknown when one caller passes something unknown, or when the callers
-  are too many or pass too many classes: :mod:`.._toolkit.callers`).
+  union's (``inferred``). An argument the code does not decide is no evidence; a literal or a
+  core object is (beside a workspace class: unknown); too many callers or classes, or
+  parameters passed on too deep: unknown (:mod:`.._toolkit.callers`). Read only for a call's
+  receiver the code leaves unknown, of a name the by-name policy would not settle. ``case x
+  when Page`` makes ``x`` a ``Page`` in that branch (the extractor's).
 
 Labels: ``self``, constants and ``super`` give ``extracted`` edges; a receiver known through a
 local variable's or an instance variable's assignments gives ``inferred`` ones; an unknown
