@@ -10,7 +10,7 @@ import pytest
 from graph_util import edges
 from graphmind import languages
 from graphmind.engine import Engine
-from graphmind.model import CALL, REF
+from graphmind.model import AMBIGUOUS, CALL, INFERRED, REF
 from languages.annotations import annotated_edges, read_annotations
 
 FIXTURE = Path(__file__).parent / "fixtures" / "shop"
@@ -81,5 +81,39 @@ def test_deep_code_and_long_assignment_chains_stay_bounded(tmp_path: Path) -> No
         eng.index()
         assert eng.db.execute("SELECT count(*) FROM sites WHERE name = 'a'").fetchone() == (200,)
         assert eng.db.execute("SELECT status FROM files WHERE path = 'deep.rb'").fetchone() == ("indexed",)
+    finally:
+        eng.close()
+
+
+def test_callers_arguments_are_bounded(tmp_path: Path) -> None:
+    """A parameter read from its callers: more classes than ``MAX_UNION``, more calls than
+    ``MAX_CALLERS``, or parameters passed on in a cycle of calls give no class (the by-name
+    policy answers), and a caller passing what the code does not decide is no evidence."""
+    from graphmind.languages._toolkit.callers import MAX_CALLERS, MAX_UNION
+
+    classes = [f"K{i}" for i in range(MAX_UNION + 1)]
+    defs = "".join(f"class {k}\n  def go\n  end\nend\n\n" for k in classes)
+    (tmp_path / "many.rb").write_text(
+        defs + "class Many\n  def run(x)\n    x.go\n  end\n\n  def loop_a(y)\n    loop_b(y)\n    y.go\n  end\n\n"
+        "  def loop_b(z)\n    loop_a(z)\n  end\n\n  def crowd(w)\n    w.go\n  end\n\n  def one(v)\n    v.go\n  end\nend\n\n"
+        "m = Many.new\n" + "".join(f"m.run({k}.new)\n" for k in classes)
+        + "".join("m.crowd(K0.new)\n" for _ in range(MAX_CALLERS + 1))
+        + "m.one(K1.new)\nm.one(mystery)\n"
+    )
+    eng = Engine(tmp_path, db_path=tmp_path / "index.db")
+    try:
+        eng.index()
+
+        def targets(line: int) -> set[tuple[str, int]]:
+            return set(eng.db.execute(
+                "SELECT y.qname, e.confidence FROM edges e JOIN sites st ON st.file_id = e.file_id AND st.sid = e.sid "
+                "JOIN symbols y ON y.id = e.callee_id WHERE st.sl = ? AND st.name = 'go'", (line,)))
+
+        first = len(classes) * 5  # the line of ``def run(x)``, 0-based
+        by_name = {(f"{k}.go", AMBIGUOUS) for k in classes}
+        assert targets(first + 2) == by_name  # x.go: more classes than MAX_UNION
+        assert targets(first + 7) == by_name  # y.go: only loop_b passes y, and only its own parameter
+        assert targets(first + 15) == by_name  # w.go: more calls than MAX_CALLERS
+        assert targets(first + 19) == {("K1.go", INFERRED)}  # v.go: `mystery` is no evidence
     finally:
         eng.close()

@@ -4,7 +4,8 @@ resolution through Ruby's method lookup.
 * :mod:`.syntax` -- receiver expressions, constant paths and their lexical candidates;
 * :mod:`.extract` -- classes, modules, methods (class methods, accessors, aliases), call sites,
   mixins and what locals and instance variables were assigned;
-* :mod:`.resolve` -- ancestors (prepend, include, superclass), singleton ancestors (extend),
+* :mod:`.resolve` -- a parameter nothing describes is what the workspace's callers pass
+  (their call records, :mod:`.._toolkit.callers`); ancestors (prepend, include, superclass), singleton ancestors (extend),
   ``super``, ``Foo.new`` -> ``initialize``, bare calls, dispatch to overrides;
 * :mod:`.rails` -- associations and callbacks (``inferred`` edges);
 * :mod:`.builtins` -- Kernel's, Object's and the core classes' method names;
@@ -18,8 +19,9 @@ from collections.abc import Iterator
 
 import tree_sitter as ts
 
-from ...model import Facts, Import, Override, Resolution, WorkspaceView
+from ...model import BindingFact, Facts, Import, Override, Rename, Resolution, WorkspaceView
 from .. import Language, SymbolInfo, WholeFile, extensions_of, register
+from .._toolkit import callers
 from . import extract, policy, resolve
 from . import imports as _imports
 
@@ -35,6 +37,11 @@ class Ruby(Language):
 
     def imports(self, facts: Facts) -> list[Import]:
         return _imports.imports(facts)
+
+    def renames(self, bindings: list[BindingFact]) -> list[Rename]:
+        """No binding renames a name; the store keeps the file's call records there
+        (:mod:`.._toolkit.callers`: a parameter is what its callers pass)."""
+        return callers.renames(bindings)
 
     def resolve(self, facts: Facts, ws: WorkspaceView) -> Iterator[Resolution]:
         return resolve.resolve(facts, ws)

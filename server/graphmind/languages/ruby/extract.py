@@ -27,7 +27,9 @@ import tree_sitter as ts
 
 from ...model import CALL as CALL_SITE
 from ...model import REF, Facts, SiteFact, SymbolFact
+from .._toolkit import callers
 from .._toolkit.nodes import rng, text
+from .builtins import COMMON_METHODS, KERNEL
 from .rails import ASSOCIATIONS, CALLBACK_OPTIONS, is_callback
 from .syntax import (
     ARRAY,
@@ -38,7 +40,9 @@ from .syntax import (
     IVAR,
     LIT,
     LITERALS,
+    PARAM,
     SELF,
+    SPLAT,
     UNKNOWN,
     VALS,
     Expr,
@@ -46,6 +50,7 @@ from .syntax import (
     candidates,
     const_parts,
     literal_key,
+    new_key,
     singularize,
     symbol_name,
 )
@@ -80,6 +85,10 @@ ITERATORS = frozenset({
     "none?", "count", "sum", "find_index", "each_value", "take_while", "drop_while", "map!", "select!", "reject!",
     "sort_by!", "uniq", "each_entry",
 })
+# names of the core library's methods: their calls are not published for their callees'
+# parameters, nor are those read for a call of one (what callers pass would decide no workspace
+# method; ``new`` is published under its class's name)
+NO_CALLERS_FOR = KERNEL | COMMON_METHODS | ITERATORS
 _FIRST_OF_SEVERAL = frozenset({"each_with_index", "each_with_object"})  # |element, index| and |element, memo|
 _SELF_PARAM = frozenset({"tap", "then", "yield_self"})  # the block's parameter is the receiver itself
 _APPENDS = frozenset({"push", "append", "unshift"})  # and ``<<``: they add their arguments as elements
@@ -127,7 +136,8 @@ class _Scope:
         return None
 
     def declare(self, name: str, value: Expr) -> None:
-        value = value if _nesting(value) <= MAX_VALUE_NESTING else (UNKNOWN,)  # b = a; c = b; ... stays small
+        if value[0] != PARAM:  # (a parameter's value is flat)
+            value = value if _nesting(value) <= MAX_VALUE_NESTING else (UNKNOWN,)  # b = a; c = b; ... stays small
         got = self.find(name)
         if got is None:
             self.vars[name] = [value]
@@ -171,6 +181,7 @@ class _Extractor:
         self.symbols: list[SymbolFact] = []
         self.sites: list[SiteFact] = []
         self.requires: list[tuple[str, str]] = []  # (require | require_relative, path: require_path)
+        self.calls: dict[str, list[tuple]] = {}  # the calls with arguments by name, for their callees' parameters
         self.bodies: dict[int, _Body] = {}
         self.src_len = len(src)
         self.depth = 0  # the walk's nesting (see MAX_NESTING)
@@ -182,7 +193,7 @@ class _Extractor:
         self.bodies[0] = _Body()
         self.visit(root, _Ctx(0, (), None, False, _Scope()))
         # every record is made a plain tuple where it is made (Site below), as marshal stores them
-        return Facts(self.module, self.symbols, self.sites, [], {"requires": self.requires})
+        return Facts(self.module, self.symbols, self.sites, callers.table(self.calls), {"requires": self.requires})
 
     # --- symbols and sites
     def symbol(self, qname: str, name: str, kind: str, ctx: _Ctx, node: ts.Node, name_node: ts.Node,
@@ -335,11 +346,13 @@ class _Extractor:
         params, body = node.child_by_field_name("parameters"), node.child_by_field_name("body")
         doc = yard_tags(node)
         if params is not None:
-            self.declare_params(params, inner)
+            sym = self.symbols[idx]
+            self.declare_params(params, inner, (sym.qname.rpartition(".")[0], singleton, sym.name) if sym.kind == "method" else None)
             for pname, types in doc.params.items():
                 got = inner.scope.vars.get(pname)
                 value = self.documented(types, ctx)
-                if got == [(UNKNOWN,)] and value is not None:  # a parameter with no default value
+                if got is not None and len(got) == 1 and got[0][0] in (UNKNOWN, PARAM) and value is not None:
+                    # a parameter with no default value
                     inner.scope.vars[pname] = [value]
         if body is not None and body.type == "body_statement":
             self.visit_children(body, inner)
@@ -392,10 +405,15 @@ class _Extractor:
         # ``@docs ||= []``: the instance variable, whose elements the class records
         return e if e is not None and _names_a_class(e) else ivar
 
-    def declare_params(self, node: ts.Node, ctx: _Ctx) -> None:
+    def declare_params(self, node: ts.Node, ctx: _Ctx, method: tuple[str, bool, str] | None = None) -> None:
+        """Declare the parameters as locals. ``method``: a method's (its owner, whether a class
+        method, its name), whose parameters are what its callers pass (:data:`PARAM`) where the
+        code says nothing else; a block's are unknown."""
+        position = 0  # the positional parameter's index; -1 after a splat (what callers pass is not by index)
         for p in node.named_children:
             if p.type == "identifier":
-                ctx.scope.declare(text(p), (UNKNOWN,))
+                ctx.scope.declare(text(p), self.param(method, position, None))
+                position += position >= 0
             elif p.type in _PARAMS:
                 name = p.child_by_field_name("name")
                 value = p.child_by_field_name("value")
@@ -403,12 +421,28 @@ class _Extractor:
                     # an optional parameter's default (``klass: Page``) is its value when the caller
                     # gives none: the one value the code states (``inferred``, as a local's)
                     default = self.expr(value, ctx) if value is not None else None
-                    ctx.scope.declare(text(name), default if default is not None and _names_a_class(default)
-                                      and default[0] == CONST else (UNKNOWN,))
+                    if default is not None and _names_a_class(default) and default[0] == CONST:
+                        ctx.scope.declare(text(name), default)
+                    elif p.type == "keyword_parameter":
+                        ctx.scope.declare(text(name), self.param(method, -1, text(name)))
+                    elif p.type == "optional_parameter":
+                        ctx.scope.declare(text(name), self.param(method, position, None))
+                    else:
+                        ctx.scope.declare(text(name), (UNKNOWN,))
                 else:
                     self.declare_params(p, ctx)
+                if p.type == "splat_parameter":
+                    position = -1
+                elif p.type == "optional_parameter":
+                    position += position >= 0
                 if value is not None:
                     self.visit(value, ctx)
+
+    @staticmethod
+    def param(method: tuple[str, bool, str] | None, position: int, keyword: str | None) -> Expr:
+        if method is None or (keyword is None and position < 0):
+            return (UNKNOWN,)
+        return (PARAM, *method, position, keyword)
 
     def on_block(self, node: ts.Node, ctx: _Ctx, first: Expr = None) -> None:
         """A block (``first``: what its first parameter is given, when the call says: an element
@@ -540,6 +574,37 @@ class _Extractor:
             if pattern is None or c.id != pattern.id:
                 self.visit(c, ctx)
 
+    def on_case(self, node: ts.Node, ctx: _Ctx) -> None:
+        """``case doc when Page then ... end``: in a ``when`` of classes, the local is an instance
+        of one of them (``Page === doc``)."""
+        value = node.child_by_field_name("value")
+        holder = ctx.scope
+        name = text(value) if value is not None and value.type == "identifier" else ""
+        while holder is not None and name not in holder.vars:
+            holder = holder.up
+        for c in node.named_children:
+            if c.type != "when" or holder is None:
+                self.visit(c, ctx)
+                continue
+            classes = [const_parts(p.named_children[0]) if p.named_child_count == 1 else None
+                       for p in c.children_by_field_name("pattern")]
+            for p in c.children_by_field_name("pattern"):
+                self.visit(p, ctx)
+            body = c.child_by_field_name("body")
+            if body is None:
+                continue
+            if not classes or any(got is None or not any(ch.islower() for ch in got[0][-1]) for got in classes):
+                self.visit(body, ctx)  # not all classes (``when :a``, ``when LIMIT``)
+                continue
+            before = holder.vars[name]
+            narrowed = [(CALL, (CONST, candidates(got[0], got[1], ctx.nesting)), "new") for got in classes if got is not None]
+            holder.vars[name] = list(narrowed)
+            self.visit(body, ctx)
+            assigned = holder.vars[name][len(narrowed):]  # what the branch assigns the local stays after it
+            holder.vars[name] = before
+            for v in assigned:
+                holder.declare(name, v)
+
     def on_rescue(self, node: ts.Node, ctx: _Ctx) -> None:
         for c in node.named_children:
             if c.type == "exception_variable":
@@ -617,6 +682,8 @@ class _Extractor:
             target = self.expr(recv, ctx) if recv is not None else None
             let = recv is None and ctx.scope.let(name) is not None
             self.site(ctx, name, method, LET if let else SEND, target)
+            if args is not None and method.type != "operator" and (name not in NO_CALLERS_FOR or name == "new"):
+                self.call_record(name, target, args, ctx)
             if name in _SEND and args is not None and args.named_child_count:
                 sent = symbol_name(args.named_children[0])
                 if sent:
@@ -633,6 +700,42 @@ class _Extractor:
         self.visit_children(args, ctx)
         if block is not None:
             self.on_block(block, ctx, self.block_first(recv, name, block, ctx))
+
+    def call_record(self, name: str, target: Expr, args: ts.Node, ctx: _Ctx) -> None:
+        """Publish a call's arguments for its callee's parameters (:mod:`.._toolkit.callers`): what
+        the receiver is, what ``self`` is here, the positional arguments and the keyword ones
+        (a splat: what follows is not by position), when one of them says what it is. A literal
+        is its class alone (``(LIT, "String")``): typing in a string changes no record."""
+        positional: list[Expr] = []
+        keywords: list[tuple[str, Expr]] = []
+        for a in args.named_children:
+            if a.type == "pair":
+                k = literal_key(a.child_by_field_name("key"))
+                v = a.child_by_field_name("value")
+                if k is not None and v is not None:
+                    keywords.append((k.rstrip(":"), self.expr(v, ctx)))
+            elif a.type in ("splat_argument", "hash_splat_argument"):
+                positional.append((SPLAT,))  # what follows, and which parameter gets what: unknown
+                break
+            elif a.type != "block_argument":
+                positional.append(self.expr(a, ctx))
+        if not any(map(_passes_an_object, positional)) and not any(_passes_an_object(v) for _, v in keywords):
+            return
+        in_body_block = ctx.block and (ctx.owner == ctx.cls or ctx.owner == 0)
+        if name == "new" and target is not None and target[0] == CONST:
+            name = new_key(target[1][-1])  # Foo.new(...): kept under the class's name
+        self.calls.setdefault(name, []).append((target, self.self_value(ctx), in_body_block, positional, keywords))
+
+    def self_value(self, ctx: _Ctx) -> tuple:
+        """What ``self`` is where ``ctx`` reads (the resolver's value for it: an instance, the
+        class, the main object), for a call record read in another file."""
+        if ctx.cls is None:
+            return ("top",)
+        owner = self.symbols[ctx.owner]
+        cls = (self.symbols[ctx.cls].qname,)
+        if owner.kind == "method":
+            return ("cls" if owner.extra.get("self") else "inst", cls)
+        return ("cls", cls)
 
     def block_first(self, recv: ts.Node | None, name: str, block: ts.Node, ctx: _Ctx) -> Expr:
         """What the first parameter of a call's block is given, when the call says (else None):
@@ -895,7 +998,13 @@ def _names_a_class(e: Expr) -> bool:
         return True
     if e is not None and e[0] == ELEM:
         return _names_a_class(e[1])
-    return e is not None and e[0] in (CALL, CONST, IVAR) and (e[0] != CALL or e[1] is None or _names_a_class(e[1]))
+    return e is not None and e[0] in (CALL, CONST, IVAR, PARAM) and (e[0] != CALL or e[1] is None or _names_a_class(e[1]))
+
+
+def _passes_an_object(e: Expr) -> bool:
+    """Whether an argument says what it is: an instance or a class of the workspace (``self``
+    too), or a literal (evidence that a parameter is not only given the workspace's classes)."""
+    return e == (SELF,) or (e is not None and e[0] == LIT) or _names_a_class(e)
 
 
 def _last_statement(body: ts.Node | None) -> ts.Node | None:
@@ -940,7 +1049,7 @@ _HANDLERS = {
     "method": _Extractor.on_method, "singleton_method": _Extractor.on_method, "call": _Extractor.on_call,
     "identifier": _Extractor.on_identifier, "assignment": _Extractor.on_assignment,
     "operator_assignment": _Extractor.on_assignment, "block": _Extractor.on_block, "do_block": _Extractor.on_block,
-    "lambda": _Extractor.on_block, "for": _Extractor.on_for, "binary": _Extractor.on_binary, "rescue": _Extractor.on_rescue,
+    "lambda": _Extractor.on_block, "for": _Extractor.on_for, "case": _Extractor.on_case, "binary": _Extractor.on_binary, "rescue": _Extractor.on_rescue,
     "super": _Extractor.on_super, "alias": _Extractor.on_alias, "undef": _Extractor.on_skip,
     "in_clause": _Extractor.on_pattern, "constant": _Extractor.on_constant, "scope_resolution": _Extractor.on_constant,
     **{p: _Extractor.on_skip for p in _PARAMS},

@@ -18,7 +18,14 @@
 * Where the code does not decide a receiver: a collection's element is what the code states the
   collection holds (literals, what a class adds to it, what it stores under a literal key), a
   parameter or a result is what a YARD tag says, and an instance variable read in a test DSL's
-  block is what the setup blocks of its example groups assign (``inferred``).
+  block is what the setup blocks of its example groups assign (``inferred``). A parameter
+  nothing else describes is what the workspace's resolved calls of its method pass in its
+  position (a keyword parameter: under its name): the union of their classes, as a declared
+  union's (``inferred``). An argument the code does not decide is no evidence; a literal or a
+  core object is (beside a workspace class: unknown); too many callers or classes, or
+  parameters passed on too deep: unknown (:mod:`.._toolkit.callers`). Read only for a call's
+  receiver the code leaves unknown, of a name the by-name policy would not settle. ``case x
+  when Page`` makes ``x`` a ``Page`` in that branch (the extractor's).
 
 Labels: ``self``, constants and ``super`` give ``extracted`` edges; a receiver known through a
 local variable's or an instance variable's assignments gives ``inferred`` ones; an unknown
@@ -46,16 +53,27 @@ from ...model import (
     Target,
     WorkspaceView,
 )
-from .._toolkit import MAX_DEPTH, Dispatch, known_confidence, label_by_name, unresolved
+from .._toolkit import (
+    MAX_DEPTH,
+    Dispatch,
+    by_name_confidence,
+    callers,
+    known_confidence,
+    label_by_name,
+    unresolved,
+)
 from .._toolkit.dispatch import declared_overrides, dispatch_via, weak_method
 from .._toolkit.labels import union_confidence
 from .builtins import BY_NAME_COMMON, KERNEL
-from .extract import ASSOC, CALLBACK, CONST_REF, ITERATORS, LET, METHOD_REF, SUPER
+from .extract import ASSOC, CALLBACK, CONST_REF, ITERATORS, LET, METHOD_REF, NO_CALLERS_FOR, SUPER
 from .rails import RECORD_BASES, RECORD_FINDERS
-from .syntax import ARRAY, CALL, CONST, ELEM, HASH, IVAR, LIT, SELF, VALS, underscore
+from .syntax import ARRAY, CALL, CONST, ELEM, HASH, IVAR, LIT, PARAM, SELF, SPLAT, VALS, new_key, underscore
 
 TYPE_KINDS = frozenset({"class", "namespace"})
 OBJECT = "Object"  # reopened by a top-level ``include``: its mixins are every object's
+# parameters read from their callers one inside another (a caller passing on its own parameter):
+# deeper, unknown (each level multiplies the calls read)
+MAX_PASSED_ON = 3
 # methods that return their receiver (``Repo.new.tap { ... }``)
 SELF_RETURNING = frozenset({"tap", "dup", "clone", "freeze", "itself"})
 METHOD_KINDS = frozenset({"method"})
@@ -135,6 +153,11 @@ class Resolver:
         self._elements: dict[tuple, tuple[Any, tuple[Value | None, int]]] = {}
         self._ivars: dict[tuple, tuple[Value | None, int]] = {}  # an instance variable's value where it is read
         self._groups: dict[tuple, dict[str, list[tuple[int, ...]]]] = {}  # in_group's scopes by (classes, name)
+        self._params: dict[tuple, tuple[Value | None, int]] = {}  # a parameter's value from its callers
+        self._passing = 0  # parameters being read from their callers, one inside another's
+        self._callers = False  # may a parameter be read from its callers for the current site?
+        # whether a call record reaches a method: by the record's identity (kept alive beside it) and the method
+        self._reaches: dict[tuple, tuple[Any, bool]] = {}
 
     # --- classes and modules
     def types(self, qname: str) -> list[SymbolRow]:
@@ -327,10 +350,12 @@ class Resolver:
             return self.element(e, me, depth, block)
         if kind == VALS:
             return self.merge([self.eval(v, me, depth + 1, block) for v in e[1]], INFERRED)
+        if kind == PARAM:
+            return self.param(e, me, depth) if self._callers else (None, EXTRACTED)
         if kind == IVAR:
             if me[0] not in ("inst", "cls"):
                 return None, EXTRACTED
-            memo = (e[1], e[2] if len(e) > 2 else None, me, depth, block)
+            memo = (e[1], e[2] if len(e) > 2 else None, me, depth, block, self._callers)
             got = self._ivars.get(memo)
             if got is None:
                 got = self._ivars[memo] = self.ivar(e, me, depth, block)
@@ -355,9 +380,116 @@ class Resolver:
             return got
         return None, EXTRACTED
 
+    def param(self, e: Any, me: Value, depth: int) -> tuple[Value | None, int]:
+        """What a method's parameter is given by the workspace's calls of the method (memoised; a
+        parameter its own callers pass on, through a cycle of calls, is unknown there). Read in an
+        instance of a subclass (``@obj`` that a superclass's ``initialize(obj)`` assigns): what the
+        constructions of that subclass pass."""
+        owner = e[1]
+        made = (owner,)
+        if e[3] == "initialize" and me[0] == "inst" and owner not in me[1] \
+                and all(owner in self.ancestors(q).names for q in me[1]):
+            made = tuple(me[1])
+        key = (*e, made)
+        got = self._params.get(key)
+        if got is None:
+            if self._passing >= MAX_PASSED_ON:
+                return None, EXTRACTED  # not memoised: a shallower read of it may go further
+            self._params[key] = (None, EXTRACTED)
+            self._passing += 1
+            got = self._params[key] = self._param(e, made, depth)
+            self._passing -= 1
+        return got
+
+    def _param(self, e: Any, made: tuple[str, ...], depth: int) -> tuple[Value | None, int]:
+        _, owner, singleton, name, position, keyword = e
+        unknown = (None, EXTRACTED)
+        callee = {r.id for r in self.methods(owner, name) if _on_side(r, singleton)}
+        if not callee or depth > MAX_DEPTH or name in NO_CALLERS_FOR:  # (its calls are not published)
+            return unknown
+        new = name == "initialize" and not singleton
+        if new:
+            # ``Foo.new(...)`` reaches ``initialize`` of Foo, or of a superclass Foo inherits it
+            # from: the constructions of ``made`` (the owner, or the subclass it is read in) and below
+            classes = {*made, *(t.qname for q in made for t in self.subclasses(q))}
+            names = [*sorted(new_key(q) for q in classes), "new"]
+        else:
+            names = [name]
+        found: list[tuple[Value | None, int]] = []
+        for n in names:
+            recs = callers.records(self.ws, n)
+            if recs is None:
+                return unknown
+            for rec in recs:
+                recv, me, block, positional, keywords = rec
+                if not self.reaches(rec, "new" if new else name, callee, depth, made if new else None):
+                    continue
+                if keyword is not None:
+                    arg = next((v for k, v in keywords if k == keyword), None)
+                    if arg is None and positional and positional[-1][0] == SPLAT:
+                        return unknown
+                else:
+                    arg = positional[position] if position < len(positional) else None
+                    if positional and positional[min(position, len(positional) - 1)][0] == SPLAT:
+                        return unknown
+                if arg is None:
+                    continue  # not given: the parameter's default
+                v, c = self.eval(arg, me, depth + 1, block)
+                if v is not None and v[0] != "top" and v != ("ext", "NilClass"):
+                    # what the code does not decide (a test's mock, another parameter nothing
+                    # describes) is no evidence, nor nil (the parameter's default, no receiver);
+                    # a core or a gem's value is (with a workspace class: unknown)
+                    found.append((v, c))
+        v, c = self.merge(found, INFERRED) if found else unknown
+        if v is None or v[0] not in ("inst", "cls") or len(v[1]) > callers.MAX_UNION:
+            return unknown
+        # callers passing several classes: each one's method is called, as for a declared union
+        return ((v[0], v[1], "each") if len(v[1]) > 1 else (v[0], v[1])), c
+
+    def subclasses(self, qname: str) -> list[SymbolRow]:
+        """The classes below ``qname`` (``dispatch``'s walk down the declared superclasses)."""
+        rows = self.types(qname)
+        return [t for t in self.dispatch.subtypes(rows[0]) if t.kind == "class"] if rows else []
+
+    def reaches(self, rec: tuple, name: str, callee: set[int], depth: int, made: tuple[str, ...] | None) -> bool:
+        """Does the call a record describes reach one of ``callee``'s definitions, the way the
+        call is resolved: its receiver's value where it was made, then the receiver's method
+        (``new``: the class's ``initialize``, of a class that is or is below one of ``made``)."""
+        key = (id(rec), name, min(callee), made)
+        got = self._reaches.get(key)
+        if got is None:
+            recv, me, block = rec[0], rec[1], rec[2]
+            # the receiver as the caller's code states it: a receiver that is itself a parameter
+            # is not read from its own callers (the record is not counted)
+            wanted, self._callers = self._callers, False
+            v, _ = self.eval(recv, me, depth + 1, block)
+            self._callers = wanted
+            if v is None:
+                hit = False
+            elif name == "new":
+                hit = v[0] == "cls" and made is not None \
+                    and all(any(m in self.ancestors(q).names for m in made) for q in v[1]) \
+                    and any(r.id in callee for q in v[1] for r in self.initializer(q))
+            else:
+                hit = any(r.id in callee for r in self.method_rows(v, name, block and recv is None)[0])
+            got = self._reaches[key] = (rec, hit)
+        return got[1]
+
+    def initializer(self, qname: str) -> list[SymbolRow]:
+        """The ``initialize`` that ``qname.new`` runs: the first along its ancestors."""
+        for q in self.chain(qname).names:
+            rows = [r for r in self.methods(q, "initialize") if _on_side(r, False)]
+            if rows:
+                return rows
+        return []
+
     def ivar(self, e: Any, me: Value, depth: int, block: bool) -> tuple[Value | None, int]:
-        """An instance variable's value: what the class's code assigns it (memoised by the caller)."""
+        """An instance variable's value: what the class's code assigns it, else what its ancestors'
+        code does (``@obj`` that a superclass's ``initialize`` assigns; memoised by the caller)."""
         found = [v for q in me[1] for r in self.types(q) for v in r.extra.get("ivars", {}).get(e[1], ())]
+        if not found and me[0] == "inst":
+            found = [v for q in me[1] for a in self.ancestors(q).names[1:] for r in self.types(a)
+                     for v in r.extra.get("ivars", {}).get(e[1], ())]
         if len(e) > 2:
             found = self.in_group(me, e[1], found, e[2])
         vals = [self.eval(v, me, depth + 1, block) for v in found]
@@ -385,7 +517,7 @@ class Resolver:
         """An element of a container (``docs.first``, ``@by_name["x"]``, the parameter of ``docs.each
         { |doc| }``): what a workspace class's own ``[]``/``first`` returns, else what the container
         was made of or given (``inferred``)."""
-        memo = (id(e), me, depth, block)
+        memo = (id(e), me, depth, block, self._callers)
         got = self._elements.get(memo)
         if got is None:
             got = self._elements[memo] = (e, self._element(e, me, depth, block))
@@ -541,7 +673,14 @@ class Resolver:
         if how == METHOD_REF:
             return self.call(i, self.self_of(s.caller), s.name, EXTRACTED, dispatch=True)
         me = self.self_of(s.caller)
+        self._callers = False
         v, c = self.eval(recv, me, 0, in_block)
+        if v is None and recv is not None and s.name not in NO_CALLERS_FOR and s.name[:1].isalpha() \
+                and self.callers_may_decide(s.name):
+            # a receiver the code does not decide, of a call that may reach a workspace method:
+            # what the callers of the methods whose parameters it comes from pass
+            self._callers = True
+            v, c = self.eval(recv, me, 0, in_block)
         key = (v, s.name, c, recv is None, in_block)
         got = self._answers.get(key)
         if got is None:
@@ -727,9 +866,21 @@ class Resolver:
         c = known_confidence(rows, conf, alternatives=True)
         return Resolution(i, [(r.id, c) for r in rows], RESOLVED)
 
+    def callers_may_decide(self, name: str) -> bool:
+        """May what callers pass decide more than the by-name policy does for a call of ``name``
+        on an unknown receiver? Not when the workspace has no such method, nor when it has one
+        whose name is not common (the policy's ``inferred`` edge to it is all a receiver's class
+        could give)."""
+        cands = self.by_name_rows(name)
+        return bool(cands) and by_name_confidence(cands, name, BY_NAME_COMMON) != INFERRED
+
+    def by_name_rows(self, name: str) -> list[SymbolRow]:
+        """The workspace's methods and functions named ``name``."""
+        return [r for r in self.ws.by_name(name) if r.kind in METHOD_KINDS or r.kind == "function"]
+
     def by_name(self, i: int, name: str, *, receiver: bool) -> Resolution:
         """An unknown receiver: the workspace's methods of that name (the shared by-name policy)."""
-        cands = [r for r in self.ws.by_name(name) if r.kind in METHOD_KINDS or r.kind == "function"]
+        cands = self.by_name_rows(name)
         if not cands and name in KERNEL:
             return Resolution(i, [], EXTERNAL)
         return label_by_name(i, cands, name, BY_NAME_COMMON, receiver=receiver)

@@ -20,6 +20,9 @@ A receiver expression is a plain tuple (stored with the facts, read back by the 
 * ``(ELEM, container, key, method)`` -- an element of ``container`` (``x[key]``, ``x.first``,
   ``x.fetch(:key)``, the block parameter of ``x.each { |e| }``): ``method`` is the call that
   gives it, which a workspace class of ``container`` may define itself;
+* ``(PARAM, owner, singleton, method, position, keyword)`` -- a method's parameter nothing else
+  describes (no default naming a class, no YARD type): what the workspace's callers of the method
+  pass at ``position`` (a keyword parameter: under ``keyword``, position -1);
 * ``(UNKNOWN,)`` -- anything else.
 """
 
@@ -32,7 +35,8 @@ import tree_sitter as ts
 from .._toolkit.nodes import text
 
 SELF, CONST, CALL, VALS, IVAR, LIT, UNKNOWN = "self", "const", "call", "vals", "ivar", "lit", "?"
-ARRAY, HASH, ELEM = "array", "hash", "elem"
+ARRAY, HASH, ELEM, PARAM = "array", "hash", "elem", "param"
+SPLAT = "*"  # a call's ``*args`` or ``**opts``, after which its arguments are not known by position
 Expr = tuple | None
 
 # the node types of literals, by the core class their value is an instance of
@@ -72,6 +76,12 @@ def candidates(parts: list[str], top: bool, nesting: tuple[str, ...]) -> list[st
     if top:
         return [path]
     return [f"{n}.{path}" for n in nesting] + [path]
+
+
+def new_key(qname: str) -> str:
+    """The name a ``Foo.new(...)`` call's arguments are published under (the class's own name:
+    ``new`` alone is called with arguments from everywhere)."""
+    return f"{qname.rpartition('.')[2]}.new"
 
 
 def underscore(name: str) -> str:
