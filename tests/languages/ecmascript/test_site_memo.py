@@ -1,5 +1,5 @@
 """A keystroke in a method resolves the sites its edit changed, not every site of the method
-(``languages/ecmascript/site_memo.py``): the others keep their resolutions while what they read
+(``languages/_toolkit/site_memo.py``): the others keep their resolutions while what they read
 (the site, the names it looks up in its scopes, the file's interface) is as it was. Checked
 against a resolution made at the same moment (``site_memo.CHECK``) and against a fresh index."""
 
@@ -12,7 +12,8 @@ import pytest
 from edit_sequences import edit_sequences
 from graph_util import check_incremental, snapshot, write_files
 from graphmind.engine import Engine
-from graphmind.languages.ecmascript import resolve, site_memo
+from graphmind.languages._toolkit import site_memo
+from graphmind.languages.ecmascript import resolve
 from hypothesis import HealthCheck, example, given, settings
 from profiles import examples
 
