@@ -6,16 +6,14 @@ same moment (``site_memo.CHECK``) and against a fresh index."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from edit_sequences import edit_sequences
-from graph_util import check_incremental, snapshot, write_files
-from graphmind.engine import Engine
-from graphmind.languages._toolkit import site_memo
+from graph_util import check_incremental
 from graphmind.languages.python import resolve
 from hypothesis import HealthCheck, example, given, settings
+from memo_util import check_reuses, engine, file_edges, fresh_edges, resolved_sites, type_text  # noqa: F401 (autouse)
 from profiles import examples
 
 LIB = (
@@ -48,62 +46,17 @@ MODEL = (
 )
 
 
-@pytest.fixture(autouse=True)
-def _check_reuses() -> Iterator[None]:
-    site_memo.CHECK = True
-    yield
-    site_memo.CHECK = False
-
-
-def _resolved_sites(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The names of the sites the resolver resolves (not reused) from now on."""
-    monkeypatch.setattr(site_memo, "CHECK", False)  # (which resolves every reused site again)
-    seen: list[str] = []
-    site = resolve._Resolver.site
-
-    def counted(self, i, s):  # type: ignore[no-untyped-def]
-        seen.append(s.name)
-        return site(self, i, s)
-
-    monkeypatch.setattr(resolve._Resolver, "site", counted)
-    return seen
-
-
-def _engine(root: Path, files: dict[str, str]) -> Engine:
-    write_files(root, files)
-    eng = Engine(root, db_path=root.parent / f"{root.name}.db")
-    eng.index()
-    return eng
-
-
-def _edges(eng: Engine, path: str) -> set[tuple]:
-    return {e for e in snapshot(eng)["edges"] if e[0] == path}
-
-
-def _fresh_edges(tmp: Path, files: dict[str, str], path: str) -> set[tuple]:
-    fresh = _engine(tmp / "fresh", files)
-    try:
-        return _edges(fresh, path)
-    finally:
-        fresh.close()
-
-
-def _type(eng: Engine, path: str, at: int, text: str) -> None:
-    for i, ch in enumerate(text):
-        eng.edit_document(path, [(at + i, at + i, ch.encode())])
-
-
 def test_a_keystroke_in_a_method_resolves_only_the_sites_it_changed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    eng = _engine(tmp_path / "ws", {"lib.py": LIB, "model.py": MODEL})
+    eng = engine(tmp_path / "ws", {"lib.py": LIB, "model.py": MODEL})
     eng.open_document("model.py", MODEL)
     at = MODEL.index("helper().run()")
-    _type(eng, "model.py", at, "h")  # the method's sites are resolved once more here (memo made)
-    seen = _resolved_sites(monkeypatch)
-    _type(eng, "model.py", at + 1, "xy")  # "hxyhelper().run()": whole text, the interface kept
+    type_text(eng, "model.py", at, "h")  # the method's sites are resolved once more here (memo made)
+    seen = resolved_sites(monkeypatch, resolve._Resolver)
+    type_text(eng, "model.py", at + 1, "xy")  # "hxyhelper().run()": whole text, the interface kept
     # the new calls (and the call of their result); not A(), r.run(), a.stop(), self.done(), ...
     assert sorted(seen) == ["hxhelper", "hxyhelper", "run", "run"]
     text = MODEL[:at] + "hxy" + MODEL[at:]
-    assert _edges(eng, "model.py") == _fresh_edges(tmp_path, {"lib.py": LIB, "model.py": text}, "model.py")
+    assert file_edges(eng, "model.py") == fresh_edges(tmp_path, {"lib.py": LIB, "model.py": text}, "model.py")
     eng.close()
 
 
@@ -114,28 +67,28 @@ def test_a_keystroke_in_a_method_resolves_only_the_sites_it_changed(tmp_path: Pa
     ("def inner():", "def inner2():"),  # a nested definition renamed: inner() no longer names it
 ])
 def test_a_name_whose_value_changed_resolves_its_calls_again(tmp_path: Path, old: str, new: str) -> None:
-    eng = _engine(tmp_path / "ws", {"lib.py": LIB, "model.py": MODEL})
+    eng = engine(tmp_path / "ws", {"lib.py": LIB, "model.py": MODEL})
     eng.open_document("model.py", MODEL)
     at = MODEL.index("self.done()")
-    _type(eng, "model.py", at, "x")  # every site of go resolved, the memo made
+    type_text(eng, "model.py", at, "x")  # every site of go resolved, the memo made
     eng.edit_document("model.py", [(at, at + 1, b"")])
     start = MODEL.index(old)
     eng.edit_document("model.py", [(start, start + len(old), new.encode())])
     text = MODEL.replace(old, new)
-    assert _edges(eng, "model.py") == _fresh_edges(tmp_path, {"lib.py": LIB, "model.py": text}, "model.py")
+    assert file_edges(eng, "model.py") == fresh_edges(tmp_path, {"lib.py": LIB, "model.py": text}, "model.py")
     eng.close()
 
 
 def test_another_file_changed_on_disk_is_seen_by_the_next_keystroke(tmp_path: Path) -> None:
-    eng = _engine(tmp_path / "ws", {"lib.py": LIB, "model.py": MODEL})
+    eng = engine(tmp_path / "ws", {"lib.py": LIB, "model.py": MODEL})
     eng.open_document("model.py", MODEL)
     at = MODEL.index("self.done()")
-    _type(eng, "model.py", at, "x")
+    type_text(eng, "model.py", at, "x")
     lib = LIB.replace("def helper():\n    return A()", "def helper():\n    return B()")
     (tmp_path / "ws" / "lib.py").write_text(lib)
     eng.refresh_paths(["lib.py"])
     eng.edit_document("model.py", [(at, at + 1, b"")])
-    assert _edges(eng, "model.py") == _fresh_edges(tmp_path, {"lib.py": lib, "model.py": MODEL}, "model.py")
+    assert file_edges(eng, "model.py") == fresh_edges(tmp_path, {"lib.py": lib, "model.py": MODEL}, "model.py")
     eng.close()
 
 
