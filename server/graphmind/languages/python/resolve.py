@@ -848,21 +848,22 @@ class _Resolver(ValueResolver):
         syms = self.f.symbols
         name = read[2] if read[0] == "n" else None
         out: list[tuple] = []
-        s: int | None = read[1]
+        scope = s = read[1]
         while s is not None and s != 0:
             if s >= len(syms):
                 out.append((s,))
                 break
             sym = syms[s]
             packed = self.scopes.get(s) if name is not None else None
-            if packed is None:
+            if packed is None or (sym.kind == "class" and s != scope):  # (a lookup passes a class by)
                 out.append((s, sym.qname, sym.kind, sym.parent))
             else:
                 locals_, types, imports, globals_, self_name, class_idx, is_cls = packed
                 this = (syms[class_idx].qname, is_cls) if name == self_name and class_idx is not None else None
-                nested = self.nested(s, name)
+                local = name in locals_
+                nested = self.nested(s, name) if local else None
                 out.append((
-                    s, sym.qname, sym.kind, sym.parent, name in globals_, imports.get(name), this, name in locals_,
+                    s, sym.qname, sym.kind, sym.parent, name in globals_, imports.get(name), this, local,
                     [syms[j].qname for j in nested] if nested else None, types.get(name),
                 ))
             s = sym.parent
