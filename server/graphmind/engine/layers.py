@@ -6,18 +6,20 @@ transaction; the store remakes the edges the rows make when the transaction comm
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import languages
 from ..links import NONE, Patterns, config, from_config, link_rows
+from ..links.match import LinkRow
 from ..model import Facts, Import
 from ..store import Store, symbol_ids
 from ..store.layers import ImportRow, SearchRow
 from ..text import indexed_words
 
 if TYPE_CHECKING:
-    from .chunks import Chunk
+    from .chunks import Chunk, Extraction
 
 
 def import_rows(imports: list[Import]) -> list[ImportRow]:
@@ -64,13 +66,22 @@ class FileLayers:
         note = lang.notes(facts)
         store.layers.replace_note(file_id, note[0] if note else None, [tuple(m) for m in note[1]] if note else [])
 
-    def part(self, lang: languages.Language, chunks: list[Chunk]) -> list[ImportRow] | None:
-        """What some chunks contribute to their file's link and import rows: their imports (None:
-        call shapes, which name the chunks' sites: the rows are remade). A local variable typed
-        changes a chunk's scopes, not its imports."""
+    def part(
+        self, lang: languages.Language, chunks: list[Chunk], ext: Extraction, sites: slice
+    ) -> tuple[list[ImportRow], list[LinkRow]] | None:
+        """What some chunks of an extraction contribute to their file's link and import rows:
+        their imports, and the link rows of their call shapes (``sites``: the chunks' sites in
+        ``ext``; a shape's rows name only its own site and symbols, by id). None: a shape of no
+        site, not told apart by chunk (the rows are remade). A local variable typed changes a
+        chunk's scopes, not its imports; a decorator typed adds a shape that matches no pattern."""
+        links: list[LinkRow] = []
         if any(c.facts.links for c in chunks):
-            return None
-        return sorted(row for c in chunks for row in import_rows(lang.imports_in(c.facts, self.root)))
+            if any(t[0] < 0 for c in chunks for t in c.facts.links):
+                return None
+            shapes = [t for t in ext.facts.links if sites.start <= t[0] < sites.stop]
+            if shapes:
+                links = link_rows(replace(ext.facts, links=shapes), ext.ids, ext.sids, self.patterns(lang))
+        return sorted(row for c in chunks for row in import_rows(lang.imports_in(c.facts, self.root))), links
 
     def patch(
         self,

@@ -348,7 +348,8 @@ class Updater:
             doc.stale_sids.update(ext.sids[i] for i in mid_sites)
         # the kept chunks' layer rows stand; the changed chunks' search rows are replaced, and
         # their link and import rows when what makes them changed
-        was, now = self.layers.part(lang, prev.chunks[d.old_chunks]), self.layers.part(lang, ext.chunks[d.new_chunks])
+        was = self.layers.part(lang, prev.chunks[d.old_chunks], prev, d.old_sites)
+        now = self.layers.part(lang, ext.chunks[d.new_chunks], ext, d.new_sites)
         self.layers.patch(
             store, fid, lang, ext.facts, ext.ids, ext.sids, prev.ids[d.old_syms], range(d.new_syms.start, d.new_syms.stop),
             whole=not lang.chunked or was is None or was != now,

@@ -1,19 +1,19 @@
 """A keystroke in a method resolves the sites its edit changed, not every site of the method
-(``languages/ecmascript/site_memo.py``): the others keep their resolutions while what they read
+(``languages/_toolkit/site_memo.py``): the others keep their resolutions while what they read
 (the site, the names it looks up in its scopes, the file's interface) is as it was. Checked
 against a resolution made at the same moment (``site_memo.CHECK``) and against a fresh index."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from edit_sequences import edit_sequences
-from graph_util import check_incremental, edges, snapshot, write_files
-from graphmind.engine import Engine
-from graphmind.languages.ecmascript import resolve, site_memo
+from graph_util import check_incremental, edges
+from graphmind.languages._toolkit import site_memo
+from graphmind.languages.ecmascript import resolve
 from hypothesis import HealthCheck, example, given, settings
+from memo_util import check_reuses, engine, file_edges, fresh_edges, resolved_sites, type_text  # noqa: F401 (autouse)
 from profiles import examples
 
 LIB = (
@@ -37,88 +37,43 @@ MODEL = (
 )
 
 
-@pytest.fixture(autouse=True)
-def _check_reuses() -> Iterator[None]:
-    site_memo.CHECK = True
-    yield
-    site_memo.CHECK = False
-
-
-def _resolved_sites(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The names of the sites the resolver resolves (not reused) from now on."""
-    monkeypatch.setattr(site_memo, "CHECK", False)  # (which resolves every reused site again)
-    seen: list[str] = []
-    site = resolve.Resolver.site
-
-    def counted(self, i, s):  # type: ignore[no-untyped-def]
-        seen.append(s.name)
-        return site(self, i, s)
-
-    monkeypatch.setattr(resolve.Resolver, "site", counted)
-    return seen
-
-
-def _engine(root: Path, files: dict[str, str]) -> Engine:
-    write_files(root, files)
-    eng = Engine(root, db_path=root.parent / f"{root.name}.db")
-    eng.index()
-    return eng
-
-
-def _edges(eng: Engine, path: str) -> set[tuple]:
-    return {e for e in snapshot(eng)["edges"] if e[0] == path}
-
-
-def _fresh_edges(tmp: Path, files: dict[str, str], path: str) -> set[tuple]:
-    fresh = _engine(tmp / "fresh", files)
-    try:
-        return _edges(fresh, path)
-    finally:
-        fresh.close()
-
-
-def _type(eng: Engine, path: str, at: int, text: str) -> None:
-    for i, ch in enumerate(text):
-        eng.edit_document(path, [(at + i, at + i, ch.encode())])
-
-
 def test_a_keystroke_in_a_method_resolves_only_the_sites_it_changed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    eng = _engine(tmp_path / "ws", {"lib.ts": LIB, "model.ts": MODEL})
+    eng = engine(tmp_path / "ws", {"lib.ts": LIB, "model.ts": MODEL})
     eng.open_document("model.ts", MODEL)
     at = MODEL.index("    helper();")
-    _type(eng, "model.ts", at, "h")  # the method's sites are resolved once more here (memo made)
-    seen = _resolved_sites(monkeypatch)
+    type_text(eng, "model.ts", at, "h")  # the method's sites are resolved once more here (memo made)
+    seen = resolved_sites(monkeypatch, resolve.Resolver)
     eng.edit_document("model.ts", [(at + 1, at + 1, b"(")])  # "h(": broken text, the method parsed alone
     eng.edit_document("model.ts", [(at + 2, at + 2, b")")])
     eng.edit_document("model.ts", [(at + 3, at + 3, b";")])
     assert seen == ["h"]  # the new call; not A(), run(), stop(), helper(), done(), f()
     text = MODEL[:at] + "h();" + MODEL[at:]
-    assert _edges(eng, "model.ts") == _fresh_edges(tmp_path, {"lib.ts": LIB, "model.ts": text}, "model.ts")
+    assert file_edges(eng, "model.ts") == fresh_edges(tmp_path, {"lib.ts": LIB, "model.ts": text}, "model.ts")
     eng.close()
 
 
 def test_a_local_whose_value_changed_resolves_its_calls_again(tmp_path: Path) -> None:
     """``r.run()`` is the same text, but ``r`` is now a ``B``: the site reads ``r``'s evidence."""
-    eng = _engine(tmp_path / "ws", {"lib.ts": LIB, "model.ts": MODEL})
+    eng = engine(tmp_path / "ws", {"lib.ts": LIB, "model.ts": MODEL})
     eng.open_document("model.ts", MODEL)
     at = MODEL.index("new A()") + len("new ")
-    _type(eng, "model.ts", at, "x")  # "new xA()": every site resolved, the memo made
+    type_text(eng, "model.ts", at, "x")  # "new xA()": every site resolved, the memo made
     eng.edit_document("model.ts", [(at, at + 2, b"B")])  # "new B()"
     text = MODEL.replace("new A()", "new B()")
-    assert _edges(eng, "model.ts") == _fresh_edges(tmp_path, {"lib.ts": LIB, "model.ts": text}, "model.ts")
+    assert file_edges(eng, "model.ts") == fresh_edges(tmp_path, {"lib.ts": LIB, "model.ts": text}, "model.ts")
     eng.close()
 
 
 def test_another_file_changed_on_disk_is_seen_by_the_next_keystroke(tmp_path: Path) -> None:
-    eng = _engine(tmp_path / "ws", {"lib.ts": LIB, "model.ts": MODEL})
+    eng = engine(tmp_path / "ws", {"lib.ts": LIB, "model.ts": MODEL})
     eng.open_document("model.ts", MODEL)
     at = MODEL.index("    helper();")
-    _type(eng, "model.ts", at, "x")
+    type_text(eng, "model.ts", at, "x")
     lib = LIB.replace("export function helper()", "export function helper2()")
     (tmp_path / "ws" / "lib.ts").write_text(lib)
     eng.refresh_paths(["lib.ts"])
     eng.edit_document("model.ts", [(at, at + 1, b"")])
-    assert _edges(eng, "model.ts") == _fresh_edges(tmp_path, {"lib.ts": lib, "model.ts": MODEL}, "model.ts")
+    assert file_edges(eng, "model.ts") == fresh_edges(tmp_path, {"lib.ts": lib, "model.ts": MODEL}, "model.ts")
     eng.close()
 
 
@@ -168,7 +123,7 @@ def test_another_buffers_deferred_change_reaches_reused_resolutions_when_it_sett
 
 
 def test_a_scope_read_is_checked_in_the_part_of_the_site_that_reads_it(tmp_path: Path) -> None:
-    """The memo's checks are kept per chunk for one keystroke's resolution (``read_sig_now``): two
+    """The memo's checks are kept per chunk for one keystroke's resolution (``Resolver.read_sig``): two
     methods read the same name in their scope 1, which holds different things in each; an edit to
     one method's local re-resolves its call and keeps the other's."""
     model = (
@@ -178,13 +133,13 @@ def test_a_scope_read_is_checked_in_the_part_of_the_site_that_reads_it(tmp_path:
         "  two() {\n    const r = new B();\n    r.run();\n  }\n"
         "}\n"
     )
-    eng = _engine(tmp_path / "ws", {"lib.ts": LIB, "model.ts": model})
+    eng = engine(tmp_path / "ws", {"lib.ts": LIB, "model.ts": model})
     eng.open_document("model.ts", model)
     at = model.index("new A()") + len("new ")
-    _type(eng, "model.ts", at, "x")  # "new xA()"
+    type_text(eng, "model.ts", at, "x")  # "new xA()"
     eng.edit_document("model.ts", [(at, at + 2, b"B")])  # "new B()" in one(): both r.run() now B.run
     text = model.replace("new A()", "new B()")
-    assert _edges(eng, "model.ts") == _fresh_edges(tmp_path, {"lib.ts": LIB, "model.ts": text}, "model.ts")
+    assert file_edges(eng, "model.ts") == fresh_edges(tmp_path, {"lib.ts": LIB, "model.ts": text}, "model.ts")
     runs = {(a, b) for a, b, _ in edges(eng) if b.endswith(".run")}
     assert runs == {("model.M.one", "lib.B.run"), ("model.M.two", "lib.B.run")}
     eng.close()

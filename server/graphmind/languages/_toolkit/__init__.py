@@ -4,7 +4,8 @@ enclosing-scope sweep (:mod:`.scopes`), values and their merge (:mod:`.values`),
 a family of languages (:mod:`.family`), the generated code a plugin skips (:mod:`.generated`), a
 node's text, range and signature (:mod:`.nodes`), and the resolver of the nominal object-oriented
 languages -- Java, C#, Kotlin -- (:mod:`.nominal`, over the receiver expressions and type lookup of
-:mod:`.names`; their extractors' skeleton: :mod:`.declarations`)."""
+:mod:`.names`; their extractors' skeleton: :mod:`.declarations`), and the site resolutions a
+keystroke reuses (:mod:`.site_memo`, TS/JS and Python)."""
 
 from .dispatch import Dispatch, dispatch_via
 from .family import FamilyView

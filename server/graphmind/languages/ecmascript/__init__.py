@@ -31,10 +31,10 @@ import tree_sitter as ts
 
 from ...model import BindingFact, Facts, Import, Override, Rename, Resolution, WorkspaceView
 from .. import Language, Span, SymbolInfo, extensions_of, query_text, register
-from .._toolkit import FamilyView
+from .._toolkit import FamilyView, site_memo
 from .._toolkit.dispatch import declared_overrides
 from .._toolkit.generated import minified
-from . import chunking, policy, site_memo
+from . import chunking, policy
 from . import imports as _imports
 from . import links as _links
 from .extract import Extractor
@@ -113,7 +113,7 @@ class ECMAScript(Language):
 
     def resolve(self, facts: Facts, ws: WorkspaceView, only: Iterable[int] | None = None) -> Iterator[Resolution]:
         """Resolutions of the file's sites (of ``only`` those, when given: a keystroke's, whose
-        unchanged sites keep their resolutions, see :mod:`.site_memo`)."""
+        unchanged sites keep their resolutions, see :mod:`.._toolkit.site_memo`)."""
         r = Resolver(facts, FamilyView(ws, self.family))
         if only is None:
             site_memo.forget(ws, facts.module)

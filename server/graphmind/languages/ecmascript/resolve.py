@@ -18,14 +18,12 @@ from ...model import (
     SymbolRow,
     Target,
 )
-from .._toolkit import MAX_DEPTH, Dispatch, FamilyView, known_confidence, label_by_name, unresolved
+from .._toolkit import MAX_DEPTH, Dispatch, FamilyView, known_confidence, label_by_name, site_memo, unresolved
 from .._toolkit.dispatch import dispatch_via, weak_method
 from .._toolkit.labels import union_confidence
-from . import site_memo
 from .builtins import BUILTIN_METHODS, GLOBALS
 from .chunking import THIS_SYMBOL
 from .records import Base, Expr, SiteExpr
-from .site_memo import Entry, FileMemo
 from .values import Value, Values
 
 # Values whose members are outside the workspace: external ones, builtin arrays and maps.
@@ -39,7 +37,7 @@ class Resolver(Values):
         self._literal_types: dict[tuple[str, str], list[SymbolRow]] = {}
         self._external_params: dict[tuple[int, str, int], bool] = {}
         self.reads: set[tuple] | None = None  # the scope reads of the site being resolved (site_memo)
-        self._sigs: dict[tuple[int, tuple], tuple] = {}  # (part, scope read) -> read_sig (read_sig_now)
+        self._sigs: dict[tuple[int, tuple], tuple] = {}  # (part, scope read) -> read_sig_afresh
 
     # --- names in the file's own scopes
     def own_symbol(self, idx: int) -> list[SymbolRow]:
@@ -161,35 +159,23 @@ class Resolver(Values):
         return self.attrs(v, c, chain, depth)
 
     # --- one site
-    def site_memoized(self, i: int, site: SiteFact, memo: FileMemo) -> Resolution:
+    def site_memoized(self, i: int, site: SiteFact, memo: site_memo.FileMemo) -> Resolution:
         """:meth:`site`, or the resolution the site had when its scope reads were what they are
-        now (see :mod:`.site_memo`)."""
+        now (see :mod:`.._toolkit.site_memo`)."""
         self.enter_part(self.chunk_scopes.part_of(i))
         key = marshal.dumps((site.name, site.kind, site.expr, len(self.scopes)))
-        e = memo.entries.get(key)
-        if e is not None and all(self.read_sig_now(rd) == sig for rd, sig in e.reads):
-            if site_memo.CHECK:
-                now = self.site(i, site)
-                assert (sorted(now.targets), now.status) == (sorted(e.targets), e.status), (site, now, e)
-            return Resolution(i, list(e.targets), e.status)
-        self.reads = set()
-        try:
-            res = self.site(i, site)
-        finally:
-            reads, self.reads = self.reads, None
-        memo.entries[key] = Entry([(rd, self.read_sig_now(rd)) for rd in reads], list(res.targets), res.status)
-        return res
+        return site_memo.memoized(self, memo, key, i, site)
 
-    def read_sig_now(self, read: tuple) -> tuple:
-        """:meth:`read_sig`, kept per part for the resolver's life: one keystroke's sites (~50 in a
+    def read_sig(self, read: tuple) -> tuple:
+        """:meth:`read_sig_afresh`, kept per part for the resolver's life: one keystroke's sites (~50 in a
         large method) read the same few names (``ctx``, ``input``, ``this``) in the same scopes."""
         key = (self.part, read)
         got = self._sigs.get(key)
         if got is None:
-            got = self._sigs[key] = self.read_sig(read)
+            got = self._sigs[key] = self.read_sig_afresh(read)
         return got
 
-    def read_sig(self, read: tuple) -> tuple:
+    def read_sig_afresh(self, read: tuple) -> tuple:
         """What a scope read of a site's resolution reads in the current part's scopes, from its
         scope up: a name's (``("n", scope, name)``) definition (its symbol's name and kind),
         import, type evidence and local in each scope, and whether it is a module-level name;

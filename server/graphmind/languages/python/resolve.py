@@ -18,6 +18,7 @@ Splitting the stated-type rules out is a follow-up.
 
 from __future__ import annotations
 
+import marshal
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -45,6 +46,7 @@ from .._toolkit import (
     known_confidence,
     label_by_name,
     merge_values,
+    site_memo,
     unresolved,
 )
 from .._toolkit.dispatch import declared_overrides, weak_method
@@ -55,10 +57,14 @@ Evaluate = Callable[[Expr, int], "tuple[Value | None, int]"]
 
 
 def resolve(facts: Facts, ws: WorkspaceView, only: Iterable[int] | None = None) -> Iterator[Resolution]:
-    """Resolutions of the file's sites (of ``only`` those, when given)."""
-    r = _Resolver(facts, ws)
-    for i in range(len(facts.sites)) if only is None else only:
-        yield r.site(i, facts.sites[i])
+    """Resolutions of the file's sites (of ``only`` those, when given: a keystroke's, whose
+    unchanged sites keep their resolutions, see :mod:`.._toolkit.site_memo`)."""
+    return site_memo.resolve_sites(_Resolver(facts, ws), ws, facts, only, _site_key)
+
+
+def _site_key(i: int, site: SiteFact) -> bytes:
+    """A site as a keystroke's memo knows it: what it calls, how, and from which scope."""
+    return marshal.dumps((site.name, site.kind, site.expr, site.caller))
 
 
 def overrides(facts: Facts, ws: WorkspaceView, ids: list[int]) -> list[Override]:
@@ -69,7 +75,9 @@ def overrides(facts: Facts, ws: WorkspaceView, ids: list[int]) -> list[Override]
 def resolve_file(facts: Facts, ws: WorkspaceView, ids: list[int]) -> tuple[list[Resolution], list[Override]]:
     """A whole file's resolutions and overrides, asked of one resolver: the overrides' walks reuse
     what its sites evaluated (the bases of the classes they met, their globals). Its memos skip
-    no dependency key: the view recorded each lookup in this file's record the first time."""
+    no dependency key: the view recorded each lookup in this file's record the first time. What
+    a keystroke's memo kept of the file is forgotten (it may be of another interface)."""
+    site_memo.forget(ws, facts.module)
     r = _Resolver(facts, ws)
     return [r.site(i, site) for i, site in enumerate(facts.sites)], _overrides(r, facts, ids)
 
@@ -113,10 +121,8 @@ class _Resolver(ValueResolver):
         self.f = facts
         self.ws = ws
         self.scopes: dict[int, tuple] = facts.local or {}
-        self.children: dict[tuple[int | None, str], list[int]] = {}
-        for i, sym in enumerate(facts.symbols):
-            if sym.kind != "module":
-                self.children.setdefault((sym.parent, sym.name), []).append(i)
+        # definition index -> the definitions directly in it, by name (made when a lookup asks)
+        self.children: dict[int, dict[str, list[int]]] = {}
         # (name, scope) -> value: a file's names are evaluated once; a cycle (x = f(x)) is unknown
         self.memo: dict[tuple[str, int, tuple[int, ...] | None], tuple[Value | None, int, bool]] = {}
         # function id -> its inferred return value (one level: while one is evaluated, calls in it
@@ -133,6 +139,11 @@ class _Resolver(ValueResolver):
         self.override_rows: dict[tuple[str, int, int], list[SymbolRow]] = {}
         # a Protocol is implemented structurally: its implementations are found by method name
         self.dispatch = Dispatch(ws, weak_method(self.is_subclass), nominal=lambda t: not t.extra.get("protocol"))
+        # the scope reads of the site being resolved (site_memo): ("n", scope, name) a name looked
+        # up, ("c", scope) the chain of definitions around a scope; and those of each memoised
+        # lookup, which a later site's lookup reads again through the memo
+        self.reads: set[tuple] | None = None
+        self.memo_reads: dict[tuple[str, int, tuple[int, ...] | None], set[tuple]] = {}
 
     def merge(self, found: list[tuple[Value, int]], outside_counts: bool = False) -> tuple[Value | None, int]:
         """Several values the code states for one expression (the branches of ``a if c else b``,
@@ -703,10 +714,25 @@ class _Resolver(ValueResolver):
         is unknown (so it must not be looked up further out). ``only``: the entries of the
         scope's evidence for the name that reach the use (``('l', only, chain)``, see ``flow``)."""
         key = (name, scope, only)
+        reads = self.reads
+        if reads is not None:
+            reads.add(("n", scope, name))
         got = self.memo.get(key)
         if got is None:
             self.memo[key] = (None, EXTRACTED, True)  # in progress: a cyclic definition is unknown
-            got = self.memo[key] = self._lookup(name, scope, depth, only)
+            if reads is None:
+                got = self._lookup(name, scope, depth, only)
+            else:
+                self.reads = inner = set()
+                try:
+                    got = self._lookup(name, scope, depth, only)
+                finally:
+                    self.reads = reads
+                self.memo_reads[key] = inner
+                reads |= inner
+            self.memo[key] = got
+        elif reads is not None and key in self.memo_reads:
+            reads |= self.memo_reads[key]
         return got
 
     def _lookup(self, name: str, scope: int, depth: int, only: tuple[int, ...] | None) -> tuple[Value | None, int, bool]:
@@ -730,7 +756,7 @@ class _Resolver(ValueResolver):
                 if cls is not None:
                     return ("syms" if is_cls else "inst", [cls]), EXTRACTED, False
             if name in locals_:
-                nested = self.children.get((s, name))
+                nested = self.nested(s, name)
                 if nested:
                     rows = [r for i in nested if (r := self.own_symbol(i)) is not None]
                     if rows:
@@ -747,6 +773,21 @@ class _Resolver(ValueResolver):
             s = sym.parent
         v, c = self.global_value(self.f.module, name, depth)
         return v, c, False
+
+    def nested(self, s: int, name: str) -> list[int] | None:
+        """The definitions named ``name`` directly in definition ``s``. A file's symbols are in
+        pre-order (outer before inner, in text order; chunks merge in text order): those in
+        ``s`` are the ones after it whose parent is ``s`` or after it."""
+        kids = self.children.get(s)
+        if kids is None:
+            kids = self.children[s] = {}
+            syms = self.f.symbols
+            j = s + 1
+            while j < len(syms) and (p := syms[j].parent) is not None and p >= s:
+                if p == s and syms[j].kind != "module":
+                    kids.setdefault(syms[j].name, []).append(j)
+                j += 1
+        return kids.get(name)
 
     def own_symbol(self, idx: int) -> SymbolRow | None:
         sym = self.f.symbols[idx]
@@ -789,6 +830,8 @@ class _Resolver(ValueResolver):
         return None
 
     def enclosing_class(self, scope: int) -> SymbolRow | None:
+        if self.reads is not None:
+            self.reads.add(("c", scope))
         s: int | None = scope
         while s is not None and s != 0:
             sym = self.f.symbols[s]
@@ -797,10 +840,41 @@ class _Resolver(ValueResolver):
             s = sym.parent
         return None
 
+    def read_sig(self, read: tuple) -> tuple:
+        """What a scope read of a site's resolution (:mod:`.._toolkit.site_memo`) reads now, from
+        its scope out: each definition on the way (index, qualified name, kind, parent); for a
+        name (``("n", scope, name)``), also what each scope holds of it: global, import, ``self``
+        or ``cls``, local, nested definitions, type evidence (what :meth:`_lookup` reads)."""
+        syms = self.f.symbols
+        name = read[2] if read[0] == "n" else None
+        out: list[tuple] = []
+        scope = s = read[1]
+        while s is not None and s != 0:
+            if s >= len(syms):
+                out.append((s,))
+                break
+            sym = syms[s]
+            packed = self.scopes.get(s) if name is not None else None
+            if packed is None or (sym.kind == "class" and s != scope):  # (a lookup passes a class by)
+                out.append((s, sym.qname, sym.kind, sym.parent))
+            else:
+                locals_, types, imports, globals_, self_name, class_idx, is_cls = packed
+                this = (syms[class_idx].qname, is_cls) if name == self_name and class_idx is not None else None
+                local = name in locals_
+                nested = self.nested(s, name) if local else None
+                out.append((
+                    s, sym.qname, sym.kind, sym.parent, name in globals_, imports.get(name), this, local,
+                    [syms[j].qname for j in nested] if nested else None, types.get(name),
+                ))
+            s = sym.parent
+        return tuple(out)
+
     # --- one site
     def site(self, i: int, site: SiteFact) -> Resolution:
         base, arg, chain = site.expr
         scope = site.caller
+        if self.reads is not None:
+            self.reads.add(("c", scope))
         if base == "h":  # in the caller's header (bases, parameter defaults): evaluated around it
             scope = self.f.symbols[scope].parent or 0
             base, arg, chain = arg
