@@ -168,3 +168,35 @@ def test_a_buffers_whole_file_writes_are_checkpointed(tmp_path: Path) -> None:
     eng.close_document("m.py")
     assert "typed_only" not in names_in_file_alone()
     eng.close()
+
+
+def test_touched_since_knows_only_keystrokes_that_said_what_they_wrote(tmp_path: Path) -> None:
+    """Store.touched_since: the writes after an epoch, when each was bumped with what it touched;
+    None as soon as one was not, or the epoch was set (a copy of the base), or a transaction that
+    bumped it rolled back."""
+    from graphmind.store import RowsTouched, Store
+
+    store = Store(tmp_path / "i.db")
+    a, b = RowsTouched(frozenset({1}), frozenset()), RowsTouched(frozenset(), frozenset({2}))
+    e0 = store.epoch()
+    with store.tx():
+        store.bump_epoch(a)
+    with store.tx():
+        store.bump_epoch(b)
+    assert store.touched_since(e0) == [a, b] and store.touched_since(e0 + 1) == [b] and store.touched_since(e0 + 2) == []
+    with store.tx():
+        store.bump_epoch()  # any other write
+    assert store.touched_since(e0) is None and store.touched_since(e0 + 3) == []
+    with store.tx():
+        store.bump_epoch(a)
+    assert store.touched_since(e0 + 3) == [a]
+    with pytest.raises(RuntimeError), store.tx():
+        store.bump_epoch(b)
+        raise RuntimeError
+    assert store.touched_since(e0 + 3) is None  # (the rolled-back epoch is bumped again by what comes)
+    with store.tx():
+        store.bump_epoch(a)
+    with store.tx():
+        store.set_meta("epoch", str(store.epoch() + 1))
+    assert store.touched_since(e0 + 4) is None
+    store.close()

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..store import IndexUnavailable, Store, StoredFile
+from ..store import IndexUnavailable, RowsTouched, Store, StoredFile
 from ..workspace import DEFAULT_MAX_FILE_SIZE, discover
 from . import chunks, documents, parallel
 from .indexer import BATCH, BULK_MIN, KEEP_FACTS_MAX, Indexer, IndexReport, Progress
@@ -239,6 +239,12 @@ class Engine:
     def epoch(self) -> int:
         with self.lock:
             return self.store.epoch()
+
+    def touched_since(self, epoch: int) -> list[RowsTouched] | None:
+        """What each write since ``epoch`` changed, when all were keystrokes that said so (see
+        ``Store.bump_epoch``); else None."""
+        with self.lock:
+            return self.store.touched_since(epoch)
 
     # ------------------------------------------------------------------ documents (the editor's view)
     def open_document(self, path: str, text: str | bytes) -> Document | None:

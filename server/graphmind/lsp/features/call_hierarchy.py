@@ -18,7 +18,7 @@ as JSON) and a typed one for params the lean reader leaves to cattrs; both answe
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..lean import INCOMING, OUTGOING, PREPARE, ItemRef, Lean, TextPosition
 from ..server import GraphMindServer
@@ -74,14 +74,17 @@ def incoming_lean(ls: GraphMindServer, ref: ItemRef) -> Lean:
     settings = ls.settings
     min_conf, dispatch = AMBIGUOUS if settings.include_possible else INFERRED, settings.include_dispatch
     # Asked after every keystroke, mostly of the same item, while most keystrokes change no row
-    # (the store's epoch stays): the symbol, its callers and their containers are the last answer's
-    # then. The JSON is made again: positions are converted through the files' current text.
+    # (the store's epoch stays) or rows this answer did not read: the symbol, its callers and their
+    # containers are the last answer's then. The JSON is made again: positions are converted
+    # through the files' current text.
     data = ref.data if isinstance(ref.data, dict) else {}
-    key = (graph, graph.engine.epoch(), ref.uri, ref.line, ref.character, min_conf, dispatch,
+    key = (graph, ref.uri, ref.line, ref.character, min_conf, dispatch,
            *(repr(data.get(k)) for k in ("id", "qname", "path", "root", "mainBlock")))
+    epoch = graph.engine.epoch()
     last = ls.last_incoming
-    if last is not None and last[0] == key:
-        sym, calls, containers = last[1]
+    if last is not None and last[0] == key and (last[1].epoch == epoch or _still_holds(graph, last[1])):
+        sym, calls, containers = last[1].rows
+        ls.last_incoming = (key, last[1]._replace(epoch=epoch))
     else:
         found = ls.item_in(graph, ref)
         if found is None:
@@ -89,10 +92,31 @@ def incoming_lean(ls: GraphMindServer, ref: ItemRef) -> Lean:
         sym = found[0]
         calls = _callers(graph, sym, ref, min_conf, dispatch)
         containers = graph.containers([c.symbol for c in calls])
-        ls.last_incoming = (key, (sym, calls, containers)) if found[1] else None
+        read = frozenset({sym.id, *(c.symbol.id for c in calls)})
+        ls.last_incoming = (key, KeptIncoming(epoch, (sym, calls, containers), read)) if found[1] else None
     proto = ls.to_proto(graph.engine)
     return Lean([{"from": item, "fromRanges": proto.site_ranges_json(c.sites)}
                  for c, item in zip(calls, _items(proto, graph, calls, containers), strict=True)])
+
+
+class KeptIncoming(NamedTuple):
+    """The last incomingCalls answer's rows, read at ``epoch``: its symbol, callers and their
+    containers, and the ids of the symbols whose rows (and sites' and edges') they came from."""
+
+    epoch: int
+    rows: tuple[Sym, list[Call], dict[int, str | None]]
+    read: frozenset[int]
+
+
+def _still_holds(graph: Graph, kept: KeptIncoming) -> bool:
+    """Whether the writes since ``kept`` was read are all keystrokes that changed none of its rows
+    (``Store.bump_epoch``): none wrote the item's or a caller's symbol, a caller's sites or edges,
+    nor an edge to the item. A module's callers are its importers (other rows): read again."""
+    sym = kept.rows[0]
+    if sym.kind == "module":
+        return False
+    touched = graph.engine.touched_since(kept.epoch)
+    return touched is not None and all(sym.id not in t.callees and not (t.symbols & kept.read) for t in touched)
 
 
 def outgoing_lean(ls: GraphMindServer, ref: ItemRef) -> Lean:
