@@ -177,7 +177,7 @@ def test_touched_since_knows_only_keystrokes_that_said_what_they_wrote(tmp_path:
     from graphmind.store import RowsTouched, Store
 
     store = Store(tmp_path / "i.db")
-    a, b = RowsTouched(frozenset({1}), frozenset()), RowsTouched(frozenset(), frozenset({2}))
+    a, b = RowsTouched(frozenset({1}), frozenset(), frozenset()), RowsTouched(frozenset(), frozenset({3}), frozenset({2}))
     e0 = store.epoch()
     with store.tx():
         store.bump_epoch(a)

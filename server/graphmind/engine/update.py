@@ -614,16 +614,26 @@ def _container_sites(prev: chunks.Extraction, ext: chunks.Extraction, d: ChunkDi
 
 def _touched(prev: chunks.Extraction, ext: chunks.Extraction, d: ChunkDiff, resolved: list[int], res: FileResolution) -> RowsTouched:
     """The rows a keystroke patch that moved no line changed (see ``Store.bump_epoch``): the
-    symbols of the changed chunks (before and after), those whose extent changed (the module, a
-    class), the callers of the sites it removed or resolved again; and the callees of the edges
-    it wrote."""
+    symbols of the changed chunks whose rows it did not write back as they were (the function
+    typed in keeps its row: the item of a call hierarchy typed into), those whose extent changed
+    (the module, a class), the callers of the sites it removed or resolved again; and the callees
+    of the edges it wrote."""
     ps, ns = prev.facts.symbols, ext.facts.symbols
-    syms = {*prev.ids[d.old_syms], *ext.ids[d.new_syms]}
+    was = {prev.ids[i]: _symbol_row(prev, i) for i in range(d.old_syms.start, d.old_syms.stop)}
+    now = {ext.ids[i]: _symbol_row(ext, i) for i in range(d.new_syms.start, d.new_syms.stop)}
+    syms = {i for i in was.keys() | now.keys() if was.get(i) != now.get(i)}
     syms.update(ext.ids[i] for i in range(max(1, d.new_syms.start)) if ps[i].range != ns[i].range)
-    syms.update(prev.ids[s.caller] for s in prev.facts.sites[d.old_sites])
+    callers = {prev.ids[s.caller] for s in prev.facts.sites[d.old_sites]}
     sites = ext.facts.sites
-    syms.update(ext.ids[sites[i].caller] for i in resolved)
-    return RowsTouched(frozenset(syms), frozenset(e.callee for e in res.edges))
+    callers.update(ext.ids[sites[i].caller] for i in resolved)
+    return RowsTouched(frozenset(syms), frozenset(callers), frozenset(e.callee for e in res.edges))
+
+
+def _symbol_row(ext: chunks.Extraction, i: int) -> tuple:
+    """What symbol ``i``'s row holds (``Store.insert_symbols``), its parent by id."""
+    s = ext.facts.symbols[i]
+    return (s.qname, s.name, s.kind, ext.ids[s.parent] if s.parent is not None else None, s.range, s.selection,
+            s.signature, s.extra)
 
 
 def _unchanged(prev: chunks.Extraction, ext: chunks.Extraction, d: ChunkDiff) -> bool:

@@ -83,7 +83,8 @@ class RowsTouched(NamedTuple):
     """What one keystroke's write changed of the rows an answer reads (see
     :meth:`Store.bump_epoch`): every other symbol row, site row and edge is as it was."""
 
-    symbols: frozenset[int]  # symbols written (removed, inserted, extent changed) or whose sites or edges were
+    symbols: frozenset[int]  # symbols whose rows it changed (removed, inserted, extent changed)
+    callers: frozenset[int]  # symbols whose sites or edges it rewrote (the callers of those sites)
     callees: frozenset[int]  # the callees of the edges it inserted
 
 

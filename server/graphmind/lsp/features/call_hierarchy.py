@@ -92,8 +92,8 @@ def incoming_lean(ls: GraphMindServer, ref: ItemRef) -> Lean:
         sym = found[0]
         calls = _callers(graph, sym, ref, min_conf, dispatch)
         containers = graph.containers([c.symbol for c in calls])
-        read = frozenset({sym.id, *(c.symbol.id for c in calls)})
-        ls.last_incoming = (key, KeptIncoming(epoch, (sym, calls, containers), read)) if found[1] else None
+        callers = frozenset(c.symbol.id for c in calls)
+        ls.last_incoming = (key, KeptIncoming(epoch, (sym, calls, containers), callers)) if found[1] else None
     proto = ls.to_proto(graph.engine)
     return Lean([{"from": item, "fromRanges": proto.site_ranges_json(c.sites)}
                  for c, item in zip(calls, _items(proto, graph, calls, containers), strict=True)])
@@ -101,22 +101,26 @@ def incoming_lean(ls: GraphMindServer, ref: ItemRef) -> Lean:
 
 class KeptIncoming(NamedTuple):
     """The last incomingCalls answer's rows, read at ``epoch``: its symbol, callers and their
-    containers, and the ids of the symbols whose rows (and sites' and edges') they came from."""
+    containers, and the callers' ids (their rows, sites and edges are what it read)."""
 
     epoch: int
     rows: tuple[Sym, list[Call], dict[int, str | None]]
-    read: frozenset[int]
+    callers: frozenset[int]
 
 
 def _still_holds(graph: Graph, kept: KeptIncoming) -> bool:
     """Whether the writes since ``kept`` was read are all keystrokes that changed none of its rows
-    (``Store.bump_epoch``): none wrote the item's or a caller's symbol, a caller's sites or edges,
-    nor an edge to the item. A module's callers are its importers (other rows): read again."""
-    sym = kept.rows[0]
+    (``Store.bump_epoch``): none changed the item's or a caller's symbol row, a caller's sites or
+    edges, nor an edge to the item (the item's own sites are its outgoing calls). A module's
+    callers are its importers (other rows): read again."""
+    sym, callers = kept.rows[0], kept.callers
     if sym.kind == "module":
         return False
     touched = graph.engine.touched_since(kept.epoch)
-    return touched is not None and all(sym.id not in t.callees and not (t.symbols & kept.read) for t in touched)
+    return touched is not None and all(
+        sym.id not in t.callees and sym.id not in t.symbols and not (t.symbols & callers) and not (t.callers & callers)
+        for t in touched
+    )
 
 
 def outgoing_lean(ls: GraphMindServer, ref: ItemRef) -> Lean:
