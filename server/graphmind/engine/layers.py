@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .. import languages
 from ..links import NONE, Patterns, config, from_config, link_rows
@@ -38,6 +38,13 @@ def search_rows(facts: Facts, ids: list[int], which: Iterable[int] | None = None
     ]
 
 
+class LayerPart(NamedTuple):
+    """What some chunks contribute to their file's link and import rows (:meth:`FileLayers.part`)."""
+
+    imports: list[ImportRow]
+    shapes: bool  # call shapes: the file's link rows are remade
+
+
 class FileLayers:
     def __init__(self, root: Path) -> None:
         self.root = root
@@ -64,13 +71,14 @@ class FileLayers:
         note = lang.notes(facts)
         store.layers.replace_note(file_id, note[0] if note else None, [tuple(m) for m in note[1]] if note else [])
 
-    def part(self, lang: languages.Language, chunks: list[Chunk]) -> list[ImportRow] | None:
-        """What some chunks contribute to their file's link and import rows: their imports (None:
-        call shapes, which name the chunks' sites: the rows are remade). A local variable typed
-        changes a chunk's scopes, not its imports."""
-        if any(c.facts.links for c in chunks):
-            return None
-        return sorted(row for c in chunks for row in import_rows(lang.imports_in(c.facts, self.root)))
+    def part(self, lang: languages.Language, chunks: list[Chunk]) -> LayerPart:
+        """What some chunks contribute to their file's link and import rows: their imports, and
+        whether they have call shapes (which name the chunks' sites: the link rows are remade).
+        A local variable typed changes a chunk's scopes, not its imports; a keystroke in a
+        function with a call shape (a third of Django's fields file's) remakes the link rows, not
+        the import rows (a whole file's imports are found again: its modules probed on disk)."""
+        return LayerPart(sorted(row for c in chunks for row in import_rows(lang.imports_in(c.facts, self.root))),
+                         any(c.facts.links for c in chunks))
 
     def patch(
         self,
@@ -82,14 +90,16 @@ class FileLayers:
         sids: list[int],
         removed: list[int],
         added: range,
-        whole: bool,
+        links: bool,
+        imports: bool,
     ) -> None:
         """A keystroke's layer rows: the search rows of the symbols an edit removed (ids) and
-        added (indices); with ``whole``, the link and import rows are replaced too (the caller
-        says when the changed chunks could have changed them)."""
-        if whole:
+        added (indices); the link rows (``links``) and import rows (``imports``) are replaced too
+        when the caller says the changed chunks could have changed them."""
+        if links:
             rows = link_rows(facts, ids, sids, self.patterns(lang)) if facts.links else []
             store.layers.replace_links(file_id, rows)
+        if imports:
             store.layers.replace_imports(file_id, import_rows(lang.imports_in(facts, self.root)))
         store.layers.patch_search(file_id, removed, search_rows(facts, ids, added))
 

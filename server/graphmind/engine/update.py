@@ -349,9 +349,10 @@ class Updater:
         # the kept chunks' layer rows stand; the changed chunks' search rows are replaced, and
         # their link and import rows when what makes them changed
         was, now = self.layers.part(lang, prev.chunks[d.old_chunks]), self.layers.part(lang, ext.chunks[d.new_chunks])
+        links = not lang.chunked or was.shapes or now.shapes
         self.layers.patch(
             store, fid, lang, ext.facts, ext.ids, ext.sids, prev.ids[d.old_syms], range(d.new_syms.start, d.new_syms.stop),
-            whole=not lang.chunked or was is None or was != now,
+            links=links, imports=not lang.chunked or was.imports != now.imports,
         )
         # the packed facts are written when the buffer closes; until then re-resolution reads the buffer's
         store.upsert_file(path, sha256=sha, size=len(doc.text), facts=None, sids=None)
@@ -365,7 +366,7 @@ class Updater:
         res = self._resolve(fid, path, lang, ext.facts, ext.sids, view, only=None if whole else mid_sites, ids=ext.ids)
         if whole:
             doc.stale_own = False
-        kept_links = lang.chunked and was is not None and was == now and not store.layers.dirty()
+        kept_links = not links and not store.layers.dirty()
         touched = _touched(prev, ext, d, mid_sites, res) if same and not settling and not ext.drow and kept_links else None
         epoch = store.bump_epoch(touched)
         self._warm = (view, epoch) if same else None
