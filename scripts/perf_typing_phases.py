@@ -10,7 +10,7 @@ and the cyclic collector's (``gc0``..``gc2``).
         [--workdir /tmp/graphmind-typing] [--keys]
 
 Prints, per file and statement, the p50 and max of a keystroke (didChange / incomingCalls) and
-each phase's median / mean per keystroke, largest first. Phases nest (``extract`` holds
+each phase's median / mean per keystroke, largest first (``st.commit``: a write transaction's end). Phases nest (``extract`` holds
 ``parse_member`` and ``chunks.*``; ``patch`` holds ``resolve`` and the ``st.*`` writes).
 """
 
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import json
 import statistics
@@ -65,6 +66,29 @@ def _collections() -> None:
     gc.callbacks.append(callback)
 
 
+def _time_commits() -> None:
+    """``st.commit``: the end of each write transaction (the layers' flush and the COMMIT)."""
+    from graphmind.store.store import Store
+
+    tx = Store.tx
+
+    @contextlib.contextmanager
+    def timed_tx(self: Store) -> Any:
+        cm = tx(self)
+        cm.__enter__()
+        try:
+            yield
+        except BaseException:
+            if not cm.__exit__(*sys.exc_info()):
+                raise
+        else:
+            t = time.thread_time_ns()
+            cm.__exit__(None, None, None)
+            spent["st.commit"] += time.thread_time_ns() - t
+
+    Store.tx = timed_tx  # type: ignore[method-assign]
+
+
 def _wrap_phases() -> None:
     from graphmind.engine import chunks, documents, update
     from graphmind.engine.layers import FileLayers
@@ -108,7 +132,7 @@ def _body(message: dict[str, Any]) -> bytes:
     return json.dumps(message).encode()
 
 
-async def _run(workdir: Path, names: list[str], show_keys: bool) -> list[float]:
+async def _run(workdir: Path, names: list[str], show_keys: bool, slow: float | None) -> list[float]:
     from graphmind.lsp.server import create_server
 
     everything: list[float] = []
@@ -176,6 +200,10 @@ async def _run(workdir: Path, names: list[str], show_keys: bool) -> list[float]:
                                     for k, v in sorted(per.items(), key=lambda kv: -statistics.mean(kv[1]))))
             if show_keys:
                 print("   " + " ".join(f"{k!r}:{t:.1f}" for k, t in zip(keys, total, strict=True)))
+            for i, (k, t) in enumerate(zip(keys, total, strict=True)):
+                if slow is not None and t > slow:
+                    print(f"   slow #{i} {k!r} {t:.2f} ms: " + "  ".join(
+                        f"{p} {v:.2f}" for p, v in sorted(phases[i].items(), key=lambda kv: -kv[1])))
         server.shut_down()
     return everything
 
@@ -185,10 +213,12 @@ def main() -> int:
     ap.add_argument("--corpora", default="django,zod,yaml")
     ap.add_argument("--workdir", type=Path, default=Path("/tmp/graphmind-typing"))
     ap.add_argument("--keys", action="store_true", help="print every keystroke's CPU ms")
+    ap.add_argument("--slow", type=float, help="print the phases of each keystroke over this many CPU ms")
     args = ap.parse_args()
     _wrap_phases()
+    _time_commits()
     _collections()
-    everything = asyncio.run(_run(args.workdir, args.corpora.split(","), args.keys))
+    everything = asyncio.run(_run(args.workdir, args.corpora.split(","), args.keys, args.slow))
     ranked = sorted(everything)
     print(f"all: {len(ranked)} keys, p50 {statistics.median(ranked):.2f} p95 {ranked[int(len(ranked) * 0.95)]:.2f} "
           f"max {ranked[-1]:.2f} ms (this thread's CPU)")

@@ -4,6 +4,7 @@ line below a member, a newline between members) is spliced into the last merge
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from graph_util import snapshot, write_files
@@ -106,3 +107,22 @@ def test_a_definition_typed_above_classes_is_spliced_and_fresh(tmp_path: Path, m
         ("    Model().save()\n", "\n\ndef other():\n    return main()\n"),
     ])
     assert not merges, f"these keystrokes merged every chunk again: {merges}"
+
+
+def test_a_definition_typed_names_the_other_chunks_sites_as_they_were(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A keystroke that adds or removes a definition keeps the site ids of every other chunk
+    (named by a definition whose id stands): only the changed chunks' are counted, not the whole
+    file's again (``chunks._site_ids``); the extraction is still a fresh one's at every key."""
+    spliced: list[int] = []  # each splice that counted the whole file's site ids again: its chunks
+    site_ids = chunks._site_ids
+
+    def spy(done, ids, sym_at):  # type: ignore[no-untyped-def]
+        if sys._getframe(1).f_code.co_name == "_splice":  # (not a merge: the fresh extractions compared)
+            spliced.append(len(done))
+        return site_ids(done, ids, sym_at)
+
+    monkeypatch.setattr(chunks, "_site_ids", spy)
+    merges = _typed_without_merges(tmp_path, monkeypatch, CLASSES, [
+        ("        return 1\n", "\n    def go(self):\n        self.y = go()\n"), ("    Model().save()\n", "\n\ndef other():\n    return main()\n"),
+    ])
+    assert not merges and not spliced, spliced

@@ -142,3 +142,61 @@ def test_paths_under_a_folder(shop: Path, tmp_path: Path) -> None:
     assert eng.paths_under("src/shop") == [p for p in eng.paths_under("") if p.startswith("src/shop/")]
     assert eng.paths_under("") == sorted(eng.paths_under("")) and "scripts/tool.py" in eng.paths_under("")
     eng.close()
+
+
+def test_a_buffers_whole_file_writes_are_checkpointed(tmp_path: Path) -> None:
+    """Opening, settling and closing a buffer write its whole file; their WAL pages go into the
+    database file at once (a passive checkpoint), not in the commit of a keystroke soon after
+    (SQLite's auto-checkpoint copies every page then). Seen from a copy of the database file
+    alone, without its WAL: it holds what the open wrote."""
+    (tmp_path / "m.py").write_text("def f():\n    return 1\n")
+    eng = Engine(tmp_path)
+    eng.index()
+    db = eng.store.path
+
+    def names_in_file_alone() -> set[str]:
+        copy = tmp_path / "copy.db"
+        copy.write_bytes(db.read_bytes())
+        try:
+            return {n for (n,) in sqlite3.connect(copy).execute("SELECT name FROM symbols")}
+        finally:
+            copy.unlink()
+
+    eng.open_document("m.py", "def f():\n    return 1\n\ndef typed_only():\n    return f()\n")
+    assert "typed_only" in names_in_file_alone()
+    eng.edit_document("m.py", [(0, 0, b"def opened_twice():\n    pass\n\n")])
+    eng.close_document("m.py")
+    assert "typed_only" not in names_in_file_alone()
+    eng.close()
+
+
+def test_touched_since_knows_only_keystrokes_that_said_what_they_wrote(tmp_path: Path) -> None:
+    """Store.touched_since: the writes after an epoch, when each was bumped with what it touched;
+    None as soon as one was not, or the epoch was set (a copy of the base), or a transaction that
+    bumped it rolled back."""
+    from graphmind.store import RowsTouched, Store
+
+    store = Store(tmp_path / "i.db")
+    a, b = RowsTouched(frozenset({1}), frozenset(), frozenset()), RowsTouched(frozenset(), frozenset({3}), frozenset({2}))
+    e0 = store.epoch()
+    with store.tx():
+        store.bump_epoch(a)
+    with store.tx():
+        store.bump_epoch(b)
+    assert store.touched_since(e0) == [a, b] and store.touched_since(e0 + 1) == [b] and store.touched_since(e0 + 2) == []
+    with store.tx():
+        store.bump_epoch()  # any other write
+    assert store.touched_since(e0) is None and store.touched_since(e0 + 3) == []
+    with store.tx():
+        store.bump_epoch(a)
+    assert store.touched_since(e0 + 3) == [a]
+    with pytest.raises(RuntimeError), store.tx():
+        store.bump_epoch(b)
+        raise RuntimeError
+    assert store.touched_since(e0 + 3) is None  # (the rolled-back epoch is bumped again by what comes)
+    with store.tx():
+        store.bump_epoch(a)
+    with store.tx():
+        store.set_meta("epoch", str(store.epoch() + 1))
+    assert store.touched_since(e0 + 4) is None
+    store.close()

@@ -89,3 +89,32 @@ def test_a_buffers_new_emitter_links_in_the_overlay_not_the_base(lg: LiveGraph, 
     # closing the buffer falls back to the base's stored facts: the edge goes with it
     lg.close_document("shop/orders.py")
     assert via_edges(lg.live, "event") == {EDGE}
+
+
+def test_keystrokes_in_a_function_with_a_call_shape_keep_its_import_rows_current(tmp_path: Path) -> None:
+    """A keystroke in a chunk with call shapes remakes the file's link rows; its import rows only
+    when the changed chunks' imports changed. A local import typed there, key by key, into an
+    emitting function: the layers' rows (imports, links, their edges) after each keystroke of
+    whole text are a fresh index's."""
+    files = {"shop/__init__.py": "", "shop/bus.py": BUS, "shop/orders.py": ORDERS, "shop/billing.py": BILLING}
+    root = write_files(tmp_path / "ws", files)
+    eng = Engine(root, jobs=1)
+    eng.index()
+    text = ORDERS
+    at = text.index('    bus.emit("order.created")')
+    eng.open_document("shop/orders.py", text)
+    whole = 0
+    for key in "import shop.billing\n    ":
+        text = text[:at] + key + text[at:]
+        eng.edit_document("shop/orders.py", [(at, at, key.encode())])
+        at += len(key)
+        doc = eng.docs["shop/orders.py"]
+        if doc.tree is not None and not doc.tree.root_node.has_error and not doc.unsettled:
+            whole += 1
+            got = {k: {r for r in v if r[0] == "shop/orders.py"} for k, v in layer_snapshot(eng).items() if k in ("imports", "links")}
+            want = {k: {r for r in v if r[0] == "shop/orders.py"} for k, v in _fresh(tmp_path, {**files, "shop/orders.py": text}).items()
+                    if k in ("imports", "links")}
+            assert got == want, (key, text)
+    assert whole >= 3
+    assert any(r[1] == "shop.billing" for r in layer_snapshot(eng)["imports"] if r[0] == "shop/orders.py")
+    eng.close()

@@ -118,6 +118,31 @@ def test_a_client_that_never_pauses_is_bounded(held: IdleCollector, monkeypatch:
     assert ref() is None and held.collections == [2, 0]
 
 
+def test_a_message_that_made_many_objects_is_collected_at_once(held: IdleCollector, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A message (a didOpen) or a settle that alone made BURST objects pays their walk itself: it is
+    followed by a collection, not the EVERY-th message after it (a keystroke). Messages that each
+    made fewer are not, however many they made together (up to LIMIT)."""
+    monkeypatch.setattr(collector_mod, "BURST", 3_000)
+    gc.collect()
+    held.after_message(None)  # (the count the next message is measured from)
+    small = [_cycle() for _ in range(1_000)]  # 2,000 objects
+    held.after_message(None)
+    small += [_cycle() for _ in range(1_000)]
+    held.after_message(None)
+    assert held.collections == [0, 0] and all(r() is not None for r in small)
+    opened = [_cycle() for _ in range(2_000)]  # 4,000 objects in one message
+    held.after_message(None)
+    assert held.collections == [1, 0] and all(r() is None for r in small + opened)
+    for n in range(collector_mod.EVERY - 1):  # the EVERY rule counts from that collection
+        held.after_message(None)
+        assert held.collections == [1, 0], n
+    settled = [_cycle() for _ in range(2_000)]
+    held.after_work()  # a settle: no message, the same rule
+    assert held.collections == [2, 0] and all(r() is None for r in settled)
+    held.after_work()
+    assert held.collections == [2, 0]
+
+
 def test_server_holds_the_collector_after_its_index_and_releases_it_at_shutdown(tmp_path: Path) -> None:
     from graphmind.lsp.server import create_server
 

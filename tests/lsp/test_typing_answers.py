@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 SOURCE = '''def target(x):
+    print(x)
     return x
 
 
@@ -25,6 +26,10 @@ def caller_a():
 class K:
     def m(self):
         return target(2)
+
+
+def other(y):
+    return max(y, 1)
 '''
 
 
@@ -80,9 +85,73 @@ async def _typing(root: Path, edits: list[tuple[int, int, str]]) -> None:
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.lists(st.tuples(st.integers(0, 11), st.integers(0, 30), st.sampled_from(
+@given(st.lists(st.tuples(st.integers(0, 16), st.integers(0, 30), st.sampled_from(
     ["a", " ", "é", "😀", "\n    ", "target(3); ", "(", "#", "\n"])), min_size=1, max_size=12))
 def test_incoming_calls_while_typing_are_what_a_fresh_read_answers(tmp_path_factory: Any, edits: list) -> None:
     root = tmp_path_factory.mktemp("w")
     (root / "m.py").write_text(SOURCE, encoding="utf-8")
     asyncio.run(_typing(root, edits))
+
+
+def test_a_keystroke_that_changed_none_of_its_rows_keeps_the_answer(tmp_path: Path) -> None:
+    """A keystroke in a function that neither is the item nor calls it changes none of the rows
+    the answer read: the next answer reuses them (no read of callers); one that adds a call to the
+    item, or moves lines, reads them again. Each answer is the one read with nothing kept."""
+
+    async def run() -> None:
+        server = create_server()
+        sink = io.BytesIO()
+        server.rpc.writer = sink
+        server.rpc.loop = asyncio.get_running_loop()
+        root = tmp_path
+        (root / "m.py").write_text(SOURCE, encoding="utf-8")
+        uri = (root / "m.py").as_uri()
+        _send(server, sink, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "processId": None, "rootUri": root.as_uri(), "capabilities": {}, "workspaceFolders": [{"uri": root.as_uri(), "name": "w"}]}})
+        _send(server, sink, {"jsonrpc": "2.0", "method": "initialized", "params": {}})
+        for _ in range(600):
+            if server.ready.is_set():
+                break
+            await asyncio.sleep(0.05)
+        _send(server, sink, {"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+            "textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": SOURCE}}})
+        items = _send(server, sink, {"jsonrpc": "2.0", "id": 2, "method": "textDocument/prepareCallHierarchy",
+                                     "params": {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 4}}})
+        read: list[int] = []
+        from graphmind.graph import Graph
+
+        callers = Graph.callers
+
+        def counted(self: Graph, *a: Any, **k: Any) -> Any:
+            read.append(1)
+            return callers(self, *a, **k)
+
+        Graph.callers = counted  # type: ignore[method-assign]
+        try:
+            lines = SOURCE.split("\n")
+            body, line = lines.index("    print(x)"), lines.index("    return max(y, 1)")
+            version = 2
+            _send(server, sink, {"jsonrpc": "2.0", "id": 99, "method": "callHierarchy/incomingCalls", "params": {"item": items[0]}})
+            # (the item's own body, its row as it was; a function that does not call it; a call
+            # to it added there; the new caller typed in; lines moved)
+            for n, (at, char, key, kept) in enumerate([
+                (body, 11, "0", True), (line, 19, "0", True), (line, 20, "0", True), (line, 4, "x = target(5); ", False),
+                (line, 4, "z = 1; ", False), (line, 4, "\n    ", False),
+            ]):
+                _send(server, sink, {"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+                    "textDocument": {"uri": uri, "version": version}, "contentChanges": [{"range": {
+                        "start": {"line": at, "character": char}, "end": {"line": at, "character": char}}, "text": key}]}})
+                version += 1
+                ask = {"jsonrpc": "2.0", "id": 100 + n, "method": "callHierarchy/incomingCalls", "params": {"item": items[0]}}
+                read.clear()
+                got = _send(server, sink, ask)
+                assert (not read) == kept, (n, key)
+                server.last_incoming = None
+                server.buffer_lines.clear()
+                assert got == _send(server, sink, ask), (n, key)
+                assert ("other" in json.dumps(got)) == (n >= 3), (n, got)
+        finally:
+            Graph.callers = callers  # type: ignore[method-assign]
+        server.shut_down()
+
+    asyncio.run(run())

@@ -799,6 +799,18 @@ def _splice(
         # the chunk's sites count up from its first definition's id (see _site_ids)
         sbase = _site_base(_def_anchor(ids[base]), 0)
         sids = last.sids[:first_site] + list(range(sbase, sbase + len(msites))) + last.sids[site_at[stop] :]
+    elif (
+        all(len(c.facts.symbols) > skip for c in (*was_part, *now_part) if c.facts.sites)
+        and ids[:base] == last.ids[:base] and ids[base + own :] == last.ids[base + own - dsym :]
+    ):
+        # every other chunk's sites are named as they were: by a definition whose id stands, or
+        # by a text that no changed chunk's sites were (or are) named by, counted as before
+        sids = last.sids[:first_site]
+        for j, c in enumerate(now_part):
+            if c.facts.sites:
+                sbase = _site_base(_def_anchor(ids[new_sym_at[k + j]]), 0)
+                sids.extend(range(sbase, sbase + len(c.facts.sites)))
+        sids += last.sids[site_at[stop] :]
     else:
         sids = _site_ids(done, ids, new_sym_at)
     return Extraction(merged, done, sids, ids, new_sym_at, new_site_at, prefix, suffix, drow, True, src)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .. import languages
 from ..links import NONE, Patterns, config, from_config, link_rows
@@ -40,6 +40,13 @@ def search_rows(facts: Facts, ids: list[int], which: Iterable[int] | None = None
     ]
 
 
+class LayerPart(NamedTuple):
+    """What some chunks contribute to their file's link and import rows (:meth:`FileLayers.part`)."""
+
+    imports: list[ImportRow]
+    links: list[LinkRow] | None  # the link rows of their call shapes; None: not told apart by chunk
+
+
 class FileLayers:
     def __init__(self, root: Path) -> None:
         self.root = root
@@ -66,22 +73,22 @@ class FileLayers:
         note = lang.notes(facts)
         store.layers.replace_note(file_id, note[0] if note else None, [tuple(m) for m in note[1]] if note else [])
 
-    def part(
-        self, lang: languages.Language, chunks: list[Chunk], ext: Extraction, sites: slice
-    ) -> tuple[list[ImportRow], list[LinkRow]] | None:
+    def part(self, lang: languages.Language, chunks: list[Chunk], ext: Extraction, sites: slice) -> LayerPart:
         """What some chunks of an extraction contribute to their file's link and import rows:
         their imports, and the link rows of their call shapes (``sites``: the chunks' sites in
-        ``ext``; a shape's rows name only its own site and symbols, by id). None: a shape of no
-        site, not told apart by chunk (the rows are remade). A local variable typed changes a
-        chunk's scopes, not its imports; a decorator typed adds a shape that matches no pattern."""
-        links: list[LinkRow] = []
+        ``ext``; a shape's rows name only its own site and symbols, by id; None: a shape of no
+        site, not told apart by chunk, so the file's link rows are remade). A local variable
+        typed changes a chunk's scopes, not its imports; a decorator typed adds a shape that
+        matches no pattern."""
+        links: list[LinkRow] | None = []
         if any(c.facts.links for c in chunks):
             if any(t[0] < 0 for c in chunks for t in c.facts.links):
-                return None
-            shapes = [t for t in ext.facts.links if sites.start <= t[0] < sites.stop]
-            if shapes:
-                links = link_rows(replace(ext.facts, links=shapes), ext.ids, ext.sids, self.patterns(lang))
-        return sorted(row for c in chunks for row in import_rows(lang.imports_in(c.facts, self.root))), links
+                links = None
+            else:
+                shapes = [t for t in ext.facts.links if sites.start <= t[0] < sites.stop]
+                if shapes:
+                    links = link_rows(replace(ext.facts, links=shapes), ext.ids, ext.sids, self.patterns(lang))
+        return LayerPart(sorted(row for c in chunks for row in import_rows(lang.imports_in(c.facts, self.root))), links)
 
     def patch(
         self,
@@ -93,14 +100,16 @@ class FileLayers:
         sids: list[int],
         removed: list[int],
         added: range,
-        whole: bool,
+        links: bool,
+        imports: bool,
     ) -> None:
         """A keystroke's layer rows: the search rows of the symbols an edit removed (ids) and
-        added (indices); with ``whole``, the link and import rows are replaced too (the caller
-        says when the changed chunks could have changed them)."""
-        if whole:
+        added (indices); the link rows (``links``) and import rows (``imports``) are replaced too
+        when the caller says the changed chunks could have changed them."""
+        if links:
             rows = link_rows(facts, ids, sids, self.patterns(lang)) if facts.links else []
             store.layers.replace_links(file_id, rows)
+        if imports:
             store.layers.replace_imports(file_id, import_rows(lang.imports_in(facts, self.root)))
         store.layers.patch_search(file_id, removed, search_rows(facts, ids, added))
 

@@ -29,7 +29,7 @@ import tree_sitter as ts
 from .. import languages
 from ..eol import as_parsed
 from ..model import Edge, Facts, FileResolution, Override, binding_names, supertype_names
-from ..store import NO_INTERFACE, Interface, Store, StoredFile, StoreView, star_key, symbol_ids
+from ..store import NO_INTERFACE, Interface, RowsTouched, Store, StoredFile, StoreView, star_key, symbol_ids
 from ..workspace import check_text
 from . import chunks
 from .layers import FileLayers
@@ -350,9 +350,10 @@ class Updater:
         # their link and import rows when what makes them changed
         was = self.layers.part(lang, prev.chunks[d.old_chunks], prev, d.old_sites)
         now = self.layers.part(lang, ext.chunks[d.new_chunks], ext, d.new_sites)
+        links = not lang.chunked or was.links is None or was.links != now.links
         self.layers.patch(
             store, fid, lang, ext.facts, ext.ids, ext.sids, prev.ids[d.old_syms], range(d.new_syms.start, d.new_syms.stop),
-            whole=not lang.chunked or was is None or was != now,
+            links=links, imports=not lang.chunked or was.imports != now.imports,
         )
         # the packed facts are written when the buffer closes; until then re-resolution reads the buffer's
         store.upsert_file(path, sha256=sha, size=len(doc.text), facts=None, sids=None)
@@ -363,10 +364,12 @@ class Updater:
         # re-resolve the changed chunks' sites (or all of them)
         same = not (d.interface_changed or whole or supers)
         view = self._keystroke_view() if same else StoreView(store.db)
-        self._resolve(fid, path, lang, ext.facts, ext.sids, view, only=None if whole else mid_sites, ids=ext.ids)
+        res = self._resolve(fid, path, lang, ext.facts, ext.sids, view, only=None if whole else mid_sites, ids=ext.ids)
         if whole:
             doc.stale_own = False
-        epoch = store.bump_epoch()
+        kept_links = not links and not store.layers.dirty()
+        touched = _touched(prev, ext, d, mid_sites, res) if same and not settling and not ext.drow and kept_links else None
+        epoch = store.bump_epoch(touched)
         self._warm = (view, epoch) if same else None
         return True
 
@@ -533,11 +536,13 @@ class Updater:
         view: StoreView,
         only: list[int] | None = None,
         ids: list[int] | None = None,
-    ) -> None:
+    ) -> FileResolution:
         """Resolve a file's sites (or the ``only`` ones) and store edges, statuses and deps."""
         if any(d.base is not None for d in self.docs.values()):
             self.resolved_meanwhile.add(fid)
-        self.store.write_resolution(fid, resolve_facts(lang, path, facts, sids, view, only, ids), only)
+        res = resolve_facts(lang, path, facts, sids, view, only, ids)
+        self.store.write_resolution(fid, res, only)
+        return res
 
 
 def resolve_facts(
@@ -607,6 +612,30 @@ def _container_sites(prev: chunks.Extraction, ext: chunks.Extraction, d: ChunkDi
             continue
         out.extend(i for i, s in enumerate(ext.facts.sites) if s.caller == k and i not in done)
     return sorted(out)
+
+
+def _touched(prev: chunks.Extraction, ext: chunks.Extraction, d: ChunkDiff, resolved: list[int], res: FileResolution) -> RowsTouched:
+    """The rows a keystroke patch that moved no line changed (see ``Store.bump_epoch``): the
+    symbols of the changed chunks whose rows it did not write back as they were (the function
+    typed in keeps its row: the item of a call hierarchy typed into), those whose extent changed
+    (the module, a class), the callers of the sites it removed or resolved again; and the callees
+    of the edges it wrote."""
+    ps, ns = prev.facts.symbols, ext.facts.symbols
+    was = {prev.ids[i]: _symbol_row(prev, i) for i in range(d.old_syms.start, d.old_syms.stop)}
+    now = {ext.ids[i]: _symbol_row(ext, i) for i in range(d.new_syms.start, d.new_syms.stop)}
+    syms = {i for i in was.keys() | now.keys() if was.get(i) != now.get(i)}
+    syms.update(ext.ids[i] for i in range(max(1, d.new_syms.start)) if ps[i].range != ns[i].range)
+    callers = {prev.ids[s.caller] for s in prev.facts.sites[d.old_sites]}
+    sites = ext.facts.sites
+    callers.update(ext.ids[sites[i].caller] for i in resolved)
+    return RowsTouched(frozenset(syms), frozenset(callers), frozenset(e.callee for e in res.edges))
+
+
+def _symbol_row(ext: chunks.Extraction, i: int) -> tuple:
+    """What symbol ``i``'s row holds (``Store.insert_symbols``), its parent by id."""
+    s = ext.facts.symbols[i]
+    return (s.qname, s.name, s.kind, ext.ids[s.parent] if s.parent is not None else None, s.range, s.selection,
+            s.signature, s.extra)
 
 
 def _unchanged(prev: chunks.Extraction, ext: chunks.Extraction, d: ChunkDiff) -> bool:

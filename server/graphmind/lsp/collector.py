@@ -18,6 +18,12 @@ never pauses still cannot grow the heap without bound: every :data:`EVERY` messa
 objects made since the last collection (the collector's own count: allocations less
 deallocations) pass :data:`LIMIT`, a message is followed by a collection of what is new: a few
 keystrokes' survivors, a millisecond or two (one every ~40 keystrokes walked ~30 ms of them).
+
+A message (or a settle, :meth:`IdleCollector.after_work`) that alone made :data:`BURST` objects is
+followed by a collection at once: a ``didOpen`` of a large file makes ~35K (Django's
+``fields/__init__.py``), whose first walk costs 8-16 ms. Left to the every-:data:`EVERY` rule, that
+walk fell on the eighth keystroke after the open; now the open pays it (a keystroke makes a few
+thousand at most).
 """
 
 from __future__ import annotations
@@ -28,7 +34,8 @@ import gc
 YOUNG_IDLE_S = 0.05  # quiet this long: what was made since the last collection is collected
 FULL_IDLE_S = 1.0  # quiet this long: everything, frozen or not
 EVERY = 16  # messages (8 keystrokes: a didChange and a request each) that force one, quiet or not
-LIMIT = 100_000  # objects made since the last collection that force one (a large didOpen)
+LIMIT = 100_000  # objects made since the last collection that force one
+BURST = 20_000  # objects made by one message (or settle) that force one right after it (a didOpen)
 
 
 class IdleCollector:
@@ -41,6 +48,7 @@ class IdleCollector:
         self._full: asyncio.TimerHandle | None = None
         self.collections = [0, 0]  # (young, full) collections run: what a test can see
         self.messages = 0  # since the last collection
+        self._seen = 0  # the collector's count when the last message or work was done
 
     def hold(self) -> None:
         if not self.held:
@@ -60,13 +68,27 @@ class IdleCollector:
         if gc.isenabled():  # (an update that began before ``hold`` turned it on again at its end)
             gc.disable()
         self.messages += 1
-        if self.messages >= EVERY or gc.get_count()[0] > LIMIT:  # a client that never pauses: bounded all the same
+        count = gc.get_count()[0]
+        # a client that never pauses: bounded all the same; a message that made many objects pays their walk
+        if self.messages >= EVERY or count > LIMIT or count - self._seen > BURST:
             self._collect_young()
+        self._seen = gc.get_count()[0]
         if loop is None:
             return
         self._cancel()
         self._young = loop.call_later(YOUNG_IDLE_S, self._collect_young)
         self._full = loop.call_later(FULL_IDLE_S, self._collect_full)
+
+    def after_work(self) -> None:
+        """After work no message asked for (a buffer settled once typing paused): what it made is
+        collected now when it made :data:`BURST` objects, not in the next keystrokes."""
+        if not self.held:
+            return
+        if gc.isenabled():
+            gc.disable()
+        if gc.get_count()[0] - self._seen > BURST:
+            self._collect_young()
+        self._seen = gc.get_count()[0]
 
     def _cancel(self) -> None:
         for handle in (self._young, self._full):
@@ -82,6 +104,7 @@ class IdleCollector:
             gc.collect()
             gc.freeze()
             self.collections[0] += 1
+        self._seen = gc.get_count()[0]
 
     def _collect_full(self) -> None:
         """Everything, the index's survivors too; the survivors frozen again."""
@@ -92,3 +115,4 @@ class IdleCollector:
             gc.collect()
             gc.freeze()
             self.collections[1] += 1
+        self._seen = gc.get_count()[0]

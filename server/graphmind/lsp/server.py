@@ -224,6 +224,7 @@ class GraphMindServer:
                 folder.settle(rel)
             except Exception:
                 log.exception("settling %s failed", rel)
+            self.collector.after_work()  # (a settle makes a whole extraction's objects)
 
         self.settle_timers[key] = self.loop.call_later(SETTLE_SECONDS, settle)
 

@@ -15,6 +15,7 @@ from .store import (
     Interface,
     NewFile,
     NewRows,
+    RowsTouched,
     Store,
     StoredFile,
     Version,
@@ -25,5 +26,5 @@ from .view import StoreView, star_key
 
 __all__ = [
     "NO_INTERFACE", "QUERY_INDEXES", "SCHEMA", "SCHEMA_VERSION", "FileRow", "IndexUnavailable", "IndexedFile",
-    "Interface", "NewFile", "NewRows", "Reads", "Store", "StoreView", "StoredFile", "Version", "new_rows", "pack_facts", "read_facts", "star_key", "symbol_ids", "unpack_facts",
+    "Interface", "NewFile", "NewRows", "Reads", "RowsTouched", "Store", "StoreView", "StoredFile", "Version", "new_rows", "pack_facts", "read_facts", "star_key", "symbol_ids", "unpack_facts",
 ]

@@ -215,6 +215,10 @@ class Layers:
             self.db.execute(f"DELETE FROM main.{table} WHERE file_id = ?", (file_id,))
 
     # ------------------------------------------------------------------ edges from rows
+    def dirty(self) -> bool:
+        """Whether the transaction's commit remakes link edges (:meth:`flush`)."""
+        return bool(self.dirty_topics or self.dirty_clients or self.dirty_buckets)
+
     def flush(self) -> None:
         """Remake the edges of the keys whose rows changed (inside the write transaction)."""
         topics, self.dirty_topics = self.dirty_topics, set()

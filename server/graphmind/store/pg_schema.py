@@ -18,7 +18,7 @@ Text columns collate as "C": ordering compares bytes, as SQLite's does."""
 
 from __future__ import annotations
 
-PG_SCHEMA_VERSION = "1"
+PG_SCHEMA_VERSION = "2"  # 2: symbol ids carry their file's bits (model.symbol_id); a store of 1 holds the old ids
 SCHEMA_NAME = "graphmind"
 
 _C = 'text COLLATE "C"'

@@ -8,7 +8,7 @@ import sqlite3
 
 from .layers import LAYERS_SCHEMA
 
-SCHEMA_VERSION = "13"
+SCHEMA_VERSION = "14"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);

@@ -79,6 +79,18 @@ class IndexedFile(NamedTuple):
     lang: str
 
 
+class RowsTouched(NamedTuple):
+    """What one keystroke's write changed of the rows an answer reads (see
+    :meth:`Store.bump_epoch`): every other symbol row, site row and edge is as it was."""
+
+    symbols: frozenset[int]  # symbols whose rows it changed (removed, inserted, extent changed)
+    callers: frozenset[int]  # symbols whose sites or edges it rewrote (the callers of those sites)
+    callees: frozenset[int]  # the callees of the edges it inserted
+
+
+KEPT_EPOCHS = 64  # epochs whose RowsTouched a store keeps
+
+
 class Interface(NamedTuple):
     """What resolvers elsewhere can see of a file, keyed like :class:`StoreView` dependencies:
     symbols by 'lang:qname' -> {(id, name, kind, extra)}, bindings by 'lang:module.name' ->
@@ -228,6 +240,9 @@ class Store:
         # The others have no edges or deps yet, so resolving them deletes nothing (without
         # ``deps_file``, deleting a file's deps would scan the table once per file).
         self._bulk_resolved: set[int] | None = None
+        # epoch -> what the keystroke that made it changed (see bump_epoch); this object's only:
+        # another Store on the same file (a copy, a reopened overlay) knows of none
+        self._touched: dict[int, RowsTouched] = {}
         if self.stack is not None:  # the layers' writes take their file over first; the stack's
             # method, not the store's (store -> layers -> store: a cycle)
             self.layers.own = self.stack.own
@@ -429,6 +444,7 @@ class Store:
             yield
         except BaseException:
             db.execute("ROLLBACK")
+            self._touched.clear()  # (an epoch it bumped may be bumped again by other writes)
             if self.stack is not None:  # the views' changes were rolled back too
                 self.stack.rolled_back()
             raise
@@ -458,13 +474,15 @@ class Store:
         """Copy the WAL's pages into the database file without waiting for anyone (a passive
         checkpoint). True when every page is there: the file alone is then the database as every
         reader that began before the call sees it, and stays so while one of them reads."""
-        busy, log_frames, done = self.db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        # (``main`` only: a stacked overlay's base is attached read-only)
+        busy, log_frames, done = self.db.execute("PRAGMA main.wal_checkpoint(PASSIVE)").fetchone()
         return busy == 0 and log_frames >= 0 and log_frames == done
 
     def copy_to(self, other: Store) -> None:
         """Replace ``other``'s whole content with a consistent copy of this store's (the
         SQLite backup API: pages, no re-parsing, no re-resolving)."""
         self.db.backup(other.db)
+        other._touched.clear()  # its rows and epoch are this store's now
 
     # ------------------------------------------------------------------ meta
     def epoch(self) -> int:
@@ -475,12 +493,36 @@ class Store:
         return row[0] if row else None
 
     def set_meta(self, key: str, value: str) -> None:
+        if key == "epoch":  # an epoch set, not bumped: what any write changed is not known
+            self._touched.clear()
         self.db.execute("INSERT OR REPLACE INTO main.meta VALUES(?, ?)", (key, value))
 
-    def bump_epoch(self) -> int:
+    def bump_epoch(self, touched: RowsTouched | None = None) -> int:
+        """The next epoch (what readers wait on, and what a kept answer is checked against).
+        ``touched``: the write is a keystroke's, which changed only those rows: an answer read at
+        an earlier epoch that read none of them still holds (:meth:`touched_since`)."""
         e = self.epoch() + 1
         self.db.execute("INSERT OR REPLACE INTO main.meta VALUES('epoch', ?)", (str(e),))
+        if touched is None:
+            self._touched.pop(e, None)
+        else:
+            self._touched[e] = touched
+            self._touched.pop(e - KEPT_EPOCHS, None)
         return e
+
+    def touched_since(self, epoch: int) -> list[RowsTouched] | None:
+        """What the writes after ``epoch`` changed, each of them a keystroke's that said so
+        (:meth:`bump_epoch`); None when one did not (any other write: all rows may have changed)."""
+        now = self.epoch()
+        if now - epoch > KEPT_EPOCHS or now < epoch:
+            return None
+        out = []
+        for e in range(epoch + 1, now + 1):
+            t = self._touched.get(e)
+            if t is None:
+                return None
+            out.append(t)
+        return out
 
     # ------------------------------------------------------------------ files
     def file_rows(self) -> dict[str, FileRow]:
@@ -863,6 +905,6 @@ def _is_locked(exc: Exception) -> bool:
 
 
 __all__ = [
-    "FileRow", "IndexUnavailable", "IndexedFile", "Interface", "NO_INTERFACE", "Store", "StoredFile", "Version",
+    "FileRow", "IndexUnavailable", "IndexedFile", "Interface", "NO_INTERFACE", "RowsTouched", "Store", "StoredFile", "Version",
     "pack_facts", "pack_sids", "read_facts", "symbol_ids",
 ]

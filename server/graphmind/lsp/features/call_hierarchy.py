@@ -18,7 +18,7 @@ as JSON) and a typed one for params the lean reader leaves to cattrs; both answe
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..lean import INCOMING, OUTGOING, PREPARE, ItemRef, Lean, TextPosition
 from ..server import GraphMindServer
@@ -81,14 +81,17 @@ def _incoming(ls: GraphMindServer, graph: Graph, ref: ItemRef) -> Lean:
     settings = ls.settings
     min_conf, dispatch = AMBIGUOUS if settings.include_possible else INFERRED, settings.include_dispatch
     # Asked after every keystroke, mostly of the same item, while most keystrokes change no row
-    # (the store's epoch stays): the symbol, its callers and their containers are the last answer's
-    # then. The JSON is made again: positions are converted through the files' current text.
+    # (the store's epoch stays) or rows this answer did not read: the symbol, its callers and their
+    # containers are the last answer's then. The JSON is made again: positions are converted
+    # through the files' current text.
     data = ref.data if isinstance(ref.data, dict) else {}
-    key = (graph, graph.engine.epoch(), ref.uri, ref.line, ref.character, min_conf, dispatch,
+    key = (graph, ref.uri, ref.line, ref.character, min_conf, dispatch,
            *(repr(data.get(k)) for k in ("id", "qname", "path", "root", "mainBlock")))
+    epoch = graph.engine.epoch()
     last = ls.last_incoming
-    if last is not None and last[0] == key:
-        sym, calls, containers = last[1]
+    if last is not None and last[0] == key and (last[1].epoch == epoch or _still_holds(graph, last[1])):
+        sym, calls, containers = last[1].rows
+        ls.last_incoming = (key, last[1]._replace(epoch=epoch))
     else:
         found = ls.item_in(graph, ref)
         if found is None:
@@ -96,10 +99,35 @@ def _incoming(ls: GraphMindServer, graph: Graph, ref: ItemRef) -> Lean:
         sym = found[0]
         calls = _callers(graph, sym, ref, min_conf, dispatch)
         containers = graph.containers([c.symbol for c in calls])
-        ls.last_incoming = (key, (sym, calls, containers)) if found[1] else None
+        callers = frozenset(c.symbol.id for c in calls)
+        ls.last_incoming = (key, KeptIncoming(epoch, (sym, calls, containers), callers)) if found[1] else None
     proto = ls.to_proto(graph.engine)
     return Lean([{"from": item, "fromRanges": proto.site_ranges_json(c.sites)}
                  for c, item in zip(calls, _items(proto, graph, calls, containers), strict=True)])
+
+
+class KeptIncoming(NamedTuple):
+    """The last incomingCalls answer's rows, read at ``epoch``: its symbol, callers and their
+    containers, and the callers' ids (their rows, sites and edges are what it read)."""
+
+    epoch: int
+    rows: tuple[Sym, list[Call], dict[int, str | None]]
+    callers: frozenset[int]
+
+
+def _still_holds(graph: Graph, kept: KeptIncoming) -> bool:
+    """Whether the writes since ``kept`` was read are all keystrokes that changed none of its rows
+    (``Store.bump_epoch``): none changed the item's or a caller's symbol row, a caller's sites or
+    edges, nor an edge to the item (the item's own sites are its outgoing calls). A module's
+    callers are its importers (other rows): read again."""
+    sym, callers = kept.rows[0], kept.callers
+    if sym.kind == "module":
+        return False
+    touched = graph.engine.touched_since(kept.epoch)
+    return touched is not None and all(
+        sym.id not in t.callees and sym.id not in t.symbols and not (t.symbols & callers) and not (t.callers & callers)
+        for t in touched
+    )
 
 
 def outgoing_lean(ls: GraphMindServer, ref: ItemRef) -> Lean:
