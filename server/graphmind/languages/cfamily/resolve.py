@@ -73,6 +73,9 @@ class Resolver:
         self._bases: dict[int, list[SymbolRow]] = {}
         self._members: dict[str, list[SymbolRow]] = {}
         self._symbols: dict[str, list[SymbolRow]] = {}
+        # a file calls the same functions again and again (a virtual method through one class:
+        # its overrides below it each time): the targets of each (found, argument count, label)
+        self._edges: dict[tuple[tuple[int, ...], tuple[int, ...], int, int], list[Target]] = {}
 
     # ---------------------------------------------------------------- the workspace
     def class_at(self, cands: list[str], depth: int = 0) -> list[SymbolRow]:
@@ -316,6 +319,13 @@ class Resolver:
         rows, within = found
         if len(rows) == 1 and rows[0].kind not in CLASS_KINDS and not (within and rows[0].extra.get("virtual")):
             return Resolution(i, [Target(rows[0].id, conf)], RESOLVED)  # most calls: one plain function
+        key = (tuple(r.id for r in rows), tuple(c.id for c in within), n, conf)
+        got = self._edges.get(key)
+        if got is None:
+            got = self._edges[key] = self._targets(rows, within, n, conf)
+        return Resolution(i, list(got), RESOLVED)
+
+    def _targets(self, rows: list[SymbolRow], within: list[SymbolRow], n: int, conf: int) -> list[Target]:
         fit = [r for r in rows if r.kind in CLASS_KINDS or accepts(r.extra.get("arity"), n)] or rows
         virtual = any(r.extra.get("virtual") for r in fit)
         picked = prefer_definitions(fit)
@@ -333,7 +343,7 @@ class Resolver:
                 for cls in within:
                     for r in prefer_definitions(self.dispatch.overrides(declared, cls)):
                         targets.setdefault(r.id, Target(r.id, min(label, INFERRED), dispatch_via(declared)))
-        return Resolution(i, list(targets.values()), RESOLVED)
+        return list(targets.values())
 
     def one_per_program(self, rows: list[SymbolRow]) -> dict[tuple, SymbolRow]:
         """Definitions that are one function: a program links exactly one definition of a name
