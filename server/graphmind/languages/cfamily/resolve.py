@@ -73,6 +73,7 @@ class Resolver:
         self._bases: dict[int, list[SymbolRow]] = {}
         self._members: dict[str, list[SymbolRow]] = {}
         self._symbols: dict[str, list[SymbolRow]] = {}
+        self._lookups: dict[tuple[str, str], Found | None] = {}
         # a file calls the same functions again and again (a virtual method through one class:
         # its overrides below it each time): the targets of each (found, argument count, label)
         self._edges: dict[tuple[tuple[int, ...], tuple[int, ...], int, int], list[Target]] = {}
@@ -165,13 +166,19 @@ class Resolver:
     # ---------------------------------------------------------------- names
     def scopes(self, caller: int) -> list[str]:
         """Where a name used in ``caller`` is looked up: innermost scope first, the global one last."""
+        return self._scopes_of(self._scope(caller))
+
+    def _scope(self, caller: int) -> str:
+        """The innermost scope of a name used in ``caller`` (the functions of one class share it)."""
         sym = self.f.symbols[caller]
         if caller == 0:
-            s = ""
-        elif sym.kind in CLASS_KINDS or sym.kind == "namespace":
-            s = sym.qname
-        else:
-            s = sym.qname.rpartition(".")[0]
+            return ""
+        if sym.kind in CLASS_KINDS or sym.kind == "namespace":
+            return sym.qname
+        return sym.qname.rpartition(".")[0]
+
+    @staticmethod
+    def _scopes_of(s: str) -> list[str]:
         out = []
         while s:
             out.append(s)
@@ -180,12 +187,21 @@ class Resolver:
         return out
 
     def lookup(self, name: str, caller: int) -> Found | None:
-        """A bare name, from the caller outwards (see the module docstring)."""
+        """A bare name, from the caller outwards (see the module docstring). Memoised by the
+        name and the caller's scope (a file calls the same names from the functions of one
+        scope again and again): the answer is shared, not to be changed."""
+        key = (name, self._scope(caller))
+        if key in self._lookups:
+            return self._lookups[key]
+        got = self._lookups[key] = self._lookup(name, key[1])
+        return got
+
+    def _lookup(self, name: str, scope: str) -> Found | None:
         if name in self.aliases:
             rows = self.callables(self.aliases[name])
             if rows:
                 return rows, []
-        for s in self.scopes(caller):
+        for s in self._scopes_of(scope):
             cls = self.class_at([s]) if s else []
             if cls:
                 ms = self.methods(cls, name)
