@@ -74,6 +74,7 @@ class Resolver:
         self._members: dict[str, list[SymbolRow]] = {}
         self._symbols: dict[str, list[SymbolRow]] = {}
         self._lookups: dict[tuple[str, str], Found | None] = {}
+        self._qualified: dict[tuple[tuple[str, ...], str, str], tuple[Found | None, bool]] = {}
         # a file calls the same functions again and again (a virtual method through one class:
         # its overrides below it each time): the targets of each (found, argument count, label)
         self._edges: dict[tuple[tuple[int, ...], tuple[int, ...], int, int], list[Target]] = {}
@@ -164,10 +165,6 @@ class Resolver:
         return own or rows
 
     # ---------------------------------------------------------------- names
-    def scopes(self, caller: int) -> list[str]:
-        """Where a name used in ``caller`` is looked up: innermost scope first, the global one last."""
-        return self._scopes_of(self._scope(caller))
-
     def _scope(self, caller: int) -> str:
         """The innermost scope of a name used in ``caller`` (the functions of one class share it)."""
         sym = self.f.symbols[caller]
@@ -179,6 +176,7 @@ class Resolver:
 
     @staticmethod
     def _scopes_of(s: str) -> list[str]:
+        """Where a name used in scope ``s`` is looked up: innermost scope first, the global one last."""
         out = []
         while s:
             out.append(s)
@@ -218,8 +216,16 @@ class Resolver:
         return None
 
     def qualified(self, parts: list[str], name: str, caller: int) -> tuple[Found | None, bool]:
-        """``A::B::name``: (what it names, whether the qualifier is the workspace's)."""
-        scopes = [""] if parts[0] == "" else self.scopes(caller) + [u for u in self.using]
+        """``A::B::name``: (what it names, whether the qualifier is the workspace's). Memoised
+        like :meth:`lookup`."""
+        key = (tuple(parts), name, self._scope(caller))
+        got = self._qualified.get(key)
+        if got is None:
+            got = self._qualified[key] = self._qualified_in(parts, name, key[2])
+        return got
+
+    def _qualified_in(self, parts: list[str], name: str, scope: str) -> tuple[Found | None, bool]:
+        scopes = [""] if parts[0] == "" else self._scopes_of(scope) + [u for u in self.using]
         qual = [p for p in parts if p]
         known = False
         for s in scopes:
