@@ -73,6 +73,11 @@ class Resolver:
         self._bases: dict[int, list[SymbolRow]] = {}
         self._members: dict[str, list[SymbolRow]] = {}
         self._symbols: dict[str, list[SymbolRow]] = {}
+        self._lookups: dict[tuple[str, str], Found | None] = {}
+        self._qualified: dict[tuple[tuple[str, ...], str, str], tuple[Found | None, bool]] = {}
+        # a file calls the same functions again and again (a virtual method through one class:
+        # its overrides below it each time): the targets of each (found, argument count, label)
+        self._edges: dict[tuple[tuple[int, ...], tuple[int, ...], int, int], list[Target]] = {}
 
     # ---------------------------------------------------------------- the workspace
     def class_at(self, cands: list[str], depth: int = 0) -> list[SymbolRow]:
@@ -160,15 +165,18 @@ class Resolver:
         return own or rows
 
     # ---------------------------------------------------------------- names
-    def scopes(self, caller: int) -> list[str]:
-        """Where a name used in ``caller`` is looked up: innermost scope first, the global one last."""
+    def _scope(self, caller: int) -> str:
+        """The innermost scope of a name used in ``caller`` (the functions of one class share it)."""
         sym = self.f.symbols[caller]
         if caller == 0:
-            s = ""
-        elif sym.kind in CLASS_KINDS or sym.kind == "namespace":
-            s = sym.qname
-        else:
-            s = sym.qname.rpartition(".")[0]
+            return ""
+        if sym.kind in CLASS_KINDS or sym.kind == "namespace":
+            return sym.qname
+        return sym.qname.rpartition(".")[0]
+
+    @staticmethod
+    def _scopes_of(s: str) -> list[str]:
+        """Where a name used in scope ``s`` is looked up: innermost scope first, the global one last."""
         out = []
         while s:
             out.append(s)
@@ -177,12 +185,21 @@ class Resolver:
         return out
 
     def lookup(self, name: str, caller: int) -> Found | None:
-        """A bare name, from the caller outwards (see the module docstring)."""
+        """A bare name, from the caller outwards (see the module docstring). Memoised by the
+        name and the caller's scope (a file calls the same names from the functions of one
+        scope again and again): the answer is shared, not to be changed."""
+        key = (name, self._scope(caller))
+        if key in self._lookups:
+            return self._lookups[key]
+        got = self._lookups[key] = self._lookup(name, key[1])
+        return got
+
+    def _lookup(self, name: str, scope: str) -> Found | None:
         if name in self.aliases:
             rows = self.callables(self.aliases[name])
             if rows:
                 return rows, []
-        for s in self.scopes(caller):
+        for s in self._scopes_of(scope):
             cls = self.class_at([s]) if s else []
             if cls:
                 ms = self.methods(cls, name)
@@ -199,8 +216,16 @@ class Resolver:
         return None
 
     def qualified(self, parts: list[str], name: str, caller: int) -> tuple[Found | None, bool]:
-        """``A::B::name``: (what it names, whether the qualifier is the workspace's)."""
-        scopes = [""] if parts[0] == "" else self.scopes(caller) + [u for u in self.using]
+        """``A::B::name``: (what it names, whether the qualifier is the workspace's). Memoised
+        like :meth:`lookup`."""
+        key = (tuple(parts), name, self._scope(caller))
+        got = self._qualified.get(key)
+        if got is None:
+            got = self._qualified[key] = self._qualified_in(parts, name, key[2])
+        return got
+
+    def _qualified_in(self, parts: list[str], name: str, scope: str) -> tuple[Found | None, bool]:
+        scopes = [""] if parts[0] == "" else self._scopes_of(scope) + [u for u in self.using]
         qual = [p for p in parts if p]
         known = False
         for s in scopes:
@@ -316,6 +341,13 @@ class Resolver:
         rows, within = found
         if len(rows) == 1 and rows[0].kind not in CLASS_KINDS and not (within and rows[0].extra.get("virtual")):
             return Resolution(i, [Target(rows[0].id, conf)], RESOLVED)  # most calls: one plain function
+        key = (tuple(r.id for r in rows), tuple(c.id for c in within), n, conf)
+        got = self._edges.get(key)
+        if got is None:
+            got = self._edges[key] = self._targets(rows, within, n, conf)
+        return Resolution(i, list(got), RESOLVED)
+
+    def _targets(self, rows: list[SymbolRow], within: list[SymbolRow], n: int, conf: int) -> list[Target]:
         fit = [r for r in rows if r.kind in CLASS_KINDS or accepts(r.extra.get("arity"), n)] or rows
         virtual = any(r.extra.get("virtual") for r in fit)
         picked = prefer_definitions(fit)
@@ -333,7 +365,7 @@ class Resolver:
                 for cls in within:
                     for r in prefer_definitions(self.dispatch.overrides(declared, cls)):
                         targets.setdefault(r.id, Target(r.id, min(label, INFERRED), dispatch_via(declared)))
-        return Resolution(i, list(targets.values()), RESOLVED)
+        return list(targets.values())
 
     def one_per_program(self, rows: list[SymbolRow]) -> dict[tuple, SymbolRow]:
         """Definitions that are one function: a program links exactly one definition of a name
