@@ -28,7 +28,6 @@ import json
 import random
 import shutil
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -37,9 +36,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE.parent / "tests" / "store"))
-from bench_snapshot_layer import DJANGO, repository, reset  # noqa: E402
-from bench_team import add_functions, load, pct, python_files  # noqa: E402
-from pg_util import create  # noqa: E402
+from bench_snapshot_layer import DJANGO, reset, snapshotted  # noqa: E402
+from bench_team import add_functions, load, pct  # noqa: E402
 
 from scripts.lsp_client import LspClient  # noqa: E402
 
@@ -115,24 +113,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--local", action="store_true", help="also the server without a store (waits for a local index)")
     ap.add_argument("--out", type=Path, default=None)
     args = ap.parse_args(argv)
-    from graphmind.commits import index_commit
     from graphmind.graph import Graph
     from graphmind.store.location import check
     from graphmind.team import open_snapshot
 
     figures: dict[str, Any] = {"load_start": load(), "cases": []}
-    work = Path(tempfile.mkdtemp(prefix="graphmind-bench-lsp-store-"))
-    cluster = create()
-    try:
-        root = repository(args.corpus, work)
-        files = python_files(root)
-        cluster.admin("CREATE DATABASE team")
-        url = cluster.url("team")
-        start = time.monotonic()
-        made = index_commit(root, check(url, "bench"), "HEAD", cache=work / "ci-cache")
-        figures["snapshot"] = {"files": made.files, "seconds": round(time.monotonic() - start, 1), "load": load()}
-        print(f"snapshot: {made.files:,} files in {time.monotonic() - start:.1f} s (load {load()})", flush=True)
-        shutil.rmtree(work / "ci-cache", ignore_errors=True)
+    with snapshotted(args.corpus, "graphmind-bench-lsp-store-") as snap:
+        root, files, url = snap.root, snap.files, snap.url
+        figures["snapshot"] = snap.summary
         shutil.rmtree(root / ".graphmind", ignore_errors=True)
 
         # a function with callers in other files, and functions to ask about
@@ -164,10 +152,6 @@ def main(argv: list[str] | None = None) -> int:
             row = {"case": "no store (local index)", **serve(root, None, target, callers, asked, args.questions, args.seed)}
             figures["cases"].append(row)
             print(json.dumps(row), flush=True)
-    finally:
-        cluster.kill()
-        shutil.rmtree(cluster.data.parent, ignore_errors=True)
-        shutil.rmtree(work, ignore_errors=True)
     print_table(figures)
     if args.out:
         args.out.write_text(json.dumps(figures, indent=2))

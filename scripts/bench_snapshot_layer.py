@@ -30,8 +30,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -49,6 +51,41 @@ def repository(corpus: Path, work: Path) -> Path:
     git(root, "add", "-A")
     git(root, "commit", "-qm", "corpus")
     return root
+
+
+class Snapshotted(NamedTuple):
+    """A corpus committed in a scratch git repository and indexed into a snapshot of a throwaway
+    PostgreSQL cluster (:func:`snapshotted`)."""
+
+    root: Path
+    files: list[str]
+    url: str
+    summary: dict[str, Any]  # the snapshot's files, seconds and the load after it
+
+
+@contextmanager
+def snapshotted(corpus: Path, prefix: str) -> Iterator[Snapshotted]:
+    """The corpus in a snapshot; the cluster and the scratch folder are removed at the end."""
+    from graphmind.commits import index_commit
+    from graphmind.store.location import check
+
+    work = Path(tempfile.mkdtemp(prefix=prefix))
+    cluster = create()
+    try:
+        root = repository(corpus, work)
+        files = python_files(root)
+        cluster.admin("CREATE DATABASE team")
+        url = cluster.url("team")
+        start = time.monotonic()
+        made = index_commit(root, check(url, "bench"), "HEAD", cache=work / "ci-cache")
+        summary = {"files": made.files, "seconds": round(time.monotonic() - start, 1), "load": load()}
+        print(f"snapshot: {made.files:,} files in {time.monotonic() - start:.1f} s (load {load()})", flush=True)
+        shutil.rmtree(work / "ci-cache", ignore_errors=True)
+        yield Snapshotted(root, files, url, summary)
+    finally:
+        cluster.kill()
+        shutil.rmtree(cluster.data.parent, ignore_errors=True)
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def rename_method(root: Path, rel: str, old: str, new: str) -> None:
@@ -106,24 +143,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", default="", help="only the local changes whose label holds this text")
     ap.add_argument("--out", type=Path, default=None)
     args = ap.parse_args(argv)
-    from graphmind.commits import index_commit
     from graphmind.graph import Graph
-    from graphmind.store.location import check
 
     figures: dict[str, Any] = {"load_start": load(), "cases": []}
-    work = Path(tempfile.mkdtemp(prefix="graphmind-bench-layer-"))
-    cluster = create()
-    try:
-        root = repository(args.corpus, work)
-        files = python_files(root)
-        cluster.admin("CREATE DATABASE team")
-        url = cluster.url("team")
-        start = time.monotonic()
-        made = index_commit(root, check(url, "bench"), "HEAD", cache=work / "ci-cache")
-        figures["snapshot"] = {"files": made.files, "seconds": round(time.monotonic() - start, 1), "load": load()}
-        print(f"snapshot: {made.files:,} files in {time.monotonic() - start:.1f} s (load {load()})", flush=True)
-        shutil.rmtree(work / "ci-cache", ignore_errors=True)
-
+    with snapshotted(args.corpus, "graphmind-bench-layer-") as snap:
+        root, files, url = snap.root, snap.files, snap.url
+        figures["snapshot"] = snap.summary
         _, engine, _ = timed_open(root, url, "x")
         rng = random.Random(args.seed)
         graph = Graph(engine)  # type: ignore[arg-type]
@@ -157,10 +182,6 @@ def main(argv: list[str] | None = None) -> int:
                    "kept_s": round(again.layer.seconds, 3) if again.layer else 0.0, **lat, "load": load()}
             figures["cases"].append(row)
             print(json.dumps(row), flush=True)
-    finally:
-        cluster.kill()
-        shutil.rmtree(cluster.data.parent, ignore_errors=True)
-        shutil.rmtree(work, ignore_errors=True)
     print_tables(figures)
     if args.out:
         args.out.write_text(json.dumps(figures, indent=2))
