@@ -13,6 +13,9 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -122,3 +125,33 @@ def repository(source: Path, root: Path) -> Path:
     git(root, "add", "-A")
     git(root, "commit", "-qm", "C0")
     return root
+
+
+@contextmanager
+def hung_listener() -> Iterator[int]:
+    """A port whose listener accepts connections and never speaks (a hung server): a client's
+    connect timeout is what bounds its wait. Yields the port."""
+    hole = socket.socket()
+    hole.bind(("127.0.0.1", 0))
+    hole.listen(8)
+    accepted: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        hole.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                accepted.append(hole.accept()[0])
+            except OSError:
+                pass
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    try:
+        yield hole.getsockname()[1]
+    finally:
+        stop.set()
+        thread.join(2)
+        hole.close()
+        for s in accepted:
+            s.close()

@@ -5,8 +5,6 @@ connect timeout) or has no such snapshot; editors' sessions read-only."""
 from __future__ import annotations
 
 import json
-import socket
-import threading
 import time
 from pathlib import Path
 
@@ -17,7 +15,7 @@ from graphmind.store import IndexUnavailable
 from graphmind.store.location import check
 from graphmind.store.snapshots import SnapshotStore
 from graphmind.team import TIMEOUT_ENV, open_snapshot
-from pg_util import EDITOR_PASSWORD, PASSWORD, Cluster, git
+from pg_util import EDITOR_PASSWORD, PASSWORD, Cluster, git, hung_listener
 
 
 def _callers(root: Path, store: str, capsys: pytest.CaptureFixture[str], symbol: str = "shop.orders.make") -> dict:
@@ -62,25 +60,9 @@ def test_a_store_that_does_not_answer_falls_back_within_the_timeout(
     repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A listener that accepts and never speaks (a hung server), and a port nobody listens on."""
-    hole = socket.socket()
-    hole.bind(("127.0.0.1", 0))
-    hole.listen(8)
-    accepted: list[socket.socket] = []
-    stop = threading.Event()
-
-    def accept() -> None:
-        hole.settimeout(0.2)
-        while not stop.is_set():
-            try:
-                accepted.append(hole.accept()[0])
-            except OSError:
-                pass
-
-    thread = threading.Thread(target=accept, daemon=True)
-    thread.start()
     monkeypatch.setenv(TIMEOUT_ENV, "2")
-    try:
-        for port in (hole.getsockname()[1], 1):
+    with hung_listener() as hung:
+        for port in (hung, 1):
             url = f"postgresql://graphmind:{PASSWORD}@127.0.0.1:{port}/postgres"
             start = time.monotonic()
             engine, status = open_snapshot(repo, check(url, "test"))
@@ -90,12 +72,6 @@ def test_a_store_that_does_not_answer_falls_back_within_the_timeout(
             got = _callers(repo, url, capsys)
             assert got["source"] == "disk" and got["store"]["answeredFrom"] == "local"
             assert got["results"][0]["callers"]
-    finally:
-        stop.set()
-        thread.join(2)
-        hole.close()
-        for s in accepted:
-            s.close()
 
 
 def test_editors_connect_read_only(repo: Path, pg_url: str, pg_cluster: Cluster, capsys: pytest.CaptureFixture[str]) -> None:

@@ -6,9 +6,7 @@ after ``git checkout``."""
 from __future__ import annotations
 
 import asyncio
-import socket
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -19,7 +17,7 @@ from graphmind.store.location import check
 from graphmind.store.snapshots import SnapshotStore
 from graphmind.team import TIMEOUT_ENV
 from lsprotocol import types as T
-from pg_util import EDITOR_PASSWORD, PASSWORD, Cluster, git
+from pg_util import EDITOR_PASSWORD, PASSWORD, Cluster, git, hung_listener
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lsp"))
 from lsp_util import _plain, blast_radius, incoming_names, lsp_session, pos_in, prepare, uri  # noqa: E402
@@ -91,25 +89,9 @@ async def test_answers_over_the_snapshot_the_local_files_and_the_buffers(repo: P
 
 async def test_a_store_down_at_start_answers_locally_and_says_so(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A listener that accepts and never speaks (a hung server): the connect timeout bounds the wait."""
-    hole = socket.socket()
-    hole.bind(("127.0.0.1", 0))
-    hole.listen(8)
-    accepted: list[socket.socket] = []
-    stop = threading.Event()
-
-    def accept() -> None:
-        hole.settimeout(0.2)
-        while not stop.is_set():
-            try:
-                accepted.append(hole.accept()[0])
-            except OSError:
-                pass
-
-    thread = threading.Thread(target=accept, daemon=True)
-    thread.start()
     monkeypatch.setenv(TIMEOUT_ENV, "2")
-    monkeypatch.setenv("GRAPHMIND_STORE", f"postgresql://graphmind:{PASSWORD}@127.0.0.1:{hole.getsockname()[1]}/postgres")
-    try:
+    with hung_listener() as port:
+        monkeypatch.setenv("GRAPHMIND_STORE", f"postgresql://graphmind:{PASSWORD}@127.0.0.1:{port}/postgres")
         start = time.monotonic()
         async with lsp_session(repo) as lc:
             store = await _store_status(lc, repo, lambda s: s["reason"] != "connecting to the store")
@@ -129,12 +111,6 @@ async def test_a_store_down_at_start_answers_locally_and_says_so(repo: Path, mon
                     range=T.Range(start=T.Position(line=0, character=0), end=T.Position(line=0, character=0)), text="#\n")]))
             assert await _make_callers(lc, repo) == {"shop.new.fresh", "shop.orders.cancel", "shop.new.in_buffer"}
             assert time.monotonic() - began < 1.5
-    finally:
-        stop.set()
-        thread.join(2)
-        hole.close()
-        for s in accepted:
-            s.close()
 
 
 async def test_checkout_moves_to_the_matching_snapshot(repo: Path, pg_url: str, pg_cluster: Cluster) -> None:
