@@ -45,7 +45,9 @@ def _send(server: GraphMindServer, sink: io.BytesIO, message: dict[str, Any]) ->
     return None
 
 
-async def _typing(root: Path, edits: list[tuple[int, int, str]]) -> None:
+async def _opened(root: Path) -> tuple[Any, io.BytesIO, str, list]:
+    """A server on ``root`` (its ``m.py`` holds SOURCE) with ``m.py`` open, and the call
+    hierarchy item of its first function: (server, its output, the file's URI, the items)."""
     server = create_server()
     sink = io.BytesIO()
     server.rpc.writer = sink
@@ -63,6 +65,11 @@ async def _typing(root: Path, edits: list[tuple[int, int, str]]) -> None:
     items = _send(server, sink, {"jsonrpc": "2.0", "id": 2, "method": "textDocument/prepareCallHierarchy",
                                  "params": {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 4}}})
     assert items
+    return server, sink, uri, items
+
+
+async def _typing(root: Path, edits: list[tuple[int, int, str]]) -> None:
+    server, sink, uri, items = await _opened(root)
     text = SOURCE
     for n, (line, char, key) in enumerate(edits):
         lines = text.split("\n")
@@ -99,24 +106,8 @@ def test_a_keystroke_that_changed_none_of_its_rows_keeps_the_answer(tmp_path: Pa
     item, or moves lines, reads them again. Each answer is the one read with nothing kept."""
 
     async def run() -> None:
-        server = create_server()
-        sink = io.BytesIO()
-        server.rpc.writer = sink
-        server.rpc.loop = asyncio.get_running_loop()
-        root = tmp_path
-        (root / "m.py").write_text(SOURCE, encoding="utf-8")
-        uri = (root / "m.py").as_uri()
-        _send(server, sink, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "processId": None, "rootUri": root.as_uri(), "capabilities": {}, "workspaceFolders": [{"uri": root.as_uri(), "name": "w"}]}})
-        _send(server, sink, {"jsonrpc": "2.0", "method": "initialized", "params": {}})
-        for _ in range(600):
-            if server.ready.is_set():
-                break
-            await asyncio.sleep(0.05)
-        _send(server, sink, {"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
-            "textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": SOURCE}}})
-        items = _send(server, sink, {"jsonrpc": "2.0", "id": 2, "method": "textDocument/prepareCallHierarchy",
-                                     "params": {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 4}}})
+        (tmp_path / "m.py").write_text(SOURCE, encoding="utf-8")
+        server, sink, uri, items = await _opened(tmp_path)
         read: list[int] = []
         from graphmind.graph import Graph
 
