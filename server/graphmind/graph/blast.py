@@ -237,9 +237,12 @@ def _answer(
     # the edges between consecutive levels decide each node's best path
     by_node: dict[int, list[tuple[int, int, int, int, str | None]]] = {}
     syms: dict[int, Sym] = {}
+    def edges_and_symbols(batch: list[int]) -> tuple[list, list]:
+        with reads() as r:  # held for the batch's statements, never across a step's yield
+            return r.call_edges_from(batch, min_conf, incoming), r.symbols_by_id(batch)
+
     batches = ([(got.edges, got.symbols)] if got is not None else
-               ((r.call_edges_from(nodes[i : i + BATCH], min_conf, incoming), r.symbols_by_id(nodes[i : i + BATCH]))
-                for i in range(0, len(nodes), BATCH) for r in _reading(reads)))
+               (edges_and_symbols(nodes[i : i + BATCH]) for i in range(0, len(nodes), BATCH)))
     for edges, rows in batches:
         for node, parent, conf, fid, idx, via in edges:
             if level.get(parent) is not None and level.get(node, -1) == level[parent] + 1:
@@ -301,20 +304,17 @@ def _answer(
     )
 
 
-def _reading(reads: ReadsFactory) -> Generator[Reads, None, None]:
-    """``reads()`` held for one batch's statements (for a generator expression)."""
-    with reads() as r:
-        yield r
-
-
 def _fill_sites(
     reads: ReadsFactory, items: list[BlastItem], keys: dict[int, list[tuple[int, int]]], rows: list[tuple] | None = None,
 ) -> Generator[None, None, None]:
     """The items' call sites: read here in batches, or from ``rows`` (read with the walk)."""
     wanted = sorted({k for item in items for k in keys.get(item.symbol.id, [])})
     found: dict[tuple[int, int], Site] = {}
-    batches = ([rows] if rows is not None else
-               (r.sites_by_key(wanted[i : i + BATCH]) for i in range(0, len(wanted), BATCH) for r in _reading(reads)))
+    def sites(batch: list[tuple[int, int]]) -> list[tuple]:
+        with reads() as r:  # held for the batch's statement, never across a step's yield
+            return r.sites_by_key(batch)
+
+    batches = ([rows] if rows is not None else (sites(wanted[i : i + BATCH]) for i in range(0, len(wanted), BATCH)))
     for batch in batches:
         found.update(((fid, sid), Site.of(rest)) for fid, sid, *rest in batch)
         yield
