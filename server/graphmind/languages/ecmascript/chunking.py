@@ -15,7 +15,8 @@ A chunk holds what its extraction reads of the statements around it:
   member of ``Foo`` when ``Foo`` is defined there (``Extractor.def_in_scope``; after a class,
   they are member chunks of it). A definition further up (another declaration in between) is not
   seen, by a fresh index or an edit alike;
-- a class member's overload signatures are one chunk with its implementation.
+- a class member's overload signatures are one chunk with its implementation, and its
+  decorators (siblings before it in the class body) one chunk with it.
 
 A file from disk is extracted chunk by chunk too (no ``Language.extract_whole``): measured on zod,
 a first index costs about what one pass over the file did.
