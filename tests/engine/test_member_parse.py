@@ -471,3 +471,36 @@ def test_a_decorator_typed_above_a_typescript_method_is_parsed_with_the_method(t
     assert not doc.unsettled
     assert "model.Model.load" in _qnames(doc.extraction)
     _settled_equals_fresh(eng, tmp_path / "fresh", doc.text, "model.ts")
+
+
+def test_broken_text_typed_in_front_of_a_member_leaves_its_definitions(tmp_path: Path) -> None:
+    """Issue 30: text typed in front of a member (a decorator, at the start of the member's line)
+    is broken until it is whole; error recovery over it drops the member (TypeScript's makes
+    ``@load() {`` a decorator and an error; zod's ``_parse`` became a method ``ParseReturnType``),
+    which removes its callers' edges and places every chunk after it again (the count of symbols
+    changes: ~650 chunks on zod's ``types.ts``). The member is parsed without that text while its
+    own text follows it unchanged: it keeps its definitions, and once the text is whole its chunks
+    are a fresh parse's."""
+    for rel, text, before, typed, whole in (
+        ("model.ts", TS_MODEL, "load() {", "@audit(", [")"]),
+        ("model.py", MODEL, "def check(self):", "@audit(", [")", "\n    "]),  # (a Python decorator ends its line)
+    ):
+        root = tmp_path / rel
+        eng = _engine(root, text, rel)
+        counts = _Counts(eng)
+        doc = eng.open_document(rel, text)
+        assert doc is not None
+        at = text.index(before)
+        qnames = _qnames(doc.extraction)
+        opened = counts.whole
+        for key in typed:
+            eng.edit_document(rel, [(at, at, key.encode())])
+            at += 1
+            assert doc.unsettled, key
+            assert _qnames(doc.extraction) == qnames, f"{rel}: {typed[: typed.index(key) + 1]!r}"
+        assert counts.whole == opened
+        for key in whole:
+            eng.edit_document(rel, [(at, at, key.encode())])
+            at += len(key)
+        assert not doc.unsettled and counts.whole == opened
+        _settled_equals_fresh(eng, root / "fresh", doc.text, rel)
