@@ -448,3 +448,59 @@ def _calls(ext: chunks.Extraction | None) -> set[tuple[str | None, str]]:
     assert ext is not None
     syms = ext.facts.symbols
     return {(syms[s.caller].qname if s.caller is not None else None, s.name) for s in ext.facts.sites}
+
+
+def test_a_decorator_typed_above_a_typescript_method_is_parsed_with_the_method(tmp_path: Path) -> None:
+    """Issue 30: a class member's decorators are its siblings in TypeScript's tree; they are one
+    chunk with the member (as Python's ``decorated_definition``), so ``@memoize()`` typed before a
+    method is an edit of that method's chunk: every key, ``)`` (the text whole again) and Enter
+    included, parses the member alone (the whole text's parse and merge: 30 ms on zod's types.ts),
+    and the buffer's facts are a fresh extraction's once the text is whole."""
+    eng = _engine(tmp_path, TS_MODEL, "model.ts")
+    counts = _Counts(eng)
+    doc = eng.open_document("model.ts", TS_MODEL)
+    assert doc is not None
+    at = TS_MODEL.index("  load() {") + 2
+    opened = counts.whole
+    for key in [*"@audit(", ")", "\n  "]:
+        eng.edit_document("model.ts", [(at, at, key.encode())])
+        at += len(key)
+        assert counts.whole == opened, f"the whole text was parsed at {key!r}"
+        if not doc.unsettled:
+            assert _no_bytes(doc.extraction.facts) == _no_bytes(_fresh_facts(doc.text, "model.ts")[0]), key  # type: ignore[union-attr]
+    assert not doc.unsettled
+    assert "model.Model.load" in _qnames(doc.extraction)
+    _settled_equals_fresh(eng, tmp_path / "fresh", doc.text, "model.ts")
+
+
+def test_broken_text_typed_in_front_of_a_member_leaves_its_definitions(tmp_path: Path) -> None:
+    """Issue 30: text typed in front of a member (a decorator, at the start of the member's line)
+    is broken until it is whole; error recovery over it drops the member (TypeScript's makes
+    ``@load() {`` a decorator and an error; zod's ``_parse`` became a method ``ParseReturnType``),
+    which removes its callers' edges and places every chunk after it again (the count of symbols
+    changes: ~650 chunks on zod's ``types.ts``). The member is parsed without that text while its
+    own text follows it unchanged: it keeps its definitions, and once the text is whole its chunks
+    are a fresh parse's."""
+    for rel, text, before, typed, whole in (
+        ("model.ts", TS_MODEL, "load() {", "@audit(", [")"]),
+        ("model.py", MODEL, "def check(self):", "@audit(", [")", "\n    "]),  # (a Python decorator ends its line)
+    ):
+        root = tmp_path / rel
+        eng = _engine(root, text, rel)
+        counts = _Counts(eng)
+        doc = eng.open_document(rel, text)
+        assert doc is not None
+        at = text.index(before)
+        qnames = _qnames(doc.extraction)
+        opened = counts.whole
+        for key in typed:
+            eng.edit_document(rel, [(at, at, key.encode())])
+            at += 1
+            assert doc.unsettled, key
+            assert _qnames(doc.extraction) == qnames, f"{rel}: {typed[: typed.index(key) + 1]!r}"
+        assert counts.whole == opened
+        for key in whole:
+            eng.edit_document(rel, [(at, at, key.encode())])
+            at += len(key)
+        assert not doc.unsettled and counts.whole == opened
+        _settled_equals_fresh(eng, root / "fresh", doc.text, rel)

@@ -90,6 +90,9 @@ class Chunk:
     # the row the chunk started on when its facts were extracted: their rows are ``start_row -
     # facts_row`` lines too high or low (-1: ``start_row``, the facts are where the chunk is)
     facts_row: int = -1
+    # broken text typed in front of a member, left out of its parse: the member's own text starts
+    # this many bytes into the chunk (see parse.member_region)
+    front: int = 0
 
     def __post_init__(self) -> None:
         if self.facts_row < 0:
@@ -102,7 +105,7 @@ class Chunk:
         if rng is not None and drow:
             rng = (rng[0] + drow, rng[1], rng[2] + drow, rng[3])
         return Chunk(self.key, self.start_byte + dbyte, self.start_row + drow, self.end_row + drow, parent, self.facts,
-                     rng, self.broken, self.cache, self.size, self.kind, self.folded, self.facts_row)
+                     rng, self.broken, self.cache, self.size, self.kind, self.folded, self.facts_row, self.front)
 
 
 class Rebased(NamedTuple):
@@ -358,6 +361,7 @@ def extract_member(
     header: int | None,
     parsed: tuple[int, int],
     whole: Range,
+    front: tuple[int, int] | None = None,
 ) -> Extraction | None:
     """An edit inside one member of the class of chunk ``header`` (None: inside one top-level
     statement), from a tree of part of the text: the member or statement (bytes ``parsed`` of
@@ -365,7 +369,9 @@ def extract_member(
     does for a broken whole tree, the previous chunks stand but the edited member, extracted from
     ``tree`` (its root: error recovery may have wrapped the class in an error); ``whole`` is the
     file's range (the module's). None when the edit is not inside one member of that class (one
-    top-level statement), or its text is not all in ``parsed``."""
+    top-level statement), or its text is not all in ``parsed``. ``front``: bytes of ``src`` left
+    out of ``tree`` (broken text typed in front of the member), kept in the chunk as its
+    ``front``."""
     old = last.chunks
     if not old or old[0].facts.module != module or hint[0] != len(last.src):
         return None
@@ -387,6 +393,10 @@ def extract_member(
     member = done[prefix]
     if not (parsed[0] <= member.start_byte and member.start_byte + member.size <= parsed[1]):
         return None
+    if front is not None:  # the chunk starts with the text left out of its parse
+        if not member.start_byte <= front[0] <= front[1] <= member.start_byte + member.size:
+            return None
+        member.front = front[1] - member.start_byte
     return _merged(lang, whole, src, relpath, module, last, done, prefix, suffix, drow)
 
 

@@ -50,11 +50,17 @@ class Region(NamedTuple):
     whole: chunks.Range  # the file's range (the module's), as a parse of the whole text gives it
     replaced: tuple[int, int]  # the last extraction's chunks [first, stop) the member's bytes held
     edit: tuple[int, int]  # the edit as placed here: lengths of common prefix and suffix (see Document.edited)
+    # the text typed in front of the member, when the member's own text follows it unchanged: left
+    # out of the parse when it leaves the text broken (the member keeps its definitions while a
+    # decorator or a statement is typed in front of it, instead of what error recovery makes)
+    front: tuple[int, int] | None = None
 
 
 class MemberParse(NamedTuple):
     tree: ts.Tree  # of the region's text only, with syntax errors
     region: Region
+    broken: bool  # the region's text has syntax errors (the tree may not: ``front`` left out)
+    front: tuple[int, int] | None = None  # the bytes left out of ``tree``
 
 
 def member_region(
@@ -87,6 +93,7 @@ def member_region(
         return None
     c, after = old[k], old[k + 1]
     h = c.parent
+    front = _front(last.src, src, c, head, cut, new_end)
     # the edit ends within the chunk or after it, before the next chunk (blank lines typed below a
     # member are its region's: the next chunk moves)
     if c.size < 0 or after.start_row <= c.end_row:
@@ -143,7 +150,22 @@ def member_region(
         pb = point_from(src, (a - pa[1], pa[0]), b)
         line = (b - pb[1], pb[0])
         ranges.append(ts.Range(pa, pb, a, b))
-    return Region(ranges, h, (lo, hi), (r[0], r[1], r[2] + drow, r[3]), (k, stop), (head, size - cut))
+    return Region(ranges, h, (lo, hi), (r[0], r[1], r[2] + drow, r[3]), (k, stop), (head, size - cut),
+                  front if front is not None and lo <= front[0] and front[1] <= hi else None)
+
+
+def _front(old_src: bytes, src: bytes, c: chunks.Chunk, head: int, cut: int, new_end: int) -> tuple[int, int] | None:
+    """The text typed in front of chunk ``c``'s own text (after the text its last parse left out,
+    ``Chunk.front``), as bytes of ``src``, when the edit (the last text's ``[head, cut)``, now
+    ``[head, new_end)``) is there and the member's own text follows it unchanged. None otherwise."""
+    own = c.start_byte + c.front  # where the member's own text starts in the last text
+    if c.size <= c.front or not c.start_byte <= head <= cut <= own:
+        return None
+    start = own + new_end - cut
+    n = c.start_byte + c.size - own
+    if start == c.start_byte or src[start : start + n] != old_src[own : own + n]:
+        return None
+    return (c.start_byte, start)
 
 
 class Body(NamedTuple):
@@ -233,7 +255,29 @@ class Parsers:
         if p is None:
             p = self._parts[lang.name] = lang.parser()
         p.included_ranges = region.ranges
-        return MemberParse(p.parse(text), region)
+        tree = p.parse(text)
+        if tree.root_node.has_error and region.front is not None:
+            p.included_ranges = _without(region.ranges, region.front, text)
+            kept = p.parse(text)
+            if not kept.root_node.has_error:
+                return MemberParse(kept, region, True, region.front)
+        return MemberParse(tree, region, tree.root_node.has_error)
+
+
+def _without(ranges: list[ts.Range], cut: tuple[int, int], src: bytes) -> list[ts.Range]:
+    """``ranges`` with bytes ``cut`` of ``src`` left out."""
+    a, b = cut
+    out = []
+    for r in ranges:
+        if r.end_byte <= a or r.start_byte >= b:
+            out.append(r)
+            continue
+        line = (r.start_byte - r.start_point[1], r.start_point[0])
+        if r.start_byte < a:
+            out.append(ts.Range(r.start_point, point_from(src, line, a), r.start_byte, a))
+        if b < r.end_byte:
+            out.append(ts.Range(point_from(src, line, b), r.end_point, b, r.end_byte))
+    return out
 
 
 class Extracted(NamedTuple):

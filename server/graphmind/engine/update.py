@@ -216,7 +216,7 @@ class Updater:
                 ext = self._extract_member(doc, text, module, prev, hint, part)
                 if ext is not None:
                     return ext
-                if not part.tree.root_node.has_error or part.region.header is None:
+                if not part.broken or part.region.header is None:
                     break
         tree = self.parsers.parse(doc.lang, text, None if parsed_afresh else doc.tree)
         doc.partial = False
@@ -247,9 +247,10 @@ class Updater:
         r = part.region
         hint = (hint[0], *r.edit)  # the edit where member_region placed it
         exact_before = not doc.unsettled or doc.partial  # every chunk but broken members' is whole text's
-        if part.tree.root_node.has_error:
+        if part.broken:
             ext = chunks.extract_member(
-                doc.lang, part.tree, text, doc.path, module, prev, doc.spare, hint, r.header, r.member, r.whole
+                doc.lang, part.tree, text, doc.path, module, prev, doc.spare, hint, r.header, r.member, r.whole,
+                part.front,
             )
             if ext is None:
                 return None

@@ -88,6 +88,25 @@ def test_overloads_and_assignments_are_in_the_chunk_of_what_they_belong_to() -> 
     assert "src.m.Z.late" not in qnames
 
 
+def test_a_members_decorators_are_in_its_chunk() -> None:
+    """A class member's decorators are siblings before it in TypeScript's tree: they are one chunk
+    with the member, so the decorator's call shape names the member it decorates (an event
+    handler's ``@OnEvent``: in a chunk of its own it named none), and a decorator typed above a
+    member edits that member's chunk."""
+    src = (
+        b"export class H {\n  a() {}\n\n  @OnEvent('order.created')\n  // handles it\n  @Other()\n"
+        b"  handle(x: number) {\n    return x;\n  }\n}\n"
+    )
+    spans = TS.chunk_spans(TS.parser().parse(src).root_node)
+    texts = [src[s.start : s.end].decode() for s in spans]
+    assert texts[2].startswith("@OnEvent('order.created')") and texts[2].endswith("return x;\n  }")
+    assert len(texts) == 3
+    facts = _extract(src).facts
+    handle = next(i for i, s in enumerate(facts.symbols) if s.qname == "src.m.H.handle")
+    on_event = next(link for link in facts.links if link[1] == ("OnEvent",))
+    assert on_event[3] == handle
+
+
 def test_static_members_assigned_after_a_class_are_called_through_it(tmp_path: Path) -> None:
     write_files(tmp_path, {
         "lib.js": "class Z {\n  run() {}\n}\nZ.create = function () {\n  return new Z();\n};\nmodule.exports = { Z };\n",

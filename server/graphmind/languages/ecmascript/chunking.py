@@ -15,7 +15,8 @@ A chunk holds what its extraction reads of the statements around it:
   member of ``Foo`` when ``Foo`` is defined there (``Extractor.def_in_scope``; after a class,
   they are member chunks of it). A definition further up (another declaration in between) is not
   seen, by a fresh index or an edit alike;
-- a class member's overload signatures are one chunk with its implementation.
+- a class member's overload signatures are one chunk with its implementation, and its
+  decorators (siblings before it in the class body) one chunk with it.
 
 A file from disk is extracted chunk by chunk too (no ``Language.extract_whole``): measured on zod,
 a first index costs about what one pass over the file did.
@@ -84,13 +85,16 @@ def chunk_spans(root: ts.Node) -> list[Span]:
 def _groups(children: list[ts.Node], top: bool) -> list[tuple[list[ts.Node], str]]:
     """Consecutive nodes in groups, a comment alone, each with its first node's type: a node
     joins the group before it when that group ends with an overload signature (a ``;`` after it
-    aside), a ``;`` always, and at the top level an assignment statement (see the module);
-    comments between them are in the group. A class body's braces are in none."""
+    aside) or a decorator (a class member's decorators are its siblings in TypeScript's tree: they
+    are the member's, as Python's ``decorated_definition`` holds them, so a decorator typed above
+    a member is an edit of that member's chunk), a ``;`` always, and at the top level an
+    assignment statement (see the module); comments between them are in the group. A class
+    body's braces are in none."""
     out: list[tuple[list[ts.Node], str]] = []
     group: list[ts.Node] = []
     group_type = ""
     comments: list[tuple[ts.Node, str]] = []  # comments after the open group
-    open_signature = False  # the open group ends with an overload signature
+    open_signature = False  # the open group ends with an overload signature or a decorator
     for child in children:
         t = child.type
         if "comment" in t:
@@ -109,7 +113,7 @@ def _groups(children: list[ts.Node], top: bool) -> list[tuple[list[ts.Node], str
                 comments = []
             group, group_type = [child], t
         if t != ";":
-            open_signature = t in OVERLOADS or (
+            open_signature = t in _JOINS_NEXT or (
                 t == "export_statement" and (d := child.child_by_field_name("declaration")) is not None and d.type in OVERLOADS
             )
     if group:
@@ -118,6 +122,7 @@ def _groups(children: list[ts.Node], top: bool) -> list[tuple[list[ts.Node], str
     return out
 
 
+_JOINS_NEXT = (*OVERLOADS, "decorator")  # a node the node after it joins
 CLASS_DECLARATIONS = ("class_declaration", "abstract_class_declaration")
 _CLASS_STATEMENTS = (*CLASS_DECLARATIONS, "export_statement")
 

@@ -102,7 +102,7 @@ def _decorated(call: ts.Node, defs: dict[int, int]) -> int:
     holder = deco.parent
     if holder is not None and holder.type == "class_body":  # a member's decorators precede it
         holder = deco.next_named_sibling
-        while holder is not None and holder.type == "decorator":
+        while holder is not None and (holder.type == "decorator" or "comment" in holder.type):
             holder = holder.next_named_sibling
     return defs.get(holder.start_byte, -1) if holder is not None else -1
 
