@@ -19,7 +19,7 @@ from typing import Any
 
 from .engine import Engine
 from .gitrepo import GitError, GitRepo
-from .snapshot_layer import LayerRefused, LocalLayer, open_layer
+from .snapshot_layer import LAYER_FILE, LayerRefused, LocalLayer, open_layer
 from .store import IndexUnavailable, Store
 from .store.dialect import POSTGRES
 from .store.layers import Layers
@@ -175,8 +175,7 @@ def open_snapshot(
             shared.close()
             return None, StoreStatus(location.shown, "local", f"no snapshot of HEAD ({head[:12]}) or of its ancestors")
         changes = repo.changed_files(snap.commit)
-        named = {"name": layer_name} if layer_name else {}
-        layer = open_layer(root, shared, snap, changes, buffers, **named) if changes or buffers else None
+        layer = open_layer(root, shared, snap, changes, buffers, layer_name or LAYER_FILE) if changes or buffers else None
         engine = SnapshotEngine(root, shared, snap, layer)
     except LayerRefused as exc:
         shared.close()
