@@ -168,7 +168,7 @@ def test_cli_and_mcp_count_constructor_calls_of_an_initializer(ws: Path) -> None
     assert [c["qualifiedName"] for c in got["callers"]] == ["shapes.Circle.__init__"] and got["viaConstruct"] == 1
     assert "viaDispatch" not in got
     text = gm("callers", "shapes.Shape.__init__").stdout
-    assert "(+1 via construction, calls of the class, which run it (--dispatch lists them))" in text
+    assert "(+1 via construction, through a constructor call (--dispatch lists them))" in text
     got = json.loads(gm("callers", "shapes.Shape.__init__", "--dispatch", "--json").stdout)["results"][0]
     assert {(c["qualifiedName"], json.dumps(c.get("via"))) for c in got["callers"]} == {
         ("shapes.Circle.__init__", "null"), ("shapes.make", json.dumps({"kind": "construct", "key": "shapes.Square"})),
@@ -178,6 +178,6 @@ def test_cli_and_mcp_count_constructor_calls_of_an_initializer(ws: Path) -> None
         ans = T.callers(v, "shapes.Shape.__init__", budget=tools.budget(None))
         assert [c["qualifiedName"] for c in ans.data["callers"]] == ["shapes.Circle.__init__"]
         assert ans.data["viaConstruct"] == 1
-        assert "+1 via construction, calls of the class, which run it (dispatch=true lists them)" in ans.text
+        assert "+1 via construction, through a constructor call (dispatch=true lists them)" in ans.text
         ans = T.callers(v, "shapes.Shape.__init__", dispatch=True, budget=tools.budget(None))
         assert {c["qualifiedName"] for c in ans.data["callers"]} == {"shapes.Circle.__init__", "shapes.make"}

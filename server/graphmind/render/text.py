@@ -11,7 +11,7 @@ def plural(n: int, word: str, many: str | None = None) -> str:
 # the count's words, and what the callers call instead
 INDIRECT_PHRASES = {
     "dispatch": ("via dispatch", "through a declared method"),
-    "construct": ("via construction", "calls of the class, which run it"),
+    "construct": ("via construction", "through a constructor call"),
 }
 
 
