@@ -212,7 +212,7 @@ def _print_view(view: View) -> None:
 
 def _run(args: argparse.Namespace, view: View) -> int:
     from . import cli_agent, cli_layers
-    from .answers import blast_json, call_json, symbol_json
+    from .answers import blast_json, call_json, left_out_json, symbol_json
     from .graph import confidence_level, indirect_counts
     from .render import indirect_notes
 
@@ -268,7 +268,7 @@ def _run(args: argparse.Namespace, view: View) -> int:
         entry = {"symbol": symbol_json(t), args.command: [call_json(c) for c in calls]}
         # say what --dispatch would add, never a silent "no callers"
         left_out.append({} if dispatch else indirect_counts(neighbours(t, True), calls))
-        entry.update({f"via{kind.capitalize()}": n for kind, n in left_out[-1].items()})  # viaDispatch, viaConstruct
+        entry.update(left_out_json(left_out[-1]))  # viaDispatch, viaConstruct
         out.append(cli_agent.fit_list(entry, args.command, args))
     if args.json:
         print(cli_agent.dump({"results": out, **view_json(view)}, args))

@@ -31,7 +31,7 @@ from ..graph.changes import changes as graph_changes
 from ..graph.dead import dead_code as graph_dead_code
 from ..graph.paths import call_paths
 from ..graph.related import DEFAULT_BUDGET as RELATED_BUDGET
-from ..model import CONFIDENCE_NAMES, INDIRECT_VIAS
+from ..model import CONFIDENCE_NAMES
 from ..render import (
     CLI_DEFAULT_TOKENS,
     MCP_DEFAULT_TOKENS,
@@ -229,13 +229,12 @@ def _neighbours(
         "complete": unresolved == 0 and weak == 0, "unresolvedSites": unresolved, "weakEdges": weak,
         "freshness": freshness(view),
     }
-    frame.update({f"via{kind.capitalize()}": n for kind, n in left_out.items()})  # viaDispatch, viaConstruct
+    frame.update(answers.left_out_json(left_out))  # viaDispatch, viaConstruct
 
     def lines(d: Json) -> list[str]:
         out = [f"{tool} of " + "; ".join(_head(t) for t in d["targets"])]
         out.append(f"{plural(d['total'], tool[:-1])}, {_completeness_text(d)}")
-        out.extend(indirect_notes({k: d[f"via{k.capitalize()}"] for k in INDIRECT_VIAS if f"via{k.capitalize()}" in d},
-                                  "dispatch=true"))
+        out.extend(indirect_notes(answers.left_out_counts(d), "dispatch=true"))
         for e in d[tool]:
             at = ", ".join(f"{s['line']}:{s['column']}" for s in e["sites"])
             of = f" → {e['of']}" if "of" in e else ""
