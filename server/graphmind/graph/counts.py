@@ -37,17 +37,24 @@ def indirect_counts(every: list[Call], listed: list[Call]) -> dict[str, int]:
     return dict(Counter(c.via.kind for c in every if c.symbol.id not in shown and c.via is not None and c.via.indirect))
 
 
-def _indirect_callers(reads: Reads, sid: int) -> tuple[tuple[str, int], ...]:
-    """The callers of ``sid`` over indirect edges only, counted by ``via`` kind."""
-    direct: set[int] = set()
-    by_kind: dict[str, set[int]] = {}
-    for caller, _conf, via, *_site in reads.neighbours(sid, True, ("call",), INFERRED):
+def _indirect_callers(reads: Reads, ids: list[int]) -> dict[int, tuple[tuple[str, int], ...]]:
+    """The callers of each symbol over indirect edges only, counted by ``via`` kind (one read of
+    the call edges into them)."""
+    if not ids:
+        return {}
+    direct: dict[int, set[int]] = {}
+    by_kind: dict[int, dict[str, set[int]]] = {}
+    # (callee, caller, confidence, file id, site, via): the edges into ``ids``, whoever calls
+    for callee, caller, _conf, _fid, _sid, via in reads.call_edges_from(ids, INFERRED, incoming=False):
         v = Via.decode(via)
         if v is not None and v.indirect:
-            by_kind.setdefault(v.kind, set()).add(caller)
+            by_kind.setdefault(callee, {}).setdefault(v.kind, set()).add(caller)
         else:
-            direct.add(caller)
-    return tuple((k, n) for k, callers in sorted(by_kind.items()) if (n := len(callers - direct)))
+            direct.setdefault(callee, set()).add(caller)
+    return {
+        sid: tuple((k, n) for k, callers in sorted(kinds.items()) if (n := len(callers - direct.get(sid, set()))))
+        for sid, kinds in by_kind.items()
+    }
 
 
 def caller_counts(reads: Reads, syms: list[Sym]) -> dict[int, CallerCounts]:
@@ -58,16 +65,15 @@ def caller_counts(reads: Reads, syms: list[Sym]) -> dict[int, CallerCounts]:
     known = reads.caller_counts(ids, INFERRED, dispatch=False)
     every = reads.caller_counts(ids, INFERRED)  # the direct callers and the indirect ones
     possible = reads.possible_caller_counts(ids, INFERRED)
+    # the few symbols with indirect callers are read again, for the kinds
+    indirect = _indirect_callers(reads, [i for i in ids if every.get(i, 0) > known.get(i, 0)])
     out: dict[int, CallerCounts] = {}
     for langs in {languages.family_of(s.lang) for s in syms}:  # calls from files of the symbol's family only
         mine = [s for s in syms if languages.family_of(s.lang) == langs]
         by_name = reads.unresolved_call_counts(sorted({s.name for s in mine if s.kind != "module"}), list(langs))
         for s in mine:
             unresolved = 0 if s.kind == "module" else by_name.get(s.name, 0)
-            direct = known.get(s.id, 0)
-            # the few symbols with indirect callers are read again, for the kinds
-            indirect = _indirect_callers(reads, s.id) if every.get(s.id, 0) > direct else ()
-            out[s.id] = CallerCounts(direct, possible.get(s.id, 0), unresolved, indirect)
+            out[s.id] = CallerCounts(known.get(s.id, 0), possible.get(s.id, 0), unresolved, indirect.get(s.id, ()))
     return out
 
 
