@@ -8,8 +8,11 @@ called), ``callHierarchy/incomingCalls`` of basedpyright (``basedpyright-langser
 caller is the innermost function around the call (module-level code and class bodies are left
 out, as in ``accuracy.py``). GraphMind's answer is its edges into the same definitions at the
 default confidence (``inferred`` and above), as ``incomingCalls`` lists them: the calls written to
-the definition (``direct``), and, for comparison, with the edges through a declared method too
-(``with dispatch``, ``via`` dispatch, which ``incomingCalls`` listed before issue 30).
+the definition (``direct``), and, for comparison, with the indirect edges too
+(:data:`graphmind.model.INDIRECT_VIAS`, listed with ``includeDispatch``): ``+ constructs``, the
+constructor calls ``X(...)`` reaching ``X.__init__`` (``via construct``, listed directly before
+issue 30 item 2), and ``+ every indirect edge``, also the calls through a declared method reaching
+an override (``via dispatch``, listed directly before issue 30).
 
 Two references, side by side:
 
@@ -26,8 +29,9 @@ basedpyright's answers are appended to ``<cache>/<key>-incoming-<seed>.jsonl`` a
 that stops is resumed; the package is copied once to ``<cache>/<key>-ws/`` so positions stay
 valid), and ``--python`` points basedpyright at an empty venv's interpreter (else it resolves
 imports against whatever the machine's Python has installed). ``--only FILE`` writes the edges only
-GraphMind lists, with their sites and the rule that made each (for reading), and ``--gm-db`` keeps
-GraphMind's index for the next run.
+GraphMind's ``incomingCalls`` lists (direct, against basedpyright's answer as it is), with their
+sites and the rule that made each (for reading), and ``--gm-db`` keeps GraphMind's index for the
+next run.
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import peer_basedpyright as P  # noqa: E402
 from accuracy import locate_package  # noqa: E402
 from fetch_corpus import fetch_sdist  # noqa: E402
+from graphmind.model import INDIRECT_VIAS  # noqa: E402
 from lsp_client import LspError  # noqa: E402
 
 Edge = tuple[str, str]
@@ -165,15 +170,19 @@ def graphmind_edges(ws: Path, db: Path) -> tuple[dict[Edge, list[GmSite]], set[s
     return edges, functions, callables
 
 
-def _is_dispatch(s: GmSite) -> bool:
-    return bool(s.via and s.via.startswith("dispatch:"))
+def _via_kind(s: GmSite) -> str | None:
+    """The site's ``via`` kind when the edge is indirect (dispatch, construct), else None."""
+    kind = s.via.partition(":")[0] if s.via else None
+    return kind if kind in INDIRECT_VIAS else None
 
 
 def rule(edge: Edge, sites: list[GmSite], callables: set[str], method_names: Counter[str]) -> str:
     """The rule that most likely made a GraphMind edge (from its sites' labels and ``via``)."""
     shown = [s for s in sites if s.confidence >= 2]
-    direct = [s for s in shown if not _is_dispatch(s)]
+    direct = [s for s in shown if _via_kind(s) is None]
     if not direct:
+        if _via_kind(shown[0]) == "construct":
+            return "construct: a constructor call → the __init__ it runs"
         declared = shown[0].via.partition(":")[2] if shown[0].via else ""
         return "dispatch: an override of the method called" if declared in callables else \
             "dispatch: a subclass's method the class calls on self without defining it"
@@ -182,7 +191,7 @@ def rule(edge: Edge, sites: list[GmSite], callables: set[str], method_names: Cou
         return f"link: {s.via.partition(':')[0]}"
     caller, callee = edge
     if callee.endswith(".__init__") and s.name != "__init__":
-        return "constructor call → __init__"
+        return "constructor call → __init__ (direct)"
     if s.confidence == 3:
         return "extracted"
     if method_names[s.name] == 1 and callee.rpartition(".")[2] == s.name:
@@ -225,22 +234,30 @@ def main(argv: list[str] | None = None) -> int:
     raw = {(a, b) for r in answered for a, b in r["edges"] if keep((a, b))}
     ctor = raw | {(a, b) for r in answered for a, b in r.get("constructors", ()) if keep((a, b))}
     mine = {e: s for e, s in edges.items() if e[1] in covered and keep(e)}
-    with_dispatch = {e for e, s in mine.items() if any(x.confidence >= 2 for x in s)}
-    direct = {e for e, s in mine.items() if any(x.confidence >= 2 and not _is_dispatch(x) for x in s)}
+
+    def listed(kinds: tuple[str | None, ...]) -> set[Edge]:
+        """The edges with a site at the default confidence whose via kind is one of ``kinds``."""
+        return {e for e, s in mine.items() if any(x.confidence >= 2 and _via_kind(x) in kinds for x in s)}
+
+    direct = listed((None,))
+    every = listed((None, *INDIRECT_VIAS))
+    answers = (("direct (incomingCalls)", direct), ("+ constructs (before item 2)", listed((None, "construct"))),
+               ("+ every indirect edge (before issue 30)", every))
     print(f"{key}: {len(answered)} definitions of a sample of {args.sample} (seed {args.seed}) answered\n")
-    print("| reference | reference edges | GraphMind's incomingCalls | edges | in reference | precision | recall |")
+    print("| reference | reference edges | GraphMind | edges | in reference | precision | recall |")
     print("|---|---:|---|---:|---:|---:|---:|")
     for name, ref in (("basedpyright incomingCalls", raw), ("+ constructors", ctor)):
-        for label, found in (("with dispatch edges (before)", with_dispatch), ("direct (now)", direct)):
+        for label, found in answers:
             print(f"| {name} | {len(ref)} | {label} | {score(found, ref)} |")
     names = Counter(q.rpartition(".")[2] for q in functions)
-    for name, ref in (("basedpyright incomingCalls", raw), ("+ constructors", ctor)):
-        by_rule = Counter(rule(e, mine[e], callables, names) for e in with_dispatch - ref)
-        print(f"\nOnly GraphMind (with dispatch edges), against {name}: {sum(by_rule.values())}")
+    for label, found, name, ref in (("incomingCalls", direct, "basedpyright incomingCalls", raw),
+                                    ("with every indirect edge", every, "+ constructors", ctor)):
+        by_rule = Counter(rule(e, mine[e], callables, names) for e in found - ref)
+        print(f"\nOnly GraphMind ({label}), against {name}: {sum(by_rule.values())}")
         for r, n in by_rule.most_common():
             print(f"  {n:5d}  {r}")
     if args.only:
-        only = sorted(with_dispatch - ctor)
+        only = sorted(direct - raw)
         args.only.write_text(json.dumps(
             [{"caller": a, "callee": b, "rule": rule((a, b), mine[(a, b)], callables, names),
               "sites": [s._asdict() for s in mine[(a, b)]]} for a, b in only], indent=1))

@@ -39,7 +39,7 @@ def make():
 '''
 
 
-def test_scores_the_direct_answer_and_the_dispatch_one_against_both_references(
+def test_scores_the_direct_answer_and_the_indirect_ones_against_both_references(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     cache = tmp_path / "cache"
@@ -57,13 +57,19 @@ def test_scores_the_direct_answer_and_the_dispatch_one_against_both_references(
     only = tmp_path / "only.json"
     assert S.main(["--package", "pkg==1.0:pkg", "--cache", str(cache), "--no-collect", "--only", str(only)]) == 0
     out = capsys.readouterr().out
-    # with dispatch: total → Shape.area, total → Square.area, make → Box.__init__; direct: not Square.area
-    assert "| basedpyright incomingCalls | 1 | with dispatch edges (before) | 3 | 1 | 0.333 | 1.000 |" in out
-    assert "| basedpyright incomingCalls | 1 | direct (now) | 2 | 1 | 0.500 | 1.000 |" in out
-    assert "| + constructors | 2 | with dispatch edges (before) | 3 | 2 | 0.667 | 1.000 |" in out
-    assert "| + constructors | 2 | direct (now) | 2 | 2 | 1.000 | 1.000 |" in out
-    assert "1  constructor call → __init__" in out
+    # every indirect edge: total → Shape.area, total → Square.area (dispatch), make → Box.__init__
+    # (construct); direct: total → Shape.area only
+    assert "| basedpyright incomingCalls | 1 | direct (incomingCalls) | 1 | 1 | 1.000 | 1.000 |" in out
+    assert "| basedpyright incomingCalls | 1 | + constructs (before item 2) | 2 | 1 | 0.500 | 1.000 |" in out
+    assert "| basedpyright incomingCalls | 1 | + every indirect edge (before issue 30) | 3 | 1 | 0.333 | 1.000 |" in out
+    assert "| + constructors | 2 | direct (incomingCalls) | 1 | 1 | 1.000 | 0.500 |" in out
+    assert "| + constructors | 2 | + constructs (before item 2) | 2 | 2 | 1.000 | 1.000 |" in out
+    assert "Only GraphMind (incomingCalls), against basedpyright incomingCalls: 0" in out
+    assert "1  dispatch: an override of the method called" in out
+    assert json.loads(only.read_text()) == []  # the direct answer lists nothing basedpyright lacks
+    # the edges only GraphMind lists, with their rule: a direct edge basedpyright lacks
+    (cache / "pkg-1.0-incoming-0.jsonl").write_text("".join(json.dumps(a) + "\n" for a in answers[1:]) + json.dumps(
+        {"callee": "pkg.shapes.Shape.area", "kind": "method", "answered": True, "edges": []}) + "\n")
+    assert S.main(["--package", "pkg==1.0:pkg", "--cache", str(cache), "--no-collect", "--only", str(only)]) == 0
     [edge] = json.loads(only.read_text())
-    assert (edge["caller"], edge["callee"], edge["rule"]) == (
-        "pkg.shapes.total", "pkg.shapes.Square.area", "dispatch: an override of the method called",
-    )
+    assert (edge["caller"], edge["callee"], edge["rule"]) == ("pkg.shapes.total", "pkg.shapes.Shape.area", "inferred: stated or inferred type")

@@ -14,7 +14,7 @@ from .graph import BlastResult, Call, Site, Sym
 from .graph.deps import Dependency, FileNode
 from .graph.notes import Note
 from .graph.related import RelatedResult
-from .model import CONFIDENCE_NAMES, Via
+from .model import CONFIDENCE_NAMES, INDIRECT_VIAS, Via
 
 Json = dict[str, Any]
 
@@ -48,6 +48,17 @@ def call_json(c: Call, symbol: Callable[[Sym], Json] = symbol_json, site: Callab
 def via_json(v: Via) -> Json:
     """How an indirect edge reaches its target: ``{"kind": "dispatch", "key": "pkg.Base.run"}``."""
     return {"kind": v.kind, "key": v.key}
+
+
+def left_out_json(counts: dict[str, int]) -> Json:
+    """The indirect neighbours an answer leaves out, by ``via`` kind: ``{"viaDispatch": 5,
+    "viaConstruct": 12}`` (:data:`graphmind.model.INDIRECT_VIAS`)."""
+    return {f"via{kind.capitalize()}": n for kind, n in counts.items() if n}
+
+
+def left_out_counts(answer: Json) -> dict[str, int]:
+    """:func:`left_out_json`'s counts, read back from an answer."""
+    return {k: answer[key] for k in INDIRECT_VIAS if (key := f"via{k.capitalize()}") in answer}
 
 
 def note_json(n: Note, path: Callable[[str], Json] | None = None) -> Json:

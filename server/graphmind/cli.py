@@ -92,8 +92,9 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--min-confidence", default="inferred", choices=["extracted", "inferred", "ambiguous"])
         if name != "refs":
             p.add_argument("--dispatch", action="store_true",
-                           help="also list the calls through a method SYMBOL overrides (callees: the overrides "
-                                "its calls may run), each with 'via dispatch'")
+                           help="also list the indirect callers: the calls through a method SYMBOL overrides and, "
+                                "of an __init__, the constructor calls of its class (callees: the overrides and "
+                                "initializers its calls may run), each with its 'via'")
         _add_common(p)
 
     p = sub.add_parser("blast-radius", help="every caller (or callee) of SYMBOL within N hops")
@@ -211,8 +212,9 @@ def _print_view(view: View) -> None:
 
 def _run(args: argparse.Namespace, view: View) -> int:
     from . import cli_agent, cli_layers
-    from .answers import blast_json, call_json, symbol_json
-    from .graph import confidence_level
+    from .answers import blast_json, call_json, left_out_json, symbol_json
+    from .graph import confidence_level, indirect_counts
+    from .render import indirect_notes
 
     graph = view.graph
     if args.command == "index":
@@ -260,18 +262,18 @@ def _run(args: argparse.Namespace, view: View) -> int:
         return (graph.callers if args.command == "callers" else graph.callees)(t.id, min_conf, through_declared)
 
     out: list[dict[str, Any]] = []
+    left_out: list[dict[str, int]] = []  # per target, the indirect neighbours by via kind
     for t in targets:
         calls = neighbours(t, dispatch)
         entry = {"symbol": symbol_json(t), args.command: [call_json(c) for c in calls]}
-        if not dispatch:  # say what --dispatch would add, never a silent "no callers"
-            more = len(neighbours(t, True)) - len(calls)
-            if more:
-                entry["viaDispatch"] = more
+        # say what --dispatch would add, never a silent "no callers"
+        left_out.append({} if dispatch else indirect_counts(neighbours(t, True), calls))
+        entry.update(left_out_json(left_out[-1]))  # viaDispatch, viaConstruct
         out.append(cli_agent.fit_list(entry, args.command, args))
     if args.json:
         print(cli_agent.dump({"results": out, **view_json(view)}, args))
         return 0
-    for t, entry in zip(targets, out, strict=True):
+    for t, entry, more in zip(targets, out, left_out, strict=True):
         print(f"{t.qname} ({t.kind})  {t.path}:{t.range[0] + 1}  {t.signature}")
         rows = entry[args.command]
         if not rows:
@@ -280,8 +282,8 @@ def _run(args: argparse.Namespace, view: View) -> int:
             lines = ", ".join(f"{s['path']}:{s['line']}" for s in c["sites"])
             via = f"  via {c['via']['kind']} {c['via']['key']}" if "via" in c else ""
             print(f"  {c['confidence']:<9} {c['qualifiedName']}  ({c['path']}:{c['startLine']})  at {lines}{via}")
-        if entry.get("viaDispatch"):
-            print(f"  (+{entry['viaDispatch']} via dispatch, through a declared method: --dispatch lists them)")
+        for note in indirect_notes(more, "--dispatch"):
+            print(f"  ({note})")
     return 0
 
 

@@ -80,12 +80,18 @@ class Facts:
 
 class Via(NamedTuple):
     """How an edge that is not a direct call reaches its target: ``kind`` is ``dispatch`` (an
-    override or implementation of the declared method ``key``), ``event`` (topic ``key``) or
-    ``http`` (route ``key``). Stored as ``kind:key``. A blast radius item also says
-    ``implements`` (it overrides or implements the declared method ``key``, see graph.blast)."""
+    override or implementation of the declared method ``key``), ``construct`` (the initializer a
+    constructor call of the class ``key`` runs), ``event`` (topic ``key``) or ``http`` (route
+    ``key``). Stored as ``kind:key``. A blast radius item also says ``implements`` (it overrides
+    or implements the declared method ``key``, see graph.blast)."""
 
     kind: str
     key: str
+
+    @property
+    def indirect(self) -> bool:
+        """Whether the edge's call is written to another definition (:data:`INDIRECT_VIAS`)."""
+        return self.kind in INDIRECT_VIAS
 
     def encode(self) -> str:
         return f"{self.kind}:{self.key}"
@@ -96,6 +102,14 @@ class Via(NamedTuple):
             return None
         kind, _, key = text.partition(":")
         return Via(kind, key)
+
+
+# the ``via`` kinds of an edge whose call is written to another definition than its callee: a
+# call of a declared method that may run an override (``dispatch``), a call of a class that runs its
+# initializer (``construct``). The call answers list them only on request, labelled, and count
+# them otherwise; the blast radius follows them (event and http links are listed: no call is
+# written to the handler at all)
+INDIRECT_VIAS = ("dispatch", "construct")
 
 
 class Import(NamedTuple):

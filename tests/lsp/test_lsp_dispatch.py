@@ -20,6 +20,10 @@ from lsprotocol import types as T_
 from test_lsp_honest import lens_titles
 
 SHAPES = '''class Shape:
+    def __init__(self, name):
+        self.name = name
+
+
     def area(self):
         return 0
 
@@ -35,6 +39,15 @@ def total(s: Shape):
 
 def square_only(q: Square):
     return q.area()
+
+
+class Circle(Shape):
+    def __init__(self, r):
+        super().__init__("circle")
+
+
+def make():
+    return Square("s"), Circle(1)
 '''
 
 
@@ -87,7 +100,7 @@ def test_cli_and_mcp_count_dispatch_callers_and_list_them_on_request(ws: Path) -
     got = json.loads(gm("callers", "shapes.Square.area", "--json").stdout)["results"][0]
     assert [c["qualifiedName"] for c in got["callers"]] == ["shapes.square_only"] and got["viaDispatch"] == 1
     text = gm("callers", "shapes.Square.area").stdout
-    assert "(+1 via dispatch, through a declared method: --dispatch lists them)" in text
+    assert "(+1 via dispatch, through a declared method (--dispatch lists them))" in text
     got = json.loads(gm("callers", "shapes.Square.area", "--dispatch", "--json").stdout)["results"][0]
     assert {(c["qualifiedName"], json.dumps(c.get("via"))) for c in got["callers"]} == {
         ("shapes.square_only", "null"), ("shapes.total", json.dumps({"kind": "dispatch", "key": "shapes.Shape.area"})),
@@ -118,3 +131,53 @@ def test_an_item_reached_through_no_written_call_says_how() -> None:
     assert hierarchy_detail(handler, "app.hooks", possible=True, via=via_label(Via("dispatch", "app.Base.save"))) == (
         "possible · through app.Base.save · app.hooks · app/hooks.py"
     )
+
+
+async def test_constructor_calls_of_an_initializer_are_listed_apart(ws: Path) -> None:
+    """``Square("s")`` is a call of ``Square``: ``Shape.__init__``'s callers are its explicit calls
+    (``super().__init__``); the constructor calls are counted on the lens, listed on request
+    ("constructs shapes.Square · "), and reached by the blast radius (a parameter change breaks
+    them)."""
+    async with lsp_session(ws) as lc:
+        [init] = await prepare(lc, ws, "shapes.py", position_of(ws, "shapes.py", "def __init__", offset=4))
+        assert init.data["qname"] == "shapes.Shape.__init__"
+        assert [(c.from_.name, c.from_.detail) for c in await _incoming(lc, init)] == [("__init__", "Circle · shapes.py")]
+        titles = await lens_titles(lc, ws, "shapes.py")
+        assert titles["Shape.__init__"] == "1 caller · 1 via construction"
+        assert titles["Circle.__init__"] == "0 callers · 1 via construction"
+        assert titles["Square"] == "1 caller"
+        res = await blast_radius(lc, symbol="shapes.Shape.__init__")
+        assert {i["qualifiedName"] for i in res["items"]} >= {"shapes.make", "shapes.Circle.__init__"}
+        [make] = await prepare(lc, ws, "shapes.py", position_of(ws, "shapes.py", "def make", offset=4))
+        out = await lc.call_hierarchy_outgoing_calls_async(T_.CallHierarchyOutgoingCallsParams(item=make))
+        assert sorted(c.to.name for c in out) == ["Circle", "Square"]
+
+        lc.workspace_did_change_configuration(
+            T_.DidChangeConfigurationParams(settings={"graphmind": {"callHierarchy": {"includeDispatch": True}}})
+        )
+        assert sorted((c.from_.name, c.from_.detail) for c in await _incoming(lc, init)) == [
+            ("__init__", "Circle · shapes.py"), ("make", "constructs shapes.Square · shapes · shapes.py"),
+        ]
+
+
+def test_cli_and_mcp_count_constructor_calls_of_an_initializer(ws: Path) -> None:
+    def gm(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "graphmind", *args], cwd=ws, capture_output=True, text=True, timeout=120)
+
+    got = json.loads(gm("callers", "shapes.Shape.__init__", "--json").stdout)["results"][0]
+    assert [c["qualifiedName"] for c in got["callers"]] == ["shapes.Circle.__init__"] and got["viaConstruct"] == 1
+    assert "viaDispatch" not in got
+    text = gm("callers", "shapes.Shape.__init__").stdout
+    assert "(+1 via construction, through a constructor call (--dispatch lists them))" in text
+    got = json.loads(gm("callers", "shapes.Shape.__init__", "--dispatch", "--json").stdout)["results"][0]
+    assert {(c["qualifiedName"], json.dumps(c.get("via"))) for c in got["callers"]} == {
+        ("shapes.Circle.__init__", "null"), ("shapes.make", json.dumps({"kind": "construct", "key": "shapes.Square"})),
+    }
+    tools = T.Tools(ws)
+    with tools.view() as v:
+        ans = T.callers(v, "shapes.Shape.__init__", budget=tools.budget(None))
+        assert [c["qualifiedName"] for c in ans.data["callers"]] == ["shapes.Circle.__init__"]
+        assert ans.data["viaConstruct"] == 1
+        assert "+1 via construction, through a constructor call (dispatch=true lists them)" in ans.text
+        ans = T.callers(v, "shapes.Shape.__init__", dispatch=True, budget=tools.budget(None))
+        assert {c["qualifiedName"] for c in ans.data["callers"]} == {"shapes.Circle.__init__", "shapes.make"}

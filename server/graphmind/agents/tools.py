@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import datetime as _dt
 import os
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +25,7 @@ from typing import Any
 
 from .. import answers
 from ..gitrepo import GitError, GitRepo
-from ..graph import BlastResult, Call, Graph, Sym
+from ..graph import BlastResult, Call, Graph, Sym, indirect_counts
 from ..graph.changes import REMOVED, ChangesResult
 from ..graph.changes import changes as graph_changes
 from ..graph.dead import dead_code as graph_dead_code
@@ -39,6 +40,7 @@ from ..render import (
     dumps,
     fit,
     incompleteness,
+    indirect_notes,
     omitted_counts,
     plural,
 )
@@ -196,8 +198,9 @@ def _neighbours(
     view: View, tool: str, symbol: Any, min_confidence: Any, dispatch: Any, budget: Budget, cursor: Any
 ) -> Answer:
     """One-hop neighbours: the calls written to (from) the symbols; with ``dispatch``, also the
-    calls through a method they override (the overrides their calls may run), each with its
-    ``via``; without, how many those are (``viaDispatch``)."""
+    indirect ones (the calls through a method they override, the constructor calls of an
+    initializer's class; outgoing: the overrides and initializers their calls may run), each with
+    its ``via``; without, how many those are by kind (``viaDispatch``, ``viaConstruct``)."""
     g = view.graph
     min_conf = A.confidence("min_confidence", min_confidence)
     if not isinstance(dispatch, bool):
@@ -207,12 +210,12 @@ def _neighbours(
     incoming = tool == "callers"
     fn = g.callers if incoming else g.callees
     calls: list[tuple[Sym, Call]] = []
-    via_dispatch = 0
+    left_out: Counter[str] = Counter()  # the indirect neighbours by via kind, when not listed
     for t in targets:
         got = fn(t.id, min_conf, dispatch)
         calls += [(t, c) for c in got]
         if not dispatch:
-            via_dispatch += len(fn(t.id, min_conf, True)) - len(got)
+            left_out.update(indirect_counts(fn(t.id, min_conf, True), got))
     calls.sort(key=lambda tc: (-tc[1].confidence, tc[1].symbol.path, tc[1].symbol.range[0]))
     entries = []
     for t, c in calls:
@@ -226,14 +229,12 @@ def _neighbours(
         "complete": unresolved == 0 and weak == 0, "unresolvedSites": unresolved, "weakEdges": weak,
         "freshness": freshness(view),
     }
-    if via_dispatch:
-        frame["viaDispatch"] = via_dispatch
+    frame.update(answers.left_out_json(left_out))  # viaDispatch, viaConstruct
 
     def lines(d: Json) -> list[str]:
         out = [f"{tool} of " + "; ".join(_head(t) for t in d["targets"])]
         out.append(f"{plural(d['total'], tool[:-1])}, {_completeness_text(d)}")
-        if d.get("viaDispatch"):
-            out.append(f"+{d['viaDispatch']} via dispatch, through a declared method (dispatch=true lists them)")
+        out.extend(indirect_notes(answers.left_out_counts(d), "dispatch=true"))
         for e in d[tool]:
             at = ", ".join(f"{s['line']}:{s['column']}" for s in e["sites"])
             of = f" → {e['of']}" if "of" in e else ""

@@ -165,15 +165,17 @@ class Graph:
         return sorted(calls.values(), key=lambda c: (c.symbol.path, c.symbol.range[0], c.symbol.qname))
 
     def callers(self, sid: int, min_conf: int = INFERRED, dispatch: bool = False) -> list[Call]:
-        """Who calls ``sid``: the calls written to it. With ``dispatch``, also the calls through a
-        method it overrides or implements (``x.save()`` on ``x: Base`` may run ``Sub.save``), each
-        with its ``via``: callers of the declaration, not of ``sid`` by name, so a call hierarchy
-        lists them apart (the blast radius always follows them)."""
+        """Who calls ``sid``: the calls written to it. With ``dispatch``, also the indirect callers
+        (:data:`graphmind.model.INDIRECT_VIAS`), each with its ``via``: the calls through a method
+        it overrides or implements (``x.save()`` on ``x: Base`` may run ``Sub.save``) and, for an
+        initializer, the constructor calls of its class (``Sub(...)`` runs ``Base.__init__``):
+        calls of another definition, not of ``sid`` by name, so a call hierarchy lists them apart
+        (the blast radius always follows them)."""
         return self._neighbours(sid, True, ("call",), min_conf, dispatch)
 
     def callees(self, sid: int, min_conf: int = INFERRED, dispatch: bool = False) -> list[Call]:
         """What ``sid`` calls (with ``dispatch``, also the overrides its calls through a declared
-        method may run); a declaration (an overload signature, a stub file's def) has no body
+        method may run and the initializers its constructor calls run); a declaration (an overload signature, a stub file's def) has no body
         that runs, so it answers as the definitions it declares (``Reads.implementations``)."""
         bodies = self._bodies([sid])
         if bodies == [sid]:

@@ -74,6 +74,8 @@ def _via_phrase(kind: str | None, outgoing: bool, seed: str) -> str:
         return f"serves a route {seed} requests" if outgoing else f"requests a route {seed} serves"
     if kind == "dispatch":
         return f"implements a method {seed} calls" if outgoing else f"calls {seed} through its declaration"
+    if kind == "construct":
+        return f"initializes what {seed} constructs" if outgoing else f"constructs the class {seed} initializes"
     return f"called by {seed}" if outgoing else f"calls {seed}"
 
 

@@ -54,12 +54,13 @@ def display_name(s: Sym) -> str:
     return s.qname if s.kind == "module" else s.name
 
 
-_VIA_LABELS = {"dispatch": "through", "event": "event", "http": "route"}
+_VIA_LABELS = {"dispatch": "through", "construct": "constructs", "event": "event", "http": "route"}
 
 
 def via_label(via: Via | None) -> str | None:
     """How an edge that is no call written to its callee reaches it, for a detail: "through
-    pkg.Base.save" (dispatch), "event post_save" (a handler), "route GET /users" (a route)."""
+    pkg.Base.save" (dispatch), "constructs pkg.Form" (an initializer a constructor call runs),
+    "event post_save" (a handler), "route GET /users" (a route)."""
     if via is None:
         return None
     return f"{_VIA_LABELS.get(via.kind, via.kind)} {via.key}"
@@ -71,7 +72,8 @@ def hierarchy_detail(
     """A call hierarchy item's detail: "<container> · <path>" ("Console · rich/console.py"); module
     code reads "module" or "__main__ block"; a caller over ambiguous edges only starts "possible · ";
     one reached through no call written to it starts with how (:func:`via_label`): "through
-    pkg.Base.save · " (dispatch, listed with ``callHierarchy.includeDispatch``), "event post_save · "."""
+    pkg.Base.save · " (dispatch), "constructs pkg.Form · " (both listed with
+    ``callHierarchy.includeDispatch``), "event post_save · "."""
     where = ("__main__ block" if main_block else "module") if s.kind == "module" else container
     detail = f"{where} · {s.path}" if where else s.path
     if via:

@@ -50,8 +50,9 @@ _TOKENS = {"type": "integer", "minimum": MIN_TOKENS, "maximum": MAX_TOKENS, "def
            "description": "answer budget in tokens (≈4 characters each)"}
 _CURSOR = {"type": "string", "maxLength": 40, "description": "nextCursor of a previous, cut answer"}
 _DISPATCH = {"type": "boolean", "default": False,
-             "description": "also list the calls through a method the symbol overrides (callees: the overrides its "
-                            "calls may run), each with via dispatch"}
+             "description": "also list the indirect callers: the calls through a method the symbol overrides and, "
+                            "of an __init__, the constructor calls of its class (callees: the overrides and "
+                            "initializers its calls may run), each with its via"}
 
 
 def _schema(props: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:

@@ -12,9 +12,9 @@ from .budget import (
     fit,
     omitted_counts,
 )
-from .text import incompleteness, plural
+from .text import incompleteness, indirect_notes, indirect_summary, plural
 
 __all__ = [
     "CHARS_PER_TOKEN", "CLI_DEFAULT_TOKENS", "MCP_DEFAULT_TOKENS", "Budget", "Cursor", "dumps", "fit",
-    "incompleteness", "omitted_counts", "plural",
+    "incompleteness", "indirect_notes", "indirect_summary", "omitted_counts", "plural",
 ]

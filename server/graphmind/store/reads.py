@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ..model import INFERRED
+from ..model import INDIRECT_VIAS, INFERRED
 from .dialect import SQLITE, Dialect
 from .stacked import Stack, layered
 
@@ -27,9 +27,10 @@ SYMBOL_COLUMNS = (
     "s.signature, s.lang, s.parent_id"
 )
 SITE_COLUMNS = "f.path, st.sl, st.sc, st.el, st.ec, st.caller_id, st.name, st.kind"
-# an edge ``e`` that is a call written to its callee, not one through a declared method (``via``
-# ``dispatch:<declared>``: an override a call on a base-class or interface type may run)
-NOT_DISPATCH = "AND (e.via IS NULL OR e.via NOT LIKE 'dispatch:%')"
+# an edge ``e`` that is a call written to its callee, not an indirect one: through a declared
+# method (``via`` ``dispatch:<declared>``: an override a call on a base-class or interface type may
+# run) or a constructor call (``construct:<class>``: the initializer ``X(...)`` runs)
+NOT_DISPATCH = "AND (e.via IS NULL OR (" + " AND ".join(f"e.via NOT LIKE '{k}:%'" for k in INDIRECT_VIAS) + "))"
 # the symbol at an edge's other end, beside the edge's own file (``o``, ``ofl``)
 # (named apart: a layered read orders its arms by the result's column names)
 _OTHER_SYMBOL = ", ".join(f"{c} AS o_{c.split('.')[1]}"

@@ -125,3 +125,32 @@ def test_declarations_blast_radius_outgoing_like_the_implementation(engine: Engi
         res = g.blast_radius([sym], depth=2, direction="outgoing")
         assert [i.symbol.qname for i in res.items] == [f"{M}.Loader.normalize"], sym.range
         assert res.items[0].chain == [f"{M}.Loader.load", f"{M}.Loader.normalize"]
+
+
+def test_constructor_calls_reach_the_initializer_indirectly(engine: Engine) -> None:
+    """``Form(...)`` is a call of ``Form``: the ``__init__`` it runs is listed apart from the
+    initializer's explicit callers (``super().__init__``, ``Widget.__init__(w)``), labelled with
+    the class called, and the blast radius still reaches the constructing callers."""
+    C = "kinds.construct"
+    vias = _vias(engine)
+    assert (f"{C}.build", f"{C}.Form", None) in vias
+    assert (f"{C}.build", f"{C}.Form.__init__", Via("construct", f"{C}.Form").encode()) in vias
+    assert (f"{C}.Form.empty", f"{C}.Form.__init__", Via("construct", f"{C}.Form").encode()) in vias
+    assert (f"{C}.build_plain", f"{C}.Widget.__init__", Via("construct", f"{C}.Plain").encode()) in vias
+    assert (f"{C}.Form.__init__", f"{C}.Widget.__init__", None) in vias
+    g = Graph(engine)
+    [widget_init] = g.symbols_by_qname(f"{C}.Widget.__init__")
+    [form_init] = g.symbols_by_qname(f"{C}.Form.__init__")
+    [form] = g.symbols_by_qname(f"{C}.Form")
+    assert [c.symbol.qname for c in g.callers(widget_init.id)] == [f"{C}.Form.__init__", f"{C}.reinit"]
+    assert g.callers(form_init.id) == []
+    assert {(c.symbol.qname, c.via) for c in g.callers(widget_init.id, dispatch=True)} == {
+        (f"{C}.Form.__init__", None), (f"{C}.reinit", None), (f"{C}.build_plain", Via("construct", f"{C}.Plain")),
+    }
+    assert {c.symbol.qname for c in g.callers(form.id)} == {f"{C}.build", f"{C}.Form.empty"}
+    # the lens counts them apart; a parameter change breaks them: the blast radius reaches them
+    counts = g.lens_counts([widget_init, form_init])
+    assert (counts[widget_init.id].known, counts[widget_init.id].indirect) == (2, (("construct", 1),))
+    assert (counts[form_init.id].known, counts[form_init.id].indirect) == (0, (("construct", 2),))
+    reached = {item.symbol.qname: item.via for item in g.blast_radius([form_init], depth=1).items}
+    assert reached == {f"{C}.build": Via("construct", f"{C}.Form"), f"{C}.Form.empty": Via("construct", f"{C}.Form")}

@@ -7,7 +7,7 @@ languages -- Java, C#, Kotlin -- (:mod:`.nominal`, over the receiver expressions
 :mod:`.names`; their extractors' skeleton: :mod:`.declarations`), and the site resolutions a
 keystroke reuses (:mod:`.site_memo`, TS/JS and Python)."""
 
-from .dispatch import Dispatch, dispatch_via
+from .dispatch import Dispatch, construct_via, dispatch_via
 from .family import FamilyView
 from .labels import (
     COMMON_METHOD_NAMES,
@@ -33,6 +33,7 @@ __all__ = [
     "Value",
     "ValueResolver",
     "by_name_confidence",
+    "construct_via",
     "dispatch_via",
     "in_scopes",
     "is_common_name",

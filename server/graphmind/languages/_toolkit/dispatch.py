@@ -82,6 +82,12 @@ def dispatch_via(declared: SymbolRow) -> Via:
     return Via("dispatch", declared.qname)
 
 
+def construct_via(cls: SymbolRow) -> Via:
+    """The ``via`` of an edge from a constructor call ``X(...)`` (a call of the class ``cls``) to
+    the initializer it runs (``__init__``, its own or inherited): indirect, as a dispatch edge is."""
+    return Via("construct", cls.qname)
+
+
 class Dispatch:
     """Finds overrides of declared methods for one file's resolution (memoised: build one per
     resolver, over the view that records the file's dependencies)."""

@@ -9,7 +9,8 @@ of a stated type ``T`` (``list[Foo]``, ``dict[str, Foo]``: its elements are know
 
 A call through an instance of a workspace class also reaches the overrides of the method in the
 workspace's subclasses of that class (dispatch, :class:`.._toolkit.Dispatch`): ``inferred`` edges
-with ``via=Via("dispatch", <the method called>)``.
+with ``via=Via("dispatch", <the method called>)``. A constructor call ``X(...)`` is a call of the
+class ``X``; the ``__init__`` it runs is reached with ``via=Via("construct", X)``.
 
 Why one module of this size: every rule evaluates through the same resolver state (the file's
 scopes, the memo of return types, the recorded view), and the rules call each other recursively.
@@ -42,6 +43,7 @@ from .._toolkit import (
     MAX_DEPTH,
     Dispatch,
     ValueResolver,
+    construct_via,
     dispatch_via,
     known_confidence,
     label_by_name,
@@ -1002,15 +1004,18 @@ class _Resolver(ValueResolver):
                 if not rows:
                     return unresolved(i)
             conf = c  # several qualified names only come from a union, labelled by :meth:`merge`
-            targets: dict[int, int] = {}
+            targets: dict[int, Target] = {}
             for r in self.with_stubs(rows):
-                targets[r.id] = conf
+                targets[r.id] = Target(r.id, conf)
                 if r.kind == "class" and site.kind == CALL:
+                    # ``X(...)`` is a call of the class; that it runs ``__init__`` (its own or
+                    # inherited) is an indirect edge, listed apart as dispatch is
                     init, ic = self.member(r, "__init__", 0, set())
                     if init is not None and init[0] == "syms":
+                        via = construct_via(r)
                         for x in self.with_stubs(init[1]):
-                            targets.setdefault(x.id, min(conf, ic))
-            return Resolution(i, list(targets.items()), RESOLVED)
+                            targets.setdefault(x.id, Target(x.id, min(conf, ic), via))
+            return Resolution(i, list(targets.values()), RESOLVED)
         if kind == "inst" and site.kind == CALL:
             found: list[tuple[int, int]] = []
             for r in payload:

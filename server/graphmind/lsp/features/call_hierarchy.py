@@ -7,9 +7,11 @@ include possible callers (ambiguous edges) when ``callHierarchy.includePossible`
 
 Both directions list the calls written to (from) a definition. A call through a declared method
 (``x.save()`` on ``x: Base``) is a call of ``Base.save``; that it may run ``Sub.save`` is dispatch,
-not a call anyone wrote to ``Sub.save``: such callers (callees) are listed only when
-``callHierarchy.includeDispatch`` is set, each detail starting "through Base.save · ". The blast
-radius follows them either way. A handler's emitters and a route's requesters (the links layer)
+not a call anyone wrote to ``Sub.save``; likewise ``Form(...)`` is a call of the class ``Form``
+that runs ``Form.__init__``. Such callers (callees) are listed only when
+``callHierarchy.includeDispatch`` is set, each detail starting "through Base.save · " or
+"constructs pkg.Form · " (the lens counts them); an ``__init__``'s direct callers are its explicit
+calls (``super().__init__(...)``). The blast radius follows them either way. A handler's emitters and a route's requesters (the links layer)
 are listed, their details starting "event <name> · " and "route <route> · ".
 
 Hot requests: each has a lean handler (params read from the JSON by ``lean.py``, the answer built

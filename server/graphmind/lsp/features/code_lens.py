@@ -1,6 +1,7 @@
 """textDocument/codeLens: "N callers" above each function, method, class and constructor, with
-what may also call it ("3 callers · 65 possible") and what calls it through a method it overrides
-("2 callers · 5 via dispatch"), and "indexing…" until the first index is done
+what may also call it ("3 callers · 65 possible") and what calls it through another definition
+("2 callers · 5 via dispatch": a method it overrides; "1 caller · 12 via construction": its
+class, for an initializer), and "indexing…" until the first index is done
 (the server then asks the client to refresh every lens)."""
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from __future__ import annotations
 from lsprotocol import types as T
 
 from ...graph import CallerCounts
+from ...render import indirect_summary
 from ..lean import BlastQuery, Lean
 from ..protocol import BLAST_RADIUS_COMMAND
 from ..server import GraphMindServer
@@ -19,14 +21,15 @@ INDEXING = "indexing…"
 
 def lens_title(c: CallerCounts) -> str:
     """Direct callers; "0 callers" only when nothing in the graph could call the symbol; the
-    callers through a method it overrides last ("2 callers · 5 via dispatch")."""
+    indirect callers last ("2 callers · 5 via dispatch", "1 caller · 12 via construction")."""
     if c.maybe == 0:
         title = f"{c.known} caller{'s' if c.known != 1 else ''}"
     elif c.known == 0:
         title = f"0 known callers · {c.maybe} possible"
     else:
         title = f"{c.known} caller{'s' if c.known != 1 else ''} · {c.maybe} possible"
-    return f"{title} · {c.dispatch} via dispatch" if c.dispatch else title
+    indirect = indirect_summary(c.indirect)
+    return f"{title} · {indirect}" if indirect else title
 
 
 def code_lens(ls: GraphMindServer, params: T.CodeLensParams) -> list[T.CodeLens] | None:
