@@ -231,3 +231,35 @@ def test_the_mcp_tools_answer_from_the_store(stacked: Stacked, tool: str) -> Non
     want.pop("freshness")
     assert fresh["source"] == "snapshot" and "+ overlay of" in fresh["storeLine"]
     assert got == want
+
+
+def test_a_snapshot_restored_into_a_local_index_holds_its_search_rows(repo: Path, pg_url: str, tmp_path: Path) -> None:
+    """A CI job without a local copy restores its ancestor from the store: the local index it
+    starts from holds the same search rows as a fresh index of that commit (it publishes them
+    again when its ancestor's file versions were pruned), and searches alike."""
+    from graphmind.store import Store
+    from graphmind.store.pg_search import local_rows
+    from graphmind.store.snapshots import SnapshotStore
+
+    loc = check(pg_url, "test")
+    made = index_commit(repo, loc, "HEAD", jobs=1)
+    shared = SnapshotStore(loc)
+    restored = Store(tmp_path / "restored.db")
+    fresh = Engine(repo, db_path=tmp_path / "fresh.db", jobs=1)
+    try:
+        assert made.snapshot is not None
+        shared.restore(made.snapshot, restored)
+        fresh.index()
+
+        def by_path(db: Any) -> list[tuple]:
+            paths = dict(db.execute("SELECT id, path FROM files"))
+            return sorted((paths[r[0]], *r[1:]) for r in local_rows(db))
+
+        rows = by_path(restored.db)
+        assert rows and rows == by_path(fresh.store.db)
+        match = match_query("payment")
+        assert match is not None and restored.layers.search(match, 50) == fresh.store.layers.search(match, 50) != []
+    finally:
+        restored.close()
+        fresh.close()
+        shared.close()
