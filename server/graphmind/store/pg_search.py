@@ -40,7 +40,7 @@ _LOCAL = (
 
 # bm25 as fts5_aux.c computes it (k1 = 1.2, b = 0.75; see :mod:`.fulltext`): each phrase's idf
 # over the reader's corpus, each hit's weighted frequency per phrase, the terms summed in the
-# phrases' order
+# phrases' order (a phrase a hit lacks adds 0.0 to its score: left out)
 _SEARCH = """
 WITH corpus AS MATERIALIZED (
     SELECT coalesce(sum(rows), 0)::float8 AS n_row, coalesce(sum(tokens), 0)::float8 AS n_token FROM fulltext_files
@@ -57,16 +57,18 @@ WITH corpus AS MATERIALIZED (
     FROM phrase ph CROSS JOIN corpus c
 ), hit AS MATERIALIZED (
     SELECT s.symbol_id, s.name, s.terms, s.freqs, s.size FROM fulltext s WHERE array_to_tsvector(s.terms) @@ ?::tsquery
+), freq AS (
+    SELECT h.symbol_id, h.name, h.size, d.i, d.idf, d.avgdl, sum(t.f) AS freq
+    FROM hit h CROSS JOIN LATERAL unnest(h.terms, h.freqs) AS t(term, f) JOIN idf d ON starts_with(t.term, d.prefix)
+    GROUP BY h.symbol_id, h.name, h.size, d.i, d.idf, d.avgdl
 )
-SELECT h.symbol_id, h.name,
-       -1.0::float8 * sum(d.idf * ((f.freq * (1.2::float8 + 1.0::float8))
-                                   / (f.freq + 1.2::float8 * (1::float8 - 0.75::float8 + 0.75::float8 * h.size::float8 / d.avgdl)))
-                          ORDER BY d.i) AS score
-FROM hit h CROSS JOIN idf d
-CROSS JOIN LATERAL (SELECT coalesce(sum(t.f), 0::float8) AS freq FROM unnest(h.terms, h.freqs) AS t(term, f)
-                    WHERE starts_with(t.term, d.prefix)) f
-GROUP BY h.symbol_id, h.name
-ORDER BY score, h.symbol_id
+SELECT symbol_id, name,
+       -1.0::float8 * sum(idf * ((freq * (1.2::float8 + 1.0::float8))
+                                 / (freq + 1.2::float8 * (1::float8 - 0.75::float8 + 0.75::float8 * size::float8 / avgdl)))
+                          ORDER BY i) AS score
+FROM freq
+GROUP BY symbol_id, name
+ORDER BY score, symbol_id
 LIMIT ?
 """
 
