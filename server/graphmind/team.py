@@ -22,9 +22,9 @@ from .gitrepo import GitError, GitRepo
 from .snapshot_layer import LAYER_FILE, LayerRefused, LocalLayer, open_layer
 from .store import IndexUnavailable, Store
 from .store.dialect import POSTGRES
-from .store.layers import Layers
 from .store.location import StoreLocation
 from .store.pg_overlay import LayerStack, check
+from .store.pg_search import PgLayers
 from .store.snapshots import SnapshotInfo, SnapshotStore
 from .workspace import DEFAULT_MAX_FILE_SIZE
 
@@ -88,7 +88,7 @@ class _SnapshotStoreReads:
         if layer is not None:  # a read of one file's rows: an arm per layer
             self.reads.stack = LayerStack()  # type: ignore[assignment]
         self.analysis = AnalysisReads(self.db, POSTGRES)  # type: ignore[arg-type]
-        self.layers = Layers(self.db, POSTGRES)  # type: ignore[arg-type]
+        self.layers = PgLayers(self.db)
 
     skipped_files = Store.skipped_files  # one SELECT, the same on both engines
 
@@ -122,11 +122,12 @@ class SnapshotEngine:
         self._shared.close()
 
 
-# the questions a snapshot (with the local layer) answers; the others need the local index's
-# full-text search (not in PostgreSQL), git comparisons of the working tree or the files'
-# policies, and are answered locally
-SNAPSHOT_QUESTIONS = ("callers", "callees", "refs", "blast-radius", "stats", "deps", "cycles", "find_symbol", "blast_radius",
-                      "status")
+# the questions a snapshot (with the local layer) answers, by their CLI command or MCP tool (the
+# layers beyond calls too: events and HTTP routes are edges, doc notes are in a blast radius,
+# imports in deps and cycles, full-text search in PostgreSQL: store/pg_search.py); the others
+# need git comparisons of the working tree or the files' policies, and are answered locally
+SNAPSHOT_QUESTIONS = ("callers", "callees", "refs", "blast-radius", "stats", "deps", "cycles", "search", "related",
+                      "find_symbol", "blast_radius", "status")
 
 
 def open_view(root: Path, location: StoreLocation | None, question: str, local: Any) -> Any:

@@ -29,7 +29,7 @@ def test_words_split_identifiers() -> None:
     assert words("HTTPServerError") == ["http", "server", "error"]
     assert words("save_all") == ["save", "all"]
     assert indexed_words("shop.orders.OrderRepo.save_all") == "shop orders orderrepo order repo save all"
-    assert match_query("createOrd") == '("create"* AND "ord"*) OR "createord"*'
+    assert match_query("createOrd").fts5() == '("create"* AND "ord"*) OR "createord"*'
     assert match_query("!!") is None
 
 

@@ -4,23 +4,18 @@ relevance (bm25, a name weighing most)."""
 
 from __future__ import annotations
 
+from ..store.fulltext import Match
 from ..store.layers import Layers
 from ..text import words
 
 
-def _quote(w: str) -> str:
-    return '"' + w.replace('"', '""') + '"'
-
-
-def match_query(query: str) -> str | None:
-    """The FTS5 query of what a user typed: every word as a prefix (``createOrd`` -> create* AND
+def match_query(query: str) -> Match | None:
+    """The search of what a user typed: every word as a prefix (``createOrd`` -> create* AND
     ord*), or the whole run of letters as one prefix (``createord*``)."""
     ws = words(query)
     if not ws:
         return None
-    split = " AND ".join(f"{_quote(w)}*" for w in ws)
-    whole = "".join(ws)
-    return f"({split}) OR {_quote(whole)}*" if len(ws) > 1 else split
+    return Match((tuple(ws), ("".join(ws),)) if len(ws) > 1 else (tuple(ws),))
 
 
 def search(layers: Layers, query: str, limit: int) -> list[int]:

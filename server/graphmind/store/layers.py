@@ -19,6 +19,7 @@ from typing import NamedTuple
 from ..links import http
 from ..model import INFERRED
 from .dialect import SQLITE, Dialect
+from .fulltext import WEIGHTS, Match
 
 LAYERS_SCHEMA = """
 CREATE TABLE IF NOT EXISTS links(
@@ -53,7 +54,7 @@ ImportRow = tuple[str, int, str, str | None, str]
 # a search row: (symbol id, name, words, signature, doc)
 SearchRow = tuple[int, str, str, str, str]
 # column weights of the search ranking (bm25): a name counts most, then its words
-_WEIGHTS = "10.0, 4.0, 1.0, 0.5"
+_WEIGHTS = ", ".join(map(str, WEIGHTS))
 
 
 class NewLayerRows(NamedTuple):
@@ -408,15 +409,15 @@ class Layers:
         ).fetchall()
 
     # ------------------------------------------------------------------ reads: search
-    def search(self, match: str, limit: int, column: str | None = None) -> list[tuple[int, str, float]]:
-        """(symbol id, name, bm25 score: lower is better) of the best ``limit`` matches of an FTS5
-        query (``column``: in that column only)."""
-        target = f"{{{column}}} : ({match})" if column else match
+    def search(self, match: Match, limit: int) -> list[tuple[int, str, float]]:
+        """(symbol id, name, bm25 score: lower is better) of the best ``limit`` matches, equal
+        scores by symbol id."""
+        target = match.fts5()
         try:
             if not self._stacked():
                 return self.db.execute(
                     f"SELECT rowid, name, bm25(search, {_WEIGHTS}) AS score FROM search WHERE search MATCH ? "
-                    "ORDER BY score LIMIT ?",
+                    "ORDER BY score, rowid LIMIT ?",
                     (target, limit),
                 ).fetchall()
             # a stacked overlay: each layer's full-text index asked, the base's rows of hidden

@@ -25,6 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from . import pg_search
 from .dialect import POSTGRES
 from .pg_schema import SCHEMA_NAME
 from .stacked import Layering
@@ -34,6 +35,7 @@ LAYERED_VIEWS: dict[str, str] = {
     "files": "id", "symbols": "file_id", "bindings": "file_id", "supers": "file_id", "links": "file_id",
     "imports": "file_id", "notes": "file_id", "mentions": "file_id", "sites": "file_id", "edges": "file_id",
     "deps": "file_id", "overrides": "file_id",
+    "fulltext": "file_id", "fulltext_files": "file_id",  # full-text search (:mod:`.pg_search`)
 }
 # how a local SQLite index gives a view's column that its table lacks or keeps otherwise: a
 # snapshot's file has no mtime and is resolved; a binding's ``rowid`` is its rank in its file (as
@@ -70,6 +72,9 @@ def local_rows(db: sqlite3.Connection, columns: dict[str, list[str]], hidden: It
     """Every row of a local SQLite index, in the columns of the snapshot's views."""
     rows: dict[str, tuple[list[str], list[tuple]]] = {}
     for view, cols in columns.items():
+        if view in pg_search.LAYER_VIEWS:  # term vectors made here (PostgreSQL has no FTS5 tokenizer)
+            rows[view] = (cols, pg_search.layer_rows(db, view, cols))
+            continue
         select = ", ".join(_LOCAL_COLUMN.get((view, c), c) for c in cols)
         rows[view] = (cols, list(db.execute(f"SELECT {select} FROM {view}")))
     return LayerRows(rows, sorted(set(hidden)))
@@ -88,6 +93,8 @@ _INDEXES: dict[str, list[str]] = {
     "edges": ["(file_id, sid)", "(callee_id, kind, confidence)", "(caller_id, kind)", "(via) WHERE via LIKE 'dispatch:%'"],
     "deps": ["(key)", "(file_id)"],
     "overrides": ["(declared_id)", "(file_id)"],
+    "fulltext": ["(file_id)", " USING gin (array_to_tsvector(terms))"],
+    "fulltext_files": ["(file_id)"],
 }
 # a layer's table with fewer rows has no index: read whole, it is a few pages. A blast radius's
 # one statement (``Reads.radius``) probes a table once per node it reaches: at 2,000 rows, an

@@ -18,7 +18,8 @@ Text columns collate as "C": ordering compares bytes, as SQLite's does."""
 
 from __future__ import annotations
 
-PG_SCHEMA_VERSION = "2"  # 2: symbol ids carry their file's bits (model.symbol_id); a store of 1 holds the old ids
+PG_SCHEMA_VERSION = "3"  # 2: symbol ids carry their file's bits (model.symbol_id); a store of 1 holds the old ids
+# 3: full-text search rows (gm_search, gm_search_files: ``PG_SEARCH``)
 SCHEMA_NAME = "graphmind"
 
 _C = 'text COLLATE "C"'
@@ -29,6 +30,37 @@ PG_ADDED_INDEXES = """
 -- a dispatch edge by its via (a blast radius's hop from a declared method to its overrides)
 CREATE INDEX IF NOT EXISTS gm_edges_dispatch ON gm_edges(via) WHERE via LIKE 'dispatch:%';
 """
+
+# ---------------------------------------------------------------------- full-text search (:mod:`.pg_search`)
+# per file version: each definition's search row (the SQLite index's FTS5 row: name, words,
+# signature, doc) and its term vector (:func:`.fulltext.term_vector`: the tokens FTS5 would hold,
+# each with its summed column weights, and their count), and the file's totals (rows, tokens) that
+# bm25's corpus statistics add up; a lower-case name index for names that start with a query
+PG_SEARCH = f"""
+CREATE TABLE gm_search(
+    file_id bigint NOT NULL REFERENCES gm_files ON DELETE CASCADE, symbol_id bigint NOT NULL, name {_C} NOT NULL,
+    words text, signature text, doc text, terms text[] NOT NULL, freqs float8[] NOT NULL,
+    size int NOT NULL);
+CREATE INDEX gm_search_file ON gm_search(file_id);
+CREATE INDEX gm_search_terms ON gm_search USING gin (array_to_tsvector(terms));
+CREATE TABLE gm_search_files(
+    file_id bigint PRIMARY KEY REFERENCES gm_files ON DELETE CASCADE, rows int NOT NULL, tokens bigint NOT NULL);
+CREATE INDEX gm_symbols_name_lower ON gm_symbols(lower(name));
+"""
+PG_SEARCH_VIEWS = """
+CREATE VIEW fulltext AS
+    SELECT s.file_id, s.symbol_id, s.name, s.words, s.signature, s.doc, s.terms, s.freqs, s.size
+    FROM gm_search s JOIN snap ON snap.file_id = s.file_id;
+CREATE VIEW fulltext_files AS
+    SELECT t.file_id, t.rows, t.tokens FROM gm_search_files t JOIN snap ON snap.file_id = t.file_id;
+"""
+# the rows of one file version's search, as copied in (see FILE_ROWS)
+SEARCH_ROWS = (
+    ("symbol_id", "bigint"), ("name", "text"), ("words", "text"), ("signature", "text"), ("doc", "text"),
+    ("terms", "text[]"), ("freqs", "float8[]"), ("size", "int4"),
+)
+SEARCH_TABLES = ("gm_search", "gm_search_files")
+# ---------------------------------------------------------------------- end of full-text search
 
 PG_TABLES = f"""
 CREATE TABLE gm_meta(key text PRIMARY KEY, value text NOT NULL);
@@ -84,6 +116,7 @@ CREATE INDEX gm_edges_site ON gm_edges(res_id, sid);
 CREATE INDEX gm_edges_callee ON gm_edges(callee_id, kind, confidence);
 CREATE INDEX gm_edges_caller ON gm_edges(caller_id, kind);
 {PG_ADDED_INDEXES}
+{PG_SEARCH}
 CREATE TABLE gm_deps(res_id bigint NOT NULL REFERENCES gm_resolutions ON DELETE CASCADE, key {_C} NOT NULL);
 CREATE INDEX gm_deps_res ON gm_deps(res_id);
 CREATE TABLE gm_overrides(
@@ -142,6 +175,7 @@ CREATE VIEW edges AS
 CREATE VIEW deps AS SELECT d.key, snap.file_id FROM gm_deps d JOIN snap ON snap.res_id = d.res_id;
 CREATE VIEW overrides AS
     SELECT o.declared_id, o.impl_id, snap.file_id FROM gm_overrides o JOIN snap ON snap.res_id = o.res_id;
+{PG_SEARCH_VIEWS}
 """
 
 # the rows of one file version and of one resolution, as they are copied in (COPY column lists,

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from . import pg_search
 from .location import StoreLocation
 from .pg import CONNECT_TIMEOUT, PgConnection, snapshot_lock
 from .pg_schema import (
@@ -30,6 +31,7 @@ from .pg_schema import (
     PG_TABLES,
     RESOLUTION_ROWS,
     SCHEMA_NAME,
+    SEARCH_TABLES,
     pg_column,
 )
 from .reads import Reads
@@ -256,7 +258,8 @@ class SnapshotStore:
     def analyze(self) -> None:
         """Gather the planner's statistics of every table (after a bulk load they are missing
         until autovacuum comes by, and the readers' plans are then 10× slower)."""
-        tables = ["gm_files", "gm_resolutions", *FILE_ROWS, *RESOLUTION_ROWS, "gm_snapshots", "gm_snapshot_files"]
+        tables = ["gm_files", "gm_resolutions", *FILE_ROWS, *RESOLUTION_ROWS, *SEARCH_TABLES, "gm_snapshots",
+                  "gm_snapshot_files"]
         self.conn.execute(f"ANALYZE {', '.join(tables)}")
 
     # ------------------------------------------------------------------ restore
@@ -280,6 +283,7 @@ class SnapshotStore:
                 while rows := cur.fetchmany(5000):
                     db.executemany(sql, [tuple(r[i] for i in keep) for r in rows])
                 cur.close()
+            pg_search.restore(conn, db)
             if snapshot.config is not None:
                 local.layers.set_meta("config", snapshot.config)
             local.bump_epoch()
@@ -337,7 +341,7 @@ class SnapshotStore:
 
     def row_counts(self) -> dict[str, int]:
         """Rows per table (``graphmind snapshots list``: what sharing saved)."""
-        tables = ["gm_files", "gm_resolutions", *FILE_ROWS, *RESOLUTION_ROWS, "gm_snapshot_files"]
+        tables = ["gm_files", "gm_resolutions", *FILE_ROWS, *RESOLUTION_ROWS, *SEARCH_TABLES, "gm_snapshot_files"]
         if not self.has_schema():
             return dict.fromkeys(tables, 0)
         row = self.conn.execute("SELECT " + ", ".join(f"(SELECT count(*) FROM {t})" for t in tables)).fetchone()
@@ -413,6 +417,7 @@ def _publish_batch(conn: object, db: sqlite3.Connection, ids: list[int]) -> _Bat
     fresh_files = [fid for fid in ids if file_digest[fid] in created]
     for table, cols in FILE_ROWS.items():
         _copy(cur, table, cols, [(pg_file[fid], *r) for fid in fresh_files for r in file_rows[table].get(fid, [])])
+    pg_search.copy_new(cur, db, {fid: pg_file[fid] for fid in fresh_files})
     with cur.copy("COPY stage_res(local_id, file_id, digest) FROM STDIN (FORMAT BINARY)") as cp:
         cp.set_types(["bigint", "bigint", "bytea"])
         for fid, d in res_digest.items():
