@@ -12,6 +12,8 @@ import pytest
 from graph_util import check_incremental, edges, write_files
 from graphmind import languages
 from graphmind.engine import Engine, chunks
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 TS = languages.get("typescript")
 ROOTS = [Path(__file__).resolve().parent / "fixtures", Path(__file__).resolve().parents[2] / "fixtures" / "typescript"]
@@ -200,3 +202,36 @@ def test_a_function_whose_body_is_being_typed_stays_a_function() -> None:
     assert "rem" in calls
     swallowed = _extract(b"function a(x) {\n  b(\nfunction c() {}\nclass D {}\n")
     assert "src.m.a.c" not in {s.qname for s in swallowed.facts.symbols}
+
+
+_PART = st.one_of(
+    st.none(),
+    st.fixed_dictionaries({
+        "folder": st.sampled_from(["src", "lib"]),
+        "mlocals": st.lists(st.sampled_from(["a", "b", "fetch"]), max_size=2, unique=True),
+        "nsites": st.integers(0, 3),
+        "scopes": st.lists(st.integers(0, 9), max_size=2),
+    }, optional={"placed": st.tuples(st.integers(1, 9), st.integers(2, 9))}),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_PART, max_size=12), st.lists(st.tuples(st.integers(0, 11), _PART), max_size=4),
+       st.booleans())
+def test_a_merge_of_the_last_merges_parts_but_a_few_is_a_fresh_merge(
+    parts: list[Any], changes: list[tuple[int, Any]], same_place: bool
+) -> None:
+    """merge_local makes again only the rows of the parts that changed since its last merge (a
+    keystroke's): equal to a merge made afresh, whichever parts changed and how."""
+    from graphmind.languages.ecmascript import chunking
+
+    chunking.merge_local(parts)
+    now = list(parts)
+    for i, part in changes:
+        if i < len(now):
+            if same_place and now[i] and part:  # a chunk whose scopes changed, not its names or site count
+                part = {**part, "folder": now[i]["folder"], "mlocals": now[i]["mlocals"], "nsites": now[i]["nsites"]}
+            now[i] = part
+    got = chunking.merge_local(now)
+    chunking._last_merge = None
+    assert got == chunking.merge_local(now)

@@ -26,6 +26,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import compress, count
+from operator import is_not
 from typing import Any, Protocol
 
 from ...model import BindingFact, Facts, Resolution, SiteFact, SymbolFact, WorkspaceView
@@ -106,8 +108,11 @@ def _same_interface(memo: FileMemo, facts: Facts) -> bool:
     a, b = memo.symbols, facts.symbols
     if len(a) != len(b):
         return False
-    for x, y in zip(a, b, strict=True):
-        if x is not y and (x.qname != y.qname or x.kind != y.kind or x.extra != y.extra):
+    # (the symbols that are other objects, found in C: a keystroke's file has thousands, all but
+    # its chunk's the same objects)
+    for i in compress(count(), map(is_not, a, b)):
+        x, y = a[i], b[i]
+        if x.qname != y.qname or x.kind != y.kind or x.extra != y.extra:
             return False
     return memo.bindings == facts.bindings
 
@@ -121,11 +126,21 @@ def _recorded(r: Recording, i: int, site: SiteFact) -> tuple[Resolution, set[tup
     return res, reads
 
 
+def _reads_hold(r: Recording, reads: list[tuple[tuple, Any]]) -> bool:
+    """Whether every scope read signs now as it did (a loop, not ``all()`` over a generator: asked
+    for every site of a keystroke's chunk)."""
+    sig_of = r.read_sig
+    for rd, sig in reads:
+        if sig_of(rd) != sig:
+            return False
+    return True
+
+
 def memoized(r: Recording, memo: FileMemo, key: bytes, i: int, site: SiteFact) -> Resolution:
     """``r.site(i, site)``, or the resolution the site had when its scope reads were what they
     are now. ``key``: the site as its language sees it (its name, kind, expression, scope)."""
     e = memo.entries.get(key)
-    if e is not None and all(r.read_sig(rd) == sig for rd, sig in e.reads):
+    if e is not None and _reads_hold(r, e.reads):
         if CHECK:
             now, _ = _recorded(r, i, site)
             assert (sorted(now.targets), now.status) == (sorted(e.targets), e.status), (site, now, e)

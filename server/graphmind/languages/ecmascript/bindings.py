@@ -12,7 +12,8 @@ import tree_sitter as ts
 
 from ...model import REF, BindingFact, SiteFact, SymbolFact
 from .._toolkit.nodes import rng, text
-from .records import Base, Expr, SiteExpr
+from .._toolkit.records import plain
+from .records import Base, Expr
 from .syntax import (
     CLASSES,
     FUNCTION_VALUES,
@@ -75,7 +76,7 @@ class Bindings:
 
     def import_ref(self, owner: int, scope: int, name_node: ts.Node, key: str, form: tuple) -> None:
         self.sites.append(SiteFact(owner, text(name_node), REF, rng(name_node), name_node.start_byte, name_node.end_byte,
-                                   SiteExpr(scope, Base.IMPORTED, (key, form), [text(name_node)], "")))
+                                   (scope, Base.IMPORTED, plain((key, form)), [text(name_node)], "")))
 
     def import_stmt(self, node: ts.Node, scope: int) -> None:
         owner = self.scopes[scope].owner

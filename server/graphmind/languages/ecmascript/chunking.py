@@ -35,6 +35,8 @@ for the few parts whose sites are resolved after.
 from __future__ import annotations
 
 from bisect import bisect_right
+from itertools import compress, count
+from operator import is_not
 from typing import Any, NamedTuple
 
 import tree_sitter as ts
@@ -215,26 +217,73 @@ def _placed_scopes(scopes: list, index: Any) -> list:
     return out
 
 
+class _Merge(NamedTuple):
+    """A merge_local's parts and result, and each part's row in the result's table (-1: none)."""
+
+    parts: list[Any]
+    local: dict[str, Any]
+    rows: list[int]
+
+
+_last_merge: _Merge | None = None  # the last merge_local (a keystroke's merge is mostly the last one's)
+
+
 def merge_local(parts: list[Any]) -> dict[str, Any]:
     """The file's ``Facts.local`` from its chunks' (in order): the module-level names of all of
     them, and each chunk's scopes with the index of its first site and where its symbols were
-    placed (chunks without sites left out)."""
+    placed (chunks without sites left out). A keystroke that changed a chunk's scopes merges the
+    file's ~900 parts again: when the parts are the last merge's but for a few whose module-level
+    names and site counts are as they were, only their rows of the last table are made again."""
+    global _last_merge
+    last = _last_merge
+    if last is not None and len(last.parts) == len(parts):
+        changed = list(compress(count(), map(is_not, parts, last.parts)))
+        if len(changed) <= 8 and all(_same_place(last.parts[i], parts[i]) for i in changed):
+            table = list(last.local["parts"])
+            for i in changed:
+                k = last.rows[i]
+                if k >= 0:
+                    table[k] = _row(table[k][0], parts[i])
+            local = {**last.local, "mlocals": list(last.local["mlocals"]), "parts": table}
+            _last_merge = _Merge(parts, local, last.rows)
+            return local
     folder = ""
     mlocals: set[str] = set()
-    table: list[tuple] = []
+    table = []
+    rows: list[int] = []
     at = 0
     for p in parts:
         if not p:
+            rows.append(-1)
             continue
         folder = p["folder"]
         if p["mlocals"]:
             mlocals.update(p["mlocals"])
         n = p.get("nsites", 0)
         if n:
-            placed = p.get("placed")
-            table.append((at, p["scopes"]) if placed is None else (at, p["scopes"], placed))
+            rows.append(len(table))
+            table.append(_row(at, p))
             at += n
-    return {"folder": folder, "mlocals": sorted(mlocals), "parts": table}
+        else:
+            rows.append(-1)
+    local = {"folder": folder, "mlocals": sorted(mlocals), "parts": table}
+    _last_merge = _Merge(parts, local, rows)
+    return local
+
+
+def _row(at: int, part: dict[str, Any]) -> tuple:
+    """A chunk's row of the file's table of scopes: its first site, its scopes, where its symbols
+    were placed (when not where its extraction numbered them)."""
+    placed = part.get("placed")
+    return (at, part["scopes"]) if placed is None else (at, part["scopes"], placed)
+
+
+def _same_place(a: Any, b: Any) -> bool:
+    """Whether a chunk's part ``b`` takes ``a``'s place in a merge: both empty, or both of the
+    same folder, module-level names and site count (so the other rows and names stand)."""
+    if not a or not b:
+        return not a and not b
+    return a["folder"] == b["folder"] and a["mlocals"] == b["mlocals"] and a.get("nsites", 0) == b.get("nsites", 0)
 
 
 class ChunkScopes:

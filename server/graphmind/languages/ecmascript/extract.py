@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 import tree_sitter as ts
@@ -17,11 +18,11 @@ import tree_sitter as ts
 from ...model import CALL, REF, BindingFact, Facts, SiteFact, SymbolFact
 from .._toolkit import Scope, in_scopes
 from .._toolkit.nodes import rng, text
-from .._toolkit.records import plain_facts
+from .._toolkit.records import _ATOMS, plain
 from . import links
 from .bindings import Bindings
 from .builtins import GLOBALS
-from .records import UNKNOWN, Base, Expr, ScopeRecord, SiteExpr
+from .records import UNKNOWN, Base, Expr, ScopeRecord
 from .syntax import (
     FUNCTION_VALUES,
     FUNCTIONS,
@@ -80,6 +81,9 @@ CAPTURES = (
 # (each pattern of queries/ecmascript/ captures one of CAPTURES: test_ecmascript checks it); by the
 # query's id (queries are made once, ECMAScript.query)
 _MAIN_CAPTURE: dict[int, dict[int, str | None]] = {}
+_POSITION = itemgetter(0, 1)  # an item's (start, -end)
+# The captures that stand for more than their node (see _captured_within).
+_WITHIN = frozenset({"return", "assign", "scope.function"})
 # What the query captures whole and the extractor reads the children of (queries/ecmascript/): the
 # captures each child would have had.
 _WRAPPERS = frozenset({"parenthesized_expression", "as_expression", "satisfies_expression"})
@@ -125,6 +129,23 @@ def _captured_within(key: str, node: ts.Node) -> Iterator[tuple[ts.Node, str]]:
 
 
 OVERLOADS = ("function_signature", "method_signature")
+
+
+def site_expr(scope: int, e: Expr, flag: str) -> tuple:
+    """A site's :class:`SiteExpr` as the plain tuple :func:`plain` makes of it (made plain where
+    it is made: most callee expressions hold atoms only, and a site is the most common fact)."""
+    arg = e.arg
+    return (scope, e.base, arg if type(arg) in _ATOMS else plain(arg), list(e.chain), flag)
+
+
+def _plain(f: Facts) -> Facts:
+    """:func:`plain_facts` of facts whose sites' expressions are plain already (:func:`site_expr`)."""
+    for sym in f.symbols:
+        sym.extra = plain(sym.extra)
+    for b in f.bindings:
+        b.extra = plain(b.extra)
+    f.local = plain(f.local)
+    return f
 
 
 def overloads_start(node: ts.Node, name: str) -> ts.Node | None:
@@ -247,17 +268,21 @@ class Extractor(Bindings):
                 if captured is None:
                     continue
                 main.setdefault(pattern, captured)
-            for n, key in _captured_within(captured, caps[captured][0]):
-                if not lo <= n.start_byte < hi and (self.container is None or n.id != self.container.id):
+            node = caps[captured][0]
+            # (most captures stand for their node alone: no generator for them)
+            for n, key in _captured_within(captured, node) if captured in _WITHIN else ((node, captured),):
+                start = n.start_byte
+                if not lo <= start < hi and (self.container is None or n.id != self.container.id):
                     continue
-                if n.type in SIGNATURES:
+                if key == "definition.method" and n.type in SIGNATURES:
                     key = "signature"  # a bodiless member: no scope of its own
                 elif key in SCOPE_CAPTURES:
                     scope_nodes.setdefault(n.id, (n, SCOPE_CAPTURES[key]))
                     continue
-                if (n.id, key) not in seen:
-                    seen.add((n.id, key))
-                    items.append((n.start_byte, -n.end_byte, key, n, caps))
+                mark = (n.id, key)
+                if mark not in seen:
+                    seen.add(mark)
+                    items.append((start, -n.end_byte, key, n, caps))
         if self.container is not None:  # a statement after its class matches nothing of the class
             scope_nodes.setdefault(self.container.id, (self.container, "class"))
         for node in self.unfinished_functions(lo, hi):
@@ -274,7 +299,7 @@ class Extractor(Bindings):
             if sid is not None:
                 stack.append(sid)
         # everything else, in the innermost scope around it
-        items.sort(key=lambda it: (it[0], it[1]))  # at one position, the outer node first
+        items.sort(key=_POSITION)  # at one position, the outer node first
         spans = [Scope(s.start, s.end, sid) for sid, s in enumerate(self.scopes)]
         for (_, _, key, node, caps), sid in in_scopes(spans, items, lambda it: it[0]):
             self.item(key, node, caps, sid)
@@ -293,7 +318,7 @@ class Extractor(Bindings):
             "nsites": len(self.sites),  # the merge maps a site to its chunk's scopes by counting (see chunking.py)
         }
         shapes = links.shapes(self.link_calls, self.sites, self.symbols, self.src)
-        return plain_facts(Facts(self.module, self.symbols, self.sites, self.bindings, local, shapes))
+        return _plain(Facts(self.module, self.symbols, self.sites, self.bindings, local, shapes))
 
     def this_of(self, scope: int) -> tuple:
         while True:
@@ -898,7 +923,7 @@ class Extractor(Bindings):
             name_node = node.child_by_field_name("property") if node.type == "member_expression" else node
             name_node = name_node if name_node is not None else node
             self.sites.append(SiteFact(owner, e.chain[-1], REF, rng(name_node), name_node.start_byte, name_node.end_byte,
-                                       SiteExpr(scope, *e, "")))
+                                       site_expr(scope, e, "")))
         elif key == "import":
             self.import_stmt(node, scope)
         elif key == "export":
@@ -937,26 +962,27 @@ class Extractor(Bindings):
             self.returns_name(node, scope)
 
     def call_site(self, kind: str, node: ts.Node, callee: ts.Node, owner: int, scope: int) -> None:
+        t = callee.type  # (each read of a node's type makes a string)
         if kind == "jsx":
-            if callee.type == "identifier" and not text(callee)[:1].isupper():
+            if t == "identifier" and not text(callee)[:1].isupper():
                 return  # an intrinsic element: <div>
-            if callee.type not in ("identifier", "member_expression"):
+            if t not in ("identifier", "member_expression"):
                 return
         if kind == "call":
-            if callee.type == "import":
+            if t == "import":
                 return
-            if callee.type == "identifier" and callee.text == b"require" and require_spec(node) is not None:
+            if t == "identifier" and callee.text == b"require" and require_spec(node) is not None:
                 return  # require(): an import, not a call
-        if callee.type == "super":
+        if t == "super":
             self.sites.append(SiteFact(owner, "constructor", CALL, rng(callee), callee.start_byte, callee.end_byte,
-                                       SiteExpr(scope, Base.SUPER, None, [], "super")))
+                                       (scope, Base.SUPER, None, [], "super")))
             return
         e = expr_of(callee, self.folder)
         name_node = callee_name(callee)
         name = e.chain[-1] if e.chain else ""
         flag = kind if kind in ("new", "jsx") else ""
         self.sites.append(SiteFact(owner, name, CALL, rng(name_node), name_node.start_byte, name_node.end_byte,
-                                   SiteExpr(scope, *e, flag)))
+                                   site_expr(scope, e, flag)))
 
     def signature_member(self, node: ts.Node, scope: int) -> None:
         """An interface method or an abstract method: a symbol without a body."""

@@ -34,7 +34,7 @@ def _dotted(node: ts.Node) -> str | None:
     return None
 
 
-def _string(node: ts.Node) -> Arg:
+def _string(node: ts.Node, keyword: str = "") -> Arg:
     parts: list[str] = []
     computed = False
     for c in node.named_children:
@@ -43,13 +43,13 @@ def _string(node: ts.Node) -> Arg:
         elif c.type == "template_substitution":
             parts.append("{}")
             computed = True
-    return Arg(TPL if computed else STR, "".join(parts))
+    return Arg(TPL if computed else STR, "".join(parts), -1, keyword)
 
 
 def _value(node: ts.Node, refs: dict[tuple[int, int], int], keyword: str = "") -> Arg:
     t = node.type
     if t in ("string", "template_string"):
-        return _string(node)._replace(keyword=keyword)
+        return _string(node, keyword)
     if t == "binary_expression":
         op = node.child_by_field_name("operator")
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
@@ -74,7 +74,7 @@ def _value(node: ts.Node, refs: dict[tuple[int, int], int], keyword: str = "") -
         args = node.child_by_field_name("arguments")
         first = args.named_children[0] if args is not None and args.named_children else None
         if first is not None and first.type == "string":
-            return _string(first)._replace(keyword=keyword)
+            return _string(first, keyword)
     return Arg(OTHER, "", -1, keyword)
 
 

@@ -126,14 +126,14 @@ def expr_of(node: ts.Node | None, folder: str) -> Expr:
             obj = receiver_node(obj)
         name = member_name(node.child_by_field_name("property")) or ""
         base = expr_of(obj, folder)
-        return base._replace(chain=[*base.chain, name])
+        return Expr(base.base, base.arg, [*base.chain, name])  # (not _replace: every callee's member access)
     if t == "subscript_expression":
         idx = string_value(node.child_by_field_name("index"))
         base = expr_of(receiver_node(node.child_by_field_name("object")), folder)
         if idx is None and base.base == Base.UNKNOWN:
             return UNKNOWN
         # a['b'] is a.b; a[i] / a[0] is an element of a (``ELEMENT``)
-        return base._replace(chain=[*base.chain, ELEMENT if idx is None else idx])
+        return Expr(base.base, base.arg, [*base.chain, ELEMENT if idx is None else idx])
     if t == "call_expression":
         spec = require_spec(node)
         if spec is not None:
