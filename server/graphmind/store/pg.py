@@ -52,17 +52,35 @@ def snapshot_lock(snapshot: int) -> str:
     return f"hashtext('graphmind snapshot {int(snapshot)}')"
 
 
-def _holding(snapshot: int, setup: Callable[[Any], None] | None) -> Any:
+def _holding(snapshot: int, setup: Callable[[Any], None] | None, ready: Any) -> Any:
     """A reader's connection holds its snapshot's lock shared for its life, so that a prune
     never removes a snapshot under a reader (whose views would then answer nothing); then
-    ``setup`` makes the session's own state (a local layer stacked on the snapshot)."""
+    ``setup`` makes the session's own state (a local layer stacked on the snapshot), unless
+    the session is ``ready`` (the probe, which ran it already)."""
 
     def configure(conn: Any) -> None:
         conn.execute(f"SELECT pg_advisory_lock_shared({snapshot_lock(snapshot)})")
-        if setup is not None:
+        if setup is not None and conn is not ready:
             setup(conn)
 
     return configure
+
+
+def _first_then_new(probe: Any) -> type:
+    """The pool's connection class: its first connection is ``probe`` (already connected, with the
+    same settings: a reader's start makes one session, not two), the others new ones."""
+    import psycopg
+
+    class Connection(psycopg.Connection):
+        @classmethod
+        def connect(cls, conninfo: str = "", **kwargs: Any) -> Any:  # type: ignore[override]
+            nonlocal probe
+            first, probe = probe, None
+            if first is not None and not first.closed:
+                return first
+            return super().connect(conninfo, **kwargs)
+
+    return Connection
 
 
 class Rows(list):
@@ -120,22 +138,28 @@ class PgConnection:
                   "options": connect_options(snapshot, read_only, statement_timeout)}
         if snapshot is not None:  # statements prepared at their first run (with one generic plan)
             kwargs["prepare_threshold"] = 0
+        probe = None
         try:  # one connection first: a store that is down, or a session it refuses to set up, says
-            # why at once (the pool would retry until its timeout)
-            with psycopg.connect(location.url, **kwargs) as probe:
-                if setup is not None and snapshot is not None:
-                    (check or setup)(probe)
+            # why at once (the pool would retry until its timeout); it then is the pool's first
+            probe = psycopg.connect(location.url, **kwargs)
+            if setup is not None and snapshot is not None:
+                (check or setup)(probe)
         except psycopg.Error as exc:
+            if probe is not None:
+                probe.close()
             raise failure(exc, location) from None
+        ready = probe if setup is not None and snapshot is not None and check is None else None
         self.pool = ConnectionPool(
             location.url, min_size=1, max_size=size, open=False, timeout=timeout, name="graphmind", kwargs=kwargs,
-            reconnect_timeout=timeout, configure=None if snapshot is None else _holding(snapshot, setup),
+            reconnect_timeout=timeout, configure=None if snapshot is None else _holding(snapshot, setup, ready),
+            connection_class=_first_then_new(probe),
         )
         try:
             # (the probe found the store up, accepting the setup)
             self.pool.open(wait=True, timeout=timeout + (SETUP_SECONDS if setup is not None else 0))
         except self._errors as exc:
             self.pool.close(timeout=0)
+            probe.close()  # (when the pool never took it)
             raise failure(exc, location) from None
 
     @contextlib.contextmanager
