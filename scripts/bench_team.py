@@ -176,13 +176,15 @@ def statements_reset(url: str) -> None:
 
 def statements(url: str) -> list[dict[str, Any]]:
     """The statements the readers ran since the reset, by total server time: calls, mean / max
-    execution time (ms) and what each is (its first words)."""
+    execution time (ms) and what each is (its first words; an editor's session, whose local layer
+    makes its own TEMP views, has its own entry of each statement: summed here by those words)."""
     with _admin(url) as conn:
         rows = conn.execute(
-            "SELECT calls, total_exec_time, mean_exec_time, max_exec_time, mean_plan_time, "
-            "left(regexp_replace(query, '\\s+', ' ', 'g'), 70) FROM pg_stat_statements "
-            "WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) "
-            "AND query NOT LIKE '%pg_stat_statements%' ORDER BY total_exec_time DESC LIMIT 8").fetchall()
+            "SELECT sum(calls)::bigint, sum(total_exec_time), sum(total_exec_time) / sum(calls), max(max_exec_time), "
+            "sum(mean_plan_time * calls) / sum(calls), q FROM (SELECT *, "
+            "left(regexp_replace(regexp_replace(query, '\\s+', ' ', 'g'), '\\$[0-9]+', '$n', 'g'), 70) AS q "
+            "FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) "
+            "AND query NOT LIKE '%pg_stat_statements%') s GROUP BY q ORDER BY 2 DESC LIMIT 8").fetchall()
         calls, total = conn.execute(
             "SELECT coalesce(sum(calls), 0), coalesce(sum(total_exec_time), 0) FROM pg_stat_statements "
             "WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) "

@@ -20,6 +20,8 @@ CONNECT_TIMEOUT = 5  # seconds: a store that does not answer by then is down (ed
 POOL_SIZE = 4
 SETUP_SECONDS = 30.0  # how long a reader's new session may take to set up (a local layer's rows copied in)
 
+READER_RANDOM_PAGE_COST = 1.1  # a snapshot reader's planner: its pages are in the cache (see connect_options)
+
 _TOKEN = re.compile(r"'(?:[^']|'')*'|\?(\d*)|%")
 
 
@@ -110,6 +112,10 @@ def connect_options(snapshot: int | None, read_only: bool, statement_timeout: fl
         # a reader asks the same few statements over and over: each is planned once per session
         # (planning the views' joins costs more than running them; see ``PgConnection``)
         opts.append(f"-c graphmind.snapshot={int(snapshot)} -c plan_cache_mode=force_generic_plan")
+        # and its rows are read from the cache: a random read costs what a sequential one does.
+        # At the default (4), a join to the snapshot's files was a hash of all of them (a scan of
+        # the snapshot's every file for each question: unresolved calls by name), not a probe a row
+        opts.append(f"-c random_page_cost={READER_RANDOM_PAGE_COST}")
     if read_only:
         opts.append("-c default_transaction_read_only=on")
     if statement_timeout is not None:

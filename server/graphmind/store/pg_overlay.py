@@ -112,7 +112,7 @@ def install(conn: Any, layer: LayerRows) -> None:
           for v in views),
     ]
     # a snapshot row shows unless its file is hidden: the hidden ids are written into the views
-    # (a constant array, hashed by PostgreSQL: an in-memory test per row where a probe of
+    # (a constant array, hashed by PostgreSQL 15+: an in-memory test per row where a probe of
     # ``o_hidden`` was an index read per row, for every row of every probe of a view)
     hidden = "'{" + ",".join(str(int(i)) for i in sorted(set(layer.hidden))) + "}'::bigint[]"
     shadow = [
