@@ -10,6 +10,7 @@ the local index and says why (``answeredFrom: local``). Editors' sessions are re
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 from collections.abc import Mapping
@@ -78,6 +79,19 @@ class StoreStatus:
         return StoreStatus(location.shown, "local", said)
 
 
+class _SnapshotLayers(PgLayers):
+    """A snapshot's layers' reads. What never changes while one engine reads it (the snapshot is
+    immutable, its local layer fixed) is asked once: whether any doc note names anything, which
+    every blast radius asks (a round trip each)."""
+
+    _mentions: bool | None = None
+
+    def has_mentions(self) -> bool:
+        if self._mentions is None:
+            self._mentions = super().has_mentions()
+        return self._mentions
+
+
 class _SnapshotStoreReads:
     """The part of :class:`~graphmind.store.Store` a Graph reads, over one snapshot."""
 
@@ -88,7 +102,7 @@ class _SnapshotStoreReads:
         if layer is not None:  # a read of one file's rows: an arm per layer
             self.reads.stack = LayerStack()  # type: ignore[assignment]
         self.analysis = AnalysisReads(self.db, POSTGRES)  # type: ignore[arg-type]
-        self.layers = PgLayers(self.db)
+        self.layers = _SnapshotLayers(self.db)
 
     skipped_files = Store.skipped_files  # one SELECT, the same on both engines
 
@@ -153,20 +167,51 @@ def timeout() -> float:
         return EDITOR_TIMEOUT
 
 
+class _Connecting:
+    """A reader's connection to the store, made in a thread (importing the driver and the
+    session's start are most of a reader's start; git's commands meanwhile wait on their
+    processes)."""
+
+    def __init__(self, location: StoreLocation) -> None:
+        self._got: SnapshotStore | Exception | None = None
+        self._thread = threading.Thread(target=self._connect, args=(location,), name="graphmind-store-connect", daemon=True)
+        self._thread.start()
+
+    def _connect(self, location: StoreLocation) -> None:
+        try:
+            self._got = SnapshotStore(location, timeout=timeout(), read_only=True)
+        except Exception as exc:  # noqa: BLE001 - raised again by result(), in the caller's thread
+            self._got = exc
+
+    def result(self) -> SnapshotStore:
+        self._thread.join()
+        if isinstance(self._got, Exception):
+            raise self._got
+        assert self._got is not None
+        return self._got
+
+    def discard(self) -> None:
+        """Not needed after all: closed once made."""
+        with contextlib.suppress(Exception):
+            self.result().close()
+
+
 def open_snapshot(
     root: Path, location: StoreLocation, buffers: Mapping[str, bytes] | None = None, layer_name: str | None = None,
 ) -> tuple[SnapshotEngine | None, StoreStatus]:
     """The engine over the newest snapshot of an ancestor of ``HEAD``, with its status; (None,
     status saying why) when the store is down or has none. ``buffers``: an editor's unsaved
     texts, stacked with the working tree's changes (in the layer file ``layer_name``)."""
+    connecting = _Connecting(location)  # while git answers (a reader's start waits on both)
     try:
         repo = GitRepo(root)
         head = repo.commit_of("HEAD")
         ancestry = repo.ancestors(head, 10_000)
     except GitError as exc:
+        connecting.discard()
         return None, StoreStatus(location.shown, "local", f"no git history to match snapshots with ({exc})")
     try:
-        shared = SnapshotStore(location, timeout=timeout(), read_only=True)
+        shared = connecting.result()
     except IndexUnavailable as exc:
         return None, StoreStatus.failed(location, exc)
     try:

@@ -20,6 +20,8 @@ CONNECT_TIMEOUT = 5  # seconds: a store that does not answer by then is down (ed
 POOL_SIZE = 4
 SETUP_SECONDS = 30.0  # how long a reader's new session may take to set up (a local layer's rows copied in)
 
+READER_RANDOM_PAGE_COST = 1.1  # a snapshot reader's planner: its pages are in the cache (see connect_options)
+
 _TOKEN = re.compile(r"'(?:[^']|'')*'|\?(\d*)|%")
 
 
@@ -52,17 +54,35 @@ def snapshot_lock(snapshot: int) -> str:
     return f"hashtext('graphmind snapshot {int(snapshot)}')"
 
 
-def _holding(snapshot: int, setup: Callable[[Any], None] | None) -> Any:
+def _holding(snapshot: int, setup: Callable[[Any], None] | None, ready: Any) -> Any:
     """A reader's connection holds its snapshot's lock shared for its life, so that a prune
     never removes a snapshot under a reader (whose views would then answer nothing); then
-    ``setup`` makes the session's own state (a local layer stacked on the snapshot)."""
+    ``setup`` makes the session's own state (a local layer stacked on the snapshot), unless
+    the session is ``ready`` (the probe, which ran it already)."""
 
     def configure(conn: Any) -> None:
         conn.execute(f"SELECT pg_advisory_lock_shared({snapshot_lock(snapshot)})")
-        if setup is not None:
+        if setup is not None and conn is not ready:
             setup(conn)
 
     return configure
+
+
+def _first_then_new(probe: Any) -> type:
+    """The pool's connection class: its first connection is ``probe`` (already connected, with the
+    same settings: a reader's start makes one session, not two), the others new ones."""
+    import psycopg
+
+    class Connection(psycopg.Connection):
+        @classmethod
+        def connect(cls, conninfo: str = "", **kwargs: Any) -> Any:  # type: ignore[override]
+            nonlocal probe
+            first, probe = probe, None
+            if first is not None and not first.closed:
+                return first
+            return super().connect(conninfo, **kwargs)
+
+    return Connection
 
 
 class Rows(list):
@@ -92,6 +112,10 @@ def connect_options(snapshot: int | None, read_only: bool, statement_timeout: fl
         # a reader asks the same few statements over and over: each is planned once per session
         # (planning the views' joins costs more than running them; see ``PgConnection``)
         opts.append(f"-c graphmind.snapshot={int(snapshot)} -c plan_cache_mode=force_generic_plan")
+        # and its rows are read from the cache: a random read costs what a sequential one does.
+        # At the default (4), a join to the snapshot's files was a hash of all of them (a scan of
+        # the snapshot's every file for each question: unresolved calls by name), not a probe a row
+        opts.append(f"-c random_page_cost={READER_RANDOM_PAGE_COST}")
     if read_only:
         opts.append("-c default_transaction_read_only=on")
     if statement_timeout is not None:
@@ -120,22 +144,30 @@ class PgConnection:
                   "options": connect_options(snapshot, read_only, statement_timeout)}
         if snapshot is not None:  # statements prepared at their first run (with one generic plan)
             kwargs["prepare_threshold"] = 0
+        probe = None
         try:  # one connection first: a store that is down, or a session it refuses to set up, says
-            # why at once (the pool would retry until its timeout)
-            with psycopg.connect(location.url, **kwargs) as probe:
-                if setup is not None and snapshot is not None:
-                    (check or setup)(probe)
-        except psycopg.Error as exc:
-            raise failure(exc, location) from None
+            # why at once (the pool would retry until its timeout); it then is the pool's first
+            probe = psycopg.connect(location.url, **kwargs)
+            if setup is not None and snapshot is not None:
+                (check or setup)(probe)
+        except BaseException as exc:
+            if probe is not None:
+                probe.close()
+            if isinstance(exc, psycopg.Error):
+                raise failure(exc, location) from None
+            raise
+        ready = probe if setup is not None and snapshot is not None and check is None else None
         self.pool = ConnectionPool(
             location.url, min_size=1, max_size=size, open=False, timeout=timeout, name="graphmind", kwargs=kwargs,
-            reconnect_timeout=timeout, configure=None if snapshot is None else _holding(snapshot, setup),
+            reconnect_timeout=timeout, configure=None if snapshot is None else _holding(snapshot, setup, ready),
+            connection_class=_first_then_new(probe),
         )
         try:
             # (the probe found the store up, accepting the setup)
             self.pool.open(wait=True, timeout=timeout + (SETUP_SECONDS if setup is not None else 0))
         except self._errors as exc:
             self.pool.close(timeout=0)
+            probe.close()  # (when the pool never took it)
             raise failure(exc, location) from None
 
     @contextlib.contextmanager
@@ -152,7 +184,10 @@ class PgConnection:
         with self.connection() as conn:
             # no parameters: the text goes as written (psycopg reads no placeholders in it)
             cur = conn.execute(text, [params[i] for i in order]) if order else conn.execute(sql)
-            return Rows(cur.fetchall() if cur.description is not None else ())
+            # (whether it returned rows, from the result's field count: ``cur.description`` makes
+            # a Column object a column, a quarter of a millisecond for a callers' 27 columns)
+            res = cur.pgresult
+            return Rows(cur.fetchall() if res is not None and res.nfields else ())
 
     def close(self) -> None:
         # waits for a connection still being opened (it would hold a reader's snapshot lock)

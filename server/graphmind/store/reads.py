@@ -346,15 +346,16 @@ class Reads:
         # have one), at its confidence.
         hops = (f"SELECT e.{far} AS node, CAST(NULL AS bigint) AS parent, CAST(NULL AS integer) AS conf FROM edges e "
                 f"WHERE e.{near} = w.node AND e.kind = 'call' AND e.confidence >= ?2")
-        if incoming:
+        if incoming:  # (the node's symbol read once for both: each read of a view is a probe per layer)
             hops += (
-                f" UNION ALL SELECT o.impl_id, w.node, {INFERRED} FROM overrides o "
-                f"WHERE o.declared_id = w.node AND ?2 <= {INFERRED} AND EXISTS (SELECT 1 FROM symbols s WHERE s.id = w.node OFFSET 0)"
-                " UNION ALL SELECT x.callee_id, w.node, x.confidence FROM symbols s CROSS JOIN LATERAL ("
+                " UNION ALL SELECT k.node, w.node, k.conf FROM (SELECT s.qname FROM symbols s WHERE s.id = w.node LIMIT 1) s "
+                f"CROSS JOIN LATERAL (SELECT o.impl_id AS node, {INFERRED} AS conf FROM overrides o "
+                f"WHERE o.declared_id = w.node AND ?2 <= {INFERRED}"
+                " UNION ALL SELECT x.callee_id, x.confidence FROM ("
                 "SELECT x.callee_id, x.confidence, x.caller_id, x.file_id, x.sid FROM edges x "
                 "WHERE x.via = 'dispatch:' || s.qname AND x.via LIKE 'dispatch:%' AND x.kind = 'call' AND x.confidence >= ?2 OFFSET 0) x "
-                "WHERE s.id = w.node AND EXISTS (SELECT 1 FROM edges e WHERE e.caller_id = x.caller_id AND e.file_id = x.file_id "
-                "AND e.sid = x.sid AND e.callee_id = w.node AND e.kind = 'call' OFFSET 0)"
+                "WHERE EXISTS (SELECT 1 FROM edges e WHERE e.caller_id = x.caller_id AND e.file_id = x.file_id "
+                "AND e.sid = x.sid AND e.callee_id = w.node AND e.kind = 'call' OFFSET 0)) k"
             )
         # (unresolved calls counted by file, each file's language looked up by its id)
         unresolved = (
@@ -369,7 +370,8 @@ class Reads:
         )
         # the edges the walk followed are read again first (``reached``: a fence), then kept when
         # they reach the next level; with both ends' levels in one join, the generic plan (its
-        # estimates know no row counts) paired every two nodes before reading an edge
+        # estimates know no row counts) paired every two nodes before reading an edge. The same
+        # read, at every confidence, counts the weak edges of the near nodes (one probe a node)
         sql = f"""
             WITH RECURSIVE walk(node, depth, parent, conf) AS (
                 SELECT value, 0, CAST(NULL AS bigint), CAST(NULL AS integer) FROM {d.ints}
@@ -381,12 +383,12 @@ class Reads:
             reached AS MATERIALIZED (
                 SELECT e.node, p.depth, p.node AS parent, e.conf, e.fid, e.sid, e.via FROM lv p CROSS JOIN LATERAL (
                     SELECT e.{far} AS node, e.confidence AS conf, e.file_id AS fid, e.sid, e.via FROM edges e
-                    WHERE e.{near} = p.node AND e.kind = 'call' AND e.confidence >= ?2 OFFSET 0) e
-                WHERE p.depth < ?3
+                    WHERE e.{near} = p.node AND e.kind = 'call' OFFSET 0) e
+                WHERE p.depth < ?3 OR p.depth < ?5
             ),
             par AS (
                 SELECT r.node, r.parent, r.conf, r.fid, r.sid, r.via FROM reached r JOIN lv c ON c.node = r.node
-                WHERE c.depth - r.depth = 1
+                WHERE c.depth - r.depth = 1 AND r.conf >= ?2
             )
             SELECT
                 (SELECT count(*) FROM cut),
@@ -402,8 +404,7 @@ class Reads:
                  "JOIN lv p ON p.node = i.parent CROSS JOIN LATERAL (SELECT s.qname FROM symbols s WHERE s.id = i.parent OFFSET 0) s "
                  "WHERE i.parent IS NOT NULL AND c.depth = i.depth AND i.depth - p.depth = 1)" if incoming else "NULL"},
                 (SELECT {d.json_rows("u.lang, u.n")} FROM ({unresolved}) u),
-                (SELECT count(*) FROM lv CROSS JOIN LATERAL (SELECT 1 FROM edges e WHERE e.{near} = lv.node AND e.kind = 'call'
-                 AND e.confidence < ?2 OFFSET 0) e WHERE lv.depth < ?5)
+                (SELECT count(*) FROM reached r WHERE r.conf < ?2 AND r.depth < ?5)
         """
         (rows, level, syms, edges, sites, impls, unres, weak), = self._q(
             sql, (d.array(targets), min_conf, depth, max_rows, near_depth))
