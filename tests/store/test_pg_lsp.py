@@ -71,15 +71,25 @@ async def test_answers_over_the_snapshot_the_local_files_and_the_buffers(repo: P
         assert store["summary"].startswith(f"snapshot {store['snapshot']} of {snapshotted[:12]} (at HEAD")
         assert PASSWORD not in str(store)
         assert await _make_callers(lc, repo) == {"shop.new.fresh", "shop.orders.cancel", "shop.local.on_disk"}
-        # ... and one only in an unsaved buffer
+        # ... and one only in an unsaved buffer: in the very next answer (the buffers' layer is
+        # changed in place; the answer awaits that change, the message loop does not)
         _edit_buffer(lc, repo, NEW, "\n\ndef in_buffer():\n    make()\n")
-        # (the layer is made again with the buffer once typing pauses; an answer sooner waits
-        # for it up to 5 s: on a loaded machine, the test asks once it is made)
-        store = await _store_status(lc, repo, lambda s: s.get("buffersInAnswer") == [NEW] and not s.get("updating"))
-        assert store["answeredFrom"] == "snapshot"
         assert await _make_callers(lc, repo) == {"shop.new.fresh", "shop.orders.cancel", "shop.local.on_disk",
                                                  "shop.new.in_buffer"}
-        assert store["localChangesInAnswer"] == ["src/shop/local.py", NEW]
+        store = await _store_status(lc, repo, lambda s: True)
+        assert store["answeredFrom"] == "snapshot" and store["buffersInAnswer"] == [NEW] and not store.get("updating")
+        assert store["localChangesInAnswer"] == ["src/shop/local.py", NEW] and "lastAnswer" not in store
+        # typed on: each keystroke in the next answer, the layer of the files on disk kept
+        overlay = store["overlay"]
+        lines = ((repo / NEW).read_text() + "\n\ndef in_buffer():\n    make()\n").count("\n")
+        for i in range(3):
+            end = T.Position(line=lines + 3 * i, character=0)
+            lc.text_document_did_change(T.DidChangeTextDocumentParams(
+                text_document=T.VersionedTextDocumentIdentifier(uri=uri(repo, NEW), version=3 + i),
+                content_changes=[T.TextDocumentContentChangePartial(range=T.Range(start=end, end=end),
+                                                                    text=f"\ndef typed{i}():\n    make()\n")]))
+            assert f"shop.new.typed{i}" in await _make_callers(lc, repo)
+        assert (await _store_status(lc, repo, lambda s: True))["overlay"] == overlay
         # a blast radius names the snapshot it used
         got = await blast_radius(lc, textDocument={"uri": uri(repo, ORDERS)},
                                  position=_plain(pos_in((repo / ORDERS).read_text(), "def make", offset=4)))

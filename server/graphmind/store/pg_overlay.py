@@ -20,6 +20,7 @@ database's default TEMPORARY privilege)."""
 from __future__ import annotations
 
 import contextlib
+import json
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -173,4 +174,40 @@ def dependent_paths(pg: Any, keys: Iterable[str]) -> set[str]:
     )}
 
 
-__all__ = ["LAYERED_VIEWS", "LayerRows", "LayerStack", "check", "dependent_paths", "install", "local_rows", "snapshot_ids", "view_columns"]
+# ---------------------------------------------------------------------- a layer changed in place
+def file_rows(db: sqlite3.Connection, columns: dict[str, list[str]], file_ids: Iterable[int]) -> dict[str, list[tuple]]:
+    """The rows of some files of a local SQLite index, in the columns of the snapshot's views
+    (:func:`local_rows` of those files only)."""
+    ids = json.dumps(sorted(set(file_ids)))
+    out: dict[str, list[tuple]] = {}
+    for view, cols in columns.items():
+        select = ", ".join(_LOCAL_COLUMN.get((view, c), c) for c in cols)
+        out[view] = list(db.execute(
+            f"SELECT {select} FROM {view} WHERE {LAYERED_VIEWS[view]} IN (SELECT value FROM json_each(?))", (ids,)))
+    return out
+
+
+def replace_files(conn: Any, columns: dict[str, list[str]], file_ids: Iterable[int], rows: dict[str, list[tuple]],
+                  hidden: Iterable[int] = ()) -> None:
+    """Replace some files' rows in a session's stacked layer (made by :func:`install`): every
+    view's rows of ``file_ids`` deleted, ``rows`` inserted, ``hidden`` added to the tombstones.
+    One transaction (a read in the session sees the layer before or after it); one round trip of
+    statements and a COPY per view with rows."""
+    ids = ",".join(str(int(i)) for i in sorted(set(file_ids)))
+    gone = sorted({int(h) for h in hidden})
+    statements = ["SET TRANSACTION READ WRITE"]
+    if ids:
+        statements += [f"DELETE FROM o_{v} WHERE {key} IN ({ids})" for v, key in LAYERED_VIEWS.items()]
+    if gone:
+        statements.append(f"INSERT INTO o_hidden(file_id) VALUES {', '.join(f'({h})' for h in gone)} ON CONFLICT DO NOTHING")
+    with conn.transaction():
+        conn.execute(";\n".join(statements), prepare=False)
+        for v, got in rows.items():
+            if got:
+                with conn.cursor().copy(f"COPY o_{v}({', '.join(columns[v])}) FROM STDIN") as cp:
+                    for r in got:
+                        cp.write_row(r)
+
+
+__all__ = ["LAYERED_VIEWS", "LayerRows", "LayerStack", "check", "dependent_paths", "file_rows", "install", "local_rows", "replace_files",
+           "snapshot_ids", "view_columns"]
