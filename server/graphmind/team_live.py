@@ -207,10 +207,11 @@ class StoreFolder:
         self._kick.set()
         return graph, False
 
-    async def graph(self, wait: float = ANSWER_WAIT) -> Graph | None:
+    async def graph(self, wait: float | None = None) -> Graph | None:
         """The snapshot's graph (with the local layer and the buffers) for an answer, once it is
         up to date; awaited (the message loop handles other messages meanwhile) up to ``wait``
-        seconds, else None: the local index answers, and ``lastAnswer`` says why."""
+        seconds (:data:`ANSWER_WAIT`), else None: the local index answers, and ``lastAnswer`` says why."""
+        wait = ANSWER_WAIT if wait is None else wait
         deadline = time.monotonic() + wait
         while True:
             graph, ready = self.current()

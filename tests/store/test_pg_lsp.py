@@ -6,12 +6,16 @@ after ``git checkout``."""
 from __future__ import annotations
 
 import asyncio
+import inspect
 import sys
+import threading
 import time
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from graphmind import team_live
 from graphmind.commits import index_commit
 from graphmind.store.location import check
 from graphmind.store.snapshots import SnapshotStore
@@ -171,3 +175,34 @@ async def test_no_snapshot_of_an_ancestor_answers_locally_and_says_so(repo: Path
         store = await _store_status(lc, repo, lambda s: s["reason"] != "connecting to the store")
         assert store["answeredFrom"] == "local" and store["reason"].startswith("no snapshot of HEAD")
         assert await _make_callers(lc, repo) == {"shop.new.fresh", "shop.orders.cancel"}
+
+
+async def test_an_answer_awaits_its_snapshot_without_holding_up_the_loop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A folder whose snapshot is not made yet (its HEAD not even looked at: never started): the
+    answer is a coroutine at once, other tasks run while it waits, and after ANSWER_WAIT the local
+    index answers, ``lastAnswer`` saying why."""
+    monkeypatch.setattr(team_live, "ANSWER_WAIT", 0.3)
+    root = tmp_path / "repo"
+    root.mkdir()
+    git(root, "init", "-q")
+    folder = SimpleNamespace(root=root, live=SimpleNamespace(lock=threading.Lock(), docs={}))
+    store = team_live.StoreFolder(folder, check("postgresql://editor@127.0.0.1:9/nowhere", "test"))  # type: ignore[arg-type]
+    local = object()
+    began = time.monotonic()
+    got = team_live.answer(store, local, lambda graph: graph)  # type: ignore[arg-type]
+    assert inspect.iscoroutine(got) and time.monotonic() - began < 0.1
+    ticks = 0
+
+    async def other_messages() -> None:
+        nonlocal ticks
+        while True:
+            ticks += 1
+            await asyncio.sleep(0.01)
+
+    other = asyncio.ensure_future(other_messages())
+    try:
+        assert await got is local
+    finally:
+        other.cancel()
+    assert ticks >= 10
+    assert store.describe()["lastAnswer"].startswith("local index: the snapshot and its layer")
