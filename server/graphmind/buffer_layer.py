@@ -77,6 +77,7 @@ class BufferLayer:
         self._shared = SnapshotStore(location, timeout=timeout, read_only=True)
         self._engine: Engine | None = None
         self._pg: Any = None
+        self._view: StoreView | None = None  # the resolving session's lookups, kept while no interface changes
         try:
             self.columns = {v: c for v, (c, _) in base.rows.rows.items()} if base is not None else \
                 view_columns(self._shared.conn)
@@ -212,8 +213,10 @@ class BufferLayer:
         # pending files are resolved against snapshot ∪ layer
         with pg.connection() as conn:
             replace_files(conn, self.columns, written | gone, file_rows(store.db, self.columns, written), hidden)
+        if keys or self._view is None:  # (no interface changed: every lookup answers as before, cached)
+            self._view = StoreView(pg)  # type: ignore[arg-type]
         with engine.lock, store.tx():
-            updater.resolve_files(sorted(pending), StoreView(pg))  # type: ignore[arg-type]
+            updater.resolve_files(sorted(pending), self._view)
             store.bump_epoch()
         self._publish(written | gone | pending, hidden, want)
 
