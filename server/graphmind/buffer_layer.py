@@ -3,8 +3,8 @@ place, as the local live graph takes it, instead of the layer being made again.
 
 The working tree's changes against the snapshot's commit are :mod:`.snapshot_layer`'s layer (made
 again only when HEAD or the files on disk move). :class:`BufferLayer` starts from a copy of it (a
-small SQLite index, ``.graphmind/snapshot-layer-buffers.db``) and keeps an engine on that copy.
-A buffer's change (:meth:`BufferLayer.update`) writes the buffer's file there, adopts the
+small SQLite index, ``.graphmind/snapshot-layer-buffers-<pid>-<n>.db``, one per layer, removed
+when it closes) and keeps an engine on that copy. A buffer's change (:meth:`BufferLayer.update`) writes the buffer's file there, adopts the
 snapshot's files whose lookups its interface change touched (their stored facts, no parse, as the
 layer's build does), and resolves those files and the layer's own dependents against snapshot ∪
 layer, in one PostgreSQL session of its own where the changed rows were replaced first. Then the
@@ -19,6 +19,8 @@ adopted for a change that was undone later stays in the layer with the snapshot'
 from __future__ import annotations
 
 import hashlib
+import itertools
+import os
 import sqlite3
 import threading
 import weakref
@@ -46,7 +48,7 @@ from .store.stacked import OWN_IDS
 from .store.store import NEXT_FILE_ID
 from .workspace import check_text
 
-BUFFER_LAYER = "snapshot-layer-buffers.db"
+BUFFER_LAYER = "snapshot-layer-buffers"  # .graphmind/snapshot-layer-buffers-<pid>-<n>.db, removed at close
 KEPT_CHANGES = 512  # a session further behind than this many changes is given the whole layer again
 
 
@@ -74,6 +76,8 @@ class BufferLayer:
         self._sessions: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()  # session -> its version
         self._log: list[tuple[int, frozenset[int], tuple[int, ...]]] = []  # (version, files, hidden ids added)
         self.on_publish: Callable[[int], None] | None = None  # told each new version
+        self._path = root / ".graphmind" / f"{BUFFER_LAYER}-{os.getpid()}-{next(_numbers)}.db"
+        _remove_orphans(root / ".graphmind")
         self._shared = SnapshotStore(location, timeout=timeout, read_only=True)
         self._engine: Engine | None = None
         self._pg: Any = None
@@ -81,7 +85,7 @@ class BufferLayer:
         try:
             self.columns = {v: c for v, (c, _) in base.rows.rows.items()} if base is not None else \
                 view_columns(self._shared.conn)
-            self._engine = self._open(root / ".graphmind" / BUFFER_LAYER, base)
+            self._engine = self._open(self._path, base)
             rows = base.rows if base is not None else LayerRows({v: (c, []) for v, c in self.columns.items()}, [])
             self.hidden: set[int] = set(rows.hidden)
             self._rows: dict[str, dict[int, list[tuple]]] = {v: {} for v in LAYERED_VIEWS}
@@ -96,8 +100,8 @@ class BufferLayer:
     @staticmethod
     def _open(path: Path, base: LocalLayer | None) -> Engine:
         """An engine on a copy of the disk layer's index (an empty one without it)."""
-        for p in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
-            p.unlink(missing_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _unlink(path)
         if base is not None and base.path.exists():
             src, dst = sqlite3.connect(f"file:{base.path}?mode=ro", uri=True), sqlite3.connect(path)
             try:
@@ -263,7 +267,27 @@ class BufferLayer:
         if self._engine is not None:
             self._engine.close()
             self._engine = None
+            _unlink(self._path)
         self._shared.close()
+
+
+_numbers = itertools.count()
+
+
+def _unlink(path: Path) -> None:
+    for p in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        p.unlink(missing_ok=True)
+
+
+def _remove_orphans(folder: Path) -> None:
+    """The buffers' layers of servers that ended without closing them (their process is gone)."""
+    for path in folder.glob(f"{BUFFER_LAYER}-*-*.db"):
+        try:
+            os.kill(int(path.name.split("-")[-2]), 0)
+        except ProcessLookupError:
+            _unlink(path)
+        except (ValueError, PermissionError):
+            continue
 
 
 __all__ = ["BUFFER_LAYER", "BufferLayer"]
