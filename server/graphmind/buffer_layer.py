@@ -29,14 +29,15 @@ from pathlib import Path
 from typing import Any
 
 from . import languages
-from .engine import Engine
+from .engine import Engine, chunks
 from .engine.update import Change, interface_diff
+from .eol import as_parsed
 from .snapshot_layer import LocalLayer
 from .store import NO_INTERFACE, Store, StoreView
 from .store.pg_overlay import (
     LAYERED_VIEWS,
     LayerRows,
-    dependent_paths,
+    dependents_stacked,
     file_rows,
     install,
     replace_files,
@@ -49,6 +50,7 @@ from .store.store import NEXT_FILE_ID
 from .workspace import check_text
 
 BUFFER_LAYER = "snapshot-layer-buffers"  # .graphmind/snapshot-layer-buffers-<pid>-<n>.db, removed at close
+INTERFACE_VIEWS = ("files", "symbols", "bindings", "supers")  # what resolving a file reads of the others
 KEPT_CHANGES = 512  # a session further behind than this many changes is given the whole layer again
 
 
@@ -81,7 +83,9 @@ class BufferLayer:
         self._shared = SnapshotStore(location, timeout=timeout, read_only=True)
         self._engine: Engine | None = None
         self._pg: Any = None
-        self._view: StoreView | None = None  # the resolving session's lookups, kept while no interface changes
+        self._view: StoreView | None = None  # the resolving session's lookups, kept across changes
+        self._ids: dict[str, int | None] = {}  # path -> its snapshot file id, while the layer does not hold it
+        self._extracted: dict[str, chunks.Extraction] = {}  # a buffer's last extraction, for the next to reuse
         try:
             self.columns = {v: c for v, (c, _) in base.rows.rows.items()} if base is not None else \
                 view_columns(self._shared.conn)
@@ -187,7 +191,7 @@ class BufferLayer:
         store, updater = engine.store, engine.updater
         paths = sorted([*texts, *closed])
         stacked = _Stacked(pg)
-        snap = {p: i for p, i in snapshot_ids(pg, paths).items() if i < OWN_IDS}  # (a path the layer holds: its own id)
+        snap = self._snapshot_ids(paths)
         before = {p: store.file_id(p) for p in paths}
         # what other files could see of them before: the layer's version, else the snapshot's
         old = {p: store.interface(f) if f is not None else stacked.interface(snap.get(p)) if p in snap else NO_INTERFACE
@@ -201,11 +205,11 @@ class BufferLayer:
         # the files that looked up what changed: the layer's are resolved again; the snapshot's
         # are adopted from their stored facts first (as the layer's build does)
         held = set(store.paths_under(""))
-        looked = dependent_paths(pg, keys)
+        looked = dependents_stacked(pg, keys)
         adopted = sorted(looked - held)
         if adopted:
             stored = {f.path: f for f in stacked.stored_files(adopted)}
-            snap.update({p: i for p, i in snapshot_ids(pg, adopted).items() if i < OWN_IDS})
+            snap.update(self._snapshot_ids(adopted))
             with engine.lock, store.tx():
                 pending |= updater.apply([c for p in adopted if (c := updater.change_of_stored(p, stored.get(p)))],
                                          resolve=False)
@@ -213,16 +217,31 @@ class BufferLayer:
         written = {f for p in [*paths, *adopted] if (f := store.file_id(p)) is not None}
         gone = {f for f in before.values() if f is not None}
         hidden = [i for p, i in snap.items() if i not in self.hidden]
-        # the resolving session sees the new facts (its published rows follow below), then the
-        # pending files are resolved against snapshot ∪ layer
+        # the resolving session sees the new interfaces (what resolving reads; all their rows
+        # when it is handed out after the publish below), then the pending files are resolved
+        # against snapshot ∪ layer
         with pg.connection() as conn:
-            replace_files(conn, self.columns, written | gone, file_rows(store.db, self.columns, written), hidden)
-        if keys or self._view is None:  # (no interface changed: every lookup answers as before, cached)
+            rows = file_rows(store.db, {v: self.columns[v] for v in INTERFACE_VIEWS}, written)
+            replace_files(conn, self.columns, written | gone, rows, hidden)
+        # the resolving view is kept across changes: the answers of the lookups whose keys changed
+        # are dropped, every other lookup answers as before (from its cache)
+        if self._view is None:
             self._view = StoreView(pg)  # type: ignore[arg-type]
+        self._view.forget(keys)
         with engine.lock, store.tx():
             updater.resolve_files(sorted(pending), self._view)
             store.bump_epoch()
         self._publish(written | gone | pending, hidden, want)
+
+    def _snapshot_ids(self, paths: list[str]) -> dict[str, int]:
+        """The snapshot's file ids of those ``paths`` it has and the layer does not hold yet (a
+        path the layer holds answers its own id, and its snapshot id is hidden already); each
+        path is asked once."""
+        ask = [p for p in paths if p not in self._ids]
+        if ask:
+            got = snapshot_ids(self._pg, ask)
+            self._ids.update({p: got[p] if got.get(p, OWN_IDS) < OWN_IDS else None for p in ask})
+        return {p: i for p in paths if (i := self._ids[p]) is not None}
 
     def _publish(self, files: set[int], hidden: list[int], buffers: dict[str, str]) -> None:
         assert self._engine is not None
@@ -251,14 +270,25 @@ class BufferLayer:
         assert lang is not None
         reason = check_text(text, self._engine.max_file_size) or lang.skip_reason(text)
         if reason is not None:
+            self._extracted.pop(rel, None)
             return Change(rel, lang, skip_reason=reason, sha256=sha, size=len(text))
-        return Change(rel, lang, text, None, sha, len(text))
+        # parsed afresh; the chunks whose text did not change are taken from the buffer's last
+        # extraction (not after a parse with syntax errors, as the live graph's settle does)
+        updater = self._engine.updater
+        parsed = as_parsed(text)
+        tree = updater.parsers.parse(lang, parsed)
+        last = self._extracted.get(rel) if not tree.root_node.has_error else None
+        ext = chunks.extract(lang, tree, parsed, rel, lang.module_name(rel, updater.probe), last)
+        self._extracted[rel] = ext
+        return Change(rel, lang, text, tree, sha, len(text), prepared=ext)
 
     def _from_disk(self, rel: str) -> Change:
         try:
-            return self._change(rel, (self.root / rel).read_bytes())
+            change = self._change(rel, (self.root / rel).read_bytes())
         except OSError:
-            return Change(rel, delete=True)
+            change = Change(rel, delete=True)
+        self._extracted.pop(rel, None)
+        return change
 
     def close(self) -> None:
         if self._pg is not None:

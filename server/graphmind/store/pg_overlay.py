@@ -189,15 +189,15 @@ def file_rows(db: sqlite3.Connection, columns: dict[str, list[str]], file_ids: I
 
 def replace_files(conn: Any, columns: dict[str, list[str]], file_ids: Iterable[int], rows: dict[str, list[tuple]],
                   hidden: Iterable[int] = ()) -> None:
-    """Replace some files' rows in a session's stacked layer (made by :func:`install`): every
-    view's rows of ``file_ids`` deleted, ``rows`` inserted, ``hidden`` added to the tombstones.
-    One transaction (a read in the session sees the layer before or after it); one round trip of
-    statements and a COPY per view with rows."""
+    """Replace some files' rows in a session's stacked layer (made by :func:`install`): the rows
+    of ``file_ids`` deleted from every view ``rows`` names, ``rows`` inserted, ``hidden`` added to
+    the tombstones. One transaction (a read in the session sees the layer before or after it); one
+    round trip of statements and a COPY per view with rows."""
     ids = ",".join(str(int(i)) for i in sorted(set(file_ids)))
     gone = sorted({int(h) for h in hidden})
     statements = ["SET TRANSACTION READ WRITE"]
     if ids:
-        statements += [f"DELETE FROM o_{v} WHERE {key} IN ({ids})" for v, key in LAYERED_VIEWS.items()]
+        statements += [f"DELETE FROM o_{v} WHERE {LAYERED_VIEWS[v]} IN ({ids})" for v in rows]
     if gone:
         statements.append(f"INSERT INTO o_hidden(file_id) VALUES {', '.join(f'({h})' for h in gone)} ON CONFLICT DO NOTHING")
     with conn.transaction():
@@ -209,5 +209,17 @@ def replace_files(conn: Any, columns: dict[str, list[str]], file_ids: Iterable[i
                         cp.write_row(r)
 
 
-__all__ = ["LAYERED_VIEWS", "LayerRows", "LayerStack", "check", "dependent_paths", "file_rows", "install", "local_rows", "replace_files",
+def dependents_stacked(pg: Any, keys: Iterable[str]) -> set[str]:
+    """:func:`dependent_paths` in a session with a layer stacked on the snapshot: the keys a
+    restriction on each arm of the stacked ``deps`` (a join's condition reaches no arm of a UNION
+    ALL view), each file's path read by its id (``LATERAL … OFFSET 0``, not a join)."""
+    keys = sorted(keys)
+    if not keys:
+        return set()
+    return {p for (p,) in pg.execute(
+        "SELECT f.path FROM (SELECT DISTINCT file_id FROM deps WHERE key = ANY(?)) d, "
+        "LATERAL (SELECT path FROM files WHERE id = d.file_id OFFSET 0) f", (keys,))}
+
+
+__all__ = ["LAYERED_VIEWS", "LayerRows", "LayerStack", "check", "dependent_paths", "dependents_stacked", "file_rows", "install", "local_rows", "replace_files",
            "snapshot_ids", "view_columns"]
