@@ -29,9 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from . import languages
-from .engine import Engine, chunks
+from .engine import Engine
 from .engine.update import Change, interface_diff
-from .eol import as_parsed
 from .snapshot_layer import LocalLayer
 from .store import NO_INTERFACE, Store, StoreView
 from .store.pg_overlay import (
@@ -85,7 +84,6 @@ class BufferLayer:
         self._pg: Any = None
         self._view: StoreView | None = None  # the resolving session's lookups, kept across changes
         self._ids: dict[str, int | None] = {}  # path -> its snapshot file id, while the layer does not hold it
-        self._extracted: dict[str, chunks.Extraction] = {}  # a buffer's last extraction, for the next to reuse
         try:
             self.columns = {v: c for v, (c, _) in base.rows.rows.items()} if base is not None else \
                 view_columns(self._shared.conn)
@@ -270,25 +268,16 @@ class BufferLayer:
         assert lang is not None
         reason = check_text(text, self._engine.max_file_size) or lang.skip_reason(text)
         if reason is not None:
-            self._extracted.pop(rel, None)
             return Change(rel, lang, skip_reason=reason, sha256=sha, size=len(text))
-        # parsed afresh; the chunks whose text did not change are taken from the buffer's last
-        # extraction (not after a parse with syntax errors, as the live graph's settle does)
-        updater = self._engine.updater
-        parsed = as_parsed(text)
-        tree = updater.parsers.parse(lang, parsed)
-        last = self._extracted.get(rel) if not tree.root_node.has_error else None
-        ext = chunks.extract(lang, tree, parsed, rel, lang.module_name(rel, updater.probe), last)
-        self._extracted[rel] = ext
-        return Change(rel, lang, text, tree, sha, len(text), prepared=ext)
+        # parsed and extracted afresh: a last extraction's chunks reused without the edit that
+        # moved them keep their old byte offsets (the packed facts would differ from a fresh one's)
+        return Change(rel, lang, text, None, sha, len(text))
 
     def _from_disk(self, rel: str) -> Change:
         try:
-            change = self._change(rel, (self.root / rel).read_bytes())
+            return self._change(rel, (self.root / rel).read_bytes())
         except OSError:
-            change = Change(rel, delete=True)
-        self._extracted.pop(rel, None)
-        return change
+            return Change(rel, delete=True)
 
     def close(self) -> None:
         if self._pg is not None:
