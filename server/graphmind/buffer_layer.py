@@ -30,7 +30,7 @@ from typing import Any
 
 from . import languages
 from .engine import Engine
-from .engine.update import Change, interface_diff
+from .engine.update import Change, interface_diff, resolve_facts
 from .snapshot_layer import LocalLayer
 from .store import NO_INTERFACE, Store, StoreView
 from .store.pg_overlay import (
@@ -83,6 +83,7 @@ class BufferLayer:
         self._engine: Engine | None = None
         self._pg: Any = None
         self._view: StoreView | None = None  # the resolving session's lookups, kept across changes
+        self._warm: set[str] = set()  # the opened files whose lookups the view was given (see warm)
         self._ids: dict[str, int | None] = {}  # path -> its snapshot file id, while the layer does not hold it
         try:
             self.columns = {v: c for v, (c, _) in base.rows.rows.items()} if base is not None else \
@@ -230,6 +231,22 @@ class BufferLayer:
             updater.resolve_files(sorted(pending), self._view)
             store.bump_epoch()
         self._publish(written | gone | pending, hidden, want)
+
+    def warm(self, paths: list[str]) -> None:
+        """Resolve the opened files' stored facts through the resolving view once, writing
+        nothing: their lookups are cached before the first edit of them (which then costs no
+        round trip per lookup)."""
+        with self._updating:
+            cold = [p for p in paths if p not in self._warm and languages.for_path(p) is not None]
+            if not cold or self._engine is None:
+                return
+            self._warm.update(cold)
+            if self._view is None:
+                self._view = StoreView(self._pg)  # type: ignore[arg-type]
+            for f in _Stacked(self._pg).stored_files(cold):
+                lang = languages.get(f.lang or "")
+                if lang is not None and f.facts is not None and f.sids is not None:
+                    resolve_facts(lang, f.path, f.facts, f.sids, self._view)
 
     def _snapshot_ids(self, paths: list[str]) -> dict[str, int]:
         """The snapshot's file ids of those ``paths`` it has and the layer does not hold yet (a

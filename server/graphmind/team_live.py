@@ -165,6 +165,9 @@ class StoreFolder:
             try:
                 buffers = self._buffers()
                 engine.live.update({rel: text for rel, (text, _) in buffers.items()}, {rel: d for rel, (_, d) in buffers.items()})
+                with self.folder.live.lock:
+                    opened = list(self.folder.live.docs)
+                engine.live.warm(opened)  # (an opened file's lookups cached before its first edit)
             except IndexUnavailable as exc:
                 if engine is self._engine:
                     self.failed(exc)
