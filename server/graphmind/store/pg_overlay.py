@@ -191,22 +191,25 @@ def replace_files(conn: Any, columns: dict[str, list[str]], file_ids: Iterable[i
                   hidden: Iterable[int] = ()) -> None:
     """Replace some files' rows in a session's stacked layer (made by :func:`install`): the rows
     of ``file_ids`` deleted from every view ``rows`` names, ``rows`` inserted, ``hidden`` added to
-    the tombstones. One transaction (a read in the session sees the layer before or after it); one
-    round trip of statements and a COPY per view with rows."""
+    the tombstones. One transaction (a read in the session sees the layer before or after it), its
+    statements pipelined."""
     ids = ",".join(str(int(i)) for i in sorted(set(file_ids)))
     gone = sorted({int(h) for h in hidden})
-    statements = ["SET TRANSACTION READ WRITE"]
-    if ids:
-        statements += [f"DELETE FROM o_{v} WHERE {LAYERED_VIEWS[v]} IN ({ids})" for v in rows]
-    if gone:
-        statements.append(f"INSERT INTO o_hidden(file_id) VALUES {', '.join(f'({h})' for h in gone)} ON CONFLICT DO NOTHING")
-    with conn.transaction():
-        conn.execute(";\n".join(statements), prepare=False)
+    # pipelined: the statements are sent together and the transaction waits once, not once per
+    # statement (a COPY cannot be pipelined: its rows go as one INSERT per view, executemany)
+    with conn.transaction(), conn.pipeline():
+        conn.execute("SET TRANSACTION READ WRITE", prepare=False)
+        if ids:
+            for v in rows:
+                conn.execute(f"DELETE FROM o_{v} WHERE {LAYERED_VIEWS[v]} IN ({ids})", prepare=False)
+        if gone:
+            conn.execute(f"INSERT INTO o_hidden(file_id) VALUES {', '.join(f'({h})' for h in gone)} ON CONFLICT DO NOTHING",
+                         prepare=False)
         for v, got in rows.items():
             if got:
-                with conn.cursor().copy(f"COPY o_{v}({', '.join(columns[v])}) FROM STDIN") as cp:
-                    for r in got:
-                        cp.write_row(r)
+                cols = columns[v]
+                conn.cursor().executemany(
+                    f"INSERT INTO o_{v}({', '.join(cols)}) VALUES ({', '.join(['%s'] * len(cols))})", got)
 
 
 def dependents_stacked(pg: Any, keys: Iterable[str]) -> set[str]:
