@@ -4,7 +4,7 @@ answer after an unsaved edit, and incomingCalls over the stacked session.
 
 Usage::
 
-    nice -n 10 python scripts/bench_lsp_store.py [--corpus DIR] [--questions 100] [--seed 1] [--local] [--out FILE.json]
+    nice -n 10 python scripts/bench_lsp_store.py [--corpus DIR] [--questions 100] [--keystrokes 20] [--seed 1] [--local] [--out FILE.json]
 
 A real corpus (default: Django 5.1 under ``~/.cache/graphmind/corpora``, copied into a temporary
 git repository) is indexed into a snapshot in a throwaway PostgreSQL cluster (as the tests start
@@ -14,8 +14,9 @@ from the process's start:
 
 - **snapshot**: ``graphmind/status`` says the snapshot answers (its layer of the local changes made);
 - **first answer**: prepareCallHierarchy + incomingCalls of a function, over snapshot ∪ layer;
-- **buffer**: a function calling it appended to an open (unsaved) buffer: the time until the
-  status says the snapshot's layer holds the buffer, and the incomingCalls then (with the new caller);
+- **buffer**: a function calling it appended to an open (unsaved) buffer, incomingCalls asked at
+  once: the time until an answer over the snapshot (not the local index) holds the new caller;
+  then ``--keystrokes`` more edits, each adding a caller and asked about at once (p50 / p95 / max);
 - then ``--questions`` incomingCalls of random functions (p50 / p95, client-side wall);
 
 and, with ``--local``, the same server without a store: start to its first incomingCalls answer
@@ -56,8 +57,43 @@ def store_of(c: LspClient) -> dict[str, Any]:
     return folder.get("store") or {}
 
 
+def snapshot_answer_with(c: LspClient, root: Path, target: Any, caller: str, began: float) -> float:
+    """Seconds from ``began`` until an incomingCalls answer over the snapshot (not the local
+    index: ``lastAnswer`` would say so) names ``caller``."""
+    while True:
+        got = c.request("callHierarchy/incomingCalls", {"item": item(root, target)}, timeout=600)
+        took = time.monotonic() - began
+        if any(x["from"]["data"]["qname"].endswith(caller) for x in got or []) and "lastAnswer" not in store_of(c):
+            return took
+        if time.monotonic() - began > 300:
+            raise SystemExit(f"the buffer never reached the snapshot's answer: {store_of(c)}")
+
+
+def typed(c: LspClient, root: Path, target: Any, keystrokes: int) -> dict[str, Any]:
+    """An unsaved edit, then ``keystrokes`` more, each adding a caller of ``target`` to its open
+    buffer and asking incomingCalls at once: the time until the answer over the snapshot holds it."""
+    path = root / target.path
+    text = path.read_text()
+    c.did_open(path, text)
+    began = time.monotonic()
+    c.did_change_full(path, text + f"\n\ndef bench_buffer_caller():\n    return {target.name}()\n", 2)
+    out: dict[str, Any] = {"buffer_answer_s": round(snapshot_answer_with(c, root, target, "bench_buffer_caller", began), 3)}
+    line = (text + "\n\ndef bench_buffer_caller():\n    return x()\n").count("\n")
+    walls = []
+    for i in range(keystrokes):
+        end = {"line": line + 3 * i, "character": 0}
+        began = time.monotonic()
+        c.notify("textDocument/didChange", {
+            "textDocument": {"uri": path.as_uri(), "version": 3 + i},
+            "contentChanges": [{"range": {"start": end, "end": end}, "text": f"\ndef bench_typed{i}():\n    {target.name}()\n"}]})
+        walls.append(snapshot_answer_with(c, root, target, f"bench_typed{i}", began) * 1000)
+    if walls:
+        out.update(typed_p50_ms=pct(walls, 50), typed_p95_ms=pct(walls, 95), typed_max_ms=round(max(walls), 1))
+    return out
+
+
 def serve(root: Path, url: str | None, target: Any, callers: list[Any], asked: list[Any], questions: int,
-          seed: int) -> dict[str, Any]:
+          seed: int, keystrokes: int = 20) -> dict[str, Any]:
     cmd = [sys.executable, "-m", "graphmind", "serve", "--log-level", "WARNING", *(["--store", url] if url else [])]
     row: dict[str, Any] = {"store": bool(url)}
     with LspClient(cmd, cwd=root, sample_memory_every=None) as c:
@@ -82,20 +118,7 @@ def serve(root: Path, url: str | None, target: Any, callers: list[Any], asked: l
         row["first_answer_s"] = round(time.perf_counter() - start, 2)
         if url:
             row["local_index_ready"] = bool(c.request("graphmind/status", {})["ready"])
-            text = (root / target.path).read_text()
-            c.did_open(root / target.path, text)
-            fresh = text + f"\n\ndef bench_buffer_caller():\n    return {target.name}()\n"
-            began = time.monotonic()
-            c.did_change_full(root / target.path, fresh, 2)
-            # the layer with the buffer made (the watcher makes it once typing pauses, 1 s)
-            while not ((s := store_of(c)).get("buffersInAnswer") == [target.path] and not s.get("updating")):
-                if time.monotonic() - began > 300:
-                    raise SystemExit(f"the buffer never reached the snapshot's layer: {s}")
-                time.sleep(0.05)
-            row["buffer_layer_s"] = round(time.monotonic() - began, 2)
-            got = c.request("callHierarchy/incomingCalls", {"item": item(root, target)}, timeout=600)
-            assert any(x["from"]["data"]["qname"].endswith("bench_buffer_caller") for x in got or []), got
-            row["buffer_answer_s"] = round(time.monotonic() - began, 2)
+            row.update(typed(c, root, target, keystrokes))
         rng = random.Random(seed)
         walls = []
         for sym in rng.choices(asked, k=questions):
@@ -110,6 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--corpus", type=Path, default=DJANGO)
     ap.add_argument("--questions", type=int, default=100)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--keystrokes", type=int, default=20, help="edits after the first, each asked about at once")
     ap.add_argument("--local", action="store_true", help="also the server without a store (waits for a local index)")
     ap.add_argument("--out", type=Path, default=None)
     args = ap.parse_args(argv)
@@ -143,7 +167,8 @@ def main(argv: list[str] | None = None) -> int:
             reset(root)
             shutil.rmtree(root / ".graphmind", ignore_errors=True)
             change()
-            row = {"case": label, **serve(root, url, target, callers, asked, args.questions, args.seed)}
+            row = {"case": label, **serve(root, url, target, callers, asked, args.questions, args.seed,
+                                                   args.keystrokes)}
             figures["cases"].append(row)
             print(json.dumps(row), flush=True)
         if args.local:
@@ -160,13 +185,15 @@ def main(argv: list[str] | None = None) -> int:
 
 def print_table(f: dict[str, Any]) -> None:
     print(f"\nsnapshot: {f['snapshot']['files']:,} files in {f['snapshot']['seconds']} s; asked: {f['target']}")
-    print("| case | snapshot answers at | first incomingCalls at | buffer edit → answer with it | incomingCalls p50 / p95 | load |")
-    print("|---|---:|---:|---:|---:|---|")
+    print("| case | snapshot answers at | first incomingCalls at | buffer edit → answer with it | keystroke → answer "
+          "p50 / p95 / max | incomingCalls p50 / p95 | load |")
+    print("|---|---:|---:|---:|---:|---:|---|")
     for r in f["cases"]:
         snap = f"{r['snapshot_s']} s" if "snapshot_s" in r else "–"
-        buf = f"{r['buffer_answer_s']} s (layer {r['buffer_layer_s']} s)" if "buffer_answer_s" in r else "–"
-        print(f"| {r['case']} | {snap} | {r['first_answer_s']} s | {buf} | {r['incoming_p50_ms']} / {r['incoming_p95_ms']} ms "
-              f"| {r['load']} |")
+        buf = f"{r['buffer_answer_s']} s" if "buffer_answer_s" in r else "–"
+        keys = f"{r['typed_p50_ms']} / {r['typed_p95_ms']} / {r['typed_max_ms']} ms" if "typed_p50_ms" in r else "–"
+        print(f"| {r['case']} | {snap} | {r['first_answer_s']} s | {buf} | {keys} | {r['incoming_p50_ms']} / "
+              f"{r['incoming_p95_ms']} ms | {r['load']} |")
 
 
 if __name__ == "__main__":

@@ -5,11 +5,18 @@ the local ``HEAD`` ∪ the working tree's changes since its commit ∪ the edito
 The snapshot and its local layer are :mod:`.team`'s and :mod:`.snapshot_layer`'s, the same as the
 CLI's and the MCP tools'; what this module adds is a long-running server's side of them:
 
-- what the answer is made from (:class:`Wanted`): ``HEAD``, the working tree's changes against it
-  (names and stats: looked at no more than once a second) and the buffers whose text differs
-  from the disk. When it moves (a ``git checkout``, a save, a keystroke), the snapshot is picked
-  again and the layer made again, in a thread; an answer waits for it up to :data:`ANSWER_WAIT`
-  seconds, else the local index answers and the status says why.
+- what the snapshot and its layer are made from (:class:`Wanted`): ``HEAD`` and the working
+  tree's changes against it (names and stats: looked at no more than once a second). When they
+  move (a ``git checkout``, a save), the snapshot is picked again and the layer of the changes on
+  disk made again, in a thread.
+- the buffers: the texts that differ from the disk are a live layer on top of it
+  (:class:`~.buffer_layer.BufferLayer`), which each change of a buffer updates in place (a thread
+  follows the buffers; an answer wakes it): only the changed file's sites and their dependents
+  are resolved, and the readers' sessions get that file's rows only.
+- an answer never blocks the server's message loop: when the snapshot, its layer or the last
+  buffer change is not in yet, the answer waits for it *asynchronously* (other messages, a
+  keystroke or a ``$/cancelRequest``, are handled meanwhile) up to :data:`ANSWER_WAIT` seconds,
+  else the local index answers and the status says why.
 - the fallback: a store that does not connect within its timeout (``GRAPHMIND_STORE_TIMEOUT``),
   has no snapshot of an ancestor, refuses the layer or fails in the middle of an answer: the local
   index (which the server keeps as before) answers, and ``graphmind/status`` says so and why; the
@@ -18,11 +25,12 @@ CLI's and the MCP tools'; what this module adds is a long-running server's side 
   and buffers in its layer; or ``answeredFrom: local`` and the reason.
 
 Sessions are read-only (:class:`~graphmind.store.snapshots.SnapshotStore` ``read_only``): an
-editor never writes the store. Its layer with buffers is kept in ``.graphmind/`` apart from the
-CLI's (:data:`BUFFER_LAYER`); with no unsaved buffer it is the CLI's own layer file."""
+editor never writes the store. The layer of the changes on disk is the CLI's own layer file; the
+buffers' layer is a copy of it kept in ``.graphmind/`` (:data:`~.buffer_layer.BUFFER_LAYER`)."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 import threading
@@ -31,10 +39,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .buffer_layer import BUFFER_LAYER, BufferLayer
 from .gitrepo import GitError, GitRepo
 from .store import IndexUnavailable
 from .store.location import StoreLocation
-from .team import SnapshotEngine, StoreStatus, open_snapshot
+from .store.pg_overlay import LayerStack
+from .team import SnapshotEngine, StoreStatus, open_snapshot, timeout
 from .workspace import SKIP_DIRS
 
 if TYPE_CHECKING:
@@ -44,20 +54,49 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 CHECK_SECONDS = 1.0  # HEAD and the working tree's changes are looked at no more often
-ANSWER_WAIT = 5.0  # an answer waits this long for its snapshot and layer, else the local index answers
+FOLLOW_SECONDS = 0.05  # the buffers are looked at this often (an answer looks at once)
+ANSWER_WAIT = 5.0  # an answer waits (without blocking the loop) this long for its snapshot, layer and buffers
+POLL_SECONDS = 0.005  # how often a waiting answer looks again
 FIRST_WAIT = 30.0  # the server's local index waits this long at most for the first snapshot answer
 RETRY_SECONDS = 30.0  # a store that failed is tried again after this (or when the answer's inputs move)
-BUFFER_LAYER = "snapshot-layer-buffers.db"
 SHOWN_BUFFERS = 20
 
 
 @dataclass(frozen=True)
 class Wanted:
-    """What a snapshot answer is made from; another value: the snapshot is picked, its layer made again."""
+    """What a snapshot and its layer of the files on disk are made from; another value: the
+    snapshot is picked and the layer made again (the buffers are a live layer on it)."""
 
     head: str | None
     changes: str  # digest of the working tree's changes against HEAD (names and stats)
-    buffers: tuple[tuple[str, str], ...]  # (path, SHA-256) of the buffers whose text is not the disk's
+
+
+class LiveSnapshot:
+    """A snapshot's engine whose layer holds the buffers as they change: its epoch moves with
+    each change (an answer kept by epoch, the last incomingCalls, is read again)."""
+
+    def __init__(self, engine: SnapshotEngine, live: BufferLayer) -> None:
+        self.engine = engine
+        self.live = live
+        engine.store.reads.stack = LayerStack()  # type: ignore[assignment]  # (a layer in every session)
+        engine.store.db.on_checkout = live.sync  # a session gets the buffers' changes when handed out
+        live.on_publish = self._published
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.engine, name)
+
+    def _published(self, version: int) -> None:
+        self.engine.store.reads.fixed_epoch = self.engine.snapshot.id + version  # (epochs only grow)
+
+    def epoch(self) -> int:
+        return self.engine.store.reads.epoch()
+
+    def touched_since(self, epoch: int) -> None:
+        return None  # which rows a buffer change touched is not kept: read again
+
+    def close(self) -> None:
+        self.engine.close()
+        self.live.close()
 
 
 class StoreFolder:
@@ -68,17 +107,18 @@ class StoreFolder:
         self.root = folder.root
         self.location = location
         self._lock = threading.Lock()
-        self._engine: SnapshotEngine | None = None
+        self._engine: LiveSnapshot | None = None
         self._graph: Graph | None = None
-        self._retired: SnapshotEngine | None = None  # the previous engine: an answer may still be walking it
+        self._retired: LiveSnapshot | None = None  # the previous engine: an answer may still be walking it
         self._status = StoreStatus(location.shown, "local", "connecting to the store")
         self._made: Wanted | None = None  # what the engine (or the failure) was made from
         self._failed_at: float | None = None
         self._building: threading.Thread | None = None
         self._note: str | None = None  # why the last answer did not wait for its snapshot
         self._checked: tuple[str | None, str] | None = None  # (HEAD, digest of the changes), by the watcher
-        self._watcher: threading.Thread | None = None
+        self._threads: list[threading.Thread] = []
         self._stop = threading.Event()
+        self._kick = threading.Event()  # an answer wants the buffers' layer up to date now
         self._texts: dict[str, tuple[bytes, str | None]] = {}  # a buffer's text -> its digest (None: the disk's)
         self._texts_lock = threading.Lock()
         self._closed = False
@@ -91,28 +131,53 @@ class StoreFolder:
     # ------------------------------------------------------------------ the answer
     def start(self) -> None:
         """Watch HEAD and the working tree in a thread: it picks the snapshot and makes the layer
-        now, and again when they move (the server answers meanwhile)."""
-        if self._repo is None or self._watcher is not None:
+        now, and again when they move (the server answers meanwhile); follow the buffers in another."""
+        if self._repo is None or self._threads:
             return
-        self._watcher = threading.Thread(target=self._watch, name="graphmind-store-watch", daemon=True)
-        self._watcher.start()
+        for target, name in ((self._watch, "graphmind-store-watch"), (self._follow, "graphmind-store-buffers")):
+            thread = threading.Thread(target=target, name=name, daemon=True)
+            self._threads.append(thread)
+            thread.start()
 
     def _watch(self) -> None:
         """Every CHECK_SECONDS: HEAD and the working tree's changes against it (git, off the
         answers' path); when they moved, the snapshot is picked and its layer made again now."""
-        seen: tuple[tuple[str, str], ...] | None = None  # the buffers at the last look
         while not self._stop.is_set():
             try:
                 self._checked = self._look()
-                want, buffers = self._inputs()
-                quiet, seen = want.buffers == seen, want.buffers  # typing paused: the buffers' layer made ahead
+                want = self._wanted()
                 with self._lock:
-                    if not self._closed and self._stale(want) and (quiet or self._made is None) \
-                            and (self._building is None or not self._building.is_alive()):
-                        self._build_locked(want, buffers)
+                    if not self._closed and self._stale(want) and (self._building is None or not self._building.is_alive()):
+                        self._build_locked(want)
             except Exception:
                 log.exception("watching %s for its snapshot failed", self.root)
             self._stop.wait(CHECK_SECONDS)
+
+    def _follow(self) -> None:
+        """Every FOLLOW_SECONDS, or at once when an answer asks: the buffers' changes into the
+        live layer, in place."""
+        while not self._stop.is_set():
+            self._kick.wait(FOLLOW_SECONDS)
+            self._kick.clear()
+            engine = self._engine
+            if engine is None or self._closed:
+                continue
+            try:
+                buffers = self._buffers()
+                engine.live.update({rel: text for rel, (text, _) in buffers.items()}, {rel: d for rel, (_, d) in buffers.items()})
+                with self.folder.live.lock:
+                    opened = list(self.folder.live.docs)
+                engine.live.warm(opened)  # (an opened file's lookups cached before its first edit)
+            except IndexUnavailable as exc:
+                if engine is self._engine:
+                    self.failed(exc)
+            except Exception as exc:  # noqa: BLE001 - the layer may be half changed: made again
+                log.exception("updating the buffers' layer of %s failed", self.root)
+                with self._lock:
+                    if engine is self._engine:
+                        self._status = StoreStatus(self.location.shown, "local", f"updating the buffers' layer failed: {exc}")
+                        self._retire(None)
+                        self._failed_at = time.monotonic()
 
     def first_made(self, cancel: threading.Event, wait: float = FIRST_WAIT) -> None:
         """Wait (up to ``wait`` seconds, or until ``cancel``) for the first snapshot answer to be
@@ -123,29 +188,43 @@ class StoreFolder:
                 and time.monotonic() < deadline:
             self._stop.wait(0.05)
 
-    def graph(self, wait: float = ANSWER_WAIT) -> Graph | None:
-        """The snapshot's graph (with the local layer and the buffers) for an answer now, made
-        again first when what it is made from moved (waiting up to ``wait`` seconds); None: the
-        local index answers (``status()`` says why)."""
+    def current(self) -> tuple[Graph | None, bool]:
+        """The graph an answer now reads (None: the local index, ``status()`` says why) and
+        whether it is up to date with HEAD, the files on disk and the buffers. Never waits: when
+        HEAD or the files moved it starts making the snapshot's layer again; when the buffers
+        did, it wakes their follower."""
         if self._repo is None or self._closed:
-            return None
+            return None, True
+        if self._checked is None:  # the watcher's first look at HEAD
+            return None, False
+        want = self._wanted()
+        buffers = {rel: digest for rel, (_, digest) in self._buffers().items()}
+        with self._lock:
+            if self._stale(want):
+                if self._building is None or not self._building.is_alive():
+                    self._build_locked(want)
+                return None, False
+            engine, graph = self._engine, self._graph
+        if engine is None or engine.live.holds(buffers):
+            return graph, True
+        self._kick.set()
+        return graph, False
+
+    async def graph(self, wait: float | None = None) -> Graph | None:
+        """The snapshot's graph (with the local layer and the buffers) for an answer, once it is
+        up to date; awaited (the message loop handles other messages meanwhile) up to ``wait``
+        seconds (:data:`ANSWER_WAIT`), else None: the local index answers, and ``lastAnswer`` says why."""
+        wait = ANSWER_WAIT if wait is None else wait
         deadline = time.monotonic() + wait
-        while self._checked is None and time.monotonic() < deadline:  # the watcher's first look at HEAD
-            self._stop.wait(0.02)
-        want, buffers = self._inputs()
         while True:
-            with self._lock:
-                if not self._stale(want):
-                    self._note = None
-                    return self._graph
-                thread = self._building
-                if thread is None or not thread.is_alive():
-                    thread = self._build_locked(want, buffers)
-            left = deadline - time.monotonic()
-            if left <= 0:
-                self._note = f"the snapshot and its layer of the local changes were not ready within {wait:g}s"
+            graph, ready = self.current()
+            if ready:
+                self._note = None
+                return graph
+            if time.monotonic() >= deadline:
+                self._note = f"the snapshot and its layer of the local changes and buffers were not ready within {wait:g}s"
                 return None
-            thread.join(left)
+            await asyncio.sleep(POLL_SECONDS)
 
     def failed(self, exc: Exception) -> bool:
         """An answer over the snapshot failed with ``exc``: when it is this store's failure, the
@@ -161,16 +240,13 @@ class StoreFolder:
 
     def status(self) -> dict[str, Any]:
         """``graphmind/status``'s ``store`` of the folder: the snapshot, its freshness and its
-        layer, or ``answeredFrom: local`` and why; ``updating`` while it is being made again.
-        Never waits for it."""
-        moved = building = False
+        layer, or ``answeredFrom: local`` and why; ``updating`` while it is being made again or
+        the last buffer change is not in it yet. Never waits for it."""
+        ready = True
         if self._repo is not None and not self._closed and self._checked is not None:
-            want, _ = self._inputs()
-            with self._lock:  # (made again by the watcher, or by the next answer: see graph)
-                moved = self._stale(want)
-                building = self._building is not None and self._building.is_alive()
+            _, ready = self.current()
         out = self.describe()
-        if building or moved:
+        if not ready:
             out["updating"] = True  # HEAD, the local files or the buffers moved: being made again
         return out
 
@@ -180,7 +256,11 @@ class StoreFolder:
         out = st.json()
         if st.snapshot is not None:
             out["summary"] = st.line()
-            out["buffersInAnswer"] = [p for p, _ in (self._made.buffers if self._made else ())][:SHOWN_BUFFERS]
+            engine = self._engine
+            buffers = sorted(engine.live.buffers) if engine is not None else []
+            out["buffersInAnswer"] = buffers[:SHOWN_BUFFERS]
+            if buffers:
+                out["localChangesInAnswer"] = sorted({*out.get("localChangesInAnswer", ()), *buffers})[:SHOWN_BUFFERS]
         else:
             out["summary"] = f"local index: {st.reason}"
         if self._note:
@@ -191,10 +271,11 @@ class StoreFolder:
         """Stop watching and close the snapshot's sessions. A layer being made is not waited for
         long (a server's exit would wait on it): its thread closes what it made when it ends."""
         self._stop.set()
+        self._kick.set()
         with self._lock:
             self._closed = True
             thread = self._building
-        for t, wait in ((self._watcher, 10.0), (thread, 2.0)):
+        for t, wait in [*((t, 10.0) for t in self._threads), (thread, 2.0)]:
             if t is not None:
                 t.join(timeout=wait)
         with self._lock:
@@ -204,13 +285,10 @@ class StoreFolder:
                 self._retired = None
 
     # ------------------------------------------------------------------ what the answer is made from
-    def _inputs(self) -> tuple[Wanted, dict[str, bytes]]:
-        """What an answer now is made from (HEAD and the changes as the watcher last saw them),
-        and the texts of the buffers in it."""
+    def _wanted(self) -> Wanted:
+        """What the snapshot and its layer are made from now (HEAD and the changes as the watcher last saw them)."""
         head, changes = self._checked or (None, "")
-        buffers = self._buffers()
-        return Wanted(head, changes, tuple(sorted((rel, d) for rel, (_, d) in buffers.items()))), {
-            rel: text for rel, (text, _) in buffers.items()}
+        return Wanted(head, changes)
 
     def _look(self) -> tuple[str | None, str]:
         """HEAD, and a digest of the working tree's changes against it (names, sizes, mtimes)."""
@@ -256,32 +334,44 @@ class StoreFolder:
 
     # ------------------------------------------------------------------ making the snapshot answer
     def _stale(self, want: Wanted) -> bool:
-        """The answer is to be made again for ``want``: it was made from something else; after a
-        failure (the store down, no snapshot), only when HEAD or the files moved or RETRY_SECONDS
-        passed (not for every keystroke: each try may wait for the connect timeout)."""
+        """The snapshot and its layer are to be made again for ``want``: they were made from
+        something else; after a failure (the store down, no snapshot), only when HEAD or the
+        files moved or RETRY_SECONDS passed (not for every keystroke: each try may wait for the
+        connect timeout)."""
         if self._made is None:
             return True
         if self._graph is None and self._failed_at is not None:
-            moved = (self._made.head, self._made.changes) != (want.head, want.changes)
-            return moved or time.monotonic() - self._failed_at >= RETRY_SECONDS
+            return self._made != want or time.monotonic() - self._failed_at >= RETRY_SECONDS
         return self._made != want
 
-    def _build_locked(self, want: Wanted, buffers: dict[str, bytes]) -> threading.Thread:
-        thread = threading.Thread(target=self._build, args=(want, buffers), name="graphmind-store", daemon=True)
+    def _build_locked(self, want: Wanted) -> threading.Thread:
+        thread = threading.Thread(target=self._build, args=(want,), name="graphmind-store", daemon=True)
         self._building = thread
         thread.start()
         return thread
 
-    def _build(self, want: Wanted, buffers: dict[str, bytes]) -> None:
+    def _build(self, want: Wanted) -> None:
+        """The snapshot, its layer of the changes on disk, and the buffers' live layer on it
+        (with the buffers as they are now: later changes are the follower's)."""
         from .graph import Graph
 
         if self._closed:
             return
         start = time.monotonic()
+        engine: LiveSnapshot | None = None
         try:
-            engine, status = open_snapshot(self.root, self.location, buffers, BUFFER_LAYER if buffers else None)
+            snap, status = open_snapshot(self.root, self.location)
+            if snap is not None:
+                try:
+                    engine = LiveSnapshot(snap, BufferLayer(self.root, self.location, timeout(), snap.snapshot, status.layer))
+                except BaseException:
+                    snap.close()
+                    raise
+                engine.live.update({rel: text for rel, (text, _) in self._buffers().items()})
         except Exception as exc:  # noqa: BLE001 - whatever failed, the local index answers, saying why
             log.exception("opening the snapshot of %s failed", self.root)
+            if engine is not None:
+                engine.close()
             engine, status = None, StoreStatus(self.location.shown, "local", f"opening the snapshot failed: {exc}")
         with self._lock:
             if self._closed:
@@ -291,7 +381,7 @@ class StoreFolder:
             self._made = want
             self._status = status
             if engine is not None:
-                engine.docs = self.folder.live.docs  # quoted lines and positions: the buffers' texts
+                engine.engine.docs = self.folder.live.docs  # quoted lines and positions: the buffers' texts
                 self._retire(engine)
                 self._graph = Graph(engine)  # type: ignore[arg-type]
                 self._failed_at = None
@@ -301,7 +391,7 @@ class StoreFolder:
                 self._failed_at = time.monotonic()
                 log.warning("%s answers from the local index: %s", self.root, status.line())
 
-    def _retire(self, engine: SnapshotEngine | None) -> None:
+    def _retire(self, engine: LiveSnapshot | None) -> None:
         """``engine`` answers from now on; the one before it is closed when the next one retires
         it (an answer walking it step by step, a blast radius, may still be using it)."""
         if self._retired is not None:
@@ -325,23 +415,38 @@ def open_folder(folder: LiveGraph, store: str | None) -> StoreFolder | None:
     return found
 
 
-def answer(store: StoreFolder | None, local: Graph, ask: Callable[[Graph], Any]) -> Any:
-    """``ask`` over the graph that answers a folder's call questions: its store's snapshot when
-    there is one to answer, else ``local``; a store that fails during the answer: ``local``."""
-    graph = store.graph() if store is not None else None
+def _over(store: StoreFolder, graph: Graph | None, local: Graph, ask: Callable[[Graph], Any]) -> Any:
     if graph is None:
         return ask(local)
     try:
         return ask(graph)
     except IndexUnavailable as exc:
-        if store is None or not store.failed(exc):
+        if not store.failed(exc):
             raise
         return ask(local)
 
 
+def answer(store: StoreFolder | None, local: Graph, ask: Callable[[Graph], Any]) -> Any:
+    """``ask`` over the graph that answers a folder's call questions: its store's snapshot when
+    there is one to answer, else ``local``; a store that fails during the answer: ``local``.
+    When the snapshot is not up to date yet: a coroutine that awaits it (see
+    :meth:`StoreFolder.graph`), for the message loop to run as a task."""
+    if store is None:
+        return ask(local)
+    graph, ready = store.current()
+    if ready:
+        store._note = None
+        return _over(store, graph, local, ask)
+
+    async def later() -> Any:
+        return _over(store, await store.graph(), local, ask)
+
+    return later()
+
+
 async def answer_async(store: StoreFolder | None, local: Graph, ask: Callable[[Graph], Awaitable[Any]]) -> Any:
     """:func:`answer` of an answer made in steps (a blast radius)."""
-    graph = store.graph() if store is not None else None
+    graph = await store.graph() if store is not None else None
     if graph is None:
         return await ask(local)
     try:
@@ -352,4 +457,4 @@ async def answer_async(store: StoreFolder | None, local: Graph, ask: Callable[[G
         return await ask(local)
 
 
-__all__ = ["ANSWER_WAIT", "BUFFER_LAYER", "StoreFolder", "Wanted", "answer", "answer_async", "open_folder"]
+__all__ = ["ANSWER_WAIT", "BUFFER_LAYER", "LiveSnapshot", "StoreFolder", "Wanted", "answer", "answer_async", "open_folder"]

@@ -6,12 +6,16 @@ after ``git checkout``."""
 from __future__ import annotations
 
 import asyncio
+import inspect
 import sys
+import threading
 import time
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from graphmind import team_live
 from graphmind.commits import index_commit
 from graphmind.store.location import check
 from graphmind.store.snapshots import SnapshotStore
@@ -71,15 +75,25 @@ async def test_answers_over_the_snapshot_the_local_files_and_the_buffers(repo: P
         assert store["summary"].startswith(f"snapshot {store['snapshot']} of {snapshotted[:12]} (at HEAD")
         assert PASSWORD not in str(store)
         assert await _make_callers(lc, repo) == {"shop.new.fresh", "shop.orders.cancel", "shop.local.on_disk"}
-        # ... and one only in an unsaved buffer
+        # ... and one only in an unsaved buffer: in the very next answer (the buffers' layer is
+        # changed in place; the answer awaits that change, the message loop does not)
         _edit_buffer(lc, repo, NEW, "\n\ndef in_buffer():\n    make()\n")
-        # (the layer is made again with the buffer once typing pauses; an answer sooner waits
-        # for it up to 5 s: on a loaded machine, the test asks once it is made)
-        store = await _store_status(lc, repo, lambda s: s.get("buffersInAnswer") == [NEW] and not s.get("updating"))
-        assert store["answeredFrom"] == "snapshot"
         assert await _make_callers(lc, repo) == {"shop.new.fresh", "shop.orders.cancel", "shop.local.on_disk",
                                                  "shop.new.in_buffer"}
-        assert store["localChangesInAnswer"] == ["src/shop/local.py", NEW]
+        store = await _store_status(lc, repo, lambda s: True)
+        assert store["answeredFrom"] == "snapshot" and store["buffersInAnswer"] == [NEW] and not store.get("updating")
+        assert store["localChangesInAnswer"] == ["src/shop/local.py", NEW] and "lastAnswer" not in store
+        # typed on: each keystroke in the next answer, the layer of the files on disk kept
+        overlay = store["overlay"]
+        lines = ((repo / NEW).read_text() + "\n\ndef in_buffer():\n    make()\n").count("\n")
+        for i in range(3):
+            end = T.Position(line=lines + 3 * i, character=0)
+            lc.text_document_did_change(T.DidChangeTextDocumentParams(
+                text_document=T.VersionedTextDocumentIdentifier(uri=uri(repo, NEW), version=3 + i),
+                content_changes=[T.TextDocumentContentChangePartial(range=T.Range(start=end, end=end),
+                                                                    text=f"\ndef typed{i}():\n    make()\n")]))
+            assert f"shop.new.typed{i}" in await _make_callers(lc, repo)
+        assert (await _store_status(lc, repo, lambda s: True))["overlay"] == overlay
         # a blast radius names the snapshot it used
         got = await blast_radius(lc, textDocument={"uri": uri(repo, ORDERS)},
                                  position=_plain(pos_in((repo / ORDERS).read_text(), "def make", offset=4)))
@@ -161,3 +175,34 @@ async def test_no_snapshot_of_an_ancestor_answers_locally_and_says_so(repo: Path
         store = await _store_status(lc, repo, lambda s: s["reason"] != "connecting to the store")
         assert store["answeredFrom"] == "local" and store["reason"].startswith("no snapshot of HEAD")
         assert await _make_callers(lc, repo) == {"shop.new.fresh", "shop.orders.cancel"}
+
+
+async def test_an_answer_awaits_its_snapshot_without_holding_up_the_loop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A folder whose snapshot is not made yet (its HEAD not even looked at: never started): the
+    answer is a coroutine at once, other tasks run while it waits, and after ANSWER_WAIT the local
+    index answers, ``lastAnswer`` saying why."""
+    monkeypatch.setattr(team_live, "ANSWER_WAIT", 0.3)
+    root = tmp_path / "repo"
+    root.mkdir()
+    git(root, "init", "-q")
+    folder = SimpleNamespace(root=root, live=SimpleNamespace(lock=threading.Lock(), docs={}))
+    store = team_live.StoreFolder(folder, check("postgresql://editor@127.0.0.1:9/nowhere", "test"))  # type: ignore[arg-type]
+    local = object()
+    began = time.monotonic()
+    got = team_live.answer(store, local, lambda graph: graph)  # type: ignore[arg-type]
+    assert inspect.iscoroutine(got) and time.monotonic() - began < 0.1
+    ticks = 0
+
+    async def other_messages() -> None:
+        nonlocal ticks
+        while True:
+            ticks += 1
+            await asyncio.sleep(0.01)
+
+    other = asyncio.ensure_future(other_messages())
+    try:
+        assert await got is local
+    finally:
+        other.cancel()
+    assert ticks >= 10
+    assert store.describe()["lastAnswer"].startswith("local index: the snapshot and its layer")

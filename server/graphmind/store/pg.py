@@ -139,6 +139,8 @@ class PgConnection:
 
         self.location = location
         self.snapshot = snapshot
+        # run on a session each time it is handed out (a live layer brings its TEMP tables up to date)
+        self.on_checkout: Callable[[Any], None] | None = None
         self._errors = (psycopg.Error, PoolTimeout)
         kwargs = {"autocommit": True, "connect_timeout": max(1, round(timeout)),
                   "options": connect_options(snapshot, read_only, statement_timeout)}
@@ -175,6 +177,8 @@ class PgConnection:
         """One pooled connection (autocommit: open a transaction with ``conn.transaction()``)."""
         try:
             with self.pool.connection() as conn:
+                if self.on_checkout is not None:
+                    self.on_checkout(conn)
                 yield conn
         except self._errors as exc:
             raise failure(exc, self.location) from None

@@ -20,6 +20,7 @@ database's default TEMPORARY privilege)."""
 from __future__ import annotations
 
 import contextlib
+import json
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -187,4 +188,55 @@ def dependent_paths(pg: Any, keys: Iterable[str]) -> set[str]:
     )}
 
 
-__all__ = ["LAYERED_VIEWS", "LayerRows", "LayerStack", "check", "dependent_paths", "install", "local_rows", "snapshot_ids", "view_columns"]
+# ---------------------------------------------------------------------- a layer changed in place
+def file_rows(db: sqlite3.Connection, columns: dict[str, list[str]], file_ids: Iterable[int]) -> dict[str, list[tuple]]:
+    """The rows of some files of a local SQLite index, in the columns of the snapshot's views
+    (:func:`local_rows` of those files only)."""
+    ids = json.dumps(sorted(set(file_ids)))
+    out: dict[str, list[tuple]] = {}
+    for view, cols in columns.items():
+        select = ", ".join(_LOCAL_COLUMN.get((view, c), c) for c in cols)
+        out[view] = list(db.execute(
+            f"SELECT {select} FROM {view} WHERE {LAYERED_VIEWS[view]} IN (SELECT value FROM json_each(?))", (ids,)))
+    return out
+
+
+def replace_files(conn: Any, columns: dict[str, list[str]], file_ids: Iterable[int], rows: dict[str, list[tuple]],
+                  hidden: Iterable[int] = ()) -> None:
+    """Replace some files' rows in a session's stacked layer (made by :func:`install`): the rows
+    of ``file_ids`` deleted from every view ``rows`` names, ``rows`` inserted, ``hidden`` added to
+    the tombstones. One transaction (a read in the session sees the layer before or after it), its
+    statements pipelined."""
+    ids = ",".join(str(int(i)) for i in sorted(set(file_ids)))
+    gone = sorted({int(h) for h in hidden})
+    # pipelined: the statements are sent together and the transaction waits once, not once per
+    # statement (a COPY cannot be pipelined: its rows go as one INSERT per view, executemany)
+    with conn.transaction(), conn.pipeline():
+        conn.execute("SET TRANSACTION READ WRITE", prepare=False)
+        if ids:
+            for v in rows:
+                conn.execute(f"DELETE FROM o_{v} WHERE {LAYERED_VIEWS[v]} IN ({ids})", prepare=False)
+        if gone:
+            conn.execute(f"INSERT INTO o_hidden(file_id) VALUES {', '.join(f'({h})' for h in gone)} ON CONFLICT DO NOTHING",
+                         prepare=False)
+        for v, got in rows.items():
+            if got:
+                cols = columns[v]
+                conn.cursor().executemany(
+                    f"INSERT INTO o_{v}({', '.join(cols)}) VALUES ({', '.join(['%s'] * len(cols))})", got)
+
+
+def dependents_stacked(pg: Any, keys: Iterable[str]) -> set[str]:
+    """:func:`dependent_paths` in a session with a layer stacked on the snapshot: the keys a
+    restriction on each arm of the stacked ``deps`` (a join's condition reaches no arm of a UNION
+    ALL view), each file's path read by its id (``LATERAL … OFFSET 0``, not a join)."""
+    keys = sorted(keys)
+    if not keys:
+        return set()
+    return {p for (p,) in pg.execute(
+        "SELECT f.path FROM (SELECT DISTINCT file_id FROM deps WHERE key = ANY(?)) d, "
+        "LATERAL (SELECT path FROM files WHERE id = d.file_id OFFSET 0) f", (keys,))}
+
+
+__all__ = ["LAYERED_VIEWS", "LayerRows", "LayerStack", "check", "dependent_paths", "dependents_stacked", "file_rows", "install", "local_rows", "replace_files",
+           "snapshot_ids", "view_columns"]

@@ -6,6 +6,7 @@ import marshal
 import sqlite3
 from array import array
 from bisect import bisect_left
+from collections.abc import Iterable
 from sys import intern
 from typing import Any
 
@@ -203,3 +204,18 @@ class StoreView:
             c.bind[key] = rows
             c.made_one()
         return rows
+
+    def forget(self, keys: Iterable[str]) -> None:
+        """Drop the cached answers of the lookups recorded under ``keys`` (what a change of
+        interfaces touched, :func:`~graphmind.engine.update.interface_diff`) and the symbol rows
+        kept by id; every other cached answer stands, as no change touched it (a live layer's
+        view kept across an editor's keystrokes: ``buffer_layer.py``)."""
+        keys = set(keys)
+        c = self._c
+        for found in (c.found, c.old_found, c.renames, c.old_renames):
+            for k in keys & found.keys():
+                del found[k]
+        for bind in (c.bind, c.old_bind):
+            for k in [k for k in bind if (star_key(k[0], k[1]) if k[2] == "*" else f"{k[0]}:{k[1]}.{k[2]}") in keys]:
+                del bind[k]
+        c.rows, c.old_rows = {}, {}

@@ -20,6 +20,7 @@ as JSON) and a typed one for params the lean reader leaves to cattrs; both answe
 
 from __future__ import annotations
 
+import inspect
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..lean import INCOMING, OUTGOING, PREPARE, ItemRef, Lean, TextPosition
@@ -152,17 +153,22 @@ def _item_ref(item: T.CallHierarchyItem) -> ItemRef:
     return ItemRef(item.uri, item.data, start.line, start.character)
 
 
-def prepare(ls: GraphMindServer, params: T.CallHierarchyPrepareParams) -> Any:
+async def _answered(got: Any) -> Any:
+    """A lean handler's answer: a coroutine when a shared store's snapshot is awaited (``ls.answer``)."""
+    return await got if inspect.isawaitable(got) else got
+
+
+async def prepare(ls: GraphMindServer, params: T.CallHierarchyPrepareParams) -> Any:
     pos = params.position
-    return prepare_lean(ls, TextPosition(params.text_document.uri, pos.line, pos.character))
+    return await _answered(prepare_lean(ls, TextPosition(params.text_document.uri, pos.line, pos.character)))
 
 
-def incoming(ls: GraphMindServer, params: T.CallHierarchyIncomingCallsParams) -> Any:
-    return incoming_lean(ls, _item_ref(params.item))
+async def incoming(ls: GraphMindServer, params: T.CallHierarchyIncomingCallsParams) -> Any:
+    return await _answered(incoming_lean(ls, _item_ref(params.item)))
 
 
-def outgoing(ls: GraphMindServer, params: T.CallHierarchyOutgoingCallsParams) -> Any:
-    return outgoing_lean(ls, _item_ref(params.item))
+async def outgoing(ls: GraphMindServer, params: T.CallHierarchyOutgoingCallsParams) -> Any:
+    return await _answered(outgoing_lean(ls, _item_ref(params.item)))
 
 
 def register(server: GraphMindServer) -> None:
