@@ -106,6 +106,20 @@ _INDEXES: dict[str, list[str]] = {
 INDEXED_ROWS = 64
 
 
+def _shadow_views(columns: dict[str, list[str]], hidden: Iterable[int]) -> list[str]:
+    """The TEMP views that shadow the snapshot's: a snapshot row shows unless its file is hidden.
+    The hidden ids are written into the views (a constant array, hashed by PostgreSQL 15+: an
+    in-memory test per row where a probe of ``o_hidden`` was an index read per row, for every row
+    of every probe of a view), so a change of them makes the views again."""
+    ids = "'{" + ",".join(str(int(i)) for i in sorted(set(hidden))) + "}'::bigint[]"
+    return [
+        f"CREATE OR REPLACE TEMP VIEW {v} AS SELECT {', '.join(cols)} FROM {SCHEMA_NAME}.{v} x "
+        f"WHERE x.{LAYERED_VIEWS[v]} <> ALL ({ids}) "
+        f"UNION ALL SELECT {', '.join(cols)} FROM o_{v}"
+        for v, cols in columns.items()
+    ]
+
+
 def install(conn: Any, layer: LayerRows) -> None:
     """Stack ``layer`` on the snapshot in one session (a psycopg connection): its TEMP tables,
     filled, and the TEMP views that shadow the snapshot's. Again on the same session: replaced.
@@ -119,16 +133,7 @@ def install(conn: Any, layer: LayerRows) -> None:
         *(f"CREATE TEMP TABLE o_{v} AS SELECT {', '.join(layer.rows[v][0])} FROM {SCHEMA_NAME}.{v} WITH NO DATA"
           for v in views),
     ]
-    # a snapshot row shows unless its file is hidden: the hidden ids are written into the views
-    # (a constant array, hashed by PostgreSQL 15+: an in-memory test per row where a probe of
-    # ``o_hidden`` was an index read per row, for every row of every probe of a view)
-    hidden = "'{" + ",".join(str(int(i)) for i in sorted(set(layer.hidden))) + "}'::bigint[]"
-    shadow = [
-        f"CREATE TEMP VIEW {v} AS SELECT {', '.join(cols)} FROM {SCHEMA_NAME}.{v} x "
-        f"WHERE x.{LAYERED_VIEWS[v]} <> ALL ({hidden}) "
-        f"UNION ALL SELECT {', '.join(cols)} FROM o_{v}"
-        for v in views for cols in [layer.rows[v][0]]
-    ]
+    shadow = _shadow_views({v: layer.rows[v][0] for v in views}, layer.hidden)
     # a large layer's tables get the shared tables' indexes (a small one is read whole faster)
     shadow += [f"CREATE INDEX ON o_{v}{cols}" for v, indexed in _INDEXES.items() if len(layer.rows[v][1]) >= INDEXED_ROWS
                for cols in indexed]
@@ -195,6 +200,9 @@ def file_rows(db: sqlite3.Connection, columns: dict[str, list[str]], file_ids: I
     ids = json.dumps(sorted(set(file_ids)))
     out: dict[str, list[tuple]] = {}
     for view, cols in columns.items():
+        if view in pg_search.LAYER_VIEWS:  # term vectors made here, as :func:`local_rows` makes them
+            out[view] = pg_search.layer_rows(db, view, cols, json.loads(ids))
+            continue
         select = ", ".join(_LOCAL_COLUMN.get((view, c), c) for c in cols)
         out[view] = list(db.execute(
             f"SELECT {select} FROM {view} WHERE {LAYERED_VIEWS[view]} IN (SELECT value FROM json_each(?))", (ids,)))
@@ -205,14 +213,22 @@ def replace_files(conn: Any, columns: dict[str, list[str]], file_ids: Iterable[i
                   hidden: Iterable[int] = ()) -> None:
     """Replace some files' rows in a session's stacked layer (made by :func:`install`): the rows
     of ``file_ids`` deleted from every view ``rows`` names, ``rows`` inserted, ``hidden`` added to
-    the tombstones. One transaction (a read in the session sees the layer before or after it), its
-    statements pipelined."""
+    the tombstones (and written into the views when one is new: :func:`_shadow_views`). One
+    transaction (a read in the session sees the layer before or after it), its statements pipelined."""
     ids = ",".join(str(int(i)) for i in sorted(set(file_ids)))
     gone = sorted({int(h) for h in hidden})
+    with conn.transaction():
+        conn.execute("SET TRANSACTION READ WRITE", prepare=False)
+        was = {h for (h,) in conn.execute("SELECT file_id FROM o_hidden", prepare=False)}
+        _replace(conn, columns, ids, rows, gone)
+        if not was.issuperset(gone):
+            conn.execute(";\n".join(_shadow_views(columns, was | set(gone))), prepare=False)
+
+
+def _replace(conn: Any, columns: dict[str, list[str]], ids: str, rows: dict[str, list[tuple]], gone: list[int]) -> None:
     # pipelined: the statements are sent together and the transaction waits once, not once per
     # statement (a COPY cannot be pipelined: its rows go as one INSERT per view, executemany)
-    with conn.transaction(), conn.pipeline():
-        conn.execute("SET TRANSACTION READ WRITE", prepare=False)
+    with conn.pipeline():
         if ids:
             for v in rows:
                 conn.execute(f"DELETE FROM o_{v} WHERE {LAYERED_VIEWS[v]} IN ({ids})", prepare=False)

@@ -121,9 +121,10 @@ def file_totals(rows: list[tuple]) -> list[tuple[int, int, int]]:
     return [(fid, n, tokens) for fid, (n, tokens) in sorted(totals.items())]
 
 
-def layer_rows(db: sqlite3.Connection, view: str, columns: list[str]) -> list[tuple]:
-    """A local layer's rows of the ``fulltext`` or ``fulltext_files`` view, in ``columns``."""
-    rows = local_rows(db)
+def layer_rows(db: sqlite3.Connection, view: str, columns: list[str], file_ids: Iterable[int] | None = None) -> list[tuple]:
+    """A local layer's rows of the ``fulltext`` or ``fulltext_files`` view (of some files; None:
+    all), in ``columns``."""
+    rows = local_rows(db, file_ids)
     if view == "fulltext":
         names = ["file_id", *(c for c, _ in SEARCH_ROWS)]
     else:
