@@ -734,10 +734,12 @@ def _splice(
     symbols = list(facts.symbols)
     symbols[0] = replace(symbols[0], range=whole, end_byte=len(src))
     dsite = len(msites) - (site_at[stop] - first_site)  # sites added (removed) before the chunks after
-    if dsym:
-        # the symbols after the edit move to other indices: the chunks after it are placed again
-        # (as merge places them; the chunks before it and their merge stand)
-        symbols[base:] = msyms
+    if dsym or drow:
+        # the chunks after the edit move to other symbol indices or lines: each one's last
+        # placement is moved where it goes now, its records shifted in place (_shifted), and the
+        # classes among them get their extent and ``extra`` as merge gives them
+        del symbols[base:]
+        symbols.extend(msyms)
         after = []
         heads: dict[int, list[Any]] = {}  # a header after the edit -> its own and its members' shares
         for i in range(new_stop, len(done)):
@@ -752,7 +754,7 @@ def _splice(
                     heads[c.parent].append(c.facts.symbols[1].extra)
             if c.container is not None and len(c.facts.symbols) > 1:
                 heads[i] = [c.facts.symbols[1].extra]
-            r = _rebased(lang, c, at_i, cctx, site_i)
+            r = _shifted(lang, c, at_i, cctx, site_i)
             symbols.extend(r.symbols)
             after.extend(r.sites)
         for i, exs in heads.items():  # a class's extent is its container's, its ``extra`` its members' fold
@@ -765,9 +767,6 @@ def _splice(
     else:
         symbols[base : base + own] = msyms
         after = facts.sites[site_at[stop] :]
-        if drow:
-            symbols[base + own :] = _moved_symbols(symbols[base + own :], drow)
-            after = _moved_sites(after, drow)
     for idx, rng in grown:
         if symbols[idx].range != rng:
             symbols[idx] = replace(symbols[idx], range=rng)
@@ -1048,6 +1047,17 @@ def interface_part(chunks: list[Chunk]) -> list[tuple]:
     return out
 
 
+def same_interface(a: Facts, b: Facts) -> bool:
+    """Whether two extractions of a file with the same symbol ids show other files the same
+    interface: each symbol's name, kind and ``extra`` (a class's folded from its members'), and the
+    module bindings. Symbols of chunks merged unchanged are the same objects: compared by identity
+    first (a keystroke compares a file's every symbol)."""
+    if len(a.symbols) != len(b.symbols) or a.bindings != b.bindings:
+        return False
+    return all(x is y or (x.name == y.name and x.kind == y.kind and x.extra == y.extra)
+               for x, y in zip(a.symbols, b.symbols, strict=True))
+
+
 def merge(lang: Language, whole: Range, src: bytes, module: str, chunks: list[Chunk], keep: bool = True) -> Facts:
     """One file's facts from its chunks': the module symbol once (its range ``whole``), indices
     rebased, each member's pseudo container folded into its header's symbol. ``keep`` False: the
@@ -1144,7 +1154,9 @@ def _rebased(lang: Language, c: Chunk, base: int, ctx: int, first_site: int, kee
         for site in part.sites:
             site.caller = mapping[site.caller]
         msyms, msites = own, part.sites
-    elif drow:  # indices and rows in one pass (each record is made once)
+    else:
+        # indices and rows in one pass, each record made once: never the chunk's own record, which
+        # a later placement of the chunk would move in place (see _shifted)
         msyms = [
             SymbolFact(sym.qname, sym.name, sym.kind, mapping[sym.parent] if sym.parent is not None else None,
                        (r[0] + drow, r[1], r[2] + drow, r[3]), (n[0] + drow, n[1], n[2] + drow, n[3]), sym.start_byte,
@@ -1158,24 +1170,66 @@ def _rebased(lang: Language, c: Chunk, base: int, ctx: int, first_site: int, kee
             for site in part.sites
             for r in (site.range,)
         ]
-    else:
-        msyms = [
-            sym if (p := (mapping[sym.parent] if sym.parent is not None else None)) == sym.parent
-            else SymbolFact(sym.qname, sym.name, sym.kind, p, sym.range, sym.selection, sym.start_byte, sym.end_byte,
-                            sym.signature, sym.extra)
-            for sym in own
-        ]
-        msites = [
-            site if (c_ := mapping[site.caller]) == site.caller
-            else SiteFact(c_, site.name, site.kind, site.range, site.start_byte, site.end_byte, site.expr)
-            for site in part.sites
-        ]
     mlocal = lang.rebase_local(part.local, mapping)
     mdocs = [(mapping[i], d) for i, d in part.docs.items()] if part.docs else []
     # the link layer's call shapes point at sites and symbols too
     mlinks = [shapes.rebase(t, first_site, mapping) for t in part.links] if part.links else []
     c.cache = Rebased(at, msyms, msites, mlocal, mdocs, first_site, mlinks, row)
     return c.cache
+
+
+def _shifted(lang: Language, c: Chunk, base: int, ctx: int, first_site: int) -> Rebased:
+    """Chunk ``c`` placed as :func:`_rebased` places it (its first own symbol at ``base``, its
+    container at ``ctx``, its first site at ``first_site``, rows at its start row), by moving its
+    last placement there: its records' indices and rows are shifted in place, not made again (a
+    definition added above the chunks after it moved every one of them). For the chunks after an
+    edit (:func:`_splice`): the last merge, which held those records, is replaced by this one (a
+    placement's records are never the chunk's own, see :func:`_rebased`)."""
+    cache = c.cache
+    row = c.start_row
+    if cache is None:
+        return _rebased(lang, c, base, ctx, first_site)
+    old_base, old_ctx = cache.at
+    drow, dbase = row - cache.row, base - old_base
+    reindex = dbase != 0 or ctx != old_ctx
+    if not reindex and not drow and cache.links_at == first_site:
+        return cache
+    if ctx != old_ctx and (old_ctx <= 0 or ctx <= 0):  # (a container index 0 is the module's too)
+        c.cache = None
+        return _rebased(lang, c, base, ctx, first_site)
+    syms, sites = cache.symbols, cache.sites
+    if reindex:
+        for s in syms:
+            p = s.parent
+            if p is not None:
+                if p >= old_base:
+                    s.parent = p + dbase
+                elif p == old_ctx:
+                    s.parent = ctx
+        for t in sites:
+            p = t.caller
+            if p >= old_base:
+                t.caller = p + dbase
+            elif p == old_ctx:
+                t.caller = ctx
+    if drow:
+        for s in syms:
+            r, n = s.range, s.selection
+            s.range, s.selection = (r[0] + drow, r[1], r[2] + drow, r[3]), (n[0] + drow, n[1], n[2] + drow, n[3])
+        for t in sites:
+            r = t.range
+            t.range = (r[0] + drow, r[1], r[2] + drow, r[3])
+    local, docs, links = cache.local, cache.docs, cache.links
+    part = c.facts
+    if (reindex and (part.local or part.docs)) or (part.links and (reindex or cache.links_at != first_site)):
+        n = len(part.symbols) - (2 if c.parent is not None else 1)
+        mapping = [0, ctx, *range(base, base + n)] if c.parent is not None else [0, *range(base, base + n)]
+        if reindex:
+            local = lang.rebase_local(part.local, mapping)
+            docs = [(mapping[i], d) for i, d in part.docs.items()] if part.docs else []
+        links = [shapes.rebase(t, first_site, mapping) for t in part.links] if part.links else []
+    c.cache = cache = Rebased._make(((base, ctx), syms, sites, local, docs, first_site, links, row))
+    return cache
 
 
 def _site_ids(chunks: list[Chunk], ids: list[int], sym_at: list[int]) -> list[int]:

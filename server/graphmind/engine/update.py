@@ -57,6 +57,7 @@ class Document:
     # the sites resolved against the broken interface while ``stale_own`` (None: all of them)
     stale_sids: set[int] | None = field(default_factory=set)
     deferred: set[str] = field(default_factory=set)  # lookup keys that changed while broken
+    at_base: bool = False  # the last patch found the interface ``base`` again (propagate reads none)
     # chunks of recent extractions by key, for a changed chunk to reuse (see chunks.extract)
     spare: dict[bytes, chunks.Chunk] = field(default_factory=dict, repr=False)
     # the pending edits' (text length before, common prefix, common suffix), set by
@@ -158,6 +159,7 @@ class Updater:
         function's return value), other files and the file's other sites are re-resolved once
         typing pauses (``settle``), the buffer closes, or the interface is back to ``base``."""
         hint, doc.edited = doc.edited, None
+        doc.at_base = False
         typing = hint is not None and not fresh
         reason = self._text_reason(doc) or doc.lang.skip_reason(doc.text)
         prev = doc.extraction
@@ -304,7 +306,7 @@ class Updater:
                 whole = True
             settling = False  # not back to ``base``: a keystroke like any other, other files still wait
         if settling:
-            pass
+            doc.at_base = True
         elif whole:
             if d.interface_changed:
                 doc.deferred |= _part_keys(lang.name, ext.facts.module, prev.chunks[d.old_chunks])
@@ -386,17 +388,12 @@ class Updater:
         return StoreView(self.store.db, WARM_ENTRIES)
 
     def _back_to_base(self, doc: Document, ext: chunks.Extraction) -> bool:
-        """Whether the file's interface is ``base`` again. Compared chunk by chunk with the
-        extraction ``base`` was taken from (a chunk reused since has the same part), as
-        _chunk_diff compares; else (chunks added or removed) with the whole interface."""
+        """Whether the file's interface is ``base`` again: compared symbol by symbol with the
+        extraction ``base`` was taken from (:func:`chunks.same_interface`); else (that is not
+        known) with the whole interface."""
         was = doc.base_ext
-        if was is not None and was.ids != ext.ids:  # (symbols moved about: not base yet, settle decides)
-            return False
-        if was is not None and len(was.chunks) == len(ext.chunks):
-            return was.ids == ext.ids and all(
-                a.facts is b.facts or chunks.interface_part([a]) == chunks.interface_part([b])
-                for a, b in zip(was.chunks, ext.chunks, strict=True)
-            )
+        if was is not None:
+            return was.ids == ext.ids and chunks.same_interface(was.facts, ext.facts)
         return self.store.interface_of(doc.lang.name, ext.facts, ext.ids) == doc.base
 
     def _replace(self, doc: Document, ext: chunks.Extraction, sha: str, typing: bool = False) -> None:
@@ -489,10 +486,12 @@ class Updater:
     def propagate(self, doc: Document) -> None:
         """Re-resolve the files whose lookups the buffer's net change (since it broke) touched:
         typing through a broken state and back costs nothing elsewhere."""
+        at_base, doc.at_base = doc.at_base, False
         if doc.base is None:
             return
         fid = self.store.file_id(doc.path)
-        others = self.store.dependents(_diff(doc.base, self.store.interface(fid)))
+        # (a keystroke that found the interface ``base`` again changed nothing other files read)
+        others = set() if at_base else self.store.dependents(_diff(doc.base, self.store.interface(fid)))
         # files resolved meanwhile (their own edits) saw the broken interface: those that looked
         # up any of what changed while it was broken are resolved again too
         if self.resolved_meanwhile and doc.deferred:
