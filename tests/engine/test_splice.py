@@ -48,7 +48,8 @@ def _typed_without_merges(  # type: ignore[no-untyped-def]
     """Types each (anchor, text) of ``plan`` one character a keystroke after the anchor's line; the
     extraction of whole text is a fresh one's at every key, and the graph once settled a fresh
     index's. Returns the typed texts whose keystroke merged every chunk again. ``each(before,
-    after)``: called with the extractions before and after each keystroke."""
+    after, merged)``: called with the extractions before and after each keystroke, and whether it
+    merged every chunk again."""
     write_files(root, {rel: text})
     eng = Engine(root, db_path=root / "i.db")
     eng.index()
@@ -68,12 +69,12 @@ def _typed_without_merges(  # type: ignore[no-untyped-def]
         at = doc.text.index(anchor.encode()) + len(anchor)
         for i, ch in enumerate(typed):
             typing[0] = f"{anchor!r}: {typed[: i + 1]!r}"
-            before = doc.extraction
+            before, merged = doc.extraction, len(merges)
             eng.edit_document(rel, [(at + i, at + i, ch.encode())])
             typing[0] = None
             assert doc.extraction is not None
             if each is not None:
-                each(before, doc.extraction)
+                each(before, doc.extraction, len(merges) > merged)
             if not doc.unsettled:
                 assert _rows(doc.extraction) == _rows(_fresh(doc.text, rel)), typed[: i + 1]
     eng.settle()
@@ -158,15 +159,15 @@ TS = (
 
 
 def _moved_in_place(moved: list[str], rel: str):  # type: ignore[no-untyped-def]
-    """A check of each keystroke: a keystroke that adds or removes a definition, or moves lines,
-    moves the records of the chunks after it in place (the last site, in the last chunk, is the
-    same object: not made again), and no chunk's own facts changed with a placement (each is
-    what a fresh extraction's chunk of the same key holds)."""
+    """A check of each keystroke: a keystroke that adds or removes a definition moves the records
+    of the chunks after it in place (the last site, in the last chunk, is the same object: not
+    made again), and no chunk's own facts changed with a placement (each is what a fresh
+    extraction's chunk of the same key holds)."""
 
-    def each(before: chunks.Extraction | None, after: chunks.Extraction) -> None:
+    def each(before: chunks.Extraction | None, after: chunks.Extraction, merged: bool) -> None:
         if before is None or not after.reused or not after.suffix or not before.facts.sites:
             return
-        if (len(after.facts.symbols) != len(before.facts.symbols) or after.drow) and after.facts.sites:
+        if len(after.facts.symbols) != len(before.facts.symbols) and after.facts.sites and not merged:
             assert after.facts.sites[-1] is before.facts.sites[-1], "the last chunk's sites were made again"
             moved.append(after.facts.module)
         fresh = {c.key: c for c in _fresh(after.src, rel).chunks}
@@ -185,11 +186,16 @@ def _moved_in_place(moved: list[str], rel: str):  # type: ignore[no-untyped-def]
 
 
 def test_a_definition_typed_above_moves_the_chunks_after_it_in_place(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    """A definition typed (or lines added) above other chunks moves their placement in the last
-    merge in place (``chunks._shifted``): their symbols' and sites' indices and rows are shifted,
-    not made again, and the chunks' own facts (which a placement at their own rows and indices
-    shared before) stay as extracted; the facts are a fresh extraction's at every key."""
+    """A definition typed above other chunks (after lines were added above them) moves their records
+    in the last merge in place (``chunks._shift_records``): their symbols' and sites' indices and
+    rows are shifted, not made again, and the chunks' own facts (which a placement at their own
+    rows and indices shared before) stay as extracted; the facts are a fresh extraction's at every
+    key."""
     moved: list[str] = []
+    # above the first definition, whose placement (at the indices it was extracted at) was its own
+    # facts' records (the broken text merges every chunk again, the def line whole moves them)
+    _typed_without_merges(tmp_path / "top", monkeypatch, CLASSES, [("", "def first():\n    return 1\n\n\n")],
+                          each=_moved_in_place(moved, "model.py"))
     merges = _typed_without_merges(tmp_path / "py", monkeypatch, CLASSES, [
         ("        return 1\n", "\n    def go(self):\n        self.y = 3\n"),
         ("    Model().save()\n", "\n\ndef other():\n    return main()\n"),

@@ -711,8 +711,8 @@ def _splice(
             or c.start_row - o.start_row != (drow if after_edit else 0)
         ):
             return None
-        if c.container is not None and c.container != o.container and not (after_edit and dsym):
-            grown.append((sym_at[i - dk if after_edit else i], c.container))
+        if c.container is not None and c.container != o.container:
+            grown.append((sym_at[i - dk] + dsym if after_edit else sym_at[i], c.container))
     site_at = last.site_at
     first_site = site_at[k]
     # the old chunks as merged last time (cached unless ``last`` kept the merge before it), the
@@ -734,39 +734,22 @@ def _splice(
     symbols = list(facts.symbols)
     symbols[0] = replace(symbols[0], range=whole, end_byte=len(src))
     dsite = len(msites) - (site_at[stop] - first_site)  # sites added (removed) before the chunks after
-    if dsym or drow:
-        # the chunks after the edit move to other symbol indices or lines: each one's last
-        # placement is moved where it goes now, its records shifted in place (_shifted), and the
-        # classes among them get their extent and ``extra`` as merge gives them
+    if dsym:
+        # the symbols after the edit move to other indices: the last merge's records of the chunks
+        # after it are shifted in place as a whole (_shift_records), not placed again chunk by
+        # chunk (~2,000 records of zod's ``types.ts`` after a new method), and their merge caches
+        # follow (below)
+        tail_syms, after = facts.symbols[sym_at[stop] :], facts.sites[site_at[stop] :]
+        _shift_records(tail_syms, after, sym_at[stop], dsym, drow)
         del symbols[base:]
-        symbols.extend(msyms)
-        after = []
-        heads: dict[int, list[Any]] = {}  # a header after the edit -> its own and its members' shares
-        for i in range(new_stop, len(done)):
-            c = done[i]
-            at_i, site_i = sym_at[i - dk] + dsym, site_at[i - dk] + dsite
-            cctx = -1
-            if c.parent is not None:
-                h = done[c.parent]
-                cctx = (sym_at[c.parent - dk] + dsym if c.parent >= new_stop else sym_at[c.parent]) if (
-                    h.container is not None and len(h.facts.symbols) > 1) else 0
-                if c.parent in heads and len(c.facts.symbols) > 1:
-                    heads[c.parent].append(c.facts.symbols[1].extra)
-            if c.container is not None and len(c.facts.symbols) > 1:
-                heads[i] = [c.facts.symbols[1].extra]
-            r = _shifted(lang, c, at_i, cctx, site_i)
-            symbols.extend(r.symbols)
-            after.extend(r.sites)
-        for i, exs in heads.items():  # a class's extent is its container's, its ``extra`` its members' fold
-            idx = sym_at[i - dk] + dsym
-            sym = symbols[idx]
-            rng = done[i].container or sym.range
-            extra = _folded(lang, done[i], exs)
-            if rng != sym.range or extra != sym.extra:
-                symbols[idx] = replace(sym, range=rng, extra=extra)
+        symbols += msyms
+        symbols += tail_syms
     else:
         symbols[base : base + own] = msyms
         after = facts.sites[site_at[stop] :]
+        if drow:  # (copies: the chunks' merge caches keep theirs, moved when placed again)
+            symbols[base + own :] = _moved_symbols(symbols[base + own :], drow)
+            after = _moved_sites(after, drow)
     for idx, rng in grown:
         if symbols[idx].range != rng:
             symbols[idx] = replace(symbols[idx], range=rng)
@@ -782,6 +765,14 @@ def _splice(
     sites = facts.sites[:first_site] + msites + after
     new_site_at = site_at[:k] + new_site + ([x + dsite for x in site_at[stop:]] if dsite else site_at[stop:])
     new_sym_at = sym_at[:k] + new_sym_at + ([x + dsym for x in sym_at[stop:]] if dsym else sym_at[stop:])
+    if dsym:  # each chunk after the edit: its merge cache holds its records where they are now
+        for i in range(new_stop, len(done)):
+            c = done[i]
+            cctx = -1
+            if c.parent is not None:
+                h = done[c.parent]
+                cctx = new_sym_at[c.parent] if h.container is not None and len(h.facts.symbols) > 1 else 0
+            _recached(lang, c, new_sym_at[i], new_sym_at[i + 1], cctx, new_site_at[i], new_site_at[i + 1], symbols, sites)
     if not dsym and len(was) == len(now) and all(x.local == y.local for x, y in zip(was, now, strict=True)):
         local = facts.local
     else:
@@ -841,8 +832,9 @@ def _joined(
             cache = c.cache
             assert cache is not None
             cdocs, clinks = cache.docs, cache.links
-            if cache.links_at != site_at[i] and clinks:  # a call added or removed above
-                clinks = _rebased(lang, c, *cache.at, site_at[i]).links
+            if cache.links_at != site_at[i] and clinks:  # a call added or removed above: its shapes move
+                clinks = [shapes.rebase(t, site_at[i], _mapping(c, *cache.at)) for t in c.facts.links]
+                c.cache = cache._replace(links_at=site_at[i], links=clinks)
         if cdocs:
             docs.update(cdocs)
         if c.facts.bindings:
@@ -1136,16 +1128,11 @@ def _rebased(lang: Language, c: Chunk, base: int, ctx: int, first_site: int, kee
         if cache.row != row:  # lines added or removed above
             syms, sites = _moved_symbols(syms, row - cache.row), _moved_sites(sites, row - cache.row)
         if cache.links_at != first_site and links:  # a call added or removed above: only the call shapes move
-            mapping = [0, ctx] if c.parent is not None else [0]
-            mapping += range(base, base + len(part.symbols) - len(mapping))
-            links = [shapes.rebase(t, first_site, mapping) for t in part.links]
+            links = [shapes.rebase(t, first_site, _mapping(c, base, ctx)) for t in part.links]
         c.cache = Rebased(at, syms, sites, cache.local, cache.docs, first_site, links, row)
         return c.cache
     own = part.symbols[2:] if c.parent is not None else part.symbols[1:]
-    if c.parent is not None:
-        mapping = [0, ctx, *range(base, base + len(own))]
-    else:
-        mapping = [0, *range(base, base + len(own))]
+    mapping = _mapping(c, base, ctx)
     drow = row - c.facts_row  # the chunk moved since its facts were extracted: rows move too
     if not keep and not drow:
         for sym in own:
@@ -1156,7 +1143,7 @@ def _rebased(lang: Language, c: Chunk, base: int, ctx: int, first_site: int, kee
         msyms, msites = own, part.sites
     else:
         # indices and rows in one pass, each record made once: never the chunk's own record, which
-        # a later placement of the chunk would move in place (see _shifted)
+        # a later keystroke moves in place (see _shift_records)
         msyms = [
             SymbolFact(sym.qname, sym.name, sym.kind, mapping[sym.parent] if sym.parent is not None else None,
                        (r[0] + drow, r[1], r[2] + drow, r[3]), (n[0] + drow, n[1], n[2] + drow, n[3]), sym.start_byte,
@@ -1178,40 +1165,27 @@ def _rebased(lang: Language, c: Chunk, base: int, ctx: int, first_site: int, kee
     return c.cache
 
 
-def _shifted(lang: Language, c: Chunk, base: int, ctx: int, first_site: int) -> Rebased:
-    """Chunk ``c`` placed as :func:`_rebased` places it (its first own symbol at ``base``, its
-    container at ``ctx``, its first site at ``first_site``, rows at its start row), by moving its
-    last placement there: its records' indices and rows are shifted in place, not made again (a
-    definition added above the chunks after it moved every one of them). For the chunks after an
-    edit (:func:`_splice`): the last merge, which held those records, is replaced by this one (a
-    placement's records are never the chunk's own, see :func:`_rebased`)."""
-    cache = c.cache
-    row = c.start_row
-    if cache is None:
-        return _rebased(lang, c, base, ctx, first_site)
-    old_base, old_ctx = cache.at
-    drow, dbase = row - cache.row, base - old_base
-    reindex = dbase != 0 or ctx != old_ctx
-    if not reindex and not drow and cache.links_at == first_site:
-        return cache
-    if ctx != old_ctx and (old_ctx <= 0 or ctx <= 0):  # (a container index 0 is the module's too)
-        c.cache = None
-        return _rebased(lang, c, base, ctx, first_site)
-    syms, sites = cache.symbols, cache.sites
-    if reindex:
+def _mapping(c: Chunk, base: int, ctx: int) -> list[int]:
+    """Where chunk ``c``'s symbol i is in the file: the module at 0, a member's copy of its
+    container at ``ctx``, its own symbols from ``base`` on."""
+    n = len(c.facts.symbols) - (2 if c.parent is not None else 1)
+    return [0, ctx, *range(base, base + n)] if c.parent is not None else [0, *range(base, base + n)]
+
+
+def _shift_records(syms: list[SymbolFact], sites: list[SiteFact], bound: int, dsym: int, drow: int) -> None:
+    """Moves the last merge's records of the chunks after an edit, in place: indices from ``bound``
+    (the first symbol after the edit) ``dsym`` further, rows ``drow`` lower. The last merge is
+    replaced by the one they go to; a placement's records are never a chunk's own (see
+    :func:`_rebased`), so the chunks' facts stand."""
+    if dsym:
         for s in syms:
             p = s.parent
-            if p is not None:
-                if p >= old_base:
-                    s.parent = p + dbase
-                elif p == old_ctx:
-                    s.parent = ctx
+            if p is not None and p >= bound:
+                s.parent = p + dsym
         for t in sites:
             p = t.caller
-            if p >= old_base:
-                t.caller = p + dbase
-            elif p == old_ctx:
-                t.caller = ctx
+            if p >= bound:
+                t.caller = p + dsym
     if drow:
         for s in syms:
             r, n = s.range, s.selection
@@ -1219,17 +1193,31 @@ def _shifted(lang: Language, c: Chunk, base: int, ctx: int, first_site: int) -> 
         for t in sites:
             r = t.range
             t.range = (r[0] + drow, r[1], r[2] + drow, r[3])
-    local, docs, links = cache.local, cache.docs, cache.links
+
+
+def _recached(
+    lang: Language, c: Chunk, base: int, end: int, ctx: int, first_site: int, end_site: int,
+    symbols: list[SymbolFact], sites: list[SiteFact],
+) -> None:
+    """Chunk ``c``'s merge cache for its place in a merge whose records of it are ``symbols[base:
+    end]`` and ``sites[first_site:end_site]`` (its container at ``ctx``): scopes and docs rebased
+    only when its symbol indices moved, call shapes when its symbols or sites did."""
+    cache = c.cache
+    local = docs = links = None
     part = c.facts
-    if (reindex and (part.local or part.docs)) or (part.links and (reindex or cache.links_at != first_site)):
-        n = len(part.symbols) - (2 if c.parent is not None else 1)
-        mapping = [0, ctx, *range(base, base + n)] if c.parent is not None else [0, *range(base, base + n)]
-        if reindex:
+    if cache is not None and (cache.at == (base, ctx) or (c.parent is None and len(part.symbols) == 1 and not part.sites)):
+        # (a top-level chunk that defines and calls nothing: its placement maps the module alone)
+        local, docs = cache.local, cache.docs
+        if cache.links_at == first_site or not part.sites:
+            links = cache.links
+    if local is None or links is None:
+        mapping = _mapping(c, base, ctx)
+        if local is None:
             local = lang.rebase_local(part.local, mapping)
             docs = [(mapping[i], d) for i, d in part.docs.items()] if part.docs else []
         links = [shapes.rebase(t, first_site, mapping) for t in part.links] if part.links else []
-    c.cache = cache = Rebased._make(((base, ctx), syms, sites, local, docs, first_site, links, row))
-    return cache
+    c.cache = Rebased._make(((base, ctx), symbols[base:end], sites[first_site:end_site], local, docs, first_site, links,
+                             c.start_row))
 
 
 def _site_ids(chunks: list[Chunk], ids: list[int], sym_at: list[int]) -> list[int]:
