@@ -58,6 +58,9 @@ class Document:
     stale_sids: set[int] | None = field(default_factory=set)
     deferred: set[str] = field(default_factory=set)  # lookup keys that changed while broken
     at_base: bool = False  # the last patch found the interface ``base`` again (propagate reads none)
+    # the interface the store holds of the file, known since a keystroke found it ``base`` again
+    # (the next keystroke that changes it takes it as ``base``; a write that changes it drops it)
+    known_base: Interface | None = None
     # chunks of recent extractions by key, for a changed chunk to reuse (see chunks.extract)
     spare: dict[bytes, chunks.Chunk] = field(default_factory=dict, repr=False)
     # the pending edits' (text length before, common prefix, common suffix), set by
@@ -308,6 +311,7 @@ class Updater:
         if settling:
             doc.at_base = True
         elif whole:
+            doc.known_base = None
             if d.interface_changed:
                 doc.deferred |= _part_keys(lang.name, ext.facts.module, prev.chunks[d.old_chunks])
                 doc.deferred |= _part_keys(lang.name, ext.facts.module, ext.chunks[d.new_chunks])
@@ -325,7 +329,8 @@ class Updater:
             # files are re-resolved once typing pauses (settle), the buffer closes, or the
             # interface is back to ``base`` (stale_own, base).
             if doc.base is None:
-                doc.base, doc.base_ext = store.interface(fid), prev
+                doc.base, doc.base_ext = doc.known_base or store.interface(fid), prev
+            doc.known_base = None
             doc.stale_own = True
             doc.deferred |= _part_keys(lang.name, ext.facts.module, prev.chunks[d.old_chunks])
             doc.deferred |= _part_keys(lang.name, ext.facts.module, ext.chunks[d.new_chunks])
@@ -402,6 +407,7 @@ class Updater:
         where it cannot patch (a language extracted whole, symbol ordinals renumbered): other files
         are resolved at once (propagate() after it), nothing is saved by waiting."""
         fid = self.store.file_id(doc.path)
+        doc.known_base = None
         if doc.unsettled and doc.base is None:  # the interface other files were last resolved against
             doc.base, doc.base_ext = self.store.interface(fid), None
         self.stats.replaced += 1
@@ -440,6 +446,8 @@ class Updater:
         changed_keys: set[str] = set()
         touched: dict[int, tuple[Facts, list[int]]] = {}
         for ch in changes:
+            if (doc := self.docs.get(ch.path)) is not None:
+                doc.known_base = None
             fid = store.file_id(ch.path)
             old = store.interface(fid)
             if ch.delete:
@@ -496,6 +504,8 @@ class Updater:
         # up any of what changed while it was broken are resolved again too
         if self.resolved_meanwhile and doc.deferred:
             others |= self.store.dependents(doc.deferred) & self.resolved_meanwhile
+        if at_base:
+            doc.known_base = doc.base
         doc.base, doc.base_ext, doc.deferred = None, None, set()
         if not any(d.base is not None for d in self.docs.values()):
             self.resolved_meanwhile = set()
