@@ -167,9 +167,13 @@ def _moved_in_place(moved: list[str], rel: str):  # type: ignore[no-untyped-def]
     def each(before: chunks.Extraction | None, after: chunks.Extraction, merged: bool) -> None:
         if before is None or not after.reused or not after.suffix or not before.facts.sites:
             return
-        if len(after.facts.symbols) != len(before.facts.symbols) and after.facts.sites and not merged:
+        stop = len(before.chunks) - after.suffix  # the first chunk after the edit, before it
+        copies = before.loose is not None and before.loose[0] <= before.sym_at[stop] and before.loose[1] <= before.site_at[stop]
+        if after.facts.sites and not merged and (
+            len(after.facts.symbols) != len(before.facts.symbols) or (after.drow and copies)
+        ):
             assert after.facts.sites[-1] is before.facts.sites[-1], "the last chunk's sites were made again"
-            moved.append(after.facts.module)
+            moved.append("defined" if len(after.facts.symbols) != len(before.facts.symbols) else "lines")
         fresh = {c.key: c for c in _fresh(after.src, rel).chunks}
         for c in after.chunks:
             f = fresh.get(c.key)
@@ -204,4 +208,4 @@ def test_a_definition_typed_above_moves_the_chunks_after_it_in_place(tmp_path: P
         ("    return this.save();\n  }\n}\n", "\nexport function go() {\n  return main();\n}\n"),
         ("    return 1;\n", "\n"),
     ], rel="model.ts", each=_moved_in_place(moved, "model.ts"))
-    assert moved and not merges, merges
+    assert {"defined", "lines"} <= set(moved) and not merges, (moved, merges)

@@ -140,6 +140,9 @@ class Extraction:
     drow: int = 0
     reused: bool = False
     src: bytes = b""  # the text extracted (an edit's next extraction compares with it)
+    # the merged symbols and sites from these indices on are this extraction's own copies, which
+    # no chunk's merge cache holds: lines added above them move them in place (see _splice)
+    loose: tuple[int, int] | None = None
 
 
 def _key(src: bytes, span: Span, parent_key: bytes) -> bytes:
@@ -590,7 +593,8 @@ def _merged(
     last ``suffix`` chunks they reuse, moved by ``drow`` lines); ``whole``: the module's range;
     ``keep`` False: the chunks are dropped after (see :func:`extract`)."""
     if last is not None and not drow and _same_but_bytes(last, done, prefix, suffix, whole):
-        return Extraction(last.facts, done, last.sids, last.ids, last.sym_at, last.site_at, prefix, suffix, 0, True, src)
+        return Extraction(last.facts, done, last.sids, last.ids, last.sym_at, last.site_at, prefix, suffix, 0, True, src,
+                          last.loose)
     if last is not None and (spliced := _splice(lang, whole, src, relpath, last, done, prefix, suffix, drow)):
         return spliced
     facts = merge(lang, whole, src, module, done, keep)
@@ -734,6 +738,7 @@ def _splice(
     symbols = list(facts.symbols)
     symbols[0] = replace(symbols[0], range=whole, end_byte=len(src))
     dsite = len(msites) - (site_at[stop] - first_site)  # sites added (removed) before the chunks after
+    loose = False  # the records after the edit are copies no merge cache holds (Extraction.loose)
     if dsym:
         # the symbols after the edit move to other indices: the last merge's records of the chunks
         # after it are shifted in place as a whole (_shift_records), not placed again chunk by
@@ -747,7 +752,10 @@ def _splice(
     else:
         symbols[base : base + own] = msyms
         after = facts.sites[site_at[stop] :]
-        if drow:  # (copies: the chunks' merge caches keep theirs, moved when placed again)
+        loose = last.loose is not None and last.loose[0] <= sym_at[stop] and last.loose[1] <= site_at[stop]
+        if drow and loose:  # copies a keystroke made: moved in place
+            _shift_records(symbols[base + own :], after, 0, 0, drow)
+        elif drow:  # (copies: the chunks' merge caches keep theirs, moved when placed again)
             symbols[base + own :] = _moved_symbols(symbols[base + own :], drow)
             after = _moved_sites(after, drow)
     for idx, rng in grown:
@@ -813,7 +821,8 @@ def _splice(
         sids += last.sids[site_at[stop] :]
     else:
         sids = _site_ids(done, ids, new_sym_at)
-    return Extraction(merged, done, sids, ids, new_sym_at, new_site_at, prefix, suffix, drow, True, src)
+    loose_at = (base + own, first_site + len(msites)) if not dsym and (drow or loose) else None
+    return Extraction(merged, done, sids, ids, new_sym_at, new_site_at, prefix, suffix, drow, True, src, loose_at)
 
 
 def _joined(
