@@ -209,3 +209,42 @@ def test_a_definition_typed_above_moves_the_chunks_after_it_in_place(tmp_path: P
         ("    return 1;\n", "\n"),
     ], rel="model.ts", each=_moved_in_place(moved, "model.ts"))
     assert {"defined", "lines"} <= set(moved) and not merges, (moved, merges)
+
+
+def test_a_keystroke_whose_write_fails_leaves_no_moved_records_behind(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The extraction of a keystroke that added a definition moved the last one's records in place;
+    when its write fails (rolled back), the buffer's next update writes the file whole instead of
+    splicing into those records: its facts are a fresh extraction's."""
+    from graphmind.store.store import Store
+
+    write_files(tmp_path, {"model.py": CLASSES})
+    eng = Engine(tmp_path, db_path=tmp_path / "i.db")
+    eng.index()
+    doc = eng.open_document("model.py", CLASSES)
+    assert doc is not None
+    at = CLASSES.index("        return 1\n") + len("        return 1\n")
+    typed = "\n    def go(self):\n        return 2\n"
+    patch_file = Store.patch_file
+    for i, ch in enumerate(typed):
+        failing = typed[: i + 1].endswith("def go(self):")  # the keystroke that adds the method
+
+        def broken(*a, **k):  # type: ignore[no-untyped-def]
+            raise RuntimeError("disk full")
+
+        monkeypatch.setattr(Store, "patch_file", broken if failing else patch_file)
+        try:
+            eng.edit_document("model.py", [(at + i, at + i, ch.encode())])
+        except RuntimeError:
+            assert failing
+        if not failing and not doc.unsettled:
+            assert doc.extraction is not None
+            assert _rows(doc.extraction) == _rows(_fresh(doc.text, "model.py")), typed[: i + 1]
+    eng.settle()
+    incremental = snapshot(eng)
+    eng.close()
+    fresh = tmp_path / "fresh"
+    write_files(fresh, {"model.py": doc.text.decode()})
+    expected = Engine(fresh, db_path=fresh / "i.db")
+    expected.index()
+    assert incremental == snapshot(expected)
+    expected.close()

@@ -180,17 +180,23 @@ class Updater:
                 self.apply([Change(doc.path, doc.lang, size=len(doc.text), skip_reason=reason)])
             return
         sha = hashlib.sha256(doc.text).hexdigest()
-        with self.store.tx():
-            # the text is whole again after broken-text patches: still a patch when the file's
-            # interface is back to ``base`` (see _patch), else every site of the file is resolved
-            settling = doc.stale_own and not doc.unsettled
-            patchable = prev is not None and ext.reused and (not settling or typing or doc.stale_sids is not None)
-            if not patchable or not self._patch(doc, prev, ext, sha, settling, typing, was_broken):  # type: ignore[arg-type]
-                self._replace(doc, ext, sha, typing)
-            if not doc.unsettled and not (typing and doc.stale_own):
-                doc.stale_own = False  # either path re-resolved every stale site of the file by now
-                doc.stale_sids = set()
-                self.propagate(doc)
+        try:
+            with self.store.tx():
+                # the text is whole again after broken-text patches: still a patch when the file's
+                # interface is back to ``base`` (see _patch), else every site of the file is resolved
+                settling = doc.stale_own and not doc.unsettled
+                patchable = prev is not None and ext.reused and (not settling or typing or doc.stale_sids is not None)
+                if not patchable or not self._patch(doc, prev, ext, sha, settling, typing, was_broken):  # type: ignore[arg-type]
+                    self._replace(doc, ext, sha, typing)
+                if not doc.unsettled and not (typing and doc.stale_own):
+                    doc.stale_own = False  # either path re-resolved every stale site of the file by now
+                    doc.stale_sids = set()
+                    self.propagate(doc)
+        except BaseException:
+            # the extraction moved the last one's chunks and records to its own places (chunks._keep,
+            # _shift_records) and the write was rolled back: the next update writes the file whole
+            doc.extraction = None
+            raise
         doc.extraction = ext
         chunks.remember(doc.spare, ext, 4 * len(ext.chunks) + 256)
 
