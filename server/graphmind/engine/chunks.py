@@ -140,6 +140,9 @@ class Extraction:
     drow: int = 0
     reused: bool = False
     src: bytes = b""  # the text extracted (an edit's next extraction compares with it)
+    # the merged symbols and sites from these indices on are this extraction's own copies, which
+    # no chunk's merge cache holds: lines added above them move them in place (see _splice)
+    loose: tuple[int, int] | None = None
 
 
 def _key(src: bytes, span: Span, parent_key: bytes) -> bytes:
@@ -590,7 +593,8 @@ def _merged(
     last ``suffix`` chunks they reuse, moved by ``drow`` lines); ``whole``: the module's range;
     ``keep`` False: the chunks are dropped after (see :func:`extract`)."""
     if last is not None and not drow and _same_but_bytes(last, done, prefix, suffix, whole):
-        return Extraction(last.facts, done, last.sids, last.ids, last.sym_at, last.site_at, prefix, suffix, 0, True, src)
+        return Extraction(last.facts, done, last.sids, last.ids, last.sym_at, last.site_at, prefix, suffix, 0, True, src,
+                          last.loose)
     if last is not None and (spliced := _splice(lang, whole, src, relpath, last, done, prefix, suffix, drow)):
         return spliced
     facts = merge(lang, whole, src, module, done, keep)
@@ -711,8 +715,8 @@ def _splice(
             or c.start_row - o.start_row != (drow if after_edit else 0)
         ):
             return None
-        if c.container is not None and c.container != o.container and not (after_edit and dsym):
-            grown.append((sym_at[i - dk if after_edit else i], c.container))
+        if c.container is not None and c.container != o.container:
+            grown.append((sym_at[i - dk] + dsym if after_edit else sym_at[i], c.container))
     site_at = last.site_at
     first_site = site_at[k]
     # the old chunks as merged last time (cached unless ``last`` kept the merge before it), the
@@ -734,38 +738,24 @@ def _splice(
     symbols = list(facts.symbols)
     symbols[0] = replace(symbols[0], range=whole, end_byte=len(src))
     dsite = len(msites) - (site_at[stop] - first_site)  # sites added (removed) before the chunks after
+    loose = False  # the records after the edit are copies no merge cache holds (Extraction.loose)
     if dsym:
-        # the symbols after the edit move to other indices: the chunks after it are placed again
-        # (as merge places them; the chunks before it and their merge stand)
-        symbols[base:] = msyms
-        after = []
-        heads: dict[int, list[Any]] = {}  # a header after the edit -> its own and its members' shares
-        for i in range(new_stop, len(done)):
-            c = done[i]
-            at_i, site_i = sym_at[i - dk] + dsym, site_at[i - dk] + dsite
-            cctx = -1
-            if c.parent is not None:
-                h = done[c.parent]
-                cctx = (sym_at[c.parent - dk] + dsym if c.parent >= new_stop else sym_at[c.parent]) if (
-                    h.container is not None and len(h.facts.symbols) > 1) else 0
-                if c.parent in heads and len(c.facts.symbols) > 1:
-                    heads[c.parent].append(c.facts.symbols[1].extra)
-            if c.container is not None and len(c.facts.symbols) > 1:
-                heads[i] = [c.facts.symbols[1].extra]
-            r = _rebased(lang, c, at_i, cctx, site_i)
-            symbols.extend(r.symbols)
-            after.extend(r.sites)
-        for i, exs in heads.items():  # a class's extent is its container's, its ``extra`` its members' fold
-            idx = sym_at[i - dk] + dsym
-            sym = symbols[idx]
-            rng = done[i].container or sym.range
-            extra = _folded(lang, done[i], exs)
-            if rng != sym.range or extra != sym.extra:
-                symbols[idx] = replace(sym, range=rng, extra=extra)
+        # the symbols after the edit move to other indices: the last merge's records of the chunks
+        # after it are shifted in place as a whole (_shift_records), not placed again chunk by
+        # chunk (~2,000 records of zod's ``types.ts`` after a new method), and their merge caches
+        # follow (below)
+        tail_syms, after = facts.symbols[sym_at[stop] :], facts.sites[site_at[stop] :]
+        _shift_records(tail_syms, after, sym_at[stop], dsym, drow)
+        del symbols[base:]
+        symbols += msyms
+        symbols += tail_syms
     else:
         symbols[base : base + own] = msyms
         after = facts.sites[site_at[stop] :]
-        if drow:
+        loose = last.loose is not None and last.loose[0] <= sym_at[stop] and last.loose[1] <= site_at[stop]
+        if drow and loose:  # copies a keystroke made: moved in place
+            _shift_records(symbols[base + own :], after, 0, 0, drow)
+        elif drow:  # (copies: the chunks' merge caches keep theirs, moved when placed again)
             symbols[base + own :] = _moved_symbols(symbols[base + own :], drow)
             after = _moved_sites(after, drow)
     for idx, rng in grown:
@@ -783,6 +773,14 @@ def _splice(
     sites = facts.sites[:first_site] + msites + after
     new_site_at = site_at[:k] + new_site + ([x + dsite for x in site_at[stop:]] if dsite else site_at[stop:])
     new_sym_at = sym_at[:k] + new_sym_at + ([x + dsym for x in sym_at[stop:]] if dsym else sym_at[stop:])
+    if dsym:  # each chunk after the edit: its merge cache holds its records where they are now
+        for i in range(new_stop, len(done)):
+            c = done[i]
+            cctx = -1
+            if c.parent is not None:
+                h = done[c.parent]
+                cctx = new_sym_at[c.parent] if h.container is not None and len(h.facts.symbols) > 1 else 0
+            _recached(lang, c, new_sym_at[i], new_sym_at[i + 1], cctx, new_site_at[i], new_site_at[i + 1], symbols, sites)
     if not dsym and len(was) == len(now) and all(x.local == y.local for x, y in zip(was, now, strict=True)):
         local = facts.local
     else:
@@ -823,7 +821,8 @@ def _splice(
         sids += last.sids[site_at[stop] :]
     else:
         sids = _site_ids(done, ids, new_sym_at)
-    return Extraction(merged, done, sids, ids, new_sym_at, new_site_at, prefix, suffix, drow, True, src)
+    loose_at = (base + own, first_site + len(msites)) if not dsym and (drow or loose) else None
+    return Extraction(merged, done, sids, ids, new_sym_at, new_site_at, prefix, suffix, drow, True, src, loose_at)
 
 
 def _joined(
@@ -842,8 +841,9 @@ def _joined(
             cache = c.cache
             assert cache is not None
             cdocs, clinks = cache.docs, cache.links
-            if cache.links_at != site_at[i] and clinks:  # a call added or removed above
-                clinks = _rebased(lang, c, *cache.at, site_at[i]).links
+            if cache.links_at != site_at[i] and clinks:  # a call added or removed above: its shapes move
+                clinks = [shapes.rebase(t, site_at[i], _mapping(c, *cache.at)) for t in c.facts.links]
+                c.cache = cache._replace(links_at=site_at[i], links=clinks)
         if cdocs:
             docs.update(cdocs)
         if c.facts.bindings:
@@ -1048,6 +1048,17 @@ def interface_part(chunks: list[Chunk]) -> list[tuple]:
     return out
 
 
+def same_interface(a: Facts, b: Facts) -> bool:
+    """Whether two extractions of a file with the same symbol ids show other files the same
+    interface: each symbol's name, kind and ``extra`` (a class's folded from its members'), and the
+    module bindings. Symbols of chunks merged unchanged are the same objects: compared by identity
+    first (a keystroke compares a file's every symbol)."""
+    if len(a.symbols) != len(b.symbols) or a.bindings != b.bindings:
+        return False
+    return all(x is y or (x.name == y.name and x.kind == y.kind and x.extra == y.extra)
+               for x, y in zip(a.symbols, b.symbols, strict=True))
+
+
 def merge(lang: Language, whole: Range, src: bytes, module: str, chunks: list[Chunk], keep: bool = True) -> Facts:
     """One file's facts from its chunks': the module symbol once (its range ``whole``), indices
     rebased, each member's pseudo container folded into its header's symbol. ``keep`` False: the
@@ -1126,16 +1137,11 @@ def _rebased(lang: Language, c: Chunk, base: int, ctx: int, first_site: int, kee
         if cache.row != row:  # lines added or removed above
             syms, sites = _moved_symbols(syms, row - cache.row), _moved_sites(sites, row - cache.row)
         if cache.links_at != first_site and links:  # a call added or removed above: only the call shapes move
-            mapping = [0, ctx] if c.parent is not None else [0]
-            mapping += range(base, base + len(part.symbols) - len(mapping))
-            links = [shapes.rebase(t, first_site, mapping) for t in part.links]
+            links = [shapes.rebase(t, first_site, _mapping(c, base, ctx)) for t in part.links]
         c.cache = Rebased(at, syms, sites, cache.local, cache.docs, first_site, links, row)
         return c.cache
     own = part.symbols[2:] if c.parent is not None else part.symbols[1:]
-    if c.parent is not None:
-        mapping = [0, ctx, *range(base, base + len(own))]
-    else:
-        mapping = [0, *range(base, base + len(own))]
+    mapping = _mapping(c, base, ctx)
     drow = row - c.facts_row  # the chunk moved since its facts were extracted: rows move too
     if not keep and not drow:
         for sym in own:
@@ -1144,7 +1150,9 @@ def _rebased(lang: Language, c: Chunk, base: int, ctx: int, first_site: int, kee
         for site in part.sites:
             site.caller = mapping[site.caller]
         msyms, msites = own, part.sites
-    elif drow:  # indices and rows in one pass (each record is made once)
+    else:
+        # indices and rows in one pass, each record made once: never the chunk's own record, which
+        # a later keystroke moves in place (see _shift_records)
         msyms = [
             SymbolFact(sym.qname, sym.name, sym.kind, mapping[sym.parent] if sym.parent is not None else None,
                        (r[0] + drow, r[1], r[2] + drow, r[3]), (n[0] + drow, n[1], n[2] + drow, n[3]), sym.start_byte,
@@ -1158,24 +1166,67 @@ def _rebased(lang: Language, c: Chunk, base: int, ctx: int, first_site: int, kee
             for site in part.sites
             for r in (site.range,)
         ]
-    else:
-        msyms = [
-            sym if (p := (mapping[sym.parent] if sym.parent is not None else None)) == sym.parent
-            else SymbolFact(sym.qname, sym.name, sym.kind, p, sym.range, sym.selection, sym.start_byte, sym.end_byte,
-                            sym.signature, sym.extra)
-            for sym in own
-        ]
-        msites = [
-            site if (c_ := mapping[site.caller]) == site.caller
-            else SiteFact(c_, site.name, site.kind, site.range, site.start_byte, site.end_byte, site.expr)
-            for site in part.sites
-        ]
     mlocal = lang.rebase_local(part.local, mapping)
     mdocs = [(mapping[i], d) for i, d in part.docs.items()] if part.docs else []
     # the link layer's call shapes point at sites and symbols too
     mlinks = [shapes.rebase(t, first_site, mapping) for t in part.links] if part.links else []
     c.cache = Rebased(at, msyms, msites, mlocal, mdocs, first_site, mlinks, row)
     return c.cache
+
+
+def _mapping(c: Chunk, base: int, ctx: int) -> list[int]:
+    """Where chunk ``c``'s symbol i is in the file: the module at 0, a member's copy of its
+    container at ``ctx``, its own symbols from ``base`` on."""
+    n = len(c.facts.symbols) - (2 if c.parent is not None else 1)
+    return [0, ctx, *range(base, base + n)] if c.parent is not None else [0, *range(base, base + n)]
+
+
+def _shift_records(syms: list[SymbolFact], sites: list[SiteFact], bound: int, dsym: int, drow: int) -> None:
+    """Moves the last merge's records of the chunks after an edit, in place: indices from ``bound``
+    (the first symbol after the edit) ``dsym`` further, rows ``drow`` lower. The last merge is
+    replaced by the one they go to; a placement's records are never a chunk's own (see
+    :func:`_rebased`), so the chunks' facts stand."""
+    if dsym:
+        for s in syms:
+            p = s.parent
+            if p is not None and p >= bound:
+                s.parent = p + dsym
+        for t in sites:
+            p = t.caller
+            if p >= bound:
+                t.caller = p + dsym
+    if drow:
+        for s in syms:
+            r, n = s.range, s.selection
+            s.range, s.selection = (r[0] + drow, r[1], r[2] + drow, r[3]), (n[0] + drow, n[1], n[2] + drow, n[3])
+        for t in sites:
+            r = t.range
+            t.range = (r[0] + drow, r[1], r[2] + drow, r[3])
+
+
+def _recached(
+    lang: Language, c: Chunk, base: int, end: int, ctx: int, first_site: int, end_site: int,
+    symbols: list[SymbolFact], sites: list[SiteFact],
+) -> None:
+    """Chunk ``c``'s merge cache for its place in a merge whose records of it are ``symbols[base:
+    end]`` and ``sites[first_site:end_site]`` (its container at ``ctx``): scopes and docs rebased
+    only when its symbol indices moved, call shapes when its symbols or sites did."""
+    cache = c.cache
+    local = docs = links = None
+    part = c.facts
+    if cache is not None and (cache.at == (base, ctx) or (c.parent is None and len(part.symbols) == 1 and not part.sites)):
+        # (a top-level chunk that defines and calls nothing: its placement maps the module alone)
+        local, docs = cache.local, cache.docs
+        if cache.links_at == first_site or not part.sites:
+            links = cache.links
+    if local is None or links is None:
+        mapping = _mapping(c, base, ctx)
+        if local is None:
+            local = lang.rebase_local(part.local, mapping)
+            docs = [(mapping[i], d) for i, d in part.docs.items()] if part.docs else []
+        links = [shapes.rebase(t, first_site, mapping) for t in part.links] if part.links else []
+    c.cache = Rebased._make(((base, ctx), symbols[base:end], sites[first_site:end_site], local, docs, first_site, links,
+                             c.start_row))
 
 
 def _site_ids(chunks: list[Chunk], ids: list[int], sym_at: list[int]) -> list[int]:

@@ -57,6 +57,10 @@ class Document:
     # the sites resolved against the broken interface while ``stale_own`` (None: all of them)
     stale_sids: set[int] | None = field(default_factory=set)
     deferred: set[str] = field(default_factory=set)  # lookup keys that changed while broken
+    at_base: bool = False  # the last patch found the interface ``base`` again (propagate reads none)
+    # the interface the store holds of the file, known since a keystroke found it ``base`` again
+    # (the next keystroke that changes it takes it as ``base``; a write that changes it drops it)
+    known_base: Interface | None = None
     # chunks of recent extractions by key, for a changed chunk to reuse (see chunks.extract)
     spare: dict[bytes, chunks.Chunk] = field(default_factory=dict, repr=False)
     # the pending edits' (text length before, common prefix, common suffix), set by
@@ -158,6 +162,7 @@ class Updater:
         function's return value), other files and the file's other sites are re-resolved once
         typing pauses (``settle``), the buffer closes, or the interface is back to ``base``."""
         hint, doc.edited = doc.edited, None
+        doc.at_base = False
         typing = hint is not None and not fresh
         reason = self._text_reason(doc) or doc.lang.skip_reason(doc.text)
         prev = doc.extraction
@@ -175,17 +180,23 @@ class Updater:
                 self.apply([Change(doc.path, doc.lang, size=len(doc.text), skip_reason=reason)])
             return
         sha = hashlib.sha256(doc.text).hexdigest()
-        with self.store.tx():
-            # the text is whole again after broken-text patches: still a patch when the file's
-            # interface is back to ``base`` (see _patch), else every site of the file is resolved
-            settling = doc.stale_own and not doc.unsettled
-            patchable = prev is not None and ext.reused and (not settling or typing or doc.stale_sids is not None)
-            if not patchable or not self._patch(doc, prev, ext, sha, settling, typing, was_broken):  # type: ignore[arg-type]
-                self._replace(doc, ext, sha, typing)
-            if not doc.unsettled and not (typing and doc.stale_own):
-                doc.stale_own = False  # either path re-resolved every stale site of the file by now
-                doc.stale_sids = set()
-                self.propagate(doc)
+        try:
+            with self.store.tx():
+                # the text is whole again after broken-text patches: still a patch when the file's
+                # interface is back to ``base`` (see _patch), else every site of the file is resolved
+                settling = doc.stale_own and not doc.unsettled
+                patchable = prev is not None and ext.reused and (not settling or typing or doc.stale_sids is not None)
+                if not patchable or not self._patch(doc, prev, ext, sha, settling, typing, was_broken):  # type: ignore[arg-type]
+                    self._replace(doc, ext, sha, typing)
+                if not doc.unsettled and not (typing and doc.stale_own):
+                    doc.stale_own = False  # either path re-resolved every stale site of the file by now
+                    doc.stale_sids = set()
+                    self.propagate(doc)
+        except BaseException:
+            # the extraction moved the last one's chunks and records to its own places (chunks._keep,
+            # _shift_records) and the write was rolled back: the next update writes the file whole
+            doc.extraction = None
+            raise
         doc.extraction = ext
         chunks.remember(doc.spare, ext, 4 * len(ext.chunks) + 256)
 
@@ -304,8 +315,9 @@ class Updater:
                 whole = True
             settling = False  # not back to ``base``: a keystroke like any other, other files still wait
         if settling:
-            pass
+            doc.at_base = True
         elif whole:
+            doc.known_base = None
             if d.interface_changed:
                 doc.deferred |= _part_keys(lang.name, ext.facts.module, prev.chunks[d.old_chunks])
                 doc.deferred |= _part_keys(lang.name, ext.facts.module, ext.chunks[d.new_chunks])
@@ -323,7 +335,8 @@ class Updater:
             # files are re-resolved once typing pauses (settle), the buffer closes, or the
             # interface is back to ``base`` (stale_own, base).
             if doc.base is None:
-                doc.base, doc.base_ext = store.interface(fid), prev
+                doc.base, doc.base_ext = doc.known_base or store.interface(fid), prev
+            doc.known_base = None
             doc.stale_own = True
             doc.deferred |= _part_keys(lang.name, ext.facts.module, prev.chunks[d.old_chunks])
             doc.deferred |= _part_keys(lang.name, ext.facts.module, ext.chunks[d.new_chunks])
@@ -386,17 +399,12 @@ class Updater:
         return StoreView(self.store.db, WARM_ENTRIES)
 
     def _back_to_base(self, doc: Document, ext: chunks.Extraction) -> bool:
-        """Whether the file's interface is ``base`` again. Compared chunk by chunk with the
-        extraction ``base`` was taken from (a chunk reused since has the same part), as
-        _chunk_diff compares; else (chunks added or removed) with the whole interface."""
+        """Whether the file's interface is ``base`` again: compared symbol by symbol with the
+        extraction ``base`` was taken from (:func:`chunks.same_interface`); else (that is not
+        known) with the whole interface."""
         was = doc.base_ext
-        if was is not None and was.ids != ext.ids:  # (symbols moved about: not base yet, settle decides)
-            return False
-        if was is not None and len(was.chunks) == len(ext.chunks):
-            return was.ids == ext.ids and all(
-                a.facts is b.facts or chunks.interface_part([a]) == chunks.interface_part([b])
-                for a, b in zip(was.chunks, ext.chunks, strict=True)
-            )
+        if was is not None:
+            return was.ids == ext.ids and chunks.same_interface(was.facts, ext.facts)
         return self.store.interface_of(doc.lang.name, ext.facts, ext.ids) == doc.base
 
     def _replace(self, doc: Document, ext: chunks.Extraction, sha: str, typing: bool = False) -> None:
@@ -405,6 +413,7 @@ class Updater:
         where it cannot patch (a language extracted whole, symbol ordinals renumbered): other files
         are resolved at once (propagate() after it), nothing is saved by waiting."""
         fid = self.store.file_id(doc.path)
+        doc.known_base = None
         if doc.unsettled and doc.base is None:  # the interface other files were last resolved against
             doc.base, doc.base_ext = self.store.interface(fid), None
         self.stats.replaced += 1
@@ -443,6 +452,8 @@ class Updater:
         changed_keys: set[str] = set()
         touched: dict[int, tuple[Facts, list[int]]] = {}
         for ch in changes:
+            if (doc := self.docs.get(ch.path)) is not None:
+                doc.known_base = None
             fid = store.file_id(ch.path)
             old = store.interface(fid)
             if ch.delete:
@@ -489,14 +500,18 @@ class Updater:
     def propagate(self, doc: Document) -> None:
         """Re-resolve the files whose lookups the buffer's net change (since it broke) touched:
         typing through a broken state and back costs nothing elsewhere."""
+        at_base, doc.at_base = doc.at_base, False
         if doc.base is None:
             return
         fid = self.store.file_id(doc.path)
-        others = self.store.dependents(_diff(doc.base, self.store.interface(fid)))
+        # (a keystroke that found the interface ``base`` again changed nothing other files read)
+        others = set() if at_base else self.store.dependents(_diff(doc.base, self.store.interface(fid)))
         # files resolved meanwhile (their own edits) saw the broken interface: those that looked
         # up any of what changed while it was broken are resolved again too
         if self.resolved_meanwhile and doc.deferred:
             others |= self.store.dependents(doc.deferred) & self.resolved_meanwhile
+        if at_base:
+            doc.known_base = doc.base
         doc.base, doc.base_ext, doc.deferred = None, None, set()
         if not any(d.base is not None for d in self.docs.values()):
             self.resolved_meanwhile = set()
