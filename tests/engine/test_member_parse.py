@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+import tree_sitter as ts
 from edit_sequences import edit_sequences
 from graph_util import snapshot, write_files
 from graphmind.engine import Document, Engine, chunks
@@ -113,6 +114,47 @@ class _Counts:
 
         parsers.parse, parsers.parse_member = count_whole, count_member  # type: ignore[method-assign]
 
+
+
+def _shape(tree: ts.Tree) -> list[tuple[object, ...]]:
+    """Every node of ``tree``, in order: its kind, field, span and whether it is missing."""
+    out: list[tuple[object, ...]] = []
+    cursor = tree.walk()
+    while True:
+        n = cursor.node
+        assert n is not None
+        out.append((n.type, cursor.field_name, n.start_byte, n.end_byte, n.start_point, n.end_point, n.is_missing))
+        if cursor.goto_first_child() or cursor.goto_next_sibling():
+            continue
+        while cursor.goto_parent():
+            if cursor.goto_next_sibling():
+                break
+        else:
+            return out
+
+
+class _FreshMemberTrees:
+    """Checks every member parse of an engine (incremental from the last one's tree when that was
+    of the same part of the text before the edit) against a fresh parse of the same part."""
+
+    def __init__(self, eng: Engine) -> None:
+        self.recovered = 0  # member trees with syntax errors other than a fresh parse's
+        parsers = eng.updater.parsers
+        member = parsers.parse_member
+
+        def checked(lang, text, last, hint, wider=False):  # type: ignore[no-untyped-def]
+            got = member(lang, text, last, hint, wider)
+            fresh = Parsers().parse_member(lang, text, last, hint, wider)
+            assert (got is None) == (fresh is None)
+            if got is not None and fresh is not None:
+                assert (got.broken, got.front) == (fresh.broken, fresh.front)
+                if not fresh.tree.root_node.has_error:
+                    assert _shape(got.tree) == _shape(fresh.tree), text.decode()
+                else:  # error recovery may differ: provisional, as an incremental parse of the whole text
+                    self.recovered += _shape(got.tree) != _shape(fresh.tree)
+            return got
+
+        parsers.parse_member = checked  # type: ignore[method-assign]
 
 
 def _opened(root: Path) -> tuple[Engine, _Counts, Document]:
@@ -357,6 +399,7 @@ def _member_parses_hold(edits: list[tuple[str, int, int, str]], rel: str, text: 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         eng = _engine(root, text, rel)
+        _FreshMemberTrees(eng)
         doc = eng.open_document(rel, text)
         assert doc is not None
         for _path, pos, length, frag in edits:
@@ -504,3 +547,44 @@ def test_broken_text_typed_in_front_of_a_member_leaves_its_definitions(tmp_path:
             at += len(key)
         assert not doc.unsettled and counts.whole == opened
         _settled_equals_fresh(eng, root / "fresh", doc.text, rel)
+
+
+def test_a_keystroke_in_the_member_last_parsed_parses_it_from_its_last_tree(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Typing in one member: each keystroke's member parse is incremental from the last one's tree
+    (its nodes outside the edit reused), equal to a fresh parse of the member; the last tree of
+    another buffer's text is not used."""
+    from graphmind.engine import parse
+
+    reused: list[bool] = []
+    moved = parse._moved_to
+    monkeypatch.setattr(parse, "_moved_to", lambda *a: reused.append(moved(*a)) or reused[-1])
+    eng = _engine(tmp_path, TS_MODEL, "model.ts")
+    _FreshMemberTrees(eng)
+    other = TS_MODEL.replace("limit = 3;", "limit = 4;")
+    (tmp_path / "other.ts").write_text(other)
+    eng.index()
+    assert eng.open_document("model.ts", TS_MODEL) is not None
+    assert eng.open_document("other.ts", other) is not None
+    at = TS_MODEL.index("    if (items) {") + 4
+    for i, ch in enumerate("total = clean(n);\n    "):  # broken until the ";"
+        eng.edit_document("model.ts", [(at + i, at + i, ch.encode())])
+    # the first keystroke has no last tree; each one after it is parsed from the last one's
+    assert reused == [True] * (len(reused)) and len(reused) == len("total = clean(n);\n    ") - 1
+    reused.clear()
+    for i, ch in enumerate("x = 1;"):  # the two buffers in turn: the last tree is of the other's text
+        for rel in ("model.ts", "other.ts"):
+            eng.edit_document(rel, [(at + i, at + i, ch.encode())])
+    assert reused == [True]  # model.ts's first keystroke: its member was the last one parsed
+    eng.close_document("other.ts")  # back to its text on disk
+    (tmp_path / "fresh").mkdir()
+    (tmp_path / "fresh" / "other.ts").write_text(other)
+    _settled_equals_fresh(eng, tmp_path / "fresh", eng.docs["model.ts"].text, "model.ts")
+
+
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(edit_sequences(["model.ts"], TS_FRAGMENTS, max_length=4, max_edits=12))
+def test_typescript_edits_in_one_method_parse_as_fresh(edits: list[tuple[str, int, int, str]]) -> None:
+    """Edits in and around one method (so that member parses follow each other there): every
+    member tree, incremental from the last one, is a fresh parse's; the facts are fresh's."""
+    at = TS_MODEL.index("  save(")
+    _member_parses_hold([(rel, at + pos % 160, n, frag) for rel, pos, n, frag in edits], "model.ts", TS_MODEL)
