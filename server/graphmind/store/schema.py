@@ -8,7 +8,7 @@ import sqlite3
 
 from .layers import LAYERS_SCHEMA
 
-SCHEMA_VERSION = "14"
+SCHEMA_VERSION = "15"  # 15: a constructor call reaches __init__ through via construct:X (an index of 14 lists it as direct)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
