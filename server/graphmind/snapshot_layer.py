@@ -39,15 +39,20 @@ from .store import Store, StoreView
 from .store.pg_overlay import (
     LayerRows,
     check,
+    compact,
     dependent_paths,
     install,
+    keep_resolutions,
     local_rows,
+    looked_up,
     snapshot_ids,
+    snapshot_resolutions,
     view_columns,
 )
 from .store.snapshots import SnapshotInfo, SnapshotStore
 from .store.stacked import OWN_IDS
 from .store.store import NEXT_FILE_ID
+from .store.view import CACHE_ENTRIES
 
 LAYER_FILE = "snapshot-layer.db"
 _KEY = "snapshot_layer"  # meta: what the layer was made from, and what it holds
@@ -151,7 +156,8 @@ def _kept(path: Path, key: str, columns: dict[str, list[str]]) -> tuple[list[str
         made = json.loads(said)
         if made.get("key") != key:
             return None
-        return made["changed"], made["deleted"], made["reresolved"], local_rows(store.db, columns, made["hidden"])
+        return (made["changed"], made["deleted"], made["reresolved"],
+                local_rows(store.db, columns, made["hidden"], made["resolved"]))
     except (sqlite3.Error, ValueError, KeyError):
         return None
     finally:
@@ -182,32 +188,48 @@ def _build(
             for p in held + gone:
                 keys |= interface_diff(side.interface(ids.get(p)), store.interface(store.file_id(p)))
             others = sorted(dependent_paths(pg, keys) - set(held) - set(gone))
-            if others:  # their stored facts, not parsed; resolved below with the others
-                stored = {f.path: f for f in side.stored_files(others)}
-                with engine.lock, store.tx():
-                    engine.updater.apply([ch for p in others if (ch := engine.updater.change_of_stored(p, stored.get(p)))],
-                                         resolve=False)
-                ids.update(snapshot_ids(pg, others))
+            stored = {f.path: f for f in side.stored_files(others)}
+            other_ids = snapshot_ids(pg, others)
+            # what resolving the layer's files will look up: what the snapshot's resolution of
+            # them looked up (asked in batches below, not one round trip a lookup)
+            expected = looked_up(pg, [*(ids[p] for p in held if p in ids), *other_ids.values()])
+            before = snapshot_resolutions(pg, other_ids.values())  # what their resolution changes is kept
         finally:
             pg.close()
         deleted = [p for p in gone if p in ids]
         hidden = sorted(ids.values())
-        # 3. resolve every file of the layer against snapshot ∪ layer
+        # the changed files' rows (not yet resolved): what the lookups see of them. A re-resolved
+        # file's version is the snapshot's, read from there
         interface = local_rows(store.db, columns, hidden)
+        if others:  # their stored facts, not parsed; resolved below with the others
+            with engine.lock, store.tx():
+                engine.updater.apply([ch for p in others if (ch := engine.updater.change_of_stored(p, stored.get(p)))],
+                                     resolve=False)
+        # 3. resolve every file of the layer against snapshot ∪ layer
         _, pg = shared.reads(snapshot.id, setup=lambda conn: install(conn, interface), size=1, check=check)
         try:
+            # settled: no symbol changes meanwhile, so a qualified name no symbol has (most of
+            # the lookups) is answered without a round trip; cached whole for this build
+            view = StoreView(pg, cache_entries=max(CACHE_ENTRIES, 8 * len(expected)), settled=True)  # type: ignore[arg-type]
+            view.prefetch(expected)
             with engine.lock, store.tx():
                 fids = [f for p in store.paths_under("") if (f := store.file_id(p)) is not None]
-                # settled: no symbol changes meanwhile, so a qualified name no symbol has (most of
-                # the lookups) is answered without a round trip
-                engine.updater.resolve_files(fids, StoreView(pg, settled=True))  # type: ignore[arg-type]
+                engine.updater.resolve_files(fids, view)
                 store.bump_epoch()
         finally:
             pg.close()
+        # a re-resolved file: only what its resolution changed, under the snapshot's id (after
+        # the resolution's transaction, whose end remade the edges of links from whole files)
+        adopted = {f: other_ids[p] for p in others if p in other_ids and (f := store.file_id(p)) is not None}
+        with store.tx():
+            keep_resolutions(store.db, adopted, before)
+        resolved = sorted(adopted.values())
         store.set_meta(_KEY, json.dumps({"key": key, "changed": held, "deleted": deleted, "reresolved": others,
-                                         "hidden": hidden}))
+                                         "hidden": hidden, "resolved": resolved}))
+        if others:
+            compact(store.db)
         store.checkpoint()
-        return held, deleted, others, local_rows(store.db, columns, hidden)
+        return held, deleted, others, local_rows(store.db, columns, hidden, resolved)
     finally:
         engine.close()
 

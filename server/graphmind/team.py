@@ -24,7 +24,7 @@ from .store import IndexUnavailable, Store
 from .store.dialect import POSTGRES
 from .store.layers import Layers
 from .store.location import StoreLocation
-from .store.pg_overlay import LayerStack, check
+from .store.pg_overlay import check
 from .store.snapshots import SnapshotInfo, SnapshotStore
 from .workspace import DEFAULT_MAX_FILE_SIZE
 
@@ -86,7 +86,7 @@ class _SnapshotStoreReads:
 
         self.reads, self.db = shared.reads(snapshot.id, setup=layer.install if layer is not None else None, check=check)
         if layer is not None:  # a read of one file's rows: an arm per layer
-            self.reads.stack = LayerStack()  # type: ignore[assignment]
+            self.reads.stack = layer.rows.stack()  # type: ignore[assignment]
         self.analysis = AnalysisReads(self.db, POSTGRES)  # type: ignore[arg-type]
         self.layers = Layers(self.db, POSTGRES)  # type: ignore[arg-type]
 

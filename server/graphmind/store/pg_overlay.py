@@ -6,11 +6,18 @@ from the snapshot's commit, and of the snapshot's files re-resolved against them
 TEMP tables of each session when the session opens (binary-free COPY of a few thousand rows), and
 TEMP views named like the snapshot's views shadow them (PostgreSQL searches ``pg_temp`` first)::
 
-    symbols (TEMP view) = graphmind.symbols WHERE NOT EXISTS (o_hidden: its file)  UNION ALL  o_symbols
+    symbols (TEMP view) = graphmind.symbols WHERE NOT EXISTS (o_hidden: its file, whole)  UNION ALL  o_symbols
+    edges (TEMP view)   = graphmind.edges   WHERE NOT EXISTS (o_hidden: its file)         UNION ALL  o_edges
 
-``o_hidden`` holds the snapshot's file ids the layer replaces or deletes (tombstones). A file's
-rows are in exactly one layer; a symbol id is a hash of (path, qname, ordinal), so an edge from a
-snapshot file into a local file's symbol still lands. The local layer's file ids start at 2^40
+``o_hidden`` holds the snapshot's file ids the layer replaces or deletes (tombstones, ``whole``),
+and those of the snapshot's files it re-resolved (not ``whole``): a file re-resolved because
+something it looked up changed keeps its version (symbols, bindings, packed facts, …) in the
+snapshot, and the layer holds only what its resolution changed, under the snapshot's file id:
+the sites whose status or edges changed, with their edges (hiding the snapshot's of those
+sites), the lookups it makes now that it did not (``o_deps_gone``: those it no longer makes), and
+its overrides (hiding the file's). A changed file's rows are in exactly one layer; a symbol id is
+a hash of (path, qname, ordinal), so an edge from a snapshot file into a local file's symbol
+still lands. The local layer's file ids start at 2^40
 (:data:`.stacked.OWN_IDS`): never a file version's id. So ``Reads``, ``AnalysisReads``, the
 layers' reads, ``StoreView`` and the recursive walks keep their one SQL text over snapshot ∪
 layer. Nothing is written to the shared store: TEMP tables live and die with the session (an
@@ -22,12 +29,12 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 from .dialect import POSTGRES
 from .pg_schema import SCHEMA_NAME
-from .stacked import Layering
+from .stacked import OWN_IDS, RESOLUTION_TABLES, Layering, replaced_by_layer
 
 # the snapshot's views a local layer shadows, and the column naming a row's file
 LAYERED_VIEWS: dict[str, str] = {
@@ -35,6 +42,9 @@ LAYERED_VIEWS: dict[str, str] = {
     "imports": "file_id", "notes": "file_id", "mentions": "file_id", "sites": "file_id", "edges": "file_id",
     "deps": "file_id", "overrides": "file_id",
 }
+# the views of a file's resolution (what resolving it against the others gives): a re-resolved
+# snapshot file's rows of these are the layer's, its other rows the snapshot's
+RESOLUTION_VIEWS = RESOLUTION_TABLES
 # how a local SQLite index gives a view's column that its table lacks or keeps otherwise: a
 # snapshot's file has no mtime and is resolved; a binding's ``rowid`` is its rank in its file (as
 # a published snapshot keeps it)
@@ -47,13 +57,21 @@ _LOCAL_COLUMN = {
 
 @dataclass(frozen=True)
 class LayerRows:
-    """A local layer's rows as the snapshot's views hold them, and the snapshot files it hides."""
+    """A local layer's rows as the snapshot's views hold them, and the snapshot files it hides:
+    ``hidden`` whole (changed or deleted), ``resolved`` only their resolution (re-resolved: the
+    layer's rows of :data:`RESOLUTION_VIEWS` carry their snapshot file ids)."""
 
     rows: dict[str, tuple[list[str], list[tuple]]]  # view -> (its columns, rows)
     hidden: list[int]
+    resolved: list[int] = field(default_factory=list)
+    deps_gone: list[tuple[str, int]] = field(default_factory=list)  # (key, file id): lookups no longer made
 
     def count(self) -> int:
-        return sum(len(r) for _, r in self.rows.values())
+        return sum(len(r) for _, r in self.rows.values()) + len(self.deps_gone)
+
+    def stack(self) -> LayerStack:
+        """How a session with this layer asks a read of one file's rows."""
+        return LayerStack("snapshot+layer+resolutions" if self.resolved else "snapshot+layer")
 
 
 def view_columns(pg: Any) -> dict[str, list[str]]:
@@ -66,13 +84,90 @@ def view_columns(pg: Any) -> dict[str, list[str]]:
     return out
 
 
-def local_rows(db: sqlite3.Connection, columns: dict[str, list[str]], hidden: Iterable[int]) -> LayerRows:
-    """Every row of a local SQLite index, in the columns of the snapshot's views."""
+def local_rows(
+    db: sqlite3.Connection, columns: dict[str, list[str]], hidden: Iterable[int], resolved: Iterable[int] = (),
+) -> LayerRows:
+    """Every row of a local SQLite index, in the columns of the snapshot's views (``resolved``:
+    the snapshot's files whose resolution rows it holds, see :func:`keep_resolutions`)."""
     rows: dict[str, tuple[list[str], list[tuple]]] = {}
     for view, cols in columns.items():
         select = ", ".join(_LOCAL_COLUMN.get((view, c), c) for c in cols)
         rows[view] = (cols, list(db.execute(f"SELECT {select} FROM {view}")))
-    return LayerRows(rows, sorted(set(hidden)))
+    resolved = sorted(set(resolved))
+    gone = list(db.execute("SELECT key, file_id FROM main.deps_gone")) if resolved else []
+    return LayerRows(rows, sorted(set(hidden)), resolved, gone)
+
+
+# a local index's tables of a file's version (what its text alone gives), by the column naming
+# its file; the full-text rows go with ``search_rows``
+_VERSION_TABLES = {"files": "id", "symbols": "file_id", "bindings": "file_id", "supers": "file_id", "links": "file_id",
+                   "imports": "file_id", "notes": "file_id", "mentions": "file_id", "search_rows": "file_id"}
+
+
+class SnapshotResolutions(NamedTuple):
+    """What the snapshot's resolution of some files holds, to compare a new one with."""
+
+    sites: dict[tuple[int, int], str]  # (file id, sid) -> status
+    edges: dict[tuple[int, int], list[tuple]]  # (file id, sid) -> its edges (caller, callee, confidence, kind, via), sorted
+    deps: dict[int, set[str]]  # file id -> the keys it looked up
+
+
+def _edge(caller: int, callee: int, confidence: int, kind: str, via: str | bytes | None) -> tuple:
+    return caller, callee, confidence, kind, via.decode() if isinstance(via, bytes) else via
+
+
+def snapshot_resolutions(pg: Any, file_ids: Iterable[int]) -> SnapshotResolutions:
+    """The snapshot's resolution rows of these files (read before any layer is installed)."""
+    ids = POSTGRES.array(sorted(set(file_ids)))
+    sites = {(f, sid): st for f, sid, st in pg.execute(f"SELECT file_id, sid, status FROM sites WHERE file_id {POSTGRES.in_ints}", (ids,))}
+    edges: dict[tuple[int, int], list[tuple]] = {}
+    for f, sid, *edge in pg.execute(
+        f"SELECT file_id, sid, caller_id, callee_id, confidence, kind, via FROM edges WHERE file_id {POSTGRES.in_ints}", (ids,),
+    ):
+        edges.setdefault((f, sid), []).append(_edge(*edge))
+    deps: dict[int, set[str]] = {}
+    for f, key in pg.execute(f"SELECT file_id, key FROM deps WHERE file_id {POSTGRES.in_ints}", (ids,)):
+        deps.setdefault(f, set()).add(key)
+    return SnapshotResolutions(sites, {k: sorted(v) for k, v in edges.items()}, deps)
+
+
+_DEPS_GONE = "CREATE TABLE IF NOT EXISTS main.deps_gone(key TEXT NOT NULL, file_id INTEGER NOT NULL, PRIMARY KEY(key, file_id)) WITHOUT ROWID"
+
+
+def keep_resolutions(db: sqlite3.Connection, snapshot_ids: dict[int, int], before: SnapshotResolutions) -> None:
+    """Of files a local index adopted from the snapshot and re-resolved (``snapshot_ids``: their
+    local id -> the snapshot's), keep only what their resolution changed against the snapshot's
+    (``before``), under the snapshot's ids: the sites whose status or edges differ, with their
+    edges; the lookups added (those dropped: ``deps_gone``); the overrides. Their version is the
+    snapshot's: its rows here are deleted (in the caller's transaction)."""
+    assert all(local >= OWN_IDS > snap for local, snap in snapshot_ids.items())
+    db.execute(_DEPS_GONE)
+    for local, snap in sorted(snapshot_ids.items()):
+        sites = dict(db.execute("SELECT sid, status FROM main.sites WHERE file_id = ?", (local,)))
+        edges: dict[int, list[tuple]] = {}
+        for sid, *edge in db.execute("SELECT sid, caller_id, callee_id, confidence, kind, via FROM main.edges WHERE file_id = ?", (local,)):
+            edges.setdefault(sid, []).append(_edge(*edge))
+        if {sid for f, sid in before.sites if f == snap} != set(sites):  # the same version: the same sites
+            raise AssertionError(f"file {snap}: the re-resolved version's sites differ from the snapshot's")
+        same = [(local, sid) for sid, st in sites.items()
+                if before.sites[(snap, sid)] == st and before.edges.get((snap, sid), []) == sorted(edges.get(sid, []))]
+        db.executemany("DELETE FROM main.sites WHERE file_id = ? AND sid = ?", same)
+        db.executemany("DELETE FROM main.edges WHERE file_id = ? AND sid = ?", same)
+        keys = {k for (k,) in db.execute("SELECT key FROM main.deps WHERE file_id = ?", (local,))}
+        old = before.deps.get(snap, set())
+        db.executemany("DELETE FROM main.deps WHERE key = ? AND file_id = ?", [(k, local) for k in sorted(keys & old)])
+        db.executemany("INSERT INTO main.deps_gone VALUES(?, ?)", [(k, snap) for k in sorted(old - keys)])
+        for table in RESOLUTION_TABLES:
+            db.execute(f"UPDATE main.{table} SET file_id = ? WHERE file_id = ?", (snap, local))
+        db.execute("DELETE FROM main.search WHERE rowid IN (SELECT symbol_id FROM main.search_rows WHERE file_id = ?)", (local,))
+        for table, key in _VERSION_TABLES.items():
+            db.execute(f"DELETE FROM main.{table} WHERE {key} = ?", (local,))
+
+
+def compact(db: sqlite3.Connection) -> None:
+    """Give the pages of the rows :func:`keep_resolutions` deleted back to the disk (outside a
+    transaction): the layer's file holds what it keeps, not what it adopted."""
+    db.execute("VACUUM")
 
 
 # the indexes of the shared tables (:mod:`.pg_schema`), for a local layer's TEMP tables
@@ -103,27 +198,36 @@ def install(conn: Any, layer: LayerRows) -> None:
     make = [
         "SET TRANSACTION READ WRITE",  # an editor's session is read-only by default
         *(f"DROP VIEW IF EXISTS pg_temp.{v}" for v in views),
-        *(f"DROP TABLE IF EXISTS pg_temp.o_{v}" for v in ["hidden", *views]),
-        "CREATE TEMP TABLE o_hidden(file_id bigint PRIMARY KEY)",
+        *(f"DROP TABLE IF EXISTS pg_temp.o_{v}" for v in ["hidden", "deps_gone", *views]),
+        # whole: a changed or deleted file; else a re-resolved one (what its resolution changed)
+        "CREATE TEMP TABLE o_hidden(file_id bigint PRIMARY KEY, whole boolean NOT NULL DEFAULT true)",
+        "CREATE TEMP TABLE o_deps_gone(key text COLLATE \"C\" NOT NULL, file_id bigint NOT NULL)",
         *(f"CREATE TEMP TABLE o_{v} AS SELECT {', '.join(layer.rows[v][0])} FROM {SCHEMA_NAME}.{v} WITH NO DATA"
           for v in views),
     ]
     shadow = [
-        f"CREATE TEMP VIEW {v} AS SELECT {', '.join(cols)} FROM {SCHEMA_NAME}.{v} x "
-        f"WHERE NOT EXISTS (SELECT 1 FROM o_hidden h WHERE h.file_id = x.{LAYERED_VIEWS[v]}) "
+        f"CREATE TEMP VIEW {v} AS SELECT {', '.join(cols)} FROM {SCHEMA_NAME}.{v} x WHERE {_shown(v, bool(layer.resolved))} "
         f"UNION ALL SELECT {', '.join(cols)} FROM o_{v}"
         for v in views for cols in [layer.rows[v][0]]
     ]
     # a large layer's tables get the shared tables' indexes (a small one is read whole faster)
     shadow += [f"CREATE INDEX ON o_{v}{cols}" for v, indexed in _INDEXES.items() if len(layer.rows[v][1]) >= INDEXED_ROWS
                for cols in indexed]
+    if len(layer.deps_gone) >= INDEXED_ROWS:
+        shadow.append("CREATE INDEX ON o_deps_gone(file_id, key)")
     # the planner's statistics of the small tables (autovacuum never sees TEMP tables)
-    shadow.append("ANALYZE " + ", ".join(f"o_{v}" for v in ["hidden", *views]))
+    shadow.append("ANALYZE " + ", ".join(f"o_{v}" for v in ["hidden", "deps_gone", *views]))
     with conn.transaction():
         conn.execute(";\n".join(make), prepare=False)
-        with conn.cursor().copy("COPY o_hidden(file_id) FROM STDIN") as cp:
+        with conn.cursor().copy("COPY o_hidden(file_id, whole) FROM STDIN") as cp:
             for fid in layer.hidden:
-                cp.write_row((fid,))
+                cp.write_row((fid, True))
+            for fid in layer.resolved:
+                cp.write_row((fid, False))
+        if layer.deps_gone:
+            with conn.cursor().copy("COPY o_deps_gone(key, file_id) FROM STDIN") as cp:
+                for row in layer.deps_gone:
+                    cp.write_row(row)
         for v in views:
             cols, rows = layer.rows[v]
             if rows:
@@ -131,6 +235,15 @@ def install(conn: Any, layer: LayerRows) -> None:
                     for r in rows:
                         cp.write_row(r)
         conn.execute(";\n".join(shadow), prepare=False)
+
+
+def _shown(view: str, resolved: bool) -> str:
+    """Which of the snapshot's rows of ``view`` (alias ``x``) a layer shows: those of files it
+    does not hide; with re-resolved files (``resolved``), not those their resolution replaced."""
+    if not resolved:
+        return f"NOT EXISTS (SELECT 1 FROM o_hidden h WHERE h.file_id = x.{LAYERED_VIEWS[view]})"
+    shown = f"NOT EXISTS (SELECT 1 FROM o_hidden h WHERE h.file_id = x.{LAYERED_VIEWS[view]} AND h.whole)"
+    return f"{shown} AND NOT {replaced_by_layer(view, 'x')}" if view in RESOLUTION_VIEWS else shown
 
 
 def check(conn: Any) -> None:
@@ -148,9 +261,12 @@ class _Rollback(Exception):
 
 class LayerStack:
     """How a session with a local layer asks a read of one file's rows (``Reads.stack``): one arm
-    over the snapshot's views, one over the layer's TEMP tables (:func:`.stacked.layered`)."""
+    over the snapshot's views, one over the layer's TEMP tables, and one over re-resolved files
+    (their resolution's TEMP tables, their version's views) when the layer has any
+    (:func:`.stacked.layered`)."""
 
-    layering: Layering = "snapshot+layer"
+    def __init__(self, layering: Layering = "snapshot+layer") -> None:
+        self.layering: Layering = layering
 
 
 # ---------------------------------------------------------------------- the snapshot's side of a build
@@ -160,6 +276,15 @@ def snapshot_ids(pg: Any, paths: list[str]) -> dict[str, int]:
         return {}
     return {p: i for i, p in pg.execute(f"SELECT f.id, f.path FROM files f JOIN {POSTGRES.texts} ON j.value = f.path",
                                          (POSTGRES.array(paths),))}
+
+
+def looked_up(pg: Any, file_ids: Iterable[int]) -> set[str]:
+    """The keys the snapshot's resolution of these files looked up (its ``deps``): what resolving
+    them again will mostly look up (read before any layer is installed)."""
+    ids = sorted(set(file_ids))
+    if not ids:
+        return set()
+    return {k for (k,) in pg.execute(f"SELECT DISTINCT key FROM deps WHERE file_id {POSTGRES.in_ints}", (POSTGRES.array(ids),))}
 
 
 def dependent_paths(pg: Any, keys: Iterable[str]) -> set[str]:
@@ -173,4 +298,7 @@ def dependent_paths(pg: Any, keys: Iterable[str]) -> set[str]:
     )}
 
 
-__all__ = ["LAYERED_VIEWS", "LayerRows", "LayerStack", "check", "dependent_paths", "install", "local_rows", "snapshot_ids", "view_columns"]
+__all__ = [
+    "LAYERED_VIEWS", "RESOLUTION_VIEWS", "LayerRows", "LayerStack", "check", "compact", "dependent_paths", "install", "keep_resolutions",
+    "local_rows", "looked_up", "snapshot_ids", "snapshot_resolutions", "view_columns",
+]
