@@ -6,14 +6,20 @@ The layer is a small SQLite index (``.graphmind/snapshot-layer.db``) holding onl
 - the files that differ from the snapshot's commit (``git diff`` against it, and untracked
   files), read from disk; a package's ``__init__.py`` added or deleted re-reads its folder, whose
   module names change (as a CI job does: :func:`graphmind.commits.refresh_changes`);
-- the snapshot's files whose resolution looked up something those files changed (the snapshot's
-  ``deps`` of the keys the interfaces' diff names), adopted from their stored facts and
-  re-resolved; nothing else of the snapshot is copied;
-- tombstones: the snapshot's ids of every path it replaces or deletes (``hidden``).
+- of the snapshot's files whose resolution looked up something those files changed (the
+  snapshot's ``deps`` of the keys the interfaces' diff names): only what resolving them again
+  changed, under the snapshot's file ids -- the sites whose status or edges differ, with their
+  edges, the lookups added (and those dropped), their overrides. Their version (symbols,
+  bindings, packed facts, search rows) is the snapshot's: adopted from its stored facts to be
+  re-resolved, then dropped from the layer;
+- tombstones: the snapshot's ids of every path it replaces or deletes (``hidden``), and of the
+  files it re-resolved (``resolved``: their resolution's rows are hidden where the layer's replace them).
 
 Every file of the layer is resolved against snapshot ∪ layer: the resolvers' ``StoreView`` reads a
 PostgreSQL session in which the layer is stacked on the snapshot (:mod:`.store.pg_overlay`), so
-its lookups see the snapshot's symbols, the layer's hiding them. Readers stack the finished layer
+its lookups see the snapshot's symbols, the layer's hiding them. Those lookups are asked in
+batches ahead (:meth:`.store.StoreView.prefetch` of the keys the snapshot's resolution of the same
+files looked up), not one round trip each. Readers stack the finished layer
 the same way in each of their sessions. The layer is kept for the next question while the
 snapshot and the changed files' contents are the same (its key: their digests); otherwise it is
 made again, which costs what changed, never the snapshot."""

@@ -32,7 +32,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from .dialect import POSTGRES
+from .dialect import POSTGRES, SQLITE
 from .pg_schema import SCHEMA_NAME
 from .stacked import OWN_IDS, RESOLUTION_TABLES, Layering, replaced_by_layer
 
@@ -105,11 +105,11 @@ _VERSION_TABLES = {"files": "id", "symbols": "file_id", "bindings": "file_id", "
 
 
 class SnapshotResolutions(NamedTuple):
-    """What the snapshot's resolution of some files holds, to compare a new one with."""
+    """What the snapshot's resolution of some files holds, by file id, to compare a new one with."""
 
-    sites: dict[tuple[int, int], str]  # (file id, sid) -> status
-    edges: dict[tuple[int, int], list[tuple]]  # (file id, sid) -> its edges (caller, callee, confidence, kind, via), sorted
-    deps: dict[int, set[str]]  # file id -> the keys it looked up
+    sites: dict[int, dict[int, str]]  # sid -> status
+    edges: dict[int, dict[int, list[tuple]]]  # sid -> its edges (caller, callee, confidence, kind, via), sorted
+    deps: dict[int, set[str]]  # the keys it looked up
 
 
 def _edge(caller: int, callee: int, confidence: int, kind: str, via: str | bytes | None) -> tuple:
@@ -119,19 +119,23 @@ def _edge(caller: int, callee: int, confidence: int, kind: str, via: str | bytes
 def snapshot_resolutions(pg: Any, file_ids: Iterable[int]) -> SnapshotResolutions:
     """The snapshot's resolution rows of these files (read before any layer is installed)."""
     ids = POSTGRES.array(sorted(set(file_ids)))
-    sites = {(f, sid): st for f, sid, st in pg.execute(f"SELECT file_id, sid, status FROM sites WHERE file_id {POSTGRES.in_ints}", (ids,))}
-    edges: dict[tuple[int, int], list[tuple]] = {}
+    sites: dict[int, dict[int, str]] = {}
+    for f, sid, st in pg.execute(f"SELECT file_id, sid, status FROM sites WHERE file_id {POSTGRES.in_ints}", (ids,)):
+        sites.setdefault(f, {})[sid] = st
+    edges: dict[int, dict[int, list[tuple]]] = {}
     for f, sid, *edge in pg.execute(
         f"SELECT file_id, sid, caller_id, callee_id, confidence, kind, via FROM edges WHERE file_id {POSTGRES.in_ints}", (ids,),
     ):
-        edges.setdefault((f, sid), []).append(_edge(*edge))
+        edges.setdefault(f, {}).setdefault(sid, []).append(_edge(*edge))
     deps: dict[int, set[str]] = {}
     for f, key in pg.execute(f"SELECT file_id, key FROM deps WHERE file_id {POSTGRES.in_ints}", (ids,)):
         deps.setdefault(f, set()).add(key)
-    return SnapshotResolutions(sites, {k: sorted(v) for k, v in edges.items()}, deps)
+    return SnapshotResolutions(sites, {f: {sid: sorted(e) for sid, e in by.items()} for f, by in edges.items()}, deps)
 
 
 _DEPS_GONE = "CREATE TABLE IF NOT EXISTS main.deps_gone(key TEXT NOT NULL, file_id INTEGER NOT NULL, PRIMARY KEY(key, file_id)) WITHOUT ROWID"
+_SITE = "sid, caller_id, name, kind, status, sl, sc, el, ec"
+_EDGE = "sid, caller_id, callee_id, confidence, kind, via"
 
 
 def keep_resolutions(db: sqlite3.Connection, snapshot_ids: dict[int, int], before: SnapshotResolutions) -> None:
@@ -142,31 +146,46 @@ def keep_resolutions(db: sqlite3.Connection, snapshot_ids: dict[int, int], befor
     snapshot's: its rows here are deleted (in the caller's transaction)."""
     assert all(local >= OWN_IDS > snap for local, snap in snapshot_ids.items())
     db.execute(_DEPS_GONE)
+    sites: list[tuple] = []
+    edges: list[tuple] = []
+    deps: list[tuple[str, int]] = []
+    gone: list[tuple[str, int]] = []
     for local, snap in sorted(snapshot_ids.items()):
-        sites = dict(db.execute("SELECT sid, status FROM main.sites WHERE file_id = ?", (local,)))
-        edges: dict[int, list[tuple]] = {}
-        for sid, *edge in db.execute("SELECT sid, caller_id, callee_id, confidence, kind, via FROM main.edges WHERE file_id = ?", (local,)):
-            edges.setdefault(sid, []).append(_edge(*edge))
-        if {sid for f, sid in before.sites if f == snap} != set(sites):  # the same version: the same sites
+        mine = list(db.execute(f"SELECT {_SITE} FROM main.sites WHERE file_id = ?", (local,)))
+        by_site: dict[int, list[tuple]] = {}
+        for row in db.execute(f"SELECT {_EDGE} FROM main.edges WHERE file_id = ?", (local,)):
+            by_site.setdefault(row[0], []).append(row)
+        old_sites, old_edges = before.sites.get(snap, {}), before.edges.get(snap, {})
+        if set(old_sites) != {r[0] for r in mine}:  # the same version: the same sites
             raise AssertionError(f"file {snap}: the re-resolved version's sites differ from the snapshot's")
-        same = [(local, sid) for sid, st in sites.items()
-                if before.sites[(snap, sid)] == st and before.edges.get((snap, sid), []) == sorted(edges.get(sid, []))]
-        db.executemany("DELETE FROM main.sites WHERE file_id = ? AND sid = ?", same)
-        db.executemany("DELETE FROM main.edges WHERE file_id = ? AND sid = ?", same)
+        for row in mine:
+            sid, status = row[0], row[4]
+            now = by_site.get(sid, [])
+            if old_sites[sid] != status or old_edges.get(sid, []) != sorted(_edge(*e[1:]) for e in now):
+                sites.append((snap, *row))
+                edges.extend((snap, *e) for e in now)
         keys = {k for (k,) in db.execute("SELECT key FROM main.deps WHERE file_id = ?", (local,))}
         old = before.deps.get(snap, set())
-        db.executemany("DELETE FROM main.deps WHERE key = ? AND file_id = ?", [(k, local) for k in sorted(keys & old)])
-        db.executemany("INSERT INTO main.deps_gone VALUES(?, ?)", [(k, snap) for k in sorted(old - keys)])
-        for table in RESOLUTION_TABLES:
-            db.execute(f"UPDATE main.{table} SET file_id = ? WHERE file_id = ?", (snap, local))
-        db.execute("DELETE FROM main.search WHERE rowid IN (SELECT symbol_id FROM main.search_rows WHERE file_id = ?)", (local,))
-        for table, key in _VERSION_TABLES.items():
-            db.execute(f"DELETE FROM main.{table} WHERE {key} = ?", (local,))
+        deps.extend((k, snap) for k in keys - old)
+        gone.extend((k, snap) for k in old - keys)
+        db.execute("UPDATE main.overrides SET file_id = ? WHERE file_id = ?", (snap, local))
+    locals_ = (SQLITE.array(sorted(snapshot_ids)),)
+    for table in ("sites", "edges", "deps"):
+        db.execute(f"DELETE FROM main.{table} WHERE file_id {SQLITE.in_ints}", locals_)
+    db.executemany(f"INSERT INTO main.sites(file_id, {_SITE}) VALUES({', '.join('?' * 10)})", sites)
+    db.executemany(f"INSERT INTO main.edges(file_id, {_EDGE}) VALUES({', '.join('?' * 7)})", edges)
+    db.executemany("INSERT INTO main.deps(key, file_id) VALUES(?, ?)", sorted(deps))
+    db.executemany("INSERT INTO main.deps_gone(key, file_id) VALUES(?, ?)", sorted(gone))
+    db.execute(f"DELETE FROM main.search WHERE rowid IN (SELECT symbol_id FROM main.search_rows WHERE file_id {SQLITE.in_ints})", locals_)
+    for table, key in _VERSION_TABLES.items():
+        db.execute(f"DELETE FROM main.{table} WHERE {key} {SQLITE.in_ints}", locals_)
 
 
 def compact(db: sqlite3.Connection) -> None:
     """Give the pages of the rows :func:`keep_resolutions` deleted back to the disk (outside a
-    transaction): the layer's file holds what it keeps, not what it adopted."""
+    transaction): the layer's file holds what it keeps, not what it adopted. The full-text index
+    first merges its segments (a deleted row's terms stay in them until then)."""
+    db.execute("INSERT INTO main.search(search) VALUES('optimize')")
     db.execute("VACUUM")
 
 

@@ -45,8 +45,17 @@ _MANY_BINDINGS = (
     "SELECT module, name, kind, target, extra FROM bindings WHERE module {in_texts} AND name {in_texts} AND lang=? "
     "ORDER BY module, name, rowid"
 )
-# keys a statement of :meth:`StoreView.prefetch` asks at most
+# the member lookups (``qname.*``: the symbols one level below), by their qualified name's part
+# before its last dot, which PostgreSQL spells with ``reverse`` (SQLite has none; :meth:`prefetch`
+# runs only against PostgreSQL): one scan of the language's symbols for all of them
+_MANY_MEMBERS = (
+    "SELECT * FROM (SELECT substr(qname, 1, length(qname) - strpos(reverse(qname), '.')) AS owner, "
+    "id, qname, name, kind, module, lang, extra FROM symbols WHERE lang=? AND strpos(reverse(qname), '.') > 1) m "
+    "WHERE owner {in_texts} ORDER BY owner, id"
+)
+# keys a statement of :meth:`StoreView.prefetch` asks at most (member lookups: a scan each, fewer)
 PREFETCH_CHUNK = 2_000
+MEMBERS_CHUNK = 20_000
 
 # Entries (lookups, symbol rows, bindings) one generation of a view's caches holds. A view lives
 # for a whole index (a worker's, or the serial path's): unbounded, a worker resolving a
@@ -254,21 +263,30 @@ class StoreView:
                 wanted.setdefault((lang, "supers"), set()).add(what[1:])
             elif what.endswith(".*import"):
                 wanted.setdefault((lang, "bindings"), set()).add(f"{what[:-len('.*import')]}.*")
-            elif not what.endswith(".*"):  # a qualified name's symbols; or a module's binding of a name
+            elif what.endswith(".*"):
+                wanted.setdefault((lang, "members"), set()).add(what[:-2])
+            else:  # a qualified name's symbols; or a module's binding of a name
                 wanted.setdefault((lang, "qname"), set()).add(what)
                 wanted.setdefault((lang, "bindings"), set()).add(what)
-            # (``qname.*``, a member lookup, is a range: asked one by one)
         c = self._c
         for (lang, kind), args in sorted(wanted.items()):
             if kind == "qname" and self._qnames is not None:  # settled: names no symbol has need no query
                 known = self._known(lang)
                 args = {q for q in args if (i := bisect_left(known, h := hash(q))) < len(known) and known[i] == h}
             todo = sorted(args)
-            for i in range(0, len(todo), PREFETCH_CHUNK):
-                chunk = todo[i : i + PREFETCH_CHUNK]
-                if kind in ("qname", "name"):
-                    sql, prefix = (_MANY_QNAMES, "") if kind == "qname" else (_MANY_NAMES, "#")
+            size = MEMBERS_CHUNK if kind == "members" else PREFETCH_CHUNK
+            for i in range(0, len(todo), size):
+                chunk = todo[i : i + size]
+                if kind == "members":
                     found: dict[str, list[SymbolRow]] = {a: [] for a in chunk}
+                    for r in self.db.execute(_MANY_MEMBERS.format(in_texts=d.in_texts), (lang, d.array(chunk))):
+                        found[r[0]].append(self._row(r[1:]))
+                    for a, rows in found.items():
+                        c.found[f"{lang}:{a}.*"] = rows
+                        c.made_one()
+                elif kind in ("qname", "name"):
+                    sql, prefix = (_MANY_QNAMES, "") if kind == "qname" else (_MANY_NAMES, "#")
+                    found = {a: [] for a in chunk}
                     for r in self.db.execute(sql.format(in_texts=d.in_texts), (d.array(chunk), lang)):
                         found[r[0]].append(self._row(r[1:]))
                     for a, rows in found.items():
