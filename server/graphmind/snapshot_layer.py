@@ -10,8 +10,8 @@ The layer is a small SQLite index (``.graphmind/snapshot-layer.db``) holding onl
   snapshot's ``deps`` of the keys the interfaces' diff names): only what resolving them again
   changed, under the snapshot's file ids -- the sites whose status or edges differ, with their
   edges, the lookups added (and those dropped), their overrides. Their version (symbols,
-  bindings, packed facts, search rows) is the snapshot's: adopted from its stored facts to be
-  re-resolved, then dropped from the layer;
+  bindings, packed facts, search rows) is the snapshot's: their stored facts are resolved again,
+  neither parsed nor written here;
 - tombstones: the snapshot's ids of every path it replaces or deletes (``hidden``), and of the
   files it re-resolved (``resolved``: their resolution's rows are hidden where the layer's replace them).
 
@@ -36,16 +36,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import __version__
+from . import __version__, languages
 from .commits import is_setting, refresh_changes
 from .engine import Engine
-from .engine.update import interface_diff
+from .engine.update import interface_diff, resolve_facts
 from .gitrepo import ChangedFile
-from .store import Store, StoreView
+from .model import FileResolution
+from .store import Store, StoredFile, StoreView
 from .store.pg_overlay import (
     LayerRows,
     check,
-    compact,
     dependent_paths,
     install,
     keep_resolutions,
@@ -97,6 +97,14 @@ class _SnapshotSide:
 
     interface = Store.interface
     stored_files = Store.stored_files
+
+
+def _resolved(row: StoredFile | None, view: StoreView) -> FileResolution | None:
+    """A snapshot file's stored facts resolved with ``view`` (None: the snapshot holds none)."""
+    if row is None or row.status != "indexed" or row.facts is None or row.sids is None:
+        return None
+    lang = languages.get(row.lang or "") or languages.for_path(row.path)
+    return None if lang is None else resolve_facts(lang, row.path, row.facts, row.sids, view)
 
 
 def _digest(root: Path, location_key: str, snapshot: SnapshotInfo, changes: list[ChangedFile],
@@ -207,10 +215,6 @@ def _build(
         # the changed files' rows (not yet resolved): what the lookups see of them. A re-resolved
         # file's version is the snapshot's, read from there
         interface = local_rows(store.db, columns, hidden)
-        if others:  # their stored facts, not parsed; resolved below with the others
-            with engine.lock, store.tx():
-                engine.updater.apply([ch for p in others if (ch := engine.updater.change_of_stored(p, stored.get(p)))],
-                                     resolve=False)
         # 3. resolve every file of the layer against snapshot ∪ layer
         _, pg = shared.reads(snapshot.id, setup=lambda conn: install(conn, interface), size=1, check=check)
         try:
@@ -221,19 +225,16 @@ def _build(
             with engine.lock, store.tx():
                 fids = [f for p in store.paths_under("") if (f := store.file_id(p)) is not None]
                 engine.updater.resolve_files(fids, view)
+                # a re-resolved file: its stored facts resolved again (not parsed, not stored
+                # here); the layer keeps what that changed, under the snapshot's id
+                again = {other_ids[p]: res for p in others if p in other_ids and (res := _resolved(stored.get(p), view))}
+                keep_resolutions(store.db, again, before)
                 store.bump_epoch()
         finally:
             pg.close()
-        # a re-resolved file: only what its resolution changed, under the snapshot's id (after
-        # the resolution's transaction, whose end remade the edges of links from whole files)
-        adopted = {f: other_ids[p] for p in others if p in other_ids and (f := store.file_id(p)) is not None}
-        with store.tx():
-            keep_resolutions(store.db, adopted, before)
-        resolved = sorted(adopted.values())
+        resolved = sorted(again)
         store.set_meta(_KEY, json.dumps({"key": key, "changed": held, "deleted": deleted, "reresolved": others,
                                          "hidden": hidden, "resolved": resolved}))
-        if others:
-            compact(store.db)
         store.checkpoint()
         return held, deleted, others, local_rows(store.db, columns, hidden, resolved)
     finally:

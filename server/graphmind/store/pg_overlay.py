@@ -32,7 +32,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from .dialect import POSTGRES, SQLITE
+from ..model import FileResolution
+from .dialect import POSTGRES
 from .pg_schema import SCHEMA_NAME
 from .stacked import OWN_IDS, RESOLUTION_TABLES, Layering, replaced_by_layer
 
@@ -98,16 +99,23 @@ def local_rows(
     return LayerRows(rows, sorted(set(hidden)), resolved, gone)
 
 
-# a local index's tables of a file's version (what its text alone gives), by the column naming
-# its file; the full-text rows go with ``search_rows``
-_VERSION_TABLES = {"files": "id", "symbols": "file_id", "bindings": "file_id", "supers": "file_id", "links": "file_id",
-                   "imports": "file_id", "notes": "file_id", "mentions": "file_id", "search_rows": "file_id"}
+class SnapshotSite(NamedTuple):
+    """A site's row in the snapshot (its file and sid aside)."""
+
+    caller_id: int
+    name: str
+    kind: str
+    status: str
+    sl: int
+    sc: int
+    el: int
+    ec: int
 
 
 class SnapshotResolutions(NamedTuple):
     """What the snapshot's resolution of some files holds, by file id, to compare a new one with."""
 
-    sites: dict[int, dict[int, str]]  # sid -> status
+    sites: dict[int, dict[int, SnapshotSite]]  # sid -> its row
     edges: dict[int, dict[int, list[tuple]]]  # sid -> its edges (caller, callee, confidence, kind, via), sorted
     deps: dict[int, set[str]]  # the keys it looked up
 
@@ -116,77 +124,70 @@ def _edge(caller: int, callee: int, confidence: int, kind: str, via: str | bytes
     return caller, callee, confidence, kind, via.decode() if isinstance(via, bytes) else via
 
 
+def _from_links(edge: tuple) -> bool:
+    """An edge made from link rows (events, HTTP: :mod:`.layers`), not by resolving its site."""
+    return edge[4] is not None and edge[4].startswith(("event:", "http:"))
+
+
 def snapshot_resolutions(pg: Any, file_ids: Iterable[int]) -> SnapshotResolutions:
     """The snapshot's resolution rows of these files (read before any layer is installed)."""
-    ids = POSTGRES.array(sorted(set(file_ids)))
-    sites: dict[int, dict[int, str]] = {}
-    for f, sid, st in pg.execute(f"SELECT file_id, sid, status FROM sites WHERE file_id {POSTGRES.in_ints}", (ids,)):
-        sites.setdefault(f, {})[sid] = st
+    ids = (POSTGRES.array(sorted(set(file_ids))),)
+    sites: dict[int, dict[int, SnapshotSite]] = {}
+    for f, sid, *row in pg.execute(
+        f"SELECT file_id, sid, caller_id, name, kind, status, sl, sc, el, ec FROM sites WHERE file_id {POSTGRES.in_ints}", ids,
+    ):
+        sites.setdefault(f, {})[sid] = SnapshotSite(*row)
     edges: dict[int, dict[int, list[tuple]]] = {}
     for f, sid, *edge in pg.execute(
-        f"SELECT file_id, sid, caller_id, callee_id, confidence, kind, via FROM edges WHERE file_id {POSTGRES.in_ints}", (ids,),
+        f"SELECT file_id, sid, caller_id, callee_id, confidence, kind, via FROM edges WHERE file_id {POSTGRES.in_ints}", ids,
     ):
         edges.setdefault(f, {}).setdefault(sid, []).append(_edge(*edge))
     deps: dict[int, set[str]] = {}
-    for f, key in pg.execute(f"SELECT file_id, key FROM deps WHERE file_id {POSTGRES.in_ints}", (ids,)):
+    for f, key in pg.execute(f"SELECT file_id, key FROM deps WHERE file_id {POSTGRES.in_ints}", ids):
         deps.setdefault(f, set()).add(key)
     return SnapshotResolutions(sites, {f: {sid: sorted(e) for sid, e in by.items()} for f, by in edges.items()}, deps)
 
 
 _DEPS_GONE = "CREATE TABLE IF NOT EXISTS main.deps_gone(key TEXT NOT NULL, file_id INTEGER NOT NULL, PRIMARY KEY(key, file_id)) WITHOUT ROWID"
-_SITE = "sid, caller_id, name, kind, status, sl, sc, el, ec"
-_EDGE = "sid, caller_id, callee_id, confidence, kind, via"
 
 
-def keep_resolutions(db: sqlite3.Connection, snapshot_ids: dict[int, int], before: SnapshotResolutions) -> None:
-    """Of files a local index adopted from the snapshot and re-resolved (``snapshot_ids``: their
-    local id -> the snapshot's), keep only what their resolution changed against the snapshot's
+def keep_resolutions(db: sqlite3.Connection, resolutions: dict[int, FileResolution], before: SnapshotResolutions) -> None:
+    """Write into a local layer what resolving some of the snapshot's files again changed
+    (``resolutions``, by the snapshot's file id) against the snapshot's resolution of them
     (``before``), under the snapshot's ids: the sites whose status or edges differ, with their
-    edges; the lookups added (those dropped: ``deps_gone``); the overrides. Their version is the
-    snapshot's: its rows here are deleted (in the caller's transaction)."""
-    assert all(local >= OWN_IDS > snap for local, snap in snapshot_ids.items())
+    edges (and those their link rows made, which resolving does not remake); the lookups added
+    (those dropped: ``deps_gone``); the overrides. Their version is the snapshot's (the same
+    facts, so the same sites): none of its rows is written (in the caller's transaction)."""
+    assert all(snap < OWN_IDS for snap in resolutions)
     db.execute(_DEPS_GONE)
     sites: list[tuple] = []
     edges: list[tuple] = []
     deps: list[tuple[str, int]] = []
     gone: list[tuple[str, int]] = []
-    for local, snap in sorted(snapshot_ids.items()):
-        mine = list(db.execute(f"SELECT {_SITE} FROM main.sites WHERE file_id = ?", (local,)))
-        by_site: dict[int, list[tuple]] = {}
-        for row in db.execute(f"SELECT {_EDGE} FROM main.edges WHERE file_id = ?", (local,)):
-            by_site.setdefault(row[0], []).append(row)
+    overrides: set[tuple[int, int, int]] = set()
+    for snap, res in sorted(resolutions.items()):
         old_sites, old_edges = before.sites.get(snap, {}), before.edges.get(snap, {})
-        if set(old_sites) != {r[0] for r in mine}:  # the same version: the same sites
+        if set(old_sites) != set(res.sids):
             raise AssertionError(f"file {snap}: the re-resolved version's sites differ from the snapshot's")
-        for row in mine:
-            sid, status = row[0], row[4]
-            now = by_site.get(sid, [])
-            if old_sites[sid] != status or old_edges.get(sid, []) != sorted(_edge(*e[1:]) for e in now):
-                sites.append((snap, *row))
-                edges.extend((snap, *e) for e in now)
-        keys = {k for (k,) in db.execute("SELECT key FROM main.deps WHERE file_id = ?", (local,))}
-        old = before.deps.get(snap, set())
-        deps.extend((k, snap) for k in keys - old)
-        gone.extend((k, snap) for k in old - keys)
-        db.execute("UPDATE main.overrides SET file_id = ? WHERE file_id = ?", (snap, local))
-    locals_ = (SQLITE.array(sorted(snapshot_ids)),)
-    for table in ("sites", "edges", "deps"):
-        db.execute(f"DELETE FROM main.{table} WHERE file_id {SQLITE.in_ints}", locals_)
-    db.executemany(f"INSERT INTO main.sites(file_id, {_SITE}) VALUES({', '.join('?' * 10)})", sites)
-    db.executemany(f"INSERT INTO main.edges(file_id, {_EDGE}) VALUES({', '.join('?' * 7)})", edges)
+        now: dict[int, list[tuple]] = {}
+        for e in res.edges:
+            now.setdefault(e.sid, []).append(_edge(*e[1:]))
+        for sid, status in zip(res.sids, res.statuses, strict=True):
+            old, was = old_sites[sid], old_edges.get(sid, [])
+            edges_now = sorted(now.get(sid, []))
+            if old.status != status or [e for e in was if not _from_links(e)] != edges_now:
+                sites.append((snap, sid, old.caller_id, old.name, old.kind, status, old.sl, old.sc, old.el, old.ec))
+                edges.extend((snap, sid, *e) for e in sorted(edges_now + [e for e in was if _from_links(e)]))
+        old_keys = before.deps.get(snap, set())
+        deps.extend((k, snap) for k in res.deps - old_keys)
+        gone.extend((k, snap) for k in old_keys - res.deps)
+        overrides.update((d, i, snap) for d, i in res.overrides or ())
+    db.executemany("INSERT INTO main.sites(file_id, sid, caller_id, name, kind, status, sl, sc, el, ec) "
+                   "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", sites)
+    db.executemany("INSERT INTO main.edges(file_id, sid, caller_id, callee_id, confidence, kind, via) VALUES(?, ?, ?, ?, ?, ?, ?)", edges)
     db.executemany("INSERT INTO main.deps(key, file_id) VALUES(?, ?)", sorted(deps))
     db.executemany("INSERT INTO main.deps_gone(key, file_id) VALUES(?, ?)", sorted(gone))
-    db.execute(f"DELETE FROM main.search WHERE rowid IN (SELECT symbol_id FROM main.search_rows WHERE file_id {SQLITE.in_ints})", locals_)
-    for table, key in _VERSION_TABLES.items():
-        db.execute(f"DELETE FROM main.{table} WHERE {key} {SQLITE.in_ints}", locals_)
-
-
-def compact(db: sqlite3.Connection) -> None:
-    """Give the pages of the rows :func:`keep_resolutions` deleted back to the disk (outside a
-    transaction): the layer's file holds what it keeps, not what it adopted. The full-text index
-    first merges its segments (a deleted row's terms stay in them until then)."""
-    db.execute("INSERT INTO main.search(search) VALUES('optimize')")
-    db.execute("VACUUM")
+    db.executemany("INSERT INTO main.overrides(declared_id, impl_id, file_id) VALUES(?, ?, ?)", sorted(overrides))
 
 
 # the indexes of the shared tables (:mod:`.pg_schema`), for a local layer's TEMP tables
@@ -318,6 +319,6 @@ def dependent_paths(pg: Any, keys: Iterable[str]) -> set[str]:
 
 
 __all__ = [
-    "LAYERED_VIEWS", "RESOLUTION_VIEWS", "LayerRows", "LayerStack", "check", "compact", "dependent_paths", "install", "keep_resolutions",
+    "LAYERED_VIEWS", "RESOLUTION_VIEWS", "LayerRows", "LayerStack", "check", "dependent_paths", "install", "keep_resolutions",
     "local_rows", "looked_up", "snapshot_ids", "snapshot_resolutions", "view_columns",
 ]
