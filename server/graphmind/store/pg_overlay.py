@@ -7,7 +7,8 @@ TEMP tables of each session when the session opens (binary-free COPY of a few th
 TEMP views named like the snapshot's views shadow them (PostgreSQL searches ``pg_temp`` first)::
 
     symbols (TEMP view) = graphmind.symbols WHERE NOT EXISTS (o_hidden: its file, whole)  UNION ALL  o_symbols
-    edges (TEMP view)   = graphmind.edges   WHERE NOT EXISTS (o_hidden: its file)         UNION ALL  o_edges
+    edges (TEMP view)   = graphmind.edges   WHERE NOT EXISTS (o_hidden: its file, whole)
+                          AND NOT EXISTS (o_sites: its site, re-resolved)         UNION ALL  o_edges
 
 ``o_hidden`` holds the snapshot's file ids the layer replaces or deletes (tombstones, ``whole``),
 and those of the snapshot's files it re-resolved (not ``whole``): a file re-resolved because

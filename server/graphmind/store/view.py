@@ -47,11 +47,12 @@ _MANY_BINDINGS = (
 )
 # the member lookups (``qname.*``: the symbols one level below), by their qualified name's part
 # before its last dot, which PostgreSQL spells with ``reverse`` (SQLite has none; :meth:`prefetch`
-# runs only against PostgreSQL): one scan of the language's symbols for all of them
+# runs only against PostgreSQL): one scan of the language's symbols for all of them, hash-joined
+# to the list (as ``= ANY`` of a parameter, each row compared with every owner: 3.8 s on Django)
 _MANY_MEMBERS = (
-    "SELECT * FROM (SELECT substr(qname, 1, length(qname) - strpos(reverse(qname), '.')) AS owner, "
+    "SELECT m.* FROM (SELECT substr(qname, 1, length(qname) - strpos(reverse(qname), '.')) AS owner, "
     "id, qname, name, kind, module, lang, extra FROM symbols WHERE lang=? AND strpos(reverse(qname), '.') > 1) m "
-    "WHERE owner {in_texts} ORDER BY owner, id"
+    "JOIN {texts} ON j.value = m.owner ORDER BY m.owner, m.id"
 )
 # keys a statement of :meth:`StoreView.prefetch` asks at most (member lookups: a scan each, fewer)
 PREFETCH_CHUNK = 2_000
@@ -279,7 +280,7 @@ class StoreView:
                 chunk = todo[i : i + size]
                 if kind == "members":
                     found: dict[str, list[SymbolRow]] = {a: [] for a in chunk}
-                    for r in self.db.execute(_MANY_MEMBERS.format(in_texts=d.in_texts), (lang, d.array(chunk))):
+                    for r in self.db.execute(_MANY_MEMBERS.format(texts=d.texts), (lang, d.array(chunk))):
                         found[r[0]].append(self._row(r[1:]))
                     for a, rows in found.items():
                         c.found[f"{lang}:{a}.*"] = rows
