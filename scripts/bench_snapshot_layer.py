@@ -13,7 +13,8 @@ path the CLI and MCP use (``team.open_snapshot`` + ``callers``) is timed
 
 - **cold**: the local layer is made (the changed files parsed, the snapshot's files that looked up
   what changed adopted from their stored facts, every file of the layer resolved against
-  snapshot ∪ layer), then stacked in the reader's session;
+  snapshot ∪ layer with its lookups asked in batches, the re-resolved files cut down to what
+  their resolution changed), then stacked in the reader's session;
 - **warm**: the layer kept from the previous question (same contents), stacked in a new session;
 
 with the layer's size on disk (``.graphmind/``: all GraphMind wrote), the changed files' bytes, and
@@ -179,7 +180,10 @@ def main(argv: list[str] | None = None) -> int:
                    "reresolved": len(layer.reresolved) if layer else 0, "layer_rows": layer.rows.count() if layer else 0,
                    "graphmind_bytes": local_bytes(root), "cold_ms": round(cold, 1), "warm_ms": round(warm, 1),
                    "build_s": round(layer.seconds, 3) if layer else 0.0,
-                   "kept_s": round(again.layer.seconds, 3) if again.layer else 0.0, **lat, "load": load()}
+                   "kept_s": round(again.layer.seconds, 3) if again.layer else 0.0, **lat, "load": load(),
+                   # the layer's rows by view (a re-resolved file's: what its resolution changed)
+                   "layer_views": {v: len(r) for v, (_, r) in layer.rows.rows.items() if r} | (
+                       {"deps_gone": len(layer.rows.deps_gone)} if layer.rows.deps_gone else {}) if layer else {}}
             figures["cases"].append(row)
             print(json.dumps(row), flush=True)
     print_tables(figures)

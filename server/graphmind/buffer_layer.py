@@ -35,6 +35,7 @@ from .snapshot_layer import LocalLayer
 from .store import NO_INTERFACE, Store, StoreView
 from .store.pg_overlay import (
     LAYERED_VIEWS,
+    RESOLUTION_VIEWS,
     LayerRows,
     dependents_stacked,
     file_rows,
@@ -91,6 +92,10 @@ class BufferLayer:
             self._engine = self._open(self._path, base)
             rows = base.rows if base is not None else LayerRows({v: (c, []) for v, c in self.columns.items()}, [])
             self.hidden: set[int] = set(rows.hidden)
+            # the disk layer's re-resolved snapshot files (their resolution rows are the layer's,
+            # under their snapshot ids) until a buffer takes one whole
+            self.resolved: set[int] = set(rows.resolved)
+            self.deps_gone: list[tuple[str, int]] = list(rows.deps_gone)
             self._rows: dict[str, dict[int, list[tuple]]] = {v: {} for v in LAYERED_VIEWS}
             for view, (cols, got) in rows.rows.items():
                 self._put(view, cols, got)
@@ -131,7 +136,8 @@ class BufferLayer:
 
     def _whole(self) -> LayerRows:
         return LayerRows({v: (cols, [r for got in self._rows[v].values() for r in got]) for v, cols in self.columns.items()},
-                         sorted(self.hidden))
+                         sorted(self.hidden), sorted(self.resolved - self.hidden),
+                         [g for g in self.deps_gone if g[1] not in self.hidden])
 
     def sync(self, conn: Any) -> None:
         """Bring a session's TEMP tables to the published layer: the rows of the files changed
@@ -267,6 +273,9 @@ class BufferLayer:
                 for f in files:
                     by_file.pop(f, None)
                 self._put(view, cols, rows[view])
+            for h in set(hidden) & self.resolved:  # a re-resolved file taken whole: its delta goes
+                for view in RESOLUTION_VIEWS:
+                    self._rows[view].pop(h, None)
             self.hidden.update(hidden)
             self.version += 1
             self._log.append((self.version, frozenset(files), tuple(hidden)))

@@ -6,14 +6,20 @@ The layer is a small SQLite index (``.graphmind/snapshot-layer.db``) holding onl
 - the files that differ from the snapshot's commit (``git diff`` against it, and untracked
   files), read from disk; a package's ``__init__.py`` added or deleted re-reads its folder, whose
   module names change (as a CI job does: :func:`graphmind.commits.refresh_changes`);
-- the snapshot's files whose resolution looked up something those files changed (the snapshot's
-  ``deps`` of the keys the interfaces' diff names), adopted from their stored facts and
-  re-resolved; nothing else of the snapshot is copied;
-- tombstones: the snapshot's ids of every path it replaces or deletes (``hidden``).
+- of the snapshot's files whose resolution looked up something those files changed (the
+  snapshot's ``deps`` of the keys the interfaces' diff names): only what resolving them again
+  changed, under the snapshot's file ids -- the sites whose status or edges differ, with their
+  edges, the lookups added (and those dropped), their overrides. Their version (symbols,
+  bindings, packed facts, search rows) is the snapshot's: their stored facts are resolved again,
+  neither parsed nor written here;
+- tombstones: the snapshot's ids of every path it replaces or deletes (``hidden``), and of the
+  files it re-resolved (``resolved``: their resolution's rows are hidden where the layer's replace them).
 
 Every file of the layer is resolved against snapshot ∪ layer: the resolvers' ``StoreView`` reads a
 PostgreSQL session in which the layer is stacked on the snapshot (:mod:`.store.pg_overlay`), so
-its lookups see the snapshot's symbols, the layer's hiding them. Readers stack the finished layer
+its lookups see the snapshot's symbols, the layer's hiding them. Those lookups are asked in
+batches ahead (:meth:`.store.StoreView.prefetch` of the keys the snapshot's resolution of the same
+files looked up), not one round trip each. Readers stack the finished layer
 the same way in each of their sessions. The layer is kept for the next question while the
 snapshot and the changed files' contents are the same (its key: their digests); otherwise it is
 made again, which costs what changed, never the snapshot."""
@@ -30,24 +36,30 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import __version__
+from . import __version__, languages
 from .commits import is_setting, refresh_changes
 from .engine import Engine
-from .engine.update import interface_diff
+from .engine.update import interface_diff, resolve_facts
 from .gitrepo import ChangedFile
-from .store import Store, StoreView
+from .model import FileResolution
+from .store import Store, StoredFile, StoreView
 from .store.pg_overlay import (
     LayerRows,
     check,
     dependent_paths,
     install,
+    keep_resolutions,
+    link_callees,
     local_rows,
+    looked_up,
     snapshot_ids,
+    snapshot_resolutions,
     view_columns,
 )
 from .store.snapshots import SnapshotInfo, SnapshotStore
 from .store.stacked import OWN_IDS
 from .store.store import NEXT_FILE_ID
+from .store.view import CACHE_ENTRIES
 
 LAYER_FILE = "snapshot-layer.db"
 _KEY = "snapshot_layer"  # meta: what the layer was made from, and what it holds
@@ -86,6 +98,14 @@ class _SnapshotSide:
 
     interface = Store.interface
     stored_files = Store.stored_files
+
+
+def _resolved(row: StoredFile | None, view: StoreView) -> FileResolution | None:
+    """A snapshot file's stored facts resolved with ``view`` (None: the snapshot holds none)."""
+    if row is None or row.status != "indexed" or row.facts is None or row.sids is None:
+        return None
+    lang = languages.get(row.lang or "") or languages.for_path(row.path)
+    return None if lang is None else resolve_facts(lang, row.path, row.facts, row.sids, view)
 
 
 def _digest(root: Path, location_key: str, snapshot: SnapshotInfo, changes: list[ChangedFile],
@@ -151,7 +171,8 @@ def _kept(path: Path, key: str, columns: dict[str, list[str]]) -> tuple[list[str
         made = json.loads(said)
         if made.get("key") != key:
             return None
-        return made["changed"], made["deleted"], made["reresolved"], local_rows(store.db, columns, made["hidden"])
+        return (made["changed"], made["deleted"], made["reresolved"],
+                local_rows(store.db, columns, made["hidden"], made["resolved"]))
     except (sqlite3.Error, ValueError, KeyError):
         return None
     finally:
@@ -182,32 +203,41 @@ def _build(
             for p in held + gone:
                 keys |= interface_diff(side.interface(ids.get(p)), store.interface(store.file_id(p)))
             others = sorted(dependent_paths(pg, keys) - set(held) - set(gone))
-            if others:  # their stored facts, not parsed; resolved below with the others
-                stored = {f.path: f for f in side.stored_files(others)}
-                with engine.lock, store.tx():
-                    engine.updater.apply([ch for p in others if (ch := engine.updater.change_of_stored(p, stored.get(p)))],
-                                         resolve=False)
-                ids.update(snapshot_ids(pg, others))
+            stored = {f.path: f for f in side.stored_files(others)}
+            other_ids = snapshot_ids(pg, others)
+            # what resolving the layer's files will look up: what the snapshot's resolution of
+            # them looked up (asked in batches below, not one round trip a lookup)
+            expected = looked_up(pg, [*(ids[p] for p in held if p in ids), *other_ids.values()])
+            before = snapshot_resolutions(pg, other_ids.values())  # what their resolution changes is kept
         finally:
             pg.close()
         deleted = [p for p in gone if p in ids]
         hidden = sorted(ids.values())
-        # 3. resolve every file of the layer against snapshot ∪ layer
+        # the changed files' rows (not yet resolved): what the lookups see of them. A re-resolved
+        # file's version is the snapshot's, read from there
         interface = local_rows(store.db, columns, hidden)
+        # 3. resolve every file of the layer against snapshot ∪ layer
         _, pg = shared.reads(snapshot.id, setup=lambda conn: install(conn, interface), size=1, check=check)
         try:
+            # settled: no symbol changes meanwhile, so a qualified name no symbol has (most of
+            # the lookups) is answered without a round trip; cached whole for this build
+            view = StoreView(pg, cache_entries=max(CACHE_ENTRIES, 8 * len(expected)), settled=True)  # type: ignore[arg-type]
+            view.prefetch(expected)
             with engine.lock, store.tx():
                 fids = [f for p in store.paths_under("") if (f := store.file_id(p)) is not None]
-                # settled: no symbol changes meanwhile, so a qualified name no symbol has (most of
-                # the lookups) is answered without a round trip
-                engine.updater.resolve_files(fids, StoreView(pg, settled=True))  # type: ignore[arg-type]
+                engine.updater.resolve_files(fids, view)
+                # a re-resolved file: its stored facts resolved again (not parsed, not stored
+                # here); the layer keeps what that changed, under the snapshot's id
+                again = {other_ids[p]: res for p in others if p in other_ids and (res := _resolved(stored.get(p), view))}
+                keep_resolutions(store.db, again, before, link_callees(pg, before))
                 store.bump_epoch()
         finally:
             pg.close()
+        resolved = sorted(again)
         store.set_meta(_KEY, json.dumps({"key": key, "changed": held, "deleted": deleted, "reresolved": others,
-                                         "hidden": hidden}))
+                                         "hidden": hidden, "resolved": resolved}))
         store.checkpoint()
-        return held, deleted, others, local_rows(store.db, columns, hidden)
+        return held, deleted, others, local_rows(store.db, columns, hidden, resolved)
     finally:
         engine.close()
 

@@ -24,7 +24,7 @@ from .snapshot_layer import LAYER_FILE, LayerRefused, LocalLayer, open_layer
 from .store import IndexUnavailable, Store
 from .store.dialect import POSTGRES
 from .store.location import StoreLocation
-from .store.pg_overlay import LayerStack, check
+from .store.pg_overlay import check
 from .store.pg_search import PgLayers
 from .store.snapshots import SnapshotInfo, SnapshotStore
 from .workspace import DEFAULT_MAX_FILE_SIZE
@@ -100,7 +100,7 @@ class _SnapshotStoreReads:
 
         self.reads, self.db = shared.reads(snapshot.id, setup=layer.install if layer is not None else None, check=check)
         if layer is not None:  # a read of one file's rows: an arm per layer
-            self.reads.stack = LayerStack()  # type: ignore[assignment]
+            self.reads.stack = layer.rows.stack()  # type: ignore[assignment]
         self.analysis = AnalysisReads(self.db, POSTGRES)  # type: ignore[arg-type]
         self.layers = _SnapshotLayers(self.db)
 

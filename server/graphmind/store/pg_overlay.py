@@ -6,11 +6,19 @@ from the snapshot's commit, and of the snapshot's files re-resolved against them
 TEMP tables of each session when the session opens (binary-free COPY of a few thousand rows), and
 TEMP views named like the snapshot's views shadow them (PostgreSQL searches ``pg_temp`` first)::
 
-    symbols (TEMP view) = graphmind.symbols WHERE file_id <> ALL (the hidden ids)  UNION ALL  o_symbols
+    symbols (TEMP view) = graphmind.symbols WHERE file_id <> ALL (the ids hidden whole)  UNION ALL  o_symbols
+    edges (TEMP view)   = graphmind.edges   WHERE file_id <> ALL (the ids hidden whole)
+                          AND NOT EXISTS (o_sites: its site, re-resolved)         UNION ALL  o_edges
 
-``o_hidden`` holds the snapshot's file ids the layer replaces or deletes (tombstones). A file's
-rows are in exactly one layer; a symbol id is a hash of (path, qname, ordinal), so an edge from a
-snapshot file into a local file's symbol still lands. The local layer's file ids start at 2^40
+``o_hidden`` holds the snapshot's file ids the layer replaces or deletes (tombstones, ``whole``),
+and those of the snapshot's files it re-resolved (not ``whole``): a file re-resolved because
+something it looked up changed keeps its version (symbols, bindings, packed facts, …) in the
+snapshot, and the layer holds only what its resolution changed, under the snapshot's file id:
+the sites whose status or edges changed, with their edges (hiding the snapshot's of those
+sites), the lookups it makes now that it did not (``o_deps_gone``: those it no longer makes), and
+its overrides (hiding the file's). A changed file's rows are in exactly one layer; a symbol id is
+a hash of (path, qname, ordinal), so an edge from a snapshot file into a local file's symbol
+still lands. The local layer's file ids start at 2^40
 (:data:`.stacked.OWN_IDS`): never a file version's id. So ``Reads``, ``AnalysisReads``, the
 layers' reads, ``StoreView`` and the recursive walks keep their one SQL text over snapshot ∪
 layer. Nothing is written to the shared store: TEMP tables live and die with the session (an
@@ -23,13 +31,14 @@ import contextlib
 import json
 import sqlite3
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
+from ..model import FileResolution
 from . import pg_search
 from .dialect import POSTGRES
 from .pg_schema import SCHEMA_NAME
-from .stacked import Layering
+from .stacked import OWN_IDS, RESOLUTION_TABLES, Layering, replaced_by_layer
 
 # the snapshot's views a local layer shadows, and the column naming a row's file
 LAYERED_VIEWS: dict[str, str] = {
@@ -38,6 +47,9 @@ LAYERED_VIEWS: dict[str, str] = {
     "deps": "file_id", "overrides": "file_id",
     "fulltext": "file_id", "fulltext_files": "file_id",  # full-text search (:mod:`.pg_search`)
 }
+# the views of a file's resolution (what resolving it against the others gives): a re-resolved
+# snapshot file's rows of these are the layer's, its other rows the snapshot's
+RESOLUTION_VIEWS = RESOLUTION_TABLES
 # how a local SQLite index gives a view's column that its table lacks or keeps otherwise: a
 # snapshot's file has no mtime and is resolved; a binding's ``rowid`` is its rank in its file (as
 # a published snapshot keeps it)
@@ -50,13 +62,21 @@ _LOCAL_COLUMN = {
 
 @dataclass(frozen=True)
 class LayerRows:
-    """A local layer's rows as the snapshot's views hold them, and the snapshot files it hides."""
+    """A local layer's rows as the snapshot's views hold them, and the snapshot files it hides:
+    ``hidden`` whole (changed or deleted), ``resolved`` only their resolution (re-resolved: the
+    layer's rows of :data:`RESOLUTION_VIEWS` carry their snapshot file ids)."""
 
     rows: dict[str, tuple[list[str], list[tuple]]]  # view -> (its columns, rows)
     hidden: list[int]
+    resolved: list[int] = field(default_factory=list)
+    deps_gone: list[tuple[str, int]] = field(default_factory=list)  # (key, file id): lookups no longer made
 
     def count(self) -> int:
-        return sum(len(r) for _, r in self.rows.values())
+        return sum(len(r) for _, r in self.rows.values()) + len(self.deps_gone)
+
+    def stack(self) -> LayerStack:
+        """How a session with this layer asks a read of one file's rows."""
+        return LayerStack("snapshot+layer+resolutions" if self.resolved else "snapshot+layer")
 
 
 def view_columns(pg: Any) -> dict[str, list[str]]:
@@ -72,8 +92,11 @@ def view_columns(pg: Any) -> dict[str, list[str]]:
     return out
 
 
-def local_rows(db: sqlite3.Connection, columns: dict[str, list[str]], hidden: Iterable[int]) -> LayerRows:
-    """Every row of a local SQLite index, in the columns of the snapshot's views."""
+def local_rows(
+    db: sqlite3.Connection, columns: dict[str, list[str]], hidden: Iterable[int], resolved: Iterable[int] = (),
+) -> LayerRows:
+    """Every row of a local SQLite index, in the columns of the snapshot's views (``resolved``:
+    the snapshot's files whose resolution rows it holds, see :func:`keep_resolutions`)."""
     rows: dict[str, tuple[list[str], list[tuple]]] = {}
     for view, cols in columns.items():
         if view in pg_search.LAYER_VIEWS:  # term vectors made here (PostgreSQL has no FTS5 tokenizer)
@@ -81,7 +104,116 @@ def local_rows(db: sqlite3.Connection, columns: dict[str, list[str]], hidden: It
             continue
         select = ", ".join(_LOCAL_COLUMN.get((view, c), c) for c in cols)
         rows[view] = (cols, list(db.execute(f"SELECT {select} FROM {view}")))
-    return LayerRows(rows, sorted(set(hidden)))
+    resolved = sorted(set(resolved))
+    gone = list(db.execute("SELECT key, file_id FROM main.deps_gone")) if resolved else []
+    return LayerRows(rows, sorted(set(hidden)), resolved, gone)
+
+
+class SnapshotSite(NamedTuple):
+    """A site's row in the snapshot (its file and sid aside)."""
+
+    caller_id: int
+    name: str
+    kind: str
+    status: str
+    sl: int
+    sc: int
+    el: int
+    ec: int
+
+
+class SnapshotResolutions(NamedTuple):
+    """What the snapshot's resolution of some files holds, by file id, to compare a new one with."""
+
+    sites: dict[int, dict[int, SnapshotSite]]  # sid -> its row
+    edges: dict[int, dict[int, list[tuple]]]  # sid -> its edges (caller, callee, confidence, kind, via), sorted
+    deps: dict[int, set[str]]  # the keys it looked up
+
+
+def _edge(caller: int, callee: int, confidence: int, kind: str, via: str | bytes | None) -> tuple:
+    return caller, callee, confidence, kind, via.decode() if isinstance(via, bytes) else via
+
+
+def _from_links(edge: tuple) -> bool:
+    """An edge made from link rows (events, HTTP: :mod:`.layers`), not by resolving its site."""
+    return edge[4] is not None and edge[4].startswith(("event:", "http:"))
+
+
+def snapshot_resolutions(pg: Any, file_ids: Iterable[int]) -> SnapshotResolutions:
+    """The snapshot's resolution rows of these files (read before any layer is installed)."""
+    ids = (POSTGRES.array(sorted(set(file_ids))),)
+    sites: dict[int, dict[int, SnapshotSite]] = {}
+    for f, sid, *row in pg.execute(
+        f"SELECT file_id, sid, caller_id, name, kind, status, sl, sc, el, ec FROM sites WHERE file_id {POSTGRES.in_ints}", ids,
+    ):
+        sites.setdefault(f, {})[sid] = SnapshotSite(*row)
+    edges: dict[int, dict[int, list[tuple]]] = {}
+    for f, sid, *edge in pg.execute(
+        f"SELECT file_id, sid, caller_id, callee_id, confidence, kind, via FROM edges WHERE file_id {POSTGRES.in_ints}", ids,
+    ):
+        edges.setdefault(f, {}).setdefault(sid, []).append(_edge(*edge))
+    deps: dict[int, set[str]] = {}
+    for f, key in pg.execute(f"SELECT file_id, key FROM deps WHERE file_id {POSTGRES.in_ints}", ids):
+        deps.setdefault(f, set()).add(key)
+    return SnapshotResolutions(sites, {f: {sid: sorted(e) for sid, e in by.items()} for f, by in edges.items()}, deps)
+
+
+_DEPS_GONE = "CREATE TABLE IF NOT EXISTS main.deps_gone(key TEXT NOT NULL, file_id INTEGER NOT NULL, PRIMARY KEY(key, file_id)) WITHOUT ROWID"
+
+
+def link_callees(pg: Any, before: SnapshotResolutions) -> set[int]:
+    """Of the callees of the link edges (events, HTTP) in ``before``, those snapshot ∪ layer
+    still has (``pg``: a session with the layer stacked): an edge to a handler the layer removed
+    is not carried over."""
+    ids = sorted({e[1] for by in before.edges.values() for got in by.values() for e in got if _from_links(e)})
+    if not ids:
+        return set()
+    return {i for (i,) in pg.execute(f"SELECT id FROM symbols WHERE id {POSTGRES.in_ints}", (POSTGRES.array(ids),))}
+
+
+def keep_resolutions(db: sqlite3.Connection, resolutions: dict[int, FileResolution], before: SnapshotResolutions,
+                     handlers: set[int]) -> None:
+    """Write into a local layer what resolving some of the snapshot's files again changed
+    (``resolutions``, by the snapshot's file id) against the snapshot's resolution of them
+    (``before``), under the snapshot's ids: the sites whose status or edges differ, with their
+    edges (and those their link rows made, which resolving does not remake); the lookups added
+    (those dropped: ``deps_gone``); the overrides. Their version is the snapshot's (the same
+    facts, so the same sites): none of its rows is written (in the caller's transaction). A link
+    edge is carried over while its handler is among ``handlers`` (:func:`link_callees`); one to
+    a handler gone makes its site the layer's. (A link edge is not remade here: a handler the
+    layer adds is not reached from the snapshot's emitters.)"""
+    assert all(snap < OWN_IDS for snap in resolutions)
+    db.execute(_DEPS_GONE)
+    sites: list[tuple] = []
+    edges: list[tuple] = []
+    deps: list[tuple[str, int]] = []
+    gone: list[tuple[str, int]] = []
+    overrides: set[tuple[int, int, int]] = set()
+    for snap, res in sorted(resolutions.items()):
+        old_sites, old_edges = before.sites.get(snap, {}), before.edges.get(snap, {})
+        if set(old_sites) != set(res.sids):
+            raise AssertionError(f"file {snap}: the re-resolved version's sites differ from the snapshot's")
+        now: dict[int, list[tuple]] = {}
+        for e in res.edges:
+            now.setdefault(e.sid, []).append(_edge(*e[1:]))
+        for sid, status in zip(res.sids, res.statuses, strict=True):
+            old, was = old_sites[sid], old_edges.get(sid, [])
+            edges_now = sorted(now.get(sid, []))
+            linked = [e for e in was if _from_links(e)]
+            kept = [e for e in linked if e[1] in handlers]
+            if old.status != status or [e for e in was if not _from_links(e)] != edges_now or kept != linked:
+                sites.append((snap, sid, old.caller_id, old.name, old.kind, status, old.sl, old.sc, old.el, old.ec))
+                edges.extend((snap, sid, *e) for e in sorted(edges_now + kept))
+        old_keys = before.deps.get(snap, set())
+        deps.extend((k, snap) for k in res.deps - old_keys)
+        gone.extend((k, snap) for k in old_keys - res.deps)
+        overrides.update((d, i, snap) for d, i in res.overrides or ())
+    db.executemany("INSERT INTO main.sites(file_id, sid, caller_id, name, kind, status, sl, sc, el, ec) "
+                   "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", sites)
+    db.executemany("INSERT INTO main.edges(file_id, sid, caller_id, callee_id, confidence, kind, via) VALUES(?, ?, ?, ?, ?, ?, ?)", edges)
+    db.executemany("INSERT INTO main.deps(key, file_id) VALUES(?, ?)", sorted(deps))
+    db.executemany("INSERT INTO main.deps_gone(key, file_id) VALUES(?, ?)", sorted(gone))
+    db.executemany("INSERT INTO main.overrides(declared_id, impl_id, file_id) VALUES(?, ?, ?)", sorted(overrides))
 
 
 # the indexes of the shared tables (:mod:`.pg_schema`), for a local layer's TEMP tables
@@ -106,18 +238,22 @@ _INDEXES: dict[str, list[str]] = {
 INDEXED_ROWS = 64
 
 
-def _shadow_views(columns: dict[str, list[str]], hidden: Iterable[int]) -> list[str]:
-    """The TEMP views that shadow the snapshot's: a snapshot row shows unless its file is hidden.
-    The hidden ids are written into the views (a constant array, hashed by PostgreSQL 15+: an
-    in-memory test per row where a probe of ``o_hidden`` was an index read per row, for every row
-    of every probe of a view), so a change of them makes the views again."""
+def _shadow_views(columns: dict[str, list[str]], hidden: Iterable[int], resolved: bool) -> list[str]:
+    """The TEMP views that shadow the snapshot's: a snapshot row shows unless its file is hidden
+    whole or, with re-resolved files (``resolved``), its resolution row is one the layer replaced
+    (:func:`.stacked.replaced_by_layer`). The ids hidden whole are written into the views (a
+    constant array, hashed by PostgreSQL 15+: an in-memory test per row where a probe of
+    ``o_hidden`` was an index read per row, for every row of every probe of a view), so a change
+    of them makes the views again."""
     ids = "'{" + ",".join(str(int(i)) for i in sorted(set(hidden))) + "}'::bigint[]"
-    return [
-        f"CREATE OR REPLACE TEMP VIEW {v} AS SELECT {', '.join(cols)} FROM {SCHEMA_NAME}.{v} x "
-        f"WHERE x.{LAYERED_VIEWS[v]} <> ALL ({ids}) "
-        f"UNION ALL SELECT {', '.join(cols)} FROM o_{v}"
-        for v, cols in columns.items()
-    ]
+    out = []
+    for v, cols in columns.items():
+        shown = f"x.{LAYERED_VIEWS[v]} <> ALL ({ids})"
+        if resolved and v in RESOLUTION_VIEWS:
+            shown += f" AND NOT {replaced_by_layer(v, 'x')}"
+        out.append(f"CREATE OR REPLACE TEMP VIEW {v} AS SELECT {', '.join(cols)} FROM {SCHEMA_NAME}.{v} x WHERE {shown} "
+                   f"UNION ALL SELECT {', '.join(cols)} FROM o_{v}")
+    return out
 
 
 def install(conn: Any, layer: LayerRows) -> None:
@@ -128,22 +264,32 @@ def install(conn: Any, layer: LayerRows) -> None:
     make = [
         "SET TRANSACTION READ WRITE",  # an editor's session is read-only by default
         *(f"DROP VIEW IF EXISTS pg_temp.{v}" for v in views),
-        *(f"DROP TABLE IF EXISTS pg_temp.o_{v}" for v in ["hidden", *views]),
-        "CREATE TEMP TABLE o_hidden(file_id bigint PRIMARY KEY)",
+        *(f"DROP TABLE IF EXISTS pg_temp.o_{v}" for v in ["hidden", "deps_gone", *views]),
+        # whole: a changed or deleted file; else a re-resolved one (what its resolution changed)
+        "CREATE TEMP TABLE o_hidden(file_id bigint PRIMARY KEY, whole boolean NOT NULL DEFAULT true)",
+        "CREATE TEMP TABLE o_deps_gone(key text COLLATE \"C\" NOT NULL, file_id bigint NOT NULL)",
         *(f"CREATE TEMP TABLE o_{v} AS SELECT {', '.join(layer.rows[v][0])} FROM {SCHEMA_NAME}.{v} WITH NO DATA"
           for v in views),
     ]
-    shadow = _shadow_views({v: layer.rows[v][0] for v in views}, layer.hidden)
+    shadow = _shadow_views({v: layer.rows[v][0] for v in views}, layer.hidden, bool(layer.resolved))
     # a large layer's tables get the shared tables' indexes (a small one is read whole faster)
     shadow += [f"CREATE INDEX ON o_{v}{cols}" for v, indexed in _INDEXES.items() if len(layer.rows[v][1]) >= INDEXED_ROWS
                for cols in indexed]
+    if len(layer.deps_gone) >= INDEXED_ROWS:
+        shadow.append("CREATE INDEX ON o_deps_gone(file_id, key)")
     # the planner's statistics of the small tables (autovacuum never sees TEMP tables)
-    shadow.append("ANALYZE " + ", ".join(f"o_{v}" for v in ["hidden", *views]))
+    shadow.append("ANALYZE " + ", ".join(f"o_{v}" for v in ["hidden", "deps_gone", *views]))
     with conn.transaction():
         conn.execute(";\n".join(make), prepare=False)
-        with conn.cursor().copy("COPY o_hidden(file_id) FROM STDIN") as cp:
+        with conn.cursor().copy("COPY o_hidden(file_id, whole) FROM STDIN") as cp:
             for fid in layer.hidden:
-                cp.write_row((fid,))
+                cp.write_row((fid, True))
+            for fid in layer.resolved:
+                cp.write_row((fid, False))
+        if layer.deps_gone:
+            with conn.cursor().copy("COPY o_deps_gone(key, file_id) FROM STDIN") as cp:
+                for row in layer.deps_gone:
+                    cp.write_row(row)
         for v in views:
             cols, rows = layer.rows[v]
             if rows:
@@ -168,9 +314,12 @@ class _Rollback(Exception):
 
 class LayerStack:
     """How a session with a local layer asks a read of one file's rows (``Reads.stack``): one arm
-    over the snapshot's views, one over the layer's TEMP tables (:func:`.stacked.layered`)."""
+    over the snapshot's views, one over the layer's TEMP tables, and one over re-resolved files
+    (their resolution's TEMP tables, their version's views) when the layer has any
+    (:func:`.stacked.layered`)."""
 
-    layering: Layering = "snapshot+layer"
+    def __init__(self, layering: Layering = "snapshot+layer") -> None:
+        self.layering: Layering = layering
 
 
 # ---------------------------------------------------------------------- the snapshot's side of a build
@@ -180,6 +329,15 @@ def snapshot_ids(pg: Any, paths: list[str]) -> dict[str, int]:
         return {}
     return {p: i for i, p in pg.execute(f"SELECT f.id, f.path FROM files f JOIN {POSTGRES.texts} ON j.value = f.path",
                                          (POSTGRES.array(paths),))}
+
+
+def looked_up(pg: Any, file_ids: Iterable[int]) -> set[str]:
+    """The keys the snapshot's resolution of these files looked up (its ``deps``): what resolving
+    them again will mostly look up (read before any layer is installed)."""
+    ids = sorted(set(file_ids))
+    if not ids:
+        return set()
+    return {k for (k,) in pg.execute(f"SELECT DISTINCT key FROM deps WHERE file_id {POSTGRES.in_ints}", (POSTGRES.array(ids),))}
 
 
 def dependent_paths(pg: Any, keys: Iterable[str]) -> set[str]:
@@ -213,28 +371,34 @@ def replace_files(conn: Any, columns: dict[str, list[str]], file_ids: Iterable[i
                   hidden: Iterable[int] = ()) -> None:
     """Replace some files' rows in a session's stacked layer (made by :func:`install`): the rows
     of ``file_ids`` deleted from every view ``rows`` names, ``rows`` inserted, ``hidden`` added to
-    the tombstones (and written into the views when one is new: :func:`_shadow_views`). One
-    transaction (a read in the session sees the layer before or after it), its statements pipelined."""
+    the files hidden whole (a re-resolved file among them loses the resolution rows the layer held
+    for it; the views are made again: :func:`_shadow_views`). One transaction (a read in the
+    session sees the layer before or after it), its statements pipelined."""
     ids = ",".join(str(int(i)) for i in sorted(set(file_ids)))
-    gone = sorted({int(h) for h in hidden})
     with conn.transaction():
         conn.execute("SET TRANSACTION READ WRITE", prepare=False)
-        was = {h for (h,) in conn.execute("SELECT file_id FROM o_hidden", prepare=False)}
-        _replace(conn, columns, ids, rows, gone)
-        if not was.issuperset(gone):
-            conn.execute(";\n".join(_shadow_views(columns, was | set(gone))), prepare=False)
+        was = dict(conn.execute("SELECT file_id, whole FROM o_hidden", prepare=False).fetchall())
+        new = sorted({int(h) for h in hidden} - {f for f, whole in was.items() if whole})
+        _replace(conn, columns, ids, rows, new)
+        if new:
+            now = {**was, **dict.fromkeys(new, True)}
+            conn.execute(";\n".join(_shadow_views(columns, [f for f, whole in now.items() if whole],
+                                                  not all(now.values()))), prepare=False)
 
 
-def _replace(conn: Any, columns: dict[str, list[str]], ids: str, rows: dict[str, list[tuple]], gone: list[int]) -> None:
+def _replace(conn: Any, columns: dict[str, list[str]], ids: str, rows: dict[str, list[tuple]], new: list[int]) -> None:
     # pipelined: the statements are sent together and the transaction waits once, not once per
     # statement (a COPY cannot be pipelined: its rows go as one INSERT per view, executemany)
     with conn.pipeline():
         if ids:
             for v in rows:
                 conn.execute(f"DELETE FROM o_{v} WHERE {LAYERED_VIEWS[v]} IN ({ids})", prepare=False)
-        if gone:
-            conn.execute(f"INSERT INTO o_hidden(file_id) VALUES {', '.join(f'({h})' for h in gone)} ON CONFLICT DO NOTHING",
-                         prepare=False)
+        if new:
+            hid = ",".join(map(str, new))
+            for v in ("deps_gone", *RESOLUTION_VIEWS):  # a re-resolved file's delta: the file is the layer's now
+                conn.execute(f"DELETE FROM o_{v} WHERE file_id IN ({hid})", prepare=False)
+            conn.execute(f"INSERT INTO o_hidden(file_id) VALUES {', '.join(f'({h})' for h in new)} "
+                         "ON CONFLICT (file_id) DO UPDATE SET whole = true", prepare=False)
         for v, got in rows.items():
             if got:
                 cols = columns[v]
@@ -254,5 +418,9 @@ def dependents_stacked(pg: Any, keys: Iterable[str]) -> set[str]:
         "LATERAL (SELECT path FROM files WHERE id = d.file_id OFFSET 0) f", (keys,))}
 
 
-__all__ = ["LAYERED_VIEWS", "LayerRows", "LayerStack", "check", "dependent_paths", "dependents_stacked", "file_rows", "install", "local_rows", "replace_files",
-           "snapshot_ids", "view_columns"]
+
+__all__ = [
+    "LAYERED_VIEWS", "RESOLUTION_VIEWS", "LayerRows", "LayerStack", "check", "dependent_paths", "dependents_stacked",
+    "file_rows", "install", "keep_resolutions", "link_callees", "local_rows", "looked_up", "replace_files", "snapshot_ids",
+    "snapshot_resolutions", "view_columns",
+]

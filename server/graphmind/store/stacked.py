@@ -83,8 +83,28 @@ def is_stacked(db: sqlite3.Connection) -> bool:
 # How a read over one file's rows is asked (:func:`layered`): a plain store (or PostgreSQL), a
 # stacked overlay that holds nothing (the base alone), or one arm per layer; "snapshot+layer": a
 # snapshot in PostgreSQL (its views, plain) and a local layer stacked on it in the session
-# (:mod:`.pg_overlay`: TEMP tables ``o_<table>``, ``o_hidden``)
-Layering = Literal["plain", "base", "both", "snapshot+layer"]
+# (:mod:`.pg_overlay`: TEMP tables ``o_<table>``, ``o_hidden``); "+resolutions": that layer also
+# holds the resolution of snapshot files (their rows of RESOLUTION_TABLES under the snapshot's
+# ids; their other rows are the snapshot's), asked in a third arm
+Layering = Literal["plain", "base", "both", "snapshot+layer", "snapshot+layer+resolutions"]
+# the tables of a file's resolution (its sites' statuses, edges, lookups, overrides)
+RESOLUTION_TABLES = ("sites", "edges", "deps", "overrides")
+_RESOLUTION_TABLE = re.compile(rf"@(?=(?:{'|'.join(RESOLUTION_TABLES)})\b)")
+_RESOLUTION_ALIAS = re.compile(rf"@({'|'.join(RESOLUTION_TABLES)})\s+(?:AS\s+)?(\w+)")
+_NOT_ALIASES = {"WHERE", "JOIN", "ON", "LEFT", "INNER", "CROSS", "ORDER", "GROUP", "UNION", "LIMIT"}
+
+
+def replaced_by_layer(table: str, alias: str) -> str:
+    """The snapshot's row ``alias`` of a resolution table is one a local layer replaces (besides
+    its whole files): a site's row, and its edges, where the layer holds that site of a
+    re-resolved file (its resolution changed); a lookup the re-resolved file no longer makes; the
+    overrides of a re-resolved file (its set, whole, is the layer's)."""
+    if table in ("sites", "edges"):
+        return f"EXISTS (SELECT 1 FROM {_LAYER}sites o WHERE o.file_id = {alias}.file_id AND o.sid = {alias}.sid)"
+    if table == "deps":
+        return f"EXISTS (SELECT 1 FROM {_LAYER}deps_gone g WHERE g.file_id = {alias}.file_id AND g.key = {alias}.key)"
+    assert table == "overrides", table
+    return f"EXISTS (SELECT 1 FROM {_LAYER}hidden h WHERE h.file_id = {alias}.file_id)"
 _SNAPSHOT = f"{SCHEMA_NAME}."  # the snapshot's views
 _LAYER = "pg_temp.o_"  # the local layer's TEMP tables
 _TABLE = re.compile(r"@(?=[a-z_]+\b)")
@@ -97,7 +117,7 @@ def layered(sql: str, layering: Layering = "plain", order: str = "") -> str:
     """``sql`` (a SELECT naming the tables of one file's rows ``@table``, joined on its file, and
     ``@visible(alias.file_id)`` in its WHERE) as ``layering`` asks it, ordered by ``order`` (result
     columns: a compound's ORDER BY)."""
-    if layering in ("both", "snapshot+layer"):  # each arm binds the same parameters: numbered as SQLite numbers a lone ``?``
+    if layering != "plain" and layering != "base":  # each arm binds the same parameters: numbered as SQLite numbers a lone ``?``
         numbers = itertools.count(1)
         sql = _PARAM.sub(lambda m: m.group(0) if m.group(0).startswith("'") else f"?{next(numbers)}", sql)
 
@@ -111,8 +131,24 @@ def layered(sql: str, layering: Layering = "plain", order: str = "") -> str:
         out = arm(f"{BASE}.", None)
     elif layering == "both":
         out = f"{arm('main.', None)} UNION ALL {arm(f'{BASE}.', 'main.hidden')}"
-    else:  # PostgreSQL orders a compound by its output columns' names, never by a table's column
+    elif layering == "snapshot+layer":  # PostgreSQL orders a compound by its output columns' names, never by a table's column
         out = f"{arm(_LAYER, None)} UNION ALL {arm(_SNAPSHOT, f'{_LAYER}hidden')}"
+        order = re.sub(r"\b\w+\.", "", order)
+    else:  # a local layer with re-resolved snapshot files: the layer holds only what their
+        # resolution changed (ids below OWN_IDS), their other rows are the snapshot's
+        whole = f"{visible('{}', f'{_LAYER}hidden')[:-1]} AND h.whole)"
+        resolution = [(t, a) for t, a in _RESOLUTION_ALIAS.findall(sql)]
+        if any(a.upper() in _NOT_ALIASES for _, a in resolution):
+            raise ValueError(f"a resolution table of a layered read needs an alias: {sql}")
+        snapshot = _VISIBLE.sub(
+            lambda m: " AND ".join([whole.format(m.group(1)), *(f"NOT {replaced_by_layer(t, a)}" for t, a in resolution)]), sql)
+        if not resolution:  # the layer's own files, the snapshot's not hidden whole
+            out = f"{arm(_LAYER, None)} UNION ALL {_TABLE.sub(_SNAPSHOT, snapshot)}"
+        else:  # and the re-resolved files' rows the layer replaced
+            own = _VISIBLE.sub(lambda m: f"{m.group(1)} >= {OWN_IDS}", sql)
+            again = _VISIBLE.sub(lambda m: f"{m.group(1)} < {OWN_IDS}", sql)
+            out = (f"{_TABLE.sub(_LAYER, own)} UNION ALL {_TABLE.sub(_SNAPSHOT, snapshot)} "
+                   f"UNION ALL {_TABLE.sub(_SNAPSHOT, _RESOLUTION_TABLE.sub(_LAYER, again))}")
         order = re.sub(r"\b\w+\.", "", order)
     return f"{out} ORDER BY {order}" if order else out
 
