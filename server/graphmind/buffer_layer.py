@@ -37,6 +37,7 @@ from .store.pg_overlay import (
     LAYERED_VIEWS,
     RESOLUTION_VIEWS,
     LayerRows,
+    LayerStack,
     dependents_stacked,
     file_rows,
     install,
@@ -133,6 +134,11 @@ class BufferLayer:
         """The published layer, whole (a new session's, or one too far behind)."""
         with self._lock:
             return self._whole()
+
+    def stack(self) -> LayerStack:
+        """How a session with this layer asks a read of one file's rows: with the arm of the
+        disk layer's re-resolved files when it has any (an arm with none left reads nothing)."""
+        return LayerRows({}, [], sorted(self.resolved)).stack()
 
     def _whole(self) -> LayerRows:
         return LayerRows({v: (cols, [r for got in self._rows[v].values() for r in got]) for v, cols in self.columns.items()},

@@ -43,7 +43,6 @@ from .buffer_layer import BUFFER_LAYER, BufferLayer
 from .gitrepo import GitError, GitRepo
 from .store import IndexUnavailable
 from .store.location import StoreLocation
-from .store.pg_overlay import LayerStack
 from .team import SnapshotEngine, StoreStatus, open_snapshot, timeout
 from .workspace import SKIP_DIRS
 
@@ -78,7 +77,7 @@ class LiveSnapshot:
     def __init__(self, engine: SnapshotEngine, live: BufferLayer) -> None:
         self.engine = engine
         self.live = live
-        engine.store.reads.stack = LayerStack()  # type: ignore[assignment]  # (a layer in every session)
+        engine.store.reads.stack = live.stack()  # type: ignore[assignment]  # (a layer in every session)
         engine.store.db.on_checkout = live.sync  # a session gets the buffers' changes when handed out
         live.on_publish = self._published
 

@@ -13,7 +13,7 @@ from graphmind.buffer_layer import BufferLayer
 from graphmind.commits import index_commit
 from graphmind.graph import Graph
 from graphmind.store.location import StoreLocation, check
-from graphmind.store.pg_overlay import LAYERED_VIEWS, LayerStack
+from graphmind.store.pg_overlay import LAYERED_VIEWS
 from graphmind.store.snapshots import SnapshotStore
 from graphmind.team import SnapshotEngine, open_snapshot
 from hypothesis import HealthCheck, given, settings
@@ -34,7 +34,7 @@ def live_engine(root: Path, loc: StoreLocation) -> tuple[SnapshotEngine, BufferL
     engine, status = open_snapshot(root, loc)
     assert engine is not None, status.reason
     live = BufferLayer(root, loc, 5.0, engine.snapshot, status.layer)
-    engine.store.reads.stack = LayerStack()  # type: ignore[assignment]
+    engine.store.reads.stack = live.stack()  # type: ignore[assignment]
     engine.store.db.on_checkout = live.sync
     return engine, live
 

@@ -31,10 +31,16 @@ def plain(value: Any) -> Any:
 
 def plain_facts(f: Facts) -> Facts:
     """The facts with every record a plain tuple, as marshal stores them."""
-    for sym in f.symbols:
-        sym.extra = plain(sym.extra)
     for site in f.sites:
         site.expr = plain(site.expr)
+    return plain_besides_sites(f)
+
+
+def plain_besides_sites(f: Facts) -> Facts:
+    """:func:`plain_facts` of facts whose sites' expressions are plain already (an extractor
+    that makes them plain where it makes them)."""
+    for sym in f.symbols:
+        sym.extra = plain(sym.extra)
     for b in f.bindings:
         b.extra = plain(b.extra)
     f.local = plain(f.local)

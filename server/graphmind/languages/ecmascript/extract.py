@@ -18,7 +18,7 @@ import tree_sitter as ts
 from ...model import CALL, REF, BindingFact, Facts, SiteFact, SymbolFact
 from .._toolkit import Scope, in_scopes
 from .._toolkit.nodes import rng, text
-from .._toolkit.records import _ATOMS, plain
+from .._toolkit.records import _ATOMS, plain, plain_besides_sites
 from . import links
 from .bindings import Bindings
 from .builtins import GLOBALS
@@ -136,16 +136,6 @@ def site_expr(scope: int, e: Expr, flag: str) -> tuple:
     it is made: most callee expressions hold atoms only, and a site is the most common fact)."""
     arg = e.arg
     return (scope, e.base, arg if type(arg) in _ATOMS else plain(arg), list(e.chain), flag)
-
-
-def _plain(f: Facts) -> Facts:
-    """:func:`plain_facts` of facts whose sites' expressions are plain already (:func:`site_expr`)."""
-    for sym in f.symbols:
-        sym.extra = plain(sym.extra)
-    for b in f.bindings:
-        b.extra = plain(b.extra)
-    f.local = plain(f.local)
-    return f
 
 
 def overloads_start(node: ts.Node, name: str) -> ts.Node | None:
@@ -318,7 +308,7 @@ class Extractor(Bindings):
             "nsites": len(self.sites),  # the merge maps a site to its chunk's scopes by counting (see chunking.py)
         }
         shapes = links.shapes(self.link_calls, self.sites, self.symbols, self.src)
-        return _plain(Facts(self.module, self.symbols, self.sites, self.bindings, local, shapes))
+        return plain_besides_sites(Facts(self.module, self.symbols, self.sites, self.bindings, local, shapes))
 
     def this_of(self, scope: int) -> tuple:
         while True:
