@@ -30,9 +30,9 @@ from typing import Any
 
 from . import languages
 from .engine import Engine
-from .engine.update import Change, interface_diff, resolve_facts
-from .snapshot_layer import LocalLayer
-from .store import NO_INTERFACE, Store, StoreView
+from .engine.update import Change, interface_diff
+from .snapshot_layer import LocalLayer, SessionReads, resolve_stored
+from .store import NO_INTERFACE, StoreView
 from .store.pg_overlay import (
     LAYERED_VIEWS,
     RESOLUTION_VIEWS,
@@ -53,16 +53,6 @@ from .workspace import check_text
 BUFFER_LAYER = "snapshot-layer-buffers"  # .graphmind/snapshot-layer-buffers-<pid>-<n>.db, removed at close
 INTERFACE_VIEWS = ("files", "symbols", "bindings", "supers")  # what resolving a file reads of the others
 KEPT_CHANGES = 512  # a session further behind than this many changes is given the whole layer again
-
-
-class _Stacked:
-    """The store's reads the layer asks of a session (snapshot ∪ layer): the same SQL as the local index's."""
-
-    def __init__(self, db: Any) -> None:
-        self.db = db
-
-    interface = Store.interface
-    stored_files = Store.stored_files
 
 
 class BufferLayer:
@@ -201,7 +191,7 @@ class BufferLayer:
         assert engine is not None
         store, updater = engine.store, engine.updater
         paths = sorted([*texts, *closed])
-        stacked = _Stacked(pg)
+        stacked = SessionReads(pg)
         snap = self._snapshot_ids(paths)
         before = {p: store.file_id(p) for p in paths}
         # what other files could see of them before: the layer's version, else the snapshot's
@@ -236,11 +226,10 @@ class BufferLayer:
             replace_files(conn, self.columns, written | gone, rows, hidden)
         # the resolving view is kept across changes: the answers of the lookups whose keys changed
         # are dropped, every other lookup answers as before (from its cache)
-        if self._view is None:
-            self._view = StoreView(pg)  # type: ignore[arg-type]
-        self._view.forget(keys)
+        view = self._resolving_view()
+        view.forget(keys)
         with engine.lock, store.tx():
-            updater.resolve_files(sorted(pending), self._view)
+            updater.resolve_files(sorted(pending), view)
             store.bump_epoch()
         self._publish(written | gone | pending, hidden, want)
 
@@ -253,12 +242,15 @@ class BufferLayer:
             if not cold or self._engine is None:
                 return
             self._warm.update(cold)
-            if self._view is None:
-                self._view = StoreView(self._pg)  # type: ignore[arg-type]
-            for f in _Stacked(self._pg).stored_files(cold):
-                lang = languages.get(f.lang or "")
-                if lang is not None and f.facts is not None and f.sids is not None:
-                    resolve_facts(lang, f.path, f.facts, f.sids, self._view)
+            view = self._resolving_view()
+            for f in SessionReads(self._pg).stored_files(cold):
+                resolve_stored(f, view)
+
+    def _resolving_view(self) -> StoreView:
+        """The resolving session's view, made at the first use and kept across changes."""
+        if self._view is None:
+            self._view = StoreView(self._pg)  # type: ignore[arg-type]
+        return self._view
 
     def _snapshot_ids(self, paths: list[str]) -> dict[str, int]:
         """The snapshot's file ids of those ``paths`` it has and the layer does not hold yet (a

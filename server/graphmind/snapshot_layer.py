@@ -90,8 +90,9 @@ class LocalLayer:
                 "bytes": self.path.stat().st_size if self.path.exists() else 0}
 
 
-class _SnapshotSide:
-    """The store's reads a build asks the snapshot (the same SQL as the local index's)."""
+class SessionReads:
+    """The store's reads a layer asks of a PostgreSQL session, the snapshot's or snapshot ∪
+    layer (the same SQL as the local index's)."""
 
     def __init__(self, db: Any) -> None:
         self.db = db
@@ -100,7 +101,7 @@ class _SnapshotSide:
     stored_files = Store.stored_files
 
 
-def _resolved(row: StoredFile | None, view: StoreView) -> FileResolution | None:
+def resolve_stored(row: StoredFile | None, view: StoreView) -> FileResolution | None:
     """A snapshot file's stored facts resolved with ``view`` (None: the snapshot holds none)."""
     if row is None or row.status != "indexed" or row.facts is None or row.sids is None:
         return None
@@ -198,7 +199,7 @@ def _build(
         try:
             ids = snapshot_ids(pg, held + gone)
             # 2. what other files can see of them changed: the snapshot's files that looked it up
-            side = _SnapshotSide(pg)
+            side = SessionReads(pg)
             keys: set[str] = set()
             for p in held + gone:
                 keys |= interface_diff(side.interface(ids.get(p)), store.interface(store.file_id(p)))
@@ -228,7 +229,7 @@ def _build(
                 engine.updater.resolve_files(fids, view)
                 # a re-resolved file: its stored facts resolved again (not parsed, not stored
                 # here); the layer keeps what that changed, under the snapshot's id
-                again = {other_ids[p]: res for p in others if p in other_ids and (res := _resolved(stored.get(p), view))}
+                again = {other_ids[p]: res for p in others if p in other_ids and (res := resolve_stored(stored.get(p), view))}
                 keep_resolutions(store.db, again, before, link_callees(pg, before))
                 store.bump_epoch()
         finally:
@@ -242,4 +243,4 @@ def _build(
         engine.close()
 
 
-__all__ = ["LAYER_FILE", "LayerRefused", "LocalLayer", "open_layer"]
+__all__ = ["LAYER_FILE", "LayerRefused", "LocalLayer", "SessionReads", "open_layer", "resolve_stored"]

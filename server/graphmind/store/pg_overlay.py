@@ -97,13 +97,8 @@ def local_rows(
 ) -> LayerRows:
     """Every row of a local SQLite index, in the columns of the snapshot's views (``resolved``:
     the snapshot's files whose resolution rows it holds, see :func:`keep_resolutions`)."""
-    rows: dict[str, tuple[list[str], list[tuple]]] = {}
-    for view, cols in columns.items():
-        if view in pg_search.LAYER_VIEWS:  # term vectors made here (PostgreSQL has no FTS5 tokenizer)
-            rows[view] = (cols, pg_search.layer_rows(db, view, cols))
-            continue
-        select = ", ".join(_LOCAL_COLUMN.get((view, c), c) for c in cols)
-        rows[view] = (cols, list(db.execute(f"SELECT {select} FROM {view}")))
+    got = _view_rows(db, columns, None)
+    rows = {view: (cols, got[view]) for view, cols in columns.items()}
     resolved = sorted(set(resolved))
     gone = list(db.execute("SELECT key, file_id FROM main.deps_gone")) if resolved else []
     return LayerRows(rows, sorted(set(hidden)), resolved, gone)
@@ -355,15 +350,19 @@ def dependent_paths(pg: Any, keys: Iterable[str]) -> set[str]:
 def file_rows(db: sqlite3.Connection, columns: dict[str, list[str]], file_ids: Iterable[int]) -> dict[str, list[tuple]]:
     """The rows of some files of a local SQLite index, in the columns of the snapshot's views
     (:func:`local_rows` of those files only)."""
-    ids = json.dumps(sorted(set(file_ids)))
-    out: dict[str, list[tuple]] = {}
+    return _view_rows(db, columns, sorted(set(file_ids)))
+
+
+def _view_rows(db: sqlite3.Connection, columns: dict[str, list[str]], file_ids: list[int] | None) -> dict[str, list[tuple]]:
+    """A local SQLite index's rows of the snapshot's views ``columns`` names, in their columns,
+    of some files (None: all). The search views' term vectors are made here (PostgreSQL has no
+    FTS5 tokenizer)."""
+    out = pg_search.layer_views(db, columns, file_ids)
+    where, args = ("", ()) if file_ids is None else ("WHERE {} IN (SELECT value FROM json_each(?))", (json.dumps(file_ids),))
     for view, cols in columns.items():
-        if view in pg_search.LAYER_VIEWS:  # term vectors made here, as :func:`local_rows` makes them
-            out[view] = pg_search.layer_rows(db, view, cols, json.loads(ids))
-            continue
-        select = ", ".join(_LOCAL_COLUMN.get((view, c), c) for c in cols)
-        out[view] = list(db.execute(
-            f"SELECT {select} FROM {view} WHERE {LAYERED_VIEWS[view]} IN (SELECT value FROM json_each(?))", (ids,)))
+        if view not in out:
+            select = ", ".join(_LOCAL_COLUMN.get((view, c), c) for c in cols)
+            out[view] = list(db.execute(f"SELECT {select} FROM {view} {where.format(LAYERED_VIEWS[view])}", args))
     return out
 
 

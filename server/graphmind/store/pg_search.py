@@ -121,16 +121,22 @@ def file_totals(rows: list[tuple]) -> list[tuple[int, int, int]]:
     return [(fid, n, tokens) for fid, (n, tokens) in sorted(totals.items())]
 
 
-def layer_rows(db: sqlite3.Connection, view: str, columns: list[str], file_ids: Iterable[int] | None = None) -> list[tuple]:
-    """A local layer's rows of the ``fulltext`` or ``fulltext_files`` view (of some files; None:
-    all), in ``columns``."""
+def layer_views(db: sqlite3.Connection, columns: dict[str, list[str]], file_ids: Iterable[int] | None = None) -> dict[str, list[tuple]]:
+    """A local layer's rows of the search views ``columns`` names (``fulltext``,
+    ``fulltext_files``), of some files (None: all), each in its columns: the layer's definitions
+    tokenized once for both."""
+    wanted = {v: cols for v, cols in columns.items() if v in LAYER_VIEWS}
+    if not wanted:
+        return {}
     rows = local_rows(db, file_ids)
-    if view == "fulltext":
-        names = ["file_id", *(c for c, _ in SEARCH_ROWS)]
-    else:
-        rows, names = file_totals(rows), ["file_id", "rows", "tokens"]  # type: ignore[assignment]
-    at = [names.index(c) for c in columns]
-    return [tuple(r[i] for i in at) for r in rows]
+    made = {"fulltext": (["file_id", *(c for c, _ in SEARCH_ROWS)], rows),
+            "fulltext_files": (["file_id", "rows", "tokens"], file_totals(rows))}
+    out = {}
+    for view, cols in wanted.items():
+        names, got = made[view]
+        at = [names.index(c) for c in cols]
+        out[view] = [tuple(r[i] for i in at) for r in got]
+    return out
 
 
 LAYER_VIEWS = ("fulltext", "fulltext_files")
@@ -163,4 +169,4 @@ def restore(conn: Any, db: sqlite3.Connection) -> None:
     db.executemany("INSERT INTO main.search_rows VALUES(?,?,?)", [(r[1], r[0], d) for r, (d, _) in zip(rows, made, strict=True)])
 
 
-__all__ = ["LAYER_VIEWS", "PgLayers", "copy_new", "layer_rows", "local_rows", "restore"]
+__all__ = ["LAYER_VIEWS", "PgLayers", "copy_new", "layer_views", "local_rows", "restore"]
