@@ -376,8 +376,9 @@ def replace_files(conn: Any, columns: dict[str, list[str]], file_ids: Iterable[i
     ids = ",".join(str(int(i)) for i in sorted(set(file_ids)))
     with conn.transaction():
         conn.execute("SET TRANSACTION READ WRITE", prepare=False)
-        was = dict(conn.execute("SELECT file_id, whole FROM o_hidden", prepare=False).fetchall())
-        new = sorted({int(h) for h in hidden} - {f for f, whole in was.items() if whole})
+        asked = {int(h) for h in hidden}  # (most changes hide nothing new: no round trip then)
+        was = dict(conn.execute("SELECT file_id, whole FROM o_hidden", prepare=False).fetchall()) if asked else {}
+        new = sorted(asked - {f for f, whole in was.items() if whole})
         _replace(conn, columns, ids, rows, new)
         if new:
             now = {**was, **dict.fromkeys(new, True)}
