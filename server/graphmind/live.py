@@ -50,13 +50,13 @@ POLL_SECONDS = 0.15  # how often the watcher asks the base whether another conne
 REBASE_MIN = 200  # more differing files than this (and than a tenth of the workspace): rebase
 SYNC_BATCH = 8  # files adopted per hold of the engine lock (~50 ms: a keystroke waits at most that)
 BASE_EPOCH, OVERLAY = "base_epoch", "overlay"  # the overlay's meta keys
-OVERLAY_MODE_ENV = "GRAPHMIND_OVERLAY"  # "copy" (the default) or "delta" (stacked on the base)
+OVERLAY_MODE_ENV = "GRAPHMIND_OVERLAY"  # "delta" (the default: stacked on the base) or "copy"
 
 
 def overlay_mode(mode: str | None = None) -> Literal["copy", "delta"]:
     """How a server's overlay holds the base: a copy of it, or a delta stacked on it
     (``store/stacked.py``). ``mode`` wins over ``GRAPHMIND_OVERLAY``; ValueError names a bad one."""
-    value = (mode if mode is not None else os.environ.get(OVERLAY_MODE_ENV, "")).strip().lower() or "copy"
+    value = (mode if mode is not None else os.environ.get(OVERLAY_MODE_ENV, "")).strip().lower() or "delta"
     if value not in ("copy", "delta"):
         raise ValueError(f"{OVERLAY_MODE_ENV} is {value!r}: 'copy' or 'delta'")
     return value  # type: ignore[return-value]
@@ -176,7 +176,8 @@ class LiveGraph:
     overlay: base + open buffers; answers read this one)."""
 
     def __init__(self, root: str | os.PathLike[str], *, overlay: str | None = None, **engine_opts: Any) -> None:
-        """``overlay``: "copy" or "delta" (default: ``GRAPHMIND_OVERLAY``, else "copy")."""
+        """``overlay``: "delta" or "copy" (default: ``GRAPHMIND_OVERLAY``, else "delta": nothing of the
+        base is copied, so a server's start and disk do not grow with the base)."""
         self.mode = overlay_mode(overlay)
         self._sync_lock = threading.RLock()  # one sync at a time (the watcher's and explicit ones)
         self._read_lock = threading.Lock()  # the reader connection, one thread at a time

@@ -13,6 +13,7 @@ from graph_util import check_incremental
 from graphmind.cli import main
 from graphmind.graph import Graph
 from graphmind.graph.search import match_query
+from graphmind.live import LiveGraph
 from graphmind.text import indexed_words, words
 from hypothesis import HealthCheck, given, settings
 from layers_util import indexed, layer_snapshot, workspace
@@ -81,6 +82,25 @@ def test_cli_search(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert [(i["qualifiedName"], i["path"], i["startLine"]) for i in items] == [("shop.orders.create_order", "shop/orders.py", 11)]
     assert main(["search", "save", "--root", str(root)]) == 0
     assert capsys.readouterr().out.splitlines()[0].startswith("shop.orders.OrderRepo.save (method)  shop/orders.py:4")
+
+
+@pytest.mark.parametrize("overlay", ["delta", "copy"])
+def test_a_servers_overlay_searches_the_base_and_its_buffers(tmp_path: Path, overlay: str) -> None:
+    """A delta overlay holds no search rows of the base: each layer's FTS5 index is asked (by its
+    table's name: FTS5 takes no alias), the base's rows of a file a buffer owns left out."""
+    root = workspace(tmp_path, "search")
+    lg = LiveGraph(root, jobs=1, overlay=overlay)
+    try:
+        lg.index()
+        g = Graph(lg.live)
+        assert names(g, "refund status") == ["web.client.fetchRefundStatus"]  # a base file's symbol
+        text = (root / "shop/orders.py").read_text()
+        lg.open_document("shop/orders.py", text.replace("Create an order and charge", "Place an order and bill"))
+        assert names(g, "idempotently bill") == ["shop.orders.create_order"]  # the buffer's text
+        assert names(g, "charge customer") == []  # the base's row of that file is hidden
+        assert names(g, "refund status") == ["web.client.fetchRefundStatus"]
+    finally:
+        lg.close()
 
 
 async def test_workspace_symbol_uses_the_full_text_index(tmp_path: Path) -> None:

@@ -55,7 +55,7 @@ def _copied_by(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 def test_first_copy_is_a_file_copy_and_equals_the_base(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     root = _ws(tmp_path)
     ways = _copied_by(monkeypatch)
-    lg = LiveGraph(root)
+    lg = LiveGraph(root, overlay="copy")  # (a copied overlay: what this test is about)
     try:
         assert ways == ["file"]
         assert snapshot(lg.live) == snapshot(lg.base)
@@ -85,7 +85,7 @@ def test_a_wal_not_all_in_the_file_is_copied_by_the_backup_api(tmp_path: Path, m
         (root / "b.py").write_text(FILES["b.py"] + "\ndef more():\n    g()\n")
         writer.refresh_paths(["b.py"])  # a commit the old reader keeps out of the database file
         ways = _copied_by(monkeypatch)
-        lg = LiveGraph(root)
+        lg = LiveGraph(root, overlay="copy")  # (a copied overlay: what this test is about)
         try:
             assert ways == ["backup"]
             assert snapshot(lg.live) == snapshot(lg.base)
@@ -98,9 +98,10 @@ def test_a_wal_not_all_in_the_file_is_copied_by_the_backup_api(tmp_path: Path, m
         writer.close()
 
 
-def test_freeing_memory_changes_no_answer(tmp_path: Path) -> None:
+@pytest.mark.parametrize("overlay", ["delta", "copy"])
+def test_freeing_memory_changes_no_answer(tmp_path: Path, overlay: str) -> None:
     root = _ws(tmp_path)
-    lg = LiveGraph(root)
+    lg = LiveGraph(root, overlay=overlay)
     try:
         graph = Graph(lg.live)
         target = graph.find("a.f")

@@ -423,14 +423,15 @@ class Layers:
             # a stacked overlay: each layer's full-text index asked, the base's rows of hidden
             # files left out (the views list which symbols are current), best scores first
             got: list[tuple[int, str, float]] = []
+            # (FTS5 takes no alias: MATCH and bm25 name the table itself)
             hidden = (
                 "AND NOT EXISTS (SELECT 1 FROM base.search_rows r JOIN main.hidden h ON h.file_id = r.file_id "
-                "WHERE r.symbol_id = s.rowid)"
+                "WHERE r.symbol_id = search.rowid)"
             )
             for schema, where in (("main", ""), ("base", hidden)):
                 got += self.db.execute(
-                    f"SELECT s.rowid, s.name, bm25(s, {_WEIGHTS}) AS score FROM {schema}.search s "
-                    f"WHERE s MATCH ? {where} ORDER BY score LIMIT ?",
+                    f"SELECT search.rowid, search.name, bm25(search, {_WEIGHTS}) AS score FROM {schema}.search "
+                    f"WHERE search MATCH ? {where} ORDER BY score LIMIT ?",
                     (target, limit),
                 ).fetchall()
             return sorted(got, key=lambda r: (r[2], r[0]))[:limit]
