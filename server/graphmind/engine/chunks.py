@@ -257,6 +257,10 @@ def extract(
         # they define nothing (see _site_ids): made below for those alone
         lazy = not keep and not reused and spare is None
         keys: list[bytes] = [b""] * len(spans) if lazy else []
+        # a chunk wholly after the edit, in a whole text's unchanged end, has the key it had (see
+        # _suffix_key): not hashed again (~650 chunks of zod's types.ts after a keystroke mid-file)
+        cut = len(src) - tail if reused and not broken and tail >= 0 and previous_src is not None else len(src) + 1
+        dk = len(spans) - len(old)
         for i, sp in enumerate([] if lazy else spans):
             pk = keys[sp.parent] if sp.parent is not None else b""
             o = old[i] if i < len(old) and sp.end <= same else None
@@ -266,6 +270,8 @@ def extract(
                 and (sp.parent is None or old[sp.parent].key == pk)
             ):
                 keys.append(o.key)
+            elif sp.start >= cut and (kept_key := _suffix_key(old, i - dk, sp, src, previous_src, cut, keys)) is not None:
+                keys.append(kept_key)
             else:
                 keys.append(_key(src, sp, pk))
         chunks: list[Chunk | None] = [None] * len(spans)
@@ -534,6 +540,32 @@ def _unmoved(o: Chunk, c: Chunk) -> bool:
 
 def _column(src: bytes, at: int) -> int:
     return at - (src.rfind(b"\n", 0, at) + 1)
+
+
+def _suffix_key(
+    old: list[Chunk], j: int, sp: Span, src: bytes, old_src: bytes | None, cut: int, keys: list[bytes]
+) -> bytes | None:
+    """The key of span ``sp`` (of a whole tree) when it is that of ``old[j]``, which it follows from
+    in the text's unchanged end (from byte ``cut`` on; ``keys``: the keys of the spans before it):
+    the same text at the same distance from the end, the same column, node type and container, and
+    the nodes above it that :func:`_key` reads (the comments right above, and the node that ends
+    them) in the unchanged end too. None when that is not known: the key is made."""
+    if j < 0 or j >= len(old) or old_src is None:
+        return None
+    o = old[j]
+    if (
+        o.broken or o.size != sp.end - sp.start or o.kind != sp.node.type or len(old_src) - o.start_byte != len(src) - sp.start
+        or (o.parent is None) != (sp.parent is None)
+        or (sp.parent is not None and old[o.parent].key != keys[sp.parent])  # type: ignore[index]
+        or _column(old_src, o.start_byte) != sp.start_point[1]
+    ):
+        return None
+    cur, prev = sp.node, sp.node.prev_sibling
+    while prev is not None and "comment" in prev.type and cur.start_point[0] - prev.end_point[0] <= 1:
+        cur, prev = prev, prev.prev_sibling
+    if prev is None or prev.start_byte < cut:
+        return None
+    return o.key
 
 
 def _lazy_key(src: bytes, spans: list[Span], i: int) -> bytes:
