@@ -205,3 +205,24 @@ def test_definitions_added_and_removed_above_many_chunks_equal_fresh(tmp_path: P
 def test_any_definitions_added_and_removed_equal_fresh(rel: str, ops: list[tuple[int, int, bool]]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         _type(rel, ops, Path(tmp))
+
+
+def test_a_comment_typed_above_a_later_definition_documents_it(tmp_path: Path) -> None:
+    """A chunk in the text's unchanged end keeps its key (``chunks._suffix_key``) unless what its
+    key reads above it changed: a comment typed right above a definition (whole text, the edit
+    before the chunk) documents it, as a fresh extraction says; one typed a blank line above it
+    does not."""
+    for rel, mark, comment in (("model.py", "def helper3(", "# Helps three.\n"), ("model.ts", "/** Helps 3. */", "// Third.\n")):
+        root = tmp_path / rel.replace(".", "_")
+        text = CASES[rel][0]
+        write_files(root, {rel: text})
+        eng = Engine(root, db_path=root / "i.db")
+        eng.index()
+        doc = eng.open_document(rel, text)
+        assert doc is not None
+        for above in (comment + "\n", comment):
+            at = doc.text.index(mark.encode())
+            eng.edit_document(rel, [(at, at, above.encode())])
+            assert doc.extraction is not None and not doc.unsettled
+            assert _rows(doc.extraction) == _rows(_fresh(doc.text, rel)), (rel, above)
+        eng.close()
