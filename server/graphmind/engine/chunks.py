@@ -257,6 +257,10 @@ def extract(
         # they define nothing (see _site_ids): made below for those alone
         lazy = not keep and not reused and spare is None
         keys: list[bytes] = [b""] * len(spans) if lazy else []
+        # a chunk wholly after the edit, in a whole text's unchanged end, has the key it had (see
+        # _suffix_key): not hashed again (~650 chunks of zod's types.ts after a keystroke mid-file)
+        cut = len(src) - tail if reused and not broken and tail >= 0 and previous_src is not None else len(src) + 1
+        dk = len(spans) - len(old)
         for i, sp in enumerate([] if lazy else spans):
             pk = keys[sp.parent] if sp.parent is not None else b""
             o = old[i] if i < len(old) and sp.end <= same else None
@@ -266,6 +270,8 @@ def extract(
                 and (sp.parent is None or old[sp.parent].key == pk)
             ):
                 keys.append(o.key)
+            elif sp.start >= cut and (kept_key := _suffix_key(old, i - dk, sp, src, previous_src, cut, keys)) is not None:
+                keys.append(kept_key)
             else:
                 keys.append(_key(src, sp, pk))
         chunks: list[Chunk | None] = [None] * len(spans)
@@ -536,6 +542,32 @@ def _column(src: bytes, at: int) -> int:
     return at - (src.rfind(b"\n", 0, at) + 1)
 
 
+def _suffix_key(
+    old: list[Chunk], j: int, sp: Span, src: bytes, old_src: bytes | None, cut: int, keys: list[bytes]
+) -> bytes | None:
+    """The key of span ``sp`` (of a whole tree) when it is that of ``old[j]``, which it follows from
+    in the text's unchanged end (from byte ``cut`` on; ``keys``: the keys of the spans before it):
+    the same text at the same distance from the end, the same column, node type and container, and
+    the nodes above it that :func:`_key` reads (the comments right above, and the node that ends
+    them) in the unchanged end too. None when that is not known: the key is made."""
+    if j < 0 or j >= len(old) or old_src is None:
+        return None
+    o = old[j]
+    if (
+        o.broken or o.size != sp.end - sp.start or o.kind != sp.node.type or len(old_src) - o.start_byte != len(src) - sp.start
+        or (o.parent is None) != (sp.parent is None)
+        or (sp.parent is not None and old[o.parent].key != keys[sp.parent])  # type: ignore[index]
+        or _column(old_src, o.start_byte) != sp.start_point[1]
+    ):
+        return None
+    cur, prev = sp.node, sp.node.prev_sibling
+    while prev is not None and "comment" in prev.type and cur.start_point[0] - prev.end_point[0] <= 1:
+        cur, prev = prev, prev.prev_sibling
+    if prev is None or prev.start_byte < cut:
+        return None
+    return o.key
+
+
 def _lazy_key(src: bytes, spans: list[Span], i: int) -> bytes:
     """The key of chunk ``i`` made where it is needed alone (a chunk that defines nothing names its
     sites by it): its container's key made on the way."""
@@ -774,13 +806,7 @@ def _splice(
     new_site_at = site_at[:k] + new_site + ([x + dsite for x in site_at[stop:]] if dsite else site_at[stop:])
     new_sym_at = sym_at[:k] + new_sym_at + ([x + dsym for x in sym_at[stop:]] if dsym else sym_at[stop:])
     if dsym:  # each chunk after the edit: its merge cache holds its records where they are now
-        for i in range(new_stop, len(done)):
-            c = done[i]
-            cctx = -1
-            if c.parent is not None:
-                h = done[c.parent]
-                cctx = new_sym_at[c.parent] if h.container is not None and len(h.facts.symbols) > 1 else 0
-            _recached(lang, c, new_sym_at[i], new_sym_at[i + 1], cctx, new_site_at[i], new_site_at[i + 1], symbols, sites)
+        _replaced(lang, done, new_stop, new_sym_at, new_site_at, symbols, sites)
     if not dsym and len(was) == len(now) and all(x.local == y.local for x, y in zip(was, now, strict=True)):
         local = facts.local
     else:
@@ -790,13 +816,14 @@ def _splice(
         ])
     # docs, module bindings and call shapes in chunk order (few chunks have any): the last merge's
     # when the chunks' are as they were and no symbol or call shape moved (no definition added or
-    # removed, no site added or removed above one)
+    # removed, no site added or removed above one), else the last merge's with the chunks' replaced
+    # and those after them moved (not joined again chunk by chunk)
     if (not dsym and [r.docs for r in was] == [r.docs for r in now] and [r.links for r in was] == [r.links for r in now]
             and [c.facts.bindings for c in was_part] == [c.facts.bindings for c in now_part]
             and (not dsite or not facts.links)):
         docs, bindings, links = facts.docs, facts.bindings, facts.links
     else:
-        docs, bindings, links = _joined(lang, done, k, now, new_site_at)
+        docs, bindings, links = _rejoined(facts, old[:k], was_part, now_part, now, base, sym_at[stop], dsym, dsite)
     merged = Facts(facts.module, symbols, sites, bindings, local, links, docs)
     # ids count same qualified names up: the chunks' own names as they were, so are the ids
     same_names = [x.qname for c in was_part for x in c.facts.symbols[skip:]] == [
@@ -825,31 +852,43 @@ def _splice(
     return Extraction(merged, done, sids, ids, new_sym_at, new_site_at, prefix, suffix, drow, True, src, loose_at)
 
 
-def _joined(
-    lang: Language, done: list[Chunk], k: int, now: list[Rebased], site_at: list[int]
+class _Shift:
+    """Symbol indices as a merge after an edit moved them: from ``bound`` on, ``dsym`` further
+    (a mapping for :func:`shapes.rebase`)."""
+
+    __slots__ = ("bound", "dsym")
+
+    def __init__(self, bound: int, dsym: int) -> None:
+        self.bound, self.dsym = bound, dsym
+
+    def __getitem__(self, i: int) -> int:
+        return i + self.dsym if i >= self.bound else i
+
+
+def _rejoined(
+    facts: Facts, before: list[Chunk], was_part: list[Chunk], now_part: list[Chunk], now: list[Rebased], base: int,
+    bound: int, dsym: int, dsite: int,
 ) -> tuple[dict[int, str], list, list[tuple]]:
-    """The docs, module bindings and call shapes of chunks ``done`` in chunk order, chunks ``k``
-    on being ``now`` (each other chunk's from its merge cache, its call shapes moved to its first
-    site, ``site_at``)."""
-    docs: dict[int, str] = {}
-    bindings: list = []
-    links: list[tuple] = []
-    for i, c in enumerate(done):
-        if k <= i < k + len(now):
-            cdocs, clinks = now[i - k].docs, now[i - k].links
-        else:
-            cache = c.cache
-            assert cache is not None
-            cdocs, clinks = cache.docs, cache.links
-            if cache.links_at != site_at[i] and clinks:  # a call added or removed above: its shapes move
-                clinks = [shapes.rebase(t, site_at[i], _mapping(c, *cache.at)) for t in c.facts.links]
-                c.cache = cache._replace(links_at=site_at[i], links=clinks)
-        if cdocs:
-            docs.update(cdocs)
-        if c.facts.bindings:
-            bindings.extend(c.facts.bindings)
-        if clinks:
-            links.extend(clinks)
+    """The docs, module bindings and call shapes of the last merge ``facts`` with chunks
+    ``was_part`` (after chunks ``before``; their own symbols from ``base`` to ``bound``) replaced
+    by ``now_part`` (placed: ``now``), those of the chunks after them moved: symbol indices from
+    ``bound`` on ``dsym`` further, site indices ``dsite``. Each is the concatenation of its chunks'
+    in chunk order (a chunk's docs name its own symbols), so only the changed chunks' and the
+    records after them are made, not every chunk's joined again (the chunks after keep their merge
+    caches' call shapes, rebased when next asked: ``Rebased.links_at``)."""
+    nb = sum(len(c.facts.bindings) for c in before)
+    bindings = [*facts.bindings[:nb], *(b for c in now_part for b in c.facts.bindings),
+                *facts.bindings[nb + sum(len(c.facts.bindings) for c in was_part) :]]
+    nl = sum(len(c.facts.links) for c in before)
+    tail = facts.links[nl + sum(len(c.facts.links) for c in was_part) :]
+    if tail and (dsym or dsite):
+        shift = _Shift(bound, dsym)
+        tail = [shapes.rebase(t, dsite, shift) for t in tail]  # type: ignore[arg-type]
+    links = [*facts.links[:nl], *(t for r in now for t in r.links), *tail]
+    docs = {i: d for i, d in facts.docs.items() if i < base}
+    for r in now:
+        docs.update(r.docs)
+    docs.update((i + dsym, d) for i, d in facts.docs.items() if i >= bound)
     return docs, bindings, links
 
 
@@ -1204,29 +1243,40 @@ def _shift_records(syms: list[SymbolFact], sites: list[SiteFact], bound: int, ds
             t.range = (r[0] + drow, r[1], r[2] + drow, r[3])
 
 
-def _recached(
-    lang: Language, c: Chunk, base: int, end: int, ctx: int, first_site: int, end_site: int,
-    symbols: list[SymbolFact], sites: list[SiteFact],
+def _replaced(
+    lang: Language, done: list[Chunk], first: int, sym_at: list[int], site_at: list[int], symbols: list[SymbolFact],
+    sites: list[SiteFact],
 ) -> None:
-    """Chunk ``c``'s merge cache for its place in a merge whose records of it are ``symbols[base:
-    end]`` and ``sites[first_site:end_site]`` (its container at ``ctx``): scopes and docs rebased
-    only when its symbol indices moved, call shapes when its symbols or sites did."""
-    cache = c.cache
-    local = docs = links = None
-    part = c.facts
-    if cache is not None and (cache.at == (base, ctx) or (c.parent is None and len(part.symbols) == 1 and not part.sites)):
-        # (a top-level chunk that defines and calls nothing: its placement maps the module alone)
-        local, docs = cache.local, cache.docs
-        if cache.links_at == first_site or not part.sites:
-            links = cache.links
-    if local is None or links is None:
-        mapping = _mapping(c, base, ctx)
-        if local is None:
-            local = lang.rebase_local(part.local, mapping)
-            docs = [(mapping[i], d) for i, d in part.docs.items()] if part.docs else []
-        links = [shapes.rebase(t, first_site, mapping) for t in part.links] if part.links else []
-    c.cache = Rebased._make(((base, ctx), symbols[base:end], sites[first_site:end_site], local, docs, first_site, links,
-                             c.start_row))
+    """The merge caches of chunks ``done[first:]``, whose symbols a definition added or removed
+    above moved to other indices (``sym_at``, ``site_at``): their records in the new merge
+    (``symbols``, ``sites``, moved there in place: see :func:`_shift_records`), their scopes, docs
+    and call shapes placed at their new indices. One pass, no call per chunk but the plugin's
+    ``rebase_local`` (after a new method above ~650 chunks of zod's ``types.ts``, every keystroke
+    that adds or removes a definition places each of them again)."""
+    rebase_local = lang.rebase_local
+    new = tuple.__new__
+    for i in range(first, len(done)):
+        c = done[i]
+        part = c.facts
+        base, end, s0 = sym_at[i], sym_at[i + 1], site_at[i]
+        p = c.parent
+        if p is None:
+            ctx = -1
+            mapping = [0, *range(base, end)]
+        else:
+            h = done[p]
+            ctx = sym_at[p] if h.container is not None and len(h.facts.symbols) > 1 else 0
+            mapping = [0, ctx, *range(base, end)]
+        cache = c.cache
+        if cache is not None and (cache.at == (base, ctx) or (p is None and len(part.symbols) == 1 and not part.sites)):
+            # (a top-level chunk that defines and calls nothing: its placement maps the module alone)
+            local, docs = cache.local, cache.docs
+        else:
+            local = rebase_local(part.local, mapping)
+            docs = [(mapping[j], d) for j, d in part.docs.items()] if part.docs else []
+        links = [shapes.rebase(t, s0, mapping) for t in part.links] if part.links else []
+        c.cache = new(Rebased, ((base, ctx), symbols[base:end], sites[s0 : site_at[i + 1]], local, docs, s0, links,
+                                c.start_row))
 
 
 def _site_ids(chunks: list[Chunk], ids: list[int], sym_at: list[int]) -> list[int]:

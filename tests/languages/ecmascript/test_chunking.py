@@ -222,15 +222,19 @@ def test_a_merge_of_the_last_merges_parts_but_a_few_is_a_fresh_merge(
     parts: list[Any], changes: list[tuple[int, Any]], same_place: bool
 ) -> None:
     """merge_local makes again only the rows of the parts that changed since its last merge (a
-    keystroke's): equal to a merge made afresh, whichever parts changed and how."""
+    keystroke's), moving the rows after a part whose site count changed: equal to a merge made
+    afresh, whichever parts changed and how."""
     from graphmind.languages.ecmascript import chunking
 
     chunking.merge_local(parts)
     now = list(parts)
     for i, part in changes:
         if i < len(now):
-            if same_place and now[i] and part:  # a chunk whose scopes changed, not its names or site count
-                part = {**part, "folder": now[i]["folder"], "mlocals": now[i]["mlocals"], "nsites": now[i]["nsites"]}
+            if same_place and now[i] and part:
+                # a chunk whose scopes or site count changed (it has sites still, or none still),
+                # not its names
+                n = part["nsites"] if part["nsites"] and now[i]["nsites"] else now[i]["nsites"]
+                part = {**part, "folder": now[i]["folder"], "mlocals": now[i]["mlocals"], "nsites": n}
             now[i] = part
     got = chunking.merge_local(now)
     chunking._last_merge = None

@@ -233,17 +233,27 @@ def merge_local(parts: list[Any]) -> dict[str, Any]:
     them, and each chunk's scopes with the index of its first site and where its symbols were
     placed (chunks without sites left out). A keystroke that changed a chunk's scopes merges the
     file's ~900 parts again: when the parts are the last merge's but for a few whose module-level
-    names and site counts are as they were, only their rows of the last table are made again."""
+    names are as they were (and which had sites and have, or had none and have none), only their
+    rows of the last table are made again, and the rows after them moved when their site counts
+    changed (a call typed)."""
     global _last_merge
     last = _last_merge
     if last is not None and len(last.parts) == len(parts):
         changed = list(compress(count(), map(is_not, parts, last.parts)))
         if len(changed) <= 8 and all(_same_place(last.parts[i], parts[i]) for i in changed):
             table = list(last.local["parts"])
+            moved, after = 0, 0  # sites the changed parts added (removed) so far; rows from ``after`` on start that much further
             for i in changed:
                 k = last.rows[i]
-                if k >= 0:
-                    table[k] = _row(table[k][0], parts[i])
+                if k < 0:
+                    continue
+                if moved:
+                    table[after:k] = [(r[0] + moved, *r[1:]) for r in table[after:k]]
+                table[k] = _row(table[k][0] + moved, parts[i])
+                moved += parts[i]["nsites"] - last.parts[i]["nsites"]
+                after = k + 1
+            if moved:  # (a call typed or removed: each row after it starts at another site)
+                table[after:] = [(r[0] + moved, *r[1:]) for r in table[after:]]
             local = {**last.local, "mlocals": list(last.local["mlocals"]), "parts": table}
             _last_merge = _Merge(parts, local, last.rows)
             return local
@@ -280,10 +290,12 @@ def _row(at: int, part: dict[str, Any]) -> tuple:
 
 def _same_place(a: Any, b: Any) -> bool:
     """Whether a chunk's part ``b`` takes ``a``'s place in a merge: both empty, or both of the
-    same folder, module-level names and site count (so the other rows and names stand)."""
+    same folder and module-level names, both with sites or both without (so the other rows and
+    names stand, the rows after it moved by the difference of their site counts)."""
     if not a or not b:
         return not a and not b
-    return a["folder"] == b["folder"] and a["mlocals"] == b["mlocals"] and a.get("nsites", 0) == b.get("nsites", 0)
+    return (a["folder"] == b["folder"] and a["mlocals"] == b["mlocals"]
+            and bool(a.get("nsites", 0)) == bool(b.get("nsites", 0)))
 
 
 class ChunkScopes:
