@@ -256,6 +256,8 @@ class BufferLayer:
             with engine.lock, store.tx():
                 _, changed, theirs = relink(store, pg, self.hidden | set(hidden), newly_hidden=added)
             files |= changed
+            if not theirs:  # (most changes: no round trip here)
+                return files
             adopted = sorted(set(snapshot_paths(pg, theirs).values()) - set(store.paths_under("")))
             if not adopted:
                 return files
