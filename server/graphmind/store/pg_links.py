@@ -144,15 +144,17 @@ def remake(pg: Any, db: sqlite3.Connection, keys: LinkKeys, hidden: Iterable[int
     handlers = [r for r in events if r[1] == "handle"]
     routes = [r for r in http if r[1] == "route" and _bucket(r[2]) in wanted]
     refs = _references(pg, db, {(r[0], r[3]) for r in [*handlers, *routes] if r[5] is None and r[3] is not None}, again)
-    by_topic: dict[str, list[tuple]] = {}
-    for r in handlers:
-        by_topic.setdefault(r[2], []).append(r)
+    by_topic: dict[str, list[tuple]] = {}  # a topic's handler rows
+    emitters: dict[str, list[tuple[int, int, int]]] = {}  # a topic's (file_id, sid, caller_id)
+    for r in events:
+        if r[1] == "handle":
+            by_topic.setdefault(r[2], []).append(r)
+        elif r[1] == "emit":
+            emitters.setdefault(r[2], []).append((r[0], r[3], r[4]))
+            out[LinkSite(r[0], r[3], "event")] = []
     made: list[tuple[str, list]] = []
     for topic in topics:
-        emitters = [(f, sid, caller) for f, role, key, sid, caller, _ in events if role == "emit" and key == topic]
-        for f, sid, _ in emitters:
-            out[LinkSite(f, sid, "event")] = []
-        made.append(("event", topic_edges(topic, emitters, [t[1:] for t in _targets(by_topic.get(topic, []), refs)])))
+        made.append(("event", topic_edges(topic, emitters.get(topic, []), [t[1:] for t in _targets(by_topic.get(topic, []), refs)])))
     for f, sid, _, _ in calls:
         out[LinkSite(f, sid, "http")] = []
     made.append(("http", http_edges(calls, _targets(routes, refs))))
