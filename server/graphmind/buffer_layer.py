@@ -258,7 +258,7 @@ class BufferLayer:
             files |= changed
             if not theirs:  # (most changes: no round trip here)
                 return files
-            adopted = sorted(set(snapshot_paths(pg, theirs).values()) - set(store.paths_under("")))
+            adopted = sorted(set(snapshot_paths(pg, {s.file_id for s in theirs}).values()) - set(store.paths_under("")))
             if not adopted:
                 return files
             pending = self._adopt(adopted, snap)

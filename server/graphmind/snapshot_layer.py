@@ -113,16 +113,16 @@ def resolve_stored(row: StoredFile | None, view: StoreView) -> FileResolution | 
 
 
 def relink(store: Store, pg: Any, hidden: Iterable[int], again: Mapping[int, FileResolution] | None = None,
-           newly_hidden: Iterable[int] | None = None) -> tuple[SiteEdges, set[int], list[int]]:
+           newly_hidden: Iterable[int] | None = None) -> tuple[SiteEdges, set[int], SiteEdges]:
     """The link edges (events, HTTP) of a layer's keys made over snapshot ∪ layer (``pg``: a
     session on the snapshot; ``hidden``: the snapshot's files the layer replaces or deletes;
     ``again``: the snapshot's files resolved again, not written yet): the keys the layer's
     index remade from its own rows since the last call (``Layers.flushed``), and those of the
     snapshot's rows the layer hides (``newly_hidden``, else all of ``hidden``) or resolves again
-    (:mod:`.store.pg_links`). Writes the new
-    edges of the sites the layer holds (in the caller's transaction). Returns the edges by site,
-    the layer's files of those sites (whose rows a reader must get again), and the snapshot's files (other than ``again``) whose
-    emitters' edges changed, which the layer must hold."""
+    (:mod:`.store.pg_links`). Writes the new edges of the sites the layer holds (in the
+    caller's transaction). Returns the edges by site,
+    the layer's files of those sites (whose rows a reader must get again), and the snapshot's
+    sites (of files other than ``again``) whose edges changed, which the layer must hold."""
     layers = store.layers
     layers.flush()
     keys, layers.flushed = layers.flushed or LinkKeys(), LinkKeys()
@@ -130,7 +130,7 @@ def relink(store: Store, pg: Any, hidden: Iterable[int], again: Mapping[int, Fil
     keys.update(snapshot_keys(pg, hidden if newly_hidden is None else newly_hidden, again or ()))
     links = remake(pg, store.db, keys, hidden, again)
     held = write_layer_sites(store.db, links)
-    return links, held, sorted({s.file_id for s in snapshot_changes(pg, store.db, links, skip=again or ())})
+    return links, held, snapshot_changes(pg, store.db, links, skip=again or ())
 
 
 def _digest(root: Path, location_key: str, snapshot: SnapshotInfo, changes: list[ChangedFile],
@@ -257,9 +257,10 @@ def _build(
                 # a re-resolved file: its stored facts resolved again (not parsed, not stored
                 # here); the layer keeps what that changed, under the snapshot's id
                 again = {other_ids[p]: res for p in others if p in other_ids and (res := resolve_stored(stored.get(p), view))}
-                links, _, linked = relink(store, pg, hidden, again)
+                links, _, theirs = relink(store, pg, hidden, again)
+                linked = {s.file_id for s in theirs}
                 if linked:  # the snapshot's emitters whose link edges changed: their sites are the layer's
-                    before = merged(before, snapshot_resolutions(pg, linked))
+                    before = merged(before, snapshot_resolutions(pg, linked, {s.sid for s in theirs}))
                     others = sorted({*others, *snapshot_paths(pg, linked).values()})
                 keep_resolutions(store.db, {**again, **dict.fromkeys(linked)}, before, links)
                 store.bump_epoch()

@@ -141,22 +141,27 @@ def _from_links(edge: tuple) -> bool:
     return via_kind(edge[4]) is not None
 
 
-def snapshot_resolutions(pg: Any, file_ids: Iterable[int]) -> SnapshotResolutions:
-    """The snapshot's resolution rows of these files (read before any layer is installed)."""
+def snapshot_resolutions(pg: Any, file_ids: Iterable[int], sids: Iterable[int] | None = None) -> SnapshotResolutions:
+    """The snapshot's resolution rows of these files (read before any layer is installed).
+    ``sids``: only those sites and their edges, and no lookups (what :func:`keep_resolutions`
+    reads of a file whose link edges alone changed)."""
     ids = (POSTGRES.array(sorted(set(file_ids))),)
+    only, args = ("", ids) if sids is None else (f" AND sid {POSTGRES.in_ints}", (*ids, POSTGRES.array(sorted(set(sids)))))
     sites: dict[int, dict[int, SnapshotSite]] = {}
     for f, sid, *row in pg.execute(
-        f"SELECT file_id, sid, caller_id, name, kind, status, sl, sc, el, ec FROM sites WHERE file_id {POSTGRES.in_ints}", ids,
+        f"SELECT file_id, sid, caller_id, name, kind, status, sl, sc, el, ec FROM sites WHERE file_id {POSTGRES.in_ints}{only}", args,
     ):
         sites.setdefault(f, {})[sid] = SnapshotSite(*row)
     edges: dict[int, dict[int, list[tuple]]] = {}
     for f, sid, *edge in pg.execute(
-        f"SELECT file_id, sid, caller_id, callee_id, confidence, kind, via FROM edges WHERE file_id {POSTGRES.in_ints}", ids,
+        f"SELECT file_id, sid, caller_id, callee_id, confidence, kind, via FROM edges WHERE file_id {POSTGRES.in_ints}{only}", args,
     ):
-        edges.setdefault(f, {}).setdefault(sid, []).append(_edge(*edge))
+        if sid in sites.get(f, {}):
+            edges.setdefault(f, {}).setdefault(sid, []).append(_edge(*edge))
     deps: dict[int, set[str]] = {}
-    for f, key in pg.execute(f"SELECT file_id, key FROM deps WHERE file_id {POSTGRES.in_ints}", ids):
-        deps.setdefault(f, set()).add(key)
+    if sids is None:
+        for f, key in pg.execute(f"SELECT file_id, key FROM deps WHERE file_id {POSTGRES.in_ints}", ids):
+            deps.setdefault(f, set()).add(key)
     overrides: dict[int, set[tuple[int, int]]] = {}
     for f, declared, impl in pg.execute(f"SELECT file_id, declared_id, impl_id FROM overrides WHERE file_id {POSTGRES.in_ints}", ids):
         overrides.setdefault(f, set()).add((declared, impl))
@@ -175,8 +180,8 @@ def keep_resolutions(db: sqlite3.Connection, resolutions: Mapping[int, FileResol
     edges; the lookups added (those dropped: ``deps_gone``); the overrides. A site's link edges
     (events, HTTP) are ``links``' where they were remade over snapshot ∪ layer
     (:func:`.pg_links.remake`), else the snapshot's. A file of None: only its link edges changed,
-    its resolution is the snapshot's (its overrides copied: the layer's set of a file hides the
-    snapshot's). Their version is the snapshot's (the same facts, so the same sites): none of its
+    its resolution is the snapshot's (``before`` may hold only the sites in ``links``; its
+    overrides copied: the layer's set of a file hides the snapshot's). Their version is the snapshot's (the same facts, so the same sites): none of its
     rows is written (in the caller's transaction)."""
     assert all(snap < OWN_IDS for snap in resolutions)
     db.execute(_DEPS_GONE)
