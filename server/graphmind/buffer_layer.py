@@ -31,8 +31,9 @@ from typing import Any
 from . import languages
 from .engine import Engine
 from .engine.update import Change, interface_diff
-from .snapshot_layer import LocalLayer, SessionReads, resolve_stored
+from .snapshot_layer import LocalLayer, SessionReads, relink, resolve_stored
 from .store import NO_INTERFACE, StoreView
+from .store.layers import LinkKeys
 from .store.pg_overlay import (
     LAYERED_VIEWS,
     RESOLUTION_VIEWS,
@@ -43,6 +44,7 @@ from .store.pg_overlay import (
     install,
     replace_files,
     snapshot_ids,
+    snapshot_paths,
     view_columns,
 )
 from .store.snapshots import SnapshotInfo, SnapshotStore
@@ -109,6 +111,7 @@ class BufferLayer:
                 src.close()
                 dst.close()
         engine = Engine(path.parents[1], db_path=path, jobs=1)
+        engine.store.layers.flushed = LinkKeys()  # the link keys a change remade: made again over snapshot ∪ layer
         if base is None:
             engine.store.set_meta(NEXT_FILE_ID, str(OWN_IDS))  # never a snapshot's file id
         return engine
@@ -208,12 +211,7 @@ class BufferLayer:
         held = set(store.paths_under(""))
         looked = dependents_stacked(pg, keys)
         adopted = sorted(looked - held)
-        if adopted:
-            stored = {f.path: f for f in stacked.stored_files(adopted)}
-            snap.update(self._snapshot_ids(adopted))
-            with engine.lock, store.tx():
-                pending |= updater.apply([c for p in adopted if (c := updater.change_of_stored(p, stored.get(p)))],
-                                         resolve=False)
+        pending |= self._adopt(adopted, snap)
         pending |= {f for p in looked & held if (f := store.file_id(p)) is not None}
         written = {f for p in [*paths, *adopted] if (f := store.file_id(p)) is not None}
         gone = {f for f in before.values() if f is not None}
@@ -231,7 +229,49 @@ class BufferLayer:
         with engine.lock, store.tx():
             updater.resolve_files(sorted(pending), view)
             store.bump_epoch()
-        self._publish(written | gone | pending, hidden, want)
+        self._publish(self._relink(snap, hidden, written | gone | pending), hidden, want)
+
+    def _adopt(self, paths: list[str], snap: dict[str, int]) -> set[int]:
+        """The snapshot's files ``paths`` written into the layer from their stored facts (their
+        snapshot ids added to ``snap``); returns the files to resolve."""
+        engine = self._engine
+        if not paths or engine is None:
+            return set()
+        stored = {f.path: f for f in SessionReads(self._pg).stored_files(paths)}
+        snap.update(self._snapshot_ids(paths))
+        with engine.lock, engine.store.tx():
+            return engine.updater.apply([c for p in paths if (c := engine.updater.change_of_stored(p, stored.get(p)))],
+                                        resolve=False)
+
+    def _relink(self, snap: dict[str, int], hidden: list[int], files: set[int]) -> set[int]:
+        """The link edges (events, HTTP) of what a change touched, made over snapshot ∪ layer
+        (:func:`.snapshot_layer.relink`); a snapshot file whose emitters' edges changed is adopted
+        (from its stored facts), resolved, and linked in turn. Returns ``files`` and the files
+        whose link edges changed, to publish (``hidden``: the adopted files' snapshot ids added)."""
+        engine, pg = self._engine, self._pg
+        assert engine is not None
+        store = engine.store
+        added = list(hidden)
+        while True:
+            with engine.lock, store.tx():
+                _, changed, theirs = relink(store, pg, self.hidden | set(hidden), newly_hidden=added)
+            files |= changed
+            if not theirs:  # (most changes: no round trip here)
+                return files
+            adopted = sorted(set(snapshot_paths(pg, {s.file_id for s in theirs}).values()) - set(store.paths_under("")))
+            if not adopted:
+                return files
+            pending = self._adopt(adopted, snap)
+            ids = {f for p in adopted if (f := store.file_id(p)) is not None}
+            added = [i for p in adopted if (i := snap.get(p)) is not None and i not in self.hidden and i not in hidden]
+            hidden += added
+            with pg.connection() as conn:  # their interface in the resolving session, as for a change
+                replace_files(conn, self.columns, ids, file_rows(store.db, {v: self.columns[v] for v in INTERFACE_VIEWS}, ids),
+                              added)
+            with engine.lock, store.tx():
+                engine.updater.resolve_files(sorted(pending), self._resolving_view())
+                store.bump_epoch()
+            files |= ids | pending
 
     def warm(self, paths: list[str]) -> None:
         """Resolve the opened files' stored facts through the resolving view once, writing

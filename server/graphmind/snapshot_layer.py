@@ -31,7 +31,7 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,16 +43,19 @@ from .engine.update import interface_diff, resolve_facts
 from .gitrepo import ChangedFile
 from .model import FileResolution
 from .store import Store, StoredFile, StoreView
+from .store.layers import LinkKeys
+from .store.pg_links import SiteEdges, remake, snapshot_changes, snapshot_keys, write_layer_sites
 from .store.pg_overlay import (
     LayerRows,
     check,
     dependent_paths,
     install,
     keep_resolutions,
-    link_callees,
     local_rows,
     looked_up,
+    merged,
     snapshot_ids,
+    snapshot_paths,
     snapshot_resolutions,
     view_columns,
 )
@@ -107,6 +110,27 @@ def resolve_stored(row: StoredFile | None, view: StoreView) -> FileResolution | 
         return None
     lang = languages.get(row.lang or "") or languages.for_path(row.path)
     return None if lang is None else resolve_facts(lang, row.path, row.facts, row.sids, view)
+
+
+def relink(store: Store, pg: Any, hidden: Iterable[int], again: Mapping[int, FileResolution] | None = None,
+           newly_hidden: Iterable[int] | None = None) -> tuple[SiteEdges, set[int], SiteEdges]:
+    """The link edges (events, HTTP) of a layer's keys made over snapshot ∪ layer (``pg``: a
+    session on the snapshot; ``hidden``: the snapshot's files the layer replaces or deletes;
+    ``again``: the snapshot's files resolved again, not written yet): the keys the layer's
+    index remade from its own rows since the last call (``Layers.flushed``), and those of the
+    snapshot's rows the layer hides (``newly_hidden``, else all of ``hidden``) or resolves again
+    (:mod:`.store.pg_links`). Writes the new edges of the sites the layer holds (in the
+    caller's transaction). Returns the edges by site,
+    the layer's files of those sites (whose rows a reader must get again), and the snapshot's
+    sites (of files other than ``again``) whose edges changed, which the layer must hold."""
+    layers = store.layers
+    layers.flush()
+    keys, layers.flushed = layers.flushed or LinkKeys(), LinkKeys()
+    hidden = set(hidden)
+    keys.update(snapshot_keys(pg, hidden if newly_hidden is None else newly_hidden, again or ()))
+    links = remake(pg, store.db, keys, hidden, again)
+    held = write_layer_sites(store.db, links)
+    return links, held, snapshot_changes(pg, store.db, links, skip=again or ())
 
 
 def _digest(root: Path, location_key: str, snapshot: SnapshotInfo, changes: list[ChangedFile],
@@ -188,6 +212,9 @@ def _build(
     try:
         store = engine.store
         store.set_meta(NEXT_FILE_ID, str(OWN_IDS))  # never a snapshot's file id
+        # the link keys whose edges the layer's index makes from its own rows alone: made again
+        # over snapshot ∪ layer once its files are resolved
+        store.layers.flushed = LinkKeys()
         # 1. the changed files from disk, then the buffers' texts over them (resolved later,
         # against snapshot ∪ layer)
         refresh_changes(engine, changes)
@@ -230,11 +257,16 @@ def _build(
                 # a re-resolved file: its stored facts resolved again (not parsed, not stored
                 # here); the layer keeps what that changed, under the snapshot's id
                 again = {other_ids[p]: res for p in others if p in other_ids and (res := resolve_stored(stored.get(p), view))}
-                keep_resolutions(store.db, again, before, link_callees(pg, before))
+                links, _, theirs = relink(store, pg, hidden, again)
+                linked = {s.file_id for s in theirs}
+                if linked:  # the snapshot's emitters whose link edges changed: their sites are the layer's
+                    before = merged(before, snapshot_resolutions(pg, linked, {s.sid for s in theirs}))
+                    others = sorted({*others, *snapshot_paths(pg, linked).values()})
+                keep_resolutions(store.db, {**again, **dict.fromkeys(linked)}, before, links)
                 store.bump_epoch()
         finally:
             pg.close()
-        resolved = sorted(again)
+        resolved = sorted({*again, *linked})
         store.set_meta(_KEY, json.dumps({"key": key, "changed": held, "deleted": deleted, "reresolved": others,
                                          "hidden": hidden, "resolved": resolved}))
         store.checkpoint()
@@ -243,4 +275,4 @@ def _build(
         engine.close()
 
 
-__all__ = ["LAYER_FILE", "LayerRefused", "LocalLayer", "SessionReads", "open_layer", "resolve_stored"]
+__all__ = ["LAYER_FILE", "LayerRefused", "LocalLayer", "SessionReads", "open_layer", "relink", "resolve_stored"]

@@ -11,26 +11,37 @@ under every position of every call (the reads asked one arm per layer: ``stacked
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 import tempfile
 from pathlib import Path
 from typing import Any
 
+import pytest
 from edit_sequences import apply_edits, edit_sequences
 from graphmind.commits import index_commit
 from graphmind.engine import Engine
 from graphmind.graph import Graph
 from graphmind.store import StoreView
 from graphmind.store.location import StoreLocation, check
-from graphmind.store.pg_overlay import RESOLUTION_VIEWS
+from graphmind.store.pg_overlay import LAYERED_VIEWS, RESOLUTION_VIEWS
 from graphmind.store.snapshots import SnapshotStore
 from graphmind.store.stacked import OWN_IDS
 from graphmind.team import open_snapshot
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from pg_util import git, repository
 from profiles import examples
-from test_pg_overlay import FILES, FRAGMENTS, SHOP, assert_stacked_equals_fresh
+from test_pg_buffer_layer import live_engine
+from test_pg_overlay import (
+    FILES,
+    FRAGMENTS,
+    SHOP,
+    _canonical,
+    _fresh_rows,
+    _stacked_rows,
+    assert_stacked_equals_fresh,
+)
 
 # edits of what other files look up: a definition renamed or removed, a base class dropped (the
 # dispatch through it), a module-level name re-bound
@@ -234,3 +245,124 @@ def test_prefetch_is_nothing_to_do_in_process(tmp_path: Path) -> None:
     finally:
         engine.close()
 
+
+
+# ---------------------------------------------------------------------- link edges (events, HTTP)
+# a workspace of event emitters and handlers, HTTP clients and routes, in different files
+LINKED = Path(__file__).parents[1] / "layers" / "fixtures"
+APPEND = None  # an edit's ``old``: the ``new`` text is appended to the file
+LINK_EDITS = {
+    # a handler added for a topic a snapshot file emits (orders.ship: nobody listened)
+    "handler added": ("shop/billing.py", APPEND, '\n\n@bus.on("order.shipped")\ndef track(order):\n    pass\n'),
+    "handler removed": ("shop/billing.py", '@bus.on("order.created")\n', ""),
+    "handler's event renamed": ("shop/billing.py", 'bus.subscribe("order.created", notify)', 'bus.subscribe("order.made", notify)'),
+    "signal receiver dropped": ("shop/billing.py", "@receiver([order_paid, order_refunded])\n", ""),
+    "emitter's event renamed": ("shop/orders.py", 'bus.emit("order.created", order)', 'bus.emit("order.made", order)'),
+    # a layer file's emitter reaching the snapshot's handlers
+    "emitter added": ("shop/orders.py", APPEND, '\n\ndef reorder(order):\n    bus.emit("order.created", order)\n'),
+    "task dropped": ("shop/tasks.py", "@app.task\n", ""),
+    # a route added that a snapshot client calls (delete_order: no DELETE route before)
+    "route added": ("api/routes.py", APPEND, '\n\n@app.delete("/orders/{order_id}")\ndef drop_order(order_id):\n    pass\n'),
+    # a more specific route gone: fetch_recent falls back to /orders/{}
+    "route removed": ("api/routes.py", '@app.get("/orders/recent")\n', ""),
+    "client added": ("client/sync.py", APPEND, '\n\ndef refund_now(rid):\n    return requests.post(f"/refunds/{rid}")\n'),
+    # a route's handler passed by name renamed: urls.py's reference resolves no more
+    "route's handler renamed": ("api/views.py", "def report(", "def reported("),
+}
+
+
+def _linked_repository(root: Path) -> Path:
+    for part in ("events/py", "http"):
+        shutil.copytree(LINKED / part, root, dirs_exist_ok=True)
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "C0")
+    return root
+
+
+def _link_edit(text: str, old: str | None, new: str) -> str:
+    if old is None:
+        return text + new
+    assert old in text, old
+    return text.replace(old, new, 1)
+
+
+def _link_edits(root: Path, names: list[str]) -> dict[str, str]:
+    """The edits' texts by path (applied in order to the working tree's texts)."""
+    texts: dict[str, str] = {}
+    for name in names:
+        rel, old, new = LINK_EDITS[name]
+        texts[rel] = _link_edit(texts.get(rel, (root / rel).read_text()), old, new)
+    return texts
+
+
+def _via_links(graph: Graph) -> list[str]:
+    with graph.engine.lock:
+        return sorted(repr(r) for r in graph.engine.store.db.execute(
+            "SELECT caller_id, callee_id, confidence, via FROM edges WHERE via LIKE 'event:%' OR via LIKE 'http:%'"))
+
+
+@pytest.mark.parametrize("names", [[n] for n in LINK_EDITS] + [sorted(LINK_EDITS)], ids=[*LINK_EDITS, "all"])
+def test_a_layer_remakes_the_link_edges_of_the_snapshots_files(pg_url: str, tmp_path: Path, names: list[str]) -> None:
+    """A layer file that adds, removes or renames a handler, route, emitter or client: the link
+    edges from and to the snapshot's files are those of a fresh index of the working tree (a
+    snapshot emitter's edges are the layer's where they changed)."""
+    loc = check(pg_url, "test")
+    root = _linked_repository(tmp_path / "ws")
+    index_commit(root, loc, "HEAD", jobs=1, cache=tmp_path / "cache")
+    for rel, text in _link_edits(root, names).items():
+        (root / rel).write_text(text)
+    assert_thin_and_exact(root, loc, tmp_path)
+    engine, _ = open_snapshot(root, loc)
+    fresh = Engine(tmp_path / "fresh", db_path=tmp_path / "fresh.db", jobs=1)
+    try:
+        got, want = _via_links(Graph(engine)), _via_links(Graph(fresh))  # type: ignore[arg-type]
+        assert got == want and want
+    finally:
+        engine.close()  # type: ignore[union-attr]
+        fresh.close()
+
+
+@settings(max_examples=examples(5), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(names=st.lists(st.sampled_from(sorted(LINK_EDITS)), max_size=4, unique=True),
+       buffered=st.lists(st.sampled_from(sorted(LINK_EDITS)), min_size=1, max_size=3, unique=True))
+@example(names=["emitter added"], buffered=["handler added"])  # a snapshot handler for a layer emitter
+@example(names=[], buffered=["route added", "emitter's event renamed", "client added"])
+@example(names=["handler added"], buffered=["handler removed", "route's handler renamed"])
+def test_buffer_edits_remake_the_link_edges_as_a_fresh_index(pg_url: str, names: list[str], buffered: list[str]) -> None:
+    """The same edits on disk (the layer under the buffers) and in buffers, typed one by one into
+    the buffers' live layer: the stacked views hold the rows of a fresh index of the final texts."""
+    loc = check(pg_url, "test")
+    with tempfile.TemporaryDirectory() as tmp:
+        root = _linked_repository(Path(tmp) / "ws")
+        index_commit(root, loc, "HEAD", jobs=1, cache=Path(tmp) / "cache")
+        for rel, text in _link_edits(root, names).items():
+            (root / rel).write_text(text)
+        engine, live = live_engine(root, loc)
+        try:
+            Graph(engine).find("charge")  # a reader's session, installed before the edits and kept up to date
+            buffers: dict[str, bytes] = {}
+            for name in buffered:
+                rel, old, new = LINK_EDITS[name]
+                text = buffers[rel].decode() if rel in buffers else (root / rel).read_text()
+                if old is not None and old not in text:
+                    continue
+                buffers[rel] = _link_edit(text, old, new).encode()
+                live.update(buffers)
+            final = Path(tmp) / "final"  # the working tree with the buffers' texts
+            shutil.copytree(root, final, ignore=shutil.ignore_patterns(".git", ".graphmind"))
+            for rel, text_b in buffers.items():
+                (final / rel).write_bytes(text_b)
+            stacked = _stacked_rows(engine)
+            want, fresh = _fresh_rows(final, Path(tmp), {v: c for v, (c, _) in stacked.items()})
+            try:
+                got_rows, want_rows = _canonical(stacked), _canonical(want)
+                for view in LAYERED_VIEWS:
+                    assert got_rows[view] == want_rows[view], view
+                assert _via_links(Graph(engine)) == _via_links(Graph(fresh))  # type: ignore[arg-type]
+            finally:
+                fresh.close()
+        finally:
+            engine.close()
+            live.close()
+        SnapshotStore(loc).prune(keep=0)

@@ -39,6 +39,9 @@ WORKSPACES = {"search": ("search",), "events+notes": ("events/py", "notes"), "ht
 QUERIES = ["Order", "save", "idempotent", "ledger", "refund status", "payments service", "server error", "-> int",
            "o", "a", "get", "order total", "Idempotent ledger", "nothing like this"]
 ADDED = '\n\ndef local_added(order):\n    """Idempotent ledger of a refund order: local only."""\n    return order\n'
+# a handler and a route added locally (to billing.py, routes.py): the snapshot's emitter
+# (orders.ship) and clients (delete_order, cancelOrder) reach it
+ADDED += '\n\n@bus.on("order.shipped")\n@app.delete("/orders/{order_id}")\ndef local_handler(order_id):\n    pass\n'
 NEW_FILE = 'def fresh_local(order_id):\n    """Refund the order (a new file of the working tree)."""\n    return order_id\n'
 
 
@@ -172,6 +175,8 @@ QUESTIONS: dict[str, Callable[[Graph], Any]] = {
 # what a workspace's answers must hold (its layer is asked, not only its direct calls)
 HOLDS = {("events+notes", "callers"): "kind='event'", ("events+notes", "blast_with_notes"): "'title'",
          ("http", "callers"): "kind='http'", ("imports", "imports"): "'importedBy': [{"}
+# and the edges of the layer's handler and route from the snapshot's files
+HOLDS_LOCAL = {("events+notes", "callers"): "key='order.shipped'", ("http", "callers"): "key='DELETE /orders/{}'"}
 
 
 @pytest.mark.parametrize("question", sorted(QUESTIONS))
@@ -180,6 +185,7 @@ def test_the_snapshot_and_its_layer_answer_as_the_local_index(stacked: Stacked, 
     want = QUESTIONS[question](stacked.local)
     assert want, question  # the question asks something of this workspace
     assert HOLDS.get((stacked.name, question), "") in repr(want)
+    assert HOLDS_LOCAL.get((stacked.name, question), "") in repr(want)
     if isinstance(want, dict):
         assert sorted(got) == sorted(want)
         for k in want:

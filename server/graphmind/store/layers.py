@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import NamedTuple
 
@@ -90,6 +91,84 @@ def _bucket(key: str) -> int:
     return len(http.segments(key.partition(" ")[2]))
 
 
+@dataclass
+class LinkKeys:
+    """The keys whose link edges are remade: event topics, HTTP client calls (file id, sid), and
+    the segment counts of route paths that changed (every client of as many segments)."""
+
+    topics: set[str] = field(default_factory=set)
+    clients: set[tuple[int, int]] = field(default_factory=set)
+    buckets: set[int] = field(default_factory=set)
+
+    def mark(self, file_id: int, rows: Iterable[tuple[str, str, str | None, int | None]]) -> None:
+        """Rows (kind, role, key, sid) of a file changed, or their edges were rewritten."""
+        for kind, role, key, sid in rows:
+            if kind == "event":
+                if key is not None:
+                    self.topics.add(key)
+            elif role == "client":
+                if sid is not None:
+                    self.clients.add((file_id, sid))
+            elif key is not None:
+                self.buckets.add(_bucket(key))
+
+    def update(self, other: LinkKeys) -> None:
+        self.topics |= other.topics
+        self.clients |= other.clients
+        self.buckets |= other.buckets
+
+    def __bool__(self) -> bool:
+        return bool(self.topics or self.clients or self.buckets)
+
+
+# a link edge made from rows: (file_id, sid, caller_id, callee_id, confidence, via)
+LinkEdge = tuple[int, int, int, int, int, str]
+
+
+def topic_edges(topic: str, emitters: Iterable[tuple[int, int, int]], handlers: Iterable[tuple[int, int]]) -> list[LinkEdge]:
+    """The edges of an event topic: every emitter (file_id, sid, caller_id) to every handler
+    (target, confidence: the best of its rows)."""
+    best: dict[int, int] = {}
+    for target, conf in handlers:
+        best[target] = max(best.get(target, conf), conf)
+    via = f"event:{topic}"
+    return sorted((f, sid, caller, target, conf, via) for f, sid, caller in set(emitters) for target, conf in best.items())
+
+
+def http_edges(calls: Iterable[tuple[int, int, int, str]], routes: Iterable[tuple[str, int, int]]) -> list[LinkEdge]:
+    """The edges of HTTP client calls (file_id, sid, caller_id, key) to the routes (key, target,
+    confidence) that match them best (:func:`.links.http.best_routes`)."""
+    calls = list(calls)
+    wanted = {_bucket(key) for *_, key in calls}
+    by_bucket: dict[int, dict[http.Route, int]] = {}  # by segment count: route -> confidence
+    for key, target, conf in routes:
+        b = _bucket(key)
+        if b in wanted:
+            method, _, path = key.partition(" ")
+            r = http.Route(method, path, target)
+            bucket = by_bucket.setdefault(b, {})
+            bucket[r] = max(bucket.get(r, 0), conf)
+    # within a bucket, by first segment ("{}": a parameter), so a client meets only the
+    # routes that can match it
+    by_first: dict[tuple[int, str], list[http.Route]] = {}
+    for b, rs in by_bucket.items():
+        for r in rs:
+            first = (http.segments(r.path) or [""])[0]
+            by_first.setdefault((b, "{}" if "{}" in first else first), []).append(r)
+    out: dict[tuple[int, int, int, int], tuple[int, str]] = {}
+    for fid, sid, caller, key in calls:
+        method, _, path = key.partition(" ")
+        b = _bucket(key)
+        conf_of = by_bucket.get(b, {})
+        first = (http.segments(path) or [""])[0]
+        near = conf_of if "{}" in first else [*by_first.get((b, first), ()), *by_first.get((b, "{}"), ())]
+        for r in http.best_routes(method, path, near):
+            k = (fid, sid, caller, r.target)
+            if k not in out or out[k][0] < conf_of[r]:
+                out[k] = (conf_of[r], f"http:{method} {r.path}")
+    return [(*k, conf, via) for k, (conf, via) in sorted(out.items())]
+
+
 def _no_owner(file_id: int) -> None:
     """A store that is not stacked owns every file it has."""
 
@@ -98,24 +177,17 @@ class Layers:
     def __init__(self, db: sqlite3.Connection, dialect: Dialect = SQLITE) -> None:
         self.db = db
         self.d = dialect
-        self.dirty_topics: set[str] = set()
-        self.dirty_clients: set[tuple[int, int]] = set()  # (file_id, sid) of HTTP client calls
-        self.dirty_buckets: set[int] = set()  # route paths' segment counts whose routes changed
+        self.pending = LinkKeys()  # the keys whose edges the transaction's commit remakes
+        # when set, what each flush remade is added to it (a layer on a snapshot remakes those
+        # keys again over snapshot ∪ layer: :mod:`.pg_links`)
+        self.flushed: LinkKeys | None = None
         # called before a write to a file's rows (a stacked overlay takes the file from its base)
         self.own: Callable[[int], None] = _no_owner
 
     # ------------------------------------------------------------------ per file
     def _mark(self, file_id: int, rows: Iterable[tuple[str, str, str | None, int | None]]) -> None:
         """Rows (kind, role, key, sid) changed, or their edges were rewritten."""
-        for kind, role, key, sid in rows:
-            if kind == "event":
-                if key is not None:
-                    self.dirty_topics.add(key)
-            elif role == "client":
-                if sid is not None:
-                    self.dirty_clients.add((file_id, sid))
-            elif key is not None:
-                self.dirty_buckets.add(_bucket(key))
+        self.pending.mark(file_id, rows)
 
     def replace_links(self, file_id: int, rows: list[tuple]) -> None:
         """A file's link rows: (kind, role, key, sid, caller_id, symbol_id)."""
@@ -218,36 +290,32 @@ class Layers:
     # ------------------------------------------------------------------ edges from rows
     def dirty(self) -> bool:
         """Whether the transaction's commit remakes link edges (:meth:`flush`)."""
-        return bool(self.dirty_topics or self.dirty_clients or self.dirty_buckets)
+        return bool(self.pending)
 
     def flush(self) -> None:
         """Remake the edges of the keys whose rows changed (inside the write transaction)."""
-        topics, self.dirty_topics = self.dirty_topics, set()
-        for topic in sorted(topics):
+        keys, self.pending = self.pending, LinkKeys()
+        if self.flushed is not None:
+            self.flushed.update(keys)
+        for topic in sorted(keys.topics):
             self._remake_topic(topic)
-        if self.dirty_clients or self.dirty_buckets:
-            clients, buckets = self.dirty_clients, self.dirty_buckets
-            self.dirty_clients, self.dirty_buckets = set(), set()
-            self._remake_http(clients, buckets)
+        if keys.clients or keys.buckets:
+            self._remake_http(keys.clients, keys.buckets)
 
     def _remake_topic(self, topic: str) -> None:
-        via = f"event:{topic}"
         db = self.db
-        for (fid,) in db.execute(  # the emitters' edges are written: their files are this layer's
-            "SELECT DISTINCT file_id FROM links WHERE kind = 'event' AND key = ? AND role = 'emit'", (topic,)
-        ).fetchall():
+        emitters = db.execute(
+            "SELECT file_id, sid, caller_id FROM links WHERE kind = 'event' AND key = ? AND role = 'emit'", (topic,)
+        ).fetchall()
+        for fid in sorted({e[0] for e in emitters}):  # the emitters' edges are written: their files are this layer's
             self.own(fid)
-        db.execute("DELETE FROM main.edges WHERE via = ?", (via,))
-        db.execute(
-            f"""
-            INSERT INTO main.edges(file_id, sid, caller_id, callee_id, confidence, kind, via)
-            SELECT em.file_id, em.sid, em.caller_id, h.target, max(h.conf), 'call', ?4
-            FROM links em JOIN ({_HANDLERS}) h
-            WHERE em.kind = ?1 AND em.key = ?2 AND em.role = 'emit'
-            GROUP BY em.file_id, em.sid, em.caller_id, h.target
-            """,
-            ("event", topic, "handle", via),
-        )
+        db.execute("DELETE FROM main.edges WHERE via = ?", (f"event:{topic}",))
+        if emitters:
+            handlers = db.execute(_HANDLERS, ("event", topic, "handle")).fetchall()
+            db.executemany(
+                "INSERT INTO main.edges(file_id, sid, caller_id, callee_id, confidence, kind, via) VALUES(?,?,?,?,?,'call',?)",
+                topic_edges(topic, emitters, handlers),
+            )
 
     def _remake_http(self, clients: set[tuple[int, int]], buckets: set[int]) -> None:
         """Remake the HTTP edges of some client calls, and of every client whose path has as
@@ -268,9 +336,7 @@ class Layers:
         )
         if not calls:
             return
-        wanted = {_bucket(key) for *_, key in calls}
-        routes: dict[int, dict[http.Route, int]] = {}  # by segment count: route -> confidence
-        for key, target, conf in db.execute(
+        routes = db.execute(
             f"""
             SELECT l.key, l.symbol_id, {INFERRED} FROM links l
             WHERE l.kind = 'http' AND l.role = 'route' AND l.symbol_id IS NOT NULL
@@ -279,34 +345,10 @@ class Layers:
             JOIN edges e ON e.file_id = l.file_id AND e.sid = l.sid AND e.via IS NULL
             WHERE l.kind = 'http' AND l.role = 'route' AND l.sid IS NOT NULL
             """
-        ):
-            b = _bucket(key)
-            if b in wanted:
-                method, _, path = key.partition(" ")
-                r = http.Route(method, path, target)
-                bucket = routes.setdefault(b, {})
-                bucket[r] = max(bucket.get(r, 0), conf)
-        # within a bucket, by first segment ("{}": a parameter), so a client meets only the
-        # routes that can match it
-        by_first: dict[tuple[int, str], list[http.Route]] = {}
-        for b, rs in routes.items():
-            for r in rs:
-                first = (http.segments(r.path) or [""])[0]
-                by_first.setdefault((b, "{}" if "{}" in first else first), []).append(r)
-        out: dict[tuple[int, int, int, int], tuple[int, str]] = {}
-        for fid, sid, caller, key in calls:
-            method, _, path = key.partition(" ")
-            b = _bucket(key)
-            conf_of = routes.get(b, {})
-            first = (http.segments(path) or [""])[0]
-            near = conf_of if "{}" in first else [*by_first.get((b, first), ()), *by_first.get((b, "{}"), ())]
-            for r in http.best_routes(method, path, near):
-                k = (fid, sid, caller, r.target)
-                if k not in out or out[k][0] < conf_of[r]:
-                    out[k] = (conf_of[r], f"http:{method} {r.path}")
+        )
         db.executemany(
             "INSERT INTO main.edges(file_id, sid, caller_id, callee_id, confidence, kind, via) VALUES(?,?,?,?,?,'call',?)",
-            [(*k, conf, via) for k, (conf, via) in sorted(out.items())],
+            http_edges(calls, routes),
         )
 
     # ------------------------------------------------------------------ meta

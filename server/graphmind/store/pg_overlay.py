@@ -30,13 +30,14 @@ from __future__ import annotations
 import contextlib
 import json
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from ..model import FileResolution
 from . import pg_search
 from .dialect import POSTGRES
+from .pg_links import KINDS, LinkSite, SiteEdges, via_kind
 from .pg_schema import SCHEMA_NAME
 from .stacked import OWN_IDS, RESOLUTION_TABLES, Layering, replaced_by_layer
 
@@ -123,6 +124,12 @@ class SnapshotResolutions(NamedTuple):
     sites: dict[int, dict[int, SnapshotSite]]  # sid -> its row
     edges: dict[int, dict[int, list[tuple]]]  # sid -> its edges (caller, callee, confidence, kind, via), sorted
     deps: dict[int, set[str]]  # the keys it looked up
+    overrides: dict[int, set[tuple[int, int]]]  # (declared, impl) of its methods
+
+
+def merged(a: SnapshotResolutions, b: SnapshotResolutions) -> SnapshotResolutions:
+    """Two reads of different files as one."""
+    return SnapshotResolutions(*({**x, **y} for x, y in zip(a, b, strict=True)))
 
 
 def _edge(caller: int, callee: int, confidence: int, kind: str, via: str | bytes | None) -> tuple:
@@ -131,52 +138,51 @@ def _edge(caller: int, callee: int, confidence: int, kind: str, via: str | bytes
 
 def _from_links(edge: tuple) -> bool:
     """An edge made from link rows (events, HTTP: :mod:`.layers`), not by resolving its site."""
-    return edge[4] is not None and edge[4].startswith(("event:", "http:"))
+    return via_kind(edge[4]) is not None
 
 
-def snapshot_resolutions(pg: Any, file_ids: Iterable[int]) -> SnapshotResolutions:
-    """The snapshot's resolution rows of these files (read before any layer is installed)."""
+def snapshot_resolutions(pg: Any, file_ids: Iterable[int], sids: Iterable[int] | None = None) -> SnapshotResolutions:
+    """The snapshot's resolution rows of these files (read before any layer is installed).
+    ``sids``: only those sites and their edges, and no lookups (what :func:`keep_resolutions`
+    reads of a file whose link edges alone changed)."""
     ids = (POSTGRES.array(sorted(set(file_ids))),)
+    only, args = ("", ids) if sids is None else (f" AND sid {POSTGRES.in_ints}", (*ids, POSTGRES.array(sorted(set(sids)))))
     sites: dict[int, dict[int, SnapshotSite]] = {}
     for f, sid, *row in pg.execute(
-        f"SELECT file_id, sid, caller_id, name, kind, status, sl, sc, el, ec FROM sites WHERE file_id {POSTGRES.in_ints}", ids,
+        f"SELECT file_id, sid, caller_id, name, kind, status, sl, sc, el, ec FROM sites WHERE file_id {POSTGRES.in_ints}{only}", args,
     ):
         sites.setdefault(f, {})[sid] = SnapshotSite(*row)
     edges: dict[int, dict[int, list[tuple]]] = {}
     for f, sid, *edge in pg.execute(
-        f"SELECT file_id, sid, caller_id, callee_id, confidence, kind, via FROM edges WHERE file_id {POSTGRES.in_ints}", ids,
+        f"SELECT file_id, sid, caller_id, callee_id, confidence, kind, via FROM edges WHERE file_id {POSTGRES.in_ints}{only}", args,
     ):
-        edges.setdefault(f, {}).setdefault(sid, []).append(_edge(*edge))
+        if sid in sites.get(f, {}):
+            edges.setdefault(f, {}).setdefault(sid, []).append(_edge(*edge))
     deps: dict[int, set[str]] = {}
-    for f, key in pg.execute(f"SELECT file_id, key FROM deps WHERE file_id {POSTGRES.in_ints}", ids):
-        deps.setdefault(f, set()).add(key)
-    return SnapshotResolutions(sites, {f: {sid: sorted(e) for sid, e in by.items()} for f, by in edges.items()}, deps)
+    if sids is None:
+        for f, key in pg.execute(f"SELECT file_id, key FROM deps WHERE file_id {POSTGRES.in_ints}", ids):
+            deps.setdefault(f, set()).add(key)
+    overrides: dict[int, set[tuple[int, int]]] = {}
+    for f, declared, impl in pg.execute(f"SELECT file_id, declared_id, impl_id FROM overrides WHERE file_id {POSTGRES.in_ints}", ids):
+        overrides.setdefault(f, set()).add((declared, impl))
+    return SnapshotResolutions(sites, {f: {sid: sorted(e) for sid, e in by.items()} for f, by in edges.items()}, deps,
+                               overrides)
 
 
 _DEPS_GONE = "CREATE TABLE IF NOT EXISTS main.deps_gone(key TEXT NOT NULL, file_id INTEGER NOT NULL, PRIMARY KEY(key, file_id)) WITHOUT ROWID"
 
 
-def link_callees(pg: Any, before: SnapshotResolutions) -> set[int]:
-    """Of the callees of the link edges (events, HTTP) in ``before``, those snapshot ∪ layer
-    still has (``pg``: a session with the layer stacked): an edge to a handler the layer removed
-    is not carried over."""
-    ids = sorted({e[1] for by in before.edges.values() for got in by.values() for e in got if _from_links(e)})
-    if not ids:
-        return set()
-    return {i for (i,) in pg.execute(f"SELECT id FROM symbols WHERE id {POSTGRES.in_ints}", (POSTGRES.array(ids),))}
-
-
-def keep_resolutions(db: sqlite3.Connection, resolutions: dict[int, FileResolution], before: SnapshotResolutions,
-                     handlers: set[int]) -> None:
+def keep_resolutions(db: sqlite3.Connection, resolutions: Mapping[int, FileResolution | None],
+                     before: SnapshotResolutions, links: SiteEdges) -> None:
     """Write into a local layer what resolving some of the snapshot's files again changed
     (``resolutions``, by the snapshot's file id) against the snapshot's resolution of them
     (``before``), under the snapshot's ids: the sites whose status or edges differ, with their
-    edges (and those their link rows made, which resolving does not remake); the lookups added
-    (those dropped: ``deps_gone``); the overrides. Their version is the snapshot's (the same
-    facts, so the same sites): none of its rows is written (in the caller's transaction). A link
-    edge is carried over while its handler is among ``handlers`` (:func:`link_callees`); one to
-    a handler gone makes its site the layer's. (A link edge is not remade here: a handler the
-    layer adds is not reached from the snapshot's emitters.)"""
+    edges; the lookups added (those dropped: ``deps_gone``); the overrides. A site's link edges
+    (events, HTTP) are ``links``' where they were remade over snapshot ∪ layer
+    (:func:`.pg_links.remake`), else the snapshot's. A file of None: only its link edges changed,
+    its resolution is the snapshot's (``before`` may hold only the sites in ``links``; its
+    overrides copied: the layer's set of a file hides the snapshot's). Their version is the snapshot's (the same facts, so the same sites): none of its
+    rows is written (in the caller's transaction)."""
     assert all(snap < OWN_IDS for snap in resolutions)
     db.execute(_DEPS_GONE)
     sites: list[tuple] = []
@@ -186,23 +192,32 @@ def keep_resolutions(db: sqlite3.Connection, resolutions: dict[int, FileResoluti
     overrides: set[tuple[int, int, int]] = set()
     for snap, res in sorted(resolutions.items()):
         old_sites, old_edges = before.sites.get(snap, {}), before.edges.get(snap, {})
-        if set(old_sites) != set(res.sids):
-            raise AssertionError(f"file {snap}: the re-resolved version's sites differ from the snapshot's")
         now: dict[int, list[tuple]] = {}
-        for e in res.edges:
-            now.setdefault(e.sid, []).append(_edge(*e[1:]))
-        for sid, status in zip(res.sids, res.statuses, strict=True):
+        if res is None:  # the snapshot's resolution, its link edges aside
+            sids = sorted(old_sites)
+            statuses = [old_sites[sid].status for sid in sids]
+            now = {sid: [e for e in got if not _from_links(e)] for sid, got in old_edges.items()}
+            looked = before.deps.get(snap, set())
+            declared: Iterable[tuple[int, int]] = before.overrides.get(snap, set())
+        else:
+            if set(old_sites) != set(res.sids):
+                raise AssertionError(f"file {snap}: the re-resolved version's sites differ from the snapshot's")
+            sids, statuses, looked, declared = res.sids, res.statuses, res.deps, res.overrides or ()
+            for e in res.edges:
+                now.setdefault(e.sid, []).append(_edge(*e[1:]))
+        for sid, status in zip(sids, statuses, strict=True):
             old, was = old_sites[sid], old_edges.get(sid, [])
             edges_now = sorted(now.get(sid, []))
-            linked = [e for e in was if _from_links(e)]
-            kept = [e for e in linked if e[1] in handlers]
-            if old.status != status or [e for e in was if not _from_links(e)] != edges_now or kept != linked:
+            linked = sorted(e for e in was if _from_links(e))
+            links_now = sorted(e for kind in KINDS for e in links.get(
+                LinkSite(snap, sid, kind), [x for x in linked if via_kind(x[4]) == kind]))
+            if old.status != status or [e for e in was if not _from_links(e)] != edges_now or links_now != linked:
                 sites.append((snap, sid, old.caller_id, old.name, old.kind, status, old.sl, old.sc, old.el, old.ec))
-                edges.extend((snap, sid, *e) for e in sorted(edges_now + kept))
+                edges.extend((snap, sid, *e) for e in sorted(edges_now + links_now))
         old_keys = before.deps.get(snap, set())
-        deps.extend((k, snap) for k in res.deps - old_keys)
-        gone.extend((k, snap) for k in old_keys - res.deps)
-        overrides.update((d, i, snap) for d, i in res.overrides or ())
+        deps.extend((k, snap) for k in looked - old_keys)
+        gone.extend((k, snap) for k in old_keys - looked)
+        overrides.update((d, i, snap) for d, i in declared)
     db.executemany("INSERT INTO main.sites(file_id, sid, caller_id, name, kind, status, sl, sc, el, ec) "
                    "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", sites)
     db.executemany("INSERT INTO main.edges(file_id, sid, caller_id, callee_id, confidence, kind, via) VALUES(?, ?, ?, ?, ?, ?, ?)", edges)
@@ -318,6 +333,14 @@ class LayerStack:
 
 
 # ---------------------------------------------------------------------- the snapshot's side of a build
+def snapshot_paths(pg: Any, file_ids: Iterable[int]) -> dict[int, str]:
+    """The paths of some of the snapshot's file ids."""
+    ids = sorted(set(file_ids))
+    if not ids:
+        return {}
+    return dict(pg.execute(f"SELECT id, path FROM {SCHEMA_NAME}.files WHERE id {POSTGRES.in_ints}", (POSTGRES.array(ids),)))
+
+
 def snapshot_ids(pg: Any, paths: list[str]) -> dict[str, int]:
     """The snapshot's file ids of those ``paths`` it has (read before any layer is installed)."""
     if not paths:
@@ -421,6 +444,6 @@ def dependents_stacked(pg: Any, keys: Iterable[str]) -> set[str]:
 
 __all__ = [
     "LAYERED_VIEWS", "RESOLUTION_VIEWS", "LayerRows", "LayerStack", "check", "dependent_paths", "dependents_stacked",
-    "file_rows", "install", "keep_resolutions", "link_callees", "local_rows", "looked_up", "replace_files", "snapshot_ids",
-    "snapshot_resolutions", "view_columns",
+    "file_rows", "install", "keep_resolutions", "local_rows", "looked_up", "merged", "replace_files", "snapshot_ids",
+    "snapshot_paths", "snapshot_resolutions", "view_columns",
 ]
