@@ -227,7 +227,8 @@ class Updater:
                 ext = self._extract_member(doc, text, module, prev, hint, part)
                 if ext is not None:
                     return ext
-                if not part.broken or part.region.header is None:
+                # (whole text refused: ends open, its split the whole text's with the next member)
+                if part.region.header is None:
                     break
         tree = self.parsers.parse(doc.lang, text, None if parsed_afresh else doc.tree)
         doc.partial = False
