@@ -768,8 +768,8 @@ class Store:
         chunk's sites, most of them as they were). Returns the site ids whose edges it wrote."""
         db = self.db
         self.own(file_id)
-        sids = res.sids
-        rows = {r[0]: r for r in _site_rows(facts, ids, sids, which, res.statuses)}
+        db.executemany("INSERT OR IGNORE INTO main.deps VALUES(?,?)", [(k, file_id) for k in res.deps])
+        rows = {r[0]: r for r in _site_rows(facts, ids, res.sids, which, res.statuses)}
         if not rows:
             return []
         edges: dict[int, Counter[tuple]] = {sid: Counter() for sid in rows}
@@ -797,7 +797,6 @@ class Store:
             self.layers.touched(file_id, redo)
             db.execute(f"DELETE FROM main.edges WHERE file_id=? AND sid IN ({','.join(map(str, redo))})", (file_id,))
             db.executemany("INSERT INTO main.edges VALUES(?,?,?,?,?,?,?)", [(file_id, *e) for sid in redo for e in edges[sid].elements()])
-        db.executemany("INSERT OR IGNORE INTO main.deps VALUES(?,?)", [(k, file_id) for k in res.deps])
         return redo
 
     def patch_file(
