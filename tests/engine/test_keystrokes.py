@@ -349,3 +349,47 @@ def test_a_spliced_merge_is_the_full_merge(edits: list[tuple[str, int, int, str]
 
                 assert own(ext.chunks, True) == own(again.chunks, False)
         eng.close()
+
+
+
+RECEIVERS = (
+    "class Audit:\n    def run(self):\n        return 1\n\n\n"
+    "class Clean:\n    def run(self):\n        return 2\n\n\n"
+    "def main():\n    x = Audit()\n    x.run()\n    return x\n"
+)
+
+
+def test_a_site_whose_resolution_changes_while_its_row_does_not_is_written(tmp_path: Path) -> None:
+    """A keystroke writes only the site and edge rows that changed (``Store.patch_sites``): a site
+    whose text and place stay (``x.run()``) while an edit above it changes what it calls (the
+    receiver's class) gets its new edges and status, key by key, as a fresh index of each text
+    gives them; then a new class typed elsewhere (the file's interface changed) makes it resolve."""
+    eng = _engine(tmp_path, {"helpers.py": HELPERS, "model.py": RECEIVERS})
+    doc = eng.open_document("model.py", RECEIVERS)
+    assert doc is not None
+
+    def run_edges() -> set[tuple]:
+        return set(eng.db.execute(
+            "SELECT q.qname, s.status FROM sites s LEFT JOIN edges e ON e.file_id = s.file_id AND e.sid = s.sid "
+            "LEFT JOIN symbols q ON q.id = e.callee_id WHERE s.name = 'run'"
+        ))
+
+    assert run_edges() == {("model.Audit.run", "resolved")}
+    at = RECEIVERS.index("Audit()")
+    eng.edit_document("model.py", [(at, at + len("Audit"), b"")])
+    for i, ch in enumerate("Clean"):
+        eng.edit_document("model.py", [(at + i, at + i, ch.encode())])
+        assert snapshot(eng) == _fresh(tmp_path, doc.text), "Clean"[: i + 1]
+    assert run_edges() == {("model.Clean.run", "resolved")}
+    # a class no file defines, then typed below (the file's interface changes while typing): a
+    # key in ``main`` that leaves the site's row as it was resolves it against the new class
+    eng.edit_document("model.py", [(at, at + len("Clean"), b"Other")])
+    assert snapshot(eng) == _fresh(tmp_path, doc.text)
+    assert ("model.Other.run", "resolved") not in run_edges()
+    _type(eng, "model.py", len(doc.text), "\n\nclass Other:\n    def run(self):\n        return 3\n")
+    eng.edit_document("model.py", [(at + 4, at + 5, b"")])  # Othe()
+    eng.edit_document("model.py", [(at + 4, at + 4, b"r")])  # Other()
+    assert run_edges() == {("model.Other.run", "resolved")}
+    eng.settle()
+    assert snapshot(eng) == _fresh(tmp_path, doc.text)
+    eng.close()

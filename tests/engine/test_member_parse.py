@@ -421,6 +421,37 @@ def _member_parses_hold(edits: list[tuple[str, int, int, str]], rel: str, text: 
         expected_eng.close()
 
 
+def test_an_overload_signature_typed_between_methods_splits_as_the_whole_text(tmp_path: Path) -> None:
+    """``go()`` typed on a blank line between two methods is, once whole, an overload signature,
+    which the whole text's chunks join with the method after it: the member parse (of the method
+    above and the lines below it) must not keep it a chunk of its own. At every whole-text key the
+    buffer's chunks and facts are a fresh extraction's, and the member after it is parsed with it."""
+    text = (
+        "class A {\n  f() {\n    return 1;\n  }\n\n\n  h() {\n    return 2;\n  }\n\n"
+        "  k() {\n    return 3;\n  }\n}\n\nfunction z() {\n  return 1;\n}\n"
+    )
+    eng = _engine(tmp_path, text, "model.ts")
+    counts = _Counts(eng)
+    doc = eng.open_document("model.ts", text)
+    assert doc is not None
+    at = text.index("\n\n\n  h()") + 2
+    for key in ["  ", *"go()"]:
+        whole = counts.whole
+        eng.edit_document("model.ts", [(at, at, key.encode())])
+        at += len(key)
+        if doc.unsettled:
+            continue
+        ext = doc.extraction
+        assert ext is not None
+        fresh = chunks.extract(doc.lang, Parsers().parse(doc.lang, as_parsed(doc.text)), as_parsed(doc.text), "model.ts", "model")
+        assert [(c.start_row, c.end_row) for c in ext.chunks] == [(c.start_row, c.end_row) for c in fresh.chunks], key
+        assert (ext.ids, ext.sids) == (fresh.ids, fresh.sids), key
+        assert _no_bytes(ext.facts) == _no_bytes(fresh.facts), key
+        assert counts.whole == whole, key  # (with the method after it: no parse of the whole text)
+    assert "  go()\n  h() {" in doc.text.decode()
+    _settled_equals_fresh(eng, tmp_path / "fresh", doc.text, "model.ts")
+
+
 def test_typing_into_a_typescript_method_parses_the_method_alone(tmp_path: Path) -> None:
     """A brace language's class body opens with ``{`` before its first member and closes with ``}``
     after its last: both are parsed with the member and the class's header (``parse._body``), else

@@ -227,7 +227,8 @@ class Updater:
                 ext = self._extract_member(doc, text, module, prev, hint, part)
                 if ext is not None:
                     return ext
-                if not part.broken or part.region.header is None:
+                # (whole text refused: ends open, its split the whole text's with the next member)
+                if part.region.header is None:
                     break
         tree = self.parsers.parse(doc.lang, text, None if parsed_afresh else doc.tree)
         doc.partial = False
@@ -326,7 +327,7 @@ class Updater:
             # callees) and what resolving them reads are as they were (a keystroke in a body that
             # changes no call). Only the buffer's version is recorded.
             self.stats.noop += 1
-            store.upsert_file(path, sha256=sha, size=len(doc.text), facts=None, sids=None)
+            store.buffer_version(fid, sha, len(doc.text))
             return True
         elif d.interface_changed:
             if not typing:
@@ -341,17 +342,22 @@ class Updater:
             doc.deferred |= _part_keys(lang.name, ext.facts.module, prev.chunks[d.old_chunks])
             doc.deferred |= _part_keys(lang.name, ext.facts.module, ext.chunks[d.new_chunks])
         self.stats.patched += 1
-        # write: drop the changed chunks' rows, move the rows below, insert the new ones
+        # write: drop the rows of the changed chunks' symbols and sites that are gone, move the
+        # rows below, write the symbols whose rows changed (the sites: with their resolution)
         shift_from = prev.chunks[d.old_chunks.stop].start_row if ext.suffix else 1 << 40
-        store.patch_file(fid, prev.ids[d.old_syms], prev.sids[d.old_sites], shift_from, ext.drow, ext.ids[0])
+        store.patch_file(
+            fid, _gone(prev.ids[d.old_syms], ext.ids[d.new_syms]), _gone(prev.sids[d.old_sites], ext.sids[d.new_sites]),
+            shift_from, ext.drow, ext.ids[0],
+        )
         # symbols that contain the edit (the module, a class) keep their rows but change extent
         for i in range(max(1, d.new_syms.start)):
             if prev.facts.symbols[i].range != ext.facts.symbols[i].range:
                 store.update_symbol_range(ext.ids[i], ext.facts.symbols[i].range)
         supers = chunks.supers_part(prev.chunks[d.old_chunks]) != chunks.supers_part(ext.chunks[d.new_chunks])
-        store.insert_symbols(fid, lang.name, ext.facts, ext.ids, range(d.new_syms.start, d.new_syms.stop), supers)
+        store.insert_symbols(fid, lang.name, ext.facts, ext.ids, _changed_symbols(prev, ext, d, shift_from), supers)
         mid_sites = list(range(d.new_sites.start, d.new_sites.stop))
-        store.insert_sites(fid, ext.facts, ext.ids, ext.sids, mid_sites)
+        if whole:  # (every site's resolution is written again: their rows first)
+            store.insert_sites(fid, ext.facts, ext.ids, ext.sids, mid_sites)
         mid_sites.extend(_container_sites(prev, ext, d, set(mid_sites)))
         if settling:  # and the sites resolved against another interface while typing
             stale, mid = doc.stale_sids or set(), set(mid_sites)
@@ -370,7 +376,7 @@ class Updater:
             links=links, imports=not lang.chunked or was.imports != now.imports,
         )
         # the packed facts are written when the buffer closes; until then re-resolution reads the buffer's
-        store.upsert_file(path, sha256=sha, size=len(doc.text), facts=None, sids=None)
+        store.buffer_version(fid, sha, len(doc.text))
         if whole:  # what the keystrokes left as other files saw it: the bindings, the classes' ``extra``
             store.replace_bindings(fid, lang.name, ext.facts)
             heads = sorted({ext.sym_at[c.parent] for c in ext.chunks if c.parent is not None})
@@ -553,11 +559,14 @@ class Updater:
         only: list[int] | None = None,
         ids: list[int] | None = None,
     ) -> FileResolution:
-        """Resolve a file's sites (or the ``only`` ones) and store edges, statuses and deps."""
+        """Resolve a file's sites (or the ``only`` ones: their rows too) and store edges, statuses and deps."""
         if any(d.base is not None for d in self.docs.values()):
             self.resolved_meanwhile.add(fid)
         res = resolve_facts(lang, path, facts, sids, view, only, ids)
-        self.store.write_resolution(fid, res, only)
+        if only is None:
+            self.store.write_resolution(fid, res)
+        else:  # a keystroke's sites: their rows written with their resolution, where they changed
+            self.store.patch_sites(fid, facts, ids if ids is not None else symbol_ids(path, facts), res, only)
         return res
 
 
@@ -645,6 +654,26 @@ def _touched(prev: chunks.Extraction, ext: chunks.Extraction, d: ChunkDiff, reso
     sites = ext.facts.sites
     callers.update(ext.ids[sites[i].caller] for i in resolved)
     return RowsTouched(frozenset(syms), frozenset(callers), frozenset(e.callee for e in res.edges))
+
+
+def _gone(old: list[int], new: list[int]) -> list[int]:
+    """The ids of ``old`` not in ``new`` (the changed chunks' symbols or sites whose rows go)."""
+    kept = set(new)
+    return [i for i in old if i not in kept]
+
+
+def _changed_symbols(prev: chunks.Extraction, ext: chunks.Extraction, d: ChunkDiff, shift_from: int) -> list[int]:
+    """The changed chunks' symbols whose rows are not stored as they are now: new ids, rows that
+    differ from the last extraction's (which the store holds), and rows the patch's shift moved
+    (at or below ``shift_from``, a line the changed chunks share with the chunk after them)."""
+    was = {prev.ids[j]: j for j in range(d.old_syms.start, d.old_syms.stop)}
+    ps = prev.facts.symbols
+    out = []
+    for i in range(d.new_syms.start, d.new_syms.stop):
+        j = was.get(ext.ids[i])
+        if j is None or (ext.drow and ps[j].range[0] >= shift_from) or _symbol_row(prev, j) != _symbol_row(ext, i):
+            out.append(i)
+    return out
 
 
 def _symbol_row(ext: chunks.Extraction, i: int) -> tuple:

@@ -52,6 +52,9 @@ class Span:
     end_point: tuple[int, int]
     parent: int | None  # index of the header span this one is a member of
     container: ts.Node | None  # a header: the container whose full range is its symbol's range
+    # its group takes the node after it (a TypeScript overload signature, a decorator): a parse of
+    # text that ends with it does not split the text as the whole text's parse does
+    takes_next: bool = False
 
 
 @dataclass(frozen=True, slots=True)

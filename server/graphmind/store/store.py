@@ -12,6 +12,7 @@ import contextlib
 import logging
 import os
 import sqlite3
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -607,6 +608,11 @@ class Store:
             self.db.execute(f"UPDATE main.files SET {sets} WHERE id=?", (*cols.values(), fid))
         return fid
 
+    def buffer_version(self, file_id: int, sha256: str, size: int) -> None:
+        """An open buffer's version (a keystroke's): its packed facts are written when it closes."""
+        self.own(file_id)
+        self.db.execute("UPDATE main.files SET sha256=?, size=?, facts=NULL, sids=NULL WHERE id=?", (sha256, size, file_id))
+
     def write_indexed(
         self, path: str, lang: str, facts: Facts, sids: list[int], *, sha256: str | None, size: int, mtime_ns: int
     ) -> int:
@@ -754,6 +760,44 @@ class Store:
     ) -> None:
         self.own(file_id)
         self.db.executemany(_NEW_SITE, [(*r, file_id) for r in _site_rows(facts, ids, sids, which, statuses)])
+
+    def patch_sites(self, file_id: int, facts: Facts, ids: list[int], res: FileResolution, which: list[int]) -> list[int]:
+        """A keystroke's sites ``which`` (indices into ``facts.sites``) and their resolution
+        (``res``: the file's site ids and statuses, the edges of ``which``): a site's row and its
+        edges are written only where they differ from the stored ones (a keystroke re-resolves its
+        chunk's sites, most of them as they were). Returns the site ids whose edges it wrote."""
+        db = self.db
+        self.own(file_id)
+        db.executemany("INSERT OR IGNORE INTO main.deps VALUES(?,?)", [(k, file_id) for k in res.deps])
+        rows = {r[0]: r for r in _site_rows(facts, ids, res.sids, which, res.statuses)}
+        if not rows:
+            return []
+        edges: dict[int, Counter[tuple]] = {sid: Counter() for sid in rows}
+        for e in res.edges:
+            edges[e.sid][tuple(e)] += 1
+        in_sids = ",".join(map(str, rows))
+        stored = db.execute(
+            f"SELECT sid, caller_id, name, kind, status, sl, sc, el, ec FROM main.sites WHERE file_id=? AND sid IN ({in_sids})",
+            (file_id,),
+        )
+        had = {r[0]: r for r in stored}
+        # (a link edge, ``via`` event: or http:, has its emitting site's sid: such a site's edges
+        # differ from its resolution's, and are written again with the links' remade at commit)
+        was: dict[int, Counter[tuple]] = {sid: Counter() for sid in rows}
+        for e in db.execute(
+            f"SELECT sid, caller_id, callee_id, confidence, kind, via FROM main.edges WHERE file_id=? AND sid IN ({in_sids})",
+            (file_id,),
+        ):
+            was[e[0]][e] += 1
+        changed = [r for sid, r in rows.items() if had.get(sid) != r]
+        redo = [sid for sid in rows if was[sid] != edges[sid]]
+        if changed:
+            db.executemany(_NEW_SITE, [(*r, file_id) for r in changed])
+        if redo:
+            self.layers.touched(file_id, redo)
+            db.execute(f"DELETE FROM main.edges WHERE file_id=? AND sid IN ({','.join(map(str, redo))})", (file_id,))
+            db.executemany("INSERT INTO main.edges VALUES(?,?,?,?,?,?,?)", [(file_id, *e) for sid in redo for e in edges[sid].elements()])
+        return redo
 
     def patch_file(
         self,

@@ -58,23 +58,21 @@ def chunk_spans(root: ts.Node) -> list[Span]:
     a class looked for only in a statement that may declare one."""
     spans: list[Span] = []
     add = spans.append
-    for group, first_type in _groups(root.children, True):
+    groups, open_at = _groups(root.children, True)
+    for i, (group, first_type) in enumerate(groups):
         first = group[0]
         cls = _class_of(first) if first_type in _CLASS_STATEMENTS else None
         body = cls.child_by_field_name("body") if cls is not None else None
         if body is None:
             last = group[-1]
-            add(Span(first, first.start_byte, last.end_byte, first.start_point, last.end_point, None, None))
+            add(Span(first, first.start_byte, last.end_byte, first.start_point, last.end_point, None, None, i == open_at))
             continue
         header = len(spans)
         add(Span(first, first.start_byte, body.start_byte, first.start_point, body.start_point, None, cls))
-        for m, _ in _groups(body.children, False):
-            a = m[0]
-            if len(m) == 1:
-                add(Span(first, a.start_byte, a.end_byte, a.start_point, a.end_point, header, None))
-            else:
-                b = m[-1]
-                add(Span(first, a.start_byte, b.end_byte, a.start_point, b.end_point, header, None))
+        members, member_open_at = _groups(body.children, False)
+        for j, (m, _) in enumerate(members):
+            a, b = m[0], m[-1]
+            add(Span(first, a.start_byte, b.end_byte, a.start_point, b.end_point, header, None, j == member_open_at))
         if len(group) > 1:  # the statements grouped with the class (and the comments between them)
             last_end = group[-1].end_byte
             c = first.next_sibling
@@ -84,14 +82,15 @@ def chunk_spans(root: ts.Node) -> list[Span]:
     return spans
 
 
-def _groups(children: list[ts.Node], top: bool) -> list[tuple[list[ts.Node], str]]:
+def _groups(children: list[ts.Node], top: bool) -> tuple[list[tuple[list[ts.Node], str]], int | None]:
     """Consecutive nodes in groups, a comment alone, each with its first node's type: a node
     joins the group before it when that group ends with an overload signature (a ``;`` after it
     aside) or a decorator (a class member's decorators are its siblings in TypeScript's tree: they
     are the member's, as Python's ``decorated_definition`` holds them, so a decorator typed above
     a member is an edit of that member's chunk), a ``;`` always, and at the top level an
     assignment statement (see the module); comments between them are in the group. A class
-    body's braces are in none."""
+    body's braces are in none. And the index of the last group when it ends open (the node after
+    it would join it: a part of the text that ends there splits there, the whole text not)."""
     out: list[tuple[list[ts.Node], str]] = []
     group: list[ts.Node] = []
     group_type = ""
@@ -118,10 +117,12 @@ def _groups(children: list[ts.Node], top: bool) -> list[tuple[list[ts.Node], str
             open_signature = t in _JOINS_NEXT or (
                 t == "export_statement" and (d := child.child_by_field_name("declaration")) is not None and d.type in OVERLOADS
             )
+    open_at = None
     if group:
+        open_at = len(out) if open_signature else None
         out.append((group, group_type))
     out.extend(([c], ct) for c, ct in comments)
-    return out
+    return out, open_at
 
 
 _JOINS_NEXT = (*OVERLOADS, "decorator")  # a node the node after it joins
