@@ -108,6 +108,18 @@ def _is_property(r: SymbolRow) -> bool:
 # The standard library's calls whose result is (like) their first argument, for ``('same', ...)``.
 _SAME_VALUE = frozenset({"copy.copy", "copy.deepcopy", "functools.partial"})
 
+MAX_RETURN_LEVELS = 4
+"""How many functions deep a return type is inferred from return statements (``f`` returns
+``g()``, which returns ``h()``, ...): the deepest one's calls are read by annotations only."""
+
+MAX_RETURN_UNION = 32
+"""More classes than this in what a function may return: its return type is not inferred (a
+call on it would be an edge to each)."""
+
+# Builtins whose result is any value (``getattr(obj, name)``: typed ``Any``), the workspace's too:
+# a call on it is a call on an unknown receiver, never one known to be outside the workspace.
+_ANY_RESULT = frozenset({"getattr"})
+
 # Methods whose overrides are not reached by dispatch: a constructor call names its class.
 _NO_DISPATCH = frozenset({"__init__", "__new__", "__init_subclass__", "__class_getitem__"})
 
@@ -127,10 +139,12 @@ class _Resolver(ValueResolver):
         self.children: dict[int, dict[str, list[int]]] = {}
         # (name, scope) -> value: a file's names are evaluated once; a cycle (x = f(x)) is unknown
         self.memo: dict[tuple[str, int, tuple[int, ...] | None], tuple[Value | None, int, bool]] = {}
-        # function id -> its inferred return value (one level: while one is evaluated, calls in it
-        # use annotations only, so the result never depends on the order of evaluation)
-        self.returns: dict[int, tuple[Value | None, int]] = {}
-        self.inferring = False
+        # (function id, level) -> its inferred return value. ``inferring`` is how many return
+        # inferences enclose the evaluation (0: none); at MAX_RETURN_LEVELS the calls in a return
+        # use annotations only. Keyed by level, a result never depends on the order of evaluation
+        # (a cycle ends at the bound, each level the same whoever asks first)
+        self.returns: dict[tuple[int, int], tuple[Value | None, int]] = {}
+        self.inferring = 0
         self.ancestors_memo: dict[int, frozenset[int]] = {}
         self.bases_memo: dict[int, list[SymbolRow]] = {}
         self.stubs: dict[int, list[SymbolRow]] = {}  # implementation id -> its declarations
@@ -281,8 +295,11 @@ class _Resolver(ValueResolver):
             return None, EXTRACTED
         return self.global_value(bmod, attr, depth + 1)
 
-    def eval_global_expr(self, mod: str, e: Expr, depth: int) -> tuple[Value | None, int]:
-        """Evaluate an expression in the module scope of ``mod`` (possibly another file)."""
+    def eval_global_expr(
+        self, mod: str, e: Expr, depth: int, owner: SymbolRow | None = None
+    ) -> tuple[Value | None, int]:
+        """Evaluate an expression in the module scope of ``mod`` (possibly another file); in a
+        method's return statements, ``owner`` is its class (what ``('self',)`` evidence is)."""
         if depth > MAX_DEPTH:
             return None, EXTRACTED
         base, arg, chain = e
@@ -290,15 +307,17 @@ class _Resolver(ValueResolver):
             v, c = self.global_value(mod, chain[0], depth + 1)
             return self.attrs(v, c, chain[1:], depth)
         if base == "c":
-            v, c = self.eval_global_expr(mod, arg, depth + 1)
+            v, c = self.eval_global_expr(mod, arg, depth + 1, owner)
             v, c = self.call_result(v, c, depth)
             return self.attrs(v, c, chain, depth)
         if base == "x":
-            v, c = self.eval_global_expr(mod, arg, depth + 1)
+            v, c = self.eval_global_expr(mod, arg, depth + 1, owner)
             v, c = self.item(v, c, depth)
             return self.attrs(v, c, chain, depth)
         if base == "a":
-            v, c = self.evidence_value(arg, lambda e2, d: self.eval_global_expr(mod, e2, d), depth + 1)
+            v, c = self.evidence_value(
+                arg, lambda e2, d: self.eval_global_expr(mod, e2, d, owner), depth + 1, owner=owner
+            )
             return self.attrs(v, c, chain, depth)
         return None, EXTRACTED
 
@@ -452,6 +471,8 @@ class _Resolver(ValueResolver):
             return None, c
         kind, payload = v
         if kind == "ext":
+            if payload in _ANY_RESULT:
+                return None, c  # what it returns is whatever the object holds: unknown, not outside
             return ("ext", payload + "()"), c
         if kind == "ret":
             return payload, min(c, INFERRED)
@@ -485,25 +506,33 @@ class _Resolver(ValueResolver):
 
     def returns_value(self, fn: SymbolRow) -> tuple[Value | None, int]:
         """What a function returns, from its ``returns_ev``: a stated generic return type, or what
-        its return statements say when it has no annotation. One level: the calls in them are
-        evaluated by annotations and constructors only, never by another function's return
-        statements (memoised per file, and independent of the order of evaluation)."""
-        if self.inferring and not all(ev[0] in ("type", "ann") for ev in fn.extra["returns_ev"]):
-            return None, EXTRACTED  # asked while inferring another function's result: one level only
-        got = self.returns.get(fn.id)
+        its return statements say when it has no annotation (``self.x()`` in them is evaluated on
+        an instance of the method's class). Up to :data:`MAX_RETURN_LEVELS` functions deep: the
+        calls in the deepest one's returns are evaluated by annotations and constructors only.
+        Memoised per file and level (independent of the order of evaluation); every definition
+        on the way is looked up through the view, so a change to an inner function's returns
+        re-resolves the outer callers' files. A union of more than :data:`MAX_RETURN_UNION`
+        classes is not inferred."""
+        level = self.inferring
+        if level >= MAX_RETURN_LEVELS and not all(ev[0] in ("type", "ann") for ev in fn.extra["returns_ev"]):
+            return None, EXTRACTED  # asked at the deepest level: annotations only
+        key = (fn.id, level)
+        got = self.returns.get(key)
         if got is not None:
             return got
-        outer, self.inferring = self.inferring, True
+        self.inferring = level + 1
         try:
             owner = None
             if fn.kind == "method":
                 owner = next((r for r in self.ws.symbols(fn.qname.rpartition(".")[0]) if r.kind == "class"), None)
             got = self.evidence_value(
-                fn.extra["returns_ev"], lambda e, d: self.eval_global_expr(fn.module, e, d), 0, owner=owner
+                fn.extra["returns_ev"], lambda e, d: self.eval_global_expr(fn.module, e, d, owner), 0, owner=owner
             )
         finally:
-            self.inferring = outer
-        self.returns[fn.id] = got
+            self.inferring = level
+        if got[0] is not None and got[0][0] in ("inst", "syms") and len(got[0][1]) > MAX_RETURN_UNION:
+            got = (None, EXTRACTED)
+        self.returns[key] = got
         return got
 
     # --- builtin collections of stated types
@@ -704,6 +733,8 @@ class _Resolver(ValueResolver):
             return self.call_result(m, min(c, mc), depth + 1)
         if kind == "self" and owner is not None:
             return ("inst", [owner]), INFERRED
+        if kind == "cls" and owner is not None:  # ``cls`` in a classmethod: the class itself
+            return ("syms", [owner]), INFERRED
         if kind == "selfattr" and owner is not None:
             return self.attrs(("inst", [owner]), INFERRED, list(ev[1]), depth + 1)
         return None, EXTRACTED
