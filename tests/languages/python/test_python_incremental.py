@@ -64,6 +64,8 @@ FRAGMENTS = [
     # several levels of return inference, self-calls in returns, unions, a dict literal of classes
     "\n    def two(self):\n        return B()\n", "return self.one()", "return self.two()", "return deep()",
     "{'a': B}", ", 'c': C", "\ndef make():\n    return deep()\n", "\ndef deep():\n    return A() if x else B()\n",
+    "\n    def two(self):\n        return self.__class__()\n", "\n    def two(self):\n        return copy.copy(self)\n",
+    "\nimport copy\n",
     "A()", "B()", "-> B", "-> A", "return self", "go", "isinstance", "def ", "class ", "(", ")", ":", "\n", "    ", "",
 ]
 FILES = sorted(INITIAL)

@@ -1273,6 +1273,11 @@ def _portable(ev: tuple, sc: _Scope, own: bool = False) -> list[tuple]:
     method's class (``('a', [('self',)], chain)``: the resolver knows the class)."""
     if ev[0] == "any":
         return [e for sub in ev[1] for e in _portable(sub, sc, own)]
+    if own and ev[0] == "val" and ev[1][0] == "n" and ev[1][2] == [sc.self_name] and sc.class_idx is not None:
+        return [("cls",) if sc.is_cls else ("self",)]  # ``copy.copy(self)``'s argument
+    if ev[0] == "same" and not _global_evidence(ev, sc):  # ``copy.copy(self)``: the copied value's
+        args = _portable(ev[2], sc, own) if _global_evidence(("call", ev[1]), sc) else []
+        return [("same", ev[1], a) for a in args]
     if ev[0] == "val" and ev[1][0] == "a" and not ev[1][2]:
         return [e for e in ev[1][1] if _global_evidence(e, sc)]  # a name narrowed by isinstance
     if ev[0] == "val" and ev[1][0] == "n" and len(ev[1][2]) == 1 and ev[1][2][0] in sc.locals:

@@ -331,6 +331,8 @@ class _Resolver(ValueResolver):
             return self.global_value(payload, name, depth + 1)
         if kind == "ext":
             return ("ext", f"{payload}.{name}"), EXTRACTED
+        if kind == "inst" and name == "__class__":  # ``self.__class__``: its class, or a subclass
+            return ("syms", payload), INFERRED
         if kind in ("syms", "inst"):
             # memoised for the file as global_value is: by the definitions' ids (a view's rows of
             # one id are equal), the name, the depth and whether a return is being inferred
