@@ -23,7 +23,10 @@ position ``i`` of a tuple (``a, b = f()``), ``('same', callee, ev)`` a call of `
 ``ev`` again when ``callee`` is ``copy.copy``, ``copy.deepcopy`` or ``functools.partial`` (else an
 ordinary ``('call', callee)``), ``('enter', ev, name)`` the result of ``ev.__enter__()`` (``with
 ... as``), and in a function's ``returns_ev`` (its unannotated return statements) ``('self',)`` /
-``('selfattr', chain)``.
+``('selfattr', chain)``, and ``('cls',)`` (the method's class) / ``('self',)`` as the receiver of an
+expression on ``cls`` / ``self`` (``('call', ('a', [('self',)], ['_cursor']))`` for
+``return self._cursor()``). A dict literal whose values are names is ``('type', dict[?, type[A] |
+type[B]])`` (:func:`_dict_of_classes`).
 
 A scope (``Facts.local[symbol index]``) is packed as a tuple (see :class:`_Scope`) so that it
 marshals; chunks' scopes are rebased and merged by :func:`rebase_local` / :func:`merge_local`.

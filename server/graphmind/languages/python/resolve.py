@@ -1,7 +1,7 @@
 """Python resolution through Python's own binding: scopes, imports (relative, star, re-exports),
 ``self``/``cls``, ``super()``, base classes, and the types the code states (annotations, parameter
-defaults, ``with``/``for``/``except`` targets, ``isinstance`` narrowing, ``cast()``, and one level
-of return-type inference for unannotated functions). Values are those of
+defaults, ``with``/``for``/``except`` targets, ``isinstance`` narrowing, ``cast()``, and return types
+inferred for unannotated functions, up to four functions deep). Values are those of
 :mod:`.._toolkit.values` plus ``('mod', name)`` a workspace module, ``('ext', name)`` something
 outside the workspace, ``('super', class row)``, ``('coll', (T, evaluate))`` a builtin collection
 of a stated type ``T`` (``list[Foo]``, ``dict[str, Foo]``: its elements are known) and
