@@ -139,18 +139,22 @@ class _Resolver(ValueResolver):
         self.children: dict[int, dict[str, list[int]]] = {}
         # (name, scope) -> value: a file's names are evaluated once; a cycle (x = f(x)) is unknown
         self.memo: dict[tuple[str, int, tuple[int, ...] | None], tuple[Value | None, int, bool]] = {}
-        # (function id, level) -> its inferred return value. ``inferring`` is how many return
-        # inferences enclose the evaluation (0: none); at MAX_RETURN_LEVELS the calls in a return
-        # use annotations only. Keyed by level, a result never depends on the order of evaluation
-        # (a cycle ends at the bound, each level the same whoever asks first)
-        self.returns: dict[tuple[int, int], tuple[Value | None, int]] = {}
+        # ``inferring`` is how many return inferences enclose the evaluation (0: none); at
+        # MAX_RETURN_LEVELS the calls in a return use annotations only (a cut). The memos below
+        # (_LevelMemo) keep a result for every level where it met no cut and for its own level
+        # where it did, so a result never depends on the order of evaluation (a cycle ends at the
+        # bound, each level the same whoever asks first). ``cuts`` counts the cuts met and
+        # ``reach`` the deepest level an inference ran at, while a memoised result is computed
         self.inferring = 0
+        self.cuts = 0
+        self.reach = -1
+        self.returns = _LevelMemo()  # function id -> its inferred return value
         self.ancestors_memo: dict[int, frozenset[int]] = {}
         self.bases_memo: dict[int, list[SymbolRow]] = {}
         self.stubs: dict[int, list[SymbolRow]] = {}  # implementation id -> its declarations
         self.modules: dict[str, bool] = {}  # module_exists, by name
-        self.globals: dict[tuple[str, str, int, bool], tuple[Value | None, int]] = {}  # global_value
-        self.attrs_memo: dict[tuple, tuple[Value | None, int]] = {}  # attr of definitions, instances
+        self.globals = _LevelMemo()  # global_value
+        self.attrs_memo = _LevelMemo()  # attr of definitions, instances
         # (declared qname, declared id, receiver class id) -> the overrides a call reaches (bound, no properties)
         self.override_rows: dict[tuple[str, int, int], list[SymbolRow]] = {}
         # a Protocol is implemented structurally: its implementations are found by method name
@@ -207,13 +211,40 @@ class _Resolver(ValueResolver):
         return None
 
     def global_value(self, mod: str, name: str, depth: int = 0) -> tuple[Value | None, int]:
-        """What ``mod.name`` is. Memoised for the file by its arguments and whether a return is
-        being inferred (the only state it reads besides the view, whose lookups the first
-        evaluation recorded): every site of a file asks for the same few globals."""
-        key = (mod, name, depth, self.inferring)
-        got = self.globals.get(key)
-        if got is None:
-            got = self.globals[key] = self._global_value(mod, name, depth)
+        """What ``mod.name`` is. Memoised for the file by its arguments (and the level of return
+        inference, where it matters: :meth:`memoised`; the only state it reads besides the view,
+        whose lookups the first evaluation recorded): every site of a file asks for the same few
+        globals."""
+        return self.memoised(self.globals, (mod, name, depth), lambda: self._global_value(mod, name, depth))
+
+    def memoised(
+        self, memo: _LevelMemo, key: tuple, compute: Callable[[], tuple[Value | None, int]]
+    ) -> tuple[Value | None, int]:
+        """``compute()`` memoised by ``key`` and, where the level of return inference changes it,
+        by that level. A result that met no cut and ran inferences ``span`` levels below its own
+        is the same at every level ``l`` with ``l + span < MAX_RETURN_LEVELS`` (at its own, and at
+        any level when it ran none); one that met a cut is its level's only."""
+        level = self.inferring
+        free = memo.free.get(key)
+        if free is not None and level + free[1] < MAX_RETURN_LEVELS:
+            if free[1] >= 0:
+                self.reach = max(self.reach, level + free[1])
+            return free[0]
+        got = memo.cut.get((key, level))
+        if got is not None:
+            self.cuts += 1
+            return got
+        cuts, outer = self.cuts, self.reach
+        self.reach = -1
+        try:
+            got = compute()
+            reach = self.reach
+        finally:
+            self.reach = max(outer, self.reach)
+        if self.cuts == cuts:
+            memo.free[key] = (got, reach - level if reach >= 0 else -1)
+        else:
+            memo.cut[(key, level)] = got
         return got
 
     def _global_value(self, mod: str, name: str, depth: int) -> tuple[Value | None, int]:
@@ -335,12 +366,9 @@ class _Resolver(ValueResolver):
             return ("syms", payload), INFERRED
         if kind in ("syms", "inst"):
             # memoised for the file as global_value is: by the definitions' ids (a view's rows of
-            # one id are equal), the name, the depth and whether a return is being inferred
-            key = (kind, tuple(r.id for r in payload), name, depth, self.inferring)
-            got = self.attrs_memo.get(key)
-            if got is None:
-                got = self.attrs_memo[key] = self.member_attr(kind, payload, name, depth)
-            return got
+            # one id are equal), the name and the depth
+            key = (kind, tuple(r.id for r in payload), name, depth)
+            return self.memoised(self.attrs_memo, key, lambda: self.member_attr(kind, payload, name, depth))
         if kind == "super":
             cls: SymbolRow = payload
             for base in self.bases(cls, depth):
@@ -511,17 +539,20 @@ class _Resolver(ValueResolver):
         its return statements say when it has no annotation (``self.x()`` in them is evaluated on
         an instance of the method's class). Up to :data:`MAX_RETURN_LEVELS` functions deep: the
         calls in the deepest one's returns are evaluated by annotations and constructors only.
-        Memoised per file and level (independent of the order of evaluation); every definition
-        on the way is looked up through the view, so a change to an inner function's returns
-        re-resolves the outer callers' files. A union of more than :data:`MAX_RETURN_UNION`
-        classes is not inferred."""
-        level = self.inferring
-        if level >= MAX_RETURN_LEVELS and not all(ev[0] in ("type", "ann") for ev in fn.extra["returns_ev"]):
+        Memoised per file (:meth:`memoised`: independent of the order of evaluation); every
+        definition on the way is looked up through the view, so a change to an inner function's
+        returns re-resolves the outer callers' files. A union of more than
+        :data:`MAX_RETURN_UNION` classes is not inferred."""
+        annotated = all(ev[0] in ("type", "ann") for ev in fn.extra["returns_ev"])
+        if self.inferring >= MAX_RETURN_LEVELS and not annotated:
+            self.cuts += 1
             return None, EXTRACTED  # asked at the deepest level: annotations only
-        key = (fn.id, level)
-        got = self.returns.get(key)
-        if got is not None:
-            return got
+        return self.memoised(self.returns, (fn.id,), lambda: self._returns_value(fn, annotated))
+
+    def _returns_value(self, fn: SymbolRow, annotated: bool) -> tuple[Value | None, int]:
+        level = self.inferring
+        if not annotated:  # (an annotation is read at any level)
+            self.reach = max(self.reach, level)
         self.inferring = level + 1
         try:
             owner = None
@@ -534,7 +565,6 @@ class _Resolver(ValueResolver):
             self.inferring = level
         if got[0] is not None and got[0][0] in ("inst", "syms") and len(got[0][1]) > MAX_RETURN_UNION:
             got = (None, EXTRACTED)
-        self.returns[key] = got
         return got
 
     # --- builtin collections of stated types
@@ -1082,6 +1112,18 @@ class _Resolver(ValueResolver):
             res.targets = [(t[0], min(t[1], AMBIGUOUS)) for t in res.targets]
         return res
 
+
+
+class _LevelMemo:
+    """A resolver's memo of results by key (:meth:`_Resolver.memoised`): ``free`` holds those that
+    met no cut of return inference, with the levels they ran below their own (-1: none); ``cut``
+    those that met one, by key and level."""
+
+    __slots__ = ("cut", "free")
+
+    def __init__(self) -> None:
+        self.free: dict[tuple, tuple[tuple[Value | None, int], int]] = {}
+        self.cut: dict[tuple[tuple, int], tuple[Value | None, int]] = {}
 
 
 def _bound_each(rows: list[SymbolRow]) -> list[SymbolRow]:
