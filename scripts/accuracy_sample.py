@@ -30,8 +30,9 @@ that stops is resumed; the package is copied once to ``<cache>/<key>-ws/`` so po
 valid), and ``--python`` points basedpyright at an empty venv's interpreter (else it resolves
 imports against whatever the machine's Python has installed). ``--only FILE`` writes the edges only
 GraphMind's ``incomingCalls`` lists (direct, against basedpyright's answer as it is), with their
-sites and the rule that made each (for reading), and ``--gm-db`` keeps GraphMind's index for the
-next run.
+sites and the rule that made each (for reading), ``--missed FILE`` the edges only basedpyright
+lists, each with GraphMind's sites in the caller that name the callee (how each was resolved),
+and ``--gm-db`` keeps GraphMind's index for the next run.
 """
 
 from __future__ import annotations
@@ -170,6 +171,35 @@ def graphmind_edges(ws: Path, db: Path) -> tuple[dict[Edge, list[GmSite]], set[s
     return edges, functions, callables
 
 
+def _called_name(callee: str) -> str:
+    """The name a call of ``callee`` is written with (a class's for its ``__init__``)."""
+    head, _, name = callee.rpartition(".")
+    return head.rpartition(".")[2] if name == "__init__" else name
+
+
+def sites_named(db: Path) -> dict[tuple[str, str], list[dict[str, Any]]]:
+    """GraphMind's sites by (caller, name called): where each is, its status and its targets
+    (qualified name, label, via), for reading the edges only basedpyright lists."""
+    import sqlite3
+
+    con = sqlite3.connect(db)
+    targets: dict[tuple[int, int], list[list[Any]]] = {}
+    for fid, sid, q, conf, via in con.execute(
+        "SELECT e.file_id, e.sid, y.qname, e.confidence, e.via FROM edges e JOIN symbols y ON y.id = e.callee_id"
+    ):
+        targets.setdefault((fid, sid), []).append([q, conf, via])
+    out: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for fid, sid, caller, name, kind, status, path, line in con.execute(
+        "SELECT s.file_id, s.sid, x.qname, s.name, s.kind, s.status, f.path, s.sl FROM sites s "
+        "JOIN symbols x ON x.id = s.caller_id JOIN files f ON f.id = s.file_id"
+    ):
+        out.setdefault((caller, name), []).append(
+            {"path": path, "line": line + 1, "kind": kind, "status": status, "targets": targets.get((fid, sid), [])}
+        )
+    con.close()
+    return out
+
+
 def _via_kind(s: GmSite) -> str | None:
     """The site's ``via`` kind when the edge is indirect (dispatch, construct), else None."""
     kind = s.via.partition(":")[0] if s.via else None
@@ -215,6 +245,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--python", help="the interpreter basedpyright resolves imports with (an empty venv's)")
     ap.add_argument("--no-collect", action="store_true", help="score the answers collected so far")
     ap.add_argument("--only", type=Path, help="write the edges only GraphMind lists here (JSON)")
+    ap.add_argument("--missed", type=Path, help="write the edges only basedpyright lists here (JSON)")
     ap.add_argument("--gm-db", type=Path, help="GraphMind's index (kept between runs; default: a temporary one)")
     args = ap.parse_args(argv)
     args.cache.mkdir(parents=True, exist_ok=True)
@@ -224,7 +255,9 @@ def main(argv: list[str] | None = None) -> int:
         collect(ws, args.sample, args.seed, answers, args.python)
     rows = list({(r := json.loads(line))["callee"]: r for line in answers.read_text().splitlines()}.values())
     with tempfile.TemporaryDirectory(prefix="graphmind-acc-") as tmp:
-        edges, functions, callables = graphmind_edges(ws, args.gm_db or Path(tmp) / "index.db")
+        db = args.gm_db or Path(tmp) / "index.db"
+        edges, functions, callables = graphmind_edges(ws, db)
+        named = sites_named(db) if args.missed else {}
 
     def keep(e: Edge) -> bool:
         return e[0] in functions and e[1] in callables
@@ -256,6 +289,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\nOnly GraphMind ({label}), against {name}: {sum(by_rule.values())}")
         for r, n in by_rule.most_common():
             print(f"  {n:5d}  {r}")
+    if args.missed:
+        args.missed.write_text(json.dumps(
+            [{"caller": a, "callee": b, "sites": named.get((a, _called_name(b)), [])} for a, b in sorted(raw - direct)],
+            indent=1))
     if args.only:
         only = sorted(direct - raw)
         args.only.write_text(json.dumps(

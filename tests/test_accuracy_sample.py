@@ -67,6 +67,17 @@ def test_scores_the_direct_answer_and_the_indirect_ones_against_both_references(
     assert "Only GraphMind (incomingCalls), against basedpyright incomingCalls: 0" in out
     assert "1  dispatch: an override of the method called" in out
     assert json.loads(only.read_text()) == []  # the direct answer lists nothing basedpyright lacks
+    # the edges only basedpyright lists, with GraphMind's sites of that name in the caller
+    missed = tmp_path / "missed.json"
+    answers[0]["edges"] = [["pkg.shapes.total", "pkg.shapes.Square.area"]]
+    (cache / "pkg-1.0-incoming-0.jsonl").write_text("".join(json.dumps(a) + "\n" for a in answers))
+    assert S.main(["--package", "pkg==1.0:pkg", "--cache", str(cache), "--no-collect", "--missed", str(missed)]) == 0
+    [edge] = json.loads(missed.read_text())
+    assert (edge["caller"], edge["callee"]) == ("pkg.shapes.total", "pkg.shapes.Square.area")
+    [site] = edge["sites"]  # s.area(): Shape.area, and Square.area through it (dispatch, listed apart)
+    assert (site["path"], site["line"], site["kind"], site["status"]) == ("pkg/shapes.py", 17, "call", "resolved")
+    assert sorted(t[0] for t in site["targets"]) == ["pkg.shapes.Shape.area", "pkg.shapes.Square.area"]
+    answers[0]["edges"] = []
     # the edges only GraphMind lists, with their rule: a direct edge basedpyright lacks
     (cache / "pkg-1.0-incoming-0.jsonl").write_text("".join(json.dumps(a) + "\n" for a in answers[1:]) + json.dumps(
         {"callee": "pkg.shapes.Shape.area", "kind": "method", "answered": True, "edges": []}) + "\n")

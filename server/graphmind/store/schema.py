@@ -8,7 +8,7 @@ import sqlite3
 
 from .layers import LAYERS_SCHEMA
 
-SCHEMA_VERSION = "15"  # 15: a constructor call reaches __init__ through via construct:X (an index of 14 lists it as direct)
+SCHEMA_VERSION = "16"  # 16: Python return types inferred through several functions, self-calls and dict literals of classes (an index of 15 lacks their edges)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);

@@ -24,10 +24,13 @@ INITIAL = {
         "def make():\n    return A()\n\n\ndef typed() -> A:\n    return A()\n\n\nshared = A()\n"
         "\n\ndef pair() -> 'tuple[A | B, int]':\n    return A(), 1\n"
         "try:\n    from zz import Alias\nexcept ImportError:\n    Alias = B\n"
+        "\n\nclass K:\n    def one(self):\n        return self.two()\n\n    def two(self):\n        return A()\n"
+        "\n\nTABLE = {'a': A, 'b': B}\n"
     ),
     "n.py": (
         "from m import A, Alias, make, typed\n\n\ndef mid():\n    return typed()\n\n\n"
         "def items() -> 'list[A]':\n    return []\n\n\ndef run(x=make()):\n    x.go()\n    with A() as a:\n        a.go()\n\n\n\ndef alias():\n    Alias().go()\n"
+        "\n\ndef deep():\n    return make()\n"
     ),
     "x.py": (
         "import copy\nfrom n import mid, items\nfrom m import make, B, pair\n\n\ndef use():\n    mid().go()\n    make().go()\n"
@@ -35,6 +38,8 @@ INITIAL = {
         "def only_make():\n    make().go()\n\n\ndef either(f):\n    t = make() if f else B()\n    t.go()\n"
         "\n\ndef stated(v):\n    w = v if isinstance(v, B) else None\n    w.go()\n    isinstance(v, A) and v.go()\n"
         "    p, q = pair()\n    p.go()\n    c = copy.copy(make())\n    c.go()\n"
+        "\n\nfrom n import deep\nfrom m import K, TABLE\n\n\ndef chained():\n    deep().go()\n\n\n"
+        "def self_calls(k: K):\n    k.one().go()\n\n\ndef table():\n    for name, cls in TABLE.items():\n        cls().go()\n"
     ),
 }
 FRAGMENTS = [
@@ -56,6 +61,11 @@ FRAGMENTS = [
     "\n    t = B()\n    t.go()\n", "\n    if f:\n        t = B()\n    else:\n        t = make()\n    t.go()\n",
     "\n    for t in items():\n        t.go()\n        t = B()\n", "\n    if not isinstance(t, B):\n        t = B()\n    t.go()\n",
     "(t := B())", "\n    t += 1\n",
+    # several levels of return inference, self-calls in returns, unions, a dict literal of classes
+    "\n    def two(self):\n        return B()\n", "return self.one()", "return self.two()", "return deep()",
+    "{'a': B}", ", 'c': C", "\ndef make():\n    return deep()\n", "\ndef deep():\n    return A() if x else B()\n",
+    "\n    def two(self):\n        return self.__class__()\n", "\n    def two(self):\n        return copy.copy(self)\n",
+    "\nimport copy\n",
     "A()", "B()", "-> B", "-> A", "return self", "go", "isinstance", "def ", "class ", "(", ")", ":", "\n", "    ", "",
 ]
 FILES = sorted(INITIAL)
@@ -129,6 +139,34 @@ def test_a_changed_return_type_re_resolves_the_callers_callers() -> None:
         assert after == snapshot(fresh)
         mid_go = {(a, b) for a, b, _ in edges(fresh) if a == "x.use" and b.endswith(".go")}
         assert ("x.use", "m.B.go") in mid_go
+        fresh.close()
+        eng.close()
+
+
+def test_a_changed_inner_return_re_resolves_callers_two_functions_up() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        eng = _engine(root, INITIAL)
+
+        def called(caller: str) -> set[str]:
+            return {b for a, b, _ in edges(eng) if a == caller and b.endswith(".go")}
+
+        # x.chained -> n.deep, which returns m.make(), which returns an A (A.go, and B.go by dispatch);
+        # x.self_calls: K.one returns self.two(), an A; x.table: the classes of a dict literal
+        assert called("x.chained") == called("x.self_calls") == called("x.table") == {"m.A.go", "m.B.go"}
+        text = INITIAL["m.py"].replace("def make():\n    return A()", "def make():\n    return B()")
+        text = text.replace("def two(self):\n        return A()", "def two(self):\n        return B()")
+        text = text.replace("TABLE = {'a': A, 'b': B}", "TABLE = {'b': B}")
+        eng.open_document("m.py", INITIAL["m.py"])
+        eng.set_document_text("m.py", text)
+        eng.settle()
+        # neither n.py nor x.py changed: x.py is re-resolved by what it looked up through n.deep
+        assert called("x.chained") == called("x.self_calls") == called("x.table") == {"m.B.go"}
+        after = snapshot(eng)
+        (root / "m.py").write_text(text, encoding="utf-8")
+        fresh = Engine(root, db_path=root / "fresh.db")
+        fresh.index()
+        assert after == snapshot(fresh)
         fresh.close()
         eng.close()
 

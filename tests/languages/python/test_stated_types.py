@@ -154,3 +154,24 @@ def test_constructor_calls_reach_the_initializer_indirectly(engine: Engine) -> N
     assert (counts[form_init.id].known, counts[form_init.id].indirect) == (0, (("construct", 2),))
     reached = {item.symbol.qname: item.via for item in g.blast_radius([form_init], depth=1).items}
     assert reached == {f"{C}.build": Via("construct", f"{C}.Form"), f"{C}.Form.empty": Via("construct", f"{C}.Form")}
+
+
+def test_return_inference_does_not_depend_on_the_order_sites_are_resolved(engine: Engine) -> None:
+    """A file's sites resolved last to first get what they get first to last: the memos of
+    return inference keep a result per level where the level bound cut it (kinds/returns.py:
+    several functions deep, a cycle, self-calls; kinds/use.py)."""
+    from graphmind.languages.python.resolve import _Resolver
+    from graphmind.store.view import StoreView
+
+    for path in ("kinds/returns.py", "kinds/use.py"):
+        [(fid,)] = engine.db.execute("SELECT id FROM files WHERE path = ?", (path,)).fetchall()
+        got = engine.store.facts(fid)
+        assert got is not None
+        facts = got[0]
+        sites = list(enumerate(facts.sites))
+        forward = _Resolver(facts, StoreView(engine.db).for_language("python"))
+        backward = _Resolver(facts, StoreView(engine.db).for_language("python"))
+        ahead = [forward.site(i, s) for i, s in sites]
+        behind = [backward.site(i, s) for i, s in reversed(sites)][::-1]
+        assert [(r.status, sorted(r.targets)) for r in ahead] == [(r.status, sorted(r.targets)) for r in behind]
+        assert any(r.targets for r in ahead)

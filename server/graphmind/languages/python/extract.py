@@ -23,7 +23,10 @@ position ``i`` of a tuple (``a, b = f()``), ``('same', callee, ev)`` a call of `
 ``ev`` again when ``callee`` is ``copy.copy``, ``copy.deepcopy`` or ``functools.partial`` (else an
 ordinary ``('call', callee)``), ``('enter', ev, name)`` the result of ``ev.__enter__()`` (``with
 ... as``), and in a function's ``returns_ev`` (its unannotated return statements) ``('self',)`` /
-``('selfattr', chain)``.
+``('selfattr', chain)``, and ``('cls',)`` (the method's class) / ``('self',)`` as the receiver of an
+expression on ``cls`` / ``self`` (``('call', ('a', [('self',)], ['_cursor']))`` for
+``return self._cursor()``). A dict literal whose values are names is ``('type', dict[?, type[A] |
+type[B]])`` (:func:`_dict_of_classes`).
 
 A scope (``Facts.local[symbol index]``) is packed as a tuple (see :class:`_Scope`) so that it
 marshals; chunks' scopes are rebased and merged by :func:`rebase_local` / :func:`merge_local`.
@@ -314,9 +317,38 @@ def _evidence(value: ts.Node | None, ann: ts.Node | None, narrow: Narrowing | No
         if e[0] == "u":
             return None
         return ("val", narrow.expr(e, value.start_byte, whole=True) if narrow else e)
+    if t == "dictionary":
+        classes = _dict_of_classes(value)
+        if classes is not None:
+            return classes
     if t in _LITERALS:
         return ("ext", _LITERALS[t])
     return None
+
+
+MAX_LITERAL_CLASSES = 32
+"""A dict literal with more values than this is a plain ``dict`` (its values are not a union)."""
+
+
+def _dict_of_classes(value: ts.Node) -> tuple | None:
+    """A dict literal whose every value is a name (``{list: ListSerializer, "x": mod.X}``), as the
+    type a checker infers for it: ``dict[?, type[A] | type[B]]`` (the resolver keeps the members
+    that are classes; a name of something else makes the union ``ambiguous``). None for any other
+    dict literal (a value computed, a ``**`` splat, more than :data:`MAX_LITERAL_CLASSES`)."""
+    members: dict[tuple[str, ...], tuple] = {}
+    kids = [k for k in value.named_children if k.type != "comment"]
+    if not kids or len(kids) > MAX_LITERAL_CLASSES:
+        return None
+    for pair in kids:
+        v = pair.child_by_field_name("value") if pair.type == "pair" else None
+        if v is None or v.type not in ("identifier", "attribute"):
+            return None
+        e = expr_of(v)
+        if e[0] != "n" or not e[2] or "" in e[2]:
+            return None
+        members.setdefault(tuple(e[2]), ("t", ["type"], [("t", e[2], [])]))
+    union = list(members.values())
+    return ("type", ("t", ["dict"], [None, union[0] if len(union) == 1 else ("t", ["|"], union)]))
 
 
 _SAME_VALUE = frozenset({"copy", "deepcopy", "partial"})
@@ -355,7 +387,7 @@ _PROPERTY_DECORATORS = frozenset(
     {"property", "cached_property", "functools.cached_property", "abc.abstractproperty", "abstractproperty"}
 )
 _PROPERTY_SUFFIXES = (".setter", ".deleter", ".getter", ".cached_property")
-MAX_RETURN_EVIDENCE = 4
+MAX_RETURN_EVIDENCE = 8
 """More distinct return expressions than this: the function's return type is not inferred."""
 
 
@@ -1236,18 +1268,25 @@ def _assign_other(
     else:
         sc.locals.update(_pattern_names(left))
 
-def _portable(ev: tuple, sc: _Scope) -> list[tuple]:
+def _portable(ev: tuple, sc: _Scope, own: bool = False) -> list[tuple]:
     """``ev`` in terms another file can evaluate in the function's module: a local or parameter
     stands for what the code states about it (its annotation, its default, the constructor call
-    it was assigned from); an expression built from a local is dropped."""
+    it was assigned from); an expression built from a local is dropped. With ``own`` (a return
+    value), an expression on ``self`` / ``cls`` (``self._cursor()``) is kept in terms of the
+    method's class (``('a', [('self',)], chain)``: the resolver knows the class)."""
     if ev[0] == "any":
-        return [e for sub in ev[1] for e in _portable(sub, sc)]
+        return [e for sub in ev[1] for e in _portable(sub, sc, own)]
+    if own and ev[0] == "val" and ev[1][0] == "n" and ev[1][2] == [sc.self_name] and sc.class_idx is not None:
+        return [("cls",) if sc.is_cls else ("self",)]  # ``copy.copy(self)``'s argument
+    if ev[0] == "same" and not _global_evidence(ev, sc):  # ``copy.copy(self)``: the copied value's
+        args = _portable(ev[2], sc, own) if _global_evidence(("call", ev[1]), sc) else []
+        return [("same", ev[1], a) for a in args]
     if ev[0] == "val" and ev[1][0] == "a" and not ev[1][2]:
         return [e for e in ev[1][1] if _global_evidence(e, sc)]  # a name narrowed by isinstance
     if ev[0] == "val" and ev[1][0] == "n" and len(ev[1][2]) == 1 and ev[1][2][0] in sc.locals:
-        return _stated(ev[1][2][0], sc)
+        return _stated(ev[1][2][0], sc, own=own)
     if ev[0] in ("call", "val") and not _global_evidence(ev, sc):
-        e = _through_local(ev[1], sc)  # ``parser.parse()``: what the code states about ``parser``
+        e = _through_local(ev[1], sc, own=own)  # ``parser.parse()``: what the code states about ``parser``
         return [(ev[0], e)] if e is not None else []
     return [ev] if _global_evidence(ev, sc) else []
 
@@ -1256,7 +1295,7 @@ _THROUGH_LOCALS = 2
 """How many locals deep an expression is rewritten in terms of what the code states about them."""
 
 
-def _stated(name: str, sc: _Scope, depth: int = 0) -> list[tuple]:
+def _stated(name: str, sc: _Scope, depth: int = 0, own: bool = False) -> list[tuple]:
     """What the code states about a local, in terms another file can evaluate (``nodelist`` of
     ``parser = Parser(); nodelist = parser.parse()`` is ``Parser().parse()``)."""
     out = []
@@ -1265,23 +1304,44 @@ def _stated(name: str, sc: _Scope, depth: int = 0) -> list[tuple]:
             continue
         if _global_evidence(e, sc):
             out.append(e)
-        elif e[0] in ("call", "val") and depth < _THROUGH_LOCALS:
-            x = _through_local(e[1], sc, depth + 1)
+        elif depth < _THROUGH_LOCALS:
+            x = _restated(e, sc, depth + 1, own)
             if x is not None:
-                out.append((e[0], x))
+                out.append(x)
     return out
 
 
-def _through_local(e: Expr, sc: _Scope, depth: int = 0) -> Expr | None:
+def _restated(ev: tuple, sc: _Scope, depth: int, own: bool) -> tuple | None:
+    """Evidence that names a local, in terms of what the code states about that local (through
+    an element, a ``with`` target or a position: ``for k, c in self.reg.items()``); None when
+    nothing is stated."""
+    if ev[0] in ("call", "val"):
+        x = _through_local(ev[1], sc, depth, own)
+        return (ev[0], x) if x is not None else None
+    if ev[0] in ("iter", "enter", "part"):
+        inner = ev[1] if _global_evidence(ev[1], sc) else _restated(ev[1], sc, depth, own)
+        return (ev[0], inner, *ev[2:]) if inner is not None else None
+    return None
+
+
+def _through_local(e: Expr, sc: _Scope, depth: int = 0, own: bool = False) -> Expr | None:
     """``e`` with the local it starts from (``parser`` of ``parser.parse()``) replaced by what the
-    code states about that local (``('a', evidence, ['parse'])``); None when nothing is stated."""
+    code states about that local (``('a', evidence, ['parse'])``); None when nothing is stated.
+    With ``own``, ``self.m`` (``cls.m`` in a classmethod) is ``('a', [('self',)], ['m'])``
+    (``[('cls',)]``)."""
     base, arg, chain = e
     if base in ("c", "x"):
-        inner = _through_local(arg, sc, depth)
+        inner = _through_local(arg, sc, depth, own)
         return (base, inner, chain) if inner is not None else None
-    if base != "n" or not chain or chain[0] not in sc.locals or chain[0] == sc.self_name:
+    if base != "n" or not chain:
         return None
-    evs = _stated(chain[0], sc, depth)
+    if chain[0] == sc.self_name:
+        if not own or sc.class_idx is None or len(chain) < 2:
+            return None
+        return ("a", [("cls",) if sc.is_cls else ("self",)], chain[1:])
+    if chain[0] not in sc.locals:
+        return None
+    evs = _stated(chain[0], sc, depth, own)
     return ("a", evs, chain[1:]) if evs else None
 
 
@@ -1405,7 +1465,7 @@ def _returned(value: ts.Node, sc: _Scope, narrow: Narrowing) -> list[tuple]:
             if e[0] == "n" and len(e[2]) > 1 and e[2][0] == sc.self_name:
                 return [("selfattr", e[2][1:])]
     ev = _evidence(value, None, narrow)
-    return _portable(ev, sc) if ev is not None else []
+    return _portable(ev, sc, own=True) if ev is not None else []
 
 
 def _either(value: ts.Node) -> list[ts.Node]:

@@ -1,7 +1,7 @@
 """Python resolution through Python's own binding: scopes, imports (relative, star, re-exports),
 ``self``/``cls``, ``super()``, base classes, and the types the code states (annotations, parameter
-defaults, ``with``/``for``/``except`` targets, ``isinstance`` narrowing, ``cast()``, and one level
-of return-type inference for unannotated functions). Values are those of
+defaults, ``with``/``for``/``except`` targets, ``isinstance`` narrowing, ``cast()``, and return types
+inferred for unannotated functions, up to four functions deep). Values are those of
 :mod:`.._toolkit.values` plus ``('mod', name)`` a workspace module, ``('ext', name)`` something
 outside the workspace, ``('super', class row)``, ``('coll', (T, evaluate))`` a builtin collection
 of a stated type ``T`` (``list[Foo]``, ``dict[str, Foo]``: its elements are known) and
@@ -108,6 +108,18 @@ def _is_property(r: SymbolRow) -> bool:
 # The standard library's calls whose result is (like) their first argument, for ``('same', ...)``.
 _SAME_VALUE = frozenset({"copy.copy", "copy.deepcopy", "functools.partial"})
 
+MAX_RETURN_LEVELS = 4
+"""How many functions deep a return type is inferred from return statements (``f`` returns
+``g()``, which returns ``h()``, ...): the deepest one's calls are read by annotations only."""
+
+MAX_RETURN_UNION = 32
+"""More classes than this in what a function may return: its return type is not inferred (a
+call on it would be an edge to each)."""
+
+# Builtins whose result is any value (``getattr(obj, name)``: typed ``Any``), the workspace's too:
+# a call on it is a call on an unknown receiver, never one known to be outside the workspace.
+_ANY_RESULT = frozenset({"getattr"})
+
 # Methods whose overrides are not reached by dispatch: a constructor call names its class.
 _NO_DISPATCH = frozenset({"__init__", "__new__", "__init_subclass__", "__class_getitem__"})
 
@@ -127,16 +139,22 @@ class _Resolver(ValueResolver):
         self.children: dict[int, dict[str, list[int]]] = {}
         # (name, scope) -> value: a file's names are evaluated once; a cycle (x = f(x)) is unknown
         self.memo: dict[tuple[str, int, tuple[int, ...] | None], tuple[Value | None, int, bool]] = {}
-        # function id -> its inferred return value (one level: while one is evaluated, calls in it
-        # use annotations only, so the result never depends on the order of evaluation)
-        self.returns: dict[int, tuple[Value | None, int]] = {}
-        self.inferring = False
+        # ``inferring`` is how many return inferences enclose the evaluation (0: none); at
+        # MAX_RETURN_LEVELS the calls in a return use annotations only (a cut). The memos below
+        # (_LevelMemo) keep a result for every level where it met no cut and for its own level
+        # where it did, so a result never depends on the order of evaluation (a cycle ends at the
+        # bound, each level the same whoever asks first). ``cuts`` counts the cuts met and
+        # ``reach`` the deepest level an inference ran at, while a memoised result is computed
+        self.inferring = 0
+        self.cuts = 0
+        self.reach = -1
+        self.returns = _LevelMemo()  # function id -> its inferred return value
         self.ancestors_memo: dict[int, frozenset[int]] = {}
         self.bases_memo: dict[int, list[SymbolRow]] = {}
         self.stubs: dict[int, list[SymbolRow]] = {}  # implementation id -> its declarations
         self.modules: dict[str, bool] = {}  # module_exists, by name
-        self.globals: dict[tuple[str, str, int, bool], tuple[Value | None, int]] = {}  # global_value
-        self.attrs_memo: dict[tuple, tuple[Value | None, int]] = {}  # attr of definitions, instances
+        self.globals = _LevelMemo()  # global_value
+        self.attrs_memo = _LevelMemo()  # attr of definitions, instances
         # (declared qname, declared id, receiver class id) -> the overrides a call reaches (bound, no properties)
         self.override_rows: dict[tuple[str, int, int], list[SymbolRow]] = {}
         # a Protocol is implemented structurally: its implementations are found by method name
@@ -193,13 +211,40 @@ class _Resolver(ValueResolver):
         return None
 
     def global_value(self, mod: str, name: str, depth: int = 0) -> tuple[Value | None, int]:
-        """What ``mod.name`` is. Memoised for the file by its arguments and whether a return is
-        being inferred (the only state it reads besides the view, whose lookups the first
-        evaluation recorded): every site of a file asks for the same few globals."""
-        key = (mod, name, depth, self.inferring)
-        got = self.globals.get(key)
-        if got is None:
-            got = self.globals[key] = self._global_value(mod, name, depth)
+        """What ``mod.name`` is. Memoised for the file by its arguments (and the level of return
+        inference, where it matters: :meth:`memoised`; the only state it reads besides the view,
+        whose lookups the first evaluation recorded): every site of a file asks for the same few
+        globals."""
+        return self.memoised(self.globals, (mod, name, depth), lambda: self._global_value(mod, name, depth))
+
+    def memoised(
+        self, memo: _LevelMemo, key: tuple, compute: Callable[[], tuple[Value | None, int]]
+    ) -> tuple[Value | None, int]:
+        """``compute()`` memoised by ``key`` and, where the level of return inference changes it,
+        by that level. A result that met no cut and ran inferences ``span`` levels below its own
+        is the same at every level ``l`` with ``l + span < MAX_RETURN_LEVELS`` (at its own, and at
+        any level when it ran none); one that met a cut is its level's only."""
+        level = self.inferring
+        free = memo.free.get(key)
+        if free is not None and level + free[1] < MAX_RETURN_LEVELS:
+            if free[1] >= 0:
+                self.reach = max(self.reach, level + free[1])
+            return free[0]
+        got = memo.cut.get((key, level))
+        if got is not None:
+            self.cuts += 1
+            return got
+        cuts, outer = self.cuts, self.reach
+        self.reach = -1
+        try:
+            got = compute()
+            reach = self.reach
+        finally:
+            self.reach = max(outer, self.reach)
+        if self.cuts == cuts:
+            memo.free[key] = (got, reach - level if reach >= 0 else -1)
+        else:
+            memo.cut[(key, level)] = got
         return got
 
     def _global_value(self, mod: str, name: str, depth: int) -> tuple[Value | None, int]:
@@ -281,8 +326,11 @@ class _Resolver(ValueResolver):
             return None, EXTRACTED
         return self.global_value(bmod, attr, depth + 1)
 
-    def eval_global_expr(self, mod: str, e: Expr, depth: int) -> tuple[Value | None, int]:
-        """Evaluate an expression in the module scope of ``mod`` (possibly another file)."""
+    def eval_global_expr(
+        self, mod: str, e: Expr, depth: int, owner: SymbolRow | None = None
+    ) -> tuple[Value | None, int]:
+        """Evaluate an expression in the module scope of ``mod`` (possibly another file); in a
+        method's return statements, ``owner`` is its class (what ``('self',)`` evidence is)."""
         if depth > MAX_DEPTH:
             return None, EXTRACTED
         base, arg, chain = e
@@ -290,15 +338,17 @@ class _Resolver(ValueResolver):
             v, c = self.global_value(mod, chain[0], depth + 1)
             return self.attrs(v, c, chain[1:], depth)
         if base == "c":
-            v, c = self.eval_global_expr(mod, arg, depth + 1)
+            v, c = self.eval_global_expr(mod, arg, depth + 1, owner)
             v, c = self.call_result(v, c, depth)
             return self.attrs(v, c, chain, depth)
         if base == "x":
-            v, c = self.eval_global_expr(mod, arg, depth + 1)
+            v, c = self.eval_global_expr(mod, arg, depth + 1, owner)
             v, c = self.item(v, c, depth)
             return self.attrs(v, c, chain, depth)
         if base == "a":
-            v, c = self.evidence_value(arg, lambda e2, d: self.eval_global_expr(mod, e2, d), depth + 1)
+            v, c = self.evidence_value(
+                arg, lambda e2, d: self.eval_global_expr(mod, e2, d, owner), depth + 1, owner=owner
+            )
             return self.attrs(v, c, chain, depth)
         return None, EXTRACTED
 
@@ -312,14 +362,13 @@ class _Resolver(ValueResolver):
             return self.global_value(payload, name, depth + 1)
         if kind == "ext":
             return ("ext", f"{payload}.{name}"), EXTRACTED
+        if kind == "inst" and name == "__class__":  # ``self.__class__``: its class, or a subclass
+            return ("syms", payload), INFERRED
         if kind in ("syms", "inst"):
             # memoised for the file as global_value is: by the definitions' ids (a view's rows of
-            # one id are equal), the name, the depth and whether a return is being inferred
-            key = (kind, tuple(r.id for r in payload), name, depth, self.inferring)
-            got = self.attrs_memo.get(key)
-            if got is None:
-                got = self.attrs_memo[key] = self.member_attr(kind, payload, name, depth)
-            return got
+            # one id are equal), the name and the depth
+            key = (kind, tuple(r.id for r in payload), name, depth)
+            return self.memoised(self.attrs_memo, key, lambda: self.member_attr(kind, payload, name, depth))
         if kind == "super":
             cls: SymbolRow = payload
             for base in self.bases(cls, depth):
@@ -452,6 +501,8 @@ class _Resolver(ValueResolver):
             return None, c
         kind, payload = v
         if kind == "ext":
+            if payload in _ANY_RESULT:
+                return None, c  # what it returns is whatever the object holds: unknown, not outside
             return ("ext", payload + "()"), c
         if kind == "ret":
             return payload, min(c, INFERRED)
@@ -485,25 +536,35 @@ class _Resolver(ValueResolver):
 
     def returns_value(self, fn: SymbolRow) -> tuple[Value | None, int]:
         """What a function returns, from its ``returns_ev``: a stated generic return type, or what
-        its return statements say when it has no annotation. One level: the calls in them are
-        evaluated by annotations and constructors only, never by another function's return
-        statements (memoised per file, and independent of the order of evaluation)."""
-        if self.inferring and not all(ev[0] in ("type", "ann") for ev in fn.extra["returns_ev"]):
-            return None, EXTRACTED  # asked while inferring another function's result: one level only
-        got = self.returns.get(fn.id)
-        if got is not None:
-            return got
-        outer, self.inferring = self.inferring, True
+        its return statements say when it has no annotation (``self.x()`` in them is evaluated on
+        an instance of the method's class). Up to :data:`MAX_RETURN_LEVELS` functions deep: the
+        calls in the deepest one's returns are evaluated by annotations and constructors only.
+        Memoised per file (:meth:`memoised`: independent of the order of evaluation); every
+        definition on the way is looked up through the view, so a change to an inner function's
+        returns re-resolves the outer callers' files. A union of more than
+        :data:`MAX_RETURN_UNION` classes is not inferred."""
+        annotated = all(ev[0] in ("type", "ann") for ev in fn.extra["returns_ev"])
+        if self.inferring >= MAX_RETURN_LEVELS and not annotated:
+            self.cuts += 1
+            return None, EXTRACTED  # asked at the deepest level: annotations only
+        return self.memoised(self.returns, (fn.id,), lambda: self._returns_value(fn, annotated))
+
+    def _returns_value(self, fn: SymbolRow, annotated: bool) -> tuple[Value | None, int]:
+        level = self.inferring
+        if not annotated:  # (an annotation is read at any level)
+            self.reach = max(self.reach, level)
+        self.inferring = level + 1
         try:
             owner = None
             if fn.kind == "method":
                 owner = next((r for r in self.ws.symbols(fn.qname.rpartition(".")[0]) if r.kind == "class"), None)
             got = self.evidence_value(
-                fn.extra["returns_ev"], lambda e, d: self.eval_global_expr(fn.module, e, d), 0, owner=owner
+                fn.extra["returns_ev"], lambda e, d: self.eval_global_expr(fn.module, e, d, owner), 0, owner=owner
             )
         finally:
-            self.inferring = outer
-        self.returns[fn.id] = got
+            self.inferring = level
+        if got[0] is not None and got[0][0] in ("inst", "syms") and len(got[0][1]) > MAX_RETURN_UNION:
+            got = (None, EXTRACTED)
         return got
 
     # --- builtin collections of stated types
@@ -704,6 +765,8 @@ class _Resolver(ValueResolver):
             return self.call_result(m, min(c, mc), depth + 1)
         if kind == "self" and owner is not None:
             return ("inst", [owner]), INFERRED
+        if kind == "cls" and owner is not None:  # ``cls`` in a classmethod: the class itself
+            return ("syms", [owner]), INFERRED
         if kind == "selfattr" and owner is not None:
             return self.attrs(("inst", [owner]), INFERRED, list(ev[1]), depth + 1)
         return None, EXTRACTED
@@ -1049,6 +1112,18 @@ class _Resolver(ValueResolver):
             res.targets = [(t[0], min(t[1], AMBIGUOUS)) for t in res.targets]
         return res
 
+
+
+class _LevelMemo:
+    """A resolver's memo of results by key (:meth:`_Resolver.memoised`): ``free`` holds those that
+    met no cut of return inference, with the levels they ran below their own (-1: none); ``cut``
+    those that met one, by key and level."""
+
+    __slots__ = ("cut", "free")
+
+    def __init__(self) -> None:
+        self.free: dict[tuple, tuple[tuple[Value | None, int], int]] = {}
+        self.cut: dict[tuple[tuple, int], tuple[Value | None, int]] = {}
 
 
 def _bound_each(rows: list[SymbolRow]) -> list[SymbolRow]:
