@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +21,7 @@ from typing import Any
 import pytest
 from graph_util import FIXTURES
 from graphmind.agents import args as A
-from graphmind.agents import tools as T
+from graphmind.agents import tools as Tools
 from graphmind.cli import main
 from graphmind.commits import index_commit
 from graphmind.engine import Engine
@@ -29,9 +30,15 @@ from graphmind.live import View
 from graphmind.render import Budget
 from graphmind.store.location import StoreLocation, check
 from graphmind.team import StoreStatus, open_view
+from lsprotocol import types as T
 from pg_util import Cluster, git
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lsp"))
+from lsp_util import _plain, lsp_session, pos_in, uri  # noqa: E402
+from test_pg_lsp import _edit_buffer, _store_status  # noqa: E402
+
 TESTS_PY = "from shop.orders import cancel, make\n\n\ndef test_cancel():\n    cancel(1)\n\n\ndef test_make():\n    make()\n"
+ORDERS = "src/shop/orders.py"
 BIG = Budget.of(100_000, 100_000)  # every answer whole: the comparison is of the reads, not the cuts
 
 
@@ -111,7 +118,7 @@ def stacked(request: pytest.FixtureRequest, pg_cluster: Cluster, tmp_path_factor
         pg_cluster.admin(f"DROP DATABASE IF EXISTS {database} WITH (FORCE)")
 
 
-def _data(ans: T.Answer) -> dict[str, Any]:
+def _data(ans: Tools.Answer) -> dict[str, Any]:
     data = dict(ans.data)
     data.pop("freshness")
     return data
@@ -129,8 +136,8 @@ def test_call_paths_answer_as_the_local_index(stacked: Stacked) -> None:
     found = 0
     for a in names:
         for b in names:
-            want = _data(T.call_path(stacked.local, a, b, max_depth=6, budget=BIG))
-            got = _data(T.call_path(stacked.snapshot, a, b, max_depth=6, budget=BIG))
+            want = _data(Tools.call_path(stacked.local, a, b, max_depth=6, budget=BIG))
+            got = _data(Tools.call_path(stacked.snapshot, a, b, max_depth=6, budget=BIG))
             assert got == want, (a, b)
             found += bool(want["paths"])
     assert found > 10  # chains were found, not only "no path"
@@ -138,8 +145,8 @@ def test_call_paths_answer_as_the_local_index(stacked: Stacked) -> None:
 
 @pytest.mark.parametrize("prefix", ["", "src/shop", "scripts", "tests"])
 def test_dead_code_answers_as_the_local_index(stacked: Stacked, prefix: str) -> None:
-    want = _data(T.dead_code(stacked.local, path=prefix, budget=BIG))
-    got = _data(T.dead_code(stacked.snapshot, path=prefix, budget=BIG))
+    want = _data(Tools.dead_code(stacked.local, path=prefix, budget=BIG))
+    got = _data(Tools.dead_code(stacked.snapshot, path=prefix, budget=BIG))
     assert got == want
     if prefix == "":
         assert want["deadCount"] and want["excluded"] and want["uncertainCount"]
@@ -148,8 +155,8 @@ def test_dead_code_answers_as_the_local_index(stacked: Stacked, prefix: str) -> 
 @pytest.mark.parametrize("base", ["HEAD", "HEAD~1"])
 @pytest.mark.parametrize("depth", [1, 3])
 def test_changes_answer_as_the_local_index(stacked: Stacked, base: str, depth: int) -> None:
-    want = _data(T.changes(stacked.local, base=base, depth=depth, budget=BIG))
-    got = _data(T.changes(stacked.snapshot, base=base, depth=depth, budget=BIG))
+    want = _data(Tools.changes(stacked.local, base=base, depth=depth, budget=BIG))
+    got = _data(Tools.changes(stacked.snapshot, base=base, depth=depth, budget=BIG))
     assert got == want
     if base == "HEAD~1" or stacked.state == "layer":
         assert want["changed"] and want["affected"] and want["tests"]
@@ -161,14 +168,14 @@ def test_changes_answer_as_the_local_index(stacked: Stacked, base: str, depth: i
 def test_the_layer_is_in_the_answers(stacked: Stacked) -> None:
     """The local changes are what the answers read: a chain through the new file, its unused
     function dead, the deleted file's function gone; over the snapshot alone, neither."""
-    dead = {d["qualifiedName"] for d in _data(T.dead_code(stacked.snapshot, budget=BIG))["items"]}
+    dead = {d["qualifiedName"] for d in _data(Tools.dead_code(stacked.snapshot, budget=BIG))["items"]}
     if stacked.state == "layer":
-        chain = _data(T.call_path(stacked.snapshot, "shop.local_only.unused", "shop.orders.make", budget=BIG))
+        chain = _data(Tools.call_path(stacked.snapshot, "shop.local_only.unused", "shop.orders.make", budget=BIG))
         assert chain["paths"] == [["shop.local_only.unused", "shop.local_only.walk", "shop.orders.cancel", "shop.orders.make"]]
         assert "shop.local_only.unused" in dead and "scripts.helpers.assist" not in dead
     else:
         with pytest.raises(A.NotFound, match="local_only"):
-            T.call_path(stacked.snapshot, "shop.local_only.unused", "shop.orders.make", budget=BIG)
+            Tools.call_path(stacked.snapshot, "shop.local_only.unused", "shop.orders.make", budget=BIG)
         assert "shop.local_only.unused" not in dead
 
 
@@ -207,8 +214,8 @@ def test_the_mcp_tools_answer_from_the_store(stacked: Stacked, tool: str) -> Non
     args = {"call_path": {"from": "shop.orders.cancel", "to": "shop.payments.gateway.Gateway.create"}, "dead_code": {},
             "changes": {"base": "HEAD~1"}}[tool]
     args["max_tokens"] = 100_000
-    got = _call(T.Tools(stacked.root, store=stacked.location), tool, args).data
-    want = _call(T.Tools(stacked.root, disk=True), tool, args).data
+    got = _call(Tools.Tools(stacked.root, store=stacked.location), tool, args).data
+    want = _call(Tools.Tools(stacked.root, disk=True), tool, args).data
     fresh = got.pop("freshness")
     want.pop("freshness")
     assert fresh["source"] == "snapshot" and f"snapshot {fresh['store']['snapshot']} of" in fresh["storeLine"]
@@ -229,7 +236,66 @@ def test_the_store_failing_during_an_answer_falls_back_to_the_local_index(
             raise IndexUnavailable(f"the store {stacked.location.shown} is unavailable: connection lost")
         return real(graph, prefix)
 
-    monkeypatch.setattr(T, "graph_dead_code", failing)
+    monkeypatch.setattr(Tools, "graph_dead_code", failing)
     got = _cli(["dead-code", "--root", str(stacked.root), "--store", stacked.url], capsys)
     assert got["freshness"]["source"] != "snapshot"
     assert got["freshness"]["store"]["answeredFrom"] == "local" and "connection lost" in got["freshness"]["store"]["reason"]
+
+
+# ---------------------------------------------------------------------- the language server
+async def _lsp_answers(lc: Any, root: Path) -> dict[str, Any]:
+    """Every file-level and workspace read of the language server: workspace/symbol,
+    documentSymbol, codeLens, references and definition at each call and definition of ``make``
+    and ``Gateway``, graphmind/dependencies both ways, graphmind/related at ``def make``."""
+    out: dict[str, Any] = {}
+    for q in ["make", "Gateway", "save", "on_disk", "in_buffer", "fresh", "refund", ""]:
+        got = await lc.workspace_symbol_async(T.WorkspaceSymbolParams(query=q)) or []
+        out[f"symbol {q}"] = sorted(repr(_plain(s)) for s in got)
+    files = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.py") if ".graphmind" not in p.parts)
+    for rel in files:
+        doc = T.TextDocumentIdentifier(uri=uri(root, rel))
+        out[f"documentSymbol {rel}"] = _plain(await lc.text_document_document_symbol_async(T.DocumentSymbolParams(text_document=doc)))
+        out[f"codeLens {rel}"] = _plain(await lc.text_document_code_lens_async(T.CodeLensParams(text_document=doc)))
+        text = (root / rel).read_text()
+        for needle in ("make", "Gateway", "def "):
+            for k in range(text.count(needle)):
+                pos = pos_in(text, needle, k, offset=len(needle) if needle == "def " else 1)
+                at = f"{rel}:{pos.line}:{pos.character}"
+                out[f"references {at}"] = sorted(repr(_plain(x)) for x in await lc.text_document_references_async(
+                    T.ReferenceParams(text_document=doc, position=pos, context=T.ReferenceContext(include_declaration=True))) or [])
+                out[f"definition {at}"] = _plain(await lc.text_document_definition_async(
+                    T.DefinitionParams(text_document=doc, position=pos)))
+        for direction in ("imports", "importedBy"):
+            out[f"dependencies {rel} {direction}"] = _plain(await lc.protocol.send_request_async(
+                "graphmind/dependencies", {"textDocument": {"uri": uri(root, rel)}, "direction": direction, "depth": 2}))
+    text = (root / ORDERS).read_text()
+    out["related"] = _plain(await lc.protocol.send_request_async("graphmind/related", {
+        "textDocument": {"uri": uri(root, ORDERS)}, "position": _plain(pos_in(text, "def make", offset=4)), "budget": 30}))
+    return out
+
+
+async def test_the_language_servers_reads_answer_over_the_snapshot(repo: Path, pg_url: str) -> None:
+    """With a store, every read of the language server (not only the call hierarchy) answers
+    over snapshot ∪ the files on disk ∪ the unsaved buffers, as a server with no store (a fresh
+    local index of the same tree and buffers) does. The store's server leaves ``orders.py`` out
+    of its local index (an editor's setting): an answer that involves it can only come from the
+    snapshot."""
+    index_commit(repo, check(pg_url, "test"), "HEAD", jobs=1)
+    (repo / "src/shop/local.py").write_text("from shop.orders import make\n\n\ndef on_disk():\n    make()\n")
+    added = "\n\ndef in_buffer():\n    make()\n"
+    async with lsp_session(repo, init_options={"store": pg_url, "exclude": [ORDERS]}) as lc:
+        await _store_status(lc, repo, lambda s: s["answeredFrom"] == "snapshot" and not s.get("updating"))
+        disk = await _lsp_answers(lc, repo)
+        _edit_buffer(lc, repo, "src/shop/new.py", added)
+        await _store_status(lc, repo, lambda s: s["buffersInAnswer"] == ["src/shop/new.py"] and not s.get("updating"))
+        buffers = await _lsp_answers(lc, repo)
+    async with lsp_session(repo) as lc:  # no store: the local index of the whole tree
+        want_disk = await _lsp_answers(lc, repo)
+        _edit_buffer(lc, repo, "src/shop/new.py", added)
+        want_buffers = await _lsp_answers(lc, repo)
+    assert want_disk["documentSymbol src/shop/orders.py"] and "on_disk" in want_disk["symbol on_disk"][0]
+    assert "in_buffer" in repr(want_buffers["symbol in_buffer"]) and "in_buffer" not in repr(want_disk["symbol in_buffer"])
+    for want, got in ((want_disk, disk), (want_buffers, buffers)):
+        assert sorted(got) == sorted(want)
+        for k in want:
+            assert got[k] == want[k], k
