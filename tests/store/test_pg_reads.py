@@ -246,7 +246,8 @@ def test_the_store_failing_during_an_answer_falls_back_to_the_local_index(
 async def _lsp_answers(lc: Any, root: Path) -> dict[str, Any]:
     """Every file-level and workspace read of the language server: workspace/symbol,
     documentSymbol, codeLens, references and definition at each call and definition of ``make``
-    and ``Gateway``, graphmind/dependencies both ways, graphmind/related at ``def make``."""
+    and ``Gateway``, graphmind/dependencies both ways, graphmind/changes, graphmind/related at
+    ``def make``."""
     out: dict[str, Any] = {}
     for q in ["make", "Gateway", "save", "on_disk", "in_buffer", "fresh", "refund", ""]:
         got = await lc.workspace_symbol_async(T.WorkspaceSymbolParams(query=q)) or []
@@ -268,6 +269,11 @@ async def _lsp_answers(lc: Any, root: Path) -> dict[str, Any]:
         for direction in ("imports", "importedBy"):
             out[f"dependencies {rel} {direction}"] = _plain(await lc.protocol.send_request_async(
                 "graphmind/dependencies", {"textDocument": {"uri": uri(root, rel)}, "direction": direction, "depth": 2}))
+    for base in ("HEAD", "HEAD~1"):
+        got = _plain(await lc.protocol.send_request_async("graphmind/changes", {"base": base, "depth": 2}))
+        fresh = got.pop("freshness")
+        out[f"changes {base}"] = got
+        out[f"changes {base} source"] = fresh["source"] if fresh["source"] == "snapshot" else "local"
     text = (root / ORDERS).read_text()
     out["related"] = _plain(await lc.protocol.send_request_async("graphmind/related", {
         "textDocument": {"uri": uri(root, ORDERS)}, "position": _plain(pos_in(text, "def make", offset=4)), "budget": 30}))
@@ -296,6 +302,8 @@ async def test_the_language_servers_reads_answer_over_the_snapshot(repo: Path, p
     assert want_disk["documentSymbol src/shop/orders.py"] and "on_disk" in want_disk["symbol on_disk"][0]
     assert "in_buffer" in repr(want_buffers["symbol in_buffer"]) and "in_buffer" not in repr(want_disk["symbol in_buffer"])
     for want, got in ((want_disk, disk), (want_buffers, buffers)):
+        assert got.pop("changes HEAD source") == got.pop("changes HEAD~1 source") == "snapshot"
+        assert want.pop("changes HEAD source") == want.pop("changes HEAD~1 source") == "local"
         assert sorted(got) == sorted(want)
         for k in want:
             assert got[k] == want[k], k
