@@ -59,7 +59,8 @@ def _workspace(root: Path) -> None:
     shutil.copytree(FIXTURES / "python" / "shop", root)
     (root / "tests").mkdir()
     (root / "tests/test_orders.py").write_text(TESTS_PY)
-    (root / "src/shop/dyn.py").write_text("def frobnicate():\n    return 1\n")  # orders.unknown calls obj.frobnicate(): uncertain
+    # orders.unknown calls obj.frobnicate(): uncertain; ``twice`` is one qualified name defined twice
+    (root / "src/shop/dyn.py").write_text("def frobnicate():\n    return 1\n\n\n" + "def twice():\n    return 2\n\n\n" * 3)
     (root / ".gitignore").write_text(".graphmind/\n")
     git(root, "init", "-q")
     git(root, "add", "-A")
@@ -163,6 +164,17 @@ def test_changes_answer_as_the_local_index(stacked: Stacked, base: str, depth: i
     if stacked.state == "layer" and base == "HEAD":
         assert any(c["change"] == "removed" for c in want["changed"])
         assert any(a["confidence"] == "unresolved" for a in want["affected"])  # audit is still called
+
+
+def test_workspace_symbols_answer_as_the_local_index(stacked: Stacked) -> None:
+    """``Graph.search`` (workspace/symbol, the MCP's find_symbol): every name, word and prefix, in
+    the same order, a qualified name defined more than once included (ordered by id)."""
+    names = sorted({s.name for s in stacked.local.graph.search("", 10_000)})
+    queries = [*names, *{n[:k] for n in names for k in (1, 2, 3)}, "twice", "shop", ""]
+    for q in queries:
+        want = [(s.id, s.qname) for s in stacked.local.graph.search(q, 200)]
+        assert [(s.id, s.qname) for s in stacked.snapshot.graph.search(q, 200)] == want, q
+    assert len([q for q, _ in ((s.qname, 0) for s in stacked.local.graph.search("twice", 20)) if q.endswith(".twice")]) == 3
 
 
 def test_the_layer_is_in_the_answers(stacked: Stacked) -> None:

@@ -85,7 +85,7 @@ class PgLayers(Layers):
         return self.db.execute(
             'SELECT id, name FROM symbols WHERE lower(name) >= lower(?::text COLLATE "C") '
             'AND lower(name) < lower(?::text COLLATE "C") AND kind != \'module\' '
-            'ORDER BY (name = ?) DESC, (lower(name) = lower(?::text COLLATE "C")) DESC, length(name), qname LIMIT ?',
+            'ORDER BY (name = ?) DESC, (lower(name) = lower(?::text COLLATE "C")) DESC, length(name), qname, id LIMIT ?',
             (prefix, hi, prefix, prefix, limit),
         ).fetchall()
 

@@ -140,13 +140,14 @@ class Reads:
 
     def search_symbols(self, query: str, limit: int) -> list[tuple]:
         """Definitions whose name or qualified name contains ``query``: exact names first, then
-        prefixes, then shorter names ('' = the first ``limit`` by name)."""
+        prefixes, then shorter names ('' = the first ``limit`` by name); equal names by symbol id,
+        so that both engines list the same ones."""
         if not query:
-            return self._q(f"{_ALL_SYMBOLS} WHERE s.kind != 'module' ORDER BY s.name LIMIT ?", (limit,))
+            return self._q(f"{_ALL_SYMBOLS} WHERE s.kind != 'module' ORDER BY s.name, s.id LIMIT ?", (limit,))
         esc = like_escape(query)
         return self._q(
             f"{_ALL_SYMBOLS} WHERE s.kind != 'module' AND (s.name LIKE ? ESCAPE '\\' OR s.qname LIKE ? ESCAPE '\\') "
-            "ORDER BY (s.name = ?) DESC, (s.name LIKE ? ESCAPE '\\') DESC, length(s.name), s.qname LIMIT ?",
+            "ORDER BY (s.name = ?) DESC, (s.name LIKE ? ESCAPE '\\') DESC, length(s.name), s.qname, s.id LIMIT ?",
             (f"%{esc}%", f"%{esc}%", query, f"{esc}%", limit),
         )
 
