@@ -26,6 +26,7 @@ from graphmind.cli import main
 from graphmind.commits import index_commit
 from graphmind.engine import Engine
 from graphmind.graph import Graph
+from graphmind.graph.search import match_query
 from graphmind.live import View
 from graphmind.render import Budget
 from graphmind.store.location import StoreLocation, check
@@ -60,7 +61,9 @@ def _workspace(root: Path) -> None:
     (root / "tests").mkdir()
     (root / "tests/test_orders.py").write_text(TESTS_PY)
     # orders.unknown calls obj.frobnicate(): uncertain; ``twice`` is one qualified name defined twice
-    (root / "src/shop/dyn.py").write_text("def frobnicate():\n    return 1\n\n\n" + "def twice():\n    return 2\n\n\n" * 3)
+    # (its docstring: a token that a query's first group, ``shell* AND complete*``, half matches)
+    (root / "src/shop/dyn.py").write_text('def frobnicate():\n    """Register a ShellComplete completion."""\n    return 1\n\n\n'
+                                          + "def twice():\n    return 2\n\n\n" * 3)
     (root / ".gitignore").write_text(".graphmind/\n")
     git(root, "init", "-q")
     git(root, "add", "-A")
@@ -170,10 +173,13 @@ def test_workspace_symbols_answer_as_the_local_index(stacked: Stacked) -> None:
     """``Graph.search`` (workspace/symbol, the MCP's find_symbol): every name, word and prefix, in
     the same order, a qualified name defined more than once included (ordered by id)."""
     names = sorted({s.name for s in stacked.local.graph.search("", 10_000)})
-    queries = [*names, *{n[:k] for n in names for k in (1, 2, 3)}, "twice", "shop", ""]
+    queries = [*names, *{n[:k] for n in names for k in (1, 2, 3)}, "twice", "shop", "", "shell_complete", "register shell"]
     for q in queries:
         want = [(s.id, s.qname) for s in stacked.local.graph.search(q, 200)]
         assert [(s.id, s.qname) for s in stacked.snapshot.graph.search(q, 200)] == want, q
+        match = match_query(q)  # and the full-text matches' bm25 scores: FTS5's numbers
+        if match is not None:
+            assert stacked.snapshot.engine.store.layers.search(match, 200) == stacked.local.engine.store.layers.search(match, 200), q
     assert len([q for q, _ in ((s.qname, 0) for s in stacked.local.graph.search("twice", 20)) if q.endswith(".twice")]) == 3
 
 
