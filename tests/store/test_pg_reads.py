@@ -183,6 +183,25 @@ def test_workspace_symbols_answer_as_the_local_index(stacked: Stacked) -> None:
     assert len([q for q, _ in ((s.qname, 0) for s in stacked.local.graph.search("twice", 20)) if q.endswith(".twice")]) == 3
 
 
+def test_every_site_resolves_as_in_the_local_index(stacked: Stacked) -> None:
+    """``Graph.site_at`` (definition) at every call site of every file: the same targets in the same
+    order (a constructor call: its class, then the ``__init__`` it runs), and ``symbol_at``."""
+    from graphmind.graph.policy import analysis_reads
+
+    files = sorted({s.path for s in stacked.local.graph.search("", 10_000)})
+    many = 0
+    for rel in files:
+        with analysis_reads(stacked.local.graph) as r:
+            sites = [row for line in range(200) for row in r.sites_spanning(rel, line)]
+        for row in sites:
+            line, col = row[5], row[6] + 1
+            want = stacked.local.graph.site_at(rel, line, col)
+            assert stacked.snapshot.graph.site_at(rel, line, col) == want, (rel, line, col)
+            assert stacked.snapshot.graph.symbol_at(rel, line, col) == stacked.local.graph.symbol_at(rel, line, col)
+            many += bool(want and len(want[1]) > 1)
+    assert many  # sites with several targets were asked
+
+
 def test_the_layer_is_in_the_answers(stacked: Stacked) -> None:
     """The local changes are what the answers read: a chain through the new file, its unused
     function dead, the deleted file's function gone; over the snapshot alone, neither."""
