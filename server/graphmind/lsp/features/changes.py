@@ -81,9 +81,10 @@ async def changes(ls: GraphMindServer, params: ChangesParams) -> dict[str, Any]:
 
     def ask(graph: Graph) -> Any:
         store = ls.stores.get(root)
-        on_store = graph is not local and store is not None
+        status = store.answered_by if store is not None and graph is not local else None
+        on_store = status is not None and status.snapshot is not None  # (not a failure since: the snapshot it names)
         view = View(graph=graph, engine=graph.engine, source="snapshot" if on_store else "live", overlay=sorted(buffers),
-                    stale=False, store=store.answered_by if on_store else None)  # type: ignore[union-attr]
+                    stale=False, store=status if on_store else None)
         return Tools.changes(view, base=p.base, depth=p.depth, staged=p.staged, min_confidence=p.min_confidence,
                              budget=budget, buffers=buffers)
 
