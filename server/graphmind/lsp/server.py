@@ -406,10 +406,6 @@ class GraphMindServer:
         except ValueError:
             return None
 
-    def symbols_at(self, uri: str, line: int, character: int) -> tuple[FileContext, list[Sym]] | None:
-        ctx = self.context(uri)
-        return None if ctx is None else (ctx, ctx.symbols_at(line, character))
-
     def item_graph(self, item: ItemRef) -> Graph | None:
         """The live graph of the folder a call hierarchy item is in (``data``'s root, else its uri)."""
         data = item.data if isinstance(item.data, dict) else {}
