@@ -149,24 +149,36 @@ def run(args: argparse.Namespace) -> int:
         serve(root, disk=args.disk, exclude=args.exclude, store=store)
         return 0
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="graphmind: %(message)s")
+    from .cli_team import StoreURLError, failed_status, resolve
+    from .team import open_view as team_view
+
     opts = {"max_file_size": args.max_file_size, "exclude": args.exclude, "jobs": args.jobs}
+    disk = bool(getattr(args, "disk", False))
     try:
-        view = open_view(root, disk=bool(getattr(args, "disk", False)), **opts)
+        location = None if disk else resolve(args.store, root)
+    except StoreURLError as exc:
+        print(f"graphmind: {exc}", file=sys.stderr)
+        return 2
+
+    def local() -> Any:
+        return open_view(root, disk=disk, **opts)
+
+    try:
+        view = team_view(root, location, args.command, local)  # a store's snapshot ∪ local layer, when set
     except IndexUnavailable as exc:
         print(f"graphmind: {exc}", file=sys.stderr)
         return 1
     try:
-        budget = budget_of(args)
-        code = 0
-        if args.command == "changes":
-            ans = T.changes(view, base=args.base, depth=args.depth, staged=args.staged,
-                            min_confidence=args.min_confidence, budget=budget)
-            code = _fail_on(ans, args.fail_on)
-        elif args.command == "path":
-            ans = T.call_path(view, args.source, args.target, max_depth=max(1, args.max_depth),
-                              min_confidence=args.min_confidence, budget=budget)
-        else:
-            ans = T.dead_code(view, path=args.path, budget=budget)
+        try:
+            ans, code = _answer(args, view)
+        except IndexUnavailable as exc:
+            if view.source != "snapshot":
+                raise
+            # the shared store failed during the answer: the local index answers, saying so
+            close_view(view)
+            view = local()
+            view.store = failed_status(location, exc)
+            ans, code = _answer(args, view)
         print(dump(ans.data, args) if args.json else ans.text)
         return code
     except A.NotFound as exc:
@@ -185,6 +197,19 @@ def run(args: argparse.Namespace) -> int:
         return 0
     finally:
         close_view(view)
+
+
+def _answer(args: argparse.Namespace, view: Any) -> tuple[T.Answer, int]:
+    """The command's answer and its exit code."""
+    budget = budget_of(args)
+    if args.command == "changes":
+        ans = T.changes(view, base=args.base, depth=args.depth, staged=args.staged,
+                        min_confidence=args.min_confidence, budget=budget)
+        return ans, _fail_on(ans, args.fail_on)
+    if args.command == "path":
+        return T.call_path(view, args.source, args.target, max_depth=max(1, args.max_depth),
+                           min_confidence=args.min_confidence, budget=budget), 0
+    return T.dead_code(view, path=args.path, budget=budget), 0
 
 
 def _fail_on(ans: T.ChangesAnswer, level: str | None) -> int:

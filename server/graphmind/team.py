@@ -138,10 +138,12 @@ class SnapshotEngine:
 
 # the questions a snapshot (with the local layer) answers, by their CLI command or MCP tool (the
 # layers beyond calls too: events and HTTP routes are edges, doc notes are in a blast radius,
-# imports in deps and cycles, full-text search in PostgreSQL: store/pg_search.py); the others
-# need git comparisons of the working tree or the files' policies, and are answered locally
+# imports in deps and cycles, full-text search in PostgreSQL: store/pg_search.py; and the agents'
+# questions: call paths, dead code, and a change's symbols, whose texts git and the disk give,
+# with their blast radius and tests over snapshot ∪ layer). Only ``index`` writes the local index
 SNAPSHOT_QUESTIONS = ("callers", "callees", "refs", "blast-radius", "stats", "deps", "cycles", "search", "related",
-                      "find_symbol", "blast_radius", "status")
+                      "path", "changes", "dead-code",
+                      "find_symbol", "blast_radius", "call_path", "dead_code", "status")
 
 
 def open_view(root: Path, location: StoreLocation | None, question: str, local: Any) -> Any:

@@ -249,6 +249,11 @@ class StoreFolder:
             out["updating"] = True  # HEAD, the local files or the buffers moved: being made again
         return out
 
+    @property
+    def answered_by(self) -> StoreStatus:
+        """The snapshot answering now and its freshness (or the local index and why)."""
+        return self._status
+
     def describe(self) -> dict[str, Any]:
         """What answered last: the snapshot and its freshness, or the local index and why."""
         st = self._status

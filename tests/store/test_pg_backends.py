@@ -111,6 +111,21 @@ def test_resolver_lookups(backend: Backend) -> None:
     assert v.deps >= {"python:shop.payments.repo.Repo", "python:>Base", "python:shop.payments.gateway.Gateway.*"}
 
 
+def test_member_lookups_in_one_statement_answer_as_each_lookup(backend: Backend) -> None:
+    """The batched member lookups (``StoreView.many_members``: SQL spelled per engine by its
+    dialect, never PostgreSQL's in the backend-neutral view) answer what ``members`` answers for
+    each owner, rows and order, on both backends: every qualified name of the fixture and its
+    parts, names with no member, and odd ones (empty, a trailing dot)."""
+    qnames = sorted({r[1] for r in backend.reads.search_symbols("", 1000)})
+    owners = sorted({*qnames, *(q.rsplit(".", 1)[0] for q in qnames), "shop", "", ".", "shop.", "nothing.here", "é.ü"})
+    many = StoreView(backend.view.db).many_members("python", owners)  # type: ignore[arg-type]
+    assert sorted(many) == owners
+    for owner in owners:
+        backend.view.lang = "python"
+        assert many[owner] == backend.view.members(owner), owner
+    assert sum(map(len, many.values())) > 20  # members were found
+
+
 def test_every_read_agrees_across_backends(backend: Backend, indexed: Engine) -> None:
     """Every read of every symbol, file and name of the fixture equals the local index's answer."""
     local = Backend("sqlite", indexed.store.db, None)

@@ -105,23 +105,22 @@ def test_editors_connect_read_only(repo: Path, pg_url: str, pg_cluster: Cluster,
 
 
 def test_agents_tools_name_the_snapshot(repo: Path, pg_url: str) -> None:
-    """The MCP server's tools: a snapshot answers find_symbol, callers, blast_radius and status,
-    naming itself in every answer's freshness; the other tools answer locally."""
+    """The MCP server's tools: a snapshot answers every one (find_symbol, callers, blast_radius,
+    status, call_path, dead_code, changes), naming itself in every answer's freshness."""
     from graphmind.agents.tools import Tools
     from graphmind.mcp.server import _call
 
     index_commit(repo, check(pg_url, "test"), "HEAD", jobs=1)
     tools = Tools(repo, store=check(pg_url, "test"))
     for name, args in (("callers", {"symbol": "shop.orders.make"}), ("find_symbol", {"query": "make"}),
-                       ("blast_radius", {"symbol": "shop.orders.make"}), ("status", {})):
+                       ("blast_radius", {"symbol": "shop.orders.make"}), ("status", {}),
+                       ("call_path", {"from": "shop.new.fresh", "to": "shop.orders.make"}), ("dead_code", {}), ("changes", {})):
         ans = _call(tools, name, args)
         fresh = ans.data["freshness"]
         assert fresh["source"] == "snapshot" and fresh["store"]["commit"] == git(repo, "rev-parse", "HEAD"), name
         assert "snapshot 1 of" in ans.text and PASSWORD not in ans.text + json.dumps(ans.data), name
     assert [c["qualifiedName"] for c in _call(tools, "callers", {"symbol": "shop.orders.make"}).data["callers"]] == [
         "shop.new.fresh", "shop.orders.cancel"]
-    dead = _call(tools, "dead_code", {})
-    assert dead.data["freshness"]["source"] == "disk" and "store" not in dead.data["freshness"]
 
 
 def test_a_snapshot_being_read_is_not_pruned(repo: Path, pg_url: str) -> None:

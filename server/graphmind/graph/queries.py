@@ -129,7 +129,8 @@ class Graph:
             if _contains(tuple(rng), line, col, inclusive_end=True):  # type: ignore[arg-type]
                 with self._reads() as r:
                     targets = r.site_targets(fid, idx)
-                out = [(s, c) for t, c in targets if (s := self.symbol(t)) is not None]
+                syms = {s.id: s for s in self._syms_by_ids(sorted({t for t, _ in targets}))}  # one read, not one a target
+                out = [(s, c) for t, c in targets if (s := syms.get(t)) is not None]
                 return Site(rel, tuple(rng), caller, name, kind), out  # type: ignore[arg-type]
         return None
 

@@ -18,6 +18,7 @@ Here:
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -56,6 +57,12 @@ class Lean:
 
     def __init__(self, value: Any) -> None:
         self.value = value
+
+
+async def answered(got: Any) -> Any:
+    """A handler's answer: awaited when it is a coroutine (a shared store's snapshot is awaited,
+    ``GraphMindServer.answer``), for a typed handler, which pygls awaits."""
+    return await got if inspect.isawaitable(got) else got
 
 
 class TextPosition(NamedTuple):

@@ -46,7 +46,7 @@ from ..eol import as_parsed
 from .collector import IdleCollector
 from .index_status import IndexStatus
 from .jsonrpc import JsonRpc, capability
-from .lean import ItemRef
+from .lean import ItemRef, answered
 from .positions import UTF8, LineCache, line_start, units_to_bytes
 from .settings import Settings
 from .to_proto import ToProto
@@ -316,6 +316,10 @@ class GraphMindServer:
         store = self.stores.get(graph.engine.root) if self.stores else None
         return {} if store is None else {"store": store.describe()}
 
+    async def answered(self, local: Graph, ask: Callable[[Graph], Any]) -> Any:
+        """:meth:`answer`, awaited when the snapshot is (for a typed handler, a coroutine)."""
+        return await answered(self.answer(local, ask))
+
     async def answer_async(self, local: Graph, ask: Callable[[Graph], Any]) -> Any:
         """``answer`` of an answer made in steps (``ask`` is a coroutine function)."""
         if not self.stores:
@@ -401,10 +405,6 @@ class GraphMindServer:
             return best, self.folders[best].live.relpath(p)
         except ValueError:
             return None
-
-    def symbols_at(self, uri: str, line: int, character: int) -> tuple[FileContext, list[Sym]] | None:
-        ctx = self.context(uri)
-        return None if ctx is None else (ctx, ctx.symbols_at(line, character))
 
     def item_graph(self, item: ItemRef) -> Graph | None:
         """The live graph of the folder a call hierarchy item is in (``data``'s root, else its uri)."""

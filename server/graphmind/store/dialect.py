@@ -34,6 +34,11 @@ class Dialect:
     # keeps its small statements (a stacked overlay's views flatten into them; a blast radius's
     # steps let the language server take edits between them)
     one_trip: bool = False
+    # the symbols of one language (``lang=?``) below an owner, each with ``owner``: its qualified
+    # name's part before the last dot (a name with no dot, or ending in one, has none and is left
+    # out). PostgreSQL spells it with ``reverse``, SQLite (which has none) with ``rtrim`` of every
+    # other character; read by the member lookups of :meth:`.view.StoreView.prefetch`
+    owned_symbols: str = ""
 
     def array(self, values: Iterable[Any]) -> Any:
         """A list as the one parameter that ``ints``/``texts`` read."""
@@ -60,6 +65,11 @@ SQLITE = Dialect(
     "sqlite", ints="json_each(?)", texts="json_each(?)",
     in_ints="IN (SELECT value FROM json_each(?))", in_texts="IN (SELECT value FROM json_each(?))",
     pairs="(SELECT json_extract(value, '$[0]') AS a, json_extract(value, '$[1]') AS b FROM json_each(?))",
+    owned_symbols=(
+        "(SELECT substr(p, 1, length(p) - 1) AS owner, id, qname, name, kind, module, lang, extra FROM "
+        "(SELECT rtrim(qname, replace(qname, '.', '')) AS p, id, qname, name, kind, module, lang, extra FROM symbols "
+        "WHERE lang=?) WHERE p != '' AND p != qname)"
+    ),
 )
 # PostgreSQL: arrays are native (psycopg sends a list as an array); ``instr`` is a function of
 # the schema (:mod:`.pg_schema`), with SQLite's meaning
@@ -68,4 +78,8 @@ POSTGRES = Dialect(
     in_ints="= ANY(?::bigint[])", in_texts="= ANY(?::text[])",
     pairs="(SELECT * FROM unnest(?::bigint[], ?::bigint[]) AS p(a, b))",
     json_agg="json_agg(json_build_array({}))", one_trip=True,
+    owned_symbols=(
+        "(SELECT substr(qname, 1, length(qname) - strpos(reverse(qname), '.')) AS owner, "
+        "id, qname, name, kind, module, lang, extra FROM symbols WHERE lang=? AND strpos(reverse(qname), '.') > 1)"
+    ),
 )

@@ -37,6 +37,10 @@ class Match(NamedTuple):
         """The query's phrases in FTS5's order (each group's words, group after group)."""
         return [w for g in self.groups for w in g]
 
+    def phrase_groups(self) -> list[int]:
+        """The group of each of :meth:`phrases` (its index in ``groups``)."""
+        return [i for i, g in enumerate(self.groups) for _ in g]
+
     def fts5(self) -> str:
         def group(ws: Sequence[str]) -> str:
             inner = " AND ".join(f"{_quote(w)}*" for w in ws)

@@ -485,11 +485,12 @@ class Layers:
 
     def names_starting(self, prefix: str, limit: int) -> list[tuple[int, str]]:
         """(symbol id, name) of definitions whose name starts with ``prefix`` (any case): the
-        same name first (in the same case, then in any), then the shortest."""
+        same name first (in the same case, then in any), then the shortest; a qualified name
+        defined twice (a function redefined) by symbol id, as PostgreSQL's reader orders them."""
         hi = prefix + "\U0010ffff"
         return self.db.execute(
             "SELECT id, name FROM symbols WHERE name COLLATE NOCASE >= ? AND name COLLATE NOCASE < ? AND kind != 'module' "
-            "ORDER BY (name = ?) DESC, (name = ? COLLATE NOCASE) DESC, length(name), qname LIMIT ?",
+            "ORDER BY (name = ?) DESC, (name = ? COLLATE NOCASE) DESC, length(name), qname, id LIMIT ?",
             (prefix, hi, prefix, prefix, limit),
         ).fetchall()
 

@@ -40,16 +40,20 @@ _LOCAL = (
 
 # bm25 as fts5_aux.c computes it (k1 = 1.2, b = 0.75; see :mod:`.fulltext`): each phrase's idf
 # over the reader's corpus, each hit's weighted frequency per phrase, the terms summed in the
-# phrases' order (a phrase a hit lacks adds 0.0 to its score: left out)
+# phrases' order (a phrase a hit lacks adds 0.0 to its score: left out). A phrase's tokens in a
+# row count only where its whole group (an AND of phrases) matches that row: FTS5 empties the
+# position lists under an AND that fails (``shell*`` in ``(shell* AND complete*) OR
+# shellcomplete*`` of a row holding only ``shellcomplete``)
 _SEARCH = """
 WITH corpus AS MATERIALIZED (
     SELECT coalesce(sum(rows), 0)::float8 AS n_row, coalesce(sum(tokens), 0)::float8 AS n_token FROM fulltext_files
 ), phrase AS MATERIALIZED (
-    SELECT p.i, p.prefix, (SELECT count(*) FROM fulltext s
-                           WHERE array_to_tsvector(s.terms) @@ (quote_literal(p.prefix) || ':*')::tsquery)::float8 AS n_hit
-    FROM unnest(?::text[]) WITH ORDINALITY AS p(prefix, i)
+    SELECT p.i, p.prefix, p.g, count(*) OVER (PARTITION BY p.g) AS g_size,
+           (SELECT count(*) FROM fulltext s
+            WHERE array_to_tsvector(s.terms) @@ (quote_literal(p.prefix) || ':*')::tsquery)::float8 AS n_hit
+    FROM unnest(?::text[], ?::int[]) WITH ORDINALITY AS p(prefix, g, i)
 ), idf AS MATERIALIZED (
-    SELECT ph.i, ph.prefix,
+    SELECT ph.i, ph.prefix, ph.g, ph.g_size,
            CASE WHEN c.n_row - ph.n_hit + 0.5::float8 > 0
                      AND ln((c.n_row - ph.n_hit + 0.5::float8) / (ph.n_hit + 0.5::float8)) > 0
                 THEN ln((c.n_row - ph.n_hit + 0.5::float8) / (ph.n_hit + 0.5::float8)) ELSE 1e-6::float8 END AS idf,
@@ -57,10 +61,13 @@ WITH corpus AS MATERIALIZED (
     FROM phrase ph CROSS JOIN corpus c
 ), hit AS MATERIALIZED (
     SELECT s.symbol_id, s.name, s.terms, s.freqs, s.size FROM fulltext s WHERE array_to_tsvector(s.terms) @@ ?::tsquery
-), freq AS (
-    SELECT h.symbol_id, h.name, h.size, d.i, d.idf, d.avgdl, sum(t.f) AS freq
+), phrase_freq AS (
+    SELECT h.symbol_id, h.name, h.size, d.i, d.g, d.g_size, d.idf, d.avgdl, sum(t.f) AS freq
     FROM hit h CROSS JOIN LATERAL unnest(h.terms, h.freqs) AS t(term, f) JOIN idf d ON starts_with(t.term, d.prefix)
-    GROUP BY h.symbol_id, h.name, h.size, d.i, d.idf, d.avgdl
+    GROUP BY h.symbol_id, h.name, h.size, d.i, d.g, d.g_size, d.idf, d.avgdl
+), freq AS (
+    SELECT * FROM (SELECT f.*, count(*) OVER (PARTITION BY f.symbol_id, f.g) AS g_hit FROM phrase_freq f) x
+    WHERE g_hit = g_size
 )
 SELECT symbol_id, name,
        -1.0::float8 * sum(idf * ((freq * (1.2::float8 + 1.0::float8))
@@ -85,12 +92,12 @@ class PgLayers(Layers):
         return self.db.execute(
             'SELECT id, name FROM symbols WHERE lower(name) >= lower(?::text COLLATE "C") '
             'AND lower(name) < lower(?::text COLLATE "C") AND kind != \'module\' '
-            'ORDER BY (name = ?) DESC, (lower(name) = lower(?::text COLLATE "C")) DESC, length(name), qname LIMIT ?',
+            'ORDER BY (name = ?) DESC, (lower(name) = lower(?::text COLLATE "C")) DESC, length(name), qname, id LIMIT ?',
             (prefix, hi, prefix, prefix, limit),
         ).fetchall()
 
     def search(self, match: Match, limit: int) -> list[tuple[int, str, float]]:
-        return self.db.execute(_SEARCH, (match.phrases(), match.tsquery(), limit)).fetchall()
+        return self.db.execute(_SEARCH, (match.phrases(), match.phrase_groups(), match.tsquery(), limit)).fetchall()
 
     def search_count(self) -> int:
         return self.db.execute("SELECT coalesce(sum(rows), 0) FROM fulltext_files").fetchone()[0]

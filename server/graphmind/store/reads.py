@@ -140,13 +140,14 @@ class Reads:
 
     def search_symbols(self, query: str, limit: int) -> list[tuple]:
         """Definitions whose name or qualified name contains ``query``: exact names first, then
-        prefixes, then shorter names ('' = the first ``limit`` by name)."""
+        prefixes, then shorter names ('' = the first ``limit`` by name); equal names by symbol id,
+        so that both engines list the same ones."""
         if not query:
-            return self._q(f"{_ALL_SYMBOLS} WHERE s.kind != 'module' ORDER BY s.name LIMIT ?", (limit,))
+            return self._q(f"{_ALL_SYMBOLS} WHERE s.kind != 'module' ORDER BY s.name, s.id LIMIT ?", (limit,))
         esc = like_escape(query)
         return self._q(
             f"{_ALL_SYMBOLS} WHERE s.kind != 'module' AND (s.name LIKE ? ESCAPE '\\' OR s.qname LIKE ? ESCAPE '\\') "
-            "ORDER BY (s.name = ?) DESC, (s.name LIKE ? ESCAPE '\\') DESC, length(s.name), s.qname LIMIT ?",
+            "ORDER BY (s.name = ?) DESC, (s.name LIKE ? ESCAPE '\\') DESC, length(s.name), s.qname, s.id LIMIT ?",
             (f"%{esc}%", f"%{esc}%", query, f"{esc}%", limit),
         )
 
@@ -175,11 +176,15 @@ class Reads:
         )
 
     def site_targets(self, file_id: int, sid: int) -> list[tuple[int, int]]:
-        """(callee id, confidence) of a site's edges."""
-        return self._layered(  # type: ignore[return-value]
-            "SELECT e.callee_id, e.confidence FROM @edges e WHERE e.file_id = ? AND e.sid = ? AND @visible(e.file_id)",
-            (file_id, sid),
+        """(callee id, confidence) of a site's edges: the callee written first (a constructor call's
+        class before the ``__init__`` it runs, ``via``), the surest first, then by id -- one order
+        on both engines (SQLite's rows came in the order they were written, PostgreSQL's in none)."""
+        rows = self._layered(
+            "SELECT e.callee_id, e.confidence, e.via IS NOT NULL AS indirect FROM @edges e "
+            "WHERE e.file_id = ? AND e.sid = ? AND @visible(e.file_id)",
+            (file_id, sid), "indirect, confidence DESC, callee_id",
         )
+        return [(callee, conf) for callee, conf, _ in rows]
 
     def neighbours(
         self, sid: int, incoming: bool, kinds: tuple[str, ...], min_conf: int, dispatch: bool = True

@@ -11,6 +11,7 @@ from sys import intern
 from typing import Any
 
 from ..model import SymbolRow
+from .dialect import POSTGRES, SQLITE, Dialect
 
 _ROWS = "SELECT id, qname, name, kind, module, lang, extra FROM symbols"
 _BY_QNAME = f"{_ROWS} WHERE qname=? AND lang=? ORDER BY id"
@@ -46,13 +47,11 @@ _MANY_BINDINGS = (
     "ORDER BY module, name, rowid"
 )
 # the member lookups (``qname.*``: the symbols one level below), by their qualified name's part
-# before its last dot, which PostgreSQL spells with ``reverse`` (SQLite has none; :meth:`prefetch`
-# runs only against PostgreSQL): one scan of the language's symbols for all of them, hash-joined
-# to the list (as ``= ANY`` of a parameter, each row compared with every owner: 3.8 s on Django)
+# before its last dot (``Dialect.owned_symbols``, spelled per engine): one scan of the language's
+# symbols for all of them, hash-joined to the list (as ``= ANY`` of a parameter, each row compared
+# with every owner: 3.8 s on Django)
 _MANY_MEMBERS = (
-    "SELECT m.* FROM (SELECT substr(qname, 1, length(qname) - strpos(reverse(qname), '.')) AS owner, "
-    "id, qname, name, kind, module, lang, extra FROM symbols WHERE lang=? AND strpos(reverse(qname), '.') > 1) m "
-    "JOIN {texts} ON j.value = m.owner ORDER BY m.owner, m.id"
+    "SELECT m.* FROM {owned} m JOIN (SELECT value FROM {texts}) j ON j.value = m.owner ORDER BY m.owner, m.id"
 )
 # keys a statement of :meth:`StoreView.prefetch` asks at most (member lookups: a scan each, fewer)
 PREFETCH_CHUNK = 2_000
@@ -110,8 +109,14 @@ class StoreView:
     looked up). Lookups see the symbols of one language (``lang``): qualified names of different
     languages may coincide and never bind to each other."""
 
-    def __init__(self, db: sqlite3.Connection, cache_entries: int | None = None, *, settled: bool = False) -> None:
+    def __init__(
+        self, db: sqlite3.Connection, cache_entries: int | None = None, *, settled: bool = False,
+        dialect: Dialect | None = None,
+    ) -> None:
         self.db = db
+        # the engine's spelling of the batched lookups (:meth:`prefetch`); by default the
+        # connection's: SQLite's own, else a PostgreSQL session's
+        self.d = dialect or (SQLITE if isinstance(db, sqlite3.Connection) else POSTGRES)
         self.lang = ""
         self.deps: set[str] = set()
         # the view whose ``deps`` records this one's lookups (None: this one; not ``self``, which
@@ -128,7 +133,7 @@ class StoreView:
         """A view of another language's symbols (a family such as TypeScript + JavaScript) that
         shares this view's caches and records its lookups in this view's ``deps``."""
         sibling = StoreView.__new__(StoreView)
-        sibling.db, sibling.lang, sibling._owner, sibling._c = self.db, lang, self._owner or self, self._c
+        sibling.db, sibling.lang, sibling._owner, sibling._c, sibling.d = self.db, lang, self._owner or self, self._c, self.d
         sibling._qnames = self._qnames
         return sibling
 
@@ -263,11 +268,11 @@ class StoreView:
         into the caches, where the lookups then find them. Their answers are the lookups' own
         (the same rows in the same order); a key no lookup asks costs a row or two of cache; a
         lookup not prefetched asks the store as ever. Recorded as no one's dependency. For a
-        store in another process (PostgreSQL); in process a lookup costs no round trip."""
-        if isinstance(self.db, sqlite3.Connection):
+        store in another process (``Dialect.one_trip``: PostgreSQL); in process a lookup costs no
+        round trip."""
+        if not self.d.one_trip:
             return
-        from .dialect import POSTGRES as d
-
+        d = self.d
         wanted: dict[tuple[str, str], set[str]] = {}  # (lang, kind) -> the keys' arguments
         for key in keys:
             lang, sep, what = key.partition(":")
@@ -294,15 +299,12 @@ class StoreView:
             for i in range(0, len(todo), size):
                 chunk = todo[i : i + size]
                 if kind == "members":
-                    found: dict[str, list[SymbolRow]] = {a: [] for a in chunk}
-                    for r in self.db.execute(_MANY_MEMBERS.format(texts=d.texts), (lang, d.array(chunk))):
-                        found[r[0]].append(self._row(r[1:]))
-                    for a, rows in found.items():
+                    for a, rows in self.many_members(lang, chunk).items():
                         c.found[f"{lang}:{a}.*"] = rows
                         c.made_one()
                 elif kind in ("qname", "name"):
                     sql, prefix = (_MANY_QNAMES, "") if kind == "qname" else (_MANY_NAMES, "#")
-                    found = {a: [] for a in chunk}
+                    found: dict[str, list[SymbolRow]] = {a: [] for a in chunk}
                     for r in self.db.execute(sql.format(in_texts=d.in_texts), (d.array(chunk), lang)):
                         found[r[0]].append(self._row(r[1:]))
                     for a, rows in found.items():
@@ -331,3 +333,12 @@ class StoreView:
                     for (m, n), rows in bound.items():
                         c.bind[(lang, m, n)] = rows
                         c.made_one()
+
+    def many_members(self, lang: str, owners: list[str]) -> dict[str, list[SymbolRow]]:
+        """The member lookups of ``owners`` (``members(owner)`` of each, same rows, same order) in
+        one statement, recorded as no one's dependency."""
+        found: dict[str, list[SymbolRow]] = {a: [] for a in owners}
+        sql = _MANY_MEMBERS.format(owned=self.d.owned_symbols, texts=self.d.texts)
+        for r in self.db.execute(sql, (lang, self.d.array(owners))):
+            found[r[0]].append(self._row(r[1:]))
+        return found

@@ -20,10 +20,9 @@ as JSON) and a typed one for params the lean reader leaves to cattrs; both answe
 
 from __future__ import annotations
 
-import inspect
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..lean import INCOMING, OUTGOING, PREPARE, ItemRef, Lean, TextPosition
+from ..lean import INCOMING, OUTGOING, PREPARE, ItemRef, Lean, TextPosition, answered
 from ..server import GraphMindServer
 from ..to_proto import ToProto, hierarchy_detail, via_label
 
@@ -153,22 +152,17 @@ def _item_ref(item: T.CallHierarchyItem) -> ItemRef:
     return ItemRef(item.uri, item.data, start.line, start.character)
 
 
-async def _answered(got: Any) -> Any:
-    """A lean handler's answer: a coroutine when a shared store's snapshot is awaited (``ls.answer``)."""
-    return await got if inspect.isawaitable(got) else got
-
-
 async def prepare(ls: GraphMindServer, params: T.CallHierarchyPrepareParams) -> Any:
     pos = params.position
-    return await _answered(prepare_lean(ls, TextPosition(params.text_document.uri, pos.line, pos.character)))
+    return await answered(prepare_lean(ls, TextPosition(params.text_document.uri, pos.line, pos.character)))
 
 
 async def incoming(ls: GraphMindServer, params: T.CallHierarchyIncomingCallsParams) -> Any:
-    return await _answered(incoming_lean(ls, _item_ref(params.item)))
+    return await answered(incoming_lean(ls, _item_ref(params.item)))
 
 
 async def outgoing(ls: GraphMindServer, params: T.CallHierarchyOutgoingCallsParams) -> Any:
-    return await _answered(outgoing_lean(ls, _item_ref(params.item)))
+    return await answered(outgoing_lean(ls, _item_ref(params.item)))
 
 
 def register(server: GraphMindServer) -> None:

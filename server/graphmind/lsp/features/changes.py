@@ -5,8 +5,10 @@ plus ``root`` / ``rootUri`` and a ``uri`` on every entry. The contract is in
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 from lsprotocol import types as T
@@ -15,6 +17,9 @@ from pygls.uris import from_fs_path
 
 from ..protocol import METHOD_TYPES
 from ..server import GraphMindServer
+
+if TYPE_CHECKING:
+    from ...graph import Graph
 
 CHANGES = "graphmind/changes"
 
@@ -57,7 +62,10 @@ def _folder(ls: GraphMindServer, p: ChangesParams) -> Path:
     return next(iter(ls.folders))
 
 
-def changes(ls: GraphMindServer, params: ChangesParams) -> dict[str, Any]:
+async def changes(ls: GraphMindServer, params: ChangesParams) -> dict[str, Any]:
+    """Over the folder's shared store's snapshot ∪ local changes ∪ buffers when a store is set and
+    answers, else its live graph; made in a thread (git and a blast radius per symbol: off the
+    event loop), once the snapshot is up to date (awaited on the loop)."""
     from ...agents import args as A  # imported on first use: not on the server's start-up path
     from ...agents import tools as Tools
     from ...agents.view import View
@@ -66,14 +74,27 @@ def changes(ls: GraphMindServer, params: ChangesParams) -> dict[str, Any]:
 
     p = params if params is not None else ChangesParams()
     root = _folder(ls, p)
-    eng, graph = ls.folders[root].live, ls.graphs[root]  # the overlay: disk + open buffers
+    eng, local = ls.folders[root].live, ls.graphs[root]  # the overlay: disk + open buffers
     with eng.lock:
         buffers = {rel: bytes(doc.text) for rel, doc in eng.docs.items()}
-    view = View(graph=graph, engine=eng, source="live", overlay=sorted(buffers), stale=False)
+    budget = Budget.of(p.max_tokens, MAX_TOKENS)
+
+    def ask(graph: Graph) -> Any:
+        store = ls.stores.get(root)
+        status = store.answered_by if store is not None and graph is not local else None
+        on_store = status is not None and status.snapshot is not None  # (not a failure since: the snapshot it names)
+        view = View(graph=graph, engine=graph.engine, source="snapshot" if on_store else "live", overlay=sorted(buffers),
+                    stale=False, store=status if on_store else None)
+        return Tools.changes(view, base=p.base, depth=p.depth, staged=p.staged, min_confidence=p.min_confidence,
+                             budget=budget, buffers=buffers)
+
+    def run() -> Any:
+        got = ls.answer(local, ask)  # (a coroutine when the snapshot moved meanwhile: awaited here)
+        return asyncio.run(got) if inspect.isawaitable(got) else got
+
     try:
-        budget = Budget.of(p.max_tokens, MAX_TOKENS)
-        ans = Tools.changes(view, base=p.base, depth=p.depth, staged=p.staged, min_confidence=p.min_confidence,
-                            budget=budget, buffers=buffers)
+        await ls.answered(local, lambda graph: None)  # the snapshot up to date, awaited on the loop
+        ans = await asyncio.to_thread(run)
     except (A.ArgumentError, ValueError) as exc:
         raise JsonRpcInvalidParams(message=f"{CHANGES}: {exc}") from None
     data = ans.data
@@ -87,4 +108,4 @@ def changes(ls: GraphMindServer, params: ChangesParams) -> dict[str, Any]:
 
 def register(server: GraphMindServer) -> None:
     METHOD_TYPES[CHANGES] = (ChangesRequest, ChangesResponse)  # typed params, like the protocol's own methods
-    server.feature(CHANGES, thread=True)(changes)  # (git and a blast radius per symbol: off the event loop)
+    server.feature(CHANGES)(changes)

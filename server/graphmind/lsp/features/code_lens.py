@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from lsprotocol import types as T
 
-from ...graph import CallerCounts
+from ...graph import CallerCounts, Graph
 from ...render import indirect_summary
 from ..lean import BlastQuery, Lean
 from ..protocol import BLAST_RADIUS_COMMAND
@@ -32,15 +32,21 @@ def lens_title(c: CallerCounts) -> str:
     return f"{title} · {indirect}" if indirect else title
 
 
-def code_lens(ls: GraphMindServer, params: T.CodeLensParams) -> list[T.CodeLens] | None:
+async def code_lens(ls: GraphMindServer, params: T.CodeLensParams) -> list[T.CodeLens] | None:
+    """Over a folder's shared store's snapshot ∪ local changes ∪ buffers when a store is set and
+    answers (whose counts need no local index: no "indexing…"), else the local index."""
     ctx = ls.context(params.text_document.uri)
     if ctx is None:
         return None
-    syms = [s for s in ctx.graph.file_symbols(ctx.rel) if s.kind in LENS_KINDS]
-    if not ls.ready.is_set():
-        return [ctx.proto.callers_lens(s, INDEXING) for s in syms]
-    counts = ctx.graph.lens_counts(syms)
-    return [ctx.proto.callers_lens(s, lens_title(counts.get(s.id, CallerCounts(0, 0, 0)))) for s in syms]
+
+    def ask(graph: Graph) -> list[T.CodeLens]:
+        syms = [s for s in graph.file_symbols(ctx.rel) if s.kind in LENS_KINDS]
+        if graph is ctx.graph and not ls.ready.is_set():
+            return [ctx.proto.callers_lens(s, INDEXING) for s in syms]
+        counts = graph.lens_counts(syms)
+        return [ctx.proto.callers_lens(s, lens_title(counts.get(s.id, CallerCounts(0, 0, 0)))) for s in syms]
+
+    return await ls.answered(ctx.graph, ask)
 
 
 async def blast_radius_command(ls: GraphMindServer, uri: str, position: T.Position) -> Lean:

@@ -1,4 +1,5 @@
-"""graphmind/dependencies: the files a document imports, or that import it, to a depth."""
+"""graphmind/dependencies: the files a document imports, or that import it, to a depth (over a
+folder's shared store's snapshot ∪ local changes ∪ buffers when a store is set and answers)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from lsprotocol import types as T
 from pygls.exceptions import JsonRpcInvalidParams
 
 from ... import answers
+from ...graph import Graph
 from ...graph.deps import ImportGraph
 from ..protocol import METHOD_TYPES
 from ..server import GraphMindServer
@@ -43,7 +45,7 @@ class DependenciesResponse:
 METHOD_TYPES[DEPENDENCIES] = (DependenciesRequest, DependenciesResponse)
 
 
-def dependencies(ls: GraphMindServer, params: DependenciesParams) -> dict[str, Any] | None:
+async def dependencies(ls: GraphMindServer, params: DependenciesParams) -> dict[str, Any] | None:
     if params.direction not in ("imports", "importedBy"):
         raise JsonRpcInvalidParams(message="direction must be 'imports' or 'importedBy'")
     if params.depth < 1:
@@ -52,8 +54,12 @@ def dependencies(ls: GraphMindServer, params: DependenciesParams) -> dict[str, A
     if ctx is None:
         raise JsonRpcInvalidParams(message=f"{params.text_document.uri} is not in a workspace folder")
     reverse = params.direction == "importedBy"
-    with ctx.engine.lock:
-        got = ImportGraph(ctx.engine.store.layers).dependencies(ctx.rel, params.depth, reverse=reverse)
+
+    def ask(graph: Graph) -> Any:
+        with graph.engine.lock:
+            return ImportGraph(graph.engine.store.layers).dependencies(ctx.rel, params.depth, reverse=reverse)
+
+    got = await ls.answered(ctx.graph, ask)
     if got is None:
         return None
     node, deps = got

@@ -12,6 +12,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 from pygls.uris import to_fs_path
 
 from ... import answers
+from ...graph import Graph
 from ...graph.related import DEFAULT_BUDGET, Seed
 from ..protocol import METHOD_TYPES
 from ..server import GraphMindServer
@@ -54,35 +55,45 @@ def _invalid(message: str) -> JsonRpcInvalidParams:
     return JsonRpcInvalidParams(message=message)
 
 
-def related(ls: GraphMindServer, params: RelatedParams) -> dict[str, Any] | None:
+async def related(ls: GraphMindServer, params: RelatedParams) -> dict[str, Any] | None:
+    """Over the folder's shared store's snapshot ∪ local changes ∪ buffers when a store is set and
+    answers (``ls.answered``), else its local index."""
     if params.budget < 1:
         raise _invalid("budget must be a positive integer")
     ctx = None
-    seeds: list[Seed] = []
     if params.text_document is not None:
         ctx = ls.context(params.text_document.uri)
         if ctx is None:
             raise _invalid(f"{params.text_document.uri} is not in a workspace folder")
-        syms = ctx.symbols_at(params.position.line, params.position.character) if params.position is not None else []
-        seeds = [Seed(ctx.rel, symbol=s) for s in syms] or ctx.graph.seeds([ctx.rel])[0]
     specs = [to_fs_path(s) or s if s.startswith("file:") else s for s in params.seeds]
-    if ctx is None:  # the folder: of the first seed that names a file in one, else the first folder
+    at = None
+    if ctx is not None:
+        at = ls.to_point(ctx.engine, ctx.rel, params.position.line, params.position.character) if params.position else None
+    else:  # the folder: of the first seed that names a file in one, else the first folder
         for spec in specs:
             ctx = ls.context(Path(spec).as_uri()) if spec.startswith("/") else None
             if ctx is not None:
                 break
-    graph = ctx.graph if ctx is not None else next(iter(ls.graphs.values()), None)
-    if graph is None:
+    local = ctx.graph if ctx is not None else next(iter(ls.graphs.values()), None)
+    if local is None:
         return None
-    engine = graph.engine
-    more, unknown = graph.seeds(specs)
-    if unknown:
-        raise _invalid("no file or symbol named " + ", ".join(repr(u) for u in unknown))
-    seeds += more
-    if not seeds:
-        raise _invalid("give seeds, or a textDocument")
-    proto = ls.to_proto(engine)
-    return answers.related_json(graph.related(seeds, params.budget), symbol=proto.symbol_json, path=lambda p: {"uri": proto.uri(p)})
+    proto = ls.to_proto(local.engine)
+
+    def ask(graph: Graph) -> dict[str, Any]:
+        seeds: list[Seed] = []
+        if params.text_document is not None and ctx is not None:
+            syms = graph.resolve_position(ctx.rel, *at) if at is not None else []
+            seeds = [Seed(ctx.rel, symbol=s) for s in syms] or graph.seeds([ctx.rel])[0]
+        more, unknown = graph.seeds(specs)
+        if unknown:
+            raise _invalid("no file or symbol named " + ", ".join(repr(u) for u in unknown))
+        seeds += more
+        if not seeds:
+            raise _invalid("give seeds, or a textDocument")
+        return answers.related_json(graph.related(seeds, params.budget), symbol=proto.symbol_json,
+                                    path=lambda p: {"uri": proto.uri(p)})
+
+    return await ls.answered(local, ask)
 
 
 def register(server: GraphMindServer) -> None:
