@@ -215,10 +215,10 @@ def _kept(path: Path, key: str, columns: dict[str, list[str]]) -> tuple[list[str
 
 def _looked_up_rows(db: sqlite3.Connection, columns: dict[str, list[str]], hidden: list[int]) -> LayerRows:
     """What a build stacks while it resolves: the layer's rows of the views lookups read
-    (:data:`~.store.pg_overlay.INTERFACE_VIEWS`), its other views empty (nothing reads them
-    meanwhile; the layer made is stacked whole), the snapshot's ``hidden`` files hidden in all."""
-    got = local_rows(db, {v: columns[v] for v in INTERFACE_VIEWS}, hidden)
-    return LayerRows({v: got.rows.get(v, (cols, [])) for v, cols in columns.items()}, got.hidden)
+    (:data:`~.store.pg_overlay.INTERFACE_VIEWS`), the snapshot's ``hidden`` files hidden there;
+    the other views are the snapshot's (nothing reads them meanwhile; the layer made is stacked
+    whole: :func:`~.store.pg_overlay.install` makes the views a layer's rows name)."""
+    return local_rows(db, {v: columns[v] for v in INTERFACE_VIEWS}, hidden)
 
 
 def _build(

@@ -283,12 +283,14 @@ def _shadow_views(columns: dict[str, list[str]], hidden: Iterable[int], resolved
 def install(conn: Any, layer: LayerRows) -> None:
     """Stack ``layer`` on the snapshot in one session (a psycopg connection): its TEMP tables,
     filled, and the TEMP views that shadow the snapshot's. Again on the same session: replaced.
-    Three round trips of statements and one COPY per table (a session's start waits on them)."""
-    views = list(LAYERED_VIEWS)
+    Three round trips of statements and one COPY per table (a session's start waits on them).
+    The views ``layer`` holds rows of (all, but for a layer's build: what its lookups read); the
+    snapshot's other views are not shadowed."""
+    views = [v for v in LAYERED_VIEWS if v in layer.rows]
     make = [
         "SET TRANSACTION READ WRITE",  # an editor's session is read-only by default
-        *(f"DROP VIEW IF EXISTS pg_temp.{v}" for v in views),
-        *(f"DROP TABLE IF EXISTS pg_temp.o_{v}" for v in ["hidden", "deps_gone", *views]),
+        *(f"DROP VIEW IF EXISTS pg_temp.{v}" for v in LAYERED_VIEWS),
+        *(f"DROP TABLE IF EXISTS pg_temp.o_{v}" for v in ["hidden", "deps_gone", *LAYERED_VIEWS]),
         # whole: a changed or deleted file; else a re-resolved one (what its resolution changed)
         "CREATE TEMP TABLE o_hidden(file_id bigint PRIMARY KEY, whole boolean NOT NULL DEFAULT true)",
         "CREATE TEMP TABLE o_deps_gone(key text COLLATE \"C\" NOT NULL, file_id bigint NOT NULL)",
@@ -297,8 +299,8 @@ def install(conn: Any, layer: LayerRows) -> None:
     ]
     shadow = _shadow_views({v: layer.rows[v][0] for v in views}, layer.hidden, bool(layer.resolved))
     # a large layer's tables get the shared tables' indexes (a small one is read whole faster)
-    shadow += [f"CREATE INDEX ON o_{v}{cols}" for v, indexed in _INDEXES.items() if len(layer.rows[v][1]) >= INDEXED_ROWS
-               for cols in indexed]
+    shadow += [f"CREATE INDEX ON o_{v}{cols}" for v, indexed in _INDEXES.items()
+               if v in layer.rows and len(layer.rows[v][1]) >= INDEXED_ROWS for cols in indexed]
     if len(layer.deps_gone) >= INDEXED_ROWS:
         shadow.append("CREATE INDEX ON o_deps_gone(file_id, key)")
     # the planner's statistics of the small tables (autovacuum never sees TEMP tables)
