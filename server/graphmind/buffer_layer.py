@@ -166,6 +166,13 @@ class BufferLayer:
         with self._lock:
             self._sessions[conn] = now
 
+    def adopt(self, conn: Any) -> None:
+        """A session that holds the disk layer this layer started from stacked whole (the
+        snapshot engine's pool stacked it: ``team_live.LiveSnapshot``) is at version 0: :meth:`sync`
+        then replaces the files changed since, rather than installing the whole layer again."""
+        with self._lock:
+            self._sessions.setdefault(conn, 0)
+
     # ------------------------------------------------------------------ a buffer's change
     def holds(self, digests: Mapping[str, str]) -> bool:
         """Whether the layer holds the buffers of these digests (path -> SHA-256 of the text), as published."""

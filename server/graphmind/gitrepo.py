@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -107,16 +108,31 @@ class GitRepo:
         args = ["diff", "--name-status", "-z", "--no-renames", "--no-ext-diff", "--no-textconv", "--relative"]
         if staged:
             args.append("--cached")
+        others: list[str | Exception] = []
+        if not staged:  # the untracked files listed meanwhile (an editor's start waits on both)
+            listing = threading.Thread(target=self._into, args=(others, "ls-files", "--others", "--exclude-standard", "-z",
+                                                               "--", "."), name="graphmind-git", daemon=True)
+            listing.start()
         fields = self._text(*args, commit, "--").split("\0")
         out: dict[str, ChangedFile] = {}
         for status, path in zip(fields[0::2], fields[1::2], strict=False):
             if path:
                 out[path] = ChangedFile(path, status[:1])
         if not staged:
-            for path in self._text("ls-files", "--others", "--exclude-standard", "-z", "--", ".").split("\0"):
+            listing.join()
+            if isinstance(others[0], Exception):
+                raise others[0]
+            for path in others[0].split("\0"):
                 if path and path not in out:
                     out[path] = ChangedFile(path, "?")
         return sorted(out.values(), key=lambda c: c.path)
+
+    def _into(self, got: list[str | Exception], *args: str) -> None:
+        """``_text(*args)``, or what it raised, appended to ``got`` (run in a thread)."""
+        try:
+            got.append(self._text(*args))
+        except Exception as exc:  # noqa: BLE001 - raised again in the caller's thread
+            got.append(exc)
 
     def text_at(self, commit: str, rel: str) -> bytes | None:
         """A file's content in a commit (None if it has none there)."""

@@ -34,7 +34,7 @@ import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import __version__, languages
 from .commits import is_setting, refresh_changes
@@ -42,23 +42,29 @@ from .engine import Engine
 from .engine.update import interface_diff, resolve_facts
 from .gitrepo import ChangedFile
 from .model import FileResolution
-from .store import Store, StoredFile, StoreView
+from .store import NO_INTERFACE, Store, StoredFile, StoreView
 from .store.layers import LinkKeys
+from .store.pg import PgConnection
 from .store.pg_links import SiteEdges, remake, snapshot_changes, snapshot_keys, write_layer_sites
 from .store.pg_overlay import (
+    INTERFACE_VIEWS,
     LayerRows,
-    check,
+    SnapshotResolutions,
+    changed_side,
     dependent_paths,
     install,
     keep_resolutions,
+    keep_search_rows,
+    kept_search_rows,
     local_rows,
-    looked_up,
     merged,
-    snapshot_ids,
+    others_side,
     snapshot_paths,
     snapshot_resolutions,
     view_columns,
 )
+from .store.pg_stacking import Stacking
+from .store.reads import Reads
 from .store.snapshots import SnapshotInfo, SnapshotStore
 from .store.stacked import OWN_IDS
 from .store.store import NEXT_FILE_ID
@@ -91,6 +97,24 @@ class LocalLayer:
         return {"files": len(self.changed), "deleted": len(self.deleted), "reresolved": len(self.reresolved),
                 "rows": self.rows.count(), "built": self.built, "seconds": round(self.seconds, 3),
                 "bytes": self.path.stat().st_size if self.path.exists() else 0}
+
+
+class StackedSession(NamedTuple):
+    """A reader's pool of sessions on a snapshot whose sessions stack what ``stacking`` holds
+    (installed when a session is handed out): the build of a layer and the questions after it
+    share it, so a start connects once for both."""
+
+    reads: Reads
+    db: PgConnection
+    stacking: Stacking
+
+
+def stacked_session(shared: SnapshotStore, snapshot: SnapshotInfo, size: int | None = None) -> StackedSession:
+    """A new pool of sessions on ``snapshot``, stacking nothing yet (see :class:`StackedSession`)."""
+    reads, db = shared.reads(snapshot.id, size=size)
+    stacking = Stacking()
+    db.on_checkout = stacking
+    return StackedSession(reads, db, stacking)
 
 
 class SessionReads:
@@ -151,11 +175,15 @@ def _digest(root: Path, location_key: str, snapshot: SnapshotInfo, changes: list
 
 
 def open_layer(root: Path, shared: SnapshotStore, snapshot: SnapshotInfo, changes: list[ChangedFile],
-               buffers: Mapping[str, bytes] | None = None, name: str = LAYER_FILE) -> LocalLayer:
+               buffers: Mapping[str, bytes] | None = None, name: str = LAYER_FILE,
+               session: StackedSession | None = None) -> LocalLayer:
     """The local layer of ``changes`` on ``snapshot``: kept from an earlier question when made from
     the same contents, else made now. LayerRefused when the changes cannot be stacked;
     IndexUnavailable when the store fails. ``buffers``: an editor's unsaved texts by path, which
-    win over the disk's (kept in the layer file ``name`` under ``.graphmind/``)."""
+    win over the disk's (kept in the layer file ``name`` under ``.graphmind/``). ``session``: the
+    reader's pool on the snapshot (:func:`stacked_session`), which a build reads and resolves in
+    (its sessions then hold the layer's interface: the caller stacks the layer made); without
+    one, a build opens its own."""
     start = time.monotonic()
     settings = [c.path for c in changes if is_setting(c.path)]
     if settings:  # which files are indexed, or how they are linked, may differ everywhere
@@ -170,10 +198,15 @@ def open_layer(root: Path, shared: SnapshotStore, snapshot: SnapshotInfo, change
     tmp = folder / f"{name}.{os.getpid()}.tmp"
     for p in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
         p.unlink(missing_ok=True)
+    own = session is None
+    if session is None:
+        session = stacked_session(shared, snapshot, size=1)
     try:
-        made = _build(root, shared, snapshot, changes, columns, tmp, key, buffers)
+        made = _build(root, session, changes, columns, tmp, key, buffers)
         os.replace(tmp, path)  # atomic: a reader in another process sees the old layer or this one
     finally:
+        if own:
+            session.db.close()
         for p in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
             p.unlink(missing_ok=True)
     changed, deleted, reresolved, rows = made
@@ -197,18 +230,27 @@ def _kept(path: Path, key: str, columns: dict[str, list[str]]) -> tuple[list[str
         if made.get("key") != key:
             return None
         return (made["changed"], made["deleted"], made["reresolved"],
-                local_rows(store.db, columns, made["hidden"], made["resolved"]))
+                local_rows(store.db, columns, made["hidden"], made["resolved"], kept_search_rows(store.db, columns)))
     except (sqlite3.Error, ValueError, KeyError):
         return None
     finally:
         store.close()
 
 
+def _looked_up_rows(db: sqlite3.Connection, columns: dict[str, list[str]], hidden: list[int]) -> LayerRows:
+    """What a build stacks while it resolves: the layer's rows of the views lookups read
+    (:data:`~.store.pg_overlay.INTERFACE_VIEWS`), the snapshot's ``hidden`` files hidden there;
+    the other views are the snapshot's (nothing reads them meanwhile; the layer made is stacked
+    whole: :func:`~.store.pg_overlay.install` makes the views a layer's rows name)."""
+    return local_rows(db, {v: columns[v] for v in INTERFACE_VIEWS}, hidden)
+
+
 def _build(
-    root: Path, shared: SnapshotStore, snapshot: SnapshotInfo, changes: list[ChangedFile],
-    columns: dict[str, list[str]], db_path: Path, key: str, buffers: Mapping[str, bytes] | None = None,
+    root: Path, session: StackedSession, changes: list[ChangedFile], columns: dict[str, list[str]], db_path: Path,
+    key: str, buffers: Mapping[str, bytes] | None = None,
 ) -> tuple[list[str], list[str], list[str], LayerRows]:
     engine = Engine(root, db_path=db_path, jobs=1)
+    pg = session.db
     try:
         store = engine.store
         store.set_meta(NEXT_FILE_ID, str(OWN_IDS))  # never a snapshot's file id
@@ -222,57 +264,58 @@ def _build(
             engine.open_document(rel, text)
         held = store.paths_under("")
         gone = sorted({c.path for c in changes} - set(held))
-        _, pg = shared.reads(snapshot.id, size=1)
-        try:
-            ids = snapshot_ids(pg, held + gone)
-            # 2. what other files can see of them changed: the snapshot's files that looked it up
-            side = SessionReads(pg)
-            keys: set[str] = set()
-            for p in held + gone:
-                keys |= interface_diff(side.interface(ids.get(p)), store.interface(store.file_id(p)))
-            others = sorted(dependent_paths(pg, keys) - set(held) - set(gone))
-            stored = {f.path: f for f in side.stored_files(others)}
-            other_ids = snapshot_ids(pg, others)
-            # what resolving the layer's files will look up: what the snapshot's resolution of
-            # them looked up (asked in batches below, not one round trip a lookup)
-            expected = looked_up(pg, [*(ids[p] for p in held if p in ids), *other_ids.values()])
-            before = snapshot_resolutions(pg, other_ids.values())  # what their resolution changes is kept
-        finally:
-            pg.close()
+        # 2. the snapshot alone (nothing stacked in the session yet): what other files could see
+        # of the changed ones, and the snapshot's files that looked up what changed. A few round
+        # trips in all, however many files (pipelined statements)
+        side = changed_side(pg, held + gone)
+        ids = side.ids
+        keys: set[str] = set()
+        for p in held + gone:
+            keys |= interface_diff(side.interfaces[ids[p]] if p in ids else NO_INTERFACE, store.interface(store.file_id(p)))
+        others = sorted(dependent_paths(pg, keys) - set(held) - set(gone))
+        again_side = others_side(pg, others)
+        stored, other_ids = again_side.stored, again_side.ids
+        # what resolving the layer's files will look up: what the snapshot's resolution of
+        # them looked up (asked in batches below, not one round trip a lookup)
+        expected = side.looked_up | again_side.looked_up
+        # what their resolution changes is kept
+        before = snapshot_resolutions(pg, other_ids.values()) if other_ids else SnapshotResolutions({}, {}, {})
         deleted = [p for p in gone if p in ids]
         hidden = sorted(ids.values())
-        # the changed files' rows (not yet resolved): what the lookups see of them. A re-resolved
-        # file's version is the snapshot's, read from there
-        interface = local_rows(store.db, columns, hidden)
-        # 3. resolve every file of the layer against snapshot ∪ layer
-        _, pg = shared.reads(snapshot.id, setup=lambda conn: install(conn, interface), size=1, check=check)
-        try:
-            # settled: no symbol changes meanwhile, so a qualified name no symbol has (most of
-            # the lookups) is answered without a round trip; cached whole for this build
-            view = StoreView(pg, cache_entries=max(CACHE_ENTRIES, 8 * len(expected)), settled=True)  # type: ignore[arg-type]
-            view.prefetch(expected)
-            with engine.lock, store.tx():
-                fids = [f for p in store.paths_under("") if (f := store.file_id(p)) is not None]
-                engine.updater.resolve_files(fids, view)
-                # a re-resolved file: its stored facts resolved again (not parsed, not stored
-                # here); the layer keeps what that changed, under the snapshot's id
-                again = {other_ids[p]: res for p in others if p in other_ids and (res := resolve_stored(stored.get(p), view))}
-                links, _, theirs = relink(store, pg, hidden, again)
-                linked = {s.file_id for s in theirs}
-                if linked:  # the snapshot's emitters whose link edges changed: their sites are the layer's
-                    before = merged(before, snapshot_resolutions(pg, linked, {s.sid for s in theirs}))
-                    others = sorted({*others, *snapshot_paths(pg, linked).values()})
-                keep_resolutions(store.db, {**again, **dict.fromkeys(linked)}, before, links)
-                store.bump_epoch()
-        finally:
-            pg.close()
+        # 3. resolve every file of the layer against snapshot ∪ layer: the changed files' rows
+        # that lookups read (not yet resolved) stacked in the session (a re-resolved file's
+        # version is the snapshot's, read from there)
+        session.stacking.stack(_looked_up_rows(store.db, columns, hidden))
+        # not settled: a settled view reads every qualified name of the snapshot once (a scan
+        # that grows with the snapshot) to answer lookups of names no symbol has without a
+        # round trip; here the lookups are prefetched (a name no symbol has among them), and
+        # the few others are a round trip each
+        view = StoreView(pg, cache_entries=max(CACHE_ENTRIES, 8 * len(expected)))  # type: ignore[arg-type]
+        view.prefetch(expected)
+        with engine.lock, store.tx():
+            fids = [f for p in store.paths_under("") if (f := store.file_id(p)) is not None]
+            engine.updater.resolve_files(fids, view)
+            # a re-resolved file: its stored facts resolved again (not parsed, not stored
+            # here); the layer keeps what that changed, under the snapshot's id
+            again = {other_ids[p]: res for p in others if p in other_ids and (res := resolve_stored(stored.get(p), view))}
+            links, _, theirs = relink(store, pg, hidden, again)
+            linked = {s.file_id for s in theirs}
+            if linked:  # the snapshot's emitters whose link edges changed: their sites are the layer's
+                before = merged(before, snapshot_resolutions(pg, linked, {s.sid for s in theirs}))
+                others = sorted({*others, *snapshot_paths(pg, linked).values()})
+            keep_resolutions(store.db, {**again, **dict.fromkeys(linked)}, before, links)
+            store.bump_epoch()
         resolved = sorted({*again, *linked})
-        store.set_meta(_KEY, json.dumps({"key": key, "changed": held, "deleted": deleted, "reresolved": others,
-                                         "hidden": hidden, "resolved": resolved}))
+        rows = local_rows(store.db, columns, hidden, resolved)
+        with store.tx():
+            keep_search_rows(store.db, rows)  # (read again by the next start that keeps the layer)
+            store.set_meta(_KEY, json.dumps({"key": key, "changed": held, "deleted": deleted, "reresolved": others,
+                                             "hidden": hidden, "resolved": resolved}))
         store.checkpoint()
-        return held, deleted, others, local_rows(store.db, columns, hidden, resolved)
+        return held, deleted, others, rows
     finally:
         engine.close()
 
 
-__all__ = ["LAYER_FILE", "LayerRefused", "LocalLayer", "SessionReads", "open_layer", "relink", "resolve_stored"]
+__all__ = ["LAYER_FILE", "LayerRefused", "LocalLayer", "SessionReads", "StackedSession", "open_layer", "relink",
+           "resolve_stored", "stacked_session"]

@@ -13,14 +13,14 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from .engine import Engine
 from .gitrepo import GitError, GitRepo
-from .snapshot_layer import LAYER_FILE, LayerRefused, LocalLayer, open_layer
+from .snapshot_layer import LAYER_FILE, LayerRefused, LocalLayer, StackedSession, open_layer, stacked_session
 from .store import IndexUnavailable, Store
 from .store.dialect import POSTGRES
 from .store.location import StoreLocation
@@ -32,6 +32,7 @@ from .workspace import DEFAULT_MAX_FILE_SIZE
 EDITOR_TIMEOUT = 3.0  # seconds to reach the store before answering from the local index
 TIMEOUT_ENV = "GRAPHMIND_STORE_TIMEOUT"
 SHOWN_CHANGES = 20
+T = TypeVar("T")
 
 
 @dataclass
@@ -95,10 +96,18 @@ class _SnapshotLayers(PgLayers):
 class _SnapshotStoreReads:
     """The part of :class:`~graphmind.store.Store` a Graph reads, over one snapshot."""
 
-    def __init__(self, shared: SnapshotStore, snapshot: SnapshotInfo, layer: LocalLayer | None) -> None:
+    def __init__(self, shared: SnapshotStore, snapshot: SnapshotInfo, layer: LocalLayer | None,
+                 session: StackedSession | None = None) -> None:
         from .store.analysis import AnalysisReads
 
-        self.reads, self.db = shared.reads(snapshot.id, setup=layer.install if layer is not None else None, check=check)
+        if session is None:
+            self.reads, self.db = shared.reads(snapshot.id, setup=layer.install if layer is not None else None, check=check)
+        else:  # the pool the layer was built in: its sessions get the layer when handed out
+            self.reads, self.db = session.reads, session.db
+            if layer is not None:
+                session.stacking.stack(layer.rows)
+                with self.db.connection():  # stacked now: a store that refuses it says so here
+                    pass
         if layer is not None:  # a read of one file's rows: an arm per layer
             self.reads.stack = layer.rows.stack()  # type: ignore[assignment]
         self.analysis = AnalysisReads(self.db, POSTGRES)  # type: ignore[arg-type]
@@ -114,14 +123,15 @@ class SnapshotEngine:
 
     relpath = Engine.relpath
 
-    def __init__(self, root: Path, shared: SnapshotStore, snapshot: SnapshotInfo, layer: LocalLayer | None = None) -> None:
+    def __init__(self, root: Path, shared: SnapshotStore, snapshot: SnapshotInfo, layer: LocalLayer | None = None,
+                 session: StackedSession | None = None) -> None:
         self.root = root
         self.snapshot = snapshot
         self.lock = threading.RLock()
         self.docs: dict[str, Any] = {}
         self.max_file_size = DEFAULT_MAX_FILE_SIZE
         self.layer = layer
-        self.store = _SnapshotStoreReads(shared, snapshot, layer)
+        self.store = _SnapshotStoreReads(shared, snapshot, layer, session)
         self._shared = shared
 
     def epoch(self) -> int:
@@ -169,33 +179,33 @@ def timeout() -> float:
         return EDITOR_TIMEOUT
 
 
-class _Connecting:
-    """A reader's connection to the store, made in a thread (importing the driver and the
-    session's start are most of a reader's start; git's commands meanwhile wait on their
-    processes)."""
+class _Connecting(Generic[T]):
+    """A connection to the store made in a thread (importing the driver and the session's start
+    are most of a reader's start; git's commands meanwhile wait on their processes): ``connect()``
+    there, its result or what it raised here."""
 
-    def __init__(self, location: StoreLocation) -> None:
-        self._got: SnapshotStore | Exception | None = None
-        self._thread = threading.Thread(target=self._connect, args=(location,), name="graphmind-store-connect", daemon=True)
+    def __init__(self, connect: Callable[[], T], name: str = "graphmind-store-connect") -> None:
+        self._got: T | Exception | None = None
+        self._thread = threading.Thread(target=self._connect, args=(connect,), name=name, daemon=True)
         self._thread.start()
 
-    def _connect(self, location: StoreLocation) -> None:
+    def _connect(self, connect: Callable[[], T]) -> None:
         try:
-            self._got = SnapshotStore(location, timeout=timeout(), read_only=True)
+            self._got = connect()
         except Exception as exc:  # noqa: BLE001 - raised again by result(), in the caller's thread
             self._got = exc
 
-    def result(self) -> SnapshotStore:
+    def result(self) -> T:
         self._thread.join()
         if isinstance(self._got, Exception):
             raise self._got
         assert self._got is not None
         return self._got
 
-    def discard(self) -> None:
+    def discard(self, close: Callable[[T], None]) -> None:
         """Not needed after all: closed once made."""
         with contextlib.suppress(Exception):
-            self.result().close()
+            close(self.result())
 
 
 def open_snapshot(
@@ -204,31 +214,46 @@ def open_snapshot(
     """The engine over the newest snapshot of an ancestor of ``HEAD``, with its status; (None,
     status saying why) when the store is down or has none. ``buffers``: an editor's unsaved
     texts, stacked with the working tree's changes (in the layer file ``layer_name``)."""
-    connecting = _Connecting(location)  # while git answers (a reader's start waits on both)
+    # connected while git answers (a reader's start waits on both)
+    connecting = _Connecting(lambda: SnapshotStore(location, timeout=timeout(), read_only=True))
     try:
         repo = GitRepo(root)
-        head = repo.commit_of("HEAD")
-        ancestry = repo.ancestors(head, 10_000)
+        ancestry = repo.ancestors("HEAD", 10_000)  # HEAD's commit first
+        if not ancestry:
+            raise GitError("HEAD names no commit")
+        head = ancestry[0]
     except GitError as exc:
-        connecting.discard()
+        connecting.discard(SnapshotStore.close)
         return None, StoreStatus(location.shown, "local", f"no git history to match snapshots with ({exc})")
     try:
         shared = connecting.result()
     except IndexUnavailable as exc:
         return None, StoreStatus.failed(location, exc)
+    session: StackedSession | None = None
     try:
         snap = shared.newest_of(ancestry)
         behind = ancestry.index(snap.commit) if snap is not None else None
         if snap is None:
             shared.close()
             return None, StoreStatus(location.shown, "local", f"no snapshot of HEAD ({head[:12]}) or of its ancestors")
-        changes = repo.changed_files(snap.commit)
-        layer = open_layer(root, shared, snap, changes, buffers, layer_name or LAYER_FILE) if changes or buffers else None
-        engine = SnapshotEngine(root, shared, snap, layer)
+        # one pool for the layer's build and the answers (its sessions get the layer when handed
+        # out), connected while git lists the changes
+        pooling = _Connecting(lambda: stacked_session(shared, snap), "graphmind-store-session")
+        try:
+            changes = repo.changed_files(snap.commit)
+        finally:
+            session = pooling.result()
+        layer = open_layer(root, shared, snap, changes, buffers, layer_name or LAYER_FILE, session) \
+            if changes or buffers else None
+        engine = SnapshotEngine(root, shared, snap, layer, session)
     except LayerRefused as exc:
+        if session is not None:
+            session.db.close()
         shared.close()
         return None, StoreStatus(location.shown, "local", f"snapshot {snap.id} of {snap.commit[:12]} found, but {exc}")
     except (IndexUnavailable, GitError) as exc:
+        if session is not None:
+            session.db.close()
         shared.close()
         return None, StoreStatus.failed(location, exc)
     paths = sorted({*(layer.changed if layer else ()), *(layer.deleted if layer else ())})

@@ -43,6 +43,7 @@ from .buffer_layer import BUFFER_LAYER, BufferLayer
 from .gitrepo import GitError, GitRepo
 from .store import IndexUnavailable
 from .store.location import StoreLocation
+from .store.pg_stacking import Stacking
 from .team import SnapshotEngine, StoreStatus, open_snapshot, timeout
 from .workspace import SKIP_DIRS
 
@@ -78,8 +79,17 @@ class LiveSnapshot:
         self.engine = engine
         self.live = live
         engine.store.reads.stack = live.stack()  # type: ignore[assignment]  # (a layer in every session)
-        engine.store.db.on_checkout = live.sync  # a session gets the buffers' changes when handed out
+        # a session gets the buffers' changes when handed out; one that holds the disk layer the
+        # buffers' layer started from (stacked by the engine's pool) gets only those changes
+        stacked = engine.store.db.on_checkout
+        self._stacked = stacked if isinstance(stacked, Stacking) and engine.layer is not None else None
+        engine.store.db.on_checkout = self._checkout
         live.on_publish = self._published
+
+    def _checkout(self, conn: Any) -> None:
+        if self._stacked is not None and self.engine.layer is not None and self._stacked.holds(conn, self.engine.layer.rows):
+            self.live.adopt(conn)
+        self.live.sync(conn)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.engine, name)

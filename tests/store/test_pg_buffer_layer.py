@@ -16,6 +16,7 @@ from graphmind.store.location import StoreLocation, check
 from graphmind.store.pg_overlay import LAYERED_VIEWS
 from graphmind.store.snapshots import SnapshotStore
 from graphmind.team import SnapshotEngine, open_snapshot
+from graphmind.team_live import LiveSnapshot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pg_util import repository
@@ -34,8 +35,7 @@ def live_engine(root: Path, loc: StoreLocation) -> tuple[SnapshotEngine, BufferL
     engine, status = open_snapshot(root, loc)
     assert engine is not None, status.reason
     live = BufferLayer(root, loc, 5.0, engine.snapshot, status.layer)
-    engine.store.reads.stack = live.stack()  # type: ignore[assignment]
-    engine.store.db.on_checkout = live.sync
+    LiveSnapshot(engine, live)  # a session that holds the disk layer already gets only the buffers' changes
     return engine, live
 
 

@@ -23,6 +23,7 @@ from graphmind.commits import index_commit
 from graphmind.engine import Engine
 from graphmind.graph import Graph
 from graphmind.snapshot_layer import LAYER_FILE
+from graphmind.store import Store
 from graphmind.store.codec import unpack_facts
 from graphmind.store.location import StoreLocation, check
 from graphmind.store.pg_overlay import LAYERED_VIEWS, local_rows, view_columns
@@ -177,6 +178,43 @@ def test_local_edits_are_in_the_answer_and_named(repo: Path, pg_url: str, capsys
     out = capsys.readouterr().out
     assert "+ overlay of 3 local files" in out and PASSWORD not in out
     assert (repo / ".graphmind" / LAYER_FILE).stat().st_size < 5 * 2**20
+
+
+def test_a_kept_layer_stacks_the_rows_it_was_made_with_in_every_session(repo: Path, pg_url: str) -> None:
+    """A start builds its layer in the reader's own pool (the snapshot read alone, then the
+    layer's lookups stacked while it resolves): every session of that pool, the build's and new
+    ones, then holds the layer made. The next start keeps it, its search rows read back rather
+    than tokenized again: the same rows as made, and as a layer's rows read afresh."""
+    loc = check(pg_url, "test")
+    index_commit(repo, loc, "HEAD", jobs=1)
+    orders = repo / "src/shop/orders.py"
+    orders.write_text(orders.read_text().replace("def make(", "def build(").replace("= make()", "= build()"))
+    (repo / "src/shop/later.py").write_text('from shop.orders import build\n\n\ndef later():\n    """Build later."""\n    build()\n')
+    engine, status = open_snapshot(repo, loc)
+    assert engine is not None and status.layer is not None and status.layer.built, status.reason
+    made = status.layer.rows
+    assert made.rows["fulltext"][1] and made.rows["sites"][1]
+    try:
+        with engine.store.db.connection() as one, engine.store.db.connection() as two:  # the build's session, a new one
+            for conn in (one, two):
+                for view in ("symbols", "sites", "fulltext"):
+                    assert conn.execute(f"SELECT count(*) FROM o_{view}").fetchone()[0] == len(made.rows[view][1]), view
+    finally:
+        engine.close()
+    engine, status = open_snapshot(repo, loc)
+    try:
+        assert engine is not None and status.layer is not None and not status.layer.built
+        assert status.layer.rows == made
+        kept = Store(repo / ".graphmind" / LAYER_FILE, read_only=True)
+        try:
+            columns = {v: c for v, (c, _) in made.rows.items()}
+            assert local_rows(kept.db, columns, made.hidden, made.resolved) == made
+        finally:
+            kept.close()
+        assert [c.symbol.qname for c in Graph(engine).callers(Graph(engine).find("shop.orders.build")[0].id)] == [  # type: ignore[arg-type]
+            "shop.later.later", "shop.orders.cancel"]
+    finally:
+        engine.close()  # type: ignore[union-attr]
 
 
 def test_a_large_layer_is_indexed_and_answers_alike(repo: Path, pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -201,9 +201,11 @@ def test_a_store_made_before_the_dispatch_index_gets_it_from_its_next_indexer(ch
     shared = SnapshotStore(loc)
     try:
         shared.conn.execute("DROP INDEX graphmind.gm_edges_dispatch")
+        shared.conn.execute("DROP INDEX graphmind.gm_deps_key")  # (the lookups' index, added since)
         with snapshot_graph(chain, pg_url) as (graph, _):
             assert canonical(graph.blast_radius(graph.find("chain.f0"), 3)) == before
         shared.ensure_schema()
-        assert shared.conn.execute("SELECT to_regclass('graphmind.gm_edges_dispatch')").fetchone()[0] is not None
+        for index in ("gm_edges_dispatch", "gm_deps_key"):
+            assert shared.conn.execute(f"SELECT to_regclass('graphmind.{index}')").fetchone()[0] is not None, index
     finally:
         shared.close()

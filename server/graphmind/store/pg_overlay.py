@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import marshal
 import sqlite3
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -37,9 +38,11 @@ from typing import Any, NamedTuple
 from ..model import FileResolution
 from . import pg_search
 from .dialect import POSTGRES
+from .pg import translate
 from .pg_links import KINDS, LinkSite, SiteEdges, via_kind
 from .pg_schema import SCHEMA_NAME
 from .stacked import OWN_IDS, RESOLUTION_TABLES, Layering, replaced_by_layer
+from .store import STORED_FILE_COLUMNS, Interface, StoredFile, interface_from_rows, stored_file
 
 # the snapshot's views a local layer shadows, and the column naming a row's file
 LAYERED_VIEWS: dict[str, str] = {
@@ -51,6 +54,9 @@ LAYERED_VIEWS: dict[str, str] = {
 # the views of a file's resolution (what resolving it against the others gives): a re-resolved
 # snapshot file's rows of these are the layer's, its other rows the snapshot's
 RESOLUTION_VIEWS = RESOLUTION_TABLES
+# the views resolving a file reads of the others (a StoreView's lookups): all a layer's build
+# needs stacked of the files it changed while it resolves
+INTERFACE_VIEWS = ("files", "symbols", "bindings", "supers")
 # how a local SQLite index gives a view's column that its table lacks or keeps otherwise: a
 # snapshot's file has no mtime and is resolved; a binding's ``rowid`` is its rank in its file (as
 # a published snapshot keeps it)
@@ -95,14 +101,37 @@ def view_columns(pg: Any) -> dict[str, list[str]]:
 
 def local_rows(
     db: sqlite3.Connection, columns: dict[str, list[str]], hidden: Iterable[int], resolved: Iterable[int] = (),
+    known: dict[str, list[tuple]] | None = None,
 ) -> LayerRows:
     """Every row of a local SQLite index, in the columns of the snapshot's views (``resolved``:
-    the snapshot's files whose resolution rows it holds, see :func:`keep_resolutions`)."""
-    got = _view_rows(db, columns, None)
+    the snapshot's files whose resolution rows it holds, see :func:`keep_resolutions`; ``known``:
+    some views' rows, made earlier: :func:`kept_search_rows`)."""
+    known = known or {}
+    got = _view_rows(db, {v: cols for v, cols in columns.items() if v not in known}, None) | known
     rows = {view: (cols, got[view]) for view, cols in columns.items()}
     resolved = sorted(set(resolved))
     gone = list(db.execute("SELECT key, file_id FROM main.deps_gone")) if resolved else []
     return LayerRows(rows, sorted(set(hidden)), resolved, gone)
+
+
+_SEARCH_KEPT = "CREATE TABLE IF NOT EXISTS main.layer_search(view TEXT PRIMARY KEY, columns TEXT NOT NULL, rows BLOB NOT NULL)"
+
+
+def keep_search_rows(db: sqlite3.Connection, rows: LayerRows) -> None:
+    """Keep a layer's rows of the search views in its local index (their term vectors are made
+    in Python, the dearest part of reading a kept layer's rows again: :func:`kept_search_rows`)."""
+    db.execute(_SEARCH_KEPT)
+    db.executemany("INSERT OR REPLACE INTO main.layer_search VALUES(?, ?, ?)",
+                   [(v, json.dumps(cols), marshal.dumps(got)) for v, (cols, got) in rows.rows.items() if v in pg_search.LAYER_VIEWS])
+
+
+def kept_search_rows(db: sqlite3.Connection, columns: dict[str, list[str]]) -> dict[str, list[tuple]]:
+    """The search views' rows :func:`keep_search_rows` kept, those still in ``columns``' columns."""
+    try:
+        got = db.execute("SELECT view, columns, rows FROM main.layer_search").fetchall()
+    except sqlite3.OperationalError:  # a layer made before they were kept
+        return {}
+    return {v: marshal.loads(blob) for v, cols, blob in got if v in columns and json.loads(cols) == columns[v]}
 
 
 class SnapshotSite(NamedTuple):
@@ -269,12 +298,14 @@ def _shadow_views(columns: dict[str, list[str]], hidden: Iterable[int], resolved
 def install(conn: Any, layer: LayerRows) -> None:
     """Stack ``layer`` on the snapshot in one session (a psycopg connection): its TEMP tables,
     filled, and the TEMP views that shadow the snapshot's. Again on the same session: replaced.
-    Three round trips of statements and one COPY per table (a session's start waits on them)."""
-    views = list(LAYERED_VIEWS)
+    Three round trips of statements and one COPY per table (a session's start waits on them).
+    The views ``layer`` holds rows of (all, but for a layer's build: what its lookups read); the
+    snapshot's other views are not shadowed."""
+    views = [v for v in LAYERED_VIEWS if v in layer.rows]
     make = [
         "SET TRANSACTION READ WRITE",  # an editor's session is read-only by default
-        *(f"DROP VIEW IF EXISTS pg_temp.{v}" for v in views),
-        *(f"DROP TABLE IF EXISTS pg_temp.o_{v}" for v in ["hidden", "deps_gone", *views]),
+        *(f"DROP VIEW IF EXISTS pg_temp.{v}" for v in LAYERED_VIEWS),
+        *(f"DROP TABLE IF EXISTS pg_temp.o_{v}" for v in ["hidden", "deps_gone", *LAYERED_VIEWS]),
         # whole: a changed or deleted file; else a re-resolved one (what its resolution changed)
         "CREATE TEMP TABLE o_hidden(file_id bigint PRIMARY KEY, whole boolean NOT NULL DEFAULT true)",
         "CREATE TEMP TABLE o_deps_gone(key text COLLATE \"C\" NOT NULL, file_id bigint NOT NULL)",
@@ -283,8 +314,8 @@ def install(conn: Any, layer: LayerRows) -> None:
     ]
     shadow = _shadow_views({v: layer.rows[v][0] for v in views}, layer.hidden, bool(layer.resolved))
     # a large layer's tables get the shared tables' indexes (a small one is read whole faster)
-    shadow += [f"CREATE INDEX ON o_{v}{cols}" for v, indexed in _INDEXES.items() if len(layer.rows[v][1]) >= INDEXED_ROWS
-               for cols in indexed]
+    shadow += [f"CREATE INDEX ON o_{v}{cols}" for v, indexed in _INDEXES.items()
+               if v in layer.rows and len(layer.rows[v][1]) >= INDEXED_ROWS for cols in indexed]
     if len(layer.deps_gone) >= INDEXED_ROWS:
         shadow.append("CREATE INDEX ON o_deps_gone(file_id, key)")
     # the planner's statistics of the small tables (autovacuum never sees TEMP tables)
@@ -369,6 +400,75 @@ def dependent_paths(pg: Any, keys: Iterable[str]) -> set[str]:
     )}
 
 
+class ChangedSide(NamedTuple):
+    """What a build reads of the snapshot alone about the paths a layer changes (:func:`changed_side`)."""
+
+    ids: dict[str, int]  # the snapshot's file id of each path it has
+    interfaces: dict[int, Interface]  # by those ids: what other files could see of them
+    looked_up: set[str]  # the keys the snapshot's resolution of them looked up (:func:`looked_up`)
+
+
+class OthersSide(NamedTuple):
+    """What a build reads of the snapshot alone about the files it re-resolves (:func:`others_side`)."""
+
+    ids: dict[str, int]
+    stored: dict[str, StoredFile]  # their stored facts, by path
+    looked_up: set[str]
+
+
+def pipelined(pg: Any, statements: list[tuple[str, tuple]]) -> list[list[tuple]]:
+    """The rows of each statement (sqlite3's ``?`` parameters), sent together on one session and
+    answered in one round trip (psycopg's pipeline mode), not one round trip each."""
+    with pg.connection() as conn:
+        with conn.pipeline():
+            cursors = []
+            for sql, params in statements:
+                text, order = translate(sql)
+                cursors.append(conn.execute(text, [params[i] for i in order]))
+        return [c.fetchall() for c in cursors]
+
+
+_IDS = f"SELECT f.path, f.id FROM files f JOIN {POSTGRES.texts} ON j.value = f.path"
+_LOOKED_UP = f"SELECT DISTINCT key FROM deps WHERE file_id {POSTGRES.in_ints}"
+
+
+def changed_side(pg: Any, paths: list[str]) -> ChangedSide:
+    """The snapshot's ids of ``paths``, their interfaces and what their resolution looked up, in
+    two round trips however many paths (read before any layer is installed)."""
+    if not paths:
+        return ChangedSide({}, {}, set())
+    (got,) = pipelined(pg, [(_IDS, (POSTGRES.array(paths),))])
+    ids = dict(got)
+    if not ids:
+        return ChangedSide({}, {}, set())
+    arg = (POSTGRES.array(sorted(ids.values())),)
+    syms, binds, sups, keys = pipelined(pg, [
+        (f"SELECT file_id, lang, qname, id, name, kind, extra FROM symbols WHERE file_id {POSTGRES.in_ints}", arg),
+        (f"SELECT file_id, lang, module, name, kind, target, extra FROM bindings WHERE file_id {POSTGRES.in_ints}", arg),
+        (f"SELECT file_id, lang, name, class_id, alias FROM supers WHERE file_id {POSTGRES.in_ints}", arg),
+        (_LOOKED_UP, arg),
+    ])
+    by_file: dict[int, tuple[list, list, list]] = {f: ([], [], []) for f in ids.values()}
+    for part, rows in enumerate((syms, binds, sups)):
+        for f, *row in rows:
+            by_file[f][part].append(row)
+    return ChangedSide(ids, {f: interface_from_rows(*got) for f, got in by_file.items()}, {k for (k,) in keys})
+
+
+def others_side(pg: Any, paths: list[str]) -> OthersSide:
+    """The snapshot's ids, stored facts and looked-up keys of the files a build re-resolves, in
+    one round trip (read before any layer is installed)."""
+    if not paths:
+        return OthersSide({}, {}, set())
+    arg = (POSTGRES.array(paths),)
+    ids, stored, keys = pipelined(pg, [
+        (_IDS, arg),
+        (f"SELECT {STORED_FILE_COLUMNS} FROM files WHERE path {POSTGRES.in_texts}", arg),
+        (f"SELECT DISTINCT d.key FROM deps d JOIN files f ON f.id = d.file_id JOIN {POSTGRES.texts} ON j.value = f.path", arg),
+    ])
+    return OthersSide(dict(ids), {(f := stored_file(r)).path: f for r in stored}, {k for (k,) in keys})
+
+
 # ---------------------------------------------------------------------- a layer changed in place
 def file_rows(db: sqlite3.Connection, columns: dict[str, list[str]], file_ids: Iterable[int]) -> dict[str, list[tuple]]:
     """The rows of some files of a local SQLite index, in the columns of the snapshot's views
@@ -443,7 +543,8 @@ def dependents_stacked(pg: Any, keys: Iterable[str]) -> set[str]:
 
 
 __all__ = [
-    "LAYERED_VIEWS", "RESOLUTION_VIEWS", "LayerRows", "LayerStack", "check", "dependent_paths", "dependents_stacked",
-    "file_rows", "install", "keep_resolutions", "local_rows", "looked_up", "merged", "replace_files", "snapshot_ids",
-    "snapshot_paths", "snapshot_resolutions", "view_columns",
+    "INTERFACE_VIEWS", "LAYERED_VIEWS", "RESOLUTION_VIEWS", "ChangedSide", "LayerRows", "LayerStack", "OthersSide",
+    "changed_side", "check", "dependent_paths", "dependents_stacked", "file_rows", "install", "keep_resolutions",
+    "keep_search_rows", "kept_search_rows", "local_rows", "looked_up", "merged", "others_side", "pipelined",
+    "replace_files", "snapshot_ids", "snapshot_paths", "snapshot_resolutions", "view_columns",
 ]

@@ -25,6 +25,7 @@ from . import pg_search
 from .location import StoreLocation
 from .pg import CONNECT_TIMEOUT, PgConnection, snapshot_lock
 from .pg_schema import (
+    ADDED_LAST,
     FILE_ROWS,
     PG_ADDED_INDEXES,
     PG_SCHEMA_VERSION,
@@ -136,7 +137,7 @@ class SnapshotStore:
         goes on without: a reader of a store without them is slower, not wrong)."""
         import psycopg
 
-        if conn.execute("SELECT to_regclass(%s)", (f"{SCHEMA_NAME}.gm_edges_dispatch",)).fetchone()[0] is not None:
+        if conn.execute("SELECT to_regclass(%s)", (f"{SCHEMA_NAME}.{ADDED_LAST}",)).fetchone()[0] is not None:
             return
         with contextlib.suppress(psycopg.errors.InsufficientPrivilege), conn.transaction():
             conn.execute(PG_ADDED_INDEXES)

@@ -175,6 +175,36 @@ def _super_rows(lang: str, facts: Facts, ids: list[int], which: Iterable[int]) -
     return out
 
 
+def interface_from_rows(symbols: Iterable[tuple], bindings: Iterable[tuple], supers: Iterable[tuple]) -> Interface:
+    """A file's :class:`Interface` from its rows: symbols (lang, qname, id, name, kind, extra),
+    bindings (lang, module, name, kind, target, extra), supers (lang, name, class_id, alias)."""
+    syms: dict[str, set[tuple]] = {}
+    for lang, q, i, name, kind, extra in symbols:
+        syms.setdefault(f"{lang}:{q}", set()).add((i, name, kind, extra))
+    binds: dict[str, set[tuple]] = {}
+    for lang, m, n, k, t, e in bindings:
+        binds.setdefault(f"{lang}:{m}.{n}", set()).add((k, t, e))
+    sups: dict[str, set[int | tuple[int, str]]] = {}
+    for row in supers:
+        sups.setdefault(f"{row[0]}:>{row[1]}", set()).add(_super_key(row))
+    return Interface(syms, binds, sups)
+
+
+STORED_FILE_COLUMNS = "path, lang, status, reason, sha256, size, mtime_ns, facts, sids"  # a StoredFile's, of ``files``
+
+
+def stored_file(row: tuple) -> StoredFile:
+    """A ``files`` row (path, lang, status, reason, sha256, size, mtime_ns, facts, sids) with its
+    facts unpacked (None when it holds none, or they do not unpack)."""
+    facts = sids = None
+    if row[2] == "indexed" and row[7] is not None and row[8] is not None:
+        try:
+            facts, sids = unpack_facts(row[7]), unpack_sids(row[8])
+        except (ValueError, EOFError, TypeError):
+            facts = sids = None
+    return StoredFile(*row[:7], facts, sids)
+
+
 def _super_key(row: tuple) -> int | tuple[int, str]:
     """What :class:`Interface` holds of a supers row (lang, name, class id, alias): a type's id, or
     (module id, alias) for a rename, so that renaming ``B = Base`` to ``C = Base`` changes ``>Base``."""
@@ -540,17 +570,10 @@ class Store:
         for i in range(0, len(paths), 500):
             chunk = paths[i : i + 500]
             for row in self.db.execute(
-                "SELECT path, lang, status, reason, sha256, size, mtime_ns, facts, sids FROM files "
-                f"WHERE path IN ({','.join('?' * len(chunk))})",
+                f"SELECT {STORED_FILE_COLUMNS} FROM files WHERE path IN ({','.join('?' * len(chunk))})",
                 chunk,
             ):
-                facts = sids = None
-                if row[2] == "indexed" and row[7] is not None and row[8] is not None:
-                    try:
-                        facts, sids = unpack_facts(row[7]), unpack_sids(row[8])
-                    except (ValueError, EOFError, TypeError):
-                        facts = sids = None
-                out.append(StoredFile(*row[:7], facts, sids))
+                out.append(stored_file(row))
         return out
 
     def file_row(self, path: str) -> FileRow | None:
@@ -687,20 +710,11 @@ class Store:
         """What resolvers elsewhere can see of a stored file (none for a file not stored)."""
         if file_id is None:
             return NO_INTERFACE
-        syms: dict[str, set[tuple]] = {}
-        for lang, q, i, name, kind, extra in self.db.execute(
-            "SELECT lang, qname, id, name, kind, extra FROM symbols WHERE file_id=?", (file_id,)
-        ):
-            syms.setdefault(f"{lang}:{q}", set()).add((i, name, kind, extra))
-        binds: dict[str, set[tuple]] = {}
-        for lang, m, n, k, t, e in self.db.execute(
-            "SELECT lang, module, name, kind, target, extra FROM bindings WHERE file_id=?", (file_id,)
-        ):
-            binds.setdefault(f"{lang}:{m}.{n}", set()).add((k, t, e))
-        sups: dict[str, set[int | tuple[int, str]]] = {}
-        for row in self.db.execute("SELECT lang, name, class_id, alias FROM supers WHERE file_id=?", (file_id,)):
-            sups.setdefault(f"{row[0]}:>{row[1]}", set()).add(_super_key(row))
-        return Interface(syms, binds, sups)
+        return interface_from_rows(
+            self.db.execute("SELECT lang, qname, id, name, kind, extra FROM symbols WHERE file_id=?", (file_id,)),
+            self.db.execute("SELECT lang, module, name, kind, target, extra FROM bindings WHERE file_id=?", (file_id,)),
+            self.db.execute("SELECT lang, name, class_id, alias FROM supers WHERE file_id=?", (file_id,)),
+        )
 
     @staticmethod
     def interface_of(lang: str, facts: Facts, ids: list[int]) -> Interface:

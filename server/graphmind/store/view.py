@@ -46,13 +46,6 @@ _MANY_BINDINGS = (
     "SELECT module, name, kind, target, extra FROM bindings WHERE module {in_texts} AND name {in_texts} AND lang=? "
     "ORDER BY module, name, rowid"
 )
-# the member lookups (``qname.*``: the symbols one level below), by their qualified name's part
-# before its last dot (``Dialect.owned_symbols``, spelled per engine): one scan of the language's
-# symbols for all of them, hash-joined to the list (as ``= ANY`` of a parameter, each row compared
-# with every owner: 3.8 s on Django)
-_MANY_MEMBERS = (
-    "SELECT m.* FROM {owned} m JOIN (SELECT value FROM {texts}) j ON j.value = m.owner ORDER BY m.owner, m.id"
-)
 # keys a statement of :meth:`StoreView.prefetch` asks at most (member lookups: a scan each, fewer)
 PREFETCH_CHUNK = 2_000
 MEMBERS_CHUNK = 20_000
@@ -338,7 +331,6 @@ class StoreView:
         """The member lookups of ``owners`` (``members(owner)`` of each, same rows, same order) in
         one statement, recorded as no one's dependency."""
         found: dict[str, list[SymbolRow]] = {a: [] for a in owners}
-        sql = _MANY_MEMBERS.format(owned=self.d.owned_symbols, texts=self.d.texts)
-        for r in self.db.execute(sql, (lang, self.d.array(owners))):
+        for r in self.db.execute(self.d.many_members, (self.d.array(owners), lang)):
             found[r[0]].append(self._row(r[1:]))
         return found
