@@ -18,7 +18,7 @@ Text columns collate as "C": ordering compares bytes, as SQLite's does."""
 
 from __future__ import annotations
 
-PG_SCHEMA_VERSION = "3"  # 3: full-text search rows (gm_search) and construct edges; 2: symbol ids carry their file's bits (model.symbol_id); a store of 1 holds the old ids
+PG_SCHEMA_VERSION = "4"  # 4: Python return types through several functions (a store of 3 lacks their edges); 3: full-text search rows (gm_search) and construct edges; 2: symbol ids carry their file's bits (model.symbol_id); a store of 1 holds the old ids
 # 3: full-text search rows (gm_search, gm_search_files: ``PG_SEARCH``)
 SCHEMA_NAME = "graphmind"
 
