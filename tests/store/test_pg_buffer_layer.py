@@ -75,6 +75,7 @@ def test_buffer_edits_in_place_equal_a_layer_made_from_the_final_texts(pg_url: s
                     at = offset % (len(text) + 1)
                     buffers[rel] = (text[:at] + fragment + text[at + length:]).encode()
                 live.update(buffers)
+            live.settle()  # typing paused
             assert live.buffers.keys() == buffers.keys()
             assert_live_equals_fresh(root, loc, engine, buffers)
         finally:

@@ -153,6 +153,19 @@ def snapshot_resolutions(pg: Any, file_ids: Iterable[int]) -> SnapshotResolution
     return SnapshotResolutions(sites, {f: {sid: sorted(e) for sid, e in by.items()} for f, by in edges.items()}, deps)
 
 
+def same_resolution(res: FileResolution, before: SnapshotResolutions, file_id: int) -> bool:
+    """Whether resolving a snapshot file again (``res``) gives what ``before`` holds of it: each
+    site's status and edges (those made from link rows aside), the lookups it made."""
+    sites, edges = before.sites.get(file_id, {}), before.edges.get(file_id, {})
+    now: dict[int, list[tuple]] = {}
+    for e in res.edges:
+        now.setdefault(e.sid, []).append(_edge(*e[1:]))
+    if set(sites) != set(res.sids) or before.deps.get(file_id, set()) != set(res.deps):
+        return False
+    return all(sites[sid].status == status and sorted(now.get(sid, [])) == [e for e in edges.get(sid, []) if not _from_links(e)]
+               for sid, status in zip(res.sids, res.statuses, strict=True))
+
+
 _DEPS_GONE = "CREATE TABLE IF NOT EXISTS main.deps_gone(key TEXT NOT NULL, file_id INTEGER NOT NULL, PRIMARY KEY(key, file_id)) WITHOUT ROWID"
 
 
@@ -419,8 +432,104 @@ def dependents_stacked(pg: Any, keys: Iterable[str]) -> set[str]:
 
 
 
+# ---------------------------------------------------------------------- a layer patched row by row
+# the columns that pick out a group of a file's rows in a view, replaced together when one of them
+# changed (a site with its edges, a symbol's search row); a view not named: the file's rows at once
+ROW_GROUPS: dict[str, tuple[str, ...]] = {
+    "symbols": ("file_id", "id"), "sites": ("file_id", "sid"), "edges": ("file_id", "sid"), "deps": ("file_id", "key"),
+    "fulltext": ("file_id", "symbol_id"), "bindings": ("file_id", "rowid"),
+}
+
+
+class ViewPatch(NamedTuple):
+    """One file's rows of one view changed: ``whole``, every row of it deleted first; else the
+    groups ``gone`` (values of :data:`ROW_GROUPS`' columns) deleted. Then ``rows`` inserted."""
+
+    file_id: int
+    whole: bool
+    gone: list[tuple]
+    rows: list[tuple]
+
+
+@dataclass
+class LayerPatch:
+    """A change of a layer held in sessions: views' rows by file, the snapshot files hidden whole
+    from now on (``hide``) and no longer (``show``: shown whole again, or only their resolution
+    hidden when in ``resolved``), and the lookups no longer made (``deps_gone``) of the shown ones."""
+
+    views: dict[str, list[ViewPatch]] = field(default_factory=dict)
+    hide: list[int] = field(default_factory=list)
+    show: list[int] = field(default_factory=list)
+    resolved: list[int] = field(default_factory=list)  # of ``show``, those whose resolution stays the layer's
+    deps_gone: list[tuple[str, int]] = field(default_factory=list)
+
+
+def diff_rows(view: str, cols: list[str], file_id: int, old: list[tuple], new: list[tuple]) -> ViewPatch | None:
+    """How a session holding ``old`` (one file's rows of ``view``) comes to hold ``new``: the
+    groups of rows that differ replaced, or the file's rows whole when most of them differ (a line
+    typed moves every row below it). None: nothing to change."""
+    if old == new:
+        return None
+    group = ROW_GROUPS.get(view)
+    if group is None:
+        return ViewPatch(file_id, True, [], new)
+    at = [cols.index(c) for c in group]
+    was: dict[tuple, list[tuple]] = {}
+    now: dict[tuple, list[tuple]] = {}
+    for rows, by in ((old, was), (new, now)):
+        for r in rows:
+            by.setdefault(tuple(r[i] for i in at), []).append(r)
+    changed = [k for k in was.keys() | now.keys() if sorted(was.get(k, ()), key=repr) != sorted(now.get(k, ()), key=repr)]
+    if not changed:
+        return None
+    if 2 * len(changed) > len(was) + len(now):
+        return ViewPatch(file_id, True, [], new)
+    return ViewPatch(file_id, False, sorted(k for k in changed if k in was), [r for k in changed for r in now.get(k, ())])
+
+
+def patch_layer(conn: Any, columns: dict[str, list[str]], patches: list[LayerPatch]) -> None:
+    """Apply ``patches`` in order to a session's stacked layer (made by :func:`install`): one
+    transaction, its statements pipelined; the views made again when the files hidden whole
+    changed (:func:`_shadow_views`)."""
+    with conn.transaction():
+        conn.execute("SET TRANSACTION READ WRITE", prepare=False)
+        with conn.pipeline():
+            for p in patches:
+                if p.hide:
+                    hid = ",".join(str(int(h)) for h in p.hide)
+                    for v in ("deps_gone", *RESOLUTION_VIEWS):  # a re-resolved file's delta: the file is the layer's now
+                        conn.execute(f"DELETE FROM o_{v} WHERE file_id IN ({hid})", prepare=False)
+                    conn.execute(f"INSERT INTO o_hidden(file_id) VALUES {', '.join(f'({int(h)})' for h in p.hide)} "
+                                 "ON CONFLICT (file_id) DO UPDATE SET whole = true", prepare=False)
+                if p.show:
+                    keep = set(p.resolved)
+                    conn.execute(f"DELETE FROM o_hidden WHERE file_id IN ({','.join(str(int(h)) for h in p.show)})", prepare=False)
+                    if keep:
+                        conn.execute(f"INSERT INTO o_hidden(file_id, whole) VALUES {', '.join(f'({int(h)}, false)' for h in sorted(keep))}",
+                                     prepare=False)
+                    if p.deps_gone:
+                        conn.cursor().executemany("INSERT INTO o_deps_gone(key, file_id) VALUES (%s, %s)", p.deps_gone)
+                for v, got in p.views.items():
+                    cols = columns[v]
+                    whole = ",".join(str(int(x.file_id)) for x in got if x.whole)
+                    if whole:
+                        conn.execute(f"DELETE FROM o_{v} WHERE {LAYERED_VIEWS[v]} IN ({whole})", prepare=False)
+                    gone = [g for x in got if not x.whole for g in x.gone]
+                    if gone:
+                        where = " AND ".join(f"{c} = %s" for c in ROW_GROUPS[v])
+                        conn.cursor().executemany(f"DELETE FROM o_{v} WHERE {where}", gone)
+                    rows = [r for x in got for r in x.rows]
+                    if rows:
+                        conn.cursor().executemany(
+                            f"INSERT INTO o_{v}({', '.join(cols)}) VALUES ({', '.join(['%s'] * len(cols))})", rows)
+        if any(p.hide or p.show for p in patches):
+            now = dict(conn.execute("SELECT file_id, whole FROM o_hidden", prepare=False).fetchall())
+            conn.execute(";\n".join(_shadow_views(columns, [f for f, whole in now.items() if whole],
+                                                  not all(now.values()))), prepare=False)
+
+
 __all__ = [
-    "LAYERED_VIEWS", "RESOLUTION_VIEWS", "LayerRows", "LayerStack", "check", "dependent_paths", "dependents_stacked",
-    "file_rows", "install", "keep_resolutions", "link_callees", "local_rows", "looked_up", "replace_files", "snapshot_ids",
+    "LAYERED_VIEWS", "RESOLUTION_VIEWS", "ROW_GROUPS", "LayerPatch", "LayerRows", "LayerStack", "ViewPatch", "check", "diff_rows", "dependent_paths", "dependents_stacked",
+    "file_rows", "install", "keep_resolutions", "link_callees", "local_rows", "looked_up", "patch_layer", "replace_files", "same_resolution", "snapshot_ids",
     "snapshot_resolutions", "view_columns",
 ]
