@@ -4,17 +4,28 @@ place, as the local live graph takes it, instead of the layer being made again.
 The working tree's changes against the snapshot's commit are :mod:`.snapshot_layer`'s layer (made
 again only when HEAD or the files on disk move). :class:`BufferLayer` starts from a copy of it (a
 small SQLite index, ``.graphmind/snapshot-layer-buffers-<pid>-<n>.db``, one per layer, removed
-when it closes) and keeps an engine on that copy. A buffer's change (:meth:`BufferLayer.update`) writes the buffer's file there, adopts the
-snapshot's files whose lookups its interface change touched (their stored facts, no parse, as the
-layer's build does), and resolves those files and the layer's own dependents against snapshot ∪
-layer, in one PostgreSQL session of its own where the changed rows were replaced first. Then the
-rows of the files it wrote are *published*: readers' sessions replace those files' rows in their
-TEMP tables the next time they are handed out (:meth:`sync`, :func:`.store.pg_overlay.replace_files`),
-never the whole layer. So an edit reaches the next answer at the cost of that file's sites.
+when it closes) and keeps an engine on that copy, with each buffer an open document of that
+engine. A buffer's change (:meth:`BufferLayer.update`) is a keystroke of the local live graph
+(:mod:`.engine.update`): the edit between the text the layer holds and the new one, an
+incremental parse, only the changed chunks extracted and their sites resolved; when it changes
+the file's interface, the files that looked it up wait until typing pauses (:meth:`settle`, as
+``Engine.settle`` does). The engine resolves through this layer (it is the engine's
+``Updater.resolving``): in one PostgreSQL session of its own, snapshot ∪ layer, brought up to the
+layer's rows before each resolution that may read them; a snapshot file whose lookups a change
+touched is taken into the layer from its stored facts (no parse) before it is resolved again.
 
-Incremental equals fresh: after any sequence of buffer changes the stacked views answer as a
-layer made at once from the final texts (``tests/store/test_pg_buffer_layer.py``). A snapshot file
-adopted for a change that was undone later stays in the layer with the snapshot's rows."""
+Then the rows the change wrote are *published* (:func:`.store.touched.take_ids` names the files,
+:func:`.store.pg_overlay.diff_rows` the rows of them that differ: a site with its edges, a
+symbol, a lookup): readers' sessions apply the changes since their version when they are next
+handed out (:meth:`sync`, :func:`.store.pg_overlay.patch_layer`), never the whole layer. A closed
+buffer's file is the disk layer's version again, or the snapshot's: the layer no longer holds it
+(unless what else the layer changes resolves it differently from the snapshot).
+
+Incremental equals fresh: after any sequence of buffer changes and closes, once settled, the
+stacked views answer as a layer made at once from the final texts
+(``tests/store/test_pg_buffer_layer.py``); between keystrokes, as the local live graph does
+between them. A snapshot file adopted for a change that was undone later stays in the layer with
+the snapshot's rows."""
 
 from __future__ import annotations
 

@@ -379,46 +379,6 @@ def _view_rows(db: sqlite3.Connection, columns: dict[str, list[str]], file_ids: 
     return out
 
 
-def replace_files(conn: Any, columns: dict[str, list[str]], file_ids: Iterable[int], rows: dict[str, list[tuple]],
-                  hidden: Iterable[int] = ()) -> None:
-    """Replace some files' rows in a session's stacked layer (made by :func:`install`): the rows
-    of ``file_ids`` deleted from every view ``rows`` names, ``rows`` inserted, ``hidden`` added to
-    the files hidden whole (a re-resolved file among them loses the resolution rows the layer held
-    for it; the views are made again: :func:`_shadow_views`). One transaction (a read in the
-    session sees the layer before or after it), its statements pipelined."""
-    ids = ",".join(str(int(i)) for i in sorted(set(file_ids)))
-    with conn.transaction():
-        conn.execute("SET TRANSACTION READ WRITE", prepare=False)
-        asked = {int(h) for h in hidden}  # (most changes hide nothing new: no round trip then)
-        was = dict(conn.execute("SELECT file_id, whole FROM o_hidden", prepare=False).fetchall()) if asked else {}
-        new = sorted(asked - {f for f, whole in was.items() if whole})
-        _replace(conn, columns, ids, rows, new)
-        if new:
-            now = {**was, **dict.fromkeys(new, True)}
-            conn.execute(";\n".join(_shadow_views(columns, [f for f, whole in now.items() if whole],
-                                                  not all(now.values()))), prepare=False)
-
-
-def _replace(conn: Any, columns: dict[str, list[str]], ids: str, rows: dict[str, list[tuple]], new: list[int]) -> None:
-    # pipelined: the statements are sent together and the transaction waits once, not once per
-    # statement (a COPY cannot be pipelined: its rows go as one INSERT per view, executemany)
-    with conn.pipeline():
-        if ids:
-            for v in rows:
-                conn.execute(f"DELETE FROM o_{v} WHERE {LAYERED_VIEWS[v]} IN ({ids})", prepare=False)
-        if new:
-            hid = ",".join(map(str, new))
-            for v in ("deps_gone", *RESOLUTION_VIEWS):  # a re-resolved file's delta: the file is the layer's now
-                conn.execute(f"DELETE FROM o_{v} WHERE file_id IN ({hid})", prepare=False)
-            conn.execute(f"INSERT INTO o_hidden(file_id) VALUES {', '.join(f'({h})' for h in new)} "
-                         "ON CONFLICT (file_id) DO UPDATE SET whole = true", prepare=False)
-        for v, got in rows.items():
-            if got:
-                cols = columns[v]
-                conn.cursor().executemany(
-                    f"INSERT INTO o_{v}({', '.join(cols)}) VALUES ({', '.join(['%s'] * len(cols))})", got)
-
-
 def dependents_stacked(pg: Any, keys: Iterable[str]) -> set[str]:
     """:func:`dependent_paths` in a session with a layer stacked on the snapshot: the keys a
     restriction on each arm of the stacked ``deps`` (a join's condition reaches no arm of a UNION
@@ -479,12 +439,46 @@ def diff_rows(view: str, cols: list[str], file_id: int, old: list[tuple], new: l
     for rows, by in ((old, was), (new, now)):
         for r in rows:
             by.setdefault(tuple(r[i] for i in at), []).append(r)
-    changed = [k for k in was.keys() | now.keys() if sorted(was.get(k, ()), key=repr) != sorted(now.get(k, ()), key=repr)]
+    changed = [k for k in was.keys() | now.keys() if not _same_group(was.get(k), now.get(k))]
     if not changed:
         return None
     if 2 * len(changed) > len(was) + len(now):
         return ViewPatch(file_id, True, [], new)
     return ViewPatch(file_id, False, sorted(k for k in changed if k in was), [r for k in changed for r in now.get(k, ())])
+
+
+def _same_group(a: list[tuple] | None, b: list[tuple] | None) -> bool:
+    if a is None or b is None or len(a) != len(b):
+        return a is b
+    return a == b or sorted(a, key=repr) == sorted(b, key=repr)
+
+
+def _patch_deletes(conn: Any, p: LayerPatch) -> None:
+    """A patch's statements before its rows are inserted: hidden files, the rows it replaces."""
+    if p.hide:
+        hid = ",".join(str(int(h)) for h in p.hide)
+        for v in ("deps_gone", *RESOLUTION_VIEWS):  # a re-resolved file's delta: the file is the layer's now
+            conn.execute(f"DELETE FROM o_{v} WHERE file_id IN ({hid})", prepare=False)
+        conn.execute(f"INSERT INTO o_hidden(file_id) VALUES {', '.join(f'({int(h)})' for h in p.hide)} "
+                     "ON CONFLICT (file_id) DO UPDATE SET whole = true", prepare=False)
+    if p.show:
+        conn.execute(f"DELETE FROM o_hidden WHERE file_id IN ({','.join(str(int(h)) for h in p.show)})", prepare=False)
+        if p.resolved:
+            conn.execute(f"INSERT INTO o_hidden(file_id, whole) VALUES {', '.join(f'({int(h)}, false)' for h in sorted(p.resolved))}",
+                         prepare=False)
+        if p.deps_gone:
+            conn.cursor().executemany("INSERT INTO o_deps_gone(key, file_id) VALUES (%s, %s)", p.deps_gone)
+    for v, got in p.views.items():
+        whole = ",".join(str(int(x.file_id)) for x in got if x.whole)
+        if whole:
+            conn.execute(f"DELETE FROM o_{v} WHERE {LAYERED_VIEWS[v]} IN ({whole})", prepare=False)
+        gone = [g for x in got if not x.whole for g in x.gone]
+        if gone:
+            where = " AND ".join(f"{c} = %s" for c in ROW_GROUPS[v])
+            conn.cursor().executemany(f"DELETE FROM o_{v} WHERE {where}", gone)
+
+
+COPIED_ROWS = 32  # a view's rows of one patch from this many are copied in (COPY), not inserted one by one
 
 
 def patch_layer(conn: Any, columns: dict[str, list[str]], patches: list[LayerPatch]) -> None:
@@ -493,35 +487,22 @@ def patch_layer(conn: Any, columns: dict[str, list[str]], patches: list[LayerPat
     changed (:func:`_shadow_views`)."""
     with conn.transaction():
         conn.execute("SET TRANSACTION READ WRITE", prepare=False)
-        with conn.pipeline():
-            for p in patches:
-                if p.hide:
-                    hid = ",".join(str(int(h)) for h in p.hide)
-                    for v in ("deps_gone", *RESOLUTION_VIEWS):  # a re-resolved file's delta: the file is the layer's now
-                        conn.execute(f"DELETE FROM o_{v} WHERE file_id IN ({hid})", prepare=False)
-                    conn.execute(f"INSERT INTO o_hidden(file_id) VALUES {', '.join(f'({int(h)})' for h in p.hide)} "
-                                 "ON CONFLICT (file_id) DO UPDATE SET whole = true", prepare=False)
-                if p.show:
-                    keep = set(p.resolved)
-                    conn.execute(f"DELETE FROM o_hidden WHERE file_id IN ({','.join(str(int(h)) for h in p.show)})", prepare=False)
-                    if keep:
-                        conn.execute(f"INSERT INTO o_hidden(file_id, whole) VALUES {', '.join(f'({int(h)}, false)' for h in sorted(keep))}",
-                                     prepare=False)
-                    if p.deps_gone:
-                        conn.cursor().executemany("INSERT INTO o_deps_gone(key, file_id) VALUES (%s, %s)", p.deps_gone)
+        for p in patches:
+            copies: list[tuple[str, list[tuple]]] = []
+            with conn.pipeline():
+                _patch_deletes(conn, p)
                 for v, got in p.views.items():
-                    cols = columns[v]
-                    whole = ",".join(str(int(x.file_id)) for x in got if x.whole)
-                    if whole:
-                        conn.execute(f"DELETE FROM o_{v} WHERE {LAYERED_VIEWS[v]} IN ({whole})", prepare=False)
-                    gone = [g for x in got if not x.whole for g in x.gone]
-                    if gone:
-                        where = " AND ".join(f"{c} = %s" for c in ROW_GROUPS[v])
-                        conn.cursor().executemany(f"DELETE FROM o_{v} WHERE {where}", gone)
                     rows = [r for x in got for r in x.rows]
-                    if rows:
+                    cols = columns[v]
+                    if len(rows) >= COPIED_ROWS:
+                        copies.append((f"COPY o_{v}({', '.join(cols)}) FROM STDIN", rows))
+                    elif rows:
                         conn.cursor().executemany(
                             f"INSERT INTO o_{v}({', '.join(cols)}) VALUES ({', '.join(['%s'] * len(cols))})", rows)
+            for statement, rows in copies:  # (a COPY is not pipelined: one round trip each)
+                with conn.cursor().copy(statement) as cp:
+                    for r in rows:
+                        cp.write_row(r)
         if any(p.hide or p.show for p in patches):
             now = dict(conn.execute("SELECT file_id, whole FROM o_hidden", prepare=False).fetchall())
             conn.execute(";\n".join(_shadow_views(columns, [f for f, whole in now.items() if whole],
@@ -530,6 +511,6 @@ def patch_layer(conn: Any, columns: dict[str, list[str]], patches: list[LayerPat
 
 __all__ = [
     "LAYERED_VIEWS", "RESOLUTION_VIEWS", "ROW_GROUPS", "LayerPatch", "LayerRows", "LayerStack", "ViewPatch", "check", "diff_rows", "dependent_paths", "dependents_stacked",
-    "file_rows", "install", "keep_resolutions", "link_callees", "local_rows", "looked_up", "patch_layer", "replace_files", "same_resolution", "snapshot_ids",
+    "file_rows", "install", "keep_resolutions", "link_callees", "local_rows", "looked_up", "patch_layer", "same_resolution", "snapshot_ids",
     "snapshot_resolutions", "view_columns",
 ]
