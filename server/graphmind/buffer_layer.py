@@ -41,7 +41,7 @@ from typing import Any
 
 from . import languages
 from .engine import Engine
-from .engine.update import Change, interface_diff
+from .engine.update import Change, UpdateStats, interface_diff
 from .snapshot_layer import LocalLayer, SessionReads, resolve_stored
 from .store import NO_INTERFACE, Interface, StoreView, pack_facts
 from .store.codec import pack_sids
@@ -146,6 +146,18 @@ class BufferLayer:
         by_file = self._rows[view]
         for r in rows:
             by_file.setdefault(r[key], []).append(r)
+
+    @property
+    def stats(self) -> UpdateStats:
+        """How the buffers' changes went (the engine's counters: patched, no-op, replaced)."""
+        assert self._engine is not None
+        return self._engine.stats
+
+    @property
+    def last_patch(self) -> LayerPatch | None:
+        """What the last published version changed in readers' sessions."""
+        with self._lock:
+            return self._log[-1][1] if self._log else None
 
     # ------------------------------------------------------------------ readers' sessions
     def rows(self) -> LayerRows:
