@@ -40,8 +40,9 @@ from pathlib import Path
 from typing import Any
 
 from . import languages
-from .engine import Engine
+from .engine import Engine, chunks
 from .engine.update import Change, UpdateStats, interface_diff
+from .eol import as_parsed
 from .snapshot_layer import LocalLayer, SessionReads, resolve_stored
 from .store import NO_INTERFACE, Interface, StoreView, pack_facts
 from .store.codec import pack_sids
@@ -67,7 +68,9 @@ from .store.touched import take_ids, track
 from .workspace import check_text
 
 BUFFER_LAYER = "snapshot-layer-buffers"  # .graphmind/snapshot-layer-buffers-<pid>-<n>.db, removed at close
-INTERFACE_VIEWS = ("files", "symbols", "bindings", "supers")  # what resolving a file reads of the others
+# what the resolving session reads of the layer: lookups (StoreView), dependents, stored facts, a
+# snapshot file's resolution (_restored); its other views keep the disk layer's rows
+RESOLVING_VIEWS = ("files", "symbols", "bindings", "supers", "sites", "edges", "deps")
 KEPT_CHANGES = 512  # a session further behind than this many changes is given the whole layer again
 
 
@@ -254,23 +257,26 @@ class BufferLayer:
     def _take(self) -> None:
         """Note the files the layer's SQLite index wrote since the last take."""
         ids, paths = take_ids(self._store.db)
-        for p in paths:
-            for f, rows in self._rows["files"].items():  # a file deleted whole: its id as published
-                if rows and rows[0][1] == p:
-                    ids.add(f)
+        if paths:  # a file deleted whole: its id as a session holds it
+            at = self.columns["files"].index("path")
+            ids.update(f for held in (self._rows, self._res_rows) for f, rows in held["files"].items()
+                       if rows and rows[0][at] in paths)
         for dirty in self._dirty:
             dirty.update(ids)
 
-    def _patch(self, rows: dict[str, dict[int, list[tuple]]], have: set[int], dirty: set[int]) -> LayerPatch:
+    def _patch(self, rows: dict[str, dict[int, list[tuple]]], have: set[int], dirty: set[int],
+               views: tuple[str, ...] = tuple(LAYERED_VIEWS)) -> LayerPatch:
         """What brings a session holding ``rows`` and hiding ``have`` to the layer now (``rows``
-        changed to it): the rows of the ``dirty`` files that differ, the hidden files that do."""
+        changed to it): the rows of ``views`` of the ``dirty`` files that differ, the hidden files
+        that do."""
         want = self._hide
         show, hide = sorted(have - want), sorted(want - have)
         dirty = dirty | ((set(show) | set(hide)) & self.resolved)
-        now = file_rows(self._store.db, self.columns, [f for f in dirty if not (f < OWN_IDS and f in want)])
+        columns = {v: self.columns[v] for v in views}
+        now = file_rows(self._store.db, columns, [f for f in dirty if not (f < OWN_IDS and f in want)])
         out = LayerPatch(hide=hide, show=show, resolved=[f for f in show if f in self.resolved],
                          deps_gone=[g for g in self.deps_gone if g[1] in set(show)])
-        for view, cols in self.columns.items():
+        for view, cols in columns.items():
             key = cols.index(LAYERED_VIEWS[view])
             by: dict[int, list[tuple]] = {}
             for r in now[view]:
@@ -296,7 +302,7 @@ class BufferLayer:
         dirty = self._dirty[0]
         if not dirty and self._res_hidden == self._hide:
             return
-        patch = self._patch(self._res_rows, self._res_hidden, dirty)
+        patch = self._patch(self._res_rows, self._res_hidden, dirty, RESOLVING_VIEWS)
         dirty.clear()
         with self._pg.connection() as conn:
             patch_layer(conn, self.columns, [patch])
@@ -362,6 +368,8 @@ class BufferLayer:
             if engine is None:
                 return False
             with engine.lock:
+                for p in engine.docs:  # (a settle writes what keystrokes left: the bindings, the classes' ``extra``)
+                    self._record(p)
                 settled = engine.settle()
                 packed = self._pack()
             if settled or packed:
@@ -369,16 +377,22 @@ class BufferLayer:
             return settled or packed
 
     def _pack(self) -> bool:
-        """The packed facts of the buffers that keystrokes patched (a patch leaves them out)."""
+        """The packed facts of the buffers that keystrokes changed, from one extraction of their
+        text (a patch leaves them out; chunks kept across edits keep the byte offsets they were
+        extracted at, which a layer made from the text does not have)."""
         assert self._engine is not None
-        docs, store = self._engine.docs, self._store
+        docs, store, updater = self._engine.docs, self._store, self._engine.updater
         out = False
         with store.tx():
             for p in sorted(self._unpacked):
                 doc = docs.get(p)
-                if doc is not None and doc.extraction is not None and not doc.pending:
-                    store.upsert_file(p, facts=pack_facts(doc.extraction.facts), sids=pack_sids(doc.extraction.sids))
-                    out = True
+                if doc is None or doc.extraction is None or doc.pending:
+                    continue
+                text = as_parsed(doc.text)
+                ext = chunks.extract(doc.lang, updater.parsers.parse(doc.lang, text), text, p,
+                                     doc.lang.module_name(p, updater.probe))
+                store.upsert_file(p, facts=pack_facts(ext.facts), sids=pack_sids(ext.sids))
+                out = True
         self._unpacked = {p for p in self._unpacked if (d := docs.get(p)) is not None and d.pending}
         return out
 
@@ -391,13 +405,8 @@ class BufferLayer:
             self._open_buffer(rel, text)
             return
         self._record(rel)
-        stats = self._engine.stats
-        replaced = stats.replaced
         self._engine.edit_document(rel, [_edit_of(doc.text, text)])
-        if stats.replaced == replaced:
-            self._unpacked.add(rel)
-        else:
-            self._unpacked.discard(rel)
+        self._unpacked.add(rel)
 
     def _open_buffer(self, rel: str, text: bytes) -> None:
         """A buffer opened: a snapshot file is taken into the layer as its stored version first

@@ -434,23 +434,23 @@ def diff_rows(view: str, cols: list[str], file_id: int, old: list[tuple], new: l
     if group is None:
         return ViewPatch(file_id, True, [], new)
     at = [cols.index(c) for c in group]
-    was: dict[tuple, list[tuple]] = {}
-    now: dict[tuple, list[tuple]] = {}
-    for rows, by in ((old, was), (new, now)):
-        for r in rows:
-            by.setdefault(tuple(r[i] for i in at), []).append(r)
-    changed = [k for k in was.keys() | now.keys() if not _same_group(was.get(k), now.get(k))]
-    if not changed:
-        return None
-    if 2 * len(changed) > len(was) + len(now):
+    # the rows only one side has (as sets: a keystroke's few among a file's thousands)
+    was, now = _hashable(old), _hashable(new)
+    seen, kept = set(was), set(now)
+    if len(seen) != len(was) or len(kept) != len(now):  # a row twice: whole (no group counts rows)
         return ViewPatch(file_id, True, [], new)
-    return ViewPatch(file_id, False, sorted(k for k in changed if k in was), [r for k in changed for r in now.get(k, ())])
+    changed = {tuple(r[i] for i in at) for rows, other in ((was, kept), (now, seen)) for r in rows if r not in other}
+    if 2 * len(changed) > max(len(was), len(now)):
+        return ViewPatch(file_id, True, [], new)
+    gone = sorted({k for r in was if (k := tuple(r[i] for i in at)) in changed})
+    return ViewPatch(file_id, False, gone, [r for r in new if tuple(r[i] for i in at) in changed])
 
 
-def _same_group(a: list[tuple] | None, b: list[tuple] | None) -> bool:
-    if a is None or b is None or len(a) != len(b):
-        return a is b
-    return a == b or sorted(a, key=repr) == sorted(b, key=repr)
+def _hashable(rows: list[tuple]) -> list[tuple]:
+    """Rows as set members (a search row's term vector is a list)."""
+    if rows and any(isinstance(v, list) for v in rows[0]):
+        return [tuple(tuple(v) if isinstance(v, list) else v for v in r) for r in rows]
+    return rows
 
 
 def _patch_deletes(conn: Any, p: LayerPatch) -> None:
