@@ -99,6 +99,7 @@ class BufferLayer:
         self._ids: dict[str, int | None] = {}  # path -> its snapshot file id, while the layer does not hold it
         self._iface: dict[str, Interface] = {}  # path -> its interface the resolving session holds, for a path written since
         self._unpacked: set[str] = set()  # buffers whose packed facts wait for the settle (patched by keystrokes)
+        self._adopted: set[int] = set()  # snapshot files taken in since the end of the last change
         try:
             self.columns = {v: c for v, (c, _) in base.rows.rows.items()} if base is not None else \
                 view_columns(self._shared.conn)
@@ -250,6 +251,7 @@ class BufferLayer:
         # (their interfaces are the snapshot's: no other file's lookups answer differently)
         updater.apply([c for p in paths if (c := updater.change_of_stored(p, stored.get(p)))], resolve=False, deferred=set())
         self._hide.update(snap.values())
+        self._adopted.update(f for p in paths if (f := store.file_id(p)) is not None)
         self._dirty[0].update(i for i in snap.values() if i in self.resolved)
         self._dirty[1].update(i for i in snap.values() if i in self.resolved)
         return {f for p in paths if (f := store.file_id(p)) is not None}
@@ -356,6 +358,7 @@ class BufferLayer:
                     self._close(p)
                 for p in changed:
                     self._edit(p, buffers[p])
+                self._resolve_adopted()
             self._publish(want)
             return True
 
@@ -371,10 +374,23 @@ class BufferLayer:
                 for p in engine.docs:  # (a settle writes what keystrokes left: the bindings, the classes' ``extra``)
                     self._record(p)
                 settled = engine.settle()
+                self._resolve_adopted()
                 packed = self._pack()
             if settled or packed:
                 self._publish(self.buffers)
             return settled or packed
+
+    def _resolve_adopted(self) -> None:
+        """The snapshot files taken into the layer that the engine did not resolve (a caller
+        that kept only some of the dependents it asked for), resolved against snapshot ∪ layer."""
+        adopted, self._adopted = self._adopted, set()
+        assert self._engine is not None
+        store = self._store
+        left = sorted(adopted & store.unresolved_files())
+        if left:
+            with store.tx():
+                self._engine.updater.resolve_files(left, self.view(keystroke=False))
+                store.bump_epoch()
 
     def _pack(self) -> bool:
         """The packed facts of the buffers that keystrokes changed, from one extraction of their
