@@ -4,7 +4,8 @@ answer after an unsaved edit, and incomingCalls over the stacked session.
 
 Usage::
 
-    nice -n 10 python scripts/bench_lsp_store.py [--corpus DIR] [--questions 100] [--keystrokes 20] [--seed 1] [--local] [--out FILE.json]
+    nice -n 10 python scripts/bench_lsp_store.py [--corpus DIR] [--questions 100] [--keystrokes 20] [--seed 1] [--local]
+        [--server DIR ...] [--out FILE.json]
 
 A real corpus (default: Django 5.1 under ``~/.cache/graphmind/corpora``, copied into a temporary
 git repository) is indexed into a snapshot in a throwaway PostgreSQL cluster (as the tests start
@@ -20,12 +21,16 @@ from the process's start:
 - then ``--questions`` incomingCalls of random functions (p50 / p95, client-side wall);
 
 and, with ``--local``, the same server without a store: start to its first incomingCalls answer
-(which waits for the local index). Prints a table and the load average."""
+(which waits for the local index). ``--server DIR`` (repeatable): each case is run with the
+language server of each of these ``server/`` folders in turn (another GraphMind tree's, e.g.
+``git archive REV server | tar -x -C DIR``: before and after, alternating on one snapshot).
+Prints a table and the load average."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import shutil
 import sys
@@ -93,10 +98,11 @@ def typed(c: LspClient, root: Path, target: Any, keystrokes: int) -> dict[str, A
 
 
 def serve(root: Path, url: str | None, target: Any, callers: list[Any], asked: list[Any], questions: int,
-          seed: int, keystrokes: int = 20) -> dict[str, Any]:
+          seed: int, keystrokes: int = 20, server: Path | None = None) -> dict[str, Any]:
     cmd = [sys.executable, "-m", "graphmind", "serve", "--log-level", "WARNING", *(["--store", url] if url else [])]
-    row: dict[str, Any] = {"store": bool(url)}
-    with LspClient(cmd, cwd=root, sample_memory_every=None) as c:
+    row: dict[str, Any] = {"store": bool(url), **({"server": str(server)} if server else {})}
+    env = {**os.environ, "PYTHONPATH": str(server)} if server else None
+    with LspClient(cmd, cwd=root, env=env, sample_memory_every=None) as c:
         c.initialize(root)
         start = c.t_start
         if url:
@@ -135,6 +141,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--keystrokes", type=int, default=20, help="edits after the first, each asked about at once")
     ap.add_argument("--local", action="store_true", help="also the server without a store (waits for a local index)")
+    ap.add_argument("--server", type=Path, action="append", default=None,
+                    help="a server/ folder to run the language server from (repeatable: alternated per case)")
     ap.add_argument("--out", type=Path, default=None)
     args = ap.parse_args(argv)
     from graphmind.graph import Graph
@@ -161,16 +169,18 @@ def main(argv: list[str] | None = None) -> int:
         engine.close()
         figures["target"] = {"qname": target.qname, "callers": len(callers)}
 
+        five = rng.sample(files, 5)  # (the same files for every server)
         cases = [("no local change", lambda: None),
-                 ("5 files, a function added", lambda: add_functions(root, rng.sample(files, 5), "local_fn"))]
+                 ("5 files, a function added", lambda: add_functions(root, five, "local_fn"))]
         for label, change in cases:
-            reset(root)
-            shutil.rmtree(root / ".graphmind", ignore_errors=True)
-            change()
-            row = {"case": label, **serve(root, url, target, callers, asked, args.questions, args.seed,
-                                                   args.keystrokes)}
-            figures["cases"].append(row)
-            print(json.dumps(row), flush=True)
+            for server in args.server or [None]:
+                reset(root)
+                shutil.rmtree(root / ".graphmind", ignore_errors=True)
+                change()
+                row = {"case": label if server is None else f"{label} ({server})",
+                       **serve(root, url, target, callers, asked, args.questions, args.seed, args.keystrokes, server)}
+                figures["cases"].append(row)
+                print(json.dumps(row), flush=True)
         if args.local:
             reset(root)
             shutil.rmtree(root / ".graphmind", ignore_errors=True)

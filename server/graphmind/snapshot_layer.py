@@ -279,7 +279,7 @@ def _build(
         # them looked up (asked in batches below, not one round trip a lookup)
         expected = side.looked_up | again_side.looked_up
         # what their resolution changes is kept
-        before = snapshot_resolutions(pg, other_ids.values()) if other_ids else SnapshotResolutions({}, {}, {})
+        before = snapshot_resolutions(pg, other_ids.values()) if other_ids else SnapshotResolutions({}, {}, {}, {})
         deleted = [p for p in gone if p in ids]
         hidden = sorted(ids.values())
         # 3. resolve every file of the layer against snapshot ∪ layer: the changed files' rows

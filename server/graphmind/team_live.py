@@ -55,6 +55,7 @@ log = logging.getLogger(__name__)
 
 CHECK_SECONDS = 1.0  # HEAD and the working tree's changes are looked at no more often
 FOLLOW_SECONDS = 0.05  # the buffers are looked at this often (an answer looks at once)
+SETTLE_SECONDS = 0.3  # typing paused this long: the buffers' layer settles (as the local live graph does)
 ANSWER_WAIT = 5.0  # an answer waits (without blocking the loop) this long for its snapshot, layer and buffers
 POLL_SECONDS = 0.005  # how often a waiting answer looks again
 FIRST_WAIT = 30.0  # the server's local index waits this long at most for the first snapshot answer
@@ -165,6 +166,7 @@ class StoreFolder:
     def _follow(self) -> None:
         """Every FOLLOW_SECONDS, or at once when an answer asks: the buffers' changes into the
         live layer, in place."""
+        typed: float | None = None  # when the last buffer change was taken, until the layer settles
         while not self._stop.is_set():
             self._kick.wait(FOLLOW_SECONDS)
             self._kick.clear()
@@ -173,7 +175,11 @@ class StoreFolder:
                 continue
             try:
                 buffers = self._buffers()
-                engine.live.update({rel: text for rel, (text, _) in buffers.items()}, {rel: d for rel, (_, d) in buffers.items()})
+                if engine.live.update({rel: text for rel, (text, _) in buffers.items()}, {rel: d for rel, (_, d) in buffers.items()}):
+                    typed = time.monotonic()
+                elif typed is not None and time.monotonic() - typed >= SETTLE_SECONDS:
+                    typed = None
+                    engine.live.settle()
                 with self.folder.live.lock:
                     opened = list(self.folder.live.docs)
                 engine.live.warm(opened)  # (an opened file's lookups cached before its first edit)

@@ -24,9 +24,13 @@ from profiles import examples
 from test_pg_overlay import FILES, FRAGMENTS, SHOP, _callers, _canonical, _stacked_rows
 
 NEW = "src/shop/typed.py"  # a buffer no file on disk has
-# one step: a buffer edited (offset, length, fragment) or closed (None)
-step = st.tuples(st.sampled_from([*FILES, NEW]),
-                 st.one_of(st.none(), st.tuples(st.integers(0, 10_000), st.integers(0, 30), st.sampled_from(FRAGMENTS))))
+# one step: a buffer edited (offset, length, fragment) or closed (None); a question asked between
+# keystrokes (a reader's session brought up to the layer mid-sequence); typing paused (settle)
+step = st.one_of(
+    st.tuples(st.sampled_from([*FILES, NEW]),
+              st.one_of(st.none(), st.tuples(st.integers(0, 10_000), st.integers(0, 30), st.sampled_from(FRAGMENTS)))),
+    st.sampled_from([("?", "ask"), ("?", "settle")]),
+)
 
 
 def live_engine(root: Path, loc: StoreLocation) -> tuple[SnapshotEngine, BufferLayer]:
@@ -67,6 +71,14 @@ def test_buffer_edits_in_place_equal_a_layer_made_from_the_final_texts(pg_url: s
             Graph(engine).find("make")  # a reader's session, installed before the edits and kept up to date
             live.warm(FILES[::2])  # some files opened first: their lookups cached before they are edited
             for rel, edit in steps:
+                if rel == "?":
+                    if edit == "settle":
+                        live.settle()
+                    else:
+                        graph = Graph(engine)  # type: ignore[arg-type]
+                        for sym in graph.find("make")[:1]:
+                            graph.callers(sym.id)
+                    continue
                 if edit is None:
                     buffers.pop(rel, None)
                 else:
@@ -75,6 +87,7 @@ def test_buffer_edits_in_place_equal_a_layer_made_from_the_final_texts(pg_url: s
                     at = offset % (len(text) + 1)
                     buffers[rel] = (text[:at] + fragment + text[at + length:]).encode()
                 live.update(buffers)
+            live.settle()  # typing paused
             assert live.buffers.keys() == buffers.keys()
             assert_live_equals_fresh(root, loc, engine, buffers)
         finally:
@@ -105,6 +118,59 @@ def test_a_buffer_change_reaches_a_reader_session_in_place(repo: Path, pg_url: s
         # closed: the disk's texts again
         live.update({})
         assert {c.symbol.qname for c in graph.callers(make.id)} == {"shop.new.fresh", "shop.orders.cancel"}
+    finally:
+        engine.close()
+        live.close()
+
+
+def test_a_closed_buffer_leaves_the_layer(repo: Path, pg_url: str) -> None:
+    """A buffer of a file the disk does not change, edited and closed: the file is the
+    snapshot's again, the layer holds nothing of it (answers were equal before, the layer larger)."""
+    loc = check(pg_url, "test")
+    index_commit(repo, loc, "HEAD", jobs=1)
+    engine, live = live_engine(repo, loc)
+    try:
+        graph = Graph(engine)  # type: ignore[arg-type]
+        rel = "src/shop/new.py"
+        text = (repo / rel).read_bytes()
+        live.update({rel: text + b"\n\ndef typed():\n    make()\n"})
+        assert live.hidden and rel in live._engine.store.paths_under("")
+        live.update({})
+        live.settle()
+        assert rel not in live._engine.store.paths_under("") and not live.hidden
+        assert live.rows().count() == 0
+        assert "typed" not in {c.symbol.name for s in graph.find("make") for c in graph.callers(s.id)}
+        assert_live_equals_fresh(repo, loc, engine, {})
+    finally:
+        engine.close()
+        live.close()
+
+
+def test_a_keystroke_takes_the_chunked_path(repo: Path, pg_url: str) -> None:
+    """A keystroke in an open buffer patches its changed chunk (the engine's keystroke path) and
+    readers' sessions get the rows that changed, not the file's; a new function's callers in the
+    answer at once, other files' re-resolution waiting for the settle."""
+    loc = check(pg_url, "test")
+    index_commit(repo, loc, "HEAD", jobs=1)
+    engine, live = live_engine(repo, loc)
+    try:
+        graph = Graph(engine)  # type: ignore[arg-type]
+        rel = "src/shop/orders.py"
+        text = (repo / rel).read_bytes()
+        make = next(s for s in graph.find("shop.orders.make") if s.qname == "shop.orders.make")
+        live.update({rel: text})  # opened as it is on disk: nothing held
+        live.update({rel: text + b"\n"})  # opened
+        rows = sum(len(r) for _, r in live.rows().rows.values())
+        patched = live.stats.patched
+        text += b"\n\ndef typed():\n    make()\n"
+        live.update({rel: text})
+        assert live.stats.patched == patched + 1
+        sent = live.last_patch
+        assert sent is not None and not any(p.whole for got in sent.views.values() for p in got if got and p.gone)
+        assert 0 < sum(len(p.rows) for got in sent.views.values() for p in got) < rows / 2
+        assert "shop.orders.typed" in {c.symbol.qname for c in graph.callers(make.id)}
+        live.settle()
+        assert_live_equals_fresh(repo, loc, engine, {rel: text})
     finally:
         engine.close()
         live.close()

@@ -22,7 +22,7 @@ import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 import tree_sitter as ts
 
@@ -136,6 +136,21 @@ class UpdateStats:
     replaced: int = 0  # the full path: the file's rows and the files its interface change touches
 
 
+class Resolving(Protocol):
+    """Where an updater's store is one layer over another (``Updater.resolving``): resolution
+    looks names up in both, and a changed key's dependents may be the other layer's files (taken
+    into this one before they are resolved)."""
+
+    def view(self, keystroke: bool) -> StoreView:
+        """The view to resolve through, the layers' rows written so far visible to it
+        (``keystroke``: a patch that kept its file's interface: nothing to make visible)."""
+        ...
+
+    def dependents(self, keys: set[str]) -> set[int]:
+        """The files (ids in this store) whose lookups ``keys`` touch, in either layer."""
+        ...
+
+
 class Updater:
     def __init__(self, store: Store, options: Options) -> None:
         self.store = store
@@ -148,6 +163,18 @@ class Updater:
         # the keystrokes' view, kept warm while no lookup could answer differently: the epoch it
         # was last used at (see _keystroke_view)
         self._warm: tuple[StoreView, int] | None = None
+        # where resolution looks names up and finds the files that looked up a changed key (None:
+        # this store; a buffers' layer on a snapshot: snapshot ∪ layer, buffer_layer.py)
+        self.resolving: Resolving | None = None
+
+    def view(self) -> StoreView:
+        """A view to resolve through after a write that may change what lookups answer."""
+        return StoreView(self.store.db) if self.resolving is None else self.resolving.view(keystroke=False)
+
+    def dependents(self, keys: set[str]) -> set[int]:
+        """The ids of the files whose recorded lookups ``keys`` touch (:meth:`Store.dependents`,
+        or the resolving layer's)."""
+        return self.store.dependents(keys) if self.resolving is None else self.resolving.dependents(keys)
 
     @property
     def probe(self) -> languages.FileProbe:
@@ -383,7 +410,7 @@ class Updater:
             store.insert_symbols(fid, lang.name, ext.facts, ext.ids, heads, supers=False)
         # re-resolve the changed chunks' sites (or all of them)
         same = not (d.interface_changed or whole or supers)
-        view = self._keystroke_view() if same else StoreView(store.db)
+        view = self._keystroke_view() if same else self.view()
         res = self._resolve(fid, path, lang, ext.facts, ext.sids, view, only=None if whole else mid_sites, ids=ext.ids)
         if whole:
             doc.stale_own = False
@@ -399,6 +426,8 @@ class Updater:
         epoch it left is the store's). Such a keystroke rewrites its chunks' symbols as they were
         (ids, kinds, ``extra``; bindings and supertypes untouched), so every lookup answers as
         before: a cold view asked the store again for each (~2 ms of a TypeScript keystroke)."""
+        if self.resolving is not None:
+            return self.resolving.view(keystroke=True)
         warm = self._warm
         if warm is not None and warm[0].db is self.store.db and warm[1] == self.store.epoch():
             return warm[0]
@@ -497,10 +526,10 @@ class Updater:
         if deferred is not None:
             deferred |= changed_keys
         elif changed_keys:
-            pending |= store.dependents(changed_keys)
+            pending |= self.dependents(changed_keys)
         if not resolve:
             return pending
-        self.resolve_files(sorted(pending), StoreView(store.db), touched)
+        self.resolve_files(sorted(pending), self.view(), touched)
         return set()
 
     def propagate(self, doc: Document) -> None:
@@ -511,11 +540,11 @@ class Updater:
             return
         fid = self.store.file_id(doc.path)
         # (a keystroke that found the interface ``base`` again changed nothing other files read)
-        others = set() if at_base else self.store.dependents(_diff(doc.base, self.store.interface(fid)))
+        others = set() if at_base else self.dependents(_diff(doc.base, self.store.interface(fid)))
         # files resolved meanwhile (their own edits) saw the broken interface: those that looked
         # up any of what changed while it was broken are resolved again too
         if self.resolved_meanwhile and doc.deferred:
-            others |= self.store.dependents(doc.deferred) & self.resolved_meanwhile
+            others |= self.dependents(doc.deferred) & self.resolved_meanwhile
         if at_base:
             doc.known_base = doc.base
         doc.base, doc.base_ext, doc.deferred = None, None, set()
@@ -523,7 +552,7 @@ class Updater:
             self.resolved_meanwhile = set()
         others.discard(fid)  # type: ignore[arg-type]
         if others:
-            self.resolve_files(sorted(others), StoreView(self.store.db))
+            self.resolve_files(sorted(others), self.view())
             self.store.bump_epoch()
 
     # ------------------------------------------------------------------ re-resolve

@@ -198,6 +198,19 @@ def snapshot_resolutions(pg: Any, file_ids: Iterable[int], sids: Iterable[int] |
                                overrides)
 
 
+def same_resolution(res: FileResolution, before: SnapshotResolutions, file_id: int) -> bool:
+    """Whether resolving a snapshot file again (``res``) gives what ``before`` holds of it: each
+    site's status and edges (those made from link rows aside), the lookups it made."""
+    sites, edges = before.sites.get(file_id, {}), before.edges.get(file_id, {})
+    now: dict[int, list[tuple]] = {}
+    for e in res.edges:
+        now.setdefault(e.sid, []).append(_edge(*e[1:]))
+    if set(sites) != set(res.sids) or before.deps.get(file_id, set()) != set(res.deps):
+        return False
+    return all(sites[sid].status == status and sorted(now.get(sid, [])) == [e for e in edges.get(sid, []) if not _from_links(e)]
+               for sid, status in zip(res.sids, res.statuses, strict=True))
+
+
 _DEPS_GONE = "CREATE TABLE IF NOT EXISTS main.deps_gone(key TEXT NOT NULL, file_id INTEGER NOT NULL, PRIMARY KEY(key, file_id)) WITHOUT ROWID"
 
 
@@ -489,46 +502,6 @@ def _view_rows(db: sqlite3.Connection, columns: dict[str, list[str]], file_ids: 
     return out
 
 
-def replace_files(conn: Any, columns: dict[str, list[str]], file_ids: Iterable[int], rows: dict[str, list[tuple]],
-                  hidden: Iterable[int] = ()) -> None:
-    """Replace some files' rows in a session's stacked layer (made by :func:`install`): the rows
-    of ``file_ids`` deleted from every view ``rows`` names, ``rows`` inserted, ``hidden`` added to
-    the files hidden whole (a re-resolved file among them loses the resolution rows the layer held
-    for it; the views are made again: :func:`_shadow_views`). One transaction (a read in the
-    session sees the layer before or after it), its statements pipelined."""
-    ids = ",".join(str(int(i)) for i in sorted(set(file_ids)))
-    with conn.transaction():
-        conn.execute("SET TRANSACTION READ WRITE", prepare=False)
-        asked = {int(h) for h in hidden}  # (most changes hide nothing new: no round trip then)
-        was = dict(conn.execute("SELECT file_id, whole FROM o_hidden", prepare=False).fetchall()) if asked else {}
-        new = sorted(asked - {f for f, whole in was.items() if whole})
-        _replace(conn, columns, ids, rows, new)
-        if new:
-            now = {**was, **dict.fromkeys(new, True)}
-            conn.execute(";\n".join(_shadow_views(columns, [f for f, whole in now.items() if whole],
-                                                  not all(now.values()))), prepare=False)
-
-
-def _replace(conn: Any, columns: dict[str, list[str]], ids: str, rows: dict[str, list[tuple]], new: list[int]) -> None:
-    # pipelined: the statements are sent together and the transaction waits once, not once per
-    # statement (a COPY cannot be pipelined: its rows go as one INSERT per view, executemany)
-    with conn.pipeline():
-        if ids:
-            for v in rows:
-                conn.execute(f"DELETE FROM o_{v} WHERE {LAYERED_VIEWS[v]} IN ({ids})", prepare=False)
-        if new:
-            hid = ",".join(map(str, new))
-            for v in ("deps_gone", *RESOLUTION_VIEWS):  # a re-resolved file's delta: the file is the layer's now
-                conn.execute(f"DELETE FROM o_{v} WHERE file_id IN ({hid})", prepare=False)
-            conn.execute(f"INSERT INTO o_hidden(file_id) VALUES {', '.join(f'({h})' for h in new)} "
-                         "ON CONFLICT (file_id) DO UPDATE SET whole = true", prepare=False)
-        for v, got in rows.items():
-            if got:
-                cols = columns[v]
-                conn.cursor().executemany(
-                    f"INSERT INTO o_{v}({', '.join(cols)}) VALUES ({', '.join(['%s'] * len(cols))})", got)
-
-
 def dependents_stacked(pg: Any, keys: Iterable[str]) -> set[str]:
     """:func:`dependent_paths` in a session with a layer stacked on the snapshot: the keys a
     restriction on each arm of the stacked ``deps`` (a join's condition reaches no arm of a UNION
@@ -542,9 +515,127 @@ def dependents_stacked(pg: Any, keys: Iterable[str]) -> set[str]:
 
 
 
+# ---------------------------------------------------------------------- a layer patched row by row
+# the columns that pick out a group of a file's rows in a view, replaced together when one of them
+# changed (a site with its edges, a symbol's search row); a view not named: the file's rows at once
+ROW_GROUPS: dict[str, tuple[str, ...]] = {
+    "symbols": ("file_id", "id"), "sites": ("file_id", "sid"), "edges": ("file_id", "sid"), "deps": ("file_id", "key"),
+    "fulltext": ("file_id", "symbol_id"), "bindings": ("file_id", "rowid"),
+}
+
+
+class ViewPatch(NamedTuple):
+    """One file's rows of one view changed: ``whole``, every row of it deleted first; else the
+    groups ``gone`` (values of :data:`ROW_GROUPS`' columns) deleted. Then ``rows`` inserted."""
+
+    file_id: int
+    whole: bool
+    gone: list[tuple]
+    rows: list[tuple]
+
+
+@dataclass
+class LayerPatch:
+    """A change of a layer held in sessions: views' rows by file, the snapshot files hidden whole
+    from now on (``hide``) and no longer (``show``: shown whole again, or only their resolution
+    hidden when in ``resolved``), and the lookups no longer made (``deps_gone``) of the shown ones."""
+
+    views: dict[str, list[ViewPatch]] = field(default_factory=dict)
+    hide: list[int] = field(default_factory=list)
+    show: list[int] = field(default_factory=list)
+    resolved: list[int] = field(default_factory=list)  # of ``show``, those whose resolution stays the layer's
+    deps_gone: list[tuple[str, int]] = field(default_factory=list)
+
+
+def diff_rows(view: str, cols: list[str], file_id: int, old: list[tuple], new: list[tuple]) -> ViewPatch | None:
+    """How a session holding ``old`` (one file's rows of ``view``) comes to hold ``new``: the
+    groups of rows that differ replaced, or the file's rows whole when most of them differ (a line
+    typed moves every row below it). None: nothing to change."""
+    if old == new:
+        return None
+    group = ROW_GROUPS.get(view)
+    if group is None:
+        return ViewPatch(file_id, True, [], new)
+    at = [cols.index(c) for c in group]
+    # the rows only one side has (as sets: a keystroke's few among a file's thousands)
+    was, now = _hashable(old), _hashable(new)
+    seen, kept = set(was), set(now)
+    if len(seen) != len(was) or len(kept) != len(now):  # a row twice: whole (no group counts rows)
+        return ViewPatch(file_id, True, [], new)
+    changed = {tuple(r[i] for i in at) for rows, other in ((was, kept), (now, seen)) for r in rows if r not in other}
+    if 2 * len(changed) > max(len(was), len(now)):
+        return ViewPatch(file_id, True, [], new)
+    gone = sorted({k for r in was if (k := tuple(r[i] for i in at)) in changed})
+    return ViewPatch(file_id, False, gone, [r for r in new if tuple(r[i] for i in at) in changed])
+
+
+def _hashable(rows: list[tuple]) -> list[tuple]:
+    """Rows as set members (a search row's term vector is a list)."""
+    if rows and any(isinstance(v, list) for v in rows[0]):
+        return [tuple(tuple(v) if isinstance(v, list) else v for v in r) for r in rows]
+    return rows
+
+
+def _patch_deletes(conn: Any, p: LayerPatch) -> None:
+    """A patch's statements before its rows are inserted: hidden files, the rows it replaces."""
+    if p.hide:
+        hid = ",".join(str(int(h)) for h in p.hide)
+        for v in ("deps_gone", *RESOLUTION_VIEWS):  # a re-resolved file's delta: the file is the layer's now
+            conn.execute(f"DELETE FROM o_{v} WHERE file_id IN ({hid})", prepare=False)
+        conn.execute(f"INSERT INTO o_hidden(file_id) VALUES {', '.join(f'({int(h)})' for h in p.hide)} "
+                     "ON CONFLICT (file_id) DO UPDATE SET whole = true", prepare=False)
+    if p.show:
+        conn.execute(f"DELETE FROM o_hidden WHERE file_id IN ({','.join(str(int(h)) for h in p.show)})", prepare=False)
+        if p.resolved:
+            conn.execute(f"INSERT INTO o_hidden(file_id, whole) VALUES {', '.join(f'({int(h)}, false)' for h in sorted(p.resolved))}",
+                         prepare=False)
+        if p.deps_gone:
+            conn.cursor().executemany("INSERT INTO o_deps_gone(key, file_id) VALUES (%s, %s)", p.deps_gone)
+    for v, got in p.views.items():
+        whole = ",".join(str(int(x.file_id)) for x in got if x.whole)
+        if whole:
+            conn.execute(f"DELETE FROM o_{v} WHERE {LAYERED_VIEWS[v]} IN ({whole})", prepare=False)
+        gone = [g for x in got if not x.whole for g in x.gone]
+        if gone:
+            where = " AND ".join(f"{c} = %s" for c in ROW_GROUPS[v])
+            conn.cursor().executemany(f"DELETE FROM o_{v} WHERE {where}", gone)
+
+
+COPIED_ROWS = 32  # a view's rows of one patch from this many are copied in (COPY), not inserted one by one
+
+
+def patch_layer(conn: Any, columns: dict[str, list[str]], patches: list[LayerPatch]) -> None:
+    """Apply ``patches`` in order to a session's stacked layer (made by :func:`install`): one
+    transaction, its statements pipelined; the views made again when the files hidden whole
+    changed (:func:`_shadow_views`)."""
+    with conn.transaction():
+        conn.execute("SET TRANSACTION READ WRITE", prepare=False)
+        for p in patches:
+            copies: list[tuple[str, list[tuple]]] = []
+            with conn.pipeline():
+                _patch_deletes(conn, p)
+                for v, got in p.views.items():
+                    rows = [r for x in got for r in x.rows]
+                    cols = columns[v]
+                    if len(rows) >= COPIED_ROWS:
+                        copies.append((f"COPY o_{v}({', '.join(cols)}) FROM STDIN", rows))
+                    elif rows:
+                        conn.cursor().executemany(
+                            f"INSERT INTO o_{v}({', '.join(cols)}) VALUES ({', '.join(['%s'] * len(cols))})", rows)
+            for statement, rows in copies:  # (a COPY is not pipelined: one round trip each)
+                with conn.cursor().copy(statement) as cp:
+                    for r in rows:
+                        cp.write_row(r)
+        if any(p.hide or p.show for p in patches):
+            now = dict(conn.execute("SELECT file_id, whole FROM o_hidden", prepare=False).fetchall())
+            conn.execute(";\n".join(_shadow_views(columns, [f for f, whole in now.items() if whole],
+                                                  not all(now.values()))), prepare=False)
+
+
 __all__ = [
-    "INTERFACE_VIEWS", "LAYERED_VIEWS", "RESOLUTION_VIEWS", "ChangedSide", "LayerRows", "LayerStack", "OthersSide",
-    "changed_side", "check", "dependent_paths", "dependents_stacked", "file_rows", "install", "keep_resolutions",
-    "keep_search_rows", "kept_search_rows", "local_rows", "looked_up", "merged", "others_side", "pipelined",
-    "replace_files", "snapshot_ids", "snapshot_paths", "snapshot_resolutions", "view_columns",
+    "INTERFACE_VIEWS", "LAYERED_VIEWS", "RESOLUTION_VIEWS", "ROW_GROUPS", "ChangedSide", "LayerPatch", "LayerRows",
+    "LayerStack", "OthersSide", "ViewPatch", "changed_side", "check", "dependent_paths", "dependents_stacked",
+    "diff_rows", "file_rows", "install", "keep_resolutions", "keep_search_rows", "kept_search_rows", "local_rows",
+    "looked_up", "merged", "others_side", "patch_layer", "pipelined", "same_resolution", "snapshot_ids",
+    "snapshot_paths", "snapshot_resolutions", "view_columns",
 ]

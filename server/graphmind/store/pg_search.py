@@ -22,6 +22,7 @@ SQLite's for characters outside ASCII; a token over 2,047 bytes is counted but n
 
 from __future__ import annotations
 
+import functools
 import sqlite3
 from collections.abc import Iterable
 from typing import Any
@@ -104,6 +105,11 @@ class PgLayers(Layers):
 
 
 # ---------------------------------------------------------------------- a local index's rows
+# a row's term vector, kept: a live layer reads a buffer's rows at each change, most of them the
+# same definitions as before (tokenizing them again was most of a keystroke's publish)
+_term_vector = functools.lru_cache(maxsize=1 << 15)(term_vector)
+
+
 def local_rows(db: sqlite3.Connection, file_ids: Iterable[int] | None = None) -> list[tuple]:
     """A local SQLite index's search rows (of some files; None: all) with their term vectors, in
     the columns of ``gm_search`` after ``file_id`` (:data:`.pg_schema.SEARCH_ROWS`), file id first."""
@@ -113,7 +119,7 @@ def local_rows(db: sqlite3.Connection, file_ids: Iterable[int] | None = None) ->
         got = db.execute(f"{_LOCAL} WHERE r.file_id IN (SELECT value FROM json_each(?))", (str(sorted(file_ids)),))
     out = []
     for fid, sid, name, words, signature, doc in got:
-        tv = term_vector((name, words, signature, doc))
+        tv = _term_vector((name, words, signature, doc))
         out.append((fid, sid, name, words, signature, doc, tv.terms, tv.freqs, tv.size))
     return sorted(out, key=lambda r: (r[0], r[1]))
 

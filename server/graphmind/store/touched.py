@@ -48,4 +48,16 @@ def touched(db: sqlite3.Connection) -> list[str]:
     )})
 
 
-__all__ = ["track", "touched"]
+def take_ids(db: sqlite3.Connection) -> tuple[set[int], set[str]]:
+    """The ids of the files whose rows changed since :func:`track` or the last take (a file
+    deleted whole: its path only, when no other row of it changed), and those paths; the notes
+    are cleared (a live layer publishes what each change wrote)."""
+    ids = {r[0] for r in db.execute(
+        "SELECT file_id FROM temp.touched_ids UNION SELECT id FROM main.files WHERE path IN (SELECT path FROM temp.touched_paths)")}
+    paths = {r[0] for r in db.execute("SELECT path FROM temp.touched_paths")}
+    db.execute("DELETE FROM temp.touched_ids")
+    db.execute("DELETE FROM temp.touched_paths")
+    return ids, paths
+
+
+__all__ = ["take_ids", "track", "touched"]
