@@ -365,6 +365,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--solo", action=argparse.BooleanOptionalAction, default=True, help="one agent alone first")
     ap.add_argument("--ci", action=argparse.BooleanOptionalAction, default=True,
                     help="the three incremental CI jobs (b) after the first snapshot")
+    ap.add_argument("--keep", action="store_true", help="leave the cluster running at the end (its URL printed): "
+                    "a store for later --store runs")
     ap.add_argument("--crowds", default=None, help="editors+agents of each crowd, e.g. 20+5,100+5 "
                     "(default: --editors + --agents)")
     args = ap.parse_args(argv)
@@ -415,8 +417,12 @@ def main(argv: list[str] | None = None) -> int:
         figures["solo"] = readers(root, url, work, args, 0, 1, symbols)  # one agent alone: no contention
         crowds(root, url, work, args, symbols, figures)
     finally:
-        cluster.kill()
-        shutil.rmtree(cluster.data.parent, ignore_errors=True)
+        if args.keep:
+            print(f"\nThe cluster is left running: --store {cluster.url('team')} (stop it with "
+                  f"{' '.join(cluster.as_user)} {cluster.bin / 'pg_ctl'} -D {cluster.data} stop)", flush=True)
+        else:
+            cluster.kill()
+            shutil.rmtree(cluster.data.parent, ignore_errors=True)
         shutil.rmtree(work, ignore_errors=True)
         git(root, "checkout", "-q", "--detach", head)  # the corpus as generated, for the next run
     print_tables(figures)
