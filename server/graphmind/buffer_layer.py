@@ -92,6 +92,7 @@ class BufferLayer:
                 self._put(view, cols, got)
             _, self._pg = self._shared.reads(snapshot.id, size=1)
             self._pg.on_checkout = self.sync  # the resolving session is kept up to date as readers' are
+            self._shared.release()  # (its own session: idle from here on)
         except BaseException:
             self.close()
             raise

@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -121,8 +121,7 @@ class SnapshotEngine:
         self.docs: dict[str, Any] = {}
         self.max_file_size = DEFAULT_MAX_FILE_SIZE
         self.layer = layer
-        self.store = _SnapshotStoreReads(shared, snapshot, layer)
-        self._shared = shared
+        self.store = _SnapshotStoreReads(shared, snapshot, layer)  # its own pool (the store's session is not kept)
 
     def epoch(self) -> int:
         return self.snapshot.id
@@ -133,7 +132,6 @@ class SnapshotEngine:
 
     def close(self) -> None:
         self.store.db.close()
-        self._shared.close()
 
 
 # the questions a snapshot (with the local layer) answers, by their CLI command or MCP tool (the
@@ -144,17 +142,25 @@ SNAPSHOT_QUESTIONS = ("callers", "callees", "refs", "blast-radius", "stats", "de
                       "find_symbol", "blast_radius", "status")
 
 
-def open_view(root: Path, location: StoreLocation | None, question: str, local: Any) -> Any:
+def open_view(root: Path, location: StoreLocation | None, question: str, local: Any,
+              kept: KeptSnapshot | None = None) -> Any:
     """The view a question is answered from: a snapshot's when a store is set, can answer and
-    the question is one it answers, else ``local()`` (with the store's status when one was set)."""
+    the question is one it answers, else ``local()`` (with the store's status when one was set).
+    ``kept``: a process answering one question after another (the MCP server) keeps the
+    snapshot's engine for the next question (the view does not close it)."""
     from .graph import Graph
     from .live import View
 
     if location is None or question not in SNAPSHOT_QUESTIONS:
         return local()
-    engine, status = open_snapshot(root.resolve(), location)
-    if engine is not None:
-        return View(Graph(engine), engine, "snapshot", _close=[engine], store=status)  # type: ignore[arg-type]
+    if kept is not None:
+        engine, status = kept.open(root.resolve())
+        if engine is not None:
+            return View(Graph(engine), engine, "snapshot", store=status)  # type: ignore[arg-type]
+    else:
+        engine, status = open_snapshot(root.resolve(), location)
+        if engine is not None:
+            return View(Graph(engine), engine, "snapshot", _close=[engine], store=status)  # type: ignore[arg-type]
     view = local()
     view.store = status
     return view
@@ -196,13 +202,98 @@ class _Connecting:
             self.result().close()
 
 
+class KeptSnapshot:
+    """What a process that answers one question after another (the MCP server) keeps between
+    them: the store's session and the engine of the last snapshot + local layer it answered
+    from (its pool, at most ``pg.POOL_SIZE`` sessions, each holding the snapshot's lock and the
+    layer's TEMP tables). A question that finds the same snapshot and the same layer (git and
+    the layer's key are asked each time, as before) answers over them: it connects nothing and
+    copies no layer into a new session (two connections, their authentication and the layer's
+    rows, per question before). Anything else opens the snapshot again and closes the old
+    engine; a failure of the store drops both (the next question connects again)."""
+
+    def __init__(self, location: StoreLocation) -> None:
+        self.location = location
+        self._shared: SnapshotStore | None = None
+        self._engine: SnapshotEngine | None = None
+        self._key: tuple | None = None  # what the engine was made from (see _layer_key)
+        self._lock = threading.Lock()  # one opening at a time
+
+    def open(self, root: Path) -> tuple[SnapshotEngine | None, StoreStatus]:
+        with self._lock:
+            try:
+                engine, status = open_snapshot(root, self.location, kept=self)
+            except BaseException:
+                self._drop()
+                raise
+            if engine is None:
+                self._drop()
+            return engine, status
+
+    def _store(self) -> SnapshotStore:
+        if self._shared is None:
+            self._shared = SnapshotStore(self.location, timeout=timeout(), read_only=True)
+        return self._shared
+
+    def _engine_for(self, key: tuple, make: Callable[[], SnapshotEngine]) -> SnapshotEngine:
+        """The kept engine when it was made from ``key``, else a new one (the old one closed)."""
+        if self._engine is not None and self._key == key:
+            return self._engine
+        old, self._engine, self._key = self._engine, None, None
+        if old is not None:
+            old.close()
+        self._engine = make()
+        self._key = key
+        return self._engine
+
+    def _drop(self) -> None:
+        engine, shared, self._engine, self._shared, self._key = self._engine, self._shared, None, None, None
+        for held in (engine, shared):
+            if held is not None:
+                with contextlib.suppress(Exception):
+                    held.close()
+
+    def failed(self) -> None:
+        """The store failed during an answer: nothing kept is trusted (the next question connects)."""
+        with self._lock:
+            self._drop()
+
+    def close(self) -> None:
+        self.failed()
+
+
+class _Kept:
+    """The store's session a :class:`KeptSnapshot` holds, in :class:`_Connecting`'s place."""
+
+    def __init__(self, kept: KeptSnapshot) -> None:
+        self._kept = kept
+
+    def result(self) -> SnapshotStore:
+        return self._kept._store()
+
+    def discard(self) -> None:
+        """(kept for the next question)"""
+
+
+def _layer_key(snapshot: SnapshotInfo, layer: LocalLayer | None) -> tuple:
+    """What an engine's sessions hold: the snapshot and the layer file they copied (a layer made
+    again is a new file, os.replace'd: another inode)."""
+    if layer is None:
+        return (snapshot.id, None)
+    st = layer.path.stat()
+    return (snapshot.id, str(layer.path), st.st_ino, st.st_mtime_ns, st.st_size)
+
+
 def open_snapshot(
     root: Path, location: StoreLocation, buffers: Mapping[str, bytes] | None = None, layer_name: str | None = None,
+    kept: KeptSnapshot | None = None,
 ) -> tuple[SnapshotEngine | None, StoreStatus]:
     """The engine over the newest snapshot of an ancestor of ``HEAD``, with its status; (None,
     status saying why) when the store is down or has none. ``buffers``: an editor's unsaved
-    texts, stacked with the working tree's changes (in the layer file ``layer_name``)."""
-    connecting = _Connecting(location)  # while git answers (a reader's start waits on both)
+    texts, stacked with the working tree's changes (in the layer file ``layer_name``).
+    ``kept``: its store session and engine (see :class:`KeptSnapshot`: it closes them)."""
+    # while git answers (a reader's start waits on both)
+    connecting: _Connecting | _Kept = _Connecting(location) if kept is None else _Kept(kept)
     try:
         repo = GitRepo(root)
         head = repo.commit_of("HEAD")
@@ -222,7 +313,11 @@ def open_snapshot(
             return None, StoreStatus(location.shown, "local", f"no snapshot of HEAD ({head[:12]}) or of its ancestors")
         changes = repo.changed_files(snap.commit)
         layer = open_layer(root, shared, snap, changes, buffers, layer_name or LAYER_FILE) if changes or buffers else None
-        engine = SnapshotEngine(root, shared, snap, layer)
+        if kept is not None:
+            engine = kept._engine_for(_layer_key(snap, layer), lambda: SnapshotEngine(root, shared, snap, layer))
+        else:
+            engine = SnapshotEngine(root, shared, snap, layer)
+            shared.release()  # the engine's own pool answers from here on: one session, not two
     except LayerRefused as exc:
         shared.close()
         return None, StoreStatus(location.shown, "local", f"snapshot {snap.id} of {snap.commit[:12]} found, but {exc}")
