@@ -21,14 +21,18 @@ c. **readers**: ``--editors`` simulated editors, each a clone of the repository 
    git index) with 1–20 files changed locally, and ``--agents`` agents, each a process holding
    the read path the CLI and MCP use today (``team.open_snapshot``: the newest snapshot of an
    ancestor of its HEAD, its local changes stacked on it: ``snapshot_layer``), all started at once.
-   Start to first answer (open + ``callers``); then, until ``--seconds`` or ``--questions`` per
-   reader, ``callers`` and a 3-hop blast radius of symbols picked at random from the snapshot —
+   Start to first answer (open + ``callers``: each reader's own, all starting at once, the
+   editors making their local layers); then, once every reader is up (the question clock starts
+   there: the steady state), until ``--seconds`` or ``--questions`` per reader, ``callers`` and a
+   3-hop blast radius of symbols picked at random from the snapshot —
    editors with a think time of 0.5–1.5 s between questions, agents back to back. p50 / p95 per
    question, and the local disk each editor's reads wrote (GraphMind's files; its changed files).
    First one agent alone, the same way: the latencies without contention. Beside each wall
    latency, the reader's own CPU time per question (its Python: the readers share the machine's
    cores with the database) and the database's time per statement (``pg_stat_statements``,
    loaded in the benchmark's cluster: calls, mean / max execution and planning time).
+   How long until every reader was up, the load then, and while the questions ran the 1-minute
+   load and the database's client sessions (sampled every 2 s).
 
 GraphMind's modules are compiled to bytecode first (as an installed package's are).
 ``--store URL`` runs the readers alone over a store made earlier (with a snapshot of the corpus's
@@ -50,6 +54,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -272,6 +277,36 @@ def reader(kind: str, root: str, url: str, symbols: list[str], seconds: float, q
         results.put(out)
 
 
+class Sampler:
+    """While the readers ask (``seconds`` from now): the machine's 1-minute load average and the
+    database's client sessions, every 2 s (the load average trails: at the questions' start it
+    still holds the readers' starts)."""
+
+    def __init__(self, url: str, seconds: float) -> None:
+        self.load: list[float] = []
+        self.sessions: list[int] = []
+        self._done = threading.Event()
+        self._until = time.monotonic() + seconds
+        self._thread = threading.Thread(target=self._run, args=(url,), daemon=True)
+        self._thread.start()
+
+    def _run(self, url: str) -> None:
+        with _admin(url) as conn:
+            while not self._done.wait(2.0) and time.monotonic() < self._until:
+                self.load.append(os.getloadavg()[0])
+                self.sessions.append(conn.execute(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                    "AND backend_type = 'client backend' AND pid <> pg_backend_pid()").fetchone()[0])
+
+    def stop(self) -> None:
+        self._done.set()
+        self._thread.join()
+
+    def figures(self) -> dict[str, Any]:
+        return {"load_during": [round(min(self.load), 1), round(max(self.load), 1)] if self.load else None,
+                "sessions_during": [min(self.sessions), max(self.sessions)] if self.sessions else None}
+
+
 def clone(root: Path, dest: Path, rng: random.Random, files: list[str]) -> int:
     """An editor's checkout: hard links to the repository's files (its own git index and HEAD,
     since git replaces files, never writes them in place), with 1–20 files changed; the bytes of
@@ -307,15 +342,21 @@ def readers(root: Path, url: str, work: Path, args: argparse.Namespace, editor_c
     procs += [ctx.Process(target=reader, args=("agent", str(root), url, symbols, args.seconds, args.questions * 10,
                                                args.seed + 1000 + i, ready, results)) for i in range(agent_count)]
     load_before = load()
+    started = time.monotonic()
     for p in procs:
         p.start()
-    ready.wait()
+    ready.wait()  # every reader has answered its first question: the questions start now
+    up = time.monotonic() - started
+    load_up = load()
     statements_reset(url)  # the crowd's questions only (not the readers' starts)
+    during = Sampler(url, args.seconds)
     got = [results.get(timeout=args.seconds + 600) for _ in procs]
     for p in procs:
         p.join()
+    during.stop()
     load_after = load()
-    out: dict[str, Any] = {"load_before": load_before, "load_after": load_after, "readers": {},
+    out: dict[str, Any] = {"load_before": load_before, "load_up": load_up, "load_after": load_after,
+                           "all_up_seconds": round(up, 1), **during.figures(), "readers": {},
                            "statements": statements(url)}
     for kind in ("editor", "agent", "all"):
         mine = [g for g in got if kind == "all" or g["kind"] == kind]
@@ -475,7 +516,13 @@ def print_tables(f: dict[str, Any]) -> None:
 def print_readers(f: dict[str, Any], crowd: str) -> None:
     r = f["read"]
     solo = f"; one agent alone: before {f['solo']['load_before']}" if "solo" in f else ""
-    print(f"\nReaders at once, {crowd} (load average before {r['load_before']}, after {r['load_after']}{solo}):")
+    during = r.get("load_during") or ["?", "?"]
+    sessions = r.get("sessions_during") or ["?", "?"]
+    print(f"\nReaders at once, {crowd}: started at load average {r['load_before']}; every reader up (its first "
+          f"answer) after {r.get('all_up_seconds', '?')} s, load {r.get('load_up', '?')}; then the questions: 1-minute load "
+          f"{during[0]}–{during[1]}, {sessions[0]}–{sessions[1]} database sessions; after {r['load_after']}{solo}")
+    print("\nLatencies of the questions asked once every reader was up (steady state); start to first answer: each "
+          "reader's own start, all started at once:")
     print("\n| readers | count | callers p50 / p95 | blast-3 p50 / p95 | reader's CPU p50: callers / blast-3 | questions "
           "| start to first answer p50 / p95 / max | errors |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
