@@ -433,8 +433,9 @@ def main(argv: list[str] | None = None) -> int:
         figures["first"] = {"wall": first["wall"], "cpu": first["cpu"], "files": first["files"], "db_bytes": size, "rows": sum(rows.values()),
                             "cache_bytes": sum(p.stat().st_size for p in cache.rglob("*") if p.is_file()),
                             "load": load()}
-        print(f"(a) first snapshot: {first['wall']:.1f} s wall, {first['files']:,} files, database "
+        print(f"(a) first snapshot: {first['wall']:.1f} s wall, {first['cpu']:.1f} s CPU, {first['files']:,} files, database "
               f"{size / 2**20:.0f} MiB, {sum(rows.values()):,} rows (load {load()})", flush=True)
+        save(args, figures)
 
         rng = random.Random(args.seed)
         for label, edit in (("bodies", edit_bodies), ("interfaces", add_functions), ("cold", edit_bodies)) if args.ci else ():
@@ -453,6 +454,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"(b) {label} ({job['filesChanged']} files changed): {job['wall']:.2f} s wall, {job['cpu']:.2f} s CPU, "
                   f"{job['newFileVersions']} new file versions, {job['newResolutions']} new resolutions, "
                   f"+{added:,} rows ({100 * added / before:.3f} %) (load {load()})", flush=True)
+            save(args, figures)
 
         symbols = sample_symbols(root, url, 1000, args.seed)
         figures["solo"] = readers(root, url, work, args, 0, 1, symbols)  # one agent alone: no contention
@@ -467,9 +469,14 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(work, ignore_errors=True)
         git(root, "checkout", "-q", "--detach", head)  # the corpus as generated, for the next run
     print_tables(figures)
+    save(args, figures)
+    return 0
+
+
+def save(args: argparse.Namespace, figures: dict[str, Any]) -> None:
+    """The figures so far (a run that stops later keeps them)."""
     if args.out:
         args.out.write_text(json.dumps(figures, indent=2))
-    return 0
 
 
 def crowds(root: Path, url: str, work: Path, args: argparse.Namespace, symbols: list[str], figures: dict[str, Any]) -> None:
@@ -478,6 +485,7 @@ def crowds(root: Path, url: str, work: Path, args: argparse.Namespace, symbols: 
     for editors, agents in sizes:
         figures["read"] = figures[f"read_{editors}+{agents}"] = readers(root, url, work, args, editors, agents, symbols)
         print_readers(figures, f"{editors} editors + {agents} agents")
+        save(args, figures)
 
 
 def readers_only(args: argparse.Namespace) -> int:
@@ -492,8 +500,7 @@ def readers_only(args: argparse.Namespace) -> int:
         crowds(root, args.store, work, args, symbols, figures)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    if args.out:
-        args.out.write_text(json.dumps(figures, indent=2))
+    save(args, figures)
     return 0
 
 
