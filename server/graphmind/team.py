@@ -11,16 +11,17 @@ the local index and says why (``answeredFrom: local``). Editors' sessions are re
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .engine import Engine
-from .gitrepo import GitError, GitRepo
-from .snapshot_layer import LAYER_FILE, LayerRefused, LocalLayer, open_layer
+from .gitrepo import ChangedFile, GitError, GitRepo
+from .snapshot_layer import LAYER_FILE, LayerRefused, LocalLayer, layer_key, open_layer
 from .store import IndexUnavailable, Store
 from .store.dialect import POSTGRES
 from .store.location import StoreLocation
@@ -235,16 +236,24 @@ class KeptSnapshot:
             self._shared = SnapshotStore(self.location, timeout=timeout(), read_only=True)
         return self._shared
 
-    def _engine_for(self, key: tuple, make: Callable[[], SnapshotEngine]) -> SnapshotEngine:
-        """The kept engine when it was made from ``key``, else a new one (the old one closed)."""
+    def _engine_over(
+        self, root: Path, shared: SnapshotStore, snap: SnapshotInfo, changes: list[ChangedFile], buffers: Mapping[str, bytes] | None,
+        layer_name: str,
+    ) -> tuple[SnapshotEngine, LocalLayer | None]:
+        """The engine over ``snap`` with the layer of ``changes``: the kept one when it was made
+        from the same snapshot and layer key (the layer is then neither read nor copied again),
+        else a new one (the old one closed)."""
+        key = (snap.id, layer_key(root, shared, snap, changes, buffers) if changes or buffers else None)
         if self._engine is not None and self._key == key:
-            return self._engine
+            layer = self._engine.layer
+            return self._engine, None if layer is None else dataclasses.replace(layer, built=False, seconds=0.0)
         old, self._engine, self._key = self._engine, None, None
         if old is not None:
             old.close()
-        self._engine = make()
+        layer = open_layer(root, shared, snap, changes, buffers, layer_name) if changes or buffers else None
+        self._engine = SnapshotEngine(root, shared, snap, layer)
         self._key = key
-        return self._engine
+        return self._engine, layer
 
     def _drop(self) -> None:
         engine, shared, self._engine, self._shared, self._key = self._engine, self._shared, None, None, None
@@ -275,15 +284,6 @@ class _Kept:
         """(kept for the next question)"""
 
 
-def _layer_key(snapshot: SnapshotInfo, layer: LocalLayer | None) -> tuple:
-    """What an engine's sessions hold: the snapshot and the layer file they copied (a layer made
-    again is a new file, os.replace'd: another inode)."""
-    if layer is None:
-        return (snapshot.id, None)
-    st = layer.path.stat()
-    return (snapshot.id, str(layer.path), st.st_ino, st.st_mtime_ns, st.st_size)
-
-
 def open_snapshot(
     root: Path, location: StoreLocation, buffers: Mapping[str, bytes] | None = None, layer_name: str | None = None,
     kept: KeptSnapshot | None = None,
@@ -312,10 +312,10 @@ def open_snapshot(
             shared.close()
             return None, StoreStatus(location.shown, "local", f"no snapshot of HEAD ({head[:12]}) or of its ancestors")
         changes = repo.changed_files(snap.commit)
-        layer = open_layer(root, shared, snap, changes, buffers, layer_name or LAYER_FILE) if changes or buffers else None
         if kept is not None:
-            engine = kept._engine_for(_layer_key(snap, layer), lambda: SnapshotEngine(root, shared, snap, layer))
+            engine, layer = kept._engine_over(root, shared, snap, changes, buffers, layer_name or LAYER_FILE)
         else:
+            layer = open_layer(root, shared, snap, changes, buffers, layer_name or LAYER_FILE) if changes or buffers else None
             engine = SnapshotEngine(root, shared, snap, layer)
             shared.release()  # the engine's own pool answers from here on: one session, not two
     except LayerRefused as exc:
