@@ -56,6 +56,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -190,11 +191,12 @@ def statements(url: str) -> list[dict[str, Any]]:
             "sum(mean_plan_time * calls) / sum(calls), q FROM (SELECT *, "
             "left(regexp_replace(regexp_replace(query, '\\s+', ' ', 'g'), '\\$[0-9]+', '$n', 'g'), 70) AS q "
             "FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) "
-            "AND query NOT LIKE '%pg_stat_statements%') s GROUP BY q ORDER BY 2 DESC LIMIT 8").fetchall()
+            "AND query NOT LIKE '%pg_stat_statements%' AND query NOT LIKE '%pg_stat_activity%') s "
+            "GROUP BY q ORDER BY 2 DESC LIMIT 8").fetchall()
         calls, total = conn.execute(
             "SELECT coalesce(sum(calls), 0), coalesce(sum(total_exec_time), 0) FROM pg_stat_statements "
             "WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) "
-            "AND query NOT LIKE '%pg_stat_statements%'").fetchone()
+            "AND query NOT LIKE '%pg_stat_statements%' AND query NOT LIKE '%pg_stat_activity%'").fetchone()
     return [{"calls": c, "total_ms": round(t, 1), "mean_ms": round(m, 3), "max_ms": round(x, 1), "plan_ms": round(p, 3),
              "query": q} for c, t, m, x, p, q in rows] + [{"calls": int(calls), "total_ms": round(float(total), 1), "query": "all"}]
 
@@ -370,6 +372,8 @@ def readers(root: Path, url: str, work: Path, args: argparse.Namespace, editor_c
             "callers_cpu_p50": pct([x for g in mine for x in g["callers_cpu"]], 50),
             "blast_cpu_p50": pct([x for g in mine for x in g["blast_cpu"]], 50),
             "first_p50": pct(first, 50), "first_p95": pct(first, 95), "first_max": pct(first, 100),
+            # why readers failed (at their start: no answer from the snapshot), by reason
+            "failures": dict(Counter(str(g["failed"])[:160] for g in mine if "failed" in g).most_common(5)),
         }
     out["editor_graphmind_bytes_max"] = max(local_bytes(e) for e in editors) if editors else 0
     out["editor_changed_bytes_p50"] = statistics.median(changed_bytes) if changed_bytes else 0
@@ -548,6 +552,9 @@ def print_readers(f: dict[str, Any], crowd: str) -> None:
     asked = r["readers"]["all"]["callers"] + r["readers"]["all"]["blast"]
     print(f"\nEvery statement of the crowd: {every['calls']:,} calls, {every['total_ms'] / 1000:.1f} s of execution in the "
           f"database, {every['total_ms'] / max(1, asked):.1f} ms per question asked ({every['calls'] / max(1, asked):.1f} statements)")
+    for kind, x in r["readers"].items():
+        for why, n in (x.get("failures") or {}).items() if kind != "all" else ():
+            print(f"\n{n} {kind}(s) failed: {why}")
     print(f"\nLocal disk per editor: GraphMind's files {r['editor_graphmind_bytes_max']:,} bytes (max); its changed files "
           f"{r['editor_changed_bytes_p50'] / 1024:.0f} KiB median, {r['editor_changed_bytes_max'] / 1024:.0f} KiB max.")
 
