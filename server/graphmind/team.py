@@ -222,14 +222,21 @@ class KeptSnapshot:
 
     def open(self, root: Path) -> tuple[SnapshotEngine | None, StoreStatus]:
         with self._lock:
-            try:
-                engine, status = open_snapshot(root, self.location, kept=self)
-            except BaseException:
-                self._drop()
-                raise
-            if engine is None:
-                self._drop()
+            held = self._shared is not None
+            engine, status = self._open(root)
+            if engine is None and held:  # a kept session may have died with the server since: once more, afresh
+                engine, status = self._open(root)
             return engine, status
+
+    def _open(self, root: Path) -> tuple[SnapshotEngine | None, StoreStatus]:
+        try:
+            engine, status = open_snapshot(root, self.location, kept=self)
+        except BaseException:
+            self._drop()
+            raise
+        if engine is None:
+            self._drop()
+        return engine, status
 
     def _store(self) -> SnapshotStore:
         if self._shared is None:

@@ -166,12 +166,10 @@ def test_the_mcp_tools_keep_their_snapshot_between_questions(
         assert got.data["freshness"]["store"]["overlay"] is None
         assert sorted(c["qualifiedName"] for c in got.data["callers"]) == [
             "shop.new.again", "shop.new.fresh", "shop.orders.cancel"]
-        # a kept session killed: that question is answered locally, saying so; the next from the snapshot
+        # the kept sessions killed between two questions (a restarted server): the next question
+        # connects afresh and answers from the snapshot
         for pid in _sessions(admin):
             admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
-        ans = _call(tools, "callers", {"symbol": SYMBOL})
-        if ans.data["freshness"]["source"] != "snapshot":
-            assert ans.data["freshness"]["store"]["answeredFrom"] == "local"
         assert ask() == ["shop.new.again", "shop.new.fresh", "shop.orders.cancel"]
     finally:
         tools.close()
