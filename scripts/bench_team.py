@@ -67,7 +67,7 @@ import gen_corpus  # noqa: E402
 from pg_util import create, git  # noqa: E402
 
 CHANGED = 20  # files a CI commit changes
-MAX_CONNECTIONS = 400  # each reader holds two sessions (its store and its snapshot's reads)
+MAX_CONNECTIONS = 400  # a reader holds one session (its snapshot's reads), two at its start
 
 
 def pct(values: list[float], p: float) -> float | None:
