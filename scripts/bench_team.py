@@ -21,14 +21,18 @@ c. **readers**: ``--editors`` simulated editors, each a clone of the repository 
    git index) with 1–20 files changed locally, and ``--agents`` agents, each a process holding
    the read path the CLI and MCP use today (``team.open_snapshot``: the newest snapshot of an
    ancestor of its HEAD, its local changes stacked on it: ``snapshot_layer``), all started at once.
-   Start to first answer (open + ``callers``); then, until ``--seconds`` or ``--questions`` per
-   reader, ``callers`` and a 3-hop blast radius of symbols picked at random from the snapshot —
+   Start to first answer (open + ``callers``: each reader's own, all starting at once, the
+   editors making their local layers); then, once every reader is up (the question clock starts
+   there: the steady state), until ``--seconds`` or ``--questions`` per reader, ``callers`` and a
+   3-hop blast radius of symbols picked at random from the snapshot —
    editors with a think time of 0.5–1.5 s between questions, agents back to back. p50 / p95 per
    question, and the local disk each editor's reads wrote (GraphMind's files; its changed files).
    First one agent alone, the same way: the latencies without contention. Beside each wall
    latency, the reader's own CPU time per question (its Python: the readers share the machine's
    cores with the database) and the database's time per statement (``pg_stat_statements``,
    loaded in the benchmark's cluster: calls, mean / max execution and planning time).
+   How long until every reader was up, the load then, and while the questions ran the 1-minute
+   load and the database's client sessions (sampled every 2 s).
 
 GraphMind's modules are compiled to bytecode first (as an installed package's are).
 ``--store URL`` runs the readers alone over a store made earlier (with a snapshot of the corpus's
@@ -50,7 +54,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -61,7 +67,7 @@ import gen_corpus  # noqa: E402
 from pg_util import create, git  # noqa: E402
 
 CHANGED = 20  # files a CI commit changes
-MAX_CONNECTIONS = 400  # each reader holds two sessions (its store and its snapshot's reads)
+MAX_CONNECTIONS = 400  # a reader holds one session (its snapshot's reads), two at its start
 
 
 def pct(values: list[float], p: float) -> float | None:
@@ -185,11 +191,12 @@ def statements(url: str) -> list[dict[str, Any]]:
             "sum(mean_plan_time * calls) / sum(calls), q FROM (SELECT *, "
             "left(regexp_replace(regexp_replace(query, '\\s+', ' ', 'g'), '\\$[0-9]+', '$n', 'g'), 70) AS q "
             "FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) "
-            "AND query NOT LIKE '%pg_stat_statements%') s GROUP BY q ORDER BY 2 DESC LIMIT 8").fetchall()
+            "AND query NOT LIKE '%pg_stat_statements%' AND query NOT LIKE '%pg_stat_activity%') s "
+            "GROUP BY q ORDER BY 2 DESC LIMIT 8").fetchall()
         calls, total = conn.execute(
             "SELECT coalesce(sum(calls), 0), coalesce(sum(total_exec_time), 0) FROM pg_stat_statements "
             "WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) "
-            "AND query NOT LIKE '%pg_stat_statements%'").fetchone()
+            "AND query NOT LIKE '%pg_stat_statements%' AND query NOT LIKE '%pg_stat_activity%'").fetchone()
     return [{"calls": c, "total_ms": round(t, 1), "mean_ms": round(m, 3), "max_ms": round(x, 1), "plan_ms": round(p, 3),
              "query": q} for c, t, m, x, p, q in rows] + [{"calls": int(calls), "total_ms": round(float(total), 1), "query": "all"}]
 
@@ -272,6 +279,36 @@ def reader(kind: str, root: str, url: str, symbols: list[str], seconds: float, q
         results.put(out)
 
 
+class Sampler:
+    """While the readers ask (``seconds`` from now): the machine's 1-minute load average and the
+    database's client sessions, every 2 s (the load average trails: at the questions' start it
+    still holds the readers' starts)."""
+
+    def __init__(self, url: str, seconds: float) -> None:
+        self.load: list[float] = []
+        self.sessions: list[int] = []
+        self._done = threading.Event()
+        self._until = time.monotonic() + seconds
+        self._thread = threading.Thread(target=self._run, args=(url,), daemon=True)
+        self._thread.start()
+
+    def _run(self, url: str) -> None:
+        with _admin(url) as conn:
+            while not self._done.wait(2.0) and time.monotonic() < self._until:
+                self.load.append(os.getloadavg()[0])
+                self.sessions.append(conn.execute(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                    "AND backend_type = 'client backend' AND pid <> pg_backend_pid()").fetchone()[0])
+
+    def stop(self) -> None:
+        self._done.set()
+        self._thread.join()
+
+    def figures(self) -> dict[str, Any]:
+        return {"load_during": [round(min(self.load), 1), round(max(self.load), 1)] if self.load else None,
+                "sessions_during": [min(self.sessions), max(self.sessions)] if self.sessions else None}
+
+
 def clone(root: Path, dest: Path, rng: random.Random, files: list[str]) -> int:
     """An editor's checkout: hard links to the repository's files (its own git index and HEAD,
     since git replaces files, never writes them in place), with 1–20 files changed; the bytes of
@@ -307,15 +344,21 @@ def readers(root: Path, url: str, work: Path, args: argparse.Namespace, editor_c
     procs += [ctx.Process(target=reader, args=("agent", str(root), url, symbols, args.seconds, args.questions * 10,
                                                args.seed + 1000 + i, ready, results)) for i in range(agent_count)]
     load_before = load()
+    started = time.monotonic()
     for p in procs:
         p.start()
-    ready.wait()
+    ready.wait()  # every reader has answered its first question: the questions start now
+    up = time.monotonic() - started
+    load_up = load()
     statements_reset(url)  # the crowd's questions only (not the readers' starts)
+    during = Sampler(url, args.seconds)
     got = [results.get(timeout=args.seconds + 600) for _ in procs]
     for p in procs:
         p.join()
+    during.stop()
     load_after = load()
-    out: dict[str, Any] = {"load_before": load_before, "load_after": load_after, "readers": {},
+    out: dict[str, Any] = {"load_before": load_before, "load_up": load_up, "load_after": load_after,
+                           "all_up_seconds": round(up, 1), **during.figures(), "readers": {},
                            "statements": statements(url)}
     for kind in ("editor", "agent", "all"):
         mine = [g for g in got if kind == "all" or g["kind"] == kind]
@@ -329,6 +372,8 @@ def readers(root: Path, url: str, work: Path, args: argparse.Namespace, editor_c
             "callers_cpu_p50": pct([x for g in mine for x in g["callers_cpu"]], 50),
             "blast_cpu_p50": pct([x for g in mine for x in g["blast_cpu"]], 50),
             "first_p50": pct(first, 50), "first_p95": pct(first, 95), "first_max": pct(first, 100),
+            # why readers failed (at their start: no answer from the snapshot), by reason
+            "failures": dict(Counter(str(g["failed"])[:160] for g in mine if "failed" in g).most_common(5)),
         }
     out["editor_graphmind_bytes_max"] = max(local_bytes(e) for e in editors) if editors else 0
     out["editor_changed_bytes_p50"] = statistics.median(changed_bytes) if changed_bytes else 0
@@ -365,6 +410,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--solo", action=argparse.BooleanOptionalAction, default=True, help="one agent alone first")
     ap.add_argument("--ci", action=argparse.BooleanOptionalAction, default=True,
                     help="the three incremental CI jobs (b) after the first snapshot")
+    ap.add_argument("--keep", action="store_true", help="leave the cluster running at the end (its URL printed): "
+                    "a store for later --store runs")
     ap.add_argument("--crowds", default=None, help="editors+agents of each crowd, e.g. 20+5,100+5 "
                     "(default: --editors + --agents)")
     args = ap.parse_args(argv)
@@ -390,8 +437,9 @@ def main(argv: list[str] | None = None) -> int:
         figures["first"] = {"wall": first["wall"], "cpu": first["cpu"], "files": first["files"], "db_bytes": size, "rows": sum(rows.values()),
                             "cache_bytes": sum(p.stat().st_size for p in cache.rglob("*") if p.is_file()),
                             "load": load()}
-        print(f"(a) first snapshot: {first['wall']:.1f} s wall, {first['files']:,} files, database "
+        print(f"(a) first snapshot: {first['wall']:.1f} s wall, {first['cpu']:.1f} s CPU, {first['files']:,} files, database "
               f"{size / 2**20:.0f} MiB, {sum(rows.values()):,} rows (load {load()})", flush=True)
+        save(args, figures)
 
         rng = random.Random(args.seed)
         for label, edit in (("bodies", edit_bodies), ("interfaces", add_functions), ("cold", edit_bodies)) if args.ci else ():
@@ -410,19 +458,29 @@ def main(argv: list[str] | None = None) -> int:
             print(f"(b) {label} ({job['filesChanged']} files changed): {job['wall']:.2f} s wall, {job['cpu']:.2f} s CPU, "
                   f"{job['newFileVersions']} new file versions, {job['newResolutions']} new resolutions, "
                   f"+{added:,} rows ({100 * added / before:.3f} %) (load {load()})", flush=True)
+            save(args, figures)
 
         symbols = sample_symbols(root, url, 1000, args.seed)
         figures["solo"] = readers(root, url, work, args, 0, 1, symbols)  # one agent alone: no contention
         crowds(root, url, work, args, symbols, figures)
     finally:
-        cluster.kill()
-        shutil.rmtree(cluster.data.parent, ignore_errors=True)
+        if args.keep:
+            print(f"\nThe cluster is left running: --store {cluster.url('team')} (stop it with "
+                  f"{' '.join(cluster.as_user)} {cluster.bin / 'pg_ctl'} -D {cluster.data} stop)", flush=True)
+        else:
+            cluster.kill()
+            shutil.rmtree(cluster.data.parent, ignore_errors=True)
         shutil.rmtree(work, ignore_errors=True)
         git(root, "checkout", "-q", "--detach", head)  # the corpus as generated, for the next run
     print_tables(figures)
+    save(args, figures)
+    return 0
+
+
+def save(args: argparse.Namespace, figures: dict[str, Any]) -> None:
+    """The figures so far (a run that stops later keeps them)."""
     if args.out:
         args.out.write_text(json.dumps(figures, indent=2))
-    return 0
 
 
 def crowds(root: Path, url: str, work: Path, args: argparse.Namespace, symbols: list[str], figures: dict[str, Any]) -> None:
@@ -431,6 +489,7 @@ def crowds(root: Path, url: str, work: Path, args: argparse.Namespace, symbols: 
     for editors, agents in sizes:
         figures["read"] = figures[f"read_{editors}+{agents}"] = readers(root, url, work, args, editors, agents, symbols)
         print_readers(figures, f"{editors} editors + {agents} agents")
+        save(args, figures)
 
 
 def readers_only(args: argparse.Namespace) -> int:
@@ -445,8 +504,7 @@ def readers_only(args: argparse.Namespace) -> int:
         crowds(root, args.store, work, args, symbols, figures)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    if args.out:
-        args.out.write_text(json.dumps(figures, indent=2))
+    save(args, figures)
     return 0
 
 
@@ -469,7 +527,13 @@ def print_tables(f: dict[str, Any]) -> None:
 def print_readers(f: dict[str, Any], crowd: str) -> None:
     r = f["read"]
     solo = f"; one agent alone: before {f['solo']['load_before']}" if "solo" in f else ""
-    print(f"\nReaders at once, {crowd} (load average before {r['load_before']}, after {r['load_after']}{solo}):")
+    during = r.get("load_during") or ["?", "?"]
+    sessions = r.get("sessions_during") or ["?", "?"]
+    print(f"\nReaders at once, {crowd}: started at load average {r['load_before']}; every reader up (its first "
+          f"answer) after {r.get('all_up_seconds', '?')} s, load {r.get('load_up', '?')}; then the questions: 1-minute load "
+          f"{during[0]}–{during[1]}, {sessions[0]}–{sessions[1]} database sessions; after {r['load_after']}{solo}")
+    print("\nLatencies of the questions asked once every reader was up (steady state); start to first answer: each "
+          "reader's own start, all started at once:")
     print("\n| readers | count | callers p50 / p95 | blast-3 p50 / p95 | reader's CPU p50: callers / blast-3 | questions "
           "| start to first answer p50 / p95 / max | errors |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
@@ -488,6 +552,9 @@ def print_readers(f: dict[str, Any], crowd: str) -> None:
     asked = r["readers"]["all"]["callers"] + r["readers"]["all"]["blast"]
     print(f"\nEvery statement of the crowd: {every['calls']:,} calls, {every['total_ms'] / 1000:.1f} s of execution in the "
           f"database, {every['total_ms'] / max(1, asked):.1f} ms per question asked ({every['calls'] / max(1, asked):.1f} statements)")
+    for kind, x in r["readers"].items():
+        for why, n in (x.get("failures") or {}).items() if kind != "all" else ():
+            print(f"\n{n} {kind}(s) failed: {why}")
     print(f"\nLocal disk per editor: GraphMind's files {r['editor_graphmind_bytes_max']:,} bytes (max); its changed files "
           f"{r['editor_changed_bytes_p50'] / 1024:.0f} KiB median, {r['editor_changed_bytes_max'] / 1024:.0f} KiB max.")
 

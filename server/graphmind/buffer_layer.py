@@ -126,6 +126,7 @@ class BufferLayer:
             self._dirty: tuple[set[int], set[int]] = (set(), set())  # files written since (resolving session, publish)
             _, self._pg = self._shared.reads(snapshot.id, size=1)
             self._pg.on_checkout = self._checkout_resolving
+            self._shared.release()  # (its own session: idle from here on)
         except BaseException:
             self.close()
             raise

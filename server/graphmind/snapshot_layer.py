@@ -214,6 +214,12 @@ def open_layer(root: Path, shared: SnapshotStore, snapshot: SnapshotInfo, change
                       path=path)
 
 
+def layer_key(root: Path, shared: SnapshotStore, snapshot: SnapshotInfo, changes: list[ChangedFile],
+              buffers: Mapping[str, bytes] | None = None) -> str:
+    """The key of the layer :func:`open_layer` would give for these arguments (equal keys: equal layers)."""
+    return _digest(root, shared.location.shown, snapshot, changes, buffers)
+
+
 def _kept(path: Path, key: str, columns: dict[str, list[str]]) -> tuple[list[str], list[str], list[str], LayerRows] | None:
     """The layer made earlier from the same key, read; None when there is none."""
     if not path.exists():

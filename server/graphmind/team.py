@@ -11,6 +11,7 @@ the local index and says why (``answeredFrom: local``). Editors' sessions are re
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import threading
 from collections.abc import Callable, Mapping
@@ -19,8 +20,16 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from .engine import Engine
-from .gitrepo import GitError, GitRepo
-from .snapshot_layer import LAYER_FILE, LayerRefused, LocalLayer, StackedSession, open_layer, stacked_session
+from .gitrepo import ChangedFile, GitError, GitRepo
+from .snapshot_layer import (
+    LAYER_FILE,
+    LayerRefused,
+    LocalLayer,
+    StackedSession,
+    layer_key,
+    open_layer,
+    stacked_session,
+)
 from .store import IndexUnavailable, Store
 from .store.dialect import POSTGRES
 from .store.location import StoreLocation
@@ -131,8 +140,8 @@ class SnapshotEngine:
         self.docs: dict[str, Any] = {}
         self.max_file_size = DEFAULT_MAX_FILE_SIZE
         self.layer = layer
+        # its own pool (the store's session is not kept)
         self.store = _SnapshotStoreReads(shared, snapshot, layer, session)
-        self._shared = shared
 
     def epoch(self) -> int:
         return self.snapshot.id
@@ -143,7 +152,6 @@ class SnapshotEngine:
 
     def close(self) -> None:
         self.store.db.close()
-        self._shared.close()
 
 
 # the questions a snapshot (with the local layer) answers, by their CLI command or MCP tool (the
@@ -156,17 +164,25 @@ SNAPSHOT_QUESTIONS = ("callers", "callees", "refs", "blast-radius", "stats", "de
                       "find_symbol", "blast_radius", "call_path", "dead_code", "status")
 
 
-def open_view(root: Path, location: StoreLocation | None, question: str, local: Any) -> Any:
+def open_view(root: Path, location: StoreLocation | None, question: str, local: Any,
+              kept: KeptSnapshot | None = None) -> Any:
     """The view a question is answered from: a snapshot's when a store is set, can answer and
-    the question is one it answers, else ``local()`` (with the store's status when one was set)."""
+    the question is one it answers, else ``local()`` (with the store's status when one was set).
+    ``kept``: a process answering one question after another (the MCP server) keeps the
+    snapshot's engine for the next question (the view does not close it)."""
     from .graph import Graph
     from .live import View
 
     if location is None or question not in SNAPSHOT_QUESTIONS:
         return local()
-    engine, status = open_snapshot(root.resolve(), location)
-    if engine is not None:
-        return View(Graph(engine), engine, "snapshot", _close=[engine], store=status)  # type: ignore[arg-type]
+    if kept is not None:
+        engine, status = kept.open(root.resolve())
+        if engine is not None:
+            return View(Graph(engine), engine, "snapshot", store=status)  # type: ignore[arg-type]
+    else:
+        engine, status = open_snapshot(root.resolve(), location)
+        if engine is not None:
+            return View(Graph(engine), engine, "snapshot", _close=[engine], store=status)  # type: ignore[arg-type]
     view = local()
     view.store = status
     return view
@@ -208,14 +224,111 @@ class _Connecting(Generic[T]):
             close(self.result())
 
 
+class KeptSnapshot:
+    """What a process that answers one question after another (the MCP server) keeps between
+    them: the store's session and the engine of the last snapshot + local layer it answered
+    from (its pool, at most ``pg.POOL_SIZE`` sessions, each holding the snapshot's lock and the
+    layer's TEMP tables). A question that finds the same snapshot and the same layer (git and
+    the layer's key are asked each time, as before) answers over them: it connects nothing and
+    copies no layer into a new session (two connections, their authentication and the layer's
+    rows, per question before). Anything else opens the snapshot again and closes the old
+    engine; a failure of the store drops both (the next question connects again)."""
+
+    def __init__(self, location: StoreLocation) -> None:
+        self.location = location
+        self._shared: SnapshotStore | None = None
+        self._engine: SnapshotEngine | None = None
+        self._key: tuple | None = None  # what the engine was made from (see _layer_key)
+        self._lock = threading.Lock()  # one opening at a time
+
+    def open(self, root: Path) -> tuple[SnapshotEngine | None, StoreStatus]:
+        with self._lock:
+            held = self._shared is not None
+            engine, status = self._open(root)
+            if engine is None and held:  # a kept session may have died with the server since: once more, afresh
+                engine, status = self._open(root)
+            return engine, status
+
+    def _open(self, root: Path) -> tuple[SnapshotEngine | None, StoreStatus]:
+        try:
+            engine, status = open_snapshot(root, self.location, kept=self)
+        except BaseException:
+            self._drop()
+            raise
+        if engine is None:
+            self._drop()
+        return engine, status
+
+    def _store(self) -> SnapshotStore:
+        if self._shared is None:
+            self._shared = SnapshotStore(self.location, timeout=timeout(), read_only=True)
+        return self._shared
+
+    def _engine_over(
+        self, root: Path, shared: SnapshotStore, snap: SnapshotInfo, changes: list[ChangedFile], buffers: Mapping[str, bytes] | None,
+        layer_name: str,
+    ) -> tuple[SnapshotEngine, LocalLayer | None]:
+        """The engine over ``snap`` with the layer of ``changes``: the kept one when it was made
+        from the same snapshot and layer key (the layer is then neither read nor copied again),
+        else a new one (the old one closed)."""
+        key = (snap.id, layer_key(root, shared, snap, changes, buffers) if changes or buffers else None)
+        if self._engine is not None and self._key == key:
+            layer = self._engine.layer
+            return self._engine, None if layer is None else dataclasses.replace(layer, built=False, seconds=0.0)
+        old, self._engine, self._key = self._engine, None, None
+        if old is not None:
+            old.close()
+        session = stacked_session(shared, snap)  # (the build's pool answers too, as in open_snapshot)
+        try:
+            layer = open_layer(root, shared, snap, changes, buffers, layer_name, session) if changes or buffers else None
+            self._engine = SnapshotEngine(root, shared, snap, layer, session)
+        except BaseException:
+            session.db.close()
+            raise
+        self._key = key
+        return self._engine, layer
+
+    def _drop(self) -> None:
+        engine, shared, self._engine, self._shared, self._key = self._engine, self._shared, None, None, None
+        for held in (engine, shared):
+            if held is not None:
+                with contextlib.suppress(Exception):
+                    held.close()
+
+    def failed(self) -> None:
+        """The store failed during an answer: nothing kept is trusted (the next question connects)."""
+        with self._lock:
+            self._drop()
+
+    def close(self) -> None:
+        self.failed()
+
+
+class _Kept:
+    """The store's session a :class:`KeptSnapshot` holds, in :class:`_Connecting`'s place."""
+
+    def __init__(self, kept: KeptSnapshot) -> None:
+        self._kept = kept
+
+    def result(self) -> SnapshotStore:
+        return self._kept._store()
+
+    def discard(self) -> None:
+        """(kept for the next question)"""
+
+
 def open_snapshot(
     root: Path, location: StoreLocation, buffers: Mapping[str, bytes] | None = None, layer_name: str | None = None,
+    kept: KeptSnapshot | None = None,
 ) -> tuple[SnapshotEngine | None, StoreStatus]:
     """The engine over the newest snapshot of an ancestor of ``HEAD``, with its status; (None,
     status saying why) when the store is down or has none. ``buffers``: an editor's unsaved
-    texts, stacked with the working tree's changes (in the layer file ``layer_name``)."""
+    texts, stacked with the working tree's changes (in the layer file ``layer_name``).
+    ``kept``: its store session and engine (see :class:`KeptSnapshot`: it closes them)."""
     # connected while git answers (a reader's start waits on both)
-    connecting = _Connecting(lambda: SnapshotStore(location, timeout=timeout(), read_only=True))
+    connecting: _Connecting[SnapshotStore] | _Kept = (
+        _Connecting(lambda: SnapshotStore(location, timeout=timeout(), read_only=True)) if kept is None else _Kept(kept)
+    )
     try:
         repo = GitRepo(root)
         ancestry = repo.ancestors("HEAD", 10_000)  # HEAD's commit first
@@ -236,16 +349,21 @@ def open_snapshot(
         if snap is None:
             shared.close()
             return None, StoreStatus(location.shown, "local", f"no snapshot of HEAD ({head[:12]}) or of its ancestors")
-        # one pool for the layer's build and the answers (its sessions get the layer when handed
-        # out), connected while git lists the changes
-        pooling = _Connecting(lambda: stacked_session(shared, snap), "graphmind-store-session")
-        try:
+        if kept is not None:
             changes = repo.changed_files(snap.commit)
-        finally:
-            session = pooling.result()
-        layer = open_layer(root, shared, snap, changes, buffers, layer_name or LAYER_FILE, session) \
-            if changes or buffers else None
-        engine = SnapshotEngine(root, shared, snap, layer, session)
+            engine, layer = kept._engine_over(root, shared, snap, changes, buffers, layer_name or LAYER_FILE)
+        else:
+            # one pool for the layer's build and the answers (its sessions get the layer when
+            # handed out), connected while git lists the changes
+            pooling = _Connecting(lambda: stacked_session(shared, snap), "graphmind-store-session")
+            try:
+                changes = repo.changed_files(snap.commit)
+            finally:
+                session = pooling.result()
+            layer = open_layer(root, shared, snap, changes, buffers, layer_name or LAYER_FILE, session) \
+                if changes or buffers else None
+            engine = SnapshotEngine(root, shared, snap, layer, session)
+            shared.release()  # the engine's own pool answers from here on: one session, not two
     except LayerRefused as exc:
         if session is not None:
             session.db.close()

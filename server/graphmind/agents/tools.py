@@ -616,25 +616,35 @@ class Tools:
         self.default_tokens = default_tokens
         self.engine_opts = engine_opts
         self.store = store
+        self._kept: Any = None  # the snapshot's engine, kept from question to question (team.KeptSnapshot)
 
     @contextlib.contextmanager
     def view(self, question: str = "", store_failed: Exception | None = None) -> Iterator[View]:
         """``store_failed``: the shared store failed during this question: the local index answers."""
-        from ..team import StoreStatus
+        from ..team import KeptSnapshot, StoreStatus
         from ..team import open_view as team_view
 
         def local() -> View:
             return open_view(self.root, disk=self.disk, **self.engine_opts)
 
+        if self._kept is None and self.store is not None and not self.disk:
+            self._kept = KeptSnapshot(self.store)
         if store_failed is not None:
+            if self._kept is not None:
+                self._kept.failed()
             v = local()
             v.store = StoreStatus.failed(self.store, store_failed)  # type: ignore[attr-defined]
         else:
-            v = team_view(self.root, None if self.disk else self.store, question, local)
+            v = team_view(self.root, None if self.disk else self.store, question, local, kept=self._kept)
         try:
             yield v
         finally:
             close_view(v)
+
+    def close(self) -> None:
+        """Close the snapshot's engine kept between questions (its sessions)."""
+        if self._kept is not None:
+            self._kept.close()
 
     def budget(self, max_tokens: Any) -> Budget:
         try:

@@ -103,13 +103,33 @@ class SnapshotStore:
         self.location = location
         self.read_only = read_only
         self.timeout = CONNECT_TIMEOUT if timeout is None else timeout
-        self.conn = PgConnection(location, timeout=self.timeout, **self._reader())
+        self._conn: PgConnection | None = self._connect()  # at once: a store that is down says so here
 
     def _reader(self) -> dict:
         return {"read_only": True, "statement_timeout": READ_STATEMENT_SECONDS} if self.read_only else {}
 
+    def _connect(self) -> PgConnection:
+        return PgConnection(self.location, timeout=self.timeout, **self._reader())
+
+    @property
+    def conn(self) -> PgConnection:
+        """The store's own sessions (snapshots, schema, publishing): connected again after
+        :meth:`release`."""
+        if self._conn is None:
+            self._conn = self._connect()
+        return self._conn
+
+    def release(self) -> None:
+        """Close the store's own session. A reader holding its snapshot's reads
+        (:meth:`reads`, a pool of their own) asks the store nothing more: a process that answers
+        many questions (an agent, the language server) then holds one session, not two; a later
+        call connects again."""
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            conn.close()
+
     def close(self) -> None:
-        self.conn.close()
+        self.release()
 
     # ------------------------------------------------------------------ schema
     def ensure_schema(self) -> None:
