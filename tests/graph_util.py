@@ -6,7 +6,9 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from graphmind.engine import Engine
+from graphmind import languages
+from graphmind.engine import Engine, chunks
+from graphmind.eol import as_parsed
 from graphmind.graph.deps import ImportGraph
 from graphmind.model import CONFIDENCE_NAMES
 
@@ -167,3 +169,21 @@ def check_incremental(
         fresh.close()
         for table in expected:
             assert incremental[table] == expected[table], table
+
+
+def fresh_extraction(text: bytes, rel: str) -> chunks.Extraction:
+    """``text`` of ``rel`` extracted whole, as a fresh index does."""
+    lang = languages.for_path(rel)
+    assert lang is not None
+    src = as_parsed(text)
+    return chunks.extract(lang, lang.parser().parse(src), src, rel, rel.rsplit(".", 1)[0])
+
+
+def extraction_rows(ext: chunks.Extraction) -> tuple:
+    """Every record of an extraction, and its ids and offsets: what incremental == fresh compares."""
+    f = ext.facts
+    return (
+        [(s.qname, s.kind, s.parent, s.range, s.selection, s.signature, s.extra) for s in f.symbols],
+        [(s.caller, s.name, s.kind, s.range, s.expr) for s in f.sites],
+        f.local, f.links, f.docs, list(f.docs), f.bindings, ext.ids, ext.sids, ext.sym_at, ext.site_at,
+    )

@@ -12,10 +12,9 @@ import tempfile
 from dataclasses import replace
 from pathlib import Path
 
-from graph_util import snapshot, write_files
+from graph_util import extraction_rows, fresh_extraction, snapshot, write_files
 from graphmind import languages
 from graphmind.engine import Engine, chunks
-from graphmind.eol import as_parsed
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from profiles import examples
@@ -84,20 +83,6 @@ CASES = {
 }
 
 
-def _fresh(text: bytes, rel: str) -> chunks.Extraction:
-    lang = languages.for_path(rel)
-    assert lang is not None
-    src = as_parsed(text)
-    return chunks.extract(lang, lang.parser().parse(src), src, rel, rel.rsplit(".", 1)[0])
-
-
-def _rows(ext: chunks.Extraction) -> tuple:
-    f = ext.facts
-    return (
-        [(s.qname, s.kind, s.parent, s.range, s.selection, s.signature, s.extra) for s in f.symbols],
-        [(s.caller, s.name, s.kind, s.range, s.expr) for s in f.sites],
-        f.local, f.links, f.docs, list(f.docs), f.bindings, ext.ids, ext.sids, ext.sym_at, ext.site_at,
-    )
 
 
 def _caches_hold(lang: languages.Language, ext: chunks.Extraction) -> None:
@@ -174,7 +159,7 @@ def _type(rel: str, ops: list[tuple[int, int, bool]], root: Path) -> tuple[int, 
         if ext.reused and ext.suffix and len(ext.facts.symbols) != len(before.facts.symbols):
             moved += 1
         if not doc.unsettled:
-            assert _rows(ext) == _rows(_fresh(doc.text, rel)), (n, change)
+            assert extraction_rows(ext) == extraction_rows(fresh_extraction(doc.text, rel)), (n, change)
         _caches_hold(doc.lang, ext)
     eng.settle()
     incremental = snapshot(eng)
@@ -224,5 +209,5 @@ def test_a_comment_typed_above_a_later_definition_documents_it(tmp_path: Path) -
             at = doc.text.index(mark.encode())
             eng.edit_document(rel, [(at, at, above.encode())])
             assert doc.extraction is not None and not doc.unsettled
-            assert _rows(doc.extraction) == _rows(_fresh(doc.text, rel)), (rel, above)
+            assert extraction_rows(doc.extraction) == extraction_rows(fresh_extraction(doc.text, rel)), (rel, above)
         eng.close()

@@ -7,10 +7,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from graph_util import snapshot, write_files
-from graphmind import languages
+from graph_util import extraction_rows, fresh_extraction, snapshot, write_files
 from graphmind.engine import Engine, chunks
-from graphmind.eol import as_parsed
 
 MODEL = (
     "class Model:\n"
@@ -26,20 +24,6 @@ MODEL = (
 )
 
 
-def _fresh(text: bytes, rel: str) -> chunks.Extraction:
-    lang = languages.for_path(rel)
-    assert lang is not None
-    src = as_parsed(text)
-    return chunks.extract(lang, lang.parser().parse(src), src, rel, rel.rsplit(".", 1)[0])
-
-
-def _rows(ext: chunks.Extraction) -> tuple:
-    f = ext.facts
-    return (
-        [(s.qname, s.kind, s.parent, s.range, s.selection, s.signature, s.extra) for s in f.symbols],
-        [(s.caller, s.name, s.kind, s.range, s.expr) for s in f.sites],
-        f.local, f.links, f.docs, f.bindings, ext.ids, ext.sids, ext.sym_at, ext.site_at,
-    )
 
 
 def _typed_without_merges(  # type: ignore[no-untyped-def]
@@ -76,7 +60,7 @@ def _typed_without_merges(  # type: ignore[no-untyped-def]
             if each is not None:
                 each(before, doc.extraction, len(merges) > merged)
             if not doc.unsettled:
-                assert _rows(doc.extraction) == _rows(_fresh(doc.text, rel)), typed[: i + 1]
+                assert extraction_rows(doc.extraction) == extraction_rows(fresh_extraction(doc.text, rel)), typed[: i + 1]
     eng.settle()
     incremental = snapshot(eng)
     eng.close()
@@ -174,7 +158,7 @@ def _moved_in_place(moved: list[str], rel: str):  # type: ignore[no-untyped-def]
         ):
             assert after.facts.sites[-1] is before.facts.sites[-1], "the last chunk's sites were made again"
             moved.append("defined" if len(after.facts.symbols) != len(before.facts.symbols) else "lines")
-        fresh = {c.key: c for c in _fresh(after.src, rel).chunks}
+        fresh = {c.key: c for c in fresh_extraction(after.src, rel).chunks}
         for c in after.chunks:
             f = fresh.get(c.key)
             if f is not None and not c.broken:
@@ -238,7 +222,7 @@ def test_a_keystroke_whose_write_fails_leaves_no_moved_records_behind(tmp_path: 
             assert failing
         if not failing and not doc.unsettled:
             assert doc.extraction is not None
-            assert _rows(doc.extraction) == _rows(_fresh(doc.text, "model.py")), typed[: i + 1]
+            assert extraction_rows(doc.extraction) == extraction_rows(fresh_extraction(doc.text, "model.py")), typed[: i + 1]
     eng.settle()
     incremental = snapshot(eng)
     eng.close()

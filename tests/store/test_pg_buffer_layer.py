@@ -6,8 +6,10 @@ at once from the final texts (``open_snapshot(…, buffers)``), view by view."""
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from edit_sequences import apply_edits, edit_sequences
 from graphmind.buffer_layer import BufferLayer
 from graphmind.commits import index_commit
@@ -41,6 +43,22 @@ def live_engine(root: Path, loc: StoreLocation) -> tuple[SnapshotEngine, BufferL
     live = BufferLayer(root, loc, 5.0, engine.snapshot, status.layer)
     LiveSnapshot(engine, live)  # a session that holds the disk layer already gets only the buffers' changes
     return engine, live
+
+OnSnapshot = tuple[StoreLocation, SnapshotEngine, BufferLayer]
+
+
+@pytest.fixture
+def on_snapshot(repo: Path, pg_url: str) -> Iterator[OnSnapshot]:
+    """A snapshot of ``repo``'s HEAD, an engine on it and its buffers' layer (closed after)."""
+    loc = check(pg_url, "test")
+    index_commit(repo, loc, "HEAD", jobs=1)
+    engine, live = live_engine(repo, loc)
+    try:
+        yield loc, engine, live
+    finally:
+        engine.close()
+        live.close()
+
 
 
 def assert_live_equals_fresh(root: Path, loc: StoreLocation, engine: SnapshotEngine, buffers: dict[str, bytes]) -> None:
@@ -96,81 +114,63 @@ def test_buffer_edits_in_place_equal_a_layer_made_from_the_final_texts(pg_url: s
         SnapshotStore(loc).prune(keep=0)
 
 
-def test_a_buffer_change_reaches_a_reader_session_in_place(repo: Path, pg_url: str) -> None:
+def test_a_buffer_change_reaches_a_reader_session_in_place(repo: Path, on_snapshot: OnSnapshot) -> None:
     """A new caller typed into a buffer, then a callee renamed: each in the next answer of the same
     session, whose TEMP tables were changed file by file (not made again)."""
-    loc = check(pg_url, "test")
-    index_commit(repo, loc, "HEAD", jobs=1)
-    engine, live = live_engine(repo, loc)
-    try:
-        graph = Graph(engine)  # type: ignore[arg-type]
-        make = next(s for s in graph.find("shop.orders.make") if s.qname == "shop.orders.make")
-        assert {c.symbol.qname for c in graph.callers(make.id)} == {"shop.new.fresh", "shop.orders.cancel"}
-        new = (repo / "src/shop/new.py").read_bytes()
-        assert live.update({"src/shop/new.py": new + b"\n\ndef typed():\n    make()\n"}) is True
-        assert {c.symbol.qname for c in graph.callers(make.id)} == {"shop.new.fresh", "shop.orders.cancel", "shop.new.typed"}
-        assert live.version == 1 and live.update({"src/shop/new.py": new + b"\n\ndef typed():\n    make()\n"}) is False
-        # make() renamed in orders.py's buffer: new.py's calls (snapshot and buffer) no longer land on it
-        orders = (repo / "src/shop/orders.py").read_bytes()
-        live.update({"src/shop/new.py": new + b"\n\ndef typed():\n    make()\n",
-                     "src/shop/orders.py": orders.replace(b"def make(", b"def made(")})
-        assert graph.find("shop.orders.make") == [] or all(s.qname != "shop.orders.make" for s in graph.find("shop.orders.make"))
-        # closed: the disk's texts again
-        live.update({})
-        assert {c.symbol.qname for c in graph.callers(make.id)} == {"shop.new.fresh", "shop.orders.cancel"}
-    finally:
-        engine.close()
-        live.close()
+    loc, engine, live = on_snapshot
+    graph = Graph(engine)  # type: ignore[arg-type]
+    make = next(s for s in graph.find("shop.orders.make") if s.qname == "shop.orders.make")
+    assert {c.symbol.qname for c in graph.callers(make.id)} == {"shop.new.fresh", "shop.orders.cancel"}
+    new = (repo / "src/shop/new.py").read_bytes()
+    assert live.update({"src/shop/new.py": new + b"\n\ndef typed():\n    make()\n"}) is True
+    assert {c.symbol.qname for c in graph.callers(make.id)} == {"shop.new.fresh", "shop.orders.cancel", "shop.new.typed"}
+    assert live.version == 1 and live.update({"src/shop/new.py": new + b"\n\ndef typed():\n    make()\n"}) is False
+    # make() renamed in orders.py's buffer: new.py's calls (snapshot and buffer) no longer land on it
+    orders = (repo / "src/shop/orders.py").read_bytes()
+    live.update({"src/shop/new.py": new + b"\n\ndef typed():\n    make()\n",
+                 "src/shop/orders.py": orders.replace(b"def make(", b"def made(")})
+    assert graph.find("shop.orders.make") == [] or all(s.qname != "shop.orders.make" for s in graph.find("shop.orders.make"))
+    # closed: the disk's texts again
+    live.update({})
+    assert {c.symbol.qname for c in graph.callers(make.id)} == {"shop.new.fresh", "shop.orders.cancel"}
 
 
-def test_a_closed_buffer_leaves_the_layer(repo: Path, pg_url: str) -> None:
+def test_a_closed_buffer_leaves_the_layer(repo: Path, on_snapshot: OnSnapshot) -> None:
     """A buffer of a file the disk does not change, edited and closed: the file is the
     snapshot's again, the layer holds nothing of it (answers were equal before, the layer larger)."""
-    loc = check(pg_url, "test")
-    index_commit(repo, loc, "HEAD", jobs=1)
-    engine, live = live_engine(repo, loc)
-    try:
-        graph = Graph(engine)  # type: ignore[arg-type]
-        rel = "src/shop/new.py"
-        text = (repo / rel).read_bytes()
-        live.update({rel: text + b"\n\ndef typed():\n    make()\n"})
-        assert live.hidden and rel in live._engine.store.paths_under("")
-        live.update({})
-        live.settle()
-        assert rel not in live._engine.store.paths_under("") and not live.hidden
-        assert live.rows().count() == 0
-        assert "typed" not in {c.symbol.name for s in graph.find("make") for c in graph.callers(s.id)}
-        assert_live_equals_fresh(repo, loc, engine, {})
-    finally:
-        engine.close()
-        live.close()
+    loc, engine, live = on_snapshot
+    graph = Graph(engine)  # type: ignore[arg-type]
+    rel = "src/shop/new.py"
+    text = (repo / rel).read_bytes()
+    live.update({rel: text + b"\n\ndef typed():\n    make()\n"})
+    assert live.hidden and rel in live._engine.store.paths_under("")
+    live.update({})
+    live.settle()
+    assert rel not in live._engine.store.paths_under("") and not live.hidden
+    assert live.rows().count() == 0
+    assert "typed" not in {c.symbol.name for s in graph.find("make") for c in graph.callers(s.id)}
+    assert_live_equals_fresh(repo, loc, engine, {})
 
 
-def test_a_keystroke_takes_the_chunked_path(repo: Path, pg_url: str) -> None:
+def test_a_keystroke_takes_the_chunked_path(repo: Path, on_snapshot: OnSnapshot) -> None:
     """A keystroke in an open buffer patches its changed chunk (the engine's keystroke path) and
     readers' sessions get the rows that changed, not the file's; a new function's callers in the
     answer at once, other files' re-resolution waiting for the settle."""
-    loc = check(pg_url, "test")
-    index_commit(repo, loc, "HEAD", jobs=1)
-    engine, live = live_engine(repo, loc)
-    try:
-        graph = Graph(engine)  # type: ignore[arg-type]
-        rel = "src/shop/orders.py"
-        text = (repo / rel).read_bytes()
-        make = next(s for s in graph.find("shop.orders.make") if s.qname == "shop.orders.make")
-        live.update({rel: text})  # opened as it is on disk: nothing held
-        live.update({rel: text + b"\n"})  # opened
-        rows = sum(len(r) for _, r in live.rows().rows.values())
-        patched = live.stats.patched
-        text += b"\n\ndef typed():\n    make()\n"
-        live.update({rel: text})
-        assert live.stats.patched == patched + 1
-        sent = live.last_patch
-        assert sent is not None and not any(p.whole for got in sent.views.values() for p in got if got and p.gone)
-        assert 0 < sum(len(p.rows) for got in sent.views.values() for p in got) < rows / 2
-        assert "shop.orders.typed" in {c.symbol.qname for c in graph.callers(make.id)}
-        live.settle()
-        assert_live_equals_fresh(repo, loc, engine, {rel: text})
-    finally:
-        engine.close()
-        live.close()
+    loc, engine, live = on_snapshot
+    graph = Graph(engine)  # type: ignore[arg-type]
+    rel = "src/shop/orders.py"
+    text = (repo / rel).read_bytes()
+    make = next(s for s in graph.find("shop.orders.make") if s.qname == "shop.orders.make")
+    live.update({rel: text})  # opened as it is on disk: nothing held
+    live.update({rel: text + b"\n"})  # opened
+    rows = sum(len(r) for _, r in live.rows().rows.values())
+    patched = live.stats.patched
+    text += b"\n\ndef typed():\n    make()\n"
+    live.update({rel: text})
+    assert live.stats.patched == patched + 1
+    sent = live.last_patch
+    assert sent is not None and not any(p.whole for got in sent.views.values() for p in got if got and p.gone)
+    assert 0 < sum(len(p.rows) for got in sent.views.values() for p in got) < rows / 2
+    assert "shop.orders.typed" in {c.symbol.qname for c in graph.callers(make.id)}
+    live.settle()
+    assert_live_equals_fresh(repo, loc, engine, {rel: text})
