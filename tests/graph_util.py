@@ -171,6 +171,18 @@ def check_incremental(
             assert incremental[table] == expected[table], table
 
 
+def assert_settled_equals_fresh(eng: Engine, fresh: Path, files: dict[str, str], **engine_opts: object) -> None:
+    """Settle and close ``eng``: its graph is a fresh index's of ``files`` (written in ``fresh``)."""
+    eng.settle()
+    incremental = snapshot(eng)
+    eng.close()
+    write_files(fresh, files)
+    expected = Engine(fresh, db_path=fresh / "i.db", **engine_opts)  # type: ignore[arg-type]
+    expected.index()
+    assert incremental == snapshot(expected)
+    expected.close()
+
+
 def fresh_extraction(text: bytes, rel: str) -> chunks.Extraction:
     """``text`` of ``rel`` extracted whole, as a fresh index does."""
     lang = languages.for_path(rel)

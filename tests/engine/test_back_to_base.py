@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from graph_util import snapshot, write_files
+from graph_util import assert_settled_equals_fresh, write_files
 from graphmind.engine import Engine
 from graphmind.store.store import Store
 
@@ -51,12 +51,4 @@ def test_an_interface_back_to_base_is_known_to_the_next_keystroke(tmp_path: Path
     typing[0] = ""
     back = typed.index(")") + 1
     assert not [t for t in reads if len(t) >= back], reads  # (the first change of the interface reads it)
-    eng.settle()
-    incremental = snapshot(eng)
-    eng.close()
-    fresh = tmp_path / "fresh"
-    write_files(fresh, {"model.ts": doc.text.decode(), "user.ts": USER})
-    expected = Engine(fresh, db_path=fresh / "i.db", jobs=1)
-    expected.index()
-    assert incremental == snapshot(expected)
-    expected.close()
+    assert_settled_equals_fresh(eng, tmp_path / "fresh", {"model.ts": doc.text.decode(), "user.ts": USER}, jobs=1)

@@ -12,7 +12,7 @@ import tempfile
 from dataclasses import replace
 from pathlib import Path
 
-from graph_util import extraction_rows, fresh_extraction, snapshot, write_files
+from graph_util import assert_settled_equals_fresh, extraction_rows, fresh_extraction, write_files
 from graphmind import languages
 from graphmind.engine import Engine, chunks
 from hypothesis import HealthCheck, given, settings
@@ -161,15 +161,7 @@ def _type(rel: str, ops: list[tuple[int, int, bool]], root: Path) -> tuple[int, 
         if not doc.unsettled:
             assert extraction_rows(ext) == extraction_rows(fresh_extraction(doc.text, rel)), (n, change)
         _caches_hold(doc.lang, ext)
-    eng.settle()
-    incremental = snapshot(eng)
-    eng.close()
-    fresh = root / "fresh"
-    write_files(fresh, {rel: doc.text.decode()})
-    expected = Engine(fresh, db_path=fresh / "i.db")
-    expected.index()
-    assert incremental == snapshot(expected)
-    expected.close()
+    assert_settled_equals_fresh(eng, root / "fresh", {rel: doc.text.decode()})
     return moved, edits
 
 

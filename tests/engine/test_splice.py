@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from graph_util import extraction_rows, fresh_extraction, snapshot, write_files
+from graph_util import assert_settled_equals_fresh, extraction_rows, fresh_extraction, write_files
 from graphmind.engine import Engine, chunks
 
 MODEL = (
@@ -61,15 +61,7 @@ def _typed_without_merges(  # type: ignore[no-untyped-def]
                 each(before, doc.extraction, len(merges) > merged)
             if not doc.unsettled:
                 assert extraction_rows(doc.extraction) == extraction_rows(fresh_extraction(doc.text, rel)), typed[: i + 1]
-    eng.settle()
-    incremental = snapshot(eng)
-    eng.close()
-    fresh = root / "fresh"
-    write_files(fresh, {rel: doc.text.decode()})
-    expected = Engine(fresh, db_path=fresh / "i.db")
-    expected.index()
-    assert incremental == snapshot(expected)
-    expected.close()
+    assert_settled_equals_fresh(eng, root / "fresh", {rel: doc.text.decode()})
     return merges
 
 
@@ -223,12 +215,4 @@ def test_a_keystroke_whose_write_fails_leaves_no_moved_records_behind(tmp_path: 
         if not failing and not doc.unsettled:
             assert doc.extraction is not None
             assert extraction_rows(doc.extraction) == extraction_rows(fresh_extraction(doc.text, "model.py")), typed[: i + 1]
-    eng.settle()
-    incremental = snapshot(eng)
-    eng.close()
-    fresh = tmp_path / "fresh"
-    write_files(fresh, {"model.py": doc.text.decode()})
-    expected = Engine(fresh, db_path=fresh / "i.db")
-    expected.index()
-    assert incremental == snapshot(expected)
-    expected.close()
+    assert_settled_equals_fresh(eng, tmp_path / "fresh", {"model.py": doc.text.decode()})
