@@ -7,6 +7,7 @@ The blast radius follows them whatever is asked."""
 
 from __future__ import annotations
 
+import functools
 import json
 import subprocess
 import sys
@@ -93,9 +94,13 @@ async def test_call_hierarchy_lists_dispatch_callers_apart(ws: Path) -> None:
         ]
 
 
+def _graphmind(ws: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``graphmind ARGS`` run in ``ws``."""
+    return subprocess.run([sys.executable, "-m", "graphmind", *args], cwd=ws, capture_output=True, text=True, timeout=120)
+
+
 def test_cli_and_mcp_count_dispatch_callers_and_list_them_on_request(ws: Path) -> None:
-    def gm(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "graphmind", *args], cwd=ws, capture_output=True, text=True, timeout=120)
+    gm = functools.partial(_graphmind, ws)
 
     got = json.loads(gm("callers", "shapes.Square.area", "--json").stdout)["results"][0]
     assert [c["qualifiedName"] for c in got["callers"]] == ["shapes.square_only"] and got["viaDispatch"] == 1
@@ -161,8 +166,7 @@ async def test_constructor_calls_of_an_initializer_are_listed_apart(ws: Path) ->
 
 
 def test_cli_and_mcp_count_constructor_calls_of_an_initializer(ws: Path) -> None:
-    def gm(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "graphmind", *args], cwd=ws, capture_output=True, text=True, timeout=120)
+    gm = functools.partial(_graphmind, ws)
 
     got = json.loads(gm("callers", "shapes.Shape.__init__", "--json").stdout)["results"][0]
     assert [c["qualifiedName"] for c in got["callers"]] == ["shapes.Circle.__init__"] and got["viaConstruct"] == 1
