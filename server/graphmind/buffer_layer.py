@@ -48,6 +48,7 @@ from .store import NO_INTERFACE, Interface, StoreView, pack_facts
 from .store.codec import pack_sids
 from .store.layers import LinkKeys
 from .store.pg_overlay import (
+    INTERFACE_VIEWS,
     LAYERED_VIEWS,
     LayerPatch,
     LayerRows,
@@ -72,7 +73,7 @@ from .workspace import check_text
 BUFFER_LAYER = "snapshot-layer-buffers"  # .graphmind/snapshot-layer-buffers-<pid>-<n>.db, removed at close
 # what the resolving session reads of the layer: lookups (StoreView), dependents, stored facts, a
 # snapshot file's resolution (_restored); its other views keep the disk layer's rows
-RESOLVING_VIEWS = ("files", "symbols", "bindings", "supers", "sites", "edges", "deps")
+RESOLVING_VIEWS = (*INTERFACE_VIEWS, "sites", "edges", "deps")
 KEPT_CHANGES = 512  # a session further behind than this many changes is given the whole layer again
 
 

@@ -46,7 +46,8 @@ _MANY_BINDINGS = (
     "SELECT module, name, kind, target, extra FROM bindings WHERE module {in_texts} AND name {in_texts} AND lang=? "
     "ORDER BY module, name, rowid"
 )
-# keys a statement of :meth:`StoreView.prefetch` asks at most (member lookups: a scan each, fewer)
+# keys a statement of :meth:`StoreView.prefetch` asks at most (member lookups: more, each owner
+# an index range of the qualified names, ``Dialect.many_members``)
 PREFETCH_CHUNK = 2_000
 MEMBERS_CHUNK = 20_000
 
