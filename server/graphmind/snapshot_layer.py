@@ -190,7 +190,7 @@ def open_layer(root: Path, shared: SnapshotStore, snapshot: SnapshotInfo, change
         raise LayerRefused(f"local changes to {', '.join(settings)} change which files are indexed or how")
     folder = root / ".graphmind"
     path = folder / name
-    key = _digest(root, shared.location.shown, snapshot, changes, buffers)
+    key = layer_key(root, shared, snapshot, changes, buffers)
     columns = view_columns(shared.conn)
     kept = _kept(path, key, columns)
     if kept is not None:
