@@ -28,7 +28,7 @@ from graphmind.snapshot_layer import LAYER_FILE
 from graphmind.store import Store
 from graphmind.store.codec import unpack_facts
 from graphmind.store.location import StoreLocation, check
-from graphmind.store.pg_overlay import LAYERED_VIEWS, local_rows, view_columns
+from graphmind.store.pg_overlay import LAYERED_VIEWS, LayerRows, install, local_rows, view_columns
 from graphmind.store.snapshots import SnapshotStore
 from graphmind.team import open_snapshot
 from hypothesis import HealthCheck, given, settings
@@ -271,6 +271,39 @@ def test_a_kept_layer_stacks_the_rows_it_was_made_with_in_every_session(repo: Pa
             "shop.later.later", "shop.orders.cancel"]
     finally:
         engine.close()  # type: ignore[union-attr]
+
+
+def test_stacking_a_layer_again_keeps_the_tables_whose_rows_are_the_same(repo: Path, pg_url: str) -> None:
+    """A session holding a layer that stacks another (a build's interface, then the layer made)
+    keeps each table whose rows are the same as they are (not made and filled again), and makes
+    the others: then it holds exactly the new layer's rows."""
+    loc = check(pg_url, "test")
+    index_commit(repo, loc, "HEAD", jobs=1)
+    orders = repo / "src/shop/orders.py"
+    orders.write_text(orders.read_text().replace("def make(", "def build(").replace("= make()", "= build()"))
+    engine, status = open_snapshot(repo, loc)
+    assert engine is not None and status.layer is not None, status.reason
+    made = status.layer.rows
+    cols, sites = made.rows["sites"]
+    assert len(sites) > 1
+    other = LayerRows({**made.rows, "sites": (cols, sites[: len(sites) // 2])}, made.hidden, made.resolved, made.deps_gone)
+
+    def oids(conn: Any) -> dict[str, int]:
+        return {v: conn.execute(f"SELECT 'pg_temp.o_{v}'::regclass::oid").fetchone()[0] for v in ("symbols", "sites")}
+
+    try:
+        with engine.store.db.connection() as conn:
+            before = oids(conn)
+            install(conn, other, held=made)
+            after = oids(conn)
+            assert after["symbols"] == before["symbols"] and after["sites"] != before["sites"]
+            for view, (_, rows) in other.rows.items():
+                assert conn.execute(f"SELECT count(*) FROM o_{view}").fetchone()[0] == len(rows), view
+            install(conn, made, held=other)  # and back
+            assert oids(conn)["symbols"] == before["symbols"]
+            assert conn.execute("SELECT count(*) FROM o_sites").fetchone()[0] == len(sites)
+    finally:
+        engine.close()
 
 
 def test_a_large_layer_is_indexed_and_answers_alike(repo: Path, pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
