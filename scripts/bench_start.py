@@ -14,9 +14,10 @@ monorepo, ``scripts/gen_corpus.py``) is committed in a scratch git repository an
 snapshot in a throwaway PostgreSQL cluster (``pg_stat_statements`` loaded), unless ``--store`` and
 ``--root`` name one made earlier. For each local change (``bodyN``: a statement added to the first
 function of N files, no interface changed; ``ifaceN``: a function added to each of N files), each
-tree starts **cold** (``.graphmind/`` removed: the layer is made) and then **warm** (the layer
-kept), as its own process, ``--runs`` times, the trees alternating (this tree, then
-``--base-tree``'s ``server/``, e.g. ``git archive <commit> server | tar -x -C DIR``). Each run
+tree starts **cold** (``.graphmind/`` removed: the layer is made), then **warm** (the layer
+kept), then with **one more file** changed the same way (the layer made again: a tree that
+reuses the kept layer's files parses only that one), each as its own process, ``--runs`` times,
+the trees alternating (this tree, then ``--base-tree``'s ``server/``, e.g. ``git archive <commit> server | tar -x -C DIR``). Each run
 reports its wall time, its CPU (the process's own and its git commands'), the connections it
 opened, its round trips (psycopg's waits for the server: a pipeline of statements is one), and
 the database's statements and execution time (``pg_stat_statements``). With ``--crowd N``, N
@@ -76,17 +77,30 @@ _START = textwrap.dedent("""
     git = resource.getrusage(resource.RUSAGE_CHILDREN)
     layer = status.layer
     print(json.dumps({"wall_ms": wall * 1000, "cpu_ms": cpu * 1000, "git_cpu_ms": (git.ru_utime + git.ru_stime) * 1000,
-                      "built": layer.built if layer else None, "rows": layer.rows.count() if layer else 0,
+                      "built": layer.built if layer else None,
+                      "reused": getattr(layer, "reused", 0) if layer else 0, "rows": layer.rows.count() if layer else 0,
                       "reresolved": len(layer.reresolved) if layer else 0, **counts}))
     engine.close()
 """)
 
 
-def start(tree: Path | None, root: Path, url: str, symbol: str) -> dict[str, Any]:
-    """One start of ``tree``'s GraphMind (None: the installed one) in a new process."""
+def environment(tree: Path | None) -> dict[str, str]:
+    """A start's environment: ``tree``'s GraphMind (None: the installed one), its modules'
+    bytecode written once and read by the next starts (an installed GraphMind's is compiled at
+    install; with PYTHONDONTWRITEBYTECODE every start compiled every module again, ~0.3 s of CPU),
+    kept out of the trees (``PYTHONPYCACHEPREFIX``, one folder per tree)."""
     env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = str(Path(tempfile.gettempdir()) / "graphmind-bench-start-pycache" /
+                                     ("installed" if tree is None else str(tree.resolve()).strip("/").replace("/", "_")))
     if tree is not None:
         env["PYTHONPATH"] = str(tree)
+    return env
+
+
+def start(tree: Path | None, root: Path, url: str, symbol: str) -> dict[str, Any]:
+    """One start of ``tree``'s GraphMind (None: the installed one) in a new process."""
+    env = environment(tree)
     statements_reset(url)
     got = subprocess.run([sys.executable, "-c", _START, str(root), url, symbol], env=env, capture_output=True,
                          text=True, check=False)
@@ -102,9 +116,7 @@ def crowd(tree: Path | None, clones: list[Path], url: str, symbol: str) -> dict[
     slowest and the median start, the processes' CPU, and the database's statements and time."""
     import time
 
-    env = dict(os.environ)
-    if tree is not None:
-        env["PYTHONPATH"] = str(tree)
+    env = environment(tree)
     for root in clones:
         shutil.rmtree(root / ".graphmind", ignore_errors=True)
     statements_reset(url)
@@ -153,6 +165,14 @@ def change(root: Path, case: str, seed: int) -> None:
     (edit_bodies if kind == "body" else add_functions)(root, files, "local_start")
 
 
+def one_more(root: Path, case: str, seed: int) -> str:
+    """A file the case left alone given ``case``'s kind of change (then reverted by the caller)."""
+    changed = set(git(root, "diff", "--name-only").split("\n"))
+    rel = next(p for p in random.Random(seed + 1).sample(python_files(root), 50) if p not in changed)
+    (edit_bodies if case.startswith("body") else add_functions)(root, [rel], "local_more")
+    return rel
+
+
 def median(rows: list[dict[str, Any]], key: str) -> float:
     return statistics.median(r[key] for r in rows)
 
@@ -194,19 +214,26 @@ def main(argv: list[str] | None = None) -> int:
         base_url = args.base_store or url
         trees = [("this tree", None, url), *([("base tree", args.base_tree, base_url)] if args.base_tree else [])]
         figures: dict[str, Any] = {"load_start": load(), "cases": []}
-        for case in args.cases.split(","):
+        for i, case in enumerate(args.cases.split(",")):
             change(root, case, args.seed)
             runs: dict[tuple[str, str], list[dict[str, Any]]] = {}
+            for _name, tree, store in trees if i == 0 else ():  # each tree's bytecode written (not measured)
+                shutil.rmtree(root / ".graphmind", ignore_errors=True)
+                start(tree, root, store, symbol)
             for _ in range(args.runs):
                 for name, tree, store in trees:  # alternating: the load drifts, the pairs share it
                     shutil.rmtree(root / ".graphmind", ignore_errors=True)
                     runs.setdefault((name, "cold"), []).append(start(tree, root, store, symbol))
                     runs.setdefault((name, "warm"), []).append(start(tree, root, store, symbol))
+                    if case != "none":  # one more file changed: the layer made again over the kept one
+                        extra = one_more(root, case, args.seed)
+                        runs.setdefault((name, "+1 file"), []).append(start(tree, root, store, symbol))
+                        git(root, "checkout", "-q", "--", extra)
             for (name, how), got in runs.items():
                 row = {"case": case, "tree": name, "start": how, "runs": len(got), "load": load(),
                        **{k: round(median(got, k), 1) for k in ("wall_ms", "cpu_ms", "git_cpu_ms", "connects",
                                                                  "round_trips", "statements", "db_ms")},
-                       "rows": got[0]["rows"], "reresolved": got[0]["reresolved"]}
+                       "rows": got[0]["rows"], "reresolved": got[0]["reresolved"], "reused": got[0].get("reused", 0)}
                 figures["cases"].append(row)
                 print(json.dumps(row), flush=True)
         if args.crowd:
@@ -253,11 +280,12 @@ def print_table(f: dict[str, Any]) -> None:
             print(f"| {c['starts']} | {c['tree']} | {c['all_s']} s | {c['wall_p50_ms'] / 1000:.1f} / {c['wall_max_ms'] / 1000:.1f} s | "
                   f"{c['cpu_p50_ms']} ms | {c['round_trips_p50']:.0f} | {c['statements']:,.0f} | {c['db_ms'] / 1000:.1f} | "
                   f"{c['load_before']} → {c['load_after']} |")
-    print("\n| local change | start | tree | wall | CPU (git's) | connections | round trips | statements | database ms | layer rows |")
-    print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("\n| local change | start | tree | wall | CPU (git's) | connections | round trips | statements | database ms | layer rows | files reused |")
+    print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for c in f["cases"]:
         print(f"| {c['case']} | {c['start']} | {c['tree']} | {c['wall_ms']:.0f} ms | {c['cpu_ms']:.0f} ms ({c['git_cpu_ms']:.0f}) | "
-              f"{c['connects']:.0f} | {c['round_trips']:.0f} | {c['statements']:.0f} | {c['db_ms']:.1f} | {c['rows']:,} |")
+              f"{c['connects']:.0f} | {c['round_trips']:.0f} | {c['statements']:.0f} | {c['db_ms']:.1f} | {c['rows']:,} | "
+              f"{c.get('reused', 0)} |")
 
 
 if __name__ == "__main__":

@@ -22,7 +22,9 @@ batches ahead (:meth:`.store.StoreView.prefetch` of the keys the snapshot's reso
 files looked up), not one round trip each. Readers stack the finished layer
 the same way in each of their sessions. The layer is kept for the next question while the
 snapshot and the changed files' contents are the same (its key: their digests); otherwise it is
-made again, which costs what changed, never the snapshot."""
+made again, which costs what changed, never the snapshot: the files whose content the previous
+layer (on the same snapshot) had keep their facts from it, only the new and edited ones are
+parsed; every file of the layer is resolved again, once, against snapshot ∪ layer."""
 
 from __future__ import annotations
 
@@ -88,6 +90,7 @@ class LocalLayer:
     built: bool  # made for this question (False: kept from an earlier one)
     seconds: float
     path: Path
+    reused: int = 0  # changed files whose facts a build took from the previous layer (not parsed again)
 
     def install(self, conn: Any) -> None:
         """Stack the layer on the snapshot in a new session (:func:`.store.pg_overlay.install`)."""
@@ -95,7 +98,7 @@ class LocalLayer:
 
     def json(self) -> dict[str, Any]:
         return {"files": len(self.changed), "deleted": len(self.deleted), "reresolved": len(self.reresolved),
-                "rows": self.rows.count(), "built": self.built, "seconds": round(self.seconds, 3),
+                "rows": self.rows.count(), "built": self.built, "reused": self.reused, "seconds": round(self.seconds, 3),
                 "bytes": self.path.stat().st_size if self.path.exists() else 0}
 
 
@@ -157,18 +160,31 @@ def relink(store: Store, pg: Any, hidden: Iterable[int], again: Mapping[int, Fil
     return links, held, snapshot_changes(pg, store.db, links, skip=again or ())
 
 
-def _digest(root: Path, location_key: str, snapshot: SnapshotInfo, changes: list[ChangedFile],
-            buffers: Mapping[str, bytes] | None = None) -> str:
-    """What the layer is made from: the store, the snapshot, GraphMind's version, and every
-    changed path's content now, and an editor's buffers' texts (a layer whose key differs is made again)."""
-    h = hashlib.sha256(json.dumps([location_key, snapshot.id, snapshot.commit, __version__]).encode())
+def _contents(root: Path, changes: list[ChangedFile]) -> dict[str, str | None]:
+    """The SHA-256 (hex, as the index keeps it) of each changed path's content now (None: not a
+    file there)."""
+    out: dict[str, str | None] = {}
     for c in changes:
         try:
-            content = (root / c.path).read_bytes() if (root / c.path).is_file() else None
+            out[c.path] = hashlib.sha256((root / c.path).read_bytes()).hexdigest() if (root / c.path).is_file() else None
         except OSError:
-            content = None
-        h.update(f"\0{c.path}\0{c.status}\0".encode())
-        h.update(b"-" if content is None else hashlib.sha256(content).digest())
+            out[c.path] = None
+    return out
+
+
+def _base(location_key: str, snapshot: SnapshotInfo) -> str:
+    """What every layer on ``snapshot`` shares: the store, the snapshot, GraphMind's version (a
+    file's facts in a layer of the same base are the facts its content gives: :func:`_reusable`)."""
+    return hashlib.sha256(json.dumps([location_key, snapshot.id, snapshot.commit, __version__]).encode()).hexdigest()
+
+
+def _digest(base: str, changes: list[ChangedFile], contents: Mapping[str, str | None],
+            buffers: Mapping[str, bytes] | None = None) -> str:
+    """What the layer is made from: its base, every changed path's content now, and an editor's
+    buffers' texts (a layer whose key differs is made again)."""
+    h = hashlib.sha256(base.encode())
+    for c in changes:
+        h.update(f"\0{c.path}\0{c.status}\0{contents.get(c.path) or '-'}".encode())
     for rel, text in sorted((buffers or {}).items()):
         h.update(f"\0buffer {rel}\0".encode() + hashlib.sha256(text).digest())
     return h.hexdigest()
@@ -190,11 +206,14 @@ def open_layer(root: Path, shared: SnapshotStore, snapshot: SnapshotInfo, change
         raise LayerRefused(f"local changes to {', '.join(settings)} change which files are indexed or how")
     folder = root / ".graphmind"
     path = folder / name
-    key = layer_key(root, shared, snapshot, changes, buffers)
+    base = _base(shared.location.shown, snapshot)
+    contents = _contents(root, changes)
+    key = _digest(base, changes, contents, buffers)
     columns = view_columns(shared.conn)
     kept = _kept(path, key, columns)
     if kept is not None:
         return LocalLayer(snapshot.id, *kept, built=False, seconds=time.monotonic() - start, path=path)
+    previous = _reusable(path, base, root, changes, contents, buffers)
     tmp = folder / f"{name}.{os.getpid()}.tmp"
     for p in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
         p.unlink(missing_ok=True)
@@ -202,7 +221,7 @@ def open_layer(root: Path, shared: SnapshotStore, snapshot: SnapshotInfo, change
     if session is None:
         session = stacked_session(shared, snapshot, size=1)
     try:
-        made = _build(root, session, changes, columns, tmp, key, buffers)
+        made = _build(root, session, changes, columns, tmp, LayerMeta(key, base, sorted(buffers or {})), buffers, previous)
         os.replace(tmp, path)  # atomic: a reader in another process sees the old layer or this one
     finally:
         if own:
@@ -211,13 +230,13 @@ def open_layer(root: Path, shared: SnapshotStore, snapshot: SnapshotInfo, change
             p.unlink(missing_ok=True)
     changed, deleted, reresolved, rows = made
     return LocalLayer(snapshot.id, changed, deleted, reresolved, rows, built=True, seconds=time.monotonic() - start,
-                      path=path)
+                      path=path, reused=len(previous))
 
 
 def layer_key(root: Path, shared: SnapshotStore, snapshot: SnapshotInfo, changes: list[ChangedFile],
               buffers: Mapping[str, bytes] | None = None) -> str:
     """The key of the layer :func:`open_layer` would give for these arguments (equal keys: equal layers)."""
-    return _digest(root, shared.location.shown, snapshot, changes, buffers)
+    return _digest(_base(shared.location.shown, snapshot), changes, _contents(root, changes), buffers)
 
 
 def _kept(path: Path, key: str, columns: dict[str, list[str]]) -> tuple[list[str], list[str], list[str], LayerRows] | None:
@@ -243,6 +262,51 @@ def _kept(path: Path, key: str, columns: dict[str, list[str]]) -> tuple[list[str
         store.close()
 
 
+class LayerMeta(NamedTuple):
+    """What a layer file records of what it was made from (besides the paths it holds)."""
+
+    key: str  # :func:`_digest`: a layer of the same key is kept whole
+    base: str  # :func:`_base`: a layer of the same base lends its files' facts to the next one
+    buffers: list[str]  # the paths whose facts are a buffer's text, not the disk's
+
+
+def _reusable(path: Path, base: str, root: Path, changes: list[ChangedFile], contents: Mapping[str, str | None],
+              buffers: Mapping[str, bytes] | None) -> list[StoredFile]:
+    """The facts of the previous layer (``path``, made on the same base) of the changed files
+    whose content and module name are what the working tree has now: adopted by the next build,
+    not parsed again (only the new and edited files are). A file's facts are a function of its
+    language, content, path and module name (and GraphMind's version, in the base); what resolving
+    it gives is not kept: every file of the layer is resolved again. None when a change renames
+    modules (a package's ``__init__.py`` added or deleted: its folder is read again whole) or the
+    previous layer is of another base."""
+    if not path.exists() or any(c.status in "AD" and languages.changes_module_names(c.path) for c in changes):
+        return []
+    try:
+        store = Store(path, read_only=True)
+    except Exception:  # noqa: BLE001 - a damaged or older layer lends nothing
+        return []
+    try:
+        said = store.meta(_KEY)
+        made = json.loads(said) if said is not None else {}
+        if made.get("base") != base:
+            return []
+        skip = {*made.get("buffers", []), *(buffers or {})}
+        wanted = [c.path for c in changes if c.path not in skip and contents.get(c.path) is not None]
+        rows = store.stored_files(wanted)
+    except (sqlite3.Error, ValueError):
+        return []
+    finally:
+        store.close()
+    probe = languages.FileProbe(root)
+    out = []
+    for row in rows:
+        lang = languages.get(row.lang or "") or languages.for_path(row.path)
+        if (row.status == "indexed" and row.facts is not None and row.sids is not None and lang is not None
+                and row.sha256 == contents.get(row.path) and row.facts.module == lang.module_name(row.path, probe)):
+            out.append(row)
+    return out
+
+
 def _looked_up_rows(db: sqlite3.Connection, columns: dict[str, list[str]], hidden: list[int]) -> LayerRows:
     """What a build stacks while it resolves: the layer's rows of the views lookups read
     (:data:`~.store.pg_overlay.INTERFACE_VIEWS`), the snapshot's ``hidden`` files hidden there;
@@ -251,9 +315,28 @@ def _looked_up_rows(db: sqlite3.Connection, columns: dict[str, list[str]], hidde
     return local_rows(db, {v: columns[v] for v in INTERFACE_VIEWS}, hidden)
 
 
+def _write_changes(engine: Engine, changes: list[ChangedFile], previous: list[StoredFile]) -> None:
+    """Write the changed files into a build's index: the previous layer's facts of those whose
+    content it had (:func:`_reusable`), the others read from disk. Not resolved: every file of
+    the layer is resolved once, against snapshot ∪ layer, after (resolving them against the
+    layer alone first was work thrown away). A change that renames modules (a package's
+    ``__init__.py`` added or deleted) reads its folder again whole, as a CI job does
+    (:func:`~graphmind.commits.refresh_changes`)."""
+    if any(c.status in "AD" and languages.changes_module_names(c.path) for c in changes):
+        refresh_changes(engine, changes)
+        return
+    adopted = {r.path for r in previous}
+    read = engine.indexer.read_changes(sorted(c.path for c in changes if c.path not in adopted))
+    with engine.lock:
+        written = [ch for r in previous if (ch := engine.updater.change_of_stored(r.path, r)) is not None] + read
+        if written:
+            with engine.store.tx():
+                engine.updater.apply(written, resolve=False)
+
+
 def _build(
     root: Path, session: StackedSession, changes: list[ChangedFile], columns: dict[str, list[str]], db_path: Path,
-    key: str, buffers: Mapping[str, bytes] | None = None,
+    meta: LayerMeta, buffers: Mapping[str, bytes] | None = None, previous: list[StoredFile] | None = None,
 ) -> tuple[list[str], list[str], list[str], LayerRows]:
     engine = Engine(root, db_path=db_path, jobs=1)
     pg = session.db
@@ -263,9 +346,9 @@ def _build(
         # the link keys whose edges the layer's index makes from its own rows alone: made again
         # over snapshot ∪ layer once its files are resolved
         store.layers.flushed = LinkKeys()
-        # 1. the changed files from disk, then the buffers' texts over them (resolved later,
-        # against snapshot ∪ layer)
-        refresh_changes(engine, changes)
+        # 1. the changed files, then the buffers' texts over them (resolved later, against
+        # snapshot ∪ layer)
+        _write_changes(engine, changes, previous or [])
         for rel, text in sorted((buffers or {}).items()):
             engine.open_document(rel, text)
         held = store.paths_under("")
@@ -315,8 +398,9 @@ def _build(
         rows = local_rows(store.db, columns, hidden, resolved)
         with store.tx():
             keep_search_rows(store.db, rows)  # (read again by the next start that keeps the layer)
-            store.set_meta(_KEY, json.dumps({"key": key, "changed": held, "deleted": deleted, "reresolved": others,
-                                             "hidden": hidden, "resolved": resolved}))
+            store.set_meta(_KEY, json.dumps({"key": meta.key, "base": meta.base, "buffers": meta.buffers, "changed": held,
+                                             "deleted": deleted, "reresolved": others, "hidden": hidden,
+                                             "resolved": resolved}))
         store.checkpoint()
         return held, deleted, others, rows
     finally:

@@ -14,10 +14,12 @@ import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
 from edit_sequences import apply_edits, edit_sequences, source_files
 from graph_util import FIXTURES
+from graphmind import languages
 from graphmind.cli import main
 from graphmind.commits import index_commit
 from graphmind.engine import Engine
@@ -26,7 +28,7 @@ from graphmind.snapshot_layer import LAYER_FILE
 from graphmind.store import Store
 from graphmind.store.codec import unpack_facts
 from graphmind.store.location import StoreLocation, check
-from graphmind.store.pg_overlay import LAYERED_VIEWS, local_rows, view_columns
+from graphmind.store.pg_overlay import LAYERED_VIEWS, LayerRows, install, local_rows, view_columns
 from graphmind.store.snapshots import SnapshotStore
 from graphmind.team import open_snapshot
 from hypothesis import HealthCheck, given, settings
@@ -144,6 +146,60 @@ def test_a_snapshot_and_the_local_layer_equal_a_fresh_index_of_the_working_tree(
         SnapshotStore(loc).prune(keep=0)
 
 
+def _build_counting_parses(root: Path, loc: StoreLocation) -> tuple[Any, set[str]]:
+    """A reader's start over the snapshot (the layer made or kept), and the files it parsed."""
+    import graphmind.engine.indexer as indexer
+
+    parsed: set[str] = set()
+    real = indexer.extract_file
+
+    def counting(root_: Path, rel: str, *args: Any) -> Any:
+        read = real(root_, rel, *args)
+        if read.extracted is not None:
+            parsed.add(rel)
+        return read
+
+    with mock.patch.object(indexer, "extract_file", counting):
+        engine, status = open_snapshot(root, loc)
+    assert engine is not None, status.reason
+    engine.close()
+    return status.layer, parsed
+
+
+@settings(max_examples=examples(8), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(first=edit_sequences(FILES, FRAGMENTS, max_edits=4), then=edit_sequences(FILES, FRAGMENTS, max_edits=3),
+       reverted=st.sets(st.sampled_from(FILES), max_size=2), deleted=st.sets(st.sampled_from(FILES), max_size=1),
+       new_file=st.booleans())
+def test_a_layer_made_again_parses_only_the_files_changed_since_the_last_and_equals_a_fresh_index(
+    pg_url: str, first: list, then: list, reverted: set[str], deleted: set[str], new_file: bool,
+) -> None:
+    """One more file changed (or one edited again, reverted, deleted): the next layer takes the
+    facts of the files whose content the previous layer had from it, parses only the others, and
+    still equals a fresh index of the working tree."""
+    loc = check(pg_url, "test")
+    with tempfile.TemporaryDirectory() as tmp:
+        root = repository(SHOP, Path(tmp) / "shop")
+        index_commit(root, loc, "HEAD", jobs=1, cache=Path(tmp) / "cache")
+        apply_edits(root, first)
+        layer1, _ = _build_counting_parses(root, loc)
+        held1 = {p: (root / p).read_bytes() for p in (layer1.changed if layer1 else [])}
+        apply_edits(root, then, deleted)
+        if reverted:
+            git(root, "checkout", "-q", "--", *sorted(p for p in reverted if p not in deleted))
+        if new_file:
+            (root / "src/shop/later.py").write_text("from shop.orders import make\n\n\ndef later():\n    make()\n")
+        layer2, parsed = _build_counting_parses(root, loc)
+        if layer2 is not None and layer2.built:
+            renames = any(languages.changes_module_names(p) for p in {*layer2.deleted, *(layer1.deleted if layer1 else [])}) \
+                or any(languages.changes_module_names(p) and p not in held1 for p in layer2.changed)
+            again = {p for p in layer2.changed if held1.get(p) != (root / p).read_bytes()}
+            if not renames:  # (a package's __init__.py added or deleted: its folder is read again whole)
+                assert parsed == again, (sorted(parsed), sorted(again))
+                assert layer2.reused == len(set(layer2.changed) - again)
+        assert_stacked_equals_fresh(root, loc, Path(tmp))
+        SnapshotStore(loc).prune(keep=0)
+
+
 def _callers_cli(root: Path, store: str, capsys: pytest.CaptureFixture[str], symbol: str) -> dict:
     assert main(["callers", symbol, "--root", str(root), "--store", store, "--json"]) == 0
     return json.loads(capsys.readouterr().out)
@@ -215,6 +271,39 @@ def test_a_kept_layer_stacks_the_rows_it_was_made_with_in_every_session(repo: Pa
             "shop.later.later", "shop.orders.cancel"]
     finally:
         engine.close()  # type: ignore[union-attr]
+
+
+def test_stacking_a_layer_again_keeps_the_tables_whose_rows_are_the_same(repo: Path, pg_url: str) -> None:
+    """A session holding a layer that stacks another (a build's interface, then the layer made)
+    keeps each table whose rows are the same as they are (not made and filled again), and makes
+    the others: then it holds exactly the new layer's rows."""
+    loc = check(pg_url, "test")
+    index_commit(repo, loc, "HEAD", jobs=1)
+    orders = repo / "src/shop/orders.py"
+    orders.write_text(orders.read_text().replace("def make(", "def build(").replace("= make()", "= build()"))
+    engine, status = open_snapshot(repo, loc)
+    assert engine is not None and status.layer is not None, status.reason
+    made = status.layer.rows
+    cols, sites = made.rows["sites"]
+    assert len(sites) > 1
+    other = LayerRows({**made.rows, "sites": (cols, sites[: len(sites) // 2])}, made.hidden, made.resolved, made.deps_gone)
+
+    def oids(conn: Any) -> dict[str, int]:
+        return {v: conn.execute(f"SELECT 'pg_temp.o_{v}'::regclass::oid").fetchone()[0] for v in ("symbols", "sites")}
+
+    try:
+        with engine.store.db.connection() as conn:
+            before = oids(conn)
+            install(conn, other, held=made)
+            after = oids(conn)
+            assert after["symbols"] == before["symbols"] and after["sites"] != before["sites"]
+            for view, (_, rows) in other.rows.items():
+                assert conn.execute(f"SELECT count(*) FROM o_{view}").fetchone()[0] == len(rows), view
+            install(conn, made, held=other)  # and back
+            assert oids(conn)["symbols"] == before["symbols"]
+            assert conn.execute("SELECT count(*) FROM o_sites").fetchone()[0] == len(sites)
+    finally:
+        engine.close()
 
 
 def test_a_large_layer_is_indexed_and_answers_alike(repo: Path, pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -308,31 +308,36 @@ def _shadow_views(columns: dict[str, list[str]], hidden: Iterable[int], resolved
     return out
 
 
-def install(conn: Any, layer: LayerRows) -> None:
+def install(conn: Any, layer: LayerRows, held: LayerRows | None = None) -> None:
     """Stack ``layer`` on the snapshot in one session (a psycopg connection): its TEMP tables,
     filled, and the TEMP views that shadow the snapshot's. Again on the same session: replaced.
     Three round trips of statements and one COPY per table (a session's start waits on them).
     The views ``layer`` holds rows of (all, but for a layer's build: what its lookups read); the
-    snapshot's other views are not shadowed."""
+    snapshot's other views are not shadowed. ``held``: the layer the session holds stacked now
+    (installed by this function, not patched since): a table whose rows are the same is kept as
+    it is (not made, filled, indexed and analyzed again: a build stacks its files' interface
+    while it resolves, then the layer made, whose interface is mostly the same rows)."""
     views = [v for v in LAYERED_VIEWS if v in layer.rows]
+    kept = {v for v in views if held is not None and held.rows.get(v) == layer.rows[v]}
+    made = [v for v in views if v not in kept]
     make = [
         "SET TRANSACTION READ WRITE",  # an editor's session is read-only by default
         *(f"DROP VIEW IF EXISTS pg_temp.{v}" for v in LAYERED_VIEWS),
-        *(f"DROP TABLE IF EXISTS pg_temp.o_{v}" for v in ["hidden", "deps_gone", *LAYERED_VIEWS]),
+        *(f"DROP TABLE IF EXISTS pg_temp.o_{v}" for v in ["hidden", "deps_gone", *LAYERED_VIEWS] if v not in kept),
         # whole: a changed or deleted file; else a re-resolved one (what its resolution changed)
         "CREATE TEMP TABLE o_hidden(file_id bigint PRIMARY KEY, whole boolean NOT NULL DEFAULT true)",
         "CREATE TEMP TABLE o_deps_gone(key text COLLATE \"C\" NOT NULL, file_id bigint NOT NULL)",
         *(f"CREATE TEMP TABLE o_{v} AS SELECT {', '.join(layer.rows[v][0])} FROM {SCHEMA_NAME}.{v} WITH NO DATA"
-          for v in views),
+          for v in made),
     ]
     shadow = _shadow_views({v: layer.rows[v][0] for v in views}, layer.hidden, bool(layer.resolved))
     # a large layer's tables get the shared tables' indexes (a small one is read whole faster)
     shadow += [f"CREATE INDEX ON o_{v}{cols}" for v, indexed in _INDEXES.items()
-               if v in layer.rows and len(layer.rows[v][1]) >= INDEXED_ROWS for cols in indexed]
+               if v in made and len(layer.rows[v][1]) >= INDEXED_ROWS for cols in indexed]
     if len(layer.deps_gone) >= INDEXED_ROWS:
         shadow.append("CREATE INDEX ON o_deps_gone(file_id, key)")
     # the planner's statistics of the small tables (autovacuum never sees TEMP tables)
-    shadow.append("ANALYZE " + ", ".join(f"o_{v}" for v in ["hidden", "deps_gone", *views]))
+    shadow.append("ANALYZE " + ", ".join(f"o_{v}" for v in ["hidden", "deps_gone", *made]))
     with conn.transaction():
         conn.execute(";\n".join(make), prepare=False)
         with conn.cursor().copy("COPY o_hidden(file_id, whole) FROM STDIN") as cp:
@@ -344,7 +349,7 @@ def install(conn: Any, layer: LayerRows) -> None:
             with conn.cursor().copy("COPY o_deps_gone(key, file_id) FROM STDIN") as cp:
                 for row in layer.deps_gone:
                     cp.write_row(row)
-        for v in views:
+        for v in made:
             cols, rows = layer.rows[v]
             if rows:
                 with conn.cursor().copy(f"COPY o_{v}({', '.join(cols)}) FROM STDIN") as cp:

@@ -25,6 +25,7 @@ class Stacking:
         self.version = 0
         self._lock = threading.Lock()
         self._have: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()  # session -> its version
+        self._held: weakref.WeakKeyDictionary[Any, LayerRows] = weakref.WeakKeyDictionary()  # session -> its rows
 
     def stack(self, rows: LayerRows) -> None:
         """Sessions handed out from now on have ``rows`` stacked (replacing the layer they held)."""
@@ -38,14 +39,16 @@ class Stacking:
             return self.rows is rows and self.version > 0 and self._have.get(conn) == self.version
 
     def __call__(self, conn: Any) -> None:
-        """A session being handed out: the newest layer installed in it unless it holds it."""
+        """A session being handed out: the newest layer installed in it unless it holds it (the
+        tables of the one it holds whose rows are the same kept: :func:`.pg_overlay.install`)."""
         with self._lock:
-            have, version, rows = self._have.get(conn, 0), self.version, self.rows
+            have, version, rows, held = self._have.get(conn, 0), self.version, self.rows, self._held.get(conn)
         if have == version or rows is None:
             return
-        install(conn, rows)
+        install(conn, rows, held)
         with self._lock:
             self._have[conn] = version
+            self._held[conn] = rows
 
 
 __all__ = ["Stacking"]
