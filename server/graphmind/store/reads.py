@@ -333,7 +333,7 @@ class Reads:
         a recursive CTE over the call edges (incoming: also each declared method's overrides, the
         ``overrides`` table and the dispatch edges at its call sites, as :meth:`overriders`), at
         most ``depth`` hops and ``max_rows`` rows of the walk, then the levels, the symbols (each
-        read once: ``ns``) and their parents (the answer's containers), the edges between
+        read once) and their parents (the answer's containers), the edges between
         consecutive levels with their sites, and what completeness counts over the
         nodes less than ``near_depth`` hops away (:mod:`graphmind.graph.blast` reads them as it
         reads its stepped walk's). The walk dedupes (node, hops), not nodes: a node reached again
@@ -520,8 +520,10 @@ def _radius_sql(d: Dialect, incoming: bool) -> str:
     # they reach the next level; with both ends' levels in one join, the generic plan (its
     # estimates know no row counts) paired every two nodes before reading an edge. The same
     # read, at every confidence, counts the weak edges of the near nodes (one probe a node).
-    # Each node's symbol is read once (``ns``: its row, the unresolved calls' names, its parent),
-    # each of their files' paths once (``np``); a site's file is its caller's, a node's (else read)
+    # Each node's symbol is read once (``ns``: its row and path, the unresolved calls' names, its
+    # parent). No two of these sets are joined but ``lv`` to ``reached`` and to the walk's rows:
+    # a generic plan knows no sizes, and a join of a CTE inside a loop over another (a site's
+    # path from the nodes' files, once) scanned 1069 files for each of 9540 sites
     sql = f"""
         WITH RECURSIVE walk(node, depth, parent, conf) AS (
             SELECT value, 0, CAST(NULL AS bigint), CAST(NULL AS integer) FROM {d.ints}
@@ -530,10 +532,10 @@ def _radius_sql(d: Dialect, incoming: bool) -> str:
         ),
         cut AS (SELECT node, depth, parent, conf FROM walk LIMIT ?4),
         lv AS (SELECT node, min(depth) AS depth FROM cut GROUP BY node),
-        ns AS MATERIALIZED (SELECT lv.depth, s.* FROM lv CROSS JOIN LATERAL (SELECT * FROM symbols s WHERE s.id = lv.node OFFSET 0) s),
-        np AS MATERIALIZED (
-            SELECT k.file_id, f.path FROM (SELECT DISTINCT file_id FROM ns) k
-            CROSS JOIN LATERAL (SELECT f.path FROM files f WHERE f.id = k.file_id OFFSET 0) f
+        ns AS MATERIALIZED (
+            SELECT lv.depth, s.*, f.path FROM lv
+            CROSS JOIN LATERAL (SELECT * FROM symbols s WHERE s.id = lv.node OFFSET 0) s
+            CROSS JOIN LATERAL (SELECT f.path FROM files f WHERE f.id = s.file_id OFFSET 0) f
         ),
         reached AS MATERIALIZED (
             SELECT e.node, p.depth, p.node AS parent, e.conf, e.fid, e.sid, e.via FROM lv p CROSS JOIN LATERAL (
@@ -548,13 +550,11 @@ def _radius_sql(d: Dialect, incoming: bool) -> str:
         SELECT
             (SELECT count(*) FROM cut),
             (SELECT {d.json_rows("node, depth")} FROM lv),
-            (SELECT {d.json_rows(SYMBOL_COLUMNS)} FROM ns s JOIN np f ON f.file_id = s.file_id),
+            (SELECT {d.json_rows(SYMBOL_COLUMNS.replace("f.path", "s.path"))} FROM ns s),
             (SELECT {d.json_rows("node, parent, conf, fid, sid, via")} FROM par),
             (SELECT {d.json_rows("st.file_id, st.sid, " + SITE_COLUMNS)} FROM (SELECT DISTINCT fid, sid FROM par) k
              CROSS JOIN LATERAL (SELECT * FROM sites st WHERE st.file_id = k.fid AND st.sid = k.sid OFFSET 0) st
-             LEFT JOIN np ON np.file_id = st.file_id
-             CROSS JOIN LATERAL (SELECT coalesce(np.path, (SELECT f.path FROM files f WHERE f.id = st.file_id OFFSET 0)) AS path) f
-             WHERE f.path IS NOT NULL),
+             CROSS JOIN LATERAL (SELECT f.path FROM files f WHERE f.id = st.file_id OFFSET 0) f),
             {f"(SELECT {d.json_rows('i.parent, i.node, i.conf, s.qname')} FROM cut i JOIN lv c ON c.node = i.node "
              "JOIN lv p ON p.node = i.parent CROSS JOIN LATERAL (SELECT s.qname FROM symbols s WHERE s.id = i.parent OFFSET 0) s "
              "WHERE i.parent IS NOT NULL AND c.depth = i.depth AND i.depth - p.depth = 1)" if incoming else "NULL"},
