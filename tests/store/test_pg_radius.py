@@ -145,8 +145,8 @@ def chain(tmp_path: Path, pg_url: str) -> Path:
 
 
 def test_a_blast_radius_is_one_statement_and_callers_one(chain: Path, pg_url: str) -> None:
-    """The walk, its levels, symbols, edges, sites and completeness counts: one statement,
-    whatever the depth; callers and their symbols: one."""
+    """The walk, its levels, symbols (with their containers), edges, sites and completeness
+    counts: one statement, whatever the depth; callers and their symbols: one."""
     with snapshot_graph(chain, pg_url) as (graph, reads):
         f0 = graph.find("chain.f0")[0]
         res = graph.blast_radius([f0], 7)  # warm: the session's prepared statements
@@ -165,6 +165,11 @@ def test_a_blast_radius_is_one_statement_and_callers_one(chain: Path, pg_url: st
             calls.clear()
             blast.run(blast.blast_steps(graph._reads, [f0], 7, True, 2, 500))
             assert len(calls) == 1 and "WITH RECURSIVE" in calls[0]
+            calls.clear()  # the whole answer too: its containers came with the walk's rows, and no
+            # unresolved call is counted, so none is listed
+            answer = graph.blast_radius([f0], 7)
+            assert len(calls) == 1 and answer.unresolved_sites == 0
+            assert answer.containers == {s.id: "chain" for s in [f0, *(i.symbol for i in answer.items)]}
         finally:
             reads.db.execute = real
 

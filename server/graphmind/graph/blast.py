@@ -42,6 +42,7 @@ from .. import languages
 from ..model import EXTRACTED, Via
 from ..store import Reads
 from ..store.reads import RadiusRows
+from . import placement
 from .records import BlastItem, BlastResult, Site, Sym
 
 MAX_DEPTH = 1000  # hops; a deeper request is clamped
@@ -262,14 +263,12 @@ def _answer(
         cands = by_node.get(n, [])
         if not cands or n not in syms:
             continue
-        # the strongest path; ties go to the parent that sorts first by qualified name
-        ranked = sorted(
-            ((p, min(best[p][0], c)) for p, c, _, _, _ in cands if p in best),
-            key=lambda pc: (-pc[1], syms[pc[0]].qname if pc[0] in syms else ""),
-        )
+        # the strongest path; ties go to the parent that sorts first by qualified name (the first
+        # of those listed first: what a stable sort would put first)
+        ranked = [(p, min(best[p][0], c)) for p, c, _, _, _ in cands if p in best]
         if not ranked:
             continue
-        parent, conf = ranked[0]
+        parent, conf = min(ranked, key=lambda pc: (-pc[1], syms[pc[0]].qname if pc[0] in syms else ""))
         best[n] = (min(conf, EXTRACTED), parent)
         chains[n] = [*chains.get(parent, []), syms[n].qname]
         site_keys[n] = [(fid, idx) for p, _, fid, idx, _ in cands if p == parent and fid >= 0]
@@ -296,11 +295,13 @@ def _answer(
     else:  # counted with the walk: the unresolved calls by their file's language
         langs = _families(near_syms) if incoming else {None}
         unresolved, weak = sum(n for lang, n in got.unresolved.items() if lang in langs), got.weak
-    with reads() as r:
+    with reads() as r:  # the containers the answer shows: their parents read with the walk's rows, or here
+        containers = placement.containers(r, [*targets, *(i.symbol for i in shown)], None if got is None else got.parents)
         epoch = r.epoch()
     return BlastResult(
         targets, shown, total, bool(walk.cut), unresolved == 0 and weak == 0, unresolved, epoch,
         truncated_by=list(walk.cut), weak_edges=weak, nodes=len(level), scope=[syms[n] for n in near if n in syms],
+        containers=containers,
     )
 
 

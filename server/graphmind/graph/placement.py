@@ -4,21 +4,26 @@ runs only when the file is executed, as its language defines it: ``Language.main
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from .. import languages
 from ..store import Reads
 from .records import Site, Sym
 from .source import Source
 
 
-def containers(reads: Reads, syms: list[Sym]) -> dict[int, str | None]:
+def containers(reads: Reads, syms: list[Sym], known: Mapping[int, tuple[str, str, str]] | None = None) -> dict[int, str | None]:
     """Each symbol's container: the enclosing class (or function) by name, the module by its
-    qualified name; None for a module or a symbol without a parent."""
-    parent_ids = sorted({s.parent_id for s in syms if s.parent_id is not None and s.kind != "module"})
-    parents = {p.id: p for p in map(Sym.of, reads.symbols_by_id(parent_ids))}
+    qualified name; None for a module or a symbol without a parent. ``known``: parents read
+    already, (kind, name, qname) by id (a blast radius's statement reads its nodes'): only the
+    others are read here."""
+    parents = dict(known or {})
+    parent_ids = sorted({s.parent_id for s in syms if s.parent_id is not None and s.kind != "module"} - parents.keys())
+    parents.update((p.id, (p.kind, p.name, p.qname)) for p in map(Sym.of, reads.symbols_by_id(parent_ids)))
     out: dict[int, str | None] = {}
     for s in syms:
         p = parents.get(s.parent_id) if s.parent_id is not None and s.kind != "module" else None
-        out[s.id] = None if p is None else (p.qname if p.kind == "module" else p.name)
+        out[s.id] = None if p is None else (p[2] if p[0] == "module" else p[1])
     return out
 
 
@@ -34,6 +39,8 @@ class MainGuards:
             lang = languages.for_path(rel)
             # parse only for a language that has entry points (its plugin overrides the hook)
             has = lang is not None and type(lang).main_guards is not languages.Language.main_guards
+            if has and lang.main_guard_marker is not None:  # (a file without the language's marker has none)
+                has = lang.main_guard_marker in (self.source.text(rel) or b"")
             tree = self.source.tree(rel) if has else None
             self._blocks[rel] = lang.main_guards(tree.root_node) if lang is not None and tree is not None else []
         return self._blocks[rel]

@@ -360,7 +360,8 @@ class Graph:
         self, res: BlastResult, depth: int, direction: str, min_confidence: str | int, unresolved_limit: int = 200
     ) -> None:
         """Adds to a blast radius what it may miss (possible callers, the unresolved calls, up to
-        ``unresolved_limit``), how it was asked, containers, and module code in script entry points."""
+        ``unresolved_limit``), how it was asked, and module code in script entry points (its
+        containers came with its rows: :func:`.blast.blast_steps`)."""
         incoming, min_conf = direction == "incoming", confidence_level(min_confidence)
         depth = min(max(0, int(depth)), blast.MAX_DEPTH)
         source = self.source()
@@ -368,7 +369,6 @@ class Graph:
         res.possible = self._possible_more(res, depth, direction, min_conf)
         with self._reads() as r:
             res.unresolved_calls = counts.unresolved_calls(r, source, res, incoming, unresolved_limit)
-            res.containers = placement.containers(r, [*res.targets, *(i.symbol for i in res.items)])
         guards = MainGuards(source)
         for item in res.items:
             item.in_main_guard = item.symbol.kind == "module" and guards.all_inside(item.sites)

@@ -239,6 +239,10 @@ class Language:
         a program, never when it is imported (Python's ``if __name__ == "__main__":``)."""
         return []
 
+    # bytes every file with such a block holds (None: any file may): a file without them is not
+    # parsed to look for one (an answer that places module-level calls asks of each caller's file)
+    main_guard_marker: bytes | None = None
+
 
 @cache
 def _ts_language(grammar: str) -> ts.Language:

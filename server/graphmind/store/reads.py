@@ -8,6 +8,7 @@ signature, lang, parent_id. A site row is ``SITE_COLUMNS``: path, range (4), cal
 from __future__ import annotations
 
 import contextlib
+import functools
 import marshal
 import sqlite3
 import time
@@ -50,6 +51,7 @@ class RadiusRows:
     unresolved: dict[str | None, int]  # unresolved call sites that could reach the near nodes, by file language
     weak: int  # call edges into (out of) the near nodes below the confidence asked
     cut: bool  # the rows bound cut the walk
+    parents: dict[int, tuple[str, str, str]]  # the nodes' parents (not a module's): (kind, name, qname) by id
 
 
 def like_escape(s: str) -> str:
@@ -330,95 +332,22 @@ class Reads:
         """A blast radius's walk and every row its answer reads, in one statement (one round trip):
         a recursive CTE over the call edges (incoming: also each declared method's overrides, the
         ``overrides`` table and the dispatch edges at its call sites, as :meth:`overriders`), at
-        most ``depth`` hops and ``max_rows`` rows of the walk, then the levels, the symbols, the
-        edges between consecutive levels with their sites, and what completeness counts over the
+        most ``depth`` hops and ``max_rows`` rows of the walk, then the levels, the symbols (each
+        read once) and their parents (the answer's containers), the edges between
+        consecutive levels with their sites, and what completeness counts over the
         nodes less than ``near_depth`` hops away (:mod:`graphmind.graph.blast` reads them as it
         reads its stepped walk's). The walk dedupes (node, hops), not nodes: a node reached again
         at a deeper level is a row again, and ``RadiusRows.cut`` says the rows bound cut it."""
-        near, far = ("callee_id", "caller_id") if incoming else ("caller_id", "callee_id")
         d = self.d
-        # Every view is read by a restriction on its own columns (``x.col = <a value of an outer
-        # row>``, in a LATERAL subquery), never by a join to another view or to the walk: over a
-        # local layer the views are UNION ALLs, which PostgreSQL does not flatten, and a join's
-        # condition does not reach their arms (each arm read whole: seconds on a snapshot),
-        # where a restriction does and uses the arm's index (``OFFSET 0`` keeps each such
-        # subquery apart: pulled up into its parent, its restriction would be a join's condition
-        # again). The rows one hop adds from the
-        # walk's row ``w``: its call edges (no parent kept: the edges are read again with their
-        # sites below); incoming, also a declared method's implementations, with the declared
-        # method as their parent: a stored override (``inferred``), and a dispatch edge at the
-        # site of a call to it (found by its ``via``, through the index of the few edges that
-        # have one), at its confidence.
-        hops = (f"SELECT e.{far} AS node, CAST(NULL AS bigint) AS parent, CAST(NULL AS integer) AS conf FROM edges e "
-                f"WHERE e.{near} = w.node AND e.kind = 'call' AND e.confidence >= ?2")
-        if incoming:  # (the node's symbol read once for both: each read of a view is a probe per layer)
-            hops += (
-                " UNION ALL SELECT k.node, w.node, k.conf FROM (SELECT s.qname FROM symbols s WHERE s.id = w.node LIMIT 1) s "
-                f"CROSS JOIN LATERAL (SELECT o.impl_id AS node, {INFERRED} AS conf FROM overrides o "
-                f"WHERE o.declared_id = w.node AND ?2 <= {INFERRED}"
-                " UNION ALL SELECT x.callee_id, x.confidence FROM ("
-                "SELECT x.callee_id, x.confidence, x.caller_id, x.file_id, x.sid FROM edges x "
-                "WHERE x.via = 'dispatch:' || s.qname AND x.via LIKE 'dispatch:%' AND x.kind = 'call' AND x.confidence >= ?2 OFFSET 0) x "
-                "WHERE EXISTS (SELECT 1 FROM edges e WHERE e.caller_id = x.caller_id AND e.file_id = x.file_id "
-                "AND e.sid = x.sid AND e.callee_id = w.node AND e.kind = 'call' OFFSET 0)) k"
-            )
-        # (unresolved calls counted by file, each file's language looked up by its id)
-        unresolved = (
-            "SELECT (SELECT f.lang FROM files f WHERE f.id = k.file_id OFFSET 0) AS lang, k.n FROM ("
-            "SELECT st.file_id, count(*) AS n FROM (SELECT DISTINCT s.name FROM lv CROSS JOIN LATERAL "
-            "(SELECT s.name FROM symbols s WHERE s.id = lv.node AND s.kind != 'module' OFFSET 0) s WHERE lv.depth < ?5) nm "
-            "CROSS JOIN LATERAL (SELECT st.file_id FROM sites st WHERE st.name = nm.name AND st.status = 'unresolved' "
-            "AND st.kind = 'call' OFFSET 0) st GROUP BY st.file_id) k"
-        ) if incoming else (
-            "SELECT NULL AS lang, count(*) AS n FROM lv CROSS JOIN LATERAL (SELECT 1 FROM sites st WHERE st.caller_id = lv.node "
-            "AND st.status = 'unresolved' AND st.kind = 'call' OFFSET 0) st WHERE lv.depth < ?5"
-        )
-        # the edges the walk followed are read again first (``reached``: a fence), then kept when
-        # they reach the next level; with both ends' levels in one join, the generic plan (its
-        # estimates know no row counts) paired every two nodes before reading an edge. The same
-        # read, at every confidence, counts the weak edges of the near nodes (one probe a node)
-        sql = f"""
-            WITH RECURSIVE walk(node, depth, parent, conf) AS (
-                SELECT value, 0, CAST(NULL AS bigint), CAST(NULL AS integer) FROM {d.ints}
-                UNION
-                SELECT h.node, w.depth + 1, h.parent, h.conf FROM walk w CROSS JOIN LATERAL ({hops}) h WHERE w.depth < ?3
-            ),
-            cut AS (SELECT node, depth, parent, conf FROM walk LIMIT ?4),
-            lv AS (SELECT node, min(depth) AS depth FROM cut GROUP BY node),
-            reached AS MATERIALIZED (
-                SELECT e.node, p.depth, p.node AS parent, e.conf, e.fid, e.sid, e.via FROM lv p CROSS JOIN LATERAL (
-                    SELECT e.{far} AS node, e.confidence AS conf, e.file_id AS fid, e.sid, e.via FROM edges e
-                    WHERE e.{near} = p.node AND e.kind = 'call' OFFSET 0) e
-                WHERE p.depth < ?3 OR p.depth < ?5
-            ),
-            par AS (
-                SELECT r.node, r.parent, r.conf, r.fid, r.sid, r.via FROM reached r JOIN lv c ON c.node = r.node
-                WHERE c.depth - r.depth = 1 AND r.conf >= ?2
-            )
-            SELECT
-                (SELECT count(*) FROM cut),
-                (SELECT {d.json_rows("node, depth")} FROM lv),
-                (SELECT {d.json_rows(SYMBOL_COLUMNS)} FROM lv
-                 CROSS JOIN LATERAL (SELECT * FROM symbols s WHERE s.id = lv.node OFFSET 0) s
-                 CROSS JOIN LATERAL (SELECT f.path FROM files f WHERE f.id = s.file_id OFFSET 0) f),
-                (SELECT {d.json_rows("node, parent, conf, fid, sid, via")} FROM par),
-                (SELECT {d.json_rows("st.file_id, st.sid, " + SITE_COLUMNS)} FROM (SELECT DISTINCT fid, sid FROM par) k
-                 CROSS JOIN LATERAL (SELECT * FROM sites st WHERE st.file_id = k.fid AND st.sid = k.sid OFFSET 0) st
-                 CROSS JOIN LATERAL (SELECT f.path FROM files f WHERE f.id = st.file_id OFFSET 0) f),
-                {f"(SELECT {d.json_rows('i.parent, i.node, i.conf, s.qname')} FROM cut i JOIN lv c ON c.node = i.node "
-                 "JOIN lv p ON p.node = i.parent CROSS JOIN LATERAL (SELECT s.qname FROM symbols s WHERE s.id = i.parent OFFSET 0) s "
-                 "WHERE i.parent IS NOT NULL AND c.depth = i.depth AND i.depth - p.depth = 1)" if incoming else "NULL"},
-                (SELECT {d.json_rows("u.lang, u.n")} FROM ({unresolved}) u),
-                (SELECT count(*) FROM reached r WHERE r.conf < ?2 AND r.depth < ?5)
-        """
-        (rows, level, syms, edges, sites, impls, unres, weak), = self._q(
-            sql, (d.array(targets), min_conf, depth, max_rows, near_depth))
+        (rows, level, syms, edges, sites, impls, unres, weak, parents), = self._q(
+            _radius_sql(d, incoming), (d.array(targets), min_conf, depth, max_rows, near_depth))
         by_lang: dict[str | None, int] = {}
         for lang, n in d.rows(unres):
             by_lang[lang] = by_lang.get(lang, 0) + n
         return RadiusRows(
             {n: h for n, h in d.rows(level)}, [tuple(r) for r in d.rows(syms)], [tuple(r) for r in d.rows(edges)],
             [tuple(r) for r in d.rows(sites)], [tuple(r) for r in d.rows(impls)], by_lang, weak, rows >= max_rows,
+            {i: (kind, name, qname) for i, kind, name, qname in d.rows(parents)},
         )
 
     def sites_by_key(self, keys: list[tuple[int, int]]) -> list[tuple]:
@@ -544,3 +473,95 @@ class Reads:
             "WHERE m.id = ? ORDER BY f.path, st.sl, st.sc",
             (module_id,),
         )
+
+
+@functools.lru_cache(maxsize=8)
+def _radius_sql(d: Dialect, incoming: bool) -> str:
+    """:meth:`Reads.radius`'s statement, made once (its text is long: one string object, whose
+    hash is kept, and short enough once its runs of spaces are one (no literal in it holds two)
+    for psycopg to keep its conversion)."""
+    near, far = ("callee_id", "caller_id") if incoming else ("caller_id", "callee_id")
+    # Every view is read by a restriction on its own columns (``x.col = <a value of an outer
+    # row>``, in a LATERAL subquery), never by a join to another view or to the walk: over a
+    # local layer the views are UNION ALLs, which PostgreSQL does not flatten, and a join's
+    # condition does not reach their arms (each arm read whole: seconds on a snapshot),
+    # where a restriction does and uses the arm's index (``OFFSET 0`` keeps each such
+    # subquery apart: pulled up into its parent, its restriction would be a join's condition
+    # again). The rows one hop adds from the
+    # walk's row ``w``: its call edges (no parent kept: the edges are read again with their
+    # sites below); incoming, also a declared method's implementations, with the declared
+    # method as their parent: a stored override (``inferred``), and a dispatch edge at the
+    # site of a call to it (found by its ``via``, through the index of the few edges that
+    # have one), at its confidence.
+    hops = (f"SELECT e.{far} AS node, CAST(NULL AS bigint) AS parent, CAST(NULL AS integer) AS conf FROM edges e "
+            f"WHERE e.{near} = w.node AND e.kind = 'call' AND e.confidence >= ?2")
+    if incoming:  # (the node's symbol read once for both: each read of a view is a probe per layer)
+        hops += (
+            " UNION ALL SELECT k.node, w.node, k.conf FROM (SELECT s.qname FROM symbols s WHERE s.id = w.node LIMIT 1) s "
+            f"CROSS JOIN LATERAL (SELECT o.impl_id AS node, {INFERRED} AS conf FROM overrides o "
+            f"WHERE o.declared_id = w.node AND ?2 <= {INFERRED}"
+            " UNION ALL SELECT x.callee_id, x.confidence FROM ("
+            "SELECT x.callee_id, x.confidence, x.caller_id, x.file_id, x.sid FROM edges x "
+            "WHERE x.via = 'dispatch:' || s.qname AND x.via LIKE 'dispatch:%' AND x.kind = 'call' AND x.confidence >= ?2 OFFSET 0) x "
+            "WHERE EXISTS (SELECT 1 FROM edges e WHERE e.caller_id = x.caller_id AND e.file_id = x.file_id "
+            "AND e.sid = x.sid AND e.callee_id = w.node AND e.kind = 'call' OFFSET 0)) k"
+        )
+    # (unresolved calls counted by file, each file's language looked up by its id)
+    unresolved = (
+        "SELECT (SELECT f.lang FROM files f WHERE f.id = k.file_id OFFSET 0) AS lang, k.n FROM ("
+        "SELECT st.file_id, count(*) AS n FROM (SELECT DISTINCT ns.name FROM ns WHERE ns.depth < ?5 AND ns.kind != 'module') nm "
+        "CROSS JOIN LATERAL (SELECT st.file_id FROM sites st WHERE st.name = nm.name AND st.status = 'unresolved' "
+        "AND st.kind = 'call' OFFSET 0) st GROUP BY st.file_id) k"
+    ) if incoming else (
+        "SELECT NULL AS lang, count(*) AS n FROM lv CROSS JOIN LATERAL (SELECT 1 FROM sites st WHERE st.caller_id = lv.node "
+        "AND st.status = 'unresolved' AND st.kind = 'call' OFFSET 0) st WHERE lv.depth < ?5"
+    )
+    # the edges the walk followed are read again first (``reached``: a fence), then kept when
+    # they reach the next level; with both ends' levels in one join, the generic plan (its
+    # estimates know no row counts) paired every two nodes before reading an edge. The same
+    # read, at every confidence, counts the weak edges of the near nodes (one probe a node).
+    # Each node's symbol is read once (``ns``: its row and path, the unresolved calls' names, its
+    # parent). No two of these sets are joined but ``lv`` to ``reached`` and to the walk's rows:
+    # a generic plan knows no sizes, and a join of a CTE inside a loop over another (a site's
+    # path from the nodes' files, once) scanned 1069 files for each of 9540 sites
+    sql = f"""
+        WITH RECURSIVE walk(node, depth, parent, conf) AS (
+            SELECT value, 0, CAST(NULL AS bigint), CAST(NULL AS integer) FROM {d.ints}
+            UNION
+            SELECT h.node, w.depth + 1, h.parent, h.conf FROM walk w CROSS JOIN LATERAL ({hops}) h WHERE w.depth < ?3
+        ),
+        cut AS (SELECT node, depth, parent, conf FROM walk LIMIT ?4),
+        lv AS (SELECT node, min(depth) AS depth FROM cut GROUP BY node),
+        ns AS MATERIALIZED (
+            SELECT lv.depth, s.*, f.path FROM lv
+            CROSS JOIN LATERAL (SELECT * FROM symbols s WHERE s.id = lv.node OFFSET 0) s
+            CROSS JOIN LATERAL (SELECT f.path FROM files f WHERE f.id = s.file_id OFFSET 0) f
+        ),
+        reached AS MATERIALIZED (
+            SELECT e.node, p.depth, p.node AS parent, e.conf, e.fid, e.sid, e.via FROM lv p CROSS JOIN LATERAL (
+                SELECT e.{far} AS node, e.confidence AS conf, e.file_id AS fid, e.sid, e.via FROM edges e
+                WHERE e.{near} = p.node AND e.kind = 'call' OFFSET 0) e
+            WHERE p.depth < ?3 OR p.depth < ?5
+        ),
+        par AS (
+            SELECT r.node, r.parent, r.conf, r.fid, r.sid, r.via FROM reached r JOIN lv c ON c.node = r.node
+            WHERE c.depth - r.depth = 1 AND r.conf >= ?2
+        )
+        SELECT
+            (SELECT count(*) FROM cut),
+            (SELECT {d.json_rows("node, depth")} FROM lv),
+            (SELECT {d.json_rows(SYMBOL_COLUMNS.replace("f.path", "s.path"))} FROM ns s),
+            (SELECT {d.json_rows("node, parent, conf, fid, sid, via")} FROM par),
+            (SELECT {d.json_rows("st.file_id, st.sid, " + SITE_COLUMNS)} FROM (SELECT DISTINCT fid, sid FROM par) k
+             CROSS JOIN LATERAL (SELECT * FROM sites st WHERE st.file_id = k.fid AND st.sid = k.sid OFFSET 0) st
+             CROSS JOIN LATERAL (SELECT f.path FROM files f WHERE f.id = st.file_id OFFSET 0) f),
+            {f"(SELECT {d.json_rows('i.parent, i.node, i.conf, s.qname')} FROM cut i JOIN lv c ON c.node = i.node "
+             "JOIN lv p ON p.node = i.parent CROSS JOIN LATERAL (SELECT s.qname FROM symbols s WHERE s.id = i.parent OFFSET 0) s "
+             "WHERE i.parent IS NOT NULL AND c.depth = i.depth AND i.depth - p.depth = 1)" if incoming else "NULL"},
+            (SELECT {d.json_rows("u.lang, u.n")} FROM ({unresolved}) u),
+            (SELECT count(*) FROM reached r WHERE r.conf < ?2 AND r.depth < ?5),
+            (SELECT {d.json_rows("p.id, p.kind, p.name, p.qname")} FROM (SELECT DISTINCT parent_id FROM ns
+             WHERE parent_id IS NOT NULL AND kind != 'module') k
+             CROSS JOIN LATERAL (SELECT p.id, p.kind, p.name, p.qname FROM symbols p WHERE p.id = k.parent_id OFFSET 0) p)
+    """
+    return " ".join(sql.split())

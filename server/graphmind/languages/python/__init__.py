@@ -81,6 +81,8 @@ class Python(Language):
     def main_guards(self, root: ts.Node) -> list[tuple[tuple[int, int], tuple[int, int]]]:
         return _main_guards(root)
 
+    main_guard_marker = b"__main__"  # (the guard's string, its quotes stripped, is this: guards.py)
+
     def rebase_local(self, local: Any, mapping: list[int]) -> dict[int, tuple]:
         return _extract.rebase_local(local, mapping)
 
