@@ -14,12 +14,18 @@ def containers(reads: Reads, syms: list[Sym]) -> dict[int, str | None]:
     """Each symbol's container: the enclosing class (or function) by name, the module by its
     qualified name; None for a module or a symbol without a parent."""
     parent_ids = sorted({s.parent_id for s in syms if s.parent_id is not None and s.kind != "module"})
-    parents = {p.id: p for p in map(Sym.of, reads.symbols_by_id(parent_ids))}
-    out: dict[int, str | None] = {}
-    for s in syms:
-        p = parents.get(s.parent_id) if s.parent_id is not None and s.kind != "module" else None
-        out[s.id] = None if p is None else (p.qname if p.kind == "module" else p.name)
-    return out
+    parents = {p.id: (p.kind, p.name, p.qname) for p in map(Sym.of, reads.symbols_by_id(parent_ids))}
+    return {s.id: container_of(s.kind, parents.get(s.parent_id) if s.parent_id is not None else None) for s in syms}
+
+
+def container_of(kind: str, parent: tuple[str, str, str] | None) -> str | None:
+    """The container a symbol of ``kind`` is shown under, from its parent's (kind, name, qname):
+    a class (or function) by name, a module by qualified name; None for a module or without a
+    parent row."""
+    if parent is None or kind == "module":
+        return None
+    parent_kind, name, qname = parent
+    return qname if parent_kind == "module" else name
 
 
 class MainGuards:
