@@ -1,8 +1,9 @@
 """The reads a call hierarchy and a blast radius make in one statement (``Reads.callers_placed``:
-the callers with their containers; ``Reads.hop``: a walk's step with the overrides it reaches)
-answer as the separate reads they replace, over a copied overlay and a delta one after edits that
-hide base files (a buffer whose interface changed: its file and the files that looked it up are
-the overlay's own), and as a fresh index of the same texts."""
+the callers with their containers; ``Reads.hop``: a walk's step with the overrides it reaches),
+and the graph's counts (per layer over a delta overlay), answer as the separate reads they
+replace, over a copied overlay and a delta one after edits that hide base files (a buffer whose
+interface changed: its file and the files that looked it up are the overlay's own), and as a
+fresh index of the same texts."""
 
 from __future__ import annotations
 
@@ -84,7 +85,7 @@ def _answers(graph: Graph) -> dict[str, Any]:
     (asserted equal here), and its blast radius; and each walk step's rows both ways."""
     eng = graph.engine
     ids = [r[0] for r in eng.db.execute("SELECT id FROM symbols WHERE kind != 'module' ORDER BY qname")]
-    out: dict[str, Any] = {}
+    out: dict[str, Any] = {"stats": {k: v for k, v in graph.stats().items() if k != "epoch"}}  # (counted per layer)
     for sym in graph._syms_by_ids(ids):
         for min_conf in (AMBIGUOUS, INFERRED):
             for dispatch in (False, True):

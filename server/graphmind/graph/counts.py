@@ -81,7 +81,7 @@ def unresolved_calls(reads: Reads, source: Source, result: BlastResult, incoming
     """The unresolved call sites the answer's ``unresolved_sites`` counts: named like a symbol it
     reaches (incoming), or inside one (outgoing); the first ``limit``, those named like a target
     (or inside one) first, then by path and position."""
-    if limit <= 0:
+    if limit <= 0 or result.unresolved_sites == 0:  # (counted with the walk, by the same names or callers)
         return []
     if incoming:
         names = sorted({s.name for s in result.scope if s.kind != "module"})
