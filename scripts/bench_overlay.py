@@ -4,6 +4,7 @@
 Usage::
 
     python scripts/bench_overlay.py [--corpus DIR] [--samples 100] [--seed 1] [--modes copy,delta]
+        [--rounds 1] [--workspace DIR]
 
 The corpus (default: the ``django/`` package of the Django 5.1 sdist, fetched by
 ``scripts/fetch_corpus.py``) is copied into a temporary workspace (``ws/<name>/``) and indexed
@@ -19,6 +20,11 @@ over stdio on the indexed workspace:
   ``--samples`` Python functions and methods picked at random (seeded) from the base; p50 / p95
   in ms, and the server's CPU per request (``cpu_ms``, from ``/proc``: on a loaded machine the
   wall times are mostly waiting for a core).
+
+``--rounds N`` runs the modes N times, alternating (copy, delta, copy, delta, …: on a shared
+machine the load moves between runs); each row says the load average when it ended.
+``--workspace DIR``: an indexed workspace to use as it is (no copy, no index; ``DIR/.graphmind``
+current), e.g. to compare two versions of the server on one index.
 
 Prints one table; ``--out`` writes the figures as JSON.
 """
@@ -145,6 +151,7 @@ def run_mode(ws: Path, mode: str, symbols: list[dict[str, Any]], workdir: Path) 
             out[f"{k}_p50_ms"], out[f"{k}_p95_ms"] = pct(v, 50), pct(v, 95)
             out[f"{k}_mean_ms"] = round(statistics.fmean(v), 3) if v else None
         out["queries"] = len(asked)
+    out["load"] = round(os.getloadavg()[0], 1)
     return out
 
 
@@ -154,25 +161,34 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--samples", type=int, default=100)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--modes", default="copy,delta")
+    ap.add_argument("--rounds", type=int, default=1)
+    ap.add_argument("--workspace", type=Path)
     ap.add_argument("--out", type=Path)
     args = ap.parse_args(argv)
-    if not args.corpus.is_dir():
+    if args.workspace is None and not args.corpus.is_dir():
         print(f"no corpus at {args.corpus} (scripts/fetch_corpus.py fetches Django)", file=sys.stderr)
         return 2
     workdir = Path(tempfile.mkdtemp(prefix="gm-bench-overlay-"))
     try:
-        ws = workdir / "ws"
-        shutil.copytree(args.corpus, ws / args.corpus.name, symlinks=True)
-        t0 = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "graphmind", "index", str(ws)], check=True, capture_output=True)
-        index_s = time.perf_counter() - t0
+        index_s = None
+        if args.workspace is not None:
+            ws = args.workspace.resolve()
+        else:
+            ws = workdir / "ws"
+            shutil.copytree(args.corpus, ws / args.corpus.name, symlinks=True)
+            t0 = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "graphmind", "index", str(ws)], check=True, capture_output=True)
+            index_s = time.perf_counter() - t0
         base_mb = sum(p.stat().st_size for p in (ws / ".graphmind").glob("index.db*")) / 2**20
         symbols = sample_symbols(ws, args.samples, args.seed)
-        rows = [run_mode(ws, m.strip(), symbols, workdir) for m in args.modes.split(",") if m.strip()]
-        print(f"corpus {args.corpus.name}: index {index_s:.1f} s, base {base_mb:.1f} MB, {len(symbols)} symbols sampled")
+        modes = [m.strip() for m in args.modes.split(",") if m.strip()]
+        rows = [run_mode(ws, m, symbols, workdir) for _ in range(args.rounds) for m in modes]
+        indexed = "given" if index_s is None else f"{index_s:.1f} s"
+        print(f"corpus {ws if args.workspace else args.corpus.name}: index {indexed}, base {base_mb:.1f} MB, "
+              f"{len(symbols)} symbols sampled")
         cols = ["mode", "start_s", "open_edited_s", "disk_at_start_mb", "disk_with_buffer_mb",
                 "incoming_p50_ms", "incoming_p95_ms", "incoming_cpu_ms", "blast3_p50_ms", "blast3_p95_ms", "blast3_cpu_ms",
-                "queries"]
+                "queries", "load"]
         print(" | ".join(cols))
         for r in rows:
             print(" | ".join(str(r.get(k)) for k in cols))

@@ -111,13 +111,13 @@ def test_a_keystroke_that_changed_none_of_its_rows_keeps_the_answer(tmp_path: Pa
         read: list[int] = []
         from graphmind.graph import Graph
 
-        callers = Graph.callers
+        callers = Graph.callers_placed  # (the callers and their containers, as the answer reads them)
 
         def counted(self: Graph, *a: Any, **k: Any) -> Any:
             read.append(1)
             return callers(self, *a, **k)
 
-        Graph.callers = counted  # type: ignore[method-assign]
+        Graph.callers_placed = counted  # type: ignore[method-assign]
         try:
             lines = SOURCE.split("\n")
             body, line = lines.index("    print(x)"), lines.index("    return max(y, 1)")
@@ -142,7 +142,7 @@ def test_a_keystroke_that_changed_none_of_its_rows_keeps_the_answer(tmp_path: Pa
                 assert got == _send(server, sink, ask), (n, key)
                 assert ("other" in json.dumps(got)) == (n >= 3), (n, got)
         finally:
-            Graph.callers = callers  # type: ignore[method-assign]
+            Graph.callers_placed = callers  # type: ignore[method-assign]
         server.shut_down()
 
     asyncio.run(run())

@@ -215,8 +215,7 @@ def _hop(
     dispatch edges reach, added to ``implemented`` (one step); None when time ran out."""
     try:
         with reads() as r, _deadline(r, deadline):
-            rows = r.reach(nodes, 1, min_conf, incoming)
-            pairs = r.overriders(nodes, min_conf) if incoming else []
+            found, pairs = r.hop(nodes, min_conf, incoming)
             implemented.extend(pairs)
             impls = [impl for _, impl, _, _ in pairs]
     except sqlite3.OperationalError as exc:
@@ -224,7 +223,7 @@ def _hop(
             raise
         return None
     yield
-    return [n for n, hops in rows if hops == 1] + impls
+    return found + impls
 
 
 def _answer(

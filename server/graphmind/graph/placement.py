@@ -20,11 +20,17 @@ def containers(reads: Reads, syms: list[Sym], known: Mapping[int, tuple[str, str
     parents = dict(known or {})
     parent_ids = sorted({s.parent_id for s in syms if s.parent_id is not None and s.kind != "module"} - parents.keys())
     parents.update((p.id, (p.kind, p.name, p.qname)) for p in map(Sym.of, reads.symbols_by_id(parent_ids)))
-    out: dict[int, str | None] = {}
-    for s in syms:
-        p = parents.get(s.parent_id) if s.parent_id is not None and s.kind != "module" else None
-        out[s.id] = None if p is None else (p[2] if p[0] == "module" else p[1])
-    return out
+    return {s.id: container_of(s.kind, parents.get(s.parent_id) if s.parent_id is not None else None) for s in syms}
+
+
+def container_of(kind: str, parent: tuple[str, str, str] | None) -> str | None:
+    """The container a symbol of ``kind`` is shown under, from its parent's (kind, name, qname):
+    a class (or function) by name, a module by qualified name; None for a module or without a
+    parent row."""
+    if parent is None or kind == "module":
+        return None
+    parent_kind, name, qname = parent
+    return qname if parent_kind == "module" else name
 
 
 class MainGuards:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import difflib
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from ..model import AMBIGUOUS, CONFIDENCE_NAMES, INFERRED, Via
@@ -152,18 +152,15 @@ class Graph:
     ) -> list[Call]:
         with self._reads() as r:
             rows = r.neighbour_calls(sid, incoming, kinds, min_conf, dispatch)
-        calls: dict[int, Call] = {}
-        for (other_id, conf, via, *site), sym_row in rows:
-            c = calls.get(other_id)
-            if c is None:
-                if sym_row is None:
-                    continue
-                c = calls[other_id] = Call(Sym.of(sym_row), conf, via=Via.decode(via))
-            elif via is None:  # a call written to it too: the neighbour is a direct one
-                c.via = None
-            c.confidence = max(c.confidence, conf)
-            c.sites.append(Site.of(site))
-        return sorted(calls.values(), key=lambda c: (c.symbol.path, c.symbol.range[0], c.symbol.qname))
+        return _calls(rows)
+
+    def callers_placed(self, sid: int, min_conf: int = INFERRED, dispatch: bool = False) -> tuple[list[Call], dict[int, str | None]]:
+        """:meth:`callers` and the container each caller is shown under (:meth:`containers`), in
+        one read: a caller and its container are rows of the call site's file."""
+        with self._reads() as r:
+            rows = r.callers_placed(sid, ("call",), min_conf, dispatch)
+        containers = {row[0]: placement.container_of(sym[3], parent) for row, sym, parent in rows}
+        return _calls((row, sym) for row, sym, _ in rows), containers
 
     def callers(self, sid: int, min_conf: int = INFERRED, dispatch: bool = False) -> list[Call]:
         """Who calls ``sid``: the calls written to it. With ``dispatch``, also the indirect callers
@@ -372,6 +369,23 @@ class Graph:
         guards = MainGuards(source)
         for item in res.items:
             item.in_main_guard = item.symbol.kind == "module" and guards.all_inside(item.sites)
+
+
+def _calls(rows: Iterable[tuple[tuple, tuple | None]]) -> list[Call]:
+    """Neighbours from (other symbol id, confidence, via, *site row) rows, each with the other
+    symbol's row (None: it has none, left out), by path and position."""
+    calls: dict[int, Call] = {}
+    for (other_id, conf, via, *site), sym_row in rows:
+        c = calls.get(other_id)
+        if c is None:
+            if sym_row is None:
+                continue
+            c = calls[other_id] = Call(Sym.of(sym_row), conf, via=Via.decode(via))
+        elif via is None:  # a call written to it too: the neighbour is a direct one
+            c.via = None
+        c.confidence = max(c.confidence, conf)
+        c.sites.append(Site.of(site))
+    return sorted(calls.values(), key=lambda c: (c.symbol.path, c.symbol.range[0], c.symbol.qname))
 
 
 def _link_stats(rows: list[tuple[str, str, int, int]], via_edges: dict[str, int]) -> dict[str, dict[str, int]]:

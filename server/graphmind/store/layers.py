@@ -21,6 +21,7 @@ from ..links import http
 from ..model import INFERRED
 from .dialect import SQLITE, Dialect
 from .fulltext import WEIGHTS, Match
+from .stacked import grouped_counts
 
 LAYERS_SCHEMA = """
 CREATE TABLE IF NOT EXISTS links(
@@ -500,12 +501,17 @@ class Layers:
     # ------------------------------------------------------------------ reads
     def link_counts(self) -> list[tuple[str, str, int, int]]:
         """(kind, role, rows with a key, rows without) of the link rows."""
-        return self.db.execute(
-            "SELECT kind, role, count(key), count(*) - count(key) FROM links GROUP BY kind, role ORDER BY kind, role"
-        ).fetchall()
+        return self._grouped(
+            "SELECT l.kind, l.role, count(l.key), count(*) - count(l.key) FROM @links l WHERE @visible(l.file_id) GROUP BY 1, 2", 2
+        )
 
     def edge_counts(self) -> list[tuple[str, int]]:
         """(via kind, edges) of the edges that carry a via."""
-        return self.db.execute(
-            "SELECT substr(via, 1, instr(via, ':') - 1), count(*) FROM edges WHERE via IS NOT NULL GROUP BY 1 ORDER BY 1"
-        ).fetchall()
+        return self._grouped(
+            "SELECT substr(e.via, 1, instr(e.via, ':') - 1), count(*) FROM @edges e "
+            "WHERE e.via IS NOT NULL AND @visible(e.file_id) GROUP BY 1", 1
+        )
+
+    def _grouped(self, sql: str, width: int) -> list[tuple]:
+        """:func:`.stacked.grouped_counts` in group order (over a stacked overlay: per layer)."""
+        return [(*k, *v) for k, v in sorted(grouped_counts(self.db, sql, width, self._stacked()).items())]

@@ -12,13 +12,13 @@ import functools
 import marshal
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from ..model import INDIRECT_VIAS, INFERRED
 from .dialect import SQLITE, Dialect
-from .stacked import Stack, layered
+from .stacked import Stack, grouped_counts, layered
 
 # A read over one file's rows (its tables joined on the file) names them ``@table`` and its
 # driving row's file ``@visible(alias.file_id)``: a stacked overlay asks it once per layer
@@ -36,6 +36,8 @@ NOT_DISPATCH = "AND (e.via IS NULL OR (" + " AND ".join(f"e.via NOT LIKE '{k}:%'
 # (named apart: a layered read orders its arms by the result's column names)
 _OTHER_SYMBOL = ", ".join(f"{c} AS o_{c.split('.')[1]}"
                           for c in SYMBOL_COLUMNS.replace("s.", "o.").replace("f.path", "ofl.path").split(", "))
+# a site's caller ``o``, a symbol of the site's file (``f``)
+_CALLER_SYMBOL = ", ".join(f"{c} AS o_{c.split('.')[1]}" for c in SYMBOL_COLUMNS.replace("s.", "o.").split(", "))
 _ALL_SYMBOLS = f"SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id"
 
 
@@ -52,6 +54,15 @@ class RadiusRows:
     weak: int  # call edges into (out of) the near nodes below the confidence asked
     cut: bool  # the rows bound cut the walk
     parents: dict[int, tuple[str, str, str]]  # the nodes' parents (not a module's): (kind, name, qname) by id
+
+
+def _summed(rows: Iterable[tuple[Any, int]]) -> list[tuple[Any, int]]:
+    """(key, count) pairs summed by key, in key order (None first): groups of every layer."""
+    out: dict[Any, int] = {}
+    for key, n in rows:
+        out[key] = out.get(key, 0) + n
+    return sorted(out.items(), key=lambda kv: tuple((v is not None, v) for v in kv[0]) if type(kv[0]) is tuple
+                  else (kv[0] is not None, kv[0]))
 
 
 def like_escape(s: str) -> str:
@@ -106,6 +117,8 @@ class Reads:
     def symbols_by_id(self, ids: list[int]) -> list[tuple]:
         if not ids:
             return []
+        if len(ids) == 1:  # (SQLite's json_each list costs more than the read of one row: ~20 µs)
+            return self._symbols("s.id = ?", (ids[0],))
         return self._symbols(f"s.id {self.d.in_ints}", (self.d.array(ids),))
 
     def symbols_by_qname(self, qname: str) -> list[tuple]:
@@ -226,6 +239,32 @@ class Reads:
         width = 3 + SITE_COLUMNS.count(",") + 1
         return [(row[:width], row[width:] if row[width] is not None else None) for row in rows]
 
+    def callers_placed(
+        self, sid: int, kinds: tuple[str, ...], min_conf: int, dispatch: bool = True
+    ) -> list[tuple[tuple, tuple, tuple | None]]:
+        """:meth:`neighbours`' rows into a symbol, each with its caller's row (SYMBOL_COLUMNS) and
+        that caller's parent's (kind, name, qname) or None (what its container is made of), in
+        one read of one file's rows: a site's caller and the caller's parent are symbols of the
+        site's file (``model.SiteFact.caller``, ``SymbolFact.parent`` index the file's own
+        symbols), so a stacked overlay asks it once per layer. An edge whose caller has no row
+        is left out, as :meth:`neighbour_calls` leaves it. Where a round trip costs
+        (``Dialect.one_trip``): :meth:`neighbour_calls`, then the parents."""
+        if self.d.one_trip:
+            calls = [(row, sym) for row, sym in self.neighbour_calls(sid, True, kinds, min_conf, dispatch) if sym is not None]
+            parents = {p[0]: (p[3], p[2], p[1]) for p in self.symbols_by_id(sorted({s[15] for _, s in calls if s[15] is not None}))}
+            return [(row, sym, parents.get(sym[15])) for row, sym in calls]
+        rows = self._layered(
+            f"SELECT e.caller_id, e.confidence, e.via, {SITE_COLUMNS}, {_CALLER_SYMBOL}, p.kind, p.name, p.qname "
+            "FROM @edges e JOIN @sites st ON st.file_id = e.file_id AND st.sid = e.sid "
+            "JOIN @files f ON f.id = e.file_id JOIN @symbols o ON o.id = e.caller_id AND o.file_id = e.file_id "
+            "LEFT JOIN @symbols p ON p.id = o.parent_id AND p.file_id = o.file_id "
+            f"WHERE e.callee_id = ? AND e.kind IN ({','.join('?' * len(kinds))}) AND e.confidence >= ? "
+            f"{'' if dispatch else NOT_DISPATCH} AND @visible(e.file_id)",
+            (sid, *kinds, min_conf), "f.path, st.sl, st.sc",
+        )
+        width, sym_end = 3 + SITE_COLUMNS.count(",") + 1, -3
+        return [(row[:width], row[width:sym_end], None if row[-3] is None else row[-3:]) for row in rows]
+
     def caller_counts(self, ids: list[int], min_conf: int, dispatch: bool = True) -> dict[int, int]:
         """Number of distinct callers of each symbol (without ``dispatch``: direct callers only)."""
         callers: dict[int, set[int]] = {}
@@ -262,6 +301,43 @@ class Reads:
             """,
             (self.d.array(targets), depth, min_conf),
         )
+
+    def hop(self, nodes: list[int], min_conf: int, incoming: bool) -> tuple[list[int], list[tuple[int, int, int, str]]]:
+        """One step of a blast radius's walk from ``nodes``: the symbols one call edge away (their
+        callers when ``incoming``; the nodes themselves left out), by id, and (incoming) the
+        overrides and implementations of those that are declared methods, as :meth:`overriders`.
+        In process (SQLite) one statement, not three: each statement over a stacked overlay
+        locks both databases, and the dispatch edges are found by their ``via`` (the few edges
+        that have one: an index) from the nodes' qualified names, not through every call edge
+        of the nodes' call sites."""
+        if self.d.one_trip or not incoming:
+            found = [n for n, hops in self.reach(nodes, 1, min_conf, incoming) if hops == 1]
+            return found, self.overriders(nodes, min_conf) if incoming else []
+        arms = [  # (part, declared or the node found, implementation, confidence, declared qname)
+            "SELECT 0, e.caller_id, NULL, NULL, NULL FROM @edges e WHERE e.callee_id IN (SELECT value FROM json_each(?1)) "
+            "AND e.kind = 'call' AND e.confidence >= ?2 AND @visible(e.file_id)",
+            # a site's edges share its caller (``+``: reached by the site, not by the caller's many edges)
+            "SELECT 2, x.id, d.callee_id, d.confidence, x.qname FROM (SELECT s.id, s.qname FROM symbols s "
+            "WHERE s.id IN (SELECT value FROM json_each(?1))) x JOIN @edges d ON d.via = 'dispatch:' || x.qname "
+            "WHERE d.kind = 'call' AND d.confidence >= ?2 AND EXISTS (SELECT 1 FROM @edges e WHERE e.file_id = d.file_id "
+            "AND e.sid = d.sid AND e.callee_id = x.id AND e.kind = 'call' AND +e.caller_id = d.caller_id) AND @visible(d.file_id)",
+        ]
+        if min_conf <= INFERRED:  # a file's rows: the methods it declares
+            arms.insert(1, f"SELECT 1, o.declared_id, o.impl_id, {INFERRED}, s.qname FROM @overrides o "
+                           "JOIN @symbols s ON s.id = o.declared_id WHERE o.declared_id IN (SELECT value FROM json_each(?1)) "
+                           "AND @visible(o.file_id)")
+        layering = "plain" if self.stack is None else self.stack.layering
+        rows = self._q(" UNION ALL ".join(layered(arm, layering) for arm in arms), (self.d.array(nodes), min_conf))
+        targets = set(nodes)
+        found = sorted({a for part, a, *_ in rows if part == 0 and a not in targets})
+        best: dict[tuple[int, int], tuple[int, str]] = {}
+        for part, d, impl, conf, qname in rows:  # stored first, each dispatch edge at its best
+            if part == 1:
+                best[(d, impl)] = (conf, qname)
+        for _, d, impl, conf, qname in sorted(r for r in rows if r[0] == 2):
+            if (d, impl) not in best or best[(d, impl)][0] < conf:
+                best[(d, impl)] = (conf, qname)
+        return found, [(d, impl, conf, qname) for (d, impl), (conf, qname) in best.items()]
 
     def call_edges_from(self, nodes: list[int], min_conf: int, incoming: bool) -> list[tuple[int, int, int, int, int, str | None]]:
         """(node, neighbour, confidence, file_id, sid, via) of the call edges that reach ``nodes``
@@ -387,25 +463,39 @@ class Reads:
     def counts(self) -> dict[str, Any]:
         """Raw counts for :meth:`graphmind.graph.Graph.stats` (groups in order: PostgreSQL's hash
         aggregates give none)."""
-        q = self._q
+        q = self._grouped
+        by_lang = {k: v for k, v in q("SELECT f.lang, f.status, count(*) FROM @files f WHERE @visible(f.id) GROUP BY 1, 2")}
         return {
-            "files_by_lang": q("SELECT lang, count(*) FROM files WHERE status = 'indexed' GROUP BY lang ORDER BY 1"),
-            "symbols_by_lang": q("SELECT lang, count(*) FROM symbols WHERE kind != 'module' GROUP BY lang ORDER BY 1"),
-            "call_edges_by_lang": q(
-                "SELECT f.lang, count(*) FROM edges e JOIN files f ON f.id = e.file_id WHERE e.kind = 'call' GROUP BY f.lang ORDER BY 1"
-            ),
-            "unresolved_by_lang": q(
-                "SELECT f.lang AS lang, count(*) AS n FROM sites st JOIN files f ON f.id = st.file_id "
-                "WHERE st.kind = 'call' AND st.status = 'unresolved' GROUP BY f.lang ORDER BY 1"
-            ),
-            "call_edges_by_confidence": q("SELECT confidence, count(*) FROM edges WHERE kind = 'call' GROUP BY confidence ORDER BY 1"),
-            "call_sites_by_status": q("SELECT status, count(*) FROM sites WHERE kind = 'call' GROUP BY status ORDER BY 1"),
-            "files": q("SELECT count(*) FROM files WHERE status = 'indexed'")[0][0],
-            "skipped": q("SELECT count(*) FROM files WHERE status = 'skipped'")[0][0],
-            "symbols": q("SELECT count(*) FROM symbols WHERE kind != 'module'")[0][0],
-            "reference_edges": q("SELECT count(*) FROM edges WHERE kind = 'ref'")[0][0],
+            "files_by_lang": _summed((lang, n) for (lang, status), n in by_lang.items() if status == "indexed"),
+            "symbols_by_lang": _summed((k[0], n) for k, n in q(
+                "SELECT s.lang, count(*) FROM @symbols s WHERE s.kind != 'module' AND @visible(s.file_id) GROUP BY 1")),
+            "call_edges_by_lang": _summed((k[0], n) for k, n in q(
+                "SELECT f.lang, count(*) FROM @edges e JOIN @files f ON f.id = e.file_id WHERE e.kind = 'call' "
+                "AND @visible(e.file_id) GROUP BY 1")),
+            "unresolved_by_lang": _summed((k[0], n) for k, n in q(
+                "SELECT f.lang, count(*) FROM @sites st JOIN @files f ON f.id = st.file_id "
+                "WHERE st.kind = 'call' AND st.status = 'unresolved' AND @visible(st.file_id) GROUP BY 1")),
+            "call_edges_by_confidence": _summed((k[0], n) for k, n in q(
+                "SELECT e.confidence, count(*) FROM @edges e WHERE e.kind = 'call' AND @visible(e.file_id) GROUP BY 1")),
+            "call_sites_by_status": _summed((k[0], n) for k, n in q(
+                "SELECT st.status, count(*) FROM @sites st WHERE st.kind = 'call' AND @visible(st.file_id) GROUP BY 1")),
+            "files": sum(n for (_, status), n in by_lang.items() if status == "indexed"),
+            "skipped": sum(n for (_, status), n in by_lang.items() if status == "skipped"),
+            "symbols": sum(n for (module,), n in q(
+                "SELECT s.kind = 'module', count(*) FROM @symbols s WHERE @visible(s.file_id) GROUP BY 1") if not module),
+            "reference_edges": sum(n for _, n in q(
+                "SELECT e.kind, count(*) FROM @edges e WHERE e.kind = 'ref' AND @visible(e.file_id) GROUP BY 1")),
             "epoch": self.epoch(),
         }
+
+    def _grouped(self, sql: str) -> list[tuple[tuple, int]]:
+        """(group key, count) of an aggregate of one file's rows (``@table``, ``@visible``, one
+        count last): over a stacked overlay holding rows, counted per layer
+        (:func:`.stacked.grouped_counts`; through the views: 2-2.5× a copy's cost); else over
+        the views as written (PostgreSQL's included)."""
+        per_layer = self.stack is not None and self.stack.layering == "both"
+        width = sql[: sql.index(" FROM ")].count(",")
+        return _summed((k, v[0]) for k, v in grouped_counts(self.db, sql, width, per_layer).items())
 
     # ------------------------------------------------------------------ honest counts (issue 15)
     def possible_caller_counts(self, ids: list[int], min_conf: int) -> dict[int, int]:

@@ -153,6 +153,29 @@ def layered(sql: str, layering: Layering = "plain", order: str = "") -> str:
     return f"{out} ORDER BY {order}" if order else out
 
 
+def grouped_counts(db: sqlite3.Connection, sql: str, width: int, stacked: bool) -> dict[tuple, list[int]]:
+    """An aggregate of one file's rows (a SELECT of ``@table`` rows with ``@visible(alias.file_id)``,
+    grouped by its first ``width`` columns, the others counts): group -> counts. Over a stacked
+    overlay, not through the views (an aggregate reads them whole, materialized) nor one probe of
+    ``main.hidden`` per base row: the overlay's rows and all the base's are counted, and the
+    base's rows of the hidden files (found from ``main.hidden``, an index per file) subtracted."""
+    out: dict[tuple, list[int]] = {}
+
+    def add(statement: str, sign: int) -> None:
+        for row in db.execute(statement):
+            got = out.setdefault(tuple(row[:width]), [0] * (len(row) - width))
+            for i, n in enumerate(row[width:]):
+                got[i] += sign * n
+
+    if not stacked:
+        add(_TABLE.sub("", _VISIBLE.sub("1=1", sql)), 1)
+        return out
+    every = _VISIBLE.sub("1=1", sql)
+    add(f"{_TABLE.sub('main.', every)} UNION ALL {_TABLE.sub(f'{BASE}.', every)}", 1)
+    add(_TABLE.sub(f"{BASE}.", _VISIBLE.sub(lambda m: f"{m.group(1)} IN (SELECT file_id FROM main.hidden)", sql)), -1)
+    return {k: v for k, v in out.items() if any(v)}
+
+
 class Stack:
     """A connection's side of a stacked overlay: the shape of its TEMP views, and the
     :data:`Layering` its reads use. ``live``: a reader of another process's overlay, whose owned

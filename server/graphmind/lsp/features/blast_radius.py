@@ -2,15 +2,17 @@
 runs it too, see ``code_lens.py``).
 
 A blast radius can be large, so it runs as the graph's small steps with the event loop free
-between them: edits (``didChange``) and other requests go on meanwhile, and ``$/cancelRequest``
-stops it at the next step (``jsonrpc.py`` cancels the task; the answer is RequestCancelled). ``maxDepth``
-and ``limit`` above their maxima (``graph.MAX_DEPTH``, ``graph.MAX_LIMIT``) are clamped and the
-answer says ``truncated`` (and ``truncatedBy``) when that cut anything.
+between them (the loop's turn comes once ``YIELD_AFTER`` has passed since the last): edits
+(``didChange``) and other requests go on meanwhile, and ``$/cancelRequest`` stops it at that step
+(``jsonrpc.py`` cancels the task; the answer is RequestCancelled). ``maxDepth`` and ``limit`` above
+their maxima (``graph.MAX_DEPTH``, ``graph.MAX_LIMIT``) are clamped and the answer says
+``truncated`` (and ``truncatedBy``) when that cut anything.
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import TYPE_CHECKING
 
 from ..jsonrpc import invalid_params as _invalid
@@ -21,6 +23,12 @@ if TYPE_CHECKING:
     from ...graph import Graph, Sym
     from ..protocol import BlastRadiusParams
     from ..to_proto import ToProto
+
+
+# a walk gives the event loop its turn once a step ends this long (seconds) after its last
+# turn: most radii are answered in one turn (a turn of the loop costs what a step does), and an edit
+# or a cancellation waits at most this and one step
+YIELD_AFTER = 0.001
 
 
 def _check(p: BlastQuery, depth: int) -> None:
@@ -90,6 +98,7 @@ async def _walk(ls: GraphMindServer, params: BlastQuery, depth: int, graph: Grap
         return None
     proto, graph, targets = found
     steps = graph.blast_radius_steps(targets, depth, params.direction, params.min_confidence, params.limit)
+    turn = time.perf_counter() + YIELD_AFTER
     while True:
         try:
             next(steps)
@@ -98,7 +107,9 @@ async def _walk(ls: GraphMindServer, params: BlastQuery, depth: int, graph: Grap
             graph.annotate_blast(res, depth, params.direction, params.min_confidence, params.unresolved_limit)
             store = ls.store_status(graph)  # the snapshot that answered and its freshness, when a store is set
             return Lean({**proto.blast_json(res), "indexing": not ls.ready.is_set(), **store})  # counts may be low while indexing
-        await asyncio.sleep(0)  # other messages (edits, a cancellation) are handled between steps
+        if time.perf_counter() >= turn:  # other messages (edits, a cancellation) are handled between steps
+            await asyncio.sleep(0)
+            turn = time.perf_counter() + YIELD_AFTER
 
 
 def query(p: BlastRadiusParams) -> BlastQuery:

@@ -40,10 +40,11 @@ def _items(
 
     if containers is None:
         containers = graph.containers([c.symbol for c in calls])
-    guards = graph.main_guards()
+    # (only module-level callers can be in a script entry point: the files are read for them alone)
+    guards = graph.main_guards() if any(c.symbol.kind == "module" for c in calls) else None
     out = []
     for c in calls:
-        main = c.symbol.kind == "module" and guards.all_inside(c.sites)
+        main = guards is not None and c.symbol.kind == "module" and guards.all_inside(c.sites)
         detail = hierarchy_detail(c.symbol, containers.get(c.symbol.id), main, c.confidence <= AMBIGUOUS, via_label(c.via))
         out.append(proto.item_json(c.symbol, detail, main))
     return out
@@ -63,12 +64,16 @@ def prepare_lean(ls: GraphMindServer, at: TextPosition) -> Lean:
     return ls.answer(ctx.graph, ask)  # (a shared store's snapshot, when one is set: team_live.py)
 
 
-def _callers(graph: Graph, sym: Sym, ref: ItemRef, min_conf: int, dispatch: bool) -> list[Call]:
+def _callers(
+    graph: Graph, sym: Sym, ref: ItemRef, min_conf: int, dispatch: bool
+) -> tuple[list[Call], dict[int, str | None]]:
+    """The item's callers and their containers."""
     if sym.kind != "module":
-        return graph.callers(sym.id, min_conf, dispatch)
+        return graph.callers_placed(sym.id, min_conf, dispatch)
     if isinstance(ref.data, dict) and ref.data.get("mainBlock"):
-        return []  # a script entry point: nothing calls it
-    return graph.importers(sym, min_conf)
+        return [], {}  # a script entry point: nothing calls it
+    calls = graph.importers(sym, min_conf)
+    return calls, graph.containers([c.symbol for c in calls])
 
 
 def incoming_lean(ls: GraphMindServer, ref: ItemRef) -> Lean:
@@ -99,8 +104,7 @@ def _incoming(ls: GraphMindServer, graph: Graph, ref: ItemRef) -> Lean:
         if found is None:
             return Lean(None)
         sym = found[0]
-        calls = _callers(graph, sym, ref, min_conf, dispatch)
-        containers = graph.containers([c.symbol for c in calls])
+        calls, containers = _callers(graph, sym, ref, min_conf, dispatch)
         callers = frozenset(c.symbol.id for c in calls)
         ls.last_incoming = (key, KeptIncoming(epoch, (sym, calls, containers), callers)) if found[1] else None
     proto = ls.to_proto(graph.engine)
