@@ -313,21 +313,24 @@ class Reads:
         if self.d.one_trip or not incoming:
             found = [n for n, hops in self.reach(nodes, 1, min_conf, incoming) if hops == 1]
             return found, self.overriders(nodes, min_conf) if incoming else []
+        ids = self.d.in_ints.replace("?", "?1")  # (every arm binds the same two: numbered)
         arms = [  # (part, declared or the node found, implementation, confidence, declared qname)
-            "SELECT 0, e.caller_id, NULL, NULL, NULL FROM @edges e WHERE e.callee_id IN (SELECT value FROM json_each(?1)) "
+            f"SELECT 0, e.caller_id, CAST(NULL AS BIGINT), CAST(NULL AS INTEGER), CAST(NULL AS TEXT) FROM @edges e "
+            f"WHERE e.callee_id {ids} "
             "AND e.kind = 'call' AND e.confidence >= ?2 AND @visible(e.file_id)",
             # a site's edges share its caller (``+``: reached by the site, not by the caller's many edges)
             "SELECT 2, x.id, d.callee_id, d.confidence, x.qname FROM (SELECT s.id, s.qname FROM symbols s "
-            "WHERE s.id IN (SELECT value FROM json_each(?1))) x JOIN @edges d ON d.via = 'dispatch:' || x.qname "
+            f"WHERE s.id {ids}) x JOIN @edges d ON d.via = 'dispatch:' || x.qname "
             "WHERE d.kind = 'call' AND d.confidence >= ?2 AND EXISTS (SELECT 1 FROM @edges e WHERE e.file_id = d.file_id "
             "AND e.sid = d.sid AND e.callee_id = x.id AND e.kind = 'call' AND +e.caller_id = d.caller_id) AND @visible(d.file_id)",
         ]
         if min_conf <= INFERRED:  # a file's rows: the methods it declares
             arms.insert(1, f"SELECT 1, o.declared_id, o.impl_id, {INFERRED}, s.qname FROM @overrides o "
-                           "JOIN @symbols s ON s.id = o.declared_id WHERE o.declared_id IN (SELECT value FROM json_each(?1)) "
+                           f"JOIN @symbols s ON s.id = o.declared_id WHERE o.declared_id {ids} "
                            "AND @visible(o.file_id)")
+        params = (self.d.array(nodes), min_conf)
         layering = "plain" if self.stack is None else self.stack.layering
-        rows = self._q(" UNION ALL ".join(layered(arm, layering) for arm in arms), (self.d.array(nodes), min_conf))
+        rows = self._q(" UNION ALL ".join(layered(arm, layering) for arm in arms), params)
         targets = set(nodes)
         found = sorted({a for part, a, *_ in rows if part == 0 and a not in targets})
         best: dict[tuple[int, int], tuple[int, str]] = {}
