@@ -265,14 +265,12 @@ class Updater:
         # settle() once typing pauses, so the graph ends up the one a fresh index gives.
         doc.unsettled = broken and not parsed_afresh
         doc.tree = tree
-        # A fresh parse of broken text is extracted whole, as a fresh index does: around syntax
-        # errors a chunk with the same text may have parsed differently before (settling, and a
-        # whole-text replacement, which is never settled later). A whole tree reuses only chunks
-        # extracted from whole trees (see chunks.extract).
-        last = prev if prev is not None and not fresh and not (parsed_afresh and broken) else None
-        return chunks.extract(
-            doc.lang, tree, text, doc.path, module, last, doc.spare if last is not None else None, hint
-        )
+        # A fresh parse (settling, a whole-text replacement) is chunked as a fresh index chunks it;
+        # a chunk of the same key is reused where it came from whole text and its node parsed
+        # without an error now (around syntax errors the same text can parse differently): only
+        # the chunks the keystrokes changed are extracted again (see chunks.extract).
+        spare = doc.spare if prev is not None else None
+        return chunks.extract(doc.lang, tree, text, doc.path, module, prev, spare, hint, fresh=parsed_afresh)
 
     def _extract_member(
         self, doc: Document, text: bytes, module: str, prev: chunks.Extraction, hint: tuple[int, int, int],
