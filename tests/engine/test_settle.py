@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 from graph_util import assert_settled_equals_fresh, write_files
-from graphmind.engine import Engine
+from graphmind.engine import Engine, documents
+from graphmind.engine.update import Document
+from graphmind.graph import Graph
 from graphmind.languages.python import extract as python_extract
 
 FUNCS = 40
@@ -42,3 +44,65 @@ def test_a_settle_of_broken_text_extracts_only_the_chunks_around_the_error(tmp_p
     monkeypatch.setattr(python_extract, "extract", extract)
     assert 0 < len(extracted) <= 3, extracted  # of 2 * FUNCS + 1 chunks
     assert_settled_equals_fresh(eng, tmp_path / "fresh", {"model.py": doc.text.decode(), "user.py": USER}, jobs=1)
+
+
+CLASSY = (
+    "class Base:\n    def run(self):\n        return 1\n\n\n"
+    "class Model(Base):\n"
+    + "".join(f"    def m{i}(self):\n        return self.run() + self.m{(i + 1) % 12}() + helper()\n\n" for i in range(12))
+    + "\n\ndef helper():\n    return Model().m3()\n"
+)
+CLASSY_USER = "from model import Model\n\n\ndef use():\n    return Model().m5() + Model().run()\n"
+TYPED = {  # keystrokes that change the file's interface (other files and its other sites wait)
+    "new method": ("    def m11(self):", "    def run(self):\n        return self.m2()\n\n"),
+    "return value": ("        return self.run() + self.m1()", "        return Model()\n"),
+    "broken": ("        return self.run() + self.m1()", "        x = max(\n"),
+}
+
+
+def _typed(tmp_path: Path, name: str) -> tuple[Engine, Document]:
+    write_files(tmp_path, {"model.py": CLASSY, "user.py": CLASSY_USER})
+    eng = Engine(tmp_path, db_path=tmp_path / "i.db", jobs=1)
+    eng.index()
+    doc = eng.open_document("model.py", CLASSY)
+    assert doc is not None
+    anchor, typed = TYPED[name]
+    at = CLASSY.index(anchor)
+    for i, ch in enumerate(typed):
+        eng.edit_document("model.py", [(at + i, at + i, ch.encode())])
+    assert doc.pending
+    return eng, doc
+
+
+@pytest.mark.parametrize("name", sorted(TYPED))
+def test_a_settle_in_steps_answers_between_them_and_ends_as_a_fresh_index(tmp_path: Path, monkeypatch, name: str) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(documents, "SETTLE_SITES", 3)
+    eng, doc = _typed(tmp_path, name)
+    steps = 0
+    for _ in eng.settle_steps("model.py"):
+        steps += 1
+        assert doc.pending or doc.left is None  # (between steps: a keystroke's state)
+        Graph(eng).find("model.Model.m3")  # a question between steps is answered from it
+    if name != "broken":  # (written whole, a keystroke in broken text left every site waiting: one step)
+        assert doc.extraction is not None and steps > len(doc.extraction.facts.sites) // 3
+    assert not doc.pending
+    assert_settled_equals_fresh(
+        eng, tmp_path / "fresh", {"model.py": doc.text.decode(), "user.py": CLASSY_USER}, jobs=1
+    )
+
+
+@pytest.mark.parametrize("name", ["new method", "return value"])
+def test_a_keystroke_between_steps_ends_the_settle_and_the_next_one_is_exact(tmp_path: Path, monkeypatch, name: str) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(documents, "SETTLE_SITES", 3)
+    eng, doc = _typed(tmp_path, name)
+    steps = eng.settle_steps("model.py")
+    next(steps)
+    next(steps)
+    at = doc.text.index(b"def helper")
+    eng.edit_document("model.py", [(at, at, b"#")])  # the function commented out: the interface changes
+    assert doc.pending and doc.left is None
+    assert len(list(steps)) <= 2  # (the checkpoint's)
+    assert doc.pending
+    assert_settled_equals_fresh(
+        eng, tmp_path / "fresh", {"model.py": doc.text.decode(), "user.py": CLASSY_USER}, jobs=1
+    )
