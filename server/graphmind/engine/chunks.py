@@ -358,6 +358,8 @@ def extract(
                 if r is not None and r[2] >= old[prefix].start_row:
                     done[h] = replace(done[h], container=(r[0], r[1], r[2] + drow, r[3]))
             done = done + moved
+    if fresh and broken:  # merged whole, as a fresh index merges them (not placed as the last merge's)
+        return _merged(lang, _range(root), src, relpath, module, None, done, 0, 0, 0, True)
     return _merged(lang, _range(root), src, relpath, module, last if reused else None, done, prefix, suffix, drow,
                    keep or reused)
 

@@ -129,7 +129,13 @@ def _steps(up: Updater, docs: list[Document]) -> Iterator[None]:
         # whole text's tree is the one a fresh parse gives: its chunks are reused, only the waiting
         # sites and files are resolved again (see Updater.update_document)
         whole = doc.tree is not None and not doc.unsettled and not doc.tree.root_node.has_error
-        up.update_document(doc, fresh=not whole, stepped=True)
+        text, parsed = doc.text, None
+        if doc.extraction is not None:  # (text of its language) the parse: a step of its own
+            parsed = up.settle_parse(doc, fresh=not whole)
+            yield
+            if doc.text is not text or up.docs.get(doc.path) is not doc:  # edited or closed meanwhile
+                continue
+        up.update_document(doc, fresh=not whole, stepped=True, parsed=parsed)
         if doc.unsettled:  # members parsed alone were whole text, the whole text parsed at last is not
             up.update_document(doc, fresh=True, stepped=True)
         # the file's every site resolved again: SETTLE_SITES a step (~5 ms of Python's)

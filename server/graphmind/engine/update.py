@@ -186,10 +186,13 @@ class Updater:
         return languages.FileProbe(self.options.root, self.docs)
 
     # ------------------------------------------------------------------ a buffer's change
-    def update_document(self, doc: Document, fresh: bool = False, stepped: bool = False) -> None:
+    def update_document(
+        self, doc: Document, fresh: bool = False, stepped: bool = False, parsed: ts.Tree | None = None
+    ) -> None:
         """Bring the graph up to date with a buffer's text (``fresh``: parse it from scratch;
         ``stepped``: a settle that resolves the file's every site leaves them to
-        :meth:`settle_sites`, ``Document.left``).
+        :meth:`settle_sites`, ``Document.left``; ``parsed``: the tree that parse gives, made
+        already: :meth:`settle_parse`).
 
         A keystroke (an edit, ``documents.edit``) costs what it changed in this file: when it
         changes what other files can see of it (its interface: a new ``def``, a decorator, a
@@ -204,7 +207,7 @@ class Updater:
         was_broken = doc.unsettled
         if reason is None:
             try:
-                ext = self._extract(doc, fresh, hint)
+                ext = self._extract(doc, fresh, hint, parsed)
             except chunks.Unextractable as e:  # nested deeper than code: skipped, the tick bounded
                 reason = e.reason
         if reason is not None:
@@ -244,7 +247,14 @@ class Updater:
         doc.checked = reason is None
         return reason
 
-    def _extract(self, doc: Document, fresh: bool, hint: tuple[int, int, int] | None = None) -> chunks.Extraction:
+    def settle_parse(self, doc: Document, fresh: bool) -> ts.Tree:
+        """The tree a settle's update parses (``fresh``, or incremental from the edited tree), a
+        step of its own (``documents.settle_steps``): given to it as ``parsed``."""
+        return self.parsers.parse(doc.lang, as_parsed(doc.text), None if fresh else doc.tree)
+
+    def _extract(
+        self, doc: Document, fresh: bool, hint: tuple[int, int, int] | None = None, parsed: ts.Tree | None = None
+    ) -> chunks.Extraction:
         """Extract: parse (incrementally from the edited tree, unless ``fresh``) and re-extract
         the chunks whose text changed."""
         text = as_parsed(doc.text)
@@ -265,7 +275,7 @@ class Updater:
                 # (whole text refused: ends open, its split the whole text's with the next member)
                 if part.region.header is None:
                     break
-        tree = self.parsers.parse(doc.lang, text, None if parsed_afresh else doc.tree)
+        tree = parsed if parsed is not None else self.parsers.parse(doc.lang, text, None if parsed_afresh else doc.tree)
         doc.partial = False
         broken = tree.root_node.has_error
         # Error recovery may differ between an incremental and a fresh parse. Text with syntax
@@ -278,7 +288,13 @@ class Updater:
         # without an error now (around syntax errors the same text can parse differently): only
         # the chunks the keystrokes changed are extracted again (see chunks.extract).
         spare = doc.spare if prev is not None else None
-        return chunks.extract(doc.lang, tree, text, doc.path, module, prev, spare, hint, fresh=parsed_afresh)
+        ext = chunks.extract(doc.lang, tree, text, doc.path, module, prev, spare, hint, fresh=parsed_afresh)
+        if fresh or (parsed_afresh and broken):
+            # written whole (update_document: not a patch of ``prev``): after keystrokes in broken
+            # text the store's rows of kept chunks may not be ``prev``'s (a Go method whose type's
+            # declaration broke keeps its row, its parent the type)
+            ext.reused = False
+        return ext
 
     def _extract_member(
         self, doc: Document, text: bytes, module: str, prev: chunks.Extraction, hint: tuple[int, int, int],
