@@ -77,6 +77,7 @@ def _typed(tmp_path: Path, name: str) -> tuple[Engine, Document]:
 @pytest.mark.parametrize("name", sorted(TYPED))
 def test_a_settle_in_steps_answers_between_them_and_ends_as_a_fresh_index(tmp_path: Path, monkeypatch, name: str) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setattr(documents, "SETTLE_SITES", 3)
+    monkeypatch.setattr(documents, "SETTLE_STEP_S", 0.0)  # (then 8 sites a step)
     eng, doc = _typed(tmp_path, name)
     steps = 0
     for _ in eng.settle_steps("model.py"):
@@ -84,7 +85,7 @@ def test_a_settle_in_steps_answers_between_them_and_ends_as_a_fresh_index(tmp_pa
         assert doc.pending or doc.left is None  # (between steps: a keystroke's state)
         Graph(eng).find("model.Model.m3")  # a question between steps is answered from it
     if name != "broken":  # (written whole, a keystroke in broken text left every site waiting: one step)
-        assert doc.extraction is not None and steps > len(doc.extraction.facts.sites) // 3
+        assert doc.extraction is not None and steps > len(doc.extraction.facts.sites) // 8
     assert not doc.pending
     assert_settled_equals_fresh(
         eng, tmp_path / "fresh", {"model.py": doc.text.decode(), "user.py": CLASSY_USER}, jobs=1
@@ -94,6 +95,7 @@ def test_a_settle_in_steps_answers_between_them_and_ends_as_a_fresh_index(tmp_pa
 @pytest.mark.parametrize("name", ["new method", "return value"])
 def test_a_keystroke_between_steps_ends_the_settle_and_the_next_one_is_exact(tmp_path: Path, monkeypatch, name: str) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setattr(documents, "SETTLE_SITES", 3)
+    monkeypatch.setattr(documents, "SETTLE_STEP_S", 0.0)  # (then 8 sites a step)
     eng, doc = _typed(tmp_path, name)
     steps = eng.settle_steps("model.py")
     next(steps)

@@ -34,6 +34,7 @@ def _send(server: GraphMindServer, sink: io.BytesIO, message: dict[str, Any]) ->
 def test_a_request_during_a_settle_is_answered_before_it_ends(tmp_path: Path, monkeypatch: Any) -> None:
     monkeypatch.setattr(lsp_server, "SETTLE_SECONDS", 0.01)
     monkeypatch.setattr(documents, "SETTLE_SITES", 4)
+    monkeypatch.setattr(documents, "SETTLE_STEP_S", 0.0)  # (then 8 sites a step)
     ended: list[bool] = []
     settle_steps = documents.settle_steps
 

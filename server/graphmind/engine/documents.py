@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 
 from .. import languages
@@ -11,7 +12,8 @@ from ..workspace import edit_keeps_text
 from .parse import point_from
 from .update import Document, Updater
 
-SETTLE_SITES = 150  # a settle's sites resolved per step (settle_steps)
+SETTLE_SITES = 100  # a settle's sites resolved by its first step of them (settle_steps)
+SETTLE_STEP_S = 0.008  # then as many as resolve in about this much CPU time a step
 
 
 def buffer_bytes(text: str | bytes) -> bytes:
@@ -138,9 +140,14 @@ def _steps(up: Updater, docs: list[Document]) -> Iterator[None]:
         up.update_document(doc, fresh=not whole, stepped=True, parsed=parsed)
         if doc.unsettled:  # members parsed alone were whole text, the whole text parsed at last is not
             up.update_document(doc, fresh=True, stepped=True)
-        # the file's every site resolved again: SETTLE_SITES a step (~5 ms of Python's)
+        # the file's every site resolved again, about SETTLE_STEP_S a step (the last step's pace)
+        most = SETTLE_SITES
         while doc.left is not None:
             yield
             if doc.left is None or up.docs.get(doc.path) is not doc:  # updated or closed meanwhile
                 break
-            up.settle_sites(doc, SETTLE_SITES)
+            began = time.thread_time()
+            up.settle_sites(doc, most)
+            spent = time.thread_time() - began
+            if doc.left and spent > 0:
+                most = max(8, min(4 * most, int(most * SETTLE_STEP_S / spent)))
