@@ -12,7 +12,7 @@ from ..workspace import edit_keeps_text
 from .parse import point_from
 from .update import Document, Updater
 
-SETTLE_SITES = 100  # a settle's sites resolved by its first step of them (settle_steps)
+SETTLE_SITES = 50  # a settle's sites resolved by its first step of them (settle_steps)
 SETTLE_STEP_S = 0.008  # then as many as resolve in about this much CPU time a step
 
 
