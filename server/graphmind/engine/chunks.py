@@ -205,7 +205,8 @@ def extract(
 ) -> Extraction:
     """``fresh``: ``tree`` is a fresh parse (a settle, a whole-text replacement): chunked as a fresh
     index chunks it, each chunk reusing ``last``'s or ``spare``'s of its key only where that came
-    from whole text and its node now has no syntax error (see :func:`_reusable`). ``keep`` False: the caller keeps only the merged facts and site ids (a file read from disk),
+    from whole text and its node now has no syntax error (see :func:`_reusable`).
+    ``keep`` False: the caller keeps only the merged facts and site ids (a file read from disk),
     so the merge places the chunks' own records instead of copies. ``last``: the buffer's last extraction. An edit's unchanged prefix and suffix of chunks are
     reused from it; a tree with syntax errors is chunked anew only where the text changed (see
     :func:`_edit_region`, :func:`_kept_tail`); an edit that changed one chunk's facts only in
