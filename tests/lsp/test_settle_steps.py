@@ -6,29 +6,18 @@ from __future__ import annotations
 
 import asyncio
 import io
-import json
 from pathlib import Path
 from typing import Any
 
 from graphmind.engine import documents
 from graphmind.lsp import server as lsp_server
-from graphmind.lsp.server import GraphMindServer, create_server
+from graphmind.lsp.server import create_server
+from test_typing_answers import _send
 
 METHODS = 30
 SOURCE = "def target(x):\n    return x\n\n\nclass K:\n" + "".join(
     f"    def m{i}(self):\n        return target({i}) + self.m{(i + 1) % METHODS}()\n\n" for i in range(METHODS)
 )
-
-
-def _send(server: GraphMindServer, sink: io.BytesIO, message: dict[str, Any]) -> Any:
-    sink.seek(0)
-    sink.truncate()
-    server.rpc.receive(json.dumps(message).encode())
-    for raw in sink.getvalue().split(b"Content-Length: ")[1:]:
-        body = json.loads(raw.split(b"\r\n\r\n", 1)[1])
-        if body.get("id") == message.get("id"):
-            return body.get("result")
-    return None
 
 
 def test_a_request_during_a_settle_is_answered_before_it_ends(tmp_path: Path, monkeypatch: Any) -> None:
