@@ -13,7 +13,7 @@ from .parse import point_from
 from .update import Document, Updater
 
 SETTLE_SITES = 50  # a settle's sites resolved by its first step of them (settle_steps)
-SETTLE_STEP_S = 0.008  # then as many as resolve in about this much CPU time a step
+SETTLE_STEP_S = 0.006  # then as many as resolve in about this much CPU time a step
 
 
 def buffer_bytes(text: str | bytes) -> bytes:
@@ -150,4 +150,4 @@ def _steps(up: Updater, docs: list[Document]) -> Iterator[None]:
             up.settle_sites(doc, most)
             spent = time.thread_time() - began
             if doc.left and spent > 0:
-                most = max(8, min(4 * most, int(most * SETTLE_STEP_S / spent)))
+                most = max(8, min(2 * most, int(most * SETTLE_STEP_S / spent)))  # (sites cost unevenly)
