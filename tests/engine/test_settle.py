@@ -108,3 +108,17 @@ def test_a_keystroke_between_steps_ends_the_settle_and_the_next_one_is_exact(tmp
     assert_settled_equals_fresh(
         eng, tmp_path / "fresh", {"model.py": doc.text.decode(), "user.py": CLASSY_USER}, jobs=1
     )
+
+
+def test_a_settle_after_broken_text_makes_every_chunk_key_again() -> None:
+    """Found by test_typescript_member_parses_keep_the_file_range_and_whole_text_is_fresh: the
+    settle's fresh parse of broken text chunks the same text as the keystrokes' incremental one,
+    but the comments right above a chunk (part of its key) are another tree's: a key taken from
+    the last extraction named its sites otherwise than a fresh index does."""
+    from test_member_parse import TS_MODEL, _member_parses_hold
+
+    _member_parses_hold(
+        [("model.ts", 0, 3, "t"), ("model.ts", 0, 3, "run() {}"), ("model.ts", 1247, 0, "run() {}"),
+         ("model.ts", 9997, 0, "\n\n  go() {\n    this.check();\n  }\n"), ("model.ts", 252, 0, "t")],
+        "model.ts", TS_MODEL,
+    )

@@ -264,6 +264,10 @@ def extract(
         # a chunk wholly after the edit, in a whole text's unchanged end, has the key it had (see
         # _suffix_key): not hashed again (~650 chunks of zod's types.ts after a keystroke mid-file)
         cut = len(src) - tail if reused and not broken and tail >= 0 and previous_src is not None else len(src) + 1
+        # (a fresh parse after a broken one: the same text's chunks may have other comments above
+        # them, of another tree: every key is made again)
+        if fresh and (broken or any(c.broken for c in old)):
+            same, cut = -1, len(src) + 1
         dk = len(spans) - len(old)
         for i, sp in enumerate([] if lazy else spans):
             pk = keys[sp.parent] if sp.parent is not None else b""
