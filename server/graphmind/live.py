@@ -422,6 +422,9 @@ class LiveGraph:
     def settle(self, path: str | None = None) -> bool:
         return self.live.settle(path)
 
+    def settle_steps(self, path: str | None = None) -> Iterator[None]:
+        return self.live.settle_steps(path)
+
     def overlay(self) -> list[str]:
         """The open buffers' paths."""
         with self.live.lock:

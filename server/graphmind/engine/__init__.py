@@ -304,6 +304,21 @@ class Engine:
                 self._checkpoint()
             return settled
 
+    def settle_steps(self, path: str | None = None) -> Iterator[None]:
+        """:meth:`settle` in bounded steps (``documents.settle_steps``), each under the lock: it
+        yields between them (the server answers the messages that came meanwhile)."""
+        with self.lock:
+            steps = documents.settle_steps(self.updater, None if path is None else self.relpath(path))
+        done = object()
+        while True:
+            with self.lock, _collector_off():
+                if next(steps, done) is done:
+                    break
+            yield
+        yield  # (the checkpoint a step of its own)
+        with self.lock:
+            self._checkpoint()
+
     def _checkpoint(self) -> None:
         """After a buffer's whole-file write (open, replace, settle, close): the WAL's pages go
         into the database now (passive: no reader is waited for), not in the commit of a

@@ -201,8 +201,12 @@ def extract(
     spare: dict[bytes, Chunk] | None = None,
     hint: tuple[int, int, int] | None = None,
     keep: bool = True,
+    fresh: bool = False,
 ) -> Extraction:
-    """``keep`` False: the caller keeps only the merged facts and site ids (a file read from disk),
+    """``fresh``: ``tree`` is a fresh parse (a settle, a whole-text replacement): chunked as a fresh
+    index chunks it, each chunk reusing ``last``'s or ``spare``'s of its key only where that came
+    from whole text and its node now has no syntax error (see :func:`_reusable`).
+    ``keep`` False: the caller keeps only the merged facts and site ids (a file read from disk),
     so the merge places the chunks' own records instead of copies. ``last``: the buffer's last extraction. An edit's unchanged prefix and suffix of chunks are
     reused from it; a tree with syntax errors is chunked anew only where the text changed (see
     :func:`_edit_region`, :func:`_kept_tail`); an edit that changed one chunk's facts only in
@@ -245,7 +249,7 @@ def extract(
         tail = _common(previous_src, src, most, suffix=True, at_least=known[2])
     edited = (
         _edit_region(lang, tree, src, relpath, module, old, spans, previous_src, spare, same, tail)
-        if reused and broken and previous_src is not None
+        if reused and broken and previous_src is not None and not fresh
         else None
     )
     if edited is not None:
@@ -260,6 +264,10 @@ def extract(
         # a chunk wholly after the edit, in a whole text's unchanged end, has the key it had (see
         # _suffix_key): not hashed again (~650 chunks of zod's types.ts after a keystroke mid-file)
         cut = len(src) - tail if reused and not broken and tail >= 0 and previous_src is not None else len(src) + 1
+        # (a fresh parse after a broken one: the same text's chunks may have other comments above
+        # them, of another tree: every key is made again)
+        if fresh and (broken or any(c.broken for c in old)):
+            same, cut = -1, len(src) + 1
         dk = len(spans) - len(old)
         for i, sp in enumerate([] if lazy else spans):
             pk = keys[sp.parent] if sp.parent is not None else b""
@@ -287,11 +295,11 @@ def extract(
                 # an edit between chunks can change the lines above one without moving its bytes
                 # (a space or a lone CR becoming a newline)
                 and old[prefix].start_row == spans[prefix].start_point[0]
-                and (broken or not old[prefix].broken)
+                and _reusable(old[prefix], spans[prefix], broken, fresh)
             ):
                 chunks[prefix] = old[prefix]
                 prefix += 1
-            if broken and previous_src is not None and prefix < len(old):
+            if broken and previous_src is not None and prefix < len(old) and not fresh:
                 kept = _kept_tail(old, prefix, spans, src, previous_src, tail)
                 spans, keys, chunks = spans[: kept.stop], keys[: kept.stop], chunks[: kept.stop]
                 drow = kept.drow
@@ -304,7 +312,7 @@ def extract(
                     and old[-1 - suffix].key == keys[-1 - suffix]
                     and spans[-1 - suffix].start - old[-1 - suffix].start_byte == dbyte
                     and spans[-1 - suffix].start_point[0] - old[-1 - suffix].start_row == drow
-                    and (broken or not old[-1 - suffix].broken)
+                    and _reusable(old[-1 - suffix], spans[-1 - suffix], broken, fresh)
                 ):
                     o = old[-1 - suffix]
                     i = len(spans) - 1 - suffix
@@ -316,7 +324,9 @@ def extract(
                         chunks[i] = o
                     suffix += 1
         for i, sp in enumerate(spans):
-            if chunks[i] is None and spare is not None and (o := spare.get(keys[i])) is not None and (broken or not o.broken):
+            if chunks[i] is None and spare is not None and (o := spare.get(keys[i])) is not None and _reusable(
+                o, sp, broken, fresh
+            ):
                 d = sp.start_point[0] - o.start_row  # same key, same facts: only its lines move
                 chunks[i] = Chunk(
                     o.key, sp.start, o.start_row + d, o.end_row + d, sp.parent, o.facts, broken=o.broken,
@@ -353,6 +363,8 @@ def extract(
                 if r is not None and r[2] >= old[prefix].start_row:
                     done[h] = replace(done[h], container=(r[0], r[1], r[2] + drow, r[3]))
             done = done + moved
+    if fresh and broken:  # merged whole, as a fresh index merges them (not placed as the last merge's)
+        return _merged(lang, _range(root), src, relpath, module, None, done, 0, 0, 0, True)
     return _merged(lang, _range(root), src, relpath, module, last if reused else None, done, prefix, suffix, drow,
                    keep or reused)
 
@@ -532,6 +544,17 @@ def extract_region(
     done += made
     done += _keep(old, stop, len(done), dbyte, drow)
     return _merged(lang, whole, src, relpath, module, last, done, first + same, len(old) - stop, drow)
+
+
+def _reusable(o: Chunk, sp: Span, broken: bool, fresh: bool) -> bool:
+    """Whether chunk ``o`` of the same key as span ``sp`` gives its facts. Around syntax errors
+    the same text can parse differently: a whole tree reuses only chunks that came from whole
+    trees, and so does a fresh parse of broken text, for a node that parsed without an error (a
+    fresh index extracts that node as a whole tree's); an incremental parse of broken text reuses
+    any (settle parses it afresh)."""
+    if not broken:
+        return not o.broken
+    return not fresh or (not o.broken and not sp.node.has_error)
 
 
 def _unmoved(o: Chunk, c: Chunk) -> bool:

@@ -4,10 +4,16 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Iterator
+
 from .. import languages
 from ..workspace import edit_keeps_text
 from .parse import point_from
 from .update import Document, Updater
+
+SETTLE_SITES = 50  # a settle's sites resolved by its first step of them (settle_steps)
+SETTLE_STEP_S = 0.006  # then as many as resolve in about this much CPU time a step
 
 
 def buffer_bytes(text: str | bytes) -> bytes:
@@ -87,7 +93,20 @@ def settle(up: Updater, rel: str | None = None) -> bool:
     """Parse afresh the buffers (or one) last updated from an incremental parse of text with
     syntax errors, or whose keystrokes left other files (or the file's other sites) waiting
     (``Document.pending``). Returns whether anything was re-parsed."""
-    return _settle(up, [d for d in up.docs.values() if d.pending and (rel is None or d.path == rel)])
+    docs = _pending(up, rel)
+    for _ in _steps(up, docs):
+        pass
+    return bool(docs)
+
+
+def settle_steps(up: Updater, rel: str | None = None) -> Iterator[None]:
+    """:func:`settle` in bounded steps, each one transaction: it yields between them, and the
+    caller (the server's event loop) answers the messages that came meanwhile. An answer
+    between steps is one a keystroke's state gives (the buffer's rows are its text's, other files
+    and some of its own sites still resolved against ``base``). An update of the buffer between
+    steps (a keystroke, a change from elsewhere settling it) ends the settle: the buffer is
+    ``pending`` as after any keystroke."""
+    return _steps(up, _pending(up, rel))
 
 
 def settle_stale(up: Updater) -> bool:
@@ -95,15 +114,40 @@ def settle_stale(up: Updater) -> bool:
     wait for typing to pause (``Document.stale_own``). Those sites last looked their names up
     before the buffer's newest bindings, so the lookups recorded for them cannot tell that the
     change binds them now (an import typed, then the file it names appears)."""
-    return _settle(up, [d for d in up.docs.values() if d.stale_own])
+    docs = [d for d in up.docs.values() if d.stale_own]
+    for _ in _steps(up, docs):
+        pass
+    return bool(docs)
 
 
-def _settle(up: Updater, docs: list[Document]) -> bool:
+def _pending(up: Updater, rel: str | None) -> list[Document]:
+    return [d for d in up.docs.values() if d.pending and (rel is None or d.path == rel)]
+
+
+def _steps(up: Updater, docs: list[Document]) -> Iterator[None]:
     for doc in docs:
+        if up.docs.get(doc.path) is not doc:  # closed since (a step of another buffer's settle)
+            continue
         # whole text's tree is the one a fresh parse gives: its chunks are reused, only the waiting
         # sites and files are resolved again (see Updater.update_document)
         whole = doc.tree is not None and not doc.unsettled and not doc.tree.root_node.has_error
-        up.update_document(doc, fresh=not whole)
+        text, parsed = doc.text, None
+        if doc.extraction is not None:  # (text of its language) the parse: a step of its own
+            parsed = up.settle_parse(doc, fresh=not whole)
+            yield
+            if doc.text is not text or up.docs.get(doc.path) is not doc:  # edited or closed meanwhile
+                continue
+        up.update_document(doc, fresh=not whole, stepped=True, parsed=parsed)
         if doc.unsettled:  # members parsed alone were whole text, the whole text parsed at last is not
-            up.update_document(doc, fresh=True)
-    return bool(docs)
+            up.update_document(doc, fresh=True, stepped=True)
+        # the file's every site resolved again, about SETTLE_STEP_S a step (the last step's pace)
+        most = SETTLE_SITES
+        while doc.left is not None:
+            yield
+            if doc.left is None or up.docs.get(doc.path) is not doc:  # updated or closed meanwhile
+                break
+            began = time.thread_time()
+            up.settle_sites(doc, most)
+            spent = time.thread_time() - began
+            if doc.left and spent > 0:
+                most = max(8, min(2 * most, int(most * SETTLE_STEP_S / spent)))  # (sites cost unevenly)

@@ -28,6 +28,7 @@ import tree_sitter as ts
 
 from .. import languages
 from ..eol import as_parsed
+from ..languages._toolkit import site_memo
 from ..model import Edge, Facts, FileResolution, Override, binding_names, supertype_names
 from ..store import NO_INTERFACE, Interface, RowsTouched, Store, StoredFile, StoreView, star_key, symbol_ids
 from ..workspace import check_text
@@ -76,6 +77,10 @@ class Document:
     # the extraction's chunks are a parse of the whole text's but those of members parsed alone
     # (see Updater._extract_member); ``tree`` is the last whole one, edited, not parsed since
     partial: bool = False
+    # a settle in steps (documents.settle_steps): the file's sites it has yet to resolve against
+    # the interface now, then its overrides and the files waiting on ``base`` (Updater.settle_sites);
+    # None: none under way (any update of the buffer ends one: its state is a keystroke's)
+    left: list[int] | None = None
 
     @property
     def pending(self) -> bool:
@@ -181,8 +186,13 @@ class Updater:
         return languages.FileProbe(self.options.root, self.docs)
 
     # ------------------------------------------------------------------ a buffer's change
-    def update_document(self, doc: Document, fresh: bool = False) -> None:
-        """Bring the graph up to date with a buffer's text (``fresh``: parse it from scratch).
+    def update_document(
+        self, doc: Document, fresh: bool = False, stepped: bool = False, parsed: ts.Tree | None = None
+    ) -> None:
+        """Bring the graph up to date with a buffer's text (``fresh``: parse it from scratch;
+        ``stepped``: a settle that resolves the file's every site leaves them to
+        :meth:`settle_sites`, ``Document.left``; ``parsed``: the tree that parse gives, made
+        already: :meth:`settle_parse`).
 
         A keystroke (an edit, ``documents.edit``) costs what it changed in this file: when it
         changes what other files can see of it (its interface: a new ``def``, a decorator, a
@@ -190,13 +200,14 @@ class Updater:
         typing pauses (``settle``), the buffer closes, or the interface is back to ``base``."""
         hint, doc.edited = doc.edited, None
         doc.at_base = False
+        doc.left = None
         typing = hint is not None and not fresh
         reason = self._text_reason(doc) or doc.lang.skip_reason(doc.text)
         prev = doc.extraction
         was_broken = doc.unsettled
         if reason is None:
             try:
-                ext = self._extract(doc, fresh, hint)
+                ext = self._extract(doc, fresh, hint, parsed)
             except chunks.Unextractable as e:  # nested deeper than code: skipped, the tick bounded
                 reason = e.reason
         if reason is not None:
@@ -213,9 +224,9 @@ class Updater:
                 # interface is back to ``base`` (see _patch), else every site of the file is resolved
                 settling = doc.stale_own and not doc.unsettled
                 patchable = prev is not None and ext.reused and (not settling or typing or doc.stale_sids is not None)
-                if not patchable or not self._patch(doc, prev, ext, sha, settling, typing, was_broken):  # type: ignore[arg-type]
+                if not patchable or not self._patch(doc, prev, ext, sha, settling, typing, was_broken, stepped):  # type: ignore[arg-type]
                     self._replace(doc, ext, sha, typing)
-                if not doc.unsettled and not (typing and doc.stale_own):
+                if not doc.unsettled and not (typing and doc.stale_own) and doc.left is None:
                     doc.stale_own = False  # either path re-resolved every stale site of the file by now
                     doc.stale_sids = set()
                     self.propagate(doc)
@@ -236,7 +247,14 @@ class Updater:
         doc.checked = reason is None
         return reason
 
-    def _extract(self, doc: Document, fresh: bool, hint: tuple[int, int, int] | None = None) -> chunks.Extraction:
+    def settle_parse(self, doc: Document, fresh: bool) -> ts.Tree:
+        """The tree a settle's update parses (``fresh``, or incremental from the edited tree), a
+        step of its own (``documents.settle_steps``): given to it as ``parsed``."""
+        return self.parsers.parse(doc.lang, as_parsed(doc.text), None if fresh else doc.tree)
+
+    def _extract(
+        self, doc: Document, fresh: bool, hint: tuple[int, int, int] | None = None, parsed: ts.Tree | None = None
+    ) -> chunks.Extraction:
         """Extract: parse (incrementally from the edited tree, unless ``fresh``) and re-extract
         the chunks whose text changed."""
         text = as_parsed(doc.text)
@@ -257,7 +275,7 @@ class Updater:
                 # (whole text refused: ends open, its split the whole text's with the next member)
                 if part.region.header is None:
                     break
-        tree = self.parsers.parse(doc.lang, text, None if parsed_afresh else doc.tree)
+        tree = parsed if parsed is not None else self.parsers.parse(doc.lang, text, None if parsed_afresh else doc.tree)
         doc.partial = False
         broken = tree.root_node.has_error
         # Error recovery may differ between an incremental and a fresh parse. Text with syntax
@@ -265,14 +283,18 @@ class Updater:
         # settle() once typing pauses, so the graph ends up the one a fresh index gives.
         doc.unsettled = broken and not parsed_afresh
         doc.tree = tree
-        # A fresh parse of broken text is extracted whole, as a fresh index does: around syntax
-        # errors a chunk with the same text may have parsed differently before (settling, and a
-        # whole-text replacement, which is never settled later). A whole tree reuses only chunks
-        # extracted from whole trees (see chunks.extract).
-        last = prev if prev is not None and not fresh and not (parsed_afresh and broken) else None
-        return chunks.extract(
-            doc.lang, tree, text, doc.path, module, last, doc.spare if last is not None else None, hint
-        )
+        # A fresh parse (settling, a whole-text replacement) is chunked as a fresh index chunks it;
+        # a chunk of the same key is reused where it came from whole text and its node parsed
+        # without an error now (around syntax errors the same text can parse differently): only
+        # the chunks the keystrokes changed are extracted again (see chunks.extract).
+        spare = doc.spare if prev is not None else None
+        ext = chunks.extract(doc.lang, tree, text, doc.path, module, prev, spare, hint, fresh=parsed_afresh)
+        if fresh or (parsed_afresh and broken):
+            # written whole (update_document: not a patch of ``prev``): after keystrokes in broken
+            # text the store's rows of kept chunks may not be ``prev``'s (a Go method whose type's
+            # declaration broke keeps its row, its parent the type)
+            ext.reused = False
+        return ext
 
     def _extract_member(
         self, doc: Document, text: bytes, module: str, prev: chunks.Extraction, hint: tuple[int, int, int],
@@ -311,7 +333,7 @@ class Updater:
 
     def _patch(
         self, doc: Document, prev: chunks.Extraction, ext: chunks.Extraction, sha: str, settling: bool = False,
-        typing: bool = False, was_broken: bool = False,
+        typing: bool = False, was_broken: bool = False, stepped: bool = False,
     ) -> bool:
         """The keystroke path: when an edit leaves the file's interface (its symbols' ids, kinds and
         ``extra``, its module bindings) as it was, no other file can resolve differently. Then only
@@ -411,14 +433,52 @@ class Updater:
         # re-resolve the changed chunks' sites (or all of them)
         same = not (d.interface_changed or whole or supers)
         view = self._keystroke_view() if same else self.view()
-        res = self._resolve(fid, path, lang, ext.facts, ext.sids, view, only=None if whole else mid_sites, ids=ext.ids)
-        if whole:
+        if whole and stepped:
+            # what the file's sites resolved meanwhile kept (languages/_toolkit/site_memo.py) may be of
+            # bindings the store held until now: its sites are resolved afresh, as a whole file's are
+            site_memo.forget(view, ext.facts.module)
+        res = self._resolve(
+            fid, path, lang, ext.facts, ext.sids, view, only=None if whole and not stepped else mid_sites, ids=ext.ids
+        )
+        if whole and stepped:  # the file's other sites are resolved by settle_sites, a step at a time
+            done = set(mid_sites)
+            doc.left = [i for i in range(len(ext.sids)) if i not in done]
+        elif whole:
             doc.stale_own = False
         kept_links = not links and not store.layers.dirty()
         touched = _touched(prev, ext, d, mid_sites, res) if same and not settling and not ext.drow and kept_links else None
         epoch = store.bump_epoch(touched)
         self._warm = (view, epoch) if same else None
         return True
+
+    def settle_sites(self, doc: Document, most: int) -> None:
+        """A step of a settle in steps (``documents.settle_steps``, after an update that left
+        ``Document.left``): the next ``most`` of the file's sites resolved against its interface
+        now (as a keystroke resolves its chunk's: ``stale_sids``); once none is left, a step of its
+        own: the file's overrides, and the files waiting on ``base`` (propagate). Between steps the
+        state is a keystroke's: the file's rows are its text's, some of its sites and no other file
+        resolved against its interface now, the buffer still ``pending``."""
+        ext, left = doc.extraction, doc.left
+        assert ext is not None and left is not None and doc.stale_sids is not None
+        store, lang = self.store, doc.lang
+        fid = store.file_id(doc.path)
+        assert fid is not None
+        batch, doc.left = left[:most], left[most:]
+        with store.tx():
+            warm = self._warm  # (the view of the last step while nothing was written but its resolutions)
+            view = warm[0] if warm is not None and warm[1] == store.epoch() and self.resolving is None else self.view()
+            if batch:
+                self._resolve(fid, doc.path, lang, ext.facts, ext.sids, view, only=batch, ids=ext.ids)
+                doc.stale_sids.update(ext.sids[i] for i in batch)
+            else:
+                view.deps = set()
+                view.lang = lang.name
+                store.replace_overrides(fid, list(lang.overrides(ext.facts, view, ext.ids)), view.deps)
+                doc.left = None
+                doc.stale_own, doc.stale_sids = False, set()
+                self.propagate(doc)
+            epoch = store.bump_epoch()
+        self._warm = (view, epoch) if doc.left is not None else None
 
     def _keystroke_view(self) -> StoreView:
         """The view a keystroke that keeps its file's interface resolves through: the last such

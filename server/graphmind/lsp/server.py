@@ -34,7 +34,7 @@ import threading
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -139,7 +139,7 @@ class GraphMindServer:
         self.ready = threading.Event()
         self.index_status = IndexStatus(self)
         self.collector = IdleCollector()  # the cyclic collector runs when the client is quiet
-        self.settle_timers: dict[tuple[str, str], asyncio.TimerHandle] = {}
+        self.settle_timers: dict[tuple[str, str], asyncio.Handle] = {}  # a settle's next step (or its start)
         self.line_cache: OrderedDict[tuple[str, str], tuple[tuple[int, int], list[bytes]]] = OrderedDict()
         # an open buffer's text (the object), how many of its lines answers asked, and its lines
         # once they asked more than a few (see file_line)
@@ -218,15 +218,25 @@ class GraphMindServer:
         if doc is None or not doc.pending or self.loop is None:
             return
 
-        def settle() -> None:
-            self.settle_timers.pop(key, None)
+        loop = self.loop
+        done = object()
+
+        def step(steps: Iterator[None]) -> None:
+            # a step of the settle, then the messages that came meanwhile (answered from the state a
+            # keystroke leaves: see documents.settle_steps), then the next step; a didChange
+            # schedules the settle again, which cancels this one
             try:
-                folder.settle(rel)
+                more = next(steps, done) is not done
             except Exception:
                 log.exception("settling %s failed", rel)
-            self.collector.after_work()  # (a settle makes a whole extraction's objects)
+                more = False
+            if more:
+                self.settle_timers[key] = loop.call_soon(step, steps)
+            else:
+                self.settle_timers.pop(key, None)
+                self.collector.after_work()  # (a settle makes a whole extraction's objects)
 
-        self.settle_timers[key] = self.loop.call_later(SETTLE_SECONDS, settle)
+        self.settle_timers[key] = loop.call_later(SETTLE_SECONDS, lambda: step(folder.settle_steps(rel)))
 
     def start_io(self, stdin: Any = None, stdout: Any = None) -> None:
         """Serve over stdio with our reader (``stdio.py``: one thread hand-off per message)."""

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .. import languages
-from ..model import Facts, FileResolution, binding_names, supertype_names
+from ..model import Facts, FileResolution, Override, binding_names, supertype_names
 from . import stacked
 from .analysis import AnalysisReads
 from .codec import dump, pack_facts, pack_sids, symbol_ids, unpack_facts, unpack_sids
@@ -909,6 +909,15 @@ class Store:
         if res.overrides:
             db.executemany("INSERT OR IGNORE INTO main.overrides VALUES(?,?,?)", [(*o, file_id) for o in res.overrides])
 
+
+    def replace_overrides(self, file_id: int, overrides: list[Override], deps: set[str]) -> None:
+        """A file's overrides found again apart from its sites' resolution (a settle in steps
+        resolves its sites a batch at a time), with the lookups that found them."""
+        db = self.db
+        self.own(file_id)
+        db.execute("DELETE FROM main.overrides WHERE file_id=?", (file_id,))
+        db.executemany("INSERT OR IGNORE INTO main.overrides VALUES(?,?,?)", [(*o, file_id) for o in overrides])
+        db.executemany("INSERT OR IGNORE INTO main.deps VALUES(?,?)", [(k, file_id) for k in deps])
 
     def write_first_resolutions(self, batch: list[tuple[int, FileResolution]]) -> None:
         """:meth:`write_resolution` of whole files during a bulk load, for files whose resolution
