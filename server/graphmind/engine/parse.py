@@ -71,7 +71,8 @@ def member_region(
     (``hint``: the last text's length and the lengths of common prefix and suffix the edits left,
     see ``Document.edited``; ``src`` as parsed). None when the edit is elsewhere, or the member (statement) ends the file's last line
     or shares its last line with what follows (the file's range would change with it). ``wider``:
-    the class member after it too (see :meth:`Parsers.parse_member`), None when there is none."""
+    the class member (top-level statement, not a class) after it too (see
+    :meth:`Parsers.parse_member`), None when there is none."""
     size, head, tail = hint
     old = last.chunks
     if size != len(last.src) or not old:
@@ -103,10 +104,13 @@ def member_region(
     if h is None and c.container is not None:  # a class header: its members would move with it
         return None
     end, stop = max(c.start_byte + c.size, cut), k + 1
-    if wider:  # the next member of the class (and the comments before it)
+    if wider:  # the next member of the class, or the next top-level statement that is not a class (and the comments before it)
         while True:
             nxt = old[stop]
-            if h is None or nxt.parent != h or nxt.size < 0 or stop + 1 >= len(old) or old[stop + 1].start_row <= nxt.end_row:
+            if (
+                nxt.parent != h or (h is None and nxt.container is not None) or nxt.size < 0
+                or stop + 1 >= len(old) or old[stop + 1].start_row <= nxt.end_row
+            ):
                 return None
             end, stop = nxt.start_byte + nxt.size, stop + 1
             if not _inert(nxt):

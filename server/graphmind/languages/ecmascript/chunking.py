@@ -44,6 +44,7 @@ import tree_sitter as ts
 from .. import Span
 from .._toolkit.values import join_attrs
 from .extract import OVERLOADS
+from .syntax import member_name
 
 # what a chunk's extraction keeps in ``Facts.local`` and the merge joins
 MODULE_SCOPE = (0, 0, ("none",), [], {}, {}, {})
@@ -95,7 +96,7 @@ def _groups(children: list[ts.Node], top: bool) -> tuple[list[tuple[list[ts.Node
     group: list[ts.Node] = []
     group_type = ""
     comments: list[tuple[ts.Node, str]] = []  # comments after the open group
-    open_signature = False  # the open group ends with an overload signature or a decorator
+    opener: ts.Node | None = None  # the open group ends with an overload signature or a decorator
     for child in children:
         t = child.type
         if "comment" in t:
@@ -103,7 +104,10 @@ def _groups(children: list[ts.Node], top: bool) -> tuple[list[tuple[list[ts.Node
             continue
         if t == "{" or t == "}":
             continue
-        if group and (t == ";" or open_signature or (top and t == "expression_statement" and _assignment(child))):
+        if group and (
+            t == ";" or (opener is not None and _joins(opener, child))
+            or (top and t == "expression_statement" and _assignment(child))
+        ):
             group.append(child)
             comments = []
         else:
@@ -114,9 +118,10 @@ def _groups(children: list[ts.Node], top: bool) -> tuple[list[tuple[list[ts.Node
                 comments = []
             group, group_type = [child], t
         if t != ";":
-            open_signature = t in _JOINS_NEXT or (
+            opener = child if t in _JOINS_NEXT or (
                 t == "export_statement" and (d := child.child_by_field_name("declaration")) is not None and d.type in OVERLOADS
-            )
+            ) else None
+    open_signature = opener is not None
     open_at = None
     if group:
         open_at = len(out) if open_signature else None
@@ -125,7 +130,25 @@ def _groups(children: list[ts.Node], top: bool) -> tuple[list[tuple[list[ts.Node
     return out, open_at
 
 
-_JOINS_NEXT = (*OVERLOADS, "decorator")  # a node the node after it joins
+_JOINS_NEXT = (*OVERLOADS, "decorator")  # a node the node after it may join (see _joins)
+
+
+def _joins(opener: ts.Node, node: ts.Node) -> bool:
+    """Whether ``node`` joins the group that ends with ``opener``: a decorator's member always; an
+    overload signature's, only a declaration of the same name (its implementation, or another
+    signature: what ``extract.overloads_start`` reads). A signature followed by something else
+    (``export function f(a: number)`` typed above an interface, before its body's ``{``) is a chunk
+    of its own: the statement after it stays the chunk it was."""
+    if opener.type == "decorator":
+        return True
+    name = _declared_name(opener)
+    return name is None or _declared_name(node) == name
+
+
+def _declared_name(node: ts.Node) -> str | None:
+    """The name a statement or class member declares (``export`` unwrapped), None when it has none."""
+    d = node.child_by_field_name("declaration") if node.type == "export_statement" else node
+    return member_name(d.child_by_field_name("name")) if d is not None else None
 CLASS_DECLARATIONS = ("class_declaration", "abstract_class_declaration")
 _CLASS_STATEMENTS = (*CLASS_DECLARATIONS, "export_statement")
 
