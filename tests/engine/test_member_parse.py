@@ -748,6 +748,14 @@ def test_edits_in_a_generic_class_parse_as_fresh(edits: list[tuple[str, int, int
     _member_parses_hold([(rel, at + pos % 260, n, frag) for rel, pos, n, frag in edits], "model.ts", TS_GENERIC)
 
 
+TS_TOP = (
+    'import { OK } from "./base";\n\n'
+    "function remainder(val: number, step: number) {\n  return val % step;\n}\n\n"
+    "export interface NumberDef {\n  checks: number[];\n}\n\n"
+    "export function main() {\n  return OK(remainder(1, 2));\n}\n"
+)
+
+
 def test_a_function_typed_above_an_interface_is_parsed_alone(tmp_path: Path) -> None:
     """Issue 30 (zod's ``types.ts``: ``)``, ``{``, ``(``, ``,`` 10-14 ms): a function typed above an
     interface, no bracket closed for the user. At its parameters' ``)`` the text is whole and the
@@ -758,12 +766,7 @@ def test_a_function_typed_above_an_interface_is_parsed_alone(tmp_path: Path) -> 
     name (what the implementation reads); a part that ends open is parsed with the statement after
     it. No key parses the whole text, the interface stays one symbol of its own, whole text is
     a fresh extraction's at once, settled the graph is a fresh index's."""
-    text = (
-        'import { OK } from "./base";\n\n'
-        "function remainder(val: number, step: number) {\n  return val % step;\n}\n\n"
-        "export interface NumberDef {\n  checks: number[];\n}\n\n"
-        "export function main() {\n  return OK(remainder(1, 2));\n}\n"
-    )
+    text = TS_TOP
     write_files(tmp_path, {"base.ts": TS_BASE})
     eng = _engine(tmp_path, text, "model.ts")
     counts = _Counts(eng)
@@ -783,3 +786,18 @@ def test_a_function_typed_above_an_interface_is_parsed_alone(tmp_path: Path) -> 
     assert ("model.clamp", "remainder") in _calls(doc.extraction)
     files = {"base.ts": TS_BASE, "helpers.py": HELPERS, "helpers.ts": TS_HELPERS, "model.ts": doc.text.decode()}
     assert_settled_equals_fresh(eng, tmp_path / "fresh", files)
+
+
+TS_TOP_FRAGMENTS = [*TS_FRAGMENTS, "export function clamp(a: number)", "function remainder(a: string): number;",
+                    "export interface Def {}", "remainder(", "{\n  return 1;\n}"]
+
+
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(edit_sequences(["model.ts"], TS_TOP_FRAGMENTS, max_length=4, max_edits=12))
+def test_edits_among_top_level_functions_and_signatures_parse_as_fresh(edits: list[tuple[str, int, int, str]]) -> None:
+    """Edits among top-level functions, overload signatures (of the function below or of another
+    name) and an interface: parts that end open are parsed with the statement after them; the
+    file's range is a whole parse's, whole text's facts are fresh's at once, settled the graph is
+    a fresh index's."""
+    at = TS_TOP.index("function remainder")
+    _member_parses_hold([(rel, at + pos % 150, n, frag) for rel, pos, n, frag in edits], "model.ts", TS_TOP)
