@@ -620,8 +620,13 @@ def test_a_keystroke_in_the_member_last_parsed_parses_it_from_its_last_tree(tmp_
 def test_typescript_edits_in_one_method_parse_as_fresh(edits: list[tuple[str, int, int, str]]) -> None:
     """Edits in and around one method (so that member parses follow each other there): every
     member tree, incremental from the last one, is a fresh parse's; the facts are fresh's."""
-    at = TS_MODEL.index("  save(")
-    _member_parses_hold([(rel, at + pos % 160, n, frag) for rel, pos, n, frag in edits], "model.ts", TS_MODEL)
+    _edits_around(edits, TS_MODEL, "  save(", 160)
+
+
+def _edits_around(edits: list[tuple[str, int, int, str]], text: str, anchor: str, width: int) -> None:
+    """:func:`_member_parses_hold` for ``edits`` placed in the ``width`` bytes from ``anchor`` on."""
+    at = text.index(anchor)
+    _member_parses_hold([(rel, at + pos % width, n, frag) for rel, pos, n, frag in edits], "model.ts", text)
 
 
 # a class like zod's ``ZodBoolean``: generic, its base generic, a static arrow property last
@@ -744,8 +749,7 @@ def test_edits_in_a_generic_class_parse_as_fresh(edits: list[tuple[str, int, int
     """Edits in a generic class's members, an unclosed brace or call among them (whole-class
     parses): the file's range is a whole parse's, whole text's facts are fresh's at once, settled
     the graph is a fresh index's."""
-    at = TS_GENERIC.index("  _parse(")
-    _member_parses_hold([(rel, at + pos % 260, n, frag) for rel, pos, n, frag in edits], "model.ts", TS_GENERIC)
+    _edits_around(edits, TS_GENERIC, "  _parse(", 260)
 
 
 TS_TOP = (
@@ -799,5 +803,4 @@ def test_edits_among_top_level_functions_and_signatures_parse_as_fresh(edits: li
     name) and an interface: parts that end open are parsed with the statement after them; the
     file's range is a whole parse's, whole text's facts are fresh's at once, settled the graph is
     a fresh index's."""
-    at = TS_TOP.index("function remainder")
-    _member_parses_hold([(rel, at + pos % 150, n, frag) for rel, pos, n, frag in edits], "model.ts", TS_TOP)
+    _edits_around(edits, TS_TOP, "function remainder", 150)
