@@ -424,11 +424,13 @@ def _member_parses_hold(edits: list[tuple[str, int, int, str]], rel: str, text: 
         expected_eng.close()
 
 
-def test_an_overload_signature_typed_between_methods_splits_as_the_whole_text(tmp_path: Path) -> None:
-    """``go()`` typed on a blank line between two methods is, once whole, an overload signature,
-    which the whole text's chunks join with the method after it: the member parse (of the method
-    above and the lines below it) must not keep it a chunk of its own. At every whole-text key the
-    buffer's chunks and facts are a fresh extraction's, and the member after it is parsed with it."""
+@pytest.mark.parametrize("name", ["h", "go"])
+def test_an_overload_signature_typed_between_methods_splits_as_the_whole_text(tmp_path: Path, name: str) -> None:
+    """``h()`` typed on a blank line between two methods, the second ``h``, is, once whole, an
+    overload signature, which the whole text's chunks join with the method after it: the member
+    parse (of the method above and the lines below it) must not keep it a chunk of its own (``go()``,
+    of another name, is one). At every whole-text key the buffer's chunks and facts are a fresh
+    extraction's, and the member after it is parsed with it."""
     text = (
         "class A {\n  f() {\n    return 1;\n  }\n\n\n  h() {\n    return 2;\n  }\n\n"
         "  k() {\n    return 3;\n  }\n}\n\nfunction z() {\n  return 1;\n}\n"
@@ -438,7 +440,7 @@ def test_an_overload_signature_typed_between_methods_splits_as_the_whole_text(tm
     doc = eng.open_document("model.ts", text)
     assert doc is not None
     at = text.index("\n\n\n  h()") + 2
-    for key in ["  ", *"go()"]:
+    for key in ["  ", *f"{name}()"]:
         whole = counts.whole
         eng.edit_document("model.ts", [(at, at, key.encode())])
         at += len(key)
@@ -451,7 +453,9 @@ def test_an_overload_signature_typed_between_methods_splits_as_the_whole_text(tm
         assert (ext.ids, ext.sids) == (fresh.ids, fresh.sids), key
         assert _no_bytes(ext.facts) == _no_bytes(fresh.facts), key
         assert counts.whole == whole, key  # (with the method after it: no parse of the whole text)
-    assert "  go()\n  h() {" in doc.text.decode()
+    assert f"  {name}()\n  h() {{" in doc.text.decode()
+    joined = [c for c in doc.extraction.chunks if c.size > 0 and doc.text[c.start_byte : c.start_byte + c.size].startswith(f"{name}()".encode())]  # type: ignore[union-attr]
+    assert len(joined) == 1 and (b"return 2;" in doc.text[joined[0].start_byte : joined[0].start_byte + joined[0].size]) == (name == "h")
     _settled_equals_fresh(eng, tmp_path / "fresh", doc.text, "model.ts")
 
 

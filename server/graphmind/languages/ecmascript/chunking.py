@@ -85,8 +85,8 @@ def chunk_spans(root: ts.Node) -> list[Span]:
 
 def _groups(children: list[ts.Node], top: bool) -> tuple[list[tuple[list[ts.Node], str]], int | None]:
     """Consecutive nodes in groups, a comment alone, each with its first node's type: a node
-    joins the group before it when that group ends with an overload signature (a ``;`` after it
-    aside) or a decorator (a class member's decorators are its siblings in TypeScript's tree: they
+    joins the group before it when that group ends with an overload signature of its name (a ``;``
+    after it aside; see :func:`_joins`) or a decorator (a class member's decorators are its siblings in TypeScript's tree: they
     are the member's, as Python's ``decorated_definition`` holds them, so a decorator typed above
     a member is an edit of that member's chunk), a ``;`` always, and at the top level an
     assignment statement (see the module); comments between them are in the group. A class
@@ -149,6 +149,8 @@ def _declared_name(node: ts.Node) -> str | None:
     """The name a statement or class member declares (``export`` unwrapped), None when it has none."""
     d = node.child_by_field_name("declaration") if node.type == "export_statement" else node
     return member_name(d.child_by_field_name("name")) if d is not None else None
+
+
 CLASS_DECLARATIONS = ("class_declaration", "abstract_class_declaration")
 _CLASS_STATEMENTS = (*CLASS_DECLARATIONS, "export_statement")
 
