@@ -802,6 +802,9 @@ TS_TOP_FRAGMENTS = [*TS_FRAGMENTS, "export function clamp(a: number)", "function
 
 @settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(edit_sequences(["model.ts"], TS_TOP_FRAGMENTS, max_length=4, max_edits=12))
+# an assignment typed in front of a function: the whole text joins it to the statement above it
+# (found by this property: the part's own chunk was kept, on main as well)
+@example([("model.ts", 0, 0, "x = ")])
 def test_edits_among_top_level_functions_and_signatures_parse_as_fresh(edits: list[tuple[str, int, int, str]]) -> None:
     """Edits among top-level functions, overload signatures (of the function below or of another
     name) and an interface: parts that end open are parsed with the statement after them; the

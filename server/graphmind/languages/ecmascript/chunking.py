@@ -66,7 +66,8 @@ def chunk_spans(root: ts.Node) -> list[Span]:
         body = cls.child_by_field_name("body") if cls is not None else None
         if body is None:
             last = group[-1]
-            add(Span(first, first.start_byte, last.end_byte, first.start_point, last.end_point, None, None, i == open_at))
+            add(Span(first, first.start_byte, last.end_byte, first.start_point, last.end_point, None, None, i == open_at,
+                     i == 0 and _joins_previous(first)))
             continue
         header = len(spans)
         add(Span(first, first.start_byte, body.start_byte, first.start_point, body.start_point, None, cls))
@@ -104,10 +105,7 @@ def _groups(children: list[ts.Node], top: bool) -> tuple[list[tuple[list[ts.Node
             continue
         if t == "{" or t == "}":
             continue
-        if group and (
-            t == ";" or (opener is not None and _joins(opener, child))
-            or (top and t == "expression_statement" and _assignment(child))
-        ):
+        if group and ((opener is not None and _joins(opener, child)) or (_joins_previous(child) if top else t == ";")):
             group.append(child)
             comments = []
         else:
@@ -191,6 +189,13 @@ def merge_member_extra(container: dict[str, Any], member: dict[str, Any]) -> dic
     if tags:
         merged["tags"] = {**merged.get("tags", {}), **tags}
     return merged
+
+
+def _joins_previous(node: ts.Node) -> bool:
+    """Whether a top-level statement joins the group before it, when there is one (see _groups):
+    a part of the text that starts with it (engine/parse.py member_region) splits there, the whole
+    text not."""
+    return node.type == ";" or (node.type == "expression_statement" and _assignment(node))
 
 
 def _assignment(node: ts.Node) -> bool:
