@@ -495,8 +495,11 @@ def extract_region(
     ends = root.children[-1] if root.children else None
     if header is None and ends is not None and "comment" in ends.type and after.start_row + drow - ends.end_point[0] <= 1:
         return None
-    # a part that ends open (an overload signature): in the whole text, the next chunk joins it
+    # a part that ends open (an overload signature): in the whole text, the next chunk joins it;
+    # one whose first statement joins the statement before it (an assignment) likewise
     if (header is None or inside) and any(sp.takes_next for sp in own):
+        return None
+    if header is None and own and own[0].joins_previous:
         return None
     made: list[Chunk] = []
     keys: list[bytes] = []

@@ -71,7 +71,8 @@ def member_region(
     (``hint``: the last text's length and the lengths of common prefix and suffix the edits left,
     see ``Document.edited``; ``src`` as parsed). None when the edit is elsewhere, or the member (statement) ends the file's last line
     or shares its last line with what follows (the file's range would change with it). ``wider``:
-    the class member after it too (see :meth:`Parsers.parse_member`), None when there is none."""
+    the class member (top-level statement, not a class) after it too (see
+    :meth:`Parsers.parse_member`), None when there is none."""
     size, head, tail = hint
     old = last.chunks
     if size != len(last.src) or not old:
@@ -103,10 +104,13 @@ def member_region(
     if h is None and c.container is not None:  # a class header: its members would move with it
         return None
     end, stop = max(c.start_byte + c.size, cut), k + 1
-    if wider:  # the next member of the class (and the comments before it)
+    if wider:  # the next member of the class, or the next top-level statement that is not a class (and the comments before it)
         while True:
             nxt = old[stop]
-            if h is None or nxt.parent != h or nxt.size < 0 or stop + 1 >= len(old) or old[stop + 1].start_row <= nxt.end_row:
+            if (
+                nxt.parent != h or (h is None and nxt.container is not None) or nxt.size < 0
+                or stop + 1 >= len(old) or old[stop + 1].start_row <= nxt.end_row
+            ):
                 return None
             end, stop = nxt.start_byte + nxt.size, stop + 1
             if not _inert(nxt):
@@ -133,7 +137,7 @@ def member_region(
         if body is not None and body.last < body.end and cut <= body.end:  # the closing text, as the edit left it
             if last.src.find(b"\n", cut, body.end) == -1:
                 return None  # an edit on the class's last line: the class's range would change with it
-            a, b = max(body.last, cut) + dbyte, body.end + dbyte
+            a, b = max(body.last, cut) + dbyte, _line_end(src, body.end + dbyte)
             if a == hi:
                 spans[-1] = (spans[-1][0], b)
             elif a > hi:
@@ -152,6 +156,47 @@ def member_region(
         ranges.append(ts.Range(pa, pb, a, b))
     return Region(ranges, h, (lo, hi), (r[0], r[1], r[2] + drow, r[3]), (k, stop), (head, size - cut),
                   front if front is not None and lo <= front[0] and front[1] <= hi else None)
+
+
+def class_region(last: chunks.Extraction, src: bytes, region: Region) -> Region | None:
+    """:func:`member_region`'s ``region`` of an edited class member, parsed with its whole class: the
+    header, every member and the closing text. A member whose text ends open (a body typed before
+    its closing brace, a call not closed yet) parsed with its class's header and closing text alone
+    (or with the member after it) can be one error with no class in it (zod's ``export class
+    ZodBoolean extends ZodType<boolean, ...>`` read as comparisons); with the other members around
+    it, tree-sitter's recovery keeps the class, as the whole text's parse does, for the class's
+    text instead of the file's (zod's ``types.ts``: 180 KB). None when the edit is not inside a
+    class member, or the class's end is not known."""
+    if region.header is None:
+        return None
+    header = last.chunks[region.header]
+    body = _body(last.chunks, region.header, last.src)
+    if body is None or header.size < 0:
+        return None
+    a, b = header.start_byte, _line_end(src, body.end + len(src) - len(last.src))
+    if not a < region.member[0] <= region.member[1] <= b:
+        return None
+    pa = (header.start_row, chunks._column(src, a))
+    pb = point_from(src, (a - pa[1], pa[0]), b)
+    return region._replace(ranges=[ts.Range(pa, pb, a, b)], front=None)
+
+
+def _line_end(src: bytes, end: int) -> int:
+    """``end`` (a class's end), past the line break after it when only blanks follow it on its
+    line. Parsed with the line break, as in the whole text, a class declaration followed by
+    nothing else stays one when a member's brace is not closed yet; at the end of the parsed text
+    error recovery makes ``class C<A> extends B<A> {...`` a class expression (which declares no
+    name: the member's tree has no class)."""
+    nl = src.find(b"\n", end)
+    return nl + 1 if nl != -1 and not src[end:nl].strip(b" \t\r") else end
+
+
+def _keeps_class(tree: ts.Tree, header: chunks.Chunk) -> bool:
+    """Whether a member parse's ``tree`` still holds the class of chunk ``header``: a statement of
+    the header's kind where the header starts (error recovery may make the class an error, or an
+    expression)."""
+    node = tree.root_node.first_child_for_byte(header.start_byte)
+    return node is not None and node.start_byte == header.start_byte and node.type == header.kind
 
 
 def _front(old_src: bytes, src: bytes, c: chunks.Chunk, head: int, cut: int, new_end: int) -> tuple[int, int] | None:
@@ -236,6 +281,7 @@ class Parsers:
         self._by_lang: dict[str, ts.Parser] = {}
         self._parts: dict[str, ts.Parser] = {}
         self._last_member: dict[str, _LastMember] = {}
+        self._last_class: dict[str, _LastMember] = {}  # the last whole-class parse (_parse_class)
 
     def parse(self, lang: languages.Language, text: bytes, old_tree: ts.Tree | None = None) -> ts.Tree:
         """A tree of ``text`` (as parsed: :func:`as_parsed`); incremental when ``old_tree`` was
@@ -255,15 +301,15 @@ class Parsers:
         and even an incremental parse of whole text often re-lexes most of it (7–25 ms there:
         Python's indentation scanner); over the member, ~0.1 ms. None when the edit is elsewhere.
         ``wider``: the member after it is parsed too (a broken ``def`` line alone, Python's error
-        recovery wraps its class in an error; followed by a member, it keeps the class)."""
+        recovery wraps its class in an error; followed by a member, it keeps the class); and when
+        there is none, or that parse of broken text loses the class too, the whole class
+        (:func:`class_region`: a body typed before its closing brace, a call in it not closed)."""
         if not lang.chunked:
             return None
         region = member_region(last, text, hint, wider)
         if region is None:
-            return None
-        p = self._parts.get(lang.name)
-        if p is None:
-            p = self._parts[lang.name] = lang.parser()
+            return self._parse_class(lang, text, last, hint) if wider else None
+        p = self._part_parser(lang)
         prior = self._last_member.pop(lang.name, None)
         if prior is not None and prior.src != last.src:
             prior = None  # of another text (another buffer, or the text before a whole parse)
@@ -277,7 +323,47 @@ class Parsers:
         self._last_member[lang.name] = _LastMember(
             text, region.ranges if got.front is None else _without(region.ranges, got.front, text), got.tree
         )
+        if (
+            wider and got.front is None and region.header is not None and tree.root_node.has_error
+            and not _keeps_class(tree, last.chunks[region.header])
+        ):
+            return self._parse_class(lang, text, last, hint) or got
         return got
+
+    def _parse_class(
+        self, lang: languages.Language, text: bytes, last: chunks.Extraction, hint: tuple[int, int, int],
+    ) -> MemberParse | None:
+        """Broken text in one class member whose own parse lost its class: a tree of the whole
+        class (:func:`class_region`), incremental from the last one when that was of the same class
+        before the edit. None when the edit is not inside a class member, or the member's text
+        parses without errors (a whole text's part that :func:`chunks.extract_region` refused is
+        not one a parse of its class would take)."""
+        own = member_region(last, text, hint)
+        region = class_region(last, text, own) if own is not None else None
+        if own is None or region is None:
+            return None
+        done = self._last_member.get(lang.name)  # the member's parse, usually made just before
+        if done is not None and done.src is text and done.ranges == own.ranges:
+            whole = not done.tree.root_node.has_error
+        else:
+            p = self._part_parser(lang)
+            p.included_ranges = own.ranges
+            whole = not p.parse(text).root_node.has_error
+        if whole:
+            return None
+        p = self._part_parser(lang)
+        prior = self._last_class.pop(lang.name, None)
+        if prior is not None and prior.src != last.src:
+            prior = None
+        tree = self._parse_part(p, text, region.ranges, prior, last.src, region.edit)
+        self._last_class[lang.name] = _LastMember(text, region.ranges, tree)
+        return MemberParse(tree, region, tree.root_node.has_error)
+
+    def _part_parser(self, lang: languages.Language) -> ts.Parser:
+        p = self._parts.get(lang.name)
+        if p is None:
+            p = self._parts[lang.name] = lang.parser()
+        return p
 
     @staticmethod
     def _parse_part(

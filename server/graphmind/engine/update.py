@@ -272,9 +272,8 @@ class Updater:
                 ext = self._extract_member(doc, text, module, prev, hint, part)
                 if ext is not None:
                     return ext
-                # (whole text refused: ends open, its split the whole text's with the next member)
-                if part.region.header is None:
-                    break
+                # (whole text refused: ends open, its split the whole text's with the next member
+                # or statement: ``export function f(a)`` above ``export function f(a, b) {``)
         tree = parsed if parsed is not None else self.parsers.parse(doc.lang, text, None if parsed_afresh else doc.tree)
         doc.partial = False
         broken = tree.root_node.has_error

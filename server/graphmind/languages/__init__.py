@@ -55,6 +55,9 @@ class Span:
     # its group takes the node after it (a TypeScript overload signature, a decorator): a parse of
     # text that ends with it does not split the text as the whole text's parse does
     takes_next: bool = False
+    # the node it starts with joins the group before it (a TypeScript assignment after a
+    # statement): a parse of text that starts with it does not split the text as the whole text's does
+    joins_previous: bool = False
 
 
 @dataclass(frozen=True, slots=True)

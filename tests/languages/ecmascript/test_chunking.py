@@ -90,6 +90,25 @@ def test_overloads_and_assignments_are_in_the_chunk_of_what_they_belong_to() -> 
     assert "src.m.Z.late" not in qnames
 
 
+def test_a_signature_is_joined_only_by_a_declaration_of_its_name() -> None:
+    """What the implementation reads (``extract.overloads_start``: the signatures of its name right
+    above it) is in its chunk; a signature followed by something else (a function's header typed
+    above an interface, before its body's ``{``) is a chunk of its own, and the statement after it
+    stays the chunk it was."""
+    src = (
+        b"export function f(a: string): void;\nexport function g(a: number)\n\n"
+        b"export interface Def {\n  checks: number[];\n}\n\n"
+        b"function h(a: number): void;\n// doc\nfunction h(a: any) {}\n"
+    )
+    spans = TS.chunk_spans(TS.parser().parse(src).root_node)
+    texts = [src[s.start : s.end].decode() for s in spans]
+    assert texts == ["export function f(a: string): void;", "export function g(a: number)",
+                     "export interface Def {\n  checks: number[];\n}", "function h(a: number): void;\n// doc\nfunction h(a: any) {}"]
+    assert [sp.takes_next for sp in spans] == [False, False, False, False]
+    # the last statement a signature: the text after it may be its implementation
+    assert TS.chunk_spans(TS.parser().parse(src[: src.index(b"\n\n")]).root_node)[-1].takes_next
+
+
 def test_a_members_decorators_are_in_its_chunk() -> None:
     """A class member's decorators are siblings before it in TypeScript's tree: they are one chunk
     with the member, so the decorator's call shape names the member it decorates (an event

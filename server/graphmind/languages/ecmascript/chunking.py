@@ -44,6 +44,7 @@ import tree_sitter as ts
 from .. import Span
 from .._toolkit.values import join_attrs
 from .extract import OVERLOADS
+from .syntax import member_name
 
 # what a chunk's extraction keeps in ``Facts.local`` and the merge joins
 MODULE_SCOPE = (0, 0, ("none",), [], {}, {}, {})
@@ -65,7 +66,8 @@ def chunk_spans(root: ts.Node) -> list[Span]:
         body = cls.child_by_field_name("body") if cls is not None else None
         if body is None:
             last = group[-1]
-            add(Span(first, first.start_byte, last.end_byte, first.start_point, last.end_point, None, None, i == open_at))
+            add(Span(first, first.start_byte, last.end_byte, first.start_point, last.end_point, None, None, i == open_at,
+                     i == 0 and _joins_previous(first)))
             continue
         header = len(spans)
         add(Span(first, first.start_byte, body.start_byte, first.start_point, body.start_point, None, cls))
@@ -84,8 +86,8 @@ def chunk_spans(root: ts.Node) -> list[Span]:
 
 def _groups(children: list[ts.Node], top: bool) -> tuple[list[tuple[list[ts.Node], str]], int | None]:
     """Consecutive nodes in groups, a comment alone, each with its first node's type: a node
-    joins the group before it when that group ends with an overload signature (a ``;`` after it
-    aside) or a decorator (a class member's decorators are its siblings in TypeScript's tree: they
+    joins the group before it when that group ends with an overload signature of its name (a ``;``
+    after it aside; see :func:`_joins`) or a decorator (a class member's decorators are its siblings in TypeScript's tree: they
     are the member's, as Python's ``decorated_definition`` holds them, so a decorator typed above
     a member is an edit of that member's chunk), a ``;`` always, and at the top level an
     assignment statement (see the module); comments between them are in the group. A class
@@ -95,7 +97,7 @@ def _groups(children: list[ts.Node], top: bool) -> tuple[list[tuple[list[ts.Node
     group: list[ts.Node] = []
     group_type = ""
     comments: list[tuple[ts.Node, str]] = []  # comments after the open group
-    open_signature = False  # the open group ends with an overload signature or a decorator
+    opener: ts.Node | None = None  # the open group ends with an overload signature or a decorator
     for child in children:
         t = child.type
         if "comment" in t:
@@ -103,7 +105,7 @@ def _groups(children: list[ts.Node], top: bool) -> tuple[list[tuple[list[ts.Node
             continue
         if t == "{" or t == "}":
             continue
-        if group and (t == ";" or open_signature or (top and t == "expression_statement" and _assignment(child))):
+        if group and ((opener is not None and _joins(opener, child)) or (_joins_previous(child) if top else t == ";")):
             group.append(child)
             comments = []
         else:
@@ -114,9 +116,10 @@ def _groups(children: list[ts.Node], top: bool) -> tuple[list[tuple[list[ts.Node
                 comments = []
             group, group_type = [child], t
         if t != ";":
-            open_signature = t in _JOINS_NEXT or (
+            opener = child if t in _JOINS_NEXT or (
                 t == "export_statement" and (d := child.child_by_field_name("declaration")) is not None and d.type in OVERLOADS
-            )
+            ) else None
+    open_signature = opener is not None
     open_at = None
     if group:
         open_at = len(out) if open_signature else None
@@ -125,7 +128,27 @@ def _groups(children: list[ts.Node], top: bool) -> tuple[list[tuple[list[ts.Node
     return out, open_at
 
 
-_JOINS_NEXT = (*OVERLOADS, "decorator")  # a node the node after it joins
+_JOINS_NEXT = (*OVERLOADS, "decorator")  # a node the node after it may join (see _joins)
+
+
+def _joins(opener: ts.Node, node: ts.Node) -> bool:
+    """Whether ``node`` joins the group that ends with ``opener``: a decorator's member always; an
+    overload signature's, only a declaration of the same name (its implementation, or another
+    signature: what ``extract.overloads_start`` reads). A signature followed by something else
+    (``export function f(a: number)`` typed above an interface, before its body's ``{``) is a chunk
+    of its own: the statement after it stays the chunk it was."""
+    if opener.type == "decorator":
+        return True
+    name = _declared_name(opener)
+    return name is None or _declared_name(node) == name
+
+
+def _declared_name(node: ts.Node) -> str | None:
+    """The name a statement or class member declares (``export`` unwrapped), None when it has none."""
+    d = node.child_by_field_name("declaration") if node.type == "export_statement" else node
+    return member_name(d.child_by_field_name("name")) if d is not None else None
+
+
 CLASS_DECLARATIONS = ("class_declaration", "abstract_class_declaration")
 _CLASS_STATEMENTS = (*CLASS_DECLARATIONS, "export_statement")
 
@@ -166,6 +189,13 @@ def merge_member_extra(container: dict[str, Any], member: dict[str, Any]) -> dic
     if tags:
         merged["tags"] = {**merged.get("tags", {}), **tags}
     return merged
+
+
+def _joins_previous(node: ts.Node) -> bool:
+    """Whether a top-level statement joins the group before it, when there is one (see _groups):
+    a part of the text that starts with it (engine/parse.py member_region) splits there, the whole
+    text not."""
+    return node.type == ";" or (node.type == "expression_statement" and _assignment(node))
 
 
 def _assignment(node: ts.Node) -> bool:
