@@ -246,14 +246,15 @@ class Extractor(Bindings):
             self.scopes[scope].defs[name] = idx
 
     def run(self) -> Facts:
-        cursor = ts.QueryCursor(self.lang.query())
+        query = self.lang.query()
+        cursor = ts.QueryCursor(query)
         lo, hi = self.byte_range if self.byte_range is not None else (0, len(self.src) + 1)
         if self.byte_range is not None:
             cursor.set_byte_range(lo, hi)
         scope_nodes: dict[int, tuple[ts.Node, str]] = {}
         items: list[tuple[int, int, str, ts.Node, dict[str, list[ts.Node]]]] = []
         seen: set[tuple[int, str]] = set()
-        main = _MAIN_CAPTURE.setdefault(id(self.lang.query()), {})
+        main = _MAIN_CAPTURE.setdefault(id(query), {})
         for pattern, caps in cursor.matches(self.tree.root_node):
             captured = main.get(pattern)
             if captured is None or captured not in caps:
@@ -976,7 +977,9 @@ class Extractor(Bindings):
                                        (scope, Base.SUPER, None, [], "super")))
             return
         e = expr_of(callee, self.folder)
-        name_node = callee_name(callee)
+        # (the two common callees' name node without callee_name's walk: `f`, `a.b`)
+        name_node = callee if t == "identifier" else (
+            callee.child_by_field_name("property") or callee) if t == "member_expression" else callee_name(callee)
         name = e.chain[-1] if e.chain else ""
         flag = kind if kind in ("new", "jsx") else ""
         self.sites.append(SiteFact(owner, name, CALL, rng(name_node), name_node.start_byte, name_node.end_byte,
