@@ -18,11 +18,11 @@ import tree_sitter as ts
 from ...model import CALL, REF, BindingFact, Facts, SiteFact, SymbolFact
 from .._toolkit import Scope, in_scopes
 from .._toolkit.nodes import rng, text
-from .._toolkit.records import _ATOMS, plain, plain_besides_sites
+from .._toolkit.records import _ATOMS, plain
 from . import links
 from .bindings import Bindings
 from .builtins import GLOBALS
-from .records import UNKNOWN, Base, Expr, ScopeRecord
+from .records import UNKNOWN, Base, Expr
 from .syntax import (
     FUNCTION_VALUES,
     FUNCTIONS,
@@ -183,8 +183,11 @@ class _Scope:
         # the file's locals are known, see Extractor.literal_context); None for any other scope
         self.typed: list[int] | None = None
 
-    def record(self) -> ScopeRecord:
-        return ScopeRecord(self.parent, self.owner, self.this, sorted(self.locals), self.types, self.imports, self.defs)
+    def record(self) -> tuple:
+        """The scope's :class:`ScopeRecord` as the plain tuple the facts store (made plain here:
+        the facts' ``local`` is then plain without a walk of every scope's entries)."""
+        return (self.parent, self.owner, plain(self.this), sorted(self.locals), plain(self.types) if self.types else {},
+                plain(self.imports) if self.imports else {}, self.defs)
 
 
 class Extractor(Bindings):
@@ -243,14 +246,15 @@ class Extractor(Bindings):
             self.scopes[scope].defs[name] = idx
 
     def run(self) -> Facts:
-        cursor = ts.QueryCursor(self.lang.query())
+        query = self.lang.query()
+        cursor = ts.QueryCursor(query)
         lo, hi = self.byte_range if self.byte_range is not None else (0, len(self.src) + 1)
         if self.byte_range is not None:
             cursor.set_byte_range(lo, hi)
         scope_nodes: dict[int, tuple[ts.Node, str]] = {}
         items: list[tuple[int, int, str, ts.Node, dict[str, list[ts.Node]]]] = []
         seen: set[tuple[int, str]] = set()
-        main = _MAIN_CAPTURE.setdefault(id(self.lang.query()), {})
+        main = _MAIN_CAPTURE.setdefault(id(query), {})
         for pattern, caps in cursor.matches(self.tree.root_node):
             captured = main.get(pattern)
             if captured is None or captured not in caps:
@@ -307,8 +311,13 @@ class Extractor(Bindings):
             "mlocals": sorted(self.mlocals),
             "nsites": len(self.sites),  # the merge maps a site to its chunk's scopes by counting (see chunking.py)
         }
-        shapes = links.shapes(self.link_calls, self.sites, self.symbols, self.src)
-        return plain_besides_sites(Facts(self.module, self.symbols, self.sites, self.bindings, local, shapes))
+        shapes = links.shapes(self.link_calls, self.sites, self.symbols, self.src, self.lang.grammar)
+        for sym in self.symbols:
+            sym.extra = plain(sym.extra)
+        for b in self.bindings:
+            b.extra = plain(b.extra)
+        # (the sites' expressions and ``local`` are plain as made: site_expr, _Scope.record)
+        return Facts(self.module, self.symbols, self.sites, self.bindings, local, shapes)
 
     def this_of(self, scope: int) -> tuple:
         while True:
@@ -968,7 +977,9 @@ class Extractor(Bindings):
                                        (scope, Base.SUPER, None, [], "super")))
             return
         e = expr_of(callee, self.folder)
-        name_node = callee_name(callee)
+        # (the two common callees' name node without callee_name's walk: `f`, `a.b`)
+        name_node = callee if t == "identifier" else (
+            callee.child_by_field_name("property") or callee) if t == "member_expression" else callee_name(callee)
         name = e.chain[-1] if e.chain else ""
         flag = kind if kind in ("new", "jsx") else ""
         self.sites.append(SiteFact(owner, name, CALL, rng(name_node), name_node.start_byte, name_node.end_byte,

@@ -46,7 +46,7 @@ def _string(node: ts.Node, keyword: str = "") -> Arg:
     return Arg(TPL if computed else STR, "".join(parts), -1, keyword)
 
 
-def _value(node: ts.Node, refs: dict[tuple[int, int], int], keyword: str = "") -> Arg:
+def _value(node: ts.Node, at: int, keyword: str = "") -> Arg:
     t = node.type
     if t in ("string", "template_string"):
         return _string(node, keyword)
@@ -54,7 +54,7 @@ def _value(node: ts.Node, refs: dict[tuple[int, int], int], keyword: str = "") -
         op = node.child_by_field_name("operator")
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
         if op is not None and _text(op) == "+" and left is not None and right is not None:
-            la, ra = _value(left, refs), _value(right, refs)
+            la, ra = _value(left, at), _value(right, at)
             if la.kind in (STR, TPL) or ra.kind in (STR, TPL):
                 kind = STR if la.kind == ra.kind == STR else TPL
                 return Arg(kind, "".join(a.value if a.kind in (STR, TPL) else "{}" for a in (la, ra)), -1, keyword)
@@ -64,12 +64,13 @@ def _value(node: ts.Node, refs: dict[tuple[int, int], int], keyword: str = "") -
         if dotted is None:
             return Arg(OTHER, "", -1, keyword)
         name_node = node.child_by_field_name("property") if t == "member_expression" else node
-        site = refs.get((name_node.start_byte, name_node.end_byte), -1) if name_node is not None else -1
+        # (its REF site by position, from the call's start: see _read)
+        site = (name_node.start_byte - at, name_node.end_byte - at) if name_node is not None else -1
         return Arg(NAME, dotted, site, keyword)
     if t in ("arrow_function", "function_expression", "function"):
         return Arg(FN, "", -1, keyword)
     if t == "array":
-        return Arg(LIST, tuple(_value(c, refs) for c in node.named_children), -1, keyword)
+        return Arg(LIST, tuple(_value(c, at) for c in node.named_children), -1, keyword)
     if t == "new_expression":  # dispatchEvent(new Event("click")): the event's name
         args = node.child_by_field_name("arguments")
         first = args.named_children[0] if args is not None and args.named_children else None
@@ -78,7 +79,9 @@ def _value(node: ts.Node, refs: dict[tuple[int, int], int], keyword: str = "") -
     return Arg(OTHER, "", -1, keyword)
 
 
-def _args(call: ts.Node, refs: dict[tuple[int, int], int]) -> tuple[Arg, ...]:
+def _args(call: ts.Node) -> tuple[Arg, ...]:
+    """A call's arguments, a NAME's site the offsets of its name from the call's start."""
+    at = call.start_byte
     args = call.child_by_field_name("arguments")
     if args is None or args.type != "arguments":
         return ()
@@ -89,9 +92,9 @@ def _args(call: ts.Node, refs: dict[tuple[int, int], int]) -> tuple[Arg, ...]:
             for pair in a.named_children:
                 key, value = pair.child_by_field_name("key"), pair.child_by_field_name("value")
                 if pair.type == "pair" and key is not None and value is not None:
-                    out.append(_value(value, refs, _text(key).strip("'\"")))
+                    out.append(_value(value, at, _text(key).strip("'\"")))
         elif a.type != "comment":
-            out.append(_value(a, refs))
+            out.append(_value(a, at))
     return tuple(out)
 
 
@@ -117,9 +120,42 @@ def _maybe_link(call: ts.Node, method: str, src: bytes) -> bool:
     return method in VERBS or after_at(src, start, _BLANK) or quoted(src, start, end, b"\"'`")
 
 
-def shapes(calls: list[tuple[int, ts.Node]], sites: list[SiteFact], symbols: list[SymbolFact], src: bytes) -> list[tuple]:
+# What a call says (its callee, dotted; its arguments, a NAME's site as offsets from the call's
+# start), by grammar, text and node count: a keystroke re-extracts its whole member, whose calls
+# are, all but one, the text they were at the last key. A call with a syntax error in it is read
+# afresh (error recovery may read the same text otherwise elsewhere).
+_READ: dict[tuple[str, bytes, int], tuple[str | None, tuple[Arg, ...]]] = {}
+MAX_READ = 4096
+
+
+def _read(call: ts.Node, grammar: str, src: bytes) -> tuple[str | None, tuple[Arg, ...]]:
+    """(the callee dotted or None, the arguments) of a call, from its text's memo or its nodes."""
+    key = (grammar, src[call.start_byte : call.end_byte], call.descendant_count)
+    got = _READ.get(key)
+    if got is None:
+        fn = call.child_by_field_name("function")
+        dotted = _dotted(fn) if fn is not None else None
+        got = (dotted, _args(call) if dotted is not None else ())
+        if not call.has_error:
+            if len(_READ) >= MAX_READ:
+                _READ.clear()
+            _READ[key] = got
+    return got
+
+
+def _placed(a: Arg, at: int, refs: dict[tuple[int, int], int]) -> Arg:
+    """An argument read by :func:`_read` of a call at byte ``at``: a NAME's site its REF site's index."""
+    if a.kind == NAME and a.site != -1:
+        return Arg(NAME, a.value, refs.get((at + a.site[0], at + a.site[1]), -1), a.keyword)
+    if a.kind == LIST:
+        return Arg(LIST, tuple(_placed(x, at, refs) for x in a.value), -1, a.keyword)
+    return a
+
+
+def shapes(calls: list[tuple[int, ts.Node]], sites: list[SiteFact], symbols: list[SymbolFact], src: bytes,
+           grammar: str) -> list[tuple]:
     """The shapes worth keeping of a file's calls (``calls``: (CALL site index, call node));
-    ``src``: the text they were parsed from."""
+    ``src``: the text they were parsed from by ``grammar``."""
     if not calls:
         return []
     refs: dict[tuple[int, int], int] | None = None
@@ -132,14 +168,15 @@ def shapes(calls: list[tuple[int, ts.Node]], sites: list[SiteFact], symbols: lis
             src, node.start_byte, node.end_byte, b"\"'`"
         ):
             continue
-        fn = node.child_by_field_name("function")
-        dotted = _dotted(fn) if fn is not None else None
+        dotted, args = _read(node, grammar, src)
         if dotted is None or not _maybe_link(node, dotted.rpartition(".")[2], src):
             continue
         if refs is None or defs is None:
             refs = {(s.start_byte, s.end_byte): i for i, s in enumerate(sites) if s.kind == REF}
             defs = {s.start_byte: i for i, s in enumerate(symbols) if i > 0}
-        shape = CallShape(site, tuple(dotted.split(".")), _args(node, refs), _decorated(node, defs), sites[site].caller)
+        at = node.start_byte
+        placed = tuple(_placed(a, at, refs) for a in args)
+        shape = CallShape(site, tuple(dotted.split(".")), placed, _decorated(node, defs), sites[site].caller)
         if wanted(shape, VERBS):
             out.append(plain(shape))
     return out

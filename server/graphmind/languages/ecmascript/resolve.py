@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import marshal
 from collections.abc import Callable
+from typing import NamedTuple
 
 from ...model import (
     CALL,
@@ -23,11 +24,30 @@ from .._toolkit.dispatch import dispatch_via, weak_method
 from .._toolkit.labels import union_confidence
 from .builtins import BUILTIN_METHODS, GLOBALS
 from .chunking import THIS_SYMBOL
-from .records import Base, Expr, SiteExpr
+from .records import Base, Expr, ScopeRecord, SiteExpr
 from .values import Value, Values
 
 # Values whose members are outside the workspace: external ones, builtin arrays and maps.
 OUTSIDE = ("ext", "arr", "arrfn", "map", "mapfn")
+
+
+class PartSigs(NamedTuple):
+    """The scope-read signatures (:meth:`Resolver.read_sig_afresh`) made in a part's scopes, with
+    everything they are made of: the scopes, the name and kind of each symbol they name by index
+    (``this``, definitions) and the file's module-level names."""
+
+    scopes: list[ScopeRecord]
+    named: list[tuple[str, str]]
+    mlocals: set[str]
+    sigs: dict[tuple, tuple]  # scope read -> its signature
+
+
+# The last part a module's sites were resolved in (the last keystroke's member): the next
+# keystroke's resolver takes its signatures while the part's scopes, the symbols they name and the
+# module-level names are as they were (typing a call's arguments, a decorator: ~40 reads a key in a
+# large method of zod's types.ts). Keyed by module name only: what a signature reads is compared whole.
+_LAST_SIGS: dict[str, PartSigs] = {}
+MAX_LAST_SIGS = 8
 
 
 class Resolver(Values):
@@ -37,7 +57,7 @@ class Resolver(Values):
         self._literal_types: dict[tuple[str, str], list[SymbolRow]] = {}
         self._external_params: dict[tuple[int, str, int], bool] = {}
         self.reads: set[tuple] | None = None  # the scope reads of the site being resolved (site_memo)
-        self._sigs: dict[tuple[int, tuple], tuple] = {}  # (part, scope read) -> read_sig_afresh
+        self._sigs: dict[int, dict[tuple, tuple]] = {}  # part -> scope read -> read_sig_afresh
 
     # --- names in the file's own scopes
     def own_symbol(self, idx: int) -> list[SymbolRow]:
@@ -168,12 +188,37 @@ class Resolver(Values):
 
     def read_sig(self, read: tuple) -> tuple:
         """:meth:`read_sig_afresh`, kept per part for the resolver's life: one keystroke's sites (~50 in a
-        large method) read the same few names (``ctx``, ``input``, ``this``) in the same scopes."""
-        key = (self.part, read)
-        got = self._sigs.get(key)
+        large method) read the same few names (``ctx``, ``input``, ``this``) in the same scopes; and
+        from the last resolver's while the part is what it was (:data:`_LAST_SIGS`)."""
+        sigs = self._sigs.get(self.part)
+        if sigs is None:
+            sigs = self._sigs[self.part] = self._part_sigs()
+        got = sigs.get(read)
         if got is None:
-            got = self._sigs[key] = self.read_sig_afresh(read)
+            got = sigs[read] = self.read_sig_afresh(read)
         return got
+
+    def _part_sigs(self) -> dict[tuple, tuple]:
+        """The signatures made in the current part's scopes: the last part's of the module when
+        its scopes, the symbols they name and the module-level names are these, else a new
+        table (kept as the module's last)."""
+        syms = self.f.symbols
+        named = []
+        for rec in self.scopes:
+            this = rec[2]
+            if this and this[0] in THIS_SYMBOL:
+                named.append((syms[this[1]].qname, syms[this[1]].kind))
+            for d in rec[6].values():
+                named.append((syms[d].qname, syms[d].kind))
+        last = _LAST_SIGS.get(self.M)
+        if last is not None and last.scopes == self.scopes and last.named == named and last.mlocals == self.mlocals:
+            return last.sigs
+        part = PartSigs(self.scopes, named, self.mlocals, {})
+        _LAST_SIGS.pop(self.M, None)
+        _LAST_SIGS[self.M] = part
+        while len(_LAST_SIGS) > MAX_LAST_SIGS:
+            del _LAST_SIGS[next(iter(_LAST_SIGS))]
+        return part.sigs
 
     def read_sig_afresh(self, read: tuple) -> tuple:
         """What a scope read of a site's resolution reads in the current part's scopes, from its

@@ -121,12 +121,27 @@ def expr_of(node: ts.Node | None, folder: str) -> Expr:
     if t == "super":
         return Expr(Base.SUPER, None, [])
     if t == "member_expression":
-        obj = node.child_by_field_name("object")
-        if obj is not None and obj.type == "non_null_expression":
-            obj = receiver_node(obj)
-        name = member_name(node.child_by_field_name("property")) or ""
+        # `a.b.c.d`: the names down the receivers in one loop (every callee and argument is one)
+        names: list[str] = []
+        while True:
+            prop = node.child_by_field_name("property")
+            names.append((text(prop) if prop.type == "property_identifier" else member_name(prop) or "") if prop is not None else "")
+            obj = node.child_by_field_name("object")
+            if obj is None:
+                break
+            t = obj.type
+            if t == "non_null_expression":
+                obj = receiver_node(obj)
+                t = obj.type
+            if t != "member_expression":
+                break
+            node = obj
+        names.reverse()
+        if t == "identifier":  # (the common receiver: no call for it)
+            name = text(obj)
+            return Expr(Base.UNKNOWN, None, names) if name == "undefined" else Expr(Base.NAME, None, [name, *names])
         base = expr_of(obj, folder)
-        return Expr(base.base, base.arg, [*base.chain, name])  # (not _replace: every callee's member access)
+        return Expr(base.base, base.arg, [*base.chain, *names])
     if t == "subscript_expression":
         idx = string_value(node.child_by_field_name("index"))
         base = expr_of(receiver_node(node.child_by_field_name("object")), folder)
