@@ -364,15 +364,12 @@ def open_snapshot(
                 if changes or buffers else None
             engine = SnapshotEngine(root, shared, snap, layer, session)
             shared.release()  # the engine's own pool answers from here on: one session, not two
-    except LayerRefused as exc:
+    except (LayerRefused, IndexUnavailable, GitError) as exc:
         if session is not None:
             session.db.close()
         shared.close()
-        return None, StoreStatus(location.shown, "local", f"snapshot {snap.id} of {snap.commit[:12]} found, but {exc}")
-    except (IndexUnavailable, GitError) as exc:
-        if session is not None:
-            session.db.close()
-        shared.close()
+        if isinstance(exc, LayerRefused):
+            return None, StoreStatus(location.shown, "local", f"snapshot {snap.id} of {snap.commit[:12]} found, but {exc}")
         return None, StoreStatus.failed(location, exc)
     paths = sorted({*(layer.changed if layer else ()), *(layer.deleted if layer else ())})
     return engine, StoreStatus(location.shown, "snapshot", None, snap, head, behind, paths, layer)
