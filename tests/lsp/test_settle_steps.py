@@ -5,14 +5,12 @@ typing left, and the settle goes on after it."""
 from __future__ import annotations
 
 import asyncio
-import io
 from pathlib import Path
 from typing import Any
 
 from graphmind.engine import documents
 from graphmind.lsp import server as lsp_server
-from graphmind.lsp.server import create_server
-from test_typing_answers import _send
+from test_typing_answers import _opened, _send
 
 METHODS = 30
 SOURCE = "def target(x):\n    return x\n\n\nclass K:\n" + "".join(
@@ -35,22 +33,7 @@ def test_a_request_during_a_settle_is_answered_before_it_ends(tmp_path: Path, mo
     (tmp_path / "m.py").write_text(SOURCE, encoding="utf-8")
 
     async def run() -> None:
-        server = create_server()
-        sink = io.BytesIO()
-        server.rpc.writer = sink
-        server.rpc.loop = asyncio.get_running_loop()
-        root, uri = tmp_path.as_uri(), (tmp_path / "m.py").as_uri()
-        _send(server, sink, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "processId": None, "rootUri": root, "capabilities": {}, "workspaceFolders": [{"uri": root, "name": "w"}]}})
-        _send(server, sink, {"jsonrpc": "2.0", "method": "initialized", "params": {}})
-        for _ in range(600):
-            if server.ready.is_set():
-                break
-            await asyncio.sleep(0.05)
-        _send(server, sink, {"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
-            "textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": SOURCE}}})
-        items = _send(server, sink, {"jsonrpc": "2.0", "id": 2, "method": "textDocument/prepareCallHierarchy",
-                                     "params": {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 4}}})
+        server, sink, uri, items = await _opened(tmp_path, SOURCE)
         ask = {"jsonrpc": "2.0", "id": 3, "method": "callHierarchy/incomingCalls", "params": {"item": items[0]}}
         assert len(_send(server, sink, ask)) == METHODS
         # a method typed in: the file's interface changed, its other sites wait for the pause

@@ -45,8 +45,8 @@ def _send(server: GraphMindServer, sink: io.BytesIO, message: dict[str, Any]) ->
     return None
 
 
-async def _opened(root: Path) -> tuple[Any, io.BytesIO, str, list]:
-    """A server on ``root`` (its ``m.py`` holds SOURCE) with ``m.py`` open, and the call
+async def _opened(root: Path, source: str = SOURCE) -> tuple[Any, io.BytesIO, str, list]:
+    """A server on ``root`` (its ``m.py`` holds ``source``) with ``m.py`` open, and the call
     hierarchy item of its first function: (server, its output, the file's URI, the items)."""
     server = create_server()
     sink = io.BytesIO()
@@ -61,7 +61,7 @@ async def _opened(root: Path) -> tuple[Any, io.BytesIO, str, list]:
             break
         await asyncio.sleep(0.05)
     _send(server, sink, {"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
-        "textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": SOURCE}}})
+        "textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": source}}})
     items = _send(server, sink, {"jsonrpc": "2.0", "id": 2, "method": "textDocument/prepareCallHierarchy",
                                  "params": {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 4}}})
     assert items
