@@ -39,6 +39,7 @@ _OTHER_SYMBOL = ", ".join(f"{c} AS o_{c.split('.')[1]}"
 # a site's caller ``o``, a symbol of the site's file (``f``)
 _CALLER_SYMBOL = ", ".join(f"{c} AS o_{c.split('.')[1]}" for c in SYMBOL_COLUMNS.replace("s.", "o.").split(", "))
 _ALL_SYMBOLS = f"SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id"
+_PARENT_ID = SYMBOL_COLUMNS.split(", ").index("s.parent_id")  # a symbol row's parent id
 
 
 @dataclass(frozen=True)
@@ -61,8 +62,7 @@ def _summed(rows: Iterable[tuple[Any, int]]) -> list[tuple[Any, int]]:
     out: dict[Any, int] = {}
     for key, n in rows:
         out[key] = out.get(key, 0) + n
-    return sorted(out.items(), key=lambda kv: tuple((v is not None, v) for v in kv[0]) if type(kv[0]) is tuple
-                  else (kv[0] is not None, kv[0]))
+    return sorted(out.items(), key=lambda kv: (kv[0] is not None, kv[0]))
 
 
 def like_escape(s: str) -> str:
@@ -251,8 +251,9 @@ class Reads:
         (``Dialect.one_trip``): :meth:`neighbour_calls`, then the parents."""
         if self.d.one_trip:
             calls = [(row, sym) for row, sym in self.neighbour_calls(sid, True, kinds, min_conf, dispatch) if sym is not None]
-            parents = {p[0]: (p[3], p[2], p[1]) for p in self.symbols_by_id(sorted({s[15] for _, s in calls if s[15] is not None}))}
-            return [(row, sym, parents.get(sym[15])) for row, sym in calls]
+            parent_ids = sorted({s[_PARENT_ID] for _, s in calls if s[_PARENT_ID] is not None})
+            parents = {p[0]: (p[3], p[2], p[1]) for p in self.symbols_by_id(parent_ids)}  # (kind, name, qname)
+            return [(row, sym, parents.get(sym[_PARENT_ID])) for row, sym in calls]
         rows = self._layered(
             f"SELECT e.caller_id, e.confidence, e.via, {SITE_COLUMNS}, {_CALLER_SYMBOL}, p.kind, p.name, p.qname "
             "FROM @edges e JOIN @sites st ON st.file_id = e.file_id AND st.sid = e.sid "
@@ -493,12 +494,12 @@ class Reads:
 
     def _grouped(self, sql: str) -> list[tuple[tuple, int]]:
         """(group key, count) of an aggregate of one file's rows (``@table``, ``@visible``, one
-        count last): over a stacked overlay holding rows, counted per layer
+        count last), in no order: over a stacked overlay holding rows, counted per layer
         (:func:`.stacked.grouped_counts`; through the views: 2-2.5× a copy's cost); else over
         the views as written (PostgreSQL's included)."""
         per_layer = self.stack is not None and self.stack.layering == "both"
         width = sql[: sql.index(" FROM ")].count(",")
-        return _summed((k, v[0]) for k, v in grouped_counts(self.db, sql, width, per_layer).items())
+        return [(k, v[0]) for k, v in grouped_counts(self.db, sql, width, per_layer).items()]
 
     # ------------------------------------------------------------------ honest counts (issue 15)
     def possible_caller_counts(self, ids: list[int], min_conf: int) -> dict[int, int]:
