@@ -93,10 +93,7 @@ def settle(up: Updater, rel: str | None = None) -> bool:
     """Parse afresh the buffers (or one) last updated from an incremental parse of text with
     syntax errors, or whose keystrokes left other files (or the file's other sites) waiting
     (``Document.pending``). Returns whether anything was re-parsed."""
-    docs = _pending(up, rel)
-    for _ in _steps(up, docs):
-        pass
-    return bool(docs)
+    return _settle_all(up, _pending(up, rel))
 
 
 def settle_steps(up: Updater, rel: str | None = None) -> Iterator[None]:
@@ -114,7 +111,11 @@ def settle_stale(up: Updater) -> bool:
     wait for typing to pause (``Document.stale_own``). Those sites last looked their names up
     before the buffer's newest bindings, so the lookups recorded for them cannot tell that the
     change binds them now (an import typed, then the file it names appears)."""
-    docs = [d for d in up.docs.values() if d.stale_own]
+    return _settle_all(up, [d for d in up.docs.values() if d.stale_own])
+
+
+def _settle_all(up: Updater, docs: list[Document]) -> bool:
+    """``docs`` settled, every step at once; whether there were any."""
     for _ in _steps(up, docs):
         pass
     return bool(docs)
