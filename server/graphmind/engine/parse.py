@@ -191,6 +191,13 @@ def _line_end(src: bytes, end: int) -> int:
     return nl + 1 if nl != -1 and not src[end:nl].strip(b" \t\r") else end
 
 
+def _prior(kept: dict[str, _LastMember], lang: languages.Language, last: chunks.Extraction) -> _LastMember | None:
+    """The part parse kept for ``lang`` (taken), when it was of ``last``'s text: else None (of
+    another text: another buffer, or the text before a whole parse)."""
+    prior = kept.pop(lang.name, None)
+    return prior if prior is not None and prior.src == last.src else None
+
+
 def _keeps_class(tree: ts.Tree, header: chunks.Chunk) -> bool:
     """Whether a member parse's ``tree`` still holds the class of chunk ``header``: a statement of
     the header's kind where the header starts (error recovery may make the class an error, or an
@@ -310,9 +317,7 @@ class Parsers:
         if region is None:
             return self._parse_class(lang, text, last, hint) if wider else None
         p = self._part_parser(lang)
-        prior = self._last_member.pop(lang.name, None)
-        if prior is not None and prior.src != last.src:
-            prior = None  # of another text (another buffer, or the text before a whole parse)
+        prior = _prior(self._last_member, lang, last)
         tree = self._parse_part(p, text, region.ranges, prior, last.src, region.edit)
         got = MemberParse(tree, region, tree.root_node.has_error)
         if got.broken and region.front is not None:
@@ -352,9 +357,7 @@ class Parsers:
         if whole:
             return None
         p = self._part_parser(lang)
-        prior = self._last_class.pop(lang.name, None)
-        if prior is not None and prior.src != last.src:
-            prior = None
+        prior = _prior(self._last_class, lang, last)
         tree = self._parse_part(p, text, region.ranges, prior, last.src, region.edit)
         self._last_class[lang.name] = _LastMember(text, region.ranges, tree)
         return MemberParse(tree, region, tree.root_node.has_error)
