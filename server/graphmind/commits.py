@@ -51,13 +51,17 @@ def is_setting(rel: str) -> bool:
     return rel == "pyproject.toml" or rel == ".graphmind/config.toml" or rel.rsplit("/", 1)[-1] == ".gitignore"
 
 
+def renames_modules(change: ChangedFile) -> bool:
+    """A file added or deleted that renames the modules below it (a Python package's ``__init__.py``)."""
+    return change.status in "AD" and languages.changes_module_names(change.path)
+
+
 def refresh_changes(engine: Engine, changes: list[ChangedFile]) -> None:
     """Re-read what a diff names, as an editor's file watcher does: a file added or deleted that
     renames the modules below it (a Python package's ``__init__.py``) re-reads its folder, each
     file as changed (its content is the same, its module name is not: the engine's unchanged-file
     check compares contents only)."""
-    folders = sorted({posixpath.dirname(c.path) for c in changes
-                      if c.status in "AD" and languages.changes_module_names(c.path)})
+    folders = sorted({posixpath.dirname(c.path) for c in changes if renames_modules(c)})
     for folder in folders:
         for path in engine.store.paths_under(folder):
             engine.store.forget_version(path)

@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from . import __version__, languages
-from .commits import is_setting, refresh_changes
+from .commits import is_setting, refresh_changes, renames_modules
 from .engine import Engine
 from .engine.update import interface_diff, resolve_facts
 from .gitrepo import ChangedFile
@@ -131,12 +131,18 @@ class SessionReads:
     stored_files = Store.stored_files
 
 
+def _stored_language(row: StoredFile) -> languages.Language | None:
+    """The language of a stored file that holds its facts (None: skipped, without facts, or of no language)."""
+    if row.status != "indexed" or row.facts is None or row.sids is None:
+        return None
+    return languages.get(row.lang or "") or languages.for_path(row.path)
+
+
 def resolve_stored(row: StoredFile | None, view: StoreView) -> FileResolution | None:
     """A snapshot file's stored facts resolved with ``view`` (None: the snapshot holds none)."""
-    if row is None or row.status != "indexed" or row.facts is None or row.sids is None:
+    if row is None or (lang := _stored_language(row)) is None:
         return None
-    lang = languages.get(row.lang or "") or languages.for_path(row.path)
-    return None if lang is None else resolve_facts(lang, row.path, row.facts, row.sids, view)
+    return resolve_facts(lang, row.path, row.facts, row.sids, view)  # type: ignore[arg-type] (facts and sids held: _stored_language)
 
 
 def relink(store: Store, pg: Any, hidden: Iterable[int], again: Mapping[int, FileResolution] | None = None,
@@ -279,7 +285,7 @@ def _reusable(path: Path, base: str, root: Path, changes: list[ChangedFile], con
     it gives is not kept: every file of the layer is resolved again. None when a change renames
     modules (a package's ``__init__.py`` added or deleted: its folder is read again whole) or the
     previous layer is of another base."""
-    if not path.exists() or any(c.status in "AD" and languages.changes_module_names(c.path) for c in changes):
+    if not path.exists() or any(map(renames_modules, changes)):
         return []
     try:
         store = Store(path, read_only=True)
@@ -300,9 +306,8 @@ def _reusable(path: Path, base: str, root: Path, changes: list[ChangedFile], con
     probe = languages.FileProbe(root)
     out = []
     for row in rows:
-        lang = languages.get(row.lang or "") or languages.for_path(row.path)
-        if (row.status == "indexed" and row.facts is not None and row.sids is not None and lang is not None
-                and row.sha256 == contents.get(row.path) and row.facts.module == lang.module_name(row.path, probe)):
+        lang = _stored_language(row)
+        if lang is not None and row.sha256 == contents.get(row.path) and row.facts.module == lang.module_name(row.path, probe):  # type: ignore[union-attr]
             out.append(row)
     return out
 
@@ -322,7 +327,7 @@ def _write_changes(engine: Engine, changes: list[ChangedFile], previous: list[St
     layer alone first was work thrown away). A change that renames modules (a package's
     ``__init__.py`` added or deleted) reads its folder again whole, as a CI job does
     (:func:`~graphmind.commits.refresh_changes`)."""
-    if any(c.status in "AD" and languages.changes_module_names(c.path) for c in changes):
+    if any(map(renames_modules, changes)):
         refresh_changes(engine, changes)
         return
     adopted = {r.path for r in previous}
