@@ -909,7 +909,6 @@ class Store:
         if res.overrides:
             db.executemany("INSERT OR IGNORE INTO main.overrides VALUES(?,?,?)", [(*o, file_id) for o in res.overrides])
 
-
     def replace_overrides(self, file_id: int, overrides: list[Override], deps: set[str]) -> None:
         """A file's overrides found again apart from its sites' resolution (a settle in steps
         resolves its sites a batch at a time), with the lookups that found them."""
