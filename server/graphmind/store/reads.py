@@ -28,6 +28,7 @@ SYMBOL_COLUMNS = (
     "s.signature, s.lang, s.parent_id"
 )
 SITE_COLUMNS = "f.path, st.sl, st.sc, st.el, st.ec, st.caller_id, st.name, st.kind"
+_SITE_FIELDS = SITE_COLUMNS.removeprefix("f.path, ")  # a site's own columns: its path is its caller's
 # an edge ``e`` that is a call written to its callee, not an indirect one: through a declared
 # method (``via`` ``dispatch:<declared>``: an override a call on a base-class or interface type may
 # run) or a constructor call (``construct:<class>``: the initializer ``X(...)`` runs)
@@ -424,9 +425,20 @@ class Reads:
         by_lang: dict[str | None, int] = {}
         for lang, n in d.rows(unres):
             by_lang[lang] = by_lang.get(lang, 0) + n
+        levels = {n: h for n, h in d.rows(level)}
+        symbols = [tuple(r) for r in d.rows(syms)]
+        # what the statement leaves to this side, where it costs a dict lookup, not a probe or a
+        # join: a site's path is its caller's (a site's caller is a symbol of the site's file, and
+        # a node of the walk: an edge's caller end); a declared method's hop is kept between
+        # consecutive levels, with the declared method's qualified name (the parent is a node)
+        known = {r[0]: r for r in symbols}
+        site_rows = [(fid, sid, caller[4], *rest) for fid, sid, *rest in d.rows(sites)
+                     if (caller := known.get(rest[4])) is not None]
+        implemented = [(parent, node, conf, declared[1]) for parent, node, conf, hops in d.rows(impls)
+                       if levels.get(node) == hops and levels.get(parent) == hops - 1
+                       and (declared := known.get(parent)) is not None]
         return RadiusRows(
-            {n: h for n, h in d.rows(level)}, [tuple(r) for r in d.rows(syms)], [tuple(r) for r in d.rows(edges)],
-            [tuple(r) for r in d.rows(sites)], [tuple(r) for r in d.rows(impls)], by_lang, weak, rows >= max_rows,
+            levels, symbols, [tuple(r) for r in d.rows(edges)], site_rows, implemented, by_lang, weak, rows >= max_rows,
             {i: (kind, name, qname) for i, kind, name, qname in d.rows(parents)},
         )
 
@@ -646,12 +658,10 @@ def _radius_sql(d: Dialect, incoming: bool) -> str:
             (SELECT {d.json_rows("node, depth")} FROM lv),
             (SELECT {d.json_rows(SYMBOL_COLUMNS.replace("f.path", "s.path"))} FROM ns s),
             (SELECT {d.json_rows("node, parent, conf, fid, sid, via")} FROM par),
-            (SELECT {d.json_rows("st.file_id, st.sid, " + SITE_COLUMNS)} FROM (SELECT DISTINCT fid, sid FROM par) k
-             CROSS JOIN LATERAL (SELECT * FROM sites st WHERE st.file_id = k.fid AND st.sid = k.sid OFFSET 0) st
-             CROSS JOIN LATERAL (SELECT f.path FROM files f WHERE f.id = st.file_id OFFSET 0) f),
-            {f"(SELECT {d.json_rows('i.parent, i.node, i.conf, s.qname')} FROM cut i JOIN lv c ON c.node = i.node "
-             "JOIN lv p ON p.node = i.parent CROSS JOIN LATERAL (SELECT s.qname FROM symbols s WHERE s.id = i.parent OFFSET 0) s "
-             "WHERE i.parent IS NOT NULL AND c.depth = i.depth AND i.depth - p.depth = 1)" if incoming else "NULL"},
+            (SELECT {d.json_rows("st.file_id, st.sid, " + _SITE_FIELDS)} FROM (SELECT DISTINCT fid, sid FROM par) k
+             CROSS JOIN LATERAL (SELECT * FROM sites st WHERE st.file_id = k.fid AND st.sid = k.sid OFFSET 0) st),
+            {f"(SELECT {d.json_rows('i.parent, i.node, i.conf, i.depth')} FROM cut i WHERE i.parent IS NOT NULL)"
+             if incoming else "NULL"},
             (SELECT {d.json_rows("u.lang, u.n")} FROM ({unresolved}) u),
             (SELECT count(*) FROM reached r WHERE r.conf < ?2 AND r.depth < ?5),
             (SELECT {d.json_rows("p.id, p.kind, p.name, p.qname")} FROM (SELECT DISTINCT parent_id FROM ns
