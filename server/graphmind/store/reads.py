@@ -228,11 +228,16 @@ class Reads:
             syms = {r[0]: r for r in self.symbols_by_id(sorted({row[0] for row in rows}))}
             return [(row, syms.get(row[0])) for row in rows]
         mine, other = ("callee_id", "caller_id") if incoming else ("caller_id", "callee_id")
+        # a caller is a symbol of the site's file (see :meth:`callers_placed`): its path is the
+        # site's, not a probe of the files a row; a callee's file is read
+        other_path = "" if incoming else \
+            "LEFT JOIN LATERAL (SELECT ofl.path FROM files ofl WHERE ofl.id = o.file_id OFFSET 0) ofl ON true "
         rows = self._layered(
-            f"SELECT e.{other}, e.confidence, e.via, {SITE_COLUMNS}, {_OTHER_SYMBOL} "
+            f"SELECT e.{other}, e.confidence, e.via, {SITE_COLUMNS}, "
+            f"{_CALLER_SYMBOL if incoming else _OTHER_SYMBOL} "
             f"FROM @edges e JOIN @sites st ON st.file_id = e.file_id AND st.sid = e.sid "
             f"JOIN @files f ON f.id = e.file_id LEFT JOIN LATERAL (SELECT * FROM symbols o WHERE o.id = e.{other} OFFSET 0) o "
-            "ON true LEFT JOIN LATERAL (SELECT ofl.path FROM files ofl WHERE ofl.id = o.file_id OFFSET 0) ofl ON true "
+            f"ON true {other_path}"
             f"WHERE e.{mine} = ? AND e.kind IN ({','.join('?' * len(kinds))}) AND e.confidence >= ? "
             f"{'' if dispatch else NOT_DISPATCH} AND @visible(e.file_id)",
             (sid, *kinds, min_conf), "f.path, st.sl, st.sc",
