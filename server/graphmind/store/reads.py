@@ -555,17 +555,25 @@ class Reads:
         """(*site row, caller qname) of the unresolved call sites named ``names`` (in files of
         ``langs``) or inside ``callers``, the first ``limit``: those named ``first`` before the
         others, then by path and position."""
-        where, arg, values = (
-            ("st.name", names, self.d.in_texts) if names is not None else ("st.caller_id", callers or [], self.d.in_ints)
-        )
+        by_name = names is not None
+        key, arg = ("st.name", names) if by_name else ("st.caller_id", callers or [])
         in_langs = "" if langs is None else f"AND f.lang {self.d.in_texts} "
-        # ordered and cut here, the caller's name asked per row: a stacked overlay's views are
-        # flattened into a plain join, never into a LEFT JOIN or an ORDER BY on an expression
+        unresolved = "st.status = 'unresolved' AND st.kind = 'call'"
+        if self.d.one_trip:
+            # PostgreSQL: the sites of each name (caller) and each site's file read by a
+            # restriction (LATERAL, see :meth:`radius`): a join's generic plan read the snapshot's
+            # every file (a merge or hash join) for a few sites
+            source = (f"{self.d.texts if by_name else self.d.ints} CROSS JOIN LATERAL (SELECT * FROM @sites st "
+                      f"WHERE {key} = j.value AND {unresolved} OFFSET 0) st CROSS JOIN LATERAL "
+                      "(SELECT f.path, f.lang FROM @files f WHERE f.id = st.file_id OFFSET 0) f WHERE true")
+        else:  # a stacked overlay's views are flattened into a plain join, never into a LEFT JOIN
+            source = (f"@sites st JOIN @files f ON f.id = st.file_id WHERE {unresolved} "
+                      f"AND {key} {self.d.in_texts if by_name else self.d.in_ints}")
+        # ordered and cut here, the caller's name asked per row (an ORDER BY on an expression is
+        # not flattened either)
         rows = self._layered(
-            f"SELECT {SITE_COLUMNS}, (SELECT c.qname FROM symbols c WHERE c.id = st.caller_id) "
-            "FROM @sites st JOIN @files f ON f.id = st.file_id "
-            f"WHERE st.status = 'unresolved' AND st.kind = 'call' AND {where} {values} {in_langs}"
-            "AND @visible(st.file_id)",
+            f"SELECT {SITE_COLUMNS}, (SELECT c.qname FROM symbols c WHERE c.id = st.caller_id) FROM {source} "
+            f"{in_langs}AND @visible(st.file_id)",
             (self.d.array(arg), *([] if langs is None else [self.d.array(langs)])),
         )
         ahead = set(first or [])
