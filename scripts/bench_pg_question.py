@@ -20,7 +20,9 @@ the statements per question; and the CPU time of the reader's sessions, from the
 processes: the cluster must be on this machine). ``--answers``: every answer's digest written to a file, or compared
 with the file's when it exists (two versions of the reads must answer alike). ``--profile``:
 cProfile of the reader over those questions (top functions by own time). Prints a table and the
-load average."""
+load average. ``--kept N``: also what a process that keeps its snapshot between questions (the
+MCP server: ``team.KeptSnapshot``) pays before each question, N times over the snapshot alone:
+git's commands and the store's newest snapshot, asked each time (wall, its own CPU, git's CPU)."""
 
 from __future__ import annotations
 
@@ -31,6 +33,7 @@ import hashlib
 import json
 import pstats
 import random
+import resource
 import shutil
 import subprocess
 import sys
@@ -144,6 +147,29 @@ def measure(root: Path, url: str, picks: list[str], profile: str | None) -> tupl
     return figures, answers
 
 
+def kept_check(root: Path, url: str, n: int) -> dict[str, float]:
+    """Per question, what ``KeptSnapshot.open`` costs once its engine is kept (nothing is opened
+    again): wall, the reader's own CPU, its git processes' CPU (ms)."""
+    from graphmind.store.location import check
+    from graphmind.team import KeptSnapshot
+
+    kept = KeptSnapshot(check(url, "bench"))
+    try:
+        kept.open(root)  # the engine made once
+
+        def children() -> float:
+            got = resource.getrusage(resource.RUSAGE_CHILDREN)
+            return got.ru_utime + got.ru_stime
+
+        wall, own, git = time.perf_counter(), time.process_time(), children()
+        for _ in range(n):
+            kept.open(root)
+        return {"wall": round((time.perf_counter() - wall) / n * 1000, 2),
+                "cpu": round((time.process_time() - own) / n * 1000, 2), "git_cpu": round((children() - git) / n * 1000, 2)}
+    finally:
+        kept.close()
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     ap.add_argument("--store", required=True)
@@ -153,6 +179,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--layer", type=int, default=5, help="files of the local layer (0: the snapshot alone only)")
     ap.add_argument("--answers", type=Path, default=None)
     ap.add_argument("--profile", choices=("callers", "blast"), default=None)
+    ap.add_argument("--kept", type=int, default=0, help="times to measure a kept reader's check before a question")
     args = ap.parse_args(argv)
     root = args.root.resolve()
     rng = random.Random(args.seed)
@@ -174,6 +201,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{side}: {figures['status']} (load {load()})", flush=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    if args.kept:
+        results["kept"] = kept_check(root, args.store, args.kept)
     results["load_after"] = load()
     print("\n| reads over | question | wall p50 / p95 ms | reader CPU p50 / p95 / mean ms | database exec / plan ms "
           "| database CPU ms | database buffers | statements |")
@@ -184,6 +213,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"| {side} | {what} | {x['wall_p50']} / {x['wall_p95']} | {x['cpu_p50']} / {x['cpu_p95']} / {x['cpu_mean']} "
                   f"| {x['db_exec_mean']} / {x['db_plan_mean']} | {x['db_cpu_mean']} | {x['buffers']} | {x['statements']} |")
     print(f"\n{args.questions} questions of each kind; load before {results['load_before']}, after {results['load_after']}")
+    if args.kept:
+        k = results["kept"]
+        print(f"a kept reader's check before each question ({args.kept} times): wall {k['wall']} ms, its CPU {k['cpu']} ms, "
+              f"git's CPU {k['git_cpu']} ms")
     if args.answers:
         if args.answers.exists():
             before = json.loads(args.answers.read_text())
