@@ -606,17 +606,19 @@ def _radius_sql(d: Dialect, incoming: bool) -> str:
     # condition does not reach their arms (each arm read whole: seconds on a snapshot),
     # where a restriction does and uses the arm's index (``OFFSET 0`` keeps each such
     # subquery apart: pulled up into its parent, its restriction would be a join's condition
-    # again). The rows one hop adds from the
-    # walk's row ``w``: its call edges (no parent kept: the edges are read again with their
-    # sites below); incoming, also a declared method's implementations, with the declared
-    # method as their parent: a stored override (``inferred``), and a dispatch edge at the
-    # site of a call to it (found by its ``via``, through the index of the few edges that
-    # have one), at its confidence.
-    hops = (f"SELECT e.{far} AS node, CAST(NULL AS bigint) AS parent, CAST(NULL AS integer) AS conf FROM edges e "
-            f"WHERE e.{near} = w.node AND e.kind = 'call' AND e.confidence >= ?2")
+    # again). The rows one hop adds from a node ``w`` of the walk, each with ``w`` as its
+    # parent: its call edges, at every confidence, each with its site (an edge below the
+    # confidence asked is a row, counted as a weak edge, but no node: it is not walked);
+    # incoming, also a declared method's implementations (no site): a stored override
+    # (``inferred``), and a dispatch edge at the site of a call to it (found by its ``via``,
+    # through the index of the few edges that have one), at its confidence.
+    # (``via`` collates as "C" in every term, as the snapshot's column does)
+    hops = (f"SELECT e.{far} AS node, e.confidence AS conf, e.file_id AS fid, e.sid, e.via COLLATE \"C\" FROM edges e "
+            f"WHERE e.{near} = w.node AND e.kind = 'call'")
     if incoming:  # (the node's symbol read once for both: each read of a view is a probe per layer)
         hops += (
-            " UNION ALL SELECT k.node, w.node, k.conf FROM (SELECT s.qname FROM symbols s WHERE s.id = w.node LIMIT 1) s "
+            " UNION ALL SELECT k.node, k.conf, CAST(NULL AS bigint), CAST(NULL AS bigint), CAST(NULL AS text) COLLATE \"C\" "
+            "FROM (SELECT s.qname FROM symbols s WHERE s.id = w.node LIMIT 1) s "
             f"CROSS JOIN LATERAL (SELECT o.impl_id AS node, {INFERRED} AS conf FROM overrides o "
             f"WHERE o.declared_id = w.node AND ?2 <= {INFERRED}"
             " UNION ALL SELECT x.callee_id, x.confidence FROM ("
@@ -635,36 +637,38 @@ def _radius_sql(d: Dialect, incoming: bool) -> str:
         "SELECT NULL AS lang, count(*) AS n FROM lv CROSS JOIN LATERAL (SELECT 1 FROM sites st WHERE st.caller_id = lv.node "
         "AND st.status = 'unresolved' AND st.kind = 'call' OFFSET 0) st WHERE lv.depth < ?5"
     )
-    # the edges the walk followed are read again first (``reached``: a fence), then kept when
-    # they reach the next level; with both ends' levels in one join, the generic plan (its
-    # estimates know no row counts) paired every two nodes before reading an edge. The same
-    # read, at every confidence, counts the weak edges of the near nodes (one probe a node).
-    # Each node's symbol is read once (``ns``: its row and path, the unresolved calls' names, its
-    # parent). No two of these sets are joined but ``lv`` to ``reached`` and to the walk's rows:
-    # a generic plan knows no sizes, and a join of a CTE inside a loop over another (a site's
-    # path from the nodes' files, once) scanned 1069 files for each of 9540 sites
+    # The walk's rows are edges (with their sites) and implementations, each node walked once a
+    # level (the level's distinct nodes: a node with many callers is not walked once per caller),
+    # so its edges are read once, by the walk: those between consecutive levels (``par``) and
+    # the weak ones of the near nodes are kept from its rows (a join of CTEs, the walk read
+    # once: with a view's read inside such a join, the generic plan, which knows no sizes,
+    # paired every two nodes before reading an edge). Each node's symbol is read once (``ns``:
+    # its row and path, the unresolved calls' names, its parent). No view is joined: a join of
+    # a CTE inside a loop over another (a site's path from the nodes' files, once) scanned 1069
+    # files for each of 9540 sites
     sql = f"""
-        WITH RECURSIVE walk(node, depth, parent, conf) AS (
-            SELECT value, 0, CAST(NULL AS bigint), CAST(NULL AS integer) FROM {d.ints}
+        WITH RECURSIVE walk(node, depth, parent, conf, fid, sid, via) AS (
+            SELECT value, 0, CAST(NULL AS bigint), CAST(NULL AS integer), CAST(NULL AS bigint), CAST(NULL AS bigint),
+                   CAST(NULL AS text) COLLATE "C" FROM {d.ints}
             UNION
-            SELECT h.node, w.depth + 1, h.parent, h.conf FROM walk w CROSS JOIN LATERAL ({hops}) h WHERE w.depth < ?3
+            SELECT h.node, w.depth + 1, w.node, h.conf, h.fid, h.sid, h.via
+            FROM (SELECT DISTINCT node, depth FROM walk WHERE depth < ?3 AND (conf IS NULL OR conf >= ?2)) w
+            CROSS JOIN LATERAL ({hops}) h
         ),
-        cut AS (SELECT node, depth, parent, conf FROM walk LIMIT ?4),
-        lv AS (SELECT node, min(depth) AS depth FROM cut GROUP BY node),
+        cut AS (SELECT node, depth, parent, conf, fid, sid, via FROM walk LIMIT ?4),
+        lv AS (SELECT node, min(depth) AS depth FROM cut WHERE conf IS NULL OR conf >= ?2 GROUP BY node),
         ns AS MATERIALIZED (
             SELECT lv.depth, s.*, f.path FROM lv
             CROSS JOIN LATERAL (SELECT * FROM symbols s WHERE s.id = lv.node OFFSET 0) s
             CROSS JOIN LATERAL (SELECT f.path FROM files f WHERE f.id = s.file_id OFFSET 0) f
         ),
         reached AS MATERIALIZED (
-            SELECT e.node, p.depth, p.node AS parent, e.conf, e.fid, e.sid, e.via FROM lv p CROSS JOIN LATERAL (
-                SELECT e.{far} AS node, e.confidence AS conf, e.file_id AS fid, e.sid, e.via FROM edges e
-                WHERE e.{near} = p.node AND e.kind = 'call' OFFSET 0) e
-            WHERE p.depth < ?3 OR p.depth < ?5
+            SELECT r.node, r.parent, r.conf, r.fid, r.sid, r.via, r.depth, p.depth AS near FROM cut r
+            JOIN lv p ON p.node = r.parent WHERE r.fid IS NOT NULL AND p.depth = r.depth - 1
         ),
         par AS (
             SELECT r.node, r.parent, r.conf, r.fid, r.sid, r.via FROM reached r JOIN lv c ON c.node = r.node
-            WHERE c.depth - r.depth = 1 AND r.conf >= ?2
+            WHERE c.depth = r.depth AND r.conf >= ?2
         )
         SELECT
             (SELECT count(*) FROM cut),
@@ -673,10 +677,10 @@ def _radius_sql(d: Dialect, incoming: bool) -> str:
             (SELECT {d.json_rows("node, parent, conf, fid, sid, via")} FROM par),
             (SELECT {d.json_rows("st.file_id, st.sid, " + _SITE_FIELDS)} FROM (SELECT DISTINCT fid, sid FROM par) k
              CROSS JOIN LATERAL (SELECT * FROM sites st WHERE st.file_id = k.fid AND st.sid = k.sid OFFSET 0) st),
-            {f"(SELECT {d.json_rows('i.parent, i.node, i.conf, i.depth')} FROM cut i WHERE i.parent IS NOT NULL)"
+            {f"(SELECT {d.json_rows('i.parent, i.node, i.conf, i.depth')} FROM cut i WHERE i.parent IS NOT NULL AND i.fid IS NULL)"
              if incoming else "NULL"},
             (SELECT {d.json_rows("u.lang, u.n")} FROM ({unresolved}) u),
-            (SELECT count(*) FROM reached r WHERE r.conf < ?2 AND r.depth < ?5),
+            (SELECT count(*) FROM reached r WHERE r.conf < ?2 AND r.near < ?5),
             (SELECT {d.json_rows("p.id, p.kind, p.name, p.qname")} FROM (SELECT DISTINCT parent_id FROM ns
              WHERE parent_id IS NOT NULL AND kind != 'module') k
              CROSS JOIN LATERAL (SELECT p.id, p.kind, p.name, p.qname FROM symbols p WHERE p.id = k.parent_id OFFSET 0) p)
