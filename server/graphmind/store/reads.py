@@ -40,7 +40,6 @@ _OTHER_SYMBOL = ", ".join(f"{c} AS o_{c.split('.')[1]}"
 # a site's caller ``o``, a symbol of the site's file (``f``)
 _CALLER_SYMBOL = ", ".join(f"{c} AS o_{c.split('.')[1]}" for c in SYMBOL_COLUMNS.replace("s.", "o.").split(", "))
 _ALL_SYMBOLS = f"SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id"
-_PARENT_ID = SYMBOL_COLUMNS.split(", ").index("s.parent_id")  # a symbol row's parent id
 
 
 @dataclass(frozen=True)
@@ -227,23 +226,35 @@ class Reads:
             rows = self.neighbours(sid, incoming, kinds, min_conf, dispatch)
             syms = {r[0]: r for r in self.symbols_by_id(sorted({row[0] for row in rows}))}
             return [(row, syms.get(row[0])) for row in rows]
+        width = 3 + SITE_COLUMNS.count(",") + 1
+        return [(row[:width], row[width:] if row[width] is not None else None)
+                for row in self._one_trip_calls(sid, incoming, kinds, min_conf, dispatch, parents=False)]
+
+    def _one_trip_calls(
+        self, sid: int, incoming: bool, kinds: tuple[str, ...], min_conf: int, dispatch: bool, parents: bool,
+    ) -> list[tuple]:
+        """:meth:`neighbour_calls`' statement (``Dialect.one_trip``): each edge's row, site row and
+        other symbol's row (NULLs when it has none), and with ``parents`` (incoming) that
+        symbol's parent's kind, name and qualified name. Each symbol is read by a restriction in
+        a LATERAL subquery (see :meth:`radius`)."""
         mine, other = ("callee_id", "caller_id") if incoming else ("caller_id", "callee_id")
         # a caller is a symbol of the site's file (see :meth:`callers_placed`): its path is the
         # site's, not a probe of the files a row; a callee's file is read
         other_path = "" if incoming else \
             "LEFT JOIN LATERAL (SELECT ofl.path FROM files ofl WHERE ofl.id = o.file_id OFFSET 0) ofl ON true "
-        rows = self._layered(
+        parent = ("LEFT JOIN LATERAL (SELECT p.kind, p.name, p.qname FROM symbols p WHERE p.id = o.parent_id OFFSET 0) p "
+                  "ON true " if parents else "")
+        return self._layered(
             f"SELECT e.{other}, e.confidence, e.via, {SITE_COLUMNS}, "
-            f"{_CALLER_SYMBOL if incoming else _OTHER_SYMBOL} "
+            f"{_CALLER_SYMBOL if incoming else _OTHER_SYMBOL}"
+            f"{', p.kind AS p_kind, p.name AS p_name, p.qname AS p_qname' if parents else ''} "
             f"FROM @edges e JOIN @sites st ON st.file_id = e.file_id AND st.sid = e.sid "
             f"JOIN @files f ON f.id = e.file_id LEFT JOIN LATERAL (SELECT * FROM symbols o WHERE o.id = e.{other} OFFSET 0) o "
-            f"ON true {other_path}"
+            f"ON true {other_path}{parent}"
             f"WHERE e.{mine} = ? AND e.kind IN ({','.join('?' * len(kinds))}) AND e.confidence >= ? "
             f"{'' if dispatch else NOT_DISPATCH} AND @visible(e.file_id)",
             (sid, *kinds, min_conf), "f.path, st.sl, st.sc",
         )
-        width = 3 + SITE_COLUMNS.count(",") + 1
-        return [(row[:width], row[width:] if row[width] is not None else None) for row in rows]
 
     def callers_placed(
         self, sid: int, kinds: tuple[str, ...], min_conf: int, dispatch: bool = True
@@ -254,12 +265,13 @@ class Reads:
         site's file (``model.SiteFact.caller``, ``SymbolFact.parent`` index the file's own
         symbols), so a stacked overlay asks it once per layer. An edge whose caller has no row
         is left out, as :meth:`neighbour_calls` leaves it. Where a round trip costs
-        (``Dialect.one_trip``): :meth:`neighbour_calls`, then the parents."""
+        (``Dialect.one_trip``): :meth:`neighbour_calls`' statement, each caller and its parent
+        read by a restriction."""
+        width, sym_end = 3 + SITE_COLUMNS.count(",") + 1, -3
         if self.d.one_trip:
-            calls = [(row, sym) for row, sym in self.neighbour_calls(sid, True, kinds, min_conf, dispatch) if sym is not None]
-            parent_ids = sorted({s[_PARENT_ID] for _, s in calls if s[_PARENT_ID] is not None})
-            parents = {p[0]: (p[3], p[2], p[1]) for p in self.symbols_by_id(parent_ids)}  # (kind, name, qname)
-            return [(row, sym, parents.get(sym[_PARENT_ID])) for row, sym in calls]
+            return [(row[:width], row[width:sym_end], None if row[-3] is None else row[-3:])
+                    for row in self._one_trip_calls(sid, True, kinds, min_conf, dispatch, parents=True)
+                    if row[width] is not None]
         rows = self._layered(
             f"SELECT e.caller_id, e.confidence, e.via, {SITE_COLUMNS}, {_CALLER_SYMBOL}, p.kind, p.name, p.qname "
             "FROM @edges e JOIN @sites st ON st.file_id = e.file_id AND st.sid = e.sid "
@@ -269,7 +281,6 @@ class Reads:
             f"{'' if dispatch else NOT_DISPATCH} AND @visible(e.file_id)",
             (sid, *kinds, min_conf), "f.path, st.sl, st.sc",
         )
-        width, sym_end = 3 + SITE_COLUMNS.count(",") + 1, -3
         return [(row[:width], row[width:sym_end], None if row[-3] is None else row[-3:]) for row in rows]
 
     def caller_counts(self, ids: list[int], min_conf: int, dispatch: bool = True) -> dict[int, int]:
