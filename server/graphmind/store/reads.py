@@ -433,8 +433,10 @@ class Reads:
         read once) and their parents (the answer's containers), the edges between
         consecutive levels with their sites, and what completeness counts over the
         nodes less than ``near_depth`` hops away (:mod:`graphmind.graph.blast` reads them as it
-        reads its stepped walk's). The walk dedupes (node, hops), not nodes: a node reached again
-        at a deeper level is a row again, and ``RadiusRows.cut`` says the rows bound cut it."""
+        reads its stepped walk's). The walk's rows are edges (and implementations), each level's
+        nodes walked once, not each node once: a node reached again at a deeper level is walked
+        again, and ``RadiusRows.cut`` says the rows bound (``max_rows`` rows, weak edges
+        included) cut it."""
         d = self.d
         (rows, level, syms, edges, sites, impls, unres, weak, parents), = self._q(
             _radius_sql(d, incoming), (d.array(targets), min_conf, depth, max_rows, near_depth))
