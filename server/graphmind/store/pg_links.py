@@ -201,10 +201,13 @@ def snapshot_changes(pg: Any, db: sqlite3.Connection, links: SiteEdges, skip: It
     theirs = {s: e for s, e in theirs.items() if (s.file_id, s.sid) not in held}
     was: dict[LinkSite, list[tuple]] = {s: [] for s in theirs}
     if theirs:
+        # each site's edges by its (file, sid): an index probe a site (a file's list and a sid's
+        # list crossed probed every file for every sid: 2.3 s on 1,000,000 lines for 650 files)
         for f, sid, *edge in pg.execute(
-            f"SELECT file_id, sid, caller_id, callee_id, confidence, kind, via FROM {_SNAP}edges WHERE file_id {POSTGRES.in_ints} "
-            f"AND sid {POSTGRES.in_ints} AND via IS NOT NULL",
-            (POSTGRES.array(files), POSTGRES.array(sorted({s.sid for s in theirs}))),
+            f"SELECT w.a, w.b, e.caller_id, e.callee_id, e.confidence, e.kind, e.via FROM {POSTGRES.pairs} w, "
+            f"LATERAL (SELECT caller_id, callee_id, confidence, kind, via FROM {_SNAP}edges "
+            "WHERE file_id = w.a AND sid = w.b AND via IS NOT NULL OFFSET 0) e",
+            POSTGRES.pair_params(sorted({(s.file_id, s.sid) for s in theirs})),
         ):
             kind = via_kind(edge[4])
             site = LinkSite(f, sid, kind or "")
