@@ -104,14 +104,17 @@ def _references(pg: Any, db: sqlite3.Connection, refs: set[tuple[int, int]],
                                     (f, sid)).fetchall()
     theirs = [r for r in rest if r[0] < OWN_IDS and r not in held]
     if theirs:
-        for f, sid, callee, conf in pg.execute(
-            f"SELECT file_id, sid, callee_id, confidence FROM {_SNAP}edges WHERE file_id {POSTGRES.in_ints} "
-            f"AND sid {POSTGRES.in_ints} AND via IS NULL",
-            (POSTGRES.array(sorted({f for f, _ in theirs})), POSTGRES.array(sorted({s for _, s in theirs}))),
-        ):
-            if (f, sid) in out:
-                out[(f, sid)].append((callee, conf))
+        for f, sid, callee, conf in pg.execute(_site_edges("callee_id, confidence", "via IS NULL"), POSTGRES.pair_params(theirs)):
+            out[(f, sid)].append((callee, conf))
     return out
+
+
+def _site_edges(columns: str, where: str) -> str:
+    """A statement of the snapshot's edges of some sites, by (file, sid) pairs (the parameters of
+    ``POSTGRES.pair_params``): an index probe a site (a list of files crossed with a list of sids
+    probed every file for every sid: 2.3 s of the database on 1,000,000 lines for 650 files)."""
+    return (f"SELECT w.a, w.b, e.* FROM {POSTGRES.pairs} w, LATERAL (SELECT {columns} FROM {_SNAP}edges "
+            f"WHERE file_id = w.a AND sid = w.b AND {where} OFFSET 0) e")
 
 
 def _targets(rows: list[tuple], refs: Mapping[tuple[int, int], list[tuple[int, int]]]) -> list[tuple[str, int, int]]:
@@ -201,14 +204,8 @@ def snapshot_changes(pg: Any, db: sqlite3.Connection, links: SiteEdges, skip: It
     theirs = {s: e for s, e in theirs.items() if (s.file_id, s.sid) not in held}
     was: dict[LinkSite, list[tuple]] = {s: [] for s in theirs}
     if theirs:
-        # each site's edges by its (file, sid): an index probe a site (a file's list and a sid's
-        # list crossed probed every file for every sid: 2.3 s on 1,000,000 lines for 650 files)
-        for f, sid, *edge in pg.execute(
-            f"SELECT w.a, w.b, e.caller_id, e.callee_id, e.confidence, e.kind, e.via FROM {POSTGRES.pairs} w, "
-            f"LATERAL (SELECT caller_id, callee_id, confidence, kind, via FROM {_SNAP}edges "
-            "WHERE file_id = w.a AND sid = w.b AND via IS NOT NULL OFFSET 0) e",
-            POSTGRES.pair_params(sorted({(s.file_id, s.sid) for s in theirs})),
-        ):
+        for f, sid, *edge in pg.execute(_site_edges("caller_id, callee_id, confidence, kind, via", "via IS NOT NULL"),
+                                        POSTGRES.pair_params(sorted({(s.file_id, s.sid) for s in theirs}))):
             kind = via_kind(edge[4])
             site = LinkSite(f, sid, kind or "")
             if site in was:
