@@ -17,16 +17,6 @@ _ROWS = "SELECT id, qname, name, kind, module, lang, extra FROM symbols"
 _BY_QNAME = f"{_ROWS} WHERE qname=? AND lang=? ORDER BY id"
 _BY_NAME = f"{_ROWS} WHERE name=? AND lang=? ORDER BY id"
 _QNAMES = "SELECT qname FROM symbols WHERE lang=?"
-# a type's row joins its symbol; a rename's row has its alias (and the module's id, not joined)
-# the types naming ``name`` among their supertypes, then the aliases (rows with only ``alias``).
-# Two plain arms rather than a LEFT JOIN: SQLite flattens a stacked overlay's views into these
-# (store/stacked.py), where it would materialize the whole symbols view for the LEFT JOIN
-_SUBTYPES = (
-    "SELECT s.id, s.qname, s.name, s.kind, s.module, s.lang, s.extra, b.alias FROM supers b "
-    "JOIN symbols s ON s.id = b.class_id WHERE b.lang=?1 AND b.name=?2 AND b.alias = '' "
-    "UNION ALL SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, b.alias FROM supers b "
-    "WHERE b.lang=?1 AND b.name=?2 AND b.alias != '' ORDER BY 8, 1"
-)
 # '/' follows '.': the qnames under ``qname.``; no '.' after it: one level down
 _MEMBERS = f"{_ROWS} WHERE qname > ? AND qname < ? AND lang=? AND instr(substr(qname, ?), '.') = 0 ORDER BY id"
 _BINDINGS = "SELECT kind, target, extra FROM bindings WHERE module=? AND name=? AND lang=? ORDER BY rowid"
@@ -198,7 +188,7 @@ class StoreView:
             rows, renames = c.old_found.get(key), c.old_renames.get(key)
             if rows is None or renames is None:
                 rows, renames = [], []
-                for r in self.db.execute(_SUBTYPES, (self.lang, name)):
+                for r in self.db.execute(self.d.subtypes, (self.lang, name)):
                     if r[7]:
                         renames.append(r[7])
                     elif r[0] is not None:
