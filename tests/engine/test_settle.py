@@ -219,11 +219,13 @@ def test_settles_in_steps_between_edits_end_as_a_fresh_index(edits: list[tuple[i
         docs_module.SETTLE_SITES, docs_module.SETTLE_STEP_S = sites, pace
 
 
-def test_a_large_file_waiting_on_a_settle_is_resolved_in_parts(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("pace", [0.0, 1e-9])
+def test_a_large_file_waiting_on_a_settle_is_resolved_in_parts(tmp_path: Path, monkeypatch, pace: float) -> None:  # type: ignore[no-untyped-def]
     """A waiting file of more sites than a step resolves is resolved a part at a time, then its
-    overrides (``Document.waiting_part``); settled, the graph is a fresh index's."""
+    overrides (``Document.waiting_part``); settled, the graph is a fresh index's. A step whose CPU
+    time ran out stops after the site it was resolving (``pace`` 1e-9: one site a step)."""
     monkeypatch.setattr(documents, "SETTLE_SITES", 3)
-    monkeypatch.setattr(documents, "SETTLE_STEP_S", 0.0)  # (then 8 sites a step)
+    monkeypatch.setattr(documents, "SETTLE_STEP_S", pace)  # (0: then 8 sites a step)
     big = "from model import Model\n\n\nclass Sub(Model):\n    def m3(self):\n        return 2\n\n\ndef use():\n" + "".join(
         f"    Model().m{i % 12}()\n" for i in range(40)
     )
@@ -239,12 +241,14 @@ def test_a_large_file_waiting_on_a_settle_is_resolved_in_parts(tmp_path: Path, m
     at = doc.text.index(b"    def m4(self):")
     for i, ch in enumerate("    def m4(self):\n        return 1\n\n"):  # m4 defined twice: the interface changes
         eng.edit_document("model.py", [(at + i, at + i, ch.encode())])
-    parts = 0
+    parts = steps = 0
     for _ in eng.settle_steps("model.py"):
+        steps += 1
         if doc.waiting_part is not None:
             parts += 1
             assert doc.base is not None and Graph(eng).find("model.Model.m3")
-    assert parts >= 3 and not doc.pending
+    assert parts >= (40 if pace else 3) and not doc.pending
+    assert doc.extraction is not None and (not pace or steps > len(doc.extraction.facts.sites))
     assert_settled_equals_fresh(
         eng, tmp_path / "fresh", {"model.py": doc.text.decode(), "big.py": big, "user.py": CLASSY_USER}, jobs=1
     )

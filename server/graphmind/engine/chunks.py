@@ -564,13 +564,14 @@ def _reusable(o: Chunk, sp: Span, broken: bool, fresh: bool) -> bool:
 
 
 def _error_in(sp: Span) -> bool:
-    """Whether span ``sp``'s own bytes hold a syntax error. Its node may be more than the span (a
-    Python class member's node is its class, cut to the member's bytes; a header is the class
-    up to its body): only the nodes with an error that overlap the span are walked."""
+    """Whether span ``sp``'s own bytes hold a syntax error, or lie out of its node (a TypeScript
+    member after the brace that closed its class early). Its node may be more than the span (a
+    class member's node is its class, cut to the member's bytes; a header is the class up to its
+    body): only the nodes with an error that overlap the span are walked."""
+    if not sp.node.start_byte <= sp.start <= sp.end <= sp.node.end_byte:
+        return True  # error recovery ended its class before it (a fresh index finds nothing of it there)
     if not sp.node.has_error:
         return False
-    if not sp.node.start_byte <= sp.start <= sp.end <= sp.node.end_byte:  # (error recovery placed it out of its node)
-        return True
     stack = [sp.node]
     while stack:
         n = stack.pop()

@@ -38,7 +38,6 @@ from .layers import FileLayers
 from .parse import MemberParse, Parsers
 
 WARM_ENTRIES = 5_000  # a warm keystroke view's cache generation (see Updater._keystroke_view)
-SETTLE_PART = 8  # a settle's step resolves sites this many at a time, until its CPU time is spent (settle_sites)
 
 
 class WaitingPart(NamedTuple):
@@ -515,8 +514,8 @@ class Updater:
         the file's rows are its text's, some of its sites (and of the files waiting, some) resolved
         against its interface now, the buffer still ``pending`` (``base`` is kept until the last
         file: a keystroke that ends the settle leaves them all waiting, see propagate). ``budget``:
-        the step stops early, between parts of ``SETTLE_PART`` sites, once it spent this much CPU
-        time (sites cost unevenly: one that reaches many overrides costs a hundred others)."""
+        the step stops early, after the site during which it spent this much CPU time (sites cost
+        unevenly: one that reaches many overrides costs a hundred others)."""
         deadline = None if budget is None else time.thread_time() + budget
         ext, left = doc.extraction, doc.left
         assert ext is not None and left is not None
@@ -527,15 +526,11 @@ class Updater:
             warm = self._warm  # (the view of the last step while nothing was written but its resolutions)
             view = warm[0] if warm is not None and warm[1] == store.epoch() and self.resolving is None else self.view()
             if left:
-                done = 0
-                while left and done < most and (deadline is None or time.thread_time() < deadline):
-                    n = min(most - done, SETTLE_PART if deadline is not None else most)
-                    batch, left = left[:n], left[n:]
-                    self._resolve(fid, doc.path, lang, ext.facts, ext.sids, view, only=batch, ids=ext.ids)
-                    if doc.stale_sids is not None:  # (None: every site waits still, whatever this step resolved)
-                        doc.stale_sids.update(ext.sids[i] for i in batch)
-                    done += n
-                doc.left = left
+                batch = left[:most]
+                self._resolve(fid, doc.path, lang, ext.facts, ext.sids, view, only=batch, ids=ext.ids, until=deadline)
+                doc.left = left[len(batch) :]
+                if doc.stale_sids is not None:  # (None: every site waits still, whatever this step resolved)
+                    doc.stale_sids.update(ext.sids[i] for i in batch)
             elif doc.waiting is None:
                 view.deps = set()
                 view.lang = lang.name
@@ -557,7 +552,7 @@ class Updater:
         the buffer's own are resolved in steps); ``deadline``: no part or file begun past it (CPU time)."""
         waiting, done = doc.waiting, 0
         assert waiting is not None
-        while (waiting or doc.waiting_part) and done < most and (deadline is None or time.thread_time() < deadline):
+        while (waiting or doc.waiting_part) and done < most and (not done or deadline is None or time.thread_time() < deadline):
             part = doc.waiting_part
             if part is None:
                 fid = waiting.pop(0)
@@ -576,16 +571,16 @@ class Updater:
                         continue
                     # resolved afresh (a site's kept resolution is of the interface it waited on)
                     site_memo.forget(view, facts.module)
-                    doc.waiting_part = part = WaitingPart(
+                    doc.waiting_part = WaitingPart(
                         fid, path, lang, facts, sids, symbol_ids(path, facts), list(range(len(facts.sites)))
                     )
-                if part is None:
-                    continue
+                    return  # (its facts read: its sites from the next step on, each step a resolver made again)
+                continue
             if part.left:
-                n = min(most - done, SETTLE_PART if deadline is not None else most)
-                batch = part.left[:n]
-                del part.left[:n]
-                self._resolve(part.fid, part.path, part.lang, part.facts, part.sids, view, only=batch, ids=part.ids)
+                batch = part.left[: most - done]
+                self._resolve(part.fid, part.path, part.lang, part.facts, part.sids, view, only=batch, ids=part.ids,
+                              until=deadline)
+                del part.left[: len(batch)]
                 done += len(batch)
             else:  # its overrides, as a whole file's resolution writes them
                 view.deps = set()
@@ -776,11 +771,13 @@ class Updater:
         view: StoreView,
         only: list[int] | None = None,
         ids: list[int] | None = None,
+        until: float | None = None,
     ) -> FileResolution:
-        """Resolve a file's sites (or the ``only`` ones: their rows too) and store edges, statuses and deps."""
+        """Resolve a file's sites (or the ``only`` ones: their rows too) and store edges, statuses and
+        deps (``until``: see :func:`resolve_facts`, which cuts ``only`` to the sites resolved)."""
         if any(d.base is not None for d in self.docs.values()):
             self.resolved_meanwhile.add(fid)
-        res = resolve_facts(lang, path, facts, sids, view, only, ids)
+        res = resolve_facts(lang, path, facts, sids, view, only, ids, until)
         if only is None:
             self.store.write_resolution(fid, res)
         else:  # a keystroke's sites: their rows written with their resolution, where they changed
@@ -796,9 +793,12 @@ def resolve_facts(
     view: StoreView,
     only: list[int] | None = None,
     ids: list[int] | None = None,
+    until: float | None = None,
 ) -> FileResolution:
     """Resolve a file's sites (or the ``only`` ones): statuses, edges and the lookups it
-    depended on. The worker processes resolve through this too."""
+    depended on. The worker processes resolve through this too. ``until`` (with ``only``): no
+    site begun once this thread's CPU time passed it (a resolver resolves ``only`` lazily, in its
+    order): ``only`` is cut, in place, to the sites resolved."""
     ids = ids if ids is not None else symbol_ids(path, facts)
     statuses = ["unresolved"] * len(facts.sites)
     edges: list[Edge] = []
@@ -808,8 +808,15 @@ def resolve_facts(
     if only is None:
         # a whole file's: its sites, and what overrides the methods it declares (same view)
         results, overrides = lang.resolve_file(facts, view, ids)
-    else:
+    elif until is None:
         results = list(lang.resolve(facts, view, only=only))  # type: ignore[call-arg]
+    else:
+        results = []
+        for r in lang.resolve(facts, view, only=only):  # type: ignore[call-arg]
+            results.append(r)
+            if time.thread_time() >= until:
+                del only[only.index(r.site) + 1 :]  # type: ignore[union-attr]
+                break
     for res in results:
         statuses[res.site] = res.status
         site = facts.sites[res.site]
@@ -818,6 +825,7 @@ def resolve_facts(
             via = t[2] if len(t) > 2 else None  # type: ignore[misc]
             edges.append(Edge(sids[res.site], caller, t[0], t[1], site.kind, via.encode() if via else None))
     return FileResolution(sids, statuses, edges, view.deps, overrides)
+
 
 
 # ---------------------------------------------------------------------- diffs
