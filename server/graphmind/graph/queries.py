@@ -349,8 +349,10 @@ class Graph:
         when no weaker edge reaches the answer; else a second walk, bounded like the first."""
         if min_conf <= AMBIGUOUS or depth <= 0 or res.weak_edges == 0:
             return 0
-        ids = [t.id for t in res.targets]
-        wider = blast.run(blast.reach_steps(self._reads, ids, depth, direction == "incoming", AMBIGUOUS))
+        wider = res.wide_nodes
+        if wider is None:  # (not walked with it)
+            ids = [t.id for t in res.targets]
+            wider = blast.run(blast.reach_steps(self._reads, ids, depth, direction == "incoming", AMBIGUOUS))
         return max(0, wider - res.nodes)
 
     def annotate_blast(
@@ -361,14 +363,16 @@ class Graph:
         containers came with its rows: :func:`.blast.blast_steps`)."""
         incoming, min_conf = direction == "incoming", confidence_level(min_confidence)
         depth = min(max(0, int(depth)), blast.MAX_DEPTH)
-        source = self.source()
         res.depth, res.min_confidence = depth, min_conf
         res.possible = self._possible_more(res, depth, direction, min_conf)
-        with self._reads() as r:
-            res.unresolved_calls = counts.unresolved_calls(r, source, res, incoming, unresolved_limit)
-        guards = MainGuards(source)
-        for item in res.items:
-            item.in_main_guard = item.symbol.kind == "module" and guards.all_inside(item.sites)
+        if res.unresolved_sites and unresolved_limit > 0:  # (their lines quoted from the files' text)
+            source = self.source()
+            with self._reads() as r:
+                res.unresolved_calls = counts.unresolved_calls(r, source, res, incoming, unresolved_limit)
+        if any(item.symbol.kind == "module" for item in res.items):
+            guards = MainGuards(self.source())
+            for item in res.items:
+                item.in_main_guard = item.symbol.kind == "module" and guards.all_inside(item.sites)
 
 
 def _calls(rows: Iterable[tuple[tuple, tuple | None]]) -> list[Call]:

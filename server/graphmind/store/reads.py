@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ..model import INDIRECT_VIAS, INFERRED
+from ..model import AMBIGUOUS, INDIRECT_VIAS, INFERRED
 from .dialect import SQLITE, Dialect
 from .stacked import Stack, grouped_counts, layered
 
@@ -55,6 +55,32 @@ class RadiusRows:
     weak: int  # call edges into (out of) the near nodes below the confidence asked
     cut: bool  # the rows bound cut the walk
     parents: dict[int, tuple[str, str, str]]  # the nodes' parents (not a module's): (kind, name, qname) by id
+
+
+@dataclass(frozen=True, slots=True)
+class HopRows:
+    """What :meth:`Reads.hop_edges` read: one step of a blast radius's walk, at every confidence."""
+
+    # (node, parent, confidence, file_id, sid, via, *SITE_COLUMNS): the call edges of the step's
+    # nodes (``parent``: the step's end), at any confidence, each with its site
+    edges: list[tuple]
+    stored: list[tuple[int, int, str]]  # (declared, implementation, declared qname): stored overrides
+    # (declared, implementation, confidence, declared qname): dispatch edges at the declared
+    # methods' call sites, in that order, from ``ambiguous`` up
+    dispatched: list[tuple[int, int, int, str]]
+
+
+def implemented(hop: HopRows, min_conf: int) -> list[tuple[int, int, int, str]]:
+    """(declared, implementation, confidence, declared qname) of a hop at ``min_conf``, as
+    :meth:`Reads.overriders` gives them: each pair once at its best, the stored ones first."""
+    best: dict[tuple[int, int], tuple[int, str]] = {}
+    if min_conf <= INFERRED:
+        for d, impl, qname in hop.stored:
+            best[(d, impl)] = (INFERRED, qname)
+    for d, impl, conf, qname in hop.dispatched:
+        if conf >= min_conf and ((d, impl) not in best or best[(d, impl)][0] < conf):
+            best[(d, impl)] = (conf, qname)
+    return [(d, impl, conf, qname) for (d, impl), (conf, qname) in best.items()]
 
 
 def _summed(rows: Iterable[tuple[Any, int]]) -> list[tuple[Any, int]]:
@@ -120,6 +146,20 @@ class Reads:
         if len(ids) == 1:  # (SQLite's json_each list costs more than the read of one row: ~20 µs)
             return self._symbols("s.id = ?", (ids[0],))
         return self._symbols(f"s.id {self.d.in_ints}", (self.d.array(ids),))
+
+    def symbols_placed(self, ids: list[int]) -> list[tuple]:
+        """The rows of :meth:`symbols_by_id`, each with its parent's (kind, name, qname), or three
+        NULLs: a symbol's parent is a symbol of its file (``SymbolFact.parent``), so a stacked
+        overlay asks it once per layer."""
+        if not ids:
+            return []
+        one = len(ids) == 1
+        return self._layered(
+            f"SELECT {SYMBOL_COLUMNS}, p.kind, p.name, p.qname FROM @symbols s JOIN @files f ON f.id = s.file_id "
+            "LEFT JOIN @symbols p ON p.id = s.parent_id AND p.file_id = s.file_id "
+            f"WHERE s.id {'= ?' if one else self.d.in_ints} AND @visible(s.file_id)",
+            (ids[0] if one else self.d.array(ids),),
+        )
 
     def symbols_by_qname(self, qname: str) -> list[tuple]:
         return self._symbols("s.qname = ?", (qname,), "f.path, s.sl")
@@ -304,44 +344,37 @@ class Reads:
         )
 
     def hop(self, nodes: list[int], min_conf: int, incoming: bool) -> tuple[list[int], list[tuple[int, int, int, str]]]:
-        """One step of a blast radius's walk from ``nodes``: the symbols one call edge away (their
-        callers when ``incoming``; the nodes themselves left out), by id, and (incoming) the
-        overrides and implementations of those that are declared methods, as :meth:`overriders`.
-        In process (SQLite) one statement, not three: each statement over a stacked overlay
-        locks both databases, and the dispatch edges are found by their ``via`` (the few edges
-        that have one: an index) from the nodes' qualified names, not through every call edge
-        of the nodes' call sites."""
-        if self.d.one_trip or not incoming:
-            found = [n for n, hops in self.reach(nodes, 1, min_conf, incoming) if hops == 1]
-            return found, self.overriders(nodes, min_conf) if incoming else []
-        ids = self.d.in_ints.replace("?", "?1")  # (every arm binds the same two: numbered)
-        arms = [  # (part, declared or the node found, implementation, confidence, declared qname)
-            f"SELECT 0, e.caller_id, CAST(NULL AS BIGINT), CAST(NULL AS INTEGER), CAST(NULL AS TEXT) FROM @edges e "
-            f"WHERE e.callee_id {ids} "
-            "AND e.kind = 'call' AND e.confidence >= ?2 AND @visible(e.file_id)",
-            # a site's edges share its caller (``+``: reached by the site, not by the caller's many edges)
-            "SELECT 2, x.id, d.callee_id, d.confidence, x.qname FROM (SELECT s.id, s.qname FROM symbols s "
-            f"WHERE s.id {ids}) x JOIN @edges d ON d.via = 'dispatch:' || x.qname "
-            "WHERE d.kind = 'call' AND d.confidence >= ?2 AND EXISTS (SELECT 1 FROM @edges e WHERE e.file_id = d.file_id "
-            "AND e.sid = d.sid AND e.callee_id = x.id AND e.kind = 'call' AND +e.caller_id = d.caller_id) AND @visible(d.file_id)",
-        ]
-        if min_conf <= INFERRED:  # a file's rows: the methods it declares
-            arms.insert(1, f"SELECT 1, o.declared_id, o.impl_id, {INFERRED}, s.qname FROM @overrides o "
-                           f"JOIN @symbols s ON s.id = o.declared_id WHERE o.declared_id {ids} "
-                           "AND @visible(o.file_id)")
-        params = (self.d.array(nodes), min_conf)
-        layering = "plain" if self.stack is None else self.stack.layering
-        rows = self._q(" UNION ALL ".join(layered(arm, layering) for arm in arms), params)
+        """One step of a blast radius's walk from ``nodes`` at ``min_conf`` (:meth:`hop_edges`):
+        the symbols one call edge away (their callers when ``incoming``; the nodes themselves left
+        out), by id, and (incoming) the overrides and implementations of those that are declared
+        methods, as :meth:`overriders` gives them."""
+        rows = self.hop_edges(nodes, incoming)
         targets = set(nodes)
-        found = sorted({a for part, a, *_ in rows if part == 0 and a not in targets})
-        best: dict[tuple[int, int], tuple[int, str]] = {}
-        for part, d, impl, conf, qname in rows:  # stored first, each dispatch edge at its best
-            if part == 1:
-                best[(d, impl)] = (conf, qname)
-        for _, d, impl, conf, qname in sorted(r for r in rows if r[0] == 2):
-            if (d, impl) not in best or best[(d, impl)][0] < conf:
-                best[(d, impl)] = (conf, qname)
-        return found, [(d, impl, conf, qname) for (d, impl), (conf, qname) in best.items()]
+        found = sorted({e[0] for e in rows.edges if e[2] >= min_conf and e[0] not in targets})
+        return found, implemented(rows, min_conf) if incoming else []
+
+    def hop_edges(self, nodes: list[int], incoming: bool) -> HopRows:
+        """One step of a blast radius's walk from ``nodes``, for every confidence level at once:
+        each call edge into (``incoming``; else out of) them with its site, and (incoming) the
+        implementations of those that are declared methods, stored and through dispatch edges
+        (see :meth:`overriders`; :func:`implemented` picks a level's). In process (SQLite) one
+        statement: each statement over a stacked overlay locks both databases, and the dispatch
+        edges are found by their ``via`` (the few edges that have one: an index) from the nodes'
+        qualified names, not through every call edge of the nodes' call sites; where a round trip
+        costs (``Dialect.one_trip``) the reads :meth:`hop` makes."""
+        near, far = ("callee_id", "caller_id") if incoming else ("caller_id", "callee_id")
+        if self.d.one_trip or not incoming:
+            edges = self._layered(_hop_edges_sql(near, far, self.d.in_ints), (self.d.array(nodes),))
+            if not incoming:
+                return HopRows(edges, [], [])
+            stored = self._layered(_STORED_SQL.format(ids=self.d.in_ints), (self.d.array(nodes),))
+            return HopRows(edges, stored, self.dispatched(nodes, AMBIGUOUS))
+        layering = "plain" if self.stack is None else self.stack.layering
+        rows = self._q(_hop_sql(self.d, layering), (self.d.array(nodes), AMBIGUOUS))
+        edges = [r[1:] for r in rows if r[0] == 0]
+        stored = [(r[1], r[2], r[6]) for r in rows if r[0] == 1]
+        dispatched = sorted((r[1], r[2], r[3], r[6]) for r in rows if r[0] == 2)
+        return HopRows(edges, stored, dispatched)
 
     def call_edges_from(self, nodes: list[int], min_conf: int, incoming: bool) -> list[tuple[int, int, int, int, int, str | None]]:
         """(node, neighbour, confidence, file_id, sid, via) of the call edges that reach ``nodes``
@@ -567,6 +600,39 @@ class Reads:
             "WHERE m.id = ? ORDER BY f.path, st.sl, st.sc",
             (module_id,),
         )
+
+
+def _hop_edges_sql(near: str, far: str, in_ints: str) -> str:
+    """The call edges of a walk's step (one file's rows: the edge, its site, its file)."""
+    return (f"SELECT e.{far}, e.{near}, e.confidence, e.file_id, e.sid, e.via, {SITE_COLUMNS} FROM @edges e "
+            "JOIN @sites st ON st.file_id = e.file_id AND st.sid = e.sid JOIN @files f ON f.id = e.file_id "
+            f"WHERE e.{near} {in_ints} AND e.kind = 'call' AND @visible(e.file_id)")
+
+
+# the stored overrides of declared methods (one file's rows: the methods it declares)
+_STORED_SQL = ("SELECT o.declared_id, o.impl_id, s.qname FROM @overrides o JOIN @symbols s ON s.id = o.declared_id "
+               "WHERE o.declared_id {ids} AND @visible(o.file_id)")
+
+
+@functools.lru_cache(maxsize=16)
+def _hop_sql(d: Dialect, layering: str) -> str:
+    """:meth:`Reads.hop_edges`' one statement (incoming), per layer: (part, …) rows, the parts
+    padded to one width: 0 an edge (:data:`HopRows.edges`' columns), 1 a stored override
+    (declared, implementation, -, -, -, qname), 2 a dispatch edge (declared, implementation,
+    confidence, -, -, qname). Parameters: the nodes (?1), the lowest confidence walked (?2)."""
+    ids = d.in_ints.replace("?", "?1")  # (every arm binds the same two: numbered)
+    pad = ", NULL" * SITE_COLUMNS.count(",")
+    arms = [
+        _hop_edges_sql("callee_id", "caller_id", ids).replace("SELECT ", "SELECT 0, ", 1),
+        "SELECT 1, o.declared_id, o.impl_id, NULL, NULL, NULL, s.qname, NULL" + pad + _STORED_SQL.format(ids=ids)[
+            _STORED_SQL.index(" FROM "):],
+        # a site's edges share its caller (``+``: reached by the site, not by the caller's many edges)
+        "SELECT 2, x.id, d.callee_id, d.confidence, NULL, NULL, x.qname, NULL" + pad + " FROM (SELECT s.id, s.qname FROM symbols s "
+        f"WHERE s.id {ids}) x JOIN @edges d ON d.via = 'dispatch:' || x.qname "
+        "WHERE d.kind = 'call' AND d.confidence >= ?2 AND EXISTS (SELECT 1 FROM @edges e WHERE e.file_id = d.file_id "
+        "AND e.sid = d.sid AND e.callee_id = x.id AND e.kind = 'call' AND +e.caller_id = d.caller_id) AND @visible(d.file_id)",
+    ]
+    return " UNION ALL ".join(layered(arm, layering) for arm in arms)  # type: ignore[arg-type]
 
 
 @functools.lru_cache(maxsize=8)
