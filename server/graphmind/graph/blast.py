@@ -335,12 +335,13 @@ def _answer(
         edges = (e for p, d in level.items() if d < depth and p in walk.read for e in walk.read[p].edges)
         nodes = list(level)
         for i in range(0, len(nodes), BATCH):
-            for row in held.reads().symbols_placed(nodes[i : i + BATCH]):
+            batch = nodes[i : i + BATCH]
+            for row in held.reads().symbols_placed(batch):
                 s = Sym.of(row)
                 syms[s.id] = s
                 if row[-3] is not None:
                     parents[s.parent_id] = row[-3:]  # type: ignore[index]
-            yield from held.step(BATCH)
+            yield from held.step(len(batch))
     for node, parent, conf, fid, idx, via, *site in edges:
         if conf >= min_conf and level.get(parent) is not None and level.get(node, -1) == level[parent] + 1:
             by_node.setdefault(node, []).append((parent, conf, fid, idx, via))
@@ -387,44 +388,47 @@ def _answer(
     near = [n for n, d in level.items() if d < depth]  # what is beyond the last level is beyond the answer
     near_syms = {n: syms[n] for n in near if n in syms}
     if got is None:
-        unresolved, weak = yield from _completeness(held, walk, near, incoming, min_conf, near_syms)
+        unresolved, weak, found = yield from _completeness(held, walk, near, incoming, min_conf, near_syms)
     else:  # counted with the walk: the unresolved calls by their file's language
         langs = _families(near_syms) if incoming else {None}
-        unresolved, weak = sum(n for lang, n in got.unresolved.items() if lang in langs), got.weak
+        unresolved, weak, found = sum(n for lang, n in got.unresolved.items() if lang in langs), got.weak, None
     # the containers the answer shows: their parents read with the nodes' rows (a target that is
     # no node, e.g. outgoing from a declaration: here)
     containers = placement.containers(held.reads(), [*targets, *(i.symbol for i in shown)], parents)
     return BlastResult(
         targets, shown, total, bool(walk.cut), unresolved == 0 and weak == 0, unresolved, 0,
         truncated_by=list(walk.cut), weak_edges=weak, nodes=len(level), scope=[syms[n] for n in near if n in syms],
-        containers=containers, wide_nodes=None if walk.wide is None else len(walk.wide),
+        containers=containers, wide_nodes=None if walk.wide is None else len(walk.wide), unresolved_found=found,
     )
 
 
 def _completeness(
     held: _Held, walk: _Walk, ids: list[int], incoming: bool, min_conf: int, syms: dict[int, Sym],
-) -> Generator[None, None, tuple[int, int]]:
+) -> Generator[None, None, tuple[int, int, list[tuple] | None]]:
     """Could a call the graph does not hold reach the answer? Counts the unresolved sites that name
     one of ``ids`` (incoming) or sit inside one (outgoing), and the edges below ``min_conf`` (from
     the walk's rows; read here for a node a bound left unread); the caller passes the nodes less
     than the asked depth away (one hop beyond a node at the last level is beyond the answer).
     Counted over disjoint batches (a site has one name and one caller, an edge one end), so they
-    add up."""
+    add up. Incoming, the sites are read, not counted (their rows are returned): the answer lists
+    the first of them."""
     unresolved = 0
+    found: list[tuple] = []
     read = walk.read
     weak = sum(1 for n in ids if n in read for e in read[n].edges if e[2] < min_conf)
     unread = [n for n in ids if n not in read]
     names = sorted({s.name for s in syms.values() if s.kind != "module"})
     langs = sorted(_families(syms))
-    for i in range(0, max(len(unread), len(names) if incoming else len(ids)), BATCH):
+    n = max(len(unread), len(names) if incoming else len(ids))
+    for i in range(0, n, BATCH):
         r = held.reads()
-        if incoming:
-            unresolved += r.unresolved_calls_named(names[i : i + BATCH], langs) if i < len(names) else 0
+        if incoming:  # (read whole: the answer lists the first of them)
+            found += r.unresolved_site_rows(names[i : i + BATCH], None, langs) if i < len(names) else []
         else:
             unresolved += r.unresolved_calls_in(ids[i : i + BATCH]) if i < len(ids) else 0
         weak += r.weak_calls(unread[i : i + BATCH], min_conf, incoming) if i < len(unread) else 0
-        yield from held.step(BATCH)
-    return unresolved, weak
+        yield from held.step(min(BATCH, n - i))
+    return unresolved + len(found), weak, found if incoming else None
 
 
 def _families(syms: dict[int, Sym]) -> set[str | None]:

@@ -91,6 +91,13 @@ def _summed(rows: Iterable[tuple[Any, int]]) -> list[tuple[Any, int]]:
     return sorted(out.items(), key=lambda kv: (kv[0] is not None, kv[0]))
 
 
+def first_unresolved(rows: list[tuple], limit: int, first: list[str] | None = None) -> list[tuple]:
+    """The first ``limit`` of unresolved call sites' rows (:meth:`Reads.unresolved_site_rows`):
+    those named ``first`` before the others, then by path and position."""
+    ahead = set(first or [])
+    return sorted(rows, key=lambda r: (r[6] not in ahead, r[0], r[1], r[2]))[:limit]
+
+
 def like_escape(s: str) -> str:
     return s.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
@@ -571,22 +578,25 @@ class Reads:
         """(*site row, caller qname) of the unresolved call sites named ``names`` (in files of
         ``langs``) or inside ``callers``, the first ``limit``: those named ``first`` before the
         others, then by path and position."""
+        return first_unresolved(self.unresolved_site_rows(names, callers, langs), limit, first)
+
+    def unresolved_site_rows(self, names: list[str] | None, callers: list[int] | None, langs: list[str] | None = None) -> list[tuple]:
+        """(*site row, caller qname) of every unresolved call site named ``names`` (in files of
+        ``langs``) or inside ``callers``, in no order (:func:`first_unresolved` orders and cuts)."""
         where, arg, values = (
             ("st.name", names, self.d.in_texts) if names is not None else ("st.caller_id", callers or [], self.d.in_ints)
         )
         in_langs = "" if langs is None else f"AND f.lang {self.d.in_texts} "
-        # ordered and cut here, the caller's name asked per row: a stacked overlay's views are
-        # flattened into a plain join, never into a LEFT JOIN or an ORDER BY on an expression
-        rows = self._layered(
-            f"SELECT {SITE_COLUMNS}, (SELECT c.qname FROM symbols c WHERE c.id = st.caller_id) "
+        # ordered and cut by the caller, the caller's name asked per row (a symbol of the site's
+        # file): a stacked overlay's views are flattened into a plain join, never into a LEFT
+        # JOIN or an ORDER BY on an expression
+        return self._layered(
+            f"SELECT {SITE_COLUMNS}, (SELECT c.qname FROM @symbols c WHERE c.id = st.caller_id AND c.file_id = st.file_id) "
             "FROM @sites st JOIN @files f ON f.id = st.file_id "
             f"WHERE st.status = 'unresolved' AND st.kind = 'call' AND {where} {values} {in_langs}"
             "AND @visible(st.file_id)",
             (self.d.array(arg), *([] if langs is None else [self.d.array(langs)])),
         )
-        ahead = set(first or [])
-        rows.sort(key=lambda r: (r[6] not in ahead, r[0], r[1], r[2]))
-        return rows[:limit]
 
     def importers(self, module_id: int) -> list[tuple]:
         """(caller id, confidence, via, *site row) of the references from module-level code of
