@@ -9,11 +9,14 @@ Bounded whatever the graph's shape (the answer says ``truncated`` and why when a
 - ``MAX_DEPTH`` hops and ``MAX_LIMIT`` items at most: larger requests are clamped;
 - ``MAX_NODES`` symbols visited at most, and ``TIME_BUDGET`` seconds of walking (an SQLite
   progress handler interrupts a query that runs past it);
-- the work is a generator of small steps, each one query over at most ``BATCH`` ids under the
-  engine lock: a face runs the steps in a row (the CLI) or yields to other messages between them
-  (the language server: an edit is never held up by more than one step, and a cancelled request
-  stops at the next one). If the graph changes between steps the walk starts again (at most
+- the work is a generator of small steps, each the queries over about ``BATCH`` ids under one
+  hold of the engine lock (a small radius is one step: its epoch read once): a face runs the
+  steps in a row (the CLI) or yields to other messages between them (the language server: an
+  edit is never held up by more than one step, and a cancelled request stops at the next one). If the graph changes between steps the walk starts again (at most
   ``RESTARTS`` times), so the answer is one version of the graph.
+- each hop is one read of its nodes' edges at every confidence, with their call sites (and the
+  implementations of declared methods): the answer's walk and the walk over ambiguous edges too
+  (what ``possible`` counts) go on the same rows, and the weak edges are counted from them.
 
 What a change to a declared method reaches (incoming walks only): each override or
 implementation of a declared method (an interface, protocol, trait or abstract member, a
@@ -50,6 +53,7 @@ MAX_LIMIT = 10_000  # items in one answer; a larger limit is clamped
 MAX_NODES = 100_000  # symbols visited; a larger radius is cut
 TIME_BUDGET = 5.0  # seconds of walking; a slower radius is cut
 BATCH = 250  # ids per query, or items per step of work in Python (one step under the engine lock)
+STEP_READS = 8  # statements in one step at most (a deep chain's hops are a statement each)
 RESTARTS = 2  # walks started again when the graph changed underneath
 PROGRESS_OPS = 20_000  # SQLite VM steps between deadline checks
 
@@ -61,8 +65,8 @@ Pair = tuple[int, int, int, str]  # (declared, implementation, confidence, decla
 
 class _Held:
     """The engine's reads held across the statements of one step: taken at the first read,
-    given back before the walk yields (once a step has read ``BATCH`` ids or made as many
-    items), so a small radius is one hold, and its graph's epoch is read once (nothing writes
+    given back before the walk yields (once a step has read ``BATCH`` ids, made as many items,
+    or made ``STEP_READS`` statements), so a small radius is one hold, and its graph's epoch is read once (nothing writes
     while it is held)."""
 
     def __init__(self, reads: ReadsFactory) -> None:
@@ -70,6 +74,7 @@ class _Held:
         self._held: contextlib.AbstractContextManager[Reads] | None = None
         self._reads: Reads | None = None
         self._work = 0
+        self._reads_made = 0
         self.released = 0  # times given back before the end
 
     def reads(self) -> Reads:
@@ -85,10 +90,12 @@ class _Held:
             held.__exit__(None, None, None)
 
     def step(self, work: int) -> Generator[None, None, None]:
-        """``work`` done: once a step's worth, give the reads back and yield."""
+        """A statement over ``work`` ids done (or as many items made): once a step's worth
+        (``BATCH`` of them, or ``STEP_READS`` statements), give the reads back and yield."""
         self._work += work
-        if self._work >= BATCH:
-            self._work = 0
+        self._reads_made += 1
+        if self._work >= BATCH or self._reads_made >= STEP_READS:
+            self._work = self._reads_made = 0
             self.release()
             yield
 
