@@ -377,7 +377,8 @@ class Reads:
             stored = self._layered(_STORED_SQL.format(ids=self.d.in_ints), (self.d.array(nodes),))
             return HopRows(edges, stored, self.dispatched(nodes, AMBIGUOUS))
         layering = "plain" if self.stack is None else self.stack.layering
-        rows = self._q(_hop_sql(self.d, layering), (self.d.array(nodes), AMBIGUOUS))
+        one = len(nodes) == 1  # (a list parameter costs each arm more than the read of one node's rows)
+        rows = self._q(_hop_sql(self.d, layering, one), (nodes[0] if one else self.d.array(nodes), AMBIGUOUS))
         edges = [r[1:] for r in rows if r[0] == 0]
         stored = [(r[1], r[2], r[6]) for r in rows if r[0] == 1]
         dispatched = sorted((r[1], r[2], r[3], r[6]) for r in rows if r[0] == 2)
@@ -625,12 +626,13 @@ _STORED_SQL = ("SELECT o.declared_id, o.impl_id, s.qname FROM @overrides o JOIN 
 
 
 @functools.lru_cache(maxsize=16)
-def _hop_sql(d: Dialect, layering: str) -> str:
+def _hop_sql(d: Dialect, layering: str, one: bool) -> str:
     """:meth:`Reads.hop_edges`' one statement (incoming), per layer: (part, …) rows, the parts
     padded to one width: 0 an edge (:data:`HopRows.edges`' columns), 1 a stored override
     (declared, implementation, -, -, -, qname), 2 a dispatch edge (declared, implementation,
-    confidence, -, -, qname). Parameters: the nodes (?1), the lowest confidence walked (?2)."""
-    ids = d.in_ints.replace("?", "?1")  # (every arm binds the same two: numbered)
+    confidence, -, -, qname). Parameters: the nodes (?1: one node's id when ``one``), the lowest
+    confidence walked (?2)."""
+    ids = "= ?1" if one else d.in_ints.replace("?", "?1")  # (every arm binds the same two: numbered)
     pad = ", NULL" * SITE_COLUMNS.count(",")
     arms = [
         _hop_edges_sql("callee_id", "caller_id", ids).replace("SELECT ", "SELECT 0, ", 1),
