@@ -1,5 +1,5 @@
-"""A blast radius reads each hop once for every confidence level (``Reads.hop_edges``: the edges
-with their sites, the implementations) and its nodes' symbols with their parents in one read,
+"""A blast radius reads each hop once for every confidence level (``Reads.hop_edges``: the edges,
+the implementations) and its nodes' symbols with their parents in one read,
 and answers from those rows what the separate reads answer: the weak edges, the walk over
 ambiguous edges too (``possible``), the unresolved calls counted and listed, the containers. A
 walk held in one step reads the graph's epoch once, and answers as the same walk given back in a
@@ -130,8 +130,8 @@ def test_one_read_per_hop_answers_as_the_reads_it_replaces(
 
 
 def test_a_small_radius_reads_the_epoch_once(tmp_path: Path) -> None:
-    """The walk, its nodes' symbols, the unresolved calls: one hold of the reads, one epoch read,
-    a statement per hop."""
+    """The walk, its nodes' symbols, their call sites, the unresolved calls: one hold of the
+    reads, one epoch read, a statement per hop."""
     root = write_files(tmp_path / "ws", {"m.py": "def a():\n    b()\n\n\ndef b():\n    c()\n    lost()\n\n\ndef c():\n    return 1\n"})
     eng = Engine(root, db_path=tmp_path / "i.db")
     try:
@@ -144,7 +144,8 @@ def test_a_small_radius_reads_the_epoch_once(tmp_path: Path) -> None:
         eng.db.set_trace_callback(None)
         assert [i.symbol.qname for i in res.items] == ["m.b", "m.a"]
         assert sum("key='epoch'" in s for s in statements) == 1, statements
-        # the epoch, three hops (c, b, a), the nodes' symbols, the unresolved calls named like them
-        assert len(statements) == 6, statements
+        # the epoch, three hops (c, b, a), the nodes' symbols, the items' call sites, the
+        # unresolved calls named like them
+        assert len(statements) == 7, statements
     finally:
         eng.close()

@@ -14,8 +14,8 @@ Bounded whatever the graph's shape (the answer says ``truncated`` and why when a
   steps in a row (the CLI) or yields to other messages between them (the language server: an
   edit is never held up by more than one step, and a cancelled request stops at the next one). If the graph changes between steps the walk starts again (at most
   ``RESTARTS`` times), so the answer is one version of the graph.
-- each hop is one read of its nodes' edges at every confidence, with their call sites (and the
-  implementations of declared methods): the answer's walk and the walk over ambiguous edges too
+- each hop is one read of its nodes' edges at every confidence (and the implementations of
+  declared methods): the answer's walk and the walk over ambiguous edges too
   (what ``possible`` counts) go on the same rows, and the weak edges are counted from them.
 
 What a change to a declared method reaches (incoming walks only): each override or
@@ -105,7 +105,7 @@ class _Read:
     """A node's hop rows: its call edges (the direction of travel's), and (incoming) the
     implementations reached from it as a declared method."""
 
-    edges: list[tuple] = field(default_factory=list)  # (node, parent, confidence, file_id, sid, via, *site row)
+    edges: list[tuple] = field(default_factory=list)  # (node, parent, confidence, file_id, sid, via)
     stored: list[tuple[int, int, str]] = field(default_factory=list)
     dispatched: list[Pair] = field(default_factory=list)
 
@@ -332,12 +332,10 @@ def _answer(
     by_node: dict[int, list[tuple[int, int, int, int, str | None]]] = {}
     syms: dict[int, Sym] = {}
     parents: dict[int, tuple[str, str, str]] = {}  # (kind, name, qname) by id
-    sites: dict[tuple[int, int], tuple] = {}  # site rows by (file_id, sid)
     if got is not None:
         edges: Iterable[tuple] = got.edges
         syms.update((s.id, s) for s in map(Sym.of, got.symbols) if s.id in level)
         parents.update(got.parents)
-        sites.update(((fid, sid), tuple(rest)) for fid, sid, *rest in got.sites)
     else:
         edges = (e for p, d in level.items() if d < depth and p in walk.read for e in walk.read[p].edges)
         nodes = list(level)
@@ -349,11 +347,9 @@ def _answer(
                 if row[-3] is not None:
                     parents[s.parent_id] = row[-3:]  # type: ignore[index]
             yield from held.step(len(batch))
-    for node, parent, conf, fid, idx, via, *site in edges:
+    for node, parent, conf, fid, idx, via in edges:
         if conf >= min_conf and level.get(parent) is not None and level.get(node, -1) == level[parent] + 1:
             by_node.setdefault(node, []).append((parent, conf, fid, idx, via))
-            if site:
-                sites[(fid, idx)] = site  # type: ignore[assignment]
     for parent, node, conf, declared in walk.implemented:  # found by the walk; no call site: (-1, -1)
         if parent in level and level.get(node, -1) == level[parent] + 1:
             by_node.setdefault(node, []).append((parent, conf, -1, -1, Via("implements", declared).encode()))
@@ -390,8 +386,7 @@ def _answer(
     shown = shown[:limit]
     if total > len(shown):
         walk.cut.insert(0, "limit")
-    for item in shown:  # their call sites
-        item.sites = sorted((Site.of(sites[k]) for k in site_keys[item.symbol.id] if k in sites), key=lambda x: (x.path, x.range))
+    yield from _fill_sites(held, shown, site_keys, None if got is None else got.sites)
     near = [n for n, d in level.items() if d < depth]  # what is beyond the last level is beyond the answer
     near_syms = {n: syms[n] for n in near if n in syms}
     if got is None:
@@ -407,6 +402,23 @@ def _answer(
         truncated_by=list(walk.cut), weak_edges=weak, nodes=len(level), scope=[syms[n] for n in near if n in syms],
         containers=containers, wide_nodes=None if walk.wide is None else len(walk.wide), unresolved_found=found,
     )
+
+
+def _fill_sites(
+    held: _Held, items: list[BlastItem], keys: dict[int, set[tuple[int, int]]], rows: list[tuple] | None = None,
+) -> Generator[None, None, None]:
+    """The items' call sites: read here in batches, or from ``rows`` (read with the walk)."""
+    found: dict[tuple[int, int], Site] = {}
+    if rows is None:
+        wanted = sorted({k for item in items for k in keys[item.symbol.id]})
+        for i in range(0, len(wanted), BATCH):
+            batch = wanted[i : i + BATCH]
+            found.update(((fid, sid), Site.of(rest)) for fid, sid, *rest in held.reads().sites_by_key(batch))
+            yield from held.step(len(batch))
+    else:
+        found.update(((fid, sid), Site.of(rest)) for fid, sid, *rest in rows)
+    for item in items:
+        item.sites = sorted((found[k] for k in keys[item.symbol.id] if k in found), key=lambda x: (x.path, x.range))
 
 
 def _completeness(

@@ -61,8 +61,8 @@ class RadiusRows:
 class HopRows:
     """What :meth:`Reads.hop_edges` read: one step of a blast radius's walk, at every confidence."""
 
-    # (node, parent, confidence, file_id, sid, via, *SITE_COLUMNS): the call edges of the step's
-    # nodes (``parent``: the step's end), at any confidence, each with its site
+    # (node, parent, confidence, file_id, sid, via): the call edges of the step's nodes
+    # (``parent``: the step's end), at any confidence
     edges: list[tuple]
     stored: list[tuple[int, int, str]]  # (declared, implementation, declared qname): stored overrides
     # (declared, implementation, confidence, declared qname): dispatch edges at the declared
@@ -362,7 +362,7 @@ class Reads:
 
     def hop_edges(self, nodes: list[int], incoming: bool) -> HopRows:
         """One step of a blast radius's walk from ``nodes``, for every confidence level at once:
-        each call edge into (``incoming``; else out of) them with its site, and (incoming) the
+        each call edge into (``incoming``; else out of) them, and (incoming) the
         implementations of those that are declared methods, stored and through dispatch edges
         (see :meth:`overriders`; :func:`implemented` picks a level's). In process (SQLite) one
         statement: each statement over a stacked overlay locks both databases, and the dispatch
@@ -614,9 +614,9 @@ class Reads:
 
 
 def _hop_edges_sql(near: str, far: str, in_ints: str) -> str:
-    """The call edges of a walk's step (one file's rows: the edge, its site, its file)."""
-    return (f"SELECT e.{far}, e.{near}, e.confidence, e.file_id, e.sid, e.via, {SITE_COLUMNS} FROM @edges e "
-            "JOIN @sites st ON st.file_id = e.file_id AND st.sid = e.sid JOIN @files f ON f.id = e.file_id "
+    """The call edges of a walk's step (their sites are read for the answer's items alone:
+    joined here, they doubled the cost of a hop's rows)."""
+    return (f"SELECT e.{far}, e.{near}, e.confidence, e.file_id, e.sid, e.via FROM @edges e "
             f"WHERE e.{near} {in_ints} AND e.kind = 'call' AND @visible(e.file_id)")
 
 
@@ -633,13 +633,12 @@ def _hop_sql(d: Dialect, layering: str, one: bool) -> str:
     confidence, -, -, qname). Parameters: the nodes (?1: one node's id when ``one``), the lowest
     confidence walked (?2)."""
     ids = "= ?1" if one else d.in_ints.replace("?", "?1")  # (every arm binds the same two: numbered)
-    pad = ", NULL" * SITE_COLUMNS.count(",")
     arms = [
         _hop_edges_sql("callee_id", "caller_id", ids).replace("SELECT ", "SELECT 0, ", 1),
-        "SELECT 1, o.declared_id, o.impl_id, NULL, NULL, NULL, s.qname, NULL" + pad + _STORED_SQL.format(ids=ids)[
+        "SELECT 1, o.declared_id, o.impl_id, NULL, NULL, NULL, s.qname" + _STORED_SQL.format(ids=ids)[
             _STORED_SQL.index(" FROM "):],
         # a site's edges share its caller (``+``: reached by the site, not by the caller's many edges)
-        "SELECT 2, x.id, d.callee_id, d.confidence, NULL, NULL, x.qname, NULL" + pad + " FROM (SELECT s.id, s.qname FROM symbols s "
+        "SELECT 2, x.id, d.callee_id, d.confidence, NULL, NULL, x.qname FROM (SELECT s.id, s.qname FROM symbols s "
         f"WHERE s.id {ids}) x JOIN @edges d ON d.via = 'dispatch:' || x.qname "
         "WHERE d.kind = 'call' AND d.confidence >= ?2 AND EXISTS (SELECT 1 FROM @edges e WHERE e.file_id = d.file_id "
         "AND e.sid = d.sid AND e.callee_id = x.id AND e.kind = 'call' AND +e.caller_id = d.caller_id) AND @visible(d.file_id)",
