@@ -148,6 +148,19 @@ class LineCache:
         lines = self._files[path] = self._get_all(path) if self._get_all is not None else None
         return lines
 
+    def same_lines(self, path: str, rows: tuple[int, ...], lines: tuple[bytes, ...]) -> bool:
+        """Whether lines ``rows`` of a file are ``lines`` (as :meth:`line` gave them): a file's
+        lines at hand are looked at in place (an unchanged line is the same object)."""
+        got = self._files[path] if path in self._files else self._file(path)
+        if got is None:
+            return all(self.line(path, row) == line for row, line in zip(rows, lines, strict=True))
+        n = len(got)
+        for row, line in zip(rows, lines, strict=True):
+            now = got[row] if 0 <= row < n else b""
+            if now is not line and now.rstrip(b"\r") != line:
+                return False
+        return True
+
     def column(self, path: str, row: int, byte_col: int, encoding: str) -> int:
         if encoding == UTF8:
             return byte_col

@@ -150,6 +150,7 @@ class GraphMindServer:
         self.lean_handlers: dict[str, Callable[..., Any]] = {}
         # the last incomingCalls' rows and what they answered (see call_hierarchy.incoming_lean)
         self.last_incoming: tuple[tuple, Any] | None = None
+        self.call_items: dict[tuple, Any] = {}  # call hierarchy answers' entries (call_hierarchy.MadeCall)
 
     def lean_feature(self, method: str, handler: Callable[..., Any]) -> None:
         """The lean handler of a hot request (see ``lean.py``); ``feature`` registers its typed one."""
