@@ -25,9 +25,12 @@ import concurrent.futures
 import itertools
 import json
 import logging
+import re
 import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+
+import orjson
 
 from . import lean
 from .positions import UTF8, UTF16
@@ -196,7 +199,7 @@ class JsonRpc:
 
     def _receive(self, body: bytes) -> None:
         try:
-            data = json.loads(body, parse_constant=_not_json)
+            data = _decode(body)
         except RecursionError:
             self.parse_error("the body is nested too deeply")
             return
@@ -411,6 +414,22 @@ class JsonRpc:
 
 def _not_json(constant: str) -> Any:
     raise ValueError(f"{constant} is not JSON")
+
+
+# a number orjson would read as a float (an integer past 64 bits) may be in a run of 19 digits
+_LONG_DIGITS = re.compile(rb"[0-9]{19}")
+
+
+def _decode(body: bytes) -> Any:
+    """A message's JSON: orjson (a few times faster for a keystroke's message) where it reads what
+    ``json`` reads; ``json`` for the rest, and for its verdict on what is not JSON (its error
+    messages; it reads UTF-16 and UTF-32 too, and lone surrogates and huge integers as they are)."""
+    if _LONG_DIGITS.search(body) is None:
+        try:
+            return orjson.loads(body)
+        except orjson.JSONDecodeError:
+            pass
+    return json.loads(body, parse_constant=_not_json)
 
 
 def _initialize_problem(params: Any) -> str | None:
