@@ -72,6 +72,8 @@ def units_to_bytes(line: bytes, character: int, encoding: str) -> int:
     """Byte column of an LSP character offset on one line (clamped to the line, never mid-character)."""
     if character <= 0:
         return 0
+    if line.isascii():  # one byte, one unit, in every encoding (a keystroke's line, most often)
+        return min(character, len(line))
     if encoding == UTF8:
         col = min(character, len(line))
         while col < len(line) and (line[col] & 0xC0) == 0x80:  # not on a continuation byte
@@ -91,7 +93,7 @@ def units_to_bytes(line: bytes, character: int, encoding: str) -> int:
 def bytes_to_units(line: bytes, byte_col: int, encoding: str) -> int:
     """LSP character offset of a byte column on one line."""
     byte_col = max(0, min(byte_col, len(line)))
-    if encoding == UTF8:
+    if encoding == UTF8 or line.isascii():
         return byte_col
     prefix = line[:byte_col].decode("utf-8", "replace")
     if encoding == UTF32:
