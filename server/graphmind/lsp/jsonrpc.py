@@ -141,10 +141,12 @@ class JsonRpc:
 
     # ------------------------------------------------------------------ to the client
     def send(self, message: dict[str, Any]) -> None:
+        self._write(lean.encode(message))
+
+    def _write(self, body: bytes) -> None:
         if self.writer is None:
             log.error("Unable to send data, no available transport!")
             return
-        body = lean.encode(message)
         self.writer.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
 
     def notify(self, method: str, params: Any = None) -> None:
@@ -333,7 +335,10 @@ class JsonRpc:
         self._answer(msg_id, result)
 
     def _answer(self, msg_id: int | str, result: Any) -> None:
-        self.reply(msg_id, result.value if isinstance(result, lean.Lean) else result)
+        if isinstance(result, lean.Lean):  # (its JSON as it is, or as it was written before)
+            self._write(b'{"jsonrpc":"2.0","id":' + lean.encode(msg_id) + b',"result":' + result.json() + b"}")
+        else:
+            self.reply(msg_id, result)
 
     def _finished(self, msg_id: int | str, task: asyncio.Future[Any]) -> None:
         self._running.pop(msg_id, None)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..lean import INCOMING, OUTGOING, PREPARE, ItemRef, Lean, TextPosition, answered
+from ..lean import INCOMING, OUTGOING, PREPARE, ItemRef, Lean, TextPosition, answered, encode
 from ..positions import UTF8
 from ..server import GraphMindServer
 from ..to_proto import ToProto, hierarchy_detail, via_label
@@ -148,7 +148,7 @@ def _incoming(ls: GraphMindServer, graph: Graph, ref: ItemRef) -> Lean:
         # (a module's entries also read whether its sites are in a ``__main__`` block: made again)
         if kept.answer is not None and sym.kind != "module" and kept.answer.holds(proto):
             ls.last_incoming = (key, kept)
-            return Lean(kept.answer.entries)
+            return Lean(kept.answer.entries, kept.answer.encoded)
     else:
         found = ls.item_in(graph, ref)
         if found is None:
@@ -157,9 +157,9 @@ def _incoming(ls: GraphMindServer, graph: Graph, ref: ItemRef) -> Lean:
         calls, containers = _callers(graph, sym, ref, min_conf, dispatch)
         callers = frozenset(c.symbol.id for c in calls)
         kept = KeptIncoming(epoch, (sym, calls, containers), callers, None) if found[1] else None
-    made = _made_calls(ls, proto, graph, "from", calls, containers)
-    ls.last_incoming = None if kept is None else (key, kept._replace(answer=MadeAnswer.of(made)))
-    return Lean([m.json for m in made])
+    answer = MadeAnswer.of(_made_calls(ls, proto, graph, "from", calls, containers))
+    ls.last_incoming = None if kept is None else (key, kept._replace(answer=answer))
+    return Lean(answer.entries, answer.encoded)
 
 
 class KeptIncoming(NamedTuple):
@@ -173,9 +173,10 @@ class KeptIncoming(NamedTuple):
 
 
 class MadeAnswer(NamedTuple):
-    """An answer's entries and, per file, the lines their positions were converted through."""
+    """An answer's entries, their JSON, and, per file, the lines their positions were converted through."""
 
     entries: list[dict[str, Any]]
+    encoded: bytes
     lines: tuple[tuple[str, tuple[int, ...], tuple[bytes, ...]], ...]
 
     @staticmethod
@@ -184,7 +185,8 @@ class MadeAnswer(NamedTuple):
         for m in made:
             for path, rows, lines in m.lines:
                 files.setdefault(path, {}).update(zip(rows, lines, strict=True))
-        return MadeAnswer([m.json for m in made], tuple((p, tuple(got), tuple(got.values())) for p, got in files.items()))
+        entries = [m.json for m in made]
+        return MadeAnswer(entries, encode(entries), tuple((p, tuple(got), tuple(got.values())) for p, got in files.items()))
 
     def holds(self, proto: ToProto) -> bool:
         return all(proto.lines.same_lines(*lines) for lines in self.lines)
