@@ -190,6 +190,8 @@ def test_a_body_decodes_as_json_reads_it(value: Any, ascii_only: bool) -> None:
 
 @pytest.mark.parametrize("body", [
     b'{"id": 123456789012345678901234567890}', b'{"id": 18446744073709551616}', b'"\\ud800"', b"[1e400]",
+    b'{"id":18446744073709551616}', b"[1,-18446744073709551616]", b"18446744073709551616", b"[\n18446744073709551616]",
+    b'{"id":"18446744073709551616123"}',
     '{"a": 1}'.encode("utf-16"), b"\xef\xbb\xbf{}",
 ])
 def test_what_orjson_reads_otherwise_is_read_by_json(body: bytes) -> None:

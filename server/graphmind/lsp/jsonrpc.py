@@ -421,8 +421,9 @@ def _not_json(constant: str) -> Any:
     raise ValueError(f"{constant} is not JSON")
 
 
-# a number orjson would read as a float (an integer past 64 bits) may be in a run of 19 digits
-_LONG_DIGITS = re.compile(rb"[0-9]{19}")
+# a number orjson would read as a float (an integer past 64 bits) starts with a run of 19 digits
+# (not a string's digits: an item's symbol id is one)
+_LONG_DIGITS = re.compile(rb"(?:^|[\[:,\s])-?[0-9]{19}")
 
 
 def _decode(body: bytes) -> Any:
