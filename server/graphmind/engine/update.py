@@ -235,7 +235,11 @@ class Updater:
             with self.store.tx():
                 self.apply([Change(doc.path, doc.lang, size=len(doc.text), skip_reason=reason)])
             return
-        sha = hashlib.sha256(doc.text).hexdigest()
+        # a keystroke's text is no file's version: its row's sha256 is NULL (as after ``forget_version``;
+        # a buffer's row is never compared with a file on disk, and its close reads the disk again)
+        # until a write that is not a keystroke's (an open, a settle): hashing Django's 98 KB
+        # fields/__init__.py cost ~0.14 ms of every keystroke
+        sha = None if typing else hashlib.sha256(doc.text).hexdigest()
         try:
             with self.store.tx():
                 # the text is whole again after broken-text patches: still a patch when the file's
@@ -356,7 +360,7 @@ class Updater:
         return ext
 
     def _patch(
-        self, doc: Document, prev: chunks.Extraction, ext: chunks.Extraction, sha: str, settling: bool = False,
+        self, doc: Document, prev: chunks.Extraction, ext: chunks.Extraction, sha: str | None, settling: bool = False,
         typing: bool = False, was_broken: bool = False, stepped: bool = False, refresh: bool = False,
     ) -> bool:
         """The keystroke path: when an edit leaves the file's interface (its symbols' ids, kinds and
@@ -612,7 +616,7 @@ class Updater:
             return was.ids == ext.ids and chunks.same_interface(was.facts, ext.facts)
         return self.store.interface_of(doc.lang.name, ext.facts, ext.ids) == doc.base
 
-    def _replace(self, doc: Document, ext: chunks.Extraction, sha: str, typing: bool = False) -> None:
+    def _replace(self, doc: Document, ext: chunks.Extraction, sha: str | None, typing: bool = False) -> None:
         """The full path for a buffer: all of its rows, and the files its interface change touches
         (while the text is broken, those wait on ``base``). A keystroke in whole text takes it only
         where it cannot patch (a language extracted whole, symbol ordinals renumbered): other files

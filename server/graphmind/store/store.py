@@ -643,8 +643,8 @@ class Store:
             self.db.execute(f"UPDATE main.files SET {sets} WHERE id=?", (*cols.values(), fid))
         return fid
 
-    def buffer_version(self, file_id: int, sha256: str, size: int) -> None:
-        """An open buffer's version (a keystroke's): its packed facts are written when it closes."""
+    def buffer_version(self, file_id: int, sha256: str | None, size: int) -> None:
+        """An open buffer's version (a keystroke's: no sha256): its packed facts are written when it closes."""
         self.own(file_id)
         self.db.execute("UPDATE main.files SET sha256=?, size=?, facts=NULL, sids=NULL WHERE id=?", (sha256, size, file_id))
 
