@@ -209,13 +209,14 @@ class GraphMindServer:
 
     def schedule_settle(self, folder: LiveGraph, rel: str) -> None:
         """Once typing pauses, parse afresh a buffer whose broken text was updated incrementally,
-        or whose keystrokes left other files waiting (``Document.pending``)."""
+        or whose keystrokes left other files waiting (``Document.pending``); after an open, fill
+        its site memo (``Document.cold``)."""
         doc = folder.live.docs.get(rel)
         key = (str(folder.root), rel)
         old = self.settle_timers.pop(key, None)
         if old is not None:
             old.cancel()
-        if doc is None or not doc.pending or self.loop is None:
+        if doc is None or not (doc.pending or doc.cold is not None) or self.loop is None:
             return
 
         loop = self.loop

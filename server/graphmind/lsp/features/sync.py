@@ -29,6 +29,8 @@ def did_open(ls: GraphMindServer, params: T.DidOpenTextDocumentParams) -> None:
         ctx.folder.open_document(ctx.rel, params.text_document.text)
     except Exception:
         log.exception("didOpen %s failed", ctx.rel)
+        return
+    ls.schedule_settle(ctx.folder, ctx.rel)  # (idle steps fill its site memo: the first keystroke's)
 
 
 def did_change(ls: GraphMindServer, params: T.DidChangeTextDocumentParams) -> None:
