@@ -489,24 +489,27 @@ class Updater:
         """After an open: the buffer's sites, for idle steps to fill the site memo with
         (:meth:`warm_sites`), in a language whose keystrokes reuse it."""
         ext = doc.extraction
-        if ext is not None and doc.lang.memoized_sites and self.resolving is None and self._warm is not None:
-            doc.cold, doc.cold_epoch = list(range(len(ext.facts.sites))), self._warm[1]
+        if ext is not None and doc.lang.memoized_sites and self.resolving is None:
+            doc.cold, doc.cold_epoch = list(range(len(ext.facts.sites))), self.store.epoch()
 
     def warm_sites(self, doc: Document, most: int) -> None:
         """An idle step after an open (``documents.settle_steps``): the next ``most`` of the
-        buffer's sites resolved as a keystroke resolves its chunk's, through the open's view, so
-        that the site memo holds them and the first keystroke in any member re-resolves only what
-        it changed (Django's ``fields/__init__.py``: ~6 ms of resolution otherwise). Nothing is
-        written: while the store is as the open left it (its epoch), each resolution is the one
-        the open stored, its lookups recorded there; once anything was written, the filling ends."""
-        ext, cold, warm = doc.extraction, doc.cold, self._warm
+        buffer's sites resolved as a keystroke resolves its chunk's, through the keystrokes' view
+        (kept warm for the next step and the first keystroke), so that the site memo holds them
+        and the first keystroke in any member re-resolves only what it changed (a method of zod's
+        ``types.ts``: ~50 sites otherwise). Nothing is written: while the store is as the open
+        left it (its epoch), each resolution is the one the open stored, its lookups recorded
+        there; once anything was written, the filling ends."""
+        ext, cold = doc.extraction, doc.cold
         assert ext is not None and cold is not None
-        if warm is None or warm[0].db is not self.store.db or warm[1] != doc.cold_epoch or self.store.epoch() != warm[1]:
+        if self.store.epoch() != doc.cold_epoch:
             doc.cold = None
             return
         batch, rest = cold[:most], cold[most:]
         doc.cold = rest or None
-        resolve_facts(doc.lang, doc.path, ext.facts, ext.sids, warm[0], only=batch, ids=ext.ids)
+        view = self._keystroke_view()
+        resolve_facts(doc.lang, doc.path, ext.facts, ext.sids, view, only=batch, ids=ext.ids)
+        self._warm = (view, doc.cold_epoch)
 
     def _keystroke_view(self) -> StoreView:
         """The view a keystroke that keeps its file's interface resolves through: the last such
@@ -623,13 +626,7 @@ class Updater:
             pending |= self.dependents(changed_keys)
         if not resolve:
             return pending
-        view = self.view()
-        self.resolve_files(sorted(pending), view, touched)
-        # its caches answer every lookup as the store does now (resolutions write no symbol, binding
-        # or supertype): the next keystroke's view while the epoch is this one (_keystroke_view).
-        # The first keystroke after an open looks its member's names up again: cold, ~2 ms of a
-        # TypeScript member's (zod's ZodNumber._parse)
-        self._warm = (view, store.epoch()) if self.resolving is None else None
+        self.resolve_files(sorted(pending), self.view(), touched)
         return set()
 
     def propagate(self, doc: Document) -> None:
