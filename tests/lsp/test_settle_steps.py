@@ -70,7 +70,7 @@ def test_a_request_during_a_settle_is_answered_before_it_ends(tmp_path: Path, mo
 def test_an_opened_buffers_site_memo_is_filled_in_idle_steps(tmp_path: Path, monkeypatch: Any) -> None:
     """After didOpen, idle steps on the event loop resolve the buffer's sites into the site memo
     (``Document.cold``), writing nothing; a request between them is answered at once."""
-    monkeypatch.setattr(lsp_server, "SETTLE_SECONDS", 0.01)
+    monkeypatch.setattr(lsp_server, "OPEN_IDLE_SECONDS", 0.01)
     monkeypatch.setattr(documents, "SETTLE_SITES", 4)
     monkeypatch.setattr(documents, "SETTLE_STEP_S", 0.0)  # (then 8 sites a step)
     (tmp_path / "m.py").write_text(SOURCE, encoding="utf-8")

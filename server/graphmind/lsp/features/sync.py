@@ -35,7 +35,7 @@ def did_open(ls: GraphMindServer, params: T.DidOpenTextDocumentParams) -> None:
         # answers about an open buffer ask many lines of it (its callers' positions): split now,
         # kept up with each change (_apply), rather than by the first keystroke's answer
         ls.buffer_lines[(str(ctx.folder.root), ctx.rel)] = (doc.text, BUFFER_LINES_FOUND, doc.text.split(b"\n"))
-    ls.schedule_settle(ctx.folder, ctx.rel)  # (idle steps fill its site memo: the first keystroke's)
+    ls.schedule_settle(ctx.folder, ctx.rel, opened=True)  # (idle steps fill its site memo)
 
 
 def did_change(ls: GraphMindServer, params: T.DidChangeTextDocumentParams) -> None:
