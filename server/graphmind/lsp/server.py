@@ -238,7 +238,7 @@ class GraphMindServer:
                 self.settle_timers[key] = loop.call_soon(step, steps)
             else:
                 self.settle_timers.pop(key, None)
-                self.collector.after_work()  # (a settle makes a whole extraction's objects)
+                self.collector.after_work(loop)  # (a settle makes a whole extraction's objects)
 
         wait = OPEN_IDLE_SECONDS if opened else SETTLE_SECONDS
         self.settle_timers[key] = loop.call_later(wait, lambda: step(folder.settle_steps(rel)))
