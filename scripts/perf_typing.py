@@ -9,7 +9,7 @@ method, a decorator line, a new top-level function) are typed into three files o
 - Go: yaml.v3's ``scannerc.go`` (3,038 lines; Debian's golang-gopkg-yaml.v3-dev 3.0.1).
 
     python scripts/perf_typing.py [--corpora django,zod,yaml] [--rounds 3] [--keys] [--pace MS]
-        [--server-path OTHER_TREE/server]
+        [--open-pause MS] [--server-path OTHER_TREE/server]
 
 Each corpus is copied once into ``--workdir`` (default ``/tmp/graphmind-typing``) and served
 there. Each statement: ``didOpen`` of the file as on disk, ``prepareCallHierarchy`` on the file's
@@ -185,9 +185,10 @@ def cpu_ns(pid: int) -> int:
 PAUSE_S = 0.31
 
 
-def type_statement(c: LspClient, ws: Path, corpus: Corpus, st: Typing, pace: float) -> Typed:
+def type_statement(c: LspClient, ws: Path, corpus: Corpus, st: Typing, pace: float, open_pause: float = 0.0) -> Typed:
     """didOpen, then each keystroke's didChange + incomingCalls (ms to the answer), a pause (the
-    first request after it waits for the buffer's settling), didClose."""
+    first request after it waits for the buffer's settling), didClose. ``open_pause``: ms between
+    the call hierarchy item's answer and the first keystroke (0: at once)."""
     path = ws / corpus.path
     text = path.read_text(encoding="utf-8")
     lines = text.split("\n")
@@ -197,6 +198,8 @@ def type_statement(c: LspClient, ws: Path, corpus: Corpus, st: Typing, pace: flo
     items = c.request("textDocument/prepareCallHierarchy", {"textDocument": {"uri": uri}, "position": pos})
     if not items:
         raise SystemExit(f"{corpus.name}: no call hierarchy item for {corpus.caller_name}")
+    if open_pause:
+        time.sleep(open_pause / 1000)
     line = find_line(lines, st.anchor)
     ln = lines[line]
     char = utf16_len(ln) if st.at == "end" else utf16_len(ln) - utf16_len(ln.lstrip())
@@ -238,6 +241,8 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=3, help="each statement typed this many times (each key's median)")
     ap.add_argument("--keys", action="store_true", help="print every keystroke's latency")
     ap.add_argument("--pace", type=float, default=0.0, help="ms to wait between keystrokes (0: as fast as answered)")
+    ap.add_argument("--open-pause", type=float, default=0.0,
+                    help="ms between didOpen (its item's answer) and the first keystroke (0: at once)")
     ap.add_argument("--workdir", type=Path, default=Path("/tmp/graphmind-typing"))
     ap.add_argument("--python", default=sys.executable, help="the Python that runs `graphmind serve`")
     ap.add_argument("--server-path", help="serve another tree's graphmind: its server/ directory (PYTHONPATH)")
@@ -259,7 +264,7 @@ def main() -> int:
             c.initialize(ws, capabilities=default_capabilities(), timeout=600)
             wait_ready(c)
             for st in corpus.statements:
-                rounds = [type_statement(c, ws, corpus, st, args.pace) for _ in range(args.rounds)]
+                rounds = [type_statement(c, ws, corpus, st, args.pace, args.open_pause) for _ in range(args.rounds)]
                 keys = keystrokes(st.text)
                 ms = [statistics.median(r.keys[i] for r in rounds) for i in range(len(keys))]
                 cpu = [statistics.median(r.cpu[i] for r in rounds) for i in range(len(keys))]

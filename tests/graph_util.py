@@ -129,11 +129,13 @@ def check_incremental(
     edits: list[tuple[str, int, int, str]],
     whole_text: bool = False,
     snap: Callable[[Engine], dict[str, set[tuple]]] = snapshot,
+    idle: tuple[int, int] | None = None,
 ) -> None:
     """Incremental must equal fresh: apply ``edits`` ((path, position, length, text); position
     taken modulo the text's length) to open buffers (``open_files``: byte edits, or whole-text
     updates with ``whole_text``) and to files on disk, settle, and compare the graph with a fresh
-    index of the final texts."""
+    index of the final texts. ``idle`` (after how many edits, how many steps): the server's idle
+    steps (``Engine.settle_steps``: a settle, an open buffer's site memo filled) run there."""
     import tempfile
     from pathlib import Path
 
@@ -145,7 +147,15 @@ def check_incremental(
         texts = {rel: t.encode() for rel, t in initial.items()}
         for rel in open_files:
             eng.open_document(rel, texts[rel])
-        for rel, pos, length, frag in edits:
+        for n in range(len(edits) + 1):
+            if idle is not None and idle[0] == n:
+                steps = eng.settle_steps()
+                for _ in zip(range(idle[1]), steps, strict=False):
+                    pass
+                steps.close()
+            if n == len(edits):
+                break
+            rel, pos, length, frag = edits[n]
             text = texts[rel]
             start = pos % (len(text) + 1)
             end = min(len(text), start + length)

@@ -167,6 +167,20 @@ def test_a_message_that_made_many_objects_is_collected_at_once(held: IdleCollect
     assert held.collections == [2, 0]
 
 
+def test_work_that_made_fewer_objects_is_collected_once_the_client_is_quiet(held: IdleCollector) -> None:
+    """Work no message asked for (an opened buffer's site memo filled in idle steps) that made
+    fewer than BURST objects is collected once the client has been quiet YOUNG_IDLE_S, not by the
+    EVERY-th message after it (a keystroke)."""
+    clock = Clock()
+    loop = cast(asyncio.AbstractEventLoop, clock)
+    held.after_message(None)
+    made = _cycle()
+    held.after_work(loop)
+    assert (held.collections, made() is not None) == ([0, 0], True)
+    clock.advance(collector_mod.YOUNG_IDLE_S)
+    assert (held.collections, made() is None) == ([1, 0], True)
+
+
 def test_server_holds_the_collector_after_its_index_and_releases_it_at_shutdown(tmp_path: Path) -> None:
     from graphmind.lsp.server import create_server
 

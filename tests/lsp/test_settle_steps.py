@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from graphmind.engine import documents
+from graphmind.languages._toolkit import site_memo
 from graphmind.lsp import server as lsp_server
 from test_typing_answers import _opened, _send
 
@@ -61,6 +62,39 @@ def test_a_request_during_a_settle_is_answered_before_it_ends(tmp_path: Path, mo
         server.last_incoming = None
         after = _send(server, sink, {**ask, "id": 5})
         assert sorted(c["from"]["name"] for c in after) == sorted(["extra", *(f"m{i}" for i in range(METHODS))])
+        server.shut_down()
+
+    asyncio.run(run())
+
+
+def test_an_opened_buffers_site_memo_is_filled_in_idle_steps(tmp_path: Path, monkeypatch: Any) -> None:
+    """After didOpen, idle steps on the event loop resolve the buffer's sites into the site memo
+    (``Document.cold``), writing nothing; a request between them is answered at once."""
+    monkeypatch.setattr(lsp_server, "OPEN_IDLE_SECONDS", 0.01)
+    monkeypatch.setattr(documents, "SETTLE_SITES", 4)
+    monkeypatch.setattr(documents, "SETTLE_STEP_S", 0.0)  # (then 8 sites a step)
+    (tmp_path / "m.py").write_text(SOURCE, encoding="utf-8")
+
+    async def run() -> None:
+        server, sink, uri, items = await _opened(tmp_path, SOURCE)
+        [folder] = server.folders.values()
+        doc, store = folder.live.docs["m.py"], folder.live.store
+        assert doc.cold is not None
+        epoch = store.epoch()
+        ask = {"jsonrpc": "2.0", "id": 3, "method": "callHierarchy/incomingCalls", "params": {"item": items[0]}}
+        for _ in range(200_000):  # (one loop iteration each: a step at most)
+            if doc.cold is None or len(doc.cold) < 2 * METHODS:
+                break
+            await asyncio.sleep(0)
+        assert doc.cold is not None and len(doc.cold) < 2 * METHODS  # a step made, more to come
+        assert len(_send(server, sink, ask)) == METHODS  # answered between steps
+        for _ in range(2_000):
+            if doc.cold is None:
+                break
+            await asyncio.sleep(0.005)
+        assert doc.cold is None and store.epoch() == epoch
+        memo = site_memo._MEMOS[(id(store.db), "m")]
+        assert len(memo.entries) == 2 * METHODS  # each method's target(i) and self.m…() calls
         server.shut_down()
 
     asyncio.run(run())

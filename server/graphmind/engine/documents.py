@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from .. import languages
 from ..workspace import edit_keeps_text
@@ -31,6 +31,7 @@ def open_document(up: Updater, rel: str, text: str | bytes) -> Document | None:
     doc = Document(rel, buffer_bytes(text), None, lang)
     up.docs[rel] = doc
     up.update_document(doc)
+    up.open_cold(doc)  # (its site memo filled in idle steps: settle_steps)
     return doc
 
 
@@ -102,8 +103,12 @@ def settle_steps(up: Updater, rel: str | None = None) -> Iterator[None]:
     between steps is one a keystroke's state gives (the buffer's rows are its text's, other files
     and some of its own sites still resolved against ``base``). An update of the buffer between
     steps (a keystroke, a change from elsewhere settling it) ends the settle: the buffer is
-    ``pending`` as after any keystroke."""
-    return _steps(up, _pending(up, rel))
+    ``pending`` as after any keystroke. Then, after an open, the buffers' site memos are filled
+    (``Document.cold``, :meth:`.update.Updater.warm_sites`): nothing written, the same pace."""
+    yield from _steps(up, _pending(up, rel))
+    for doc in [d for d in up.docs.values() if d.cold is not None and (rel is None or d.path == rel)]:
+        yield from _paced(lambda d=doc: d.cold is not None and up.docs.get(d.path) is d,
+                          lambda most, d=doc: up.warm_sites(d, most))
 
 
 def settle_stale(up: Updater) -> bool:
@@ -152,13 +157,21 @@ def _steps(up: Updater, docs: list[Document]) -> Iterator[None]:
             continue
         # the file's every site resolved again, then the files waiting on its ``base``, about
         # SETTLE_STEP_S a step (the last step's pace)
-        most = SETTLE_SITES
-        while doc.left is not None:
-            yield
-            if doc.left is None or up.docs.get(doc.path) is not doc:  # updated or closed meanwhile
-                break
-            began = time.thread_time()
-            up.settle_sites(doc, most, 2 * SETTLE_STEP_S or None)
-            spent = time.thread_time() - began
-            if doc.left is not None and spent > 0:
-                most = max(8, min(2 * most, int(most * SETTLE_STEP_S / spent)))  # (sites cost unevenly)
+        yield from _paced(lambda d=doc: d.left is not None and up.docs.get(d.path) is d,
+                          lambda most, d=doc: up.settle_sites(d, most, 2 * SETTLE_STEP_S or None))
+
+
+def _paced(more: Callable[[], bool], step: Callable[[int], None]) -> Iterator[None]:
+    """``step(most)`` while ``more()`` (checked again after each yield: the buffer may have been
+    updated or closed meanwhile), ``most`` sites a step: SETTLE_SITES first, then as many as
+    resolve in about SETTLE_STEP_S of CPU time (the last step's pace)."""
+    most = SETTLE_SITES
+    while more():
+        yield
+        if not more():
+            break
+        began = time.thread_time()
+        step(most)
+        spent = time.thread_time() - began
+        if more() and spent > 0:
+            most = max(8, min(2 * most, int(most * SETTLE_STEP_S / spent)))  # (sites cost unevenly)

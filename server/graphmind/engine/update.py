@@ -99,6 +99,11 @@ class Document:
     # them in parts when it has more sites than a step resolves (Updater._resolve_some)
     waiting: list[int] | None = None
     waiting_part: WaitingPart | None = field(default=None, repr=False)
+    # after an open, the sites whose resolution the site memo (languages/_toolkit/site_memo.py) has
+    # yet to hold, filled in idle steps (documents.settle_steps) while the store is as the open
+    # left it (``cold_epoch``); None: none to fill (any update of the buffer ends the filling)
+    cold: list[int] | None = None
+    cold_epoch: int = -1
 
     @property
     def pending(self) -> bool:
@@ -218,7 +223,7 @@ class Updater:
         typing pauses (``settle``), the buffer closes, or the interface is back to ``base``."""
         hint, doc.edited = doc.edited, None
         doc.at_base = False
-        doc.left = doc.waiting = doc.waiting_part = None
+        doc.left = doc.waiting = doc.waiting_part = doc.cold = None
         typing = hint is not None and not fresh
         reason = self._text_reason(doc) or doc.lang.skip_reason(doc.text)
         prev = doc.extraction
@@ -594,6 +599,32 @@ class Updater:
                 doc.waiting_part = None
                 done += 1
 
+    def open_cold(self, doc: Document) -> None:
+        """After an open: the buffer's sites, for idle steps to fill the site memo with
+        (:meth:`warm_sites`), in a language whose keystrokes reuse it."""
+        ext = doc.extraction
+        if ext is not None and doc.lang.memoized_sites and self.resolving is None:
+            doc.cold, doc.cold_epoch = list(range(len(ext.facts.sites))), self.store.epoch()
+
+    def warm_sites(self, doc: Document, most: int) -> None:
+        """An idle step after an open (``documents.settle_steps``): the next ``most`` of the
+        buffer's sites resolved as a keystroke resolves its chunk's, through the keystrokes' view
+        (kept warm for the next step and the first keystroke), so that the site memo holds them
+        and the first keystroke in any member re-resolves only what it changed (a method of zod's
+        ``types.ts``: ~50 sites otherwise). Nothing is written: while the store is as the open
+        left it (its epoch), each resolution is the one the open stored, its lookups recorded
+        there; once anything was written, the filling ends."""
+        ext, cold = doc.extraction, doc.cold
+        assert ext is not None and cold is not None
+        if self.store.epoch() != doc.cold_epoch:
+            doc.cold = None
+            return
+        batch, rest = cold[:most], cold[most:]
+        doc.cold = rest or None
+        view = self._keystroke_view()
+        resolve_facts(doc.lang, doc.path, ext.facts, ext.sids, view, only=batch, ids=ext.ids)
+        self._warm = (view, doc.cold_epoch)
+
     def _keystroke_view(self) -> StoreView:
         """The view a keystroke that keeps its file's interface resolves through: the last such
         keystroke's, caches and all, when nothing was written since but keystrokes like it (the
@@ -692,8 +723,14 @@ class Updater:
             )
             ids = symbol_ids(ch.path, facts)
             self.layers.write(store, fid, lang, facts, ids, ext.sids)
-            changed_keys |= _diff(old, store.interface_of(lang.name, facts, ids))
+            now = store.interface_of(lang.name, facts, ids)
+            changed_keys |= _diff(old, now)
             touched[fid] = (facts, ext.sids)
+            if doc is not None and resolve and deferred is None:
+                # what the store holds of the buffer, which the files it touched are resolved against
+                # below: the first keystroke that changes it takes it as ``base`` without reading it
+                # back from the rows (~1 ms for Django's fields/__init__.py)
+                doc.known_base = now
         store.bump_epoch()  # what the files hold changed, resolved or not (readers wait on this)
         # re-resolve the changed files and the files that looked up what changed
         pending = set(touched)

@@ -108,6 +108,9 @@ class Language:
     # Chunked plugins extract one top-level statement at a time (``extract(..., node=...)``) and
     # merge their private data with ``merge_local``: edits then re-extract only what changed.
     chunked: bool = False
+    # a keystroke's resolution of some sites reuses what the site memo kept of them
+    # (``_toolkit/site_memo.py``): an open buffer's idle steps fill it (``documents.settle_steps``)
+    memoized_sites: bool = False
     # the link layer's default patterns for this language (graphmind.links.Patterns), if any
     link_patterns: Any = None
 

@@ -62,6 +62,9 @@ log = logging.getLogger(__name__)
 
 POLL_SECONDS = 2.0
 SETTLE_SECONDS = 0.3  # typing pause after which broken text is parsed afresh
+# quiet after a didOpen after which its buffer's site memo is filled (Document.cold): longer than
+# an editor takes to send the first keystroke of a user who types at once (a step then delays it)
+OPEN_IDLE_SECONDS = 1.0
 LINE_CACHE_FILES = 512
 # lines of one text of a buffer found from the last edit's line before the text is split into
 # lines (a split of Django's fields costs ~0.1 ms, a line found far from the edit ~20-50 µs)
@@ -208,15 +211,16 @@ class GraphMindServer:
 
         workspace.initialized(self)
 
-    def schedule_settle(self, folder: LiveGraph, rel: str) -> None:
+    def schedule_settle(self, folder: LiveGraph, rel: str, opened: bool = False) -> None:
         """Once typing pauses, parse afresh a buffer whose broken text was updated incrementally,
-        or whose keystrokes left other files waiting (``Document.pending``)."""
+        or whose keystrokes left other files waiting (``Document.pending``); after an open, fill
+        its site memo (``Document.cold``) once it has been quiet OPEN_IDLE_SECONDS (``opened``)."""
         doc = folder.live.docs.get(rel)
         key = (str(folder.root), rel)
         old = self.settle_timers.pop(key, None)
         if old is not None:
             old.cancel()
-        if doc is None or not doc.pending or self.loop is None:
+        if doc is None or not (doc.pending or doc.cold is not None) or self.loop is None:
             return
 
         loop = self.loop
@@ -235,9 +239,10 @@ class GraphMindServer:
                 self.settle_timers[key] = loop.call_soon(step, steps)
             else:
                 self.settle_timers.pop(key, None)
-                self.collector.after_work()  # (a settle makes a whole extraction's objects)
+                self.collector.after_work(loop)  # (a settle makes a whole extraction's objects)
 
-        self.settle_timers[key] = loop.call_later(SETTLE_SECONDS, lambda: step(folder.settle_steps(rel)))
+        wait = OPEN_IDLE_SECONDS if opened else SETTLE_SECONDS
+        self.settle_timers[key] = loop.call_later(wait, lambda: step(folder.settle_steps(rel)))
 
     def start_io(self, stdin: Any = None, stdout: Any = None) -> None:
         """Serve over stdio with our reader (``stdio.py``: one thread hand-off per message)."""

@@ -13,6 +13,7 @@ from graph_util import check_incremental, edges
 from graphmind.languages._toolkit import site_memo
 from graphmind.languages.ecmascript import resolve
 from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 from memo_util import check_reuses, engine, file_edges, fresh_edges, resolved_sites, type_text  # noqa: F401 (autouse)
 from profiles import examples
 
@@ -48,6 +49,23 @@ def test_a_keystroke_in_a_method_resolves_only_the_sites_it_changed(tmp_path: Pa
     eng.edit_document("model.ts", [(at + 3, at + 3, b";")])
     assert seen == ["h"]  # the new call; not A(), run(), stop(), helper(), done(), f()
     text = MODEL[:at] + "h();" + MODEL[at:]
+    assert file_edges(eng, "model.ts") == fresh_edges(tmp_path, {"lib.ts": LIB, "model.ts": text}, "model.ts")
+    eng.close()
+
+
+def test_an_opened_buffer_idle_steps_fill_the_memo_for_its_first_keystroke(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After an open, the server's idle steps (``Engine.settle_steps``) resolve the buffer's sites
+    into the memo, writing nothing: the first keystroke in a method resolves only what it changed."""
+    eng = engine(tmp_path / "ws", {"lib.ts": LIB, "model.ts": MODEL})
+    eng.open_document("model.ts", MODEL)
+    epoch = eng.store.epoch()
+    assert sum(1 for _ in eng.settle_steps()) >= 2  # (a step of sites, the checkpoint)
+    assert eng.store.epoch() == epoch
+    seen = resolved_sites(monkeypatch, resolve.Resolver)
+    at = MODEL.index("    helper();") + len("    ")
+    type_text(eng, "model.ts", at, "x")  # "xhelper();"
+    assert seen == ["xhelper"]  # not A(), run(), stop(), done(), f()
+    text = MODEL[:at] + "x" + MODEL[at:]
     assert file_edges(eng, "model.ts") == fresh_edges(tmp_path, {"lib.ts": LIB, "model.ts": text}, "model.ts")
     eng.close()
 
@@ -94,6 +112,15 @@ def test_reused_resolutions_are_the_ones_sites_get_now_and_typing_equals_fresh(
     one the site gets at that moment (``site_memo.CHECK``), and the end is a fresh index's."""
     check_incremental(TS_INITIAL, ("model.ts",), edits)
 
+
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(edit_sequences(sorted(TS_INITIAL), FRAGMENTS, max_length=12, max_edits=10), st.integers(0, 4), st.integers(0, 6))
+def test_an_open_buffers_memo_filled_in_idle_steps_reuses_only_what_a_site_gets_now(
+    edits: list[tuple[str, int, int, str]], after: int, steps: int,
+) -> None:
+    """The idle steps after an open (some of them, after some edits: a file changed on disk
+    meanwhile ends the filling) fill the memo: each reuse checked, the end a fresh index's."""
+    check_incremental(TS_INITIAL, ("model.ts",), edits, idle=(after, steps))
 
 
 def test_another_buffers_deferred_change_reaches_reused_resolutions_when_it_settles(monkeypatch: pytest.MonkeyPatch) -> None:

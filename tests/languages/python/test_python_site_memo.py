@@ -13,6 +13,7 @@ from edit_sequences import edit_sequences
 from graph_util import check_incremental
 from graphmind.languages.python import resolve
 from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 from memo_util import check_reuses, engine, file_edges, fresh_edges, resolved_sites, type_text  # noqa: F401 (autouse)
 from profiles import examples
 
@@ -56,6 +57,23 @@ def test_a_keystroke_in_a_method_resolves_only_the_sites_it_changed(tmp_path: Pa
     # the new calls (and the call of their result); not A(), r.run(), a.stop(), self.done(), ...
     assert sorted(seen) == ["hxhelper", "hxyhelper", "run", "run"]
     text = MODEL[:at] + "hxy" + MODEL[at:]
+    assert file_edges(eng, "model.py") == fresh_edges(tmp_path, {"lib.py": LIB, "model.py": text}, "model.py")
+    eng.close()
+
+
+def test_an_opened_buffer_idle_steps_fill_the_memo_for_its_first_keystroke(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After an open, the server's idle steps (``Engine.settle_steps``) resolve the buffer's sites
+    into the memo, writing nothing: the first keystroke in a method resolves only what it changed."""
+    eng = engine(tmp_path / "ws", {"lib.py": LIB, "model.py": MODEL})
+    eng.open_document("model.py", MODEL)
+    epoch = eng.store.epoch()
+    assert sum(1 for _ in eng.settle_steps()) >= 2  # (a step of sites, the checkpoint)
+    assert eng.store.epoch() == epoch
+    seen = resolved_sites(monkeypatch, resolve._Resolver)
+    at = MODEL.index("helper().run()")
+    type_text(eng, "model.py", at, "h")
+    assert sorted(seen) == ["hhelper", "run"]  # not A(), r.run(), a.stop(), self.done(), ...
+    text = MODEL[:at] + "h" + MODEL[at:]
     assert file_edges(eng, "model.py") == fresh_edges(tmp_path, {"lib.py": LIB, "model.py": text}, "model.py")
     eng.close()
 
@@ -111,6 +129,16 @@ def test_reused_resolutions_are_the_ones_sites_get_now_and_typing_equals_fresh(
     """One open buffer (the other file changes on disk): every resolution the memo gives is the
     one the site gets at that moment (``site_memo.CHECK``), and the end is a fresh index's."""
     check_incremental(PY_INITIAL, ("model.py",), edits)
+
+
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(edit_sequences(sorted(PY_INITIAL), FRAGMENTS, max_length=12, max_edits=10), st.integers(0, 4), st.integers(0, 6))
+def test_an_open_buffers_memo_filled_in_idle_steps_reuses_only_what_a_site_gets_now(
+    edits: list[tuple[str, int, int, str]], after: int, steps: int,
+) -> None:
+    """The idle steps after an open (some of them, after some edits: a file changed on disk
+    meanwhile ends the filling) fill the memo: each reuse checked, the end a fresh index's."""
+    check_incremental(PY_INITIAL, ("model.py",), edits, idle=(after, steps))
 
 
 @settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -50,6 +50,7 @@ class ECMAScript(Language):
 
     family = FAMILY
     chunked = True
+    memoized_sites = True
     link_patterns = _links.PATTERNS
     # One query set for the three grammars: ``queries/ecmascript/`` plus what a grammar adds.
     query_folders: tuple[str, ...] = ("ecmascript",)

@@ -29,6 +29,7 @@ class Python(Language):
     extensions = extensions_of("python")
     lsp_ids = ("python",)
     chunked = True
+    memoized_sites = True
     link_patterns = _links.PATTERNS
 
     def module_name(self, relpath: str, is_file: Callable[[str], bool]) -> str:

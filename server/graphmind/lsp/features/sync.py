@@ -29,6 +29,13 @@ def did_open(ls: GraphMindServer, params: T.DidOpenTextDocumentParams) -> None:
         ctx.folder.open_document(ctx.rel, params.text_document.text)
     except Exception:
         log.exception("didOpen %s failed", ctx.rel)
+        return
+    doc = ctx.folder.live.docs.get(ctx.rel)
+    if doc is not None and b"\r" not in doc.text:
+        # answers about an open buffer ask many lines of it (its callers' positions): split now,
+        # kept up with each change (_apply), rather than by the first keystroke's answer
+        ls.buffer_lines[(str(ctx.folder.root), ctx.rel)] = (doc.text, BUFFER_LINES_FOUND, doc.text.split(b"\n"))
+    ls.schedule_settle(ctx.folder, ctx.rel, opened=True)  # (idle steps fill its site memo)
 
 
 def did_change(ls: GraphMindServer, params: T.DidChangeTextDocumentParams) -> None:
@@ -154,6 +161,7 @@ def did_close(ls: GraphMindServer, params: T.DidCloseTextDocumentParams) -> None
     if ctx is not None:
         ctx.folder.close_document(ctx.rel)
         ls.edit_anchors.pop((str(ctx.folder.root), ctx.rel), None)
+        ls.buffer_lines.pop((str(ctx.folder.root), ctx.rel), None)
 
 
 def _is_folder(ctx: FileContext, ev: T.FileEvent) -> bool:
