@@ -188,3 +188,27 @@ def test_a_newer_snapshot_is_used_once_the_store_is_asked_again(repo: Path, pg_u
     got3, status = _ask(tools)
     assert (got3, status["commit"], status["commitsBehind"], status["overlay"]) == (got, head, 0, None)
     assert "shop.orders.edited" in got
+
+
+def test_without_a_watch_git_is_asked_each_time(
+    repo: Path, pg_url: str, tools: Tools, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A watch that overflowed is made again (git asked for that question); where none can be
+    made (no inotify, too many folders), git answers every question, as before."""
+    import graphmind.team as team
+
+    index_commit(repo, check(pg_url, "test"), "HEAD", jobs=1)
+    _ask(tools)
+    assert _ask(tools)[1]["checked"] == "watch"
+    tools._kept._watch.broken = "the event queue overflowed"
+    assert _ask(tools)[1]["checked"] == "git"
+    assert _ask(tools)[1]["checked"] == "watch"
+    tools._kept._watch.broken = "gone"
+
+    def refused(root: Path) -> None:
+        raise team.WatchFailed("more than 2 folders to watch")
+
+    monkeypatch.setattr(team, "open_watch", refused)
+    for _ in range(3):
+        assert _ask(tools)[1]["checked"] == "git"
+    assert tools._kept.unwatched == "more than 2 folders to watch"
