@@ -249,7 +249,8 @@ class KeptSnapshot:
 
     Which snapshot and layer a question finds is asked of git (``HEAD``'s ancestry, the files
     that differ from the snapshot's commit: four processes) only when something changed since
-    git was last asked: the workspace, git's ``HEAD``, refs, index or excludes
+    git was last asked (``HEAD``'s ancestry only when ``HEAD`` or a ref may have moved): the
+    workspace, git's ``HEAD``, refs, index or excludes
     (:class:`~graphmind.tree_watch.TreeWatch`, inotify; where it is missing or fails, git is asked
     each time). Otherwise the question reuses the last key, after one statement on the engine's
     session (its snapshot is still there: a session that died, or a snapshot pruned while none
@@ -265,6 +266,8 @@ class KeptSnapshot:
         self._lock = threading.Lock()  # one opening at a time
         self._status: StoreStatus | None = None  # the last question's, when the engine answered it
         self._ancestry: list[str] | None = None  # HEAD's, as git gave it for that question
+        self._repo: GitRepo | None = None  # the git repository it was asked of
+        self._head_same = False  # nothing since then could have moved HEAD or a ref (the watch says)
         self._asked = 0.0  # when the store was last asked for the newest snapshot (time.monotonic)
         self._watch: TreeWatch | None = None
         self.unwatched: str | None = None  # why git is asked before every question (None: watched)
@@ -288,6 +291,7 @@ class KeptSnapshot:
         was (read from the watch's queue now, before git runs: a change made meanwhile is seen
         by the next question)."""
         watch = self._watch
+        self._head_same = False
         if watch is not None and (watch.root != root or watch.broken is not None):
             watch.close()
             watch = self._watch = None
@@ -301,7 +305,16 @@ class KeptSnapshot:
             if self._watch is None and self.unwatched is None:
                 self.unwatched = "inotify is not available"
             return True
-        return watch.changed()
+        changed = watch.changed()
+        self._head_same = not watch.head_moved
+        return changed
+
+    def _known_head(self) -> tuple[GitRepo, list[str]] | None:
+        """The repository and HEAD's ancestry the last question's git gave, when nothing since
+        could have moved HEAD (only files, the index or the excludes changed): not asked again."""
+        if not self._head_same or self._repo is None or self._ancestry is None:
+            return None
+        return self._repo, self._ancestry
 
     def _unchanged(self) -> tuple[SnapshotEngine, StoreStatus] | None:
         """The kept engine and its status when nothing git answers changed and its snapshot is
@@ -367,7 +380,7 @@ class KeptSnapshot:
 
     def _drop(self) -> None:
         engine, shared, self._engine, self._shared, self._key = self._engine, self._shared, None, None, None
-        self._status = self._ancestry = None
+        self._status = self._ancestry = self._repo = None
         for held in (engine, shared):
             if held is not None:
                 with contextlib.suppress(Exception):
@@ -412,8 +425,10 @@ def open_snapshot(
         _Connecting(lambda: SnapshotStore(location, timeout=timeout(), read_only=True)) if kept is None else _Kept(kept)
     )
     try:
-        repo = GitRepo(root)
-        ancestry = repo.ancestors("HEAD", 10_000)  # HEAD's commit first
+        known = kept._known_head() if kept is not None else None
+        repo, ancestry = known if known is not None else (GitRepo(root), [])
+        if known is None:
+            ancestry = repo.ancestors("HEAD", 10_000)  # HEAD's commit first
         if not ancestry:
             raise GitError("HEAD names no commit")
         head = ancestry[0]
@@ -432,7 +447,8 @@ def open_snapshot(
             shared.close()
             return None, StoreStatus(location.shown, "local", f"no snapshot of HEAD ({head[:12]}) or of its ancestors")
         if kept is not None:
-            kept._ancestry = ancestry  # (asked again for a newer snapshot without git: KeptSnapshot._unchanged)
+            # (asked again for a newer snapshot without git, and kept while HEAD does not move: KeptSnapshot)
+            kept._repo, kept._ancestry = repo, ancestry
             changes = repo.changed_files(snap.commit)
             engine, layer = kept._engine_over(root, shared, snap, changes, buffers, layer_name or LAYER_FILE)
         else:

@@ -62,6 +62,7 @@ MAX_DIRECTORIES = 100_000  # more than this: not watched (git answers each quest
 _EVENT = struct.Struct("iIII")
 GRAPHMIND_DIR = ".graphmind"
 GRAPHMIND_SETTINGS = frozenset({"config.toml", ".gitignore"})  # the files of .graphmind/ git may see
+_NOT_HEAD = frozenset({"index", "exclude"})  # git's files that change what differs, never which commit HEAD is
 
 
 class WatchFailed(Exception):
@@ -108,6 +109,9 @@ class TreeWatch:
             raise WatchFailed(f"inotify_init1: {os.strerror(ctypes.get_errno())}")
         self._wds: dict[int, _Watched] = {}
         self.broken: str | None = None  # why it can no longer tell (the caller makes a new one)
+        # whether the last look's changes may have moved HEAD or a ref (else git's history of
+        # HEAD is what it was: only the working tree, the index or the excludes changed)
+        self.head_moved = False
         self._skip = {git_dir, common_dir, root / ".git"}
         try:
             self._tree(root)
@@ -164,9 +168,10 @@ class TreeWatch:
     def changed(self) -> bool:
         """Whether anything git or the layer reads may have changed since the last call (True
         also once :attr:`broken`)."""
+        self.head_moved = True
         if self.broken is not None:
             return True
-        changed = False
+        changed, self.head_moved = False, False
         try:
             while True:
                 try:
@@ -175,9 +180,11 @@ class TreeWatch:
                     return changed
                 changed |= self._events(data)
                 if self.broken is not None:
+                    self.head_moved = True
                     return True
         except (OSError, WatchFailed) as exc:
             self.broken = str(exc) or type(exc).__name__
+            self.head_moved = True
             return True
 
     def _events(self, data: bytes) -> bool:
@@ -205,6 +212,9 @@ class TreeWatch:
                 if _ignores_all(self.root / name):  # GraphMind's own folder made (its first index or layer)
                     continue
             changed = True
+            if watched.kind == "refs" or watched.kind == "git" and name not in _NOT_HEAD or (
+                    watched.path == self.root and name == ".git"):  # (a worktree's .git file: where its git is)
+                self.head_moved = True
             if mask & IN_ISDIR and mask & (IN_CREATE | IN_MOVED_TO) and watched.kind in ("tree", "refs"):
                 sub = watched.path / name
                 if watched.kind == "tree":

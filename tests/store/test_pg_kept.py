@@ -88,8 +88,18 @@ def test_a_second_question_with_nothing_changed_runs_no_git(
     got, status = _ask(tools)  # a change: git is asked again, the layer made again
     assert got == ["shop.new.again", "shop.new.fresh", "shop.new.more", "shop.orders.cancel"]
     assert status["checked"] == "git" and status["overlay"]["built"] is True
-    asked = {a for c in spawned.git() for a in c if a in ("diff", "ls-files", "rev-list")}
-    assert asked == {"diff", "ls-files", "rev-list"}
+    assert _asked(spawned) == {"diff", "ls-files"}  # (HEAD did not move: its history is not asked again)
+    git(repo, "commit", "-qam", "C4")
+    spawned.commands.clear()
+    got, status = _ask(tools)
+    assert got == ["shop.new.again", "shop.new.fresh", "shop.new.more", "shop.orders.cancel"]
+    assert status["checked"] == "git" and status["commitsBehind"] == 1 and status["overlay"]["files"] == 1
+    assert _asked(spawned) == {"diff", "ls-files", "rev-list"}
+
+
+def _asked(spawned: _Spawned) -> set[str]:
+    """The git commands spawned (those a kept reader runs)."""
+    return {a for c in spawned.git() for a in c if a in ("diff", "ls-files", "rev-list")}
 
 
 def _edit(repo: Path) -> None:
