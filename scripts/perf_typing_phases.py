@@ -35,6 +35,7 @@ from scripts.perf_typing import corpora, find_line, keystrokes, prepare, utf16_l
 
 spent: dict[str, int] = defaultdict(int)
 _inside: set[str] = set()
+settle_ms: list[float] = []  # the CPU ms of each step of the settles since cleared (_time_settle_steps)
 
 
 def _timed(obj: Any, name: str, label: str) -> None:
@@ -87,6 +88,27 @@ def _time_commits() -> None:
             spent["st.commit"] += time.thread_time_ns() - t
 
     Store.tx = timed_tx  # type: ignore[method-assign]
+
+
+def _time_settle_steps() -> None:
+    """Each step of a settle in steps (``documents.settle_steps``), in this thread's CPU ms."""
+    from graphmind.engine import documents
+
+    steps = documents.settle_steps
+
+    def timed(*a: Any, **k: Any) -> Any:
+        it = steps(*a, **k)
+        while True:
+            t = time.thread_time_ns()
+            try:
+                next(it)
+            except StopIteration:
+                settle_ms.append((time.thread_time_ns() - t) / 1e6)
+                return
+            settle_ms.append((time.thread_time_ns() - t) / 1e6)
+            yield
+
+    documents.settle_steps = timed  # type: ignore[assignment]
 
 
 def _wrap_phases() -> None:
@@ -188,7 +210,12 @@ async def _run(workdir: Path, names: list[str], show_keys: bool, slow: float | N
                     line, char = line + 1, utf16_len(key) - 1
                 else:
                     char += utf16_len(key)
-            await asyncio.sleep(0.4)  # the buffer settles
+            settle_ms.clear()
+            await asyncio.sleep(0.4)  # the buffer settles (in steps: until the last)
+            for _ in range(200):
+                if not server.settle_timers:
+                    break
+                await asyncio.sleep(0.05)
             rpc.receive(_body({"jsonrpc": "2.0", "method": "textDocument/didClose", "params": {"textDocument": {"uri": uri}}}))
             total = [a + b for a, b in times]
             everything += total
@@ -197,6 +224,9 @@ async def _run(workdir: Path, names: list[str], show_keys: bool, slow: float | N
             print(f"{name} / {st.label}: {len(keys)} keys, p50 {statistics.median(total):.2f} max {max(total):.2f} ms "
                   f"(didChange p50 {statistics.median(a for a, _ in times):.2f}, "
                   f"incomingCalls p50 {statistics.median(b for _, b in times):.2f})")
+            if settle_ms:
+                print(f"   settle: {len(settle_ms)} steps, max {max(settle_ms):.2f} ms, p50 {statistics.median(settle_ms):.2f}, "
+                      f"first two (parse, update) {' '.join(f'{x:.2f}' for x in settle_ms[:2])}, total {sum(settle_ms):.1f} ms")
             print("   " + "  ".join(f"{k} {statistics.median(v):.2f}/{statistics.mean(v):.2f}"
                                     for k, v in sorted(per.items(), key=lambda kv: -statistics.mean(kv[1]))))
             if show_keys:
@@ -217,6 +247,7 @@ def main() -> int:
     ap.add_argument("--slow", type=float, help="print the phases of each keystroke over this many CPU ms")
     args = ap.parse_args()
     _wrap_phases()
+    _time_settle_steps()
     _time_commits()
     _collections()
     everything = asyncio.run(_run(args.workdir, args.corpora.split(","), args.keys, args.slow))

@@ -146,14 +146,14 @@ def resolve_stored(row: StoredFile | None, view: StoreView) -> FileResolution | 
 
 
 def relink(store: Store, pg: Any, hidden: Iterable[int], again: Mapping[int, FileResolution] | None = None,
-           newly_hidden: Iterable[int] | None = None) -> tuple[SiteEdges, set[int], SiteEdges]:
+           newly_hidden: Iterable[int] | None = None, fresh: bool = False) -> tuple[SiteEdges, set[int], SiteEdges]:
     """The link edges (events, HTTP) of a layer's keys made over snapshot ∪ layer (``pg``: a
     session on the snapshot; ``hidden``: the snapshot's files the layer replaces or deletes;
     ``again``: the snapshot's files resolved again, not written yet): the keys the layer's
     index remade from its own rows since the last call (``Layers.flushed``), and those of the
     snapshot's rows the layer hides (``newly_hidden``, else all of ``hidden``) or resolves again
-    (:mod:`.store.pg_links`). Writes the new edges of the sites the layer holds (in the
-    caller's transaction). Returns the edges by site,
+    (:mod:`.store.pg_links`; ``fresh``: a layer made anew, see :func:`~.store.pg_links.remake`).
+    Writes the new edges of the sites the layer holds (in the caller's transaction). Returns the edges by site,
     the layer's files of those sites (whose rows a reader must get again), and the snapshot's
     sites (of files other than ``again``) whose edges changed, which the layer must hold."""
     layers = store.layers
@@ -161,7 +161,7 @@ def relink(store: Store, pg: Any, hidden: Iterable[int], again: Mapping[int, Fil
     keys, layers.flushed = layers.flushed or LinkKeys(), LinkKeys()
     hidden = set(hidden)
     keys.update(snapshot_keys(pg, hidden if newly_hidden is None else newly_hidden, again or ()))
-    links = remake(pg, store.db, keys, hidden, again)
+    links = remake(pg, store.db, keys, hidden, again, fresh)
     held = write_layer_sites(store.db, links)
     return links, held, snapshot_changes(pg, store.db, links, skip=again or ())
 
@@ -392,7 +392,7 @@ def _build(
             # a re-resolved file: its stored facts resolved again (not parsed, not stored
             # here); the layer keeps what that changed, under the snapshot's id
             again = {other_ids[p]: res for p in others if p in other_ids and (res := resolve_stored(stored.get(p), view))}
-            links, _, theirs = relink(store, pg, hidden, again)
+            links, _, theirs = relink(store, pg, hidden, again, fresh=True)
             linked = {s.file_id for s in theirs}
             if linked:  # the snapshot's emitters whose link edges changed: their sites are the layer's
                 before = merged(before, snapshot_resolutions(pg, linked, {s.sid for s in theirs}))

@@ -393,3 +393,30 @@ def test_a_site_whose_resolution_changes_while_its_row_does_not_is_written(tmp_p
     eng.settle()
     assert snapshot(eng) == _fresh(tmp_path, doc.text)
     eng.close()
+
+
+def test_a_keystrokes_buffer_row_has_no_file_version_and_its_close_reads_the_disk(tmp_path: Path) -> None:
+    """A keystroke's text is no file's version: the buffer's row has no sha256 (it is not hashed
+    per keystroke); an open and a settle hash the text, and a close reads the disk's version."""
+    import hashlib
+
+    src = "def f():\n    return 1\n\n\ndef g():\n    return f()\n"
+    write_files(tmp_path, {"m.py": src})
+    eng = Engine(tmp_path, db_path=tmp_path / "i.db", jobs=1)
+    eng.index()
+
+    def sha() -> str | None:
+        return eng.db.execute("SELECT sha256 FROM files WHERE path = 'm.py'").fetchone()[0]
+
+    disk = hashlib.sha256(src.encode()).hexdigest()
+    assert sha() == disk
+    eng.open_document("m.py", src)
+    assert sha() == disk
+    at = src.index("return 1") + len("return 1")
+    eng.edit_document("m.py", [(at, at, b"0")])  # a body edit: still a patch
+    assert sha() is None
+    eng.edit_document("m.py", [(at, at, b"\n    x = max(")])  # broken: settles afresh
+    assert sha() is None and eng.settle("m.py")
+    assert sha() == hashlib.sha256(eng.docs["m.py"].text).hexdigest()
+    eng.close_document("m.py")
+    assert sha() == disk

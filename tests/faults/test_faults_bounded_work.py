@@ -85,7 +85,7 @@ def test_cli_blast_radius_at_depth_ten_million(tmp_path: Path) -> None:
     assert time.monotonic() - t0 < 10  # was 19 s and 694 MB (2^31-1: out of memory)
 
 
-def test_nodes_and_time_are_capped_whatever_the_shape(tmp_path: Path) -> None:
+def test_nodes_and_time_are_capped_whatever_the_shape(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     root = wide(tmp_path / "wide", files=4, per_file=100)
     eng = Engine(root)
     try:
@@ -98,8 +98,11 @@ def test_nodes_and_time_are_capped_whatever_the_shape(tmp_path: Path) -> None:
         assert few.truncated_by == ["nodes"] and 0 < few.total < 50
         none = blast.run(blast.blast_steps(g._reads, [f0], MAX_DEPTH, True, INFERRED, 500, seconds=0.0))
         assert none.truncated_by == ["time"] and none.total < full.total
-        # each step is short: between two steps the engine lock is free for another thread, so an
-        # edit waits for one step at most (checked by structure: timings are noisy on CI)
+        # each step is short (``blast.BATCH`` ids or items, at most ``blast.STEP_READS``
+        # statements): between two steps the engine lock is free for another thread, so an edit
+        # waits for one step at most (checked by structure: timings are noisy on CI)
+        monkeypatch.setattr(blast, "BATCH", 20)
+
         def lock_is_free() -> bool:
             if eng.lock.acquire(blocking=False):
                 eng.lock.release()

@@ -65,16 +65,18 @@ class Clock:
         self.now = 0.0
         self.timers: list[Timer] = []
 
+    def time(self) -> float:
+        return self.now
+
     def call_later(self, delay: float, callback: Callable[[], None]) -> Timer:
         self.timers.append(Timer(self.now + delay, callback))
         return self.timers[-1]
 
     def advance(self, seconds: float) -> None:
         self.now += seconds
-        for t in sorted(self.timers, key=lambda t: t.when):
-            if t.when <= self.now and not t.cancelled:
-                t.cancelled = True
-                t.callback()
+        while due := sorted((t for t in self.timers if t.when <= self.now and not t.cancelled), key=lambda t: t.when):
+            due[0].cancelled = True
+            due[0].callback()
 
 
 def test_quiet_client_gets_young_then_full_collection(held: IdleCollector) -> None:
@@ -97,6 +99,28 @@ def test_quiet_client_gets_young_then_full_collection(held: IdleCollector) -> No
     assert old_ref() is not None
     clock.advance(collector_mod.FULL_IDLE_S)
     assert (held.collections, old_ref() is None) == ([1, 1], True)
+
+
+def test_quiet_is_counted_from_the_last_message_without_a_timer_per_message(held: IdleCollector) -> None:
+    """Messages do not move the timers (a keystroke would cancel and make four): a timer that comes
+    before the client was quiet long enough waits for the rest of the quiet, from the last message."""
+    clock = Clock()
+    loop = cast(asyncio.AbstractEventLoop, clock)
+    ref = _cycle()
+    for _ in range(collector_mod.EVERY - 2):
+        held.after_message(loop)
+        clock.advance(collector_mod.YOUNG_IDLE_S / 8)
+    assert len(clock.timers) <= 4  # (the young one came once, and waits again)
+    assert held.collections == [0, 0] and ref() is not None
+    clock.advance(collector_mod.YOUNG_IDLE_S * 7 / 8 - collector_mod.YOUNG_IDLE_S / 100)  # just short of quiet
+    assert held.collections == [0, 0] and ref() is not None
+    clock.advance(collector_mod.YOUNG_IDLE_S / 50)
+    assert held.collections == [1, 0] and ref() is None
+    clock.advance(collector_mod.FULL_IDLE_S)
+    assert held.collections == [1, 1]
+    held.after_message(loop)  # quiet again: both come again
+    clock.advance(collector_mod.FULL_IDLE_S)
+    assert held.collections == [2, 2]
 
 
 def test_a_client_that_never_pauses_is_bounded(held: IdleCollector, monkeypatch: pytest.MonkeyPatch) -> None:

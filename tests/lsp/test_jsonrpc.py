@@ -14,8 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from graphmind.lsp import jsonrpc
 from graphmind.lsp.jsonrpc import CAPABILITIES, INVALID_PARAMS, SERVER_NOT_INITIALIZED
 from graphmind.lsp.server import create_server
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from lsp_util import FIXTURES
 
 
@@ -160,3 +163,45 @@ def test_an_items_symbol_id_is_read_back_from_the_string_we_send() -> None:
     assert symbol_id("123") == 123 and symbol_id(-(1 << 63)) == -(1 << 63) and symbol_id(7) == 7
     for wrong in (str(1 << 63), str(-(1 << 63) - 1), "1e3", "--5", "-", "", "\u0663", " 12", True, 1.0, None, [1]):
         assert symbol_id(wrong) is None, wrong
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_JSON, st.booleans())
+def test_a_body_decodes_as_json_reads_it(value: Any, ascii_only: bool) -> None:
+    """orjson reads a message where it reads what ``json`` reads (integers past 64 bits, lone
+    surrogates, UTF-16 bodies go to ``json``): the same value, of the same types."""
+    body = json.dumps(value, ensure_ascii=ascii_only).encode("utf-8", "surrogatepass")
+    try:
+        expected = json.loads(body)
+    except ValueError:  # (a lone surrogate written raw is not UTF-8)
+        with pytest.raises(ValueError):
+            jsonrpc._decode(body)
+        return
+    got = jsonrpc._decode(body)
+    assert got == expected and repr(got) == repr(expected)
+
+
+@pytest.mark.parametrize("body", [
+    b'{"id": 123456789012345678901234567890}', b'{"id": 18446744073709551616}', b'"\\ud800"', b"[1e400]",
+    b'{"id":18446744073709551616}', b"[1,-18446744073709551616]", b"18446744073709551616", b"[\n18446744073709551616]",
+    b'{"id":"18446744073709551616123"}',
+    '{"a": 1}'.encode("utf-16"), b"\xef\xbb\xbf{}",
+])
+def test_what_orjson_reads_otherwise_is_read_by_json(body: bytes) -> None:
+    got = jsonrpc._decode(body)
+    assert repr(got) == repr(json.loads(body))
+
+
+@pytest.mark.parametrize("body", [b"NaN", b"[Infinity]", b"{", b"\xff", b"[" * 2000 + b"]" * 2000])
+def test_what_is_not_json_fails_as_json_fails(body: bytes) -> None:
+    with pytest.raises((ValueError, RecursionError)) as got:
+        jsonrpc._decode(body)
+    with pytest.raises(got.type):
+        json.loads(body, parse_constant=jsonrpc._not_json)

@@ -13,6 +13,8 @@ from graphmind.lsp.positions import (
     point_of,
     units_to_bytes,
 )
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 LINE = 's = "é😀中"; f()'.encode()
 
@@ -57,3 +59,20 @@ def test_lone_cr_ends_a_line_for_lsp_positions() -> None:
     assert point_of(text, 3, 4, UTF16) == (3, 4)
     crlf = b"a\r\nb\r\n"
     assert offset_of(crlf, 1, 1, UTF16) == 4  # CRLF stays one line end
+
+
+def _units(text: str, encoding: str) -> int:
+    return {UTF8: len(text.encode()), UTF16: len(text.encode("utf-16-le")) // 2, UTF32: len(text)}[encoding]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from("ab (é😀中\t")), st.integers(-2, 30), st.sampled_from([UTF8, UTF16, UTF32]))
+def test_conversions_of_ascii_and_other_lines_agree_with_counting_characters(text: str, at: int, encoding: str) -> None:
+    """Every character boundary converts both ways as counting the characters before it says (an
+    ASCII line's fast path and the others' alike); a column past the line is clamped to it."""
+    line = text.encode()
+    prefix = text[: max(0, at)]
+    assert units_to_bytes(line, _units(prefix, encoding), encoding) == len(prefix.encode())
+    assert bytes_to_units(line, len(prefix.encode()), encoding) == _units(prefix, encoding)
+    assert units_to_bytes(line, _units(text, encoding) + 5, encoding) == len(line)
+    assert bytes_to_units(line, len(line) + 5, encoding) == _units(text, encoding)

@@ -87,6 +87,7 @@ async def _typing(root: Path, edits: list[tuple[int, int, str]]) -> None:
         got = _send(server, sink, ask)
         server.last_incoming = None  # nothing kept: the rows read again, the buffer's lines found afresh
         server.buffer_lines.clear()
+        server.call_items.clear()  # (and the entries' JSON made again)
         assert got == _send(server, sink, ask), (n, key, text)
     server.shut_down()
 
@@ -139,10 +140,46 @@ def test_a_keystroke_that_changed_none_of_its_rows_keeps_the_answer(tmp_path: Pa
                 assert (not read) == kept, (n, key)
                 server.last_incoming = None
                 server.buffer_lines.clear()
+                server.call_items.clear()
                 assert got == _send(server, sink, ask), (n, key)
                 assert ("other" in json.dumps(got)) == (n >= 3), (n, got)
         finally:
             Graph.callers_placed = callers  # type: ignore[method-assign]
+        server.shut_down()
+
+    asyncio.run(run())
+
+
+def test_an_edit_that_keeps_the_rows_but_not_the_columns_is_answered_in_the_new_columns(tmp_path: Path) -> None:
+    """``é`` replaced by ``ab`` in front of a call: the same bytes, so no row changes and the last
+    answer's rows (and JSON) would be kept, but one more UTF-16 unit before the call. The answer's
+    ranges are the new text's; an edit elsewhere keeps the answer's JSON as it was (the same lists)."""
+
+    async def run() -> None:
+        (tmp_path / "m.py").write_text(SOURCE, encoding="utf-8")
+        server, sink, uri, items = await _opened(tmp_path)
+        ask = {"jsonrpc": "2.0", "id": 50, "method": "callHierarchy/incomingCalls", "params": {"item": items[0]}}
+        before = _send(server, sink, ask)
+        row = SOURCE.split("\n").index('    s = "é😀"; target(1)')
+        start = SOURCE.split("\n")[row].index("é")
+        _send(server, sink, {"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+            "textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"range": {
+                "start": {"line": row, "character": start}, "end": {"line": row, "character": start + 1}}, "text": "ab"}]}})
+        got = _send(server, sink, ask)
+        caller = next(e for e in got if e["from"]["name"] == "caller_a")
+        was = next(e for e in before if e["from"]["name"] == "caller_a")
+        assert caller["fromRanges"][0]["start"]["character"] == was["fromRanges"][0]["start"]["character"] + 1
+        server.last_incoming = None
+        server.buffer_lines.clear()
+        server.call_items.clear()
+        assert got == _send(server, sink, ask)
+        kept = server.last_incoming[1].answer.entries
+        body = SOURCE.split("\n").index("    print(x)")  # the item's own body: none of the answer's lines
+        _send(server, sink, {"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+            "textDocument": {"uri": uri, "version": 3}, "contentChanges": [{"range": {
+                "start": {"line": body, "character": 11}, "end": {"line": body, "character": 11}}, "text": "0"}]}})
+        assert _send(server, sink, ask) == got
+        assert server.last_incoming[1].answer.entries is kept
         server.shut_down()
 
     asyncio.run(run())

@@ -325,6 +325,35 @@ def test_a_layer_remakes_the_link_edges_of_the_snapshots_files(pg_url: str, tmp_
         fresh.close()
 
 
+@pytest.mark.parametrize("edit", [("def on_created(", "def on_made("), ("def on_created(order):\n    pass\n", "on_created = None\n")],
+                         ids=["renamed", "rebound"])
+def test_a_handler_by_reference_in_a_re_resolved_snapshot_file(pg_url: str, tmp_path: Path, edit: tuple[str, str]) -> None:
+    """A snapshot file that subscribes a handler it imports is re-resolved when the layer renames
+    the handler: the snapshot's emitters of that topic, which the layer leaves alone, lose their
+    edge to it (a layer made anew leaves out the snapshot emitters of a topic only while their
+    handlers are the snapshot's)."""
+    loc = check(pg_url, "test")
+    root = _linked_repository(tmp_path / "ws")
+    (root / "shop" / "helpers.py").write_text("def on_created(order):\n    pass\n")
+    (root / "shop" / "wire.py").write_text(
+        'from shop.bus import bus\nfrom shop.helpers import on_created\n\nbus.subscribe("order.created", on_created)\n')
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "C1")
+    index_commit(root, loc, "HEAD", jobs=1, cache=tmp_path / "cache")
+    helpers = root / "shop" / "helpers.py"
+    helpers.write_text(helpers.read_text().replace(*edit))
+    assert_thin_and_exact(root, loc, tmp_path)
+    engine, status = open_snapshot(root, loc)
+    fresh = Engine(tmp_path / "fresh", db_path=tmp_path / "fresh.db", jobs=1)
+    try:
+        assert status.layer is not None and "shop/wire.py" in status.layer.reresolved
+        got, want = _via_links(Graph(engine)), _via_links(Graph(fresh))  # type: ignore[arg-type]
+        assert got == want and want
+    finally:
+        engine.close()  # type: ignore[union-attr]
+        fresh.close()
+
+
 @settings(max_examples=examples(5), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(names=st.lists(st.sampled_from(sorted(LINK_EDITS)), max_size=4, unique=True),
        buffered=st.lists(st.sampled_from(sorted(LINK_EDITS)), min_size=1, max_size=3, unique=True))

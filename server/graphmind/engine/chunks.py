@@ -364,7 +364,10 @@ def extract(
                     done[h] = replace(done[h], container=(r[0], r[1], r[2] + drow, r[3]))
             done = done + moved
     if fresh and broken:  # merged whole, as a fresh index merges them (not placed as the last merge's)
-        return _merged(lang, _range(root), src, relpath, module, None, done, 0, 0, 0, True)
+        ext = _merged(lang, _range(root), src, relpath, module, None, done, 0, 0, 0, True)
+        # which chunks are the last extraction's (a settle writes the others' rows: update._patch)
+        ext.prefix, ext.suffix, ext.drow = prefix, suffix, drow if suffix else 0
+        return ext
     return _merged(lang, _range(root), src, relpath, module, last if reused else None, done, prefix, suffix, drow,
                    keep or reused)
 
@@ -557,7 +560,29 @@ def _reusable(o: Chunk, sp: Span, broken: bool, fresh: bool) -> bool:
     any (settle parses it afresh)."""
     if not broken:
         return not o.broken
-    return not fresh or (not o.broken and not sp.node.has_error)
+    return not fresh or (not o.broken and not _error_in(sp))
+
+
+def _error_in(sp: Span) -> bool:
+    """Whether span ``sp``'s own bytes hold a syntax error, or lie out of its node (a TypeScript
+    member after the brace that closed its class early). Its node may be more than the span (a
+    class member's node is its class, cut to the member's bytes; a header is the class up to its
+    body): only the nodes with an error that overlap the span are walked."""
+    if not sp.node.start_byte <= sp.start <= sp.end <= sp.node.end_byte:
+        return True  # error recovery ended its class before it (a fresh index finds nothing of it there)
+    if not sp.node.has_error:
+        return False
+    stack = [sp.node]
+    while stack:
+        n = stack.pop()
+        inside = sp.start <= n.start_byte and n.end_byte <= sp.end
+        if inside or n.is_error or n.is_missing:  # (an error node across the span's edge: in it too)
+            return True
+        stack.extend(
+            c for c in n.children
+            if c.has_error and (c.start_byte < sp.end and c.end_byte > sp.start or sp.start <= c.start_byte == c.end_byte < sp.end)
+        )
+    return False
 
 
 def _unmoved(o: Chunk, c: Chunk) -> bool:

@@ -12,7 +12,7 @@ from ..workspace import edit_keeps_text
 from .parse import point_from
 from .update import Document, Updater
 
-SETTLE_SITES = 50  # a settle's sites resolved by its first step of them (settle_steps)
+SETTLE_SITES = 20  # a settle's sites resolved by its first step of them (settle_steps)
 SETTLE_STEP_S = 0.006  # then as many as resolve in about this much CPU time a step
 
 
@@ -132,23 +132,33 @@ def _steps(up: Updater, docs: list[Document]) -> Iterator[None]:
         # whole text's tree is the one a fresh parse gives: its chunks are reused, only the waiting
         # sites and files are resolved again (see Updater.update_document)
         whole = doc.tree is not None and not doc.unsettled and not doc.tree.root_node.has_error
-        text, parsed = doc.text, None
-        if doc.extraction is not None:  # (text of its language) the parse: a step of its own
-            parsed = up.settle_parse(doc, fresh=not whole)
+        text = doc.text
+        # the parse, then the update, each a step; members parsed alone were whole text and the
+        # whole text parsed at last is not: a fresh parse and update again, each a step too
+        for fresh in (not whole, True):
+            parsed = None
+            if doc.extraction is not None:  # (text of its language)
+                parsed = up.settle_parse(doc, fresh=fresh)
+                yield
+                if doc.text is not text or up.docs.get(doc.path) is not doc:  # edited or closed meanwhile
+                    break
+            up.update_document(doc, fresh=fresh, stepped=True, parsed=parsed)
+            if not doc.unsettled:
+                break
             yield
-            if doc.text is not text or up.docs.get(doc.path) is not doc:  # edited or closed meanwhile
-                continue
-        up.update_document(doc, fresh=not whole, stepped=True, parsed=parsed)
-        if doc.unsettled:  # members parsed alone were whole text, the whole text parsed at last is not
-            up.update_document(doc, fresh=True, stepped=True)
-        # the file's every site resolved again, about SETTLE_STEP_S a step (the last step's pace)
+            if doc.text is not text or up.docs.get(doc.path) is not doc:
+                break
+        if doc.text is not text or up.docs.get(doc.path) is not doc:
+            continue
+        # the file's every site resolved again, then the files waiting on its ``base``, about
+        # SETTLE_STEP_S a step (the last step's pace)
         most = SETTLE_SITES
         while doc.left is not None:
             yield
             if doc.left is None or up.docs.get(doc.path) is not doc:  # updated or closed meanwhile
                 break
             began = time.thread_time()
-            up.settle_sites(doc, most)
+            up.settle_sites(doc, most, 2 * SETTLE_STEP_S or None)
             spent = time.thread_time() - began
-            if doc.left and spent > 0:
+            if doc.left is not None and spent > 0:
                 most = max(8, min(2 * most, int(most * SETTLE_STEP_S / spent)))  # (sites cost unevenly)

@@ -19,6 +19,7 @@ Every method here runs inside the caller's store transaction and under the engin
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +38,19 @@ from .layers import FileLayers
 from .parse import MemberParse, Parsers
 
 WARM_ENTRIES = 5_000  # a warm keystroke view's cache generation (see Updater._keystroke_view)
+
+
+class WaitingPart(NamedTuple):
+    """A file waiting on a buffer's ``base`` that a settle resolves in parts: its facts, and the
+    sites it has yet to resolve (then its overrides)."""
+
+    fid: int
+    path: str
+    lang: languages.Language
+    facts: Facts
+    sids: list[int]
+    ids: list[int]
+    left: list[int]
 
 
 @dataclass(slots=True)
@@ -81,6 +95,10 @@ class Document:
     # the interface now, then its overrides and the files waiting on ``base`` (Updater.settle_sites);
     # None: none under way (any update of the buffer ends one: its state is a keystroke's)
     left: list[int] | None = None
+    # then the files waiting on ``base`` it has yet to resolve (None: not known yet), the first of
+    # them in parts when it has more sites than a step resolves (Updater._resolve_some)
+    waiting: list[int] | None = None
+    waiting_part: WaitingPart | None = field(default=None, repr=False)
 
     @property
     def pending(self) -> bool:
@@ -200,7 +218,7 @@ class Updater:
         typing pauses (``settle``), the buffer closes, or the interface is back to ``base``."""
         hint, doc.edited = doc.edited, None
         doc.at_base = False
-        doc.left = None
+        doc.left = doc.waiting = doc.waiting_part = None
         typing = hint is not None and not fresh
         reason = self._text_reason(doc) or doc.lang.skip_reason(doc.text)
         prev = doc.extraction
@@ -217,14 +235,25 @@ class Updater:
             with self.store.tx():
                 self.apply([Change(doc.path, doc.lang, size=len(doc.text), skip_reason=reason)])
             return
-        sha = hashlib.sha256(doc.text).hexdigest()
+        # a keystroke's text is no file's version: its row's sha256 is NULL (as after ``forget_version``;
+        # a buffer's row is never compared with a file on disk, and its close reads the disk again)
+        # until a write that is not a keystroke's (an open, a settle): hashing Django's 98 KB
+        # fields/__init__.py cost ~0.14 ms of every keystroke
+        sha = None if typing else hashlib.sha256(doc.text).hexdigest()
         try:
             with self.store.tx():
                 # the text is whole again after broken-text patches: still a patch when the file's
                 # interface is back to ``base`` (see _patch), else every site of the file is resolved
                 settling = doc.stale_own and not doc.unsettled
                 patchable = prev is not None and ext.reused and (not settling or typing or doc.stale_sids is not None)
-                if not patchable or not self._patch(doc, prev, ext, sha, settling, typing, was_broken, stepped):  # type: ignore[arg-type]
+                # a settle's fresh parse of the text the last extraction is of (broken text, members
+                # parsed alone): a patch of the rows that differ, the file's sites in steps
+                refresh = fresh and stepped and prev is not None and prev.src == ext.src and not ext.drow
+                if refresh:
+                    patched = self._patch(doc, prev, ext, sha, stepped=True, refresh=True)  # type: ignore[arg-type]
+                else:
+                    patched = patchable and self._patch(doc, prev, ext, sha, settling, typing, was_broken, stepped)  # type: ignore[arg-type]
+                if not patched:
                     self._replace(doc, ext, sha, typing)
                 if not doc.unsettled and not (typing and doc.stale_own) and doc.left is None:
                     doc.stale_own = False  # either path re-resolved every stale site of the file by now
@@ -331,8 +360,8 @@ class Updater:
         return ext
 
     def _patch(
-        self, doc: Document, prev: chunks.Extraction, ext: chunks.Extraction, sha: str, settling: bool = False,
-        typing: bool = False, was_broken: bool = False, stepped: bool = False,
+        self, doc: Document, prev: chunks.Extraction, ext: chunks.Extraction, sha: str | None, settling: bool = False,
+        typing: bool = False, was_broken: bool = False, stepped: bool = False, refresh: bool = False,
     ) -> bool:
         """The keystroke path: when an edit leaves the file's interface (its symbols' ids, kinds and
         ``extra``, its module bindings) as it was, no other file can resolve differently. Then only
@@ -341,7 +370,11 @@ class Updater:
         the file's other sites were resolved against (``base``), and the sites resolved meanwhile
         are resolved again. ``typing``: a keystroke, which patches an interface change too (other
         files wait on ``base``; ``was_broken``: the text it edited was). Returns False when that
-        does not hold (the caller takes the full path)."""
+        does not hold (the caller takes the full path). ``refresh``: a settle's fresh parse of the
+        text ``prev`` is of (``stepped``): the keystrokes in broken text may have left rows of kept
+        chunks that are not this extraction's (a Go method whose type's declaration broke keeps its
+        parent): the rows that differ from it are written (``Store.stale_rows``); the file's every
+        site is resolved again unless its stored interface is this extraction's and none waits."""
         store, lang, path = self.store, doc.lang, doc.path
         fid = store.file_id(path)
         if fid is None:
@@ -354,7 +387,17 @@ class Updater:
             # the interface is the last keystroke's, which was whole text and not back to ``base``
             settling = False
         whole = False  # every site of the file is resolved again (typing paused, not back to ``base``)
-        if settling and (doc.stale_sids is None or not self._back_to_base(doc, ext)):
+        rows = store.stale_rows(fid, lang.name, ext.facts, ext.ids, ext.sids) if refresh else None
+        if rows:
+            whole = doc.stale_own or rows.interface
+            if rows.interface:
+                was = store.interface(fid)
+                doc.deferred |= _diff(was, store.interface_of(lang.name, ext.facts, ext.ids))  # (see propagate)
+                if doc.base is None:  # other files are resolved by propagate(), after the file's sites
+                    doc.base, doc.base_ext = was, None
+            doc.stale_own = doc.stale_own or whole  # (the file's sites wait until the last step)
+            settling = typing = False
+        elif settling and (doc.stale_sids is None or not self._back_to_base(doc, ext)):
             if not typing:
                 if doc.stale_sids is None:
                     return False
@@ -370,6 +413,8 @@ class Updater:
             if d.interface_changed:
                 doc.deferred |= _part_keys(lang.name, ext.facts.module, prev.chunks[d.old_chunks])
                 doc.deferred |= _part_keys(lang.name, ext.facts.module, ext.chunks[d.new_chunks])
+        elif refresh:
+            pass  # the stored interface is this extraction's: only rows that differ, their sites resolved
         elif not d.interface_changed and _unchanged(prev, ext, d):
             # the edit changed no row: the changed chunks' symbols and sites (ids, positions,
             # callees) and what resolving them reads are as they were (a keystroke in a body that
@@ -393,20 +438,28 @@ class Updater:
         # write: drop the rows of the changed chunks' symbols and sites that are gone, move the
         # rows below, write the symbols whose rows changed (the sites: with their resolution)
         shift_from = prev.chunks[d.old_chunks.stop].start_row if ext.suffix else 1 << 40
+        gone_ids = rows.gone_ids if rows else _gone(prev.ids[d.old_syms], ext.ids[d.new_syms])
         store.patch_file(
-            fid, _gone(prev.ids[d.old_syms], ext.ids[d.new_syms]), _gone(prev.sids[d.old_sites], ext.sids[d.new_sites]),
+            fid, gone_ids, rows.gone_sids if rows else _gone(prev.sids[d.old_sites], ext.sids[d.new_sites]),
             shift_from, ext.drow, ext.ids[0],
         )
         # symbols that contain the edit (the module, a class) keep their rows but change extent
         for i in range(max(1, d.new_syms.start)):
             if prev.facts.symbols[i].range != ext.facts.symbols[i].range:
                 store.update_symbol_range(ext.ids[i], ext.facts.symbols[i].range)
-        supers = chunks.supers_part(prev.chunks[d.old_chunks]) != chunks.supers_part(ext.chunks[d.new_chunks])
-        store.insert_symbols(fid, lang.name, ext.facts, ext.ids, _changed_symbols(prev, ext, d, shift_from), supers)
+        supers = rows.interface if rows else chunks.supers_part(prev.chunks[d.old_chunks]) != chunks.supers_part(ext.chunks[d.new_chunks])
+        written = rows.symbols if rows else _changed_symbols(prev, ext, d, shift_from)
+        store.insert_symbols(fid, lang.name, ext.facts, ext.ids, written, supers)
         mid_sites = list(range(d.new_sites.start, d.new_sites.stop))
-        if whole:  # (every site's resolution is written again: their rows first)
+        later: list[int] = []  # (refresh: the changed chunks' sites whose rows stand, resolved in steps)
+        if rows:  # the sites whose rows differ now, with their resolution (no edge missing between steps)
+            changed = {*mid_sites, *_container_sites(prev, ext, d, set(mid_sites))}
+            mid_sites, now = list(rows.sites), set(rows.sites)
+            later = sorted(i for i in changed if i not in now)
+        elif whole:  # (every site's resolution is written again: their rows first)
             store.insert_sites(fid, ext.facts, ext.ids, ext.sids, mid_sites)
-        mid_sites.extend(_container_sites(prev, ext, d, set(mid_sites)))
+        if not rows:
+            mid_sites.extend(_container_sites(prev, ext, d, set(mid_sites)))
         if settling:  # and the sites resolved against another interface while typing
             stale, mid = doc.stale_sids or set(), set(mid_sites)
             mid_sites.extend(i for i, s in enumerate(ext.sids) if s in stale and i not in mid)
@@ -420,17 +473,19 @@ class Updater:
         now = self.layers.part(lang, ext.chunks[d.new_chunks], ext, d.new_sites)
         links = not lang.chunked or was.links is None or was.links != now.links
         self.layers.patch(
-            store, fid, lang, ext.facts, ext.ids, ext.sids, prev.ids[d.old_syms], range(d.new_syms.start, d.new_syms.stop),
-            links=links, imports=not lang.chunked or was.imports != now.imports,
+            store, fid, lang, ext.facts, ext.ids, ext.sids, prev.ids[d.old_syms] + (rows.gone_ids if rows else []),
+            range(d.new_syms.start, d.new_syms.stop), links=links or refresh,
+            imports=refresh or not lang.chunked or was.imports != now.imports,
         )
         # the packed facts are written when the buffer closes; until then re-resolution reads the buffer's
         store.buffer_version(fid, sha, len(doc.text))
-        if whole:  # what the keystrokes left as other files saw it: the bindings, the classes' ``extra``
+        if whole or refresh:  # what the keystrokes left as other files saw it: the bindings, the classes' ``extra``
             store.replace_bindings(fid, lang.name, ext.facts)
+        if whole and not refresh:  # (refresh: stale_rows wrote them)
             heads = sorted({ext.sym_at[c.parent] for c in ext.chunks if c.parent is not None})
             store.insert_symbols(fid, lang.name, ext.facts, ext.ids, heads, supers=False)
         # re-resolve the changed chunks' sites (or all of them)
-        same = not (d.interface_changed or whole or supers)
+        same = not (refresh or d.interface_changed or whole or supers)
         view = self._keystroke_view() if same else self.view()
         if whole and stepped:
             # what the file's sites resolved meanwhile kept (languages/_toolkit/site_memo.py) may be of
@@ -442,6 +497,10 @@ class Updater:
         if whole and stepped:  # the file's other sites are resolved by settle_sites, a step at a time
             done = set(mid_sites)
             doc.left = [i for i in range(len(ext.sids)) if i not in done]
+        elif refresh and (later or doc.base is not None):  # (and the files waiting on ``base``)
+            doc.left = later
+            if later:  # (a keystroke that ends the settle before them leaves every site waiting)
+                doc.stale_own, doc.stale_sids = True, None
         elif whole:
             doc.stale_own = False
         kept_links = not links and not store.layers.dirty()
@@ -450,34 +509,90 @@ class Updater:
         self._warm = (view, epoch) if same else None
         return True
 
-    def settle_sites(self, doc: Document, most: int) -> None:
+    def settle_sites(self, doc: Document, most: int, budget: float | None = None) -> None:
         """A step of a settle in steps (``documents.settle_steps``, after an update that left
         ``Document.left``): the next ``most`` of the file's sites resolved against its interface
         now (as a keystroke resolves its chunk's: ``stale_sids``); once none is left, a step of its
-        own: the file's overrides, and the files waiting on ``base`` (propagate). Between steps the
-        state is a keystroke's: the file's rows are its text's, some of its sites and no other file
-        resolved against its interface now, the buffer still ``pending``."""
+        own: the file's overrides and which files wait on ``base`` (``Document.waiting``); then
+        those files, whole, about ``most`` sites a step. Between steps the state is a keystroke's:
+        the file's rows are its text's, some of its sites (and of the files waiting, some) resolved
+        against its interface now, the buffer still ``pending`` (``base`` is kept until the last
+        file: a keystroke that ends the settle leaves them all waiting, see propagate). ``budget``:
+        the step stops early, after the site during which it spent this much CPU time (sites cost
+        unevenly: one that reaches many overrides costs a hundred others)."""
+        deadline = None if budget is None else time.thread_time() + budget
         ext, left = doc.extraction, doc.left
-        assert ext is not None and left is not None and doc.stale_sids is not None
+        assert ext is not None and left is not None
         store, lang = self.store, doc.lang
         fid = store.file_id(doc.path)
         assert fid is not None
-        batch, doc.left = left[:most], left[most:]
         with store.tx():
             warm = self._warm  # (the view of the last step while nothing was written but its resolutions)
             view = warm[0] if warm is not None and warm[1] == store.epoch() and self.resolving is None else self.view()
-            if batch:
-                self._resolve(fid, doc.path, lang, ext.facts, ext.sids, view, only=batch, ids=ext.ids)
-                doc.stale_sids.update(ext.sids[i] for i in batch)
-            else:
+            if left:
+                batch = left[:most]
+                self._resolve(fid, doc.path, lang, ext.facts, ext.sids, view, only=batch, ids=ext.ids, until=deadline)
+                doc.left = left[len(batch) :]
+                if doc.stale_sids is not None:  # (None: every site waits still, whatever this step resolved)
+                    doc.stale_sids.update(ext.sids[i] for i in batch)
+            elif doc.waiting is None:
                 view.deps = set()
                 view.lang = lang.name
                 store.replace_overrides(fid, list(lang.overrides(ext.facts, view, ext.ids)), view.deps)
-                doc.left = None
+                doc.waiting = self.waiting(doc)
+            else:
+                self._resolve_some(doc, view, most, deadline)
+            if doc.waiting is not None and not doc.waiting and doc.waiting_part is None:  # the last step
+                doc.left = doc.waiting = doc.waiting_part = None
                 doc.stale_own, doc.stale_sids = False, set()
-                self.propagate(doc)
+                self.base_reached(doc)
             epoch = store.bump_epoch()
         self._warm = (view, epoch) if doc.left is not None else None
+
+    def _resolve_some(self, doc: Document, view: StoreView, most: int, deadline: float | None) -> None:
+        """About ``most`` sites of the files waiting on ``doc``'s ``base`` resolved: the first files
+        of ``Document.waiting`` whole (and taken off it), at least one; a file of more sites than
+        that in parts (``Document.waiting_part``: its sites ``most`` a step, then its overrides, as
+        the buffer's own are resolved in steps); ``deadline``: no part or file begun past it (CPU time)."""
+        waiting, done = doc.waiting, 0
+        assert waiting is not None
+        while (waiting or doc.waiting_part) and done < most and (not done or deadline is None or time.thread_time() < deadline):
+            part = doc.waiting_part
+            if part is None:
+                fid = waiting.pop(0)
+                for _, path, lang_name in self.store.indexed_files([fid]):
+                    got = self._facts_of(path) or self.store.facts(fid)
+                    lang = languages.get(lang_name)
+                    if got is None or lang is None:
+                        continue
+                    facts, sids = got
+                    if done and len(facts.sites) > most - done:  # (the next step's)
+                        waiting.insert(0, fid)
+                        return
+                    if len(facts.sites) <= most:
+                        self._resolve(fid, path, lang, facts, sids, view)
+                        done += len(facts.sites) + 1
+                        continue
+                    # resolved afresh (a site's kept resolution is of the interface it waited on)
+                    site_memo.forget(view, facts.module)
+                    doc.waiting_part = WaitingPart(
+                        fid, path, lang, facts, sids, symbol_ids(path, facts), list(range(len(facts.sites)))
+                    )
+                    return  # (its facts read: its sites from the next step on, each step a resolver made again)
+                continue
+            if part.left:
+                batch = part.left[: most - done]
+                self._resolve(part.fid, part.path, part.lang, part.facts, part.sids, view, only=batch, ids=part.ids,
+                              until=deadline)
+                del part.left[: len(batch)]
+                done += len(batch)
+            else:  # its overrides, as a whole file's resolution writes them
+                view.deps = set()
+                view.lang = part.lang.name
+                overrides = list(part.lang.overrides(part.facts, view, part.ids))
+                self.store.replace_overrides(part.fid, overrides, view.deps)
+                doc.waiting_part = None
+                done += 1
 
     def _keystroke_view(self) -> StoreView:
         """The view a keystroke that keeps its file's interface resolves through: the last such
@@ -501,7 +616,7 @@ class Updater:
             return was.ids == ext.ids and chunks.same_interface(was.facts, ext.facts)
         return self.store.interface_of(doc.lang.name, ext.facts, ext.ids) == doc.base
 
-    def _replace(self, doc: Document, ext: chunks.Extraction, sha: str, typing: bool = False) -> None:
+    def _replace(self, doc: Document, ext: chunks.Extraction, sha: str | None, typing: bool = False) -> None:
         """The full path for a buffer: all of its rows, and the files its interface change touches
         (while the text is broken, those wait on ``base``). A keystroke in whole text takes it only
         where it cannot patch (a language extracted whole, symbol ordinals renumbered): other files
@@ -594,25 +709,38 @@ class Updater:
     def propagate(self, doc: Document) -> None:
         """Re-resolve the files whose lookups the buffer's net change (since it broke) touched:
         typing through a broken state and back costs nothing elsewhere."""
-        at_base, doc.at_base = doc.at_base, False
+        others = self.waiting(doc)
+        self.base_reached(doc)
+        if others:
+            self.resolve_files(others, self.view())
+            self.store.bump_epoch()
+
+    def waiting(self, doc: Document) -> list[int]:
+        """The files (ids) :meth:`propagate` re-resolves: those whose lookups the buffer's net
+        change since ``base`` touched."""
         if doc.base is None:
-            return
+            return []
         fid = self.store.file_id(doc.path)
         # (a keystroke that found the interface ``base`` again changed nothing other files read)
-        others = set() if at_base else self.dependents(_diff(doc.base, self.store.interface(fid)))
+        others = set() if doc.at_base else self.dependents(_diff(doc.base, self.store.interface(fid)))
         # files resolved meanwhile (their own edits) saw the broken interface: those that looked
         # up any of what changed while it was broken are resolved again too
         if self.resolved_meanwhile and doc.deferred:
             others |= self.dependents(doc.deferred) & self.resolved_meanwhile
+        others.discard(fid)  # type: ignore[arg-type]
+        return sorted(others)
+
+    def base_reached(self, doc: Document) -> None:
+        """The files :meth:`waiting` named are resolved against the buffer's interface now (or are
+        about to be, in this transaction): no file waits on its ``base`` any longer."""
+        at_base, doc.at_base = doc.at_base, False
+        if doc.base is None:
+            return
         if at_base:
             doc.known_base = doc.base
         doc.base, doc.base_ext, doc.deferred = None, None, set()
         if not any(d.base is not None for d in self.docs.values()):
             self.resolved_meanwhile = set()
-        others.discard(fid)  # type: ignore[arg-type]
-        if others:
-            self.resolve_files(sorted(others), self.view())
-            self.store.bump_epoch()
 
     # ------------------------------------------------------------------ re-resolve
     def resolve_files(
@@ -625,16 +753,17 @@ class Updater:
         """Resolve whole files. Their facts come from ``known`` (by id) or ``by_path`` when given,
         else from an open buffer, else from the store."""
         for fid, path, lang_name in sorted(self.store.indexed_files(file_ids)):
-            doc = self.docs.get(path)
-            got = (known or {}).get(fid) or (by_path or {}).get(path)
-            if got is None and doc is not None and doc.extraction is not None:
-                got = (doc.extraction.facts, doc.extraction.sids)
-            got = got or self.store.facts(fid)
+            got = (known or {}).get(fid) or (by_path or {}).get(path) or self._facts_of(path) or self.store.facts(fid)
             lang = languages.get(lang_name)
             if got is None or lang is None:
                 continue
             facts, sids = got
             self._resolve(fid, path, lang, facts, sids, view)
+
+    def _facts_of(self, path: str) -> tuple[Facts, list[int]] | None:
+        """An open buffer's facts and site ids (None: not open, or not extracted)."""
+        doc = self.docs.get(path)
+        return None if doc is None or doc.extraction is None else (doc.extraction.facts, doc.extraction.sids)
 
     def _resolve(
         self,
@@ -646,11 +775,13 @@ class Updater:
         view: StoreView,
         only: list[int] | None = None,
         ids: list[int] | None = None,
+        until: float | None = None,
     ) -> FileResolution:
-        """Resolve a file's sites (or the ``only`` ones: their rows too) and store edges, statuses and deps."""
+        """Resolve a file's sites (or the ``only`` ones: their rows too) and store edges, statuses and
+        deps (``until``: see :func:`resolve_facts`, which cuts ``only`` to the sites resolved)."""
         if any(d.base is not None for d in self.docs.values()):
             self.resolved_meanwhile.add(fid)
-        res = resolve_facts(lang, path, facts, sids, view, only, ids)
+        res = resolve_facts(lang, path, facts, sids, view, only, ids, until)
         if only is None:
             self.store.write_resolution(fid, res)
         else:  # a keystroke's sites: their rows written with their resolution, where they changed
@@ -666,9 +797,12 @@ def resolve_facts(
     view: StoreView,
     only: list[int] | None = None,
     ids: list[int] | None = None,
+    until: float | None = None,
 ) -> FileResolution:
     """Resolve a file's sites (or the ``only`` ones): statuses, edges and the lookups it
-    depended on. The worker processes resolve through this too."""
+    depended on. The worker processes resolve through this too. ``until`` (with ``only``): no
+    site begun once this thread's CPU time passed it (a resolver resolves ``only`` lazily, in its
+    order): ``only`` is cut, in place, to the sites resolved."""
     ids = ids if ids is not None else symbol_ids(path, facts)
     statuses = ["unresolved"] * len(facts.sites)
     edges: list[Edge] = []
@@ -678,8 +812,15 @@ def resolve_facts(
     if only is None:
         # a whole file's: its sites, and what overrides the methods it declares (same view)
         results, overrides = lang.resolve_file(facts, view, ids)
-    else:
+    elif until is None:
         results = list(lang.resolve(facts, view, only=only))  # type: ignore[call-arg]
+    else:
+        results = []
+        for r in lang.resolve(facts, view, only=only):  # type: ignore[call-arg]
+            results.append(r)
+            if time.thread_time() >= until:
+                del only[only.index(r.site) + 1 :]  # type: ignore[union-attr]
+                break
     for res in results:
         statuses[res.site] = res.status
         site = facts.sites[res.site]
@@ -688,6 +829,7 @@ def resolve_facts(
             via = t[2] if len(t) > 2 else None  # type: ignore[misc]
             edges.append(Edge(sids[res.site], caller, t[0], t[1], site.kind, via.encode() if via else None))
     return FileResolution(sids, statuses, edges, view.deps, overrides)
+
 
 
 # ---------------------------------------------------------------------- diffs

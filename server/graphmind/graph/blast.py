@@ -9,11 +9,14 @@ Bounded whatever the graph's shape (the answer says ``truncated`` and why when a
 - ``MAX_DEPTH`` hops and ``MAX_LIMIT`` items at most: larger requests are clamped;
 - ``MAX_NODES`` symbols visited at most, and ``TIME_BUDGET`` seconds of walking (an SQLite
   progress handler interrupts a query that runs past it);
-- the work is a generator of small steps, each one query over at most ``BATCH`` ids under the
-  engine lock: a face runs the steps in a row (the CLI) or yields to other messages between them
-  (the language server: an edit is never held up by more than one step, and a cancelled request
-  stops at the next one). If the graph changes between steps the walk starts again (at most
+- the work is a generator of small steps, each the queries over about ``BATCH`` ids under one
+  hold of the engine lock (a small radius is one step: its epoch read once): a face runs the
+  steps in a row (the CLI) or yields to other messages between them (the language server: an
+  edit is never held up by more than one step, and a cancelled request stops at the next one). If the graph changes between steps the walk starts again (at most
   ``RESTARTS`` times), so the answer is one version of the graph.
+- each hop is one read of its nodes' edges at every confidence (and the implementations of
+  declared methods): the answer's walk and the walk over ambiguous edges too
+  (what ``possible`` counts) go on the same rows, and the weak edges are counted from them.
 
 What a change to a declared method reaches (incoming walks only): each override or
 implementation of a declared method (an interface, protocol, trait or abstract member, a
@@ -34,14 +37,14 @@ import gc
 import itertools
 import sqlite3
 import time
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
 from .. import languages
-from ..model import EXTRACTED, Via
+from ..model import AMBIGUOUS, EXTRACTED, Via
 from ..store import Reads
-from ..store.reads import RadiusRows
+from ..store.reads import HopRows, RadiusRows, implemented
 from . import placement
 from .records import BlastItem, BlastResult, Site, Sym
 
@@ -50,12 +53,61 @@ MAX_LIMIT = 10_000  # items in one answer; a larger limit is clamped
 MAX_NODES = 100_000  # symbols visited; a larger radius is cut
 TIME_BUDGET = 5.0  # seconds of walking; a slower radius is cut
 BATCH = 250  # ids per query, or items per step of work in Python (one step under the engine lock)
+STEP_READS = 8  # statements in one step at most (a deep chain's hops are a statement each)
 RESTARTS = 2  # walks started again when the graph changed underneath
 PROGRESS_OPS = 20_000  # SQLite VM steps between deadline checks
 
 Steps = Generator[None, None, BlastResult]
 R = TypeVar("R")
 ReadsFactory = Callable[[], contextlib.AbstractContextManager[Reads]]
+Pair = tuple[int, int, int, str]  # (declared, implementation, confidence, declared qname)
+
+
+class _Held:
+    """The engine's reads held across the statements of one step: taken at the first read,
+    given back before the walk yields (once a step has read ``BATCH`` ids, made as many items,
+    or made ``STEP_READS`` statements), so a small radius is one hold, and its graph's epoch is read once (nothing writes
+    while it is held)."""
+
+    def __init__(self, reads: ReadsFactory) -> None:
+        self._factory = reads
+        self._held: contextlib.AbstractContextManager[Reads] | None = None
+        self._reads: Reads | None = None
+        self._work = 0
+        self._reads_made = 0
+        self.released = 0  # times given back before the end
+
+    def reads(self) -> Reads:
+        if self._reads is None:
+            self._held = self._factory()
+            self._reads = self._held.__enter__()
+        return self._reads
+
+    def release(self) -> None:
+        if self._held is not None:
+            held, self._held, self._reads = self._held, None, None
+            self.released += 1
+            held.__exit__(None, None, None)
+
+    def step(self, work: int) -> Generator[None, None, None]:
+        """A statement over ``work`` ids done (or as many items made): once a step's worth
+        (``BATCH`` of them, or ``STEP_READS`` statements), give the reads back and yield."""
+        self._work += work
+        self._reads_made += 1
+        if self._work >= BATCH or self._reads_made >= STEP_READS:
+            self._work = self._reads_made = 0
+            self.release()
+            yield
+
+
+@dataclass
+class _Read:
+    """A node's hop rows: its call edges (the direction of travel's), and (incoming) the
+    implementations reached from it as a declared method."""
+
+    edges: list[tuple] = field(default_factory=list)  # (node, parent, confidence, file_id, sid, via)
+    stored: list[tuple[int, int, str]] = field(default_factory=list)
+    dispatched: list[Pair] = field(default_factory=list)
 
 
 @dataclass
@@ -63,7 +115,10 @@ class _Walk:
     level: dict[int, int] = field(default_factory=dict)  # node -> fewest hops
     cut: list[str] = field(default_factory=list)  # which bounds cut the answer
     # (declared, implementation, confidence, declared qname): the hops from a declared method
-    implemented: list[tuple[int, int, int, str]] = field(default_factory=list)
+    implemented: list[Pair] = field(default_factory=list)
+    read: dict[int, _Read] = field(default_factory=dict)  # the nodes whose hop rows were read
+    # the same walk over ambiguous edges too, on the same rows (what ``possible`` counts): node -> hops
+    wide: dict[int, int] | None = None
 
 
 def run(steps: Generator[None, None, R]) -> R:
@@ -81,22 +136,26 @@ def blast_steps(
 ) -> Steps:
     """The blast radius as a generator of steps; its return value is the :class:`BlastResult`.
     The walk starts from ``start_ids`` (default: the targets'; a declaration's walk also starts
-    from the definitions it declares), all at depth 0, so none of them is an item."""
+    from the definitions it declares), all at depth 0, so none of them is an item. Its result's
+    ``wide_nodes`` is what the same walk over ambiguous edges too reaches, walked on the same
+    rows, when it starts from the targets alone."""
     wanted = max(0, depth)
     depth = min(wanted, MAX_DEPTH)
     limit = min(max(0, limit), MAX_LIMIT)
     target_ids = start_ids if start_ids is not None else [t.id for t in targets]
+    wide = min_conf > AMBIGUOUS and target_ids == [t.id for t in targets]
 
-    def attempt() -> Generator[None, None, tuple[BlastResult, int]]:
+    def attempt(held: _Held) -> Generator[None, None, BlastResult]:
         walk = _Walk()
-        got = _one_trip(reads, walk, target_ids, depth, wanted, incoming, min_conf, max_nodes)
+        got = _one_trip(held, walk, target_ids, depth, wanted, incoming, min_conf, max_nodes)
         if got is None:  # walked in steps
             deadline = time.monotonic() + seconds
-            yield from _walk(reads, walk, target_ids, depth, wanted, incoming, min_conf, max_nodes, deadline)
-        result = yield from _answer(reads, walk, targets, depth, incoming, min_conf, limit, got)
-        return result, result.epoch
+            yield from _walk(held, walk, target_ids, depth, wanted, incoming, min_conf, max_nodes, deadline, wide)
+        return (yield from _answer(held, walk, targets, depth, incoming, min_conf, limit, got))
 
-    return (yield from _one_version(reads, attempt))
+    result, epoch = yield from _one_version(reads, attempt)
+    result.epoch = epoch
+    return result
 
 
 def reach_steps(
@@ -108,20 +167,20 @@ def reach_steps(
     wanted = max(0, depth)
     depth = min(wanted, MAX_DEPTH)
 
-    def attempt() -> Generator[None, None, tuple[int, int]]:
+    def attempt(held: _Held) -> Generator[None, None, int]:
         walk = _Walk()
         deadline = time.monotonic() + seconds
-        yield from _walk(reads, walk, target_ids, depth, wanted, incoming, min_conf, max_nodes, deadline)
-        with reads() as r:
-            return len(walk.level), r.epoch()
+        yield from _walk(held, walk, target_ids, depth, wanted, incoming, min_conf, max_nodes, deadline, False)
+        return len(walk.level)
 
-    return (yield from _one_version(reads, attempt))
+    return (yield from _one_version(reads, attempt))[0]
 
 
-def _one_version(reads: ReadsFactory, attempt: Callable[[], Generator[None, None, tuple[R, int]]]) -> Generator[None, None, R]:
-    """Run ``attempt`` (a walk and what it answers, with the graph's epoch at its end) again until
-    the epoch did not change during it, at most RESTARTS times: epochs only grow, so an answer is
-    of one version of the graph. Many small acyclic objects: the cyclic collector's full passes
+def _one_version(reads: ReadsFactory, attempt: Callable[[_Held], Generator[None, None, R]]) -> Generator[None, None, tuple[R, int]]:
+    """Run ``attempt`` (a walk and what it answers) again until the graph's epoch did not change
+    during it, at most RESTARTS times: epochs only grow, so an answer is of one version of the
+    graph (the epoch is read again only when the attempt gave the reads back on the way). Returns
+    the answer and its epoch. Many small acyclic objects: the cyclic collector's full passes
     would stall a step for tens of milliseconds each; it runs again once the walk ends (or is
     closed, e.g. a cancelled request)."""
     restarts = 0
@@ -129,61 +188,115 @@ def _one_version(reads: ReadsFactory, attempt: Callable[[], Generator[None, None
     gc.disable()
     try:
         while True:
-            with reads() as r:
-                epoch = r.epoch()
-            result, end = yield from attempt()
+            held = _Held(reads)
+            try:
+                epoch = held.reads().epoch()
+                result = yield from attempt(held)
+                end = epoch if not held.released else held.reads().epoch()
+            finally:
+                held.release()
             if end == epoch or restarts == RESTARTS:
-                return result
+                return result, end
             restarts += 1
     finally:
         if gc_was_enabled:
             gc.enable()
 
 
-def _deadline(r: Reads, deadline: float) -> contextlib.AbstractContextManager[None]:
-    """Interrupt a query still running at ``deadline`` (sqlite3.OperationalError: interrupted)."""
-    return r.deadline(deadline, PROGRESS_OPS)
-
-
 def _walk(
-    reads: ReadsFactory, walk: _Walk, target_ids: list[int], depth: int, wanted: int, incoming: bool,
-    min_conf: int, max_nodes: int, deadline: float,
+    held: _Held, walk: _Walk, target_ids: list[int], depth: int, wanted: int, incoming: bool,
+    min_conf: int, max_nodes: int, deadline: float, wide: bool,
 ) -> Generator[None, None, None]:
-    """Breadth first, one hop at a time, each symbol once."""
+    """Breadth first, one hop at a time, each symbol once; ``wide``: the walk over ambiguous edges
+    too beside it (``walk.wide``), each hop's rows read once for both."""
     level = walk.level
     for t in target_ids:
         level[t] = 0
     frontier = list(dict.fromkeys(target_ids))
+    wide_level = walk.wide = dict(level) if wide else None
+    wide_frontier = list(frontier) if wide else []
     d = 0
-    while frontier and d < depth:
-        if time.monotonic() > deadline:
-            walk.cut.append("time")
-            return
-        nxt: list[int] = []
-        for i in range(0, len(frontier), BATCH):
-            found = yield from _hop(reads, frontier[i : i + BATCH], incoming, min_conf, deadline, walk.implemented)
-            if found is None:
+    while (frontier or wide_frontier) and d < depth:
+        if time.monotonic() > deadline or not (yield from _read(held, walk, [*frontier, *wide_frontier], incoming, deadline)):
+            walk.wide = None  # (a bound cut it: walked apart, as the answer's is)
+            if frontier:
                 walk.cut.append("time")
+            return
+        if frontier:
+            nxt = _expand(walk, level, frontier, d, min_conf, max_nodes, walk.implemented)
+            if nxt is None:
+                walk.cut.append("nodes")
+                walk.wide = None
                 return
-            for n in found:
-                if n not in level:
-                    level[n] = d + 1
-                    nxt.append(n)
-                    if len(level) >= max_nodes:
-                        walk.cut.append("nodes")
-                        return
-        frontier = nxt
+            frontier = nxt
+        if wide_level is not None and wide_frontier:
+            wide_next = _expand(walk, wide_level, wide_frontier, d, AMBIGUOUS, max_nodes, [])
+            if wide_next is None:
+                walk.wide = wide_level = None
+            wide_frontier = wide_next or []
         d += 1
     if frontier and d == depth < wanted:  # clamped: did the clamp cut anything?
-        for i in range(0, len(frontier), BATCH):
-            found = yield from _hop(reads, frontier[i : i + BATCH], incoming, min_conf, deadline, [])
-            if found is None or any(n not in level for n in found):
-                walk.cut.append("maxDepth" if found is not None else "time")
-                return
+        if not (yield from _read(held, walk, frontier, incoming, deadline)):
+            walk.cut.append("time")
+        elif _expand(walk, dict(level), frontier, d, min_conf, MAX_NODES + len(level), []):
+            walk.cut.append("maxDepth")
+
+
+def _read(held: _Held, walk: _Walk, nodes: list[int], incoming: bool, deadline: float) -> Generator[None, None, bool]:
+    """Read the hop rows of the nodes not read yet (a statement per ``BATCH``); False when time ran out."""
+    todo = [n for n in dict.fromkeys(nodes) if n not in walk.read]
+    for i in range(0, len(todo), BATCH):
+        batch = todo[i : i + BATCH]
+        r = held.reads()
+        try:
+            with r.deadline(deadline, PROGRESS_OPS):
+                hop = r.hop_edges(batch, incoming)
+        except sqlite3.OperationalError as exc:
+            if "interrupt" not in str(exc):
+                raise
+            return False
+        read = walk.read
+        for n in batch:
+            read[n] = _Read()
+        for row in hop.edges:
+            read[row[1]].edges.append(row)
+        for pair in hop.stored:
+            read[pair[0]].stored.append(pair)
+        for pair in hop.dispatched:
+            read[pair[0]].dispatched.append(pair)
+        yield from held.step(len(batch))
+    return True
+
+
+def _expand(
+    walk: _Walk, level: dict[int, int], frontier: list[int], d: int, min_conf: int, max_nodes: int, implemented: list[Pair],
+) -> list[int] | None:
+    """The next level of a walk at ``min_conf`` from its read rows: per ``BATCH`` of the frontier,
+    its callers (callees) by id, then the implementations it reaches (added to ``implemented``);
+    None when ``max_nodes`` cut it."""
+    nxt: list[int] = []
+    read = walk.read
+    for i in range(0, len(frontier), BATCH):
+        rows = [read[n] for n in frontier[i : i + BATCH]]
+        found = sorted({e[0] for x in rows for e in x.edges if e[2] >= min_conf})
+        pairs = implemented_at([p for x in rows for p in x.stored], sorted(p for x in rows for p in x.dispatched), min_conf)
+        implemented.extend(pairs)
+        for n in itertools.chain(found, (impl for _, impl, _, _ in pairs)):
+            if n not in level:
+                level[n] = d + 1
+                nxt.append(n)
+                if len(level) >= max_nodes:
+                    return None
+    return nxt
+
+
+def implemented_at(stored: list[tuple[int, int, str]], dispatched: list[Pair], min_conf: int) -> list[Pair]:
+    """The implementations a hop reaches at ``min_conf`` (:func:`graphmind.store.reads.implemented`)."""
+    return implemented(HopRows([], stored, dispatched), min_conf)
 
 
 def _one_trip(
-    reads: ReadsFactory, walk: _Walk, target_ids: list[int], depth: int, wanted: int, incoming: bool, min_conf: int,
+    held: _Held, walk: _Walk, target_ids: list[int], depth: int, wanted: int, incoming: bool, min_conf: int,
     max_nodes: int,
 ) -> RadiusRows | None:
     """The walk and its answer's rows in one statement, where a round trip costs more than the
@@ -192,11 +305,11 @@ def _one_trip(
     nodes again at every level): the stepped walk then visits each node once, as before. Its
     time is bounded by the reader's ``statement_timeout`` (a cancelled statement is an error, not
     an answer cut by ``time``)."""
-    with reads() as r:
-        if not r.d.one_trip:
-            return None
-        # one hop past a clamped depth: whether the clamp cut anything
-        got = r.radius(list(dict.fromkeys(target_ids)), depth + (depth < wanted), min_conf, incoming, max_nodes, depth)
+    r = held.reads()
+    if not r.d.one_trip:
+        return None
+    # one hop past a clamped depth: whether the clamp cut anything
+    got = r.radius(list(dict.fromkeys(target_ids)), depth + (depth < wanted), min_conf, incoming, max_nodes, depth)
     if got.cut:
         return None
     beyond = [n for n, d in got.level.items() if d > depth]
@@ -207,59 +320,47 @@ def _one_trip(
     return got
 
 
-def _hop(
-    reads: ReadsFactory, nodes: list[int], incoming: bool, min_conf: int, deadline: float,
-    implemented: list[tuple[int, int, int, str]],
-) -> Generator[None, None, list[int] | None]:
-    """The symbols one call edge away from ``nodes``, and (incoming) the overrides their
-    dispatch edges reach, added to ``implemented`` (one step); None when time ran out."""
-    try:
-        with reads() as r, _deadline(r, deadline):
-            found, pairs = r.hop(nodes, min_conf, incoming)
-            implemented.extend(pairs)
-            impls = [impl for _, impl, _, _ in pairs]
-    except sqlite3.OperationalError as exc:
-        if "interrupt" not in str(exc):
-            raise
-        return None
-    yield
-    return found + impls
-
-
 def _answer(
-    reads: ReadsFactory, walk: _Walk, targets: list[Sym], depth: int, incoming: bool, min_conf: int, limit: int,
+    held: _Held, walk: _Walk, targets: list[Sym], depth: int, incoming: bool, min_conf: int, limit: int,
     got: RadiusRows | None = None,
 ) -> Generator[None, None, BlastResult]:
-    """The answer of a walk: its rows read here in batches, or ``got``, read with the walk."""
+    """The answer of a walk: from its hop rows and its nodes' symbols (read here, with their
+    parents, in batches), or from ``got``, read with the walk."""
     level = walk.level
     start_ids = [n for n, d in level.items() if d == 0]  # the targets, and what a declaration declares
-    nodes = list(level)
     # the edges between consecutive levels decide each node's best path
     by_node: dict[int, list[tuple[int, int, int, int, str | None]]] = {}
     syms: dict[int, Sym] = {}
-    def edges_and_symbols(batch: list[int]) -> tuple[list, list]:
-        with reads() as r:  # held for the batch's statements, never across a step's yield
-            return r.call_edges_from(batch, min_conf, incoming), r.symbols_by_id(batch)
-
-    batches = ([(got.edges, got.symbols)] if got is not None else
-               (edges_and_symbols(nodes[i : i + BATCH]) for i in range(0, len(nodes), BATCH)))
-    for edges, rows in batches:
-        for node, parent, conf, fid, idx, via in edges:
-            if level.get(parent) is not None and level.get(node, -1) == level[parent] + 1:
-                by_node.setdefault(node, []).append((parent, conf, fid, idx, via))
-        syms.update((s.id, s) for s in map(Sym.of, rows) if s.id in level)
-        yield
+    parents: dict[int, tuple[str, str, str]] = {}  # (kind, name, qname) by id
+    if got is not None:
+        edges: Iterable[tuple] = got.edges
+        syms.update((s.id, s) for s in map(Sym.of, got.symbols) if s.id in level)
+        parents.update(got.parents)
+    else:
+        edges = (e for p, d in level.items() if d < depth and p in walk.read for e in walk.read[p].edges)
+        nodes = list(level)
+        for i in range(0, len(nodes), BATCH):
+            batch = nodes[i : i + BATCH]
+            for row in held.reads().symbols_placed(batch):
+                s = Sym.of(row)
+                syms[s.id] = s
+                if row[-3] is not None:
+                    parents[s.parent_id] = row[-3:]  # type: ignore[index]
+            yield from held.step(len(batch))
+    for node, parent, conf, fid, idx, via in edges:
+        if conf >= min_conf and level.get(parent) is not None and level.get(node, -1) == level[parent] + 1:
+            by_node.setdefault(node, []).append((parent, conf, fid, idx, via))
     for parent, node, conf, declared in walk.implemented:  # found by the walk; no call site: (-1, -1)
         if parent in level and level.get(node, -1) == level[parent] + 1:
             by_node.setdefault(node, []).append((parent, conf, -1, -1, Via("implements", declared).encode()))
     best: dict[int, tuple[int, int]] = {t: (EXTRACTED + 1, 0) for t in start_ids}  # node -> (conf, parent)
     chains: dict[int, list[str]] = {t: [syms[t].qname] if t in syms else [] for t in start_ids}
     items: list[BlastItem] = []
-    site_keys: dict[int, list[tuple[int, int]]] = {}
+    site_keys: dict[int, set[tuple[int, int]]] = {}
     for k, (d, n) in enumerate(sorted((d, n) for n, d in level.items() if d > 0)):
         if k % BATCH == BATCH - 1:
-            yield
-        cands = by_node.get(n, [])
+            yield from held.step(BATCH)
+        cands = by_node.get(n)
         if not cands or n not in syms:
             continue
         # the strongest path; ties go to the parent that sorts first by qualified name (the first
@@ -270,10 +371,10 @@ def _answer(
         parent, conf = min(ranked, key=lambda pc: (-pc[1], syms[pc[0]].qname if pc[0] in syms else ""))
         best[n] = (min(conf, EXTRACTED), parent)
         chains[n] = [*chains.get(parent, []), syms[n].qname]
-        site_keys[n] = [(fid, idx) for p, _, fid, idx, _ in cands if p == parent and fid >= 0]
         # an indirect hop (an event, an HTTP route) says how it links
         vias = [v for p, _, _, _, v in cands if p == parent]
         via = None if None in vias else min(vias)  # type: ignore[type-var]
+        site_keys[n] = {(fid, idx) for p, _, fid, idx, _ in cands if p == parent and fid >= 0}
         items.append(BlastItem(syms[n], d, best[n][0], chains[n], [], Via.decode(via)))
     # items come depth by depth: sort each depth, and only as far as the answer shows
     total = len(items)
@@ -281,72 +382,72 @@ def _answer(
     for _, group in itertools.groupby(items, key=lambda i: i.depth):
         if len(shown) >= limit:
             break
-        yield
         shown.extend(sorted(group, key=lambda i: (i.symbol.path, i.symbol.range[0], i.symbol.qname)))
     shown = shown[:limit]
     if total > len(shown):
         walk.cut.insert(0, "limit")
-    yield from _fill_sites(reads, shown, site_keys, None if got is None else got.sites)
+    yield from _fill_sites(held, shown, site_keys, None if got is None else got.sites)
     near = [n for n, d in level.items() if d < depth]  # what is beyond the last level is beyond the answer
     near_syms = {n: syms[n] for n in near if n in syms}
     if got is None:
-        unresolved, weak = yield from _completeness(reads, near, incoming, min_conf, near_syms)
+        unresolved, weak, found = yield from _completeness(held, walk, near, incoming, min_conf, near_syms)
     else:  # counted with the walk: the unresolved calls by their file's language
         langs = _families(near_syms) if incoming else {None}
-        unresolved, weak = sum(n for lang, n in got.unresolved.items() if lang in langs), got.weak
-    with reads() as r:  # the containers the answer shows: their parents read with the walk's rows, or here
-        containers = placement.containers(r, [*targets, *(i.symbol for i in shown)], None if got is None else got.parents)
-        epoch = r.epoch()
+        unresolved, weak, found = sum(n for lang, n in got.unresolved.items() if lang in langs), got.weak, None
+    # the containers the answer shows: their parents read with the nodes' rows (a target that is
+    # no node, e.g. outgoing from a declaration: here)
+    containers = placement.containers(held.reads(), [*targets, *(i.symbol for i in shown)], parents)
     return BlastResult(
-        targets, shown, total, bool(walk.cut), unresolved == 0 and weak == 0, unresolved, epoch,
+        targets, shown, total, bool(walk.cut), unresolved == 0 and weak == 0, unresolved, 0,
         truncated_by=list(walk.cut), weak_edges=weak, nodes=len(level), scope=[syms[n] for n in near if n in syms],
-        containers=containers,
+        containers=containers, wide_nodes=None if walk.wide is None else len(walk.wide), unresolved_found=found,
     )
 
 
 def _fill_sites(
-    reads: ReadsFactory, items: list[BlastItem], keys: dict[int, list[tuple[int, int]]], rows: list[tuple] | None = None,
+    held: _Held, items: list[BlastItem], keys: dict[int, set[tuple[int, int]]], rows: list[tuple] | None = None,
 ) -> Generator[None, None, None]:
     """The items' call sites: read here in batches, or from ``rows`` (read with the walk)."""
-    wanted = sorted({k for item in items for k in keys.get(item.symbol.id, [])})
     found: dict[tuple[int, int], Site] = {}
-    def sites(batch: list[tuple[int, int]]) -> list[tuple]:
-        with reads() as r:  # held for the batch's statement, never across a step's yield
-            return r.sites_by_key(batch)
-
-    batches = ([rows] if rows is not None else (sites(wanted[i : i + BATCH]) for i in range(0, len(wanted), BATCH)))
-    for batch in batches:
-        found.update(((fid, sid), Site.of(rest)) for fid, sid, *rest in batch)
-        yield
-    for j, item in enumerate(items):
-        if j % BATCH == BATCH - 1:
-            yield
-        item.sites = sorted(
-            (found[k] for k in set(keys.get(item.symbol.id, [])) if k in found), key=lambda x: (x.path, x.range)
-        )
+    if rows is None:
+        wanted = sorted({k for item in items for k in keys[item.symbol.id]})
+        for i in range(0, len(wanted), BATCH):
+            batch = wanted[i : i + BATCH]
+            found.update(((fid, sid), Site.of(rest)) for fid, sid, *rest in held.reads().sites_by_key(batch))
+            yield from held.step(len(batch))
+    else:
+        found.update(((fid, sid), Site.of(rest)) for fid, sid, *rest in rows)
+    for item in items:
+        item.sites = sorted((found[k] for k in keys[item.symbol.id] if k in found), key=lambda x: (x.path, x.range))
 
 
 def _completeness(
-    reads: ReadsFactory, ids: list[int], incoming: bool, min_conf: int, syms: dict[int, Sym],
-) -> Generator[None, None, tuple[int, int]]:
+    held: _Held, walk: _Walk, ids: list[int], incoming: bool, min_conf: int, syms: dict[int, Sym],
+) -> Generator[None, None, tuple[int, int, list[tuple] | None]]:
     """Could a call the graph does not hold reach the answer? Counts the unresolved sites that name
-    one of ``ids`` (incoming) or sit inside one (outgoing), and the edges below ``min_conf``; the
-    caller passes the nodes less than the asked depth away (one hop beyond a node at the last
-    level is beyond the answer). Counted over disjoint batches (a site has one name and one
-    caller, an edge one end), so they add up."""
-    unresolved = weak = 0
+    one of ``ids`` (incoming) or sit inside one (outgoing), and the edges below ``min_conf`` (from
+    the walk's rows; read here for a node a bound left unread); the caller passes the nodes less
+    than the asked depth away (one hop beyond a node at the last level is beyond the answer).
+    Counted over disjoint batches (a site has one name and one caller, an edge one end), so they
+    add up. Incoming, the sites are read, not counted (their rows are returned): the answer lists
+    the first of them."""
+    unresolved = 0
+    found: list[tuple] = []
+    read = walk.read
+    weak = sum(1 for n in ids if n in read for e in read[n].edges if e[2] < min_conf)
+    unread = [n for n in ids if n not in read]
     names = sorted({s.name for s in syms.values() if s.kind != "module"})
     langs = sorted(_families(syms))
-    yield
-    for i in range(0, max(len(ids), len(names)), BATCH):
-        with reads() as r:
-            if incoming:
-                unresolved += r.unresolved_calls_named(names[i : i + BATCH], langs) if i < len(names) else 0
-            else:
-                unresolved += r.unresolved_calls_in(ids[i : i + BATCH]) if i < len(ids) else 0
-            weak += r.weak_calls(ids[i : i + BATCH], min_conf, incoming) if i < len(ids) else 0
-        yield
-    return unresolved, weak
+    n = max(len(unread), len(names) if incoming else len(ids))
+    for i in range(0, n, BATCH):
+        r = held.reads()
+        if incoming:  # (read whole: the answer lists the first of them)
+            found += r.unresolved_site_rows(names[i : i + BATCH], None, langs) if i < len(names) else []
+        else:
+            unresolved += r.unresolved_calls_in(ids[i : i + BATCH]) if i < len(ids) else 0
+        weak += r.weak_calls(unread[i : i + BATCH], min_conf, incoming) if i < len(unread) else 0
+        yield from held.step(min(BATCH, n - i))
+    return unresolved + len(found), weak, found if incoming else None
 
 
 def _families(syms: dict[int, Sym]) -> set[str | None]:

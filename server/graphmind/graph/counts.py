@@ -13,6 +13,7 @@ from typing import NamedTuple
 from .. import languages
 from ..model import INFERRED, Via
 from ..store import Reads
+from ..store.reads import first_unresolved
 from .records import BlastResult, Call, Site, Sym, UnresolvedCall
 from .source import Source
 
@@ -83,7 +84,10 @@ def unresolved_calls(reads: Reads, source: Source, result: BlastResult, incoming
     (or inside one) first, then by path and position."""
     if limit <= 0 or result.unresolved_sites == 0:  # (counted over the same scope: none to list)
         return []
-    if incoming:
+    if result.unresolved_found is not None:  # read with the count
+        first = sorted({t.name for t in result.targets}) if incoming else None
+        rows = first_unresolved(result.unresolved_found, limit, first)
+    elif incoming:
         names = sorted({s.name for s in result.scope if s.kind != "module"})
         langs = sorted({lang for s in result.scope for lang in languages.family_of(s.lang)})
         rows = reads.unresolved_call_sites(names, None, limit, langs, first=sorted({t.name for t in result.targets}))

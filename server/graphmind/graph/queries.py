@@ -33,12 +33,13 @@ class Graph:
         self.engine = engine
         self._source: tuple[int, list[bytes], Source] | None = None
 
-    def source(self) -> Source:
+    def source(self, epoch: int | None = None) -> Source:
         """Files' text for answers (quoted lines, script entry points), read once per version of
         the graph and of the open buffers: the epoch changes with every sync from disk, a
-        buffer's text object with every edit. At most ``SOURCE_FILES`` files are kept."""
+        buffer's text object with every edit. At most ``SOURCE_FILES`` files are kept.
+        ``epoch``: the version an answer was read at (not read again)."""
         with self.engine.lock:
-            epoch = self.engine.store.reads.epoch()
+            epoch = self.engine.store.reads.epoch() if epoch is None else epoch
             buffers = [doc.text for doc in self.engine.docs.values()]
         hit = self._source
         if (hit is None or hit[0] != epoch or len(hit[1]) != len(buffers)
@@ -349,8 +350,10 @@ class Graph:
         when no weaker edge reaches the answer; else a second walk, bounded like the first."""
         if min_conf <= AMBIGUOUS or depth <= 0 or res.weak_edges == 0:
             return 0
-        ids = [t.id for t in res.targets]
-        wider = blast.run(blast.reach_steps(self._reads, ids, depth, direction == "incoming", AMBIGUOUS))
+        wider = res.wide_nodes
+        if wider is None:  # (not walked with it)
+            ids = [t.id for t in res.targets]
+            wider = blast.run(blast.reach_steps(self._reads, ids, depth, direction == "incoming", AMBIGUOUS))
         return max(0, wider - res.nodes)
 
     def annotate_blast(
@@ -361,14 +364,16 @@ class Graph:
         containers came with its rows: :func:`.blast.blast_steps`)."""
         incoming, min_conf = direction == "incoming", confidence_level(min_confidence)
         depth = min(max(0, int(depth)), blast.MAX_DEPTH)
-        source = self.source()
         res.depth, res.min_confidence = depth, min_conf
         res.possible = self._possible_more(res, depth, direction, min_conf)
-        with self._reads() as r:
-            res.unresolved_calls = counts.unresolved_calls(r, source, res, incoming, unresolved_limit)
-        guards = MainGuards(source)
-        for item in res.items:
-            item.in_main_guard = item.symbol.kind == "module" and guards.all_inside(item.sites)
+        if res.unresolved_sites and unresolved_limit > 0:  # (their lines quoted from the files' text)
+            source = self.source(res.epoch)
+            with self._reads() as r:
+                res.unresolved_calls = counts.unresolved_calls(r, source, res, incoming, unresolved_limit)
+        if any(item.symbol.kind == "module" for item in res.items):
+            guards = MainGuards(self.source(res.epoch))
+            for item in res.items:
+                item.in_main_guard = item.symbol.kind == "module" and guards.all_inside(item.sites)
 
 
 def _calls(rows: Iterable[tuple[tuple, tuple | None]]) -> list[Call]:

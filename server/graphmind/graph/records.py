@@ -97,6 +97,10 @@ class BlastResult:
     possible: int = 0  # more symbols within ``depth`` over ambiguous edges too
     unresolved_calls: list[UnresolvedCall] = field(default_factory=list)
     containers: dict[int, str | None] = field(default_factory=dict)  # symbol id -> container
+    # what the same walk over ambiguous edges too reaches (``possible``'s count), when it was walked with it
+    wide_nodes: int | None = field(default=None, repr=False, compare=False)
+    # (*site row, caller qname) of the unresolved sites ``unresolved_sites`` counts, when read with the count
+    unresolved_found: list[tuple] | None = field(default=None, repr=False, compare=False)
 
 
 def confidence_level(name: str | int) -> int:

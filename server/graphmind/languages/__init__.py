@@ -33,9 +33,10 @@ class FileProbe:
     def __init__(self, root: Path, also: Iterable[str] = ()) -> None:
         self.root = root
         self.also = also  # files that exist only as editor buffers
+        self._root = str(root)  # (joined as a string: a keystroke names its module, a Path a probe costs more than the stat)
 
     def __call__(self, rel: str) -> bool:
-        return rel in self.also or os.path.isfile(self.root / rel)
+        return rel in self.also or os.path.isfile(os.path.join(self._root, rel))
 
 
 Point = tuple[int, int]  # (row, byte column)

@@ -10,7 +10,8 @@ while typing into Django's ``fields/__init__.py``).
 
 So once an index is frozen the server turns automatic collections off, and collects itself, after
 the answer is written: what the last messages made, once the client has been quiet for
-:data:`YOUNG_IDLE_S`, and everything after :data:`FULL_IDLE_S`. Each collection freezes what
+:data:`YOUNG_IDLE_S`, and everything after :data:`FULL_IDLE_S` (each a timer that, when it comes
+before the client was that quiet, waits for the rest: a message does not move it). Each collection freezes what
 survives it, so the next walks only what was made since (a collection's cost is the number of
 objects it walks, and a large buffer's facts and trees are hundreds of thousands); the one after a
 second of quiet unfreezes first, so that a cycle among older objects is freed too. A client that
@@ -46,6 +47,8 @@ class IdleCollector:
         self.held = False
         self._young: asyncio.TimerHandle | None = None
         self._full: asyncio.TimerHandle | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._last = 0.0  # the loop's time of the last message: quiet is measured from it
         self.collections = [0, 0]  # (young, full) collections run: what a test can see
         self.messages = 0  # since the last collection
         self._seen = 0  # the collector's count when the last message or work was done
@@ -75,9 +78,33 @@ class IdleCollector:
         self._seen = gc.get_count()[0]
         if loop is None:
             return
-        self._cancel()
-        self._young = loop.call_later(YOUNG_IDLE_S, self._collect_young)
-        self._full = loop.call_later(FULL_IDLE_S, self._collect_full)
+        # the timers are not moved per message (two cancels and two new timers a message, a
+        # keystroke's four): each one, when it comes, waits again for what is left of the quiet
+        self._loop, self._last = loop, loop.time()
+        if self._young is None:
+            self._young = loop.call_later(YOUNG_IDLE_S, self._young_due)
+        if self._full is None:
+            self._full = loop.call_later(FULL_IDLE_S, self._full_due)
+
+    def _young_due(self) -> None:
+        self._young = None
+        left = self._quiet_left(YOUNG_IDLE_S)
+        if left > 0:
+            self._young = self._loop.call_later(left, self._young_due)  # type: ignore[union-attr]
+        else:
+            self._collect_young()
+
+    def _full_due(self) -> None:
+        self._full = None
+        left = self._quiet_left(FULL_IDLE_S)
+        if left > 0:
+            self._full = self._loop.call_later(left, self._full_due)  # type: ignore[union-attr]
+        else:
+            self._collect_full()
+
+    def _quiet_left(self, quiet: float) -> float:
+        """How much longer the client must be quiet for a collection that wants ``quiet`` seconds of it."""
+        return 0.0 if self._loop is None else self._last + quiet - self._loop.time()
 
     def after_work(self) -> None:
         """After work no message asked for (a buffer settled once typing paused): what it made is
@@ -98,7 +125,6 @@ class IdleCollector:
 
     def _collect_young(self) -> None:
         """What was made since the last collection (the rest is frozen); its survivors frozen."""
-        self._young = None
         self.messages = 0
         if self.held:
             gc.collect()
@@ -108,7 +134,6 @@ class IdleCollector:
 
     def _collect_full(self) -> None:
         """Everything, the index's survivors too; the survivors frozen again."""
-        self._full = None
         self.messages = 0
         if self.held:
             gc.unfreeze()

@@ -25,9 +25,12 @@ import concurrent.futures
 import itertools
 import json
 import logging
+import re
 import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+
+import orjson
 
 from . import lean
 from .positions import UTF8, UTF16
@@ -138,10 +141,12 @@ class JsonRpc:
 
     # ------------------------------------------------------------------ to the client
     def send(self, message: dict[str, Any]) -> None:
+        self._write(lean.encode(message))
+
+    def _write(self, body: bytes) -> None:
         if self.writer is None:
             log.error("Unable to send data, no available transport!")
             return
-        body = lean.encode(message)
         self.writer.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
 
     def notify(self, method: str, params: Any = None) -> None:
@@ -196,7 +201,7 @@ class JsonRpc:
 
     def _receive(self, body: bytes) -> None:
         try:
-            data = json.loads(body, parse_constant=_not_json)
+            data = _decode(body)
         except RecursionError:
             self.parse_error("the body is nested too deeply")
             return
@@ -330,7 +335,10 @@ class JsonRpc:
         self._answer(msg_id, result)
 
     def _answer(self, msg_id: int | str, result: Any) -> None:
-        self.reply(msg_id, result.value if isinstance(result, lean.Lean) else result)
+        if isinstance(result, lean.Lean):  # (its JSON as it is, or as it was written before)
+            self._write(b'{"jsonrpc":"2.0","id":' + lean.encode(msg_id) + b',"result":' + result.json() + b"}")
+        else:
+            self.reply(msg_id, result)
 
     def _finished(self, msg_id: int | str, task: asyncio.Future[Any]) -> None:
         self._running.pop(msg_id, None)
@@ -411,6 +419,23 @@ class JsonRpc:
 
 def _not_json(constant: str) -> Any:
     raise ValueError(f"{constant} is not JSON")
+
+
+# a number orjson would read as a float (an integer past 64 bits) starts with a run of 19 digits
+# (not a string's digits: an item's symbol id is one)
+_LONG_DIGITS = re.compile(rb"(?:^|[\[:,\s])-?[0-9]{19}")
+
+
+def _decode(body: bytes) -> Any:
+    """A message's JSON: orjson (a few times faster for a keystroke's message) where it reads what
+    ``json`` reads; ``json`` for the rest, and for its verdict on what is not JSON (its error
+    messages; it reads UTF-16 and UTF-32 too, and lone surrogates and huge integers as they are)."""
+    if _LONG_DIGITS.search(body) is None:
+        try:
+            return orjson.loads(body)
+        except orjson.JSONDecodeError:
+            pass
+    return json.loads(body, parse_constant=_not_json)
 
 
 def _initialize_problem(params: Any) -> str | None:

@@ -51,12 +51,17 @@ _TOKENS = ("workDoneToken", "partialResultToken")  # progress options: the typed
 
 
 class Lean:
-    """An answer that is already plain JSON (dicts, lists, str, int, bool, None)."""
+    """An answer that is already plain JSON (dicts, lists, str, int, bool, None); ``encoded``: its
+    JSON already written (an answer kept with the rows it was made of)."""
 
-    __slots__ = ("value",)
+    __slots__ = ("value", "encoded")
 
-    def __init__(self, value: Any) -> None:
+    def __init__(self, value: Any, encoded: bytes | None = None) -> None:
         self.value = value
+        self.encoded = encoded
+
+    def json(self) -> bytes:
+        return encode(self.value) if self.encoded is None else self.encoded
 
 
 async def answered(got: Any) -> Any:

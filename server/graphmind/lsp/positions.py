@@ -72,6 +72,8 @@ def units_to_bytes(line: bytes, character: int, encoding: str) -> int:
     """Byte column of an LSP character offset on one line (clamped to the line, never mid-character)."""
     if character <= 0:
         return 0
+    if line.isascii():  # one byte, one unit, in every encoding (a keystroke's line, most often)
+        return min(character, len(line))
     if encoding == UTF8:
         col = min(character, len(line))
         while col < len(line) and (line[col] & 0xC0) == 0x80:  # not on a continuation byte
@@ -91,7 +93,7 @@ def units_to_bytes(line: bytes, character: int, encoding: str) -> int:
 def bytes_to_units(line: bytes, byte_col: int, encoding: str) -> int:
     """LSP character offset of a byte column on one line."""
     byte_col = max(0, min(byte_col, len(line)))
-    if encoding == UTF8:
+    if encoding == UTF8 or line.isascii():
         return byte_col
     prefix = line[:byte_col].decode("utf-8", "replace")
     if encoding == UTF32:
@@ -147,6 +149,19 @@ class LineCache:
     def _file(self, path: str) -> list[bytes] | None:
         lines = self._files[path] = self._get_all(path) if self._get_all is not None else None
         return lines
+
+    def same_lines(self, path: str, rows: tuple[int, ...], lines: tuple[bytes, ...]) -> bool:
+        """Whether lines ``rows`` of a file are ``lines`` (as :meth:`line` gave them): a file's
+        lines at hand are looked at in place (an unchanged line is the same object)."""
+        got = self._files[path] if path in self._files else self._file(path)
+        if got is None:
+            return all(self.line(path, row) == line for row, line in zip(rows, lines, strict=True))
+        n = len(got)
+        for row, line in zip(rows, lines, strict=True):
+            now = got[row] if 0 <= row < n else b""
+            if now is not line and now.rstrip(b"\r") != line:
+                return False
+        return True
 
     def column(self, path: str, row: int, byte_col: int, encoding: str) -> int:
         if encoding == UTF8:

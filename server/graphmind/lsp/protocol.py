@@ -282,7 +282,7 @@ class GraphMindProtocol(LanguageServerProtocol):
             super()._send_response(msg_id, result, error)
             return
         self._result_types.pop(msg_id, None)
-        body = b'{"jsonrpc":"2.0","id":' + lean.encode(msg_id) + b',"result":' + lean.encode(result.value) + b"}"
+        body = b'{"jsonrpc":"2.0","id":' + lean.encode(msg_id) + b',"result":' + result.json() + b"}"
         if self.writer is None:
             log.error("Unable to send data, no available transport!")
             return

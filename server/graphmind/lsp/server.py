@@ -36,7 +36,7 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -150,6 +150,7 @@ class GraphMindServer:
         self.lean_handlers: dict[str, Callable[..., Any]] = {}
         # the last incomingCalls' rows and what they answered (see call_hierarchy.incoming_lean)
         self.last_incoming: tuple[tuple, Any] | None = None
+        self.call_items: dict[tuple, Any] = {}  # call hierarchy answers' entries (call_hierarchy.MadeCall)
 
     def lean_feature(self, method: str, handler: Callable[..., Any]) -> None:
         """The lean handler of a hot request (see ``lean.py``); ``feature`` registers its typed one."""
@@ -420,7 +421,7 @@ class GraphMindServer:
         """The live graph of the folder a call hierarchy item is in (``data``'s root, else its uri)."""
         data = item.data if isinstance(item.data, dict) else {}
         root = data.get("root")
-        graph = self.graphs.get(Path(root)) if isinstance(root, str) else next(iter(self.graphs.values()), None)
+        graph = self.graphs.get(_root_path(root)) if isinstance(root, str) else next(iter(self.graphs.values()), None)
         if graph is None:
             ctx = self.context(item.uri)
             if ctx is None:
@@ -677,6 +678,12 @@ class ClientLogHandler(logging.Handler):
     def emit(self, record: logging.LogRecord) -> None:
         kind = self.ERROR if record.levelno >= logging.ERROR else self.WARNING
         self.server.from_thread(self.server.rpc.notify, "window/logMessage", {"type": kind, "message": self.format(record)})
+
+
+@lru_cache(maxsize=64)
+def _root_path(root: str) -> Path:
+    """An item's ``data.root`` as a path (asked with every call hierarchy request)."""
+    return Path(root)
 
 
 def create_server() -> GraphMindServer:

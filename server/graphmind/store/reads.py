@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ..model import INDIRECT_VIAS, INFERRED
+from ..model import AMBIGUOUS, INDIRECT_VIAS, INFERRED
 from .dialect import SQLITE, Dialect
 from .stacked import Stack, grouped_counts, layered
 
@@ -57,12 +57,45 @@ class RadiusRows:
     parents: dict[int, tuple[str, str, str]]  # the nodes' parents (not a module's): (kind, name, qname) by id
 
 
+@dataclass(frozen=True, slots=True)
+class HopRows:
+    """What :meth:`Reads.hop_edges` read: one step of a blast radius's walk, at every confidence."""
+
+    # (node, parent, confidence, file_id, sid, via): the call edges of the step's nodes
+    # (``parent``: the step's end), at any confidence
+    edges: list[tuple]
+    stored: list[tuple[int, int, str]]  # (declared, implementation, declared qname): stored overrides
+    # (declared, implementation, confidence, declared qname): dispatch edges at the declared
+    # methods' call sites, in that order, from ``ambiguous`` up
+    dispatched: list[tuple[int, int, int, str]]
+
+
+def implemented(hop: HopRows, min_conf: int) -> list[tuple[int, int, int, str]]:
+    """(declared, implementation, confidence, declared qname) of a hop at ``min_conf``, as
+    :meth:`Reads.overriders` gives them: each pair once at its best, the stored ones first."""
+    best: dict[tuple[int, int], tuple[int, str]] = {}
+    if min_conf <= INFERRED:
+        for d, impl, qname in hop.stored:
+            best[(d, impl)] = (INFERRED, qname)
+    for d, impl, conf, qname in hop.dispatched:
+        if conf >= min_conf and ((d, impl) not in best or best[(d, impl)][0] < conf):
+            best[(d, impl)] = (conf, qname)
+    return [(d, impl, conf, qname) for (d, impl), (conf, qname) in best.items()]
+
+
 def _summed(rows: Iterable[tuple[Any, int]]) -> list[tuple[Any, int]]:
     """(key, count) pairs summed by key, in key order (None first): groups of every layer."""
     out: dict[Any, int] = {}
     for key, n in rows:
         out[key] = out.get(key, 0) + n
     return sorted(out.items(), key=lambda kv: (kv[0] is not None, kv[0]))
+
+
+def first_unresolved(rows: list[tuple], limit: int, first: list[str] | None = None) -> list[tuple]:
+    """The first ``limit`` of unresolved call sites' rows (:meth:`Reads.unresolved_site_rows`):
+    those named ``first`` before the others, then by path and position."""
+    ahead = set(first or [])
+    return sorted(rows, key=lambda r: (r[6] not in ahead, r[0], r[1], r[2]))[:limit]
 
 
 def like_escape(s: str) -> str:
@@ -120,6 +153,20 @@ class Reads:
         if len(ids) == 1:  # (SQLite's json_each list costs more than the read of one row: ~20 µs)
             return self._symbols("s.id = ?", (ids[0],))
         return self._symbols(f"s.id {self.d.in_ints}", (self.d.array(ids),))
+
+    def symbols_placed(self, ids: list[int]) -> list[tuple]:
+        """The rows of :meth:`symbols_by_id`, each with its parent's (kind, name, qname), or three
+        NULLs: a symbol's parent is a symbol of its file (``SymbolFact.parent``), so a stacked
+        overlay asks it once per layer."""
+        if not ids:
+            return []
+        one = len(ids) == 1
+        return self._layered(
+            f"SELECT {SYMBOL_COLUMNS}, p.kind, p.name, p.qname FROM @symbols s JOIN @files f ON f.id = s.file_id "
+            "LEFT JOIN @symbols p ON p.id = s.parent_id AND p.file_id = s.file_id "
+            f"WHERE s.id {'= ?' if one else self.d.in_ints} AND @visible(s.file_id)",
+            (ids[0] if one else self.d.array(ids),),
+        )
 
     def symbols_by_qname(self, qname: str) -> list[tuple]:
         return self._symbols("s.qname = ?", (qname,), "f.path, s.sl")
@@ -321,44 +368,38 @@ class Reads:
         )
 
     def hop(self, nodes: list[int], min_conf: int, incoming: bool) -> tuple[list[int], list[tuple[int, int, int, str]]]:
-        """One step of a blast radius's walk from ``nodes``: the symbols one call edge away (their
-        callers when ``incoming``; the nodes themselves left out), by id, and (incoming) the
-        overrides and implementations of those that are declared methods, as :meth:`overriders`.
-        In process (SQLite) one statement, not three: each statement over a stacked overlay
-        locks both databases, and the dispatch edges are found by their ``via`` (the few edges
-        that have one: an index) from the nodes' qualified names, not through every call edge
-        of the nodes' call sites."""
-        if self.d.one_trip or not incoming:
-            found = [n for n, hops in self.reach(nodes, 1, min_conf, incoming) if hops == 1]
-            return found, self.overriders(nodes, min_conf) if incoming else []
-        ids = self.d.in_ints.replace("?", "?1")  # (every arm binds the same two: numbered)
-        arms = [  # (part, declared or the node found, implementation, confidence, declared qname)
-            f"SELECT 0, e.caller_id, CAST(NULL AS BIGINT), CAST(NULL AS INTEGER), CAST(NULL AS TEXT) FROM @edges e "
-            f"WHERE e.callee_id {ids} "
-            "AND e.kind = 'call' AND e.confidence >= ?2 AND @visible(e.file_id)",
-            # a site's edges share its caller (``+``: reached by the site, not by the caller's many edges)
-            "SELECT 2, x.id, d.callee_id, d.confidence, x.qname FROM (SELECT s.id, s.qname FROM symbols s "
-            f"WHERE s.id {ids}) x JOIN @edges d ON d.via = 'dispatch:' || x.qname "
-            "WHERE d.kind = 'call' AND d.confidence >= ?2 AND EXISTS (SELECT 1 FROM @edges e WHERE e.file_id = d.file_id "
-            "AND e.sid = d.sid AND e.callee_id = x.id AND e.kind = 'call' AND +e.caller_id = d.caller_id) AND @visible(d.file_id)",
-        ]
-        if min_conf <= INFERRED:  # a file's rows: the methods it declares
-            arms.insert(1, f"SELECT 1, o.declared_id, o.impl_id, {INFERRED}, s.qname FROM @overrides o "
-                           f"JOIN @symbols s ON s.id = o.declared_id WHERE o.declared_id {ids} "
-                           "AND @visible(o.file_id)")
-        params = (self.d.array(nodes), min_conf)
-        layering = "plain" if self.stack is None else self.stack.layering
-        rows = self._q(" UNION ALL ".join(layered(arm, layering) for arm in arms), params)
+        """One step of a blast radius's walk from ``nodes`` at ``min_conf`` (:meth:`hop_edges`):
+        the symbols one call edge away (their callers when ``incoming``; the nodes themselves left
+        out), by id, and (incoming) the overrides and implementations of those that are declared
+        methods, as :meth:`overriders` gives them."""
+        rows = self.hop_edges(nodes, incoming)
         targets = set(nodes)
-        found = sorted({a for part, a, *_ in rows if part == 0 and a not in targets})
-        best: dict[tuple[int, int], tuple[int, str]] = {}
-        for part, d, impl, conf, qname in rows:  # stored first, each dispatch edge at its best
-            if part == 1:
-                best[(d, impl)] = (conf, qname)
-        for _, d, impl, conf, qname in sorted(r for r in rows if r[0] == 2):
-            if (d, impl) not in best or best[(d, impl)][0] < conf:
-                best[(d, impl)] = (conf, qname)
-        return found, [(d, impl, conf, qname) for (d, impl), (conf, qname) in best.items()]
+        found = sorted({e[0] for e in rows.edges if e[2] >= min_conf and e[0] not in targets})
+        return found, implemented(rows, min_conf) if incoming else []
+
+    def hop_edges(self, nodes: list[int], incoming: bool) -> HopRows:
+        """One step of a blast radius's walk from ``nodes``, for every confidence level at once:
+        each call edge into (``incoming``; else out of) them, and (incoming) the
+        implementations of those that are declared methods, stored and through dispatch edges
+        (see :meth:`overriders`; :func:`implemented` picks a level's). In process (SQLite) one
+        statement: each statement over a stacked overlay locks both databases, and the dispatch
+        edges are found by their ``via`` (the few edges that have one: an index) from the nodes'
+        qualified names, not through every call edge of the nodes' call sites; where a round trip
+        costs (``Dialect.one_trip``) the reads :meth:`hop` makes."""
+        near, far = ("callee_id", "caller_id") if incoming else ("caller_id", "callee_id")
+        if self.d.one_trip or not incoming:
+            edges = self._layered(_hop_edges_sql(near, far, self.d.in_ints), (self.d.array(nodes),))
+            if not incoming:
+                return HopRows(edges, [], [])
+            stored = self._layered(_STORED_SQL.format(ids=self.d.in_ints), (self.d.array(nodes),))
+            return HopRows(edges, stored, self.dispatched(nodes, AMBIGUOUS))
+        layering = "plain" if self.stack is None else self.stack.layering
+        one = len(nodes) == 1  # (a list parameter costs each arm more than the read of one node's rows)
+        rows = self._q(_hop_sql(self.d, layering, one), (nodes[0] if one else self.d.array(nodes), AMBIGUOUS))
+        edges = [r[1:] for r in rows if r[0] == 0]
+        stored = [(r[1], r[2], r[6]) for r in rows if r[0] == 1]
+        dispatched = sorted((r[1], r[2], r[3], r[6]) for r in rows if r[0] == 2)
+        return HopRows(edges, stored, dispatched)
 
     def call_edges_from(self, nodes: list[int], min_conf: int, incoming: bool) -> list[tuple[int, int, int, int, int, str | None]]:
         """(node, neighbour, confidence, file_id, sid, via) of the call edges that reach ``nodes``
@@ -568,6 +609,11 @@ class Reads:
         """(*site row, caller qname) of the unresolved call sites named ``names`` (in files of
         ``langs``) or inside ``callers``, the first ``limit``: those named ``first`` before the
         others, then by path and position."""
+        return first_unresolved(self.unresolved_site_rows(names, callers, langs), limit, first)
+
+    def unresolved_site_rows(self, names: list[str] | None, callers: list[int] | None, langs: list[str] | None = None) -> list[tuple]:
+        """(*site row, caller qname) of every unresolved call site named ``names`` (in files of
+        ``langs``) or inside ``callers``, in no order (:func:`first_unresolved` orders and cuts)."""
         by_name = names is not None
         key, arg = ("st.name", names) if by_name else ("st.caller_id", callers or [])
         in_langs = "" if langs is None else f"AND f.lang {self.d.in_texts} "
@@ -582,16 +628,13 @@ class Reads:
         else:  # a stacked overlay's views are flattened into a plain join, never into a LEFT JOIN
             source = (f"@sites st JOIN @files f ON f.id = st.file_id WHERE {unresolved} "
                       f"AND {key} {self.d.in_texts if by_name else self.d.in_ints}")
-        # ordered and cut here, the caller's name asked per row (an ORDER BY on an expression is
-        # not flattened either)
-        rows = self._layered(
-            f"SELECT {SITE_COLUMNS}, (SELECT c.qname FROM symbols c WHERE c.id = st.caller_id) FROM {source} "
-            f"{in_langs}AND @visible(st.file_id)",
+        # ordered and cut by the caller, the caller's name asked per row (a symbol of the site's
+        # file; an ORDER BY on an expression is not flattened either)
+        return self._layered(
+            f"SELECT {SITE_COLUMNS}, (SELECT c.qname FROM @symbols c WHERE c.id = st.caller_id AND c.file_id = st.file_id) "
+            f"FROM {source} {in_langs}AND @visible(st.file_id)",
             (self.d.array(arg), *([] if langs is None else [self.d.array(langs)])),
         )
-        ahead = set(first or [])
-        rows.sort(key=lambda r: (r[6] not in ahead, r[0], r[1], r[2]))
-        return rows[:limit]
 
     def importers(self, module_id: int) -> list[tuple]:
         """(caller id, confidence, via, *site row) of the references from module-level code of
@@ -605,6 +648,39 @@ class Reads:
             "WHERE m.id = ? ORDER BY f.path, st.sl, st.sc",
             (module_id,),
         )
+
+
+def _hop_edges_sql(near: str, far: str, in_ints: str) -> str:
+    """The call edges of a walk's step (their sites are read for the answer's items alone:
+    joined here, they doubled the cost of a hop's rows)."""
+    return (f"SELECT e.{far}, e.{near}, e.confidence, e.file_id, e.sid, e.via FROM @edges e "
+            f"WHERE e.{near} {in_ints} AND e.kind = 'call' AND @visible(e.file_id)")
+
+
+# the stored overrides of declared methods (one file's rows: the methods it declares)
+_STORED_SQL = ("SELECT o.declared_id, o.impl_id, s.qname FROM @overrides o JOIN @symbols s ON s.id = o.declared_id "
+               "WHERE o.declared_id {ids} AND @visible(o.file_id)")
+
+
+@functools.lru_cache(maxsize=16)
+def _hop_sql(d: Dialect, layering: str, one: bool) -> str:
+    """:meth:`Reads.hop_edges`' one statement (incoming), per layer: (part, …) rows, the parts
+    padded to one width: 0 an edge (:data:`HopRows.edges`' columns), 1 a stored override
+    (declared, implementation, -, -, -, qname), 2 a dispatch edge (declared, implementation,
+    confidence, -, -, qname). Parameters: the nodes (?1: one node's id when ``one``), the lowest
+    confidence walked (?2)."""
+    ids = "= ?1" if one else d.in_ints.replace("?", "?1")  # (every arm binds the same two: numbered)
+    arms = [
+        _hop_edges_sql("callee_id", "caller_id", ids).replace("SELECT ", "SELECT 0, ", 1),
+        "SELECT 1, o.declared_id, o.impl_id, NULL, NULL, NULL, s.qname" + _STORED_SQL.format(ids=ids)[
+            _STORED_SQL.index(" FROM "):],
+        # a site's edges share its caller (``+``: reached by the site, not by the caller's many edges)
+        "SELECT 2, x.id, d.callee_id, d.confidence, NULL, NULL, x.qname FROM (SELECT s.id, s.qname FROM symbols s "
+        f"WHERE s.id {ids}) x JOIN @edges d ON d.via = 'dispatch:' || x.qname "
+        "WHERE d.kind = 'call' AND d.confidence >= ?2 AND EXISTS (SELECT 1 FROM @edges e WHERE e.file_id = d.file_id "
+        "AND e.sid = d.sid AND e.callee_id = x.id AND e.kind = 'call' AND +e.caller_id = d.caller_id) AND @visible(d.file_id)",
+    ]
+    return " UNION ALL ".join(layered(arm, layering) for arm in arms)  # type: ignore[arg-type]
 
 
 @functools.lru_cache(maxsize=8)

@@ -92,6 +92,18 @@ class RowsTouched(NamedTuple):
 KEPT_EPOCHS = 64  # epochs whose RowsTouched a store keeps
 
 
+class StaleRows(NamedTuple):
+    """Where a file's stored symbol and site rows are not those its facts give now
+    (:meth:`Store.stale_rows`): the symbols and sites (indices into the facts) whose rows differ
+    or are missing (a site's status aside), and the stored ids the facts no longer have."""
+
+    symbols: list[int]
+    gone_ids: list[int]
+    sites: list[int]
+    gone_sids: list[int]
+    interface: bool  # what other files see of it differs: a symbol's id, name, kind or ``extra``, a binding
+
+
 class Interface(NamedTuple):
     """What resolvers elsewhere can see of a file, keyed like :class:`StoreView` dependencies:
     symbols by 'lang:qname' -> {(id, name, kind, extra)}, bindings by 'lang:module.name' ->
@@ -631,8 +643,8 @@ class Store:
             self.db.execute(f"UPDATE main.files SET {sets} WHERE id=?", (*cols.values(), fid))
         return fid
 
-    def buffer_version(self, file_id: int, sha256: str, size: int) -> None:
-        """An open buffer's version (a keystroke's): its packed facts are written when it closes."""
+    def buffer_version(self, file_id: int, sha256: str | None, size: int) -> None:
+        """An open buffer's version (a keystroke's: no sha256): its packed facts are written when it closes."""
         self.own(file_id)
         self.db.execute("UPDATE main.files SET sha256=?, size=?, facts=NULL, sids=NULL WHERE id=?", (sha256, size, file_id))
 
@@ -812,6 +824,33 @@ class Store:
             db.execute(f"DELETE FROM main.edges WHERE file_id=? AND sid IN ({','.join(map(str, redo))})", (file_id,))
             db.executemany("INSERT INTO main.edges VALUES(?,?,?,?,?,?,?)", [(file_id, *e) for sid in redo for e in edges[sid].elements()])
         return redo
+
+    def stale_rows(self, file_id: int, lang: str, facts: Facts, ids: list[int], sids: list[int]) -> StaleRows:
+        """The rows of a file that differ from what ``facts`` (its ids ``ids``, site ids ``sids``)
+        give (a buffer settled after keystrokes in broken text: a kept chunk's stored row may be
+        an earlier extraction's, its parent or its container's extent another tree's)."""
+        db = self.db
+        self.own(file_id)
+        stored = {r[0]: r for r in db.execute(
+            "SELECT id, qname, name, kind, parent_id, module, lang, sl, sc, el, ec, nsl, nsc, nel, nec, signature, extra "
+            "FROM main.symbols WHERE file_id=?", (file_id,))}
+        now = _symbol_rows(lang, facts, ids, range(len(facts.symbols)))
+        symbols = [i for i, r in enumerate(now) if stored.get(r[0]) != r]
+        kept = set(ids)
+        gone = [i for i in stored if i not in kept]
+        # (a symbol row's qname, name, kind and extra: the interface's part of it)
+        interface = bool(gone) or any((o := stored.get(now[i][0])) is None or o[1:4] != now[i][1:4] or o[16] != now[i][16]
+                                      for i in symbols)
+        interface = interface or Counter(_binding_rows(lang, facts)) != Counter(
+            db.execute("SELECT lang, module, name, kind, target, extra FROM main.bindings WHERE file_id=?", (file_id,)))
+        interface = interface or Counter(_super_rows(lang, facts, ids, range(len(facts.symbols)))) != Counter(
+            db.execute("SELECT lang, name, class_id, alias FROM main.supers WHERE file_id=?", (file_id,)))
+        had = {r[0]: r for r in db.execute("SELECT sid, caller_id, name, kind, sl, sc, el, ec FROM main.sites WHERE file_id=?",
+                                          (file_id,))}
+        sites = [i for i, r in enumerate(_site_rows(facts, ids, sids, range(len(facts.sites))))
+                 if had.get(r[0]) != (*r[:4], *r[5:])]
+        known = set(sids)
+        return StaleRows(symbols, gone, sites, [s for s in had if s not in known], interface)
 
     def patch_file(
         self,

@@ -17,16 +17,6 @@ _ROWS = "SELECT id, qname, name, kind, module, lang, extra FROM symbols"
 _BY_QNAME = f"{_ROWS} WHERE qname=? AND lang=? ORDER BY id"
 _BY_NAME = f"{_ROWS} WHERE name=? AND lang=? ORDER BY id"
 _QNAMES = "SELECT qname FROM symbols WHERE lang=?"
-# a type's row joins its symbol; a rename's row has its alias (and the module's id, not joined)
-# the types naming ``name`` among their supertypes, then the aliases (rows with only ``alias``).
-# Two plain arms rather than a LEFT JOIN: SQLite flattens a stacked overlay's views into these
-# (store/stacked.py), where it would materialize the whole symbols view for the LEFT JOIN
-_SUBTYPES = (
-    "SELECT s.id, s.qname, s.name, s.kind, s.module, s.lang, s.extra, b.alias FROM supers b "
-    "JOIN symbols s ON s.id = b.class_id WHERE b.lang=?1 AND b.name=?2 AND b.alias = '' "
-    "UNION ALL SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, b.alias FROM supers b "
-    "WHERE b.lang=?1 AND b.name=?2 AND b.alias != '' ORDER BY 8, 1"
-)
 # '/' follows '.': the qnames under ``qname.``; no '.' after it: one level down
 _MEMBERS = f"{_ROWS} WHERE qname > ? AND qname < ? AND lang=? AND instr(substr(qname, ?), '.') = 0 ORDER BY id"
 _BINDINGS = "SELECT kind, target, extra FROM bindings WHERE module=? AND name=? AND lang=? ORDER BY rowid"
@@ -36,16 +26,6 @@ _BINDINGS = "SELECT kind, target, extra FROM bindings WHERE module=? AND name=? 
 # the key's column first, each key's rows in the order its own lookup gives them
 _MANY_QNAMES = "SELECT qname, id, qname, name, kind, module, lang, extra FROM symbols WHERE qname {in_texts} AND lang=? ORDER BY qname, id"
 _MANY_NAMES = "SELECT name, id, qname, name, kind, module, lang, extra FROM symbols WHERE name {in_texts} AND lang=? ORDER BY name, id"
-_MANY_SUBTYPES = (
-    "SELECT b.name, s.id, s.qname, s.name, s.kind, s.module, s.lang, s.extra, b.alias FROM supers b "
-    "JOIN symbols s ON s.id = b.class_id WHERE b.lang=? AND b.name {in_texts} AND b.alias = '' "
-    "UNION ALL SELECT b.name, NULL, NULL, NULL, NULL, NULL, NULL, NULL, b.alias FROM supers b "
-    "WHERE b.lang=? AND b.name {in_texts} AND b.alias != '' ORDER BY 1, 9, 2"
-)
-_MANY_BINDINGS = (
-    "SELECT module, name, kind, target, extra FROM bindings WHERE module {in_texts} AND name {in_texts} AND lang=? "
-    "ORDER BY module, name, rowid"
-)
 # keys a statement of :meth:`StoreView.prefetch` asks at most (member lookups: more, each owner
 # an index range of the qualified names, ``Dialect.many_members``)
 PREFETCH_CHUNK = 2_000
@@ -208,7 +188,7 @@ class StoreView:
             rows, renames = c.old_found.get(key), c.old_renames.get(key)
             if rows is None or renames is None:
                 rows, renames = [], []
-                for r in self.db.execute(_SUBTYPES, (self.lang, name)):
+                for r in self.db.execute(self.d.subtypes, (self.lang, name)):
                     if r[7]:
                         renames.append(r[7])
                     elif r[0] is not None:
@@ -307,8 +287,7 @@ class StoreView:
                 elif kind == "supers":
                     types: dict[str, list[SymbolRow]] = {a: [] for a in chunk}
                     renames: dict[str, list[str]] = {a: [] for a in chunk}
-                    sql = _MANY_SUBTYPES.format(in_texts=d.in_texts)
-                    for r in self.db.execute(sql, (lang, d.array(chunk), lang, d.array(chunk))):
+                    for r in self.db.execute(d.many_subtypes, (lang, d.array(chunk), lang, d.array(chunk))):
                         if r[8]:
                             renames[r[0]].append(r[8])
                         elif r[1] is not None:
@@ -319,9 +298,8 @@ class StoreView:
                 else:  # a binding's key is module.name: split at its last dot
                     pairs = {(m, n) for a in chunk if (m := a.rpartition(".")[0]) and (n := a.rpartition(".")[2])}
                     bound: dict[tuple[str, str], list[tuple[str, str, Any]]] = {pair: [] for pair in pairs}
-                    sql = _MANY_BINDINGS.format(in_texts=d.in_texts)
-                    modules, names = sorted({m for m, _ in pairs}), sorted({n for _, n in pairs})
-                    for m, n, k, t, e in self.db.execute(sql, (d.array(modules), d.array(names), lang)):
+                    asked = sorted(pairs)
+                    for m, n, k, t, e in self.db.execute(d.many_bindings, (d.array(m for m, _ in asked), d.array(n for _, n in asked), lang)):
                         if (m, n) in bound:
                             bound[(m, n)].append((k, t, marshal.loads(e) if e is not None else None))
                     for (m, n), rows in bound.items():

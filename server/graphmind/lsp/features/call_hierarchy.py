@@ -22,31 +22,75 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..lean import INCOMING, OUTGOING, PREPARE, ItemRef, Lean, TextPosition, answered
+from ..lean import INCOMING, OUTGOING, PREPARE, ItemRef, Lean, TextPosition, answered, encode
+from ..positions import UTF8
 from ..server import GraphMindServer
 from ..to_proto import ToProto, hierarchy_detail, via_label
 
 if TYPE_CHECKING:
     from lsprotocol import types as T
 
-    from ...graph import Call, Graph, Sym
+    from ...graph import Call, Graph, Site, Sym
 
 
-def _items(
-    proto: ToProto, graph: Graph, calls: list[Call], containers: dict[int, str | None] | None = None
-) -> list[dict[str, Any]]:
-    """Items of the other ends of some calls, each with its detail (``containers``: theirs, when known)."""
+MADE_ITEMS = 4096  # calls' JSON kept (call_items): past this, made again from the start
+
+
+class MadeCall(NamedTuple):
+    """A call's entry in an answer (``{"from"|"to": item, "fromRanges": [...]}``) as made from its
+    rows, and what it was made of: the caller's (callee's) row, the sites, the detail, and each
+    line its positions were converted through (none in UTF-8). Equal rows and lines make the same
+    JSON: typing changes one line of one file, and every other entry is reused as it was."""
+
+    symbol: Sym
+    sites: list[Site]
+    detail: str
+    main: bool
+    lines: tuple[tuple[str, tuple[int, ...], tuple[bytes, ...]], ...]  # per file: rows, their lines
+    json: dict[str, Any]
+
+    def holds(self, proto: ToProto, symbol: Sym, sites: list[Site], detail: str, main: bool) -> bool:
+        return ((self.symbol is symbol or self.symbol == symbol) and self.sites == sites and self.detail == detail
+                and self.main == main and all(proto.lines.same_lines(*lines) for lines in self.lines))
+
+
+def _made(proto: ToProto, end: str, s: Sym, sites: list[Site], detail: str, main: bool) -> MadeCall:
+    entry = {end: proto.item_json(s, detail, main), "fromRanges": proto.site_ranges_json(sites)}
+    rows: dict[str, set[int]] = {}
+    if proto.encoding != UTF8:  # (UTF-8 columns are the stored ones: no line is read)
+        rows[s.path] = {s.range[0], s.range[2], s.selection[0], s.selection[2]}
+        for site in sites:
+            rows.setdefault(site.path, set()).update((site.range[0], site.range[2]))
+    lines = tuple((path, tuple(got), tuple(proto.lines.line(path, row) for row in got)) for path, got in rows.items())
+    return MadeCall(s, list(sites), detail, main, lines, entry)
+
+
+def _made_calls(
+    ls: GraphMindServer, proto: ToProto, graph: Graph, end: str, calls: list[Call],
+    containers: dict[int, str | None] | None = None,
+) -> list[MadeCall]:
+    """The answer's entries, an item for the other end of each call (``end``: "from", incoming;
+    "to", outgoing) with its detail (``containers``: theirs, when known) and the call sites' ranges.
+    An entry made for the same rows and lines before is that one (``MadeCall``)."""
     from ...graph import AMBIGUOUS
 
     if containers is None:
         containers = graph.containers([c.symbol for c in calls])
     # (only module-level callers can be in a script entry point: the files are read for them alone)
     guards = graph.main_guards() if any(c.symbol.kind == "module" for c in calls) else None
-    out = []
+    made = ls.call_items
+    if len(made) > MADE_ITEMS:
+        made.clear()
+    out: list[MadeCall] = []
     for c in calls:
-        main = guards is not None and c.symbol.kind == "module" and guards.all_inside(c.sites)
-        detail = hierarchy_detail(c.symbol, containers.get(c.symbol.id), main, c.confidence <= AMBIGUOUS, via_label(c.via))
-        out.append(proto.item_json(c.symbol, detail, main))
+        s = c.symbol
+        main = guards is not None and s.kind == "module" and guards.all_inside(c.sites)
+        detail = hierarchy_detail(s, containers.get(s.id), main, c.confidence <= AMBIGUOUS, via_label(c.via))
+        key = (proto.root_str, proto.encoding, end, s.id)
+        m = made.get(key)
+        if m is None or not m.holds(proto, s, c.sites, detail, main):
+            m = made[key] = _made(proto, end, s, c.sites, detail, main)
+        out.append(m)
     return out
 
 
@@ -96,9 +140,15 @@ def _incoming(ls: GraphMindServer, graph: Graph, ref: ItemRef) -> Lean:
            *(repr(data.get(k)) for k in ("id", "qname", "path", "root", "mainBlock")))
     epoch = graph.engine.epoch()
     last = ls.last_incoming
+    proto = ls.to_proto(graph.engine)
     if last is not None and last[0] == key and (last[1].epoch == epoch or _still_holds(graph, last[1])):
-        sym, calls, containers = last[1].rows
-        ls.last_incoming = (key, last[1]._replace(epoch=epoch))
+        kept = last[1]._replace(epoch=epoch)
+        sym, calls, containers = kept.rows
+        # the same rows: the same JSON while the lines its positions were converted through are
+        # (a module's entries also read whether its sites are in a ``__main__`` block: made again)
+        if kept.answer is not None and sym.kind != "module" and kept.answer.holds(proto):
+            ls.last_incoming = (key, kept)
+            return Lean(kept.answer.entries, kept.answer.encoded)
     else:
         found = ls.item_in(graph, ref)
         if found is None:
@@ -106,10 +156,10 @@ def _incoming(ls: GraphMindServer, graph: Graph, ref: ItemRef) -> Lean:
         sym = found[0]
         calls, containers = _callers(graph, sym, ref, min_conf, dispatch)
         callers = frozenset(c.symbol.id for c in calls)
-        ls.last_incoming = (key, KeptIncoming(epoch, (sym, calls, containers), callers)) if found[1] else None
-    proto = ls.to_proto(graph.engine)
-    return Lean([{"from": item, "fromRanges": proto.site_ranges_json(c.sites)}
-                 for c, item in zip(calls, _items(proto, graph, calls, containers), strict=True)])
+        kept = KeptIncoming(epoch, (sym, calls, containers), callers, None) if found[1] else None
+    answer = MadeAnswer.of(_made_calls(ls, proto, graph, "from", calls, containers))
+    ls.last_incoming = None if kept is None else (key, kept._replace(answer=answer))
+    return Lean(answer.entries, answer.encoded)
 
 
 class KeptIncoming(NamedTuple):
@@ -119,6 +169,27 @@ class KeptIncoming(NamedTuple):
     epoch: int
     rows: tuple[Sym, list[Call], dict[int, str | None]]
     callers: frozenset[int]
+    answer: MadeAnswer | None  # the JSON answered from them
+
+
+class MadeAnswer(NamedTuple):
+    """An answer's entries, their JSON, and, per file, the lines their positions were converted through."""
+
+    entries: list[dict[str, Any]]
+    encoded: bytes
+    lines: tuple[tuple[str, tuple[int, ...], tuple[bytes, ...]], ...]
+
+    @staticmethod
+    def of(made: list[MadeCall]) -> MadeAnswer:
+        files: dict[str, dict[int, bytes]] = {}
+        for m in made:
+            for path, rows, lines in m.lines:
+                files.setdefault(path, {}).update(zip(rows, lines, strict=True))
+        entries = [m.json for m in made]
+        return MadeAnswer(entries, encode(entries), tuple((p, tuple(got), tuple(got.values())) for p, got in files.items()))
+
+    def holds(self, proto: ToProto) -> bool:
+        return all(proto.lines.same_lines(*lines) for lines in self.lines)
 
 
 def _still_holds(graph: Graph, kept: KeptIncoming) -> bool:
@@ -145,10 +216,8 @@ def _outgoing(ls: GraphMindServer, graph: Graph, ref: ItemRef) -> Lean:
     found = ls.item_in(graph, ref)
     if found is None:
         return Lean(None)
-    proto, sym = ls.to_proto(graph.engine), found[0]
-    calls = graph.callees(sym.id, dispatch=ls.settings.include_dispatch)
-    return Lean([{"to": item, "fromRanges": proto.site_ranges_json(c.sites)}
-                 for c, item in zip(calls, _items(proto, graph, calls), strict=True)])
+    calls = graph.callees(found[0].id, dispatch=ls.settings.include_dispatch)
+    return Lean([m.json for m in _made_calls(ls, ls.to_proto(graph.engine), graph, "to", calls)])
 
 
 def _item_ref(item: T.CallHierarchyItem) -> ItemRef:

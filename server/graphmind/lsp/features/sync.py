@@ -101,7 +101,8 @@ def _apply(ls: GraphMindServer, uri: str, changes: list[Change]) -> None:
         if line0 is not None:
             anchor = (first_line, line0)
         start = offset_of(text, first_line, first_char, enc, anchor)
-        end = max(start, offset_of(text, last_line, last_char, enc, anchor))
+        # (an insertion, what a keystroke mostly is: its end is its start)
+        end = start if change.end == change.start else max(start, offset_of(text, last_line, last_char, enc, anchor))
         new = buffer_bytes(change.text)
         edits.append((start, end, new))
         new_text = text[:start] + new + text[end:]  # later changes are relative to this text (which
