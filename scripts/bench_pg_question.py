@@ -22,7 +22,9 @@ with the file's when it exists (two versions of the reads must answer alike). ``
 cProfile of the reader over those questions (top functions by own time). Prints a table and the
 load average. ``--kept N``: also what a process that keeps its snapshot between questions (the
 MCP server: ``team.KeptSnapshot``) pays before each question, N times over the snapshot alone:
-git's commands and the store's newest snapshot, asked each time (wall, its own CPU, git's CPU)."""
+git's commands (only when the workspace, HEAD or the refs changed: ``tree_watch.py``) and the
+store's statements (a probe of the snapshot; the newest snapshot at most every
+``team.STORE_RECHECK`` seconds): wall, its own CPU, git's CPU, processes and statements a question."""
 
 from __future__ import annotations
 
@@ -155,23 +157,40 @@ def measure(root: Path, url: str, picks: list[str], profile: str | None) -> tupl
 
 def kept_check(root: Path, url: str, n: int) -> dict[str, float]:
     """Per question, what ``KeptSnapshot.open`` costs once its engine is kept (nothing is opened
-    again): wall, the reader's own CPU, its git processes' CPU (ms)."""
+    again, nothing changed in the workspace): wall, the reader's own CPU, its git processes'
+    CPU (ms), the processes it started, and the store's statements (``pg_stat_statements``)."""
     from graphmind.store.location import check
     from graphmind.team import KeptSnapshot
+
+    spawned = [0]
+    popen = subprocess.Popen
+
+    class Counting(popen):  # type: ignore[misc, valid-type]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            spawned[0] += 1
+            super().__init__(*args, **kwargs)
 
     kept = KeptSnapshot(check(url, "bench"))
     try:
         kept.open(root)  # the engine made once
+        kept.open(root)  # (and whatever the first made in the workspace seen)
 
         def children() -> float:
             got = resource.getrusage(resource.RUSAGE_CHILDREN)
             return got.ru_utime + got.ru_stime
 
-        wall, own, git = time.perf_counter(), time.process_time(), children()
-        for _ in range(n):
-            kept.open(root)
-        return {"wall": round((time.perf_counter() - wall) / n * 1000, 2),
-                "cpu": round((time.process_time() - own) / n * 1000, 2), "git_cpu": round((children() - git) / n * 1000, 2)}
+        reset(url)
+        subprocess.Popen = Counting  # type: ignore[misc]
+        try:
+            wall, own, git = time.perf_counter(), time.process_time(), children()
+            for _ in range(n):
+                kept.open(root)
+            wall, own, git = time.perf_counter() - wall, time.process_time() - own, children() - git
+        finally:
+            subprocess.Popen = popen  # type: ignore[misc]
+        calls = server_time(url)[0]
+        return {"wall": round(wall / n * 1000, 3), "cpu": round(own / n * 1000, 3), "git_cpu": round(git / n * 1000, 3),
+                "processes": round(spawned[0] / n, 2), "statements": round(calls / n, 2)}
     finally:
         kept.close()
 
@@ -222,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.kept:
         k = results["kept"]
         print(f"a kept reader's check before each question ({args.kept} times): wall {k['wall']} ms, its CPU {k['cpu']} ms, "
-              f"git's CPU {k['git_cpu']} ms")
+              f"git's CPU {k['git_cpu']} ms, {k['processes']} processes, {k['statements']} statements to the store")
     if args.answers:
         if args.answers.exists():
             before = json.loads(args.answers.read_text())

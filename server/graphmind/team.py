@@ -14,6 +14,7 @@ import contextlib
 import dataclasses
 import os
 import threading
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,11 +37,16 @@ from .store.location import StoreLocation
 from .store.pg_overlay import check
 from .store.pg_search import PgLayers
 from .store.snapshots import SnapshotInfo, SnapshotStore
+from .tree_watch import TreeWatch, WatchFailed, open_watch
 from .workspace import DEFAULT_MAX_FILE_SIZE
 
 EDITOR_TIMEOUT = 3.0  # seconds to reach the store before answering from the local index
 TIMEOUT_ENV = "GRAPHMIND_STORE_TIMEOUT"
 SHOWN_CHANGES = 20
+# seconds a kept reader whose workspace and HEAD did not change answers from its snapshot without
+# asking the store whether a newer one is there (its answers stay exact meanwhile: the layer is
+# the working tree's difference from the snapshot's own commit; the answer names the snapshot)
+STORE_RECHECK = 5.0
 T = TypeVar("T")
 
 
@@ -56,6 +62,11 @@ class StoreStatus:
     commits_behind: int | None = None
     local_changes: list[str] = field(default_factory=list)  # files that differ from the snapshot's commit
     layer: LocalLayer | None = None  # those changes, stacked on the snapshot (None: there are none)
+    # a kept reader's question: how HEAD and the changes were known ("git": asked now; "watch":
+    # nothing changed since git was last asked, inotify says) and how many seconds ago the store
+    # was last asked for a newer snapshot (None: not a kept reader)
+    checked: str | None = None
+    store_asked: float | None = None
 
     def json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"url": self.store, "answeredFrom": self.answered_from}
@@ -69,6 +80,8 @@ class StoreStatus:
                 localChanges=len(self.local_changes), localChangesInAnswer=self.local_changes[:SHOWN_CHANGES],
                 overlay=self.layer.json() if self.layer is not None else None,
             )
+            if self.checked is not None:
+                out.update(checked=self.checked, storeAskedSecondsAgo=round(self.store_asked or 0.0, 1))
         return out
 
     def line(self) -> str:
@@ -228,26 +241,103 @@ class KeptSnapshot:
     """What a process that answers one question after another (the MCP server) keeps between
     them: the store's session and the engine of the last snapshot + local layer it answered
     from (its pool, at most ``pg.POOL_SIZE`` sessions, each holding the snapshot's lock and the
-    layer's TEMP tables). A question that finds the same snapshot and the same layer (git and
-    the layer's key are asked each time, as before) answers over them: it connects nothing and
-    copies no layer into a new session (two connections, their authentication and the layer's
-    rows, per question before). Anything else opens the snapshot again and closes the old
-    engine; a failure of the store drops both (the next question connects again)."""
+    layer's TEMP tables). A question that finds the same snapshot and the same layer answers
+    over them: it connects nothing and copies no layer into a new session (two connections,
+    their authentication and the layer's rows, per question before). Anything else opens the
+    snapshot again and closes the old engine; a failure of the store drops both (the next
+    question connects again).
 
-    def __init__(self, location: StoreLocation) -> None:
+    Which snapshot and layer a question finds is asked of git (``HEAD``'s ancestry, the files
+    that differ from the snapshot's commit: four processes) only when something changed since
+    git was last asked (``HEAD``'s ancestry only when ``HEAD`` or a ref may have moved): the
+    workspace, git's ``HEAD``, refs, index or excludes
+    (:class:`~graphmind.tree_watch.TreeWatch`, inotify; where it is missing or fails, git is asked
+    each time). Otherwise the question reuses the last key, after one statement on the engine's
+    session (its snapshot is still there: a session that died, or a snapshot pruned while none
+    of its sessions held it, opens afresh); the store is asked for a newer snapshot of ``HEAD``'s
+    ancestry at most every :data:`STORE_RECHECK` seconds (a newer one is used from then on)."""
+
+    def __init__(self, location: StoreLocation, recheck: float = STORE_RECHECK) -> None:
         self.location = location
+        self.recheck = recheck
         self._shared: SnapshotStore | None = None
         self._engine: SnapshotEngine | None = None
         self._key: tuple | None = None  # what the engine was made from (see _layer_key)
         self._lock = threading.Lock()  # one opening at a time
+        self._status: StoreStatus | None = None  # the last question's, when the engine answered it
+        self._ancestry: list[str] | None = None  # HEAD's, as git gave it for that question
+        self._repo: GitRepo | None = None  # the git repository it was asked of
+        self._head_same = False  # nothing since then could have moved HEAD or a ref (the watch says)
+        self._asked = 0.0  # when the store was last asked for the newest snapshot (time.monotonic)
+        self._watch: TreeWatch | None = None
+        self.unwatched: str | None = None  # why git is asked before every question (None: watched)
 
     def open(self, root: Path) -> tuple[SnapshotEngine | None, StoreStatus]:
         with self._lock:
+            if not self._changed(root) and (got := self._unchanged()) is not None:
+                return got
             held = self._shared is not None
             engine, status = self._open(root)
             if engine is None and held:  # a kept session may have died with the server since: once more, afresh
                 engine, status = self._open(root)
+            if engine is not None:
+                self._asked = time.monotonic()
+                status.checked, status.store_asked = "git", 0.0
+                self._status = status
             return engine, status
+
+    def _changed(self, root: Path) -> bool:
+        """Whether git must be asked again: anything it answers may have changed since it last
+        was (read from the watch's queue now, before git runs: a change made meanwhile is seen
+        by the next question)."""
+        watch = self._watch
+        self._head_same = False
+        if watch is not None and (watch.root != root or watch.broken is not None):
+            watch.close()
+            watch = self._watch = None
+        if watch is None:
+            if self.unwatched is not None:
+                return True
+            try:
+                self._watch = open_watch(root)
+            except WatchFailed as exc:
+                self.unwatched = str(exc)
+            if self._watch is None and self.unwatched is None:
+                self.unwatched = "inotify is not available"
+            return True
+        changed = watch.changed()
+        self._head_same = not watch.head_moved
+        return changed
+
+    def _known_head(self) -> tuple[GitRepo, list[str]] | None:
+        """The repository and HEAD's ancestry the last question's git gave, when nothing since
+        could have moved HEAD (only files, the index or the excludes changed): not asked again."""
+        if not self._head_same or self._repo is None or self._ancestry is None:
+            return None
+        return self._repo, self._ancestry
+
+    def _unchanged(self) -> tuple[SnapshotEngine, StoreStatus] | None:
+        """The kept engine and its status when nothing git answers changed and its snapshot is
+        still the one to use; None: open as before (a failure here is seen there again)."""
+        engine, status, ancestry = self._engine, self._status, self._ancestry
+        if engine is None or status is None or ancestry is None:
+            return None
+        now = time.monotonic()
+        try:
+            if not engine.store.db.execute("SELECT id FROM gm_snapshots WHERE id = ?", (engine.snapshot.id,)):
+                return None  # pruned (while no session of it held its lock)
+            if now - self._asked >= self.recheck:
+                newest = self._store().newest_of(ancestry)
+                if newest is None or newest.id != engine.snapshot.id:
+                    return None  # a newer snapshot: opened
+                self._asked = now
+        except IndexUnavailable:
+            self._drop()
+            return None
+        layer = status.layer
+        return engine, dataclasses.replace(
+            status, layer=None if layer is None else dataclasses.replace(layer, built=False, seconds=0.0),
+            checked="watch", store_asked=now - self._asked)
 
     def _open(self, root: Path) -> tuple[SnapshotEngine | None, StoreStatus]:
         try:
@@ -290,6 +380,7 @@ class KeptSnapshot:
 
     def _drop(self) -> None:
         engine, shared, self._engine, self._shared, self._key = self._engine, self._shared, None, None, None
+        self._status = self._ancestry = self._repo = None
         for held in (engine, shared):
             if held is not None:
                 with contextlib.suppress(Exception):
@@ -302,6 +393,10 @@ class KeptSnapshot:
 
     def close(self) -> None:
         self.failed()
+        with self._lock:
+            if self._watch is not None:
+                self._watch.close()
+                self._watch = None
 
 
 class _Kept:
@@ -330,8 +425,10 @@ def open_snapshot(
         _Connecting(lambda: SnapshotStore(location, timeout=timeout(), read_only=True)) if kept is None else _Kept(kept)
     )
     try:
-        repo = GitRepo(root)
-        ancestry = repo.ancestors("HEAD", 10_000)  # HEAD's commit first
+        known = kept._known_head() if kept is not None else None
+        repo, ancestry = known if known is not None else (GitRepo(root), [])
+        if known is None:
+            ancestry = repo.ancestors("HEAD", 10_000)  # HEAD's commit first
         if not ancestry:
             raise GitError("HEAD names no commit")
         head = ancestry[0]
@@ -350,6 +447,8 @@ def open_snapshot(
             shared.close()
             return None, StoreStatus(location.shown, "local", f"no snapshot of HEAD ({head[:12]}) or of its ancestors")
         if kept is not None:
+            # (asked again for a newer snapshot without git, and kept while HEAD does not move: KeptSnapshot)
+            kept._repo, kept._ancestry = repo, ancestry
             changes = repo.changed_files(snap.commit)
             engine, layer = kept._engine_over(root, shared, snap, changes, buffers, layer_name or LAYER_FILE)
         else:
