@@ -252,8 +252,8 @@ class Updater:
                 settling = doc.stale_own and not doc.unsettled
                 patchable = prev is not None and ext.reused and (not settling or typing or doc.stale_sids is not None)
                 # a settle's fresh parse of the text the last extraction is of (broken text, members
-                # parsed alone; chunked: its chunks reused): a patch of the rows that differ, the file's sites in steps
-                refresh = fresh and stepped and prev is not None and ext.reused and prev.src == ext.src and not ext.drow
+                # parsed alone; a chunked language: its resolver takes only=): a patch of the rows that differ, the file's sites in steps
+                refresh = fresh and stepped and doc.lang.chunked and prev is not None and prev.src == ext.src and not ext.drow
                 if refresh:
                     patched = self._patch(doc, prev, ext, sha, stepped=True, refresh=True)  # type: ignore[arg-type]
                 else:
