@@ -32,6 +32,7 @@ import ctypes
 import ctypes.util
 import errno
 import os
+import select
 import struct
 import subprocess
 import sys
@@ -186,6 +187,23 @@ class TreeWatch:
             self.broken = str(exc) or type(exc).__name__
             self.head_moved = True
             return True
+
+    def wait(self, timeout: float, wake: int | None = None) -> bool:
+        """Block until the queue holds events (True: :meth:`changed` may say so; they may all be
+        irrelevant), ``wake`` (a file descriptor) is readable, or ``timeout`` seconds passed
+        (False). True at once once :attr:`broken`. The queue is not read: :meth:`changed` does."""
+        if self.broken is not None or self._fd < 0:
+            return True
+        poll = select.poll()
+        poll.register(self._fd, select.POLLIN)
+        if wake is not None:
+            poll.register(wake, select.POLLIN)
+        try:
+            ready = poll.poll(max(0, int(timeout * 1000)))
+        except OSError as exc:
+            self.broken = f"poll: {exc}"
+            return True
+        return any(fd == self._fd for fd, _ in ready)
 
     def _events(self, data: bytes) -> bool:
         changed, at = False, 0
