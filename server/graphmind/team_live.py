@@ -135,6 +135,8 @@ class StoreFolder:
         self._tree: TreeWatch | None = None  # the watcher thread's own (inotify): whether git need be asked
         self.unwatched: str | None = None  # why git is asked every CHECK_SECONDS (None: watched, or not yet)
         self._head_same = False  # the watch says nothing since the last look could have moved HEAD
+        self._paths: set[str] | None = None  # and that every change since is under these paths (None: anywhere)
+        self._seen: dict[str, str] | None = None  # the last look's changes: path -> status and stamp
         self.looks = 0  # how many times the watcher asked git (HEAD and the changes)
         self._wake: tuple[int, int] | None = None  # a pipe: close() wakes the watcher blocked on its watch
         self._threads: list[threading.Thread] = []
@@ -172,7 +174,8 @@ class StoreFolder:
                 try:
                     if self._changed():
                         looked = time.monotonic()
-                        self._checked = self._look(self._checked[0] if self._head_same and self._checked is not None else None)
+                        same = self._head_same and self._checked is not None and self._checked[0] is not None
+                        self._checked = self._look(self._checked[0], self._paths) if same else self._look()
                     want = self._wanted()
                     with self._lock:
                         if not self._closed and self._stale(want) and (self._building is None or not self._building.is_alive()):
@@ -190,7 +193,7 @@ class StoreFolder:
         a change since (its queue read now, before git runs: a change made meanwhile is seen by
         the next look) or cannot tell (a broken watch is made again; none: git every tick)."""
         watch = self._tree
-        self._head_same = False
+        self._head_same, self._paths = False, None
         if watch is not None and watch.broken is not None:
             log.info("watching %s again: %s", self.root, watch.broken)
             watch.close()
@@ -208,6 +211,7 @@ class StoreFolder:
             return True
         changed = watch.changed()  # (read even when looking anyway: the queue is emptied)
         self._head_same = not watch.head_moved  # only files, the index or the excludes changed
+        self._paths = watch.paths  # (None: not only files of the workspace)
         return changed or self._checked is None or self._checked[0] is None
 
     def _pause(self, looked: float) -> None:
@@ -377,15 +381,22 @@ class StoreFolder:
         head, changes = self._checked or (None, "")
         return Wanted(head, changes)
 
-    def _look(self, head: str | None = None) -> tuple[str | None, str]:
+    def _look(self, head: str | None = None, paths: set[str] | None = None) -> tuple[str | None, str]:
         """HEAD (``head`` when the watch says nothing could have moved it), and a digest of the
-        working tree's changes against it (names, sizes, mtimes)."""
+        working tree's changes against it (names, sizes, mtimes). With ``paths`` (and ``head``:
+        the last look's, which succeeded), git lists the untracked files of those paths only, the
+        last look's untracked files elsewhere kept (the diff is whole): the same digest as a look
+        at everything."""
         assert self._repo is not None
         self.looks += 1
         try:
-            head = head or self._repo.commit_of("HEAD")
-            h = hashlib.sha256()
-            for c in self._repo.changed_files("HEAD"):
+            seen = self._seen
+            self._seen = None  # (until this look succeeds)
+            if head is None or paths is None or seen is None:
+                head, paths, seen = head or self._repo.commit_of("HEAD"), None, {}
+            else:
+                seen = {path: v for path, v in seen.items() if v.startswith("?") and not _under(path, paths)}
+            for c in self._repo.changed_files("HEAD", others_in=paths):
                 if any(part in SKIP_DIRS for part in c.path.split("/")):  # never indexed (.graphmind/ itself)
                     continue
                 try:
@@ -393,8 +404,11 @@ class StoreFolder:
                     stamp = f"{st.st_size}:{st.st_mtime_ns}"
                 except OSError:
                     stamp = "-"
-                h.update(f"{c.path}\0{c.status}\0{stamp}\0".encode())
-            changes = h.hexdigest()
+                seen[c.path] = f"{c.status}\0{stamp}"
+            h = hashlib.sha256()
+            for path in sorted(seen):
+                h.update(f"{path}\0{seen[path]}\0".encode())
+            self._seen, changes = seen, h.hexdigest()
         except GitError as exc:
             head, changes = None, f"git failed: {exc}"
         return head, changes
@@ -488,6 +502,17 @@ class StoreFolder:
         self._retired = self._engine
         self._engine = engine
         self._graph = None
+
+
+def _under(path: str, paths: set[str]) -> bool:
+    """Whether ``path`` is one of ``paths`` or below one of them (a folder)."""
+    at = -1
+    while True:
+        at = path.find("/", at + 1)
+        if (path if at < 0 else path[:at]) in paths:
+            return True
+        if at < 0:
+            return False
 
 
 def open_folder(folder: LiveGraph, store: str | None) -> StoreFolder | None:

@@ -60,6 +60,7 @@ IN_CLOEXEC = os.O_CLOEXEC
 MASK = (IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_DELETE_SELF
         | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW | IN_EXCL_UNLINK)
 MAX_DIRECTORIES = 100_000  # more than this: not watched (git answers each question, as before)
+MAX_PATHS = 256  # more changed paths than this in one look: :attr:`TreeWatch.paths` is None (look at everything)
 _EVENT = struct.Struct("iIII")
 GRAPHMIND_DIR = ".graphmind"
 GRAPHMIND_SETTINGS = frozenset({"config.toml", ".gitignore"})  # the files of .graphmind/ git may see
@@ -113,6 +114,10 @@ class TreeWatch:
         # whether the last look's changes may have moved HEAD or a ref (else git's history of
         # HEAD is what it was: only the working tree, the index or the excludes changed)
         self.head_moved = False
+        # the workspace's paths (relative, '/'-separated; a folder stands for everything below it)
+        # the last look's changes were all under; None: anything may have changed (git's index or
+        # excludes, a .gitignore at the top or above it, a broken watch, too many paths)
+        self.paths: set[str] | None = None
         self._skip = {git_dir, common_dir, root / ".git"}
         try:
             self._tree(root)
@@ -169,10 +174,10 @@ class TreeWatch:
     def changed(self) -> bool:
         """Whether anything git or the layer reads may have changed since the last call (True
         also once :attr:`broken`)."""
-        self.head_moved = True
+        self.head_moved, self.paths = True, None
         if self.broken is not None:
             return True
-        changed, self.head_moved = False, False
+        changed, self.head_moved, self.paths = False, False, set()
         try:
             while True:
                 try:
@@ -181,11 +186,11 @@ class TreeWatch:
                     return changed
                 changed |= self._events(data)
                 if self.broken is not None:
-                    self.head_moved = True
+                    self.head_moved, self.paths = True, None
                     return True
         except (OSError, WatchFailed) as exc:
             self.broken = str(exc) or type(exc).__name__
-            self.head_moved = True
+            self.head_moved, self.paths = True, None
             return True
 
     def wait(self, timeout: float, wake: int | None = None) -> bool:
@@ -230,6 +235,7 @@ class TreeWatch:
                 if _ignores_all(self.root / name):  # GraphMind's own folder made (its first index or layer)
                     continue
             changed = True
+            self._changed_path(watched, name)
             if watched.kind == "refs" or watched.kind == "git" and name not in _NOT_HEAD or (
                     watched.path == self.root and name == ".git"):  # (a worktree's .git file: where its git is)
                 self.head_moved = True
@@ -240,6 +246,24 @@ class TreeWatch:
                 else:
                     self._recursive(sub, "refs")
         return changed
+
+    def _changed_path(self, watched: _Watched, name: str) -> None:
+        """Adds what an event changed to :attr:`paths`: a name in a folder of the workspace (a
+        ``.gitignore``: its folder, whose untracked files it decides); anything else: None."""
+        if self.paths is None:
+            return
+        if watched.kind != "tree" or watched.path == self.root and name == ".git":
+            self.paths = None
+            return
+        at = watched.path if name in ("", ".gitignore") else watched.path / name
+        try:
+            rel = at.relative_to(self.root).as_posix()
+        except ValueError:
+            rel = "."
+        if rel == "." or len(self.paths) >= MAX_PATHS:
+            self.paths = None
+        else:
+            self.paths.add(rel)
 
     @staticmethod
     def _relevant(kind: str, name: str) -> bool:

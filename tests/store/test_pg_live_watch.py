@@ -80,6 +80,18 @@ def _answer(store: team_live.StoreFolder, until: Callable[[set[str], dict[str, A
         time.sleep(0.05)
 
 
+def _as_a_full_look(store: team_live.StoreFolder) -> None:
+    """What the watcher last saw (git asked about the changed paths only) is what a look at
+    everything sees now."""
+    fresh = team_live.StoreFolder(store.folder, store.location)
+    assert fresh._look() == store._checked
+
+
+def _asked_about(spawned: list[list[str]], command: str) -> list[list[str]]:
+    """The pathspecs (after ``--``) of each ``git <command>`` spawned."""
+    return [c[c.index("--") + 1:] for c in spawned if command in c and "--" in c]
+
+
 def _idle_runs_no_git(store: team_live.StoreFolder) -> None:
     """Nothing changes for IDLE seconds (after what came before has settled): no git process."""
     time.sleep(3 * TICK)  # (a look still due after the last change: git's own index refresh)
@@ -102,17 +114,44 @@ def test_an_idle_server_runs_no_git_and_still_sees_each_change(repo: Path, store
         orders.write_text(orders.read_text() + "\n\ndef saved():\n    make()\n")
         got, status = _answer(store, lambda got, st: "shop.orders.saved" in got)
     assert status["localChangesInAnswer"] == ["src/shop/local.py", "src/shop/orders.py"]
-    assert {c[c.index("-c") + 4] for c in spawned if "-c" in c} >= {"diff", "ls-files"}
     assert not any("HEAD^{commit}" in c for c in spawned)
+    # ... its untracked files listed only in the saved file (git's own index refresh, if any, is a look at everything)
+    assert _asked_about(spawned, "diff")[0] == [] and _asked_about(spawned, "ls-files")[0] == [":(literal)src/shop/orders.py"]
+    _as_a_full_look(store)
     _idle_runs_no_git(store)
 
     # a new file in a new folder, then a file deleted
     (repo / "src/shop/extra").mkdir()
     (repo / "src/shop/extra/more.py").write_text("from shop.orders import make\n\n\ndef created():\n    make()\n")
     got, status = _answer(store, lambda got, st: "shop.extra.more.created" in got)
+    _as_a_full_look(store)
     (repo / "src/shop/new.py").unlink()
     got, status = _answer(store, lambda got, st: "shop.new.fresh" not in got)
     assert got == {"shop.orders.cancel", "shop.local.on_disk", "shop.orders.saved", "shop.extra.more.created"}
+    _as_a_full_look(store)
+    _idle_runs_no_git(store)
+
+    # renames: a file, then a folder (each a delete and an add), a name git would read as a glob
+    (repo / "src/shop/local.py").rename(repo / "src/shop/l[o]cal.py")
+    got, status = _answer(store, lambda got, st: "shop.l[o]cal.on_disk" in got and "shop.local.on_disk" not in got)
+    _as_a_full_look(store)
+    (repo / "src/shop/extra").rename(repo / "src/shop/moved")
+    got, status = _answer(store, lambda got, st: "shop.moved.more.created" in got)
+    assert got == {"shop.orders.cancel", "shop.l[o]cal.on_disk", "shop.orders.saved", "shop.moved.more.created"}
+    _as_a_full_look(store)
+    # a .gitignore below the top: the untracked files of its folder (seen; the snapshot then
+    # declines a layer that changes which files are indexed: the local index answers)
+    (repo / "src/shop/moved/.gitignore").write_text("more.py\n")
+    end = time.monotonic() + 30
+    while store.describe()["answeredFrom"] != "local" and time.monotonic() < end:
+        store.current()
+        time.sleep(0.05)
+    assert "src/shop/moved/.gitignore" in store.describe()["reason"]
+    _as_a_full_look(store)
+    (repo / "src/shop/moved/.gitignore").unlink()
+    (repo / "src/shop/l[o]cal.py").rename(repo / "src/shop/local.py")
+    got, status = _answer(store, lambda got, st: {"shop.moved.more.created", "shop.local.on_disk"} <= got)
+    _as_a_full_look(store)
     _idle_runs_no_git(store)
 
     # git checkout: the matching snapshot (C2's), its layer the local changes over it
@@ -121,7 +160,8 @@ def test_an_idle_server_runs_no_git_and_still_sees_each_change(repo: Path, store
     c2 = git(repo, "rev-parse", "HEAD")
     got, status = _answer(store, lambda got, st: st.get("commit") == c2)
     assert status["head"] == c2 and status["commitsBehind"] == 0
-    assert got == {"shop.new.fresh", "shop.orders.cancel", "shop.local.on_disk", "shop.extra.more.created"}
+    assert got == {"shop.new.fresh", "shop.orders.cancel", "shop.local.on_disk", "shop.moved.more.created"}
+    _as_a_full_look(store)
     _idle_runs_no_git(store)
 
 
@@ -170,3 +210,31 @@ def test_without_a_watch_git_is_asked_every_tick(
         got, _ = _answer(store, lambda got, st: "shop.local.on_disk" in got)
     finally:
         store.close()
+
+
+def test_untracked_files_of_some_paths_taken_literally(tmp_path: Path) -> None:
+    """``GitRepo.changed_files(others_in=…)``: the tracked changes everywhere, the untracked files
+    only below those paths (a folder: all below it), a name with glob characters matching itself
+    only; the same entries as the whole listing's."""
+    from graphmind.gitrepo import GitRepo
+
+    root = tmp_path / "r"
+    (root / "d").mkdir(parents=True)
+    for name in ("a[b].py", "d/x.py", "d/y.py", "gone.py"):
+        (root / name).write_text("x = 1\n")
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "C1")
+    for name in ("a[b].py", "d/x.py"):
+        (root / name).write_text("x = 2\n")
+    (root / "ab.py").write_text("x = 2\n")
+    (root / "d/new.py").write_text("y = 1\n")
+    (root / "dd").mkdir()
+    (root / "dd/new.py").write_text("y = 1\n")
+    (root / "gone.py").unlink()
+    repo = GitRepo(root)
+    everything = {c.path: c.status for c in repo.changed_files("HEAD")}
+    assert everything == {"a[b].py": "M", "ab.py": "?", "d/x.py": "M", "d/new.py": "?", "dd/new.py": "?", "gone.py": "D"}
+    for paths in ({"a[b].py"}, {"d"}, {"gone.py", "dd"}, {"d/y.py"}, {"nothing/here"}, set()):
+        got = {c.path: c.status for c in repo.changed_files("HEAD", others_in=paths)}
+        assert got == {p: s for p, s in everything.items() if s != "?" or team_live._under(p, paths)}, paths
