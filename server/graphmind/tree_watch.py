@@ -16,6 +16,10 @@ a :class:`TreeWatch` it asks only when something changed since the last time it 
 - when the workspace is a folder inside the repository, the folders above it up to the
   repository's top: only their ``.gitignore`` (which decides the untracked files).
 
+The language server's store watcher (:mod:`graphmind.team_live`) blocks on the watch
+(:meth:`TreeWatch.wait`) and asks git only then, about the untracked files of the changed paths
+only (:attr:`TreeWatch.paths`).
+
 The kernel queues an event while the change is made, so reading the queue (non-blocking) when a
 question comes sees every change finished before it: :meth:`changed` is exact, not eventually
 right. What it cannot see makes it answer "changed" or fail, never "unchanged": a full queue
