@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import subprocess
 import threading
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -106,23 +107,28 @@ class GitRepo:
         return Base("HEAD", head, "HEAD (no upstream or main branch to compare with)")
 
     # ------------------------------------------------------------------ changes
-    def changed_files(self, commit: str, staged: bool = False) -> list[ChangedFile]:
+    def changed_files(self, commit: str, staged: bool = False, others_in: Collection[str] | None = None) -> list[ChangedFile]:
         """Files under the root that differ between ``commit`` and the working tree (or the index,
-        ``staged``), plus untracked files (not with ``staged``). Renames are a delete + an add."""
+        ``staged``), plus untracked files (not with ``staged``). Renames are a delete + an add.
+        ``others_in`` (relative to the root, '/'-separated, each taken literally; a folder:
+        everything below it): the untracked files of those paths only (git walks only them). The
+        diff is always whole: limited to paths it costs git more CPU, not less (git 2.39, 6,794
+        files: 35 ms instead of 29)."""
         args = ["diff", "--name-status", "-z", "--no-renames", "--no-ext-diff", "--no-textconv", "--relative"]
         if staged:
             args.append("--cached")
+        spec = ["."] if others_in is None else [f":(literal){p}" for p in sorted(others_in)]
         others: list[str | Exception] = []
-        if not staged:  # the untracked files listed meanwhile (an editor's start waits on both)
+        if not staged and spec:  # the untracked files listed meanwhile (an editor's start waits on both)
             listing = threading.Thread(target=self._into, args=(others, "ls-files", "--others", "--exclude-standard", "-z",
-                                                               "--", "."), name="graphmind-git", daemon=True)
+                                                               "--", *spec), name="graphmind-git", daemon=True)
             listing.start()
         fields = self._text(*args, commit, "--").split("\0")
         out: dict[str, ChangedFile] = {}
         for status, path in zip(fields[0::2], fields[1::2], strict=False):
             if path:
                 out[path] = ChangedFile(path, status[:1])
-        if not staged:
+        if not staged and spec:
             listing.join()
             if isinstance(others[0], Exception):
                 raise others[0]

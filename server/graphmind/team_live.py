@@ -6,9 +6,11 @@ The snapshot and its local layer are :mod:`.team`'s and :mod:`.snapshot_layer`'s
 CLI's and the MCP tools'; what this module adds is a long-running server's side of them:
 
 - what the snapshot and its layer are made from (:class:`Wanted`): ``HEAD`` and the working
-  tree's changes against it (names and stats: looked at no more than once a second). When they
-  move (a ``git checkout``, a save), the snapshot is picked again and the layer of the changes on
-  disk made again, in a thread.
+  tree's changes against it (names and stats), asked of git only when something git would answer
+  differently about may have changed (:class:`~.tree_watch.TreeWatch`, inotify: an idle editor
+  runs no git), at once after a quiet spell and then no more than once a second; where the
+  watch is missing or fails, once a second as before. When they move (a ``git checkout``, a
+  save), the snapshot is picked again and the layer of the changes on disk made again, in a thread.
 - the buffers: the texts that differ from the disk are a live layer on top of it
   (:class:`~.buffer_layer.BufferLayer`), which each change of a buffer updates in place (a thread
   follows the buffers; an answer wakes it): only the changed file's sites and their dependents
@@ -33,6 +35,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import os
 import threading
 import time
 from collections.abc import Awaitable, Callable
@@ -45,6 +48,7 @@ from .store import IndexUnavailable
 from .store.location import StoreLocation
 from .store.pg_stacking import Stacking
 from .team import SnapshotEngine, StoreStatus, open_snapshot, timeout
+from .tree_watch import TreeWatch, WatchFailed, open_watch
 from .workspace import SKIP_DIRS
 
 if TYPE_CHECKING:
@@ -53,7 +57,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-CHECK_SECONDS = 1.0  # HEAD and the working tree's changes are looked at no more often
+CHECK_SECONDS = 1.0  # the watcher's tick: HEAD and the changes asked of git each tick without a watch
+LOOK_GAP = 1.0  # git is asked no more often (a tree that keeps changing costs what it did before the watch)
+BURST_SECONDS = 0.02  # a change seen by the watch: the rest of its burst (a save's write and close) awaited this long
 FOLLOW_SECONDS = 0.05  # the buffers are looked at this often (an answer looks at once)
 SETTLE_SECONDS = 0.3  # typing paused this long: the buffers' layer settles (as the local live graph does)
 ANSWER_WAIT = 5.0  # an answer waits (without blocking the loop) this long for its snapshot, layer and buffers
@@ -126,6 +132,13 @@ class StoreFolder:
         self._building: threading.Thread | None = None
         self._note: str | None = None  # why the last answer did not wait for its snapshot
         self._checked: tuple[str | None, str] | None = None  # (HEAD, digest of the changes), by the watcher
+        self._tree: TreeWatch | None = None  # the watcher thread's own (inotify): whether git need be asked
+        self.unwatched: str | None = None  # why git is asked every CHECK_SECONDS (None: watched, or not yet)
+        self._head_same = False  # the watch says nothing since the last look could have moved HEAD
+        self._paths: set[str] | None = None  # and that every change since is under these paths (None: anywhere)
+        self._seen: dict[str, str] | None = None  # the last look's changes: path -> status and stamp
+        self.looks = 0  # how many times the watcher asked git (HEAD and the changes)
+        self._wake: tuple[int, int] | None = None  # a pipe: close() wakes the watcher blocked on its watch
         self._threads: list[threading.Thread] = []
         self._stop = threading.Event()
         self._kick = threading.Event()  # an answer wants the buffers' layer up to date now
@@ -144,24 +157,76 @@ class StoreFolder:
         now, and again when they move (the server answers meanwhile); follow the buffers in another."""
         if self._repo is None or self._threads:
             return
+        self._wake = os.pipe()
         for target, name in ((self._watch, "graphmind-store-watch"), (self._follow, "graphmind-store-buffers")):
             thread = threading.Thread(target=target, name=name, daemon=True)
             self._threads.append(thread)
             thread.start()
 
     def _watch(self) -> None:
-        """Every CHECK_SECONDS: HEAD and the working tree's changes against it (git, off the
-        answers' path); when they moved, the snapshot is picked and its layer made again now."""
-        while not self._stop.is_set():
-            try:
-                self._checked = self._look()
-                want = self._wanted()
-                with self._lock:
-                    if not self._closed and self._stale(want) and (self._building is None or not self._building.is_alive()):
-                        self._build_locked(want)
-            except Exception:
-                log.exception("watching %s for its snapshot failed", self.root)
+        """HEAD and the working tree's changes against it (git, off the answers' path), asked
+        again when the watch says something changed (or cannot tell); when they moved, the
+        snapshot is picked and its layer made again now. Ticks every CHECK_SECONDS without git
+        (a failed store is tried again after RETRY_SECONDS)."""
+        looked = float("-inf")  # when git was last asked (time.monotonic)
+        try:
+            while not self._stop.is_set():
+                try:
+                    if self._changed():
+                        looked = time.monotonic()
+                        same = self._head_same and self._checked is not None and self._checked[0] is not None
+                        self._checked = self._look(self._checked[0], self._paths) if same else self._look()
+                    want = self._wanted()
+                    with self._lock:
+                        if not self._closed and self._stale(want) and (self._building is None or not self._building.is_alive()):
+                            self._build_locked(want)
+                except Exception:
+                    log.exception("watching %s for its snapshot failed", self.root)
+                self._pause(looked)
+        finally:
+            if self._tree is not None:
+                self._tree.close()
+                self._tree = None
+
+    def _changed(self) -> bool:
+        """Whether git must be asked again: the first look, the last one failed, or the watch saw
+        a change since (its queue read now, before git runs: a change made meanwhile is seen by
+        the next look) or cannot tell (a broken watch is made again; none: git every tick)."""
+        watch = self._tree
+        self._head_same, self._paths = False, None
+        if watch is not None and watch.broken is not None:
+            log.info("watching %s again: %s", self.root, watch.broken)
+            watch.close()
+            watch = self._tree = None
+        if watch is None:
+            if self.unwatched is None:
+                try:
+                    self._tree = open_watch(self.root)
+                except WatchFailed as exc:
+                    self.unwatched = str(exc)
+                if self._tree is None and self.unwatched is None:
+                    self.unwatched = "inotify is not available"
+                if self.unwatched is not None:
+                    log.info("%s: git is asked every %gs (%s)", self.root, CHECK_SECONDS, self.unwatched)
+            return True
+        changed = watch.changed()  # (read even when looking anyway: the queue is emptied)
+        self._head_same = not watch.head_moved  # only files, the index or the excludes changed
+        self._paths = watch.paths  # (None: not only files of the workspace)
+        return changed or self._checked is None or self._checked[0] is None
+
+    def _pause(self, looked: float) -> None:
+        """Until the next look may be due: CHECK_SECONDS without a watch; with one, until it
+        holds events (at least LOOK_GAP after the last look, BURST_SECONDS after the first
+        event) or CHECK_SECONDS pass."""
+        watch = self._tree
+        if watch is None or self._wake is None:
             self._stop.wait(CHECK_SECONDS)
+            return
+        rest = looked + LOOK_GAP - time.monotonic()
+        if rest > 0 and self._stop.wait(rest):
+            return
+        if watch.wait(CHECK_SECONDS, self._wake[0]):
+            self._stop.wait(BURST_SECONDS)
 
     def _follow(self) -> None:
         """Every FOLLOW_SECONDS, or at once when an answer asks: the buffers' changes into the
@@ -295,9 +360,15 @@ class StoreFolder:
         with self._lock:
             self._closed = True
             thread = self._building
+        if self._wake is not None:
+            os.write(self._wake[1], b"x")
         for t, wait in [*((t, 10.0) for t in self._threads), (thread, 2.0)]:
             if t is not None:
                 t.join(timeout=wait)
+        if self._wake is not None and not any(t.is_alive() for t in self._threads):
+            for fd in self._wake:
+                os.close(fd)
+            self._wake = None
         with self._lock:
             self._retire(None)
             if self._retired is not None:
@@ -310,13 +381,22 @@ class StoreFolder:
         head, changes = self._checked or (None, "")
         return Wanted(head, changes)
 
-    def _look(self) -> tuple[str | None, str]:
-        """HEAD, and a digest of the working tree's changes against it (names, sizes, mtimes)."""
+    def _look(self, head: str | None = None, paths: set[str] | None = None) -> tuple[str | None, str]:
+        """HEAD (``head`` when the watch says nothing could have moved it), and a digest of the
+        working tree's changes against it (names, sizes, mtimes). With ``paths`` (and ``head``:
+        the last look's, which succeeded), git lists the untracked files of those paths only, the
+        last look's untracked files elsewhere kept (the diff is whole): the same digest as a look
+        at everything."""
         assert self._repo is not None
+        self.looks += 1
         try:
-            head = self._repo.commit_of("HEAD")
-            h = hashlib.sha256()
-            for c in self._repo.changed_files("HEAD"):
+            seen = self._seen
+            self._seen = None  # (until this look succeeds)
+            if head is None or paths is None or seen is None:
+                head, paths, seen = head or self._repo.commit_of("HEAD"), None, {}
+            else:
+                seen = {path: v for path, v in seen.items() if v.startswith("?") and not _under(path, paths)}
+            for c in self._repo.changed_files("HEAD", others_in=paths):
                 if any(part in SKIP_DIRS for part in c.path.split("/")):  # never indexed (.graphmind/ itself)
                     continue
                 try:
@@ -324,8 +404,11 @@ class StoreFolder:
                     stamp = f"{st.st_size}:{st.st_mtime_ns}"
                 except OSError:
                     stamp = "-"
-                h.update(f"{c.path}\0{c.status}\0{stamp}\0".encode())
-            changes = h.hexdigest()
+                seen[c.path] = f"{c.status}\0{stamp}"
+            h = hashlib.sha256()
+            for path in sorted(seen):
+                h.update(f"{path}\0{seen[path]}\0".encode())
+            self._seen, changes = seen, h.hexdigest()
         except GitError as exc:
             head, changes = None, f"git failed: {exc}"
         return head, changes
@@ -419,6 +502,17 @@ class StoreFolder:
         self._retired = self._engine
         self._engine = engine
         self._graph = None
+
+
+def _under(path: str, paths: set[str]) -> bool:
+    """Whether ``path`` is one of ``paths`` or below one of them (a folder)."""
+    at = -1
+    while True:
+        at = path.find("/", at + 1)
+        if (path if at < 0 else path[:at]) in paths:
+            return True
+        if at < 0:
+            return False
 
 
 def open_folder(folder: LiveGraph, store: str | None) -> StoreFolder | None:

@@ -16,6 +16,10 @@ a :class:`TreeWatch` it asks only when something changed since the last time it 
 - when the workspace is a folder inside the repository, the folders above it up to the
   repository's top: only their ``.gitignore`` (which decides the untracked files).
 
+The language server's store watcher (:mod:`graphmind.team_live`) blocks on the watch
+(:meth:`TreeWatch.wait`) and asks git only then, about the untracked files of the changed paths
+only (:attr:`TreeWatch.paths`).
+
 The kernel queues an event while the change is made, so reading the queue (non-blocking) when a
 question comes sees every change finished before it: :meth:`changed` is exact, not eventually
 right. What it cannot see makes it answer "changed" or fail, never "unchanged": a full queue
@@ -32,6 +36,7 @@ import ctypes
 import ctypes.util
 import errno
 import os
+import select
 import struct
 import subprocess
 import sys
@@ -59,6 +64,7 @@ IN_CLOEXEC = os.O_CLOEXEC
 MASK = (IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_DELETE_SELF
         | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW | IN_EXCL_UNLINK)
 MAX_DIRECTORIES = 100_000  # more than this: not watched (git answers each question, as before)
+MAX_PATHS = 256  # more changed paths than this in one look: :attr:`TreeWatch.paths` is None (look at everything)
 _EVENT = struct.Struct("iIII")
 GRAPHMIND_DIR = ".graphmind"
 GRAPHMIND_SETTINGS = frozenset({"config.toml", ".gitignore"})  # the files of .graphmind/ git may see
@@ -112,6 +118,10 @@ class TreeWatch:
         # whether the last look's changes may have moved HEAD or a ref (else git's history of
         # HEAD is what it was: only the working tree, the index or the excludes changed)
         self.head_moved = False
+        # the workspace's paths (relative, '/'-separated; a folder stands for everything below it)
+        # the last look's changes were all under; None: anything may have changed (git's index or
+        # excludes, a .gitignore at the top or above it, a broken watch, too many paths)
+        self.paths: set[str] | None = None
         self._skip = {git_dir, common_dir, root / ".git"}
         try:
             self._tree(root)
@@ -168,10 +178,10 @@ class TreeWatch:
     def changed(self) -> bool:
         """Whether anything git or the layer reads may have changed since the last call (True
         also once :attr:`broken`)."""
-        self.head_moved = True
+        self.head_moved, self.paths = True, None
         if self.broken is not None:
             return True
-        changed, self.head_moved = False, False
+        changed, self.head_moved, self.paths = False, False, set()
         try:
             while True:
                 try:
@@ -180,12 +190,29 @@ class TreeWatch:
                     return changed
                 changed |= self._events(data)
                 if self.broken is not None:
-                    self.head_moved = True
+                    self.head_moved, self.paths = True, None
                     return True
         except (OSError, WatchFailed) as exc:
             self.broken = str(exc) or type(exc).__name__
-            self.head_moved = True
+            self.head_moved, self.paths = True, None
             return True
+
+    def wait(self, timeout: float, wake: int | None = None) -> bool:
+        """Block until the queue holds events (True: :meth:`changed` may say so; they may all be
+        irrelevant), ``wake`` (a file descriptor) is readable, or ``timeout`` seconds passed
+        (False). True at once once :attr:`broken`. The queue is not read: :meth:`changed` does."""
+        if self.broken is not None or self._fd < 0:
+            return True
+        poll = select.poll()
+        poll.register(self._fd, select.POLLIN)
+        if wake is not None:
+            poll.register(wake, select.POLLIN)
+        try:
+            ready = poll.poll(max(0, int(timeout * 1000)))
+        except OSError as exc:
+            self.broken = f"poll: {exc}"
+            return True
+        return any(fd == self._fd for fd, _ in ready)
 
     def _events(self, data: bytes) -> bool:
         changed, at = False, 0
@@ -212,6 +239,7 @@ class TreeWatch:
                 if _ignores_all(self.root / name):  # GraphMind's own folder made (its first index or layer)
                     continue
             changed = True
+            self._changed_path(watched, name)
             if watched.kind == "refs" or watched.kind == "git" and name not in _NOT_HEAD or (
                     watched.path == self.root and name == ".git"):  # (a worktree's .git file: where its git is)
                 self.head_moved = True
@@ -222,6 +250,24 @@ class TreeWatch:
                 else:
                     self._recursive(sub, "refs")
         return changed
+
+    def _changed_path(self, watched: _Watched, name: str) -> None:
+        """Adds what an event changed to :attr:`paths`: a name in a folder of the workspace (a
+        ``.gitignore``: its folder, whose untracked files it decides); anything else: None."""
+        if self.paths is None:
+            return
+        if watched.kind != "tree" or watched.path == self.root and name == ".git":
+            self.paths = None
+            return
+        at = watched.path if name in ("", ".gitignore") else watched.path / name
+        try:
+            rel = at.relative_to(self.root).as_posix()
+        except ValueError:
+            rel = "."
+        if rel == "." or len(self.paths) >= MAX_PATHS:
+            self.paths = None
+        else:
+            self.paths.add(rel)
 
     @staticmethod
     def _relevant(kind: str, name: str) -> bool:
