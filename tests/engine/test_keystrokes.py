@@ -420,3 +420,59 @@ def test_a_keystrokes_buffer_row_has_no_file_version_and_its_close_reads_the_dis
     assert sha() == hashlib.sha256(eng.docs["m.py"].text).hexdigest()
     eng.close_document("m.py")
     assert sha() == disk
+
+
+def _lookups(eng: Engine) -> list[str]:
+    """The statements the store runs from now on that look a name up (symbols, bindings, supertypes)."""
+    seen: list[str] = []
+    eng.store.db.set_trace_callback(
+        lambda sql: seen.append(sql) if any(f"FROM {t}" in sql for t in ("symbols", "bindings", "supers")) else None
+    )
+    return seen
+
+
+def test_the_first_keystroke_after_an_open_looks_up_nothing_the_open_looked_up(tmp_path: Path) -> None:
+    """The open's resolution view is the first keystroke's (its caches answer as the store does:
+    nothing but resolutions was written since): a call to a name the file already calls is bound
+    without asking the store."""
+    eng = _engine(tmp_path, {"helpers.py": HELPERS, "model.py": MODEL})
+    eng.open_document("model.py", MODEL.encode())
+    seen = _lookups(eng)
+    at = MODEL.index("        return n\n")
+    eng.edit_document("model.py", [(at, at, b"        audit(n)\n")])
+    eng.store.db.set_trace_callback(None)
+    assert seen == []
+    _closed_equals_fresh(tmp_path, eng, {"model.py": MODEL[:at] + "        audit(n)\n" + MODEL[at:]})
+
+
+def test_a_write_between_the_open_and_the_first_keystroke_is_seen_by_it(tmp_path: Path) -> None:
+    """The kept view lives while the store's epoch is the open's: another file changed on disk
+    after the open (``audit`` gone from helpers.py) and the first keystroke's call to it is unresolved."""
+    eng = _engine(tmp_path, {"helpers.py": HELPERS, "model.py": MODEL})
+    eng.open_document("model.py", MODEL.encode())
+    helpers = "def clean(x):\n    return x\n"
+    (tmp_path / "helpers.py").write_text(helpers, encoding="utf-8")
+    eng.refresh_paths(["helpers.py"])
+    at = MODEL.index("        return n\n")
+    eng.edit_document("model.py", [(at, at, b"        audit(n)\n")])
+    text = MODEL[:at] + "        audit(n)\n" + MODEL[at:]
+    got = {e for e in snapshot(eng)["edges"] if e[0] == "model.py"}
+    eng.close()
+    fresh = _engine(tmp_path / "fresh", {"helpers.py": helpers, "model.py": text})
+    assert got == {e for e in snapshot(fresh)["edges"] if e[0] == "model.py"}
+    fresh.close()
+
+
+def test_the_first_keystroke_that_adds_a_line_after_an_open_moves_the_records_below_in_place(tmp_path: Path) -> None:
+    """An open's merge is copied apart from the chunks' merge caches (``Extraction.loose``): the
+    first Enter moves the symbols and sites below it in place, as later ones do, not copies of them."""
+    eng = _engine(tmp_path, {"helpers.py": HELPERS, "model.py": MODEL})
+    doc = eng.open_document("model.py", MODEL)
+    assert doc.extraction is not None
+    sym, site = doc.extraction.facts.symbols[-1], doc.extraction.facts.sites[-1]  # main(), Model().save()
+    row = site.range[0]
+    at = MODEL.index("        return n\n") + len("        return n")
+    eng.edit_document("model.py", [(at, at, b"\n        ")])
+    assert doc.extraction.facts.symbols[-1] is sym and doc.extraction.facts.sites[-1] is site
+    assert site.range[0] == row + 1
+    _closed_equals_fresh(tmp_path, eng, {"model.py": MODEL[:at] + "\n        " + MODEL[at:]})

@@ -369,7 +369,7 @@ def extract(
         ext.prefix, ext.suffix, ext.drow = prefix, suffix, drow if suffix else 0
         return ext
     return _merged(lang, _range(root), src, relpath, module, last if reused else None, done, prefix, suffix, drow,
-                   keep or reused)
+                   keep or reused, apart=fresh and last is None)
 
 
 @_bounded
@@ -673,11 +673,13 @@ def _range(root: ts.Node) -> Range:
 
 def _merged(
     lang: Language, whole: Range, src: bytes, relpath: str, module: str, last: Extraction | None, done: list[Chunk],
-    prefix: int, suffix: int, drow: int, keep: bool = True,
+    prefix: int, suffix: int, drow: int, keep: bool = True, apart: bool = False,
 ) -> Extraction:
     """The extraction of chunks ``done`` (``last``: the previous one, whose first ``prefix`` and
     last ``suffix`` chunks they reuse, moved by ``drow`` lines); ``whole``: the module's range;
-    ``keep`` False: the chunks are dropped after (see :func:`extract`)."""
+    ``keep`` False: the chunks are dropped after (see :func:`extract`); ``apart``: a buffer's first
+    extraction (an open: off the keystrokes' path), its records copied apart from the chunks'
+    merge caches for the first keystroke."""
     if last is not None and not drow and _same_but_bytes(last, done, prefix, suffix, whole):
         return Extraction(last.facts, done, last.sids, last.ids, last.sym_at, last.site_at, prefix, suffix, 0, True, src,
                           last.loose)
@@ -689,8 +691,17 @@ def _merged(
         sym_at.append(sym_at[-1] + len(c.facts.symbols) - (2 if c.parent is not None else 1))
         site_at.append(site_at[-1] + len(c.facts.sites))
     ids = symbol_ids(relpath, facts)
+    loose = None
+    if keep and apart:
+        # the merged records copied apart from the chunks' merge caches (Extraction.loose): the
+        # first keystroke that adds or removes a line moves them in place (_splice), as every later
+        # one does, rather than copying every record after it (~1-2 ms of Django's fields/__init__.py)
+        facts.symbols[1:] = _moved_symbols(facts.symbols[1:], 0)
+        facts.sites[:] = _moved_sites(facts.sites, 0)
+        loose = (1, 0)
     return Extraction(
-        facts, done, _site_ids(done, ids, sym_at), ids, sym_at, site_at, prefix, suffix, drow, last is not None, src
+        facts, done, _site_ids(done, ids, sym_at), ids, sym_at, site_at, prefix, suffix, drow, last is not None, src,
+        loose,
     )
 
 

@@ -691,7 +691,8 @@ class Updater:
         store = self.store
         changed_keys: set[str] = set()
         touched: dict[int, tuple[Facts, list[int]]] = {}
-        for ch in changes:
+        changes_seen = list(changes)
+        for ch in changes_seen:
             if (doc := self.docs.get(ch.path)) is not None:
                 doc.known_base = None
             fid = store.file_id(ch.path)
@@ -740,7 +741,13 @@ class Updater:
             pending |= self.dependents(changed_keys)
         if not resolve:
             return pending
-        self.resolve_files(sorted(pending), self.view(), touched)
+        view = self.view()
+        self.resolve_files(sorted(pending), view, touched)
+        # its caches answer every lookup as the store does now (a resolution writes no symbol,
+        # binding or supertype): after a buffer's write (an open), the first keystroke's view while
+        # the epoch is this one (_keystroke_view), its member's names not asked of the store again
+        if self.resolving is None and any(ch.path in self.docs for ch in changes_seen):
+            self._warm = (view, store.epoch())
         return set()
 
     def propagate(self, doc: Document) -> None:
