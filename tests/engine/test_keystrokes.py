@@ -395,9 +395,10 @@ def test_a_site_whose_resolution_changes_while_its_row_does_not_is_written(tmp_p
     eng.close()
 
 
-def test_a_keystrokes_buffer_row_has_no_file_version_and_its_close_reads_the_disk(tmp_path: Path) -> None:
-    """A keystroke's text is no file's version: the buffer's row has no sha256 (it is not hashed
-    per keystroke); an open and a settle hash the text, and a close reads the disk's version."""
+def test_a_buffer_row_holds_its_texts_sha256_at_every_keystroke_and_its_close_the_disks(tmp_path: Path) -> None:
+    """A buffer's row holds its text's sha256 after every keystroke, as a fresh index of that text
+    would (a buffer whose text needs no settle keeps its last keystroke's row: a NULL there made
+    the PostgreSQL buffer layer differ from a fresh index); a close reads the disk's version."""
     import hashlib
 
     src = "def f():\n    return 1\n\n\ndef g():\n    return f()\n"
@@ -408,16 +409,20 @@ def test_a_keystrokes_buffer_row_has_no_file_version_and_its_close_reads_the_dis
     def sha() -> str | None:
         return eng.db.execute("SELECT sha256 FROM files WHERE path = 'm.py'").fetchone()[0]
 
+    def text_sha() -> str:
+        return hashlib.sha256(eng.docs["m.py"].text).hexdigest()
+
     disk = hashlib.sha256(src.encode()).hexdigest()
     assert sha() == disk
     eng.open_document("m.py", src)
     assert sha() == disk
     at = src.index("return 1") + len("return 1")
-    eng.edit_document("m.py", [(at, at, b"0")])  # a body edit: still a patch
-    assert sha() is None
+    eng.edit_document("m.py", [(at, at, b"0")])  # a body edit: a patch, nothing for a settle to do
+    assert sha() == text_sha() != disk
+    assert not eng.settle("m.py") and sha() == text_sha()
     eng.edit_document("m.py", [(at, at, b"\n    x = max(")])  # broken: settles afresh
-    assert sha() is None and eng.settle("m.py")
-    assert sha() == hashlib.sha256(eng.docs["m.py"].text).hexdigest()
+    assert sha() == text_sha() and eng.settle("m.py")
+    assert sha() == text_sha()
     eng.close_document("m.py")
     assert sha() == disk
 
