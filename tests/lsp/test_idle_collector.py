@@ -179,6 +179,11 @@ def test_work_that_made_fewer_objects_is_collected_once_the_client_is_quiet(held
     assert (held.collections, made() is not None) == ([0, 0], True)
     clock.advance(collector_mod.YOUNG_IDLE_S)
     assert (held.collections, made() is None) == ([1, 0], True)
+    # that timer is spent: the next message's quiet is collected as any message's is
+    held.after_message(loop)
+    made = _cycle()
+    clock.advance(collector_mod.YOUNG_IDLE_S)
+    assert (held.collections[0], made() is None) == (2, True)
 
 
 def test_server_holds_the_collector_after_its_index_and_releases_it_at_shutdown(tmp_path: Path) -> None:

@@ -118,7 +118,8 @@ class IdleCollector:
         if gc.get_count()[0] - self._seen > BURST:
             self._collect_young()
         elif loop is not None and self._young is None:
-            self._young = loop.call_later(YOUNG_IDLE_S, self._collect_young)
+            self._loop = loop
+            self._young = loop.call_later(YOUNG_IDLE_S, self._young_due)  # (which clears it, as a message's)
         self._seen = gc.get_count()[0]
 
     def _cancel(self) -> None:
