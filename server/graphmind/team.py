@@ -37,7 +37,7 @@ from .store.location import StoreLocation
 from .store.pg_overlay import check
 from .store.pg_search import PgLayers
 from .store.snapshots import SnapshotInfo, SnapshotStore
-from .tree_watch import TreeWatch, WatchFailed, open_watch
+from .tree_watch import KeptWatch
 from .workspace import DEFAULT_MAX_FILE_SIZE
 
 EDITOR_TIMEOUT = 3.0  # seconds to reach the store before answering from the local index
@@ -269,8 +269,12 @@ class KeptSnapshot:
         self._repo: GitRepo | None = None  # the git repository it was asked of
         self._head_same = False  # nothing since then could have moved HEAD or a ref (the watch says)
         self._asked = 0.0  # when the store was last asked for the newest snapshot (time.monotonic)
-        self._watch: TreeWatch | None = None
-        self.unwatched: str | None = None  # why git is asked before every question (None: watched)
+        self._watch = KeptWatch()  # (its ``unwatched``: why git is asked before every question)
+
+    @property
+    def unwatched(self) -> str | None:
+        """Why git is asked before every question (None: watched, or not yet)."""
+        return self._watch.unwatched
 
     def open(self, root: Path) -> tuple[SnapshotEngine | None, StoreStatus]:
         with self._lock:
@@ -288,26 +292,10 @@ class KeptSnapshot:
 
     def _changed(self, root: Path) -> bool:
         """Whether git must be asked again: anything it answers may have changed since it last
-        was (read from the watch's queue now, before git runs: a change made meanwhile is seen
-        by the next question)."""
-        watch = self._watch
-        self._head_same = False
-        if watch is not None and (watch.root != root or watch.broken is not None):
-            watch.close()
-            watch = self._watch = None
-        if watch is None:
-            if self.unwatched is not None:
-                return True
-            try:
-                self._watch = open_watch(root)
-            except WatchFailed as exc:
-                self.unwatched = str(exc)
-            if self._watch is None and self.unwatched is None:
-                self.unwatched = "inotify is not available"
-            return True
-        changed = watch.changed()
-        self._head_same = not watch.head_moved
-        return changed
+        was (:meth:`.tree_watch.KeptWatch.look`)."""
+        look = self._watch.look(root)
+        self._head_same = look.head_same
+        return look.changed
 
     def _known_head(self) -> tuple[GitRepo, list[str]] | None:
         """The repository and HEAD's ancestry the last question's git gave, when nothing since
@@ -394,9 +382,7 @@ class KeptSnapshot:
     def close(self) -> None:
         self.failed()
         with self._lock:
-            if self._watch is not None:
-                self._watch.close()
-                self._watch = None
+            self._watch.close()
 
 
 class _Kept:

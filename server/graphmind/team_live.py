@@ -48,7 +48,7 @@ from .store import IndexUnavailable
 from .store.location import StoreLocation
 from .store.pg_stacking import Stacking
 from .team import SnapshotEngine, StoreStatus, open_snapshot, timeout
-from .tree_watch import TreeWatch, WatchFailed, open_watch
+from .tree_watch import KeptWatch
 from .workspace import SKIP_DIRS
 
 if TYPE_CHECKING:
@@ -132,8 +132,9 @@ class StoreFolder:
         self._building: threading.Thread | None = None
         self._note: str | None = None  # why the last answer did not wait for its snapshot
         self._checked: tuple[str | None, str] | None = None  # (HEAD, digest of the changes), by the watcher
-        self._tree: TreeWatch | None = None  # the watcher thread's own (inotify): whether git need be asked
-        self.unwatched: str | None = None  # why git is asked every CHECK_SECONDS (None: watched, or not yet)
+        # the watcher thread's own (inotify): whether git need be asked (its ``unwatched``: why git
+        # is asked every CHECK_SECONDS; None: watched, or not yet)
+        self._tree = KeptWatch()
         self._head_same = False  # the watch says nothing since the last look could have moved HEAD
         self._paths: set[str] | None = None  # and that every change since is under these paths (None: anywhere)
         self._seen: dict[str, str] | None = None  # the last look's changes: path -> status and stamp
@@ -184,41 +185,26 @@ class StoreFolder:
                     log.exception("watching %s for its snapshot failed", self.root)
                 self._pause(looked)
         finally:
-            if self._tree is not None:
-                self._tree.close()
-                self._tree = None
+            self._tree.close()
+
+    @property
+    def unwatched(self) -> str | None:
+        """Why git is asked every CHECK_SECONDS (None: watched, or not yet)."""
+        return self._tree.unwatched
 
     def _changed(self) -> bool:
         """Whether git must be asked again: the first look, the last one failed, or the watch saw
-        a change since (its queue read now, before git runs: a change made meanwhile is seen by
-        the next look) or cannot tell (a broken watch is made again; none: git every tick)."""
-        watch = self._tree
-        self._head_same, self._paths = False, None
-        if watch is not None and watch.broken is not None:
-            log.info("watching %s again: %s", self.root, watch.broken)
-            watch.close()
-            watch = self._tree = None
-        if watch is None:
-            if self.unwatched is None:
-                try:
-                    self._tree = open_watch(self.root)
-                except WatchFailed as exc:
-                    self.unwatched = str(exc)
-                if self._tree is None and self.unwatched is None:
-                    self.unwatched = "inotify is not available"
-                if self.unwatched is not None:
-                    log.info("%s: git is asked every %gs (%s)", self.root, CHECK_SECONDS, self.unwatched)
-            return True
-        changed = watch.changed()  # (read even when looking anyway: the queue is emptied)
-        self._head_same = not watch.head_moved  # only files, the index or the excludes changed
-        self._paths = watch.paths  # (None: not only files of the workspace)
-        return changed or self._checked is None or self._checked[0] is None
+        a change since or cannot tell (:meth:`.tree_watch.KeptWatch.look`)."""
+        look = self._tree.look(self.root)
+        self._head_same = look.head_same  # only files, the index or the excludes changed
+        self._paths = look.paths  # (None: not only files of the workspace)
+        return look.changed or self._checked is None or self._checked[0] is None
 
     def _pause(self, looked: float) -> None:
         """Until the next look may be due: CHECK_SECONDS without a watch; with one, until it
         holds events (at least LOOK_GAP after the last look, BURST_SECONDS after the first
         event) or CHECK_SECONDS pass."""
-        watch = self._tree
+        watch = self._tree.watch
         if watch is None or self._wake is None:
             self._stop.wait(CHECK_SECONDS)
             return

@@ -35,6 +35,7 @@ import contextlib
 import ctypes
 import ctypes.util
 import errno
+import logging
 import os
 import select
 import struct
@@ -42,6 +43,8 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+
+log = logging.getLogger(__name__)
 
 IN_MODIFY = 0x2
 IN_ATTRIB = 0x4
@@ -312,4 +315,53 @@ def open_watch(root: Path) -> TreeWatch | None:
     return TreeWatch(root, git_dir.resolve(), common.resolve(), Path(lines[2]).resolve(), libc)
 
 
-__all__ = ["MAX_DIRECTORIES", "TreeWatch", "WatchFailed", "open_watch"]
+@dataclass(frozen=True)
+class Look:
+    """What a :class:`KeptWatch` says before git is asked: whether it must be (a change seen, or
+    no watch to tell), whether nothing since the last look could have moved ``HEAD`` or a ref,
+    and the workspace paths every change since is under (None: anywhere)."""
+
+    changed: bool
+    head_same: bool = False
+    paths: set[str] | None = None
+
+
+class KeptWatch:
+    """A workspace's :class:`TreeWatch`, kept from look to look (the MCP server's kept snapshot,
+    the language server's store watcher): made again when it broke or the workspace is another;
+    where none can be made, ``unwatched`` says why and every look says "changed" (git is asked
+    each time, as without a watch)."""
+
+    def __init__(self) -> None:
+        self.watch: TreeWatch | None = None
+        self.unwatched: str | None = None
+
+    def look(self, root: Path) -> Look:
+        """Read the watch's queue now, before git runs (a change made meanwhile is seen by the
+        next look); the first look, and any look without a watch, says "changed"."""
+        watch = self.watch
+        if watch is not None and (watch.root != root.resolve() or watch.broken is not None):
+            log.info("watching %s again: %s", root, watch.broken or "another workspace")
+            watch.close()
+            watch = self.watch = None
+        if watch is None:
+            if self.unwatched is None:
+                try:
+                    self.watch = open_watch(root)
+                except WatchFailed as exc:
+                    self.unwatched = str(exc)
+                if self.watch is None and self.unwatched is None:
+                    self.unwatched = "inotify is not available"
+                if self.unwatched is not None:
+                    log.info("%s is not watched (%s): git is asked each time", root, self.unwatched)
+            return Look(changed=True)
+        # (read even when the caller looks anyway: the queue is emptied)
+        return Look(watch.changed(), not watch.head_moved, watch.paths)
+
+    def close(self) -> None:
+        if self.watch is not None:
+            self.watch.close()
+            self.watch = None
+
+
+__all__ = ["MAX_DIRECTORIES", "KeptWatch", "Look", "TreeWatch", "WatchFailed", "open_watch"]

@@ -205,20 +205,20 @@ def test_without_a_watch_git_is_asked_each_time(
 ) -> None:
     """A watch that overflowed is made again (git asked for that question); where none can be
     made (no inotify, too many folders), git answers every question, as before."""
-    import graphmind.team as team
+    import graphmind.tree_watch as tree_watch
 
     index_commit(repo, check(pg_url, "test"), "HEAD", jobs=1)
     _ask(tools)
     assert _ask(tools)[1]["checked"] == "watch"
-    tools._kept._watch.broken = "the event queue overflowed"
+    tools._kept._watch.watch.broken = "the event queue overflowed"
     assert _ask(tools)[1]["checked"] == "git"
     assert _ask(tools)[1]["checked"] == "watch"
-    tools._kept._watch.broken = "gone"
+    tools._kept._watch.watch.broken = "gone"
 
     def refused(root: Path) -> None:
-        raise team.WatchFailed("more than 2 folders to watch")
+        raise tree_watch.WatchFailed("more than 2 folders to watch")
 
-    monkeypatch.setattr(team, "open_watch", refused)
+    monkeypatch.setattr(tree_watch, "open_watch", refused)
     for _ in range(3):
         assert _ask(tools)[1]["checked"] == "git"
     assert tools._kept.unwatched == "more than 2 folders to watch"

@@ -15,7 +15,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from graphmind import team_live
+from graphmind import team_live, tree_watch
 from graphmind.commits import index_commit
 from graphmind.store.location import check
 from pg_util import git
@@ -185,7 +185,7 @@ def test_without_a_watch_git_is_asked_every_tick(
     monkeypatch.setattr(team_live, "CHECK_SECONDS", TICK)
     monkeypatch.setattr(team_live, "LOOK_GAP", TICK)
     if how == "no inotify":
-        monkeypatch.setattr(team_live, "open_watch", lambda root: None)
+        monkeypatch.setattr(tree_watch, "open_watch", lambda root: None)
     index_commit(repo, check(pg_url, "test"), "HEAD", jobs=1)
     store = team_live.StoreFolder(_folder(repo), check(pg_url, "test"))
     store.start()
@@ -199,13 +199,13 @@ def test_without_a_watch_git_is_asked_every_tick(
         else:
             assert store.unwatched is None
             time.sleep(3 * TICK)
-            watch, looks = store._tree, store.looks
+            watch, looks = store._tree.watch, store.looks
             assert watch is not None
             watch.broken = "the event queue overflowed"  # (as the watch says it)
             deadline = time.monotonic() + 10
-            while store._tree in (watch, None) and time.monotonic() < deadline:  # (made again)
+            while store._tree.watch in (watch, None) and time.monotonic() < deadline:  # (made again)
                 time.sleep(0.05)
-            assert store._tree is not watch and store._tree is not None and store.looks == looks + 1
+            assert store._tree.watch is not watch and store._tree.watch is not None and store.looks == looks + 1
         (repo / "src/shop/local.py").write_text("from shop.orders import make\n\n\ndef on_disk():\n    make()\n")
         got, _ = _answer(store, lambda got, st: "shop.local.on_disk" in got)
     finally:
