@@ -540,9 +540,7 @@ class Updater:
                 if doc.stale_sids is not None:  # (None: every site waits still, whatever this step resolved)
                     doc.stale_sids.update(ext.sids[i] for i in batch)
             elif doc.waiting is None:
-                view.deps = set()
-                view.lang = lang.name
-                store.replace_overrides(fid, list(lang.overrides(ext.facts, view, ext.ids)), view.deps)
+                self._write_overrides(fid, lang, ext.facts, ext.ids, view)
                 doc.waiting = self.waiting(doc)
             else:
                 self._resolve_some(doc, view, most, deadline)
@@ -590,13 +588,17 @@ class Updater:
                               until=deadline)
                 del part.left[: len(batch)]
                 done += len(batch)
-            else:  # its overrides, as a whole file's resolution writes them
-                view.deps = set()
-                view.lang = part.lang.name
-                overrides = list(part.lang.overrides(part.facts, view, part.ids))
-                self.store.replace_overrides(part.fid, overrides, view.deps)
+            else:
+                self._write_overrides(part.fid, part.lang, part.facts, part.ids, view)
                 doc.waiting_part = None
                 done += 1
+
+    def _write_overrides(self, fid: int, lang: languages.Language, facts: Facts, ids: list[int], view: StoreView) -> None:
+        """What overrides the methods a file declares, written as a whole file's resolution writes
+        them: after its sites were resolved a part at a time (a settle's steps)."""
+        view.deps = set()
+        view.lang = lang.name
+        self.store.replace_overrides(fid, list(lang.overrides(facts, view, ids)), view.deps)
 
     def open_cold(self, doc: Document) -> None:
         """After an open: the buffer's sites, for idle steps to fill the site memo with
