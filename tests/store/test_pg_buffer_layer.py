@@ -19,7 +19,7 @@ from graphmind.store.pg_overlay import LAYERED_VIEWS
 from graphmind.store.snapshots import SnapshotStore
 from graphmind.team import SnapshotEngine, open_snapshot
 from graphmind.team_live import LiveSnapshot
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from pg_util import repository
 from profiles import examples
@@ -67,7 +67,14 @@ def assert_live_equals_fresh(root: Path, loc: StoreLocation, engine: SnapshotEng
     try:
         got, want = _canonical(_stacked_rows(engine)), _canonical(_stacked_rows(fresh))
         for view in LAYERED_VIEWS:
-            assert got[view] == want[view], view
+            if view != "deps":
+                assert got[view] == want[view], view
+        # deps (the keys a file's resolution looked up) may hold more of an open buffer's keys: a
+        # keystroke adds its chunk's lookups and cannot tell which of the file's keys only the old
+        # text made. More keys re-resolve a file needlessly; a key missing would miss one.
+        assert set(want["deps"]) <= set(got["deps"]), "a dependency key missing"
+        extra = {dict(r)["file_id"] for r in set(got["deps"]) - set(want["deps"])}
+        assert extra <= {repr(p) for p in buffers}, extra
         names = sorted({r[0] for r in fresh.store.db.execute("SELECT qname FROM symbols WHERE kind != 'module'")})
         for q in names:
             assert _callers(Graph(engine), q) == _callers(Graph(fresh), q), q  # type: ignore[arg-type]
@@ -77,6 +84,8 @@ def assert_live_equals_fresh(root: Path, loc: StoreLocation, engine: SnapshotEng
 
 @settings(max_examples=examples(8), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(disk=st.one_of(st.just([]), edit_sequences(FILES, FRAGMENTS, max_edits=3)), steps=st.lists(step, min_size=1, max_size=8))
+# opened as on disk, then an import unbound (`import helpers` → `mport helpers`): its deps rows went stale
+@example(disk=[], steps=[("scripts/tool.py", (0, 0, "")), ("scripts/tool.py", (0, 1, ""))])
 def test_buffer_edits_in_place_equal_a_layer_made_from_the_final_texts(pg_url: str, disk: list, steps: list) -> None:
     loc = check(pg_url, "test")
     with tempfile.TemporaryDirectory() as tmp:
