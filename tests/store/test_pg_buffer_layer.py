@@ -86,6 +86,8 @@ def assert_live_equals_fresh(root: Path, loc: StoreLocation, engine: SnapshotEng
 @given(disk=st.one_of(st.just([]), edit_sequences(FILES, FRAGMENTS, max_edits=3)), steps=st.lists(step, min_size=1, max_size=8))
 # opened as on disk, then an import unbound (`import helpers` → `mport helpers`): its deps rows went stale
 @example(disk=[], steps=[("scripts/tool.py", (0, 0, "")), ("scripts/tool.py", (0, 1, ""))])
+# a line typed into a class's docstring: the class's doc (search) is its header chunk's
+@example(disk=[], steps=[("src/shop/payments/gateway.py", (0, 0, "")), ("src/shop/payments/gateway.py", (179, 0, "    pass\n"))])
 def test_buffer_edits_in_place_equal_a_layer_made_from_the_final_texts(pg_url: str, disk: list, steps: list) -> None:
     loc = check(pg_url, "test")
     with tempfile.TemporaryDirectory() as tmp:

@@ -147,18 +147,40 @@ class Extraction:
 
 def _key(src: bytes, span: Span, parent_key: bytes) -> bytes:
     """Same key, same facts: the chunk's text, its start column, the type of node it parsed as
-    (the same text can parse differently around syntax errors), its container's key, and the
-    comments right above it (they document its definition, for search: see ``Language.docs``)."""
+    (the same text can parse differently around syntax errors), its container's key, whether it
+    is a header, and the comments right above it (they document its definition, for search: see
+    ``Language.docs``)."""
     h = hashlib.blake2b(src[span.start : span.end], digest_size=16)
     h.update(span.start_point[1].to_bytes(4, "little"))
     h.update(span.node.type.encode())
     h.update(parent_key)
-    cur, prev = span.node, span.node.prev_sibling
-    while prev is not None and "comment" in prev.type and cur.start_point[0] - prev.end_point[0] <= 1:
+    if span.container is not None:  # a header (a class of a docstring alone is one statement: the same bytes)
+        h.update(b"header")
+    cur, prev = _statement(span), None
+    for prev in _comments_above(cur):
         h.update(src[prev.start_byte : prev.end_byte])
         h.update((cur.start_point[0] - prev.end_point[0]).to_bytes(4, "little"))
-        cur, prev = prev, prev.prev_sibling
+        cur = prev
     return h.digest()
+
+
+def _statement(span: Span) -> ts.Node:
+    """The node of the statement ``span`` is: its own node, or for a class member (whose node is
+    its class, cut to the member's bytes) the member's node inside it."""
+    node = span.node
+    if span.start == node.start_byte:
+        return node
+    return node.descendant_for_byte_range(span.start, span.end) or node
+
+
+def _comments_above(node: ts.Node) -> list[ts.Node]:
+    """The comments right above ``node`` (no blank line between), nearest first."""
+    out: list[ts.Node] = []
+    cur, prev = node, node.prev_sibling
+    while prev is not None and "comment" in prev.type and cur.start_point[0] - prev.end_point[0] <= 1:
+        out.append(prev)
+        cur, prev = prev, prev.prev_sibling
+    return out
 
 
 def placed(c: Chunk) -> Facts:
@@ -275,6 +297,7 @@ def extract(
             if (
                 o is not None and o.start_byte == sp.start and o.size == sp.end - sp.start and o.parent == sp.parent
                 and o.start_row == sp.start_point[0] and o.kind == sp.node.type
+                and (o.container is None) == (sp.container is None)
                 and (sp.parent is None or old[sp.parent].key == pk)
             ):
                 keys.append(o.key)
@@ -476,6 +499,8 @@ def extract_region(
     after = old[stop]
     if any(sp.start < lo or sp.end > hi for sp in own):
         return None
+    if own and after.parent == header and "comment" in _statement(own[-1]).type:
+        return None  # the doc of the chunk after the part (see parse.member_region)
     # (a header chunk ends where its first member starts)
     if own and (
         (first - 1 != header and own[0].start_point[0] <= old[first - 1].end_row)
@@ -609,14 +634,14 @@ def _suffix_key(
     o = old[j]
     if (
         o.broken or o.size != sp.end - sp.start or o.kind != sp.node.type or len(old_src) - o.start_byte != len(src) - sp.start
-        or (o.parent is None) != (sp.parent is None)
+        or (o.parent is None) != (sp.parent is None) or (o.container is None) != (sp.container is None)
         or (sp.parent is not None and old[o.parent].key != keys[sp.parent])  # type: ignore[index]
         or _column(old_src, o.start_byte) != sp.start_point[1]
     ):
         return None
-    cur, prev = sp.node, sp.node.prev_sibling
-    while prev is not None and "comment" in prev.type and cur.start_point[0] - prev.end_point[0] <= 1:
-        cur, prev = prev, prev.prev_sibling
+    node = _statement(sp)
+    above = _comments_above(node)
+    prev = (above[-1] if above else node).prev_sibling
     if prev is None or prev.start_byte < cut:
         return None
     return o.key

@@ -738,14 +738,30 @@ def chunk_spans(root: ts.Node) -> list[Span]:
     for child in root.children:
         cls = child.child_by_field_name("definition") if child.type == "decorated_definition" else child
         body = cls.child_by_field_name("body") if cls is not None and cls.type == "class_definition" else None
-        if body is None or not body.children:
+        members = body.children if body is not None else []
+        # the class's docstring is its header's (the class's doc, for search): an edit of it
+        # re-extracts the header
+        end = members[0] if members and _is_docstring(members[0]) else None
+        if end is not None:
+            members = members[1:]
+        if body is None or not members:
             spans.append(Span(child, child.start_byte, child.end_byte, child.start_point, child.end_point, None, None))
             continue
         header = len(spans)
-        spans.append(Span(child, child.start_byte, body.start_byte, child.start_point, body.start_point, None, child))
-        for member in body.children:
+        if end is None:
+            spans.append(Span(child, child.start_byte, body.start_byte, child.start_point, body.start_point, None, child))
+        else:
+            spans.append(Span(child, child.start_byte, end.end_byte, child.start_point, end.end_point, None, child))
+        for member in members:
             spans.append(Span(child, member.start_byte, member.end_byte, member.start_point, member.end_point, header, None))
     return spans
+
+def _is_docstring(node: ts.Node) -> bool:
+    """A block's first statement that is a string alone (``Python.docs`` reads it as the doc)."""
+    if node.type == "expression_statement" and node.named_child_count == 1:
+        node = node.named_child(0)  # type: ignore[assignment]
+    return node.type == "string"  # (the grammar leaves a body's docstring unwrapped)
+
 
 def merge_member_extra(container: dict[str, Any], member: dict[str, Any]) -> dict[str, Any]:
     attrs = member.get("attrs")
