@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from . import __version__, languages
+from .ahead import Ahead
 from .commits import is_setting, refresh_changes, renames_modules
 from .engine import Engine
 from .engine.update import interface_diff, resolve_facts
@@ -50,6 +51,7 @@ from .store.pg import PgConnection
 from .store.pg_links import SiteEdges, remake, snapshot_changes, snapshot_keys, write_layer_sites
 from .store.pg_overlay import (
     INTERFACE_VIEWS,
+    ChangedSide,
     LayerRows,
     SnapshotResolutions,
     changed_side,
@@ -339,6 +341,13 @@ def _write_changes(engine: Engine, changes: list[ChangedFile], previous: list[St
                 engine.updater.apply(written, resolve=False)
 
 
+def _side(pg: PgConnection, ahead: Ahead[ChangedSide] | None, ahead_of: list[str], paths: list[str]) -> ChangedSide:
+    """:func:`~.store.pg_overlay.changed_side` of ``paths``: the one read ahead when it was of
+    those same paths (else read now)."""
+    got = ahead.result() if ahead is not None else None
+    return got if got is not None and set(ahead_of) == set(paths) else changed_side(pg, paths)
+
+
 def _build(
     root: Path, session: StackedSession, changes: list[ChangedFile], columns: dict[str, list[str]], db_path: Path,
     meta: LayerMeta, buffers: Mapping[str, bytes] | None = None, previous: list[StoredFile] | None = None,
@@ -351,6 +360,11 @@ def _build(
         # the link keys whose edges the layer's index makes from its own rows alone: made again
         # over snapshot ∪ layer once its files are resolved
         store.layers.flushed = LinkKeys()
+        # 2 (read ahead). the snapshot alone (nothing stacked in the session yet): what other
+        # files could see of the changed ones, read while they are parsed (the paths the layer
+        # will hold or delete are the changes and the buffers, unless a change renames modules)
+        paths = sorted({c.path for c in changes} | set(buffers or {}))
+        ahead = None if any(map(renames_modules, changes)) else Ahead(lambda: changed_side(pg, paths), "graphmind-layer-side")
         # 1. the changed files, then the buffers' texts over them (resolved later, against
         # snapshot ∪ layer)
         _write_changes(engine, changes, previous or [])
@@ -358,10 +372,9 @@ def _build(
             engine.open_document(rel, text)
         held = store.paths_under("")
         gone = sorted({c.path for c in changes} - set(held))
-        # 2. the snapshot alone (nothing stacked in the session yet): what other files could see
-        # of the changed ones, and the snapshot's files that looked up what changed. A few round
-        # trips in all, however many files (pipelined statements)
-        side = changed_side(pg, held + gone)
+        # 2. ... and the snapshot's files that looked up what changed. A few round trips in all,
+        # however many files (pipelined statements)
+        side = _side(pg, ahead, paths, held + gone)
         ids = side.ids
         keys: set[str] = set()
         for p in held + gone:
