@@ -22,7 +22,7 @@ from typing import Any
 
 from .ahead import Ahead
 from .engine import Engine
-from .gitrepo import ChangedFile, GitError, GitRepo
+from .gitrepo import ChangedFile, GitError, GitRepo, Untracked
 from .snapshot_layer import (
     LAYER_FILE,
     LayerRefused,
@@ -327,12 +327,14 @@ class KeptSnapshot:
         old, self._engine, self._key = self._engine, None, None
         if old is not None:
             old.close()
-        session = stacked_session(shared, snap)  # (the build's pool answers too, as in open_snapshot)
+        # (the build's pool answers too, connected while it parses: as in open_snapshot)
+        pooling = Ahead(lambda: stacked_session(shared, snap), "graphmind-store-session")
         try:
-            layer = open_layer(root, shared, snap, changes, buffers, layer_name, session) if changes or buffers else None
-            self._engine = SnapshotEngine(root, shared, snap, layer, session)
+            layer = open_layer(root, shared, snap, changes, buffers, layer_name, pooling) if changes or buffers else None
+            self._engine = SnapshotEngine(root, shared, snap, layer, pooling.result())
         except BaseException:
-            session.db.close()
+            with contextlib.suppress(Exception):
+                pooling.result().db.close()
             raise
         self._key = key
         return self._engine, layer
@@ -370,6 +372,22 @@ class _Kept:
         """(kept for the next question)"""
 
 
+class _Changes:
+    """The working tree's changes since a snapshot's commit. Git is asked ahead for those since
+    HEAD's commit (while the store connects and the snapshot is picked): a snapshot of HEAD, the
+    usual one, takes them; one of an older commit asks git again (the speculative diff's process
+    ran on the other core meanwhile)."""
+
+    def __init__(self, repo: GitRepo, head: str, untracked: Untracked) -> None:
+        self._repo, self._head, self._untracked = repo, head, untracked
+        self._ahead = Ahead(lambda: repo.changed_files(head, untracked=untracked), "graphmind-git-diff")
+
+    def since(self, commit: str) -> list[ChangedFile]:
+        if commit == self._head:
+            return self._ahead.result()
+        return self._repo.changed_files(commit, untracked=self._untracked)
+
+
 def open_snapshot(
     root: Path, location: StoreLocation, buffers: Mapping[str, bytes] | None = None, layer_name: str | None = None,
     kept: KeptSnapshot | None = None,
@@ -393,6 +411,7 @@ def open_snapshot(
         if not ancestry:
             raise GitError("HEAD names no commit")
         head = ancestry[0]
+        changed = _Changes(repo, head, untracked)
     except GitError as exc:
         connecting.discard(SnapshotStore.close)
         return None, StoreStatus(location.shown, "local", f"no git history to match snapshots with ({exc})")
@@ -410,18 +429,19 @@ def open_snapshot(
         if kept is not None:
             # (asked again for a newer snapshot without git, and kept while HEAD does not move: KeptSnapshot)
             kept._repo, kept._ancestry = repo, ancestry
-            changes = repo.changed_files(snap.commit, untracked=untracked)
+            changes = changed.since(snap.commit)
             engine, layer = kept._engine_over(root, shared, snap, changes, buffers, layer_name or LAYER_FILE)
         else:
             # one pool for the layer's build and the answers (its sessions get the layer when
-            # handed out), connected while git lists the changes
+            # handed out), connected while git lists the changes (unless it did already) and the
+            # build parses the changed files (it takes the pool when it first reads the snapshot)
             pooling = Ahead(lambda: stacked_session(shared, snap), "graphmind-store-session")
             try:
-                changes = repo.changed_files(snap.commit, untracked=untracked)
+                changes = changed.since(snap.commit)
+                layer = open_layer(root, shared, snap, changes, buffers, layer_name or LAYER_FILE, pooling) \
+                    if changes or buffers else None
             finally:
                 session = pooling.result()
-            layer = open_layer(root, shared, snap, changes, buffers, layer_name or LAYER_FILE, session) \
-                if changes or buffers else None
             engine = SnapshotEngine(root, shared, snap, layer, session)
             shared.release()  # the engine's own pool answers from here on: one session, not two
     except (LayerRefused, IndexUnavailable, GitError) as exc:
