@@ -404,3 +404,64 @@ def test_a_role_without_temporary_tables_answers_locally_and_says_why(
     assert EDITOR_PASSWORD not in json.dumps(got)
     assert [c["qualifiedName"] for c in got["results"][0]["callers"]] == [
         "shop.later.later", "shop.new.fresh", "shop.orders.cancel"]
+
+
+def test_a_layer_built_while_its_pool_connects_is_the_layer_built_on_a_connected_one(
+    repo: Path, pg_url: str, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A start hands the build its pool while the pool still connects (``ahead.Ahead``): the build
+    parses the changed files first and takes the pool when it first reads the snapshot (here the
+    pool connects only once the files were parsed). The layer is the one a build on a connected
+    pool makes: the same files, rows and layer file."""
+    import threading
+
+    from graphmind import snapshot_layer
+    from graphmind.ahead import Ahead
+    from graphmind.gitrepo import GitRepo
+    from graphmind.snapshot_layer import open_layer, stacked_session
+
+    loc = check(pg_url, "test")
+    index_commit(repo, loc, "HEAD", jobs=1)
+    orders = repo / "src/shop/orders.py"
+    orders.write_text(orders.read_text().replace("def make(", "def build(").replace("= make()", "= build()"))
+    (repo / "src/shop/later.py").write_text("from shop.orders import build\n\n\ndef later():\n    build()\n")
+    shared = SnapshotStore(loc, read_only=True)
+    git_repo = GitRepo(repo)
+    snap = shared.newest_of(git_repo.ancestors("HEAD", 10))
+    assert snap is not None
+    changes = git_repo.changed_files(snap.commit)
+    parsed = threading.Event()
+    write_changes = snapshot_layer._write_changes
+
+    def writing(*args: Any) -> None:
+        write_changes(*args)
+        parsed.set()
+
+    def connect_once_parsed() -> Any:
+        assert parsed.wait(10), "the build took its pool before parsing"
+        return stacked_session(shared, snap)
+
+    monkeypatch.setattr(snapshot_layer, "_write_changes", writing)
+    try:
+        pooling = Ahead(connect_once_parsed)
+        lazy = open_layer(repo, shared, snap, changes, name="lazy.db", session=pooling)
+        pooling.result().db.close()
+        session = stacked_session(shared, snap)
+        eager = open_layer(repo, shared, snap, changes, name="eager.db", session=session)
+        session.db.close()
+    finally:
+        shared.close()
+    assert lazy.built and eager.built
+    assert (lazy.changed, lazy.deleted, lazy.reresolved, lazy.rows) == (eager.changed, eager.deleted, eager.reresolved, eager.rows)
+    assert "src/shop/later.py" in lazy.changed and lazy.rows.rows["sites"][1]
+    files = [Store(repo / ".graphmind" / name, read_only=True) for name in ("lazy.db", "eager.db")]
+    try:
+        tables = [t for (t,) in files[0].db.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+        for table in tables:  # (kept search rows are marshalled: their values compared, not the bytes)
+            lazy_rows, eager_rows = (sorted(repr(tuple(marshal.loads(v) if table == "layer_search" and isinstance(v, bytes) else v
+                                                       for v in row)) for row in f.db.execute(f'SELECT * FROM "{table}"'))
+                                     for f in files)
+            assert lazy_rows == eager_rows, table
+    finally:
+        for f in files:
+            f.close()
