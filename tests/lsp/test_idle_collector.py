@@ -218,3 +218,55 @@ def test_server_holds_the_collector_after_its_index_and_releases_it_at_shutdown(
     finally:
         if was:
             gc.enable()
+
+
+def test_an_open_is_followed_by_a_collection_however_few_objects_it_made(held: IdleCollector) -> None:
+    """A didOpen's objects (its buffer's tree and facts: ~11K for yaml.v3's ``scannerc.go``, under
+    BURST) are walked right after it, not by the EVERY-th message after it (a keystroke)."""
+    gc.collect()
+    held.after_message(None)
+    opened = _cycle()
+    held.opened()
+    held.after_message(None)
+    assert (held.collections, opened() is None) == ([1, 0], True)
+    made = _cycle()
+    held.after_message(None)  # (the hint is the one message's)
+    assert (held.collections, made() is not None) == ([1, 0], True)
+
+
+def test_server_collects_after_a_did_open(tmp_path: Path) -> None:
+    from graphmind.lsp.server import create_server
+
+    (tmp_path / "m.py").write_text("def f():\n    return 1\n\ndef g():\n    return f()\n")
+    was = gc.isenabled()
+
+    async def run() -> tuple[int, int]:
+        server = create_server()
+        server.rpc.writer = io.BytesIO()
+        server.rpc.loop = asyncio.get_running_loop()
+        for message in (
+            {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {},
+                "workspaceFolders": [{"uri": tmp_path.as_uri(), "name": "w"}]}},
+            {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+        ):
+            server.rpc.receive(json.dumps(message).encode())
+        for _ in range(600):
+            if server.ready.is_set() and server.collector.held:
+                break
+            await asyncio.sleep(0.05)
+        server.rpc.receive(json.dumps({"jsonrpc": "2.0", "id": 2, "method": "graphmind/status", "params": {}}).encode())
+        before = server.collector.collections[0]
+        uri = (tmp_path / "m.py").as_uri()
+        server.rpc.receive(json.dumps({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+            "uri": uri, "languageId": "python", "version": 1, "text": "def f():\n    return 2\n"}}}).encode())
+        after = server.collector.collections[0]
+        server.shut_down()
+        return before, after
+
+    try:
+        before, after = asyncio.run(run())
+        assert after == before + 1
+    finally:
+        if was:
+            gc.enable()
