@@ -270,3 +270,49 @@ def test_server_collects_after_a_did_open(tmp_path: Path) -> None:
     finally:
         if was:
             gc.enable()
+
+
+def test_a_collection_a_notification_asks_for_comes_after_the_next_answer(
+    held: IdleCollector, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A didChange (a notification: no answer written) that hits the EVERY or BURST rule leaves the
+    collection to the end of the request after it (incomingCalls: after its answer, not before);
+    LIMIT objects are collected after any message."""
+    monkeypatch.setattr(collector_mod, "BURST", 3_000)
+    monkeypatch.setattr(collector_mod, "LIMIT", 20_000)
+    gc.collect()
+    held.after_message(None)
+    made = [_cycle() for _ in range(2_000)]  # 4,000 objects in one didChange
+    held.after_message(None, notification=True)
+    assert (held.collections, all(r() is not None for r in made)) == ([0, 0], True)
+    held.after_message(None, notification=True)  # (another notification: still owed)
+    assert held.collections == [0, 0]
+    held.after_message(None)  # the request after it
+    assert (held.collections, all(r() is None for r in made)) == ([1, 0], True)
+    for n in range(collector_mod.EVERY - 1):
+        held.after_message(None, notification=n % 2 == 0)
+    assert held.collections == [1, 0]
+    held.after_message(None, notification=True)  # the EVERY-th message, a notification
+    assert held.collections == [1, 0]
+    held.after_message(None)
+    assert held.collections == [2, 0]
+    made = [_cycle() for _ in range(12_000)]  # past LIMIT: after a notification too
+    held.after_message(None, notification=True)
+    assert (held.collections, all(r() is None for r in made)) == ([3, 0], True)
+
+
+def test_server_tells_the_collector_which_messages_were_notifications(tmp_path: Path) -> None:
+    from graphmind.lsp.server import create_server
+
+    seen: list[bool] = []
+
+    class Spy(IdleCollector):
+        def after_message(self, loop: asyncio.AbstractEventLoop | None, notification: bool = False) -> None:
+            seen.append(notification)
+
+    server = create_server()
+    server.collector = Spy()
+    server.rpc.writer = io.BytesIO()
+    server.rpc.receive(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "graphmind/status", "params": {}}).encode())
+    server.rpc.receive(json.dumps({"jsonrpc": "2.0", "method": "$/setTrace", "params": {"value": "off"}}).encode())
+    assert seen == [False, True]
