@@ -19,10 +19,6 @@ never pauses still cannot grow the heap without bound: every :data:`EVERY` messa
 objects made since the last collection (the collector's own count: allocations less
 deallocations) pass :data:`LIMIT`, a message is followed by a collection of what is new: a few
 keystrokes' survivors, a millisecond or two (one every ~40 keystrokes walked ~30 ms of them).
-A collection one of these rules asks for after a notification (a ``didChange``, which writes no
-answer) waits for the end of the next request (the editor's question that follows it: the
-collection comes after that answer is written, not before it), or the client's quiet; a client
-that only notifies is still bounded by :data:`LIMIT` objects.
 
 A message (or a settle, :meth:`IdleCollector.after_work`) that alone made :data:`BURST` objects is
 followed by a collection at once: a ``didOpen`` of a large file makes ~35K (Django's
@@ -58,7 +54,6 @@ class IdleCollector:
         self.messages = 0  # since the last collection
         self._seen = 0  # the collector's count when the last message or work was done
         self._opened = False  # the message being handled opened a buffer (see opened)
-        self._owed = False  # a collection a notification asked for, run after the next request
 
     def hold(self) -> None:
         if not self.held:
@@ -78,9 +73,7 @@ class IdleCollector:
         EVERY-th message after it, a keystroke)."""
         self._opened = True
 
-    def after_message(self, loop: asyncio.AbstractEventLoop | None, notification: bool = False) -> None:
-        """After each message; ``notification``: it wrote no answer (a ``didChange``), so a
-        collection it would force waits for the next request's answer (see the module's doc)."""
+    def after_message(self, loop: asyncio.AbstractEventLoop | None) -> None:
         opened, self._opened = self._opened, False
         if not self.held:
             return
@@ -89,13 +82,8 @@ class IdleCollector:
         self.messages += 1
         count = gc.get_count()[0]
         # a client that never pauses: bounded all the same; a message that made many objects pays their walk
-        if opened or count > LIMIT:
+        if opened or self.messages >= EVERY or count > LIMIT or count - self._seen > BURST:
             self._collect_young()
-        elif self._owed or self.messages >= EVERY or count - self._seen > BURST:
-            if notification:  # (after the answer to the request that follows it)
-                self._owed = True
-            else:
-                self._collect_young()
         self._seen = gc.get_count()[0]
         if loop is None:
             return
@@ -152,7 +140,6 @@ class IdleCollector:
     def _collect_young(self) -> None:
         """What was made since the last collection (the rest is frozen); its survivors frozen."""
         self.messages = 0
-        self._owed = False
         if self.held:
             gc.collect()
             gc.freeze()
@@ -162,7 +149,6 @@ class IdleCollector:
     def _collect_full(self) -> None:
         """Everything, the index's survivors too; the survivors frozen again."""
         self.messages = 0
-        self._owed = False
         if self.held:
             gc.unfreeze()
             gc.collect()

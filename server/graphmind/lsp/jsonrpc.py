@@ -133,7 +133,6 @@ class JsonRpc:
         self._ids = itertools.count(1)
         self._pending: dict[str, Callable[[Any, Any], None]] = {}  # our requests: id -> callback(result, error)
         self._running: dict[int | str, asyncio.Future[Any]] = {}  # lean requests still running (async)
-        self._notified = False  # the message being handled is a notification (no answer written)
 
     @property
     def exit_code(self) -> int:
@@ -195,11 +194,10 @@ class JsonRpc:
         """One message's bytes: JSON (else ParseError, id null, as JSON-RPC 2.0 says). A batch (an
         array) is read as its messages one by one, each request answered on its own: LSP frames
         one message per body, and a client correlates answers by id."""
-        self._notified = False
         try:
             self._receive(body)
         finally:  # answered: the collector's turn comes when the client is quiet
-            self.server.collector.after_message(self.loop, notification=self._notified)
+            self.server.collector.after_message(self.loop)
 
     def _receive(self, body: bytes) -> None:
         try:
@@ -256,7 +254,6 @@ class JsonRpc:
             self.invalid(msg_id, f"method must be a string, not {json_type(method)}")
             return
         is_request = has_id
-        self._notified = not is_request
         refusal = self.refusal(method, is_request)
         if refusal is not None:
             code, why = refusal
