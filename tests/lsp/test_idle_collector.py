@@ -123,45 +123,55 @@ def test_quiet_is_counted_from_the_last_message_without_a_timer_per_message(held
     assert held.collections == [2, 2]
 
 
-def test_a_client_that_never_pauses_is_bounded(held: IdleCollector, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every EVERY messages, and after a message that made LIMIT objects, what is new is collected."""
+def test_a_client_that_never_pauses_sets_aside_what_is_new_and_is_bounded(
+    held: IdleCollector, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every EVERY messages, after a message that made LIMIT objects, or one that alone made
+    BURST, what is new is set aside (frozen, not walked: a keystroke's survivors are alive); a
+    cycle among them is freed by the collection after a second of quiet, or once UNWALKED objects
+    were set aside (a client that never pauses: bounded all the same)."""
     monkeypatch.setattr(collector_mod, "LIMIT", 5_000)
+    monkeypatch.setattr(collector_mod, "BURST", 3_000)
+    monkeypatch.setattr(collector_mod, "UNWALKED", 40_000)
     gc.collect()
-    refs = [_cycle() for _ in range(2_000)]
     held.after_message(None)
-    assert held.collections == [0, 0] and all(r() is not None for r in refs)
-    refs += [_cycle() for _ in range(4_000)]  # (each Node and its __dict__: two tracked objects)
+    refs = [_cycle() for _ in range(1_000)]  # (each Node and its __dict__: two tracked objects)
     held.after_message(None)
-    assert held.collections == [1, 0]
-    assert all(r() is None for r in refs)
-    assert gc.get_count()[0] < 100
+    assert (held.collections, held.set_aside) == ([0, 0], 0)
+    refs += [_cycle() for _ in range(2_000)]  # past LIMIT (and BURST): set aside, not collected
+    held.after_message(None)
+    assert (held.collections, held.set_aside, gc.get_count()[0] < 100) == ([0, 0], 1, True)
+    assert all(r() is not None for r in refs) and gc.get_freeze_count() >= 6_000  # (frozen, alive)
     ref = _cycle()
     for n in range(collector_mod.EVERY):
-        assert ref() is not None and held.collections == [1, 0], n
+        assert held.set_aside == 1, n
         held.after_message(None)
-    assert ref() is None and held.collections == [2, 0]
+    assert (held.set_aside, ref() is not None, held.collections) == (2, True, [0, 0])
+    burst = [_cycle() for _ in range(1_600)]  # one message's BURST (under LIMIT)
+    monkeypatch.setattr(collector_mod, "LIMIT", 100_000)
+    held.after_message(None)
+    assert (held.set_aside, held.collections, burst[0]() is not None) == (3, [0, 0], True)
+    while held.collections[1] == 0:  # UNWALKED objects set aside: everything is walked
+        refs += [_cycle() for _ in range(2_000)]
+        held.after_message(None)
+        assert held.set_aside < 20
+    assert all(r() is None for r in refs + burst) and ref() is None and held.unwalked == 0
 
 
-def test_a_message_that_made_many_objects_is_collected_at_once(held: IdleCollector, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A message (a didOpen) or a settle that alone made BURST objects pays their walk itself: it is
-    followed by a collection, not the EVERY-th message after it (a keystroke). Messages that each
-    made fewer are not, however many they made together (up to LIMIT)."""
+def test_an_open_and_a_settle_that_made_many_objects_are_collected_at_once(
+    held: IdleCollector, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A didOpen, and a settle that alone made BURST objects, leave garbage (a buffer's former tree
+    and facts): they are followed by a collection, which their garbage is freed by."""
     monkeypatch.setattr(collector_mod, "BURST", 3_000)
     gc.collect()
-    held.after_message(None)  # (the count the next message is measured from)
-    small = [_cycle() for _ in range(1_000)]  # 2,000 objects
     held.after_message(None)
-    small += [_cycle() for _ in range(1_000)]
+    opened = [_cycle() for _ in range(10)]
+    held.opened()
     held.after_message(None)
-    assert held.collections == [0, 0] and all(r() is not None for r in small)
-    opened = [_cycle() for _ in range(2_000)]  # 4,000 objects in one message
-    held.after_message(None)
-    assert held.collections == [1, 0] and all(r() is None for r in small + opened)
-    for n in range(collector_mod.EVERY - 1):  # the EVERY rule counts from that collection
-        held.after_message(None)
-        assert held.collections == [1, 0], n
+    assert held.collections == [1, 0] and all(r() is None for r in opened)
     settled = [_cycle() for _ in range(2_000)]
-    held.after_work()  # a settle: no message, the same rule
+    held.after_work()  # a settle: no message
     assert held.collections == [2, 0] and all(r() is None for r in settled)
     held.after_work()
     assert held.collections == [2, 0]
@@ -215,6 +225,58 @@ def test_server_holds_the_collector_after_its_index_and_releases_it_at_shutdown(
 
     try:
         assert asyncio.run(run()) == (True, True, True)
+    finally:
+        if was:
+            gc.enable()
+
+
+def test_an_open_is_followed_by_a_collection_however_few_objects_it_made(held: IdleCollector) -> None:
+    """A didOpen's objects (its buffer's tree and facts: ~11K for yaml.v3's ``scannerc.go``, under
+    BURST) are walked right after it, not by the EVERY-th message after it (a keystroke)."""
+    gc.collect()
+    held.after_message(None)
+    opened = _cycle()
+    held.opened()
+    held.after_message(None)
+    assert (held.collections, opened() is None) == ([1, 0], True)
+    made = _cycle()
+    held.after_message(None)  # (the hint is the one message's)
+    assert (held.collections, made() is not None) == ([1, 0], True)
+
+
+def test_server_collects_after_a_did_open(tmp_path: Path) -> None:
+    from graphmind.lsp.server import create_server
+
+    (tmp_path / "m.py").write_text("def f():\n    return 1\n\ndef g():\n    return f()\n")
+    was = gc.isenabled()
+
+    async def run() -> tuple[int, int]:
+        server = create_server()
+        server.rpc.writer = io.BytesIO()
+        server.rpc.loop = asyncio.get_running_loop()
+        for message in (
+            {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {},
+                "workspaceFolders": [{"uri": tmp_path.as_uri(), "name": "w"}]}},
+            {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+        ):
+            server.rpc.receive(json.dumps(message).encode())
+        for _ in range(600):
+            if server.ready.is_set() and server.collector.held:
+                break
+            await asyncio.sleep(0.05)
+        server.rpc.receive(json.dumps({"jsonrpc": "2.0", "id": 2, "method": "graphmind/status", "params": {}}).encode())
+        before = server.collector.collections[0]
+        uri = (tmp_path / "m.py").as_uri()
+        server.rpc.receive(json.dumps({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+            "uri": uri, "languageId": "python", "version": 1, "text": "def f():\n    return 2\n"}}}).encode())
+        after = server.collector.collections[0]
+        server.shut_down()
+        return before, after
+
+    try:
+        before, after = asyncio.run(run())
+        assert after == before + 1
     finally:
         if was:
             gc.enable()

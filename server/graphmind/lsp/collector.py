@@ -14,17 +14,24 @@ the answer is written: what the last messages made, once the client has been qui
 before the client was that quiet, waits for the rest: a message does not move it). Each collection freezes what
 survives it, so the next walks only what was made since (a collection's cost is the number of
 objects it walks, and a large buffer's facts and trees are hundreds of thousands); the one after a
-second of quiet unfreezes first, so that a cycle among older objects is freed too. A client that
-never pauses still cannot grow the heap without bound: every :data:`EVERY` messages, or once the
-objects made since the last collection (the collector's own count: allocations less
-deallocations) pass :data:`LIMIT`, a message is followed by a collection of what is new: a few
-keystrokes' survivors, a millisecond or two (one every ~40 keystrokes walked ~30 ms of them).
+second of quiet unfreezes first, so that a cycle among older objects is freed too.
 
-A message (or a settle, :meth:`IdleCollector.after_work`) that alone made :data:`BURST` objects is
-followed by a collection at once: a ``didOpen`` of a large file makes ~35K (Django's
-``fields/__init__.py``), whose first walk costs 8-16 ms. Left to the every-:data:`EVERY` rule, that
-walk fell on the eighth keystroke after the open; now the open pays it (a keystroke makes a few
-thousand at most).
+A client that never pauses (an editor's keystrokes each followed by a question) does not make the
+collector walk what its keystrokes leave: every :data:`EVERY` messages, once the objects made
+since the last collection or freeze (the collector's own count: allocations less deallocations)
+pass :data:`LIMIT`, or after a message that alone made :data:`BURST`, what is new is set aside
+(frozen, not walked: ``gc.freeze`` costs nothing). A keystroke's survivors are its chunks' facts
+and merge caches, alive: a walk of them found ~60 unreachable objects every 8 keystrokes of the
+typing benchmark, and cost 1-2 ms (~2 ms after a zod ``{``, whose new method re-places ~20K
+merge caches below it). What is set aside is walked by the collection after a second of quiet,
+or once :data:`UNWALKED` objects were set aside since the last (a client that never pauses:
+the heap bounded all the same).
+
+A ``didOpen`` (:meth:`IdleCollector.opened`) and a settle that made :data:`BURST` objects
+(:meth:`IdleCollector.after_work`) are followed by a collection at once: they leave garbage (a
+buffer's former tree and facts: 20-60K unreachable objects), and an open's first walk (8-16 ms for
+Django's ``fields/__init__.py``; 5.5 ms for yaml.v3's ``scannerc.go``, ~11K objects) is paid by
+the open, not by a keystroke after it.
 """
 
 from __future__ import annotations
@@ -34,9 +41,10 @@ import gc
 
 YOUNG_IDLE_S = 0.05  # quiet this long: what was made since the last collection is collected
 FULL_IDLE_S = 1.0  # quiet this long: everything, frozen or not
-EVERY = 16  # messages (8 keystrokes: a didChange and a request each) that force one, quiet or not
-LIMIT = 100_000  # objects made since the last collection that force one
-BURST = 20_000  # objects made by one message (or settle) that force one right after it (a didOpen)
+EVERY = 16  # messages (8 keystrokes: a didChange and a request each) after which what is new is set aside
+LIMIT = 100_000  # objects made since the last collection or freeze after which they are set aside
+BURST = 20_000  # objects made by one message (set aside) or settle (collected) right after it
+UNWALKED = 2_000_000  # objects set aside since the last full collection that force one, quiet or not
 
 
 class IdleCollector:
@@ -50,8 +58,11 @@ class IdleCollector:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._last = 0.0  # the loop's time of the last message: quiet is measured from it
         self.collections = [0, 0]  # (young, full) collections run: what a test can see
+        self.set_aside = 0  # times what was new was frozen unwalked (see _set_aside)
         self.messages = 0  # since the last collection
         self._seen = 0  # the collector's count when the last message or work was done
+        self._opened = False  # the message being handled opened a buffer (see opened)
+        self.unwalked = 0  # objects set aside (frozen unwalked) since the last full collection
 
     def hold(self) -> None:
         if not self.held:
@@ -65,16 +76,24 @@ class IdleCollector:
             gc.unfreeze()  # (what this server froze is walked again: its cycles can be freed)
             gc.enable()
 
+    def opened(self) -> None:
+        """The message being handled opened a buffer: it is followed by a collection, however few
+        objects it made (its buffer's tree and facts, walked once by the open rather than by the
+        EVERY-th message after it, a keystroke)."""
+        self._opened = True
+
     def after_message(self, loop: asyncio.AbstractEventLoop | None) -> None:
+        opened, self._opened = self._opened, False
         if not self.held:
             return
         if gc.isenabled():  # (an update that began before ``hold`` turned it on again at its end)
             gc.disable()
         self.messages += 1
         count = gc.get_count()[0]
-        # a client that never pauses: bounded all the same; a message that made many objects pays their walk
-        if self.messages >= EVERY or count > LIMIT or count - self._seen > BURST:
+        if opened:  # (what it made is walked at once: see the module's doc)
             self._collect_young()
+        elif self.messages >= EVERY or count > LIMIT or count - self._seen > BURST:
+            self._set_aside(count)
         self._seen = gc.get_count()[0]
         if loop is None:
             return
@@ -128,6 +147,18 @@ class IdleCollector:
                 handle.cancel()
         self._young = self._full = None
 
+    def _set_aside(self, count: int) -> None:
+        """What was made since the last collection or freeze (``count`` objects), frozen unwalked;
+        walked by the next full collection, at once past :data:`UNWALKED`."""
+        self.messages = 0
+        self.unwalked += count
+        if self.unwalked > UNWALKED:
+            self._collect_full()
+        elif self.held:
+            gc.freeze()
+            self.set_aside += 1
+        self._seen = gc.get_count()[0]
+
     def _collect_young(self) -> None:
         """What was made since the last collection (the rest is frozen); its survivors frozen."""
         self.messages = 0
@@ -140,6 +171,7 @@ class IdleCollector:
     def _collect_full(self) -> None:
         """Everything, the index's survivors too; the survivors frozen again."""
         self.messages = 0
+        self.unwalked = 0
         if self.held:
             gc.unfreeze()
             gc.collect()

@@ -36,6 +36,7 @@ def did_open(ls: GraphMindServer, params: T.DidOpenTextDocumentParams) -> None:
         # kept up with each change (_apply), rather than by the first keystroke's answer
         ls.buffer_lines[(str(ctx.folder.root), ctx.rel)] = (doc.text, BUFFER_LINES_FOUND, doc.text.split(b"\n"))
     ls.schedule_settle(ctx.folder, ctx.rel, opened=True)  # (idle steps fill its site memo)
+    ls.collector.opened()  # (what the open made is walked after it, not by a keystroke)
 
 
 def did_change(ls: GraphMindServer, params: T.DidChangeTextDocumentParams) -> None:
