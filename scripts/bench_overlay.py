@@ -4,7 +4,7 @@
 Usage::
 
     python scripts/bench_overlay.py [--corpus DIR] [--samples 100] [--seed 1] [--modes copy,delta]
-        [--rounds 1] [--workspace DIR]
+        [--rounds 1] [--workspace DIR] [--base-tree DIR] [--dump DIR] [--repeat 1] [--profile DIR]
 
 The corpus (default: the ``django/`` package of the Django 5.1 sdist, fetched by
 ``scripts/fetch_corpus.py``) is copied into a temporary workspace (``ws/<name>/``) and indexed
@@ -18,13 +18,20 @@ over stdio on the indexed workspace:
 * **latency over stdio**, with that buffer open: ``callHierarchy/incomingCalls`` (of the items
   ``prepareCallHierarchy`` gave, asked first) and ``graphmind/blastRadius`` depth 3, for
   ``--samples`` Python functions and methods picked at random (seeded) from the base; p50 / p95
-  in ms, and the server's CPU per request (``cpu_ms``, from ``/proc``: on a loaded machine the
-  wall times are mostly waiting for a core).
+  in ms, and the server's CPU per request (``cpu_ms``, its mean, and ``cpu_p50_ms``, each
+  request's own, from ``/proc``: on a loaded machine the wall times are mostly waiting for a core).
 
 ``--rounds N`` runs the modes N times, alternating (copy, delta, copy, delta, …: on a shared
 machine the load moves between runs); each row says the load average when it ended.
 ``--workspace DIR``: an indexed workspace to use as it is (no copy, no index; ``DIR/.graphmind``
 current), e.g. to compare two versions of the server on one index.
+``--base-tree DIR``: also run the server of another tree (``DIR/graphmind``, e.g. ``git archive main
+server`` extracted, its ``server`` folder), alternated with this one's per mode; its rows are
+``MODE@base``. ``--dump DIR`` writes each row's answers (``DIR/<row>-<round>.json``, the answers
+in asking order) and says whether every row's answers are equal to the first's of its mode.
+``--repeat N`` asks each request N times (the figures are over all of them). ``--profile DIR``
+runs the servers under cProfile (``DIR/<row>-<round>.prof``; the whole process, start included:
+use ``--repeat`` so the requests dominate).
 
 Prints one table; ``--out`` writes the figures as JSON.
 """
@@ -113,10 +120,21 @@ def wait_ready(c: LspClient, timeout: float = 600.0) -> float:
         time.sleep(0.005)
 
 
-def run_mode(ws: Path, mode: str, symbols: list[dict[str, Any]], workdir: Path) -> dict[str, Any]:
+def server_command(profile: Path | None) -> list[str]:
+    prof = [] if profile is None else ["-m", "cProfile", "-o", str(profile)]
+    return [sys.executable, *prof, "-m", "graphmind", "serve"]
+
+
+def run_mode(ws: Path, mode: str, symbols: list[dict[str, Any]], workdir: Path, *, tree: Path | None = None,
+             repeat: int = 1, answers: list[Any] | None = None, profile: Path | None = None) -> dict[str, Any]:
+    """One server's row; ``tree``: run that tree's server (``PYTHONPATH``); ``answers``: filled with
+    every answer, in asking order."""
     env = {**os.environ, "GRAPHMIND_OVERLAY": mode}
-    c = LspClient([sys.executable, "-m", "graphmind", "serve"], cwd=ws, env=env, stderr=workdir / f"{mode}.log")
-    out: dict[str, Any] = {"mode": mode}
+    if tree is not None:
+        env["PYTHONPATH"] = os.pathsep.join([str(tree), *filter(None, [os.environ.get("PYTHONPATH")])])
+    row = mode if tree is None else f"{mode}@base"
+    c = LspClient(server_command(profile), cwd=ws, env=env, stderr=workdir / f"{row}.log")
+    out: dict[str, Any] = {"mode": row}
     with c:
         c.initialize(ws, timeout=600)
         out["start_s"] = round(wait_ready(c), 3)
@@ -145,8 +163,17 @@ def run_mode(ws: Path, mode: str, symbols: list[dict[str, Any]], workdir: Path) 
             ("blast3", "graphmind/blastRadius", [{**pos, "maxDepth": 3} for pos, _ in asked]),
         ):
             cpu = server_cpu(c.pid)
-            times[name] = [c.timed_request(method, p, timeout=60)[1] * 1000 for p in params]
-            out[f"{name}_cpu_ms"] = round((server_cpu(c.pid) - cpu) * 1000 / max(1, len(params)), 3)
+            times[name], cpus = [], []
+            for _ in range(repeat):
+                for p in params:
+                    before = server_cpu(c.pid)
+                    answer, secs = c.timed_request(method, p, timeout=60)
+                    cpus.append((server_cpu(c.pid) - before) * 1000)
+                    times[name].append(secs * 1000)
+                    if answers is not None:
+                        answers.append(answer)
+            out[f"{name}_cpu_ms"] = round((server_cpu(c.pid) - cpu) * 1000 / max(1, len(times[name])), 3)
+            out[f"{name}_cpu_p50_ms"] = pct(cpus, 50)
         for k, v in times.items():
             out[f"{k}_p50_ms"], out[f"{k}_p95_ms"] = pct(v, 50), pct(v, 95)
             out[f"{k}_mean_ms"] = round(statistics.fmean(v), 3) if v else None
@@ -163,6 +190,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--modes", default="copy,delta")
     ap.add_argument("--rounds", type=int, default=1)
     ap.add_argument("--workspace", type=Path)
+    ap.add_argument("--base-tree", type=Path)
+    ap.add_argument("--dump", type=Path)
+    ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--profile", type=Path)
     ap.add_argument("--out", type=Path)
     args = ap.parse_args(argv)
     if args.workspace is None and not args.corpus.is_dir():
@@ -182,16 +213,36 @@ def main(argv: list[str] | None = None) -> int:
         base_mb = sum(p.stat().st_size for p in (ws / ".graphmind").glob("index.db*")) / 2**20
         symbols = sample_symbols(ws, args.samples, args.seed)
         modes = [m.strip() for m in args.modes.split(",") if m.strip()]
-        rows = [run_mode(ws, m, symbols, workdir) for _ in range(args.rounds) for m in modes]
+        for d in (args.dump, args.profile):
+            if d is not None:
+                d.mkdir(parents=True, exist_ok=True)
+        trees: list[Path | None] = [None] if args.base_tree is None else [None, args.base_tree.resolve()]
+        rows, same = [], True
+        firsts: dict[str, str] = {}
+        for r in range(args.rounds):
+            for m in modes:
+                for tree in trees:
+                    name = m if tree is None else f"{m}@base"
+                    answers: list[Any] = []
+                    prof = None if args.profile is None else args.profile / f"{name}-{r}.prof"
+                    rows.append(run_mode(ws, m, symbols, workdir, tree=tree, repeat=args.repeat,
+                                         answers=answers, profile=prof))
+                    if args.dump is not None:
+                        text = json.dumps(answers, indent=1, sort_keys=True)
+                        (args.dump / f"{name}-{r}.json").write_text(text)
+                        same = same and firsts.setdefault(m, text) == text
         indexed = "given" if index_s is None else f"{index_s:.1f} s"
         print(f"corpus {ws if args.workspace else args.corpus.name}: index {indexed}, base {base_mb:.1f} MB, "
               f"{len(symbols)} symbols sampled")
         cols = ["mode", "start_s", "open_edited_s", "disk_at_start_mb", "disk_with_buffer_mb",
-                "incoming_p50_ms", "incoming_p95_ms", "incoming_cpu_ms", "blast3_p50_ms", "blast3_p95_ms", "blast3_cpu_ms",
+                "incoming_p50_ms", "incoming_p95_ms", "incoming_cpu_ms", "incoming_cpu_p50_ms", "blast3_p50_ms",
+                "blast3_p95_ms", "blast3_cpu_ms", "blast3_cpu_p50_ms",
                 "queries", "load"]
         print(" | ".join(cols))
         for r in rows:
             print(" | ".join(str(r.get(k)) for k in cols))
+        if args.dump is not None:
+            print(f"answers {'all equal' if same else 'DIFFER'} across rows of a mode ({args.dump})")
         if args.out:
             args.out.write_text(json.dumps({"index_s": index_s, "base_mb": base_mb, "rows": rows}, indent=2))
         return 0

@@ -250,6 +250,15 @@ def read_source(full: Path, max_size: int = DEFAULT_MAX_FILE_SIZE) -> ReadResult
     return ReadResult(None if reason else data, sha, reason)
 
 
+def read_text(full: Path, max_size: int = DEFAULT_MAX_FILE_SIZE) -> bytes | None:
+    """:func:`read_source`'s text, without the hash (a reader that quotes lines needs none)."""
+    try:
+        data = _read_fd(full, max_size)
+    except (SkipFile, OSError):
+        return None
+    return None if check_text(data, max_size) else data
+
+
 def selected(root: Path, rel: str, ignore: Ignore) -> bool:
     """Whether :func:`discover` would find the file ``rel`` (exists or not): a supported
     language, not ignored, not below a skipped folder, not a link out of the workspace."""
@@ -307,8 +316,31 @@ def edit_keeps_text(text: bytes, start: int, end: int) -> bool:
 
 def within(root: Path, path: Path) -> bool:
     """True when ``path`` (resolved) lies inside ``root``."""
-    try:
-        Path(os.path.realpath(path)).relative_to(os.path.realpath(root))
-        return True
-    except ValueError:
-        return False
+    inside, top = resolved(path), resolved(root)
+    return inside == top or inside.startswith(top if top.endswith("/") else top + "/")
+
+
+_PROC_FD = "/proc/self/fd/"
+
+
+def resolved(path: str | os.PathLike[str]) -> str:
+    """``os.path.realpath(path)``; an existing path's is read from the kernel where it can say
+    it (Linux: the descriptor of an ``O_PATH`` open, which reads nothing, in ``/proc``): three
+    system calls, where ``realpath`` makes an ``lstat`` per component in Python."""
+    if _O_PATH:
+        try:
+            fd = os.open(path, _O_PATH | os.O_CLOEXEC)
+        except OSError:
+            return os.path.realpath(path)
+        try:
+            got = os.readlink(_PROC_FD + str(fd))
+            if got.startswith("/") and not got.endswith(" (deleted)"):
+                return got
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+    return os.path.realpath(path)
+
+
+_O_PATH = getattr(os, "O_PATH", 0) if os.path.isdir(_PROC_FD) else 0

@@ -6,6 +6,7 @@ builds the typed face, which then answers as before."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -205,3 +206,14 @@ def test_what_is_not_json_fails_as_json_fails(body: bytes) -> None:
         jsonrpc._decode(body)
     with pytest.raises(got.type):
         json.loads(body, parse_constant=jsonrpc._not_json)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.binary(max_size=40) | st.lists(st.sampled_from(
+    [b"1234567890123456789", b"9" * 18, b"0", b"-", b"[", b"]", b":", b",", b" ", b"\t", b"\n", b'"', b"a", b"{", b"."]),
+    max_size=12).map(b"".join))
+def test_long_digits_is_the_one_pattern(body: bytes) -> None:
+    """``long_digits`` asks two patterns for the one rule: a run of 19 digits (maybe after a
+    minus) at the start of the body or after one of ``[:,`` or a space."""
+    one = re.search(rb"(?:^|[\[:,\s])-?[0-9]{19}", body) is not None
+    assert jsonrpc.long_digits(body) == one

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import tree_sitter as ts
 
 from .. import languages
-from ..workspace import read_source, within
+from ..workspace import read_text, within
 
 if TYPE_CHECKING:
     from ..engine import Engine
@@ -36,7 +36,7 @@ class Source:
                 text = doc.text if doc is not None else None
             if text is None:
                 full = self.engine.root / rel
-                text = read_source(full, self.engine.max_file_size).text if within(self.engine.root, full) else None
+                text = read_text(full, self.engine.max_file_size) if within(self.engine.root, full) else None
             self._text[rel] = text
         return self._text[rel]
 

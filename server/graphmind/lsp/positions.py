@@ -118,6 +118,19 @@ def point_of(text: bytes, line: int, character: int, encoding: str) -> tuple[int
     return line, units_to_bytes(text[start:end], character, encoding)
 
 
+class PlainLines(list[bytes]):
+    """A file's lines when the whole file is ASCII without a CR: a column in any encoding is
+    its byte column, clamped to the line (no line is looked at but for its length)."""
+
+
+def split_lines(text: bytes) -> list[bytes]:
+    """``text``'s lines as an editor shows them (a lone CR ends a line too), each maybe ending in
+    a CR; :class:`PlainLines` when the text is ASCII without a CR."""
+    text = as_parsed(text)
+    lines = text.split(b"\n")
+    return PlainLines(lines) if b"\r" not in text and text.isascii() else lines
+
+
 class LineCache:
     """Lines of files, for converting stored byte columns to the client's encoding (one answer's:
     each line looked up once). ``line_of(path, row)`` gives a line without its end, None past the
@@ -163,9 +176,17 @@ class LineCache:
                 return False
         return True
 
+    def plain(self, path: str) -> PlainLines | None:
+        """The file's lines at hand when they are :class:`PlainLines`, else None."""
+        lines = self._files[path] if path in self._files else self._file(path)
+        return lines if type(lines) is PlainLines else None
+
     def column(self, path: str, row: int, byte_col: int, encoding: str) -> int:
         if encoding == UTF8:
             return byte_col
+        lines = self._files[path] if path in self._files else self._file(path)
+        if type(lines) is PlainLines:  # (as below: a line past the end is empty)
+            return min(byte_col, len(lines[row]) if 0 <= row < len(lines) else 0)
         key = (path, row)
         width = self._width.get(key)
         if width is None:

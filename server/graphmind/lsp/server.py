@@ -47,7 +47,7 @@ from .collector import IdleCollector
 from .index_status import IndexStatus
 from .jsonrpc import JsonRpc, capability
 from .lean import ItemRef, answered
-from .positions import UTF8, LineCache, line_start, units_to_bytes
+from .positions import UTF8, LineCache, line_start, split_lines, units_to_bytes
 from .settings import Settings
 from .to_proto import ToProto
 
@@ -520,7 +520,7 @@ class GraphMindServer:
         if hit is not None and hit[0] == key:
             self.line_cache.move_to_end(cache_key)
             return hit[1]
-        lines = as_parsed(self.read_file(eng, rel) or b"").split(b"\n")
+        lines = split_lines(self.read_file(eng, rel) or b"")
         self.line_cache[cache_key] = (key, lines)
         if len(self.line_cache) > LINE_CACHE_FILES:
             self.line_cache.popitem(last=False)

@@ -114,6 +114,13 @@ class ToProto:
         return {"line": row, "character": self.lines.column(path, row, byte_col, self.encoding)}
 
     def range_json(self, path: str, r: Range) -> dict[str, dict[str, int]]:
+        if self.encoding != UTF8:
+            lines = self.lines.plain(path)
+            if lines is not None:  # (LineCache.column's, for both ends at once: most files)
+                n = len(lines)
+                sl, el = r[0], r[2]
+                return {"start": {"line": sl, "character": min(r[1], len(lines[sl]) if 0 <= sl < n else 0)},
+                        "end": {"line": el, "character": min(r[3], len(lines[el]) if 0 <= el < n else 0)}}
         return {"start": self.position_json(path, r[0], r[1]), "end": self.position_json(path, r[2], r[3])}
 
     def item_json(self, s: Sym, detail: str | None = None, main_block: bool = False) -> dict[str, Any]:
