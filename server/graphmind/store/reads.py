@@ -226,7 +226,9 @@ class Reads:
 
     def symbols_named_on(self, path: str, line: int) -> list[tuple]:
         """A file's symbols whose name starts on ``line``."""
-        return self._symbols("f.path = ? AND s.nsl = ?", (path, line))
+        # (a name lies within its symbol's range: ``sl <= line`` lets the (file_id, sl) index stop
+        # at the line, not read the file's every symbol)
+        return self._symbols("f.path = ? AND s.sl <= ? AND s.nsl = ?", (path, line, line))
 
     # ------------------------------------------------------------------ sites and edges
     def sites_spanning(self, path: str, line: int) -> list[tuple]:
