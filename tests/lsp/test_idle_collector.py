@@ -11,7 +11,7 @@ import json
 import weakref
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 import pytest
 from graphmind.lsp import collector as collector_mod
@@ -196,27 +196,33 @@ def test_work_that_made_fewer_objects_is_collected_once_the_client_is_quiet(held
     assert (held.collections[0], made() is None) == (2, True)
 
 
-def test_server_holds_the_collector_after_its_index_and_releases_it_at_shutdown(tmp_path: Path) -> None:
+async def _ready_server(root: Path) -> Any:
+    """A language server on ``root``, initialized, its index made and the collector held (or 30 s passed)."""
     from graphmind.lsp.server import create_server
 
+    server = create_server()
+    server.rpc.writer = io.BytesIO()
+    server.rpc.loop = asyncio.get_running_loop()
+    for message in (
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "processId": None, "rootUri": root.as_uri(), "capabilities": {},
+            "workspaceFolders": [{"uri": root.as_uri(), "name": "w"}]}},
+        {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+    ):
+        server.rpc.receive(json.dumps(message).encode())
+    for _ in range(600):
+        if server.ready.is_set() and server.collector.held:
+            break
+        await asyncio.sleep(0.05)
+    return server
+
+
+def test_server_holds_the_collector_after_its_index_and_releases_it_at_shutdown(tmp_path: Path) -> None:
     (tmp_path / "m.py").write_text("def f():\n    return 1\n\ndef g():\n    return f()\n")
     was = gc.isenabled()
 
     async def run() -> tuple[bool, bool, bool]:
-        server = create_server()
-        server.rpc.writer = io.BytesIO()
-        server.rpc.loop = asyncio.get_running_loop()
-        for message in (
-            {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-                "processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {},
-                "workspaceFolders": [{"uri": tmp_path.as_uri(), "name": "w"}]}},
-            {"jsonrpc": "2.0", "method": "initialized", "params": {}},
-        ):
-            server.rpc.receive(json.dumps(message).encode())
-        for _ in range(600):
-            if server.ready.is_set() and server.collector.held:
-                break
-            await asyncio.sleep(0.05)
+        server = await _ready_server(tmp_path)
         held = server.collector.held and not gc.isenabled()
         server.rpc.receive(json.dumps({"jsonrpc": "2.0", "id": 2, "method": "graphmind/status", "params": {}}).encode())
         still = not gc.isenabled()
@@ -245,26 +251,11 @@ def test_an_open_is_followed_by_a_collection_however_few_objects_it_made(held: I
 
 
 def test_server_collects_after_a_did_open(tmp_path: Path) -> None:
-    from graphmind.lsp.server import create_server
-
     (tmp_path / "m.py").write_text("def f():\n    return 1\n\ndef g():\n    return f()\n")
     was = gc.isenabled()
 
     async def run() -> tuple[int, int]:
-        server = create_server()
-        server.rpc.writer = io.BytesIO()
-        server.rpc.loop = asyncio.get_running_loop()
-        for message in (
-            {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-                "processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {},
-                "workspaceFolders": [{"uri": tmp_path.as_uri(), "name": "w"}]}},
-            {"jsonrpc": "2.0", "method": "initialized", "params": {}},
-        ):
-            server.rpc.receive(json.dumps(message).encode())
-        for _ in range(600):
-            if server.ready.is_set() and server.collector.held:
-                break
-            await asyncio.sleep(0.05)
+        server = await _ready_server(tmp_path)
         server.rpc.receive(json.dumps({"jsonrpc": "2.0", "id": 2, "method": "graphmind/status", "params": {}}).encode())
         before = server.collector.collections[0]
         uri = (tmp_path / "m.py").as_uri()
