@@ -147,7 +147,7 @@ def blast_steps(
 
     def attempt(held: _Held) -> Generator[None, None, BlastResult]:
         walk = _Walk()
-        got = _one_trip(held, walk, target_ids, depth, wanted, incoming, min_conf, max_nodes)
+        got = _one_trip(held, walk, target_ids, depth, wanted, incoming, min_conf, max_nodes, limit)
         if got is None:  # walked in steps
             deadline = time.monotonic() + seconds
             yield from _walk(held, walk, target_ids, depth, wanted, incoming, min_conf, max_nodes, deadline, wide)
@@ -297,7 +297,7 @@ def implemented_at(stored: list[tuple[int, int, str]], dispatched: list[Pair], m
 
 def _one_trip(
     held: _Held, walk: _Walk, target_ids: list[int], depth: int, wanted: int, incoming: bool, min_conf: int,
-    max_nodes: int,
+    max_nodes: int, limit: int,
 ) -> RadiusRows | None:
     """The walk and its answer's rows in one statement, where a round trip costs more than the
     statements it saves (a PostgreSQL reader: ``Dialect.one_trip``); None where the walk
@@ -309,7 +309,7 @@ def _one_trip(
     if not r.d.one_trip:
         return None
     # one hop past a clamped depth: whether the clamp cut anything
-    got = r.radius(list(dict.fromkeys(target_ids)), depth + (depth < wanted), min_conf, incoming, max_nodes, depth)
+    got = r.radius(list(dict.fromkeys(target_ids)), depth + (depth < wanted), min_conf, incoming, max_nodes, depth, limit)
     if got.cut:
         return None
     beyond = [n for n, d in got.level.items() if d > depth]
@@ -325,7 +325,9 @@ def _answer(
     got: RadiusRows | None = None,
 ) -> Generator[None, None, BlastResult]:
     """The answer of a walk: from its hop rows and its nodes' symbols (read here, with their
-    parents, in batches), or from ``got``, read with the walk."""
+    parents, in batches), or from ``got``, read with the walk (but for what a hub's answer cannot
+    show: ``RadiusRows.light``, the last level's nodes, are counted, not made items, once the
+    nearer levels' items fill ``limit``; their rows are read here otherwise)."""
     level = walk.level
     start_ids = [n for n, d in level.items() if d == 0]  # the targets, and what a declaration declares
     # the edges between consecutive levels decide each node's best path
@@ -356,11 +358,18 @@ def _answer(
     best: dict[int, tuple[int, int]] = {t: (EXTRACTED + 1, 0) for t in start_ids}  # node -> (conf, parent)
     chains: dict[int, list[str]] = {t: [syms[t].qname] if t in syms else [] for t in start_ids}
     items: list[BlastItem] = []
+    counted = 0  # items of the last level past ``limit``, not made (their rows were not read)
+    light = set(got.light) if got is not None else set()
     site_keys: dict[int, set[tuple[int, int]]] = {}
     for k, (d, n) in enumerate(sorted((d, n) for n, d in level.items() if d > 0)):
         if k % BATCH == BATCH - 1:
             yield from held.step(BATCH)
         cands = by_node.get(n)
+        if cands and n in light:
+            if len(items) >= limit:  # shown after the nearer levels' items, which fill the answer
+                counted += any(p in best for p, _, _, _, _ in cands)
+                continue
+            yield from _read_light(held, light, syms)
         if not cands or n not in syms:
             continue
         # the strongest path; ties go to the parent that sorts first by qualified name (the first
@@ -377,7 +386,7 @@ def _answer(
         site_keys[n] = {(fid, idx) for p, _, fid, idx, _ in cands if p == parent and fid >= 0}
         items.append(BlastItem(syms[n], d, best[n][0], chains[n], [], Via.decode(via)))
     # items come depth by depth: sort each depth, and only as far as the answer shows
-    total = len(items)
+    total = len(items) + counted
     shown: list[BlastItem] = []
     for _, group in itertools.groupby(items, key=lambda i: i.depth):
         if len(shown) >= limit:
@@ -386,7 +395,7 @@ def _answer(
     shown = shown[:limit]
     if total > len(shown):
         walk.cut.insert(0, "limit")
-    yield from _fill_sites(held, shown, site_keys, None if got is None else got.sites)
+    yield from _fill_sites(held, shown, site_keys, None if got is None else got.sites)  # (None: read here)
     near = [n for n, d in level.items() if d < depth]  # what is beyond the last level is beyond the answer
     near_syms = {n: syms[n] for n in near if n in syms}
     if got is None:
@@ -402,6 +411,17 @@ def _answer(
         truncated_by=list(walk.cut), weak_edges=weak, nodes=len(level), scope=[syms[n] for n in near if n in syms],
         containers=containers, wide_nodes=None if walk.wide is None else len(walk.wide), unresolved_found=found,
     )
+
+
+def _read_light(held: _Held, light: set[int], syms: dict[int, Sym]) -> Generator[None, None, None]:
+    """The symbols of the ``light`` nodes, read now (a nearer node was no item: one of them may be
+    shown after all)."""
+    ids = sorted(light)
+    light.clear()
+    for i in range(0, len(ids), BATCH):
+        batch = ids[i : i + BATCH]
+        syms.update((s.id, s) for s in map(Sym.of, held.reads().symbols_by_id(batch)))
+        yield from held.step(len(batch))
 
 
 def _fill_sites(
