@@ -431,8 +431,10 @@ def _fill_sites(
     found: dict[tuple[int, int], Site] = {}
     if rows is None:
         wanted = sorted({k for item in items for k in keys[item.symbol.id]})
-        for i in range(0, len(wanted), BATCH):
-            batch = wanted[i : i + BATCH]
+        # (a walk read in one statement: the shown items' sites in one too)
+        batch_size = len(wanted) if wanted and held.reads().d.one_trip else BATCH
+        for i in range(0, len(wanted), batch_size):
+            batch = wanted[i : i + batch_size]
             found.update(((fid, sid), Site.of(rest)) for fid, sid, *rest in held.reads().sites_by_key(batch))
             yield from held.step(len(batch))
     else:
@@ -472,4 +474,4 @@ def _completeness(
 
 def _families(syms: dict[int, Sym]) -> set[str | None]:
     """The languages whose unresolved calls could reach ``syms`` (a call in another language can't)."""
-    return {lang for s in syms.values() for lang in languages.family_of(s.lang)}
+    return {lang for each in {s.lang for s in syms.values()} for lang in languages.family_of(each)}  # (a hub: thousands, few languages)
