@@ -357,16 +357,15 @@ def _answer(
             by_node.setdefault(node, []).append((parent, conf, -1, -1, Via("implements", declared).encode()))
     best: dict[int, tuple[int, int]] = {t: (EXTRACTED + 1, 0) for t in start_ids}  # node -> (conf, parent)
     chains: dict[int, list[str]] = {t: [syms[t].qname] if t in syms else [] for t in start_ids}
-    items: list[BlastItem] = []
+    made: list[tuple[int, int]] = []  # (depth, node) of the items, level by level
     counted = 0  # items of the last level past ``limit``, not made (their rows were not read)
     light = set(got.light) if got is not None else set()
-    site_keys: dict[int, set[tuple[int, int]]] = {}
     for k, (d, n) in enumerate(sorted((d, n) for n, d in level.items() if d > 0)):
         if k % BATCH == BATCH - 1:
             yield from held.step(BATCH)
         cands = by_node.get(n)
         if cands and n in light:
-            if len(items) >= limit:  # shown after the nearer levels' items, which fill the answer
+            if len(made) >= limit:  # shown after the nearer levels' items, which fill the answer
                 counted += any(p in best for p, _, _, _, _ in cands)
                 continue
             yield from _read_light(held, light, syms)
@@ -377,22 +376,29 @@ def _answer(
         ranked = [(p, min(best[p][0], c)) for p, c, _, _, _ in cands if p in best]
         if not ranked:
             continue
-        parent, conf = min(ranked, key=lambda pc: (-pc[1], syms[pc[0]].qname if pc[0] in syms else ""))
+        parent, conf = ranked[0] if len(ranked) == 1 else min(
+            ranked, key=lambda pc: (-pc[1], syms[pc[0]].qname if pc[0] in syms else ""))
         best[n] = (min(conf, EXTRACTED), parent)
-        chains[n] = [*chains.get(parent, []), syms[n].qname]
+        made.append((d, n))
+    # items come depth by depth: sort each depth, and only as far as the answer shows; only the
+    # shown ones are made (a hub reaches thousands)
+    total = len(made) + counted
+    order: list[tuple[int, int]] = []
+    for _, group in itertools.groupby(made, key=lambda dn: dn[0]):
+        if len(order) >= limit:
+            break
+        order.extend(sorted(group, key=lambda dn: (syms[dn[1]].path, syms[dn[1]].range[0], syms[dn[1]].qname)))
+    shown: list[BlastItem] = []
+    site_keys: dict[int, set[tuple[int, int]]] = {}
+    for k, (d, n) in enumerate(order[:limit]):
+        if k % BATCH == BATCH - 1:
+            yield from held.step(BATCH)
+        cands, parent = by_node[n], best[n][1]
         # an indirect hop (an event, an HTTP route) says how it links
         vias = [v for p, _, _, _, v in cands if p == parent]
         via = None if None in vias else min(vias)  # type: ignore[type-var]
         site_keys[n] = {(fid, idx) for p, _, fid, idx, _ in cands if p == parent and fid >= 0}
-        items.append(BlastItem(syms[n], d, best[n][0], chains[n], [], Via.decode(via)))
-    # items come depth by depth: sort each depth, and only as far as the answer shows
-    total = len(items) + counted
-    shown: list[BlastItem] = []
-    for _, group in itertools.groupby(items, key=lambda i: i.depth):
-        if len(shown) >= limit:
-            break
-        shown.extend(sorted(group, key=lambda i: (i.symbol.path, i.symbol.range[0], i.symbol.qname)))
-    shown = shown[:limit]
+        shown.append(BlastItem(syms[n], d, best[n][0], _chain(n, best, chains, syms), [], Via.decode(via)))
     if total > len(shown):
         walk.cut.insert(0, "limit")
     yield from _fill_sites(held, shown, site_keys, None if got is None else got.sites)  # (None: read here)
@@ -411,6 +417,19 @@ def _answer(
         truncated_by=list(walk.cut), weak_edges=weak, nodes=len(level), scope=[syms[n] for n in near if n in syms],
         containers=containers, wide_nodes=None if walk.wide is None else len(walk.wide), unresolved_found=found,
     )
+
+
+def _chain(node: int, best: dict[int, tuple[int, int]], chains: dict[int, list[str]], syms: dict[int, Sym]) -> list[str]:
+    """The qualified names on an item's best path, from the start it is reached from (made
+    for the shown items alone, each path once: ``chains`` holds the starts' and those made)."""
+    up = []
+    while node not in chains:
+        up.append(node)
+        node = best[node][1]
+    for n in reversed(up):
+        chains[n] = [*chains[node], syms[n].qname]
+        node = n
+    return chains[node]
 
 
 def _read_light(held: _Held, light: set[int], syms: dict[int, Sym]) -> Generator[None, None, None]:
