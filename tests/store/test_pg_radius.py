@@ -243,12 +243,14 @@ def test_a_store_made_before_the_dispatch_index_gets_it_from_its_next_indexer(ch
         before = canonical(graph.blast_radius(graph.find("chain.f0"), 3))
     shared = SnapshotStore(loc)
     try:
-        shared.conn.execute("DROP INDEX graphmind.gm_edges_dispatch")
-        shared.conn.execute("DROP INDEX graphmind.gm_deps_key")  # (the lookups' index, added since)
+        # (the lookups' index and the snapshot's files' covering ones, added since)
+        added = ("gm_edges_dispatch", "gm_deps_key", "gm_snapshot_files_res_file", "gm_snapshot_files_file_res")
+        for index in added:
+            shared.conn.execute(f"DROP INDEX graphmind.{index}")
         with snapshot_graph(chain, pg_url) as (graph, _):
             assert canonical(graph.blast_radius(graph.find("chain.f0"), 3)) == before
         shared.ensure_schema()
-        for index in ("gm_edges_dispatch", "gm_deps_key"):
+        for index in added:
             assert shared.conn.execute(f"SELECT to_regclass('graphmind.{index}')").fetchone()[0] is not None, index
     finally:
         shared.close()
