@@ -97,13 +97,15 @@ def assert_one_trip_equals_steps(graph: Graph, reads: Any) -> int:
             got = graph.blast_radius([sym], depth, direction, conf)
             assert canonical(got) == canonical(want), (sym.qname, depth, direction, conf)
             asked += 1
-        for limit in (0, 1, 3):  # an answer showing fewer items than the walk reached (a hub's)
+        for limit, direction in ((0, "incoming"), (1, "incoming"), (3, "incoming"), (2, "outgoing")):
+            # an answer showing fewer items than the walk reached (a hub's)
             reads.d = stepped(reads)
             try:
-                want = graph.blast_radius([sym], 3, "incoming", "inferred", limit)
+                want = graph.blast_radius([sym], 3, direction, "inferred", limit)
             finally:
                 reads.d = one
-            assert canonical(graph.blast_radius([sym], 3, "incoming", "inferred", limit)) == canonical(want), (sym.qname, limit)
+            got = graph.blast_radius([sym], 3, direction, "inferred", limit)
+            assert canonical(got) == canonical(want), (sym.qname, limit, direction)
         for dispatch in (False, True):  # callers with their symbols: one statement, or two
             reads.d = stepped(reads)
             try:
