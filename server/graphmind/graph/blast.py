@@ -350,7 +350,7 @@ def _answer(
                     parents[s.parent_id] = row[-3:]  # type: ignore[index]
             yield from held.step(len(batch))
     for node, parent, conf, fid, idx, via in edges:
-        if conf >= min_conf and level.get(parent) is not None and level.get(node, -1) == level[parent] + 1:
+        if conf >= min_conf and (p_level := level.get(parent)) is not None and level.get(node, -1) == p_level + 1:
             by_node.setdefault(node, []).append((parent, conf, fid, idx, via))
     for parent, node, conf, declared in walk.implemented:  # found by the walk; no call site: (-1, -1)
         if parent in level and level.get(node, -1) == level[parent] + 1:
@@ -459,7 +459,12 @@ def _fill_sites(
     else:
         found.update(((fid, sid), Site.of(rest)) for fid, sid, *rest in rows)
     for item in items:
-        item.sites = sorted((found[k] for k in keys[item.symbol.id] if k in found), key=lambda x: (x.path, x.range))
+        mine = keys[item.symbol.id]
+        if len(mine) == 1:  # (most items: one call site; nothing to sort)
+            (k,) = mine
+            item.sites = [found[k]] if k in found else []
+        else:
+            item.sites = sorted((found[k] for k in mine if k in found), key=lambda x: (x.path, x.range))
 
 
 def _completeness(
