@@ -256,3 +256,16 @@ def test_a_store_made_before_the_dispatch_index_gets_it_from_its_next_indexer(ch
             assert shared.conn.execute(f"SELECT to_regclass('graphmind.{index}')").fetchone()[0] is not None, index
     finally:
         shared.close()
+
+
+def test_the_radius_statement_keeps_its_conversion_in_psycopg() -> None:
+    """psycopg converts a statement's placeholders at each run unless its text is short enough to
+    keep the conversion (``MAX_CACHED_STATEMENT_LENGTH``): the radius's long text must fit."""
+    from graphmind.store.dialect import POSTGRES
+    from graphmind.store.pg import translate
+    from graphmind.store.reads import _radius_sql
+    from psycopg._queries import MAX_CACHED_STATEMENT_LENGTH
+
+    for incoming in (True, False):
+        text, _ = translate(_radius_sql(POSTGRES, incoming))
+        assert len(text.encode()) <= MAX_CACHED_STATEMENT_LENGTH, incoming
