@@ -18,7 +18,8 @@ local layer stacked on the snapshot). Per question: wall time, the reader's own 
 reset before each kind of question: execution and planning time of every statement, summed, and
 the statements per question; and the CPU time of the reader's sessions, from the server's
 processes: the cluster must be on this machine). ``--answers``: every answer's digest written to a file, or compared
-with the file's when it exists (two versions of the reads must answer alike). ``--profile``:
+with the file's when it exists (two versions of the reads must answer alike). ``--slowest N``: the
+N slowest blast radii of each side (a hub's: wall, the reader's CPU, the symbols reached). ``--profile``:
 cProfile of the reader over those questions (top functions by own time). Prints a table and the
 load average. ``--kept N``: also what a process that keeps its snapshot between questions (the
 MCP server: ``team.KeptSnapshot``) pays before each question, N times over the snapshot alone:
@@ -137,6 +138,8 @@ def measure(root: Path, url: str, picks: list[str], profile: str | None) -> tupl
                 cpus.append((time.thread_time() - c) * 1000)
                 walls.append((time.perf_counter() - w) * 1000)
                 got.append(digest(ans))
+                if what == "blast" and ans is not None:
+                    figures.setdefault("slowest", []).append((round(walls[-1], 2), round(cpus[-1], 2), ans.nodes, q))
             db_cpu = backends_cpu(url) - db_cpu
             calls, exec_ms, plan_ms, buffers = server_time(url)
             n = len(picks)
@@ -204,6 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--layer", type=int, default=5, help="files of the local layer (0: the snapshot alone only)")
     ap.add_argument("--answers", type=Path, default=None)
     ap.add_argument("--profile", choices=("callers", "blast"), default=None)
+    ap.add_argument("--slowest", type=int, default=0, help="list the N slowest blast radii of each side")
     ap.add_argument("--kept", type=int, default=0, help="times to measure a kept reader's check before a question")
     args = ap.parse_args(argv)
     root = args.root.resolve()
@@ -238,6 +242,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"| {side} | {what} | {x['wall_p50']} / {x['wall_p95']} | {x['cpu_p50']} / {x['cpu_p95']} / {x['cpu_mean']} "
                   f"| {x['db_exec_mean']} / {x['db_plan_mean']} | {x['db_cpu_mean']} | {x['buffers']} | {x['statements']} |")
     print(f"\n{args.questions} questions of each kind; load before {results['load_before']}, after {results['load_after']}")
+    for side, _ in sides if args.slowest else ():
+        print(f"\nslowest blast radii over {side} (wall ms, reader CPU ms, symbols reached, symbol):")
+        for row in sorted(results[side].pop("slowest", []), reverse=True)[: args.slowest]:
+            print("  ", *row)
     if args.kept:
         k = results["kept"]
         print(f"a kept reader's check before each question ({args.kept} times): wall {k['wall']} ms, its CPU {k['cpu']} ms, "

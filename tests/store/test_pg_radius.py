@@ -97,6 +97,15 @@ def assert_one_trip_equals_steps(graph: Graph, reads: Any) -> int:
             got = graph.blast_radius([sym], depth, direction, conf)
             assert canonical(got) == canonical(want), (sym.qname, depth, direction, conf)
             asked += 1
+        for limit, direction in ((0, "incoming"), (1, "incoming"), (3, "incoming"), (2, "outgoing")):
+            # an answer showing fewer items than the walk reached (a hub's)
+            reads.d = stepped(reads)
+            try:
+                want = graph.blast_radius([sym], 3, direction, "inferred", limit)
+            finally:
+                reads.d = one
+            got = graph.blast_radius([sym], 3, direction, "inferred", limit)
+            assert canonical(got) == canonical(want), (sym.qname, limit, direction)
         for dispatch in (False, True):  # callers with their symbols: one statement, or two
             reads.d = stepped(reads)
             try:
@@ -197,6 +206,37 @@ def test_bounds_that_cut_the_one_statement(chain: Path, pg_url: str, monkeypatch
             assert ("nodes" in got.truncated_by) == (nodes < 100), nodes
 
 
+def test_a_hub_answer_reads_only_what_it_shows(chain: Path, pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the walk reaches more than the answer shows, the statement leaves out the sites and
+    parents (read for the shown items apart) and the last level's symbols once the nearer levels
+    fill the answer (counted, not shown); the answer is the walk in steps'. When a nearer node is
+    no item after all, the last level's rows are read then (here: the statement told to leave them
+    out whatever the limit)."""
+    with snapshot_graph(chain, pg_url) as (graph, reads):
+        f0 = graph.find("chain.f0")[0]
+        rows = reads.radius([f0.id], 3, 2, True, 1000, 3, 1)  # levels: f1 b | f2 a | f3
+        assert rows.sites is None and rows.parents == {}
+        assert {n for n, d in rows.level.items() if d == 3} == set(rows.light) != set()
+        assert {s[0] for s in rows.symbols} == {n for n, d in rows.level.items() if d < 3}
+        full = reads.radius([f0.id], 3, 2, True, 1000, 3)
+        assert full.sites and not full.light and len(full.symbols) == len(full.level)
+        real = type(reads).radius
+
+        def light_always(self: Any, *args: Any) -> Any:
+            return real(self, *args[:6], 0)
+
+        for limit, light in ((1, False), (2, False), (4, False), (5, False), (500, True)):
+            if light:
+                monkeypatch.setattr(type(reads), "radius", light_always)
+            got = graph.blast_radius([f0], 3, limit=limit)
+            monkeypatch.setattr(type(reads), "radius", real)
+            reads.d = stepped(reads)
+            want = graph.blast_radius([f0], 3, limit=limit)
+            reads.d = dataclasses.replace(reads.d, one_trip=True)
+            assert canonical(got) == canonical(want), limit
+            assert got.total == 5 and len(got.items) == min(limit, 5)
+
+
 def test_a_store_made_before_the_dispatch_index_gets_it_from_its_next_indexer(chain: Path, pg_url: str) -> None:
     """An index added to the schema since a store was made (``PG_ADDED_INDEXES``) is made by the
     next job that owns the tables; the readers' answers are the same with or without it."""
@@ -205,12 +245,27 @@ def test_a_store_made_before_the_dispatch_index_gets_it_from_its_next_indexer(ch
         before = canonical(graph.blast_radius(graph.find("chain.f0"), 3))
     shared = SnapshotStore(loc)
     try:
-        shared.conn.execute("DROP INDEX graphmind.gm_edges_dispatch")
-        shared.conn.execute("DROP INDEX graphmind.gm_deps_key")  # (the lookups' index, added since)
+        # (the lookups' index and the snapshot's files' covering ones, added since)
+        added = ("gm_edges_dispatch", "gm_deps_key", "gm_snapshot_files_res_file", "gm_snapshot_files_file_res")
+        for index in added:
+            shared.conn.execute(f"DROP INDEX graphmind.{index}")
         with snapshot_graph(chain, pg_url) as (graph, _):
             assert canonical(graph.blast_radius(graph.find("chain.f0"), 3)) == before
         shared.ensure_schema()
-        for index in ("gm_edges_dispatch", "gm_deps_key"):
+        for index in added:
             assert shared.conn.execute(f"SELECT to_regclass('graphmind.{index}')").fetchone()[0] is not None, index
     finally:
         shared.close()
+
+
+def test_the_radius_statement_keeps_its_conversion_in_psycopg() -> None:
+    """psycopg converts a statement's placeholders at each run unless its text is short enough to
+    keep the conversion (``MAX_CACHED_STATEMENT_LENGTH``): the radius's long text must fit."""
+    from graphmind.store.dialect import POSTGRES
+    from graphmind.store.pg import translate
+    from graphmind.store.reads import _radius_sql
+    from psycopg._queries import MAX_CACHED_STATEMENT_LENGTH
+
+    for incoming in (True, False):
+        text, _ = translate(_radius_sql(POSTGRES, incoming))
+        assert len(text.encode()) <= MAX_CACHED_STATEMENT_LENGTH, incoming

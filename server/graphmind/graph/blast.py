@@ -147,7 +147,7 @@ def blast_steps(
 
     def attempt(held: _Held) -> Generator[None, None, BlastResult]:
         walk = _Walk()
-        got = _one_trip(held, walk, target_ids, depth, wanted, incoming, min_conf, max_nodes)
+        got = _one_trip(held, walk, target_ids, depth, wanted, incoming, min_conf, max_nodes, limit)
         if got is None:  # walked in steps
             deadline = time.monotonic() + seconds
             yield from _walk(held, walk, target_ids, depth, wanted, incoming, min_conf, max_nodes, deadline, wide)
@@ -297,7 +297,7 @@ def implemented_at(stored: list[tuple[int, int, str]], dispatched: list[Pair], m
 
 def _one_trip(
     held: _Held, walk: _Walk, target_ids: list[int], depth: int, wanted: int, incoming: bool, min_conf: int,
-    max_nodes: int,
+    max_nodes: int, limit: int,
 ) -> RadiusRows | None:
     """The walk and its answer's rows in one statement, where a round trip costs more than the
     statements it saves (a PostgreSQL reader: ``Dialect.one_trip``); None where the walk
@@ -309,7 +309,7 @@ def _one_trip(
     if not r.d.one_trip:
         return None
     # one hop past a clamped depth: whether the clamp cut anything
-    got = r.radius(list(dict.fromkeys(target_ids)), depth + (depth < wanted), min_conf, incoming, max_nodes, depth)
+    got = r.radius(list(dict.fromkeys(target_ids)), depth + (depth < wanted), min_conf, incoming, max_nodes, depth, limit)
     if got.cut:
         return None
     beyond = [n for n, d in got.level.items() if d > depth]
@@ -325,7 +325,9 @@ def _answer(
     got: RadiusRows | None = None,
 ) -> Generator[None, None, BlastResult]:
     """The answer of a walk: from its hop rows and its nodes' symbols (read here, with their
-    parents, in batches), or from ``got``, read with the walk."""
+    parents, in batches), or from ``got``, read with the walk (but for what a hub's answer cannot
+    show: ``RadiusRows.light``, the last level's nodes, are counted, not made items, once the
+    nearer levels' items fill ``limit``; their rows are read here otherwise)."""
     level = walk.level
     start_ids = [n for n, d in level.items() if d == 0]  # the targets, and what a declaration declares
     # the edges between consecutive levels decide each node's best path
@@ -348,19 +350,25 @@ def _answer(
                     parents[s.parent_id] = row[-3:]  # type: ignore[index]
             yield from held.step(len(batch))
     for node, parent, conf, fid, idx, via in edges:
-        if conf >= min_conf and level.get(parent) is not None and level.get(node, -1) == level[parent] + 1:
+        if conf >= min_conf and (p_level := level.get(parent)) is not None and level.get(node, -1) == p_level + 1:
             by_node.setdefault(node, []).append((parent, conf, fid, idx, via))
     for parent, node, conf, declared in walk.implemented:  # found by the walk; no call site: (-1, -1)
         if parent in level and level.get(node, -1) == level[parent] + 1:
             by_node.setdefault(node, []).append((parent, conf, -1, -1, Via("implements", declared).encode()))
     best: dict[int, tuple[int, int]] = {t: (EXTRACTED + 1, 0) for t in start_ids}  # node -> (conf, parent)
     chains: dict[int, list[str]] = {t: [syms[t].qname] if t in syms else [] for t in start_ids}
-    items: list[BlastItem] = []
-    site_keys: dict[int, set[tuple[int, int]]] = {}
+    made: list[tuple[int, int]] = []  # (depth, node) of the items, level by level
+    counted = 0  # items of the last level past ``limit``, not made (their rows were not read)
+    light = set(got.light) if got is not None else set()
     for k, (d, n) in enumerate(sorted((d, n) for n, d in level.items() if d > 0)):
         if k % BATCH == BATCH - 1:
             yield from held.step(BATCH)
         cands = by_node.get(n)
+        if cands and n in light:
+            if len(made) >= limit:  # shown after the nearer levels' items, which fill the answer
+                counted += any(p in best for p, _, _, _, _ in cands)
+                continue
+            yield from _read_light(held, light, syms)
         if not cands or n not in syms:
             continue
         # the strongest path; ties go to the parent that sorts first by qualified name (the first
@@ -368,25 +376,32 @@ def _answer(
         ranked = [(p, min(best[p][0], c)) for p, c, _, _, _ in cands if p in best]
         if not ranked:
             continue
-        parent, conf = min(ranked, key=lambda pc: (-pc[1], syms[pc[0]].qname if pc[0] in syms else ""))
+        parent, conf = ranked[0] if len(ranked) == 1 else min(
+            ranked, key=lambda pc: (-pc[1], syms[pc[0]].qname if pc[0] in syms else ""))
         best[n] = (min(conf, EXTRACTED), parent)
-        chains[n] = [*chains.get(parent, []), syms[n].qname]
+        made.append((d, n))
+    # items come depth by depth: sort each depth, and only as far as the answer shows; only the
+    # shown ones are made (a hub reaches thousands)
+    total = len(made) + counted
+    order: list[tuple[int, int]] = []
+    for _, group in itertools.groupby(made, key=lambda dn: dn[0]):
+        if len(order) >= limit:
+            break
+        order.extend(sorted(group, key=lambda dn: (syms[dn[1]].path, syms[dn[1]].range[0], syms[dn[1]].qname)))
+    shown: list[BlastItem] = []
+    site_keys: dict[int, set[tuple[int, int]]] = {}
+    for k, (d, n) in enumerate(order[:limit]):
+        if k % BATCH == BATCH - 1:
+            yield from held.step(BATCH)
+        cands, parent = by_node[n], best[n][1]
         # an indirect hop (an event, an HTTP route) says how it links
         vias = [v for p, _, _, _, v in cands if p == parent]
         via = None if None in vias else min(vias)  # type: ignore[type-var]
         site_keys[n] = {(fid, idx) for p, _, fid, idx, _ in cands if p == parent and fid >= 0}
-        items.append(BlastItem(syms[n], d, best[n][0], chains[n], [], Via.decode(via)))
-    # items come depth by depth: sort each depth, and only as far as the answer shows
-    total = len(items)
-    shown: list[BlastItem] = []
-    for _, group in itertools.groupby(items, key=lambda i: i.depth):
-        if len(shown) >= limit:
-            break
-        shown.extend(sorted(group, key=lambda i: (i.symbol.path, i.symbol.range[0], i.symbol.qname)))
-    shown = shown[:limit]
+        shown.append(BlastItem(syms[n], d, best[n][0], _chain(n, best, chains, syms), [], Via.decode(via)))
     if total > len(shown):
         walk.cut.insert(0, "limit")
-    yield from _fill_sites(held, shown, site_keys, None if got is None else got.sites)
+    yield from _fill_sites(held, shown, site_keys, None if got is None else got.sites)  # (None: read here)
     near = [n for n, d in level.items() if d < depth]  # what is beyond the last level is beyond the answer
     near_syms = {n: syms[n] for n in near if n in syms}
     if got is None:
@@ -404,6 +419,30 @@ def _answer(
     )
 
 
+def _chain(node: int, best: dict[int, tuple[int, int]], chains: dict[int, list[str]], syms: dict[int, Sym]) -> list[str]:
+    """The qualified names on an item's best path, from the start it is reached from (made
+    for the shown items alone, each path once: ``chains`` holds the starts' and those made)."""
+    up = []
+    while node not in chains:
+        up.append(node)
+        node = best[node][1]
+    for n in reversed(up):
+        chains[n] = [*chains[node], syms[n].qname]
+        node = n
+    return chains[node]
+
+
+def _read_light(held: _Held, light: set[int], syms: dict[int, Sym]) -> Generator[None, None, None]:
+    """The symbols of the ``light`` nodes, read now (a nearer node was no item: one of them may be
+    shown after all)."""
+    ids = sorted(light)
+    light.clear()
+    for i in range(0, len(ids), BATCH):
+        batch = ids[i : i + BATCH]
+        syms.update((s.id, s) for s in map(Sym.of, held.reads().symbols_by_id(batch)))
+        yield from held.step(len(batch))
+
+
 def _fill_sites(
     held: _Held, items: list[BlastItem], keys: dict[int, set[tuple[int, int]]], rows: list[tuple] | None = None,
 ) -> Generator[None, None, None]:
@@ -411,14 +450,21 @@ def _fill_sites(
     found: dict[tuple[int, int], Site] = {}
     if rows is None:
         wanted = sorted({k for item in items for k in keys[item.symbol.id]})
-        for i in range(0, len(wanted), BATCH):
-            batch = wanted[i : i + BATCH]
+        # (a walk read in one statement: the shown items' sites in one too)
+        batch_size = len(wanted) if wanted and held.reads().d.one_trip else BATCH
+        for i in range(0, len(wanted), batch_size):
+            batch = wanted[i : i + batch_size]
             found.update(((fid, sid), Site.of(rest)) for fid, sid, *rest in held.reads().sites_by_key(batch))
             yield from held.step(len(batch))
     else:
         found.update(((fid, sid), Site.of(rest)) for fid, sid, *rest in rows)
     for item in items:
-        item.sites = sorted((found[k] for k in keys[item.symbol.id] if k in found), key=lambda x: (x.path, x.range))
+        mine = keys[item.symbol.id]
+        if len(mine) == 1:  # (most items: one call site; nothing to sort)
+            (k,) = mine
+            item.sites = [found[k]] if k in found else []
+        else:
+            item.sites = sorted((found[k] for k in mine if k in found), key=lambda x: (x.path, x.range))
 
 
 def _completeness(
@@ -452,4 +498,4 @@ def _completeness(
 
 def _families(syms: dict[int, Sym]) -> set[str | None]:
     """The languages whose unresolved calls could reach ``syms`` (a call in another language can't)."""
-    return {lang for s in syms.values() for lang in languages.family_of(s.lang)}
+    return {lang for each in {s.lang for s in syms.values()} for lang in languages.family_of(each)}  # (a hub: thousands, few languages)

@@ -49,12 +49,19 @@ class RadiusRows:
     level: dict[int, int]  # node -> fewest hops
     symbols: list[tuple]  # SYMBOL_COLUMNS of the nodes
     edges: list[tuple]  # (node, parent, confidence, file_id, sid, via): call edges between consecutive levels
-    sites: list[tuple]  # (file_id, sid, *SITE_COLUMNS) of those edges
+    # (file_id, sid, *SITE_COLUMNS) of those edges; None when the answer shows fewer items than
+    # the walk reached (``limit``): the shown items' sites are read apart (``Reads.sites_by_key``)
+    sites: list[tuple] | None
     implemented: list[tuple]  # (declared, implementation, confidence, declared qname) between consecutive levels
     unresolved: dict[str | None, int]  # unresolved call sites that could reach the near nodes, by file language
     weak: int  # call edges into (out of) the near nodes below the confidence asked
     cut: bool  # the rows bound cut the walk
-    parents: dict[int, tuple[str, str, str]]  # the nodes' parents (not a module's): (kind, name, qname) by id
+    # the nodes' parents (not a module's): (kind, name, qname) by id; none when ``sites`` is None
+    parents: dict[int, tuple[str, str, str]]
+    # the nodes at the last level (``near_depth``) that have a symbol whose row was not read
+    # (``symbols``): the nearer levels' nodes are as many as ``limit`` or more, so none of them is
+    # shown unless a nearer node is no item (its row is read then: ``Reads.symbols_by_id``)
+    light: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -468,6 +475,7 @@ class Reads:
 
     def radius(
         self, targets: list[int], depth: int, min_conf: int, incoming: bool, max_rows: int, near_depth: int,
+        limit: int = 2**31 - 1,
     ) -> RadiusRows:
         """A blast radius's walk and every row its answer reads, in one statement (one round trip):
         a recursive CTE over the call edges (incoming: also each declared method's overrides, the
@@ -479,10 +487,13 @@ class Reads:
         reads its stepped walk's). The walk's rows are edges (and implementations), each level's
         nodes walked once, not each node once: a node reached again at a deeper level is walked
         again, and ``RadiusRows.cut`` says the rows bound (``max_rows`` rows, weak edges
-        included) cut it."""
+        included) cut it. ``limit``: the items the answer shows at most; when the walk reaches more
+        (a hub's radius), the rows of what it cannot show are not read (the sites, the parents,
+        the last level's symbols when the nearer levels fill the answer: ``RadiusRows.light``):
+        the answer reads its shown items' apart."""
         d = self.d
-        (rows, level, syms, edges, sites, impls, unres, weak, parents), = self._q(
-            _radius_sql(d, incoming), (d.array(targets), min_conf, depth, max_rows, near_depth))
+        (rows, level, syms, edges, every, sites, impls, unres, weak, parents, light), = self._q(
+            _radius_sql(d, incoming), (d.array(targets), min_conf, depth, max_rows, near_depth, limit))
         by_lang: dict[str | None, int] = {}
         for lang, n in d.rows(unres):
             by_lang[lang] = by_lang.get(lang, 0) + n
@@ -493,23 +504,27 @@ class Reads:
         # a node of the walk: an edge's caller end); a declared method's hop is kept between
         # consecutive levels, with the declared method's qualified name (the parent is a node)
         known = {r[0]: r for r in symbols}
-        site_rows = [(fid, sid, caller[4], *rest) for fid, sid, *rest in d.rows(sites)
-                     if (caller := known.get(rest[4])) is not None]
+        site_rows = None if not every else [(fid, sid, caller[4], *rest) for fid, sid, *rest in d.rows(sites)
+                                            if (caller := known.get(rest[4])) is not None]
         implemented = [(parent, node, conf, declared[1]) for parent, node, conf, hops in d.rows(impls)
                        if levels.get(node) == hops and levels.get(parent) == hops - 1
                        and (declared := known.get(parent)) is not None]
         return RadiusRows(
             levels, symbols, [tuple(r) for r in d.rows(edges)], site_rows, implemented, by_lang, weak, rows >= max_rows,
             {i: (kind, name, qname) for i, kind, name, qname in d.rows(parents)},
+            frozenset(n for n, in d.rows(light)),
         )
 
     def sites_by_key(self, keys: list[tuple[int, int]]) -> list[tuple]:
         """(file_id, sid, *site row) of the sites with these (file_id, sid) keys."""
-        return self._layered(
-            f"SELECT st.file_id, st.sid, {SITE_COLUMNS} FROM {self.d.pairs} w "
-            "JOIN @sites st ON st.file_id = w.a AND st.sid = w.b JOIN @files f ON f.id = st.file_id WHERE @visible(st.file_id)",
-            self.d.pair_params(keys),
-        )
+        if self.d.one_trip:  # PostgreSQL: each site and its file read by a restriction (see :meth:`radius`)
+            source = (f"{self.d.pairs} w CROSS JOIN LATERAL (SELECT * FROM @sites st WHERE st.file_id = w.a "
+                      "AND st.sid = w.b OFFSET 0) st CROSS JOIN LATERAL (SELECT f.path FROM @files f "
+                      "WHERE f.id = st.file_id OFFSET 0) f WHERE")
+        else:
+            source = f"{self.d.pairs} w JOIN @sites st ON st.file_id = w.a AND st.sid = w.b JOIN @files f ON f.id = st.file_id WHERE"
+        return self._layered(f"SELECT st.file_id, st.sid, {SITE_COLUMNS} FROM {source} @visible(st.file_id)",
+                             self.d.pair_params(keys))
 
     def unresolved_calls_named(self, names: list[str], langs: list[str] | None = None) -> int:
         """Unresolved call sites with one of these names (in files of ``langs``: None = any)."""
@@ -748,10 +763,15 @@ def _radius_sql(d: Dialect, incoming: bool) -> str:
         ),
         cut AS (SELECT node, depth, parent, conf, fid, sid, via FROM walk LIMIT ?4),
         lv AS (SELECT node, min(depth) AS depth FROM cut WHERE conf IS NULL OR conf >= ?2 GROUP BY node),
+        shown AS MATERIALIZED (
+            SELECT count(*) FILTER (WHERE depth BETWEEN 1 AND ?5) <= ?6 AS every,
+                   count(*) FILTER (WHERE depth BETWEEN 1 AND ?5 - 1) < ?6 AS far FROM lv
+        ),
         ns AS MATERIALIZED (
             SELECT lv.depth, s.*, f.path FROM lv
             CROSS JOIN LATERAL (SELECT * FROM symbols s WHERE s.id = lv.node OFFSET 0) s
             CROSS JOIN LATERAL (SELECT f.path FROM files f WHERE f.id = s.file_id OFFSET 0) f
+            WHERE lv.depth < greatest(?5, 1) OR (SELECT far FROM shown)
         ),
         reached AS MATERIALIZED (
             SELECT r.node, r.parent, r.conf, r.fid, r.sid, r.via, r.depth, p.depth AS near FROM cut r
@@ -766,14 +786,18 @@ def _radius_sql(d: Dialect, incoming: bool) -> str:
             (SELECT {d.json_rows("node, depth")} FROM lv),
             (SELECT {d.json_rows(SYMBOL_COLUMNS.replace("f.path", "s.path"))} FROM ns s),
             (SELECT {d.json_rows("node, parent, conf, fid, sid, via")} FROM par),
-            (SELECT {d.json_rows("st.file_id, st.sid, " + _SITE_FIELDS)} FROM (SELECT DISTINCT fid, sid FROM par) k
+            (SELECT every FROM shown),
+            (SELECT {d.json_rows("st.file_id, st.sid, " + _SITE_FIELDS)} FROM (SELECT DISTINCT fid, sid FROM par
+             WHERE (SELECT every FROM shown)) k
              CROSS JOIN LATERAL (SELECT * FROM sites st WHERE st.file_id = k.fid AND st.sid = k.sid OFFSET 0) st),
             {f"(SELECT {d.json_rows('i.parent, i.node, i.conf, i.depth')} FROM cut i WHERE i.parent IS NOT NULL AND i.fid IS NULL)"
              if incoming else "NULL"},
             (SELECT {d.json_rows("u.lang, u.n")} FROM ({unresolved}) u),
             (SELECT count(*) FROM reached r WHERE r.conf < ?2 AND r.near < ?5),
             (SELECT {d.json_rows("p.id, p.kind, p.name, p.qname")} FROM (SELECT DISTINCT parent_id FROM ns
-             WHERE parent_id IS NOT NULL AND kind != 'module') k
-             CROSS JOIN LATERAL (SELECT p.id, p.kind, p.name, p.qname FROM symbols p WHERE p.id = k.parent_id OFFSET 0) p)
+             WHERE parent_id IS NOT NULL AND kind != 'module' AND (SELECT every FROM shown)) k
+             CROSS JOIN LATERAL (SELECT p.id, p.kind, p.name, p.qname FROM symbols p WHERE p.id = k.parent_id OFFSET 0) p),
+            (SELECT {d.json_rows("lv.node")} FROM lv CROSS JOIN LATERAL (SELECT 1 FROM symbols s WHERE s.id = lv.node LIMIT 1) s
+             WHERE lv.depth = ?5 AND lv.depth > 0 AND NOT (SELECT far FROM shown))
     """
     return " ".join(sql.split())
