@@ -20,7 +20,7 @@ reuses the kept layer's files parses only that one), each as its own process, ``
 the trees alternating (this tree, then ``--base-tree``'s ``server/``, e.g. ``git archive <commit> server | tar -x -C DIR``). Each run
 reports its wall time, its CPU (the process's own and its git commands'), the connections it
 opened, its round trips (psycopg's waits for the server: a pipeline of statements is one), and
-the database's statements and execution time (``pg_stat_statements``), and whether its layer file holds the rows this tree's does (a digest of every table's rows: a faster start makes the same layer). With ``--crowd N``, N
+the database's statements and execution time (``pg_stat_statements``). With ``--crowd N``, N
 editors' checkouts (each with 1-20 files given a function) then start cold all at once, per tree,
 ``--runs`` times alternating: the time until all answered, each start's wall and CPU, and the
 database's work. Prints tables of medians and the load average. With ``--base-store``, the base
@@ -92,24 +92,7 @@ _START = textwrap.dedent("""
     wall, cpu = time.monotonic() - t0, time.process_time() - c0
     git = resource.getrusage(resource.RUSAGE_CHILDREN)
     layer = status.layer
-    digest = None
-    if layer is not None and layer.path.exists():  # the layer file's rows (not timed): equal trees make equal layers
-        import hashlib, marshal, sqlite3
-        db = sqlite3.connect(f"file:{layer.path}?mode=ro", uri=True)
-        h = hashlib.sha256()
-        for (table,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"):
-            h.update(table.encode())
-            # (a file's mtime aside: the bench writes its +1 file again each run; kept search rows
-            # are marshalled, whose bytes depend on reference counts: their values)
-            cols = ", ".join(f'"{c}"' for _, c, *_ in db.execute(f'PRAGMA table_info("{table}")') if c != "mtime_ns")
-            rows = db.execute(f'SELECT {cols} FROM "{table}"')
-            if table == "layer_search":
-                rows = (tuple(marshal.loads(v) if isinstance(v, bytes) else v for v in r) for r in rows)
-            for row in sorted(map(repr, rows)):
-                h.update(row.encode())
-        db.close()
-        digest = h.hexdigest()[:16]
-    print(json.dumps({"layer": digest, "wall_ms": wall * 1000, "cpu_ms": cpu * 1000, "git_cpu_ms": (git.ru_utime + git.ru_stime) * 1000,
+    print(json.dumps({"wall_ms": wall * 1000, "cpu_ms": cpu * 1000, "git_cpu_ms": (git.ru_utime + git.ru_stime) * 1000,
                       "built": layer.built if layer else None,
                       "reused": getattr(layer, "reused", 0) if layer else 0, "rows": layer.rows.count() if layer else 0,
                       "reresolved": len(layer.reresolved) if layer else 0, **counts}))
@@ -263,10 +246,7 @@ def main(argv: list[str] | None = None) -> int:
                         runs.setdefault((name, "+1 file"), []).append(start(tree, root, store, symbol))
                         git(root, "checkout", "-q", "--", extra)
             for (name, how), got in runs.items():
-                layers = {r["layer"] for r in got} | {r["layer"] for r in runs.get(("this tree", how), [])}
                 row = {"case": case, "tree": name, "start": how, "runs": len(got), "load": load(),
-                       "same_layer": len(layers) == 1, "layers": sorted(map(str, layers)),
-                       "walls": [round(r["wall_ms"]) for r in got], "cpus": [round(r["cpu_ms"]) for r in got],
                        **{k: round(median(got, k), 1) for k in ("wall_ms", "cpu_ms", "git_cpu_ms", "connects",
                                                                  "round_trips", "statements", "db_ms")},
                        "rows": got[0]["rows"], "reresolved": got[0]["reresolved"], "reused": got[0].get("reused", 0)}
@@ -316,12 +296,12 @@ def print_table(f: dict[str, Any]) -> None:
             print(f"| {c['starts']} | {c['tree']} | {c['all_s']} s | {c['wall_p50_ms'] / 1000:.1f} / {c['wall_max_ms'] / 1000:.1f} s | "
                   f"{c['cpu_p50_ms']} ms | {c['round_trips_p50']:.0f} | {c['statements']:,.0f} | {c['db_ms'] / 1000:.1f} | "
                   f"{c['load_before']} → {c['load_after']} |")
-    print("\n| local change | start | tree | wall | CPU (git's) | connections | round trips | statements | database ms | layer rows | files reused | layer file = this tree's |")
-    print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    print("\n| local change | start | tree | wall | CPU (git's) | connections | round trips | statements | database ms | layer rows | files reused |")
+    print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for c in f["cases"]:
         print(f"| {c['case']} | {c['start']} | {c['tree']} | {c['wall_ms']:.0f} ms | {c['cpu_ms']:.0f} ms ({c['git_cpu_ms']:.0f}) | "
               f"{c['connects']:.0f} | {c['round_trips']:.0f} | {c['statements']:.0f} | {c['db_ms']:.1f} | {c['rows']:,} | "
-              f"{c.get('reused', 0)} | {'yes' if c.get('same_layer') else 'NO'} |")
+              f"{c.get('reused', 0)} |")
 
 
 if __name__ == "__main__":

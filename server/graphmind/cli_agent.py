@@ -15,16 +15,15 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .agents import args as A
+from .agents import tools as T
+from .agents.view import close_view, open_view
 from .graph import Graph, Sym
 from .model import CONFIDENCE_LEVELS
 from .render import CLI_DEFAULT_TOKENS, Budget, dumps, omitted_counts
 from .store import IndexUnavailable
-
-if TYPE_CHECKING:  # (the agents' tools and views are imported by run: the other commands' start needs neither)
-    from .agents import tools as T
 
 COMMANDS = ("mcp", "changes", "path", "dead-code")
 FAIL_ON_EXIT = 3
@@ -150,7 +149,6 @@ def run(args: argparse.Namespace) -> int:
         serve(root, disk=args.disk, exclude=args.exclude, store=store)
         return 0
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="graphmind: %(message)s")
-    from .agents.view import close_view, open_view
     from .cli_team import StoreURLError, failed_status, resolve
     from .team import open_view as team_view
 
@@ -203,8 +201,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _answer(args: argparse.Namespace, view: Any) -> tuple[T.Answer, int]:
     """The command's answer and its exit code."""
-    from .agents import tools as T
-
     budget = budget_of(args)
     if args.command == "changes":
         ans = T.changes(view, base=args.base, depth=args.depth, staged=args.staged,

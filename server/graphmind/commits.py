@@ -21,17 +21,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from . import languages
 from .engine import Engine
 from .gitrepo import ChangedFile, GitRepo
+from .snapshot_cache import SnapshotCache, Work
 from .store import Store, touched
 from .store.location import StoreLocation
 from .store.snapshots import Delta, SnapshotInfo, SnapshotStore
-
-if TYPE_CHECKING:  # (a CI job's: imported by index_commit, not by a reader's start, which uses is_setting)
-    from .snapshot_cache import SnapshotCache, Work
 
 ANCESTORS = 10_000  # how far back a job looks for an indexed ancestor
 
@@ -85,8 +82,6 @@ def index_commit(
     machine's local copies of snapshots (default :func:`~graphmind.snapshot_cache.default_folder`).
     Raises GitError for a ref that names no commit, IndexUnavailable when the store cannot be
     reached or written."""
-    from .snapshot_cache import SnapshotCache
-
     start = time.monotonic()
     repo = GitRepo(root)
     commit = repo.commit_of(ref)

@@ -107,36 +107,42 @@ class GitRepo:
         return Base("HEAD", head, "HEAD (no upstream or main branch to compare with)")
 
     # ------------------------------------------------------------------ changes
-    def untracked(self, others_in: Collection[str] | None = None) -> Untracked:
-        """The untracked files (``git ls-files --others``; ``others_in``: as :meth:`changed_files`
-        takes it), listed in a thread from now on: a start lists them while it connects and picks
-        its snapshot (the listing needs no commit), then hands them to :meth:`changed_files`."""
-        return Untracked(self, others_in)
-
-    def changed_files(self, commit: str, staged: bool = False, others_in: Collection[str] | None = None,
-                      untracked: Untracked | None = None) -> list[ChangedFile]:
+    def changed_files(self, commit: str, staged: bool = False, others_in: Collection[str] | None = None) -> list[ChangedFile]:
         """Files under the root that differ between ``commit`` and the working tree (or the index,
         ``staged``), plus untracked files (not with ``staged``). Renames are a delete + an add.
         ``others_in`` (relative to the root, '/'-separated, each taken literally; a folder:
         everything below it): the untracked files of those paths only (git walks only them). The
         diff is always whole: limited to paths it costs git more CPU, not less (git 2.39, 6,794
-        files: 35 ms instead of 29). ``untracked``: their listing started earlier
-        (:meth:`untracked`, in place of ``others_in``), else they are listed while git diffs."""
+        files: 35 ms instead of 29)."""
         args = ["diff", "--name-status", "-z", "--no-renames", "--no-ext-diff", "--no-textconv", "--relative"]
         if staged:
             args.append("--cached")
-        elif untracked is None:  # the untracked files listed meanwhile (an editor's start waits on both)
-            untracked = self.untracked(others_in)
+        spec = ["."] if others_in is None else [f":(literal){p}" for p in sorted(others_in)]
+        others: list[str | Exception] = []
+        if not staged and spec:  # the untracked files listed meanwhile (an editor's start waits on both)
+            listing = threading.Thread(target=self._into, args=(others, "ls-files", "--others", "--exclude-standard", "-z",
+                                                               "--", *spec), name="graphmind-git", daemon=True)
+            listing.start()
         fields = self._text(*args, commit, "--").split("\0")
         out: dict[str, ChangedFile] = {}
         for status, path in zip(fields[0::2], fields[1::2], strict=False):
             if path:
                 out[path] = ChangedFile(path, status[:1])
-        if not staged and untracked is not None:
-            for path in untracked.paths():
-                if path not in out:
+        if not staged and spec:
+            listing.join()
+            if isinstance(others[0], Exception):
+                raise others[0]
+            for path in others[0].split("\0"):
+                if path and path not in out:
                     out[path] = ChangedFile(path, "?")
         return sorted(out.values(), key=lambda c: c.path)
+
+    def _into(self, got: list[str | Exception], *args: str) -> None:
+        """``_text(*args)``, or what it raised, appended to ``got`` (run in a thread)."""
+        try:
+            got.append(self._text(*args))
+        except Exception as exc:  # noqa: BLE001 - raised again in the caller's thread
+            got.append(exc)
 
     def text_at(self, commit: str, rel: str) -> bytes | None:
         """A file's content in a commit (None if it has none there)."""
@@ -213,32 +219,3 @@ class GitRepo:
                 os.symlink(body.decode("utf-8", "surrogateescape"), target)
             else:
                 target.write_bytes(body)
-
-
-class Untracked:
-    """``git ls-files --others --exclude-standard`` of a repository, run in a thread from the
-    moment it is made (:meth:`GitRepo.untracked`); :meth:`paths` waits for it and raises what git
-    raised."""
-
-    def __init__(self, repo: GitRepo, others_in: Collection[str] | None = None) -> None:
-        spec = ["."] if others_in is None else [f":(literal){p}" for p in sorted(others_in)]
-        self._got: list[str | Exception] = []
-        self._thread: threading.Thread | None = None
-        if spec:  # (no paths: nothing untracked)
-            self._thread = threading.Thread(target=self._list, args=(repo, spec), name="graphmind-git", daemon=True)
-            self._thread.start()
-
-    def _list(self, repo: GitRepo, spec: list[str]) -> None:
-        try:
-            self._got.append(repo._text("ls-files", "--others", "--exclude-standard", "-z", "--", *spec))
-        except Exception as exc:  # noqa: BLE001 - raised again in the caller's thread
-            self._got.append(exc)
-
-    def paths(self) -> list[str]:
-        """The untracked paths (waiting for git's listing)."""
-        if self._thread is None:
-            return []
-        self._thread.join()
-        if isinstance(self._got[0], Exception):
-            raise self._got[0]
-        return [p for p in self._got[0].split("\0") if p]

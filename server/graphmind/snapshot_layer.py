@@ -39,7 +39,6 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from . import __version__, languages
-from .ahead import Ahead
 from .commits import is_setting, refresh_changes, renames_modules
 from .engine import Engine
 from .engine.update import interface_diff, resolve_facts
@@ -51,7 +50,6 @@ from .store.pg import PgConnection
 from .store.pg_links import SiteEdges, remake, snapshot_changes, snapshot_keys, write_layer_sites
 from .store.pg_overlay import (
     INTERFACE_VIEWS,
-    ChangedSide,
     LayerRows,
     SnapshotResolutions,
     changed_side,
@@ -112,16 +110,6 @@ class StackedSession(NamedTuple):
     reads: Reads
     db: PgConnection
     stacking: Stacking
-
-
-# a reader's pool, or the pool being connected (the build parses meanwhile and takes it when it
-# first reads the snapshot)
-Pooling = StackedSession | Ahead[StackedSession]
-
-
-def pooled(session: Pooling) -> StackedSession:
-    """The pool, once connected."""
-    return session.result() if isinstance(session, Ahead) else session
 
 
 def stacked_session(shared: SnapshotStore, snapshot: SnapshotInfo, size: int | None = None) -> StackedSession:
@@ -210,15 +198,14 @@ def _digest(base: str, changes: list[ChangedFile], contents: Mapping[str, str | 
 
 def open_layer(root: Path, shared: SnapshotStore, snapshot: SnapshotInfo, changes: list[ChangedFile],
                buffers: Mapping[str, bytes] | None = None, name: str = LAYER_FILE,
-               session: Pooling | None = None) -> LocalLayer:
+               session: StackedSession | None = None) -> LocalLayer:
     """The local layer of ``changes`` on ``snapshot``: kept from an earlier question when made from
     the same contents, else made now. LayerRefused when the changes cannot be stacked;
     IndexUnavailable when the store fails. ``buffers``: an editor's unsaved texts by path, which
     win over the disk's (kept in the layer file ``name`` under ``.graphmind/``). ``session``: the
     reader's pool on the snapshot (:func:`stacked_session`), which a build reads and resolves in
-    (its sessions then hold the layer's interface: the caller stacks the layer made), or that pool
-    being connected (:class:`~.ahead.Ahead`: a build parses meanwhile); without one, a build
-    opens its own."""
+    (its sessions then hold the layer's interface: the caller stacks the layer made); without
+    one, a build opens its own."""
     start = time.monotonic()
     settings = [c.path for c in changes if is_setting(c.path)]
     if settings:  # which files are indexed, or how they are linked, may differ everywhere
@@ -244,7 +231,7 @@ def open_layer(root: Path, shared: SnapshotStore, snapshot: SnapshotInfo, change
         os.replace(tmp, path)  # atomic: a reader in another process sees the old layer or this one
     finally:
         if own:
-            pooled(session).db.close()
+            session.db.close()
         for p in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
             p.unlink(missing_ok=True)
     changed, deleted, reresolved, rows = made
@@ -352,30 +339,18 @@ def _write_changes(engine: Engine, changes: list[ChangedFile], previous: list[St
                 engine.updater.apply(written, resolve=False)
 
 
-def _side(pg: PgConnection, ahead: Ahead[ChangedSide] | None, ahead_of: list[str], paths: list[str]) -> ChangedSide:
-    """:func:`~.store.pg_overlay.changed_side` of ``paths``: the one read ahead when it was of
-    those same paths (else read now)."""
-    got = ahead.result() if ahead is not None else None
-    return got if got is not None and set(ahead_of) == set(paths) else changed_side(pg, paths)
-
-
 def _build(
-    root: Path, pooling: Pooling, changes: list[ChangedFile], columns: dict[str, list[str]], db_path: Path,
+    root: Path, session: StackedSession, changes: list[ChangedFile], columns: dict[str, list[str]], db_path: Path,
     meta: LayerMeta, buffers: Mapping[str, bytes] | None = None, previous: list[StoredFile] | None = None,
 ) -> tuple[list[str], list[str], list[str], LayerRows]:
     engine = Engine(root, db_path=db_path, jobs=1)
+    pg = session.db
     try:
         store = engine.store
         store.set_meta(NEXT_FILE_ID, str(OWN_IDS))  # never a snapshot's file id
         # the link keys whose edges the layer's index makes from its own rows alone: made again
         # over snapshot ∪ layer once its files are resolved
         store.layers.flushed = LinkKeys()
-        # 2 (read ahead). the snapshot alone (nothing stacked in the session yet): what other
-        # files could see of the changed ones, read while they are parsed (the paths the layer
-        # will hold or delete are the changes and the buffers, unless a change renames modules)
-        paths = sorted({c.path for c in changes} | set(buffers or {}))
-        ahead = None if any(map(renames_modules, changes)) else \
-            Ahead(lambda: changed_side(pooled(pooling).db, paths), "graphmind-layer-side")
         # 1. the changed files, then the buffers' texts over them (resolved later, against
         # snapshot ∪ layer)
         _write_changes(engine, changes, previous or [])
@@ -383,11 +358,10 @@ def _build(
             engine.open_document(rel, text)
         held = store.paths_under("")
         gone = sorted({c.path for c in changes} - set(held))
-        # 2. ... and the snapshot's files that looked up what changed. A few round trips in all,
-        # however many files (pipelined statements)
-        session = pooled(pooling)
-        pg = session.db
-        side = _side(pg, ahead, paths, held + gone)
+        # 2. the snapshot alone (nothing stacked in the session yet): what other files could see
+        # of the changed ones, and the snapshot's files that looked up what changed. A few round
+        # trips in all, however many files (pipelined statements)
+        side = changed_side(pg, held + gone)
         ids = side.ids
         keys: set[str] = set()
         for p in held + gone:
@@ -438,5 +412,5 @@ def _build(
         engine.close()
 
 
-__all__ = ["LAYER_FILE", "LayerRefused", "LocalLayer", "Pooling", "SessionReads", "StackedSession", "open_layer", "pooled",
-           "relink", "resolve_stored", "stacked_session"]
+__all__ = ["LAYER_FILE", "LayerRefused", "LocalLayer", "SessionReads", "StackedSession", "open_layer", "relink",
+           "resolve_stored", "stacked_session"]

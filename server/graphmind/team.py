@@ -15,14 +15,13 @@ import dataclasses
 import os
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
-from .ahead import Ahead
 from .engine import Engine
-from .gitrepo import ChangedFile, GitError, GitRepo, Untracked
+from .gitrepo import ChangedFile, GitError, GitRepo
 from .snapshot_layer import (
     LAYER_FILE,
     LayerRefused,
@@ -48,6 +47,7 @@ SHOWN_CHANGES = 20
 # asking the store whether a newer one is there (its answers stay exact meanwhile: the layer is
 # the working tree's difference from the snapshot's own commit; the answer names the snapshot)
 STORE_RECHECK = 5.0
+T = TypeVar("T")
 
 
 @dataclass
@@ -208,6 +208,35 @@ def timeout() -> float:
         return EDITOR_TIMEOUT
 
 
+class _Connecting(Generic[T]):
+    """A connection to the store made in a thread (importing the driver and the session's start
+    are most of a reader's start; git's commands meanwhile wait on their processes): ``connect()``
+    there, its result or what it raised here."""
+
+    def __init__(self, connect: Callable[[], T], name: str = "graphmind-store-connect") -> None:
+        self._got: T | Exception | None = None
+        self._thread = threading.Thread(target=self._connect, args=(connect,), name=name, daemon=True)
+        self._thread.start()
+
+    def _connect(self, connect: Callable[[], T]) -> None:
+        try:
+            self._got = connect()
+        except Exception as exc:  # noqa: BLE001 - raised again by result(), in the caller's thread
+            self._got = exc
+
+    def result(self) -> T:
+        self._thread.join()
+        if isinstance(self._got, Exception):
+            raise self._got
+        assert self._got is not None
+        return self._got
+
+    def discard(self, close: Callable[[T], None]) -> None:
+        """Not needed after all: closed once made."""
+        with contextlib.suppress(Exception):
+            close(self.result())
+
+
 class KeptSnapshot:
     """What a process that answers one question after another (the MCP server) keeps between
     them: the store's session and the engine of the last snapshot + local layer it answered
@@ -327,14 +356,12 @@ class KeptSnapshot:
         old, self._engine, self._key = self._engine, None, None
         if old is not None:
             old.close()
-        # (the build's pool answers too, connected while it parses: as in open_snapshot)
-        pooling = Ahead(lambda: stacked_session(shared, snap), "graphmind-store-session")
+        session = stacked_session(shared, snap)  # (the build's pool answers too, as in open_snapshot)
         try:
-            layer = open_layer(root, shared, snap, changes, buffers, layer_name, pooling) if changes or buffers else None
-            self._engine = SnapshotEngine(root, shared, snap, layer, pooling.result())
+            layer = open_layer(root, shared, snap, changes, buffers, layer_name, session) if changes or buffers else None
+            self._engine = SnapshotEngine(root, shared, snap, layer, session)
         except BaseException:
-            with contextlib.suppress(Exception):
-                pooling.result().db.close()
+            session.db.close()
             raise
         self._key = key
         return self._engine, layer
@@ -359,8 +386,7 @@ class KeptSnapshot:
 
 
 class _Kept:
-    """The store's session a :class:`KeptSnapshot` holds, in :class:`~.ahead.Ahead`'s place (the
-    connection a start makes while git answers)."""
+    """The store's session a :class:`KeptSnapshot` holds, in :class:`_Connecting`'s place."""
 
     def __init__(self, kept: KeptSnapshot) -> None:
         self._kept = kept
@@ -372,22 +398,6 @@ class _Kept:
         """(kept for the next question)"""
 
 
-class _Changes:
-    """The working tree's changes since a snapshot's commit. Git is asked ahead for those since
-    HEAD's commit (while the store connects and the snapshot is picked): a snapshot of HEAD, the
-    usual one, takes them; one of an older commit asks git again (the speculative diff's process
-    ran on the other core meanwhile)."""
-
-    def __init__(self, repo: GitRepo, head: str, untracked: Untracked) -> None:
-        self._repo, self._head, self._untracked = repo, head, untracked
-        self._ahead = Ahead(lambda: repo.changed_files(head, untracked=untracked), "graphmind-git-diff")
-
-    def since(self, commit: str) -> list[ChangedFile]:
-        if commit == self._head:
-            return self._ahead.result()
-        return self._repo.changed_files(commit, untracked=self._untracked)
-
-
 def open_snapshot(
     root: Path, location: StoreLocation, buffers: Mapping[str, bytes] | None = None, layer_name: str | None = None,
     kept: KeptSnapshot | None = None,
@@ -397,21 +407,17 @@ def open_snapshot(
     texts, stacked with the working tree's changes (in the layer file ``layer_name``).
     ``kept``: its store session and engine (see :class:`KeptSnapshot`: it closes them)."""
     # connected while git answers (a reader's start waits on both)
-    connecting: Ahead[SnapshotStore] | _Kept = (
-        Ahead(lambda: SnapshotStore(location, timeout=timeout(), read_only=True), "graphmind-store-connect")
-        if kept is None else _Kept(kept)
+    connecting: _Connecting[SnapshotStore] | _Kept = (
+        _Connecting(lambda: SnapshotStore(location, timeout=timeout(), read_only=True)) if kept is None else _Kept(kept)
     )
     try:
         known = kept._known_head() if kept is not None else None
         repo, ancestry = known if known is not None else (GitRepo(root), [])
-        # listed while HEAD's ancestry is asked and the store connects (needs no snapshot)
-        untracked = repo.untracked()
         if known is None:
             ancestry = repo.ancestors("HEAD", 10_000)  # HEAD's commit first
         if not ancestry:
             raise GitError("HEAD names no commit")
         head = ancestry[0]
-        changed = _Changes(repo, head, untracked)
     except GitError as exc:
         connecting.discard(SnapshotStore.close)
         return None, StoreStatus(location.shown, "local", f"no git history to match snapshots with ({exc})")
@@ -429,19 +435,18 @@ def open_snapshot(
         if kept is not None:
             # (asked again for a newer snapshot without git, and kept while HEAD does not move: KeptSnapshot)
             kept._repo, kept._ancestry = repo, ancestry
-            changes = changed.since(snap.commit)
+            changes = repo.changed_files(snap.commit)
             engine, layer = kept._engine_over(root, shared, snap, changes, buffers, layer_name or LAYER_FILE)
         else:
             # one pool for the layer's build and the answers (its sessions get the layer when
-            # handed out), connected while git lists the changes (unless it did already) and the
-            # build parses the changed files (it takes the pool when it first reads the snapshot)
-            pooling = Ahead(lambda: stacked_session(shared, snap), "graphmind-store-session")
+            # handed out), connected while git lists the changes
+            pooling = _Connecting(lambda: stacked_session(shared, snap), "graphmind-store-session")
             try:
-                changes = changed.since(snap.commit)
-                layer = open_layer(root, shared, snap, changes, buffers, layer_name or LAYER_FILE, pooling) \
-                    if changes or buffers else None
+                changes = repo.changed_files(snap.commit)
             finally:
                 session = pooling.result()
+            layer = open_layer(root, shared, snap, changes, buffers, layer_name or LAYER_FILE, session) \
+                if changes or buffers else None
             engine = SnapshotEngine(root, shared, snap, layer, session)
             shared.release()  # the engine's own pool answers from here on: one session, not two
     except (LayerRefused, IndexUnavailable, GitError) as exc:

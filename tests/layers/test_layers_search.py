@@ -16,7 +16,6 @@ from graphmind.graph.search import match_query
 from graphmind.live import LiveGraph
 from graphmind.text import indexed_words, words
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 from layers_util import indexed, layer_snapshot, workspace
 from lsp_util import lsp_session
 from lsprotocol import types as T
@@ -126,13 +125,3 @@ FILES = sorted(INITIAL)
 @given(edit_sequences(FILES, FRAGMENTS, max_edits=10))
 def test_search_layer_incremental_equals_fresh(edits: list[tuple[str, int, int, str]]) -> None:
     check_incremental(INITIAL, ("a.py", "b.ts"), edits, snap=layer_snapshot)
-
-
-@given(st.text(alphabet=st.characters(max_codepoint=0x7F)), st.text())
-def test_ascii_tokens_are_the_unicode61_tokens(ascii_text: str, any_text: str) -> None:
-    """``fulltext.tokens`` of ASCII text (one regex) gives the tokens of the character-by-character
-    reading, and text of any characters is read that way."""
-    from graphmind.store import fulltext
-
-    assert fulltext.tokens(ascii_text) == fulltext._unicode_tokens(ascii_text)
-    assert fulltext.tokens(ascii_text + any_text) == fulltext._unicode_tokens(ascii_text + any_text)

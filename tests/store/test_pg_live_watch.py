@@ -238,28 +238,3 @@ def test_untracked_files_of_some_paths_taken_literally(tmp_path: Path) -> None:
     for paths in ({"a[b].py"}, {"d"}, {"gone.py", "dd"}, {"d/y.py"}, {"nothing/here"}, set()):
         got = {c.path: c.status for c in repo.changed_files("HEAD", others_in=paths)}
         assert got == {p: s for p, s in everything.items() if s != "?" or team_live._under(p, paths)}, paths
-
-
-def test_untracked_listed_ahead_are_the_same_changes(tmp_path: Path) -> None:
-    """``GitRepo.untracked()`` started before the commit is known (a start lists them while it
-    connects) and handed to ``changed_files``: the same entries as a listing made meanwhile, for
-    the whole tree and for some paths."""
-    from graphmind.gitrepo import GitRepo
-
-    root = tmp_path / "r"
-    (root / "d").mkdir(parents=True)
-    for name in ("a.py", "d/x.py", "gone.py"):
-        (root / name).write_text("x = 1\n")
-    git(root, "init", "-q")
-    git(root, "add", "-A")
-    git(root, "commit", "-qm", "C1")
-    (root / "a.py").write_text("x = 2\n")
-    (root / "d/new.py").write_text("y = 1\n")
-    (root / "top.py").write_text("y = 1\n")
-    (root / "gone.py").unlink()
-    repo = GitRepo(root)
-    for paths in (None, {"d"}, set()):
-        ahead = repo.untracked(paths)
-        got = {c.path: c.status for c in repo.changed_files("HEAD", untracked=ahead)}
-        assert got == {c.path: c.status for c in repo.changed_files("HEAD", others_in=paths)}, paths
-        assert ("top.py" in got) == (paths is None) and ("d/new.py" in got) == (paths != set()), got

@@ -10,8 +10,8 @@ import stat
 import threading
 import time
 from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from .. import languages
 from ..model import Facts, FileResolution
@@ -22,9 +22,6 @@ from . import bulk, chunks, parallel
 from .parse import Extracted, FileRead, extract_file
 from .update import Change, Updater, resolve_facts
 from .young import YoungCollections
-
-if TYPE_CHECKING:
-    from concurrent.futures import ProcessPoolExecutor
 
 Progress = Callable[[int, int, str], None]
 BATCH = 200  # files per transaction while indexing: requests get the lock between batches

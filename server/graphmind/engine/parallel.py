@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ctypes
 import gc
+import multiprocessing
 import os
 import signal
 import sqlite3
@@ -13,8 +14,9 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .. import languages
 from ..model import FileResolution
@@ -23,9 +25,6 @@ from . import bulk
 from .parse import FileRead, extract_file
 from .update import resolve_facts
 from .young import YoungCollections
-
-if TYPE_CHECKING:  # (the pool's modules are imported when one is made: a reader's start makes none)
-    from concurrent.futures import ProcessPoolExecutor
 
 # Below this many files the pool's start-up costs more than it saves.
 MIN_FILES = 300
@@ -39,9 +38,6 @@ def default_jobs() -> int:
 
 
 def pool(jobs: int) -> ProcessPoolExecutor:
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
     # spawn, not fork: the language server calls this from a thread, and fork copies locks
     return ProcessPoolExecutor(
         max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import tree_sitter as ts
+import tree_sitter_language_pack as tslp
 
 from ..model import BindingFact, Facts, Import, Override, Rename, Resolution, WorkspaceView
 from ._toolkit.docs import definition_at, leading_comments
@@ -252,10 +253,6 @@ class Language:
 
 @cache
 def _ts_language(grammar: str) -> ts.Language:
-    # the grammars' package when a file is first parsed (importing it loads some grammars and
-    # ctypes, ~10 ms that a start answering from a kept layer does not need)
-    import tree_sitter_language_pack as tslp
-
     return tslp.get_language(grammar)  # type: ignore[arg-type]
 
 

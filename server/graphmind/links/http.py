@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from functools import lru_cache
 from typing import NamedTuple
 
 ANY = "*"  # a route that takes every method (Django's path())
@@ -59,20 +58,10 @@ def segments(path: str) -> list[str]:
     return [s for s in path.split("/") if s]
 
 
-@lru_cache(maxsize=4096)
-def _segments(path: str) -> tuple[str, ...]:
-    """:func:`segments`, kept: a layer's start matches each of hundreds of client calls against
-    the same routes (their segments were split again for every pair)."""
-    return tuple(segments(path))
-
-
 def matches(client: str, route: str) -> int | None:
     """How well a client path matches a route pattern: the number of literal segments that agree
     (more is more specific), or None when they do not match."""
-    return _matches(_segments(client), _segments(route))
-
-
-def _matches(cs: tuple[str, ...], rs: tuple[str, ...]) -> int | None:
+    cs, rs = segments(client), segments(route)
     if len(cs) != len(rs):
         return None
     score = 0
@@ -108,15 +97,14 @@ def best_routes(method: str, path: str, routes: Iterable[Route]) -> list[Route]:
     """The routes a client call reaches: same method (or any), matching path, the most specific.
     None when the client's path has no literal segment (``/{}``) or too many routes match
     equally well (``/`` in a workspace of many apps)."""
-    cs = _segments(path)
-    if path != "/" and all("{}" in seg for seg in cs):
+    if path != "/" and all("{}" in seg for seg in segments(path)):
         return []
     best: list[Route] = []
     top = -1
     for r in routes:
         if r.method != method and r.method != ANY:
             continue
-        score = _matches(cs, _segments(r.path))
+        score = matches(path, r.path)
         if score is None:
             continue
         if score > top:

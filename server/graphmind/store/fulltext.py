@@ -14,7 +14,6 @@ tokens and each phrase ``i`` of the query (k1 = 1.2, b = 0.75)::
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -77,21 +76,9 @@ def _fold(token: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFD", low) if not unicodedata.combining(c))
 
 
-_ASCII_TOKEN = re.compile(r"[A-Za-z0-9]+")
-
-
 def tokens(text: str) -> list[str]:
     """The tokens unicode61 makes of ``text``: runs of letters and digits (a combining mark
-    continues a token it does not start), folded. ASCII text (nearly all of it) by one regex:
-    the same tokens as :func:`_unicode_tokens` without a call per character (a layer's build
-    made the term vectors of a few thousand rows character by character)."""
-    if text.isascii():
-        return [t.lower() for t in _ASCII_TOKEN.findall(text)]
-    return _unicode_tokens(text)
-
-
-def _unicode_tokens(text: str) -> list[str]:
-    """:func:`tokens` of any text, character by character."""
+    continues a token it does not start), folded."""
     out: list[str] = []
     start = -1
     for i, c in enumerate(text):
