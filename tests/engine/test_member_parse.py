@@ -376,6 +376,10 @@ FRAGMENTS = ["t", "(", ")", ":", "\n", "    ", "\n        ", "total = max(", "le
 # a member's ``def`` line commented out: its body, deeper than the members, is the member above's
 # (found by a thorough run: the member parse had made it a statement of the class)
 @example([("model.py", 2506, 0, "#")])
+# a comment typed into a body leaves a statement at an odd indentation, a method added above: the
+# statement's sites were named by its key, whose comment above a member's parse and the whole
+# text's attached differently (found by a thorough run; on c7732db as well)
+@example([("model.py", 6319, 1, "# c\n"), ("model.py", 6314, 3, "\n\n    def g(self):\n        self.check()\n")])
 def test_member_parses_keep_the_file_range_and_whole_text_is_fresh(edits: list[tuple[str, int, int, str]]) -> None:
     """After every edit: the module's range is the one a parse of the whole text gives (a member
     parse carries it over); text that parses without errors has the facts a fresh extraction

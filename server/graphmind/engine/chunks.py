@@ -279,8 +279,8 @@ def extract(
     else:
         # a chunk wholly before the edit, at the same place and of the same node and container as
         # before, has the same key: its text, its column and the comments above it did not change
-        # chunks dropped after the merge (``keep`` False) need a key only to name their sites when
-        # they define nothing (see _site_ids): made below for those alone
+        # chunks dropped after the merge (``keep`` False) need no key (their sites are named by
+        # their first definition or by themselves: see _site_ids)
         lazy = not keep and not reused and spare is None
         keys: list[bytes] = [b""] * len(spans) if lazy else []
         # a chunk wholly after the edit, in a whole text's unchanged end, has the key it had (see
@@ -373,10 +373,6 @@ def extract(
                     else:
                         chunks[i] = replace(ch, container=rng)  # its cache stands: merge sets the extent
         done = chunks  # type: ignore[assignment]
-        if lazy:
-            for i, c in enumerate(done):
-                if c.facts.sites and len(c.facts.symbols) <= (2 if c.parent is not None else 1):
-                    c.key = _lazy_key(src, spans, i)
         if kept is not None and suffix:
             moved = _keep(old, kept.first, len(done), kept.dbyte, drow)
             # a class before the edit whose members are kept ends where it ended, not where error
@@ -647,13 +643,6 @@ def _suffix_key(
     return o.key
 
 
-def _lazy_key(src: bytes, spans: list[Span], i: int) -> bytes:
-    """The key of chunk ``i`` made where it is needed alone (a chunk that defines nothing names its
-    sites by it): its container's key made on the way."""
-    parent = spans[i].parent
-    return _key(src, spans[i], _key(src, spans[parent], b"") if parent is not None else b"")
-
-
 def _whole(lang: Language, tree: ts.Tree, src: bytes, relpath: str, module: str, spans: list[Span]) -> Extraction | None:
     """A file whose chunks are not kept, extracted in one pass (``Language.extract_whole``): the
     facts, symbol ids and site ids the merge of its chunks gives, without chunks. None when the
@@ -684,11 +673,11 @@ def _whole(lang: Language, tree: ts.Tree, src: bytes, relpath: str, module: str,
     anchors: list[tuple[bytes, int]] = []
     for k in range(len(spans)):
         n = site_at[k + 1] - site_at[k]
-        if n:  # named by its first definition, else by its key (see _site_ids)
+        if n:  # named by its first definition, else by its sites (see _site_ids)
             if sym_at[k + 1] > sym_at[k]:
                 anchors.append((_def_anchor(ids[sym_at[k]]), n))
             else:
-                anchors.append((_lazy_key(src, spans, k), n))
+                anchors.append((_sites_anchor(sites[site_at[k] : site_at[k + 1]]), n))
     return Extraction(facts, [], _numbered(anchors), ids, sym_at, site_at, src=src)
 
 
@@ -1374,10 +1363,20 @@ def _site_ids(chunks: list[Chunk], ids: list[int], sym_at: list[int]) -> list[in
     definition (its stable id), else by the chunk's key. An edit in a function's body that leaves
     its calls as they were keeps their ids, so their rows stand (see ``Updater._patch``)."""
     return _numbered([
-        (_def_anchor(ids[sym_at[ci]]) if sym_at[ci + 1] > sym_at[ci] else c.key, len(c.facts.sites))
+        (_def_anchor(ids[sym_at[ci]]) if sym_at[ci + 1] > sym_at[ci] else _sites_anchor(c.facts.sites), len(c.facts.sites))
         for ci, c in enumerate(chunks)
         if c.facts.sites
     ])
+
+
+def _sites_anchor(sites: list[SiteFact]) -> bytes:
+    """What names the sites of a chunk that defines nothing: their callees' names and kinds. Not
+    its key: that holds the comments above the chunk, which a member's parse and the whole text's
+    can attach differently around a syntax error (the same text, two ids)."""
+    h = hashlib.blake2b(b"sites", digest_size=16)
+    for site in sites:
+        h.update(f"{site.kind}\0{site.name}\1".encode())
+    return h.digest()
 
 
 def _def_anchor(symbol_id: int) -> bytes:
