@@ -5,7 +5,7 @@ chunk and one chunk per member statement. An edit re-extracts only the chunks wh
 and reuses the others (moved down or up when lines were added or removed above them). A file read
 from disk keeps no chunks: a plugin may extract it in one pass that gives exactly what the merge
 of its chunks gives (``Language.extract_whole``, :func:`_whole`), else it goes chunk by chunk too.
-Site ids derive from a chunk's first definition (else its text), so unchanged chunks keep their
+Site ids derive from a chunk's first definition (else its calls' names), so unchanged chunks keep their
 rows in the store, and so do the calls of a function whose body changed around them.
 
 A member chunk's facts hold a copy of its container's symbol at index 1 (its "pseudo" container);
@@ -1360,7 +1360,7 @@ def _replaced(
 
 def _site_ids(chunks: list[Chunk], ids: list[int], sym_at: list[int]) -> list[int]:
     """One stable id per site: a chunk's sites count up from a base named by the chunk's first
-    definition (its stable id), else by the chunk's key. An edit in a function's body that leaves
+    definition (its stable id), else by its sites (_sites_anchor). An edit in a function's body that leaves
     its calls as they were keeps their ids, so their rows stand (see ``Updater._patch``)."""
     return _numbered([
         (_def_anchor(ids[sym_at[ci]]) if sym_at[ci + 1] > sym_at[ci] else _sites_anchor(c.facts.sites), len(c.facts.sites))
