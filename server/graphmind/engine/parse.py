@@ -104,9 +104,11 @@ def member_region(
     if h is None and c.container is not None:  # a class header: its members would move with it
         return None
     end, stop = max(c.start_byte + c.size, cut), k + 1
-    # a comment above a definition is its doc (its key holds it): a member is parsed with it (a
-    # class at the top level is not: chunks.extract_member declines a comment above one)
-    if wider or (_inert(c) and after.parent == h and (h is not None or after.container is None)):  # the next member of the class, or the next top-level statement that is not a class (and the comments before it)
+    # the next member of the class, or the next top-level statement that is not a class (and the
+    # comments before it): when asked, and after a chunk that defines nothing (a comment above a
+    # definition is its doc, which its key holds; a class at the top level is not taken:
+    # chunks.extract_region declines a comment above one)
+    if wider or (_inert(c) and after.parent == h and (h is not None or after.container is None)):
         while True:
             nxt = old[stop]
             if (

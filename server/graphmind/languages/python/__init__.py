@@ -148,11 +148,8 @@ _STATEMENTS = ("block", "module")
 
 def _docstring(node: ts.Node) -> str:
     body = node.child_by_field_name("body")
-    # the first statement only (named_children would make a node of each: a class's every member)
-    string = body.named_child(0) if body is not None and body.named_child_count else None
-    if string is not None and string.type == "expression_statement" and string.named_child_count:
-        string = string.named_child(0)
-    if string is None or string.type != "string":
+    string = _extract.docstring(body) if body is not None else None
+    if string is None:
         return ""
     text = "".join(c.text.decode("utf-8", "replace") for c in string.named_children if c.type == "string_content" and c.text)
     return clean(text)

@@ -741,7 +741,8 @@ def chunk_spans(root: ts.Node) -> list[Span]:
         members = body.children if body is not None else []
         # the class's docstring is its header's (the class's doc, for search): an edit of it
         # re-extracts the header
-        end = members[0] if members and _is_docstring(members[0]) else None
+        doc = docstring(body) if body is not None else None
+        end = members[0] if doc is not None and members and members[0].start_byte == doc.start_byte else None
         if end is not None:
             members = members[1:]
         if body is None or not members:
@@ -756,11 +757,13 @@ def chunk_spans(root: ts.Node) -> list[Span]:
             spans.append(Span(child, member.start_byte, member.end_byte, member.start_point, member.end_point, header, None))
     return spans
 
-def _is_docstring(node: ts.Node) -> bool:
-    """A block's first statement that is a string alone (``Python.docs`` reads it as the doc)."""
-    if node.type == "expression_statement" and node.named_child_count == 1:
-        node = node.named_child(0)  # type: ignore[assignment]
-    return node.type == "string"  # (the grammar leaves a body's docstring unwrapped)
+def docstring(body: ts.Node) -> ts.Node | None:
+    """The string of a block's docstring: its first statement when that is a string (the grammar
+    leaves a body's docstring unwrapped; an expression statement's first string otherwise)."""
+    string = body.named_child(0) if body.named_child_count else None
+    if string is not None and string.type == "expression_statement" and string.named_child_count:
+        string = string.named_child(0)
+    return string if string is not None and string.type == "string" else None
 
 
 def merge_member_extra(container: dict[str, Any], member: dict[str, Any]) -> dict[str, Any]:
