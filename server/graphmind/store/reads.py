@@ -147,6 +147,18 @@ class Reads:
             params, order,
         )
 
+    def _symbols_by(self, where: str, params: tuple | list = (), order: str = "") -> list[tuple]:
+        """:meth:`_symbols` where ``where`` restricts the symbols' own columns only (an id, a
+        name): on PostgreSQL each one's file is then read by a restriction (see :meth:`radius`),
+        which keeps the planner's join search small: planning the join of the stacked views cost
+        twice what running it did, and a session plans again after every cache reset (another
+        session's TEMP tables overflowing the shared invalidation queue)."""
+        if not self.d.one_trip:
+            return self._symbols(where, params, order)
+        return self._layered(
+            f"SELECT {SYMBOL_COLUMNS} FROM @symbols s CROSS JOIN LATERAL (SELECT f.path FROM @files f "
+            f"WHERE f.id = s.file_id OFFSET 0) f WHERE {where} AND @visible(s.file_id)", params, order)
+
     def epoch(self) -> int:
         if self.fixed_epoch is not None:  # a walk's "did the graph change under me?" costs no round trip
             return self.fixed_epoch
@@ -158,8 +170,8 @@ class Reads:
         if not ids:
             return []
         if len(ids) == 1:  # (SQLite's json_each list costs more than the read of one row: ~20 µs)
-            return self._symbols("s.id = ?", (ids[0],))
-        return self._symbols(f"s.id {self.d.in_ints}", (self.d.array(ids),))
+            return self._symbols_by("s.id = ?", (ids[0],))
+        return self._symbols_by(f"s.id {self.d.in_ints}", (self.d.array(ids),))
 
     def symbols_placed(self, ids: list[int]) -> list[tuple]:
         """The rows of :meth:`symbols_by_id`, each with its parent's (kind, name, qname), or three
@@ -176,7 +188,7 @@ class Reads:
         )
 
     def symbols_by_qname(self, qname: str) -> list[tuple]:
-        return self._symbols("s.qname = ?", (qname,), "f.path, s.sl")
+        return self._symbols_by("s.qname = ?", (qname,), "f.path, s.sl")
 
     def implementations(self, sid: int) -> list[int]:
         """Ids of the definitions a declaration stands for (a symbol whose extra says
@@ -195,11 +207,11 @@ class Reads:
 
     def definitions_named(self, name: str) -> list[tuple]:
         """Definitions (not modules) with this short name."""
-        return self._symbols("s.name = ? AND s.kind != 'module'", (name,), "s.qname, f.path")
+        return self._symbols_by("s.name = ? AND s.kind != 'module'", (name,), "s.qname, f.path")
 
     def symbols_by_qname_suffix(self, suffix: str) -> list[tuple]:
         """Symbols whose qualified name ends with ``.suffix``."""
-        return self._symbols("s.qname LIKE ? ESCAPE '\\'", ("%." + like_escape(suffix),), "s.qname")
+        return self._symbols_by("s.qname LIKE ? ESCAPE '\\'", ("%." + like_escape(suffix),), "s.qname")
 
     def definition_names(self) -> list[str]:
         return [r[0] for r in self._q("SELECT DISTINCT name FROM symbols WHERE kind != 'module'")]
@@ -304,8 +316,9 @@ class Reads:
             f"SELECT e.{other}, e.confidence, e.via, {SITE_COLUMNS}, "
             f"{_CALLER_SYMBOL if incoming else _OTHER_SYMBOL}"
             f"{', p.kind AS p_kind, p.name AS p_name, p.qname AS p_qname' if parents else ''} "
-            f"FROM @edges e JOIN @sites st ON st.file_id = e.file_id AND st.sid = e.sid "
-            f"JOIN @files f ON f.id = e.file_id LEFT JOIN LATERAL (SELECT * FROM symbols o WHERE o.id = e.{other} OFFSET 0) o "
+            f"FROM @edges e CROSS JOIN LATERAL (SELECT * FROM @sites st WHERE st.file_id = e.file_id AND st.sid = e.sid "
+            "OFFSET 0) st CROSS JOIN LATERAL (SELECT f.path FROM @files f WHERE f.id = e.file_id OFFSET 0) f "
+            f"LEFT JOIN LATERAL (SELECT * FROM symbols o WHERE o.id = e.{other} OFFSET 0) o "
             f"ON true {other_path}{parent}"
             f"WHERE e.{mine} = ? AND e.kind IN ({','.join('?' * len(kinds))}) AND e.confidence >= ? "
             f"{'' if dispatch else NOT_DISPATCH} AND @visible(e.file_id)",
