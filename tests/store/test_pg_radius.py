@@ -8,6 +8,7 @@ and answer as a statement for the edges and one for the symbols."""
 from __future__ import annotations
 
 import dataclasses
+import re
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -269,3 +270,36 @@ def test_the_radius_statement_keeps_its_conversion_in_psycopg() -> None:
     for incoming in (True, False):
         text, _ = translate(_radius_sql(POSTGRES, incoming))
         assert len(text.encode()) <= MAX_CACHED_STATEMENT_LENGTH, incoming
+
+
+def _conditions(plan: dict) -> Iterator[tuple[bool, str]]:
+    """Every condition of a JSON plan's nodes, with whether a join node holds it."""
+    join = plan["Node Type"] in ("Nested Loop", "Hash Join", "Merge Join")
+    for key in ("Hash Cond", "Merge Cond", "Join Filter", "Index Cond", "Recheck Cond", "Filter"):
+        if key in plan:
+            yield join, plan[key]
+    for child in plan.get("Plans", ()):
+        yield from _conditions(child)
+
+
+@pytest.mark.parametrize("direction", ["incoming", "outgoing"])
+def test_the_walk_reads_each_hop_by_a_restriction_over_a_layer(chain: Path, pg_url: str, direction: str) -> None:
+    """Over a local layer the views are UNION ALLs: the walk must read a node's edges by a
+    restriction on each arm (its index), not join the walk to the views (each arm read whole:
+    an outgoing walk over an editor's layer hashed a 1M-line snapshot's every edge, 250 ms a
+    question). The generic plan the session keeps: no join node holds a condition on the walk's
+    node, a scan does."""
+    (chain / "extra.py").write_text("from chain import f0\n\n\ndef extra():\n    f0()\n")  # a local layer
+    with snapshot_graph(chain, pg_url) as (graph, reads):
+        assert graph.engine.layer is not None  # type: ignore[attr-defined]
+        f0 = graph.find("chain.f0")[0]
+        graph.blast_radius([f0], 3, direction)  # prepared: the plan the session keeps
+        with reads.db.connection() as conn:
+            name, types = conn.execute(
+                "SELECT name, parameter_types::text[] FROM pg_prepared_statements "
+                "WHERE statement LIKE 'WITH RECURSIVE walk%'", prepare=False).fetchone()
+            args = ", ".join(f"NULL::{t}" for t in types)  # a generic plan: the values do not matter
+            (plan,), = conn.execute(f"EXPLAIN (FORMAT JSON) EXECUTE {name}({args})", prepare=False).fetchone()
+    walk = [(join, cond) for join, cond in _conditions(plan["Plan"]) if re.search(r"\b(?:w|walk)\.node\b", cond)]
+    assert walk, "the plan reads no hop by the walk's node"
+    assert not [cond for join, cond in walk if join], walk

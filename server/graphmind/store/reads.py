@@ -725,15 +725,16 @@ def _radius_sql(d: Dialect, incoming: bool) -> str:
     # condition does not reach their arms (each arm read whole: seconds on a snapshot),
     # where a restriction does and uses the arm's index (``OFFSET 0`` keeps each such
     # subquery apart: pulled up into its parent, its restriction would be a join's condition
-    # again). The rows one hop adds from a node ``w`` of the walk, each with ``w`` as its
+    # again: an outgoing walk over a layer hashed the snapshot's every edge, 250 ms). The rows one hop adds from a node ``w`` of the walk, each with ``w`` as its
     # parent: its call edges, at every confidence, each with its site (an edge below the
     # confidence asked is a row, counted as a weak edge, but no node: it is not walked);
     # incoming, also a declared method's implementations (no site): a stored override
     # (``inferred``), and a dispatch edge at the site of a call to it (found by its ``via``,
     # through the index of the few edges that have one), at its confidence.
     # (``via`` collates as "C" in every term, as the snapshot's column does)
-    hops = (f"SELECT e.{far} AS node, e.confidence AS conf, e.file_id AS fid, e.sid, e.via COLLATE \"C\" FROM edges e "
-            f"WHERE e.{near} = w.node AND e.kind = 'call'")
+    hops = (f"SELECT * FROM (SELECT e.{far} AS node, e.confidence AS conf, "
+            f"e.file_id AS fid, e.sid, e.via COLLATE \"C\" AS via FROM edges e WHERE e.{near} = w.node AND e.kind = 'call' "
+            "OFFSET 0) e")
     if incoming:  # (the node's symbol read once for both: each read of a view is a probe per layer)
         hops += (
             " UNION ALL SELECT k.node, k.conf, CAST(NULL AS bigint), CAST(NULL AS bigint), CAST(NULL AS text) COLLATE \"C\" "
