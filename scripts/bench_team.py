@@ -22,15 +22,20 @@ c. **readers**: ``--editors`` simulated editors, each a clone of the repository 
    the read path the CLI and MCP use today (``team.open_snapshot``: the newest snapshot of an
    ancestor of its HEAD, its local changes stacked on it: ``snapshot_layer``), all started at once.
    Start to first answer (open + ``callers``: each reader's own, all starting at once, the
-   editors making their local layers); then, once every reader is up (the question clock starts
-   there: the steady state), until ``--seconds`` or ``--questions`` per reader, ``callers`` and a
-   3-hop blast radius of symbols picked at random from the snapshot —
-   editors with a think time of 0.5–1.5 s between questions, agents back to back. p50 / p95 per
+   editors making their local layers); then, once every reader is up, each reader's first
+   ``callers`` and first 3-hop blast radius after the crowd's start, timed apart: they pay for
+   the start (a session plans each statement at its first run, and the editors' TEMP tables,
+   ~75 relations each, overflow PostgreSQL's shared invalidation queue of 4096 messages, which
+   resets the catalog caches and plans of the sessions that lag behind it: each reader's next
+   statement loads them again); then, once every reader has asked those (the question clock
+   starts there: the steady state), until ``--seconds`` or ``--questions`` per reader,
+   ``callers`` and a 3-hop blast radius of symbols picked at random from the snapshot —
+   editors with a think time of 0.5–1.5 s before each question, agents back to back. p50 / p95 per
    question, and the local disk each editor's reads wrote (GraphMind's files; its changed files).
    First one agent alone, the same way: the latencies without contention. Beside each wall
    latency, the reader's own CPU time per question (its Python: the readers share the machine's
    cores with the database) and the database's time per statement (``pg_stat_statements``,
-   loaded in the benchmark's cluster: calls, mean / max execution and planning time).
+   loaded in the benchmark's cluster: calls, mean / max execution time, plans and planning time).
    How long until every reader was up, the load then, and while the questions ran the 1-minute
    load and the database's client sessions (sampled every 2 s).
 
@@ -166,7 +171,8 @@ def store_size(url: str) -> tuple[int, dict[str, int]]:
 # ---------------------------------------------------------------------------------------- server time
 # The database's own time per statement (pg_stat_statements, in Debian's PostgreSQL): the readers'
 # wall latency also holds their own Python and the queueing of 100 processes on 2 cores
-STATEMENTS = "-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=top"
+STATEMENTS = ("-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=top "
+              "-c pg_stat_statements.track_planning=on")
 
 
 def _admin(url: str) -> Any:
@@ -183,12 +189,13 @@ def statements_reset(url: str) -> None:
 
 def statements(url: str) -> list[dict[str, Any]]:
     """The statements the readers ran since the reset, by total server time: calls, mean / max
-    execution time (ms) and what each is (its first words; an editor's session, whose local layer
+    execution time (ms), plans made and their mean planning time (ms: a session plans a
+    statement once, and again after its caches were reset) and what each is (its first words; an editor's session, whose local layer
     makes its own TEMP views, has its own entry of each statement: summed here by those words)."""
     with _admin(url) as conn:
         rows = conn.execute(
             "SELECT sum(calls)::bigint, sum(total_exec_time), sum(total_exec_time) / sum(calls), max(max_exec_time), "
-            "sum(mean_plan_time * calls) / sum(calls), q FROM (SELECT *, "
+            "sum(plans)::bigint, coalesce(sum(total_plan_time) / nullif(sum(plans), 0), 0), q FROM (SELECT *, "
             "left(regexp_replace(regexp_replace(query, '\\s+', ' ', 'g'), '\\$[0-9]+', '$n', 'g'), 70) AS q "
             "FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) "
             "AND query NOT LIKE '%pg_stat_statements%' AND query NOT LIKE '%pg_stat_activity%') s "
@@ -197,8 +204,8 @@ def statements(url: str) -> list[dict[str, Any]]:
             "SELECT coalesce(sum(calls), 0), coalesce(sum(total_exec_time), 0) FROM pg_stat_statements "
             "WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) "
             "AND query NOT LIKE '%pg_stat_statements%' AND query NOT LIKE '%pg_stat_activity%'").fetchone()
-    return [{"calls": c, "total_ms": round(t, 1), "mean_ms": round(m, 3), "max_ms": round(x, 1), "plan_ms": round(p, 3),
-             "query": q} for c, t, m, x, p, q in rows] + [{"calls": int(calls), "total_ms": round(float(total), 1), "query": "all"}]
+    return [{"calls": c, "total_ms": round(t, 1), "mean_ms": round(m, 3), "max_ms": round(x, 1), "plans": n,
+             "plan_ms": round(p, 3), "query": q} for c, t, m, x, n, p, q in rows] + [{"calls": int(calls), "total_ms": round(float(total), 1), "query": "all"}]
 
 
 # ---------------------------------------------------------------------------------------- readers
@@ -226,16 +233,39 @@ def sample_symbols(root: Path, url: str, n: int, seed: int) -> list[str]:
 
 
 def reader(kind: str, root: str, url: str, symbols: list[str], seconds: float, questions: int, seed: int,
-           ready: Any, results: Any) -> None:
+           ready: Any, steady: Any, results: Any) -> None:
     """One editor or agent: open the snapshot as the CLI/MCP read path does, answer one
-    ``callers`` (start to first answer), wait for the others, then ask in a bounded loop."""
+    ``callers`` (start to first answer), wait for the others, ask one ``callers`` and one blast
+    radius (the first after the crowd's start), wait for the others, then ask in a bounded loop."""
     from graphmind.graph import Graph
     from graphmind.store.location import check
     from graphmind.team import open_snapshot
 
     rng = random.Random(seed)
-    out: dict[str, Any] = {"kind": kind, "callers": [], "blast": [], "callers_cpu": [], "blast_cpu": [], "errors": 0}
-    waited = False
+    out: dict[str, Any] = {"kind": kind, "callers": [], "blast": [], "callers_cpu": [], "blast_cpu": [], "errors": 0,
+                           "warm_callers": [], "warm_blast": []}
+    waited = steadied = False
+
+    def ask(graph: Any, what: str, into: str) -> None:
+        """One question (an editor thinks first), its wall time in ``out[into + what]``, its CPU
+        time in the steady state's list."""
+        if kind == "editor":
+            time.sleep(rng.uniform(0.5, 1.5))
+        q, cpu = time.monotonic(), time.process_time()
+        try:
+            syms = graph.find(rng.choice(symbols))
+            if syms:
+                if what == "callers":
+                    graph.callers(syms[0].id)
+                else:
+                    graph.blast_radius(syms[:1], depth=3)
+        except Exception:  # noqa: BLE001 - counted: a benchmark reports failures, never hides them
+            out["errors"] += 1
+            return
+        out[into + what].append((time.monotonic() - q) * 1000)
+        if not into:
+            out[f"{what}_cpu"].append((time.process_time() - cpu) * 1000)  # the reader's own (Python) share
+
     try:
         start = time.monotonic()
         engine, status = open_snapshot(Path(root), check(url, "bench"))
@@ -250,32 +280,23 @@ def reader(kind: str, root: str, url: str, symbols: list[str], seconds: float, q
         out["local_changes"] = len(status.local_changes)
         ready.wait()
         waited = True
+        for what in ("callers", "blast"):  # the first of each kind after the crowd's start
+            ask(graph, what, "warm_")
+        steady.wait()
+        steadied = True
         deadline = time.monotonic() + seconds
         for _ in range(questions):
             if time.monotonic() >= deadline:
                 break
-            if kind == "editor":
-                time.sleep(rng.uniform(0.5, 1.5))
-            what = rng.choice(("callers", "blast"))
-            q, cpu = time.monotonic(), time.process_time()
-            try:
-                syms = graph.find(rng.choice(symbols))
-                if syms:
-                    if what == "callers":
-                        graph.callers(syms[0].id)
-                    else:
-                        graph.blast_radius(syms[:1], depth=3)
-            except Exception:  # noqa: BLE001 - counted: a benchmark reports failures, never hides them
-                out["errors"] += 1
-                continue
-            out[what].append((time.monotonic() - q) * 1000)
-            out[f"{what}_cpu"].append((time.process_time() - cpu) * 1000)  # the reader's own (Python) share
+            ask(graph, rng.choice(("callers", "blast")), "")
         engine.close()
     except Exception as exc:  # noqa: BLE001 - reported in the table
         out["failed"] = repr(exc)
     finally:
         if not waited:
             ready.wait()
+        if not steadied:
+            steady.wait()
         results.put(out)
 
 
@@ -338,19 +359,21 @@ def readers(root: Path, url: str, work: Path, args: argparse.Namespace, editor_c
         editors.append(dest)
     ctx = mp.get_context("fork")
     ready = ctx.Barrier(editor_count + agent_count + 1)
+    steady = ctx.Barrier(editor_count + agent_count + 1)
     results = ctx.Queue()
     procs = [ctx.Process(target=reader, args=("editor", str(e), url, symbols, args.seconds, args.questions,
-                                              args.seed + i, ready, results)) for i, e in enumerate(editors)]
+                                              args.seed + i, ready, steady, results)) for i, e in enumerate(editors)]
     procs += [ctx.Process(target=reader, args=("agent", str(root), url, symbols, args.seconds, args.questions * 10,
-                                               args.seed + 1000 + i, ready, results)) for i in range(agent_count)]
+                                               args.seed + 1000 + i, ready, steady, results)) for i in range(agent_count)]
     load_before = load()
     started = time.monotonic()
     for p in procs:
         p.start()
-    ready.wait()  # every reader has answered its first question: the questions start now
+    ready.wait()  # every reader has answered its first question
     up = time.monotonic() - started
     load_up = load()
-    statements_reset(url)  # the crowd's questions only (not the readers' starts)
+    steady.wait()  # every reader has asked its first callers and blast radius: the steady state starts now
+    statements_reset(url)  # the steady state's questions only (not the readers' starts)
     during = Sampler(url, args.seconds)
     got = [results.get(timeout=args.seconds + 600) for _ in procs]
     for p in procs:
@@ -372,6 +395,8 @@ def readers(root: Path, url: str, work: Path, args: argparse.Namespace, editor_c
             "callers_cpu_p50": pct([x for g in mine for x in g["callers_cpu"]], 50),
             "blast_cpu_p50": pct([x for g in mine for x in g["blast_cpu"]], 50),
             "first_p50": pct(first, 50), "first_p95": pct(first, 95), "first_max": pct(first, 100),
+            **{f"warm_{what}_{p}": pct([x for g in mine for x in g[f"warm_{what}"]], int(p[1:]))
+               for what in ("callers", "blast") for p in ("p50", "p95")},
             # why readers failed (at their start: no answer from the snapshot), by reason
             "failures": dict(Counter(str(g["failed"])[:160] for g in mine if "failed" in g).most_common(5)),
         }
@@ -535,19 +560,20 @@ def print_readers(f: dict[str, Any], crowd: str) -> None:
     print("\nLatencies of the questions asked once every reader was up (steady state); start to first answer: each "
           "reader's own start, all started at once:")
     print("\n| readers | count | callers p50 / p95 | blast-3 p50 / p95 | reader's CPU p50: callers / blast-3 | questions "
-          "| start to first answer p50 / p95 / max | errors |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+          "| start to first answer p50 / p95 / max | first callers; first blast-3 after the start p50 / p95 | errors |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     rows = [*([("one agent alone", f["solo"]["readers"]["agent"])] if "solo" in f else []), *r["readers"].items()]
     for kind, x in rows:
         print(f"| {kind} | {x['count']} | {x['callers_p50']} / {x['callers_p95']} ms | {x['blast_p50']} / {x['blast_p95']} ms | "
               f"{x['callers_cpu_p50']} / {x['blast_cpu_p50']} ms | "
               f"{x['callers'] + x['blast']:,} | {x['first_p50']} / {x['first_p95']} / {x['first_max']} ms | "
+              f"{x.get('warm_callers_p50')} / {x.get('warm_callers_p95')}; {x.get('warm_blast_p50')} / {x.get('warm_blast_p95')} ms | "
               f"{x['errors'] + x['failed']} |")
     print("\nThe database's time per statement during the crowd (pg_stat_statements: execution, planning):")
-    print("\n| statement | calls | mean / max ms | planning mean ms |")
+    print("\n| statement | calls | mean / max ms | plans: count, mean ms |")
     print("|---|---:|---:|---:|")
     for st in r["statements"][:-1]:
-        print(f"| `{st['query']}…` | {st['calls']:,} | {st['mean_ms']} / {st['max_ms']} | {st['plan_ms']} |")
+        print(f"| `{st['query']}…` | {st['calls']:,} | {st['mean_ms']} / {st['max_ms']} | {st.get('plans', '?')}, {st['plan_ms']} |")
     every = r["statements"][-1]
     asked = r["readers"]["all"]["callers"] + r["readers"]["all"]["blast"]
     print(f"\nEvery statement of the crowd: {every['calls']:,} calls, {every['total_ms'] / 1000:.1f} s of execution in the "
