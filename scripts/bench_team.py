@@ -397,6 +397,9 @@ def readers(root: Path, url: str, work: Path, args: argparse.Namespace, editor_c
             "first_p50": pct(first, 50), "first_p95": pct(first, 95), "first_max": pct(first, 100),
             **{f"warm_{what}_{p}": pct([x for g in mine for x in g[f"warm_{what}"]], int(p[1:]))
                for what in ("callers", "blast") for p in ("p50", "p95")},
+            # every question counted, the first ones after the start with the steady state's
+            **{f"every_{what}_{p}": pct([x for g in mine for x in g[f"warm_{what}"] + g[what]], int(p[1:]))
+               for what in ("callers", "blast") for p in ("p50", "p95")},
             # why readers failed (at their start: no answer from the snapshot), by reason
             "failures": dict(Counter(str(g["failed"])[:160] for g in mine if "failed" in g).most_common(5)),
         }
@@ -569,6 +572,11 @@ def print_readers(f: dict[str, Any], crowd: str) -> None:
               f"{x['callers'] + x['blast']:,} | {x['first_p50']} / {x['first_p95']} / {x['first_max']} ms | "
               f"{x.get('warm_callers_p50')} / {x.get('warm_callers_p95')}; {x.get('warm_blast_p50')} / {x.get('warm_blast_p95')} ms | "
               f"{x['errors'] + x['failed']} |")
+    a = r["readers"]["all"]
+    if "every_callers_p50" in a:
+        print(f"\nEvery question counted (each reader's first ones after the start with the steady state's), all readers: "
+              f"callers p50 / p95 {a['every_callers_p50']} / {a['every_callers_p95']} ms, blast-3 "
+              f"{a['every_blast_p50']} / {a['every_blast_p95']} ms")
     print("\nThe database's time per statement during the crowd (pg_stat_statements: execution, planning):")
     print("\n| statement | calls | mean / max ms | plans: count, mean ms |")
     print("|---|---:|---:|---:|")
