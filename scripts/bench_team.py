@@ -32,7 +32,8 @@ c. **readers**: ``--editors`` simulated editors, each a clone of the repository 
    ``callers`` and a 3-hop blast radius of symbols picked at random from the snapshot —
    editors with a think time of 0.5–1.5 s before each question, agents back to back. p50 / p95 per
    question, and the local disk each editor's reads wrote (GraphMind's files; its changed files).
-   First one agent alone, the same way: the latencies without contention. Beside each wall
+   First one agent alone, then one editor alone (its layer made at its start), the same way: the
+   latencies without contention. Beside each wall
    latency, the reader's own CPU time per question (its Python: the readers share the machine's
    cores with the database) and the database's time per statement (``pg_stat_statements``,
    loaded in the benchmark's cluster: calls, mean / max execution time, plans and planning time).
@@ -403,6 +404,7 @@ def readers(root: Path, url: str, work: Path, args: argparse.Namespace, editor_c
             # why readers failed (at their start: no answer from the snapshot), by reason
             "failures": dict(Counter(str(g["failed"])[:160] for g in mine if "failed" in g).most_common(5)),
         }
+    out["editor_local_changes"] = sorted(g.get("local_changes", 0) for g in got if g["kind"] == "editor")
     out["editor_graphmind_bytes_max"] = max(local_bytes(e) for e in editors) if editors else 0
     out["editor_changed_bytes_p50"] = statistics.median(changed_bytes) if changed_bytes else 0
     out["editor_changed_bytes_max"] = max(changed_bytes) if changed_bytes else 0
@@ -490,6 +492,7 @@ def main(argv: list[str] | None = None) -> int:
 
         symbols = sample_symbols(root, url, 1000, args.seed)
         figures["solo"] = readers(root, url, work, args, 0, 1, symbols)  # one agent alone: no contention
+        figures["solo_editor"] = readers(root, url, work, args, 1, 0, symbols)  # one editor alone: its layer's start
         crowds(root, url, work, args, symbols, figures)
     finally:
         if args.keep:
@@ -529,6 +532,7 @@ def readers_only(args: argparse.Namespace) -> int:
         symbols = sample_symbols(root, args.store, 1000, args.seed)
         if args.solo:
             figures["solo"] = readers(root, args.store, work, args, 0, 1, symbols)
+            figures["solo_editor"] = readers(root, args.store, work, args, 1, 0, symbols)
         crowds(root, args.store, work, args, symbols, figures)
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -565,13 +569,17 @@ def print_readers(f: dict[str, Any], crowd: str) -> None:
     print("\n| readers | count | callers p50 / p95 | blast-3 p50 / p95 | reader's CPU p50: callers / blast-3 | questions "
           "| start to first answer p50 / p95 / max | first callers; first blast-3 after the start p50 / p95 | errors |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-    rows = [*([("one agent alone", f["solo"]["readers"]["agent"])] if "solo" in f else []), *r["readers"].items()]
+    rows = [*([("one agent alone", f["solo"]["readers"]["agent"])] if "solo" in f else []),
+            *([("one editor alone", f["solo_editor"]["readers"]["editor"])] if "solo_editor" in f else []),
+            *r["readers"].items()]
     for kind, x in rows:
         print(f"| {kind} | {x['count']} | {x['callers_p50']} / {x['callers_p95']} ms | {x['blast_p50']} / {x['blast_p95']} ms | "
               f"{x['callers_cpu_p50']} / {x['blast_cpu_p50']} ms | "
               f"{x['callers'] + x['blast']:,} | {x['first_p50']} / {x['first_p95']} / {x['first_max']} ms | "
               f"{x.get('warm_callers_p50')} / {x.get('warm_callers_p95')}; {x.get('warm_blast_p50')} / {x.get('warm_blast_p95')} ms | "
               f"{x['errors'] + x['failed']} |")
+    if "solo_editor" in f:
+        print(f"\nThe editor alone had {f['solo_editor'].get('editor_local_changes', ['?'])[0]} files changed locally.")
     a = r["readers"]["all"]
     if "every_callers_p50" in a:
         print(f"\nEvery question counted (each reader's first ones after the start with the steady state's), all readers: "
