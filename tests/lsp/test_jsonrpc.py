@@ -217,3 +217,35 @@ def test_long_digits_is_the_one_pattern(body: bytes) -> None:
     minus) at the start of the body or after one of ``[:,`` or a space."""
     one = re.search(rb"(?:^|[\[:,\s])-?[0-9]{19}", body) is not None
     assert jsonrpc.long_digits(body) == one
+
+
+def test_a_worker_sending_after_the_loop_closed_drops_the_message() -> None:
+    """A worker thread still running when the session's loop has closed (a store's build that
+    logs its fallback to the client) drops its message: no exception in the thread; a request
+    it would ask of the client is refused at once."""
+    import asyncio
+    import threading
+
+    rpc = jsonrpc.JsonRpc(create_server())
+    rpc.loop = asyncio.new_event_loop()
+    rpc.loop.close()
+    sent: list[Any] = []
+    errors: list[BaseException] = []
+
+    refused: list[str] = []
+
+    def worker() -> None:
+        try:
+            rpc.from_thread(sent.append, "late")
+            try:  # a request asked of the client: refused at once, not left to its timeout
+                rpc.request_from_thread("window/workDoneProgress/create", {"token": "t"}, timeout=30)
+            except jsonrpc.RpcError as exc:
+                refused.append(str(exc))
+        except BaseException as exc:  # noqa: BLE001 - the test's finding
+            errors.append(exc)
+
+    thread = threading.Thread(target=worker)
+    thread.start()
+    thread.join(timeout=10)
+    assert errors == [] and sent == [] and not thread.is_alive()
+    assert refused and "the session is over" in refused[0]

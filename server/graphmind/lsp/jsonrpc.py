@@ -171,17 +171,25 @@ class JsonRpc:
             else:
                 done.set_result(result)
 
-        self.from_thread(self.request, method, params, callback)
+        if not self.from_thread(self.request, method, params, callback):
+            raise RpcError(INTERNAL_ERROR, f"{method} not sent: the session is over")
         return done.result(timeout=timeout)
 
-    def from_thread(self, fn: Callable[..., Any], *args: Any) -> None:
-        """Messages are written by the event loop's thread only."""
+    def from_thread(self, fn: Callable[..., Any], *args: Any) -> bool:
+        """Messages are written by the event loop's thread only; whether ``fn`` was run or
+        queued. Once the loop is closed the session is over and nothing would read them: a
+        worker still running then (a store's build logging its fallback) drops them rather
+        than dying of the closed loop."""
         if self.loop is None:
-            return
+            return False
         if threading.current_thread() is threading.main_thread():
             fn(*args)
-        else:
+            return True
+        try:
             self.loop.call_soon_threadsafe(fn, *args)
+        except RuntimeError:  # the loop closed (also between a check and the call)
+            return False
+        return True
 
     def reply(self, msg_id: Any, result: Any) -> None:
         self.send({"jsonrpc": "2.0", "id": msg_id, "result": result})
