@@ -109,7 +109,26 @@ _SNAPSHOT = f"{SCHEMA_NAME}."  # the snapshot's views
 _LAYER = "pg_temp.o_"  # the local layer's TEMP tables
 _TABLE = re.compile(r"@(?=[a-z_]+\b)")
 _VISIBLE = re.compile(r"@visible\(([\w.]+)\)")
+_EXISTS = re.compile(r"\bEXISTS\s*\(", re.IGNORECASE)
 _PARAM = re.compile(r"'(?:[^']|'')*'|\?(?!\d)")  # a string literal, or a lone ?
+
+
+def _without_exists(sql: str) -> str:
+    """``sql`` without its EXISTS predicates' subqueries: a resolution table read in one is
+    out of scope where ``@visible`` stands (its alias is the predicate's own), and is read at its
+    outer row's site, in its layer, so the outer row's condition covers it."""
+    out, at = [], 0
+    for m in _EXISTS.finditer(sql):
+        if m.start() < at:
+            continue
+        depth, end = 0, m.end() - 1
+        for end in range(m.end() - 1, len(sql)):
+            depth += {"(": 1, ")": -1}.get(sql[end], 0)
+            if depth == 0:
+                break
+        out.append(sql[at:m.start()])
+        at = end + 1
+    return "".join(out) + sql[at:]
 
 
 @functools.lru_cache(maxsize=256)
@@ -137,7 +156,7 @@ def layered(sql: str, layering: Layering = "plain", order: str = "") -> str:
     else:  # a local layer with re-resolved snapshot files: the layer holds only what their
         # resolution changed (ids below OWN_IDS), their other rows are the snapshot's
         whole = f"{visible('{}', f'{_LAYER}hidden')[:-1]} AND h.whole)"
-        resolution = [(t, a) for t, a in _RESOLUTION_ALIAS.findall(sql)]
+        resolution = [(t, a) for t, a in _RESOLUTION_ALIAS.findall(_without_exists(sql))]
         if any(a.upper() in _NOT_ALIASES for _, a in resolution):
             raise ValueError(f"a resolution table of a layered read needs an alias: {sql}")
         snapshot = _VISIBLE.sub(
