@@ -301,7 +301,7 @@ def extract(
                 and (sp.parent is None or old[sp.parent].key == pk)
             ):
                 keys.append(o.key)
-            elif sp.start >= cut and (kept_key := _suffix_key(old, i - dk, sp, src, previous_src, cut, keys)) is not None:
+            elif sp.start >= cut and (kept_key := _suffix_key(old, spans, i, dk, src, previous_src, cut, keys)) is not None:
                 keys.append(kept_key)
             else:
                 keys.append(_key(src, sp, pk))
@@ -618,13 +618,15 @@ def _column(src: bytes, at: int) -> int:
 
 
 def _suffix_key(
-    old: list[Chunk], j: int, sp: Span, src: bytes, old_src: bytes | None, cut: int, keys: list[bytes]
+    old: list[Chunk], spans: list[Span], i: int, dk: int, src: bytes, old_src: bytes | None, cut: int, keys: list[bytes]
 ) -> bytes | None:
-    """The key of span ``sp`` (of a whole tree) when it is that of ``old[j]``, which it follows from
-    in the text's unchanged end (from byte ``cut`` on; ``keys``: the keys of the spans before it):
-    the same text at the same distance from the end, the same column, node type and container, and
-    the nodes above it that :func:`_key` reads (the comments right above, and the node that ends
-    them) in the unchanged end too. None when that is not known: the key is made."""
+    """The key of span ``spans[i]`` (of a whole tree) when it is that of ``old[i - dk]``, which it
+    follows from in the text's unchanged end (from byte ``cut`` on; ``keys``: the keys of the spans
+    before it): the same text at the same distance from the end, the same column, node type and
+    container, and the nodes above it that :func:`_key` reads (the comments right above, and the
+    node that ends them) in the unchanged end too, parsed from where a chunk started before as
+    well (see :func:`_anchored`). None when that is not known: the key is made."""
+    j, sp = i - dk, spans[i]
     if j < 0 or j >= len(old) or old_src is None:
         return None
     o = old[j]
@@ -638,9 +640,26 @@ def _suffix_key(
     node = _statement(sp)
     above = _comments_above(node)
     prev = (above[-1] if above else node).prev_sibling
-    if prev is None or prev.start_byte < cut:
+    if prev is None or not _anchored(old, spans, i, dk, prev.start_byte, len(src) - len(old_src), cut):
         return None
     return o.key
+
+
+def _anchored(old: list[Chunk], spans: list[Span], i: int, dk: int, at: int, dlen: int, cut: int) -> bool:
+    """Whether the bytes from ``at`` to span ``spans[i]`` parse as they did: the last span that
+    starts at or before ``at`` starts in the unchanged end (from ``cut``; the text is ``dlen``
+    bytes longer than the last one) where a chunk of the last extraction of its size and node type
+    started, so the lexer read on from the same place. Bytes in the unchanged end alone are not
+    enough: a token begun before it can run on over them (TypeScript's ``// checks it`` above a
+    member edited to ``// `` and `` it`` on a line of its own: " it" was the comment's, it is now a
+    field, between the member and the comment its key had hashed)."""
+    k = i - 1
+    while k >= 0 and spans[k].start > at:
+        k -= 1
+    if k < 0 or spans[k].start < cut or not 0 <= k - dk < len(old):
+        return False
+    q, o = spans[k], old[k - dk]
+    return not o.broken and o.start_byte + dlen == q.start and o.size == q.end - q.start and o.kind == q.node.type
 
 
 def _whole(lang: Language, tree: ts.Tree, src: bytes, relpath: str, module: str, spans: list[Span]) -> Extraction | None:
