@@ -346,6 +346,27 @@ def test_a_statement_typed_out_of_its_class_is_not_taken_from_the_member_parse(t
     _settled_equals_fresh(eng, tmp_path / "fresh", doc.text)
 
 
+@pytest.mark.parametrize("member", ['"abc"', "# abc"])
+def test_a_string_or_comment_starting_a_member_parse_stays_a_member_chunk(tmp_path: Path, member: str) -> None:
+    """A keystroke in a string statement (or a comment) of a class body: parsed with the class's
+    header alone, it would be the class's docstring (its comment, before its block), taken into the
+    header's span, and no chunk of the part would hold it. The chunks are a fresh extraction's."""
+    text = f"class Model:\n    limit = 3\n\n    {member}\n\n    def run(self):\n        self.load()\n\n    def load(self):\n        pass\n"
+    eng = _engine(tmp_path, text)
+    doc = eng.open_document("model.py", text)
+    assert doc is not None
+    at = text.index("abc") + 2
+    eng.edit_document("model.py", [(at, at, b"x")])
+    ext = doc.extraction
+    assert ext is not None and not doc.unsettled
+    lang = doc.lang
+    fresh = chunks.extract(lang, Parsers().parse(lang, as_parsed(doc.text)), as_parsed(doc.text), "model.py", "model")
+    assert [(c.start_byte, c.size, c.parent, c.key) for c in ext.chunks] == [
+        (c.start_byte, c.size, c.parent, c.key) for c in fresh.chunks
+    ]
+    _settled_equals_fresh(eng, tmp_path / "fresh", doc.text)
+
+
 def test_a_comment_typed_above_the_next_function_is_its_doc(tmp_path: Path) -> None:
     """A comment typed on a new line right above the next top-level function documents that
     function, whose chunk the member parse would keep: the statement is parsed with the function

@@ -484,6 +484,10 @@ def extract_region(
             h.container is None or len(root.children) != 1 or hs is None or hs.container is None
             or hs.start != h.start_byte or hs.node.type != h.kind
             or any(sp.parent != 0 for sp in spans[1:])
+            # the part's header takes none of the part's text: a comment or a string at its start
+            # is the class's (before its block; its docstring) in the part's tree, a member in the
+            # whole text's, and no chunk of the part would hold it
+            or src[lo : hs.end].strip()
         ):
             return None
         base, pk = 1, h.key
