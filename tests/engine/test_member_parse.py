@@ -350,7 +350,8 @@ def test_a_statement_typed_out_of_its_class_is_not_taken_from_the_member_parse(t
 def test_a_string_or_comment_starting_a_member_parse_stays_a_member_chunk(tmp_path: Path, member: str) -> None:
     """A keystroke in a string statement (or a comment) of a class body: parsed with the class's
     header alone, it would be the class's docstring (its comment, before its block), taken into the
-    header's span, and no chunk of the part would hold it. The chunks are a fresh extraction's."""
+    header's span, and no chunk of the part would hold it. The chunks (the comment's and the
+    member's below it, whose key holds the comment) and the docs are a fresh extraction's."""
     text = f"class Model:\n    limit = 3\n\n    {member}\n\n    def run(self):\n        self.load()\n\n    def load(self):\n        pass\n"
     eng = _engine(tmp_path, text)
     doc = eng.open_document("model.py", text)
@@ -364,6 +365,7 @@ def test_a_string_or_comment_starting_a_member_parse_stays_a_member_chunk(tmp_pa
     assert [(c.start_byte, c.size, c.parent, c.key) for c in ext.chunks] == [
         (c.start_byte, c.size, c.parent, c.key) for c in fresh.chunks
     ]
+    assert ext.facts.docs == fresh.facts.docs
     _settled_equals_fresh(eng, tmp_path / "fresh", doc.text)
 
 
