@@ -145,11 +145,12 @@ class Extraction:
     loose: tuple[int, int] | None = None
 
 
-def _key(src: bytes, span: Span, parent_key: bytes) -> bytes:
+def _key(src: bytes, span: Span, parent_key: bytes, lead: list[ts.Node] | None = None) -> bytes:
     """Same key, same facts: the chunk's text, its start column, the type of node it parsed as
     (the same text can parse differently around syntax errors), its container's key, whether it
     is a header, and the comments right above it (they document its definition, for search: see
-    ``Language.docs``)."""
+    ``Language.docs``). ``lead``: the comments before it in the text, which its tree does not
+    hold as its siblings (a part whose class's header took them: see :func:`extract_region`)."""
     h = hashlib.blake2b(src[span.start : span.end], digest_size=16)
     h.update(span.start_point[1].to_bytes(4, "little"))
     h.update(span.node.type.encode())
@@ -157,7 +158,7 @@ def _key(src: bytes, span: Span, parent_key: bytes) -> bytes:
     if span.container is not None:  # a header (a class of a docstring alone is one statement: the same bytes)
         h.update(b"header")
     cur, prev = _statement(span), None
-    for prev in _comments_above(cur):
+    for prev in _comments_above(cur) if lead is None else _adjacent_above(cur, lead):
         h.update(src[prev.start_byte : prev.end_byte])
         h.update((cur.start_point[0] - prev.end_point[0]).to_bytes(4, "little"))
         cur = prev
@@ -180,6 +181,42 @@ def _comments_above(node: ts.Node) -> list[ts.Node]:
     while prev is not None and "comment" in prev.type and cur.start_point[0] - prev.end_point[0] <= 1:
         out.append(prev)
         cur, prev = prev, prev.prev_sibling
+    return out
+
+
+def _adjacent_above(node: ts.Node, comments: list[ts.Node]) -> list[ts.Node]:
+    """Of ``comments`` (the ones before ``node``, in text order), those right above it as
+    :func:`_comments_above` takes them (no blank line between), nearest first."""
+    out: list[ts.Node] = []
+    cur = node
+    for c in reversed(comments):
+        if cur.start_point[0] - c.end_point[0] > 1:
+            break
+        out.append(c)
+        cur = c
+    return out
+
+
+def _gap(src: bytes, at: int) -> int:
+    """How many blank bytes (spaces, tabs, line ends) follow byte ``at``."""
+    n = len(src)
+    i = at
+    while i < n and src[i] in b" \t\r\n\f":
+        i += 1
+    return i - at
+
+
+def _leading_comments(root: ts.Node, src: bytes, lo: int, end: int) -> list[ts.Node] | None:
+    """The comments of a part's text from byte ``lo`` that its tree's class header (ending at
+    ``end``) holds, in text order; None when text other than comments is there."""
+    out: list[ts.Node] = []
+    at = lo + _gap(src, lo)
+    while at < end:
+        node = root.descendant_for_byte_range(at, at + 1)
+        if node is None or "comment" not in node.type or node.start_byte != at:
+            return None
+        out.append(node)
+        at = node.end_byte + _gap(src, node.end_byte)
     return out
 
 
@@ -301,7 +338,7 @@ def extract(
                 and (sp.parent is None or old[sp.parent].key == pk)
             ):
                 keys.append(o.key)
-            elif sp.start >= cut and (kept_key := _suffix_key(old, i - dk, sp, src, previous_src, cut, keys)) is not None:
+            elif sp.start >= cut and (kept_key := _suffix_key(old, spans, i, dk, src, previous_src, cut, keys)) is not None:
                 keys.append(kept_key)
             else:
                 keys.append(_key(src, sp, pk))
@@ -488,6 +525,17 @@ def extract_region(
             return None
         base, pk = 1, h.key
     own = spans[base:]
+    # comments at the part's start are the class's in its tree (before its block: Python), the
+    # members of its body in the whole text's: member chunks of their own, and the comments right
+    # above the member after them (its key's); a string there is the part's class's docstring
+    lead: list[ts.Node] = []
+    if header is not None:
+        lead_ = _leading_comments(root, src, lo, spans[0].end)
+        if lead_ is None:
+            return None
+        lead = lead_
+        own = [Span(spans[0].node, c.start_byte, c.end_byte, c.start_point, c.end_point, 0, None) for c in lead] + own
+    lead_end = lead[-1].end_byte + _gap(src, lead[-1].end_byte) if lead else lo  # where the first member starts
     n, m = len(last.src), len(src)
     same, tail = hint[1], min(hint[2], min(n, m) - hint[1])  # the edit as member_region placed it
     cut, dbyte = n - tail, m - n
@@ -534,7 +582,8 @@ def extract_region(
             parent, parent_key = first + sp.parent, keys[sp.parent]
         else:
             parent, parent_key = None, b""
-        key = _key(src, sp, parent_key)
+        above = [c for c in lead if c.end_byte <= sp.start] if lead and sp.start <= lead_end else None
+        key = _key(src, sp, parent_key, above)
         keys.append(key)
         rng = None
         if sp.container is not None:
@@ -618,13 +667,15 @@ def _column(src: bytes, at: int) -> int:
 
 
 def _suffix_key(
-    old: list[Chunk], j: int, sp: Span, src: bytes, old_src: bytes | None, cut: int, keys: list[bytes]
+    old: list[Chunk], spans: list[Span], i: int, dk: int, src: bytes, old_src: bytes | None, cut: int, keys: list[bytes]
 ) -> bytes | None:
-    """The key of span ``sp`` (of a whole tree) when it is that of ``old[j]``, which it follows from
-    in the text's unchanged end (from byte ``cut`` on; ``keys``: the keys of the spans before it):
-    the same text at the same distance from the end, the same column, node type and container, and
-    the nodes above it that :func:`_key` reads (the comments right above, and the node that ends
-    them) in the unchanged end too. None when that is not known: the key is made."""
+    """The key of span ``spans[i]`` (of a whole tree) when it is that of ``old[i - dk]``, which it
+    follows from in the text's unchanged end (from byte ``cut`` on; ``keys``: the keys of the spans
+    before it): the same text at the same distance from the end, the same column, node type and
+    container, and the nodes above it that :func:`_key` reads (the comments right above, and the
+    node that ends them) in the unchanged end too, parsed from where a chunk started before as
+    well (see :func:`_anchored`). None when that is not known: the key is made."""
+    j, sp = i - dk, spans[i]
     if j < 0 or j >= len(old) or old_src is None:
         return None
     o = old[j]
@@ -638,9 +689,26 @@ def _suffix_key(
     node = _statement(sp)
     above = _comments_above(node)
     prev = (above[-1] if above else node).prev_sibling
-    if prev is None or prev.start_byte < cut:
+    if prev is None or not _anchored(old, spans, i, dk, prev.start_byte, len(src) - len(old_src), cut):
         return None
     return o.key
+
+
+def _anchored(old: list[Chunk], spans: list[Span], i: int, dk: int, at: int, dlen: int, cut: int) -> bool:
+    """Whether the bytes from ``at`` to span ``spans[i]`` parse as they did: the last span that
+    starts at or before ``at`` starts in the unchanged end (from ``cut``; the text is ``dlen``
+    bytes longer than the last one) where a chunk of the last extraction of its size and node type
+    started, so the lexer read on from the same place. Bytes in the unchanged end alone are not
+    enough: a token begun before it can run on over them (TypeScript's ``// checks it`` above a
+    member edited to ``// `` and `` it`` on a line of its own: " it" was the comment's, it is now a
+    field, between the member and the comment its key had hashed)."""
+    k = i - 1
+    while k >= 0 and spans[k].start > at:
+        k -= 1
+    if k < 0 or spans[k].start < cut or not 0 <= k - dk < len(old):
+        return False
+    q, o = spans[k], old[k - dk]
+    return not o.broken and o.start_byte + dlen == q.start and o.size == q.end - q.start and o.kind == q.node.type
 
 
 def _whole(lang: Language, tree: ts.Tree, src: bytes, relpath: str, module: str, spans: list[Span]) -> Extraction | None:

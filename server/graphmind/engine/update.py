@@ -391,6 +391,11 @@ class Updater:
             # the interface is the last keystroke's, which was whole text and not back to ``base``
             settling = False
         whole = False  # every site of the file is resolved again (typing paused, not back to ``base``)
+        # a keystroke that made broken text whole: the keystrokes in broken text kept the rows of
+        # the chunks after their edits, which may be an earlier extraction's, not ``prev``'s (a Go
+        # method whose type's declaration broke keeps its parent, the type): the changed chunks'
+        # rows are written, not compared with ``prev``'s (settle's refresh does not follow)
+        mended = typing and was_broken and not doc.unsettled
         rows = store.stale_rows(fid, lang.name, ext.facts, ext.ids, ext.sids) if refresh else None
         if rows:
             whole = doc.stale_own or rows.interface
@@ -419,7 +424,7 @@ class Updater:
                 doc.deferred |= _part_keys(lang.name, ext.facts.module, ext.chunks[d.new_chunks])
         elif refresh:
             pass  # the stored interface is this extraction's: only rows that differ, their sites resolved
-        elif not d.interface_changed and _unchanged(prev, ext, d):
+        elif not mended and not d.interface_changed and _unchanged(prev, ext, d):
             # the edit changed no row: the changed chunks' symbols and sites (ids, positions,
             # callees) and what resolving them reads are as they were (a keystroke in a body that
             # changes no call). Only the buffer's version is recorded.
@@ -452,7 +457,7 @@ class Updater:
             if prev.facts.symbols[i].range != ext.facts.symbols[i].range:
                 store.update_symbol_range(ext.ids[i], ext.facts.symbols[i].range)
         supers = rows.interface if rows else chunks.supers_part(prev.chunks[d.old_chunks]) != chunks.supers_part(ext.chunks[d.new_chunks])
-        written = rows.symbols if rows else _changed_symbols(prev, ext, d, shift_from)
+        written = rows.symbols if rows else _changed_symbols(prev, ext, d, shift_from, trusted=not mended)
         store.insert_symbols(fid, lang.name, ext.facts, ext.ids, written, supers)
         mid_sites = list(range(d.new_sites.start, d.new_sites.stop))
         later: list[int] = []  # (refresh: the changed chunks' sites whose rows stand, resolved in steps)
@@ -937,10 +942,18 @@ def _gone(old: list[int], new: list[int]) -> list[int]:
     return [i for i in old if i not in kept]
 
 
-def _changed_symbols(prev: chunks.Extraction, ext: chunks.Extraction, d: ChunkDiff, shift_from: int) -> list[int]:
+def _changed_symbols(
+    prev: chunks.Extraction, ext: chunks.Extraction, d: ChunkDiff, shift_from: int, trusted: bool = True
+) -> list[int]:
     """The changed chunks' symbols whose rows are not stored as they are now: new ids, rows that
     differ from the last extraction's (which the store holds), and rows the patch's shift moved
-    (at or below ``shift_from``, a line the changed chunks share with the chunk after them)."""
+    (at or below ``shift_from``, a line the changed chunks share with the chunk after them).
+    ``trusted`` False: the store may not hold the last extraction's rows (it was of broken text,
+    whose patches keep the rows of the chunks after the edit: a Go method whose type's
+    declaration broke keeps its parent, the type, while the extraction's is the module), so every
+    one is written."""
+    if not trusted:
+        return list(range(d.new_syms.start, d.new_syms.stop))
     was = {prev.ids[j]: j for j in range(d.old_syms.start, d.old_syms.stop)}
     ps = prev.facts.symbols
     out = []
