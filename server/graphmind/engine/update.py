@@ -457,7 +457,12 @@ class Updater:
             if prev.facts.symbols[i].range != ext.facts.symbols[i].range:
                 store.update_symbol_range(ext.ids[i], ext.facts.symbols[i].range)
         supers = rows.interface if rows else chunks.supers_part(prev.chunks[d.old_chunks]) != chunks.supers_part(ext.chunks[d.new_chunks])
-        written = rows.symbols if rows else _changed_symbols(prev, ext, d, shift_from, trusted=not mended)
+        if rows:
+            written = rows.symbols
+        elif mended:  # the store may not hold ``prev``'s rows (see ``mended``): every one is written
+            written = list(range(d.new_syms.start, d.new_syms.stop))
+        else:
+            written = _changed_symbols(prev, ext, d, shift_from)
         store.insert_symbols(fid, lang.name, ext.facts, ext.ids, written, supers)
         mid_sites = list(range(d.new_sites.start, d.new_sites.stop))
         later: list[int] = []  # (refresh: the changed chunks' sites whose rows stand, resolved in steps)
@@ -942,18 +947,10 @@ def _gone(old: list[int], new: list[int]) -> list[int]:
     return [i for i in old if i not in kept]
 
 
-def _changed_symbols(
-    prev: chunks.Extraction, ext: chunks.Extraction, d: ChunkDiff, shift_from: int, trusted: bool = True
-) -> list[int]:
+def _changed_symbols(prev: chunks.Extraction, ext: chunks.Extraction, d: ChunkDiff, shift_from: int) -> list[int]:
     """The changed chunks' symbols whose rows are not stored as they are now: new ids, rows that
     differ from the last extraction's (which the store holds), and rows the patch's shift moved
-    (at or below ``shift_from``, a line the changed chunks share with the chunk after them).
-    ``trusted`` False: the store may not hold the last extraction's rows (it was of broken text,
-    whose patches keep the rows of the chunks after the edit: a Go method whose type's
-    declaration broke keeps its parent, the type, while the extraction's is the module), so every
-    one is written."""
-    if not trusted:
-        return list(range(d.new_syms.start, d.new_syms.stop))
+    (at or below ``shift_from``, a line the changed chunks share with the chunk after them)."""
     was = {prev.ids[j]: j for j in range(d.old_syms.start, d.old_syms.stop)}
     ps = prev.facts.symbols
     out = []
