@@ -156,8 +156,8 @@ class Reads:
         if not self.d.one_trip:
             return self._symbols(where, params, order)
         return self._layered(
-            f"SELECT {SYMBOL_COLUMNS} FROM @symbols s CROSS JOIN LATERAL (SELECT f.path FROM @files f "
-            f"WHERE f.id = s.file_id OFFSET 0) f WHERE {where} AND @visible(s.file_id)", params, order)
+            f"SELECT {SYMBOL_COLUMNS} FROM @symbols s {_path_of('s.file_id')} WHERE {where} AND @visible(s.file_id)",
+            params, order)
 
     def epoch(self) -> int:
         if self.fixed_epoch is not None:  # a walk's "did the graph change under me?" costs no round trip
@@ -317,7 +317,7 @@ class Reads:
             f"{_CALLER_SYMBOL if incoming else _OTHER_SYMBOL}"
             f"{', p.kind AS p_kind, p.name AS p_name, p.qname AS p_qname' if parents else ''} "
             f"FROM @edges e CROSS JOIN LATERAL (SELECT * FROM @sites st WHERE st.file_id = e.file_id AND st.sid = e.sid "
-            "OFFSET 0) st CROSS JOIN LATERAL (SELECT f.path FROM @files f WHERE f.id = e.file_id OFFSET 0) f "
+            f"OFFSET 0) st {_path_of('e.file_id')} "
             f"LEFT JOIN LATERAL (SELECT * FROM symbols o WHERE o.id = e.{other} OFFSET 0) o "
             f"ON true {other_path}{parent}"
             f"WHERE e.{mine} = ? AND e.kind IN ({','.join('?' * len(kinds))}) AND e.confidence >= ? "
@@ -532,8 +532,7 @@ class Reads:
         """(file_id, sid, *site row) of the sites with these (file_id, sid) keys."""
         if self.d.one_trip:  # PostgreSQL: each site and its file read by a restriction (see :meth:`radius`)
             source = (f"{self.d.pairs} w CROSS JOIN LATERAL (SELECT * FROM @sites st WHERE st.file_id = w.a "
-                      "AND st.sid = w.b OFFSET 0) st CROSS JOIN LATERAL (SELECT f.path FROM @files f "
-                      "WHERE f.id = st.file_id OFFSET 0) f WHERE")
+                      f"AND st.sid = w.b OFFSET 0) st {_path_of('st.file_id')} WHERE")
         else:
             source = f"{self.d.pairs} w JOIN @sites st ON st.file_id = w.a AND st.sid = w.b JOIN @files f ON f.id = st.file_id WHERE"
         return self._layered(f"SELECT st.file_id, st.sid, {SITE_COLUMNS} FROM {source} @visible(st.file_id)",
@@ -713,6 +712,12 @@ def _hop_sql(d: Dialect, layering: str, one: bool) -> str:
     return " UNION ALL ".join(layered(arm, layering) for arm in arms)  # type: ignore[arg-type]
 
 
+def _path_of(file_id: str) -> str:
+    """The join that reads the path of the file ``file_id`` names (a column of an outer row) by a
+    restriction on the files' view, kept apart by ``OFFSET 0`` (PostgreSQL: see :meth:`Reads.radius`)."""
+    return f"CROSS JOIN LATERAL (SELECT f.path FROM @files f WHERE f.id = {file_id} OFFSET 0) f"
+
+
 @functools.lru_cache(maxsize=8)
 def _radius_sql(d: Dialect, incoming: bool) -> str:
     """:meth:`Reads.radius`'s statement, made once (its text is long: one string object, whose
@@ -725,12 +730,13 @@ def _radius_sql(d: Dialect, incoming: bool) -> str:
     # condition does not reach their arms (each arm read whole: seconds on a snapshot),
     # where a restriction does and uses the arm's index (``OFFSET 0`` keeps each such
     # subquery apart: pulled up into its parent, its restriction would be a join's condition
-    # again: an outgoing walk over a layer hashed the snapshot's every edge, 250 ms). The rows one hop adds from a node ``w`` of the walk, each with ``w`` as its
-    # parent: its call edges, at every confidence, each with its site (an edge below the
-    # confidence asked is a row, counted as a weak edge, but no node: it is not walked);
-    # incoming, also a declared method's implementations (no site): a stored override
-    # (``inferred``), and a dispatch edge at the site of a call to it (found by its ``via``,
-    # through the index of the few edges that have one), at its confidence.
+    # again: an outgoing walk over a layer hashed the snapshot's every edge, 250 ms). The rows
+    # one hop adds from a node ``w`` of the walk, each with ``w`` as its parent: its call edges,
+    # at every confidence, each with its site (an edge below the confidence asked is a row,
+    # counted as a weak edge, but no node: it is not walked); incoming, also a declared
+    # method's implementations (no site): a stored override (``inferred``), and a dispatch edge
+    # at the site of a call to it (found by its ``via``, through the index of the few edges that
+    # have one), at its confidence.
     # (``via`` collates as "C" in every term, as the snapshot's column does)
     hops = (f"SELECT * FROM (SELECT e.{far} AS node, e.confidence AS conf, "
             f"e.file_id AS fid, e.sid, e.via COLLATE \"C\" AS via FROM edges e WHERE e.{near} = w.node AND e.kind = 'call' "
