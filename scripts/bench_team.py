@@ -191,8 +191,9 @@ def statements_reset(url: str) -> None:
 def statements(url: str) -> list[dict[str, Any]]:
     """The statements the readers ran since the reset, by total server time: calls, mean / max
     execution time (ms), plans made and their mean planning time (ms: a session plans a
-    statement once, and again after its caches were reset) and what each is (its first words; an editor's session, whose local layer
-    makes its own TEMP views, has its own entry of each statement: summed here by those words)."""
+    statement once, and again after its caches were reset) and what each is (its first words;
+    an editor's session, whose local layer makes its own TEMP views, has its own entry of each
+    statement: summed here by those words)."""
     with _admin(url) as conn:
         rows = conn.execute(
             "SELECT sum(calls)::bigint, sum(total_exec_time), sum(total_exec_time) / sum(calls), max(max_exec_time), "
